@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+// pbsift: a forensic analyzer for Palbe debug-console session exports.
+import PackageDescription
+
+let package = Package(
+    name: "pbsift",
+    products: [
+        .executable(name: "pbsift", targets: ["pbsift"]),
+    ],
+    targets: [
+        // zlib's C API (zlib1g-dev on Debian/Ubuntu, Homebrew `zlib` on macOS).
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
+        // Inputs to named byte sources: folders, zip, tar, gzip, stdin. Bounded; never extracts.
+        .target(name: "SiftArchive", dependencies: ["CZlib"]),
+        // The session model, JSON, the reader, integrity checks, findings and output helpers.
+        .target(name: "SiftCore", dependencies: ["SiftArchive"]),
+        // `verify`: the redaction contract and credential detectors.
+        .target(name: "SiftVerify", dependencies: ["SiftCore"]),
+        // `waterfall`: timing phases per transaction, summaries, renderers.
+        .target(name: "SiftWaterfall", dependencies: ["SiftCore"]),
+        // `correlate`: server log scanning and the request-id join.
+        .target(name: "SiftCorrelate", dependencies: ["SiftCore", "SiftArchive"]),
+        // The option table, the parser, the commands, exit codes, colour and progress.
+        .target(name: "SiftCLI", dependencies: ["SiftCore", "SiftVerify", "SiftWaterfall", "SiftCorrelate"]),
+        .executableTarget(name: "pbsift", dependencies: ["SiftCLI"]),
+
+        .testTarget(name: "SiftArchiveTests", dependencies: ["SiftArchive"]),
+        .testTarget(name: "SiftCoreTests", dependencies: ["SiftCore"]),
+        .testTarget(name: "SiftVerifyTests", dependencies: ["SiftVerify"]),
+        .testTarget(name: "SiftWaterfallTests", dependencies: ["SiftWaterfall"]),
+        .testTarget(name: "SiftCorrelateTests", dependencies: ["SiftCorrelate"]),
+        .testTarget(name: "SiftCLITests", dependencies: ["SiftCLI"], resources: [.copy("Golden")]),
+    ]
+)

@@ -1,0 +1,149 @@
+// SiftArchive: turn one input path into named byte sources — folders, zip, tar, tar.gz, gzip'd and
+// plain JSON Lines, standard input. Everything is bounded; nothing is ever extracted to disk, no link
+// is followed, and a name from an archive is data, never a path to open.
+// May import: CZlib, Foundation.
+
+import Foundation
+
+/// Bounds that keep a hostile input from costing unbounded time or memory.
+public struct ReadLimits: Sendable, Equatable {
+    /// Total bytes produced by decompression (and read from stored entries) per input.
+    public var maxInputBytes: Int64
+    /// Entries (files, folders, links) per input.
+    public var maxEntries: Int
+    /// The longest line a line reader accepts; a longer one is skipped and reported.
+    public var maxLineBytes: Int
+    /// Nesting depth of one JSON value.
+    public var maxJSONDepth: Int
+    /// The largest blob the reader buffers for analysis (hashing still covers every byte).
+    public var maxBlobBytes: Int
+
+    /// Eight times the SDK's 128 MiB store budget, 16 MiB lines, depth 512, 16 MiB blobs.
+    public static let `default` = ReadLimits(
+        maxInputBytes: 8 * 134_217_728, maxEntries: 200_000, maxLineBytes: 16 << 20,
+        maxJSONDepth: 512, maxBlobBytes: 16 << 20)
+
+    public init(maxInputBytes: Int64, maxEntries: Int, maxLineBytes: Int, maxJSONDepth: Int, maxBlobBytes: Int) {
+        self.maxInputBytes = maxInputBytes
+        self.maxEntries = maxEntries
+        self.maxLineBytes = maxLineBytes
+        self.maxJSONDepth = maxJSONDepth
+        self.maxBlobBytes = maxBlobBytes
+    }
+}
+
+/// What kind of container an input turned out to be (recognised by its bytes, not only its name).
+public enum ContainerKind: String, Sendable, CaseIterable {
+    case folder, zip, tar
+    case tarGz = "tar.gz"
+    case jsonl
+    case jsonlGz = "jsonl.gz"
+    case stdin
+    case unknown
+}
+
+/// A pull-based stream of bytes. `read` returns 0 at the end; it throws `ArchiveError` when the
+/// data is damaged (the bytes handed out before the throw are good).
+public protocol ByteSource: AnyObject {
+    /// Fills up to `buffer.count` bytes; returns how many, 0 at the end.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+}
+
+/// Why an entry or an input could not be read in full. `rule` is the stable finding id.
+public enum ArchiveProblem: String, Sendable, CaseIterable {
+    /// A name with `..`, an absolute path, a backslash or a NUL: read under a cleaned name.
+    case unsafePath = "archive.unsafe-path"
+    /// A symbolic or hard link (or a device, FIFO, socket): skipped, never followed.
+    case linkSkipped = "archive.link-skipped"
+    /// The entry's bytes do not match the CRC-32 the archive recorded.
+    case crcMismatch = "archive.crc-mismatch"
+    /// The archive, a compressed stream or an entry ends before its data does.
+    case truncated = "archive.truncated"
+    /// Decompressed bytes (or entry count) passed `ReadLimits`; the rest was not read.
+    case decompressionLimit = "archive.decompression-limit"
+    /// The container's structure is damaged (bad header, corrupt deflate data, lying counts).
+    case corrupt = "archive.corrupt"
+    /// Two entries carry the same cleaned name; both are read.
+    case duplicateEntry = "archive.duplicate-entry"
+    /// An entry uses something this reader does not support (an unknown compression method, encryption).
+    case unsupported = "archive.unsupported"
+    /// The input could not be opened or read at the operating-system level.
+    case unreadable = "archive.unreadable"
+
+    /// Whether meeting this problem means the input was not read in full (exit status 2).
+    public var leavesInputPartial: Bool {
+        switch self {
+        case .unsafePath, .duplicateEntry: return false
+        default: return true
+        }
+    }
+}
+
+/// A damaged or refused piece of an input, with where it happened.
+public struct ArchiveIssue: Sendable, Equatable {
+    public var problem: ArchiveProblem
+    /// The entry's cleaned name inside the input, when the issue concerns one entry.
+    public var entry: String?
+    /// Byte offset in the container (or in the decompressed stream) where known.
+    public var offset: Int64?
+    /// Lowercase, human-readable, names the place.
+    public var message: String
+
+    public init(problem: ArchiveProblem, entry: String?, offset: Int64? = nil, message: String) {
+        self.problem = problem
+        self.entry = entry
+        self.offset = offset
+        self.message = message
+    }
+}
+
+/// Thrown by a `ByteSource` when its data is damaged or a bound is reached.
+public struct ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var problem: ArchiveProblem
+    public var message: String
+    public init(_ problem: ArchiveProblem, _ message: String) {
+        self.problem = problem
+        self.message = message
+    }
+    public var description: String { message }
+}
+
+/// One regular file inside an input. `source` is valid only during the visit callback.
+public struct ArchiveEntry {
+    /// The cleaned, `/`-separated, relative name (for a bare file input: its file name).
+    public let name: String
+    /// The name exactly as the container stored it (for messages only; never opened).
+    public let rawName: String
+    /// The declared uncompressed size, when the container records one.
+    public let declaredSize: Int64?
+    /// The entry's bytes, decompressed and bounded.
+    public let source: ByteSource
+
+    public init(name: String, rawName: String, declaredSize: Int64?, source: ByteSource) {
+        self.name = name
+        self.rawName = rawName
+        self.declaredSize = declaredSize
+        self.source = source
+    }
+}
+
+/// What walking one input found.
+public struct WalkResult: Sendable {
+    public var container: ContainerKind
+    /// Every problem met, in order. Problems raised by an entry's `source.read` are recorded here too.
+    public var issues: [ArchiveIssue]
+    /// True when nothing at all could be read (missing file, permission, unrecognised bytes).
+    public var unreadable: Bool
+    /// Bytes delivered across all entries.
+    public var bytesRead: Int64
+
+    public init(container: ContainerKind, issues: [ArchiveIssue] = [], unreadable: Bool = false, bytesRead: Int64 = 0) {
+        self.container = container
+        self.issues = issues
+        self.unreadable = unreadable
+        self.bytesRead = bytesRead
+    }
+
+    /// Whether any problem means the input was not read in full.
+    public var isPartial: Bool { unreadable || issues.contains { $0.problem.leavesInputPartial } }
+}

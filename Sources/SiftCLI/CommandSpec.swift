@@ -1,0 +1,102 @@
+import Foundation
+import SiftCore
+
+/// One option of a command, as data: help text, the man page's option lists and shell completions
+/// are generated from these tables.
+public struct OptionSpec: Sendable {
+    /// Long name without dashes: `format` for `--format`.
+    public var name: String
+    public var short: Character?
+    /// `nil` for a flag; otherwise the value's placeholder in help (`format`, `file`, `ms`).
+    public var valueName: String?
+    public var help: String
+    /// When set, the only values accepted (checked by the parser, listed in help and completions).
+    public var allowed: [String]?
+    /// Shown in help as `(default: …)`.
+    public var defaultValue: String?
+    /// May be given more than once (all values kept); otherwise the last one wins.
+    public var repeatable: Bool
+    /// Completions complete a file name for the value.
+    public var takesPath: Bool
+
+    public init(_ name: String, short: Character? = nil, value: String? = nil, help: String, allowed: [String]? = nil,
+                default defaultValue: String? = nil, repeatable: Bool = false, takesPath: Bool = false) {
+        self.name = name
+        self.short = short
+        self.valueName = value
+        self.help = help
+        self.allowed = allowed
+        self.defaultValue = defaultValue
+        self.repeatable = repeatable
+        self.takesPath = takesPath
+    }
+}
+
+/// A positional argument.
+public struct ArgumentSpec: Sendable {
+    public var name: String
+    public var help: String
+    /// `<input> ...`: one or more.
+    public var variadic: Bool
+    public var optional: Bool
+    public init(_ name: String, help: String, variadic: Bool = false, optional: Bool = false) {
+        self.name = name
+        self.help = help
+        self.variadic = variadic
+        self.optional = optional
+    }
+}
+
+/// Everything the frame needs to parse, document and dispatch one subcommand.
+public struct CommandSpec: Sendable {
+    public var name: String
+    /// One line, shown in `pbsift --help` and as OVERVIEW.
+    public var abstract: String
+    /// Paragraphs after the overview in `pbsift <cmd> --help`.
+    public var discussion: String
+    public var arguments: [ArgumentSpec]
+    public var options: [OptionSpec]
+    /// `(command line, what it does)`; the man page's EXAMPLES, and a test runs each one.
+    public var examples: [(String, String)]
+    /// The formats `--format` accepts (first is the default); `--json` is `--format json`.
+    public var formats: [String]
+
+    public init(name: String, abstract: String, discussion: String = "", arguments: [ArgumentSpec], options: [OptionSpec],
+                examples: [(String, String)] = [], formats: [String]) {
+        self.name = name
+        self.abstract = abstract
+        self.discussion = discussion
+        self.arguments = arguments
+        self.options = options
+        self.examples = examples
+        self.formats = formats
+    }
+}
+
+/// argv after parsing: syntax only, nothing resolved yet.
+public struct ParsedOptions: Sendable {
+    /// Values by long option name, in the order given (scalar options: use `last`).
+    public var values: [String: [String]] = [:]
+    /// Flags given, by long name.
+    public var flags: Set<String> = []
+    public var positionals: [String] = []
+
+    public init() {}
+
+    public func value(_ name: String) -> String? { values[name]?.last }
+    public func all(_ name: String) -> [String] { values[name] ?? [] }
+    public func flag(_ name: String) -> Bool { flags.contains(name) }
+}
+
+/// A usage error: printed as `Error: …`, then usage, exit 64.
+public struct UsageError: Error, Sendable {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+}
+
+/// One subcommand: its table and what it does.
+public protocol SiftCommand {
+    static var spec: CommandSpec { get }
+    /// Runs after parsing; returns the exit status. Throws `UsageError` for a bad value found while resolving.
+    static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus
+}

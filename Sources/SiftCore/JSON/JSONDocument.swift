@@ -1,0 +1,263 @@
+// A strict, bounded JSON parser that records where each value sits in the input bytes (a "tape")
+// instead of building a tree of Swift values. Strings and numbers are decoded only when asked for,
+// so walking a record to find one field costs little more than scanning its bytes.
+
+/// The kind of one JSON value.
+public enum JSONKind: UInt8, Sendable {
+    case null, `false`, `true`, number, string, array, object
+}
+
+/// Why a line is not one valid JSON value.
+public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Reason: String, Sendable {
+        case empty, syntax, tooDeep, unterminated, trailing
+    }
+    public var reason: Reason
+    /// Byte offset (0-based) in the parsed text.
+    public var offset: Int
+    public var message: String
+    public var description: String { "\(message) at byte \(offset + 1)" }
+}
+
+@usableFromInline
+struct JSONNode {
+    @usableFromInline var kind: JSONKind
+    /// For strings: the content has a backslash escape.
+    @usableFromInline var escaped: Bool
+    /// Start and end offsets: for strings, the content between the quotes; otherwise the whole value.
+    @usableFromInline var start: Int32
+    @usableFromInline var end: Int32
+    /// Index of the first node after this value's subtree.
+    @usableFromInline var next: Int32
+    /// Members (objects) or elements (arrays).
+    @usableFromInline var count: Int32
+}
+
+/// One parsed JSON text. Immutable; values are reached through `root`.
+public final class JSONDocument: @unchecked Sendable {
+    public let bytes: [UInt8]
+    @usableFromInline var nodes: [JSONNode]
+
+    /// Parses `bytes` as exactly one JSON value (surrounding white space allowed), at most `maxDepth` deep.
+    public init(bytes: [UInt8], maxDepth: Int = 512) throws(JSONParseError) {
+        self.bytes = bytes
+        self.nodes = []
+        var parser = JSONTapeParser(maxDepth: maxDepth)
+        let result: Result<[JSONNode], JSONParseError> = bytes.withUnsafeBufferPointer { buf in
+            parser.parse(buf)
+        }
+        switch result {
+        case .success(let n): self.nodes = n
+        case .failure(let e): throw e
+        }
+    }
+
+    public convenience init(string: String, maxDepth: Int = 512) throws(JSONParseError) {
+        try self.init(bytes: Array(string.utf8), maxDepth: maxDepth)
+    }
+
+    /// The top-level value.
+    public var root: JSONValue { JSONValue(doc: self, index: 0) }
+}
+
+struct JSONTapeParser {
+    let maxDepth: Int
+    var nodes: [JSONNode] = []
+    var error: JSONParseError?
+
+    init(maxDepth: Int) { self.maxDepth = maxDepth }
+
+    mutating func parse(_ buf: UnsafeBufferPointer<UInt8>) -> Result<[JSONNode], JSONParseError> {
+        nodes.reserveCapacity(max(8, buf.count / 12))
+        var i = skipWS(buf, 0)
+        if i >= buf.count {
+            return .failure(JSONParseError(reason: .empty, offset: 0, message: "empty line"))
+        }
+        i = value(buf, i, depth: 0)
+        if let e = error { return .failure(e) }
+        i = skipWS(buf, i)
+        if i < buf.count {
+            return .failure(JSONParseError(reason: .trailing, offset: i, message: "unexpected data after the JSON value"))
+        }
+        return .success(nodes)
+    }
+
+    @inline(__always)
+    func skipWS(_ b: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
+        var i = start
+        while i < b.count {
+            let c = b[i]
+            if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { i += 1 } else { break }
+        }
+        return i
+    }
+
+    mutating func fail(_ reason: JSONParseError.Reason, _ at: Int, _ msg: String) -> Int {
+        if error == nil { error = JSONParseError(reason: reason, offset: at, message: msg) }
+        return Int.max / 2
+    }
+
+    /// Parses one value at `i` (no leading white space); returns the offset after it.
+    mutating func value(_ b: UnsafeBufferPointer<UInt8>, _ i: Int, depth: Int) -> Int {
+        guard i < b.count else { return fail(.unterminated, i, "line ends before the value does") }
+        switch b[i] {
+        case UInt8(ascii: "{"): return object(b, i, depth: depth + 1)
+        case UInt8(ascii: "["): return array(b, i, depth: depth + 1)
+        case UInt8(ascii: "\""): return string(b, i)
+        case UInt8(ascii: "t"): return literal(b, i, "true", .true)
+        case UInt8(ascii: "f"): return literal(b, i, "false", .false)
+        case UInt8(ascii: "n"): return literal(b, i, "null", .null)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return number(b, i)
+        default: return fail(.syntax, i, "unexpected character '\(printable(b[i]))'")
+        }
+    }
+
+    func printable(_ c: UInt8) -> String {
+        (c >= 0x20 && c < 0x7F) ? String(UnicodeScalar(c)) : "\\x" + String(c, radix: 16)
+    }
+
+    mutating func literal(_ b: UnsafeBufferPointer<UInt8>, _ i: Int, _ word: StaticString, _ kind: JSONKind) -> Int {
+        let n = word.utf8CodeUnitCount
+        guard i + n <= b.count else { return fail(.unterminated, i, "line ends inside a literal") }
+        let w = word.utf8Start
+        for k in 0..<n where b[i + k] != w[k] {
+            return fail(.syntax, i + k, "invalid literal")
+        }
+        nodes.append(JSONNode(kind: kind, escaped: false, start: Int32(i), end: Int32(i + n), next: Int32(nodes.count + 1), count: 0))
+        return i + n
+    }
+
+    mutating func number(_ b: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
+        var i = start
+        if b[i] == UInt8(ascii: "-") { i += 1 }
+        guard i < b.count else { return fail(.unterminated, i, "line ends inside a number") }
+        if b[i] == UInt8(ascii: "0") {
+            i += 1
+        } else if b[i] >= UInt8(ascii: "1") && b[i] <= UInt8(ascii: "9") {
+            while i < b.count && b[i] >= UInt8(ascii: "0") && b[i] <= UInt8(ascii: "9") { i += 1 }
+        } else {
+            return fail(.syntax, i, "invalid number")
+        }
+        if i < b.count && b[i] == UInt8(ascii: ".") {
+            i += 1
+            let d = i
+            while i < b.count && b[i] >= UInt8(ascii: "0") && b[i] <= UInt8(ascii: "9") { i += 1 }
+            if i == d { return fail(.syntax, i, "invalid number: no digit after '.'") }
+        }
+        if i < b.count && (b[i] == UInt8(ascii: "e") || b[i] == UInt8(ascii: "E")) {
+            i += 1
+            if i < b.count && (b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-")) { i += 1 }
+            let d = i
+            while i < b.count && b[i] >= UInt8(ascii: "0") && b[i] <= UInt8(ascii: "9") { i += 1 }
+            if i == d { return fail(.syntax, i, "invalid number: no digit in exponent") }
+        }
+        nodes.append(JSONNode(kind: .number, escaped: false, start: Int32(start), end: Int32(i), next: Int32(nodes.count + 1), count: 0))
+        return i
+    }
+
+    mutating func string(_ b: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
+        var i = start + 1
+        var escaped = false
+        let n = b.count
+        let base = b.baseAddress!
+        while i < n {
+            let c = base[i]
+            if c == 0x22 {
+                nodes.append(JSONNode(kind: .string, escaped: escaped, start: Int32(start + 1), end: Int32(i), next: Int32(nodes.count + 1), count: 0))
+                return i + 1
+            }
+            if c == 0x5C {
+                escaped = true
+                guard i + 1 < n else { break }
+                let e = base[i + 1]
+                switch e {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+                     UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    i += 2
+                case UInt8(ascii: "u"):
+                    guard i + 6 <= n else { return fail(.unterminated, i, "line ends inside a \\u escape") }
+                    for k in 2..<6 where hexValue(base[i + k]) < 0 {
+                        return fail(.syntax, i + k, "invalid \\u escape")
+                    }
+                    i += 6
+                default:
+                    return fail(.syntax, i + 1, "invalid escape '\\\(printable(e))'")
+                }
+                continue
+            }
+            if c < 0x20 { return fail(.syntax, i, "control character in a string") }
+            i += 1
+        }
+        return fail(.unterminated, start, "line ends inside a string")
+    }
+
+    mutating func array(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, depth: Int) -> Int {
+        if depth > maxDepth { return fail(.tooDeep, start, "nesting deeper than \(maxDepth)") }
+        let me = nodes.count
+        nodes.append(JSONNode(kind: .array, escaped: false, start: Int32(start), end: 0, next: 0, count: 0))
+        var i = skipWS(b, start + 1)
+        var count: Int32 = 0
+        if i < b.count && b[i] == UInt8(ascii: "]") {
+            i += 1
+        } else {
+            while true {
+                i = value(b, i, depth: depth)
+                if error != nil { return i }
+                count += 1
+                i = skipWS(b, i)
+                guard i < b.count else { return fail(.unterminated, i, "line ends inside an array") }
+                if b[i] == UInt8(ascii: ",") { i = skipWS(b, i + 1); continue }
+                if b[i] == UInt8(ascii: "]") { i += 1; break }
+                return fail(.syntax, i, "expected ',' or ']' in an array")
+            }
+        }
+        nodes[me].end = Int32(i)
+        nodes[me].next = Int32(nodes.count)
+        nodes[me].count = count
+        return i
+    }
+
+    mutating func object(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, depth: Int) -> Int {
+        if depth > maxDepth { return fail(.tooDeep, start, "nesting deeper than \(maxDepth)") }
+        let me = nodes.count
+        nodes.append(JSONNode(kind: .object, escaped: false, start: Int32(start), end: 0, next: 0, count: 0))
+        var i = skipWS(b, start + 1)
+        var count: Int32 = 0
+        if i < b.count && b[i] == UInt8(ascii: "}") {
+            i += 1
+        } else {
+            while true {
+                guard i < b.count else { return fail(.unterminated, i, "line ends inside an object") }
+                guard b[i] == UInt8(ascii: "\"") else { return fail(.syntax, i, "expected a member name") }
+                i = string(b, i)
+                if error != nil { return i }
+                i = skipWS(b, i)
+                guard i < b.count else { return fail(.unterminated, i, "line ends inside an object") }
+                guard b[i] == UInt8(ascii: ":") else { return fail(.syntax, i, "expected ':' after a member name") }
+                i = skipWS(b, i + 1)
+                i = value(b, i, depth: depth)
+                if error != nil { return i }
+                count += 1
+                i = skipWS(b, i)
+                guard i < b.count else { return fail(.unterminated, i, "line ends inside an object") }
+                if b[i] == UInt8(ascii: ",") { i = skipWS(b, i + 1); continue }
+                if b[i] == UInt8(ascii: "}") { i += 1; break }
+                return fail(.syntax, i, "expected ',' or '}' in an object")
+            }
+        }
+        nodes[me].end = Int32(i)
+        nodes[me].next = Int32(nodes.count)
+        nodes[me].count = count
+        return i
+    }
+}
+
+@inline(__always)
+func hexValue(_ c: UInt8) -> Int {
+    switch c {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): return Int(c) - 48
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): return Int(c) - 87
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): return Int(c) - 55
+    default: return -1
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import SiftArchive
+
+/// How much a finding matters. Ordered: `info` < `low` < `medium` < `high` < `critical`.
+public enum Severity: String, Sendable, CaseIterable, Comparable, Codable {
+    case info, low, medium, high, critical
+
+    public var rank: Int {
+        switch self {
+        case .info: 0
+        case .low: 1
+        case .medium: 2
+        case .high: 3
+        case .critical: 4
+        }
+    }
+    public static func < (a: Severity, b: Severity) -> Bool { a.rank < b.rank }
+}
+
+/// One observation about an input, with a stable rule id and where it was made.
+///
+/// Findings are data, not errors: a report lists them all, sorted, and the exit status
+/// compares the worst of them with `--fail-on`.
+public struct Finding: Sendable, Hashable {
+    /// Stable lowercase rule id, e.g. `integrity.seq-gap`, `secret.jwt`.
+    public var rule: String
+    public var severity: Severity
+    /// The input path as given on the command line.
+    public var input: String
+    /// The file inside the input (session file, blob, archive entry), when there is one.
+    public var file: String?
+    public var sessionId: String?
+    /// The record's `seq`, when known.
+    public var seq: Int?
+    /// 1-based line in `file`.
+    public var line: Int?
+    public var recordId: String?
+    /// Where inside the record: `request.headers[Authorization]`, `response.body $.a.b`, …
+    public var location: String?
+    /// One lowercase sentence; never contains a secret.
+    public var message: String
+    /// Masked preview of a secret value: at most its first 4 characters and its length.
+    public var preview: String?
+    /// Stable fingerprint of a secret value (`sha256:` + 16 hex digits).
+    public var fingerprint: String?
+
+    public init(rule: String, severity: Severity, input: String, file: String? = nil, sessionId: String? = nil,
+                seq: Int? = nil, line: Int? = nil, recordId: String? = nil, location: String? = nil,
+                message: String, preview: String? = nil, fingerprint: String? = nil) {
+        self.rule = rule
+        self.severity = severity
+        self.input = input
+        self.file = file
+        self.sessionId = sessionId
+        self.seq = seq
+        self.line = line
+        self.recordId = recordId
+        self.location = location
+        self.message = message
+        self.preview = preview
+        self.fingerprint = fingerprint
+    }
+
+    /// Deterministic report order: input, file, line, seq, rule, location, message.
+    public static func reportOrder(_ a: Finding, _ b: Finding) -> Bool {
+        if a.input != b.input { return a.input < b.input }
+        if (a.file ?? "") != (b.file ?? "") { return (a.file ?? "") < (b.file ?? "") }
+        if (a.line ?? 0) != (b.line ?? 0) { return (a.line ?? 0) < (b.line ?? 0) }
+        if (a.seq ?? -1) != (b.seq ?? -1) { return (a.seq ?? -1) < (b.seq ?? -1) }
+        if a.rule != b.rule { return a.rule < b.rule }
+        if (a.location ?? "") != (b.location ?? "") { return (a.location ?? "") < (b.location ?? "") }
+        return a.message < b.message
+    }
+
+    /// The finding as a JSON object (absent fields are omitted).
+    public var json: JSONOut {
+        var o: [String: JSONOut] = ["rule": .string(rule), "severity": .string(severity.rawValue),
+                                    "input": .string(input), "message": .string(message)]
+        if let file { o["file"] = .string(file) }
+        if let sessionId { o["sessionId"] = .string(sessionId) }
+        if let seq { o["seq"] = .int(seq) }
+        if let line { o["line"] = .int(line) }
+        if let recordId { o["recordId"] = .string(recordId) }
+        if let location { o["location"] = .string(location) }
+        if let preview { o["preview"] = .string(preview) }
+        if let fingerprint { o["fingerprint"] = .string(fingerprint) }
+        return .object(o)
+    }
+}
+
+/// Never print a secret: helpers that turn one into something safe to show.
+public enum SecretMask {
+    /// At most the first 4 characters (fewer for a short value: never more than a quarter of it),
+    /// then `…` and the length: `eyJh…(412 chars)`.
+    public static func preview(_ value: String) -> String {
+        let chars = Array(value)
+        let shown = min(4, chars.count / 4)
+        let head = String(chars.prefix(shown)).unicodeScalars.map { s -> String in
+            (s.value < 0x20 || s.value == 0x7F) ? "?" : String(s)
+        }.joined()
+        return "\(head)…(\(chars.count) chars)"
+    }
+
+    /// `sha256:` and the first 16 hex digits of SHA-256 over the value's UTF-8 bytes: stable across
+    /// runs and machines, and not reversible for a real credential.
+    public static func fingerprint(_ value: String) -> String {
+        "sha256:" + SHA256.hexDigest(Array(value.utf8)).prefix(16)
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import SiftArchive
+
+/// The kind of a session-file line, from its `type` field.
+public enum RecordType: Sendable, Equatable, Hashable {
+    case session, network, log, event, frame
+    /// A newer record kind this version does not know: kept and counted, never a failure.
+    case other(String)
+
+    public init(_ name: String) {
+        switch name {
+        case "session": self = .session
+        case "network": self = .network
+        case "log": self = .log
+        case "event": self = .event
+        case "frame": self = .frame
+        default: self = .other(name)
+        }
+    }
+
+    /// The key used in record counts: `network`, `log`, `event`, `frame`, `unknown`.
+    public var countKey: String {
+        switch self {
+        case .session: "session"
+        case .network: "network"
+        case .log: "log"
+        case .event: "event"
+        case .frame: "frame"
+        case .other: "unknown"
+        }
+    }
+}
+
+/// One parsed line of a session file.
+public struct Record: Sendable {
+    /// 1-based line number in the session file (for stdin: in the stream).
+    public let line: Int
+    public let type: RecordType
+    /// The raw `type` string.
+    public let typeName: String
+    public let seq: Int?
+    /// `ts` in seconds since 1970, when it parses as RFC 3339.
+    public let ts: Double?
+    public let tsText: String?
+    /// The whole line as parsed JSON (an object).
+    public let json: JSONValue
+
+    public init(line: Int, json: JSONValue) {
+        self.line = line
+        self.json = json
+        let t = json["type"]?.string ?? ""
+        self.typeName = t
+        self.type = RecordType(t)
+        self.seq = json["seq"]?.int
+        let tsText = json["ts"]?.string
+        self.tsText = tsText
+        self.ts = tsText.flatMap(Timestamp.parse)
+    }
+
+    /// The record's `id` (network records).
+    public var id: String? { json["id"]?.string }
+}
+
+/// One input being read (a command-line argument).
+public final class InputContext: @unchecked Sendable {
+    /// The path as given on the command line (`-` for standard input).
+    public let path: String
+    public internal(set) var container: ContainerKind = .unknown
+    public init(path: String) { self.path = path }
+}
+
+/// One session file being read. Fields fill in as the header and records arrive.
+public final class SessionContext: @unchecked Sendable {
+    public let input: InputContext
+    /// The session file's name inside the input (`sessions/ses_….jsonl`), or `-` for stdin.
+    public let file: String
+    /// The session root inside the input (the folder holding `sessions/`), `""` at the top.
+    public let root: String
+    /// Whether blob references can be resolved (false for a bare session file or stdin).
+    public let blobsAvailable: Bool
+    /// From the header, else from the file name; nil for stdin without a header.
+    public internal(set) var sessionId: String?
+    /// The header record (line 1, `"type": "session"`), when present.
+    public internal(set) var header: JSONValue?
+    public internal(set) var launchedAt: Double?
+    /// Earliest and latest record `ts`.
+    public internal(set) var firstTs: Double?
+    public internal(set) var lastTs: Double?
+    /// Records after the header, by `RecordType.countKey`.
+    public internal(set) var counts: [String: Int] = [:]
+    /// Every record after the header, of any type.
+    public internal(set) var recordCount = 0
+    /// Lines that were not records (damaged, torn, too long, blank).
+    public internal(set) var damagedLines = 0
+    public internal(set) var bytes: Int64 = 0
+
+    init(input: InputContext, file: String, root: String, blobsAvailable: Bool) {
+        self.input = input
+        self.file = file
+        self.root = root
+        self.blobsAvailable = blobsAvailable
+    }
+
+    public var userId: String? { header?["userId"]?.string }
+    public var environmentRef: String? { header?["environmentRef"]?.string }
+
+    /// A finding located in this session.
+    public func finding(_ rule: String, _ severity: Severity, line: Int? = nil, seq: Int? = nil, recordId: String? = nil,
+                        location: String? = nil, message: String, preview: String? = nil, fingerprint: String? = nil) -> Finding {
+        Finding(rule: rule, severity: severity, input: input.path, file: file, sessionId: sessionId, seq: seq, line: line,
+                recordId: recordId, location: location, message: message, preview: preview, fingerprint: fingerprint)
+    }
+
+    /// A finding located at a record of this session.
+    public func finding(_ rule: String, _ severity: Severity, record: Record, location: String? = nil, message: String,
+                        preview: String? = nil, fingerprint: String? = nil) -> Finding {
+        finding(rule, severity, line: record.line, seq: record.seq, recordId: record.id, location: location,
+                message: message, preview: preview, fingerprint: fingerprint)
+    }
+}
+
+/// One blob file (`blobs/<hh>/<hex>`) as read from an input, handed to analyses once.
+public struct BlobContent: Sendable {
+    public let input: String
+    /// The session root the blob belongs to.
+    public let root: String
+    /// The entry name inside the input.
+    public let file: String
+    /// The blob's name: 64 hex digits when well-formed.
+    public let name: String
+    /// The bytes, up to `ReadLimits.maxBlobBytes`.
+    public let bytes: [UInt8]
+    /// Every byte that could be read (hashed in full, even past the buffer).
+    public let size: Int64
+    /// False when reading stopped early (damage, a bound) or the buffer could not hold it all.
+    public let complete: Bool
+    /// SHA-256 hex of every byte read.
+    public let sha256: String
+}
+
+/// A listener on the one pass over an export. The reader calls these in order:
+/// for each input `beginInput`; then, in archive order, `beginSession` / `record`… / `endSession`
+/// for each session file and `blob` for each blob; then `endInput`. `finish` once at the end.
+public protocol Analysis: AnyObject {
+    func beginInput(_ input: InputContext)
+    func beginSession(_ session: SessionContext)
+    /// Every line that parsed as a JSON object, header included (`type == .session`).
+    func record(_ record: Record, session: SessionContext)
+    func endSession(_ session: SessionContext)
+    func blob(_ blob: BlobContent)
+    func endInput(_ input: InputContext)
+    /// The findings this analysis made, in any order.
+    func finish() -> [Finding]
+}
+
+extension Analysis {
+    public func beginInput(_ input: InputContext) {}
+    public func beginSession(_ session: SessionContext) {}
+    public func record(_ record: Record, session: SessionContext) {}
+    public func endSession(_ session: SessionContext) {}
+    public func blob(_ blob: BlobContent) {}
+    public func endInput(_ input: InputContext) {}
+    public func finish() -> [Finding] { [] }
+}

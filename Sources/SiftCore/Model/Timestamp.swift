@@ -1,0 +1,111 @@
+import Foundation
+
+/// RFC 3339 timestamps to and from seconds since 1970 (UTC), without Foundation's date formatters
+/// (which are slow and locale-dependent).
+public enum Timestamp {
+    /// Parses `2026-11-29T10:15:02.123456Z`, `…+01:00`, `…+0100`, a space instead of `T`, a fraction
+    /// of any length (kept to the nanosecond), a lowercase `t`/`z`. Nil for anything else.
+    public static func parse(_ s: String) -> Double? {
+        var s = s
+        return s.withUTF8 { parse(bytes: $0) }
+    }
+
+    public static func parse(bytes b: UnsafeBufferPointer<UInt8>) -> Double? {
+        let n = b.count
+        guard n >= 19 else { return nil }
+        func digits(_ at: Int, _ len: Int) -> Int? {
+            var v = 0
+            for i in at..<at + len {
+                let c = b[i]
+                guard c >= 48 && c <= 57 else { return nil }
+                v = v * 10 + Int(c - 48)
+            }
+            return v
+        }
+        guard let year = digits(0, 4), b[4] == UInt8(ascii: "-"), let month = digits(5, 2), b[7] == UInt8(ascii: "-"),
+              let day = digits(8, 2), b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t") || b[10] == UInt8(ascii: " "),
+              let hour = digits(11, 2), b[13] == UInt8(ascii: ":"), let minute = digits(14, 2), b[16] == UInt8(ascii: ":"),
+              let second = digits(17, 2) else { return nil }
+        guard (1...12).contains(month), (1...31).contains(day), hour <= 23, minute <= 59, second <= 60 else { return nil }
+        var i = 19
+        var frac = 0.0
+        if i < n && (b[i] == UInt8(ascii: ".") || b[i] == UInt8(ascii: ",")) {
+            i += 1
+            var scale = 0.1
+            let start = i
+            while i < n, b[i] >= 48, b[i] <= 57 {
+                frac += Double(b[i] - 48) * scale
+                scale /= 10
+                i += 1
+            }
+            if i == start { return nil }
+        }
+        var offset = 0
+        if i < n {
+            let c = b[i]
+            if c == UInt8(ascii: "Z") || c == UInt8(ascii: "z") {
+                i += 1
+            } else if c == UInt8(ascii: "+") || c == UInt8(ascii: "-") {
+                let sign = c == UInt8(ascii: "+") ? 1 : -1
+                guard i + 3 <= n, let oh = digits(i + 1, 2) else { return nil }
+                var om = 0
+                if i + 6 <= n && b[i + 3] == UInt8(ascii: ":") {
+                    guard let m = digits(i + 4, 2) else { return nil }
+                    om = m
+                    i += 6
+                } else if i + 5 <= n, let m = digits(i + 3, 2) {
+                    om = m
+                    i += 5
+                } else {
+                    i += 3
+                }
+                offset = sign * (oh * 3600 + om * 60)
+            } else {
+                return nil
+            }
+        }
+        guard i == n else { return nil }
+        let days = daysFromCivil(year, month, day)
+        return Double(days * 86400 + hour * 3600 + minute * 60 + second - offset) + frac
+    }
+
+    /// Days since 1970-01-01 for a proleptic Gregorian date.
+    public static func daysFromCivil(_ y0: Int, _ m: Int, _ d: Int) -> Int {
+        let y = m <= 2 ? y0 - 1 : y0
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (m + 9) % 12
+        let doy = (153 * mp + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146097 + doe - 719468
+    }
+
+    /// Formats seconds since 1970 as `2026-11-29T10:15:02.123Z` (milliseconds; `micro` for 6 digits).
+    public static func format(_ t: Double, micro: Bool = false) -> String {
+        guard t.isFinite else { return "" }
+        let scale = micro ? 1_000_000.0 : 1000.0
+        let total = (t * scale).rounded()
+        var secs = Int((total / scale).rounded(.down))
+        var fracUnits = Int(total - Double(secs) * scale)
+        if fracUnits < 0 { fracUnits += Int(scale); secs -= 1 }
+        var days = secs / 86400
+        var rem = secs % 86400
+        if rem < 0 { rem += 86400; days -= 1 }
+        let (y, m, d) = civilFromDays(days)
+        let f = micro ? String(format: "%06d", fracUnits) : String(format: "%03d", fracUnits)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.", y, m, d, rem / 3600, rem % 3600 / 60, rem % 60) + f + "Z"
+    }
+
+    public static func civilFromDays(_ z0: Int) -> (Int, Int, Int) {
+        let z = z0 + 719468
+        let era = (z >= 0 ? z : z - 146096) / 146097
+        let doe = z - era * 146097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
+        let y = yoe + era * 400
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (m <= 2 ? y + 1 : y, m, d)
+    }
+}

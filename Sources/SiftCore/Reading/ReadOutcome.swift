@@ -1,0 +1,63 @@
+import Foundation
+import SiftArchive
+
+/// Whether an input was read in full.
+public enum InputStatus: String, Sendable {
+    case ok, partial, unreadable
+}
+
+/// One input as the report lists it.
+public struct InputSummary: Sendable {
+    public var path: String
+    public var container: ContainerKind
+    public var status: InputStatus
+    /// Lowercase messages naming the place: `sessions/ses_….jsonl: gzip stream cut short at byte 812`.
+    public var errors: [String]
+
+    public var json: JSONOut {
+        .object(["path": .string(path), "container": .string(container.rawValue), "status": .string(status.rawValue),
+                 "errors": .array(errors.map { .string($0) })])
+    }
+}
+
+/// Facts of one session for `inspect` and `report`.
+public struct SessionSummary: Sendable {
+    public var sessionId: String?
+    public var input: String
+    public var file: String
+    public var app: (bundleId: String?, version: String?, build: String?)
+    public var sdk: (name: String?, version: String?)
+    public var device: (model: String?, system: String?, locale: String?, timeZone: String?)
+    public var environmentRef: String?
+    public var userId: String?
+    public var launchedAt: Double?
+    public var firstTs: Double?
+    public var lastTs: Double?
+    public var recordCount: Int
+    public var records: [String: Int]
+    public var damagedLines: Int
+    public var hasHeader: Bool
+}
+
+/// Blob totals of one input.
+public struct BlobSummary: Sendable {
+    public var count = 0
+    public var bytes: Int64 = 0
+    /// Body bytes the references point at, counting each reference (what storing every body would cost).
+    public var referencedBytes: Int64 = 0
+    public var references = 0
+    /// What deduplication saved: referenced bytes minus stored bytes of the referenced blobs.
+    public var savedBytes: Int64 { max(0, referencedBytes - bytes) }
+}
+
+/// Everything one pass over the inputs produced.
+public struct ReadOutcome: Sendable {
+    public var inputs: [InputSummary] = []
+    public var sessions: [SessionSummary] = []
+    public var blobs: [String: BlobSummary] = [:]
+    /// Reader findings (integrity, limits, archive, policy) and every analysis's findings, sorted.
+    public var findings: [Finding] = []
+
+    /// True when some input was not read in full (exit status 2).
+    public var anyIncomplete: Bool { inputs.contains { $0.status != .ok } }
+}

@@ -1,0 +1,3 @@
+import SiftCLI
+import Foundation
+exit(PBSift.main(CommandLine.arguments))

@@ -79,3 +79,14 @@ public final class MemorySource: ByteSource {
         return n
     }
 }
+
+/// Inflates a gzip stream (RFC 1952), member after member, checking each member's CRC-32 and size.
+///
+/// STUB (passes bytes through): the real one throws `ArchiveError(.truncated)` when the stream ends
+/// inside a member, `.corrupt` on bad deflate data, `.crcMismatch` on a bad trailer, and
+/// `.decompressionLimit` once more than `limit` bytes have been produced.
+public final class GzipSource: ByteSource {
+    private let inner: ByteSource
+    public init(wrapping inner: ByteSource, limit: Int64? = nil) { self.inner = inner }
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int { try inner.read(into: buffer) }
+}

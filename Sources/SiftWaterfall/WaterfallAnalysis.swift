@@ -1,0 +1,348 @@
+import Foundation
+import SiftCore
+
+/// Rule ids and severities of the waterfall's findings.
+public enum WaterfallRule {
+    /// An end before its start, timestamps out of order, a transaction starting before the previous
+    /// one ended (beyond `transactionOverlapToleranceMs`), a negative duration. The waterfall of that
+    /// request cannot be trusted in full. Severity low.
+    public static let clockAnomaly = "waterfall.clock-anomaly"
+    /// The record's `duration` and the metrics' span disagree by more than
+    /// max(`mismatchFloorMs`, `mismatchFraction` × the larger). Severity low.
+    public static let durationMismatch = "waterfall.duration-mismatch"
+    /// An `http`, `upload` or `download` record (or one without `kind`) that finished without
+    /// metrics, or whose metrics hold no transaction. `custom` and pending records are exempt.
+    /// Severity info.
+    public static let missingMetrics = "waterfall.missing-metrics"
+    /// A request still `pending` at the end of the session (no later record with the same id
+    /// finished it): the app was killed, hung, or the session ended mid-flight. Severity medium.
+    public static let pending = "waterfall.pending"
+    /// Network records beyond `WaterfallLimits.maxRequests` were checked but not kept. Severity info.
+    public static let limit = "waterfall.limit"
+
+    /// A transaction may start this much before the previous one's end without a finding.
+    public static let transactionOverlapToleranceMs = 1.0
+    /// Duration mismatch tolerance: max(50 ms, 10 % of the larger value).
+    public static let mismatchFloorMs = 50.0
+    public static let mismatchFraction = 0.10
+
+    static func severity(_ rule: String) -> Severity {
+        switch rule {
+        case clockAnomaly, durationMismatch: .low
+        case pending: .medium
+        default: .info
+        }
+    }
+}
+
+/// The core of the waterfall analysis, fed with plain values: `WaterfallAnalysis` forwards the
+/// reader's calls here, and tests or benchmarks can drive it without a reader.
+public final class WaterfallCollector {
+    public let limits: WaterfallLimits
+    /// Finished sessions, in the order they ended.
+    public private(set) var sessions: [WaterfallSession] = []
+    /// Findings of finished sessions (unsorted).
+    public private(set) var findings: [Finding] = []
+    /// Network records seen but not kept because of `limits.maxRequests`.
+    public private(set) var droppedRequests = 0
+    private var kept = 0
+    private var current: Builder?
+    private var limitInput: String?
+
+    final class Builder {
+        let input: String
+        let file: String
+        var sessionId: String?
+        var launchedAt: Double?
+        var firstTs: Double?
+        var requests: [WaterfallRequest] = []
+        var findings: [Finding] = []
+        var ruleCounts: [String: Int] = [:]
+        var suppressed: [String: Int] = [:]
+        var pendingById: [String: Finding] = [:]
+        var pendingWithoutId: [Finding] = []
+
+        init(input: String, file: String, sessionId: String?) {
+            self.input = input
+            self.file = file
+            self.sessionId = sessionId
+        }
+    }
+
+    public init(limits: WaterfallLimits = WaterfallLimits()) {
+        self.limits = limits
+    }
+
+    /// Starts a session file. Ends the previous one if it was left open.
+    public func beginSession(input: String, file: String, sessionId: String?) {
+        if current != nil { endSession(sessionId: nil, launchedAt: nil) }
+        current = Builder(input: input, file: file, sessionId: sessionId)
+    }
+
+    /// Takes one record of the current session (any type; only the header and network records matter).
+    public func add(_ record: Record) {
+        let b: Builder
+        if let c = current { b = c } else {
+            b = Builder(input: "-", file: "-", sessionId: nil)
+            current = b
+        }
+        if b.firstTs == nil, let ts = record.ts { b.firstTs = ts }
+        if record.type == .session {
+            if b.launchedAt == nil, let s = record.json["launchedAt"]?.string { b.launchedAt = Timestamp.parse(s) }
+            if let id = record.json["sessionId"]?.string { b.sessionId = id }
+            return
+        }
+        guard record.type == .network else { return }
+        let (request, notes) = parse(record, b)
+        for n in notes { emit(n, b) }
+        if let id = request.recordId, request.state != "pending", b.pendingById[id] != nil {
+            b.pendingById[id] = nil
+        }
+        if request.state == "pending" {
+            let f = finding(WaterfallRule.pending, b, request, location: "state",
+                            message: "request still pending at the end of the session: the app was killed, hung, or the session ended mid-flight")
+            if let id = request.recordId { b.pendingById[id] = f } else { b.pendingWithoutId.append(f) }
+        }
+        if kept < limits.maxRequests {
+            kept += 1
+            b.requests.append(request)
+        } else {
+            droppedRequests += 1
+            if limitInput == nil { limitInput = b.input }
+        }
+    }
+
+    /// Ends the current session: fixes the origin and every offset, and files its findings.
+    /// `sessionId` and `launchedAt` (from the reader's context) fill in what the header did not give.
+    public func endSession(sessionId: String?, launchedAt: Double?) {
+        guard let b = current else { return }
+        current = nil
+        if b.sessionId == nil { b.sessionId = sessionId }
+        if b.launchedAt == nil { b.launchedAt = launchedAt }
+        for f in b.pendingById.values.sorted(by: { ($0.line ?? 0) < ($1.line ?? 0) }) { emit(f, b) }
+        for f in b.pendingWithoutId { emit(f, b) }
+
+        var originUs: Micros?
+        var source = "none"
+        if let l = WaterfallJSON.micros(b.launchedAt) {
+            originUs = l
+            source = "launchedAt"
+        } else if let first = WaterfallJSON.micros(b.firstTs) {
+            let earliest = b.requests.compactMap(\.startUs).min()
+            originUs = min(first, earliest ?? first)
+            source = "firstRecord"
+        } else if let earliest = b.requests.compactMap(\.startUs).min() {
+            originUs = earliest
+            source = "firstRequest"
+        }
+        if let o = originUs {
+            for i in b.requests.indices {
+                if let s = b.requests[i].startUs { b.requests[i].offsetMs = Double(s - o) / 1000 }
+                for k in b.requests[i].transactions.indices {
+                    if let s = b.requests[i].transactions[k].startUs {
+                        b.requests[i].transactions[k].offsetMs = Double(s - o) / 1000
+                    }
+                }
+            }
+        }
+        for (rule, n) in b.suppressed.sorted(by: { $0.key < $1.key }) {
+            b.findings.append(Finding(rule: rule, severity: WaterfallRule.severity(rule), input: b.input, file: b.file,
+                                      sessionId: b.sessionId,
+                                      message: "\(n) more \(rule) findings in this session were not listed"))
+        }
+        for i in b.findings.indices where b.findings[i].sessionId == nil { b.findings[i].sessionId = b.sessionId }
+        for i in b.requests.indices where b.requests[i].sessionId == nil { b.requests[i].sessionId = b.sessionId }
+        findings += b.findings
+        sessions.append(WaterfallSession(input: b.input, file: b.file, sessionId: b.sessionId, launchedAt: b.launchedAt,
+                                         originUs: originUs, originSource: source, requests: b.requests))
+    }
+
+    /// Ends any open session and returns every finding, including the limit notice.
+    public func finish() -> [Finding] {
+        if current != nil { endSession(sessionId: nil, launchedAt: nil) }
+        var out = findings
+        if droppedRequests > 0 {
+            out.append(Finding(rule: WaterfallRule.limit, severity: .info, input: limitInput ?? "-",
+                               message: "\(droppedRequests) network records beyond the limit of \(limits.maxRequests) were checked but not kept for the waterfall"))
+        }
+        return out
+    }
+
+    private func emit(_ f: Finding, _ b: Builder) {
+        let n = (b.ruleCounts[f.rule] ?? 0) + 1
+        b.ruleCounts[f.rule] = n
+        if n > limits.maxFindingsPerRule {
+            b.suppressed[f.rule, default: 0] += 1
+        } else {
+            b.findings.append(f)
+        }
+    }
+
+    private func finding(_ rule: String, _ b: Builder, _ r: WaterfallRequest, location: String?, message: String) -> Finding {
+        Finding(rule: rule, severity: WaterfallRule.severity(rule), input: b.input, file: b.file, sessionId: b.sessionId,
+                seq: r.seq, line: r.line, recordId: r.recordId, location: location, message: message)
+    }
+
+    /// Rebuilds one network record; returns it with the findings it raised (pending excepted).
+    private func parse(_ record: Record, _ b: Builder) -> (WaterfallRequest, [Finding]) {
+        let j = record.json
+        let maxLen = limits.maxStringLength
+        var r = WaterfallRequest(input: b.input, file: b.file, line: record.line)
+        r.sessionId = b.sessionId
+        r.seq = record.seq
+        r.recordId = WaterfallJSON.string(j["id"], max: maxLen)
+        r.requestId = WaterfallJSON.string(j["requestId"], max: maxLen)
+        r.method = WaterfallJSON.string(j["method"], max: 64)
+        r.url = WaterfallJSON.string(j["url"], max: maxLen).map(WaterfallURL.sanitize)
+        r.statusCode = j["statusCode"]?.int
+        r.state = WaterfallJSON.string(j["state"], max: 64)
+        r.source = WaterfallJSON.string(j["source"], max: 64)
+        r.category = WaterfallJSON.string(j["category"], max: 128)
+        r.kind = WaterfallJSON.string(j["kind"], max: 64)
+        r.label = WaterfallJSON.string(j["label"], max: 256)
+        r.responseBytes = j["response", "body", "size"]?.int
+        r.requestBytes = j["request", "body", "size"]?.int
+
+        var anomalies: [String] = []
+        var anomalyLocation = "metrics"
+        if let d = j["duration"]?.double, d.isFinite, abs(d) < 1.0e9 {
+            let ms = (d * 1_000_000).rounded() / 1000
+            if ms < 0 {
+                anomalies.append("duration is negative (\(WaterfallFormat.duration(ms)))")
+                anomalyLocation = "duration"
+            } else {
+                r.durationMs = ms
+            }
+        }
+
+        var taskStart: Micros?
+        var taskEnd: Micros?
+        var metricsSpanMs: Double?
+        if let m = j["metrics"], m.isObject {
+            r.hasMetrics = true
+            if case .value(let v) = WaterfallJSON.stamp(m["taskStart"]) { taskStart = v }
+            if case .value(let v) = WaterfallJSON.stamp(m["taskEnd"]) { taskEnd = v }
+            if case .invalid = WaterfallJSON.stamp(m["taskStart"]) { anomalies.append("taskStart is not a timestamp") }
+            if case .invalid = WaterfallJSON.stamp(m["taskEnd"]) { anomalies.append("taskEnd is not a timestamp") }
+            var index = 0
+            var txLocations: Set<Int> = []
+            m["transactions"]?.forEachElement { tx in
+                defer { index += 1 }
+                guard index < limits.maxTransactions else { r.droppedTransactions += 1; return }
+                guard tx.isObject else {
+                    anomalies.append("transaction \(index + 1) is not an object")
+                    txLocations.insert(index)
+                    return
+                }
+                var times = TransactionTimes()
+                var unreadable: [String] = []
+                for (k, name) in TransactionTimes.fieldNames.enumerated() {
+                    switch WaterfallJSON.stamp(tx[name]) {
+                    case .absent: break
+                    case .invalid: unreadable.append("\(name) is not a timestamp")
+                    case .value(let v): times.set(k, v)
+                    }
+                }
+                var t = WaterfallTransaction(index: index, times: times, reusedConnection: tx["reusedConnection"]?.bool,
+                                             fetchType: WaterfallJSON.string(tx["fetchType"], max: 64))
+                t.anomalies = unreadable + t.anomalies
+                t.networkProtocol = WaterfallJSON.string(tx["networkProtocol"], max: 64)
+                t.remoteAddress = WaterfallJSON.string(tx["remoteAddress"], max: 256)
+                t.remotePort = tx["remotePort"]?.int
+                t.tlsVersion = WaterfallJSON.string(tx["tlsVersion"], max: 64)
+                t.statusCode = tx["statusCode"]?.int
+                t.url = WaterfallJSON.string(tx["url"], max: maxLen).map(WaterfallURL.sanitize)
+                t.requestBodyBytes = tx["requestBodyBytes"]?.int
+                t.responseBodyBytes = tx["responseBodyBytes"]?.int
+                if let prev = r.transactions.last, let pe = prev.endUs, let s = t.startUs,
+                   Double(pe - s) / 1000 > WaterfallRule.transactionOverlapToleranceMs {
+                    t.anomalies.append("transaction \(index + 1) starts \(WaterfallFormat.duration(Double(pe - s) / 1000)) before transaction \(index) ends")
+                }
+                if !t.anomalies.isEmpty {
+                    txLocations.insert(index)
+                    anomalies += t.anomalies.map { "transaction \(index + 1): \($0)" }
+                }
+                r.transactions.append(t)
+            }
+            if txLocations.count == 1, let only = txLocations.first, anomalyLocation == "metrics" {
+                anomalyLocation = "metrics.transactions[\(only)]"
+            }
+            if let s = taskStart, let e = taskEnd {
+                if e < s {
+                    anomalies.append("taskEnd is \(WaterfallFormat.duration(Double(s - e) / 1000)) before taskStart")
+                    anomalyLocation = "metrics"
+                } else {
+                    metricsSpanMs = Double(e - s) / 1000
+                }
+            }
+            if metricsSpanMs == nil, let s = r.transactions.compactMap(\.startUs).min(),
+               let e = r.transactions.compactMap(\.endUs).max(), e >= s {
+                metricsSpanMs = Double(e - s) / 1000
+            }
+            r.totalMs = metricsSpanMs
+        }
+
+        // Start: taskStart, else the first transaction, else ts − duration, else ts.
+        if let s = taskStart {
+            r.startUs = s
+        } else if let s = r.transactions.compactMap(\.startUs).min() {
+            r.startUs = s
+        } else if let ts = WaterfallJSON.micros(record.ts) {
+            r.startUs = ts - Micros(((r.durationMs ?? 0) * 1000).rounded())
+        }
+
+        var notes: [Finding] = []
+        if !anomalies.isEmpty {
+            let shown = anomalies.prefix(3).joined(separator: "; ")
+            let more = anomalies.count > 3 ? " (and \(anomalies.count - 3) more)" : ""
+            notes.append(finding(WaterfallRule.clockAnomaly, b, r, location: anomalyLocation,
+                                 message: "timing cannot be trusted: \(shown)\(more)"))
+        }
+        if let d = r.durationMs, let m = metricsSpanMs, r.state != "pending" {
+            let tolerance = max(WaterfallRule.mismatchFloorMs, WaterfallRule.mismatchFraction * max(d, m))
+            if abs(d - m) > tolerance {
+                notes.append(finding(WaterfallRule.durationMismatch, b, r, location: "duration",
+                                     message: "record duration \(WaterfallFormat.duration(d)) but the metrics span \(WaterfallFormat.duration(m)) (off by \(WaterfallFormat.duration(abs(d - m))), tolerance \(WaterfallFormat.duration(tolerance)))"))
+            }
+        }
+        let needsMetrics = r.kind == nil || r.kind == "http" || r.kind == "upload" || r.kind == "download"
+        if needsMetrics && r.state != "pending" {
+            if !r.hasMetrics {
+                notes.append(finding(WaterfallRule.missingMetrics, b, r, location: "metrics",
+                                     message: "\(r.kind ?? "network") record without metrics: only its total duration is known"))
+            } else if r.transactions.isEmpty {
+                notes.append(finding(WaterfallRule.missingMetrics, b, r, location: "metrics.transactions",
+                                     message: "metrics without any transaction: no phase can be rebuilt"))
+            }
+        }
+        return (r, notes)
+    }
+}
+
+/// The waterfall as a listener on the reader's one pass: collects every network record, rebuilds
+/// its phases, and reports `waterfall.*` findings.
+public final class WaterfallAnalysis: Analysis {
+    /// Where the requests and findings accumulate.
+    public let collector: WaterfallCollector
+
+    public init(limits: WaterfallLimits = WaterfallLimits()) {
+        collector = WaterfallCollector(limits: limits)
+    }
+
+    /// Sessions finished so far, with their requests.
+    public var sessions: [WaterfallSession] { collector.sessions }
+
+    public func beginSession(_ session: SessionContext) {
+        collector.beginSession(input: session.input.path, file: session.file, sessionId: session.sessionId)
+    }
+
+    public func record(_ record: Record, session: SessionContext) {
+        collector.add(record)
+    }
+
+    public func endSession(_ session: SessionContext) {
+        collector.endSession(sessionId: session.sessionId, launchedAt: session.launchedAt)
+    }
+
+    public func finish() -> [Finding] { collector.finish() }
+}

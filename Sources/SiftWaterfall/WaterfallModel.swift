@@ -1,0 +1,431 @@
+// SiftWaterfall: rebuilds every request's timing waterfall from the network records of a Palbe
+// console export (SESSION-FORMAT.md §2.2, §2.4), explains where the time went, and renders the
+// result as text, Markdown, JSON, CSV or SVG. Imports SiftCore (and Foundation) only; it never
+// prints and never reads files: the reader hands it records through the `Analysis` protocol.
+
+import Foundation
+import SiftCore
+
+/// Microseconds since 1970 (UTC). Timestamps are kept as integers so phase arithmetic is exact.
+public typealias Micros = Int64
+
+/// One phase of an HTTP transaction, in waterfall order.
+public enum WaterfallPhase: String, CaseIterable, Sendable, Comparable {
+    case blocked, dns, tcp, tls, request, waiting, download
+
+    /// Human name for sentences and legends: `blocked`, `DNS`, `TCP`, `TLS`, `request`, `waiting`, `download`.
+    public var title: String {
+        switch self {
+        case .blocked: "blocked"
+        case .dns: "DNS"
+        case .tcp: "TCP"
+        case .tls: "TLS"
+        case .request: "request"
+        case .waiting: "waiting"
+        case .download: "download"
+        }
+    }
+
+    /// Position in waterfall order.
+    public var order: Int { WaterfallPhase.allCases.firstIndex(of: self) ?? 0 }
+
+    public static func < (a: WaterfallPhase, b: WaterfallPhase) -> Bool { a.order < b.order }
+}
+
+/// The seven phase durations of one transaction, in milliseconds. `nil` means the phase did not
+/// happen or cannot be computed (a reused connection has no DNS/TCP/TLS; a cache hit has almost
+/// nothing; a missing or reversed timestamp) — never 0 for "unknown".
+public struct WaterfallPhases: Sendable, Equatable {
+    public var blocked: Double?
+    public var dns: Double?
+    public var tcp: Double?
+    public var tls: Double?
+    public var request: Double?
+    public var waiting: Double?
+    public var download: Double?
+
+    public init(blocked: Double? = nil, dns: Double? = nil, tcp: Double? = nil, tls: Double? = nil,
+                request: Double? = nil, waiting: Double? = nil, download: Double? = nil) {
+        self.blocked = blocked
+        self.dns = dns
+        self.tcp = tcp
+        self.tls = tls
+        self.request = request
+        self.waiting = waiting
+        self.download = download
+    }
+
+    /// The duration of `phase`, in milliseconds.
+    public subscript(_ phase: WaterfallPhase) -> Double? {
+        get {
+            switch phase {
+            case .blocked: blocked
+            case .dns: dns
+            case .tcp: tcp
+            case .tls: tls
+            case .request: request
+            case .waiting: waiting
+            case .download: download
+            }
+        }
+        set {
+            switch phase {
+            case .blocked: blocked = newValue
+            case .dns: dns = newValue
+            case .tcp: tcp = newValue
+            case .tls: tls = newValue
+            case .request: request = newValue
+            case .waiting: waiting = newValue
+            case .download: download = newValue
+            }
+        }
+    }
+
+    /// Whether any phase is known.
+    public var isEmpty: Bool { WaterfallPhase.allCases.allSatisfy { self[$0] == nil } }
+}
+
+/// The eleven timestamps of one transaction (§2.4), in microseconds since 1970; nil when absent
+/// or unreadable.
+public struct TransactionTimes: Sendable, Equatable {
+    public var fetchStart: Micros?
+    public var domainLookupStart: Micros?
+    public var domainLookupEnd: Micros?
+    public var connectStart: Micros?
+    public var secureConnectionStart: Micros?
+    public var secureConnectionEnd: Micros?
+    public var connectEnd: Micros?
+    public var requestStart: Micros?
+    public var requestEnd: Micros?
+    public var responseStart: Micros?
+    public var responseEnd: Micros?
+
+    public init() {}
+
+    /// The field names in the order a well-behaved clock produces them.
+    public static let fieldNames: [String] = [
+        "fetchStart", "domainLookupStart", "domainLookupEnd", "connectStart", "secureConnectionStart",
+        "secureConnectionEnd", "connectEnd", "requestStart", "requestEnd", "responseStart", "responseEnd",
+    ]
+
+    /// The timestamps in `fieldNames` order.
+    public var ordered: [Micros?] {
+        [fetchStart, domainLookupStart, domainLookupEnd, connectStart, secureConnectionStart, secureConnectionEnd,
+         connectEnd, requestStart, requestEnd, responseStart, responseEnd]
+    }
+
+    /// Sets the field at `index` of `fieldNames`.
+    public mutating func set(_ index: Int, _ value: Micros?) {
+        switch index {
+        case 0: fetchStart = value
+        case 1: domainLookupStart = value
+        case 2: domainLookupEnd = value
+        case 3: connectStart = value
+        case 4: secureConnectionStart = value
+        case 5: secureConnectionEnd = value
+        case 6: connectEnd = value
+        case 7: requestStart = value
+        case 8: requestEnd = value
+        case 9: responseStart = value
+        default: responseEnd = value
+        }
+    }
+
+    /// The earliest timestamp present.
+    public var earliest: Micros? { ordered.compactMap { $0 }.min() }
+    /// The latest timestamp present.
+    public var latest: Micros? { ordered.compactMap { $0 }.max() }
+}
+
+/// One drawn piece of a waterfall bar: a phase between two absolute times.
+public struct WaterfallSegment: Sendable, Equatable {
+    public var phase: WaterfallPhase
+    public var startUs: Micros
+    public var endUs: Micros
+}
+
+/// One HTTP transaction of a request: the first attempt, a redirect or a retry.
+public struct WaterfallTransaction: Sendable {
+    /// 0-based position in `metrics.transactions`.
+    public var index: Int
+    public var times: TransactionTimes
+    public var phases: WaterfallPhases
+    /// fetchStart (or the earliest timestamp when fetchStart is missing).
+    public var startUs: Micros?
+    /// responseEnd (or the latest timestamp when responseEnd is missing).
+    public var endUs: Micros?
+    /// Start offset from the session's origin, in milliseconds (set when the session ends).
+    public var offsetMs: Double?
+    /// fetchStart → responseEnd, or earliest → latest timestamp, in milliseconds.
+    public var totalMs: Double?
+    public var reusedConnection: Bool?
+    public var networkProtocol: String?
+    public var remoteAddress: String?
+    public var remotePort: Int?
+    public var tlsVersion: String?
+    public var statusCode: Int?
+    /// The transaction's URL (userinfo removed, secret query values masked).
+    public var url: String?
+    /// `network`, `localCache`, `serverPush`, `unknown`.
+    public var fetchType: String?
+    public var requestBodyBytes: Int?
+    public var responseBodyBytes: Int?
+    /// Clock problems seen inside this transaction, one lowercase phrase each.
+    public var anomalies: [String]
+
+    public init(index: Int, times: TransactionTimes, reusedConnection: Bool? = nil, fetchType: String? = nil) {
+        self.index = index
+        self.times = times
+        self.reusedConnection = reusedConnection
+        self.fetchType = fetchType
+        let computed = WaterfallTransaction.compute(times, reusedConnection: reusedConnection)
+        self.phases = computed.phases
+        self.anomalies = computed.anomalies
+        self.startUs = times.fetchStart ?? times.earliest
+        self.endUs = times.responseEnd ?? times.latest
+        if let s = startUs, let e = endUs, e >= s { totalMs = Double(e - s) / 1000 } else { totalMs = nil }
+        self.offsetMs = nil
+        self.networkProtocol = nil
+        self.remoteAddress = nil
+        self.remotePort = nil
+        self.tlsVersion = nil
+        self.statusCode = nil
+        self.url = nil
+        self.requestBodyBytes = nil
+        self.responseBodyBytes = nil
+    }
+
+    /// Whether the response came from the local cache.
+    public var isCacheHit: Bool { fetchType == "localCache" }
+
+    /// Whether this transaction paid for a new connection (a known TCP, TLS or DNS phase).
+    public var openedConnection: Bool { phases.tcp != nil || phases.tls != nil || phases.dns != nil }
+
+    /// The phase arithmetic of SESSION-FORMAT.md §2.4, in milliseconds with microsecond precision.
+    ///
+    /// - blocked: fetchStart → the first present of domainLookupStart, connectStart, requestStart
+    /// - dns: domainLookupStart → domainLookupEnd
+    /// - tcp: connectStart → secureConnectionStart, or connectEnd without TLS
+    /// - tls: secureConnectionStart → secureConnectionEnd, or connectEnd
+    /// - request: requestStart → requestEnd; waiting: requestEnd → responseStart;
+    ///   download: responseStart → responseEnd
+    ///
+    /// A reused connection has no dns/tcp/tls (nil even if timestamps are present). A phase missing
+    /// either end, or whose end is before its start, is nil. `anomalies` lists every pair of present
+    /// timestamps out of order (consecutive in §2.4 order; each inversion is named once).
+    public static func compute(_ t: TransactionTimes, reusedConnection: Bool?) -> (phases: WaterfallPhases, anomalies: [String]) {
+        func span(_ a: Micros?, _ b: Micros?) -> Double? {
+            guard let a, let b, b >= a else { return nil }
+            return Double(b - a) / 1000
+        }
+        var p = WaterfallPhases()
+        p.blocked = span(t.fetchStart, t.domainLookupStart ?? t.connectStart ?? t.requestStart)
+        if reusedConnection != true {
+            p.dns = span(t.domainLookupStart, t.domainLookupEnd)
+            p.tcp = span(t.connectStart, t.secureConnectionStart ?? t.connectEnd)
+            if t.secureConnectionStart != nil {
+                p.tls = span(t.secureConnectionStart, t.secureConnectionEnd ?? t.connectEnd)
+            }
+        }
+        p.request = span(t.requestStart, t.requestEnd)
+        p.waiting = span(t.requestEnd, t.responseStart)
+        p.download = span(t.responseStart, t.responseEnd)
+
+        var anomalies: [String] = []
+        var prev: (name: String, value: Micros)?
+        let values = t.ordered
+        for (k, v) in values.enumerated() {
+            guard let v else { continue }
+            if let pr = prev, v < pr.value {
+                anomalies.append("\(TransactionTimes.fieldNames[k]) is \(WaterfallFormat.duration(Double(pr.value - v) / 1000)) before \(pr.name)")
+            }
+            prev = (TransactionTimes.fieldNames[k], v)
+        }
+        return (p, anomalies)
+    }
+
+    /// The phases as absolute segments for drawing, in waterfall order (only phases that happened).
+    public var segments: [WaterfallSegment] {
+        let t = times
+        var out: [WaterfallSegment] = []
+        func add(_ phase: WaterfallPhase, _ start: Micros?) {
+            guard let ms = phases[phase], let start else { return }
+            out.append(WaterfallSegment(phase: phase, startUs: start, endUs: start + Micros((ms * 1000).rounded())))
+        }
+        add(.blocked, t.fetchStart)
+        add(.dns, t.domainLookupStart)
+        add(.tcp, t.connectStart)
+        add(.tls, t.secureConnectionStart)
+        add(.request, t.requestStart)
+        add(.waiting, t.requestEnd)
+        add(.download, t.responseStart)
+        return out
+    }
+}
+
+/// One network record's request, rebuilt: identity, timing, and its transactions.
+public struct WaterfallRequest: Sendable {
+    /// The input path as given on the command line.
+    public var input: String
+    /// The session file inside the input.
+    public var file: String
+    public var sessionId: String?
+    /// 1-based line in `file`.
+    public var line: Int
+    public var seq: Int?
+    public var recordId: String?
+    public var requestId: String?
+    public var method: String?
+    /// The record's URL (userinfo removed, secret query values masked).
+    public var url: String?
+    public var statusCode: Int?
+    /// `success`, `failure`, `pending`, `cancelled`.
+    public var state: String?
+    /// `sdk` or `app`.
+    public var source: String?
+    public var category: String?
+    /// `http`, `upload`, `download`, `custom`.
+    public var kind: String?
+    public var label: String?
+    /// When the request started: metrics taskStart, else the first transaction's start, else
+    /// `ts` − `duration`, else `ts`.
+    public var startUs: Micros?
+    /// Start offset from the session's origin (launchedAt, or the first record), in ms.
+    public var offsetMs: Double?
+    /// The record's `duration` × 1000.
+    public var durationMs: Double?
+    /// From the metrics: taskEnd − taskStart, else first transaction start → last transaction end.
+    public var totalMs: Double?
+    public var transactions: [WaterfallTransaction]
+    /// Whether the record carried a `metrics` object.
+    public var hasMetrics: Bool
+    /// `response.body.size`.
+    public var responseBytes: Int?
+    /// `request.body.size`.
+    public var requestBytes: Int?
+    /// Transactions beyond `WaterfallLimits.maxTransactions` that were not kept.
+    public var droppedTransactions: Int
+
+    public init(input: String, file: String, line: Int) {
+        self.input = input
+        self.file = file
+        self.line = line
+        self.transactions = []
+        self.hasMetrics = false
+        self.droppedTransactions = 0
+    }
+
+    /// Seconds since 1970.
+    public var start: Double? { startUs.map { Double($0) / 1_000_000 } }
+
+    /// The time this request took: the record's `duration`, else the metrics total, else 0.
+    public var elapsedMs: Double { durationMs ?? totalMs ?? 0 }
+
+    /// When the request ended (start + elapsed), in µs.
+    public var endUs: Micros? {
+        guard let s = startUs else { return nil }
+        let lastTx = transactions.compactMap(\.endUs).max()
+        let byDuration = s + Micros((elapsedMs * 1000).rounded())
+        return max(lastTx ?? byDuration, byDuration)
+    }
+
+    /// Host of the URL (lowercased, no userinfo), when it has one.
+    public var host: String? { url.flatMap { WaterfallURL.parts($0)?.host } }
+
+    /// `METHOD host/path` without the query, for labels.
+    public var shortTitle: String {
+        let m = method ?? "?"
+        guard let u = url else { return m + " " + (label ?? "?") }
+        if let p = WaterfallURL.parts(u) { return m + " " + p.host + p.path }
+        return m + " " + u
+    }
+
+    /// Phase totals over all transactions (a phase is nil when no transaction had it).
+    public var phaseSums: WaterfallPhases {
+        var s = WaterfallPhases()
+        for t in transactions {
+            for p in WaterfallPhase.allCases {
+                if let v = t.phases[p] { s[p] = (s[p] ?? 0) + v }
+            }
+        }
+        return s
+    }
+}
+
+/// One session's requests and the origin their offsets are measured from.
+public struct WaterfallSession: Sendable {
+    public var input: String
+    public var file: String
+    public var sessionId: String?
+    /// The header's `launchedAt`, seconds since 1970.
+    public var launchedAt: Double?
+    /// The time offsets count from, in µs: launchedAt, else the first record's `ts` (moved earlier
+    /// when a request started before it).
+    public var originUs: Micros?
+    /// `launchedAt`, `firstRecord`, or `none`.
+    public var originSource: String
+    /// Requests in record order.
+    public var requests: [WaterfallRequest]
+
+    public init(input: String, file: String, sessionId: String?, launchedAt: Double?, originUs: Micros?,
+                originSource: String, requests: [WaterfallRequest]) {
+        self.input = input
+        self.file = file
+        self.sessionId = sessionId
+        self.launchedAt = launchedAt
+        self.originUs = originUs
+        self.originSource = originSource
+        self.requests = requests
+    }
+}
+
+/// Bounds on the work one export can cause.
+public struct WaterfallLimits: Sendable {
+    /// Requests kept across all sessions; more are counted, not kept.
+    public var maxRequests = 500_000
+    /// Transactions kept per request.
+    public var maxTransactions = 64
+    /// Findings per rule per session; the rest are summed up in one more finding.
+    public var maxFindingsPerRule = 1000
+    /// Characters kept of a URL, label or other string.
+    public var maxStringLength = 2048
+
+    public init() {}
+}
+
+/// Reading a timestamp member without building a String when it is plain.
+enum WaterfallJSON {
+    /// Parses an RFC 3339 string value to microseconds since 1970.
+    /// `.absent` when the member is missing or null, `.invalid` when it is not a timestamp.
+    enum Stamp { case absent, invalid, value(Micros) }
+
+    static func stamp(_ v: JSONValue?) -> Stamp {
+        guard let v, !v.isNull else { return .absent }
+        guard v.isString else { return .invalid }
+        let raw = v.rawBytes
+        var parsed: Double? = nil
+        if raw.count >= 2 {
+            parsed = raw.withUnsafeBufferPointer { b in
+                Timestamp.parse(bytes: UnsafeBufferPointer(rebasing: b[1..<(b.count - 1)]))
+            }
+        }
+        if parsed == nil, raw.contains(0x5C), let s = v.string { parsed = Timestamp.parse(s) }
+        guard let t = parsed else { return .invalid }
+        let us = (t * 1_000_000).rounded()
+        guard us.isFinite, abs(us) < 9.0e15 else { return .invalid }
+        return .value(Micros(us))
+    }
+
+    static func micros(_ seconds: Double?) -> Micros? {
+        guard let s = seconds else { return nil }
+        let us = (s * 1_000_000).rounded()
+        guard us.isFinite, abs(us) < 9.0e15 else { return nil }
+        return Micros(us)
+    }
+
+    static func string(_ v: JSONValue?, max: Int) -> String? {
+        guard let s = v?.string else { return nil }
+        if s.utf8.count <= max { return s }
+        return String(s.prefix(max)) + "…"
+    }
+}

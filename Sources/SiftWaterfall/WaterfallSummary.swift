@@ -1,0 +1,305 @@
+import Foundation
+import SiftCore
+
+/// Where the time went: per-session timelines, the slowest requests with their dominant phase,
+/// time per phase, and per-endpoint statistics.
+public struct WaterfallSummary: Sendable {
+    /// Tunables of the summary.
+    public struct Options: Sendable {
+        /// How many slowest requests to explain.
+        public var slowest = 10
+        /// An idle gap is a stretch with no request in flight at least this long.
+        public var idleGapMs = 1000.0
+        /// Idle gaps listed per session (the longest ones).
+        public var maxIdleGaps = 20
+        /// Endpoints listed (by total time).
+        public var maxEndpoints = 200
+        public init() {}
+    }
+
+    /// A stretch with no request in flight.
+    public struct IdleGap: Sendable, Equatable {
+        public var startOffsetMs: Double
+        public var durationMs: Double
+    }
+
+    /// One session's requests on one axis from its origin.
+    public struct Timeline: Sendable {
+        public var sessionId: String?
+        public var input: String
+        public var file: String
+        public var launchedAt: Double?
+        /// `launchedAt`, `firstRecord`, `firstRequest` or `none`.
+        public var originSource: String
+        public var requestCount: Int
+        /// Offset of the first request's start, ms.
+        public var firstOffsetMs: Double?
+        /// Offset of the last request's end, ms.
+        public var endOffsetMs: Double?
+        /// Time with at least one request in flight, ms.
+        public var busyMs: Double
+        public var maxConcurrency: Int
+        /// When `maxConcurrency` was first reached, ms from the origin.
+        public var maxConcurrencyAtMs: Double?
+        /// Idle gaps of at least `Options.idleGapMs`, longest first (at most `maxIdleGaps`), then by offset.
+        public var idleGaps: [IdleGap]
+        /// All idle gaps over the threshold, before the list was cut.
+        public var idleGapCount: Int
+    }
+
+    /// One request among the slowest, with the phase that dominated it.
+    public struct Slow: Sendable {
+        public var sessionId: String?
+        public var seq: Int?
+        public var recordId: String?
+        public var requestId: String?
+        /// `METHOD host/path`.
+        public var title: String
+        public var elapsedMs: Double
+        public var dominant: WaterfallPhase?
+        public var dominantMs: Double?
+        /// One sentence: `TLS 1.2 s: a new connection for every request to cdn.acme.example`.
+        public var explanation: String
+    }
+
+    /// Time spent in one phase across every transaction.
+    public struct PhaseTotal: Sendable {
+        public var phase: WaterfallPhase
+        public var totalMs: Double
+        /// Transactions in which the phase happened.
+        public var count: Int
+        public var maxMs: Double
+    }
+
+    /// Statistics of one endpoint: method + host + path with ids collapsed.
+    public struct Endpoint: Sendable {
+        public var key: String
+        public var count: Int
+        public var p50Ms: Double
+        public var p95Ms: Double
+        public var maxMs: Double
+        public var totalMs: Double
+    }
+
+    public var requestCount: Int
+    public var transactionCount: Int
+    public var timelines: [Timeline]
+    public var slowest: [Slow]
+    public var phases: [PhaseTotal]
+    public var endpoints: [Endpoint]
+    /// Endpoints beyond `Options.maxEndpoints` that were not listed.
+    public var endpointsOmitted: Int
+
+    /// Summarises `sessions` (usually already filtered).
+    public init(sessions: [WaterfallSession], options: Options = Options()) {
+        let all = sessions.flatMap(\.requests)
+        requestCount = all.count
+        transactionCount = all.reduce(0) { $0 + $1.transactions.count }
+        timelines = sessions.map { WaterfallSummary.timeline($0, options) }
+
+        var totals: [WaterfallPhase: (Double, Int, Double)] = [:]
+        for r in all {
+            for t in r.transactions {
+                for p in WaterfallPhase.allCases {
+                    if let v = t.phases[p] {
+                        let c = totals[p] ?? (0, 0, 0)
+                        totals[p] = (c.0 + v, c.1 + 1, max(c.2, v))
+                    }
+                }
+            }
+        }
+        phases = WaterfallPhase.allCases.map { p in
+            let c = totals[p] ?? (0, 0, 0)
+            return PhaseTotal(phase: p, totalMs: c.0, count: c.1, maxMs: c.2)
+        }
+
+        var byKey: [String: [Double]] = [:]
+        for r in all { byKey[WaterfallURL.endpointKey(method: r.method, url: r.url), default: []].append(r.elapsedMs) }
+        var eps = byKey.map { key, values -> Endpoint in
+            let sorted = values.sorted()
+            return Endpoint(key: key, count: sorted.count, p50Ms: WaterfallSummary.percentile(sorted, 0.50),
+                            p95Ms: WaterfallSummary.percentile(sorted, 0.95), maxMs: sorted.last ?? 0,
+                            totalMs: sorted.reduce(0, +))
+        }
+        eps.sort { a, b in a.totalMs != b.totalMs ? a.totalMs > b.totalMs : a.key < b.key }
+        endpointsOmitted = max(0, eps.count - options.maxEndpoints)
+        endpoints = Array(eps.prefix(options.maxEndpoints))
+
+        let hosts = WaterfallSummary.hostStats(all)
+        var ranked: [(s: Int, r: Int, req: WaterfallRequest)] = []
+        for (si, s) in sessions.enumerated() {
+            for (ri, r) in s.requests.enumerated() { ranked.append((si, ri, r)) }
+        }
+        ranked.sort { a, b in
+            if a.req.elapsedMs != b.req.elapsedMs { return a.req.elapsedMs > b.req.elapsedMs }
+            return a.s != b.s ? a.s < b.s : a.r < b.r
+        }
+        slowest = ranked.prefix(max(0, options.slowest)).map { e in
+            let x = WaterfallSummary.explain(e.req, hosts: hosts)
+            return Slow(sessionId: e.req.sessionId, seq: e.req.seq, recordId: e.req.recordId, requestId: e.req.requestId,
+                        title: e.req.shortTitle, elapsedMs: e.req.elapsedMs, dominant: x.phase, dominantMs: x.ms,
+                        explanation: x.sentence)
+        }
+    }
+
+    /// Nearest-rank percentile of ascending `sorted` values (`q` in 0…1): the value at rank ⌈q·n⌉.
+    /// 0 for no values.
+    public static func percentile(_ sorted: [Double], _ q: Double) -> Double {
+        guard !sorted.isEmpty else { return 0 }
+        let rank = Int((q * Double(sorted.count)).rounded(.up))
+        return sorted[min(sorted.count - 1, max(0, rank - 1))]
+    }
+
+    static func timeline(_ s: WaterfallSession, _ o: Options) -> Timeline {
+        var intervals: [(Micros, Micros)] = []
+        for r in s.requests {
+            if let a = r.startUs, let b = r.endUs { intervals.append((a, max(a, b))) }
+        }
+        intervals.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
+        let origin = s.originUs ?? intervals.first?.0 ?? 0
+        func off(_ us: Micros) -> Double { Double(us - origin) / 1000 }
+
+        // Concurrency: ends before starts at the same instant, so back-to-back is not overlap.
+        var events: [(Micros, Int)] = []
+        events.reserveCapacity(intervals.count * 2)
+        for (a, b) in intervals { events.append((a, 1)); events.append((b, -1)) }
+        events.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
+        var level = 0, best = 0
+        var bestAt: Micros?
+        for (t, d) in events {
+            level += d
+            if level > best { best = level; bestAt = t }
+        }
+
+        var gaps: [IdleGap] = []
+        var busy: Micros = 0
+        var cur: (Micros, Micros)?
+        for iv in intervals {
+            if let c = cur {
+                if iv.0 > c.1 {
+                    busy += c.1 - c.0
+                    let g = Double(iv.0 - c.1) / 1000
+                    if g >= o.idleGapMs { gaps.append(IdleGap(startOffsetMs: off(c.1), durationMs: g)) }
+                    cur = iv
+                } else {
+                    cur = (c.0, max(c.1, iv.1))
+                }
+            } else {
+                cur = iv
+            }
+        }
+        if let c = cur { busy += c.1 - c.0 }
+        let gapCount = gaps.count
+        gaps.sort { $0.durationMs != $1.durationMs ? $0.durationMs > $1.durationMs : $0.startOffsetMs < $1.startOffsetMs }
+        gaps = Array(gaps.prefix(o.maxIdleGaps))
+        gaps.sort { $0.startOffsetMs < $1.startOffsetMs }
+
+        return Timeline(sessionId: s.sessionId, input: s.input, file: s.file, launchedAt: s.launchedAt,
+                        originSource: s.originSource, requestCount: s.requests.count,
+                        firstOffsetMs: intervals.first.map { off($0.0) },
+                        endOffsetMs: intervals.map(\.1).max().map(off),
+                        busyMs: Double(busy) / 1000, maxConcurrency: best, maxConcurrencyAtMs: bestAt.map(off),
+                        idleGaps: gaps, idleGapCount: gapCount)
+    }
+
+    /// Per host: requests, and how many of them opened a new connection.
+    static func hostStats(_ all: [WaterfallRequest]) -> [String: (requests: Int, opened: Int)] {
+        var out: [String: (requests: Int, opened: Int)] = [:]
+        for r in all {
+            guard let h = r.host else { continue }
+            var c = out[h] ?? (0, 0)
+            c.requests += 1
+            if r.transactions.contains(where: \.openedConnection) { c.opened += 1 }
+            out[h] = c
+        }
+        return out
+    }
+
+    /// The dominant phase of a request (largest summed over its transactions) and a sentence on it.
+    public static func explain(_ r: WaterfallRequest, hosts: [String: (requests: Int, opened: Int)])
+        -> (phase: WaterfallPhase?, ms: Double?, sentence: String) {
+        let total = WaterfallFormat.duration(r.elapsedMs)
+        if r.transactions.isEmpty {
+            if r.kind == "custom" { return (nil, nil, "\(total): a custom record has only its total, no phases") }
+            if r.state == "pending" { return (nil, nil, "\(total) so far: still pending at the end of the session, no metrics") }
+            return (nil, nil, "\(total): no timing metrics, only the total is known")
+        }
+        let sums = r.phaseSums
+        var best: (WaterfallPhase, Double)?
+        for p in WaterfallPhase.allCases {
+            if let v = sums[p], v > (best?.1 ?? -1) { best = (p, v) }
+        }
+        let extra = r.transactions.count > 1 ? " (over \(r.transactions.count) transactions: redirects or retries)" : ""
+        guard let (phase, ms) = best else {
+            if r.transactions.allSatisfy(\.isCacheHit) { return (nil, nil, "\(total): served from the local cache") }
+            return (nil, nil, "\(total): no phase could be rebuilt from the metrics")
+        }
+        let head = "\(phase.title) \(WaterfallFormat.duration(ms))"
+        let host = r.host ?? "the server"
+        let stat = hosts[host] ?? (1, 1)
+        let sentence: String
+        switch phase {
+        case .blocked:
+            sentence = "\(head): queued before it could start (a busy connection or the app's own queue)"
+        case .dns:
+            if stat.opened >= 2 && stat.opened == stat.requests {
+                sentence = "\(head): a fresh name lookup for every request to \(host)"
+            } else {
+                sentence = "\(head): a slow name lookup for \(host)"
+            }
+        case .tcp, .tls:
+            if stat.opened >= 2 && stat.opened == stat.requests {
+                sentence = "\(head): a new connection for every request to \(host)"
+            } else if stat.opened >= 2 {
+                sentence = "\(head): a new connection for \(stat.opened) of \(stat.requests) requests to \(host)"
+            } else if phase == .tls {
+                sentence = "\(head): a slow TLS handshake with \(host)"
+            } else {
+                sentence = "\(head): a slow connection to \(host)"
+            }
+        case .request:
+            let bytes = r.transactions.compactMap(\.requestBodyBytes).max() ?? r.requestBytes
+            if let b = bytes, b > 0 {
+                sentence = "\(head) to send \(WaterfallFormat.bytes(b))"
+            } else {
+                sentence = "\(head): sending the request was slow"
+            }
+        case .waiting:
+            sentence = "\(head): the server (or what's in front of it) was slow to answer"
+        case .download:
+            let bytes = r.transactions.compactMap(\.responseBodyBytes).max() ?? r.responseBytes
+            if let b = bytes, b > 0 {
+                sentence = "\(head) for \(WaterfallFormat.bytes(b))"
+            } else {
+                sentence = "\(head): the response was slow to arrive"
+            }
+        }
+        return (phase, ms, sentence + extra)
+    }
+}
+
+/// Everything a renderer needs: the (filtered) sessions, their summary, and the sorted findings.
+public struct WaterfallReport: Sendable {
+    public var sessions: [WaterfallSession]
+    public var summary: WaterfallSummary
+    /// Sorted by `Finding.reportOrder`.
+    public var findings: [Finding]
+
+    /// Builds a report; `filter` chooses the requests and the findings that concern them.
+    public init(sessions: [WaterfallSession], findings: [Finding], filter: WaterfallFilter = WaterfallFilter(),
+                options: WaterfallSummary.Options = WaterfallSummary.Options()) {
+        let kept = filter.apply(sessions)
+        self.sessions = kept
+        self.summary = WaterfallSummary(sessions: kept, options: options)
+        self.findings = filter.apply(findings, kept: kept).sorted(by: Finding.reportOrder)
+    }
+
+    /// The axis of one session: from its origin (or its first request, when earlier) to its last end, in µs.
+    public static func axis(_ s: WaterfallSession) -> (start: Micros, end: Micros)? {
+        let starts = s.requests.compactMap(\.startUs)
+        guard let first = starts.min() else { return nil }
+        let start = min(s.originUs ?? first, first)
+        let end = s.requests.compactMap(\.endUs).max() ?? first
+        return (start, max(end, start + 1))
+    }
+}

@@ -31,7 +31,7 @@ let package = Package(
         .testTarget(name: "SiftArchiveTests", dependencies: ["SiftArchive"]),
         .testTarget(name: "SiftCoreTests", dependencies: ["SiftCore"]),
         .testTarget(name: "SiftVerifyTests", dependencies: ["SiftVerify"]),
-        .testTarget(name: "SiftWaterfallTests", dependencies: ["SiftWaterfall"]),
+        .testTarget(name: "SiftWaterfallTests", dependencies: ["SiftWaterfall"], resources: [.copy("Golden")]),
         .testTarget(name: "SiftCorrelateTests", dependencies: ["SiftCorrelate"]),
         .testTarget(name: "SiftCLITests", dependencies: ["SiftCLI"], resources: [.copy("Golden")]),
     ]

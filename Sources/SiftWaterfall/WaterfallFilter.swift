@@ -40,8 +40,8 @@ public struct WaterfallFilter: Sendable, Equatable {
         return true
     }
 
-    /// The sessions with only the matching requests (sessions left empty are kept, so the timeline
-    /// still names them).
+    /// The sessions with only the matching requests; sessions left without a request are dropped
+    /// (all sessions are kept when the filter is empty).
     public func apply(_ sessions: [WaterfallSession]) -> [WaterfallSession] {
         if isEmpty { return sessions }
         var out = sessions.map { s -> WaterfallSession in
@@ -65,7 +65,7 @@ public struct WaterfallFilter: Sendable, Equatable {
                 out[si].requests = out[si].requests.enumerated().filter { keep.contains(Int64(si) << 32 | Int64($0.offset)) }.map(\.element)
             }
         }
-        return out
+        return out.filter { !$0.requests.isEmpty }
     }
 
     /// The findings that concern the kept requests (all findings when the filter is empty).

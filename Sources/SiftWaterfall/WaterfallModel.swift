@@ -321,6 +321,9 @@ public struct WaterfallRequest: Sendable {
     /// The time this request took: the record's `duration`, else the metrics total, else 0.
     public var elapsedMs: Double { durationMs ?? totalMs ?? 0 }
 
+    /// The record's `duration`, else the metrics total; nil when neither is known (e.g. pending).
+    public var knownElapsedMs: Double? { durationMs ?? totalMs }
+
     /// When the request ended (start + elapsed), in µs.
     public var endUs: Micros? {
         guard let s = startUs else { return nil }

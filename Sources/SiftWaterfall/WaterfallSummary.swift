@@ -114,7 +114,10 @@ public struct WaterfallSummary: Sendable {
         }
 
         var byKey: [String: [Double]] = [:]
-        for r in all { byKey[WaterfallURL.endpointKey(method: r.method, url: r.url), default: []].append(r.elapsedMs) }
+        for r in all {
+            guard let ms = r.knownElapsedMs else { continue }
+            byKey[WaterfallURL.endpointKey(method: r.method, url: r.url), default: []].append(ms)
+        }
         var eps = byKey.map { key, values -> Endpoint in
             let sorted = values.sorted()
             return Endpoint(key: key, count: sorted.count, p50Ms: WaterfallSummary.percentile(sorted, 0.50),
@@ -274,7 +277,12 @@ public struct WaterfallSummary: Sendable {
                 sentence = "\(head): the response was slow to arrive"
             }
         }
-        return (phase, ms, sentence + extra)
+        var outside = ""
+        if let d = r.durationMs, let m = r.totalMs {
+            let tolerance = max(WaterfallRule.mismatchFloorMs, WaterfallRule.mismatchFraction * max(d, m))
+            if d - m > tolerance { outside = "; \(WaterfallFormat.duration(d - m)) of the record's duration lies outside the metrics" }
+        }
+        return (phase, ms, sentence + extra + outside)
     }
 }
 

@@ -125,6 +125,7 @@ public enum WaterfallFormat {
     public static func duration(_ ms: Double) -> String {
         guard ms.isFinite else { return "?" }
         if ms < 0 { return "-" + duration(-ms) }
+        if ms == 0 { return "0 ms" }
         if ms < 1 { return String(format: "%.2f ms", ms) }
         if ms < 10 { return String(format: "%.1f ms", ms) }
         if ms < 999.5 { return String(format: "%.0f ms", ms) }

@@ -11,7 +11,7 @@ enum Fx {
     static func ts(_ ms: Double) -> String { Timestamp.format(base + ms / 1000, micro: true) }
 
     static func header(launchMs: Double = 0, sessionId: String = sessionId) -> String {
-        "{\"type\":\"session\",\"seq\":0,\"ts\":\"\(ts(launchMs))\",\"formatVersion\":1,\"sessionId\":\"\(sessionId)\",\"launchedAt\":\"\(ts(launchMs))\"}"
+        "{\"type\":\"session\",\"seq\":0,\"ts\":\"\(ts(launchMs))\",\"formatVersion\":1,\"sessionId\":\(jsonString(sessionId)),\"launchedAt\":\"\(ts(launchMs))\"}"
     }
 
     /// A transaction object from timestamp offsets (field name → ms) plus extra raw members.
@@ -29,7 +29,7 @@ enum Fx {
                               extra: [String: String] = [:]) -> String {
         var e = ["networkProtocol": "\"h2\"", "reusedConnection": "false", "fetchType": "\"network\"",
                  "remoteAddress": "\"203.0.113.7\"", "remotePort": "443", "tlsVersion": "\"1.3\"", "statusCode": "\(status)"]
-        if let url { e["url"] = "\"\(url)\"" }
+        if let url { e["url"] = jsonString(url) }
         for (k, v) in extra { e[k] = v }
         return tx(["fetchStart": at, "domainLookupStart": at + 2, "domainLookupEnd": at + 20, "connectStart": at + 20,
                    "secureConnectionStart": at + 51, "secureConnectionEnd": at + 93, "connectEnd": at + 93,
@@ -42,7 +42,7 @@ enum Fx {
                        extra: [String: String] = [:]) -> String {
         var e = ["networkProtocol": "\"h2\"", "reusedConnection": "true", "fetchType": "\"network\"",
                  "remoteAddress": "\"203.0.113.7\"", "remotePort": "443", "tlsVersion": "\"1.3\"", "statusCode": "\(status)"]
-        if let url { e["url"] = "\"\(url)\"" }
+        if let url { e["url"] = jsonString(url) }
         for (k, v) in extra { e[k] = v }
         return tx(["fetchStart": at, "requestStart": at + 1, "requestEnd": at + 3, "responseStart": at + 3 + wait,
                    "responseEnd": at + 3 + wait + dl], e)
@@ -54,7 +54,7 @@ enum Fx {
                         metrics: Bool = true, kind: String = "http", category: String = "call", source: String = "sdk",
                         state: String = "success", status: Int? = 200, label: String = "call",
                         requestId: String? = nil, extra: String = "") -> String {
-        var s = "{\"type\":\"network\",\"seq\":\(seq),\"ts\":\"\(ts(endMs))\",\"id\":\"\(id)\",\"source\":\"\(source)\",\"kind\":\"\(kind)\",\"category\":\"\(category)\",\"label\":\(jsonString(label)),\"method\":\(jsonString(method)),\"url\":\(jsonString(url)),\"state\":\"\(state)\""
+        var s = "{\"type\":\"network\",\"seq\":\(seq),\"ts\":\"\(ts(endMs))\",\"id\":\(jsonString(id)),\"source\":\(jsonString(source)),\"kind\":\(jsonString(kind)),\"category\":\(jsonString(category)),\"label\":\(jsonString(label)),\"method\":\(jsonString(method)),\"url\":\(jsonString(url)),\"state\":\"\(state)\""
         if let status { s += ",\"statusCode\":\(status)" }
         if let durationMs { s += ",\"duration\":\(durationMs / 1000)" }
         if let requestId { s += ",\"requestId\":\"\(requestId)\"" }

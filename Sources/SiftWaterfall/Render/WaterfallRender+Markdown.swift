@@ -39,7 +39,7 @@ extension WaterfallRender {
                 let n = "\(ri + 1)"
                 let sums = r.phaseSums
                 var row = "| \(n) | \(r.seq.map(String.init) ?? "?") | \(m(r.shortTitle)) | "
-                row += "\(r.statusCode.map(String.init) ?? (r.state.map(m) ?? "—")) | \(r.offsetMs.map { "+" + d($0) } ?? "—") | \(d(r.elapsedMs)) |"
+                row += "\(r.statusCode.map(String.init) ?? (r.state.map(m) ?? "—")) | \(r.offsetMs.map { "+" + d($0) } ?? "—") | \(opt(r.knownElapsedMs)) |"
                 for p in WaterfallPhase.allCases { row += " \(opt(sums[p])) |" }
                 out += row + "\n"
                 if let axis { bars.append((n, cells(r.barPieces, axis: axis, width: markdownBarWidth))) }

@@ -53,7 +53,7 @@ extension WaterfallRender {
             // Rows of this block (bounded).
             var rows: [(label: String, tip: String, pieces: [BarPiece], sub: Bool)] = []
             for r in session.requests {
-                var tip = "\(r.shortTitle) · \(r.statusCode.map(String.init) ?? r.state ?? "no status") · start +\(r.offsetMs.map(d) ?? "?") · \(d(r.elapsedMs))"
+                var tip = "\(r.shortTitle) · \(r.statusCode.map(String.init) ?? r.state ?? "no status") · start +\(r.offsetMs.map(d) ?? "?") · \(r.knownElapsedMs.map(d) ?? "no duration")"
                 let sums = r.phaseSums
                 let known = WaterfallPhase.allCases.compactMap { p in sums[p].map { "\(p.title) \(d($0))" } }
                 if !known.isEmpty { tip += " · " + known.joined(separator: ", ") }
@@ -89,7 +89,7 @@ extension WaterfallRender {
                 tick += step
                 ticks += 1
             }
-            body += "<text class=\"axis-title\" x=\"\(f(chartX - 6))\" y=\"\(f(y - 2))\">from \(x(originName(tl.originSource)))</text>\n"
+            body += "<text class=\"axis-title\" x=\"10\" y=\"\(f(y - 2))\">time from \(x(originName(tl.originSource)))</text>\n"
 
             for (i, row) in rows.enumerated() {
                 let ry = top + Double(i) * rowH
@@ -124,7 +124,7 @@ extension WaterfallRender {
         let height = (y + 10).rounded(.up)
 
         var style = "text{fill:#212121}.title{font-size:15px;font-weight:bold}.session{font-size:13px;font-weight:bold}"
-        style += ".facts{fill:#555}.axis{fill:#666;font-size:10px;text-anchor:middle}.axis-title{fill:#666;font-size:10px;text-anchor:end}"
+        style += ".facts{fill:#555}.axis{fill:#666;font-size:10px;text-anchor:middle}.axis-title{fill:#666;font-size:10px}"
         style += ".tick{stroke:#e0e0e0;stroke-width:1}.band{fill:#f6f6f6}.sub{fill:#666}"
         for st in BarStyle.allCases { style += ".p\(st.rawValue){fill:\(st.fill)}" }
 

@@ -190,7 +190,7 @@ extension WaterfallRender {
                 out += WaterfallFormat.pad(seq, seqW, right: true) + " "
                     + WaterfallFormat.pad(WaterfallFormat.fit(t(r.shortTitle), labelW - 1), labelW)
                     + WaterfallFormat.pad(status, statusW, right: true) + WaterfallFormat.pad(start, startW, right: true)
-                    + WaterfallFormat.pad(d(r.elapsedMs), timeW, right: true) + " |"
+                    + WaterfallFormat.pad(r.knownElapsedMs.map(d) ?? "?", timeW, right: true) + " |"
                     + barText(cells(r.barPieces, axis: axis, width: barW), color: color) + "|\n"
                 if r.transactions.count > 1 {
                     for tx in r.transactions {

@@ -21,6 +21,10 @@ public struct WaterfallSummary: Sendable {
     public struct IdleGap: Sendable, Equatable {
         public var startOffsetMs: Double
         public var durationMs: Double
+        public init(startOffsetMs: Double, durationMs: Double) {
+            self.startOffsetMs = startOffsetMs
+            self.durationMs = durationMs
+        }
     }
 
     /// One session's requests on one axis from its origin.

@@ -1,7 +1,7 @@
 import Foundation
 import SiftCore
 import Testing
-@testable import SiftWaterfall
+import SiftWaterfall
 
 @Suite struct FindingTests {
     @Test func durationMismatchBeyondTolerance() throws {

@@ -1,6 +1,6 @@
 import Foundation
 import SiftCore
-@testable import SiftWaterfall
+import SiftWaterfall
 
 /// Builders for hand-made session lines. Times are milliseconds after `base`.
 enum Fx {

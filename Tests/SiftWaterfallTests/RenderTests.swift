@@ -1,7 +1,7 @@
 import Foundation
 import SiftCore
 import Testing
-@testable import SiftWaterfall
+import SiftWaterfall
 #if canImport(FoundationXML)
 import FoundationXML
 #endif

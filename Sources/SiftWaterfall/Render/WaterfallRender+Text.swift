@@ -103,19 +103,28 @@ extension WaterfallTransaction {
 }
 
 extension WaterfallRender {
-    /// Paints `pieces` onto `width` cells spanning `axis`.
+    /// Paints `pieces` onto `width` cells spanning `axis`: each cell shows the piece that covers most
+    /// of it, so a short phase never hides a long one, and a piece shorter than a cell still shows.
     static func cells(_ pieces: [BarPiece], axis: (start: Micros, end: Micros), width: Int) -> [BarStyle?] {
         var out = [BarStyle?](repeating: nil, count: max(0, width))
         guard width > 0 else { return out }
+        var cover = [Double](repeating: 0, count: width)
         let span = Double(max(1, axis.end - axis.start))
         for p in pieces {
             let a = Double(p.startUs - axis.start) / span * Double(width)
             let b = Double(p.endUs - axis.start) / span * Double(width)
-            var c0 = Int(a.rounded(.down))
-            var c1 = Int(b.rounded(.up)) - 1
+            guard a.isFinite, b.isFinite else { continue }
+            var c0 = Int(max(-1, min(Double(width), a)).rounded(.down))
+            var c1 = Int(max(-1, min(Double(width), b)).rounded(.up)) - 1
             c0 = min(max(0, c0), width - 1)
             c1 = min(max(c0, c1), width - 1)
-            for i in c0...c1 { out[i] = p.style }
+            for i in c0...c1 {
+                let overlap = max(1e-9, min(b, Double(i + 1)) - max(a, Double(i)))
+                if overlap > cover[i] {
+                    cover[i] = overlap
+                    out[i] = p.style
+                }
+            }
         }
         return out
     }
@@ -123,10 +132,10 @@ extension WaterfallRender {
     /// The cells as text: glyphs, or coloured blocks with `color`.
     static func barText(_ cells: [BarStyle?], color: Bool) -> String {
         var s = ""
-        var current: BarStyle?? = .none
+        var current: BarStyle?? = .some(nil)
         for c in cells {
             if color {
-                if current == nil || current! != c {
+                if current != .some(c) {
                     if let c { s += "\u{1B}[\(c.sgr)m" } else { s += "\u{1B}[0m" }
                     current = .some(c)
                 }
@@ -135,7 +144,7 @@ extension WaterfallRender {
                 s.append(c?.glyph ?? " ")
             }
         }
-        if color { s += "\u{1B}[0m" }
+        if color && current != .some(nil) { s += "\u{1B}[0m" }
         return s
     }
 
@@ -157,7 +166,7 @@ extension WaterfallRender {
         let s = report.summary
         out += "waterfall: \(report.sessions.count) session\(report.sessions.count == 1 ? "" : "s"), \(s.requestCount) request\(s.requestCount == 1 ? "" : "s"), \(s.transactionCount) transaction\(s.transactionCount == 1 ? "" : "s")\n"
 
-        let seqW = 6, statusW = 6, startW = 10, timeW = 9
+        let seqW = 6, statusW = 6, startW = 9, timeW = 9
         let labelW = min(48, max(16, cols * 3 / 10))
         let barW = max(10, cols - seqW - 1 - labelW - statusW - startW - timeW - 4)
 

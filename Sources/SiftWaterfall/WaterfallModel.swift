@@ -333,7 +333,7 @@ public struct WaterfallRequest: Sendable {
     }
 
     /// Host of the URL (lowercased, no userinfo), when it has one.
-    public var host: String? { url.flatMap { WaterfallURL.parts($0)?.host } }
+    public var host: String? { url.flatMap(WaterfallURL.host) }
 
     /// `METHOD host/path` without the query, for labels.
     public var shortTitle: String {

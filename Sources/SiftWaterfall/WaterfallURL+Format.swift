@@ -14,23 +14,74 @@ public enum WaterfallURL {
         public var query: String?
     }
 
+    /// Byte offsets of the pieces of an absolute URL (working on UTF-8, never on Characters).
+    struct Layout {
+        /// Index of `://`.
+        var sep: Int
+        /// Authority start (after userinfo) and end.
+        var hostStart: Int
+        var hostEnd: Int
+        var hasUserinfo: Bool
+        /// Index of `?`, or nil.
+        var query: Int?
+        /// Index of `#`, or `count`.
+        var fragment: Int
+    }
+
+    static func layout(_ u: UnsafeBufferPointer<UInt8>) -> Layout? {
+        let n = u.count
+        var sep = -1
+        var i = 0
+        while i + 2 < n {
+            let c = u[i]
+            if c == 0x3A, u[i + 1] == 0x2F, u[i + 2] == 0x2F { sep = i; break }
+            if c == 0x2F || c == 0x3F || c == 0x23 { return nil }
+            i += 1
+        }
+        guard sep >= 0 else { return nil }
+        var fragment = n
+        for k in (sep + 3)..<max(sep + 3, n) where u[k] == 0x23 { fragment = k; break }
+        var authEnd = fragment
+        for k in (sep + 3)..<max(sep + 3, fragment) where u[k] == 0x2F || u[k] == 0x3F { authEnd = k; break }
+        var hostStart = sep + 3
+        var hasUserinfo = false
+        for k in stride(from: authEnd - 1, through: sep + 3, by: -1) where u[k] == 0x40 {
+            hostStart = k + 1
+            hasUserinfo = true
+            break
+        }
+        var query: Int?
+        for k in authEnd..<fragment where u[k] == 0x3F { query = k; break }
+        return Layout(sep: sep, hostStart: hostStart, hostEnd: authEnd, hasUserinfo: hasUserinfo, query: query, fragment: fragment)
+    }
+
+    static func text(_ u: UnsafeBufferPointer<UInt8>, _ a: Int, _ b: Int, lower: Bool = false) -> String {
+        guard b > a else { return "" }
+        let slice = UnsafeBufferPointer(rebasing: u[a..<b])
+        if !lower { return String(decoding: slice, as: UTF8.self) }
+        return String(decoding: slice.map { ($0 >= 65 && $0 <= 90) ? $0 + 32 : $0 }, as: UTF8.self)
+    }
+
     /// Splits `scheme://[userinfo@]host[:port]/path?query#fragment`; nil without `://`.
     public static func parts(_ url: String) -> Parts? {
-        guard let sep = url.range(of: "://") else { return nil }
-        let scheme = String(url[..<sep.lowerBound]).lowercased()
-        var rest = url[sep.upperBound...]
-        if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
-        let authEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
-        var authority = rest[..<authEnd]
-        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-        let tail = rest[authEnd...]
-        var path = tail
-        var query: String? = nil
-        if let q = tail.firstIndex(of: "?") {
-            path = tail[..<q]
-            query = String(tail[tail.index(after: q)...])
+        var url = url
+        return url.withUTF8 { u -> Parts? in
+            guard let l = layout(u) else { return nil }
+            let pathEnd = l.query ?? l.fragment
+            let path = text(u, l.hostEnd, pathEnd)
+            return Parts(scheme: text(u, 0, l.sep, lower: true), host: text(u, l.hostStart, l.hostEnd, lower: true),
+                         path: path.isEmpty ? "/" : path,
+                         query: l.query.map { text(u, $0 + 1, l.fragment) })
         }
-        return Parts(scheme: scheme, host: authority.lowercased(), path: path.isEmpty ? "/" : String(path), query: query)
+    }
+
+    /// The lowercased host (with port) of an absolute URL.
+    public static func host(_ url: String) -> String? {
+        var url = url
+        return url.withUTF8 { u -> String? in
+            guard let l = layout(u) else { return nil }
+            return text(u, l.hostStart, l.hostEnd, lower: true)
+        }
     }
 
     /// Query parameter names whose values the SDK must redact (§3), normalised.
@@ -43,34 +94,50 @@ public enum WaterfallURL {
     /// The URL as output shows it: userinfo removed, and the value of every query parameter the SDK
     /// must redact (or that looks like a JSON Web Token) replaced by `***`, so a waterfall pasted
     /// into a ticket never repeats a leaked credential. Finding the leak is `verify`'s job.
+    /// Returns the input itself (no copy) when nothing needs changing.
     public static func sanitize(_ url: String) -> String {
-        guard let sep = url.range(of: "://") else { return url }
-        var out = String(url[..<sep.upperBound])
-        var rest = url[sep.upperBound...]
-        var fragment = ""
-        if let hash = rest.firstIndex(of: "#") {
-            fragment = String(rest[hash...])
-            rest = rest[..<hash]
-        }
-        let authEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
-        var authority = rest[..<authEnd]
-        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-        out += authority
-        let tail = rest[authEnd...]
-        guard let q = tail.firstIndex(of: "?") else { return out + tail + fragment }
-        out += tail[...q]
-        let pairs = tail[tail.index(after: q)...].split(separator: "&", omittingEmptySubsequences: false)
-        out += pairs.map { pair -> String in
-            guard let eq = pair.firstIndex(of: "=") else { return String(pair) }
-            let name = pair[..<eq]
-            let value = pair[pair.index(after: eq)...]
-            let norm = name.lowercased().filter { $0 != "_" && $0 != "-" }
-            if value != "***" && (secretParams.contains(norm) || (value.hasPrefix("eyJ") && value.filter({ $0 == "." }).count == 2)) {
-                return name + "=***"
+        var copy = url
+        return copy.withUTF8 { u -> String? in
+            guard let l = layout(u) else { return nil }
+            // Query pairs whose value must be masked: (value start, value end).
+            var masks: [(Int, Int)] = []
+            if let q = l.query {
+                var a = q + 1
+                while a <= l.fragment {
+                    var b = a
+                    while b < l.fragment && u[b] != 0x26 { b += 1 }
+                    var eq = -1
+                    for k in a..<b where u[k] == 0x3D { eq = k; break }
+                    if eq > a {
+                        let value = UnsafeBufferPointer(rebasing: u[(eq + 1)..<b])
+                        let isMasked = value.count == 3 && value.allSatisfy { $0 == 0x2A }
+                        if !isMasked {
+                            var norm: [UInt8] = []
+                            for k in a..<eq where u[k] != 0x5F && u[k] != 0x2D {
+                                let c = u[k]
+                                norm.append((c >= 65 && c <= 90) ? c + 32 : c)
+                            }
+                            let jwt = value.count > 3 && value[0] == 0x65 && value[1] == 0x79 && value[2] == 0x4A
+                                && value.filter({ $0 == 0x2E }).count == 2
+                            if jwt || secretParams.contains(String(decoding: norm, as: UTF8.self)) { masks.append((eq + 1, b)) }
+                        }
+                    }
+                    a = b + 1
+                }
             }
-            return String(pair)
-        }.joined(separator: "&")
-        return out + fragment
+            if !l.hasUserinfo && masks.isEmpty { return nil }
+            var out: [UInt8] = []
+            out.reserveCapacity(u.count)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: u[0..<(l.sep + 3)]))
+            var at = l.hostStart
+            for (a, b) in masks {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: u[at..<a]))
+                out.append(contentsOf: [0x2A, 0x2A, 0x2A])
+                at = b
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: u[at..<u.count]))
+            return String(decoding: out, as: UTF8.self)
+        } ?? url
     }
 
     /// `METHOD host/path` with ids in the path collapsed to `:id`, the query dropped.
@@ -85,13 +152,28 @@ public enum WaterfallURL {
     /// a prefixed id like `req_…` or `ord_77` (letters, `_`, then something with a digit), or a
     /// long hex string (16 or more hex digits).
     public static func collapsePath(_ path: String) -> String {
-        path.split(separator: "/", omittingEmptySubsequences: false).map { seg -> String in
-            isIdSegment(seg) ? ":id" : String(seg)
-        }.joined(separator: "/")
+        let bytes = Array(path.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var changed = false
+        var a = 0
+        while a <= bytes.count {
+            var b = a
+            while b < bytes.count && bytes[b] != 0x2F { b += 1 }
+            if isIdSegment(bytes[a..<b]) {
+                out.append(contentsOf: [0x3A, 0x69, 0x64])
+                changed = true
+            } else {
+                out.append(contentsOf: bytes[a..<b])
+            }
+            if b < bytes.count { out.append(0x2F) }
+            a = b + 1
+        }
+        return changed ? String(decoding: out, as: UTF8.self) : path
     }
 
-    static func isIdSegment(_ seg: Substring) -> Bool {
-        let u = Array(seg.utf8)
+    static func isIdSegment(_ seg: ArraySlice<UInt8>) -> Bool {
+        let u = Array(seg)
         guard !u.isEmpty else { return false }
         func isDigit(_ c: UInt8) -> Bool { c >= 48 && c <= 57 }
         func isHex(_ c: UInt8) -> Bool { isDigit(c) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70) }

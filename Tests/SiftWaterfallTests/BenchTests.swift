@@ -24,7 +24,8 @@ import Testing
             if chunk.isEmpty { break }
             bytes += chunk.count
             var buf = carry
-            buf.append(contentsOf: chunk)
+            buf.reserveCapacity(carry.count + chunk.count)
+            chunk.withUnsafeBytes { buf.append(contentsOf: $0) }
             var lineStart = 0
             buf.withUnsafeBufferPointer { b in
                 var i = 0

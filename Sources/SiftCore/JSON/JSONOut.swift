@@ -86,13 +86,15 @@ public indirect enum JSONOut: Sendable, Equatable {
                 }
             }
             if let r = rep {
-                out.unicodeScalars.append(contentsOf: scalars[plainStart..<idx])
+                out += Substring(scalars[plainStart..<idx])
                 out += r
                 plainStart = scalars.index(after: idx)
             }
             idx = scalars.index(after: idx)
         }
-        out.unicodeScalars.append(contentsOf: scalars[plainStart..<scalars.endIndex])
+        // `out += Substring(...)`, not `out.unicodeScalars.append(contentsOf:)`: the latter copies all of
+        // `out` on every call, which made rendering quadratic in the output size.
+        out += Substring(scalars[plainStart..<scalars.endIndex])
         out += "\""
     }
 }

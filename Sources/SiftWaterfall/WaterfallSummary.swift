@@ -96,19 +96,26 @@ public struct WaterfallSummary: Sendable {
 
     /// Summarises `sessions` (usually already filtered).
     public init(sessions: [WaterfallSession], options: Options = Options()) {
-        let all = sessions.flatMap(\.requests)
-        requestCount = all.count
-        transactionCount = all.reduce(0) { $0 + $1.transactions.count }
+        var requestCount = 0
+        var transactionCount = 0
+        for s in sessions {
+            requestCount += s.requests.count
+            for r in s.requests { transactionCount += r.transactions.count }
+        }
+        self.requestCount = requestCount
+        self.transactionCount = transactionCount
         timelines = sessions.map { WaterfallSummary.timeline($0, options) }
 
         var totals: [WaterfallPhase: (Double, Int, Double)] = [:]
-        for r in all {
-            for t in r.transactions {
+        for s in sessions {
+            for r in s.requests {
+                for t in r.transactions {
                 for p in WaterfallPhase.allCases {
                     if let v = t.phases[p] {
                         let c = totals[p] ?? (0, 0, 0)
                         totals[p] = (c.0 + v, c.1 + 1, max(c.2, v))
                     }
+                }
                 }
             }
         }
@@ -118,9 +125,11 @@ public struct WaterfallSummary: Sendable {
         }
 
         var byKey: [String: [Double]] = [:]
-        for r in all {
-            guard let ms = r.knownElapsedMs else { continue }
-            byKey[WaterfallURL.endpointKey(method: r.method, url: r.url), default: []].append(ms)
+        for s in sessions {
+            for r in s.requests {
+                guard let ms = r.knownElapsedMs else { continue }
+                byKey[WaterfallURL.endpointKey(method: r.method, url: r.url), default: []].append(ms)
+            }
         }
         var eps = byKey.map { key, values -> Endpoint in
             let sorted = values.sorted()
@@ -132,19 +141,23 @@ public struct WaterfallSummary: Sendable {
         endpointsOmitted = max(0, eps.count - options.maxEndpoints)
         endpoints = Array(eps.prefix(options.maxEndpoints))
 
-        let hosts = WaterfallSummary.hostStats(all)
-        var ranked: [(s: Int, r: Int, req: WaterfallRequest)] = []
+        // Rank by index: sorting the request structs themselves would copy every string they hold.
+        var ranked: [(ms: Double, s: Int, r: Int)] = []
+        ranked.reserveCapacity(requestCount)
         for (si, s) in sessions.enumerated() {
-            for (ri, r) in s.requests.enumerated() { ranked.append((si, ri, r)) }
+            for (ri, r) in s.requests.enumerated() { ranked.append((r.elapsedMs, si, ri)) }
         }
+        let top = max(0, options.slowest)
         ranked.sort { a, b in
-            if a.req.elapsedMs != b.req.elapsedMs { return a.req.elapsedMs > b.req.elapsedMs }
+            if a.ms != b.ms { return a.ms > b.ms }
             return a.s != b.s ? a.s < b.s : a.r < b.r
         }
-        slowest = ranked.prefix(max(0, options.slowest)).map { e in
-            let x = WaterfallSummary.explain(e.req, hosts: hosts)
-            return Slow(sessionId: e.req.sessionId, seq: e.req.seq, recordId: e.req.recordId, requestId: e.req.requestId,
-                        title: e.req.shortTitle, elapsedMs: e.req.elapsedMs, dominant: x.phase, dominantMs: x.ms,
+        let chosen = ranked.prefix(top).map { sessions[$0.s].requests[$0.r] }
+        let hosts = chosen.isEmpty ? [:] : WaterfallSummary.hostStats(sessions, hosts: Set(chosen.compactMap(\.host)))
+        slowest = chosen.map { req in
+            let x = WaterfallSummary.explain(req, hosts: hosts)
+            return Slow(sessionId: req.sessionId, seq: req.seq, recordId: req.recordId, requestId: req.requestId,
+                        title: req.shortTitle, elapsedMs: req.elapsedMs, dominant: x.phase, dominantMs: x.ms,
                         explanation: x.sentence)
         }
     }
@@ -209,15 +222,17 @@ public struct WaterfallSummary: Sendable {
                         idleGaps: gaps, idleGapCount: gapCount)
     }
 
-    /// Per host: requests, and how many of them opened a new connection.
-    static func hostStats(_ all: [WaterfallRequest]) -> [String: (requests: Int, opened: Int)] {
+    /// Per host (of those in `hosts`): requests, and how many of them opened a new connection.
+    static func hostStats(_ sessions: [WaterfallSession], hosts: Set<String>) -> [String: (requests: Int, opened: Int)] {
         var out: [String: (requests: Int, opened: Int)] = [:]
-        for r in all {
-            guard let h = r.host else { continue }
-            var c = out[h] ?? (0, 0)
-            c.requests += 1
-            if r.transactions.contains(where: \.openedConnection) { c.opened += 1 }
-            out[h] = c
+        for s in sessions {
+            for r in s.requests {
+                guard let h = r.host, hosts.contains(h) else { continue }
+                var c = out[h] ?? (0, 0)
+                c.requests += 1
+                if r.transactions.contains(where: \.openedConnection) { c.opened += 1 }
+                out[h] = c
+            }
         }
         return out
     }

@@ -39,23 +39,35 @@ public indirect enum JSONOut: Sendable, Equatable {
             out += "["
             for (k, v) in a.enumerated() {
                 if k > 0 { out += "," }
-                if pretty { out += "\n"; out += String(repeating: " ", count: indent + 2) }
+                if pretty { out += "\n"; JSONOut.indent(indent + 2, into: &out) }
                 v.write(into: &out, pretty: pretty, indent: indent + 2)
             }
-            if pretty { out += "\n"; out += String(repeating: " ", count: indent) }
+            if pretty { out += "\n"; JSONOut.indent(indent, into: &out) }
             out += "]"
         case .object(let o):
             if o.isEmpty { out += "{}"; return }
             out += "{"
             for (k, key) in o.keys.sorted().enumerated() {
                 if k > 0 { out += "," }
-                if pretty { out += "\n"; out += String(repeating: " ", count: indent + 2) }
+                if pretty { out += "\n"; JSONOut.indent(indent + 2, into: &out) }
                 JSONOut.quote(key, into: &out)
                 out += pretty ? ": " : ":"
                 o[key]!.write(into: &out, pretty: pretty, indent: indent + 2)
             }
-            if pretty { out += "\n"; out += String(repeating: " ", count: indent) }
+            if pretty { out += "\n"; JSONOut.indent(indent, into: &out) }
             out += "}"
+        }
+    }
+
+    static let pads: [String] = (0...64).map { String(repeating: " ", count: $0) }
+
+    /// Appends `n` spaces without building a new string for each line.
+    static func indent(_ n: Int, into out: inout String) {
+        var left = n
+        while left > 0 {
+            let k = min(left, 64)
+            out += pads[k]
+            left -= k
         }
     }
 
@@ -68,6 +80,12 @@ public indirect enum JSONOut: Sendable, Equatable {
     /// Appends `s` as a JSON string literal. Escapes controls, and U+2028/2029 for JavaScript consumers.
     public static func quote(_ s: String, into out: inout String) {
         out += "\""
+        // Fast path: nothing to escape (no `"`, `\\`, control, DEL, or U+2028/2029, whose UTF-8 starts 0xE2).
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 }) {
+            out += s
+            out += "\""
+            return
+        }
         var plainStart = s.unicodeScalars.startIndex
         var idx = plainStart
         let scalars = s.unicodeScalars

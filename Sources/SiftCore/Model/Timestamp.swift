@@ -92,8 +92,23 @@ public enum Timestamp {
         var rem = secs % 86400
         if rem < 0 { rem += 86400; days -= 1 }
         let (y, m, d) = civilFromDays(days)
-        let f = micro ? String(format: "%06d", fracUnits) : String(format: "%03d", fracUnits)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.", y, m, d, rem / 3600, rem % 3600 / 60, rem % 60) + f + "Z"
+        // Digits by hand: String(format:) is slow enough to show in renderers that print many timestamps.
+        var out: [UInt8] = []
+        out.reserveCapacity(27)
+        func put(_ v: Int, _ width: Int) {
+            var v = v
+            if v < 0 { out.append(UInt8(ascii: "-")); v = -v }
+            var digits = [UInt8](repeating: UInt8(ascii: "0"), count: width)
+            var i = width - 1
+            while v > 0 && i >= 0 { digits[i] = UInt8(48 + v % 10); v /= 10; i -= 1 }
+            if v > 0 { out.append(contentsOf: Array(String(v).utf8)) }
+            out.append(contentsOf: digits)
+        }
+        put(y, 4); out.append(UInt8(ascii: "-")); put(m, 2); out.append(UInt8(ascii: "-")); put(d, 2)
+        out.append(UInt8(ascii: "T")); put(rem / 3600, 2); out.append(UInt8(ascii: ":")); put(rem % 3600 / 60, 2)
+        out.append(UInt8(ascii: ":")); put(rem % 60, 2); out.append(UInt8(ascii: ".")); put(fracUnits, micro ? 6 : 3)
+        out.append(UInt8(ascii: "Z"))
+        return String(decoding: out, as: UTF8.self)
     }
 
     public static func civilFromDays(_ z0: Int) -> (Int, Int, Int) {

@@ -257,3 +257,19 @@ enum GoldenFixture {
         #expect(summary.endpoints.first?.count == 600)
     }
 }
+
+@Suite struct CompactJSONTests {
+    @Test func compactJSONParsesAndMatchesPretty() throws {
+        let r = try GoldenFixture.report()
+        let compact = WaterfallRender.json(r, pretty: false)
+        #expect(compact.split(separator: "\n").count == 1)
+        let a = try JSONDocument(string: compact).root
+        let b = try JSONDocument(string: WaterfallRender.json(r)).root
+        #expect(a["requests"]?.count == b["requests"]?.count)
+        #expect(a["requests"]?.elements.first?.rawText.count ?? 0 > 0)
+        #expect(a["summary", "requests"]?.int == 12)
+        let empty = WaterfallReport(sessions: [], findings: [])
+        let e = try JSONDocument(string: WaterfallRender.json(empty)).root
+        #expect(e["requests"]?.count == 0)
+    }
+}

@@ -28,13 +28,42 @@ public enum WaterfallRender {
 
     /// The JSON document:
     /// `{"requests": [...], "summary": {...}, "findings": [...]}`; a phase that did not happen is null.
+    ///
+    /// Written piece by piece (every value through `JSONOut`, keys in sorted order, exactly as
+    /// `JSONOut.render` would print the whole object) so a large export never holds the whole tree.
     public static func json(_ report: WaterfallReport, pretty: Bool = true) -> String {
-        let doc: JSONOut = .object([
-            "requests": .array(report.sessions.flatMap { $0.requests.map(requestJSON) }),
-            "summary": summaryJSON(report.summary),
-            "findings": .array(report.findings.map(\.json)),
-        ])
-        return doc.render(pretty: pretty) + "\n"
+        var out = ""
+        out.reserveCapacity(4096 + report.summary.requestCount * (pretty ? 1600 : 900))
+        let nl = pretty ? "\n" : ""
+        let sep = pretty ? ": " : ":"
+        out += "{" + nl
+        if pretty { out += "  " }
+        out += "\"findings\"" + sep
+        JSONOut.array(report.findings.map(\.json)).write(into: &out, pretty: pretty, indent: 2)
+        out += "," + nl
+        if pretty { out += "  " }
+        out += "\"requests\"" + sep
+        if report.summary.requestCount == 0 {
+            out += "[]"
+        } else {
+            out += "["
+            var first = true
+            for s in report.sessions {
+                for r in s.requests {
+                    if !first { out += "," }
+                    first = false
+                    if pretty { out += "\n    " }
+                    requestJSON(r).write(into: &out, pretty: pretty, indent: 4)
+                }
+            }
+            out += nl + (pretty ? "  " : "") + "]"
+        }
+        out += "," + nl
+        if pretty { out += "  " }
+        out += "\"summary\"" + sep
+        summaryJSON(report.summary).write(into: &out, pretty: pretty, indent: 2)
+        out += nl + "}\n"
+        return out
     }
 
     /// One request as JSON.

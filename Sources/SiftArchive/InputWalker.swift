@@ -94,7 +94,7 @@ public enum InputWalker {
     }
 
     /// Standard input: JSON Lines, gzip'd or not; one entry named `-`.
-    private static func walkStdin(_ input: ByteSource, state: WalkState) {
+    static func walkStdin(_ input: ByteSource, state: WalkState) {
         let peek = PrefixedSource.peek(input, count: 2)
         if peek.peeked == [0x1f, 0x8b] {
             let gz = GzipSource(wrapping: peek, limit: state.limits.maxInputBytes)

@@ -283,6 +283,7 @@ struct TarReader {
             guard state.countEntry(shown) else { return }
             switch type {
             case UInt8(ascii: "0"), 0, UInt8(ascii: "7"):
+                if size == 0, CleanName(name).isDirectory { continue } // an old-style directory entry
                 let data = TarEntrySource(stream: stream, size: size)
                 let es = state.deliver(raw: name, declaredSize: size, source: data)
                 if es.failure != nil || state.stopped { return }

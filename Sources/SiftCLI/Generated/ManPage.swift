@@ -72,13 +72,13 @@ public enum ManPage {
             """
         out += ".Ss Common options\n"
         out += text("Every command that writes a report also takes these options:")
-        out += optionList(CommonOptionTable.options(formats: ["text", "json", "…"]).filter { $0.name != "format" }
-                          + [OptionSpec("format", short: "f", value: "format",
-                                        help: "Output format: one of the formats the command lists; the first is the default.")]
+        out += optionList([OptionSpec("format", short: "f", value: "format",
+                                      help: "Output format: one of the formats the command lists; the first is the default.")]
+                          + CommonOptionTable.options(formats: ["json"]).filter { $0.name != "format" }
                           + [CommonOptionTable.help])
         for c in commands {
             out += ".Ss pbsift \(c.name)\n"
-            out += synopsis(c)
+            out += synopsis(c) + ".Pp\n"
             out += text(c.abstract)
             if !c.discussion.isEmpty { out += ".Pp\n" + text(c.discussion) }
             if !c.arguments.isEmpty {
@@ -161,7 +161,23 @@ public enum ManPage {
             Text from an export is escaped for each output: control characters for a terminal, cell syntax for Markdown, formula prefixes for CSV.
 
             """
-        return out
+        return reflow(out)
+    }
+
+    /// Wraps text lines (not macro lines, not inside `.Bd -literal`) longer than 80 bytes at spaces.
+    static func reflow(_ page: String) -> String {
+        var out: [String] = []
+        var literal = false
+        for line in page.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if line.hasPrefix(".Bd") && line.contains("-literal") { literal = true }
+            if line.hasPrefix(".Ed") { literal = false }
+            if literal || line.hasPrefix(".") || line.utf8.count <= 80 {
+                out.append(line)
+            } else {
+                out += Help.wrap(line, width: 78)
+            }
+        }
+        return out.joined(separator: "\n")
     }
 
     /// `.Nm` `.Cm inspect` `.Op Ar options` `.Ar input ...`
@@ -195,7 +211,9 @@ public enum ManPage {
         var out = ""
         let flat = s.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }.joined(separator: " ")
-        for sentence in sentences(flat) { out += protect(sentence) + "\n" }
+        for sentence in sentences(flat) {
+            for line in Help.wrap(sentence, width: 78) { out += protect(line) + "\n" }
+        }
         return out
     }
 

@@ -110,7 +110,12 @@ public enum ReportEnvelope {
     /// Findings for a terminal, worst first: a heading, then per finding its severity, rule and place,
     /// and its message (with the masked preview and fingerprint when there are).
     public static func findingsText(_ findings: [Finding], colors: Colors = .off) -> String {
-        var out = colors.bold("Findings") + " " + findingsSummaryLine(findings) + "\n"
+        var out = colors.bold("Findings:") + " "
+        if findings.isEmpty {
+            out += "none\n"
+        } else {
+            out += "\(findings.count) (" + bySeverity(findings).map { "\($0.1.count) \($0.0.rawValue)" }.joined(separator: ", ") + ")\n"
+        }
         for (sev, group) in bySeverity(findings) {
             for f in group {
                 let tag = colors.severity(sev, sev.rawValue.uppercased().padding(toLength: 8, withPad: " ", startingAt: 0))

@@ -152,6 +152,8 @@ public enum Suggest {
         }
         guard let (name, d) = best else { return nil }
         let stripped = typed.drop(while: { $0 == "-" })
+        // A one-letter typo is as close to every short option as to any other: no guess.
+        guard stripped.count >= 2 else { return nil }
         let limit = max(2, stripped.count / 3)
         if d <= limit { return name }
         if stripped.count >= 2, let prefixed = candidates.first(where: { $0.drop(while: { $0 == "-" }).hasPrefix(stripped) }) {

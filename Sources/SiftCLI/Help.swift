@@ -19,7 +19,7 @@ public enum Help {
         }
         out += "OPTIONS:\n"
         for o in spec.allOptions { out += row(label(o), describe(o)) }
-        out += "\n" + exitStatusSection(spec.commonOptions ? ExitStatus.allCases : [.ok, .usage])
+        out += "\n" + exitStatusSection(spec.commonOptions ? ExitStatus.allCases : [.ok, .usage], plain: !spec.commonOptions)
         return out
     }
 
@@ -39,9 +39,10 @@ public enum Help {
         return out
     }
 
-    static func exitStatusSection(_ cases: [ExitStatus]) -> String {
+    /// `plain`: a command without findings, whose 0 means just "done".
+    static func exitStatusSection(_ cases: [ExitStatus], plain: Bool = false) -> String {
         var out = "EXIT STATUS:\n"
-        for s in cases { out += row(String(s.rawValue), s.meaning) }
+        for s in cases { out += row(String(s.rawValue), plain && s == .ok ? "Done." : s.meaning) }
         return out
     }
 

@@ -1,3 +1,7 @@
+// SiftCLI: the option tables, the parser, help, man page and completions generated from them, the
+// commands, exit statuses, terminal colour and progress. Never exits the process; `pbsift/main.swift`
+// does. May import: SiftCore, SiftVerify, SiftWaterfall, SiftCorrelate, SiftArchive, Foundation.
+
 import Foundation
 import SiftCore
 #if canImport(Glibc)

@@ -82,12 +82,14 @@ public enum Completions {
     // MARK: zsh
 
     /// Text inside a zsh `_arguments` spec in single quotes.
-    static func zshEscape(_ s: String) -> String {
+    /// `inBrackets`: an option's `[description]`, where `:` needs no escape.
+    static func zshEscape(_ s: String, inBrackets: Bool = false) -> String {
         var out = ""
         for ch in s {
             switch ch {
             case "'": out += "'\\''"
-            case "[", "]", ":", "\\": out += "\\" + String(ch)
+            case "[", "]", "\\": out += "\\" + String(ch)
+            case ":" where !inBrackets: out += "\\:"
             default: out.append(ch)
             }
         }
@@ -127,7 +129,7 @@ public enum Completions {
             out += "        \(c.name))\n"
             out += "            _arguments -s \\\n"
             for o in c.allOptions {
-                let desc = "[" + zshEscape(brief(o.help)) + "]"
+                let desc = "[" + zshEscape(brief(o.help), inBrackets: true) + "]"
                 var value = ""
                 if let v = o.valueName {
                     if let allowed = o.allowed {

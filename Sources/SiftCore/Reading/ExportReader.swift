@@ -115,10 +115,15 @@ final class InputPass {
             blobSummary.count += blobs.count
             for (_, b) in blobs { blobSummary.bytes += b.size }
         }
-        for r in blobRefs where blobsSeen[r.root]?[r.hex] != nil {
+        var distinct = Set<String>()
+        var distinctBytes: Int64 = 0
+        for r in blobRefs {
+            guard let b = blobsSeen[r.root]?[r.hex] else { continue }
             blobSummary.references += 1
-            blobSummary.referencedBytes += blobsSeen[r.root]?[r.hex]?.size ?? 0
+            blobSummary.referencedBytes += b.size
+            if distinct.insert(r.root + "/" + r.hex).inserted { distinctBytes += b.size }
         }
+        blobSummary.savedBytes = blobSummary.referencedBytes - distinctBytes
         return (summary, sessions, blobSummary, findings)
     }
 

@@ -167,7 +167,11 @@ import Testing
         }
         for o in CommonOptionTable.options(formats: ["json"]) { #expect(page.contains("Fl -\(o.name)")) }
         for s in ExitStatus.allCases { #expect(page.contains(".It \(s.rawValue)\n")) }
-        for line in page.split(separator: "\n") { #expect(!line.isEmpty, "blank line in mdoc") }
+        for line in page.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
+            #expect(!line.isEmpty, "blank line in mdoc")
+        }
+        // Every archive problem the walker can report is documented.
+        for p in ArchiveProblem.allCases { #expect(page.contains(".It Cm \(p.rawValue)\n"), "\(p.rawValue)") }
     }
 
     @Test func manPageLintsClean() throws {

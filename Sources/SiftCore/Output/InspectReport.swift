@@ -103,7 +103,7 @@ public enum InspectReport {
         out += ReportEnvelope.inputsText(o.inputs, colors: colors)
         for s in o.sessions {
             out += "\n" + colors.bold("Session " + Escape.terminal(s.sessionId ?? "(unknown)")) + "\n"
-            var rows: [(String, String)] = [("input", Escape.terminal(s.input) + (s.file == s.input ? "" : ": " + Escape.terminal(s.file)))]
+            var rows: [(String, String)] = [("input", Escape.terminal(s.input) + (ReportEnvelope.sameFile(input: s.input, file: s.file) ? "" : ": " + Escape.terminal(s.file)))]
             if !s.hasHeader { rows.append(("header", colors.yellow("missing"))) }
             if let v = appText(s) { rows.append(("app", Escape.terminal(v))) }
             if let v = sdkText(s) { rows.append(("sdk", Escape.terminal(v))) }

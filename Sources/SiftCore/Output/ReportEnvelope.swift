@@ -99,12 +99,17 @@ public enum ReportEnvelope {
     /// Where a finding was made, escaped for a terminal: `export.zip: sessions/x.jsonl:41, seq 40`.
     public static func whereText(_ f: Finding) -> String {
         var s = Escape.terminal(f.input)
-        if let file = f.file, file != f.input { s += ": " + Escape.terminal(file) }
+        if let file = f.file, !sameFile(input: f.input, file: file) { s += ": " + Escape.terminal(file) }
         if let line = f.line { s += ":\(line)" }
         if let seq = f.seq { s += ", seq \(seq)" }
         if let r = f.recordId { s += ", " + Escape.terminal(r) }
         if let l = f.location { s += ", " + Escape.terminal(l) }
         return s
+    }
+
+    /// Whether `file` only repeats the input (a bare session file is its own single entry).
+    public static func sameFile(input: String, file: String) -> Bool {
+        file == input || input.hasSuffix("/" + file)
     }
 
     /// Findings for a terminal, worst first: a heading, then per finding its severity, rule and place,

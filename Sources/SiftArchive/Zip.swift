@@ -17,6 +17,8 @@ final class ZipReader {
     let inflaterBox = InflaterBox()
     let inBuf = UnsafeMutableRawPointer.allocate(byteCount: 128 * 1024, alignment: 16)
     static let inBufSize = 128 * 1024
+    /// Bytes inflated only to find where an unread entry ends (no central directory).
+    private var skipped: Int64 = 0
 
     init(file: FileSource, size: Int64, state: WalkState) {
         self.file = file
@@ -90,9 +92,7 @@ final class ZipReader {
 
     private func walk() throws {
         guard let end = try findEnd() else {
-            state.issue(.truncated, entry: nil, offset: size,
-                        message: "no zip end-of-central-directory record in the last 64 kib (the archive is cut short or damaged)")
-            state.isUnreadable = true
+            try walkLocalHeaders()
             return
         }
         // Find the central directory; allow for bytes prepended to the archive (self-extractors).
@@ -221,6 +221,108 @@ final class ZipReader {
         state.deliver(raw: raw, declaredSize: Int64(usize), source: source)
     }
 
+    /// Without an end record (a cut-short download), entries are found from their local headers,
+    /// one after the other, as far as the bytes go.
+    private func walkLocalHeaders() throws {
+        var pos: Int64 = 0
+        let head = try bytes(at: 0, count: 8)
+        if head.count >= 8, head.u32(0) == 0x0807_4B50 { pos = 4 } // spanned-archive marker
+        let first = try bytes(at: pos, count: 4)
+        state.issue(.truncated, entry: nil, offset: size,
+                    message: "no zip end-of-central-directory record in the last 64 kib (the archive is cut short or damaged)"
+                        + (first.count == 4 && first.u32(0) == 0x0403_4B50 ? "; reading entries from their local headers" : ""))
+        guard first.count == 4, first.u32(0) == 0x0403_4B50 else {
+            state.isUnreadable = true
+            return
+        }
+        while !state.stopped, pos + 30 <= size {
+            let h = try bytes(at: pos, count: 30)
+            guard h.count == 30 else { return }
+            let signature = h.u32(0)
+            if signature == 0x0201_4B50 || signature == 0x0606_4B50 { return } // the central directory begins
+            guard signature == 0x0403_4B50 else {
+                state.issue(.corrupt, entry: nil, offset: pos, message: "no zip local header at offset \(pos); the rest of the archive was not read")
+                return
+            }
+            let flags = h.u16(6), method = h.u16(8), crc = h.u32(14)
+            var csize = UInt64(h.u32(18)), usize = UInt64(h.u32(22))
+            let nameLength = Int(h.u16(26)), extraLength = Int(h.u16(28))
+            let nameBytes = try bytes(at: pos + 30, count: nameLength)
+            let extra = try bytes(at: pos + 30 + Int64(nameLength), count: extraLength)
+            let dataAt = pos + 30 + Int64(nameLength + extraLength)
+            guard nameBytes.count == nameLength, extra.count == extraLength, dataAt <= size else { return }
+            let raw = String(decoding: nameBytes, as: UTF8.self)
+            let clean = CleanName(raw)
+            let shown = clean.name
+            guard state.countEntry(shown) else { return }
+            let z64 = zip64Field(extra)
+            if let z = z64 {
+                if usize == 0xFFFF_FFFF, z.count >= 8 { usize = z.u64(0) }
+                if csize == 0xFFFF_FFFF, z.count >= 16 { csize = z.u64(8) }
+            }
+            guard usize < (1 << 62), csize < (1 << 62) else {
+                state.issue(.corrupt, entry: shown, offset: pos, message: "zip entry '\(shown)' at offset \(pos) declares impossible sizes; the rest of the archive was not read")
+                return
+            }
+            if flags & 0x08 == 0 {
+                let next = dataAt + Int64(csize)
+                defer { pos = next }
+                if clean.isDirectory { continue }
+                if flags & 1 != 0 || (method != 0 && method != 8) {
+                    state.issue(.unsupported, entry: shown, offset: pos,
+                                message: "zip entry '\(shown)' at offset \(pos) is " + (flags & 1 != 0 ? "encrypted" : "compressed with method \(method)") + "; skipped")
+                    continue
+                }
+                let source = ZipEntrySource(reader: self, file: file, fileSize: size, dataAt: dataAt, compressed: Int64(csize),
+                                            uncompressed: Int64(usize), crc: crc, deflated: method == 8)
+                state.deliver(raw: raw, declaredSize: Int64(usize), source: source)
+                continue
+            }
+            // A data descriptor follows the data: only a deflate stream tells where the data ends.
+            if method == 0, clean.isDirectory {
+                let d = try bytes(at: dataAt, count: 4)
+                pos = dataAt + (d.count == 4 && d.u32(0) == 0x0807_4B50 ? 4 : 0) + (z64 != nil ? 20 : 12)
+                continue
+            }
+            guard method == 8, flags & 1 == 0 else {
+                state.issue(.unsupported, entry: shown, offset: pos,
+                            message: "zip entry '\(shown)' at offset \(pos) records its size only in the missing central directory; the rest of the archive was not read")
+                return
+            }
+            let source = ZipEntrySource(reader: self, file: file, fileSize: size, dataAt: dataAt, compressed: size - dataAt,
+                                        uncompressed: 0, crc: 0, deflated: true, sizesKnown: false, zip64Descriptor: z64 != nil)
+            let es = state.deliver(raw: raw, declaredSize: nil, source: source)
+            if state.stopped { return }
+            if let f = es.failure {
+                guard f.problem == .crcMismatch || (f.problem == .corrupt && source.finished) else { return }
+            } else if !source.finished {
+                guard finishUnread(source, name: shown) else { return }
+            }
+            guard let end = source.endOffset else { return }
+            pos = end
+        }
+    }
+
+    /// Inflates the rest of an entry the visitor left unread, to find where it ends; bounded.
+    private func finishUnread(_ source: ZipEntrySource, name: String) -> Bool {
+        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+        defer { scratch.deallocate() }
+        do {
+            while try source.read(into: scratch) > 0 {
+                skipped += Int64(scratch.count)
+                if skipped > state.limits.maxInputBytes {
+                    state.issue(.decompressionLimit, entry: name, message: "\(name): skipping unread entries passes the limit of \(state.limits.maxInputBytes) bytes; the rest was not read")
+                    return false
+                }
+            }
+            return true
+        } catch {
+            let e = error as? ArchiveError ?? ArchiveError(.unreadable, "\(error)")
+            state.issue(e.problem, entry: name, message: "\(name): \(e.message)")
+            return e.problem == .crcMismatch || (e.problem == .corrupt && source.finished)
+        }
+    }
+
     private func zip64Field(_ extra: [UInt8]) -> [UInt8]? {
         var i = 0
         while i + 4 <= extra.count {
@@ -271,8 +373,14 @@ final class ZipEntrySource: ByteSource {
     private let fileSize: Int64
     private let dataAt: Int64
     private let compressed: Int64
-    private let uncompressed: Int64
-    private let expectedCRC: UInt32
+    private var uncompressed: Int64
+    private var expectedCRC: UInt32
+    /// False for an entry found by its local header with a data descriptor: the sizes and CRC come
+    /// from the descriptor after the deflate stream.
+    private let sizesKnown: Bool
+    private let zip64Descriptor: Bool
+    /// Where the entry (data and descriptor) ends in the file, once known.
+    private(set) var endOffset: Int64?
     private let deflated: Bool
     private var inflater: Inflater?
     private var consumedIn: Int64 = 0 // compressed bytes handed to inflate (or stored bytes read)
@@ -284,7 +392,11 @@ final class ZipEntrySource: ByteSource {
     private var checked = false
     private var failure: ArchiveError?
 
-    init(reader: ZipReader, file: FileSource, fileSize: Int64, dataAt: Int64, compressed: Int64, uncompressed: Int64, crc: UInt32, deflated: Bool) {
+    init(reader: ZipReader, file: FileSource, fileSize: Int64, dataAt: Int64, compressed: Int64, uncompressed: Int64, crc: UInt32, deflated: Bool,
+         sizesKnown: Bool = true, zip64Descriptor: Bool = false) {
+        self.sizesKnown = sizesKnown
+        self.zip64Descriptor = zip64Descriptor
+        if sizesKnown { endOffset = dataAt + compressed }
         self.reader = reader
         self.file = file
         self.fileSize = fileSize
@@ -307,14 +419,49 @@ final class ZipEntrySource: ByteSource {
         }
     }
 
+    /// Whether the entry was read to its end (and checked).
+    var finished: Bool { checked }
+
     private func check() throws {
         if checked { return }
         checked = true
+        if !sizesKnown { try readDescriptor() }
         if produced != uncompressed {
             throw ArchiveError(.corrupt, "entry holds \(produced) bytes but the central directory says \(uncompressed)")
         }
         if crc.value != expectedCRC {
             throw ArchiveError(.crcMismatch, "crc-32 mismatch (stored \(hex(expectedCRC)), computed \(hex(crc.value)))")
+        }
+    }
+
+    /// Reads the data descriptor after a deflate stream whose sizes the local header left out.
+    /// Its sizes are 4 or 8 bytes wide; the width whose compressed size matches the bytes the
+    /// deflate stream really used wins (writers disagree on when to use the wide form).
+    private func readDescriptor() throws {
+        let at = dataAt + consumedIn - Int64(inLen - inPos)
+        let used = at - dataAt
+        var d = try reader.bytes(at: at, count: 28)
+        var length = 0
+        if d.count >= 4, d.u32(0) == 0x0807_4B50 {
+            d.removeFirst(4)
+            length = 4
+        }
+        let narrowFits = d.count >= 12 && Int64(d.u32(4)) == used & 0xFFFF_FFFF
+        let wideFits = d.count >= 20 && d.u64(4) == UInt64(used)
+        let wide = zip64Descriptor ? (wideFits || !narrowFits) : (!narrowFits && wideFits)
+        let body = wide ? 20 : 12
+        guard d.count >= body else {
+            throw ArchiveError(.truncated, "the archive ends inside the data descriptor at file offset \(at)")
+        }
+        expectedCRC = d.u32(0)
+        endOffset = at + Int64(length + body)
+        if wide {
+            uncompressed = Int64(clamping: d.u64(12))
+        } else {
+            uncompressed = (produced & ~0xFFFF_FFFF) | Int64(d.u32(8)) // sizes are mod 2^32 there
+        }
+        guard wide ? wideFits : narrowFits else {
+            throw ArchiveError(.corrupt, "the data descriptor at file offset \(at) does not match the \(used) compressed bytes")
         }
     }
 
@@ -334,7 +481,7 @@ final class ZipEntrySource: ByteSource {
     private func inflateSome(_ out: UnsafeMutableRawPointer, _ count: Int) throws -> Int {
         if inflater == nil { inflater = try reader.inflaterBox.fresh() }
         guard let inflater else { return 0 }
-        let room = uncompressed - produced
+        let room = sizesKnown ? uncompressed - produced : Int64.max
         var scratch: UInt8 = 0
         let probing = room <= 0
         let cap = probing ? 1 : Int(min(Int64(count), room))
@@ -381,7 +528,7 @@ final class ZipEntrySource: ByteSource {
             }
             if step.produced > 0 { return step.produced }
             if step.consumed == 0, inPos == inLen {
-                if fileEnded || dataAt + compressed > fileSize {
+                if fileEnded || dataAt + compressed >= fileSize {
                     throw ArchiveError(.truncated, "deflate data ends at file offset \(dataAt + consumedIn) (the archive is cut short)")
                 }
                 if consumedIn >= compressed {

@@ -139,7 +139,8 @@ func makeZip(_ items: [ZipItem], entryCount: Int? = nil, zip64End: Bool = false,
         } else {
             out += le32(crc) + le32(UInt32(payload.count)) + le32(UInt32(usize))
         }
-        let localExtra = item.zip64 && !item.dataDescriptor ? le16(1) + le16(16) + le64(UInt64(usize)) + le64(UInt64(payload.count)) : []
+        let localExtra = !item.zip64 ? [] : item.dataDescriptor ? le16(1) + le16(16) + le64(0) + le64(0)
+            : le16(1) + le16(16) + le64(UInt64(usize)) + le64(UInt64(payload.count))
         out += le16(nameBytes.count) + le16(localExtra.count) + nameBytes + localExtra
         out += payload
         if item.dataDescriptor {

@@ -93,10 +93,44 @@ import Testing
         #expect(seen.map(\.name) == ["a.jsonl", "c.jsonl"])
         #expect(result.problems == [.corrupt])
         #expect(result.issues[0].entry == "ghost.jsonl")
-        // A zip with its end cut off has no end record.
-        let (cut, none) = walkAll(dir.write("cut.zip", Array(zip[..<(zip.count / 2)])))
-        #expect(cut.container == .zip && none.isEmpty && cut.unreadable)
-        #expect(cut.problems == [.truncated])
+    }
+
+    @Test func cutShortZipIsReadFromItsLocalHeaders() {
+        let dir = TempDir()
+        let other = Array(String(repeating: "{\"type\":\"network\"}\n", count: 500).utf8)
+        let items = [
+            ZipItem(name: "a.jsonl", data: body),
+            ZipItem(name: "b.jsonl", data: Array("stored\n".utf8), deflate: false),
+            ZipItem(name: "dir/", data: [], deflate: false, dataDescriptor: true),
+            ZipItem(name: "c.jsonl", data: other, dataDescriptor: true),
+            ZipItem(name: "d.jsonl", data: body, dataDescriptor: true, zip64: true),
+            ZipItem(name: "e.jsonl", data: other, dataDescriptor: true, crc: 0xDEAD_BEEF),
+            ZipItem(name: "f.jsonl", data: body),
+        ]
+        let whole = makeZip(items)
+        // Cut just before the central directory: every entry is still there.
+        let cdAt = Int(whole.count - 22 - items.reduce(0) { $0 + 46 + $1.name.utf8.count + ($1.zip64 ? 28 : 0) })
+        let path = dir.write("cut.zip", Array(whole[..<cdAt]))
+        let (result, seen) = walkAll(path)
+        #expect(result.container == .zip && !result.unreadable)
+        #expect(seen.map(\.name) == ["a.jsonl", "b.jsonl", "c.jsonl", "d.jsonl", "e.jsonl", "f.jsonl"])
+        #expect(seen.map(\.bytes.count) == [body.count, 7, other.count, body.count, other.count, body.count])
+        #expect(seen.map(\.bytes) == [body, Array("stored\n".utf8), other, body, other, body])
+        #expect(result.problems == [.truncated, .crcMismatch], "\(result.issues)")
+        #expect(result.issues.first?.message.contains("local headers") == true)
+        // A visitor that reads only the start of each entry: the walk still finds every entry.
+        let (skim, skimmed) = walkAll(path, readAtMost: 5)
+        #expect(skimmed.count == 6)
+        #expect(skim.problems == [.truncated, .crcMismatch])
+        // Cut in the middle: the entries before the cut are read, the one cut is truncated, nothing after.
+        let cAt = whole.count / 2
+        let (mid, some) = walkAll(dir.write("mid.zip", Array(whole[..<cAt])))
+        #expect(some.count >= 2 && some.count < 6)
+        #expect(some.last?.error?.problem == .truncated)
+        #expect(mid.problems == [.truncated, .truncated], Comment(rawValue: mid.issues.map(\.message).joined(separator: " / ")))
+        // Random bytes named .zip: nothing at all.
+        let (none, nothing) = walkAll(dir.write("junk.zip", Array(repeating: 0x41, count: 1000)))
+        #expect(none.unreadable && nothing.isEmpty && none.problems == [.truncated])
     }
 
     @Test func linksEncryptionAndMethodsAreSkipped() {

@@ -70,10 +70,9 @@ struct FolderWalker {
         files.sort { $0.rel.lexicographicallyPrecedes($1.rel) }
         for file in files where !state.stopped {
             let shown = String(decoding: file.rel, as: UTF8.self)
-            let path = String(decoding: join(rootBytes, file.rel).dropLast(), as: UTF8.self)
             let source: FileSource
             do {
-                source = try FileSource(path: path)
+                source = try FileSource(pathBytes: join(rootBytes, file.rel))
             } catch {
                 state.issue(.unreadable, entry: shown, message: "cannot open '\(shown)': \(describe(error))")
                 continue

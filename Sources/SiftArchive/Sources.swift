@@ -7,8 +7,15 @@ public final class FileSource: ByteSource {
 
     /// Opens `path` for reading without following a link in its last component; throws `.unreadable`
     /// for a missing file, a link, or anything that is not a regular file.
-    public init(path: String) throws {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+    public convenience init(path: String) throws {
+        try self.init(pathBytes: Array(path.utf8) + [0])
+    }
+
+    /// Opens a NUL-terminated byte path (names that are not UTF-8 stay openable).
+    init(pathBytes: [UInt8]) throws {
+        let fd = pathBytes.withUnsafeBufferPointer {
+            open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        }
         guard fd >= 0 else { throw ArchiveError(.unreadable, "cannot open: \(errnoText())") }
         var st = stat()
         guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {

@@ -82,6 +82,20 @@ import Testing
         #expect(result.isPartial)
     }
 
+    @Test func folderNamesThatAreNotUTF8StayReadable() {
+        let dir = TempDir()
+        dir.write("f/ok.jsonl", Array("ok".utf8))
+        let raw = Array(dir.path("f/bad").utf8) + [0xFF, 0x2E, 0x6A, 0] // "bad\xFF.j"
+        let fd = raw.withUnsafeBufferPointer { open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_CREAT | O_WRONLY, 0o600) }
+        #expect(fd >= 0)
+        _ = write(fd, "data", 4)
+        close(fd)
+        let (result, seen) = walkAll(dir.path("f"))
+        #expect(result.issues.isEmpty)
+        #expect(seen.map(\.name) == ["bad\u{FFFD}.j", "ok.jsonl"])
+        #expect(seen.map(\.text) == ["data", "ok"])
+    }
+
     @Test func folderEntryLimitAndByteLimit() {
         let dir = TempDir()
         for i in 0..<10 { dir.write("f/\(i).jsonl", [UInt8](repeating: 65, count: 100)) }

@@ -92,7 +92,7 @@ final class ZipReader {
 
     private func walk() throws {
         guard let end = try findEnd() else {
-            try walkLocalHeaders()
+            try walkLocalHeaders(.truncated, "no zip end-of-central-directory record in the last 64 kib (the archive is cut short or damaged)")
             return
         }
         // Find the central directory; allow for bytes prepended to the archive (self-extractors).
@@ -107,15 +107,29 @@ final class ZipReader {
             if alt >= 0, alt != declared, try signatureAt(alt) {
                 delta = alt - declared
             } else if end.entries > 0 {
-                state.issue(.corrupt, entry: nil, offset: declared,
-                            message: "zip central directory not found at offset \(declared) (the end record says \(end.entries) entries)")
-                state.isUnreadable = true
+                try walkLocalHeaders(.corrupt, "zip central directory not found at offset \(declared) (the end record says \(end.entries) entries)")
                 return
             } else {
                 return // an empty archive
             }
         }
         var pos = declared + delta
+        var localDelta = delta
+        if delta != 0 {
+            // Bytes prepended to the archive shift the local headers too; a wrong offset in the end
+            // record does not. The first central record tells which.
+            let first = try bytes(at: pos, count: 46)
+            if first.count == 46, first.u32(42) != 0xFFFF_FFFF {
+                let local = Int64(first.u32(42))
+                let shifted = try bytes(at: local + delta, count: 4)
+                let unshifted = try bytes(at: local, count: 4)
+                if !(shifted.count == 4 && shifted.u32(0) == 0x0403_4B50), unshifted.count == 4, unshifted.u32(0) == 0x0403_4B50 {
+                    localDelta = 0
+                    state.issue(.corrupt, entry: nil, offset: end.cdLimit,
+                                message: "zip end record puts the central directory at offset \(declared), but it is at offset \(pos)")
+                }
+            }
+        }
         var window = Window(reader: self)
         var found: UInt64 = 0
         while pos + 46 <= end.cdLimit, !state.stopped {
@@ -127,7 +141,7 @@ final class ZipReader {
             found += 1
             let recordAt = pos
             pos += 46 + Int64(nameLength + extraLength + commentLength)
-            try entry(fixed, name: Array(variable[..<nameLength]), extra: Array(variable[nameLength...]), recordAt: recordAt, delta: delta)
+            try entry(fixed, name: Array(variable[..<nameLength]), extra: Array(variable[nameLength...]), recordAt: recordAt, delta: localDelta)
         }
         if !state.stopped, found != end.entries {
             state.issue(.corrupt, entry: nil, offset: end.cdLimit,
@@ -223,14 +237,13 @@ final class ZipReader {
 
     /// Without an end record (a cut-short download), entries are found from their local headers,
     /// one after the other, as far as the bytes go.
-    private func walkLocalHeaders() throws {
+    private func walkLocalHeaders(_ problem: ArchiveProblem, _ why: String) throws {
         var pos: Int64 = 0
         let head = try bytes(at: 0, count: 8)
         if head.count >= 8, head.u32(0) == 0x0807_4B50 { pos = 4 } // spanned-archive marker
         let first = try bytes(at: pos, count: 4)
-        state.issue(.truncated, entry: nil, offset: size,
-                    message: "no zip end-of-central-directory record in the last 64 kib (the archive is cut short or damaged)"
-                        + (first.count == 4 && first.u32(0) == 0x0403_4B50 ? "; reading entries from their local headers" : ""))
+        state.issue(problem, entry: nil, offset: problem == .truncated ? size : nil,
+                    message: why + (first.count == 4 && first.u32(0) == 0x0403_4B50 ? "; reading entries from their local headers" : ""))
         guard first.count == 4, first.u32(0) == 0x0403_4B50 else {
             state.isUnreadable = true
             return

@@ -128,6 +128,12 @@ import Testing
         #expect(some.count >= 2 && some.count < 6)
         #expect(some.last?.error?.problem == .truncated)
         #expect(mid.problems == [.truncated, .truncated], Comment(rawValue: mid.issues.map(\.message).joined(separator: " / ")))
+        // An end record pointing nowhere: the local headers are read instead.
+        var lying = whole
+        let eocd = lying.count - 22
+        for i in 16..<20 { lying[eocd + i] = 0x7F }
+        let (redirect, found) = walkAll(dir.write("lying.zip", lying))
+        #expect(found.count == 6 && redirect.problems == [.corrupt, .crcMismatch])
         // Random bytes named .zip: nothing at all.
         let (none, nothing) = walkAll(dir.write("junk.zip", Array(repeating: 0x41, count: 1000)))
         #expect(none.unreadable && nothing.isEmpty && none.problems == [.truncated])

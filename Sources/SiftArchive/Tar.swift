@@ -229,10 +229,11 @@ struct TarReader {
                 }
                 var data = [UInt8](repeating: 0, count: Int(size))
                 let n = try data.withUnsafeMutableBytes { try stream.readFully(into: $0.baseAddress!, count: Int(size)) }
-                guard n == Int(size), try skip(padding(size), at: headerAt) else {
+                guard n == Int(size) else {
                     state.issue(.truncated, entry: nil, offset: stream.offset, message: "tar archive ends inside the extended header at offset \(headerAt)")
                     return
                 }
+                guard try skip(padding(size), at: headerAt) else { return }
                 switch type {
                 case UInt8(ascii: "x"), UInt8(ascii: "g"):
                     guard let records = parsePax(data) else {

@@ -540,6 +540,9 @@ final class ZipEntrySource: ByteSource {
                 return 0
             }
             if step.produced > 0 { return step.produced }
+            if step.consumed == 0, inPos < inLen {
+                throw ArchiveError(.corrupt, "inflate made no progress at file offset \(dataAt + consumedIn - Int64(inLen - inPos))")
+            }
             if step.consumed == 0, inPos == inLen {
                 if fileEnded || dataAt + compressed >= fileSize {
                     throw ArchiveError(.truncated, "deflate data ends at file offset \(dataAt + consumedIn) (the archive is cut short)")

@@ -228,7 +228,10 @@ struct TarReader {
                     continue
                 }
                 var data = [UInt8](repeating: 0, count: Int(size))
-                let n = try data.withUnsafeMutableBytes { try stream.readFully(into: $0.baseAddress!, count: Int(size)) }
+                let n = size == 0 ? 0 : try data.withUnsafeMutableBytes { b in
+                    guard let base = b.baseAddress else { return 0 }
+                    return try stream.readFully(into: base, count: Int(size))
+                }
                 guard n == Int(size) else {
                     state.issue(.truncated, entry: nil, offset: stream.offset, message: "tar archive ends inside the extended header at offset \(headerAt)")
                     return

@@ -133,6 +133,29 @@ import Testing
         #expect(result.issues[0].message.contains("'../../etc/x'"))
     }
 
+    @Test func emptyAndMalformedExtendedHeaders() {
+        let dir = TempDir()
+        var tar = makeTar([TarItem(name: "a", data: body, pax: ["comment": "x"])])
+        // Make the pax header's data empty (size 0) and fix its checksum.
+        let size = Array("00000000000\u{0}".utf8)
+        for (i, b) in size.enumerated() { tar[124 + i] = b }
+        var sum = 0
+        for i in 0..<512 { sum += (148..<156).contains(i) ? 32 : Int(tar[i]) }
+        let s = Array((String(repeating: "0", count: 6 - String(sum, radix: 8).count) + String(sum, radix: 8)).utf8)
+        for (i, b) in s.enumerated() { tar[148 + i] = b }
+        tar.removeSubrange(512..<1024) // the pax data block is gone
+        let (result, seen) = walkAll(dir.write("x.tar", tar))
+        #expect(seen.map(\.name) == ["a"] && seen.first?.bytes == body)
+        #expect(result.issues.isEmpty)
+        // Malformed pax records are reported and ignored.
+        let bad = makeTar([TarItem(name: "b", data: body, pax: ["path": "x"])])
+        var broken = bad
+        broken[512] = UInt8(ascii: "7") // the record length no longer matches
+        let (r2, s2) = walkAll(dir.write("y.tar", broken))
+        #expect(s2.map(\.name) == ["b"])
+        #expect(r2.problems == [.corrupt])
+    }
+
     @Test func inputByteLimitAcrossEntries() {
         let dir = TempDir()
         let tar = makeTar((0..<5).map { TarItem(name: "f\($0)", data: [UInt8](repeating: 65, count: 1000)) })

@@ -955,7 +955,7 @@ def build_clean_session(seed, launched, user_id, digits, with_blob, device=None,
               txns=[api_tx(API + "/v1/flags?keys=palbase.debug_console", 200, 28.0, new=not auth, dns=16.0,
                            tcp=26.0, tls=41.0, req=1.0, down=1.0)],
               server={"ms": 9.0})
-    s.event(t + 0.09, "flags.synced", {"debugConsole": auth})
+    s.event(t + 0.2, "flags.synced", {"debugConsole": auth})
     t += 0.25
     s.log(t, "debug", "catalog", "HomeView appeared", source=("HomeView.swift", "body", 27))
     if with_blob:

@@ -67,7 +67,7 @@ LOG_BYTES=$( [ -f "$LOGS/api.log" ] && size_of "$LOGS/api.log" || echo 0 )
 
 # --- helpers ------------------------------------------------------------------------------------
 HELP=$("$BIN" --help 2>/dev/null || true)
-has_cmd() { printf '%s\n' "$HELP" | grep -Eq "^[[:space:]]+$1([[:space:]]|$)"; }
+has_cmd() { printf '%s\n' "$HELP" | sed -n '/^SUBCOMMANDS:/,/^[^ ]/p' | grep -Eq "^  $1( |$)"; }
 want() { [ -z "$ONLY" ] || [[ " $ONLY " == *" $1 "* ]]; }
 skip() { printf 'skip\t%s\t%s\n' "$1" "$2" >> "$ROWS"; echo "skip $1: $2" >&2; }
 

@@ -24,6 +24,7 @@ ONLY=${ONLY:-}
 mkdir -p "$OUT"
 ROWS="$OUT/rows.tsv"
 : > "$ROWS"
+rm -f "$OUT"/*.json   # results of an earlier run must not leak into this table
 
 # --- tools --------------------------------------------------------------------------------------
 missing=()

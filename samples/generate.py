@@ -15,6 +15,8 @@ What it writes (see docs/samples.md for the story and the expected findings):
     export-incident.tar.gz            the same export tree as a tar.gz (no PalbeConsole/ on top)
     ses_<uuid>.jsonl                  a bare session file (the same user's previous launch)
     ses_<uuid>.jsonl.gz               a bare gzip'd session file (two gzip members; signed out)
+    debug-tail.jsonl                  records without a header, as `palbase debug tail --json` prints
+                                      them: the standard-input kind (`pbsift inspect - < …`)
     damaged/                          small damaged exports, one defect each
     logs/                             the day's server logs for the incident session
     EXPECTED-LEAKS.json               every planted credential: session, seq, location, rule
@@ -1566,7 +1568,7 @@ def write_damaged(out_dir):
 # ---------------------------------------------------------------------------------------------
 
 GENERATED = ["export-clean", "export-incident.zip", "export-incident.tar.gz", "damaged", "logs",
-             "EXPECTED-LEAKS.json"]
+             "EXPECTED-LEAKS.json", "debug-tail.jsonl"]
 
 
 def clean_out(out_dir):
@@ -1687,6 +1689,13 @@ def check(out):
             check_export({"sessions/" + name[:-3]: gzip.decompress(read_bytes(os.path.join(out, name)))},
                          name, problems)
 
+    # standard input sample: records only, seq 1, 2, 3, ...
+    tail = read_bytes(os.path.join(out, "debug-tail.jsonl")).split(b"\n")
+    for i, raw in enumerate(tail[:-1], 1):
+        rec = json.loads(raw.decode("utf-8"))
+        if rec.get("seq") != i or rec.get("type") == "session":
+            problems.append("debug-tail.jsonl:%d: seq %r / type %r" % (i, rec.get("seq"), rec.get("type")))
+
     # planted leaks: each value is exactly where the list says, and nowhere else
     doc = json.loads(read_bytes(os.path.join(out, "EXPECTED-LEAKS.json")).decode("utf-8"))
     by_fp = {fingerprint(v): v for v in SECRETS.values()}
@@ -1786,6 +1795,10 @@ def main(argv):
     with open(os.path.join(out, anonymous.session_id + ".jsonl.gz"), "wb") as f:
         f.write(gz(part1) + gz(part2))
 
+    # 3b. standard input: records as `palbase debug tail --json` prints them (no header line)
+    with open(os.path.join(out, "debug-tail.jsonl"), "wb") as f:
+        f.write(("\n".join(previous.lines()[1:]) + "\n").encode("utf-8"))
+
     # 4. server logs
     logs_info = write_logs(out, inc, previous, anonymous)
 
@@ -1804,7 +1817,8 @@ def main(argv):
         "inputRoots": {"export-incident.zip": "PalbeConsole/", "export-incident.tar.gz": ""},
         "sessionId": inc.s.session_id, "userId": inc.s.user_id,
         "leaks": leaks,
-        "cleanInputs": ["export-clean", previous.session_id + ".jsonl", anonymous.session_id + ".jsonl.gz"],
+        "cleanInputs": ["export-clean", previous.session_id + ".jsonl", anonymous.session_id + ".jsonl.gz",
+                        "debug-tail.jsonl (stdin)"],
         "incident": {
             "records": len(recs) - 1,
             "timedOut": {"seq": timeout["seq"], "requestId": timeout["requestId"]},

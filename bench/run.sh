@@ -55,8 +55,13 @@ fi
 STORE="$BENCH_DIR/store"
 if [ ! -f "$STORE/store.json" ] || [ ! -f "$BENCH_DIR/ids.txt" ]; then
     python3 "$ROOT/bench/gen_store.py" --out "$BENCH_DIR" --store-mib "${STORE_MIB:-127}" --logs-gib "$LOGS_GIB" --gzip-logs >&2
-elif [ "$LOGS_GIB" != 0 ] && { [ ! -f "$BENCH_DIR/logs/api.log" ] || [ ! -f "$BENCH_DIR/logs-gz/api.log.gz" ]; }; then
-    python3 "$ROOT/bench/gen_store.py" --out "$BENCH_DIR" --logs-only --logs-gib "$LOGS_GIB" --gzip-logs >&2
+else
+    have_gib=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["args"]["logsGib"])' \
+        "$BENCH_DIR/manifest.json" 2>/dev/null || echo none)
+    if [ "$LOGS_GIB" != 0 ] && { [ ! -f "$BENCH_DIR/logs/api.log" ] || [ ! -f "$BENCH_DIR/logs-gz/api.log.gz" ] \
+            || ! python3 -c 'import sys; sys.exit(float(sys.argv[1]) != float(sys.argv[2]))' "$have_gib" "$LOGS_GIB" 2>/dev/null; }; then
+        python3 "$ROOT/bench/gen_store.py" --out "$BENCH_DIR" --logs-only --logs-gib "$LOGS_GIB" --gzip-logs >&2
+    fi
 fi
 TARGET=$(cat "$BENCH_DIR/target-session.txt")
 IDS="$BENCH_DIR/ids.txt"

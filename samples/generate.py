@@ -263,7 +263,7 @@ class Session:
     def network(self, seconds, method, url, *, source="sdk", kind="http", category="call", label=None,
                 operation=None, txns=None, state="success", status=None, req_headers=None, req_body=None,
                 resp_headers=None, resp_body=None, request_id=None, echoed=None, error=None,
-                end_after=None, metrics=True, http_version=None, server=None, create_delay_ms=2.0):
+                end_after=None, metrics=True, http_version=None, server=None, create_delay_ms=2.0, bare=False):
         """One network record. `txns` are phase specs (ms); see `_transactions`.
 
         `request_id`: True to mint one (added as X-Request-Id), a string to use it, None for none.
@@ -310,6 +310,14 @@ class Session:
             rec["statusCode"] = status
         if rid is not None:
             rec["requestId"] = rid
+        if bare:
+            # a `custom` record built by hand: method, url, statusCode, duration, state (and error)
+            if error is not None:
+                rec["error"] = error
+            self._add(task_end + self.ms(create_delay_ms), "network", rec)
+            self.requests.append({"record": rec, "start": start, "end": task_end, "tx": [], "server": None,
+                                  "requestId": None, "echoed": None})
+            return rec
         request = {}
         if http_version:
             request["httpVersion"] = http_version
@@ -892,7 +900,12 @@ class Incident:
                   server={"ms": 9.8})
         s.event(71.09, "flags.synced", {"debugConsole": True})
 
-        # 24. orders list, still pending when the app went to the background
+        # 24. a gRPC call the app recorded by hand: a `custom` record, no metrics, no bodies
+        s.network(72.500, "POST", "https://rpc.acme.example/inventory.v1.Inventory/ReleaseHold", source="app",
+                  kind="custom", category="app", label="grpc", status=200, txns=None, end_after=184.0,
+                  metrics=False, bare=True)
+
+        # 25. orders list, still pending when the app went to the background
         s.log(74.00, "info", "orders", "OrdersView appeared", source=("OrdersView.swift", "body", 22))
         s.network(74.050, "GET", API + "/v1/orders?status=open", category="generated", label="pb.orders.listOpen",
                   operation="pb.orders.listOpen", request_id=True, state="pending",

@@ -298,8 +298,10 @@ def gen_store(out, target_bytes, seed, concat):
     i = 0
     t = (DAY0 + 6 * 3600) * 1000000
     records = 0
-    last = 0
-    while total + blob_reserve + last < target_bytes:
+    while True:
+        remaining = target_bytes - total - blob_reserve
+        if i > 0 and remaining < 200 * (total / records):
+            break
         sid = "ses_" + uuid_from_hex("%032x" % rng.getrandbits(128))
         path = os.path.join(store, "sessions", sid + ".jsonl")
         if i == 0:
@@ -313,11 +315,12 @@ def gen_store(out, target_bytes, seed, concat):
             n = 400
         else:
             n = rng.randrange(400, 2000)
+            # the last session is cut so the store stays under the target (and the budget)
+            n = min(n, int(remaining * 0.95 / (total / records)))
             size, _ = w.session(path, sid, t, n)
             t += rng.randrange(60, 900) * 1000000
         records += n
         total += size
-        last = size
         paths.append(path)
         i += 1
     blob_bytes = w.write_blobs(store)

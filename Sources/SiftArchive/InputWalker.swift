@@ -75,7 +75,7 @@ public enum InputWalker {
         }
         head.removeSubrange(got...)
         if size == 0 || got == 0 {
-            state.deliver(raw: base, declaredSize: 0, source: file, clean: false)
+            state.deliver(raw: base, declaredSize: 0, source: file, clean: false, wholeInput: true)
             return .jsonl
         }
         switch Sniff.kind(head, name: base) {
@@ -88,7 +88,7 @@ public enum InputWalker {
         case .gzip:
             return walkGzip(file, name: base, state: state)
         case .jsonl:
-            state.deliver(raw: base, declaredSize: size, source: file, clean: false)
+            state.deliver(raw: base, declaredSize: size, source: file, clean: false, wholeInput: true)
             return .jsonl
         }
     }
@@ -98,9 +98,9 @@ public enum InputWalker {
         let peek = PrefixedSource.peek(input, count: 2)
         if peek.peeked == [0x1f, 0x8b] {
             let gz = GzipSource(wrapping: peek, limit: state.limits.maxInputBytes)
-            state.deliver(raw: "-", declaredSize: nil, source: gz, clean: false)
+            state.deliver(raw: "-", declaredSize: nil, source: gz, clean: false, wholeInput: true)
         } else {
-            state.deliver(raw: "-", declaredSize: nil, source: peek, clean: false)
+            state.deliver(raw: "-", declaredSize: nil, source: peek, clean: false, wholeInput: true)
         }
     }
 
@@ -118,7 +118,7 @@ public enum InputWalker {
         case .gzip:
             return walkGzip(peek, name: name, state: state)
         case .jsonl:
-            state.deliver(raw: name, declaredSize: nil, source: peek, clean: false)
+            state.deliver(raw: name, declaredSize: nil, source: peek, clean: false, wholeInput: true)
             return .jsonl
         }
     }
@@ -133,7 +133,7 @@ public enum InputWalker {
         }
         var entryName = name
         if entryName.hasSuffix(".gz"), entryName.count > 3 { entryName.removeLast(3) }
-        state.deliver(raw: entryName, declaredSize: nil, source: peek, clean: false)
+        state.deliver(raw: entryName, declaredSize: nil, source: peek, clean: false, wholeInput: true)
         return .jsonlGz
     }
 
@@ -216,7 +216,7 @@ final class WalkState {
     /// Cleans the name (optionally), notes duplicates, and visits one regular file. Returns the
     /// wrapper, so the caller can tell whether reading it already met (and recorded) a problem.
     @discardableResult
-    func deliver(raw: String, declaredSize: Int64?, source: ByteSource, clean: Bool = true) -> EntrySource {
+    func deliver(raw: String, declaredSize: Int64?, source: ByteSource, clean: Bool = true, wholeInput: Bool = false) -> EntrySource {
         var name = raw
         if clean {
             let c = CleanName(raw)
@@ -229,7 +229,7 @@ final class WalkState {
             issue(.duplicateEntry, entry: name, message: "entry '\(name)' appears more than once; every copy is read")
         }
         let es = EntrySource(inner: source, state: self, name: name)
-        visit(ArchiveEntry(name: name, rawName: raw, declaredSize: declaredSize, source: es))
+        visit(ArchiveEntry(name: name, rawName: raw, declaredSize: declaredSize, source: es, isWholeInput: wholeInput))
         es.closed = true
         return es
     }

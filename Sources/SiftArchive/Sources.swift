@@ -92,7 +92,8 @@ public final class MemorySource: ByteSource {
 
 /// Hands out some bytes already read (a sniffed prefix), then the rest of `inner`; a problem met
 /// while reading the prefix is thrown once the prefix has been handed out.
-final class PrefixedSource: ByteSource {
+/// A source whose first bytes were already read (to sniff them); hands them out again first.
+public final class PrefixedSource: ByteSource {
     private var prefix: [UInt8]
     private var pos = 0
     private let inner: ByteSource
@@ -105,7 +106,7 @@ final class PrefixedSource: ByteSource {
     }
 
     /// Reads from `inner` until `count` bytes, the end, or an error; never throws (the error is kept).
-    static func peek(_ inner: ByteSource, count: Int) -> PrefixedSource {
+    public static func peek(_ inner: ByteSource, count: Int) -> PrefixedSource {
         var bytes = [UInt8](repeating: 0, count: count)
         var have = 0
         while have < count {
@@ -120,9 +121,10 @@ final class PrefixedSource: ByteSource {
         return PrefixedSource(prefix: Array(bytes[..<have]), inner: inner)
     }
 
-    var peeked: [UInt8] { prefix }
+    /// The bytes read ahead.
+    public var peeked: [UInt8] { prefix }
 
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         if pos < prefix.count {
             let n = min(buffer.count, prefix.count - pos)
             guard n > 0, let dst = buffer.baseAddress else { return 0 }

@@ -273,3 +273,23 @@ enum GoldenFixture {
         #expect(e["requests"]?.count == 0)
     }
 }
+
+@Suite struct JSONWriterTests {
+    @Test func streamedRequestsEqualTheJSONOutTree() throws {
+        let r = try GoldenFixture.report()
+        for pretty in [true, false] {
+            for s in r.sessions {
+                for req in s.requests {
+                    var fast = ""
+                    WaterfallRender.writeRequest(req, into: &fast, pretty: pretty, indent: 4)
+                    var tree = ""
+                    WaterfallRender.requestJSON(req).write(into: &tree, pretty: pretty, indent: 4)
+                    #expect(fast == tree)
+                }
+            }
+            var pieces: [String] = []
+            WaterfallRender.json(r, pretty: pretty) { pieces.append($0) }
+            #expect(pieces.joined() == WaterfallRender.json(r, pretty: pretty))
+        }
+    }
+}

@@ -61,8 +61,8 @@ public indirect enum JSONOut: Sendable, Equatable {
 
     static let pads: [String] = (0...64).map { String(repeating: " ", count: $0) }
 
-    /// Appends `n` spaces without building a new string for each line.
-    static func indent(_ n: Int, into out: inout String) {
+    /// Appends `n` spaces (pretty-printing indentation) without building a new string for each line.
+    public static func indent(_ n: Int, into out: inout String) {
         var left = n
         while left > 0 {
             let k = min(left, 64)

@@ -28,12 +28,19 @@ public enum WaterfallRender {
 
     /// The JSON document:
     /// `{"requests": [...], "summary": {...}, "findings": [...]}`; a phase that did not happen is null.
-    ///
-    /// Written piece by piece (every value through `JSONOut`, keys in sorted order, exactly as
-    /// `JSONOut.render` would print the whole object) so a large export never holds the whole tree.
     public static func json(_ report: WaterfallReport, pretty: Bool = true) -> String {
         var out = ""
         out.reserveCapacity(4096 + report.summary.requestCount * (pretty ? 1600 : 900))
+        json(report, pretty: pretty) { out += $0 }
+        return out
+    }
+
+    /// The JSON document, handed to `sink` in pieces of about 1 MiB so a large export is never held
+    /// as one string. Byte for byte what `JSONOut.render` prints for the whole tree (keys sorted):
+    /// requests are written by `writeRequest`, which a test holds equal to `requestJSON`.
+    public static func json(_ report: WaterfallReport, pretty: Bool = true, sink: (String) -> Void) {
+        var out = ""
+        out.reserveCapacity(1 << 20 + 65536)
         let nl = pretty ? "\n" : ""
         let sep = pretty ? ": " : ":"
         out += "{" + nl
@@ -53,7 +60,11 @@ public enum WaterfallRender {
                     if !first { out += "," }
                     first = false
                     if pretty { out += "\n    " }
-                    requestJSON(r).write(into: &out, pretty: pretty, indent: 4)
+                    writeRequest(r, into: &out, pretty: pretty, indent: 4)
+                    if out.utf8.count >= 1 << 20 {
+                        sink(out)
+                        out.removeAll(keepingCapacity: true)
+                    }
                 }
             }
             out += nl + (pretty ? "  " : "") + "]"
@@ -63,7 +74,128 @@ public enum WaterfallRender {
         out += "\"summary\"" + sep
         summaryJSON(report.summary).write(into: &out, pretty: pretty, indent: 2)
         out += nl + "}\n"
-        return out
+        sink(out)
+    }
+
+    /// A small writer producing exactly JSONOut's layout, without building the tree.
+    struct Writer {
+        var pretty: Bool
+        /// Members written so far in each open container.
+        var counts: [Int] = []
+
+        mutating func open(_ c: String, into out: inout String) {
+            out += c
+            counts.append(0)
+        }
+
+        /// Before a member or element: the comma, the newline and the indentation.
+        mutating func next(into out: inout String) {
+            let n = counts[counts.count - 1]
+            if n > 0 { out += "," }
+            counts[counts.count - 1] = n + 1
+            if pretty {
+                out += "\n"
+                JSONOut.indent(counts.count * 2 + base, into: &out)
+            }
+        }
+
+        var base = 0
+
+        mutating func key(_ k: String, into out: inout String) {
+            next(into: &out)
+            out += "\""
+            out += k
+            out += pretty ? "\": " : "\":"
+        }
+
+        mutating func close(_ c: String, into out: inout String) {
+            let n = counts.removeLast()
+            if n == 0 {
+                out += c
+                return
+            }
+            if pretty {
+                out += "\n"
+                JSONOut.indent(counts.count * 2 + base, into: &out)
+            }
+            out += c
+        }
+    }
+
+    static func put(_ s: String?, into out: inout String) {
+        if let s { JSONOut.quote(s, into: &out) } else { out += "null" }
+    }
+
+    static func put(_ i: Int?, into out: inout String) {
+        if let i { out += String(i) } else { out += "null" }
+    }
+
+    static func put(_ b: Bool?, into out: inout String) {
+        if let b { out += b ? "true" : "false" } else { out += "null" }
+    }
+
+    static func putMs(_ v: Double?, into out: inout String) {
+        guard let v, v.isFinite else { out += "null"; return }
+        out += JSONOut.format((v * 1000).rounded() / 1000)
+    }
+
+    /// Writes `requestJSON(r)` as JSONOut would print it at `indent`, without building it.
+    public static func writeRequest(_ r: WaterfallRequest, into out: inout String, pretty: Bool, indent: Int) {
+        // Keys in sorted order (String `<`), as JSONOut prints them.
+        var w = Writer(pretty: pretty)
+        w.base = indent
+        w.open("{", into: &out)
+        w.key("category", into: &out); put(r.category, into: &out)
+        w.key("durationMs", into: &out); putMs(r.durationMs, into: &out)
+        w.key("hasMetrics", into: &out); put(r.hasMetrics, into: &out)
+        w.key("kind", into: &out); put(r.kind, into: &out)
+        w.key("label", into: &out); put(r.label, into: &out)
+        w.key("method", into: &out); put(r.method, into: &out)
+        w.key("offsetMs", into: &out); putMs(r.offsetMs, into: &out)
+        w.key("recordId", into: &out); put(r.recordId, into: &out)
+        w.key("requestId", into: &out); put(r.requestId, into: &out)
+        w.key("seq", into: &out); put(r.seq, into: &out)
+        w.key("sessionId", into: &out); put(r.sessionId, into: &out)
+        w.key("source", into: &out); put(r.source, into: &out)
+        w.key("start", into: &out); put(r.start.map { Timestamp.format($0, micro: true) }, into: &out)
+        w.key("state", into: &out); put(r.state, into: &out)
+        w.key("statusCode", into: &out); put(r.statusCode, into: &out)
+        w.key("totalMs", into: &out); putMs(r.totalMs, into: &out)
+        w.key("transactions", into: &out)
+        w.open("[", into: &out)
+        for t in r.transactions {
+            w.next(into: &out)
+            w.open("{", into: &out)
+            w.key("anomalies", into: &out)
+            w.open("[", into: &out)
+            for a in t.anomalies { w.next(into: &out); put(a, into: &out) }
+            w.close("]", into: &out)
+            w.key("fetchType", into: &out); put(t.fetchType, into: &out)
+            w.key("index", into: &out); put(t.index, into: &out)
+            w.key("networkProtocol", into: &out); put(t.networkProtocol, into: &out)
+            w.key("offsetMs", into: &out); putMs(t.offsetMs, into: &out)
+            w.key("phases", into: &out)
+            w.open("{", into: &out)
+            w.key("blocked", into: &out); putMs(t.phases.blocked, into: &out)
+            w.key("dns", into: &out); putMs(t.phases.dns, into: &out)
+            w.key("download", into: &out); putMs(t.phases.download, into: &out)
+            w.key("request", into: &out); putMs(t.phases.request, into: &out)
+            w.key("tcp", into: &out); putMs(t.phases.tcp, into: &out)
+            w.key("tls", into: &out); putMs(t.phases.tls, into: &out)
+            w.key("waiting", into: &out); putMs(t.phases.waiting, into: &out)
+            w.close("}", into: &out)
+            w.key("remoteAddress", into: &out); put(t.remoteAddress, into: &out)
+            w.key("remotePort", into: &out); put(t.remotePort, into: &out)
+            w.key("reusedConnection", into: &out); put(t.reusedConnection, into: &out)
+            w.key("statusCode", into: &out); put(t.statusCode, into: &out)
+            w.key("tlsVersion", into: &out); put(t.tlsVersion, into: &out)
+            w.key("totalMs", into: &out); putMs(t.totalMs, into: &out)
+            w.key("url", into: &out); put(t.url, into: &out)
+            w.close("}", into: &out)
+        }
+        w.close("]", into: &out)
+        w.key("url", into: &out); put(r.url, into: &out)
+        w.close("}", into: &out)
     }
 
     /// One request as JSON.

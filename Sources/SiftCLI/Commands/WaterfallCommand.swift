@@ -1,0 +1,129 @@
+import Foundation
+import SiftCore
+import SiftWaterfall
+
+/// `pbsift waterfall <input>...`: every request's timing waterfall, and where the time went.
+public enum WaterfallCommand: SiftCommand {
+    public static let spec = CommandSpec(
+        name: "waterfall",
+        abstract: "Rebuild every request's timing waterfall; show where the time went.",
+        discussion: """
+            Rebuilds, from the URLSession metrics of each network record, the phases of every \
+            transaction (a redirect or retry is one more): blocked, DNS, TCP, TLS, request, waiting \
+            and download, in milliseconds. A phase that did not happen (a reused connection has no \
+            DNS, TCP or TLS; a cache hit has almost nothing) is null, never 0. Then a session \
+            timeline from launch (concurrency, idle gaps), the slowest requests with the phase that \
+            dominated each and why, time per phase, and per-endpoint count, p50, p95 and max. \
+            URLs lose their userinfo, and secret query values are masked.
+            """,
+        arguments: [
+            ArgumentSpec("input", help: "An export: a folder, .zip, .tar, .tar.gz, .jsonl or .jsonl.gz file, or - for JSON Lines on standard input.",
+                         variadic: true, takesPath: true),
+        ],
+        options: [
+            OptionSpec("request", value: "id", help: "Show only this request: a request id (req_...), a record id (rec_...) or a seq number."),
+            OptionSpec("slowest", value: "n", help: "Show only the N slowest requests (in timeline order)."),
+            OptionSpec("min-duration", value: "ms", help: "Show only requests that took at least this many milliseconds."),
+            OptionSpec("category", value: "name", help: "Show only requests of this category: auth, call, generated, app, ..."),
+            OptionSpec("source", value: "source", help: "Show only the SDK's own requests or the app's.", allowed: ["sdk", "app"]),
+        ],
+        examples: [
+            ("pbsift waterfall export.zip", "Every request on one axis from launch, and where the time went."),
+            ("pbsift waterfall --slowest 10 -f markdown export.zip", "The ten slowest requests, ready for a ticket."),
+            ("pbsift waterfall --request req_8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6b export.zip", "One request's transactions and phases."),
+            ("pbsift waterfall -f svg -o waterfall.svg export.zip", "A browser-style network panel as one SVG file."),
+            ("pbsift waterfall --json export.zip | jq '.summary.slowest[0].explanation'", "Why the slowest request was slow."),
+        ],
+        formats: ["text", "json", "csv", "markdown", "svg"],
+        manSection: """
+            With
+            .Fl -format Cm json
+            the report is one JSON object, keys sorted:
+            .Bd -literal -offset indent
+            {"requests": [{"sessionId", "seq", "recordId", "requestId",
+                           "method", "url", "statusCode", "state", "source",
+                           "category", "kind", "label", "start", "offsetMs",
+                           "durationMs", "totalMs", "hasMetrics",
+                           "transactions": [{"index", "phases": {"blocked",
+                             "dns", "tcp", "tls", "request", "waiting",
+                             "download"}, "offsetMs", "totalMs",
+                             "reusedConnection", "networkProtocol",
+                             "remoteAddress", "remotePort", "tlsVersion",
+                             "statusCode", "url", "fetchType", "anomalies"}]}],
+             "summary": {"requests", "transactions", "sessions": [...],
+                         "slowest": [...], "phases": {...},
+                         "endpoints": [...], "endpointsOmitted"},
+             "findings": [...]}
+            .Ed
+            .Pp
+            Times are milliseconds with microsecond precision;
+            .Cm offsetMs
+            counts from the session's launch (or its first record when it has no header).
+            A phase that did not happen is null.
+            .Cm csv
+            has one row per transaction;
+            .Cm svg
+            is one self-contained file (no scripts, fonts or links).
+            .Pp
+            The waterfall's findings, by rule id:
+            .Bl -tag -width Ds
+            \(InspectCommand.ruleList(rules))
+            .El
+            """)
+
+    /// The rules the waterfall reports (the man page lists them).
+    public static let rules: [(String, String)] = [
+        (WaterfallRule.clockAnomaly, "An end before its start, timestamps out of order, or a transaction starting before the previous one ended (low)."),
+        (WaterfallRule.durationMismatch, "The record's duration and the metrics disagree by more than max(50 ms, 10 %) (low)."),
+        (WaterfallRule.missingMetrics, "An http, upload or download record without metrics (info)."),
+        (WaterfallRule.pending, "A request still pending at the end of the session (medium)."),
+        (WaterfallRule.limit, "Network records beyond the limit were checked but not kept (info)."),
+    ]
+
+    /// The filter the options ask for; throws `UsageError` for a bad number.
+    static func filter(from options: ParsedOptions) throws -> WaterfallFilter {
+        var f = WaterfallFilter()
+        f.request = options.value("request")
+        if let s = options.value("slowest") {
+            guard let n = Int(s), n > 0 else {
+                throw UsageError("The value '\(s)' is invalid for '--slowest <n>'. Please provide a positive whole number.")
+            }
+            f.slowest = n
+        }
+        if let s = options.value("min-duration") {
+            guard let ms = Double(s), ms.isFinite, ms >= 0 else {
+                throw UsageError("The value '\(s)' is invalid for '--min-duration <ms>'. Please provide a number of milliseconds, such as 500.")
+            }
+            f.minDurationMs = ms
+        }
+        f.category = options.value("category")
+        f.source = options.value("source")
+        return f
+    }
+
+    public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
+        let common = try CommonOptions(options, spec: spec, io: io)
+        let filter = try filter(from: options)
+        let analysis = WaterfallAnalysis()
+        let progress = Progress(io: io, options: common)
+        let outcome = ExportReader(limits: common.limits).read(inputs: options.argument("input"), analyses: [analysis, progress])
+        progress.clear()
+        let mine = outcome.findings.filter { $0.rule.hasPrefix("waterfall.") }
+        let report = WaterfallReport(sessions: analysis.sessions, findings: mine, filter: filter)
+        let others = outcome.findings.count - mine.count
+        if others > 0 && !common.quiet {
+            io.err("note: the reader made \(others) other finding\(others == 1 ? "" : "s") (integrity, limits, archive, policy); see 'pbsift inspect'\n")
+        }
+        let sink = try StreamSink(path: common.outputPath, io: io)
+        switch common.format {
+        case "json": WaterfallRender.json(report) { sink.write($0) }
+        case "csv": sink.write(WaterfallRender.csv(report))
+        case "markdown": sink.write(WaterfallRender.markdown(report))
+        case "svg": sink.write(WaterfallRender.svg(report))
+        default: sink.write(WaterfallRender.text(report, columns: io.columns, color: common.color))
+        }
+        if let failed = sink.finish() { return failed }
+        if sink.closed { return .ok }
+        return common.exitStatus(findings: report.findings, incomplete: outcome.anyIncomplete)
+    }
+}

@@ -132,9 +132,17 @@ public struct TransactionTimes: Sendable, Equatable {
     }
 
     /// The earliest timestamp present.
-    public var earliest: Micros? { ordered.compactMap { $0 }.min() }
+    public var earliest: Micros? {
+        var m: Micros?
+        for v in ordered { if let v, v < (m ?? .max) { m = v } }
+        return m
+    }
     /// The latest timestamp present.
-    public var latest: Micros? { ordered.compactMap { $0 }.max() }
+    public var latest: Micros? {
+        var m: Micros?
+        for v in ordered { if let v, v > (m ?? .min) { m = v } }
+        return m
+    }
 }
 
 /// One drawn piece of a waterfall bar: a phase between two absolute times.

@@ -143,9 +143,33 @@ public enum WaterfallURL {
     /// `METHOD host/path` with ids in the path collapsed to `:id`, the query dropped.
     public static func endpointKey(method: String?, url: String?) -> String {
         let m = (method ?? "?").uppercased()
-        guard let url else { return m + " ?" }
-        guard let p = parts(url) else { return m + " " + collapsePath(url) }
-        return m + " " + p.host + collapsePath(p.path)
+        guard var url else { return m + " ?" }
+        // One pass over the bytes: host lowercased, path collapsed, query and fragment dropped.
+        return url.withUTF8 { u -> String in
+            var out: [UInt8] = Array(m.utf8)
+            out.append(0x20)
+            var pathStart = 0
+            var pathEnd = u.count
+            if let l = layout(u) {
+                for k in l.hostStart..<l.hostEnd {
+                    let c = u[k]
+                    out.append((c >= 65 && c <= 90) ? c + 32 : c)
+                }
+                pathStart = l.hostEnd
+                pathEnd = l.query ?? l.fragment
+                if pathStart == pathEnd { out.append(0x2F) }
+            }
+            var a = pathStart
+            while a <= pathEnd {
+                var b = a
+                while b < pathEnd && u[b] != 0x2F { b += 1 }
+                let seg = UnsafeBufferPointer(rebasing: u[a..<b])
+                if isIdSegment(seg) { out += [0x3A, 0x69, 0x64] } else { out.append(contentsOf: seg) }
+                if b < pathEnd { out.append(0x2F) }
+                a = b + 1
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
     }
 
     /// Replaces each path segment that is an id with `:id`: a UUID (optionally prefixed), a number,
@@ -160,7 +184,7 @@ public enum WaterfallURL {
         while a <= bytes.count {
             var b = a
             while b < bytes.count && bytes[b] != 0x2F { b += 1 }
-            if isIdSegment(bytes[a..<b]) {
+            if bytes[a..<b].withUnsafeBufferPointer({ isIdSegment($0) }) {
                 out.append(contentsOf: [0x3A, 0x69, 0x64])
                 changed = true
             } else {
@@ -172,8 +196,7 @@ public enum WaterfallURL {
         return changed ? String(decoding: out, as: UTF8.self) : path
     }
 
-    static func isIdSegment(_ seg: ArraySlice<UInt8>) -> Bool {
-        let u = Array(seg)
+    static func isIdSegment(_ u: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !u.isEmpty else { return false }
         func isDigit(_ c: UInt8) -> Bool { c >= 48 && c <= 57 }
         func isHex(_ c: UInt8) -> Bool { isDigit(c) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70) }
@@ -187,7 +210,7 @@ public enum WaterfallURL {
             let tail = u.suffix(36)
             var ok = true
             for (i, c) in tail.enumerated() {
-                if [8, 13, 18, 23].contains(i) { if c != 45 { ok = false; break } } else if !isHex(c) { ok = false; break }
+                if i == 8 || i == 13 || i == 18 || i == 23 { if c != 45 { ok = false; break } } else if !isHex(c) { ok = false; break }
             }
             if ok { return true }
         }

@@ -149,3 +149,17 @@ import SiftWaterfall
         #expect(WaterfallReport(sessions: s, findings: f).findings.map(\.seq) == [1, 2])
     }
 }
+
+@Suite struct TimestampFormatTests {
+    /// `Timestamp.format` was rewritten without String(format:) for the renderers' speed.
+    @Test func formatsLikeBefore() {
+        #expect(Timestamp.format(0) == "1970-01-01T00:00:00.000Z")
+        #expect(Timestamp.format(0, micro: true) == "1970-01-01T00:00:00.000000Z")
+        let t = Timestamp.parse("2026-11-29T10:15:04.469123Z") ?? 0
+        #expect(Timestamp.format(t, micro: true) == "2026-11-29T10:15:04.469123Z")
+        #expect(Timestamp.format(t) == "2026-11-29T10:15:04.469Z")
+        #expect(Timestamp.format(-0.5) == "1969-12-31T23:59:59.500Z")
+        #expect(Timestamp.format(Timestamp.parse("9999-12-31T23:59:59.999Z") ?? 0) == "9999-12-31T23:59:59.999Z")
+        #expect(Timestamp.format(.nan) == "")
+    }
+}

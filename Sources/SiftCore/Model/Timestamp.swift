@@ -94,15 +94,17 @@ public enum Timestamp {
         let (y, m, d) = civilFromDays(days)
         // Digits by hand: String(format:) is slow enough to show in renderers that print many timestamps.
         var out: [UInt8] = []
-        out.reserveCapacity(27)
+        out.reserveCapacity(32)
         func put(_ v: Int, _ width: Int) {
             var v = v
             if v < 0 { out.append(UInt8(ascii: "-")); v = -v }
-            var digits = [UInt8](repeating: UInt8(ascii: "0"), count: width)
-            var i = width - 1
-            while v > 0 && i >= 0 { digits[i] = UInt8(48 + v % 10); v /= 10; i -= 1 }
-            if v > 0 { out.append(contentsOf: Array(String(v).utf8)) }
-            out.append(contentsOf: digits)
+            var div = 1
+            for _ in 1..<width { div *= 10 }
+            while v / div >= 10 { div *= 10 }   // more digits than the width
+            while div > 0 {
+                out.append(UInt8(48 + (v / div) % 10))
+                div /= 10
+            }
         }
         put(y, 4); out.append(UInt8(ascii: "-")); put(m, 2); out.append(UInt8(ascii: "-")); put(d, 2)
         out.append(UInt8(ascii: "T")); put(rem / 3600, 2); out.append(UInt8(ascii: ":")); put(rem % 3600 / 60, 2)

@@ -287,6 +287,20 @@ enum GoldenFixture {
                     #expect(fast == tree)
                 }
             }
+            // Every escape JSONOut knows, in every string field.
+            var odd = WaterfallRequest(input: "i", file: "f", line: 1)
+            let weird = "q\"b\\n\nr\rt\t\u{0}\u{1}\u{8}\u{C}\u{1F}\u{7F}\u{2028}\u{2029}\u{2027}é😀\u{85}"
+            odd.sessionId = weird; odd.method = weird; odd.url = weird; odd.label = weird; odd.seq = -12; odd.statusCode = 7
+            odd.durationMs = 0.0005; odd.offsetMs = -3.25; odd.totalMs = 1e12
+            var t = WaterfallTransaction(index: 0, times: TransactionTimes(), reusedConnection: nil)
+            t.anomalies = [weird, ""]
+            t.url = weird
+            odd.transactions = [t]
+            var fast = ""
+            WaterfallRender.writeRequest(odd, into: &fast, pretty: pretty, indent: 0)
+            var tree = ""
+            WaterfallRender.requestJSON(odd).write(into: &tree, pretty: pretty, indent: 0)
+            #expect(fast == tree)
             var pieces: [String] = []
             WaterfallRender.json(r, pretty: pretty) { pieces.append($0) }
             #expect(pieces.joined() == WaterfallRender.json(r, pretty: pretty))

@@ -37,10 +37,9 @@ public enum WaterfallRender {
 
     /// The JSON document, handed to `sink` in pieces of about 1 MiB so a large export is never held
     /// as one string. Byte for byte what `JSONOut.render` prints for the whole tree (keys sorted):
-    /// requests are written by `writeRequest`, which a test holds equal to `requestJSON`.
+    /// requests are written by `JSONBytes`, which a test holds equal to `requestJSON`.
     public static func json(_ report: WaterfallReport, pretty: Bool = true, sink: (String) -> Void) {
         var out = ""
-        out.reserveCapacity(1 << 20 + 65536)
         let nl = pretty ? "\n" : ""
         let sep = pretty ? ": " : ":"
         out += "{" + nl
@@ -54,19 +53,24 @@ public enum WaterfallRender {
             out += "[]"
         } else {
             out += "["
+            sink(out)
+            out = ""
+            var w = JSONBytes(pretty: pretty, indent: 4)
+            w.buf.reserveCapacity(1 << 20 + 65536)
             var first = true
             for s in report.sessions {
                 for r in s.requests {
-                    if !first { out += "," }
+                    if !first { w.buf.append(0x2C) }
                     first = false
-                    if pretty { out += "\n    " }
-                    writeRequest(r, into: &out, pretty: pretty, indent: 4)
-                    if out.utf8.count >= 1 << 20 {
-                        sink(out)
-                        out.removeAll(keepingCapacity: true)
+                    if pretty { w.lit("\n    ") }
+                    w.request(r)
+                    if w.buf.count >= 1 << 20 {
+                        sink(String(decoding: w.buf, as: UTF8.self))
+                        w.buf.removeAll(keepingCapacity: true)
                     }
                 }
             }
+            if !w.buf.isEmpty { sink(String(decoding: w.buf, as: UTF8.self)) }
             out += nl + (pretty ? "  " : "") + "]"
         }
         out += "," + nl
@@ -77,125 +81,188 @@ public enum WaterfallRender {
         sink(out)
     }
 
-    /// A small writer producing exactly JSONOut's layout, without building the tree.
-    struct Writer {
-        var pretty: Bool
-        /// Members written so far in each open container.
-        var counts: [Int] = []
+    /// Writes `requestJSON(r)` exactly as `JSONOut` prints it at `indent`, without building it.
+    public static func writeRequest(_ r: WaterfallRequest, into out: inout String, pretty: Bool, indent: Int) {
+        var w = JSONBytes(pretty: pretty, indent: indent)
+        w.request(r)
+        out += String(decoding: w.buf, as: UTF8.self)
+    }
 
-        mutating func open(_ c: String, into out: inout String) {
-            out += c
+    /// A byte-level writer with `JSONOut`'s exact layout and escaping (String appends cost more
+    /// than the rest of the waterfall on a large export).
+    struct JSONBytes {
+        var buf: [UInt8] = []
+        let pretty: Bool
+        let base: Int
+        /// Members written in each open container.
+        var counts: [Int] = []
+        static let spaces = [UInt8](repeating: 0x20, count: 256)
+
+        init(pretty: Bool, indent: Int) {
+            self.pretty = pretty
+            self.base = indent
+            counts.reserveCapacity(8)
+        }
+
+        mutating func lit(_ s: StaticString) {
+            s.withUTF8Buffer { buf.append(contentsOf: $0) }
+        }
+
+        mutating func newline(_ depth: Int) {
+            buf.append(0x0A)
+            var n = base + 2 * depth
+            while n > 0 {
+                let k = min(n, 256)
+                JSONBytes.spaces.withUnsafeBufferPointer { buf.append(contentsOf: UnsafeBufferPointer(rebasing: $0[0..<k])) }
+                n -= k
+            }
+        }
+
+        mutating func open(_ c: UInt8) {
+            buf.append(c)
             counts.append(0)
         }
 
-        /// Before a member or element: the comma, the newline and the indentation.
-        mutating func next(into out: inout String) {
-            let n = counts[counts.count - 1]
-            if n > 0 { out += "," }
-            counts[counts.count - 1] = n + 1
-            if pretty {
-                out += "\n"
-                JSONOut.indent(counts.count * 2 + base, into: &out)
-            }
+        mutating func next() {
+            let i = counts.count - 1
+            if counts[i] > 0 { buf.append(0x2C) }
+            counts[i] += 1
+            if pretty { newline(counts.count) }
         }
 
-        var base = 0
-
-        mutating func key(_ k: String, into out: inout String) {
-            next(into: &out)
-            out += "\""
-            out += k
-            out += pretty ? "\": " : "\":"
+        mutating func key(_ k: StaticString) {
+            next()
+            buf.append(0x22)
+            lit(k)
+            if pretty { lit("\": ") } else { lit("\":") }
         }
 
-        mutating func close(_ c: String, into out: inout String) {
+        mutating func close(_ c: UInt8) {
             let n = counts.removeLast()
-            if n == 0 {
-                out += c
-                return
-            }
-            if pretty {
-                out += "\n"
-                JSONOut.indent(counts.count * 2 + base, into: &out)
-            }
-            out += c
+            if n > 0 && pretty { newline(counts.count) }
+            buf.append(c)
         }
-    }
 
-    static func put(_ s: String?, into out: inout String) {
-        if let s { JSONOut.quote(s, into: &out) } else { out += "null" }
-    }
+        mutating func null() { lit("null") }
 
-    static func put(_ i: Int?, into out: inout String) {
-        if let i { out += String(i) } else { out += "null" }
-    }
-
-    static func put(_ b: Bool?, into out: inout String) {
-        if let b { out += b ? "true" : "false" } else { out += "null" }
-    }
-
-    static func putMs(_ v: Double?, into out: inout String) {
-        guard let v, v.isFinite else { out += "null"; return }
-        out += JSONOut.format((v * 1000).rounded() / 1000)
-    }
-
-    /// Writes `requestJSON(r)` as JSONOut would print it at `indent`, without building it.
-    public static func writeRequest(_ r: WaterfallRequest, into out: inout String, pretty: Bool, indent: Int) {
-        // Keys in sorted order (String `<`), as JSONOut prints them.
-        var w = Writer(pretty: pretty)
-        w.base = indent
-        w.open("{", into: &out)
-        w.key("category", into: &out); put(r.category, into: &out)
-        w.key("durationMs", into: &out); putMs(r.durationMs, into: &out)
-        w.key("hasMetrics", into: &out); put(r.hasMetrics, into: &out)
-        w.key("kind", into: &out); put(r.kind, into: &out)
-        w.key("label", into: &out); put(r.label, into: &out)
-        w.key("method", into: &out); put(r.method, into: &out)
-        w.key("offsetMs", into: &out); putMs(r.offsetMs, into: &out)
-        w.key("recordId", into: &out); put(r.recordId, into: &out)
-        w.key("requestId", into: &out); put(r.requestId, into: &out)
-        w.key("seq", into: &out); put(r.seq, into: &out)
-        w.key("sessionId", into: &out); put(r.sessionId, into: &out)
-        w.key("source", into: &out); put(r.source, into: &out)
-        w.key("start", into: &out); put(r.start.map { Timestamp.format($0, micro: true) }, into: &out)
-        w.key("state", into: &out); put(r.state, into: &out)
-        w.key("statusCode", into: &out); put(r.statusCode, into: &out)
-        w.key("totalMs", into: &out); putMs(r.totalMs, into: &out)
-        w.key("transactions", into: &out)
-        w.open("[", into: &out)
-        for t in r.transactions {
-            w.next(into: &out)
-            w.open("{", into: &out)
-            w.key("anomalies", into: &out)
-            w.open("[", into: &out)
-            for a in t.anomalies { w.next(into: &out); put(a, into: &out) }
-            w.close("]", into: &out)
-            w.key("fetchType", into: &out); put(t.fetchType, into: &out)
-            w.key("index", into: &out); put(t.index, into: &out)
-            w.key("networkProtocol", into: &out); put(t.networkProtocol, into: &out)
-            w.key("offsetMs", into: &out); putMs(t.offsetMs, into: &out)
-            w.key("phases", into: &out)
-            w.open("{", into: &out)
-            w.key("blocked", into: &out); putMs(t.phases.blocked, into: &out)
-            w.key("dns", into: &out); putMs(t.phases.dns, into: &out)
-            w.key("download", into: &out); putMs(t.phases.download, into: &out)
-            w.key("request", into: &out); putMs(t.phases.request, into: &out)
-            w.key("tcp", into: &out); putMs(t.phases.tcp, into: &out)
-            w.key("tls", into: &out); putMs(t.phases.tls, into: &out)
-            w.key("waiting", into: &out); putMs(t.phases.waiting, into: &out)
-            w.close("}", into: &out)
-            w.key("remoteAddress", into: &out); put(t.remoteAddress, into: &out)
-            w.key("remotePort", into: &out); put(t.remotePort, into: &out)
-            w.key("reusedConnection", into: &out); put(t.reusedConnection, into: &out)
-            w.key("statusCode", into: &out); put(t.statusCode, into: &out)
-            w.key("tlsVersion", into: &out); put(t.tlsVersion, into: &out)
-            w.key("totalMs", into: &out); putMs(t.totalMs, into: &out)
-            w.key("url", into: &out); put(t.url, into: &out)
-            w.close("}", into: &out)
+        mutating func string(_ s: String?) {
+            guard var s else { return null() }
+            s.withUTF8 { u in
+                buf.append(0x22)
+                var plain = 0
+                var i = 0
+                let n = u.count
+                while i < n {
+                    let c = u[i]
+                    var rep: StaticString?
+                    var hex: UInt32 = 0
+                    var skip = 1
+                    switch c {
+                    case 0x22: rep = "\\\""
+                    case 0x5C: rep = "\\\\"
+                    case 0x0A: rep = "\\n"
+                    case 0x0D: rep = "\\r"
+                    case 0x09: rep = "\\t"
+                    case 0x00..<0x20, 0x7F: hex = UInt32(c)
+                    case 0xE2 where i + 2 < n && u[i + 1] == 0x80 && (u[i + 2] == 0xA8 || u[i + 2] == 0xA9):
+                        hex = u[i + 2] == 0xA8 ? 0x2028 : 0x2029
+                        skip = 3
+                    default:
+                        i += 1
+                        continue
+                    }
+                    buf.append(contentsOf: UnsafeBufferPointer(rebasing: u[plain..<i]))
+                    if let rep {
+                        lit(rep)
+                    } else {
+                        lit("\\u")
+                        for shift in [12, 8, 4, 0] {
+                            let d = UInt8((hex >> UInt32(shift)) & 0xF)
+                            buf.append(d < 10 ? 48 + d : 87 + d)
+                        }
+                    }
+                    i += skip
+                    plain = i
+                }
+                buf.append(contentsOf: UnsafeBufferPointer(rebasing: u[plain..<n]))
+                buf.append(0x22)
+            }
         }
-        w.close("]", into: &out)
-        w.key("url", into: &out); put(r.url, into: &out)
-        w.close("}", into: &out)
+
+        mutating func int(_ v: Int?) {
+            guard let v else { return null() }
+            if v >= 0 && v < 10 {
+                buf.append(48 + UInt8(v))
+            } else {
+                buf.append(contentsOf: String(v).utf8)
+            }
+        }
+
+        mutating func bool(_ v: Bool?) {
+            guard let v else { return null() }
+            if v { lit("true") } else { lit("false") }
+        }
+
+        mutating func ms(_ v: Double?) {
+            guard let v, v.isFinite else { return null() }
+            buf.append(contentsOf: JSONOut.format((v * 1000).rounded() / 1000).utf8)
+        }
+
+        /// One request, keys in sorted order (String `<`), as JSONOut prints them.
+        mutating func request(_ r: WaterfallRequest) {
+            open(0x7B)
+            key("category"); string(r.category)
+            key("durationMs"); ms(r.durationMs)
+            key("hasMetrics"); bool(r.hasMetrics)
+            key("kind"); string(r.kind)
+            key("label"); string(r.label)
+            key("method"); string(r.method)
+            key("offsetMs"); ms(r.offsetMs)
+            key("recordId"); string(r.recordId)
+            key("requestId"); string(r.requestId)
+            key("seq"); int(r.seq)
+            key("sessionId"); string(r.sessionId)
+            key("source"); string(r.source)
+            key("start"); string(r.start.map { Timestamp.format($0, micro: true) })
+            key("state"); string(r.state)
+            key("statusCode"); int(r.statusCode)
+            key("totalMs"); ms(r.totalMs)
+            key("transactions")
+            open(0x5B)
+            for t in r.transactions {
+                next()
+                open(0x7B)
+                key("anomalies")
+                open(0x5B)
+                for a in t.anomalies { next(); string(a) }
+                close(0x5D)
+                key("fetchType"); string(t.fetchType)
+                key("index"); int(t.index)
+                key("networkProtocol"); string(t.networkProtocol)
+                key("offsetMs"); ms(t.offsetMs)
+                key("phases")
+                open(0x7B)
+                key("blocked"); ms(t.phases.blocked)
+                key("dns"); ms(t.phases.dns)
+                key("download"); ms(t.phases.download)
+                key("request"); ms(t.phases.request)
+                key("tcp"); ms(t.phases.tcp)
+                key("tls"); ms(t.phases.tls)
+                key("waiting"); ms(t.phases.waiting)
+                close(0x7D)
+                key("remoteAddress"); string(t.remoteAddress)
+                key("remotePort"); int(t.remotePort)
+                key("reusedConnection"); bool(t.reusedConnection)
+                key("statusCode"); int(t.statusCode)
+                key("tlsVersion"); string(t.tlsVersion)
+                key("totalMs"); ms(t.totalMs)
+                key("url"); string(t.url)
+                close(0x7D)
+            }
+            close(0x5D)
+            key("url"); string(r.url)
+            close(0x7D)
+        }
     }
 
     /// One request as JSON.

@@ -347,8 +347,7 @@ public struct WaterfallRequest: Sendable {
     public var shortTitle: String {
         let m = method ?? "?"
         guard let u = url else { return m + " " + (label ?? "?") }
-        if let p = WaterfallURL.parts(u) { return m + " " + p.host + p.path }
-        return m + " " + u
+        return m + " " + (WaterfallURL.hostAndPath(u) ?? u)
     }
 
     /// Phase totals over all transactions (a phase is nil when no transaction had it).

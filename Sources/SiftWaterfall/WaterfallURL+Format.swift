@@ -75,6 +75,23 @@ public enum WaterfallURL {
         }
     }
 
+    /// `host/path` of an absolute URL (host lowercased; no userinfo, query or fragment).
+    public static func hostAndPath(_ url: String) -> String? {
+        var url = url
+        return url.withUTF8 { u -> String? in
+            guard let l = layout(u) else { return nil }
+            let end = l.query ?? l.fragment
+            var out: [UInt8] = []
+            out.reserveCapacity(end - l.hostStart + 1)
+            for k in l.hostStart..<l.hostEnd {
+                let c = u[k]
+                out.append((c >= 65 && c <= 90) ? c + 32 : c)
+            }
+            if l.hostEnd == end { out.append(0x2F) } else { out.append(contentsOf: UnsafeBufferPointer(rebasing: u[l.hostEnd..<end])) }
+            return String(decoding: out, as: UTF8.self)
+        }
+    }
+
     /// The lowercased host (with port) of an absolute URL.
     public static func host(_ url: String) -> String? {
         var url = url

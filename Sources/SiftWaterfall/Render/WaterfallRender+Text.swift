@@ -129,23 +129,27 @@ extension WaterfallRender {
         return out
     }
 
-    /// The cells as text: glyphs, or coloured blocks with `color`.
+    /// The cells as text: glyphs, or coloured blocks with `color` (built as bytes: one row per request
+    /// adds up on a large export).
     static func barText(_ cells: [BarStyle?], color: Bool) -> String {
-        var s = ""
+        var out: [UInt8] = []
+        out.reserveCapacity(color ? cells.count * 4 + 64 : cells.count)
         var current: BarStyle?? = .some(nil)
         for c in cells {
             if color {
                 if current != .some(c) {
-                    if let c { s += "\u{1B}[\(c.sgr)m" } else { s += "\u{1B}[0m" }
+                    out += [0x1B, 0x5B]
+                    out += Array((c?.sgr ?? "0").utf8)
+                    out.append(0x6D)
                     current = .some(c)
                 }
-                s += c == nil ? " " : "█"
+                if c == nil { out.append(0x20) } else { out += [0xE2, 0x96, 0x88] }   // █
             } else {
-                s.append(c?.glyph ?? " ")
+                out.append(c.map { $0.glyph.asciiValue ?? 0x3F } ?? 0x20)
             }
         }
-        if color && current != .some(nil) { s += "\u{1B}[0m" }
-        return s
+        if color && current != .some(nil) { out += [0x1B, 0x5B, 0x30, 0x6D] }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The legend line.

@@ -18,6 +18,10 @@ sid = "ses_" + str(uuid.UUID(int=rnd.getrandbits(128)))
 hosts = ["api.palbase.studio", "cdn.acme.example", "orders.acme.example"]
 paths = ["/v1/auth/token", "/v1/flags", "/v1/orders/ord_{n}", "/v1/users/{u}", "/img/{n}.png", "/v1/catalog?page={n}"]
 written = 0
+REQ_TEXT = "{\"grant_type\":\"refresh_token\",\"refresh_token\":\"***\"}"
+RESP_TEXT = json.dumps({"items": [{"id": i, "name": "item %d" % i, "price": i * 1.5} for i in range(5)]})
+def body(text):
+    return {"size": len(text.encode()), "contentType": "application/json", "encoding": "utf8", "text": text}
 with open(out, "w") as f:
     head = {"type": "session", "seq": 0, "ts": ts(0), "formatVersion": 1, "sessionId": sid, "launchedAt": ts(0),
             "app": {"bundleId": "com.acme.shop", "version": "4.2.0", "build": "512"}, "sdk": {"name": "palbe-swift", "version": "3.1.0"}}
@@ -59,11 +63,9 @@ with open(out, "w") as f:
                "duration": round(dur, 6), "requestId": rid, "echoedRequestId": rid,
                "request": {"headers": [{"name": "Accept", "value": "application/json"}, {"name": "Authorization", "value": "***"},
                                        {"name": "X-Request-Id", "value": rid}],
-                           "body": {"size": 61, "contentType": "application/json", "encoding": "utf8",
-                                    "text": "{\"grant_type\":\"refresh_token\",\"refresh_token\":\"***\"}"}},
+                           "body": body(REQ_TEXT)},
                "response": {"headers": [{"name": "Content-Type", "value": "application/json"}, {"name": "X-Request-Id", "value": rid}],
-                            "body": {"size": 220, "contentType": "application/json", "encoding": "utf8",
-                                     "text": json.dumps({"items": [{"id": i, "name": "item %d" % i, "price": i * 1.5} for i in range(5)]})}}}
+                            "body": body(RESP_TEXT)}}
         if kind != "custom" and state != "pending":
             rec["metrics"] = {"taskStart": ts(t), "taskEnd": ts(at), "redirectCount": len(txs) - 1, "transactions": txs}
         line = json.dumps(rec, separators=(",", ":")) + "\n"

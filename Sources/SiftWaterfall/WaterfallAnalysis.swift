@@ -194,6 +194,7 @@ public final class WaterfallCollector {
         r.requestId = WaterfallJSON.string(j["requestId"], max: maxLen)
         r.method = WaterfallJSON.string(j["method"], max: 64)
         r.url = WaterfallJSON.string(j["url"], max: maxLen).map(WaterfallURL.sanitize)
+        r.cachedHost = r.url.flatMap(WaterfallURL.host)
         r.statusCode = j["statusCode"]?.int
         r.state = WaterfallJSON.string(j["state"], max: 64)
         r.source = WaterfallJSON.string(j["source"], max: 64)
@@ -234,26 +235,7 @@ public final class WaterfallCollector {
                     txLocations.insert(index)
                     return
                 }
-                var times = TransactionTimes()
-                var unreadable: [String] = []
-                for (k, name) in TransactionTimes.fieldNames.enumerated() {
-                    switch WaterfallJSON.stamp(tx[name]) {
-                    case .absent: break
-                    case .invalid: unreadable.append("\(name) is not a timestamp")
-                    case .value(let v): times.set(k, v)
-                    }
-                }
-                var t = WaterfallTransaction(index: index, times: times, reusedConnection: tx["reusedConnection"]?.bool,
-                                             fetchType: WaterfallJSON.string(tx["fetchType"], max: 64))
-                t.anomalies = unreadable + t.anomalies
-                t.networkProtocol = WaterfallJSON.string(tx["networkProtocol"], max: 64)
-                t.remoteAddress = WaterfallJSON.string(tx["remoteAddress"], max: 256)
-                t.remotePort = tx["remotePort"]?.int
-                t.tlsVersion = WaterfallJSON.string(tx["tlsVersion"], max: 64)
-                t.statusCode = tx["statusCode"]?.int
-                t.url = WaterfallJSON.string(tx["url"], max: maxLen).map(WaterfallURL.sanitize)
-                t.requestBodyBytes = tx["requestBodyBytes"]?.int
-                t.responseBodyBytes = tx["responseBodyBytes"]?.int
+                var t = TransactionReader.read(tx, index: index, maxLen: maxLen)
                 if let prev = r.transactions.last, let pe = prev.endUs, let s = t.startUs,
                    Double(pe - s) / 1000 > WaterfallRule.transactionOverlapToleranceMs {
                     t.anomalies.append("transaction \(index + 1) starts \(WaterfallFormat.duration(Double(pe - s) / 1000)) before transaction \(index) ends")

@@ -335,13 +335,17 @@ public struct WaterfallRequest: Sendable {
     /// When the request ended (start + elapsed), in µs.
     public var endUs: Micros? {
         guard let s = startUs else { return nil }
-        let lastTx = transactions.compactMap(\.endUs).max()
+        var lastTx: Micros?
+        for t in transactions { if let e = t.endUs, e > (lastTx ?? .min) { lastTx = e } }
         let byDuration = s + Micros((elapsedMs * 1000).rounded())
         return max(lastTx ?? byDuration, byDuration)
     }
 
     /// Host of the URL (lowercased, no userinfo), when it has one.
-    public var host: String? { url.flatMap(WaterfallURL.host) }
+    public var host: String? { cachedHost ?? url.flatMap(WaterfallURL.host) }
+
+    /// `host`, computed once when the collector reads the record.
+    var cachedHost: String?
 
     /// `METHOD host/path` without the query, for labels.
     public var shortTitle: String {

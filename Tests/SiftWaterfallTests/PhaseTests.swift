@@ -200,3 +200,32 @@ import SiftWaterfall
         #expect(WaterfallSummary.explain(r, hosts: [:]).sentence == "812 ms: a custom record has only its total, no phases")
     }
 }
+
+@Suite struct TransactionReaderTests {
+    func same(_ a: WaterfallTransaction, _ b: WaterfallTransaction) -> Bool {
+        a.times == b.times && a.phases == b.phases && a.anomalies == b.anomalies && a.reusedConnection == b.reusedConnection
+            && a.fetchType == b.fetchType && a.networkProtocol == b.networkProtocol && a.remoteAddress == b.remoteAddress
+            && a.remotePort == b.remotePort && a.tlsVersion == b.tlsVersion && a.statusCode == b.statusCode && a.url == b.url
+            && a.requestBodyBytes == b.requestBodyBytes && a.responseBodyBytes == b.responseBodyBytes
+    }
+
+    @Test(arguments: [
+        Fx.newConnection(at: 39, url: "https://a.example/x?token=abc", extra: ["responseBodyBytes": "4800000", "requestBodyBytes": "61"]),
+        Fx.reused(at: 2),
+        "{}",
+        #"{"fetchStart":"2026-11-29T10:15:01.000Z","fetchStart":"2026-11-29T10:15:09.000Z","responseEnd":"2026-11-29T10:15:01.500Z"}"#,
+        #"{"fetchStart":"\u0032026-11-29T10:15:01.000Z","responseEnd":"nope","requestStart":17,"requestEnd":null,"url":"https:\/\/a.example\/p"}"#,
+        #"{"fetch\u0053tart":"2026-11-29T10:15:01.000Z","responseEnd":"2026-11-29T10:15:01.500Z"}"#,
+        #"{"remotePort":443.0,"statusCode":2e2,"requestBodyBytes":-0,"responseBodyBytes":"12","reusedConnection":"yes","tlsVersion":1.3}"#,
+        #"{"extra":{"nested":["}",{"a":"\"]"}]},"networkProtocol":"h3","fetchType" : "localCache" , "remoteAddress":"2001:db8::1"}"#,
+        #"{"remotePort":1234567890123456789,"statusCode":-200,"url":"\u00e9\u2028"}"#,
+        #"{ "fetchStart" : "2026-11-29T10:15:01.000123Z" , "responseEnd" : "2026-11-29T10:15:01.000Z" }"#,
+    ])
+    func fastPathEqualsSlowPath(_ json: String) throws {
+        let v = try JSONDocument(string: json).root
+        let slow = TransactionReader.slow(v, index: 0, maxLen: 2048)
+        let read = TransactionReader.read(v, index: 0, maxLen: 2048)
+        #expect(same(slow, read), "\(json)")
+        if !json.contains("fetch\\u0053tart") { #expect(TransactionReader.fast(v, index: 0, maxLen: 2048) != nil) }
+    }
+}

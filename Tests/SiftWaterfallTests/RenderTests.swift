@@ -307,3 +307,27 @@ enum GoldenFixture {
         }
     }
 }
+
+@Suite struct MillisecondFormatTests {
+    /// The byte writer's millisecond numbers are what JSONOut.format prints, over a wide range.
+    @Test func fastMillisecondsMatchJSONOut() throws {
+        var values: [Double] = [0, -0.0, 0.001, 0.0004, 0.0005, -0.0004, 0.1, 0.123, 1, 10, 100.5, 221, 999.999, 1000, 1234.5678,
+                                -3.25, 86_400_000, 7_999_999_999.999, 8_000_000_000, 1e12, 1e16, 123_456_789.012, 0.010, 0.020]
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<5000 {
+            let k = Int64.random(in: -9_000_000_000_000...9_000_000_000_000, using: &rng)
+            values.append(Double(k) / 1000)
+            values.append(Double(Int64.random(in: -100_000...100_000, using: &rng)) / 1000)
+        }
+        for v in values {
+            var r = WaterfallRequest(input: "i", file: "f", line: 1)
+            r.durationMs = v
+            var fast = ""
+            WaterfallRender.writeRequest(r, into: &fast, pretty: false, indent: 0)
+            var tree = ""
+            WaterfallRender.requestJSON(r).write(into: &tree, pretty: false, indent: 0)
+            #expect(fast == tree, "\(v)")
+            if fast != tree { break }
+        }
+    }
+}

@@ -205,7 +205,37 @@ public enum WaterfallRender {
 
         mutating func ms(_ v: Double?) {
             guard let v, v.isFinite else { return null() }
-            buf.append(contentsOf: JSONOut.format((v * 1000).rounded() / 1000).utf8)
+            let k = (v * 1000).rounded()
+            // Below 2^33 ms, k/1000 prints as its integer part, '.', and the trimmed thousandths
+            // (at least one digit), which is exactly Double.description (JSONOut.format) there: the
+            // spacing of doubles is far below 0.001, so no shorter string reads back the same.
+            guard k != 0, abs(k) < 8_000_000_000_000 else {
+                buf.append(contentsOf: JSONOut.format(k / 1000).utf8)
+                return
+            }
+            var u = Int64(k)
+            if u < 0 { buf.append(0x2D); u = -u }
+            appendDigits(u / 1000)
+            buf.append(0x2E)
+            var frac = Int(u % 1000)
+            if frac == 0 { buf.append(0x30); return }
+            var digits = 3
+            while frac % 10 == 0 { frac /= 10; digits -= 1 }
+            var div = 1
+            for _ in 1..<digits { div *= 10 }
+            while div > 0 { buf.append(UInt8(48 + (frac / div) % 10)); div /= 10 }
+        }
+
+        mutating func appendDigits(_ v: Int64) {
+            if v < 10 { buf.append(48 + UInt8(v)); return }
+            var tmp: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                      UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            var n = 0
+            var x = v
+            withUnsafeMutableBytes(of: &tmp) { p in
+                while x > 0 { p[n] = UInt8(48 + x % 10); x /= 10; n += 1 }
+                for i in stride(from: n - 1, through: 0, by: -1) { buf.append(p[i]) }
+            }
         }
 
         /// One request, keys in sorted order (String `<`), as JSONOut prints them.

@@ -190,23 +190,54 @@ public final class WaterfallCollector {
         var r = WaterfallRequest(input: b.input, file: b.file, line: record.line)
         r.sessionId = b.sessionId
         r.seq = record.seq
-        r.recordId = WaterfallJSON.string(j["id"], max: maxLen)
-        r.requestId = WaterfallJSON.string(j["requestId"], max: maxLen)
-        r.method = WaterfallJSON.string(j["method"], max: 64)
-        r.url = WaterfallJSON.string(j["url"], max: maxLen).map(WaterfallURL.sanitize)
+        // One pass over the record's members (names are short: no allocation); the first of a
+        // repeated name wins, as with `JSONValue`'s subscript.
+        var seen: UInt32 = 0
+        var durationValue: JSONValue?
+        var metricsValue: JSONValue?
+        j.forEachMember { key, v in
+            let bit: UInt32
+            switch key {
+            case "id": bit = 1
+            case "requestId": bit = 2
+            case "method": bit = 4
+            case "url": bit = 8
+            case "statusCode": bit = 16
+            case "state": bit = 32
+            case "source": bit = 64
+            case "category": bit = 128
+            case "kind": bit = 256
+            case "label": bit = 512
+            case "response": bit = 1024
+            case "request": bit = 2048
+            case "duration": bit = 4096
+            case "metrics": bit = 8192
+            default: return
+            }
+            guard seen & bit == 0 else { return }
+            seen |= bit
+            switch bit {
+            case 1: r.recordId = WaterfallJSON.string(v, max: maxLen)
+            case 2: r.requestId = WaterfallJSON.string(v, max: maxLen)
+            case 4: r.method = WaterfallJSON.string(v, max: 64)
+            case 8: r.url = WaterfallJSON.string(v, max: maxLen).map(WaterfallURL.sanitize)
+            case 16: r.statusCode = v.int
+            case 32: r.state = WaterfallJSON.string(v, max: 64)
+            case 64: r.source = WaterfallJSON.string(v, max: 64)
+            case 128: r.category = WaterfallJSON.string(v, max: 128)
+            case 256: r.kind = WaterfallJSON.string(v, max: 64)
+            case 512: r.label = WaterfallJSON.string(v, max: 256)
+            case 1024: r.responseBytes = v["body", "size"]?.int
+            case 2048: r.requestBytes = v["body", "size"]?.int
+            case 4096: durationValue = v
+            default: metricsValue = v
+            }
+        }
         r.cachedHost = r.url.flatMap(WaterfallURL.host)
-        r.statusCode = j["statusCode"]?.int
-        r.state = WaterfallJSON.string(j["state"], max: 64)
-        r.source = WaterfallJSON.string(j["source"], max: 64)
-        r.category = WaterfallJSON.string(j["category"], max: 128)
-        r.kind = WaterfallJSON.string(j["kind"], max: 64)
-        r.label = WaterfallJSON.string(j["label"], max: 256)
-        r.responseBytes = j["response", "body", "size"]?.int
-        r.requestBytes = j["request", "body", "size"]?.int
 
         var anomalies: [String] = []
         var anomalyLocation = "metrics"
-        if let d = j["duration"]?.double, d.isFinite, abs(d) < 1.0e9 {
+        if let d = durationValue?.double, d.isFinite, abs(d) < 1.0e9 {
             let ms = (d * 1_000_000).rounded() / 1000
             if ms < 0 {
                 anomalies.append("duration is negative (\(WaterfallFormat.duration(ms)))")
@@ -219,12 +250,18 @@ public final class WaterfallCollector {
         var taskStart: Micros?
         var taskEnd: Micros?
         var metricsSpanMs: Double?
-        if let m = j["metrics"], m.isObject {
+        if let m = metricsValue, m.isObject {
             r.hasMetrics = true
-            if case .value(let v) = WaterfallJSON.stamp(m["taskStart"]) { taskStart = v }
-            if case .value(let v) = WaterfallJSON.stamp(m["taskEnd"]) { taskEnd = v }
-            if case .invalid = WaterfallJSON.stamp(m["taskStart"]) { anomalies.append("taskStart is not a timestamp") }
-            if case .invalid = WaterfallJSON.stamp(m["taskEnd"]) { anomalies.append("taskEnd is not a timestamp") }
+            switch WaterfallJSON.stamp(m["taskStart"]) {
+            case .value(let v): taskStart = v
+            case .invalid: anomalies.append("taskStart is not a timestamp")
+            case .absent: break
+            }
+            switch WaterfallJSON.stamp(m["taskEnd"]) {
+            case .value(let v): taskEnd = v
+            case .invalid: anomalies.append("taskEnd is not a timestamp")
+            case .absent: break
+            }
             var index = 0
             var txLocations: Set<Int> = []
             m["transactions"]?.forEachElement { tx in

@@ -106,22 +106,27 @@ public struct WaterfallSummary: Sendable {
         self.transactionCount = transactionCount
         timelines = sessions.map { WaterfallSummary.timeline($0, options) }
 
-        var totals: [WaterfallPhase: (Double, Int, Double)] = [:]
+        // Per phase (by `order`): total, count, max. Arrays, not a dictionary: this loop sees every transaction.
+        var sum = [Double](repeating: 0, count: 7)
+        var count = [Int](repeating: 0, count: 7)
+        var most = [Double](repeating: 0, count: 7)
         for s in sessions {
             for r in s.requests {
                 for t in r.transactions {
-                for p in WaterfallPhase.allCases {
-                    if let v = t.phases[p] {
-                        let c = totals[p] ?? (0, 0, 0)
-                        totals[p] = (c.0 + v, c.1 + 1, max(c.2, v))
+                    let p = t.phases
+                    func add(_ k: Int, _ v: Double?) {
+                        guard let v else { return }
+                        sum[k] += v
+                        count[k] += 1
+                        if v > most[k] { most[k] = v }
                     }
-                }
+                    add(0, p.blocked); add(1, p.dns); add(2, p.tcp); add(3, p.tls)
+                    add(4, p.request); add(5, p.waiting); add(6, p.download)
                 }
             }
         }
         phases = WaterfallPhase.allCases.map { p in
-            let c = totals[p] ?? (0, 0, 0)
-            return PhaseTotal(phase: p, totalMs: c.0, count: c.1, maxMs: c.2)
+            PhaseTotal(phase: p, totalMs: sum[p.order], count: count[p.order], maxMs: most[p.order])
         }
 
         var byKey: [String: [Double]] = [:]

@@ -163,3 +163,19 @@ import SiftWaterfall
         #expect(Timestamp.format(.nan) == "")
     }
 }
+
+@Suite struct FixedFormatTests {
+    @Test func fixedMatchesPrintf() {
+        var values: [Double] = [0, 0.005, 0.015, 0.125, 0.5, 1.05, 2.5, 2.675, 1.005, 9.95, 10.5, 999.5, 1234.5678, 59949.9]
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<3000 {
+            values.append(Double(Int.random(in: 0...10_000_000, using: &rng)) / 1000)
+            values.append(Double.random(in: 0...100_000, using: &rng))
+        }
+        for v in values {
+            for d in 0...2 {
+                #expect(WaterfallFormat.fixed(v, d) == String(format: "%.\(d)f", v), "\(v) \(d)")
+            }
+        }
+    }
+}

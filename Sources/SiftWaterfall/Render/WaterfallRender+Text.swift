@@ -200,11 +200,15 @@ extension WaterfallRender {
                 let seq = r.seq.map(String.init) ?? "?"
                 let status = r.statusCode.map(String.init) ?? (r.state == "pending" ? "…" : "—")
                 let start = r.offsetMs.map { "+" + d($0) } ?? "?"
-                out += WaterfallFormat.pad(seq, seqW, right: true) + " "
-                    + WaterfallFormat.pad(WaterfallFormat.fit(t(r.shortTitle), labelW - 1), labelW)
-                    + WaterfallFormat.pad(status, statusW, right: true) + WaterfallFormat.pad(start, startW, right: true)
-                    + WaterfallFormat.pad(r.knownElapsedMs.map(d) ?? "?", timeW, right: true) + " |"
-                    + barText(cells(r.barPieces, axis: axis, width: barW), color: color) + "|\n"
+                out += WaterfallFormat.pad(seq, seqW, right: true)
+                out += " "
+                out += WaterfallFormat.pad(WaterfallFormat.fit(t(r.shortTitle), labelW - 1), labelW)
+                out += WaterfallFormat.pad(status, statusW, right: true)
+                out += WaterfallFormat.pad(start, startW, right: true)
+                out += WaterfallFormat.pad(r.knownElapsedMs.map(d) ?? "?", timeW, right: true)
+                out += " |"
+                out += barText(cells(r.barPieces, axis: axis, width: barW), color: color)
+                out += "|\n"
                 if r.transactions.count > 1 {
                     for tx in r.transactions {
                         let txStart = tx.offsetMs.map { "+" + d($0) } ?? "?"

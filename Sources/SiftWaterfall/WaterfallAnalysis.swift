@@ -24,6 +24,7 @@ public enum WaterfallRule {
     public static let transactionOverlapToleranceMs = 1.0
     /// Duration mismatch tolerance: max(50 ms, 10 % of the larger value).
     public static let mismatchFloorMs = 50.0
+    /// See `mismatchFloorMs`.
     public static let mismatchFraction = 0.10
 
     static func severity(_ rule: String) -> Severity {
@@ -38,6 +39,7 @@ public enum WaterfallRule {
 /// The core of the waterfall analysis, fed with plain values: `WaterfallAnalysis` forwards the
 /// reader's calls here, and tests or benchmarks can drive it without a reader.
 public final class WaterfallCollector {
+    /// The bounds this collector keeps to.
     public let limits: WaterfallLimits
     /// Finished sessions, in the order they ended.
     public private(set) var sessions: [WaterfallSession] = []
@@ -69,6 +71,7 @@ public final class WaterfallCollector {
         }
     }
 
+    /// A collector with no session yet.
     public init(limits: WaterfallLimits = WaterfallLimits()) {
         self.limits = limits
     }
@@ -344,6 +347,7 @@ public final class WaterfallAnalysis: Analysis {
     /// Where the requests and findings accumulate.
     public let collector: WaterfallCollector
 
+    /// An analysis to hand to `ExportReader.read(inputs:analyses:)`.
     public init(limits: WaterfallLimits = WaterfallLimits()) {
         collector = WaterfallCollector(limits: limits)
     }
@@ -351,17 +355,21 @@ public final class WaterfallAnalysis: Analysis {
     /// Sessions finished so far, with their requests.
     public var sessions: [WaterfallSession] { collector.sessions }
 
+    /// Starts collecting a session.
     public func beginSession(_ session: SessionContext) {
         collector.beginSession(input: session.input.path, file: session.file, sessionId: session.sessionId)
     }
 
+    /// Takes one record (network records and the header matter).
     public func record(_ record: Record, session: SessionContext) {
         collector.add(record)
     }
 
+    /// Ends the session: origin, offsets, findings.
     public func endSession(_ session: SessionContext) {
         collector.endSession(sessionId: session.sessionId, launchedAt: session.launchedAt)
     }
 
+    /// Every `waterfall.*` finding.
     public func finish() -> [Finding] { collector.finish() }
 }

@@ -14,6 +14,7 @@ public struct WaterfallFilter: Sendable, Equatable {
     /// Keep requests of this `source`: `sdk` or `app`.
     public var source: String?
 
+    /// A filter; nil criteria are not applied.
     public init(request: String? = nil, slowest: Int? = nil, minDurationMs: Double? = nil, category: String? = nil,
                 source: String? = nil) {
         self.request = request

@@ -29,6 +29,7 @@ public enum WaterfallPhase: String, CaseIterable, Sendable, Comparable {
     /// Position in waterfall order.
     public var order: Int { WaterfallPhase.allCases.firstIndex(of: self) ?? 0 }
 
+    /// Waterfall order.
     public static func < (a: WaterfallPhase, b: WaterfallPhase) -> Bool { a.order < b.order }
 }
 
@@ -44,6 +45,7 @@ public struct WaterfallPhases: Sendable, Equatable {
     public var waiting: Double?
     public var download: Double?
 
+    /// Phases in milliseconds; nil for one that did not happen.
     public init(blocked: Double? = nil, dns: Double? = nil, tcp: Double? = nil, tls: Double? = nil,
                 request: Double? = nil, waiting: Double? = nil, download: Double? = nil) {
         self.blocked = blocked
@@ -100,6 +102,7 @@ public struct TransactionTimes: Sendable, Equatable {
     public var responseStart: Micros?
     public var responseEnd: Micros?
 
+    /// No timestamp.
     public init() {}
 
     /// The field names in the order a well-behaved clock produces them.
@@ -181,6 +184,7 @@ public struct WaterfallTransaction: Sendable {
     /// Clock problems seen inside this transaction, one lowercase phrase each.
     public var anomalies: [String]
 
+    /// A transaction from its timestamps: computes phases, anomalies, start, end and total.
     public init(index: Int, times: TransactionTimes, reusedConnection: Bool? = nil, fetchType: String? = nil) {
         self.index = index
         self.times = times
@@ -314,6 +318,7 @@ public struct WaterfallRequest: Sendable {
     /// Transactions beyond `WaterfallLimits.maxTransactions` that were not kept.
     public var droppedTransactions: Int
 
+    /// An empty request read at `line` of `file` in `input`.
     public init(input: String, file: String, line: Int) {
         self.input = input
         self.file = file
@@ -381,6 +386,7 @@ public struct WaterfallSession: Sendable {
     /// Requests in record order.
     public var requests: [WaterfallRequest]
 
+    /// A session with its requests.
     public init(input: String, file: String, sessionId: String?, launchedAt: Double?, originUs: Micros?,
                 originSource: String, requests: [WaterfallRequest]) {
         self.input = input
@@ -404,6 +410,7 @@ public struct WaterfallLimits: Sendable {
     /// Characters kept of a URL, label or other string.
     public var maxStringLength = 2048
 
+    /// The default bounds.
     public init() {}
 }
 

@@ -14,6 +14,7 @@ public struct WaterfallSummary: Sendable {
         public var maxIdleGaps = 20
         /// Endpoints listed (by total time).
         public var maxEndpoints = 200
+        /// The defaults.
         public init() {}
     }
 

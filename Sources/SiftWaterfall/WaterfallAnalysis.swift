@@ -215,6 +215,7 @@ public final class WaterfallCollector {
             case "request": bit = 2048
             case "duration": bit = 4096
             case "metrics": bit = 8192
+            case "error": bit = 16384
             default: return
             }
             guard seen & bit == 0 else { return }
@@ -233,7 +234,16 @@ public final class WaterfallCollector {
             case 1024: r.responseBytes = v["body", "size"]?.int
             case 2048: r.requestBytes = v["body", "size"]?.int
             case 4096: durationValue = v
-            default: metricsValue = v
+            case 8192: metricsValue = v
+            default:
+                var text = WaterfallJSON.string(v["description"], max: 256) ?? ""
+                let domain = WaterfallJSON.string(v["domain"], max: 128)
+                let code = v["code"]?.int
+                if domain != nil || code != nil {
+                    let tag = [domain, code.map(String.init)].compactMap { $0 }.joined(separator: " ")
+                    text += text.isEmpty ? tag : " (\(tag))"
+                }
+                r.error = text.isEmpty ? nil : text
             }
         }
         r.cachedHost = r.url.flatMap(WaterfallURL.host)

@@ -315,6 +315,8 @@ public struct WaterfallRequest: Sendable {
     public var responseBytes: Int?
     /// `request.body.size`.
     public var requestBytes: Int?
+    /// The record's `error`: `description (domain code)`, when it failed.
+    public var error: String?
     /// Transactions beyond `WaterfallLimits.maxTransactions` that were not kept.
     public var droppedTransactions: Int
 

@@ -252,6 +252,11 @@ public struct WaterfallSummary: Sendable {
             if r.state == "pending" { return (nil, nil, "\(total) so far: still pending at the end of the session, no metrics") }
             return (nil, nil, "\(total): no timing metrics, only the total is known")
         }
+        if let last = r.transactions.last, last.times.responseStart == nil, last.times.responseEnd == nil,
+           r.error != nil || r.state == "failure" || r.state == "cancelled" {
+            let why = r.error ?? r.state ?? "no response"
+            return (nil, nil, "\(total) without a response: \(why)")
+        }
         let sums = r.phaseSums
         var best: (WaterfallPhase, Double)?
         for p in WaterfallPhase.allCases {

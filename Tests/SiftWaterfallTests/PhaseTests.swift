@@ -229,3 +229,19 @@ import SiftWaterfall
         if !json.contains("fetch\\u0053tart") { #expect(TransactionReader.fast(v, index: 0, maxLen: 2048) != nil) }
     }
 }
+
+@Suite struct TimeoutTests {
+    @Test func timeoutIsExplainedAsNoResponse() throws {
+        let line = Fx.network(seq: 31, id: "rec_31", method: "POST", url: "https://a.example/v1/orders", durationMs: 30000,
+                              endMs: 30100, txs: [Fx.tx(["fetchStart": 100, "requestStart": 100.4, "requestEnd": 130])],
+                              taskStartMs: 100, taskEndMs: 30100, state: "failure", status: nil,
+                              extra: #","error":{"domain":"NSURLErrorDomain","code":-1001,"description":"The request timed out."}"#)
+        let (r, findings) = try Fx.single(line)
+        #expect(findings.isEmpty)
+        #expect(r.error == "The request timed out. (NSURLErrorDomain -1001)")
+        #expect(r.transactions[0].phases.waiting == nil)
+        let x = WaterfallSummary.explain(r, hosts: [:])
+        #expect(x.phase == nil)
+        #expect(x.sentence == "30.0 s without a response: The request timed out. (NSURLErrorDomain -1001)")
+    }
+}

@@ -48,6 +48,14 @@ enum GoldenFixture {
         lines.append(Fx.network(seq: 10, id: "rec_orders", method: "POST", url: "https://api.palbase.studio/v1/orders/ord_77",
                                 durationMs: nil, endMs: 9000, txs: [], metrics: false, category: "generated", state: "pending",
                                 status: nil, label: "pb.orders.create"))
+        // A timeout: the request went out, no response came; 3 s later the task failed.
+        lines.append(Fx.network(seq: 11, id: "rec_timeout", method: "POST", url: "https://api.palbase.studio/v1/orders",
+                                durationMs: 3000, endMs: 8401,
+                                txs: [Fx.tx(["fetchStart": 5400, "requestStart": 5400.4, "requestEnd": 5430],
+                                            ["reusedConnection": "true", "requestBodyBytes": "146"])],
+                                taskStartMs: 5400, taskEndMs: 8400, category: "generated", state: "failure", status: nil,
+                                label: "pb.orders.create",
+                                extra: #","error":{"domain":"NSURLErrorDomain","code":-1001,"description":"The request timed out."}"#))
         for (i, l) in lines.enumerated() { c.add(try Fx.record(i + 1, l)) }
         c.endSession(sessionId: nil, launchedAt: nil)
 
@@ -141,7 +149,7 @@ enum GoldenFixture {
         let text = WaterfallRender.json(try GoldenFixture.report())
         let doc = try JSONDocument(string: text)
         let reqs = try #require(doc.root["requests"]?.elements)
-        #expect(reqs.count == 12)
+        #expect(reqs.count == 13)
         let first = reqs[0]
         #expect(first["sessionId"]?.string == Fx.sessionId)
         #expect(first["seq"]?.int == 1)
@@ -158,7 +166,7 @@ enum GoldenFixture {
         #expect(reqs[1]["transactions"]?.elements.first?["reusedConnection"]?.bool == true)
         // The hostile URL's token is masked.
         #expect(!text.contains("token=abc"))
-        #expect(doc.root["summary", "requests"]?.int == 12)
+        #expect(doc.root["summary", "requests"]?.int == 13)
         #expect((doc.root["findings"]?.count ?? 0) >= 3)
     }
 
@@ -168,7 +176,7 @@ enum GoldenFixture {
         #expect(out.hasSuffix("\r\n"))
         // One row per transaction (redirect: 2), plus one for each request without transactions.
         let rows = out.components(separatedBy: "\r\n").filter { !$0.isEmpty }
-        #expect(rows.count == 1 + 13)
+        #expect(rows.count == 1 + 14)
         #expect(!out.contains("token=abc"))
     }
 
@@ -267,7 +275,7 @@ enum GoldenFixture {
         let b = try JSONDocument(string: WaterfallRender.json(r)).root
         #expect(a["requests"]?.count == b["requests"]?.count)
         #expect(a["requests"]?.elements.first?.rawText.count ?? 0 > 0)
-        #expect(a["summary", "requests"]?.int == 12)
+        #expect(a["summary", "requests"]?.int == 13)
         let empty = WaterfallReport(sessions: [], findings: [])
         let e = try JSONDocument(string: WaterfallRender.json(empty)).root
         #expect(e["requests"]?.count == 0)

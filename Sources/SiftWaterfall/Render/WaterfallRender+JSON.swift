@@ -243,6 +243,7 @@ public enum WaterfallRender {
             open(0x7B)
             key("category"); string(r.category)
             key("durationMs"); ms(r.durationMs)
+            key("error"); string(r.error)
             key("hasMetrics"); bool(r.hasMetrics)
             key("kind"); string(r.kind)
             key("label"); string(r.label)
@@ -303,7 +304,7 @@ public enum WaterfallRender {
             "statusCode": .opt(r.statusCode), "state": .opt(r.state), "source": .opt(r.source),
             "category": .opt(r.category), "kind": .opt(r.kind), "label": .opt(r.label),
             "start": .opt(r.start.map { Timestamp.format($0, micro: true) }),
-            "offsetMs": ms(r.offsetMs), "durationMs": ms(r.durationMs), "totalMs": ms(r.totalMs),
+            "offsetMs": ms(r.offsetMs), "durationMs": ms(r.durationMs), "totalMs": ms(r.totalMs), "error": .opt(r.error),
             "hasMetrics": .bool(r.hasMetrics),
             "transactions": .array(r.transactions.map(transactionJSON)),
         ])

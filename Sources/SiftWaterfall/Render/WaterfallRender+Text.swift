@@ -58,7 +58,7 @@ enum BarStyle: Int, CaseIterable {
 
     var name: String {
         switch self {
-        case .totalOnly: "total only"
+        case .totalOnly: "no phase (total only)"
         case .cache: "local cache"
         default: WaterfallPhase.allCases[rawValue].title
         }
@@ -75,8 +75,15 @@ struct BarPiece {
 extension WaterfallRequest {
     /// The pieces drawn for the whole request: every transaction's phases, or one total-only piece.
     var barPieces: [BarPiece] {
-        let pieces = transactions.flatMap(\.barPieces)
-        if !pieces.isEmpty { return pieces }
+        var pieces = transactions.flatMap(\.barPieces)
+        if !pieces.isEmpty {
+            // Time the phases don't account for (no response before a timeout, a duration longer
+            // than the metrics) is drawn as total-only, so a 30 s timeout doesn't look like 30 ms.
+            if let last = pieces.map(\.endUs).max(), let end = endUs, end > last {
+                pieces.append(BarPiece(style: .totalOnly, startUs: last, endUs: end))
+            }
+            return pieces
+        }
         guard let s = startUs, let e = endUs else { return [] }
         let cache = !transactions.isEmpty && transactions.allSatisfy(\.isCacheHit)
         return [BarPiece(style: cache ? .cache : .totalOnly, startUs: s, endUs: e)]
@@ -198,7 +205,8 @@ extension WaterfallRender {
                 + WaterfallFormat.pad("time", timeW, right: true) + "  " + axisHead + "\n"
             for r in session.requests {
                 let seq = r.seq.map(String.init) ?? "?"
-                let status = r.statusCode.map(String.init) ?? (r.state == "pending" ? "…" : "—")
+                let status = r.statusCode.map(String.init)
+                    ?? (r.state == "pending" ? "…" : r.state == "failure" ? "fail" : r.state == "cancelled" ? "cancel" : "—")
                 let start = r.offsetMs.map { "+" + d($0) } ?? "?"
                 out += WaterfallFormat.pad(seq, seqW, right: true)
                 out += " "

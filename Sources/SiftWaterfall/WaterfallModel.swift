@@ -388,6 +388,16 @@ public struct WaterfallSession: Sendable {
     /// Requests in record order.
     public var requests: [WaterfallRequest]
 
+    /// Requests by start time (as a network panel draws them; record order breaks ties, requests
+    /// without a start come last). Text, Markdown and SVG use this order; JSON and CSV record order.
+    public var timelineOrder: [WaterfallRequest] {
+        requests.indices.sorted { a, b in
+            let x = requests[a].startUs, y = requests[b].startUs
+            if x != y { return (x ?? .max) < (y ?? .max) }
+            return a < b
+        }.map { requests[$0] }
+    }
+
     /// A session with its requests.
     public init(input: String, file: String, sessionId: String?, launchedAt: Double?, originUs: Micros?,
                 originSource: String, requests: [WaterfallRequest]) {

@@ -35,7 +35,7 @@ extension WaterfallRender {
             out += "|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
             var bars: [(String, [BarStyle?])] = []
             let axis = WaterfallReport.axis(session)
-            for (ri, r) in session.requests.enumerated() {
+            for (ri, r) in session.timelineOrder.enumerated() {
                 let n = "\(ri + 1)"
                 let sums = r.phaseSums
                 var row = "| \(n) | \(r.seq.map(String.init) ?? "?") | \(m(r.shortTitle)) | "

@@ -390,12 +390,10 @@ public struct WaterfallSession: Sendable {
 
     /// Requests by start time (as a network panel draws them; record order breaks ties, requests
     /// without a start come last). Text, Markdown and SVG use this order; JSON and CSV record order.
-    public var timelineOrder: [WaterfallRequest] {
-        requests.indices.sorted { a, b in
-            let x = requests[a].startUs, y = requests[b].startUs
-            if x != y { return (x ?? .max) < (y ?? .max) }
-            return a < b
-        }.map { requests[$0] }
+    /// Indices into `requests` (no copies: a large session holds many).
+    public var timelineOrder: [Int] {
+        let starts = requests.map { $0.startUs ?? .max }
+        return requests.indices.sorted { a, b in starts[a] != starts[b] ? starts[a] < starts[b] : a < b }
     }
 
     /// A session with its requests.

@@ -35,7 +35,8 @@ extension WaterfallRender {
             out += "|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
             var bars: [(String, [BarStyle?])] = []
             let axis = WaterfallReport.axis(session)
-            for (ri, r) in session.timelineOrder.enumerated() {
+            for (ri, index) in session.timelineOrder.enumerated() {
+                let r = session.requests[index]
                 let n = "\(ri + 1)"
                 let sums = r.phaseSums
                 var row = "| \(n) | \(r.seq.map(String.init) ?? "?") | \(m(r.shortTitle)) | "

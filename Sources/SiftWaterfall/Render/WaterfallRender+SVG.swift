@@ -52,7 +52,8 @@ extension WaterfallRender {
 
             // Rows of this block (bounded).
             var rows: [(label: String, tip: String, pieces: [BarPiece], sub: Bool)] = []
-            for r in session.timelineOrder {
+            for index in session.timelineOrder {
+                let r = session.requests[index]
                 var tip = "\(r.shortTitle) · \(r.statusCode.map(String.init) ?? r.state ?? "no status") · start +\(r.offsetMs.map(d) ?? "?") · \(r.knownElapsedMs.map(d) ?? "no duration")"
                 let sums = r.phaseSums
                 let known = WaterfallPhase.allCases.compactMap { p in sums[p].map { "\(p.title) \(d($0))" } }

@@ -203,7 +203,8 @@ extension WaterfallRender {
             out += WaterfallFormat.pad("seq", seqW, right: true) + " " + WaterfallFormat.pad("request", labelW)
                 + WaterfallFormat.pad("status", statusW, right: true) + WaterfallFormat.pad("start", startW, right: true)
                 + WaterfallFormat.pad("time", timeW, right: true) + "  " + axisHead + "\n"
-            for r in session.timelineOrder {
+            for index in session.timelineOrder {
+                let r = session.requests[index]
                 let seq = r.seq.map(String.init) ?? "?"
                 let status = r.statusCode.map(String.init)
                     ?? (r.state == "pending" ? "…" : r.state == "failure" ? "fail" : r.state == "cancelled" ? "cancel" : "—")

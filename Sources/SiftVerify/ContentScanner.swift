@@ -1,0 +1,736 @@
+import SiftArchive
+import SiftCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A finding before it is placed at a record: the value is turned into a preview and a fingerprint
+/// as soon as the record is done, and never stored beyond that.
+struct RawHit {
+    var rule: String
+    var severity: Severity
+    var location: String
+    var value: String
+    var message: String
+}
+
+/// One step of a location path inside a record.
+enum PathComp {
+    case key(String)
+    case index(Int)
+}
+
+/// Where inside a record a value stands: `log.metadata $.a[0].b` (JSON path after a prefix) or
+/// `metrics.transactions[0].remoteAddress` (dotted record fields). Rendered only when a hit needs it.
+struct Loc {
+    var prefix: String
+    var jsonPath: Bool
+    var comps: [PathComp] = []
+
+    init(_ prefix: String, jsonPath: Bool) {
+        self.prefix = prefix
+        self.jsonPath = jsonPath
+    }
+
+    mutating func push(_ c: PathComp) { comps.append(c) }
+    mutating func pop() { comps.removeLast() }
+
+    var lastKey: String? {
+        for c in comps.reversed() { if case .key(let k) = c { return k } }
+        return nil
+    }
+
+    func render() -> String {
+        if jsonPath {
+            var s = "$"
+            for c in comps {
+                switch c {
+                case .key(let k): s = JSONValue.memberPath(s, clipName(k))
+                case .index(let i): s += "[\(i)]"
+                }
+            }
+            return prefix.isEmpty ? s : prefix + " " + s
+        }
+        var s = prefix
+        for c in comps {
+            switch c {
+            case .key(let k): s += s.isEmpty ? clipName(k) : "." + clipName(k)
+            case .index(let i): s += "[\(i)]"
+            }
+        }
+        return s
+    }
+}
+
+/// Names from an export go into locations and messages: long ones are cut so a value can't ride along.
+func clipName(_ s: String) -> String {
+    var count = 0
+    for (i, _) in s.indices.enumerated() where i >= 64 { count = i; break }
+    if count == 0 { return s }
+    return String(s.prefix(64)) + "…"
+}
+
+/// Walks record fields, bodies, URLs and blobs, applying the redaction contract and the detectors.
+/// Hits collect in `hits` until the caller takes them.
+final class ContentScanner {
+    let engine: DetectorEngine
+    let headerNames: NameSet
+    let queryNames: NameSet
+    let bodyNames: NameSet
+    /// Form and multipart field names: the body list and the query list together.
+    let formNames: NameSet
+    var hits: [RawHit] = []
+    private var scratch: [DetHit] = []
+    private var unescaped: [UInt8] = []
+
+    /// The most bytes one gzip body may inflate to.
+    let maxInflatedBytes: Int64 = 16 << 20
+    /// Nesting of encodings (gzip in base64 in multipart…) followed.
+    let maxContentDepth = 4
+    /// Container depth the tolerant JSON scanner tracks paths for.
+    let maxJSONDepth = 256
+    /// Multipart parts looked at in one body.
+    let maxParts = 1000
+
+    static let urlHeaders: Set<String> = ["location", "referer", "referrer", "contentlocation", "link"]
+
+    init(config: VerifyConfig) {
+        engine = DetectorEngine(disabled: config.disabledDetectors)
+        headerNames = NameSet(ContractNames.headers + config.extraHeaders)
+        queryNames = NameSet(ContractNames.query + config.extraQuery)
+        bodyNames = NameSet(ContractNames.body + config.extraBody)
+        formNames = NameSet(ContractNames.body + ContractNames.query + config.extraBody + config.extraQuery)
+    }
+
+    // MARK: - Detectors and contract breaches
+
+    /// Runs the detectors over `b`, reporting each match at `location`.
+    func shapes(_ b: UnsafeBufferPointer<UInt8>, hints: NameHints, skipURL: Bool = false, location: () -> String) {
+        guard !b.isEmpty else { return }
+        scratch.removeAll(keepingCapacity: true)
+        engine.scan(ScanInput(b: b, hints: hints), skipURLStructural: skipURL, into: &scratch)
+        guard !scratch.isEmpty else { return }
+        let loc = location()
+        for h in scratch {
+            let d = engine.detectors[h.detector]
+            let value = String(decoding: UnsafeBufferPointer(rebasing: b[h.start..<h.end]), as: UTF8.self)
+            let message = d.rule == "redaction.url-userinfo"
+                ? "a URL carries a password in its userinfo"
+                : "the value looks like a \(d.title)"
+            hits.append(RawHit(rule: d.rule, severity: h.severity, location: loc, value: value, message: message))
+        }
+    }
+
+    /// A value under a listed name that is not exactly `***`: high, critical when it also has a credential shape.
+    func breach(_ rule: String, what: String, value b: UnsafeBufferPointer<UInt8>, location: String) {
+        let shape = engine.shapeOf(b)
+        var message = "\(what) is on the SDK's redaction list but its value is not ***"
+        if let shape { message += "; it looks like a \(shape.title)" }
+        hits.append(RawHit(rule: rule, severity: shape == nil ? .high : .critical, location: location,
+                           value: String(decoding: b, as: UTF8.self), message: message))
+    }
+
+    @inline(__always) static func isMask(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        b.count == 3 && b[0] == 0x2A && b[1] == 0x2A && b[2] == 0x2A
+    }
+
+    // MARK: - Record fields (tape values)
+
+    /// Calls `body` with a string value's decoded bytes (no copy when it has no escape).
+    func withStringBytes<R>(_ v: JSONValue, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        let raw = v.rawBytes
+        let direct: R? = raw.withUnsafeBufferPointer { rb -> R? in
+            guard rb.count >= 2 else { return nil }
+            let inner = UnsafeBufferPointer(rebasing: rb[1..<(rb.count - 1)])
+            if let base = inner.baseAddress, memchr(base, 0x5C, inner.count) != nil { return nil }
+            return body(inner)
+        }
+        if let direct { return direct }
+        let decoded = v.stringBytes
+        return decoded.withUnsafeBufferPointer(body)
+    }
+
+    /// Walks a value: under `names` (when given) a listed key must hold `***`; every string gets the detectors.
+    func walk(_ v: JSONValue, _ loc: inout Loc, names: NameSet?, rule: String, what: String, listed: Bool, hints: NameHints) {
+        switch v.kind {
+        case .object:
+            v.forEachMember { k, x in
+                let l = listed || (names?.contains(k) ?? false)
+                loc.push(.key(k))
+                walk(x, &loc, names: names, rule: rule, what: what, listed: l, hints: NameHints.of(name: k))
+                loc.pop()
+            }
+        case .array:
+            var i = 0
+            v.forEachElement { x in
+                loc.push(.index(i))
+                walk(x, &loc, names: names, rule: rule, what: what, listed: listed, hints: hints)
+                loc.pop()
+                i += 1
+            }
+        case .string:
+            withStringBytes(v) { b in
+                if listed {
+                    if !b.isEmpty && !ContentScanner.isMask(b) {
+                        breach(rule, what: "\(what) '\(clipName(loc.lastKey ?? ""))'", value: b, location: loc.render())
+                    }
+                } else {
+                    shapes(b, hints: hints) { loc.render() }
+                }
+            }
+        case .number:
+            if listed {
+                let raw = Array(v.rawBytes)
+                raw.withUnsafeBufferPointer { breach(rule, what: "\(what) '\(clipName(loc.lastKey ?? ""))'", value: $0, location: loc.render()) }
+            }
+        default:
+            break
+        }
+    }
+
+    /// Free text (a log message, an error description): detectors only.
+    func freeText(_ v: JSONValue, location: String) {
+        if v.isString {
+            withStringBytes(v) { b in shapes(b, hints: []) { location } }
+        } else {
+            var loc = Loc(location, jsonPath: false)
+            walk(v, &loc, names: nil, rule: "", what: "", listed: false, hints: [])
+        }
+    }
+
+    /// `request.headers` / `response.headers`: the header list, URL-valued headers, detectors on the rest.
+    func headers(_ list: JSONValue, side: String) {
+        var index = 0
+        list.forEachElement { h in
+            defer { index += 1 }
+            guard let name = h["name"]?.string, let value = h["value"] else {
+                var loc = Loc("\(side).headers[\(index)]", jsonPath: false)
+                walk(h, &loc, names: nil, rule: "", what: "", listed: false, hints: [])
+                return
+            }
+            let location = "\(side).headers[\(clipName(name))]"
+            guard value.isString else { return }
+            withStringBytes(value) { b in
+                if headerNames.contains(name) {
+                    if !ContentScanner.isMask(b) {
+                        breach("redaction.header", what: "header '\(clipName(name))'", value: b, location: location)
+                    }
+                    return
+                }
+                let norm = ContractNames.normalise(name)
+                if ContentScanner.urlHeaders.contains(norm) {
+                    if norm == "link" {
+                        linkHeader(b, location: location, header: name)
+                    } else {
+                        url(b, location: location, queryRule: "redaction.url-in-header", header: name)
+                    }
+                } else {
+                    shapes(b, hints: NameHints.of(name: name)) { location }
+                }
+            }
+        }
+    }
+
+    /// `Link: <url>; rel=…, <url>; …`: every URL in angle brackets.
+    private func linkHeader(_ b: UnsafeBufferPointer<UInt8>, location: String, header: String) {
+        var i = 0
+        var scanned = 0
+        while i < b.count {
+            if b[i] == UInt8(ascii: "<") {
+                var e = i + 1
+                while e < b.count && b[e] != UInt8(ascii: ">") { e += 1 }
+                url(UnsafeBufferPointer(rebasing: b[(i + 1)..<e]), location: location, queryRule: "redaction.url-in-header", header: header)
+                // The text between URLs (parameters) still gets the detectors.
+                if i > scanned { shapes(UnsafeBufferPointer(rebasing: b[scanned..<i]), hints: []) { location } }
+                i = e + 1
+                scanned = min(i, b.count)
+            } else {
+                i += 1
+            }
+        }
+        if scanned < b.count { shapes(UnsafeBufferPointer(rebasing: b[scanned..<b.count]), hints: []) { location } }
+    }
+
+    /// A URL: the password of its userinfo, its listed query (and fragment) parameters, detectors elsewhere.
+    func url(_ b: UnsafeBufferPointer<UInt8>, location: String, queryRule: String, header: String? = nil) {
+        let n = b.count
+        var q = n, f = n
+        for i in 0..<n {
+            if b[i] == UInt8(ascii: "?") && q == n { q = i }
+            if b[i] == UInt8(ascii: "#") { f = i; break }
+        }
+        if q > f { q = f }
+        // Userinfo: scheme://user:password@host
+        var pw: DetMatch? = nil
+        let t = ScanInput(b: UnsafeBufferPointer(rebasing: b[0..<q]), hints: [])
+        if let sep = t.find(Array("://".utf8), 0, min(q, 32)) {
+            pw = urlPassword(t, sep + 3)
+        }
+        if let pw {
+            let value = UnsafeBufferPointer(rebasing: b[pw.start..<pw.end])
+            let shape = engine.shapeOf(value)
+            var message = header.map { "a URL in header '\(clipName($0))' carries a password in its userinfo" }
+                ?? "the URL carries a password in its userinfo"
+            if let shape { message += "; it looks like a \(shape.title)" }
+            hits.append(RawHit(rule: "redaction.url-userinfo", severity: shape == nil ? .high : .critical, location: location,
+                               value: String(decoding: value, as: UTF8.self), message: message))
+        }
+        // Detectors over scheme, authority and path (the password was reported above).
+        let before = hits.count
+        shapes(UnsafeBufferPointer(rebasing: b[0..<q]), hints: [], skipURL: true) { location }
+        if let pw, hits.count > before {
+            // Scan around the password (reported above) so a token used as the user name is still seen.
+            hits.removeSubrange(before...)
+            shapes(UnsafeBufferPointer(rebasing: b[0..<pw.start]), hints: [], skipURL: true) { location }
+            shapes(UnsafeBufferPointer(rebasing: b[pw.end..<q]), hints: [], skipURL: true) { location }
+        }
+        if q < f { params(UnsafeBufferPointer(rebasing: b[(q + 1)..<f]), sigil: "?", location: location, rule: queryRule, header: header) }
+        if f + 1 < n { params(UnsafeBufferPointer(rebasing: b[(f + 1)..<n]), sigil: "#", location: location, rule: queryRule, header: header) }
+    }
+
+    /// `a=1&b=2` of a query or fragment.
+    private func params(_ b: UnsafeBufferPointer<UInt8>, sigil: String, location: String, rule: String, header: String?) {
+        var start = 0
+        var count = 0
+        while start <= b.count && count < 10_000 {
+            var end = start
+            while end < b.count && b[end] != UInt8(ascii: "&") && b[end] != UInt8(ascii: ";") { end += 1 }
+            if end > start {
+                let pair = UnsafeBufferPointer(rebasing: b[start..<end])
+                var eq = pair.count
+                for k in 0..<pair.count where pair[k] == UInt8(ascii: "=") { eq = k; break }
+                let rawName = UnsafeBufferPointer(rebasing: pair[0..<eq])
+                let name = Shape.percentDecode(rawName, plusIsSpace: true)
+                let value = eq < pair.count ? Shape.percentDecode(UnsafeBufferPointer(rebasing: pair[(eq + 1)...]), plusIsSpace: true) : []
+                let nameText = String(decoding: name, as: UTF8.self)
+                let listed = name.withUnsafeBufferPointer { queryNames.contains(raw: $0) }
+                value.withUnsafeBufferPointer { v in
+                    let loc = "\(location) \(sigil)\(clipName(nameText))"
+                    if listed {
+                        if !v.isEmpty && !ContentScanner.isMask(v) {
+                            let what = header.map { "query parameter '\(clipName(nameText))' of a URL in header '\(clipName($0))'" }
+                                ?? "query parameter '\(clipName(nameText))'"
+                            breach(rule, what: what, value: v, location: loc)
+                        }
+                    } else {
+                        shapes(v, hints: name.withUnsafeBufferPointer { NameHints.of(raw: $0) }) { loc }
+                    }
+                }
+                count += 1
+            }
+            start = end + 1
+        }
+    }
+
+    // MARK: - Bodies
+
+    /// A body object: inline text, base64, or a blob reference (returned for the caller to resolve later).
+    func body(_ v: JSONValue, location: String) -> String? {
+        guard v.isObject else { return nil }
+        let body = Body(location: location, json: v)
+        switch body.content {
+        case .text:
+            if let t = v["text"], t.isString {
+                withStringBytes(t) { content($0, contentType: body.contentType, location: location, depth: 0) }
+            }
+        case .base64(let bytes, _):
+            if let bytes { bytes.withUnsafeBufferPointer { content($0, contentType: body.contentType, location: location, depth: 0) } }
+        case .blob(let hex, _, _, _):
+            return hex
+        case .none, .invalid:
+            break
+        }
+        // Any other member of the body object (a hostile writer's extras) gets the detectors.
+        v.forEachMember { k, x in
+            guard k != "text" && k != "data" && k != "blob" && x.isString else { return }
+            var loc = Loc(location, jsonPath: false)
+            loc.push(.key(k))
+            walk(x, &loc, names: nil, rule: "", what: "", listed: false, hints: NameHints.of(name: k))
+        }
+        return nil
+    }
+
+    /// Body bytes of any kind: gzip, multipart, form, JSON (complete or cut), or text. Binary is skipped.
+    func content(_ b: UnsafeBufferPointer<UInt8>, contentType: String?, location: String, depth: Int) {
+        guard depth <= maxContentDepth, !b.isEmpty else { return }
+        if b.count >= 2 && b[0] == 0x1F && b[1] == 0x8B {
+            let inflated = inflate(b)
+            inflated.withUnsafeBufferPointer { content($0, contentType: contentType, location: location, depth: depth + 1) }
+            return
+        }
+        let ct = contentType?.lowercased() ?? ""
+        if ct.contains("multipart/") || (ct.isEmpty && Shape.hasPrefix(b, "--")) {
+            if multipart(b, contentType: ct, location: location, depth: depth) { return }
+        }
+        if ct.contains("x-www-form-urlencoded") {
+            form(b, location: location)
+            return
+        }
+        var i = 0
+        while i < b.count && ByteSet.space.contains(b[i]) { i += 1 }
+        if i < b.count && (b[i] == UInt8(ascii: "{") || b[i] == UInt8(ascii: "[")) {
+            jsonText(b, location: location)
+            return
+        }
+        guard Shape.looksLikeText(b) else { return }
+        if looksLikeForm(b) {
+            form(b, location: location)
+            return
+        }
+        shapes(b, hints: []) { location }
+    }
+
+    /// `a=b&c=d` with no white space: a form body without a content type.
+    private func looksLikeForm(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard b.count < 1 << 20 else { return false }
+        let nameSet = ByteSet("A-Za-z0-9_.%[]-")
+        let first = ScanInput(b: b, hints: []).run(0, nameSet, max: 128)
+        guard first > 0, first < b.count, b[first] == UInt8(ascii: "=") else { return false }
+        for c in b where c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { return false }
+        return true
+    }
+
+    /// Inflates gzip bytes, bounded; what was inflated before damage or the bound is kept.
+    func inflate(_ b: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        let src = GzipSource(wrapping: MemorySource(Array(b)), limit: maxInflatedBytes)
+        var out: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: 65536)
+        while Int64(out.count) < maxInflatedBytes {
+            let n: Int
+            do { n = try buf.withUnsafeMutableBytes { try src.read(into: $0) } } catch { break }
+            if n <= 0 { break }
+            out.append(contentsOf: buf[0..<n])
+        }
+        return out
+    }
+
+    /// `application/x-www-form-urlencoded`.
+    func form(_ b: UnsafeBufferPointer<UInt8>, location: String) {
+        var start = 0
+        var count = 0
+        while start < b.count && count < 10_000 {
+            var end = start
+            while end < b.count && b[end] != UInt8(ascii: "&") { end += 1 }
+            if end > start {
+                let pair = UnsafeBufferPointer(rebasing: b[start..<end])
+                var eq = pair.count
+                for k in 0..<pair.count where pair[k] == UInt8(ascii: "=") { eq = k; break }
+                let name = Shape.percentDecode(UnsafeBufferPointer(rebasing: pair[0..<eq]), plusIsSpace: true)
+                let value = eq < pair.count ? Shape.percentDecode(UnsafeBufferPointer(rebasing: pair[(eq + 1)...]), plusIsSpace: true) : []
+                let nameText = clipName(String(decoding: name, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+                let loc = "\(location) form:\(nameText)"
+                let listed = name.withUnsafeBufferPointer { formNames.contains(raw: $0) }
+                value.withUnsafeBufferPointer { v in
+                    if listed {
+                        if !v.isEmpty && !ContentScanner.isMask(v) { breach("redaction.form-field", what: "form field '\(nameText)'", value: v, location: loc) }
+                    } else {
+                        shapes(v, hints: name.withUnsafeBufferPointer { NameHints.of(raw: $0) }) { loc }
+                    }
+                }
+                count += 1
+            }
+            start = end + 1
+        }
+    }
+
+    /// `multipart/form-data` (or any multipart): part names from Content-Disposition, part bodies scanned.
+    /// Returns false when no boundary could be found.
+    func multipart(_ b: UnsafeBufferPointer<UInt8>, contentType: String, location: String, depth: Int) -> Bool {
+        var boundary: [UInt8] = []
+        if let r = contentType.range(of: "boundary=") {
+            var s = String(contentType[r.upperBound...])
+            if let semi = s.firstIndex(of: ";") { s = String(s[..<semi]) }
+            s = s.trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
+            // The boundary's case matters: take it from the original bytes when present.
+            boundary = Array(s.utf8)
+        }
+        let t = ScanInput(b: b, hints: [])
+        if boundary.isEmpty || t.find(Array("--".utf8) + boundary, 0, b.count) == nil {
+            // Sniff: the first line is `--boundary`.
+            guard Shape.hasPrefix(b, "--") else { return false }
+            var e = 2
+            while e < b.count && e < 202 && b[e] != 0x0D && b[e] != 0x0A { e += 1 }
+            boundary = Array(b[2..<e])
+            if boundary.isEmpty { return false }
+            // The content type may have lowercased it; a case-insensitive match would also do.
+        }
+        let delim = Array("--".utf8) + boundary
+        var pos = t.find(delim, 0, b.count)
+        var parts = 0
+        while let p = pos, parts < maxParts {
+            var s = p + delim.count
+            if s + 1 < b.count && b[s] == UInt8(ascii: "-") && b[s + 1] == UInt8(ascii: "-") { break }   // closing delimiter
+            if s < b.count && b[s] == 0x0D { s += 1 }
+            if s < b.count && b[s] == 0x0A { s += 1 }
+            let next = t.find(delim, s, b.count)
+            var e = next ?? b.count
+            if next != nil {
+                if e > s && b[e - 1] == 0x0A { e -= 1 }
+                if e > s && b[e - 1] == 0x0D { e -= 1 }
+            }
+            if e > s { part(UnsafeBufferPointer(rebasing: b[s..<e]), location: location, depth: depth) }
+            parts += 1
+            pos = next
+        }
+        return true
+    }
+
+    /// One multipart part: headers, a blank line, the body.
+    private func part(_ b: UnsafeBufferPointer<UInt8>, location: String, depth: Int) {
+        let t = ScanInput(b: b, hints: [])
+        var headerEnd = b.count, bodyStart = b.count
+        if let k = t.find(Array("\r\n\r\n".utf8), 0, b.count) { headerEnd = k; bodyStart = k + 4 }
+        else if let k = t.find(Array("\n\n".utf8), 0, b.count) { headerEnd = k; bodyStart = k + 2 }
+        let headerText = String(decoding: UnsafeBufferPointer(rebasing: b[0..<headerEnd]), as: UTF8.self)
+        var name = "", partType: String? = nil, hasFile = false
+        for line in headerText.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
+            let lower = line.lowercased()
+            if lower.hasPrefix("content-disposition:") {
+                name = dispositionParam(String(line), "name") ?? ""
+                hasFile = dispositionParam(String(line), "filename") != nil
+            } else if lower.hasPrefix("content-type:") {
+                partType = String(line.dropFirst("content-type:".count)).trimmingCharacters(in: .whitespaces)
+            }
+        }
+        let body = UnsafeBufferPointer(rebasing: b[bodyStart..<b.count])
+        let nameText = clipName(name)
+        let loc = "\(location) multipart:\(nameText)"
+        if !name.isEmpty && formNames.contains(name) {
+            if !body.isEmpty && !ContentScanner.isMask(body) {
+                breach("redaction.multipart-field", what: "multipart field '\(nameText)'", value: body, location: loc)
+            }
+            return
+        }
+        if partType == nil && !hasFile {
+            if !body.isEmpty && (body[0] == UInt8(ascii: "{") || body[0] == UInt8(ascii: "[") || (body.count >= 2 && body[0] == 0x1F && body[1] == 0x8B)) {
+                content(body, contentType: nil, location: loc, depth: depth + 1)
+            } else {
+                shapes(body, hints: NameHints.of(name: name)) { loc }
+            }
+        } else {
+            content(body, contentType: partType, location: loc, depth: depth + 1)
+        }
+    }
+
+    private func dispositionParam(_ line: String, _ param: String) -> String? {
+        // name="x" or name=x, not matching filename= when asking for name=.
+        let lower = line.lowercased()
+        var searchFrom = lower.startIndex
+        while let r = lower.range(of: param + "=", range: searchFrom..<lower.endIndex) {
+            let prev = r.lowerBound == lower.startIndex ? " " : lower[lower.index(before: r.lowerBound)]
+            if prev == " " || prev == ";" || prev == "\t" {
+                let offset = lower.distance(from: lower.startIndex, to: r.upperBound)
+                let rest = line.dropFirst(offset)
+                if rest.first == "\"" {
+                    let inner = rest.dropFirst()
+                    return String(inner.prefix { $0 != "\"" })
+                }
+                return String(rest.prefix { $0 != ";" && $0 != " " })
+            }
+            searchFrom = r.upperBound
+        }
+        return nil
+    }
+
+    // MARK: - Tolerant JSON text scanner
+
+    private struct Frame {
+        var isObject: Bool
+        var keyStart = -1
+        var keyEnd = -1
+        var keyEscaped = false
+        var haveKey = false
+        var keyListed = false
+        var keyHints: NameHints = []
+        var index = 0
+        /// Listed (or hinted) by an enclosing key.
+        var listedAbove: Bool
+        var hintsAbove: NameHints
+    }
+
+    /// Scans JSON text that may be cut short or damaged: every string and number is visited with its key
+    /// path, without needing the document to be complete or valid. Body-list names must hold `***`.
+    func jsonText(_ b: UnsafeBufferPointer<UInt8>, location: String) {
+        guard let p = b.baseAddress else { return }
+        let n = b.count
+        var stack: [Frame] = []
+        stack.reserveCapacity(16)
+        var overflow = 0
+        var i = 0
+
+        func context() -> (listed: Bool, hints: NameHints, inObjectNoKey: Bool) {
+            guard let top = stack.last, overflow == 0 else { return (stack.last?.listedAbove ?? false, [], false) }
+            if top.isObject {
+                if !top.haveKey { return (false, [], true) }
+                return (top.keyListed || top.listedAbove, top.keyHints, false)
+            }
+            return (top.listedAbove, top.hintsAbove, false)
+        }
+
+        func keyName(_ f: Frame) -> String {
+            let raw = UnsafeBufferPointer(rebasing: b[f.keyStart..<f.keyEnd])
+            if f.keyEscaped { return String(decoding: ContentScanner.unescapeJSON(raw), as: UTF8.self) }
+            return String(decoding: raw, as: UTF8.self)
+        }
+
+        func path() -> String {
+            var s = "$"
+            for f in stack {
+                if f.isObject {
+                    if f.haveKey { s = JSONValue.memberPath(s, clipName(keyName(f))) }
+                } else {
+                    s += "[\(f.index)]"
+                }
+            }
+            if overflow > 0 { s += "…" }
+            return location.isEmpty ? s : location + " " + s
+        }
+
+        func value(_ s: Int, _ e: Int, isString: Bool, escaped: Bool) {
+            let ctx = context()
+            if ctx.inObjectNoKey { return }
+            let raw = UnsafeBufferPointer(rebasing: b[s..<e])
+            if !isString {
+                // Numbers matter only under a listed name; true, false and null never hold a secret.
+                guard ctx.listed, raw.count > 0, raw[0] != UInt8(ascii: "t"), raw[0] != UInt8(ascii: "f"), raw[0] != UInt8(ascii: "n") else { return }
+                let key = stack.last.map { $0.haveKey ? keyName($0) : "" } ?? ""
+                breach("redaction.body-field", what: "body field '\(clipName(key))'", value: raw, location: path())
+                return
+            }
+            func handle(_ v: UnsafeBufferPointer<UInt8>) {
+                if ctx.listed {
+                    if !v.isEmpty && !ContentScanner.isMask(v) {
+                        var key = ""
+                        for f in stack.reversed() where f.isObject && f.haveKey { key = keyName(f); break }
+                        breach("redaction.body-field", what: "body field '\(clipName(key))'", value: v, location: path())
+                    }
+                } else {
+                    shapes(v, hints: ctx.hints) { path() }
+                }
+            }
+            if escaped {
+                let d = ContentScanner.unescapeJSON(raw)
+                d.withUnsafeBufferPointer(handle)
+            } else {
+                handle(raw)
+            }
+        }
+
+        func push(_ isObject: Bool) {
+            if stack.count >= maxJSONDepth { overflow += 1; return }
+            let ctx = context()
+            stack.append(Frame(isObject: isObject, listedAbove: ctx.listed, hintsAbove: ctx.hints))
+        }
+
+        func pop() {
+            if overflow > 0 { overflow -= 1; return }
+            if !stack.isEmpty { stack.removeLast() }
+        }
+
+        while i < n {
+            let c = p[i]
+            switch c {
+            case UInt8(ascii: "{"): push(true); i += 1
+            case UInt8(ascii: "["): push(false); i += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"): pop(); i += 1
+            case UInt8(ascii: ","):
+                if overflow == 0, !stack.isEmpty {
+                    if stack[stack.count - 1].isObject { stack[stack.count - 1].haveKey = false } else { stack[stack.count - 1].index += 1 }
+                }
+                i += 1
+            case UInt8(ascii: "\""):
+                var j = i + 1
+                var escaped = false
+                while j < n {
+                    let d = p[j]
+                    if d == 0x22 { break }
+                    if d == 0x5C { escaped = true; j += 2; continue }
+                    j += 1
+                }
+                let s = i + 1, e = min(j, n)
+                if overflow == 0, let top = stack.last, top.isObject, !top.haveKey {
+                    let raw = UnsafeBufferPointer(rebasing: b[s..<e])
+                    var f = top
+                    f.keyStart = s
+                    f.keyEnd = e
+                    f.keyEscaped = escaped
+                    f.haveKey = true
+                    if escaped {
+                        let d = ContentScanner.unescapeJSON(raw)
+                        d.withUnsafeBufferPointer { k in
+                            f.keyListed = bodyNames.contains(raw: k)
+                            f.keyHints = NameHints.of(raw: k)
+                        }
+                    } else {
+                        f.keyListed = bodyNames.contains(raw: raw)
+                        f.keyHints = NameHints.of(raw: raw)
+                    }
+                    stack[stack.count - 1] = f
+                } else if overflow == 0 {
+                    value(s, e, isString: true, escaped: escaped)
+                }
+                i = j + 1
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+                var j = i + 1
+                while j < n {
+                    let d = p[j]
+                    if d == UInt8(ascii: ",") || d == UInt8(ascii: "}") || d == UInt8(ascii: "]") || d == 0x20 || d == 0x0A || d == 0x0D || d == 0x09 || d == 0x22 { break }
+                    j += 1
+                }
+                if overflow == 0 { value(i, min(j, i + 64), isString: false, escaped: false) }
+                i = j
+            default:
+                i += 1
+            }
+        }
+    }
+
+    /// Resolves JSON string escapes (`\n`, `\"`, `\uXXXX` with surrogate pairs); tolerant of a cut escape.
+    static func unescapeJSON(_ b: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(b.count)
+        var i = 0
+        func hex4(_ at: Int) -> UInt32? {
+            guard at + 4 <= b.count else { return nil }
+            var v: UInt32 = 0
+            for k in 0..<4 {
+                guard let h = Shape.hexNibble(b[at + k]) else { return nil }
+                v = v << 4 | UInt32(h)
+            }
+            return v
+        }
+        func scalar(_ v: UInt32) {
+            let s = Unicode.Scalar(v) ?? "\u{FFFD}"
+            out.append(contentsOf: Array(String(Character(s)).utf8))
+        }
+        while i < b.count {
+            let c = b[i]
+            if c != 0x5C || i + 1 >= b.count { out.append(c); i += 1; continue }
+            let x = b[i + 1]
+            switch x {
+            case UInt8(ascii: "n"): out.append(0x0A); i += 2
+            case UInt8(ascii: "t"): out.append(0x09); i += 2
+            case UInt8(ascii: "r"): out.append(0x0D); i += 2
+            case UInt8(ascii: "b"): out.append(0x08); i += 2
+            case UInt8(ascii: "f"): out.append(0x0C); i += 2
+            case UInt8(ascii: "u"):
+                guard let hi = hex4(i + 2) else { out.append(x); i += 2; continue }
+                i += 6
+                if hi >= 0xD800 && hi < 0xDC00, i + 6 <= b.count, b[i] == 0x5C, b[i + 1] == UInt8(ascii: "u"),
+                   let lo = hex4(i + 2), lo >= 0xDC00 && lo < 0xE000 {
+                    scalar(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00))
+                    i += 6
+                } else {
+                    scalar(hi)
+                }
+            default: out.append(x); i += 2
+            }
+        }
+        return out
+    }
+}
+
+import Foundation

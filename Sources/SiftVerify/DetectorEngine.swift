@@ -1,0 +1,114 @@
+import SiftCore
+
+/// One confirmed detector match inside scanned bytes.
+struct DetHit: Sendable {
+    var detector: Int
+    var start: Int
+    var end: Int
+    var severity: Severity
+}
+
+/// Runs the detector catalogue over byte buffers. One pass over each buffer looks up every byte pair in
+/// a 64 K table of anchor buckets, and only detectors whose anchor appears run, so the cost of a clean
+/// string does not grow with the number of detectors.
+final class DetectorEngine: @unchecked Sendable {
+    let detectors: [Detector]
+    private let table: [UInt16]
+    private let buckets: [[(anchor: [UInt8], detector: Int)]]
+    private let hinted: [Int]
+    /// Most anchor hits examined in one buffer (a hostile string of repeated anchors stays bounded).
+    let maxCandidates = 4096
+
+    init(disabled: Set<String> = []) {
+        let all = detectorCatalogue.filter { !disabled.contains($0.id) && !disabled.contains($0.rule) }
+        detectors = all
+        var table = [UInt16](repeating: 0, count: 65536)
+        var buckets: [[(anchor: [UInt8], detector: Int)]] = []
+        for (k, d) in all.enumerated() {
+            for a in d.anchors {
+                let bytes = Array(a.utf8)
+                precondition(bytes.count >= 2, "anchors are at least two bytes")
+                let key = Int(bytes[0]) << 8 | Int(bytes[1])
+                if table[key] == 0 {
+                    buckets.append([])
+                    table[key] = UInt16(buckets.count)
+                }
+                buckets[Int(table[key]) - 1].append((bytes, k))
+            }
+        }
+        self.table = table
+        self.buckets = buckets
+        hinted = all.indices.filter { all[$0].whole != nil }
+    }
+
+    /// Detector index by id (nil when disabled or unknown).
+    func index(of id: String) -> Int? { detectors.firstIndex { $0.id == id } }
+
+    /// Scans `input`, appending non-overlapping matches (specific detectors win over generic ones) to `out`.
+    /// `skipURLStructural` leaves out the URL-structure detectors where the caller parses the URL itself.
+    func scan(_ input: ScanInput, skipURLStructural: Bool = false, into out: inout [DetHit]) {
+        let base = out.count
+        let b = input.b
+        let n = b.count
+        if n >= 2, let p = b.baseAddress {
+            var candidates = 0
+            table.withUnsafeBufferPointer { tab in
+                var i = 0
+                while i < n - 1 {
+                    let t = tab[Int(p[i]) << 8 | Int(p[i + 1])]
+                    if t != 0 {
+                        for (anchor, k) in buckets[Int(t) - 1] where i + anchor.count <= n {
+                            var same = true
+                            var j = 2
+                            while j < anchor.count {
+                                if p[i + j] != anchor[j] { same = false; break }
+                                j += 1
+                            }
+                            guard same else { continue }
+                            let d = detectors[k]
+                            if skipURLStructural && d.urlStructural { continue }
+                            candidates += 1
+                            if candidates > maxCandidates { return }
+                            if let m = d.match(input, i, anchor.count), m.end > m.start, m.start >= 0, m.end <= n {
+                                out.append(DetHit(detector: k, start: m.start, end: m.end, severity: m.severity ?? d.severity))
+                            }
+                        }
+                    }
+                    i += 1
+                }
+            }
+        }
+        if !input.hints.isEmpty {
+            for k in hinted where !detectors[k].hintMask.isDisjoint(with: input.hints) {
+                let d = detectors[k]
+                if skipURLStructural && d.urlStructural { continue }
+                if let m = d.whole?(input), m.end > m.start, m.start >= 0, m.end <= n {
+                    out.append(DetHit(detector: k, start: m.start, end: m.end, severity: m.severity ?? d.severity))
+                }
+            }
+        }
+        if out.count - base > 1 { resolveOverlaps(&out, from: base) }
+    }
+
+    /// Keeps, among overlapping matches, the one from the earliest (most specific) detector.
+    private func resolveOverlaps(_ out: inout [DetHit], from base: Int) {
+        var hits = Array(out[base...])
+        out.removeSubrange(base...)
+        hits.sort { a, b in
+            if a.detector != b.detector { return a.detector < b.detector }
+            return a.start < b.start
+        }
+        var kept: [DetHit] = []
+        for h in hits where !kept.contains(where: { $0.start < h.end && h.start < $0.end }) { kept.append(h) }
+        kept.sort { $0.start < $1.start }
+        out.append(contentsOf: kept)
+    }
+
+    /// The first specific (non-generic) detector matching anywhere in `bytes`: a contract breach whose
+    /// value also has a credential shape is critical.
+    func shapeOf(_ bytes: UnsafeBufferPointer<UInt8>) -> Detector? {
+        var hits: [DetHit] = []
+        scan(ScanInput(b: bytes, hints: []), into: &hits)
+        return hits.lazy.map { self.detectors[$0.detector] }.first { !$0.generic }
+    }
+}

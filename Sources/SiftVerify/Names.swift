@@ -1,0 +1,152 @@
+/// The redaction contract's name lists (SESSION-FORMAT.md §3) and name normalisation.
+public enum ContractNames {
+    /// Request and response header names whose values must be `***`.
+    public static let headers: [String] = [
+        "apikey", "authorization", "proxyauthorization", "cookie", "setcookie", "xapikey", "xauthtoken",
+        "xpalbaseusertoken", "xpalbaseattestassertion", "xpalbaseattestkeyid", "xpalbaseattestclientdata",
+    ]
+    /// Query parameter names (of `url` and every transaction `url`) whose values must be `***`.
+    public static let query: [String] = [
+        "accesstoken", "idtoken", "refreshtoken", "code", "token", "apikey", "key", "sig", "signature",
+        "clientsecret", "password", "xamzsignature", "xamzcredential", "xamzsecuritytoken", "xgoogsignature",
+        "xgoogcredential", "awsaccesskeyid",
+    ]
+    /// JSON body field names (any depth) and log `metadata` keys whose values must be `***`.
+    public static let body: [String] = [
+        "password", "passwd", "passcode", "newpassword", "oldpassword", "currentpassword", "accesstoken",
+        "refreshtoken", "idtoken", "clientsecret", "privatekey", "mfatoken", "otp", "totp", "secret", "apikey",
+        "sessiontoken", "authtoken", "token",
+    ]
+
+    /// Lowercase, then drop every `_` and `-`: `Access-Token`, `accessToken`, `ACCESS_TOKEN` → `accesstoken`.
+    public static func normalise(_ name: String) -> String {
+        var out = ""
+        out.reserveCapacity(name.utf8.count)
+        for ch in name.lowercased().unicodeScalars where ch != "_" && ch != "-" { out.unicodeScalars.append(ch) }
+        return out
+    }
+}
+
+/// A set of normalised names, matched against raw name bytes without allocating.
+struct NameSet: Sendable {
+    private var hashes: Set<UInt64> = []
+    private(set) var maxLength = 0
+
+    init(_ names: [String]) {
+        for n in names {
+            let norm = ContractNames.normalise(n)
+            guard !norm.isEmpty else { continue }
+            hashes.insert(NameSet.hash(Array(norm.utf8)))
+            maxLength = max(maxLength, norm.utf8.count)
+        }
+    }
+
+    static func hash<C: Collection>(_ normalised: C) -> UInt64 where C.Element == UInt8 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for c in normalised { h = (h ^ UInt64(c)) &* 0x100_0000_01b3 }
+        return h
+    }
+
+    /// Whether the raw name normalises to a member (ASCII lowercasing; non-ASCII names never match).
+    func contains(raw: UnsafeBufferPointer<UInt8>) -> Bool {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        var len = 0
+        for c in raw {
+            if c == UInt8(ascii: "_") || c == UInt8(ascii: "-") { continue }
+            if c >= 0x80 { return false }
+            len += 1
+            if len > maxLength { return false }
+            let l = (c >= 0x41 && c <= 0x5A) ? c | 0x20 : c
+            h = (h ^ UInt64(l)) &* 0x100_0000_01b3
+        }
+        return len > 0 && hashes.contains(h)
+    }
+
+    func contains(_ name: String) -> Bool {
+        var s = name
+        return s.withUTF8 { contains(raw: $0) }
+    }
+}
+
+/// Credential hints carried by a name (a JSON key, a header, a parameter): they switch on the
+/// detectors that need context, so that entropy or a bare 40-character run never counts alone.
+struct NameHints: OptionSet, Sendable {
+    let rawValue: UInt32
+    /// `secret`, `token`, `apikey`, `credential`… (and not `tokenType`, `keyId`, `secretHash`…).
+    static let credential = NameHints(rawValue: 1 << 0)
+    /// `password`, `passwd`, `pwd`, `passcode`, `passphrase`.
+    static let password = NameHints(rawValue: 1 << 1)
+    static let awsSecret = NameHints(rawValue: 1 << 2)
+    static let heroku = NameHints(rawValue: 1 << 3)
+    static let datadog = NameHints(rawValue: 1 << 4)
+    static let discord = NameHints(rawValue: 1 << 5)
+    static let twilio = NameHints(rawValue: 1 << 6)
+
+    static let none: NameHints = []
+
+    private static let credentialWords: [[UInt8]] = [
+        "secret", "token", "password", "passwd", "passphrase", "apikey", "accesskey", "privatekey", "credential",
+        "authorization", "authkey", "signature", "clientkey", "masterkey", "signingkey", "encryptionkey",
+    ].map { Array($0.utf8) }
+    private static let passwordWords: [[UInt8]] = ["password", "passwd", "passcode", "passphrase"].map { Array($0.utf8) }
+    private static let passwordExact: Set<[UInt8]> = Set(["pwd", "pass", "pw"].map { Array($0.utf8) })
+    /// A name ending in one of these describes a credential rather than holding one.
+    private static let describingSuffixes: [[UInt8]] = [
+        "type", "id", "ids", "url", "uri", "endpoint", "expiry", "expires", "expiresin", "expiresat", "expiration",
+        "length", "count", "name", "names", "hint", "method", "format", "version", "hash", "digest", "checksum",
+        "etag", "fingerprint", "status", "required", "enabled", "present", "header", "field", "path", "ttl", "age",
+        "prefix", "kind", "scope", "scopes", "date", "time", "at", "issuer", "audience", "provider", "source",
+        "label", "policy", "error", "message", "reason", "mode", "set", "changed", "reset", "strength", "rules",
+        "placeholder", "location", "lifetime", "validity", "valid", "sent", "requested", "updated", "created",
+    ].map { Array($0.utf8) }
+
+    /// Hints of a raw (unnormalised) name.
+    static func of(raw: UnsafeBufferPointer<UInt8>) -> NameHints {
+        if raw.count > 64 || raw.isEmpty { return [] }
+        var n: [UInt8] = []
+        n.reserveCapacity(raw.count)
+        for c in raw where c != UInt8(ascii: "_") && c != UInt8(ascii: "-") && c != UInt8(ascii: ".") && c != 0x20 {
+            n.append((c >= 0x41 && c <= 0x5A) ? c | 0x20 : c)
+        }
+        return of(normalised: n)
+    }
+
+    static func of(name: String) -> NameHints {
+        var s = name
+        return s.withUTF8 { of(raw: $0) }
+    }
+
+    static func of(normalised n: [UInt8]) -> NameHints {
+        if n.isEmpty { return [] }
+        var h: NameHints = []
+        func has(_ w: [UInt8]) -> Bool {
+            guard n.count >= w.count else { return false }
+            var i = 0
+            while i + w.count <= n.count {
+                if n[i] == w[0] {
+                    var k = 1
+                    while k < w.count && n[i + k] == w[k] { k += 1 }
+                    if k == w.count { return true }
+                }
+                i += 1
+            }
+            return false
+        }
+        func ends(_ w: [UInt8]) -> Bool { n.count >= w.count && n[(n.count - w.count)...].elementsEqual(w) }
+        let describing = describingSuffixes.contains { ends($0) && n.count > $0.count }
+            && !ends(Array("secret".utf8)) && !ends(Array("token".utf8))
+        if !describing {
+            if credentialWords.contains(where: has) || n == Array("auth".utf8) || ends(Array("auth".utf8)) || n == Array("sig".utf8) {
+                h.insert(.credential)
+            }
+            if passwordWords.contains(where: has) || passwordExact.contains(n) { h.insert(.password) }
+        }
+        if has(Array("awssecret".utf8)) || has(Array("secretaccesskey".utf8)) { h.insert(.awsSecret) }
+        if has(Array("heroku".utf8)) { h.insert(.heroku) }
+        if has(Array("datadog".utf8)) || has(Array("ddapikey".utf8)) || has(Array("ddappkey".utf8))
+            || has(Array("ddapplicationkey".utf8)) { h.insert(.datadog) }
+        if has(Array("discord".utf8)) { h.insert(.discord) }
+        if has(Array("twilio".utf8)) || has(Array("authtoken".utf8)) { h.insert(.twilio) }
+        return h
+    }
+}

@@ -1,0 +1,276 @@
+import SiftArchive
+import SiftCore
+
+/// The `verify` analysis: checks every record it is handed and every blob once against the SDK's
+/// redaction contract and the credential detectors, and returns the findings from `finish()`.
+///
+/// Blob findings are reported once for every record that references the blob (blobs may arrive before
+/// or after those records), and once on their own when no record references them.
+public final class VerifyAnalysis: Analysis {
+    public let config: VerifyConfig
+    let scanner: ContentScanner
+
+    private var findings: [Finding] = []
+    /// Findings of each blob, by `input \0 root \0 hex`.
+    private var blobHits: [String: [BlobHit]] = [:]
+    private var blobFiles: [String: (input: String, file: String)] = [:]
+    private var blobRefs: [BlobRef] = []
+
+    /// Records checked (header lines included).
+    public private(set) var recordsScanned = 0
+    /// Distinct blobs checked.
+    public private(set) var blobsScanned = 0
+    /// Bytes of record lines and blobs checked.
+    public private(set) var bytesScanned: Int64 = 0
+
+    private struct BlobHit {
+        var rule: String
+        var severity: Severity
+        var location: String
+        var message: String
+        var preview: String
+        var fingerprint: String
+    }
+
+    private struct BlobRef {
+        var key: String
+        var input: String
+        var file: String
+        var sessionId: String?
+        var seq: Int?
+        var line: Int
+        var recordId: String?
+    }
+
+    /// A verify analysis with the contract lists extended and detectors disabled as `config` says.
+    public init(config: VerifyConfig = VerifyConfig()) {
+        self.config = config
+        self.scanner = ContentScanner(config: config)
+    }
+
+    /// The number of value-shape detectors enabled.
+    public var detectorCount: Int { scanner.engine.detectors.count }
+
+    public func record(_ record: Record, session: SessionContext) {
+        recordsScanned += 1
+        bytesScanned += Int64(record.json.doc.bytes.count)
+        scanner.hits.removeAll(keepingCapacity: true)
+        var refs: [String] = []
+        let j = record.json
+        switch record.type {
+        case .network: network(j, refs: &refs)
+        case .log: log(j)
+        case .event: event(j)
+        case .frame: frame(j)
+        case .session, .other: generic(j, skip: [])
+        }
+        if !scanner.hits.isEmpty {
+            var seen = Set<String>()
+            for h in scanner.hits {
+                let fp = SecretMask.fingerprint(h.value)
+                guard seen.insert(h.rule + "\u{0}" + h.location + "\u{0}" + fp).inserted else { continue }
+                findings.append(session.finding(h.rule, h.severity, record: record, location: h.location, message: h.message,
+                                                preview: SecretMask.preview(h.value), fingerprint: fp))
+            }
+            scanner.hits.removeAll(keepingCapacity: true)
+        }
+        if !refs.isEmpty && session.blobsAvailable {
+            for hex in Set(refs) {
+                blobRefs.append(BlobRef(key: VerifyAnalysis.blobKey(session.input.path, session.root, hex), input: session.input.path,
+                                        file: session.file, sessionId: session.sessionId, seq: record.seq, line: record.line,
+                                        recordId: record.id))
+            }
+        }
+    }
+
+    public func blob(_ blob: BlobContent) {
+        let hex = blob.name.lowercased()
+        let key = VerifyAnalysis.blobKey(blob.input, blob.root, hex)
+        guard blobHits[key] == nil else { return }
+        blobsScanned += 1
+        bytesScanned += Int64(blob.bytes.count)
+        scanner.hits.removeAll(keepingCapacity: true)
+        blob.bytes.withUnsafeBufferPointer {
+            scanner.content($0, contentType: nil, location: "blob sha256:\(clipName(hex))", depth: 0)
+        }
+        var out: [BlobHit] = []
+        var seen = Set<String>()
+        for h in scanner.hits {
+            let fp = SecretMask.fingerprint(h.value)
+            guard seen.insert(h.rule + "\u{0}" + h.location + "\u{0}" + fp).inserted else { continue }
+            out.append(BlobHit(rule: h.rule, severity: h.severity, location: h.location, message: h.message,
+                               preview: SecretMask.preview(h.value), fingerprint: fp))
+        }
+        scanner.hits.removeAll(keepingCapacity: true)
+        blobHits[key] = out
+        blobFiles[key] = (blob.input, blob.file)
+    }
+
+    public func finish() -> [Finding] {
+        var out = findings
+        var referenced = Set<String>()
+        for ref in blobRefs {
+            guard let hits = blobHits[ref.key] else { continue }
+            referenced.insert(ref.key)
+            for h in hits {
+                out.append(Finding(rule: h.rule, severity: h.severity, input: ref.input, file: ref.file, sessionId: ref.sessionId,
+                                   seq: ref.seq, line: ref.line, recordId: ref.recordId, location: h.location,
+                                   message: h.message + " (in a blob this record references)",
+                                   preview: h.preview, fingerprint: h.fingerprint))
+            }
+        }
+        for (key, hits) in blobHits where !referenced.contains(key) && !hits.isEmpty {
+            let where_ = blobFiles[key]
+            for h in hits {
+                out.append(Finding(rule: h.rule, severity: h.severity, input: where_?.input ?? "", file: where_?.file,
+                                   location: h.location, message: h.message + " (in a blob no record references)",
+                                   preview: h.preview, fingerprint: h.fingerprint))
+            }
+        }
+        let disabled = config.disabledDetectors
+        out = out.filter { f in
+            if disabled.contains(f.rule) { return false }
+            if f.rule.hasPrefix("secret."), disabled.contains(String(f.rule.dropFirst(7))) { return false }
+            if let fp = f.fingerprint, config.allowFingerprints.contains(fp) { return false }
+            return true
+        }
+        out.sort(by: Finding.reportOrder)
+        return out
+    }
+
+    static func blobKey(_ input: String, _ root: String, _ hex: String) -> String { input + "\u{0}" + root + "\u{0}" + hex }
+
+    // MARK: - Record kinds
+
+    private func network(_ j: JSONValue, refs: inout [String]) {
+        j.forEachMember { key, v in
+            switch key {
+            case "type", "seq", "ts": break
+            case "url":
+                if v.isString {
+                    scanner.withStringBytes(v) { scanner.url($0, location: "request.url", queryRule: "redaction.query") }
+                } else {
+                    genericValue(v, key: key)
+                }
+            case "request", "response":
+                guard v.isObject else { genericValue(v, key: key); return }
+                v.forEachMember { k, x in
+                    switch k {
+                    case "headers" where x.isArray: scanner.headers(x, side: key)
+                    case "body":
+                        if let hex = scanner.body(x, location: "\(key).body") { refs.append(hex) }
+                    default:
+                        var loc = Loc(key, jsonPath: false)
+                        loc.push(.key(k))
+                        scanner.walk(x, &loc, names: nil, rule: "", what: "", listed: false, hints: NameHints.of(name: k))
+                    }
+                }
+            case "metrics":
+                guard v.isObject else { genericValue(v, key: key); return }
+                v.forEachMember { k, x in
+                    if k == "transactions" && x.isArray {
+                        var i = 0
+                        x.forEachElement { tr in
+                            defer { i += 1 }
+                            guard tr.isObject else { return }
+                            tr.forEachMember { tk, tv in
+                                if tk == "url" && tv.isString {
+                                    scanner.withStringBytes(tv) {
+                                        scanner.url($0, location: "metrics.transactions[\(i)].url", queryRule: "redaction.query")
+                                    }
+                                } else if tv.isString || tv.isObject || tv.isArray {
+                                    var loc = Loc("metrics.transactions[\(i)]", jsonPath: false)
+                                    loc.push(.key(tk))
+                                    scanner.walk(tv, &loc, names: nil, rule: "", what: "", listed: false, hints: NameHints.of(name: tk))
+                                }
+                            }
+                        }
+                    } else {
+                        var loc = Loc("metrics", jsonPath: false)
+                        loc.push(.key(k))
+                        scanner.walk(x, &loc, names: nil, rule: "", what: "", listed: false, hints: NameHints.of(name: k))
+                    }
+                }
+            case "error": error(v)
+            default: genericValue(v, key: key)
+            }
+        }
+    }
+
+    private func error(_ v: JSONValue) {
+        guard v.isObject else { scanner.freeText(v, location: "error"); return }
+        v.forEachMember { k, x in
+            if k == "description" {
+                scanner.freeText(x, location: "error.description")
+            } else {
+                var loc = Loc("error", jsonPath: false)
+                loc.push(.key(k))
+                scanner.walk(x, &loc, names: nil, rule: "", what: "", listed: false, hints: NameHints.of(name: k))
+            }
+        }
+    }
+
+    private func log(_ j: JSONValue) {
+        j.forEachMember { key, v in
+            switch key {
+            case "type", "seq", "ts", "level": break
+            case "message": scanner.freeText(v, location: "log.message")
+            case "metadata":
+                var loc = Loc("log.metadata", jsonPath: true)
+                scanner.walk(v, &loc, names: scanner.bodyNames, rule: "redaction.metadata-field", what: "log metadata key",
+                             listed: false, hints: [])
+            case "error": error(v)
+            default: genericValue(v, key: key)
+            }
+        }
+    }
+
+    private func event(_ j: JSONValue) {
+        j.forEachMember { key, v in
+            switch key {
+            case "type", "seq", "ts": break
+            case "attributes":
+                var loc = Loc("event.attributes", jsonPath: true)
+                scanner.walk(v, &loc, names: scanner.bodyNames, rule: "redaction.metadata-field", what: "event attribute",
+                             listed: false, hints: [])
+            default: genericValue(v, key: key)
+            }
+        }
+    }
+
+    private func frame(_ j: JSONValue) {
+        j.forEachMember { key, v in
+            switch key {
+            case "type", "seq", "ts": break
+            case "body":
+                if v.isString {
+                    // A frame body kept as text: scan it as a (possibly cut) JSON document.
+                    scanner.withStringBytes(v) { scanner.content($0, contentType: nil, location: "frame.body", depth: 0) }
+                } else {
+                    var loc = Loc("frame.body", jsonPath: true)
+                    scanner.walk(v, &loc, names: scanner.bodyNames, rule: "redaction.body-field", what: "frame body field",
+                                 listed: false, hints: [])
+                }
+            default: genericValue(v, key: key)
+            }
+        }
+    }
+
+    private func generic(_ j: JSONValue, skip: Set<String>) {
+        j.forEachMember { key, v in
+            if key == "type" || key == "seq" || key == "ts" { return }
+            genericValue(v, key: key)
+        }
+    }
+
+    /// Any other field: the detectors, with the field name as context.
+    private func genericValue(_ v: JSONValue, key: String) {
+        switch v.kind {
+        case .string, .object, .array:
+            var loc = Loc("", jsonPath: false)
+            loc.push(.key(key))
+            scanner.walk(v, &loc, names: nil, rule: "", what: "", listed: false, hints: NameHints.of(name: key))
+        default: break
+        }
+    }
+}

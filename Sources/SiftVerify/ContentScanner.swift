@@ -65,6 +65,12 @@ struct Loc {
     }
 }
 
+/// `a JSON Web Token`, `an AWS access key id`.
+func article(_ title: String) -> String {
+    guard let c = title.first else { return title }
+    return ("AEIOUaeiou".contains(c) ? "an " : "a ") + title
+}
+
 /// Names from an export go into locations and messages: long ones are cut so a value can't ride along.
 func clipName(_ s: String) -> String {
     var count = 0
@@ -119,7 +125,7 @@ final class ContentScanner {
             let value = String(decoding: UnsafeBufferPointer(rebasing: b[h.start..<h.end]), as: UTF8.self)
             let message = d.rule == "redaction.url-userinfo"
                 ? "a URL carries a password in its userinfo"
-                : "the value looks like a \(d.title)"
+                : "the value looks like \(article(d.title))"
             hits.append(RawHit(rule: d.rule, severity: h.severity, location: loc, value: value, message: message))
         }
     }
@@ -128,7 +134,7 @@ final class ContentScanner {
     func breach(_ rule: String, what: String, value b: UnsafeBufferPointer<UInt8>, location: String) {
         let shape = engine.shapeOf(b)
         var message = "\(what) is on the SDK's redaction list but its value is not ***"
-        if let shape { message += "; it looks like a \(shape.title)" }
+        if let shape { message += "; it looks like \(article(shape.title))" }
         hits.append(RawHit(rule: rule, severity: shape == nil ? .high : .critical, location: location,
                            value: String(decoding: b, as: UTF8.self), message: message))
     }
@@ -274,7 +280,7 @@ final class ContentScanner {
             let shape = engine.shapeOf(value)
             var message = header.map { "a URL in header '\(clipName($0))' carries a password in its userinfo" }
                 ?? "the URL carries a password in its userinfo"
-            if let shape { message += "; it looks like a \(shape.title)" }
+            if let shape { message += "; it looks like \(article(shape.title))" }
             hits.append(RawHit(rule: "redaction.url-userinfo", severity: shape == nil ? .high : .critical, location: location,
                                value: String(decoding: value, as: UTF8.self), message: message))
         }

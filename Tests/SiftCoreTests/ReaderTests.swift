@@ -35,7 +35,7 @@ struct TempExport {
 
     @Test func readsTheSpecExampleCleanly() throws {
         let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../../shared/format/examples/PalbeConsole").standardized.path
+            .appendingPathComponent("Fixtures/PalbeConsole").path
         try #require(FileManager.default.fileExists(atPath: example))
         let o = ExportReader().read(inputs: [example], analyses: [])
         #expect(o.findings.isEmpty, "\(o.findings)")
@@ -129,5 +129,33 @@ struct TempExport {
         let o = ExportReader().read(inputs: ["/nonexistent/pbsift/x.zip"], analyses: [])
         #expect(o.inputs.first?.status == .unreadable)
         #expect(o.anyIncomplete)
+    }
+}
+
+@Suite struct RecordFilterTests {
+    func rec(_ json: String) throws -> Record { Record(line: 1, json: try JSONDocument(string: json).root) }
+
+    @Test func filters() throws {
+        let log = try rec(#"{"type":"log","seq":1,"ts":"2026-11-29T10:15:02.000Z","level":"error","label":"checkout","message":"boom"}"#)
+        let net = try rec(#"{"type":"network","seq":2,"ts":"2026-11-29T10:15:03.000Z","statusCode":503,"label":"grpc"}"#)
+        var f = RecordFilter()
+        #expect(f.keeps(log) && f.keeps(net))
+        f.types = ["log"]
+        #expect(f.keeps(log) && !f.keeps(net))
+        f = RecordFilter(); f.minLevel = "warning"
+        #expect(f.keeps(log) && !f.keeps(net))
+        f.minLevel = "critical"
+        #expect(!f.keeps(log))
+        f = RecordFilter(); f.statuses = ["5xx"]
+        #expect(!f.keeps(log) && f.keeps(net))
+        f.statuses = ["404"]
+        #expect(!f.keeps(net))
+        f = RecordFilter(); f.since = Timestamp.parse("2026-11-29T10:15:02.500Z")
+        #expect(!f.keeps(log) && f.keeps(net))
+        f = RecordFilter(); f.grep = try NSRegularExpression(pattern: "bo+m")
+        #expect(f.keeps(log) && !f.keeps(net))
+        f = RecordFilter(); f.labels = ["grpc"]
+        #expect(!f.keeps(log) && f.keeps(net))
+        #expect(RecordFilter.validStatus("5xx") && RecordFilter.validStatus("404") && !RecordFilter.validStatus("600") && !RecordFilter.validStatus("5x"))
     }
 }

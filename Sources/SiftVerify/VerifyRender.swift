@@ -59,10 +59,10 @@ public enum VerifyRender {
 
     /// Renders in `format`.
     public static func render(_ format: VerifyFormat, findings: [Finding], inputs: [InputSummary], summary: VerifySummary,
-                              version: String = "0.1.0") -> String {
+                              blobs: [String: BlobSummary] = [:], version: String = ToolInfo.version) -> String {
         switch format {
         case .text: text(findings: findings, inputs: inputs, summary: summary)
-        case .json: json(findings: findings, inputs: inputs, summary: summary, version: version)
+        case .json: json(findings: findings, inputs: inputs, summary: summary, blobs: blobs)
         case .csv: csv(findings: findings)
         case .markdown: markdown(findings: findings, inputs: inputs, summary: summary)
         case .sarif: sarif(findings: findings, inputs: inputs, version: version)
@@ -109,7 +109,7 @@ public enum VerifyRender {
         }
         if !out.isEmpty { out += "\n" }
         out += "pbsift verify: \(summary.headline) in \(summary.inputs) input\(summary.inputs == 1 ? "" : "s")"
-        out += " (\(summary.records) records, \(summary.blobs) blobs checked)"
+        out += " (\(summary.records) record\(summary.records == 1 ? "" : "s"), \(summary.blobs) blob\(summary.blobs == 1 ? "" : "s") checked)"
         if summary.suppressed > 0 { out += "; \(summary.suppressed) accepted by the baseline" }
         out += "\n"
         return out
@@ -117,14 +117,12 @@ public enum VerifyRender {
 
     // MARK: json
 
-    /// `{"tool", "inputs", "findings", "summary"}`, sorted keys, pretty.
-    public static func json(findings: [Finding], inputs: [InputSummary], summary: VerifySummary, version: String = "0.1.0") -> String {
-        JSONOut.object([
-            "tool": .object(["name": .string("pbsift"), "command": .string("verify"), "version": .string(version)]),
-            "inputs": .array(inputs.map(\.json)),
-            "findings": .array(findings.map(\.json)),
-            "summary": summary.json,
-        ]).render(pretty: true) + "\n"
+    /// The shared envelope (`tool`, `inputs`, `findings`, `summary`, see `ReportEnvelope`) plus a
+    /// `verify` section: `{"records", "blobs", "suppressed", "incompleteInputs", "inputs", "findings", "bySeverity"}`.
+    public static func json(findings: [Finding], inputs: [InputSummary], summary: VerifySummary,
+                            blobs: [String: BlobSummary] = [:]) -> String {
+        ReportEnvelope.render(ReportEnvelope.document(inputs: inputs, findings: findings, blobs: blobs,
+                                                      sections: ["verify": summary.json]))
     }
 
     // MARK: csv
@@ -149,7 +147,7 @@ public enum VerifyRender {
     public static func markdown(findings: [Finding], inputs: [InputSummary], summary: VerifySummary) -> String {
         var out = "## pbsift verify\n\n"
         out += "**\(summary.headline)** in \(summary.inputs) input\(summary.inputs == 1 ? "" : "s")"
-        out += " (\(summary.records) records, \(summary.blobs) blobs checked)"
+        out += " (\(summary.records) record\(summary.records == 1 ? "" : "s"), \(summary.blobs) blob\(summary.blobs == 1 ? "" : "s") checked)"
         if summary.suppressed > 0 { out += "; \(summary.suppressed) accepted by the baseline" }
         out += "\n\n"
         for i in inputs where i.status != .ok {
@@ -174,7 +172,7 @@ public enum VerifyRender {
     // MARK: sarif
 
     /// SARIF 2.1.0 as GitHub code scanning accepts it.
-    public static func sarif(findings: [Finding], inputs: [InputSummary], version: String = "0.1.0") -> String {
+    public static func sarif(findings: [Finding], inputs: [InputSummary], version: String = ToolInfo.version) -> String {
         let ruleIds = Array(Set(findings.map(\.rule))).sorted()
         var index: [String: Int] = [:]
         for (i, id) in ruleIds.enumerated() { index[id] = i }

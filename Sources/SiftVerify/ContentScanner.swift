@@ -109,13 +109,81 @@ final class ContentScanner {
         queryNames = NameSet(ContractNames.query + config.extraQuery)
         bodyNames = NameSet(ContractNames.body + config.extraBody)
         formNames = NameSet(ContractNames.body + ContractNames.query + config.extraBody + config.extraQuery)
+        keyCacheHash = UnsafeMutablePointer<UInt64>.allocate(capacity: ContentScanner.keyCacheSize)
+        keyCacheHash.initialize(repeating: 0, count: ContentScanner.keyCacheSize)
+        keyCacheInfo = UnsafeMutablePointer<UInt32>.allocate(capacity: ContentScanner.keyCacheSize)
+        keyCacheInfo.initialize(repeating: 0, count: ContentScanner.keyCacheSize)
     }
+
+    deinit {
+        keyCacheHash.deallocate()
+        keyCacheInfo.deallocate()
+    }
+
+    // MARK: - Line prefilter
+
+    /// Anchor-stem offsets in the current record line (see `DetectorEngine.stemHits`).
+    private var lineHits: [Int] = []
+    private var lineSaturatedFrom: Int? = nil
+    /// The raw range (in the current line) of the value being scanned, when it came from the line.
+    var rawRange: Range<Int>? = nil
+
+    /// Prepares the prefilter for one record line: one pass over its raw bytes.
+    func beginLine(_ bytes: [UInt8]) {
+        lineSaturatedFrom = bytes.withUnsafeBufferPointer { engine.stemHits($0, into: &lineHits) }
+    }
+
+    /// Whether an anchor stem starts inside `r` (offsets in the current line).
+    @inline(__always) func rawHasHit(_ r: Range<Int>) -> Bool {
+        if let s = lineSaturatedFrom, r.upperBound > s { return true }
+        if lineHits.isEmpty { return false }
+        var lo = 0, hi = lineHits.count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if lineHits[mid] < r.lowerBound { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < lineHits.count && lineHits[lo] < r.upperBound
+    }
+
+    // MARK: - Key facts cache
+
+    private static let keyCacheSize = 8192
+    private let keyCacheHash: UnsafeMutablePointer<UInt64>
+    private let keyCacheInfo: UnsafeMutablePointer<UInt32>
+
+    /// Whether a raw JSON key is on the body list, and its hints; cached by the key's bytes.
+    @inline(__always) func keyInfo(_ raw: UnsafeBufferPointer<UInt8>) -> (listed: Bool, hints: NameHints) {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for c in raw { h = (h ^ UInt64(c)) &* 0x100_0000_01b3 }
+        h |= 1
+        let slot = Int(truncatingIfNeeded: (h >> 17) ^ h) & (ContentScanner.keyCacheSize - 1)
+        if keyCacheHash[slot] == h {
+            let v = keyCacheInfo[slot]
+            return (v & 0x8000_0000 != 0, NameHints(rawValue: v & 0x7FFF_FFFF))
+        }
+        let listed = bodyNames.contains(raw: raw)
+        let hints = NameHints.of(raw: raw)
+        keyCacheHash[slot] = h
+        keyCacheInfo[slot] = hints.rawValue | (listed ? 0x8000_0000 : 0)
+        return (listed, hints)
+    }
+
+    /// `keyInfo` for a key already decoded to a String.
+    func keyInfo(_ key: String) -> (listed: Bool, hints: NameHints) {
+        var k = key
+        return k.withUTF8 { keyInfo($0) }
+    }
+
+    /// Hints of a name (cached).
+    func hints(_ key: String) -> NameHints { keyInfo(key).hints }
 
     // MARK: - Detectors and contract breaches
 
     /// Runs the detectors over `b`, reporting each match at `location`.
-    func shapes(_ b: UnsafeBufferPointer<UInt8>, hints: NameHints, skipURL: Bool = false, location: () -> String) {
+    func shapes(_ b: UnsafeBufferPointer<UInt8>, hints: NameHints, skipURL: Bool = false, raw: Range<Int>? = nil,
+                location: () -> String) {
         guard !b.isEmpty else { return }
+        if hints.isEmpty, let r = raw ?? rawRange, !rawHasHit(r) { return }
         scratch.removeAll(keepingCapacity: true)
         engine.scan(ScanInput(b: b, hints: hints), skipURLStructural: skipURL, into: &scratch)
         guard !scratch.isEmpty else { return }
@@ -145,9 +213,13 @@ final class ContentScanner {
 
     // MARK: - Record fields (tape values)
 
-    /// Calls `body` with a string value's decoded bytes (no copy when it has no escape).
+    /// Calls `body` with a string value's decoded bytes (no copy when it has no escape); while it runs,
+    /// `rawRange` is the value's place in the line, for the prefilter.
     func withStringBytes<R>(_ v: JSONValue, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         let raw = v.rawBytes
+        let saved = rawRange
+        rawRange = raw.startIndex..<raw.endIndex
+        defer { rawRange = saved }
         let direct: R? = raw.withUnsafeBufferPointer { rb -> R? in
             guard rb.count >= 2 else { return nil }
             let inner = UnsafeBufferPointer(rebasing: rb[1..<(rb.count - 1)])
@@ -166,7 +238,7 @@ final class ContentScanner {
             v.forEachMember { k, x in
                 let l = listed || (names?.contains(k) ?? false)
                 loc.push(.key(k))
-                walk(x, &loc, names: names, rule: rule, what: what, listed: l, hints: NameHints.of(name: k))
+                walk(x, &loc, names: names, rule: rule, what: what, listed: l, hints: self.hints(k))
                 loc.pop()
             }
         case .array:
@@ -234,7 +306,7 @@ final class ContentScanner {
                         url(b, location: location, queryRule: "redaction.url-in-header", header: name)
                     }
                 } else {
-                    shapes(b, hints: NameHints.of(name: name)) { location }
+                    shapes(b, hints: hints(name)) { location }
                 }
             }
         }
@@ -299,6 +371,10 @@ final class ContentScanner {
 
     /// `a=1&b=2` of a query or fragment.
     private func params(_ b: UnsafeBufferPointer<UInt8>, sigil: String, location: String, rule: String, header: String?) {
+        // Values are percent-decoded: the raw-line prefilter does not apply.
+        let saved = rawRange
+        rawRange = nil
+        defer { rawRange = saved }
         var start = 0
         var count = 0
         while start <= b.count && count < 10_000 {
@@ -336,6 +412,11 @@ final class ContentScanner {
     /// A body object: inline text, base64, or a blob reference (returned for the caller to resolve later).
     func body(_ v: JSONValue, location: String) -> String? {
         guard v.isObject else { return nil }
+        if v["blob"] == nil, let enc = v["encoding"], enc.stringEquals("utf8"), let t = v["text"], t.isString {
+            textBody(t, contentType: v["contentType"]?.string, location: location)
+            extras(v, location: location)
+            return nil
+        }
         let body = Body(location: location, json: v)
         switch body.content {
         case .text:
@@ -349,20 +430,44 @@ final class ContentScanner {
         case .none, .invalid:
             break
         }
-        // Any other member of the body object (a hostile writer's extras) gets the detectors.
+        extras(v, location: location)
+        return nil
+    }
+
+    /// Any other member of a body object (a hostile writer's extras) gets the detectors.
+    private func extras(_ v: JSONValue, location: String) {
         v.forEachMember { k, x in
             guard k != "text" && k != "data" && k != "blob" && x.isString else { return }
             var loc = Loc(location, jsonPath: false)
             loc.push(.key(k))
-            walk(x, &loc, names: nil, rule: "", what: "", listed: false, hints: NameHints.of(name: k))
+            walk(x, &loc, names: nil, rule: "", what: "", listed: false, hints: hints(k))
         }
-        return nil
+    }
+
+    /// An inline utf8 body: a JSON document is scanned where it stands in the line (still escaped);
+    /// anything else is decoded and dispatched by content.
+    private func textBody(_ t: JSONValue, contentType: String?, location: String) {
+        let ct = contentType?.lowercased() ?? ""
+        let raw = t.rawBytes
+        let direct: Bool = raw.withUnsafeBufferPointer { rb in
+            guard rb.count >= 2, !ct.contains("multipart/"), !ct.contains("x-www-form-urlencoded") else { return false }
+            let inner = UnsafeBufferPointer(rebasing: rb[1..<(rb.count - 1)])
+            guard looksLikeJSON(inner, level: 1) else { return false }
+            jsonText(inner, location: location, level: 1, rawBase: raw.startIndex + 1)
+            return true
+        }
+        if !direct {
+            withStringBytes(t) { content($0, contentType: contentType, location: location, depth: 0) }
+        }
     }
 
     /// Body bytes of any kind: gzip, multipart, form, JSON (complete or cut), or text. Binary is skipped.
     func content(_ b: UnsafeBufferPointer<UInt8>, contentType: String?, location: String, depth: Int) {
         guard depth <= maxContentDepth, !b.isEmpty else { return }
         if b.count >= 2 && b[0] == 0x1F && b[1] == 0x8B {
+            let saved = rawRange
+            rawRange = nil
+            defer { rawRange = saved }
             let inflated = inflate(b)
             inflated.withUnsafeBufferPointer { content($0, contentType: contentType, location: location, depth: depth + 1) }
             return
@@ -415,6 +520,9 @@ final class ContentScanner {
 
     /// `application/x-www-form-urlencoded`.
     func form(_ b: UnsafeBufferPointer<UInt8>, location: String) {
+        let saved = rawRange
+        rawRange = nil
+        defer { rawRange = saved }
         var start = 0
         var count = 0
         while start < b.count && count < 10_000 {
@@ -552,20 +660,49 @@ final class ContentScanner {
         var keyListed = false
         var keyHints: NameHints = []
         var index = 0
-        /// Listed (or hinted) by an enclosing key.
+        /// Listed by an enclosing key.
         var listedAbove: Bool
+        /// Hints of the key holding this container (used for array elements).
         var hintsAbove: NameHints
+    }
+
+    /// Whether JSON text, possibly still escaped once (`level` 1: the raw bytes of a JSON string that
+    /// holds a JSON document), starts like an object or array.
+    func looksLikeJSON(_ b: UnsafeBufferPointer<UInt8>, level: Int) -> Bool {
+        var i = 0
+        while i < b.count {
+            let c = b[i]
+            if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { i += 1; continue }
+            if level == 1 && c == 0x5C && i + 1 < b.count && (b[i + 1] == UInt8(ascii: "n") || b[i + 1] == UInt8(ascii: "r") || b[i + 1] == UInt8(ascii: "t")) {
+                i += 2
+                continue
+            }
+            return c == UInt8(ascii: "{") || c == UInt8(ascii: "[")
+        }
+        return false
+    }
+
+    /// Decodes a key or value range of the scanned text: once per escaping level.
+    private func decode(_ raw: UnsafeBufferPointer<UInt8>, level: Int) -> [UInt8] {
+        let once = ContentScanner.unescapeJSON(raw)
+        if level == 0 { return once }
+        return once.withUnsafeBufferPointer { ContentScanner.unescapeJSON($0) }
     }
 
     /// Scans JSON text that may be cut short or damaged: every string and number is visited with its key
     /// path, without needing the document to be complete or valid. Body-list names must hold `***`.
-    func jsonText(_ b: UnsafeBufferPointer<UInt8>, location: String) {
+    ///
+    /// `level` 1 scans the raw bytes of a JSON string holding the document (a body's `text` as it stands in
+    /// the record line) without unescaping it first: `\"` is a quote there. `rawBase` is the offset of `b` in
+    /// the record line, for the line prefilter.
+    func jsonText(_ b: UnsafeBufferPointer<UInt8>, location: String, level: Int = 0, rawBase: Int? = nil) {
         guard let p = b.baseAddress else { return }
         let n = b.count
         var stack: [Frame] = []
         stack.reserveCapacity(16)
         var overflow = 0
         var i = 0
+        let bs: UInt8 = 0x5C, quote: UInt8 = 0x22
 
         func context() -> (listed: Bool, hints: NameHints, inObjectNoKey: Bool) {
             guard let top = stack.last, overflow == 0 else { return (stack.last?.listedAbove ?? false, [], false) }
@@ -578,7 +715,7 @@ final class ContentScanner {
 
         func keyName(_ f: Frame) -> String {
             let raw = UnsafeBufferPointer(rebasing: b[f.keyStart..<f.keyEnd])
-            if f.keyEscaped { return String(decoding: ContentScanner.unescapeJSON(raw), as: UTF8.self) }
+            if f.keyEscaped { return String(decoding: decode(raw, level: level), as: UTF8.self) }
             return String(decoding: raw, as: UTF8.self)
         }
 
@@ -595,6 +732,11 @@ final class ContentScanner {
             return location.isEmpty ? s : location + " " + s
         }
 
+        func innermostKey() -> String {
+            for f in stack.reversed() where f.isObject && f.haveKey { return keyName(f) }
+            return ""
+        }
+
         func value(_ s: Int, _ e: Int, isString: Bool, escaped: Bool) {
             let ctx = context()
             if ctx.inObjectNoKey { return }
@@ -602,24 +744,25 @@ final class ContentScanner {
             if !isString {
                 // Numbers matter only under a listed name; true, false and null never hold a secret.
                 guard ctx.listed, raw.count > 0, raw[0] != UInt8(ascii: "t"), raw[0] != UInt8(ascii: "f"), raw[0] != UInt8(ascii: "n") else { return }
-                let key = stack.last.map { $0.haveKey ? keyName($0) : "" } ?? ""
-                breach("redaction.body-field", what: "body field '\(clipName(key))'", value: raw, location: path())
+                breach("redaction.body-field", what: "body field '\(clipName(innermostKey()))'", value: raw, location: path())
                 return
             }
+            if !ctx.listed && ctx.hints.isEmpty, let base = rawBase, !escaped, !rawHasHit((base + s)..<(base + e)) { return }
             func handle(_ v: UnsafeBufferPointer<UInt8>) {
                 if ctx.listed {
                     if !v.isEmpty && !ContentScanner.isMask(v) {
-                        var key = ""
-                        for f in stack.reversed() where f.isObject && f.haveKey { key = keyName(f); break }
-                        breach("redaction.body-field", what: "body field '\(clipName(key))'", value: v, location: path())
+                        breach("redaction.body-field", what: "body field '\(clipName(innermostKey()))'", value: v, location: path())
                     }
                 } else {
-                    shapes(v, hints: ctx.hints) { path() }
+                    shapes(v, hints: ctx.hints, raw: escaped ? nil : rawBase.map { ($0 + s)..<($0 + e) }) { path() }
                 }
             }
             if escaped {
-                let d = ContentScanner.unescapeJSON(raw)
+                let d = decode(raw, level: level)
+                let saved = rawRange
+                rawRange = nil
                 d.withUnsafeBufferPointer(handle)
+                rawRange = saved
             } else {
                 handle(raw)
             }
@@ -636,6 +779,63 @@ final class ContentScanner {
             if !stack.isEmpty { stack.removeLast() }
         }
 
+        /// A string's content starts at `s`; returns (end of content, offset after the closing quote, escaped).
+        @inline(__always) func scanString(_ s: Int) -> (Int, Int, Bool) {
+            var j = s
+            var escaped = false
+            if level == 0 {
+                while j < n {
+                    let d = p[j]
+                    if d == quote { return (j, j + 1, escaped) }
+                    if d == bs { escaped = true; j += 2; continue }
+                    j += 1
+                }
+                return (n, n, escaped)
+            }
+            while j < n {
+                let d = p[j]
+                if d == bs {
+                    let nx = j + 1 < n ? p[j + 1] : 0
+                    if nx == quote { return (j, j + 2, escaped) }
+                    escaped = true
+                    if nx == bs {
+                        // An escape of the inner document: \\\" or \\\\ (4 bytes), else \\n, \\u… (3 bytes).
+                        j += (j + 2 < n && p[j + 2] == bs) ? 4 : 3
+                    } else {
+                        j += 2
+                    }
+                    continue
+                }
+                j += 1
+            }
+            return (n, n, escaped)
+        }
+
+        func string(_ s: Int) -> Int {
+            let (e, next, escaped) = scanString(s)
+            let end = min(e, n)
+            if overflow == 0, let top = stack.last, top.isObject, !top.haveKey {
+                let raw = UnsafeBufferPointer(rebasing: b[s..<end])
+                var f = top
+                f.keyStart = s
+                f.keyEnd = end
+                f.keyEscaped = escaped
+                f.haveKey = true
+                let info: (listed: Bool, hints: NameHints)
+                if escaped {
+                    info = decode(raw, level: level).withUnsafeBufferPointer { keyInfo($0) }
+                } else {
+                    info = keyInfo(raw)
+                }
+                f.keyListed = info.listed
+                f.keyHints = info.hints
+                stack[stack.count - 1] = f
+            } else if overflow == 0 {
+                value(s, end, isString: true, escaped: escaped)
+            }
+            return next
+        }
+
         while i < n {
             let c = p[i]
             switch c {
@@ -647,43 +847,20 @@ final class ContentScanner {
                     if stack[stack.count - 1].isObject { stack[stack.count - 1].haveKey = false } else { stack[stack.count - 1].index += 1 }
                 }
                 i += 1
-            case UInt8(ascii: "\""):
-                var j = i + 1
-                var escaped = false
-                while j < n {
-                    let d = p[j]
-                    if d == 0x22 { break }
-                    if d == 0x5C { escaped = true; j += 2; continue }
-                    j += 1
+            case quote where level == 0:
+                i = string(i + 1)
+            case bs:
+                if level == 1 && i + 1 < n && p[i + 1] == quote {
+                    i = string(i + 2)
+                } else {
+                    i += 2   // an escape between tokens (\\n as white space at level 1)
                 }
-                let s = i + 1, e = min(j, n)
-                if overflow == 0, let top = stack.last, top.isObject, !top.haveKey {
-                    let raw = UnsafeBufferPointer(rebasing: b[s..<e])
-                    var f = top
-                    f.keyStart = s
-                    f.keyEnd = e
-                    f.keyEscaped = escaped
-                    f.haveKey = true
-                    if escaped {
-                        let d = ContentScanner.unescapeJSON(raw)
-                        d.withUnsafeBufferPointer { k in
-                            f.keyListed = bodyNames.contains(raw: k)
-                            f.keyHints = NameHints.of(raw: k)
-                        }
-                    } else {
-                        f.keyListed = bodyNames.contains(raw: raw)
-                        f.keyHints = NameHints.of(raw: raw)
-                    }
-                    stack[stack.count - 1] = f
-                } else if overflow == 0 {
-                    value(s, e, isString: true, escaped: escaped)
-                }
-                i = j + 1
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
                 var j = i + 1
                 while j < n {
                     let d = p[j]
-                    if d == UInt8(ascii: ",") || d == UInt8(ascii: "}") || d == UInt8(ascii: "]") || d == 0x20 || d == 0x0A || d == 0x0D || d == 0x09 || d == 0x22 { break }
+                    if d == UInt8(ascii: ",") || d == UInt8(ascii: "}") || d == UInt8(ascii: "]") || d == 0x20 || d == 0x0A
+                        || d == 0x0D || d == 0x09 || d == quote || d == bs { break }
                     j += 1
                 }
                 if overflow == 0 { value(i, min(j, i + 64), isString: false, escaped: false) }

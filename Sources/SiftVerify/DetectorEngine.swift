@@ -16,6 +16,10 @@ final class DetectorEngine: @unchecked Sendable {
     private let table: [UInt16]
     private let buckets: [[(anchor: [UInt8], detector: Int)]]
     private let hinted: [Int]
+    /// Stems of the anchors (each anchor's prefix before any `/`, `"` or backslash, which JSON may
+    /// escape), looked for in the raw bytes of a whole record line by `stemHits`.
+    private let stemTable: [UInt16]
+    private let stemBuckets: [[[UInt8]]]
     /// Most anchor hits examined in one buffer (a hostile string of repeated anchors stays bounded).
     let maxCandidates = 4096
 
@@ -38,6 +42,39 @@ final class DetectorEngine: @unchecked Sendable {
         }
         self.table = table
         self.buckets = buckets
+        var stems = Set<[UInt8]>()
+        for d in all {
+            for a in d.anchors {
+                let bytes = Array(a.utf8)
+                let special: Set<UInt8> = [UInt8(ascii: "/"), UInt8(ascii: "\""), UInt8(ascii: "\\")]
+                let cut = bytes.firstIndex(where: { special.contains($0) }) ?? bytes.count
+                if cut >= 2 {
+                    stems.insert(Array(bytes[0..<cut]))
+                } else {
+                    let head = Array(bytes[0..<max(cut, 1)])
+                    if head.count == 1 {
+                        stems.insert(head + [UInt8(ascii: "\\")])
+                        stems.insert(head + [bytes.count > 1 ? bytes[1] : UInt8(ascii: "\\")])
+                    } else {
+                        stems.insert(head)
+                    }
+                }
+            }
+        }
+        // A \u escape can spell any anchor: a value holding one is always scanned.
+        stems.insert(Array("\\u".utf8))
+        var stemTable = [UInt16](repeating: 0, count: 65536)
+        var stemBuckets: [[[UInt8]]] = []
+        for st in stems.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            let key = Int(st[0]) << 8 | Int(st[1])
+            if stemTable[key] == 0 {
+                stemBuckets.append([])
+                stemTable[key] = UInt16(stemBuckets.count)
+            }
+            stemBuckets[Int(stemTable[key]) - 1].append(st)
+        }
+        self.stemTable = stemTable
+        self.stemBuckets = stemBuckets
         hinted = all.indices.filter { all[$0].whole != nil }
     }
 
@@ -88,6 +125,35 @@ final class DetectorEngine: @unchecked Sendable {
             }
         }
         if out.count - base > 1 { resolveOverlaps(&out, from: base) }
+    }
+
+    /// Offsets (ascending) in `b` where an anchor stem starts: a value whose raw bytes hold none of them
+    /// cannot match an anchored detector. At most `maxCandidates` offsets; past that, every offset after
+    /// the last one counts as a hit (`saturatedFrom`).
+    func stemHits(_ b: UnsafeBufferPointer<UInt8>, into out: inout [Int]) -> Int? {
+        out.removeAll(keepingCapacity: true)
+        let n = b.count
+        guard n >= 2, let p = b.baseAddress else { return nil }
+        var saturated: Int? = nil
+        stemTable.withUnsafeBufferPointer { tab in
+            var i = 0
+            while i < n - 1 {
+                let t = tab[Int(p[i]) << 8 | Int(p[i + 1])]
+                if t != 0 {
+                    for stem in stemBuckets[Int(t) - 1] where i + stem.count <= n {
+                        var j = 2
+                        while j < stem.count && p[i + j] == stem[j] { j += 1 }
+                        if j == stem.count {
+                            out.append(i)
+                            if out.count >= maxCandidates { saturated = i; return }
+                            break
+                        }
+                    }
+                }
+                i += 1
+            }
+        }
+        return saturated
     }
 
     /// Keeps, among overlapping matches, the one from the earliest (most specific) detector.

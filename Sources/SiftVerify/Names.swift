@@ -89,7 +89,7 @@ struct NameHints: OptionSet, Sendable {
         "authorization", "authkey", "signature", "clientkey", "masterkey", "signingkey", "encryptionkey",
     ].map { Array($0.utf8) }
     private static let passwordWords: [[UInt8]] = ["password", "passwd", "passcode", "passphrase"].map { Array($0.utf8) }
-    private static let passwordExact: Set<[UInt8]> = Set(["pwd", "pass", "pw"].map { Array($0.utf8) })
+    private static let passwordExact: [[UInt8]] = ["pwd", "pass", "pw"].map { Array($0.utf8) }
     /// A name ending in one of these describes a credential rather than holding one.
     private static let describingSuffixes: [[UInt8]] = [
         "type", "id", "ids", "url", "uri", "endpoint", "expiry", "expires", "expiresin", "expiresat", "expiration",
@@ -100,15 +100,27 @@ struct NameHints: OptionSet, Sendable {
         "placeholder", "location", "lifetime", "validity", "valid", "sent", "requested", "updated", "created",
     ].map { Array($0.utf8) }
 
-    /// Hints of a raw (unnormalised) name.
+    private static let awsWords: [[UInt8]] = ["awssecret", "secretaccesskey"].map { Array($0.utf8) }
+    private static let datadogWords: [[UInt8]] = ["datadog", "ddapikey", "ddappkey", "ddapplicationkey"].map { Array($0.utf8) }
+    private static let twilioWords: [[UInt8]] = ["twilio", "authtoken"].map { Array($0.utf8) }
+    private static let herokuWord = Array("heroku".utf8)
+    private static let discordWord = Array("discord".utf8)
+    private static let secretWord = Array("secret".utf8)
+    private static let tokenWord = Array("token".utf8)
+    private static let authWord = Array("auth".utf8)
+    private static let sigWord = Array("sig".utf8)
+
+    /// Hints of a raw (unnormalised) name: lowercase, without `_`, `-`, `.` and spaces. No allocation.
     static func of(raw: UnsafeBufferPointer<UInt8>) -> NameHints {
         if raw.count > 64 || raw.isEmpty { return [] }
-        var n: [UInt8] = []
-        n.reserveCapacity(raw.count)
-        for c in raw where c != UInt8(ascii: "_") && c != UInt8(ascii: "-") && c != UInt8(ascii: ".") && c != 0x20 {
-            n.append((c >= 0x41 && c <= 0x5A) ? c | 0x20 : c)
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buf -> NameHints in
+            var n = 0
+            for c in raw where c != UInt8(ascii: "_") && c != UInt8(ascii: "-") && c != UInt8(ascii: ".") && c != 0x20 {
+                buf[n] = (c >= 0x41 && c <= 0x5A) ? c | 0x20 : c
+                n += 1
+            }
+            return of(normalised: UnsafeBufferPointer(rebasing: buf[0..<n]))
         }
-        return of(normalised: n)
     }
 
     static func of(name: String) -> NameHints {
@@ -116,37 +128,41 @@ struct NameHints: OptionSet, Sendable {
         return s.withUTF8 { of(raw: $0) }
     }
 
-    static func of(normalised n: [UInt8]) -> NameHints {
-        if n.isEmpty { return [] }
-        var h: NameHints = []
-        func has(_ w: [UInt8]) -> Bool {
-            guard n.count >= w.count else { return false }
+    static func of(normalised n: UnsafeBufferPointer<UInt8>) -> NameHints {
+        if n.count < 2 { return [] }
+        @inline(__always) func has(_ w: [UInt8]) -> Bool {
+            let m = w.count
+            guard n.count >= m else { return false }
+            let f = w[0]
             var i = 0
-            while i + w.count <= n.count {
-                if n[i] == w[0] {
+            while i + m <= n.count {
+                if n[i] == f {
                     var k = 1
-                    while k < w.count && n[i + k] == w[k] { k += 1 }
-                    if k == w.count { return true }
+                    while k < m && n[i + k] == w[k] { k += 1 }
+                    if k == m { return true }
                 }
                 i += 1
             }
             return false
         }
-        func ends(_ w: [UInt8]) -> Bool { n.count >= w.count && n[(n.count - w.count)...].elementsEqual(w) }
-        let describing = describingSuffixes.contains { ends($0) && n.count > $0.count }
-            && !ends(Array("secret".utf8)) && !ends(Array("token".utf8))
-        if !describing {
-            if credentialWords.contains(where: has) || n == Array("auth".utf8) || ends(Array("auth".utf8)) || n == Array("sig".utf8) {
-                h.insert(.credential)
-            }
-            if passwordWords.contains(where: has) || passwordExact.contains(n) { h.insert(.password) }
+        @inline(__always) func ends(_ w: [UInt8]) -> Bool {
+            let m = w.count
+            guard n.count >= m else { return false }
+            for k in 0..<m where n[n.count - m + k] != w[k] { return false }
+            return true
         }
-        if has(Array("awssecret".utf8)) || has(Array("secretaccesskey".utf8)) { h.insert(.awsSecret) }
-        if has(Array("heroku".utf8)) { h.insert(.heroku) }
-        if has(Array("datadog".utf8)) || has(Array("ddapikey".utf8)) || has(Array("ddappkey".utf8))
-            || has(Array("ddapplicationkey".utf8)) { h.insert(.datadog) }
-        if has(Array("discord".utf8)) { h.insert(.discord) }
-        if has(Array("twilio".utf8)) || has(Array("authtoken".utf8)) { h.insert(.twilio) }
+        @inline(__always) func equals(_ w: [UInt8]) -> Bool { n.count == w.count && ends(w) }
+        var h: NameHints = []
+        let describing = !ends(secretWord) && !ends(tokenWord) && describingSuffixes.contains { n.count > $0.count && ends($0) }
+        if !describing {
+            if credentialWords.contains(where: has) || ends(authWord) || equals(sigWord) { h.insert(.credential) }
+            if passwordWords.contains(where: has) || passwordExact.contains(where: equals) { h.insert(.password) }
+        }
+        if awsWords.contains(where: has) { h.insert(.awsSecret) }
+        if has(herokuWord) { h.insert(.heroku) }
+        if datadogWords.contains(where: has) { h.insert(.datadog) }
+        if has(discordWord) { h.insert(.discord) }
+        if twilioWords.contains(where: has) { h.insert(.twilio) }
         return h
     }
 }

@@ -55,6 +55,7 @@ public final class VerifyAnalysis: Analysis {
         recordsScanned += 1
         bytesScanned += Int64(record.json.doc.bytes.count)
         scanner.hits.removeAll(keepingCapacity: true)
+        scanner.beginLine(record.json.doc.bytes)
         var refs: [String] = []
         let j = record.json
         switch record.type {
@@ -162,7 +163,7 @@ public final class VerifyAnalysis: Analysis {
                     default:
                         var loc = Loc(key, jsonPath: false)
                         loc.push(.key(k))
-                        scanner.walk(x, &loc, names: nil, rule: "", what: "", listed: false, hints: NameHints.of(name: k))
+                        scanner.walk(x, &loc, names: nil, rule: "", what: "", listed: false, hints: scanner.hints(k))
                     }
                 }
             case "metrics":
@@ -181,14 +182,14 @@ public final class VerifyAnalysis: Analysis {
                                 } else if tv.isString || tv.isObject || tv.isArray {
                                     var loc = Loc("metrics.transactions[\(i)]", jsonPath: false)
                                     loc.push(.key(tk))
-                                    scanner.walk(tv, &loc, names: nil, rule: "", what: "", listed: false, hints: NameHints.of(name: tk))
+                                    scanner.walk(tv, &loc, names: nil, rule: "", what: "", listed: false, hints: scanner.hints(tk))
                                 }
                             }
                         }
                     } else {
                         var loc = Loc("metrics", jsonPath: false)
                         loc.push(.key(k))
-                        scanner.walk(x, &loc, names: nil, rule: "", what: "", listed: false, hints: NameHints.of(name: k))
+                        scanner.walk(x, &loc, names: nil, rule: "", what: "", listed: false, hints: scanner.hints(k))
                     }
                 }
             case "error": error(v)
@@ -205,7 +206,7 @@ public final class VerifyAnalysis: Analysis {
             } else {
                 var loc = Loc("error", jsonPath: false)
                 loc.push(.key(k))
-                scanner.walk(x, &loc, names: nil, rule: "", what: "", listed: false, hints: NameHints.of(name: k))
+                scanner.walk(x, &loc, names: nil, rule: "", what: "", listed: false, hints: scanner.hints(k))
             }
         }
     }
@@ -269,7 +270,7 @@ public final class VerifyAnalysis: Analysis {
         case .string, .object, .array:
             var loc = Loc("", jsonPath: false)
             loc.push(.key(key))
-            scanner.walk(v, &loc, names: nil, rule: "", what: "", listed: false, hints: NameHints.of(name: key))
+            scanner.walk(v, &loc, names: nil, rule: "", what: "", listed: false, hints: scanner.hints(key))
         default: break
         }
     }

@@ -53,6 +53,16 @@ private let weak = "hunter" + "2"
                              "redaction.body-field @ response.body $.data.session.refreshToken"])
     }
 
+    @Test func escapedBodyTextIsDecodedBeforeMatching() throws {
+        // Escapes inside the body document: quotes, newlines, \/ and a \u-spelled anchor and key.
+        let u = "\\u0067hp_" + String(ghToken.dropFirst(4))
+        let body = #"{"note":"say \"hi\"\n\#(ghToken)","url":"https:\/\/x.test\/a","pass\u0077ord":"\#(weak)","k":"\#(u)","q":"a\\b"}"#
+        let f = try H.run([H.network(requestBody: H.textBody(body))])
+        #expect(pairs(f) == ["redaction.body-field @ request.body $.password", "secret.github-token @ request.body $.k",
+                             "secret.github-token @ request.body $.note"])
+        #expect(f.filter { $0.rule == "secret.github-token" }.allSatisfy { $0.fingerprint == SecretMask.fingerprint(ghToken) })
+    }
+
     @Test func bodyFieldHoldingANestedObjectOrArray() throws {
         let body = #"{"secret":{"value":"\#(weak)"},"token":["a1b2c3"]}"#
         let f = try H.run([H.network(requestBody: H.textBody(body))])

@@ -693,35 +693,160 @@ final class ContentScanner {
     /// path, without needing the document to be complete or valid. Body-list names must hold `***`.
     ///
     /// `level` 1 scans the raw bytes of a JSON string holding the document (a body's `text` as it stands in
-    /// the record line) without unescaping it first: `\"` is a quote there. `rawBase` is the offset of `b` in
-    /// the record line, for the line prefilter.
+    /// the record line) without unescaping it first: `\\"` is a quote there. `rawBase` is the offset of `b`
+    /// in the record line, for the line prefilter: a plain value with no anchor stem and no hinted name is
+    /// skipped without running the detectors.
     func jsonText(_ b: UnsafeBufferPointer<UInt8>, location: String, level: Int = 0, rawBase: Int? = nil) {
         guard let p = b.baseAddress else { return }
-        let n = b.count
-        var stack: [Frame] = []
-        stack.reserveCapacity(16)
-        var overflow = 0
-        var i = 0
-        let bs: UInt8 = 0x5C, quote: UInt8 = 0x22
-
-        func context() -> (listed: Bool, hints: NameHints, inObjectNoKey: Bool) {
-            guard let top = stack.last, overflow == 0 else { return (stack.last?.listedAbove ?? false, [], false) }
-            if top.isObject {
-                if !top.haveKey { return (false, [], true) }
-                return (top.keyListed || top.listedAbove, top.keyHints, false)
+        let maxDepth = maxJSONDepth
+        withUnsafeTemporaryAllocation(of: Frame.self, capacity: maxDepth) { frames in
+            let fr = frames.baseAddress!
+            let n = b.count
+            var depth = 0, overflow = 0, i = 0
+            let bs: UInt8 = 0x5C, quote: UInt8 = 0x22
+            let hitsCopy = lineHits
+            let saturated = lineSaturatedFrom
+            var cursor = 0
+            hitsCopy.withUnsafeBufferPointer { hits in
+                /// Whether an anchor stem starts in `s..<e` of `b` (values come in increasing order).
+                @inline(__always) func hit(_ s: Int, _ e: Int) -> Bool {
+                    guard let base = rawBase else { return true }
+                    let lo = base + s, hi = base + e
+                    if let sat = saturated, hi > sat { return true }
+                    while cursor < hits.count && hits[cursor] < lo { cursor += 1 }
+                    return cursor < hits.count && hits[cursor] < hi
+                }
+                while i < n {
+                    let c = p[i]
+                    switch c {
+                    case UInt8(ascii: "{"), UInt8(ascii: "["):
+                        if overflow > 0 || depth >= maxDepth {
+                            overflow += 1
+                        } else {
+                            var listed = false, hints: NameHints = []
+                            if depth > 0 {
+                                let top = fr[depth - 1]
+                                if top.isObject {
+                                    if top.haveKey { listed = top.keyListed || top.listedAbove; hints = top.keyHints }
+                                } else {
+                                    listed = top.listedAbove
+                                    hints = top.hintsAbove
+                                }
+                            }
+                            (fr + depth).initialize(to: Frame(isObject: c == UInt8(ascii: "{"), listedAbove: listed, hintsAbove: hints))
+                            depth += 1
+                        }
+                        i += 1
+                    case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                        if overflow > 0 { overflow -= 1 } else if depth > 0 { depth -= 1 }
+                        i += 1
+                    case UInt8(ascii: ","):
+                        if overflow == 0 && depth > 0 {
+                            if fr[depth - 1].isObject { fr[depth - 1].haveKey = false } else { fr[depth - 1].index += 1 }
+                        }
+                        i += 1
+                    case quote, bs:
+                        // A string: `"` at level 0, `\\"` at level 1; anything else here is skipped.
+                        var s: Int
+                        if level == 0 {
+                            if c == bs { i += 2; continue }
+                            s = i + 1
+                        } else {
+                            if c == quote || i + 1 >= n || p[i + 1] != quote { i += (c == bs ? 2 : 1); continue }
+                            s = i + 2
+                        }
+                        var j = s
+                        var escaped = false
+                        var e = n, next = n
+                        if level == 0 {
+                            while j < n {
+                                let d = p[j]
+                                if d == quote { e = j; next = j + 1; break }
+                                if d == bs { escaped = true; j += 2; continue }
+                                j += 1
+                            }
+                        } else {
+                            while j < n {
+                                let d = p[j]
+                                if d == bs {
+                                    let nx = j + 1 < n ? p[j + 1] : 0
+                                    if nx == quote { e = j; next = j + 2; break }
+                                    escaped = true
+                                    if nx == bs { j += (j + 2 < n && p[j + 2] == bs) ? 4 : 3 } else { j += 2 }
+                                    continue
+                                }
+                                j += 1
+                            }
+                        }
+                        e = min(e, n)
+                        i = next
+                        if s > e { s = e }
+                        guard overflow == 0, depth > 0 else {
+                            // Top level, or nested past the depth tracked: the detectors still run.
+                            if escaped || hit(s, e) {
+                                jsonValue(b, s, e, isString: true, escaped: escaped, listed: false, hints: [], frames: fr, depth: depth,
+                                          overflow: overflow, level: level, rawBase: rawBase, location: location)
+                            }
+                            continue
+                        }
+                        let top = fr[depth - 1]
+                        if top.isObject && !top.haveKey {
+                            let raw = UnsafeBufferPointer(rebasing: b[s..<e])
+                            let info = escaped ? decode(raw, level: level).withUnsafeBufferPointer { keyInfo($0) } : keyInfo(raw)
+                            fr[depth - 1].keyStart = s
+                            fr[depth - 1].keyEnd = e
+                            fr[depth - 1].keyEscaped = escaped
+                            fr[depth - 1].haveKey = true
+                            fr[depth - 1].keyListed = info.listed
+                            fr[depth - 1].keyHints = info.hints
+                            continue
+                        }
+                        let listed = top.isObject ? (top.keyListed || top.listedAbove) : top.listedAbove
+                        let hints = top.isObject ? top.keyHints : top.hintsAbove
+                        if listed || !hints.isEmpty || escaped || hit(s, e) {
+                            jsonValue(b, s, e, isString: true, escaped: escaped, listed: listed, hints: hints, frames: fr, depth: depth,
+                                      overflow: overflow, level: level, rawBase: rawBase, location: location)
+                        }
+                    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+                        var j = i + 1
+                        while j < n {
+                            let d = p[j]
+                            if d == UInt8(ascii: ",") || d == UInt8(ascii: "}") || d == UInt8(ascii: "]") || d == 0x20 || d == 0x0A
+                                || d == 0x0D || d == 0x09 || d == quote || d == bs { break }
+                            j += 1
+                        }
+                        if overflow == 0 && depth > 0 {
+                            let top = fr[depth - 1]
+                            let listed = top.isObject ? (top.haveKey && (top.keyListed || top.listedAbove)) : top.listedAbove
+                            // Numbers matter only under a listed name; true, false and null never hold a secret.
+                            if listed && c != UInt8(ascii: "t") && c != UInt8(ascii: "f") && c != UInt8(ascii: "n") {
+                                jsonValue(b, i, min(j, i + 64), isString: false, escaped: false, listed: true, hints: [], frames: fr,
+                                          depth: depth, overflow: overflow, level: level, rawBase: rawBase, location: location)
+                            }
+                        }
+                        i = j
+                    default:
+                        i += 1
+                    }
+                }
             }
-            return (top.listedAbove, top.hintsAbove, false)
         }
+    }
 
+    /// One value the JSON scanner could not skip: a breach under a listed name, or the detectors.
+    private func jsonValue(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int, isString: Bool, escaped: Bool, listed: Bool,
+                           hints: NameHints, frames fr: UnsafeMutablePointer<Frame>, depth: Int, overflow: Int, level: Int,
+                           rawBase: Int?, location: String) {
+        if overflow == 0 && depth > 0 && fr[depth - 1].isObject && !fr[depth - 1].haveKey { return }
         func keyName(_ f: Frame) -> String {
             let raw = UnsafeBufferPointer(rebasing: b[f.keyStart..<f.keyEnd])
             if f.keyEscaped { return String(decoding: decode(raw, level: level), as: UTF8.self) }
             return String(decoding: raw, as: UTF8.self)
         }
-
         func path() -> String {
             var s = "$"
-            for f in stack {
+            for k in 0..<depth {
+                let f = fr[k]
                 if f.isObject {
                     if f.haveKey { s = JSONValue.memberPath(s, clipName(keyName(f))) }
                 } else {
@@ -731,143 +856,36 @@ final class ContentScanner {
             if overflow > 0 { s += "…" }
             return location.isEmpty ? s : location + " " + s
         }
-
         func innermostKey() -> String {
-            for f in stack.reversed() where f.isObject && f.haveKey { return keyName(f) }
+            var k = depth - 1
+            while k >= 0 {
+                if fr[k].isObject && fr[k].haveKey { return keyName(fr[k]) }
+                k -= 1
+            }
             return ""
         }
-
-        func value(_ s: Int, _ e: Int, isString: Bool, escaped: Bool) {
-            let ctx = context()
-            if ctx.inObjectNoKey { return }
-            let raw = UnsafeBufferPointer(rebasing: b[s..<e])
-            if !isString {
-                // Numbers matter only under a listed name; true, false and null never hold a secret.
-                guard ctx.listed, raw.count > 0, raw[0] != UInt8(ascii: "t"), raw[0] != UInt8(ascii: "f"), raw[0] != UInt8(ascii: "n") else { return }
-                breach("redaction.body-field", what: "body field '\(clipName(innermostKey()))'", value: raw, location: path())
-                return
-            }
-            if !ctx.listed && ctx.hints.isEmpty, let base = rawBase, !escaped, !rawHasHit((base + s)..<(base + e)) { return }
-            func handle(_ v: UnsafeBufferPointer<UInt8>) {
-                if ctx.listed {
-                    if !v.isEmpty && !ContentScanner.isMask(v) {
-                        breach("redaction.body-field", what: "body field '\(clipName(innermostKey()))'", value: v, location: path())
-                    }
-                } else {
-                    shapes(v, hints: ctx.hints, raw: escaped ? nil : rawBase.map { ($0 + s)..<($0 + e) }) { path() }
+        let raw = UnsafeBufferPointer(rebasing: b[s..<e])
+        if !isString {
+            breach("redaction.body-field", what: "body field '\(clipName(innermostKey()))'", value: raw, location: path())
+            return
+        }
+        func handle(_ v: UnsafeBufferPointer<UInt8>, _ rawRange: Range<Int>?) {
+            if listed {
+                if !v.isEmpty && !ContentScanner.isMask(v) {
+                    breach("redaction.body-field", what: "body field '\(clipName(innermostKey()))'", value: v, location: path())
                 }
-            }
-            if escaped {
-                let d = decode(raw, level: level)
-                let saved = rawRange
-                rawRange = nil
-                d.withUnsafeBufferPointer(handle)
-                rawRange = saved
             } else {
-                handle(raw)
+                shapes(v, hints: hints, raw: rawRange) { path() }
             }
         }
-
-        func push(_ isObject: Bool) {
-            if stack.count >= maxJSONDepth { overflow += 1; return }
-            let ctx = context()
-            stack.append(Frame(isObject: isObject, listedAbove: ctx.listed, hintsAbove: ctx.hints))
-        }
-
-        func pop() {
-            if overflow > 0 { overflow -= 1; return }
-            if !stack.isEmpty { stack.removeLast() }
-        }
-
-        /// A string's content starts at `s`; returns (end of content, offset after the closing quote, escaped).
-        @inline(__always) func scanString(_ s: Int) -> (Int, Int, Bool) {
-            var j = s
-            var escaped = false
-            if level == 0 {
-                while j < n {
-                    let d = p[j]
-                    if d == quote { return (j, j + 1, escaped) }
-                    if d == bs { escaped = true; j += 2; continue }
-                    j += 1
-                }
-                return (n, n, escaped)
-            }
-            while j < n {
-                let d = p[j]
-                if d == bs {
-                    let nx = j + 1 < n ? p[j + 1] : 0
-                    if nx == quote { return (j, j + 2, escaped) }
-                    escaped = true
-                    if nx == bs {
-                        // An escape of the inner document: \\\" or \\\\ (4 bytes), else \\n, \\u… (3 bytes).
-                        j += (j + 2 < n && p[j + 2] == bs) ? 4 : 3
-                    } else {
-                        j += 2
-                    }
-                    continue
-                }
-                j += 1
-            }
-            return (n, n, escaped)
-        }
-
-        func string(_ s: Int) -> Int {
-            let (e, next, escaped) = scanString(s)
-            let end = min(e, n)
-            if overflow == 0, let top = stack.last, top.isObject, !top.haveKey {
-                let raw = UnsafeBufferPointer(rebasing: b[s..<end])
-                var f = top
-                f.keyStart = s
-                f.keyEnd = end
-                f.keyEscaped = escaped
-                f.haveKey = true
-                let info: (listed: Bool, hints: NameHints)
-                if escaped {
-                    info = decode(raw, level: level).withUnsafeBufferPointer { keyInfo($0) }
-                } else {
-                    info = keyInfo(raw)
-                }
-                f.keyListed = info.listed
-                f.keyHints = info.hints
-                stack[stack.count - 1] = f
-            } else if overflow == 0 {
-                value(s, end, isString: true, escaped: escaped)
-            }
-            return next
-        }
-
-        while i < n {
-            let c = p[i]
-            switch c {
-            case UInt8(ascii: "{"): push(true); i += 1
-            case UInt8(ascii: "["): push(false); i += 1
-            case UInt8(ascii: "}"), UInt8(ascii: "]"): pop(); i += 1
-            case UInt8(ascii: ","):
-                if overflow == 0, !stack.isEmpty {
-                    if stack[stack.count - 1].isObject { stack[stack.count - 1].haveKey = false } else { stack[stack.count - 1].index += 1 }
-                }
-                i += 1
-            case quote where level == 0:
-                i = string(i + 1)
-            case bs:
-                if level == 1 && i + 1 < n && p[i + 1] == quote {
-                    i = string(i + 2)
-                } else {
-                    i += 2   // an escape between tokens (\\n as white space at level 1)
-                }
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
-                var j = i + 1
-                while j < n {
-                    let d = p[j]
-                    if d == UInt8(ascii: ",") || d == UInt8(ascii: "}") || d == UInt8(ascii: "]") || d == 0x20 || d == 0x0A
-                        || d == 0x0D || d == 0x09 || d == quote || d == bs { break }
-                    j += 1
-                }
-                if overflow == 0 { value(i, min(j, i + 64), isString: false, escaped: false) }
-                i = j
-            default:
-                i += 1
-            }
+        if escaped {
+            let d = decode(raw, level: level)
+            let saved = rawRange
+            rawRange = nil
+            d.withUnsafeBufferPointer { handle($0, nil) }
+            rawRange = saved
+        } else {
+            handle(raw, rawBase.map { ($0 + s)..<($0 + e) })
         }
     }
 

@@ -18,8 +18,18 @@ final class DetectorEngine: @unchecked Sendable {
     private let hinted: [Int]
     /// Stems of the anchors (each anchor's prefix before any `/`, `"` or backslash, which JSON may
     /// escape), looked for in the raw bytes of a whole record line by `stemHits`.
-    private let stemTable: [UInt16]
-    private let stemBuckets: [[[UInt8]]]
+    private let stemTable: UnsafeMutablePointer<UInt16>
+    private let stemBuckets: UnsafeMutablePointer<StemBucket>
+    private let stemBytes: UnsafeMutablePointer<UInt8>
+    private let stemRefs: UnsafeMutablePointer<(start: Int32, count: Int32)>
+
+    /// The stems sharing a first byte pair, with the set of their third bytes.
+    struct StemBucket {
+        var third = ByteSet("")
+        var anyThird = false
+        var first: Int32 = 0
+        var count: Int32 = 0
+    }
     /// Most anchor hits examined in one buffer (a hostile string of repeated anchors stays bounded).
     let maxCandidates = 4096
 
@@ -63,19 +73,39 @@ final class DetectorEngine: @unchecked Sendable {
         }
         // A \u escape can spell any anchor: a value holding one is always scanned.
         stems.insert(Array("\\u".utf8))
-        var stemTable = [UInt16](repeating: 0, count: 65536)
-        var stemBuckets: [[[UInt8]]] = []
-        for st in stems.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-            let key = Int(st[0]) << 8 | Int(st[1])
-            if stemTable[key] == 0 {
-                stemBuckets.append([])
-                stemTable[key] = UInt16(stemBuckets.count)
+        let sortedStems = stems.sorted(by: { $0.lexicographicallyPrecedes($1) })
+        var groups: [Int: [[UInt8]]] = [:]
+        for st in sortedStems { groups[Int(st[0]) << 8 | Int(st[1]), default: []].append(st) }
+        stemTable = .allocate(capacity: 65536)
+        stemTable.initialize(repeating: 0, count: 65536)
+        stemBuckets = .allocate(capacity: max(1, groups.count))
+        stemRefs = .allocate(capacity: max(1, sortedStems.count))
+        let total = sortedStems.reduce(0) { $0 + $1.count }
+        stemBytes = .allocate(capacity: max(1, total))
+        var bucketCount = 0, refCount = 0, byteCount = 0
+        for key in groups.keys.sorted() {
+            var bucket = StemBucket()
+            bucket.first = Int32(refCount)
+            for st in groups[key] ?? [] {
+                if st.count == 2 { bucket.anyThird = true } else { bucket.third.insert(st[2]) }
+                for (k, c) in st.enumerated() { stemBytes[byteCount + k] = c }
+                stemRefs[refCount] = (Int32(byteCount), Int32(st.count))
+                byteCount += st.count
+                refCount += 1
             }
-            stemBuckets[Int(stemTable[key]) - 1].append(st)
+            bucket.count = Int32(refCount) - bucket.first
+            stemBuckets.advanced(by: bucketCount).initialize(to: bucket)
+            bucketCount += 1
+            stemTable[key] = UInt16(bucketCount)
         }
-        self.stemTable = stemTable
-        self.stemBuckets = stemBuckets
         hinted = all.indices.filter { all[$0].whole != nil }
+    }
+
+    deinit {
+        stemTable.deallocate()
+        stemBuckets.deallocate()
+        stemBytes.deallocate()
+        stemRefs.deallocate()
     }
 
     /// Detector index by id (nil when disabled or unknown).
@@ -134,26 +164,38 @@ final class DetectorEngine: @unchecked Sendable {
         out.removeAll(keepingCapacity: true)
         let n = b.count
         guard n >= 2, let p = b.baseAddress else { return nil }
-        var saturated: Int? = nil
-        stemTable.withUnsafeBufferPointer { tab in
-            var i = 0
-            while i < n - 1 {
-                let t = tab[Int(p[i]) << 8 | Int(p[i + 1])]
-                if t != 0 {
-                    for stem in stemBuckets[Int(t) - 1] where i + stem.count <= n {
-                        var j = 2
-                        while j < stem.count && p[i + j] == stem[j] { j += 1 }
-                        if j == stem.count {
-                            out.append(i)
-                            if out.count >= maxCandidates { saturated = i; return }
-                            break
+        let tab = stemTable, buckets = stemBuckets, refs = stemRefs, bytes = stemBytes
+        let limit = maxCandidates
+        var i = 0
+        var key = Int(p[0])
+        while i < n - 1 {
+            key = (key << 8 | Int(p[i + 1])) & 0xFFFF
+            let t = Int(tab[key])
+            if t != 0 {
+                let bk = buckets[t - 1]
+                if bk.anyThird || (i + 2 < n && bk.third.contains(p[i + 2])) {
+                    var r = Int(bk.first)
+                    let end = r + Int(bk.count)
+                    while r < end {
+                        let (start, len) = refs[r]
+                        let l = Int(len)
+                        if i + l <= n {
+                            var j = 2
+                            let sp = bytes + Int(start)
+                            while j < l && p[i + j] == sp[j] { j += 1 }
+                            if j == l {
+                                out.append(i)
+                                if out.count >= limit { return i }
+                                break
+                            }
                         }
+                        r += 1
                     }
                 }
-                i += 1
             }
+            i += 1
         }
-        return saturated
+        return nil
     }
 
     /// Keeps, among overlapping matches, the one from the earliest (most specific) detector.

@@ -767,15 +767,13 @@ final class ContentScanner {
                             }
                         } else {
                             while j < n {
-                                let d = p[j]
-                                if d == bs {
-                                    let nx = j + 1 < n ? p[j + 1] : 0
-                                    if nx == quote { e = j; next = j + 2; break }
-                                    escaped = true
-                                    if nx == bs { j += (j + 2 < n && p[j + 2] == bs) ? 4 : 3 } else { j += 2 }
-                                    continue
-                                }
-                                j += 1
+                                // Only a backslash can end or escape anything here: jump to the next one.
+                                guard let q = memchr(p + j, Int32(bs), n - j) else { j = n; break }
+                                j = UnsafePointer<UInt8>(q.assumingMemoryBound(to: UInt8.self)) - p
+                                let nx = j + 1 < n ? p[j + 1] : 0
+                                if nx == quote { e = j; next = j + 2; break }
+                                escaped = true
+                                if nx == bs { j += (j + 2 < n && p[j + 2] == bs) ? 4 : 3 } else { j += 2 }
                             }
                         }
                         e = min(e, n)
@@ -783,7 +781,7 @@ final class ContentScanner {
                         if s > e { s = e }
                         guard overflow == 0, depth > 0 else {
                             // Top level, or nested past the depth tracked: the detectors still run.
-                            if escaped || hit(s, e) {
+                            if hit(s, e) {
                                 jsonValue(b, s, e, isString: true, escaped: escaped, listed: false, hints: [], frames: fr, depth: depth,
                                           overflow: overflow, level: level, rawBase: rawBase, location: location)
                             }
@@ -803,7 +801,9 @@ final class ContentScanner {
                         }
                         let listed = top.isObject ? (top.keyListed || top.listedAbove) : top.listedAbove
                         let hints = top.isObject ? top.keyHints : top.hintsAbove
-                        if listed || !hints.isEmpty || escaped || hit(s, e) {
+                        // Escapes can't hide an anchor from the stems (they stop before `/`, `"` and `\\`, and
+                        // `\\u` is a stem itself), so the raw range decides for escaped values too.
+                        if listed || !hints.isEmpty || hit(s, e) {
                             jsonValue(b, s, e, isString: true, escaped: escaped, listed: listed, hints: hints, frames: fr, depth: depth,
                                       overflow: overflow, level: level, rawBase: rawBase, location: location)
                         }

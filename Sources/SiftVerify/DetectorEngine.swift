@@ -16,20 +16,15 @@ final class DetectorEngine: @unchecked Sendable {
     private let table: [UInt16]
     private let buckets: [[(anchor: [UInt8], detector: Int)]]
     private let hinted: [Int]
-    /// Stems of the anchors (each anchor's prefix before any `/`, `"` or backslash, which JSON may
-    /// escape), looked for in the raw bytes of a whole record line by `stemHits`.
-    private let stemTable: UnsafeMutablePointer<UInt16>
-    private let stemBuckets: UnsafeMutablePointer<StemBucket>
-    private let stemBytes: UnsafeMutablePointer<UInt8>
-    private let stemRefs: UnsafeMutablePointer<(start: Int32, count: Int32)>
-
-    /// The stems sharing a first byte pair, with the set of their third bytes.
-    struct StemBucket {
-        var third = ByteSet("")
-        var anyThird = false
-        var first: Int32 = 0
-        var count: Int32 = 0
-    }
+    // Stems of the anchors (each anchor's prefix before any `/`, `"` or backslash, which JSON may
+    // escape) are looked for in the raw bytes of a whole record line by `stemHits`.
+    /// Stems of 4+ bytes: a 64 K-bit Bloom filter over their first four bytes, then the sorted keys.
+    private let bloom4: UnsafeMutablePointer<UInt64>
+    private let longKeys: [UInt32]
+    private let longStems: [[[UInt8]]]
+    /// Stems of 2 or 3 bytes: a 64 K-bit set of their first byte pair, then the stems by pair.
+    private let short2: UnsafeMutablePointer<UInt64>
+    private let shortStems: [UInt16: [[UInt8]]]
     /// Most anchor hits examined in one buffer (a hostile string of repeated anchors stays bounded).
     let maxCandidates = 4096
 
@@ -73,39 +68,33 @@ final class DetectorEngine: @unchecked Sendable {
         }
         // A \u escape can spell any anchor: a value holding one is always scanned.
         stems.insert(Array("\\u".utf8))
-        let sortedStems = stems.sorted(by: { $0.lexicographicallyPrecedes($1) })
-        var groups: [Int: [[UInt8]]] = [:]
-        for st in sortedStems { groups[Int(st[0]) << 8 | Int(st[1]), default: []].append(st) }
-        stemTable = .allocate(capacity: 65536)
-        stemTable.initialize(repeating: 0, count: 65536)
-        stemBuckets = .allocate(capacity: max(1, groups.count))
-        stemRefs = .allocate(capacity: max(1, sortedStems.count))
-        let total = sortedStems.reduce(0) { $0 + $1.count }
-        stemBytes = .allocate(capacity: max(1, total))
-        var bucketCount = 0, refCount = 0, byteCount = 0
-        for key in groups.keys.sorted() {
-            var bucket = StemBucket()
-            bucket.first = Int32(refCount)
-            for st in groups[key] ?? [] {
-                if st.count == 2 { bucket.anyThird = true } else { bucket.third.insert(st[2]) }
-                for (k, c) in st.enumerated() { stemBytes[byteCount + k] = c }
-                stemRefs[refCount] = (Int32(byteCount), Int32(st.count))
-                byteCount += st.count
-                refCount += 1
+        bloom4 = .allocate(capacity: 1024)
+        bloom4.initialize(repeating: 0, count: 1024)
+        short2 = .allocate(capacity: 1024)
+        short2.initialize(repeating: 0, count: 1024)
+        var longs: [UInt32: [[UInt8]]] = [:]
+        var shorts: [UInt16: [[UInt8]]] = [:]
+        for st in stems.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            if st.count >= 4 {
+                let k = DetectorEngine.word(st[0], st[1], st[2], st[3])
+                longs[k, default: []].append(st)
+                let h = DetectorEngine.bloomIndex(k)
+                bloom4[h >> 6] |= 1 << UInt64(h & 63)
+            } else {
+                let k = UInt16(st[0]) | UInt16(st[1]) << 8
+                shorts[k, default: []].append(st)
+                short2[Int(k) >> 6] |= 1 << UInt64(Int(k) & 63)
             }
-            bucket.count = Int32(refCount) - bucket.first
-            stemBuckets.advanced(by: bucketCount).initialize(to: bucket)
-            bucketCount += 1
-            stemTable[key] = UInt16(bucketCount)
         }
+        longKeys = longs.keys.sorted()
+        longStems = longKeys.map { longs[$0] ?? [] }
+        shortStems = shorts
         hinted = all.indices.filter { all[$0].whole != nil }
     }
 
     deinit {
-        stemTable.deallocate()
-        stemBuckets.deallocate()
-        stemBytes.deallocate()
-        stemRefs.deallocate()
+        bloom4.deallocate()
+        short2.deallocate()
     }
 
     /// Detector index by id (nil when disabled or unknown).
@@ -160,38 +149,62 @@ final class DetectorEngine: @unchecked Sendable {
     /// Offsets (ascending) in `b` where an anchor stem starts: a value whose raw bytes hold none of them
     /// cannot match an anchored detector. At most `maxCandidates` offsets; past that, every offset after
     /// the last one counts as a hit (`saturatedFrom`).
+    @inline(__always) static func word(_ a: UInt8, _ b: UInt8, _ c: UInt8, _ d: UInt8) -> UInt32 {
+        UInt32(a) | UInt32(b) << 8 | UInt32(c) << 16 | UInt32(d) << 24
+    }
+
+    @inline(__always) static func bloomIndex(_ w: UInt32) -> Int {
+        Int(truncatingIfNeeded: (w &* 0x9E37_79B1) >> 16)
+    }
+
     func stemHits(_ b: UnsafeBufferPointer<UInt8>, into out: inout [Int]) -> Int? {
         out.removeAll(keepingCapacity: true)
         let n = b.count
         guard n >= 2, let p = b.baseAddress else { return nil }
-        let tab = stemTable, buckets = stemBuckets, refs = stemRefs, bytes = stemBytes
+        let bloom = bloom4, short = short2
         let limit = maxCandidates
+        @inline(__always) func matches(_ st: [UInt8], _ i: Int, from: Int) -> Bool {
+            guard i + st.count <= n else { return false }
+            var j = from
+            while j < st.count && p[i + j] == st[j] { j += 1 }
+            return j == st.count
+        }
+        func checkLong(_ w: UInt32, _ i: Int) -> Bool {
+            var lo = 0, hi = longKeys.count
+            while lo < hi {
+                let mid = (lo + hi) >> 1
+                if longKeys[mid] < w { lo = mid + 1 } else { hi = mid }
+            }
+            guard lo < longKeys.count, longKeys[lo] == w else { return false }
+            for st in longStems[lo] where matches(st, i, from: 4) { return true }
+            return false
+        }
+        func checkShort(_ pair: Int, _ i: Int) -> Bool {
+            guard let list = shortStems[UInt16(pair)] else { return false }
+            for st in list where matches(st, i, from: 2) { return true }
+            return false
+        }
         var i = 0
-        var key = Int(p[0])
-        while i < n - 1 {
-            key = (key << 8 | Int(p[i + 1])) & 0xFFFF
-            let t = Int(tab[key])
-            if t != 0 {
-                let bk = buckets[t - 1]
-                if bk.anyThird || (i + 2 < n && bk.third.contains(p[i + 2])) {
-                    var r = Int(bk.first)
-                    let end = r + Int(bk.count)
-                    while r < end {
-                        let (start, len) = refs[r]
-                        let l = Int(len)
-                        if i + l <= n {
-                            var j = 2
-                            let sp = bytes + Int(start)
-                            while j < l && p[i + j] == sp[j] { j += 1 }
-                            if j == l {
-                                out.append(i)
-                                if out.count >= limit { return i }
-                                break
-                            }
-                        }
-                        r += 1
-                    }
+        let raw = UnsafeRawPointer(p)
+        while i + 4 <= n {
+            let w = raw.loadUnaligned(fromByteOffset: i, as: UInt32.self)
+            let h = DetectorEngine.bloomIndex(w)
+            let pair = Int(w & 0xFFFF)
+            let inBloom = (bloom[h >> 6] >> UInt64(h & 63)) & 1 != 0
+            let inShort = (short[pair >> 6] >> UInt64(pair & 63)) & 1 != 0
+            if inBloom || inShort {
+                if (inBloom && checkLong(w, i)) || (inShort && checkShort(pair, i)) {
+                    out.append(i)
+                    if out.count >= limit { return i }
                 }
+            }
+            i += 1
+        }
+        while i + 2 <= n {
+            let pair = Int(p[i]) | Int(p[i + 1]) << 8
+            if (short[pair >> 6] >> UInt64(pair & 63)) & 1 != 0 && checkShort(pair, i) {
+                out.append(i)
+                if out.count >= limit { return i }
             }
             i += 1
         }

@@ -185,3 +185,23 @@ let negativeCases: [String] = {
         #expect(Date().timeIntervalSince(start) < 10)
     }
 }
+
+/// The line prefilter (anchor stems over the raw record line) must let every detector through, however
+/// the value is escaped: in a log message, in an inline JSON body (escaped twice), with `\/` escapes.
+@Suite struct PrefilterTests {
+    static let cases = positiveCases.filter { $0.hints == nil }
+
+    @Test(arguments: cases)
+    func everyDetectorSurvivesThePrefilter(_ c: DetectorCase) throws {
+        let rule = detectorCatalogue.first { $0.id == c.id }?.rule ?? ""
+        let inLog = try Harness.run([Harness.log(message: c.text)])
+        #expect(inLog.contains { $0.rule == rule && $0.fingerprint == SecretMask.fingerprint(c.value) }, "log: \(c.id)")
+        let body = JSONOut.object(["note": .string(c.text)]).render(pretty: false)
+        let inBody = try Harness.run([Harness.network(responseBody: Harness.textBody(body))])
+        #expect(inBody.contains { $0.rule == rule && $0.fingerprint == SecretMask.fingerprint(c.value) }, "body: \(c.id)")
+        // A writer that escapes every slash (Foundation's JSONSerialization does).
+        let slashed = body.replacingOccurrences(of: "/", with: "\\/")
+        let inSlashed = try Harness.run([Harness.network(responseBody: Harness.textBody(slashed))])
+        #expect(inSlashed.contains { $0.rule == rule && $0.fingerprint == SecretMask.fingerprint(c.value) }, "escaped slashes: \(c.id)")
+    }
+}

@@ -56,12 +56,15 @@ final class DetectorEngine: @unchecked Sendable {
                 if cut >= 2 {
                     stems.insert(Array(bytes[0..<cut]))
                 } else {
+                    // Too short before the special byte: the byte itself and its escaped spellings
+                    // (once, twice, and once then twice: \/, \\/, \\\/) complete the stem.
                     let head = Array(bytes[0..<max(cut, 1)])
-                    if head.count == 1 {
-                        stems.insert(head + [UInt8(ascii: "\\")])
-                        stems.insert(head + [bytes.count > 1 ? bytes[1] : UInt8(ascii: "\\")])
+                    if head.count == 1 && bytes.count > 1 {
+                        let sp = bytes[1]
+                        let b: UInt8 = 0x5C
+                        for esc in [[], [b], [b, b], [b, b, b]] { stems.insert(head + esc + [sp]) }
                     } else {
-                        stems.insert(head)
+                        stems.insert(head + [0x5C])
                     }
                 }
             }

@@ -101,7 +101,8 @@ final class ContentScanner {
     /// Multipart parts looked at in one body.
     let maxParts = 1000
 
-    static let urlHeaders: Set<String> = ["location", "referer", "referrer", "contentlocation", "link"]
+    static let urlHeaderNames = NameSet(["location", "referer", "referrer", "contentlocation", "link"])
+    static let linkHeaderName = NameSet(["link"])
 
     init(config: VerifyConfig) {
         engine = DetectorEngine(disabled: config.disabledDetectors)
@@ -289,24 +290,23 @@ final class ContentScanner {
                 walk(h, &loc, names: nil, rule: "", what: "", listed: false, hints: [])
                 return
             }
-            let location = "\(side).headers[\(clipName(name))]"
             guard value.isString else { return }
             withStringBytes(value) { b in
                 if headerNames.contains(name) {
                     if !ContentScanner.isMask(b) {
-                        breach("redaction.header", what: "header '\(clipName(name))'", value: b, location: location)
+                        breach("redaction.header", what: "header '\(clipName(name))'", value: b, location: "\(side).headers[\(clipName(name))]")
                     }
                     return
                 }
-                let norm = ContractNames.normalise(name)
-                if ContentScanner.urlHeaders.contains(norm) {
-                    if norm == "link" {
+                if ContentScanner.urlHeaderNames.contains(name) {
+                    let location = "\(side).headers[\(clipName(name))]"
+                    if ContentScanner.linkHeaderName.contains(name) {
                         linkHeader(b, location: location, header: name)
                     } else {
                         url(b, location: location, queryRule: "redaction.url-in-header", header: name)
                     }
                 } else {
-                    shapes(b, hints: hints(name)) { location }
+                    shapes(b, hints: hints(name)) { "\(side).headers[\(clipName(name))]" }
                 }
             }
         }

@@ -250,8 +250,14 @@ let detectorCatalogue: [Detector] = {
     d.append(prefixed("google-oauth-refresh-token", "Google OAuth refresh token", .critical, ["1//0"], .b64url,
                       min: 30, max: 512, before: ByteSet("A-Za-z0-9/:")))
     d.append(prefixed("google-oauth-client-secret", "Google OAuth client secret", .high, ["GOCSPX-"], .b64url, min: 24, max: 40))
-    d.append(prefixed("twilio-api-key", "Twilio API key", .high, ["SK"], .hexLower, min: 32, max: 32))
-    d.append(Detector("twilio-account-credentials", "Twilio account SID beside an auth token", .high, anchors: ["AC"]) { t, p, len in
+    // Two-letter prefixes: anchored with the first hex digit too, so `SKU-…` never wakes the detector.
+    let hexDigits = "0123456789abcdef".map { String($0) }
+    d.append(Detector("twilio-api-key", "Twilio API key", .high, anchors: hexDigits.map { "SK" + $0 }) { t, p, _ in
+        guard t.boundaryBefore(p), t.run(p + 2, .hexLower, max: 33) == 32 else { return nil }
+        return DetMatch(start: p, end: p + 34)
+    })
+    d.append(Detector("twilio-account-credentials", "Twilio account SID beside an auth token", .high,
+                      anchors: hexDigits.map { "AC" + $0 }) { t, p, len in
         guard t.boundaryBefore(p), t.run(p + 2, .hexLower, max: 33) == 32 else { return nil }
         let ctx = t.hints.contains(.twilio) || t.containsCI(u("twilio"), p - 120, p + 160)
             || t.containsCI(u("auth"), p - 120, p + 160) || t.containsCI(u("token"), p - 120, p + 160)

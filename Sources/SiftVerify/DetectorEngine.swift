@@ -24,6 +24,8 @@ final class DetectorEngine: @unchecked Sendable {
     private let longStems: [[[UInt8]]]
     /// Stems of 2 or 3 bytes: a 64 K-bit set of their first byte pair, then the stems by pair.
     private let short2: UnsafeMutablePointer<UInt64>
+    /// The first byte pair of every stem, long or short: the first, cheapest test at each offset.
+    private let pairs: UnsafeMutablePointer<UInt64>
     private let shortStems: [UInt16: [[UInt8]]]
     /// Most anchor hits examined in one buffer (a hostile string of repeated anchors stays bounded).
     let maxCandidates = 4096
@@ -75,9 +77,13 @@ final class DetectorEngine: @unchecked Sendable {
         bloom4.initialize(repeating: 0, count: 1024)
         short2 = .allocate(capacity: 1024)
         short2.initialize(repeating: 0, count: 1024)
+        pairs = .allocate(capacity: 1024)
+        pairs.initialize(repeating: 0, count: 1024)
         var longs: [UInt32: [[UInt8]]] = [:]
         var shorts: [UInt16: [[UInt8]]] = [:]
         for st in stems.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            let pk = Int(st[0]) | Int(st[1]) << 8
+            pairs[pk >> 6] |= 1 << UInt64(pk & 63)
             if st.count >= 4 {
                 let k = DetectorEngine.word(st[0], st[1], st[2], st[3])
                 longs[k, default: []].append(st)
@@ -98,6 +104,7 @@ final class DetectorEngine: @unchecked Sendable {
     deinit {
         bloom4.deallocate()
         short2.deallocate()
+        pairs.deallocate()
     }
 
     /// Detector index by id (nil when disabled or unknown).
@@ -189,10 +196,12 @@ final class DetectorEngine: @unchecked Sendable {
         }
         var i = 0
         let raw = UnsafeRawPointer(p)
+        let pairSet = pairs
         while i + 4 <= n {
+            let pair = Int(p[i]) | Int(p[i + 1]) << 8
+            if (pairSet[pair >> 6] >> UInt64(pair & 63)) & 1 == 0 { i += 1; continue }
             let w = raw.loadUnaligned(fromByteOffset: i, as: UInt32.self)
             let h = DetectorEngine.bloomIndex(w)
-            let pair = Int(w & 0xFFFF)
             let inBloom = (bloom[h >> 6] >> UInt64(h & 63)) & 1 != 0
             let inShort = (short[pair >> 6] >> UInt64(pair & 63)) & 1 != 0
             if inBloom || inShort {

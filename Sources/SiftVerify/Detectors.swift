@@ -188,7 +188,6 @@ private func assignment(_ t: ScanInput, _ p: Int, _ len: Int) -> (value: DetMatc
 /// Every detector, most specific first: where two matches overlap, the earlier detector keeps it.
 let detectorCatalogue: [Detector] = {
     var d: [Detector] = []
-    let b64urlDot = ByteSet("A-Za-z0-9_.-")
 
     d.append(Detector("private-key-json", "private key in a JSON document", .critical,
                       anchors: ["private_key\"", "privateKey\"", "private_key\\\"", "privateKey\\\""]) { t, p, len in
@@ -490,7 +489,6 @@ let detectorCatalogue: [Detector] = {
         guard let a = assignment(t, p, len), a.hints.contains(.credential) else { return nil }
         return looksLikeGenericSecret(UnsafeBufferPointer(rebasing: t.b[a.value.start..<a.value.end]), allowHex: true) ? a.value : nil
     })
-    _ = b64urlDot
     return d
 }()
 

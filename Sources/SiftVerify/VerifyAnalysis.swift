@@ -63,7 +63,7 @@ public final class VerifyAnalysis: Analysis {
         case .log: log(j)
         case .event: event(j)
         case .frame: frame(j)
-        case .session, .other: generic(j, skip: [])
+        case .session, .other: generic(j)
         }
         if !scanner.hits.isEmpty {
             var seen = Set<String>()
@@ -257,7 +257,7 @@ public final class VerifyAnalysis: Analysis {
         }
     }
 
-    private func generic(_ j: JSONValue, skip: Set<String>) {
+    private func generic(_ j: JSONValue) {
         j.forEachMember { key, v in
             if key == "type" || key == "seq" || key == "ts" { return }
             genericValue(v, key: key)

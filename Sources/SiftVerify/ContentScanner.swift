@@ -101,6 +101,7 @@ final class ContentScanner {
     /// Multipart parts looked at in one body.
     let maxParts = 1000
 
+    static let formNameBytes = ByteSet("A-Za-z0-9_.%[]-")
     static let urlHeaderNames = NameSet(["location", "referer", "referrer", "contentlocation", "link"])
     static let linkHeaderName = NameSet(["link"])
 
@@ -206,6 +207,11 @@ final class ContentScanner {
         if let shape { message += "; it looks like \(article(shape.title))" }
         hits.append(RawHit(rule: rule, severity: shape == nil ? .high : .critical, location: location,
                            value: String(decoding: b, as: UTF8.self), message: message))
+    }
+
+    /// Whether form or query text holds `%` or `+` (else it is its own decoding).
+    @inline(__always) static func needsDecoding(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        b.contains { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }
     }
 
     @inline(__always) static func isMask(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -385,20 +391,27 @@ final class ContentScanner {
                 var eq = pair.count
                 for k in 0..<pair.count where pair[k] == UInt8(ascii: "=") { eq = k; break }
                 let rawName = UnsafeBufferPointer(rebasing: pair[0..<eq])
-                let name = Shape.percentDecode(rawName, plusIsSpace: true)
-                let value = eq < pair.count ? Shape.percentDecode(UnsafeBufferPointer(rebasing: pair[(eq + 1)...]), plusIsSpace: true) : []
-                let nameText = String(decoding: name, as: UTF8.self)
-                let listed = name.withUnsafeBufferPointer { queryNames.contains(raw: $0) }
-                value.withUnsafeBufferPointer { v in
-                    let loc = "\(location) \(sigil)\(clipName(nameText))"
-                    if listed {
-                        if !v.isEmpty && !ContentScanner.isMask(v) {
-                            let what = header.map { "query parameter '\(clipName(nameText))' of a URL in header '\(clipName($0))'" }
-                                ?? "query parameter '\(clipName(nameText))'"
-                            breach(rule, what: what, value: v, location: loc)
+                let rawValue = eq < pair.count ? UnsafeBufferPointer(rebasing: pair[(eq + 1)...]) : UnsafeBufferPointer(rebasing: pair[pair.count...])
+                // Percent-decode only when there is something to decode.
+                let name = ContentScanner.needsDecoding(rawName) ? Shape.percentDecode(rawName, plusIsSpace: true) : nil
+                let value = ContentScanner.needsDecoding(rawValue) ? Shape.percentDecode(rawValue, plusIsSpace: true) : nil
+                func withBytes<R>(_ decoded: [UInt8]?, _ raw: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+                    if let decoded { return decoded.withUnsafeBufferPointer(body) }
+                    return body(raw)
+                }
+                withBytes(name, rawName) { n in
+                    let listed = queryNames.contains(raw: n)
+                    func nameText() -> String { clipName(String(decoding: n, as: UTF8.self)) }
+                    withBytes(value, rawValue) { v in
+                        if listed {
+                            if !v.isEmpty && !ContentScanner.isMask(v) {
+                                let what = header.map { "query parameter '\(nameText())' of a URL in header '\(clipName($0))'" }
+                                    ?? "query parameter '\(nameText())'"
+                                breach(rule, what: what, value: v, location: "\(location) \(sigil)\(nameText())")
+                            }
+                        } else {
+                            shapes(v, hints: keyInfo(n).hints) { "\(location) \(sigil)\(nameText())" }
                         }
-                    } else {
-                        shapes(v, hints: name.withUnsafeBufferPointer { NameHints.of(raw: $0) }) { loc }
                     }
                 }
                 count += 1
@@ -497,7 +510,7 @@ final class ContentScanner {
     /// `a=b&c=d` with no white space: a form body without a content type.
     private func looksLikeForm(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
         guard b.count < 1 << 20 else { return false }
-        let nameSet = ByteSet("A-Za-z0-9_.%[]-")
+        let nameSet = ContentScanner.formNameBytes
         let first = ScanInput(b: b, hints: []).run(0, nameSet, max: 128)
         guard first > 0, first < b.count, b[first] == UInt8(ascii: "=") else { return false }
         for c in b where c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { return false }

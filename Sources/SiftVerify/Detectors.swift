@@ -43,6 +43,25 @@ struct Detector: Sendable {
     }
 }
 
+/// Character classes of the matchers, built once.
+enum Sets {
+    static let pemLabel = ByteSet("A-Z0-9 ")
+    static let pemBody = ByteSet("A-Za-z0-9+/=\r\n\t :,\\-")
+    static let assignmentStop = ByteSet(" \t\r\n\"'&,;)}]<\\")
+    static let slackBody = ByteSet("A-Za-z0-9-")
+    static let webhookPath = ByteSet("A-Za-z0-9_/")
+    static let afterUrlOrWord = ByteSet("A-Za-z0-9/:")
+    static let sasValue = ByteSet("A-Za-z0-9%+/=")
+    static let uuidChars = ByteSet("0-9a-fA-F-")
+    static let lowerDigit = ByteSet("a-z0-9")
+    static let tokenWithEquals = ByteSet("A-Za-z0-9_=-")
+    static let alnumDot = ByteSet("A-Za-z0-9.")
+    static let newRelicBody = ByteSet("A-Za-z0-9_-")
+    static let sentryBody = ByteSet("A-Za-z0-9+/=_")
+    static let queryValueStop = ByteSet("&#\"' \t\r\n<>\\")
+    static let authorityStop = ByteSet("/?#\"' \t\r\n<>\\")
+}
+
 private func u(_ s: String) -> [UInt8] { Array(s.utf8) }
 
 /// `anchor` + a run of `body` bytes of `min...max` (longer runs are not this token), with word boundaries.
@@ -76,20 +95,20 @@ private func prefixed(_ id: String, _ title: String, _ sev: Severity, _ prefixes
 /// A PEM private-key block starting at `p` (the `-----BEGIN`): to its `-----END …-----`, or to the end of a cut one.
 @Sendable private func pemBlock(_ t: ScanInput, _ p: Int) -> DetMatch? {
     let labelStart = p + 11
-    let labelLen = t.run(labelStart, ByteSet("A-Z0-9 "), max: 48)
+    let labelLen = t.run(labelStart, Sets.pemLabel, max: 48)
     let afterLabel = labelStart + labelLen
     guard t.has(u("-----"), at: afterLabel) else { return nil }
     let label = String(decoding: t.b[labelStart..<afterLabel], as: UTF8.self)
     guard label.hasSuffix("PRIVATE KEY") || label.hasSuffix("PRIVATE KEY BLOCK") else { return nil }
     let bodyStart = afterLabel + 5
     // At least some key material (base64 or headers) must follow.
-    guard t.run(bodyStart, ByteSet("A-Za-z0-9+/=\r\n\t :,-\\"), max: 64) >= 16 else { return nil }
+    guard t.run(bodyStart, Sets.pemBody, max: 64) >= 16 else { return nil }
     let limit = Swift.min(t.count, p + 16384)
     if let endAt = t.find(u("-----END"), bodyStart, limit) {
         let close = t.find(u("-----"), endAt + 8, Swift.min(limit, endAt + 80)).map { $0 + 5 } ?? Swift.min(limit, endAt + 8)
         return DetMatch(start: p, end: close)
     }
-    return DetMatch(start: p, end: bodyStart + t.run(bodyStart, ByteSet("A-Za-z0-9+/=\r\n\t :,-\\"), max: limit - bodyStart))
+    return DetMatch(start: p, end: bodyStart + t.run(bodyStart, Sets.pemBody, max: limit - bodyStart))
 }
 
 /// Searches `lo..<hi` for a run of exactly `len` bytes of `set` standing alone (boundaries on both sides).
@@ -177,7 +196,7 @@ private func assignment(_ t: ScanInput, _ p: Int, _ len: Int) -> (value: DetMatc
     while i < t.count && t[i] == 0x20 { i += 1 }
     if i < t.count && t[i] == UInt8(ascii: "\\") { i += 1 }
     if i < t.count && (t[i] == UInt8(ascii: "\"") || t[i] == UInt8(ascii: "'")) { i += 1 }
-    let stop = ByteSet(" \t\r\n\"'&,;)}]<\\")
+    let stop = Sets.assignmentStop
     var e = i
     let limit = Swift.min(t.count, i + 512)
     while e < limit && !stop.contains(t[e]) { e += 1 }
@@ -232,12 +251,12 @@ let detectorCatalogue: [Detector] = {
                       ["glpat-", "glptt-", "gldt-", "glrt-", "glcbt-", "glsoat-", "glffct-", "gloas-", "glimt-", "glagent-", "glft-"],
                       .b64url, min: 20, max: 255))
     d.append(prefixed("slack-token", "Slack token", .critical, ["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxe-", "xoxo-", "xapp-"],
-                      ByteSet("A-Za-z0-9-"), min: 20, max: 255) { t, s, e in
+                      Sets.slackBody, min: 20, max: 255) { t, s, e in
         t.run(s + 5, .digit, max: 64) > 0 || mixed(t, s + 5, e)
     })
     d.append(Detector("slack-webhook", "Slack incoming webhook URL", .high,
                       anchors: ["hooks.slack.com/services/", "hooks.slack.com/workflows/", "hooks.slack.com/triggers/"]) { t, p, len in
-        let l = t.run(p + len, ByteSet("A-Za-z0-9_/"), max: 200)
+        let l = t.run(p + len, Sets.webhookPath, max: 200)
         guard l >= 20 else { return nil }
         return DetMatch(start: p, end: p + len + l)
     })
@@ -247,7 +266,7 @@ let detectorCatalogue: [Detector] = {
     d.append(prefixed("google-api-key", "Google API key", .high, ["AIza"], .b64url, min: 35, max: 35))
     d.append(prefixed("google-oauth-access-token", "Google OAuth access token", .high, ["ya29."], .b64url, min: 20, max: 2048))
     d.append(prefixed("google-oauth-refresh-token", "Google OAuth refresh token", .critical, ["1//0"], .b64url,
-                      min: 30, max: 512, before: ByteSet("A-Za-z0-9/:")))
+                      min: 30, max: 512, before: Sets.afterUrlOrWord))
     d.append(prefixed("google-oauth-client-secret", "Google OAuth client secret", .high, ["GOCSPX-"], .b64url, min: 24, max: 40))
     // Two-letter prefixes: anchored with the first hex digit too, so `SKU-…` never wakes the detector.
     let hexDigits = "0123456789abcdef".map { String($0) }
@@ -274,7 +293,7 @@ let detectorCatalogue: [Detector] = {
     d.append(prefixed("pypi-token", "PyPI upload token", .high, ["pypi-AgEIcHlwaS5vcmc"], .b64url, min: 50, max: 512))
     d.append(Detector("azure-sas", "Azure shared access signature", .high, anchors: ["sig="], urlStructural: true) { t, p, len in
         guard p > 0, t[p - 1] == UInt8(ascii: "?") || t[p - 1] == UInt8(ascii: "&") else { return nil }
-        let l = t.run(p + len, ByteSet("A-Za-z0-9%+/="), max: 256)
+        let l = t.run(p + len, Sets.sasValue, max: 256)
         guard l >= 20 else { return nil }
         let ctx = t.find(u("sv="), p - 2048, p + 2048) != nil || t.find(u("se="), p - 2048, p + 2048) != nil
         return ctx ? DetMatch(start: p + len, end: p + len + l) : nil
@@ -295,7 +314,7 @@ let detectorCatalogue: [Detector] = {
     d.append(prefixed("digitalocean-token", "DigitalOcean token", .high, ["dop_v1_", "doo_v1_", "dor_v1_"], .hexLower, min: 64, max: 64))
     d.append(Detector("heroku-api-key", "Heroku API key", .high, anchors: ["heroku", "Heroku", "HEROKU", "HRKU-"],
                       hints: .heroku, whole: { t in
-        guard let m = wholeRun(t, ByteSet("0-9a-fA-F-"), lengths: 36...36), Shape.isUUID(t.b, m.start) else { return nil }
+        guard let m = wholeRun(t, Sets.uuidChars, lengths: 36...36), Shape.isUUID(t.b, m.start) else { return nil }
         return m
     }) { t, p, len in
         if t.has(u("HRKU-"), at: p) {
@@ -361,7 +380,7 @@ let detectorCatalogue: [Detector] = {
     })
     d.append(Detector("braintree-token", "PayPal Braintree access token", .critical,
                       anchors: ["access_token$production$", "access_token$sandbox$"]) { t, p, len in
-        let a = t.run(p + len, ByteSet("a-z0-9"), max: 17)
+        let a = t.run(p + len, Sets.lowerDigit, max: 17)
         guard a == 16, p + len + a < t.count, t[p + len + a] == UInt8(ascii: "$") else { return nil }
         let b = t.run(p + len + a + 1, .hexLower, max: 33)
         guard b == 32 else { return nil }
@@ -376,20 +395,20 @@ let detectorCatalogue: [Detector] = {
         guard l >= 100 else { return nil }
         return DetMatch(start: p - 11, end: p + len + l)
     })
-    d.append(prefixed("atlassian-api-token", "Atlassian API token", .high, ["ATATT3"], ByteSet("A-Za-z0-9_=-"), min: 100, max: 300))
+    d.append(prefixed("atlassian-api-token", "Atlassian API token", .high, ["ATATT3"], Sets.tokenWithEquals, min: 100, max: 300))
     d.append(prefixed("linear-api-key", "Linear API key", .high, ["lin_api_"], .alnum, min: 40, max: 40))
     d.append(prefixed("doppler-token", "Doppler token", .high, ["dp.pt.", "dp.st.", "dp.ct.", "dp.sa.", "dp.scim.", "dp.audit."],
                       .alnum, min: 40, max: 44))
     d.append(prefixed("vault-token", "HashiCorp Vault token", .high, ["hvs.", "hvb.", "hvr."], .b64url, min: 24, max: 512,
-                      before: ByteSet("A-Za-z0-9.")))
+                      before: Sets.alnumDot))
     d.append(Detector("terraform-cloud-token", "Terraform Cloud / Enterprise API token", .high, anchors: [".atlasv1."]) { t, p, len in
         let back = t.runBack(p, .alnum, max: 15)
         guard back == 14, t.boundaryBefore(p - 14) else { return nil }
-        let l = t.run(p + len, ByteSet("A-Za-z0-9_=-"), max: 80)
+        let l = t.run(p + len, Sets.tokenWithEquals, max: 80)
         guard (60...80).contains(l) else { return nil }
         return DetMatch(start: p - 14, end: p + len + l)
     })
-    d.append(prefixed("new-relic-key", "New Relic API key", .high, ["NRAK-", "NRII-"], ByteSet("A-Za-z0-9_-"), min: 27, max: 40))
+    d.append(prefixed("new-relic-key", "New Relic API key", .high, ["NRAK-", "NRII-"], Sets.newRelicBody, min: 27, max: 40))
     d.append(Detector("sentry-token", "Sentry auth token or DSN secret", .high, anchors: ["sntrys_", "sntryu_", "://"]) { t, p, len in
         if t.has(u("://"), at: p) {
             // Legacy DSN with a secret: https://<32 hex>:<32 hex>@…sentry…
@@ -403,7 +422,7 @@ let detectorCatalogue: [Detector] = {
         if t.has(u("sntryu_"), at: p) {
             return t.run(p + len, .hexLower, max: 65) == 64 ? DetMatch(start: p, end: p + len + 64) : nil
         }
-        let l = t.run(p + len, ByteSet("A-Za-z0-9+/=_"), max: 400)
+        let l = t.run(p + len, Sets.sentryBody, max: 400)
         return l >= 50 ? DetMatch(start: p, end: p + len + l) : nil
     })
     d.append(prefixed("age-secret-key", "age encryption secret key", .critical, ["AGE-SECRET-KEY-1"], .upperDigit, min: 58, max: 58))
@@ -436,7 +455,7 @@ let detectorCatalogue: [Detector] = {
     d.append(Detector("password-in-url", "password query parameter in a URL", .high,
                       anchors: ["?password=", "&password=", "?passwd=", "&passwd=", "?pwd=", "&pwd=", "?pass=", "&pass="],
                       urlStructural: true) { t, p, len in
-        let stop = ByteSet("&#\"' \t\r\n<>\\")
+        let stop = Sets.queryValueStop
         var e = p + len
         let limit = Swift.min(t.count, e + 512)
         while e < limit && !stop.contains(t[e]) { e += 1 }
@@ -519,7 +538,7 @@ private func discordToken(_ t: ScanInput, _ lo: Int, _ hi: Int, whole: Bool) -> 
 
 /// The password of `scheme://user:password@host` where `p` is just after `://`.
 func urlPassword(_ t: ScanInput, _ p: Int) -> DetMatch? {
-    let stop = ByteSet("/?#\"' \t\r\n<>\\")
+    let stop = Sets.authorityStop
     var e = p
     let limit = Swift.min(t.count, p + 512)
     var at = -1

@@ -166,6 +166,13 @@ let negativeCases: [String] = {
         #expect(detect(Fake.s(32, Fake.alnum, seed: 33), hints: "keyId").isEmpty)
     }
 
+    @Test func byteSetRanges() {
+        let s = ByteSet("a-c,\\-")
+        #expect(s.contains(UInt8(ascii: "b")) && s.contains(UInt8(ascii: "-")) && s.contains(UInt8(ascii: "\\")) && s.contains(UInt8(ascii: ",")))
+        #expect(!s.contains(UInt8(ascii: "A")) && !s.contains(UInt8(ascii: "d")))
+        #expect(!Sets.pemBody.contains(UInt8(ascii: "@")))
+    }
+
     @Test func specificDetectorWinsOverlap() {
         let jwt = "eyJ" + Fake.s(20, Fake.b64url, seed: 1) + ".eyJ" + Fake.s(40, Fake.b64url, seed: 2) + "." + Fake.s(43, Fake.b64url, seed: 3)
         let hits = detect("Authorization: Bearer " + jwt)

@@ -1,13 +1,121 @@
 import SiftArchive
 import SiftCore
 
+import Dispatch
+import Foundation
+
+/// Where a record was read: the session facts a finding needs, copied when the record is handed over
+/// (the reader keeps filling its `SessionContext` while the worker runs).
+struct SessionPlace: Sendable {
+    var input: String
+    var file: String
+    var root: String
+    var sessionId: String?
+    var blobsAvailable: Bool
+
+    init(_ s: SessionContext) {
+        input = s.input.path
+        file = s.file
+        root = s.root
+        sessionId = s.sessionId
+        blobsAvailable = s.blobsAvailable
+    }
+
+    func finding(_ rule: String, _ severity: Severity, record: Record, location: String, message: String,
+                 preview: String, fingerprint: String) -> Finding {
+        Finding(rule: rule, severity: severity, input: input, file: file, sessionId: sessionId, seq: record.seq,
+                line: record.line, recordId: record.id, location: location, message: message, preview: preview,
+                fingerprint: fingerprint)
+    }
+}
+
 /// The `verify` analysis: checks every record it is handed and every blob once against the SDK's
 /// redaction contract and the credential detectors, and returns the findings from `finish()`.
 ///
 /// Blob findings are reported once for every record that references the blob (blobs may arrive before
 /// or after those records), and once on their own when no record references them.
+///
+/// With `parallel` (the default) the checks run on a second thread while the reader parses the next
+/// lines; records in flight are bounded (64 MiB of line and blob bytes), and `finish()` waits for them.
 public final class VerifyAnalysis: Analysis {
     public let config: VerifyConfig
+    let worker: VerifyWorker
+    private let parallel: Bool
+    private let queue = DispatchQueue(label: "pbsift.verify")
+    private let budget = ByteBudget(limit: 64 << 20)
+
+    /// A verify analysis with the contract lists extended and detectors disabled as `config` says.
+    public init(config: VerifyConfig = VerifyConfig(), parallel: Bool = true) {
+        self.config = config
+        self.worker = VerifyWorker(config: config)
+        self.parallel = parallel
+    }
+
+    /// The number of value-shape detectors enabled.
+    public var detectorCount: Int { worker.scanner.engine.detectors.count }
+    /// Records checked (header lines included).
+    public var recordsScanned: Int { queue.sync { worker.recordsScanned } }
+    /// Distinct blobs checked.
+    public var blobsScanned: Int { queue.sync { worker.blobsScanned } }
+    /// Bytes of record lines and blobs checked.
+    public var bytesScanned: Int64 { queue.sync { worker.bytesScanned } }
+
+    public func record(_ record: Record, session: SessionContext) {
+        let place = SessionPlace(session)
+        guard parallel else { worker.record(record, session: place); return }
+        let size = record.json.doc.bytes.count
+        budget.acquire(size)
+        let w = worker, b = budget
+        queue.async {
+            w.record(record, session: place)
+            b.release(size)
+        }
+    }
+
+    public func blob(_ blob: BlobContent) {
+        guard parallel else { worker.blob(blob); return }
+        let size = blob.bytes.count
+        budget.acquire(size)
+        let w = worker, b = budget
+        queue.async {
+            w.blob(blob)
+            b.release(size)
+        }
+    }
+
+    public func finish() -> [Finding] {
+        queue.sync {}
+        return worker.finish()
+    }
+}
+
+/// Bytes in flight between the reader and the worker; `acquire` waits while over the limit (one item
+/// larger than the limit still passes when nothing else is in flight).
+final class ByteBudget: @unchecked Sendable {
+    private let limit: Int
+    private var used = 0
+    private let cond = NSCondition()
+
+    init(limit: Int) { self.limit = limit }
+
+    func acquire(_ n: Int) {
+        cond.lock()
+        while used > 0 && used + n > limit { cond.wait() }
+        used += n
+        cond.unlock()
+    }
+
+    func release(_ n: Int) {
+        cond.lock()
+        used -= n
+        cond.broadcast()
+        cond.unlock()
+    }
+}
+
+/// The checks themselves, run on one thread at a time.
+final class VerifyWorker: @unchecked Sendable {
+    let config: VerifyConfig
     let scanner: ContentScanner
 
     private var findings: [Finding] = []
@@ -16,12 +124,9 @@ public final class VerifyAnalysis: Analysis {
     private var blobFiles: [String: (input: String, file: String)] = [:]
     private var blobRefs: [BlobRef] = []
 
-    /// Records checked (header lines included).
-    public private(set) var recordsScanned = 0
-    /// Distinct blobs checked.
-    public private(set) var blobsScanned = 0
-    /// Bytes of record lines and blobs checked.
-    public private(set) var bytesScanned: Int64 = 0
+    private(set) var recordsScanned = 0
+    private(set) var blobsScanned = 0
+    private(set) var bytesScanned: Int64 = 0
 
     private struct BlobHit {
         var rule: String
@@ -42,16 +147,12 @@ public final class VerifyAnalysis: Analysis {
         var recordId: String?
     }
 
-    /// A verify analysis with the contract lists extended and detectors disabled as `config` says.
-    public init(config: VerifyConfig = VerifyConfig()) {
+    init(config: VerifyConfig) {
         self.config = config
         self.scanner = ContentScanner(config: config)
     }
 
-    /// The number of value-shape detectors enabled.
-    public var detectorCount: Int { scanner.engine.detectors.count }
-
-    public func record(_ record: Record, session: SessionContext) {
+    func record(_ record: Record, session: SessionPlace) {
         recordsScanned += 1
         bytesScanned += Int64(record.json.doc.bytes.count)
         scanner.hits.removeAll(keepingCapacity: true)
@@ -77,16 +178,16 @@ public final class VerifyAnalysis: Analysis {
         }
         if !refs.isEmpty && session.blobsAvailable {
             for hex in Set(refs) {
-                blobRefs.append(BlobRef(key: VerifyAnalysis.blobKey(session.input.path, session.root, hex), input: session.input.path,
+                blobRefs.append(BlobRef(key: VerifyWorker.blobKey(session.input, session.root, hex), input: session.input,
                                         file: session.file, sessionId: session.sessionId, seq: record.seq, line: record.line,
                                         recordId: record.id))
             }
         }
     }
 
-    public func blob(_ blob: BlobContent) {
+    func blob(_ blob: BlobContent) {
         let hex = blob.name.lowercased()
-        let key = VerifyAnalysis.blobKey(blob.input, blob.root, hex)
+        let key = VerifyWorker.blobKey(blob.input, blob.root, hex)
         guard blobHits[key] == nil else { return }
         blobsScanned += 1
         bytesScanned += Int64(blob.bytes.count)
@@ -107,7 +208,7 @@ public final class VerifyAnalysis: Analysis {
         blobFiles[key] = (blob.input, blob.file)
     }
 
-    public func finish() -> [Finding] {
+    func finish() -> [Finding] {
         var out = findings
         var referenced = Set<String>()
         for ref in blobRefs {

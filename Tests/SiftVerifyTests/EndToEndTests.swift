@@ -93,6 +93,16 @@ private struct TempExport {
         }
     }
 
+    @Test func parallelAndSerialAgree() throws {
+        let t = try plantedExport()
+        defer { t.cleanup() }
+        let a = VerifyAnalysis(parallel: true), b = VerifyAnalysis(parallel: false)
+        let oa = ExportReader().read(inputs: [t.dir.path], analyses: [a])
+        let ob = ExportReader().read(inputs: [t.dir.path], analyses: [b])
+        #expect(oa.findings == ob.findings)
+        #expect(a.recordsScanned == b.recordsScanned && a.blobsScanned == b.blobsScanned && a.bytesScanned == b.bytesScanned)
+    }
+
     @Test func sarifHasWhatCodeScanningNeeds() throws {
         let t = try plantedExport()
         defer { t.cleanup() }

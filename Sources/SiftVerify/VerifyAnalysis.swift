@@ -36,13 +36,13 @@ struct SessionPlace: Sendable {
 /// or after those records), and once on their own when no record references them.
 ///
 /// With `parallel` (the default) the checks run on a second thread while the reader parses the next
-/// lines; records in flight are bounded (64 MiB of line and blob bytes), and `finish()` waits for them.
+/// lines; records in flight are bounded (8 MiB of line and blob bytes), and `finish()` waits for them.
 public final class VerifyAnalysis: Analysis {
     public let config: VerifyConfig
     let worker: VerifyWorker
     private let parallel: Bool
     private let queue = DispatchQueue(label: "pbsift.verify")
-    private let budget = ByteBudget(limit: 64 << 20)
+    private let budget = ByteBudget(limit: 8 << 20)
 
     /// A verify analysis with the contract lists extended and detectors disabled as `config` says.
     public init(config: VerifyConfig = VerifyConfig(), parallel: Bool = true) {

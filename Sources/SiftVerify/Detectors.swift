@@ -465,7 +465,7 @@ let detectorCatalogue: [Detector] = {
         return DetMatch(start: p + len, end: e)
     })
     // Generic, context-bound detectors: lose any overlap with a specific one above.
-    d.append(Detector("bearer-token", "Bearer credential", .high, anchors: ["Bearer ", "bearer ", "BEARER "], generic: true) { t, p, len in
+    d.append(Detector("bearer", "Bearer credential", .high, anchors: ["Bearer ", "bearer ", "BEARER "], generic: true) { t, p, len in
         guard t.boundaryBefore(p) else { return nil }
         var i = p + len
         while i < t.count && t[i] == 0x20 { i += 1 }

@@ -23,7 +23,7 @@ let positiveCases: [DetectorCase] = {
     }
     let jwt = "eyJ" + F.s(20, F.b64url, seed: 1) + ".eyJ" + F.s(40, F.b64url, seed: 2) + "." + F.s(43, F.b64url, seed: 3)
     add("jwt", jwt)
-    add("bearer-token", F.s(32, F.alnum, seed: 4), before: "Authorization: Bearer ")
+    add("bearer", F.s(32, F.alnum, seed: 4), before: "Authorization: Bearer ")
     add("basic-auth", Base64.encode(Array(("alice" + ":" + "pw" + "12345678").utf8)), before: "Authorization: Basic ")
     let pem = "-----BEGIN " + "RSA PRIVATE KEY-----\n" + F.s(64, F.b64, seed: 5) + "\n" + F.s(64, F.b64, seed: 6) + "\n-----END " + "RSA PRIVATE KEY-----"
     add("pem-private-key", pem)

@@ -174,8 +174,9 @@ func looksLikePasswordValue(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
     let s = String(decoding: b, as: UTF8.self).lowercased()
     if passwordPlaceholders.contains(s) { return false }
     if s.hasPrefix("${") || s.hasPrefix("{{") || s.hasPrefix("%") || s.hasPrefix("<") || s.hasPrefix("$") { return false }
-    // A plain lowercase word ("password: incorrect") is prose, not a password.
+    // A plain lowercase word ("password: incorrect") or a sentence ("At least 8 characters") is prose.
     if Shape.all(b, .lower) { return false }
+    if b.reduce(0, { $0 + ($1 == 0x20 ? 1 : 0) }) >= 2 { return false }
     return true
 }
 

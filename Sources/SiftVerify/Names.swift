@@ -100,6 +100,11 @@ struct NameHints: OptionSet, Sendable {
         "placeholder", "location", "lifetime", "validity", "valid", "sent", "requested", "updated", "created",
     ].map { Array($0.utf8) }
 
+    /// Tokens that page, sync or address a device rather than authenticate: `nextPageToken`, `pushToken`.
+    private static let notCredentialWords: [[UInt8]] = [
+        "page", "cursor", "continuation", "next", "sync", "device", "push", "apns", "fcm", "registration",
+        "publishable", "idempotency",
+    ].map { Array($0.utf8) }
     private static let awsWords: [[UInt8]] = ["awssecret", "secretaccesskey"].map { Array($0.utf8) }
     private static let datadogWords: [[UInt8]] = ["datadog", "ddapikey", "ddappkey", "ddapplicationkey"].map { Array($0.utf8) }
     private static let twilioWords: [[UInt8]] = ["twilio", "authtoken"].map { Array($0.utf8) }
@@ -153,7 +158,8 @@ struct NameHints: OptionSet, Sendable {
         }
         @inline(__always) func equals(_ w: [UInt8]) -> Bool { n.count == w.count && ends(w) }
         var h: NameHints = []
-        let describing = !ends(secretWord) && !ends(tokenWord) && describingSuffixes.contains { n.count > $0.count && ends($0) }
+        let describing = (!ends(secretWord) && !ends(tokenWord) && describingSuffixes.contains { n.count > $0.count && ends($0) })
+            || notCredentialWords.contains(where: has)
         if !describing {
             if credentialWords.contains(where: has) || ends(authWord) || equals(sigWord) { h.insert(.credential) }
             if passwordWords.contains(where: has) || passwordExact.contains(where: equals) { h.insert(.password) }

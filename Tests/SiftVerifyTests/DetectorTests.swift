@@ -164,6 +164,11 @@ let negativeCases: [String] = {
         #expect(!detect(Fake.s(32, Fake.alnum, seed: 33), hints: "apiSecret").isEmpty)
         #expect(detect(Fake.s(32, Fake.alnum, seed: 33), hints: "tokenType").isEmpty)
         #expect(detect(Fake.s(32, Fake.alnum, seed: 33), hints: "keyId").isEmpty)
+        for name in ["nextPageToken", "pushToken", "deviceToken", "syncToken", "cursorToken", "stripePublishableKey"] {
+            #expect(detect(Fake.s(40, Fake.alnum, seed: 34), hints: name).isEmpty, "\(name)")
+        }
+        #expect(detect("At least 8 characters", hints: "passwordRequirements").isEmpty)
+        #expect(!detect("Tr0ub4dor&3", hints: "passwordRequirements").isEmpty)
     }
 
     @Test func byteSetRanges() {

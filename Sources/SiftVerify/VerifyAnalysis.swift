@@ -36,7 +36,7 @@ struct SessionPlace: Sendable {
 /// or after those records), and once on their own when no record references them.
 ///
 /// With `parallel` (the default) the checks run on a second thread while the reader parses the next
-/// lines; records in flight are bounded (8 MiB of line and blob bytes), and `finish()` waits for them.
+/// lines; records go over in batches of about 1 MiB and at most 8 MiB of line and blob bytes are in flight, and `finish()` waits for them.
 public final class VerifyAnalysis: Analysis {
     public let config: VerifyConfig
     let worker: VerifyWorker
@@ -54,36 +54,57 @@ public final class VerifyAnalysis: Analysis {
     /// The number of value-shape detectors enabled.
     public var detectorCount: Int { worker.scanner.engine.detectors.count }
     /// Records checked (header lines included).
-    public var recordsScanned: Int { queue.sync { worker.recordsScanned } }
+    public var recordsScanned: Int { flush(); return queue.sync { worker.recordsScanned } }
     /// Distinct blobs checked.
-    public var blobsScanned: Int { queue.sync { worker.blobsScanned } }
+    public var blobsScanned: Int { flush(); return queue.sync { worker.blobsScanned } }
     /// Bytes of record lines and blobs checked.
-    public var bytesScanned: Int64 { queue.sync { worker.bytesScanned } }
+    public var bytesScanned: Int64 { flush(); return queue.sync { worker.bytesScanned } }
+
+    /// Work handed to the worker in batches (one wake-up per batch, not per record).
+    enum Item: Sendable {
+        case record(Record, SessionPlace)
+        case blob(BlobContent)
+    }
+    private var batch: [Item] = []
+    private var batchBytes = 0
+    private static let batchBytesLimit = 1 << 20
+    private static let batchCountLimit = 512
 
     public func record(_ record: Record, session: SessionContext) {
         let place = SessionPlace(session)
         guard parallel else { worker.record(record, session: place); return }
-        let size = record.json.doc.bytes.count
-        budget.acquire(size)
-        let w = worker, b = budget
-        queue.async {
-            w.record(record, session: place)
-            b.release(size)
-        }
+        batch.append(.record(record, place))
+        batchBytes += record.json.doc.bytes.count
+        if batchBytes >= VerifyAnalysis.batchBytesLimit || batch.count >= VerifyAnalysis.batchCountLimit { flush() }
     }
 
     public func blob(_ blob: BlobContent) {
         guard parallel else { worker.blob(blob); return }
-        let size = blob.bytes.count
+        batch.append(.blob(blob))
+        batchBytes += blob.bytes.count
+        if batchBytes >= VerifyAnalysis.batchBytesLimit { flush() }
+    }
+
+    private func flush() {
+        guard !batch.isEmpty else { return }
+        let items = batch, size = batchBytes
+        batch = []
+        batchBytes = 0
         budget.acquire(size)
         let w = worker, b = budget
         queue.async {
-            w.blob(blob)
+            for item in items {
+                switch item {
+                case .record(let r, let place): w.record(r, session: place)
+                case .blob(let blob): w.blob(blob)
+                }
+            }
             b.release(size)
         }
     }
 
     public func finish() -> [Finding] {
+        flush()
         queue.sync {}
         return worker.finish()
     }

@@ -131,8 +131,29 @@ final class ContentScanner {
     var rawRange: Range<Int>? = nil
 
     /// Prepares the prefilter for one record line: one pass over its raw bytes.
-    func beginLine(_ bytes: [UInt8]) {
-        lineSaturatedFrom = bytes.withUnsafeBufferPointer { engine.stemHits($0, into: &lineHits) }
+    /// `skip`: ascending, disjoint ranges (inline JSON body texts) the JSON scanner checks value by value
+    /// itself, so the line pass leaves out their keys and structure.
+    func beginLine(_ bytes: [UInt8], skip: [Range<Int>] = []) {
+        lineHits.removeAll(keepingCapacity: true)
+        lineSaturatedFrom = nil
+        bytes.withUnsafeBufferPointer { b in
+            var from = 0
+            for r in skip + [b.count..<b.count] where r.lowerBound >= from && r.upperBound <= b.count {
+                if r.lowerBound > from, lineSaturatedFrom == nil {
+                    lineSaturatedFrom = engine.stemHits(UnsafeBufferPointer(rebasing: b[from..<r.lowerBound]), base: from, into: &lineHits)
+                }
+                from = r.upperBound
+            }
+        }
+    }
+
+    private var stemScratch: [Int] = []
+
+    /// Whether a stem starts in `b` (a value the line pass left out).
+    func hasStem(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        stemScratch.removeAll(keepingCapacity: true)
+        _ = engine.stemHits(b, first: true, into: &stemScratch)
+        return !stemScratch.isEmpty
     }
 
     /// Whether an anchor stem starts inside `r` (offsets in the current line).
@@ -207,6 +228,15 @@ final class ContentScanner {
         if let shape { message += "; it looks like \(article(shape.title))" }
         hits.append(RawHit(rule: rule, severity: shape == nil ? .high : .critical, location: location,
                            value: String(decoding: b, as: UTF8.self), message: message))
+    }
+
+    static let multipartWord = Array("multipart/".utf8)
+    static let formWord = Array("x-www-form-urlencoded".utf8)
+
+    /// Whether a content type holds `word` (lowercase ASCII), ignoring ASCII case; no Foundation bridging.
+    static func typeHas(_ contentType: String?, _ word: [UInt8]) -> Bool {
+        guard var ct = contentType else { return false }
+        return ct.withUTF8 { ScanInput(b: $0, hints: []).containsCI(word, 0, $0.count) }
     }
 
     /// Whether form or query text holds `%` or `+` (else it is its own decoding).
@@ -460,17 +490,22 @@ final class ContentScanner {
     /// An inline utf8 body: a JSON document is scanned where it stands in the line (still escaped);
     /// anything else is decoded and dispatched by content.
     private func textBody(_ t: JSONValue, contentType: String?, location: String) {
-        let ct = contentType?.lowercased() ?? ""
         let raw = t.rawBytes
         let direct: Bool = raw.withUnsafeBufferPointer { rb in
-            guard rb.count >= 2, !ct.contains("multipart/"), !ct.contains("x-www-form-urlencoded") else { return false }
+            guard rb.count >= 2, !ContentScanner.typeHas(contentType, ContentScanner.multipartWord),
+                  !ContentScanner.typeHas(contentType, ContentScanner.formWord) else { return false }
             let inner = UnsafeBufferPointer(rebasing: rb[1..<(rb.count - 1)])
             guard looksLikeJSON(inner, level: 1) else { return false }
-            jsonText(inner, location: location, level: 1, rawBase: raw.startIndex + 1)
+            jsonText(inner, location: location, level: 1, rawBase: raw.startIndex + 1, ownStems: true)
             return true
         }
         if !direct {
-            withStringBytes(t) { content($0, contentType: contentType, location: location, depth: 0) }
+            // The line pass left this text out (see `beginLine`): decode it and scan it in full.
+            let saved = rawRange
+            rawRange = nil
+            let decoded = t.stringBytes
+            decoded.withUnsafeBufferPointer { content($0, contentType: contentType, location: location, depth: 0) }
+            rawRange = saved
         }
     }
 
@@ -485,11 +520,10 @@ final class ContentScanner {
             inflated.withUnsafeBufferPointer { content($0, contentType: contentType, location: location, depth: depth + 1) }
             return
         }
-        let ct = contentType?.lowercased() ?? ""
-        if ct.contains("multipart/") || (ct.isEmpty && Shape.hasPrefix(b, "--")) {
-            if multipart(b, contentType: ct, location: location, depth: depth) { return }
+        if ContentScanner.typeHas(contentType, ContentScanner.multipartWord) || ((contentType ?? "").isEmpty && Shape.hasPrefix(b, "--")) {
+            if multipart(b, contentType: contentType ?? "", location: location, depth: depth) { return }
         }
-        if ct.contains("x-www-form-urlencoded") {
+        if ContentScanner.typeHas(contentType, ContentScanner.formWord) {
             form(b, location: location)
             return
         }
@@ -567,11 +601,10 @@ final class ContentScanner {
     /// Returns false when no boundary could be found.
     func multipart(_ b: UnsafeBufferPointer<UInt8>, contentType: String, location: String, depth: Int) -> Bool {
         var boundary: [UInt8] = []
-        if let r = contentType.range(of: "boundary=") {
+        if let r = contentType.range(of: "boundary=", options: .caseInsensitive) {
             var s = String(contentType[r.upperBound...])
             if let semi = s.firstIndex(of: ";") { s = String(s[..<semi]) }
             s = s.trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
-            // The boundary's case matters: take it from the original bytes when present.
             boundary = Array(s.utf8)
         }
         let t = ScanInput(b: b, hints: [])
@@ -582,7 +615,6 @@ final class ContentScanner {
             while e < b.count && e < 202 && b[e] != 0x0D && b[e] != 0x0A { e += 1 }
             boundary = Array(b[2..<e])
             if boundary.isEmpty { return false }
-            // The content type may have lowercased it; a case-insensitive match would also do.
         }
         let delim = Array("--".utf8) + boundary
         var pos = t.find(delim, 0, b.count)
@@ -709,7 +741,7 @@ final class ContentScanner {
     /// the record line) without unescaping it first: `\\"` is a quote there. `rawBase` is the offset of `b`
     /// in the record line, for the line prefilter: a plain value with no anchor stem and no hinted name is
     /// skipped without running the detectors.
-    func jsonText(_ b: UnsafeBufferPointer<UInt8>, location: String, level: Int = 0, rawBase: Int? = nil) {
+    func jsonText(_ b: UnsafeBufferPointer<UInt8>, location: String, level: Int = 0, rawBase: Int? = nil, ownStems: Bool = false) {
         guard let p = b.baseAddress else { return }
         let maxDepth = maxJSONDepth
         withUnsafeTemporaryAllocation(of: Frame.self, capacity: maxDepth) { frames in
@@ -723,6 +755,7 @@ final class ContentScanner {
             hitsCopy.withUnsafeBufferPointer { hits in
                 /// Whether an anchor stem starts in `s..<e` of `b` (values come in increasing order).
                 @inline(__always) func hit(_ s: Int, _ e: Int) -> Bool {
+                    if ownStems { return hasStem(UnsafeBufferPointer(rebasing: b[s..<e])) }
                     guard let base = rawBase else { return true }
                     let lo = base + s, hi = base + e
                     if let sat = saturated, hi > sat { return true }
@@ -796,7 +829,7 @@ final class ContentScanner {
                             // Top level, or nested past the depth tracked: the detectors still run.
                             if hit(s, e) {
                                 jsonValue(b, s, e, isString: true, escaped: escaped, listed: false, hints: [], frames: fr, depth: depth,
-                                          overflow: overflow, level: level, rawBase: rawBase, location: location)
+                                          overflow: overflow, level: level, rawBase: rawBase, location: location, ownStems: ownStems)
                             }
                             continue
                         }
@@ -818,7 +851,7 @@ final class ContentScanner {
                         // `\\u` is a stem itself), so the raw range decides for escaped values too.
                         if listed || !hints.isEmpty || hit(s, e) {
                             jsonValue(b, s, e, isString: true, escaped: escaped, listed: listed, hints: hints, frames: fr, depth: depth,
-                                      overflow: overflow, level: level, rawBase: rawBase, location: location)
+                                      overflow: overflow, level: level, rawBase: rawBase, location: location, ownStems: ownStems)
                         }
                     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
                         var j = i + 1
@@ -834,7 +867,7 @@ final class ContentScanner {
                             // Numbers matter only under a listed name; true, false and null never hold a secret.
                             if listed && c != UInt8(ascii: "t") && c != UInt8(ascii: "f") && c != UInt8(ascii: "n") {
                                 jsonValue(b, i, min(j, i + 64), isString: false, escaped: false, listed: true, hints: [], frames: fr,
-                                          depth: depth, overflow: overflow, level: level, rawBase: rawBase, location: location)
+                                          depth: depth, overflow: overflow, level: level, rawBase: rawBase, location: location, ownStems: ownStems)
                             }
                         }
                         i = j
@@ -849,7 +882,7 @@ final class ContentScanner {
     /// One value the JSON scanner could not skip: a breach under a listed name, or the detectors.
     private func jsonValue(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int, isString: Bool, escaped: Bool, listed: Bool,
                            hints: NameHints, frames fr: UnsafeMutablePointer<Frame>, depth: Int, overflow: Int, level: Int,
-                           rawBase: Int?, location: String) {
+                           rawBase: Int?, location: String, ownStems: Bool) {
         if overflow == 0 && depth > 0 && fr[depth - 1].isObject && !fr[depth - 1].haveKey { return }
         func keyName(_ f: Frame) -> String {
             let raw = UnsafeBufferPointer(rebasing: b[f.keyStart..<f.keyEnd])
@@ -898,7 +931,8 @@ final class ContentScanner {
             d.withUnsafeBufferPointer { handle($0, nil) }
             rawRange = saved
         } else {
-            handle(raw, rawBase.map { ($0 + s)..<($0 + e) })
+            // With `ownStems` the value passed its own stem check already: the detectors run in full.
+            handle(raw, ownStems ? nil : rawBase.map { ($0 + s)..<($0 + e) })
         }
     }
 

@@ -182,8 +182,8 @@ final class DetectorEngine: @unchecked Sendable {
         Int(truncatingIfNeeded: (w &* 0x9E37_79B1) >> 16)
     }
 
-    func stemHits(_ b: UnsafeBufferPointer<UInt8>, into out: inout [Int]) -> Int? {
-        out.removeAll(keepingCapacity: true)
+    /// Appends to `out` the offsets (plus `base`) where a stem starts; with `first`, stops at the first.
+    func stemHits(_ b: UnsafeBufferPointer<UInt8>, base: Int = 0, first: Bool = false, into out: inout [Int]) -> Int? {
         let n = b.count
         guard n >= 2, let p = b.baseAddress else { return nil }
         let bloom = bloom4, short = short2
@@ -223,8 +223,9 @@ final class DetectorEngine: @unchecked Sendable {
             let inShort = (short[pair >> 6] >> UInt64(pair & 63)) & 1 != 0
             if inBloom || inShort {
                 if (inBloom && checkLong(w, i)) || (inShort && checkShort(pair, i)) {
-                    out.append(i)
-                    if out.count >= limit { return i }
+                    out.append(base + i)
+                    if first { return nil }
+                    if out.count >= limit { return base + i }
                 }
             }
             i += 1
@@ -232,8 +233,9 @@ final class DetectorEngine: @unchecked Sendable {
         while i + 2 <= n {
             let pair = Int(p[i]) | Int(p[i + 1]) << 8
             if (short[pair >> 6] >> UInt64(pair & 63)) & 1 != 0 && checkShort(pair, i) {
-                out.append(i)
-                if out.count >= limit { return i }
+                out.append(base + i)
+                if first { return nil }
+                if out.count >= limit { return base + i }
             }
             i += 1
         }

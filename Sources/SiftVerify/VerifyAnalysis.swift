@@ -177,7 +177,7 @@ final class VerifyWorker: @unchecked Sendable {
         recordsScanned += 1
         bytesScanned += Int64(record.json.doc.bytes.count)
         scanner.hits.removeAll(keepingCapacity: true)
-        scanner.beginLine(record.json.doc.bytes)
+        scanner.beginLine(record.json.doc.bytes, skip: record.type == .network ? VerifyWorker.inlineTexts(record.json) : [])
         var refs: [String] = []
         let j = record.json
         switch record.type {
@@ -259,6 +259,19 @@ final class VerifyWorker: @unchecked Sendable {
         }
         out.sort(by: Finding.reportOrder)
         return out
+    }
+
+    /// Raw ranges of the inline utf8 body texts of a network record, ascending.
+    static func inlineTexts(_ j: JSONValue) -> [Range<Int>] {
+        var out: [Range<Int>] = []
+        for side in ["request", "response"] {
+            guard let body = j[side]?["body"], body.isObject, body["blob"] == nil,
+                  let enc = body["encoding"], enc.stringEquals("utf8"), let t = body["text"], t.isString else { continue }
+            let r = t.rawBytes
+            out.append(r.startIndex..<r.endIndex)
+        }
+        out.sort { $0.lowerBound < $1.lowerBound }
+        return out.count == 2 && out[0].overlaps(out[1]) ? [] : out
     }
 
     static func blobKey(_ input: String, _ root: String, _ hex: String) -> String { input + "\u{0}" + root + "\u{0}" + hex }

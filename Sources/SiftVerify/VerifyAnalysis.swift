@@ -176,17 +176,8 @@ final class VerifyWorker: @unchecked Sendable {
     func record(_ record: Record, session: SessionPlace) {
         recordsScanned += 1
         bytesScanned += Int64(record.json.doc.bytes.count)
-        scanner.hits.removeAll(keepingCapacity: true)
-        scanner.beginLine(record.json.doc.bytes, skip: record.type == .network ? VerifyWorker.inlineTexts(record.json) : [])
         var refs: [String] = []
-        let j = record.json
-        switch record.type {
-        case .network: network(j, refs: &refs)
-        case .log: log(j)
-        case .event: event(j)
-        case .frame: frame(j)
-        case .session, .other: generic(j)
-        }
+        scan(record, refs: &refs)
         if !scanner.hits.isEmpty {
             var seen = Set<String>()
             for h in scanner.hits {
@@ -204,6 +195,30 @@ final class VerifyWorker: @unchecked Sendable {
                                         recordId: record.id))
             }
         }
+    }
+
+    /// Runs every check of one record; the hits are left in `scanner.hits`, blob names in `refs`.
+    func scan(_ record: Record, refs: inout [String]) {
+        scanner.hits.removeAll(keepingCapacity: true)
+        scanner.beginLine(record.json.doc.bytes, skip: record.type == .network ? VerifyWorker.inlineTexts(record.json) : [])
+        let j = record.json
+        switch record.type {
+        case .network: network(j, refs: &refs)
+        case .log: log(j)
+        case .event: event(j)
+        case .frame: frame(j)
+        case .session, .other: generic(j)
+        }
+    }
+
+    /// The distinct credential values one record holds (inline content only; blobs are not read).
+    func secretValues(_ record: Record) -> [String] {
+        var refs: [String] = []
+        scan(record, refs: &refs)
+        var seen = Set<String>()
+        let values = scanner.hits.map(\.value).filter { !$0.isEmpty && seen.insert($0).inserted }
+        scanner.hits.removeAll(keepingCapacity: true)
+        return values
     }
 
     func blob(_ blob: BlobContent) {
@@ -408,5 +423,21 @@ final class VerifyWorker: @unchecked Sendable {
             scanner.walk(v, &loc, names: nil, rule: "", what: "", listed: false, hints: scanner.hints(key))
         default: break
         }
+    }
+}
+
+/// Finds the credential values in one record, with every check `verify` runs, so that a command
+/// printing record contents (`records`) can mask them.
+public final class SecretValueFinder: @unchecked Sendable {
+    private let worker: VerifyWorker
+
+    public init(config: VerifyConfig = VerifyConfig()) {
+        worker = VerifyWorker(config: config)
+    }
+
+    /// The distinct secret values in `record` (longest first, so that masking a value never leaves
+    /// a longer one that contains it half-masked).
+    public func values(in record: Record) -> [String] {
+        worker.secretValues(record).sorted { $0.utf8.count > $1.utf8.count }
     }
 }

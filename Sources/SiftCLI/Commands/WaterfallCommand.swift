@@ -124,6 +124,9 @@ public enum WaterfallCommand: SiftCommand {
         }
         if let failed = sink.finish() { return failed }
         if sink.closed { return .ok }
-        return common.exitStatus(findings: report.findings, incomplete: outcome.anyIncomplete)
+        // As for every command: the reader's findings count too (inspect lists them); of the
+        // waterfall's own, those of the requests shown.
+        let counted = outcome.findings.filter { !$0.rule.hasPrefix("waterfall.") } + report.findings
+        return common.exitStatus(findings: counted, incomplete: outcome.anyIncomplete)
     }
 }

@@ -134,3 +134,33 @@ import SiftWaterfall
         #expect(f.first?.sessionId == Fx.sessionId)
     }
 }
+
+@Suite struct HostileShapeTests {
+    /// Records of every wrong shape: nothing crashes, every network record becomes a request, and
+    /// every renderer copes.
+    @Test func wrongShapesDoNotCrash() throws {
+        let shapes = [
+            #"{"type":"network","seq":1}"#,
+            #"{"type":"network","seq":"x","ts":5,"id":7,"method":[],"url":{},"duration":"fast","statusCode":"200"}"#,
+            #"{"type":"network","seq":2,"metrics":[]}"#,
+            #"{"type":"network","seq":3,"metrics":{"transactions":{}}}"#,
+            #"{"type":"network","seq":4,"metrics":{"transactions":[1,"a",null,[],{}]}}"#,
+            #"{"type":"network","seq":5,"metrics":{"taskStart":12,"taskEnd":"2026-13-45T99:99:99Z","transactions":[{"fetchStart":true,"responseEnd":{"a":1}}]}}"#,
+            #"{"type":"network","seq":6,"duration":1e308,"metrics":{"transactions":[{"fetchStart":"0001-01-01T00:00:00Z","responseEnd":"9999-12-31T23:59:59.999999Z"}]}}"#,
+            #"{"type":"network","seq":7,"duration":-1e-300,"url":"://","method":"","state":"pending"}"#,
+            #"{"type":"network","seq":8,"url":"https://@/?=&=&a=b=c&token","error":{"code":"x","description":5}}"#,
+            #"{"type":"network","seq":9,"url":"https://h/\#(String(repeating: "a/", count: 5000))","label":"\#(String(repeating: "é", count: 5000))"}"#,
+            #"{"type":"session","seq":0,"launchedAt":"not a time","sessionId":42}"#,
+            #"{"type":"network","seq":10,"ts":"2026-11-29T10:15:01Z","duration":0.001,"metrics":{"transactions":[{"fetchStart":"2026-11-29T10:15:01Z","fetchStart":"x","requestStart":"2026-11-29T10:14:01Z","responseEnd":"2026-11-29T10:16:01Z"}]}}"#,
+        ]
+        let (sessions, findings) = try Fx.collect(shapes)
+        #expect(sessions.first?.requests.count == 11)
+        #expect(!findings.isEmpty)
+        let report = WaterfallReport(sessions: sessions, findings: findings)
+        for f in WaterfallOutputFormat.allCases {
+            let out = WaterfallRender.render(report, as: f, columns: 80, color: true)
+            #expect(!out.isEmpty)
+        }
+        #expect((try? JSONDocument(string: WaterfallRender.json(report))) != nil)
+    }
+}

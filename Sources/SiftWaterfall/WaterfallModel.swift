@@ -37,13 +37,17 @@ public enum WaterfallPhase: String, CaseIterable, Sendable, Comparable {
 /// happen or cannot be computed (a reused connection has no DNS/TCP/TLS; a cache hit has almost
 /// nothing; a missing or reversed timestamp) — never 0 for "unknown".
 public struct WaterfallPhases: Sendable, Equatable {
-    public var blocked: Double?
-    public var dns: Double?
-    public var tcp: Double?
-    public var tls: Double?
-    public var request: Double?
-    public var waiting: Double?
-    public var download: Double?
+    /// Seven doubles, NaN for "did not happen" (a span is never NaN): half the size of seven
+    /// optionals, which counts with hundreds of thousands of transactions in memory.
+    private var raw: (Double, Double, Double, Double, Double, Double, Double) = (.nan, .nan, .nan, .nan, .nan, .nan, .nan)
+
+    public var blocked: Double? { get { self[.blocked] } set { self[.blocked] = newValue } }
+    public var dns: Double? { get { self[.dns] } set { self[.dns] = newValue } }
+    public var tcp: Double? { get { self[.tcp] } set { self[.tcp] = newValue } }
+    public var tls: Double? { get { self[.tls] } set { self[.tls] = newValue } }
+    public var request: Double? { get { self[.request] } set { self[.request] = newValue } }
+    public var waiting: Double? { get { self[.waiting] } set { self[.waiting] = newValue } }
+    public var download: Double? { get { self[.download] } set { self[.download] = newValue } }
 
     /// Phases in milliseconds; nil for one that did not happen.
     public init(blocked: Double? = nil, dns: Double? = nil, tcp: Double? = nil, tls: Double? = nil,
@@ -60,27 +64,17 @@ public struct WaterfallPhases: Sendable, Equatable {
     /// The duration of `phase`, in milliseconds.
     public subscript(_ phase: WaterfallPhase) -> Double? {
         get {
-            switch phase {
-            case .blocked: blocked
-            case .dns: dns
-            case .tcp: tcp
-            case .tls: tls
-            case .request: request
-            case .waiting: waiting
-            case .download: download
-            }
+            let v = withUnsafeBytes(of: raw) { $0.load(fromByteOffset: phase.order * 8, as: Double.self) }
+            return v.isNaN ? nil : v
         }
         set {
-            switch phase {
-            case .blocked: blocked = newValue
-            case .dns: dns = newValue
-            case .tcp: tcp = newValue
-            case .tls: tls = newValue
-            case .request: request = newValue
-            case .waiting: waiting = newValue
-            case .download: download = newValue
-            }
+            let v = newValue.flatMap { $0.isNaN ? nil : $0 } ?? .nan
+            withUnsafeMutableBytes(of: &raw) { $0.storeBytes(of: v, toByteOffset: phase.order * 8, as: Double.self) }
         }
+    }
+
+    public static func == (a: WaterfallPhases, b: WaterfallPhases) -> Bool {
+        WaterfallPhase.allCases.allSatisfy { a[$0] == b[$0] }
     }
 
     /// Whether any phase is known.
@@ -90,17 +84,22 @@ public struct WaterfallPhases: Sendable, Equatable {
 /// The eleven timestamps of one transaction (§2.4), in microseconds since 1970; nil when absent
 /// or unreadable.
 public struct TransactionTimes: Sendable, Equatable {
-    public var fetchStart: Micros?
-    public var domainLookupStart: Micros?
-    public var domainLookupEnd: Micros?
-    public var connectStart: Micros?
-    public var secureConnectionStart: Micros?
-    public var secureConnectionEnd: Micros?
-    public var connectEnd: Micros?
-    public var requestStart: Micros?
-    public var requestEnd: Micros?
-    public var responseStart: Micros?
-    public var responseEnd: Micros?
+    /// Eleven integers, `Int64.min` for "absent" (parsed times stay within ±9e15 µs): half the
+    /// size of eleven optionals.
+    private var raw: (Micros, Micros, Micros, Micros, Micros, Micros, Micros, Micros, Micros, Micros, Micros) =
+        (.min, .min, .min, .min, .min, .min, .min, .min, .min, .min, .min)
+
+    public var fetchStart: Micros? { get { get(0) } set { set(0, newValue) } }
+    public var domainLookupStart: Micros? { get { get(1) } set { set(1, newValue) } }
+    public var domainLookupEnd: Micros? { get { get(2) } set { set(2, newValue) } }
+    public var connectStart: Micros? { get { get(3) } set { set(3, newValue) } }
+    public var secureConnectionStart: Micros? { get { get(4) } set { set(4, newValue) } }
+    public var secureConnectionEnd: Micros? { get { get(5) } set { set(5, newValue) } }
+    public var connectEnd: Micros? { get { get(6) } set { set(6, newValue) } }
+    public var requestStart: Micros? { get { get(7) } set { set(7, newValue) } }
+    public var requestEnd: Micros? { get { get(8) } set { set(8, newValue) } }
+    public var responseStart: Micros? { get { get(9) } set { set(9, newValue) } }
+    public var responseEnd: Micros? { get { get(10) } set { set(10, newValue) } }
 
     /// No timestamp.
     public init() {}
@@ -111,27 +110,24 @@ public struct TransactionTimes: Sendable, Equatable {
         "secureConnectionEnd", "connectEnd", "requestStart", "requestEnd", "responseStart", "responseEnd",
     ]
 
-    /// The timestamps in `fieldNames` order.
-    public var ordered: [Micros?] {
-        [fetchStart, domainLookupStart, domainLookupEnd, connectStart, secureConnectionStart, secureConnectionEnd,
-         connectEnd, requestStart, requestEnd, responseStart, responseEnd]
+    /// The field at `index` of `fieldNames`.
+    public func get(_ index: Int) -> Micros? {
+        guard (0..<11).contains(index) else { return nil }
+        let v = withUnsafeBytes(of: raw) { $0.load(fromByteOffset: index * 8, as: Micros.self) }
+        return v == .min ? nil : v
     }
 
     /// Sets the field at `index` of `fieldNames`.
     public mutating func set(_ index: Int, _ value: Micros?) {
-        switch index {
-        case 0: fetchStart = value
-        case 1: domainLookupStart = value
-        case 2: domainLookupEnd = value
-        case 3: connectStart = value
-        case 4: secureConnectionStart = value
-        case 5: secureConnectionEnd = value
-        case 6: connectEnd = value
-        case 7: requestStart = value
-        case 8: requestEnd = value
-        case 9: responseStart = value
-        default: responseEnd = value
-        }
+        guard (0..<11).contains(index) else { return }
+        withUnsafeMutableBytes(of: &raw) { $0.storeBytes(of: value ?? .min, toByteOffset: index * 8, as: Micros.self) }
+    }
+
+    /// The timestamps in `fieldNames` order.
+    public var ordered: [Micros?] { (0..<11).map { get($0) } }
+
+    public static func == (a: TransactionTimes, b: TransactionTimes) -> Bool {
+        (0..<11).allSatisfy { a.get($0) == b.get($0) }
     }
 
     /// The earliest timestamp present.

@@ -122,7 +122,7 @@ public enum LineParser {
         "durationms": 1, "latencyms": 1, "elapsedms": 1, "responsetimems": 1, "requestdurationms": 1, "tookms": 1,
         "timetakenms": 1, "took": 1, "durationus": 1e-3, "latencyus": 1e-3, "durationmicros": 1e-3, "durationns": 1e-6,
         "latencyns": 1e-6, "duration": 1e3, "latency": 1e3, "elapsed": 1e3, "requesttime": 1e3, "responsetime": 1e3,
-        "durations": 1e3, "durationseconds": 1e3, "durationsec": 1e3, "upstreamresponsetime": 1e3, "elapsedtime": 1e3,
+        "durations": 1e3, "durationseconds": 1e3, "rt": 1e3, "urt": 1e3, "durationsec": 1e3, "upstreamresponsetime": 1e3, "elapsedtime": 1e3,
     ]
 
     static func collect(_ object: JSONValue, depth: Int, embed: Int, into f: inout Fields) {

@@ -1,0 +1,133 @@
+import Foundation
+import SiftCore
+
+/// A log platform `--emit-query` writes for.
+public enum QueryPlatform: String, Sendable, CaseIterable {
+    case loki, elasticsearch, clickhouse, bigquery, cloudwatch
+
+    /// At most this many ids go in one query (the platform's limit, with room to spare).
+    public var maxIdsPerQuery: Int {
+        switch self {
+        // A 100-id alternation is ~4.2 KB of LogQL: inside the 8 KiB URL limit of common proxies in front of Loki.
+        case .loki: 100
+        // `index.max_terms_count` defaults to 65,536 terms.
+        case .elasticsearch: 65_536
+        // `max_query_size` defaults to 262,144 bytes; 5,000 quoted ids are ~215 KB.
+        case .clickhouse: 5_000
+        // Ids travel as a query parameter; 10,000 keep the request far below BigQuery's 10 MB.
+        case .bigquery: 10_000
+        // Bounded by the 10,000-character query string instead (see `QueryEmitter.cloudwatch`).
+        case .cloudwatch: 10_000
+        }
+    }
+}
+
+/// Prints the queries that fetch exactly the given request ids in a time window from a log platform.
+///
+/// Each query's results, exported as JSON lines, are valid `--logs` input: the scanner finds the id in
+/// any field at any depth (Loki's `line`, Elasticsearch's `_source`, CloudWatch's `@message`).
+public enum QueryEmitter {
+    /// The longest Logs Insights query string CloudWatch accepts.
+    public static let cloudwatchMaxQueryChars = 10_000
+
+    /// The queries for `platform`, one per line (comment lines where the language has them).
+    /// `ids` are sorted and deduplicated; `from`/`to` are seconds since 1970 (margin included).
+    public static func emit(_ platform: QueryPlatform, ids: [String], from: Double, to: Double) -> String {
+        let ids = Array(Set(ids)).sorted()
+        let batches: [[String]]
+        if platform == .cloudwatch {
+            batches = packCloudwatch(ids)
+        } else {
+            batches = stride(from: 0, to: ids.count, by: platform.maxIdsPerQuery).map {
+                Array(ids[$0..<min(ids.count, $0 + platform.maxIdsPerQuery)])
+            }
+        }
+        let fromText = Timestamp.format(from.rounded(.down))
+        let toText = Timestamp.format(to.rounded(.up))
+        var out = ""
+        for (k, batch) in batches.enumerated() {
+            let head = "query \(k + 1) of \(batches.count): \(batch.count) request ids, \(fromText) to \(toText)"
+            switch platform {
+            case .loki:
+                let filter = batch.joined(separator: "|")
+                out += "# \(head)\n"
+                out += "logcli query --from='\(fromText)' --to='\(toText)' --limit=100000 --output=jsonl '{job=~\".+\"} |~ \"\(filter)\"'\n"
+            case .elasticsearch:
+                let body: JSONOut = .object([
+                    "size": .int(10_000),
+                    "sort": .array([.object(["@timestamp": .string("asc")])]),
+                    "query": .object(["bool": .object(["filter": .array([
+                        .object(["terms": .object(["request_id": .array(batch.map { .string($0) })])]),
+                        .object(["range": .object(["@timestamp": .object(["gte": .string(fromText), "lte": .string(toText)])])]),
+                    ])])]),
+                ])
+                out += body.render(pretty: false) + "\n"
+            case .clickhouse:
+                let list = batch.map { "'\($0)'" }.joined(separator: ", ")
+                out += "-- \(head)\n"
+                out += "SELECT * FROM logs WHERE request_id IN (\(list)) AND ts BETWEEN parseDateTime64BestEffort('\(fromText)', 3) AND parseDateTime64BestEffort('\(toText)', 3) ORDER BY ts FORMAT JSONEachRow;\n"
+            case .bigquery:
+                let array = batch.map { "\"\($0)\"" }.joined(separator: ",")
+                out += "# \(head)\n"
+                out += "bq query --nouse_legacy_sql --format=json --max_rows=1000000"
+                out += " --parameter='ids:ARRAY<STRING>:[\(array)]'"
+                out += " --parameter='from:TIMESTAMP:\(fromText)' --parameter='to:TIMESTAMP:\(toText)'"
+                out += " 'SELECT * FROM `project.dataset.logs` WHERE request_id IN UNNEST(@ids) AND ts BETWEEN @from AND @to ORDER BY ts'\n"
+            case .cloudwatch:
+                out += "# \(head)\n"
+                out += "aws logs start-query --log-group-names \"$LOG_GROUP\" --start-time \(Int(from.rounded(.down))) --end-time \(Int(to.rounded(.up)))"
+                out += " --query-string '\(cloudwatchQuery(batch))'\n"
+            }
+        }
+        return out
+    }
+
+    /// The Logs Insights query for `ids`.
+    public static func cloudwatchQuery(_ ids: [String]) -> String {
+        "fields @timestamp, @message | filter @message like /\(ids.joined(separator: "|"))/ | sort @timestamp asc | limit 10000"
+    }
+
+    /// Packs ids greedily so that each query string stays within `cloudwatchMaxQueryChars`.
+    static func packCloudwatch(_ ids: [String]) -> [[String]] {
+        let overhead = cloudwatchQuery([]).count
+        var out: [[String]] = []
+        var cur: [String] = []
+        var len = overhead
+        for id in ids {
+            let add = id.count + (cur.isEmpty ? 0 : 1)
+            if !cur.isEmpty && len + add > cloudwatchMaxQueryChars {
+                out.append(cur)
+                cur = []
+                len = overhead
+            }
+            len += id.count + (cur.isEmpty ? 0 : 1)
+            cur.append(id)
+        }
+        if !cur.isEmpty { out.append(cur) }
+        return out
+    }
+
+    /// The ids of a join (minted and echoed, valid ones only) and the window of all sessions, margin included.
+    public static func scope(requests: [NetworkEntry], sessions: [SessionEntry], margin: Double) -> (ids: [String], from: Double, to: Double)? {
+        var ids: Set<String> = []
+        for r in requests {
+            if let m = r.mintedID { ids.insert(m.description) }
+            if let e = r.echoedID { ids.insert(e.description) }
+        }
+        var from: Double?
+        var to: Double?
+        for s in sessions {
+            guard let w = s.window else { continue }
+            from = min(from ?? w.from, w.from)
+            to = max(to ?? w.to, w.to)
+        }
+        for r in requests {
+            for t in [r.ts, r.requestStart, r.responseEnd].compactMap({ $0 }) {
+                from = min(from ?? t, t)
+                to = max(to ?? t, t)
+            }
+        }
+        guard !ids.isEmpty, let f = from, let t = to else { return nil }
+        return (ids.sorted(), f - margin, t + margin)
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+import SiftCore
+@testable import SiftCorrelate
+
+@Suite struct ScannerTests {
+    func scanner(_ ids: [String], chunk: Int = 1 << 20, maxLine: Int = 1 << 20, segment: Int64 = 64 << 20,
+                 windows: [(lo: Double, hi: Double)] = [], users: [String] = []) -> LogScanner {
+        var o = ScanOptions()
+        o.chunkBytes = chunk
+        o.maxLineBytes = maxLine
+        o.segmentBytes = segment
+        return LogScanner(request: ScanRequest(ids: RequestIDSet(ids.compactMap(RequestID.init)), windows: windows, userIds: users), options: o)
+    }
+
+    /// A log of `n` platform lines, one request id each (`rid(k)`), one second apart.
+    func platformLog(_ n: Int, start: Double = 1_764_411_300) -> String {
+        (0..<n).map { k in
+            "{\"ts\": \"\(Timestamp.format(start + Double(k)))\", \"level\": \"info\", \"request_id\": \"\(rid(k))\", \"status\": 200, \"duration_ms\": \(k).5, \"user_id\": \"usr_\(k % 3)\", \"msg\": \"request completed\"}\n"
+        }.joined()
+    }
+
+    @Test func findsOnlyWantedIdsWithLineNumbers() {
+        let dir = tempDir()
+        write(dir + "/api.log", platformLog(50))
+        let r = scanner([rid(3), rid(40), rid(999)]).scan(paths: [dir + "/api.log"])
+        #expect(r.lines.map(\.line) == [4, 41])
+        #expect(r.lines.map { $0.ids[0].description } == [rid(3), rid(40)])
+        #expect(r.lines[0].parsed.durationMs == 3.5)
+        #expect(r.files[0].lines == 50)
+        #expect(r.files[0].format == .platform)
+        #expect(r.files[0].matchedLines == 2)
+        #expect(r.allErrors.isEmpty)
+    }
+
+    @Test func nearMissesDoNotMatch() {
+        let dir = tempDir()
+        let uuid = "8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6b"
+        let wanted = "req_" + uuid
+        write(dir + "/a.log", """
+            2026-11-29 10:15:02,123 INFO req-\(uuid) dash instead of underscore
+            2026-11-29 10:15:02,124 INFO \(uuid) no prefix
+            2026-11-29 10:15:02,125 INFO req_\(uuid.dropLast()) 35 characters
+            2026-11-29 10:15:02,126 INFO req_\(uuid)7 a longer token
+            2026-11-29 10:15:02,127 INFO req_req_\(uuid) doubled prefix still holds the id
+            2026-11-29 10:15:02,128 INFO REQ_\(uuid) uppercase prefix
+            2026-11-29 10:15:02,129 INFO req_\(uuid.uppercased()) uppercase hex is the same id
+            """)
+        let r = scanner([wanted]).scan(paths: [dir + "/a.log"])
+        #expect(r.lines.map(\.line) == [5, 7])
+        #expect(r.files[0].lines == 7)
+    }
+
+    @Test func idSplitAcrossEveryChunkBoundary() {
+        let dir = tempDir()
+        let text = platformLog(20)
+        write(dir + "/api.log", text)
+        let want = (0..<20).filter { $0 % 3 == 0 }.map(rid)
+        let reference = scanner(want).scan(paths: [dir + "/api.log"])
+        #expect(reference.lines.count == 7)
+        // Every chunk size from tiny to larger than a line: ids and lines straddle the reads everywhere.
+        for chunk in [1, 2, 3, 5, 7, 13, 39, 40, 41, 64, 100, 255, 256, 1000] {
+            let r = scanner(want, chunk: chunk, maxLine: 4096).scan(paths: [dir + "/api.log"])
+            #expect(r.lines == reference.lines, "chunk \(chunk)")
+            #expect(r.files[0].lines == 20)
+            #expect(r.files[0].bytes == Int64(text.utf8.count))
+        }
+    }
+
+    @Test func segmentsOfALargeFileGiveTheSameResult() {
+        let dir = tempDir()
+        let text = platformLog(400) + "last line without newline \(rid(7))"
+        write(dir + "/big.log", text)
+        let want = [rid(0), rid(7), rid(199), rid(200), rid(399)]
+        let whole = scanner(want).scan(paths: [dir + "/big.log"])
+        #expect(whole.lines.map(\.line) == [1, 8, 200, 201, 400, 401])
+        for segment: Int64 in [1, 97, 1000, 5000, 40_000] {
+            let r = scanner(want, chunk: 333, maxLine: 4096, segment: segment).scan(paths: [dir + "/big.log"])
+            #expect(r.lines == whole.lines, "segment \(segment)")
+            #expect(r.files[0].lines == 401)
+            #expect(r.files[0].bytes == Int64(text.utf8.count))
+        }
+    }
+
+    @Test func overlongLinesAreSkippedAndCounted() {
+        let dir = tempDir()
+        let long = "{\"msg\": \"" + String(repeating: "x", count: 5000) + "\", \"request_id\": \"\(rid(1))\"}\n"
+        write(dir + "/a.log", platformLog(2) + long + platformLog(3))
+        let r = scanner([rid(1), rid(2)], chunk: 100, maxLine: 1000).scan(paths: [dir + "/a.log"])
+        #expect(r.files[0].longLines == 1)
+        #expect(r.files[0].lines == 6)
+        // rid(1) only in line 2 (line 3 was too long); rid(2) at line 6.
+        #expect(r.lines.map(\.line) == [2, 5, 6])   // not line 3: too long
+    }
+
+    @Test func foldersAreWalkedSortedWithoutFollowingLinks() throws {
+        let dir = tempDir()
+        try FileManager.default.createDirectory(atPath: dir + "/logs/b", withIntermediateDirectories: true)
+        write(dir + "/logs/b/z.log", "2026-11-29T10:15:02Z \(rid(1))\n")
+        write(dir + "/logs/a.log", "2026-11-29T10:15:02Z \(rid(1))\n")
+        write(dir + "/outside.log", "2026-11-29T10:15:02Z \(rid(1))\n")
+        try FileManager.default.createSymbolicLink(atPath: dir + "/logs/link.log", withDestinationPath: dir + "/outside.log")
+        let r = scanner([rid(1)]).scan(paths: [dir + "/logs", dir + "/missing.log"])
+        #expect(r.files.map(\.file) == [dir + "/logs/a.log", dir + "/logs/b/z.log"])
+        #expect(r.lines.count == 2)
+        #expect(r.errors.count == 1)
+        #expect(r.errors[0].hasPrefix(dir + "/missing.log: "))
+    }
+
+    @Test func windowIdsAndUsers() {
+        let dir = tempDir()
+        write(dir + "/api.log", platformLog(10))
+        let start = 1_764_411_300.0
+        let r = scanner([rid(2)], windows: [(lo: start + 1, hi: start + 4)], users: ["usr_1", "usr_12"]).scan(paths: [dir + "/api.log"])
+        // Lines 1...4 (k = 1..4) are in the window; rid(2) is wanted, so not recorded.
+        #expect(r.seen.map(\.id.description) == [rid(1), rid(3), rid(4)])
+        #expect(r.seen.map(\.userMask) == [1, 0, 1])   // usr_1 at k = 1, 4; `usr_12` never (k % 3)
+    }
+
+    @Test func gzipMultiMemberAndTruncated() throws {
+        guard realGzip() else {
+            // Pending: main's GzipSource is a pass-through stub until the archive work lands.
+            return
+        }
+        let dir = tempDir()
+        let a = try #require(gzip(platformLog(5)))
+        let b = try #require(gzip(platformLog(5, start: 1_764_411_400)))
+        write(dir + "/multi.log.gz", bytes: a + b)
+        let r = scanner([rid(1), rid(4)]).scan(paths: [dir + "/multi.log.gz"])
+        #expect(r.lines.map(\.line) == [2, 5, 7, 10])
+        #expect(r.files[0].encoding == "gzip")
+        #expect(r.files[0].error == nil)
+        // Cut short: an error naming the file, and the lines before the cut still count.
+        let big = try #require(gzip(platformLog(3000)))
+        write(dir + "/cut.log.gz", bytes: Array(big.prefix(big.count / 2)))
+        let c = scanner([rid(1), rid(2999)]).scan(paths: [dir + "/cut.log.gz"])
+        #expect(c.lines.map(\.line) == [2])
+        #expect(c.files[0].error?.hasPrefix(dir + "/cut.log.gz: ") == true)
+        #expect(c.files[0].lines > 0)
+    }
+}

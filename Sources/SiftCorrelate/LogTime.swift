@@ -3,7 +3,7 @@ import SiftCore
 
 /// Timestamps as log lines write them, to seconds since 1970 (UTC).
 ///
-/// Shapes: RFC 3339 with or without a fraction and offset (`Z`, `+00:00`, `+0000`, `+00`, none = UTC),
+/// Shapes: RFC 3339 with or without a fraction and offset (`Z`, `+00:00`, `+0000`, `+00`, ` UTC`, none = UTC),
 /// a space instead of `T`, a comma before the fraction (`2026-11-29 10:15:02,123`); the common log
 /// format `29/Nov/2026:10:15:02 +0000` (with or without its brackets); epoch numbers, whose unit is told
 /// by the digits before any fraction: up to 11 seconds, 12–14 milliseconds, 15–17 microseconds, more
@@ -105,6 +105,9 @@ public enum LogTime {
             } else if (c == UInt8(ascii: "+") || c == UInt8(ascii: "-")), let (off, len) = zone(p + j, n - j) {
                 offset = off
                 i = j + len
+            } else if c == 0x20, i + 4 <= n, (p[i + 1] == UInt8(ascii: "U") && p[i + 2] == UInt8(ascii: "T") && p[i + 3] == UInt8(ascii: "C"))
+                        || (p[i + 1] == UInt8(ascii: "G") && p[i + 2] == UInt8(ascii: "M") && p[i + 3] == UInt8(ascii: "T")) {
+                i += 4   // BigQuery and others print ` UTC`
             }
         }
         let days = Timestamp.daysFromCivil(year, month, day)

@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+import SiftCore
+@testable import SiftCorrelate
+
+@Suite struct CorrelatorTests {
+    @Test func exampleExportJoinsItsLogs() throws {
+        let lines = try #require(exampleSession())
+        let (requests, sessions) = load(sessionLines: lines)
+        let report = Correlator.run(requests: requests, sessions: sessions, logs: [examples + "/logs/api.log"])
+        #expect(report.requests.count == 5)
+        #expect(report.withoutRequestId == 1)
+        #expect(report.logs.allErrors.isEmpty)
+        #expect(report.findings.isEmpty)
+        let matched = report.requests.filter { $0.status == .matched }
+        #expect(matched.count == 4)
+        for m in matched {
+            #expect(m.lines.count == 1)
+            #expect(m.serverMs != nil)
+            #expect(m.networkMs != nil)
+        }
+        // The example's server clock is about 2.5 s ahead of the device.
+        let skew = try #require(report.clockSkew.seconds)
+        #expect(skew > 2.3 && skew < 2.7, "\(skew)")
+        #expect(report.clockSkew.samples == 4)
+        #expect(report.clockSkew.outliers == 0)
+    }
+
+    /// A session whose requests the server logged with its clock `offset` seconds ahead.
+    func skewedSession(offset: Double, count: Int = 40, rewrite: Set<Int> = []) -> (lines: [String], log: String) {
+        let t0 = Timestamp.parse("2026-11-29T10:00:00Z")!
+        var lines = ["{\"type\":\"session\",\"seq\":0,\"ts\":\"\(Timestamp.format(t0, micro: true))\",\"sessionId\":\"ses_00000000-0000-4000-8000-000000000001\",\"launchedAt\":\"\(Timestamp.format(t0, micro: true))\",\"userId\":\"usr_9\"}"]
+        var log = ""
+        for k in 0..<count {
+            let start = t0 + 1 + Double(k) * 2.0
+            // Waiting varies from 40 to 240 ms; the server handles it in the middle of the wait.
+            let wait = 0.04 + Double(k % 5) * 0.05
+            let reqEnd = start + 0.002
+            let respStart = reqEnd + wait
+            let serverTs = reqEnd + wait * (0.3 + Double(k % 3) * 0.2) + offset
+            let id = rid(k + 1)
+            let echoed = rewrite.contains(k) ? rid(k + 5000) : id
+            func f(_ t: Double) -> String { Timestamp.format(t, micro: true) }
+            lines.append("{\"type\":\"network\",\"seq\":\(k + 1),\"ts\":\"\(f(respStart + 0.01))\",\"id\":\"rec_\(k)\",\"method\":\"GET\",\"url\":\"https://api.example/v1/x/\(k)\",\"statusCode\":200,\"duration\":\(wait),\"requestId\":\"\(id)\",\"echoedRequestId\":\"\(echoed)\",\"metrics\":{\"transactions\":[{\"requestStart\":\"\(f(start))\",\"requestEnd\":\"\(f(reqEnd))\",\"responseStart\":\"\(f(respStart))\",\"responseEnd\":\"\(f(respStart + 0.005))\"}]}}")
+            let logged = rewrite.contains(k) ? echoed : id
+            log += "{\"ts\":\"\(f(serverTs))\",\"level\":\"info\",\"request_id\":\"\(logged)\",\"status\":200,\"duration_ms\":\(String(format: "%.1f", wait * 500)),\"user_id\":\"usr_9\",\"msg\":\"request completed\"}\n"
+        }
+        // Server-only traffic in the window: one of this user's, one of another's; one far outside.
+        log += "{\"ts\":\"\(Timestamp.format(t0 + 30 + offset))\",\"request_id\":\"\(rid(9001))\",\"user_id\":\"usr_9\",\"msg\":\"x\"}\n"
+        log += "{\"ts\":\"\(Timestamp.format(t0 + 31 + offset))\",\"request_id\":\"\(rid(9002))\",\"user_id\":\"usr_90\",\"msg\":\"x\"}\n"
+        log += "{\"ts\":\"\(Timestamp.format(t0 + 86400))\",\"request_id\":\"\(rid(9003))\",\"user_id\":\"usr_9\",\"msg\":\"x\"}\n"
+        return (lines, log)
+    }
+
+    @Test(arguments: [2.49, -37.25, 0.0, 600.5])
+    func skewedServerClockIsRecovered(_ offset: Double) throws {
+        let (lines, log) = skewedSession(offset: offset)
+        let dir = tempDir()
+        write(dir + "/api.log", log)
+        let (requests, sessions) = load(sessionLines: lines)
+        let report = Correlator.run(requests: requests, sessions: sessions, logs: [dir + "/api.log"])
+        let skew = try #require(report.clockSkew.seconds)
+        #expect(abs(skew - offset) < 0.02, "offset \(offset): estimated \(skew) ± \(report.clockSkew.uncertainty ?? -1)")
+        #expect(report.clockSkew.samples == 40)
+        #expect((report.clockSkew.uncertainty ?? 1) < 0.02)
+        // Lines land inside their request on the device timeline.
+        for r in report.requests {
+            let d = try #require(r.lines.first?.deviceTs)
+            #expect(d >= r.entry.requestStart! - 0.02 && d <= r.entry.responseStart! + 0.02)
+            #expect(r.serverMs != nil && r.networkMs != nil)
+            #expect(abs((r.serverMs ?? 0) + (r.networkMs ?? 0) - (r.waitingMs ?? 0)) < 0.2)
+        }
+        #expect(report.serverOnly.ids == [rid(9001), rid(9002)])
+        #expect(report.serverOnly.withUserId == [rid(9001)])
+    }
+
+    @Test func proxyRewrittenIdIsAMismatchAndStillJoined() throws {
+        let (lines, log) = skewedSession(offset: 1.0, count: 10, rewrite: [3, 7])
+        let dir = tempDir()
+        write(dir + "/api.log", log)
+        let (requests, sessions) = load(sessionLines: lines)
+        let report = Correlator.run(requests: requests, sessions: sessions, logs: [dir + "/api.log"])
+        #expect(report.count(.idMismatch) == 2)
+        #expect(report.count(.matched) == 8)
+        let mismatched = report.requests.filter { $0.status == .idMismatch }
+        #expect(mismatched.map(\.entry.seq) == [4, 8])
+        // Searched under the echoed id too: the server logged the rewritten one.
+        #expect(mismatched.allSatisfy { $0.lines.count == 1 })
+        #expect(report.findings.map(\.rule) == ["correlation.echo-mismatch", "correlation.echo-mismatch"])
+        #expect(report.findings[0].seq == 4)
+        #expect(report.findings[0].severity == .medium)
+    }
+
+    @Test func clientOnlyWhenNoLine() throws {
+        let (lines, _) = skewedSession(offset: 0, count: 3)
+        let dir = tempDir()
+        write(dir + "/api.log", "nothing here\n")
+        let (requests, sessions) = load(sessionLines: lines)
+        let report = Correlator.run(requests: requests, sessions: sessions, logs: [dir + "/api.log"])
+        #expect(report.requests.map(\.status) == [.clientOnly, .clientOnly, .clientOnly])
+        #expect(report.clockSkew.seconds == nil)
+        #expect(report.clockSkew.samples == 0)
+    }
+
+    @Test func marzulloIgnoresOutliers() {
+        var intervals: [(Double, Double)] = []
+        for k in 0..<9 {
+            let lo: Double = 2.0 + Double(k) * 0.001
+            intervals.append((lo, lo + 0.1))
+        }
+        intervals.append((50, 50.1))   // another server's clock
+        let s = Correlator.marzullo(intervals)
+        #expect(s.outliers == 1)
+        #expect(abs(s.seconds! - 2.054) < 1e-9)
+        #expect(abs(s.uncertainty! - 0.046) < 1e-9)
+    }
+}

@@ -46,8 +46,8 @@ public struct BlobSummary: Sendable {
     /// Body bytes the references point at, counting each reference (what storing every body would cost).
     public var referencedBytes: Int64 = 0
     public var references = 0
-    /// What deduplication saved: referenced bytes minus stored bytes of the referenced blobs.
-    public var savedBytes: Int64 { max(0, referencedBytes - bytes) }
+    /// What deduplication saved: referenced bytes minus the stored bytes of the distinct referenced blobs.
+    public var savedBytes: Int64 = 0
 }
 
 /// Everything one pass over the inputs produced.

@@ -1,0 +1,518 @@
+import Foundation
+import SiftArchive
+
+/// The SDK's limits (SESSION-FORMAT.md §4).
+public enum FormatLimits {
+    public static let inlineBody = 32_768
+    public static let storedBody = 5_242_880
+    public static let storeBudget: Int64 = 134_217_728
+}
+
+/// Reads every input once and hands each session record and blob to every analysis, checking the
+/// export's integrity on the way: every line is accounted for as a record, an unknown record, or
+/// a damaged line with its number.
+public final class ExportReader {
+    public let limits: ReadLimits
+
+    public init(limits: ReadLimits = .default) {
+        self.limits = limits
+    }
+
+    /// Reads `inputs` in order (each a path or `-`), calling `analyses`, and returns the outcome with
+    /// every finding (the reader's and the analyses') in report order.
+    public func read(inputs: [String], analyses: [any Analysis]) -> ReadOutcome {
+        var outcome = ReadOutcome()
+        var findings: [Finding] = []
+        for path in inputs {
+            let pass = InputPass(path: path, limits: limits, analyses: analyses)
+            let (summary, sessions, blobs, found) = pass.run()
+            outcome.inputs.append(summary)
+            outcome.sessions += sessions
+            outcome.blobs[path] = blobs
+            findings += found
+        }
+        for a in analyses { findings += a.finish() }
+        outcome.findings = findings.sorted(by: Finding.reportOrder)
+        return outcome
+    }
+}
+
+/// The state of reading one input.
+final class InputPass {
+    struct BlobRef {
+        var root: String
+        var hex: String
+        var session: SessionContext
+        var line: Int
+        var seq: Int?
+        var recordId: String?
+        var location: String
+        var storedSize: Int?
+    }
+    struct BlobSeen {
+        var file: String
+        var size: Int64
+        var sha: String
+    }
+    struct RootInfo {
+        var bytes: Int64 = 0
+        var budget: Int64 = FormatLimits.storeBudget
+    }
+
+    let input: InputContext
+    let limits: ReadLimits
+    let analyses: [any Analysis]
+    var findings: [Finding] = []
+    var errors: [String] = []
+    var partial = false
+    var sessions: [SessionSummary] = []
+    var blobRefs: [BlobRef] = []
+    var blobsSeen: [String: [String: BlobSeen]] = [:]   // root -> hex -> blob
+    var roots: [String: RootInfo] = [:]
+
+    init(path: String, limits: ReadLimits, analyses: [any Analysis]) {
+        self.input = InputContext(path: path)
+        self.limits = limits
+        self.analyses = analyses
+    }
+
+    func finding(_ rule: String, _ severity: Severity, file: String?, message: String) {
+        findings.append(Finding(rule: rule, severity: severity, input: input.path, file: file, message: message))
+    }
+
+    func run() -> (InputSummary, [SessionSummary], BlobSummary, [Finding]) {
+        for a in analyses { a.beginInput(input) }
+        var bareContainer = false
+        let result = InputWalker.walk(path: input.path, limits: limits) { entry in
+            if self.input.container == .unknown {
+                // The walker reports its container at the end; a bare file is one entry.
+            }
+            self.visit(entry)
+        }
+        input.container = result.container
+        bareContainer = [.jsonl, .jsonlGz, .stdin].contains(result.container)
+        _ = bareContainer
+        for issue in result.issues {
+            let sev: Severity
+            switch issue.problem {
+            case .duplicateEntry, .unsupported, .linkSkipped: sev = .medium
+            default: sev = .high
+            }
+            var msg = issue.message
+            if let off = issue.offset, !msg.contains("byte") { msg += " (at byte \(off))" }
+            finding(issue.problem.rawValue, sev, file: issue.entry, message: msg)
+            if issue.problem.leavesInputPartial {
+                errors.append((issue.entry.map { $0 + ": " } ?? "") + msg)
+            }
+        }
+        resolveBlobs()
+        for a in analyses { a.endInput(input) }
+
+        let status: InputStatus = result.unreadable ? .unreadable : (result.isPartial || partial ? .partial : .ok)
+        let summary = InputSummary(path: input.path, container: result.container, status: status, errors: errors)
+        var blobSummary = BlobSummary()
+        for (_, blobs) in blobsSeen {
+            blobSummary.count += blobs.count
+            for (_, b) in blobs { blobSummary.bytes += b.size }
+        }
+        var distinct = Set<String>()
+        var distinctBytes: Int64 = 0
+        for r in blobRefs {
+            guard let b = blobsSeen[r.root]?[r.hex] else { continue }
+            blobSummary.references += 1
+            blobSummary.referencedBytes += b.size
+            if distinct.insert(r.root + "/" + r.hex).inserted { distinctBytes += b.size }
+        }
+        blobSummary.savedBytes = blobSummary.referencedBytes - distinctBytes
+        return (summary, sessions, blobSummary, findings)
+    }
+
+    // MARK: entries
+
+    enum EntryRole {
+        case session(root: String, underSessions: Bool, gzip: Bool)
+        case blob(root: String, hex: String)
+        case store(root: String)
+        case other
+    }
+
+    static func role(of name: String) -> EntryRole {
+        let parts = name.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        guard let last = parts.last else { return .other }
+        if last.hasSuffix(".jsonl") || last.hasSuffix(".jsonl.gz") || name == "-" {
+            let gzip = last.hasSuffix(".gz")
+            if parts.count >= 2, parts[parts.count - 2] == "sessions" {
+                return .session(root: parts.dropLast(2).joined(separator: "/"), underSessions: true, gzip: gzip)
+            }
+            return .session(root: parts.dropLast().joined(separator: "/"), underSessions: false, gzip: gzip)
+        }
+        if parts.count >= 3, parts[parts.count - 3] == "blobs" {
+            return .blob(root: parts.dropLast(3).joined(separator: "/"), hex: last)
+        }
+        if last == "store.json" {
+            return .store(root: parts.dropLast().joined(separator: "/"))
+        }
+        return .other
+    }
+
+    func visit(_ entry: ArchiveEntry) {
+        switch InputPass.role(of: entry.name) {
+        case .session(let root, let underSessions, let gzip):
+            // A bare file input or stdin is already inflated by the walker.
+            let isBare = !entry.name.contains("/")
+            let source: ByteSource = (gzip && !isBare) ? GzipSource(wrapping: entry.source, limit: limits.maxInputBytes) : entry.source
+            readSession(entry: entry, source: source, root: root, blobsAvailable: underSessions)
+        case .blob(let root, let hex):
+            readBlob(entry: entry, root: root, hex: hex)
+        case .store(let root):
+            readStore(entry: entry, root: root)
+        case .other:
+            break
+        }
+    }
+
+    func readStore(entry: ArchiveEntry, root: String) {
+        guard let bytes = readAll(entry.source, max: 1 << 20),
+              let doc = try? JSONDocument(bytes: bytes, maxDepth: 16),
+              let budget = doc.root["budgetBytes"]?.int, budget > 0 else { return }
+        roots[root, default: RootInfo()].budget = Int64(budget)
+    }
+
+    func readAll(_ source: ByteSource, max: Int) -> [UInt8]? {
+        var out: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            guard let n = try? buf.withUnsafeMutableBytes({ try source.read(into: $0) }) else { return nil }
+            if n == 0 { return out }
+            if out.count + n > max { return nil }
+            out += buf[0..<n]
+        }
+    }
+
+    // MARK: blobs
+
+    func readBlob(entry: ArchiveEntry, root: String, hex: String) {
+        var hasher = SHA256()
+        var kept: [UInt8] = []
+        var total: Int64 = 0
+        var complete = true
+        var buf = [UInt8](repeating: 0, count: 256 << 10)
+        while true {
+            let n: Int
+            do {
+                n = try buf.withUnsafeMutableBytes { try entry.source.read(into: $0) }
+            } catch {
+                complete = false
+                break
+            }
+            if n == 0 { break }
+            buf.withUnsafeBytes { hasher.update(raw: UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+            total += Int64(n)
+            if kept.count + n <= limits.maxBlobBytes {
+                kept += buf[0..<n]
+            } else {
+                complete = false
+            }
+        }
+        let sha = hasher.finalizeHex()
+        let name = hex.lowercased()
+        roots[root, default: RootInfo()].bytes += total
+        if blobsSeen[root]?[name] == nil {
+            blobsSeen[root, default: [:]][name] = BlobSeen(file: entry.name, size: total, sha: sha)
+        }
+        let wellFormed = name.utf8.count == 64 && name.utf8.allSatisfy { hexValue($0) >= 0 }
+        if wellFormed && sha != name && complete {
+            finding("integrity.blob-hash-mismatch", .high, file: entry.name,
+                    message: "blob bytes hash to sha256:\(sha.prefix(16))…, not to the name it is stored under")
+        } else if !wellFormed {
+            finding("integrity.blob-hash-mismatch", .medium, file: entry.name,
+                    message: "blob name is not 64 hex digits, so its bytes cannot be checked")
+        }
+        if total > Int64(FormatLimits.storedBody) {
+            finding("limits.stored-body-too-large", .medium, file: entry.name,
+                    message: "blob holds \(total) bytes, over the SDK's \(FormatLimits.storedBody)-byte stored-body limit")
+        }
+        let blob = BlobContent(input: input.path, root: root, file: entry.name, name: name, bytes: kept,
+                               size: total, complete: complete, sha256: sha)
+        for a in analyses { a.blob(blob) }
+    }
+
+    func resolveBlobs() {
+        var referenced: [String: Set<String>] = [:]
+        for r in blobRefs {
+            referenced[r.root, default: []].insert(r.hex)
+            guard r.session.blobsAvailable else { continue }
+            if let b = blobsSeen[r.root]?[r.hex] {
+                if let stored = r.storedSize, Int64(stored) != b.size {
+                    findings.append(r.session.finding("integrity.body-size-mismatch", .medium, line: r.line, seq: r.seq,
+                        recordId: r.recordId, location: r.location,
+                        message: "storedSize says \(stored) bytes but blob sha256:\(r.hex.prefix(12))… holds \(b.size)"))
+                }
+            } else {
+                findings.append(r.session.finding("integrity.blob-missing", .medium, line: r.line, seq: r.seq,
+                    recordId: r.recordId, location: r.location,
+                    message: "body refers to blob sha256:\(r.hex.prefix(12))…, which is not in the export"))
+            }
+        }
+        for (root, blobs) in blobsSeen {
+            for (hex, b) in blobs.sorted(by: { $0.key < $1.key }) where !(referenced[root]?.contains(hex) ?? false) {
+                finding("integrity.blob-orphan", .low, file: b.file,
+                        message: "blob is referenced by no record of the exported sessions")
+            }
+        }
+        for (root, info) in roots.sorted(by: { $0.key < $1.key }) where info.bytes > info.budget {
+            finding("limits.store-over-budget", .medium, file: root.isEmpty ? nil : root,
+                    message: "sessions and blobs take \(info.bytes) bytes, over the store budget of \(info.budget)")
+        }
+    }
+
+    // MARK: sessions
+
+    func readSession(entry: ArchiveEntry, source: ByteSource, root: String, blobsAvailable: Bool) {
+        let s = SessionContext(input: input, file: entry.name, root: root, blobsAvailable: blobsAvailable)
+        let fileName = entry.name.split(separator: "/").last.map(String.init) ?? entry.name
+        let idFromName = fileName.hasPrefix("ses_") ? String(fileName.prefix { $0 != "." }) : nil
+        s.sessionId = idFromName
+        var reader = LineReader(source: source, maxLine: limits.maxLineBytes)
+        var checker = SequenceChecker()
+        var began = false
+        var unknownTypes: [String: (count: Int, first: Record)] = [:]
+        func begin() {
+            if !began {
+                began = true
+                for a in analyses { a.beginSession(s) }
+            }
+        }
+        loop: while true {
+            let event: LineReader.Event?
+            do {
+                event = try reader.next()
+            } catch {
+                // The walker recorded the damage; the lines before it were delivered.
+                break loop
+            }
+            guard let event else { break }
+            switch event {
+            case .tooLong(let number, let bytes):
+                begin()
+                s.damagedLines += 1
+                checker.damaged()
+                partial = true
+                errors.append("\(entry.name): line \(number) is \(bytes) bytes, over the \(limits.maxLineBytes)-byte line limit; skipped")
+                findings.append(s.finding("integrity.malformed-line", .medium, line: number,
+                    message: "line of \(bytes) bytes is over the \(limits.maxLineBytes)-byte line limit; not read"))
+            case .line(let bytes, let number), .unterminated(let bytes, let number):
+                var isLast = false
+                if case .unterminated = event { isLast = true }
+                let doc: JSONDocument
+                do {
+                    doc = try JSONDocument(bytes: bytes, maxDepth: limits.maxJSONDepth)
+                } catch {
+                    begin()
+                    s.damagedLines += 1
+                    checker.damaged()
+                    if isLast {
+                        findings.append(s.finding("integrity.torn-line", .low, line: number,
+                            message: "the last line is cut short (\(bytes.count) bytes, no newline): \(error.message)"))
+                    } else if error.reason == .empty {
+                        findings.append(s.finding("integrity.malformed-line", .low, line: number, message: "blank line"))
+                    } else {
+                        if error.reason == .tooDeep {
+                            partial = true
+                            errors.append("\(entry.name): line \(number) nests deeper than \(limits.maxJSONDepth); skipped")
+                        }
+                        findings.append(s.finding("integrity.malformed-line", .medium, line: number,
+                            message: "line is not valid JSON: \(error.description)"))
+                    }
+                    continue loop
+                }
+                guard doc.root.isObject else {
+                    begin()
+                    s.damagedLines += 1
+                    checker.damaged()
+                    findings.append(s.finding("integrity.malformed-line", .medium, line: number,
+                        message: "line is JSON but not an object"))
+                    continue loop
+                }
+                s.bytes += Int64(bytes.count + 1)
+                let record = Record(line: number, json: doc.root)
+                if record.type == .session {
+                    if s.header == nil && s.recordCount == 0 {
+                        s.header = doc.root
+                        if let id = doc.root["sessionId"]?.string {
+                            if let fromName = idFromName, fromName != id {
+                                findings.append(s.finding("integrity.session-id-mismatch", .medium, line: number,
+                                    message: "header says \(id) but the file is named \(fromName)"))
+                            }
+                            s.sessionId = id
+                        }
+                        s.launchedAt = doc.root["launchedAt"]?.string.flatMap(Timestamp.parse)
+                        begin()
+                        if let seq = record.seq, seq != 0 {
+                            findings.append(s.finding("integrity.seq-gap", .high, record: record,
+                                message: "session header has seq \(seq), not 0"))
+                        }
+                        checker.start(at: record.seq ?? 0)
+                        for a in analyses { a.record(record, session: s) }
+                        continue loop
+                    }
+                    // A second header is a record of a kind nothing else expects.
+                }
+                begin()
+                if s.header == nil && s.recordCount == 0 && input.path != "-" && number == 1 {
+                    findings.append(s.finding("integrity.missing-header", .medium, line: number,
+                        message: "the first line is not a session header (\"type\": \"session\")"))
+                }
+                s.recordCount += 1
+                s.counts[record.type.countKey, default: 0] += 1
+                if let t = record.ts {
+                    s.firstTs = min(s.firstTs ?? t, t)
+                    s.lastTs = max(s.lastTs ?? t, t)
+                }
+                if let problem = checker.check(record.seq) {
+                    findings.append(s.finding(problem.rule, .high, record: record, message: problem.message))
+                }
+                switch record.type {
+                case .frame:
+                    findings.append(s.finding("policy.frame-in-export", .high, record: record,
+                        message: "a realtime frame record is in the export; frames must never leave the device (their bodies carry access tokens)"))
+                case .other(let name):
+                    if unknownTypes[name] == nil { unknownTypes[name] = (0, record) }
+                    unknownTypes[name]?.count += 1
+                case .network:
+                    checkBodies(record, s)
+                case .session:
+                    if unknownTypes["session"] == nil { unknownTypes["session"] = (0, record) }
+                    unknownTypes["session"]?.count += 1
+                default:
+                    break
+                }
+                for a in analyses { a.record(record, session: s) }
+            }
+        }
+        begin()
+        roots[root, default: RootInfo()].bytes += reader.bytesRead
+        for (name, u) in unknownTypes.sorted(by: { $0.key < $1.key }) {
+            let what = name.isEmpty ? "without a type" : (name == "session" ? "of type 'session' after the header" : "of unknown type '\(name)'")
+            findings.append(s.finding("integrity.unknown-record-type", .info, record: u.first,
+                message: "\(u.count) record\(u.count == 1 ? "" : "s") \(what), kept and counted"))
+        }
+        for a in analyses { a.endSession(s) }
+        sessions.append(summary(of: s))
+    }
+
+    func checkBodies(_ record: Record, _ s: SessionContext) {
+        for body in Body.of(record) {
+            switch body.content {
+            case .none:
+                break
+            case .text(let t):
+                let n = t.utf8.count
+                if n > FormatLimits.inlineBody {
+                    findings.append(s.finding("limits.inline-body-too-large", .medium, record: record, location: body.location,
+                        message: "inline body of \(n) bytes is over the SDK's \(FormatLimits.inlineBody)-byte limit"))
+                }
+                if let size = body.size, size != n {
+                    findings.append(s.finding("integrity.body-size-mismatch", .medium, record: record, location: body.location,
+                        message: "size says \(size) bytes but the inline text holds \(n)"))
+                }
+            case .base64(let bytes, _):
+                guard let bytes else {
+                    findings.append(s.finding("integrity.body-size-mismatch", .medium, record: record, location: body.location,
+                        message: "base64 body data is not valid base64"))
+                    continue
+                }
+                if bytes.count > FormatLimits.inlineBody {
+                    findings.append(s.finding("limits.inline-body-too-large", .medium, record: record, location: body.location,
+                        message: "inline body of \(bytes.count) bytes is over the SDK's \(FormatLimits.inlineBody)-byte limit"))
+                }
+                if let size = body.size, size != bytes.count {
+                    findings.append(s.finding("integrity.body-size-mismatch", .medium, record: record, location: body.location,
+                        message: "size says \(size) bytes but the base64 data decodes to \(bytes.count)"))
+                }
+            case .blob(let hex, let reference, let storedSize, let truncated):
+                guard let hex else {
+                    findings.append(s.finding("integrity.blob-missing", .medium, record: record, location: body.location,
+                        message: "blob reference '\(Escape.terminal(String(reference.prefix(80))))' is not sha256:<64 hex digits>"))
+                    continue
+                }
+                if let stored = storedSize, stored > FormatLimits.storedBody {
+                    findings.append(s.finding("limits.stored-body-too-large", .medium, record: record, location: body.location,
+                        message: "stored body of \(stored) bytes is over the SDK's \(FormatLimits.storedBody)-byte limit"))
+                }
+                if let size = body.size, let stored = storedSize {
+                    if !truncated && size != stored {
+                        findings.append(s.finding("integrity.body-size-mismatch", .medium, record: record, location: body.location,
+                            message: "size \(size) and storedSize \(stored) differ on a body that is not truncated"))
+                    } else if truncated && size < stored {
+                        findings.append(s.finding("integrity.body-size-mismatch", .medium, record: record, location: body.location,
+                            message: "a truncated body's true size \(size) is below its stored size \(stored)"))
+                    }
+                }
+                blobRefs.append(BlobRef(root: s.root, hex: hex, session: s, line: record.line, seq: record.seq,
+                                        recordId: record.id, location: body.location, storedSize: storedSize))
+            case .invalid(let why):
+                findings.append(s.finding("integrity.body-size-mismatch", .medium, record: record, location: body.location,
+                    message: "body object is not one of the format's shapes: \(why)"))
+            }
+        }
+    }
+
+    func summary(of s: SessionContext) -> SessionSummary {
+        let h = s.header
+        return SessionSummary(
+            sessionId: s.sessionId, input: input.path, file: s.file,
+            app: (h?["app", "bundleId"]?.string, h?["app", "version"]?.string, h?["app", "build"]?.string),
+            sdk: (h?["sdk", "name"]?.string, h?["sdk", "version"]?.string),
+            device: (h?["device", "model"]?.string, h?["device", "system"]?.string, h?["device", "locale"]?.string,
+                     h?["device", "timeZone"]?.string),
+            environmentRef: s.environmentRef, userId: s.userId, launchedAt: s.launchedAt,
+            firstTs: s.firstTs, lastTs: s.lastTs, recordCount: s.recordCount, records: s.counts,
+            damagedLines: s.damagedLines, hasHeader: h != nil)
+    }
+}
+
+/// Tracks `seq` in write order: a gap means records were lost, a repeat that one was altered or replayed.
+struct SequenceChecker {
+    private var last: Int?
+    private var seen = Set<Int>()
+    private var damagedSinceLast = 0
+
+    struct Problem {
+        var rule: String
+        var message: String
+    }
+
+    mutating func start(at seq: Int) {
+        last = seq
+        seen.insert(seq)
+    }
+
+    /// A line that could not be read sits here; a gap of that many seqs is explained by it.
+    mutating func damaged() { damagedSinceLast += 1 }
+
+    mutating func check(_ seq: Int?) -> Problem? {
+        guard let seq else {
+            return Problem(rule: "integrity.seq-gap", message: "record has no seq")
+        }
+        defer { damagedSinceLast = 0 }
+        if seen.contains(seq) {
+            return Problem(rule: "integrity.seq-duplicate", message: "seq \(seq) appears more than once")
+        }
+        seen.insert(seq)
+        let expected = (last ?? 0) + 1
+        let previous = last
+        last = max(last ?? seq, seq)
+        if previous == nil && seq <= 1 { return nil }
+        if seq > expected {
+            let missing = seq - expected
+            if missing <= damagedSinceLast { return nil }
+            return Problem(rule: "integrity.seq-gap",
+                           message: missing == 1 ? "seq \(expected) is missing" : "seq \(expected)–\(seq - 1) missing (\(missing) records)")
+        }
+        if seq < expected {
+            return Problem(rule: "integrity.seq-gap", message: "seq \(seq) comes after seq \(expected - 1): out of order")
+        }
+        return nil
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+/// Which records `pbsift records` keeps.
+public struct RecordFilter: Sendable {
+    /// `network`, `log`, `event`, `frame`, `unknown` (empty: all).
+    public var types: Set<String> = []
+    /// Keep only log records at or above this level.
+    public var minLevel: String?
+    /// Keep only records with one of these labels.
+    public var labels: Set<String> = []
+    /// Status codes (`503`) or classes (`5xx`); network records only.
+    public var statuses: [String] = []
+    public var since: Double?
+    public var until: Double?
+    /// Matched against the record's raw JSON line.
+    public var grep: NSRegularExpression?
+
+    public init() {}
+
+    /// Log levels in order (SESSION-FORMAT.md §2.5).
+    public static let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+
+    /// Parses `5xx`, `404`, `2xx`…; nil for anything else.
+    public static func validStatus(_ s: String) -> Bool {
+        let u = Array(s.utf8)
+        guard u.count == 3, (0x31...0x35).contains(u[0]) else { return false }
+        let rest = u[1...]
+        return rest.allSatisfy { (0x30...0x39).contains($0) } || rest.allSatisfy { $0 == UInt8(ascii: "x") || $0 == UInt8(ascii: "X") }
+    }
+
+    public func keeps(_ r: Record) -> Bool {
+        if r.type == .session { return false }
+        if !types.isEmpty && !types.contains(r.type.countKey) { return false }
+        if let minLevel {
+            guard r.type == .log, let lv = r.json["level"]?.string,
+                  let have = RecordFilter.levels.firstIndex(of: lv), let want = RecordFilter.levels.firstIndex(of: minLevel),
+                  have >= want else { return false }
+        }
+        if !labels.isEmpty {
+            guard let l = r.json["label"]?.string, labels.contains(l) else { return false }
+        }
+        if !statuses.isEmpty {
+            guard let code = r.json["statusCode"]?.int else { return false }
+            let text = String(code)
+            let hit = statuses.contains { st in
+                let lower = st.lowercased()
+                if lower.hasSuffix("xx") { return text.count == 3 && text.first == lower.first }
+                return lower == text
+            }
+            if !hit { return false }
+        }
+        if since != nil || until != nil {
+            guard let t = r.ts else { return false }
+            if let since, t < since { return false }
+            if let until, t > until { return false }
+        }
+        if let grep {
+            let raw = r.json.rawText
+            if grep.firstMatch(in: raw, range: NSRange(raw.startIndex..., in: raw)) == nil { return false }
+        }
+        return true
+    }
+}
+
+/// Streams every kept record, flattened, to `emit` as it is read (nothing accumulates).
+public final class RecordsAnalysis: Analysis {
+    let filter: RecordFilter
+    let transform: ([String: JSONOut], Record) -> [String: JSONOut]
+    let emit: ([String: JSONOut]) -> Void
+    public private(set) var emitted = 0
+
+    /// `transform` runs on each flattened record before it is emitted (e.g. masking secrets).
+    public init(filter: RecordFilter, transform: @escaping ([String: JSONOut], Record) -> [String: JSONOut] = { o, _ in o },
+                emit: @escaping ([String: JSONOut]) -> Void) {
+        self.filter = filter
+        self.transform = transform
+        self.emit = emit
+    }
+
+    public func record(_ record: Record, session: SessionContext) {
+        guard filter.keeps(record) else { return }
+        emitted += 1
+        emit(transform(RecordFlattener.object(record, session: session), record))
+    }
+}

@@ -280,13 +280,15 @@ public struct LogScanner: Sendable {
         let next = Atomic<Int>(0)
         let workers = max(1, min(options.workers, items.count))
         let stdinAt = items.firstIndex { files[$0.file].kind == .stdin }
+        // A spare core inflates ahead of the scan (one gzip file, or stdin).
+        let readAhead = options.workers > items.count
         let body: @Sendable (Int) -> Void = { _ in
             while true {
                 let k = next.add(1, ordering: .relaxed).oldValue
                 guard k < items.count else { return }
                 let item = items[k]
                 let file = files[item.file]
-                let out = self.scanItem(item, file: file)
+                let out = self.scanItem(item, file: file, readAhead: readAhead)
                 slots.withLock { $0[k] = out }
             }
         }
@@ -298,7 +300,7 @@ public struct LogScanner: Sendable {
         return slots.withLock { $0.map { $0 ?? ItemOutcome() } }
     }
 
-    func scanItem(_ item: WorkItem, file: FileRef) -> ItemOutcome {
+    func scanItem(_ item: WorkItem, file: FileRef, readAhead: Bool) -> ItemOutcome {
         var scanner = ChunkScanner(request: request, options: options, display: file.display)
         switch file.kind {
         case .plain:
@@ -324,10 +326,12 @@ public struct LogScanner: Sendable {
                 return scanner.out
             }
             let gz = GzipSource(wrapping: source, limit: options.maxInflatedBytes)
-            scanner.run(start: 0, end: Int64.max) { try gz.read(into: $0) }
+            let src: ByteSource = readAhead ? ReadAheadSource(gz, bufferBytes: options.chunkBytes) : gz
+            scanner.run(start: 0, end: Int64.max) { try src.read(into: $0) }
         case .stdin:
             let raw = PeekSource(FileSource(fileDescriptor: 0))
-            let src: ByteSource = raw.startsWithGzipMagic() ? GzipSource(wrapping: raw, limit: options.maxInflatedBytes) : raw
+            var src: ByteSource = raw.startsWithGzipMagic() ? GzipSource(wrapping: raw, limit: options.maxInflatedBytes) : raw
+            if readAhead { src = ReadAheadSource(src, bufferBytes: options.chunkBytes) }
             scanner.run(start: 0, end: Int64.max) { try src.read(into: $0) }
         }
         return scanner.out

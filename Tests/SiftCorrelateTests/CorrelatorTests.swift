@@ -115,3 +115,19 @@ import SiftCore
         #expect(abs(s.uncertainty! - 0.046) < 1e-9)
     }
 }
+
+@Suite struct AnalysisTests {
+    @Test func readerPassFeedsTheJoin() throws {
+        guard FileManager.default.fileExists(atPath: examples + "/PalbeConsole") else { return }
+        let analysis = CorrelationAnalysis()
+        _ = ExportReader().read(inputs: [examples + "/PalbeConsole"], analyses: [analysis])
+        #expect(analysis.sessions.count == 1)
+        #expect(analysis.sessions[0].userId == "usr_123")
+        #expect(analysis.sessions[0].sessionId?.hasPrefix("ses_") == true)
+        #expect(analysis.requests.count == 6)
+        let first = try #require(analysis.requests.first)
+        #expect(first.requestStart != nil && first.responseStart != nil)
+        let report = Correlator.run(requests: analysis.requests, sessions: analysis.sessions, logs: [examples + "/logs"])
+        #expect(report.count(.matched) == 4)
+    }
+}

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SiftCore
+import SiftArchive
 @testable import SiftCorrelate
 
 @Suite struct ScannerTests {
@@ -137,5 +138,44 @@ import SiftCore
         #expect(c.lines.map(\.line) == [2])
         #expect(c.files[0].error?.hasPrefix(dir + "/cut.log.gz: ") == true)
         #expect(c.files[0].lines > 0)
+    }
+
+    @Test func readAheadDeliversEveryByteThenTheError() throws {
+        final class Failing: ByteSource {
+            var left: [UInt8]
+            init(_ b: [UInt8]) { left = b }
+            func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+                if left.isEmpty { throw ArchiveError(.truncated, "gzip stream cut short") }
+                let n = min(buffer.count, left.count, 7)
+                for k in 0..<n { buffer[k] = left[k] }
+                left.removeFirst(n)
+                return n
+            }
+        }
+        let bytes = (0..<10_000).map { UInt8($0 % 251) }
+        let src = ReadAheadSource(Failing(bytes), bufferBytes: 100, depth: 2)
+        var got: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: 33)
+        var thrown: Error?
+        while true {
+            do {
+                let n = try buf.withUnsafeMutableBytes { try src.read(into: $0) }
+                if n == 0 { break }
+                got += buf[0..<n]
+            } catch {
+                thrown = error
+                break
+            }
+        }
+        #expect(got == bytes)
+        #expect((thrown as? ArchiveError)?.problem == .truncated)
+        let plain = ReadAheadSource(MemorySource(bytes), bufferBytes: 64, depth: 3)
+        var all: [UInt8] = []
+        while true {
+            let n = try buf.withUnsafeMutableBytes { try plain.read(into: $0) }
+            if n == 0 { break }
+            all += buf[0..<n]
+        }
+        #expect(all == bytes)
     }
 }

@@ -399,6 +399,8 @@ struct ChunkScanner {
     var lineBase = 0
     let userNeedles: [[UInt8]]
     let windows: [(lo: Double, hi: Double)]
+    var wantedScratch: [RequestID] = []
+    var othersScratch: [RequestID] = []
 
     init(request: ScanRequest, options: ScanOptions, display: String) {
         self.request = request
@@ -534,8 +536,17 @@ struct ChunkScanner {
 
     /// One line holding at least one well-formed id (the first at `firstAt`).
     mutating func handleLine(_ line: UnsafePointer<UInt8>, _ n: Int, first: RequestID, firstAt: Int, lineNumber: Int) {
-        var wanted: [RequestID] = []
-        var others: [RequestID] = []
+        // Reused buffers: no allocation per line.
+        var wanted = wantedScratch
+        var others = othersScratch
+        wanted.removeAll(keepingCapacity: true)
+        others.removeAll(keepingCapacity: true)
+        wantedScratch = []
+        othersScratch = []
+        defer {
+            wantedScratch = wanted
+            othersScratch = others
+        }
         var id = first
         var at = firstAt
         while true {

@@ -29,7 +29,7 @@ let package = Package(
         .executableTarget(name: "pbsift", dependencies: ["SiftCLI"]),
 
         .testTarget(name: "SiftArchiveTests", dependencies: ["SiftArchive"]),
-        .testTarget(name: "SiftCoreTests", dependencies: ["SiftCore"]),
+        .testTarget(name: "SiftCoreTests", dependencies: ["SiftCore"], exclude: ["Fixtures"]),
         .testTarget(name: "SiftVerifyTests", dependencies: ["SiftVerify"]),
         .testTarget(name: "SiftWaterfallTests", dependencies: ["SiftWaterfall"]),
         .testTarget(name: "SiftCorrelateTests", dependencies: ["SiftCorrelate"]),

@@ -22,6 +22,13 @@ public final class CommandIO: @unchecked Sendable {
         self.columns = columns
     }
 
+    /// Tells whether standard output was closed by its reader (`| head`): a long-running command
+    /// checks `stdoutClosed` and stops producing output. In memory it is never closed.
+    public var stdoutClosedProbe: () -> Bool = { false }
+
+    /// True once standard output's reader has gone away (EPIPE); further output is dropped.
+    public var stdoutClosed: Bool { stdoutClosedProbe() }
+
     public func out(_ s: String) { stdoutSink(s) }
     public func err(_ s: String) { stderrSink(s) }
 }

@@ -39,11 +39,18 @@ public struct ArgumentSpec: Sendable {
     /// `<input> ...`: one or more.
     public var variadic: Bool
     public var optional: Bool
-    public init(_ name: String, help: String, variadic: Bool = false, optional: Bool = false) {
+    /// When set, the only values accepted (checked by the parser, listed in help and completions).
+    public var allowed: [String]?
+    /// Completions complete a file name here (inputs); false for words like a shell name.
+    public var takesPath: Bool
+    public init(_ name: String, help: String, variadic: Bool = false, optional: Bool = false, allowed: [String]? = nil,
+                takesPath: Bool = true) {
         self.name = name
         self.help = help
         self.variadic = variadic
         self.optional = optional
+        self.allowed = allowed
+        self.takesPath = allowed == nil && takesPath
     }
 }
 
@@ -60,9 +67,16 @@ public struct CommandSpec: Sendable {
     public var examples: [(String, String)]
     /// The formats `--format` accepts (first is the default); `--json` is `--format json`.
     public var formats: [String]
+    /// mdoc prose for the man page, placed after the command's option list: its JSON shape, its
+    /// findings and rule ids. Plain text lines and mdoc macros (`.Pp`, `.Bl`, `.Li`…); no blank lines.
+    public var manSection: String?
+    /// Whether the frame adds the report options (`--format`, `--json`, `--output`, `--fail-on`,
+    /// `--quiet`, `--color`, `--max-input-bytes`). `--help` is always added.
+    public var commonOptions: Bool
 
     public init(name: String, abstract: String, discussion: String = "", arguments: [ArgumentSpec], options: [OptionSpec],
-                examples: [(String, String)] = [], formats: [String]) {
+                examples: [(String, String)] = [], formats: [String], manSection: String? = nil,
+                commonOptions: Bool = true) {
         self.name = name
         self.abstract = abstract
         self.discussion = discussion
@@ -70,6 +84,8 @@ public struct CommandSpec: Sendable {
         self.options = options
         self.examples = examples
         self.formats = formats
+        self.manSection = manSection
+        self.commonOptions = commonOptions
     }
 }
 
@@ -80,8 +96,13 @@ public struct ParsedOptions: Sendable {
     /// Flags given, by long name.
     public var flags: Set<String> = []
     public var positionals: [String] = []
+    /// Positionals by argument name (`input`, `shell`), as the spec's arguments took them in order.
+    public var arguments: [String: [String]] = [:]
 
     public init() {}
+
+    /// The values given for one positional argument of the spec.
+    public func argument(_ name: String) -> [String] { arguments[name] ?? [] }
 
     public func value(_ name: String) -> String? { values[name]?.last }
     public func all(_ name: String) -> [String] { values[name] ?? [] }
@@ -95,7 +116,7 @@ public struct UsageError: Error, Sendable {
 }
 
 /// One subcommand: its table and what it does.
-public protocol SiftCommand {
+public protocol SiftCommand: SendableMetatype {
     static var spec: CommandSpec { get }
     /// Runs after parsing; returns the exit status. Throws `UsageError` for a bad value found while resolving.
     static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus

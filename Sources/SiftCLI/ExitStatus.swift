@@ -9,3 +9,16 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// Usage error: an unknown option, a bad value, a missing argument.
     case usage = 64
 }
+
+extension ExitStatus {
+    /// What the status means, as `--help` and the man page's EXIT STATUS print it.
+    public var meaning: String {
+        switch self {
+        case .ok: "Done, and no finding at or above the --fail-on threshold."
+        case .findings: "A finding at or above the --fail-on threshold (default: high)."
+        case .incomplete:
+            "An input could not be read in full, or the report could not be written. Wins over 1: a verdict on a partly read input can't be trusted; the report still lists every finding."
+        case .usage: "Usage error: an unknown option, a bad value, a missing argument."
+        }
+    }
+}

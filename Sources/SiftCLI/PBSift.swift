@@ -1,10 +1,199 @@
+// SiftCLI: the option tables, the parser, help, man page and completions generated from them, the
+// commands, exit statuses, terminal colour and progress. Never exits the process; `pbsift/main.swift`
+// does. May import: SiftCore, SiftVerify, SiftWaterfall, SiftCorrelate, SiftArchive, Foundation.
+
 import Foundation
 import SiftCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-/// The command-line entry point. STUB until the CLI frame lands.
+/// The command-line entry point: dispatch to a subcommand, print help, version and usage errors.
 public enum PBSift {
-    /// Every subcommand, in help order.
-    public static let commands: [any SiftCommand.Type] = []
+    /// The version `pbsift --version` prints and every JSON report carries in `tool.version`.
+    public static let version = ToolInfo.version
 
-    public static func main(_ argv: [String]) -> Int32 { 0 }
+    /// One line, the OVERVIEW of `pbsift --help` and the man page's NAME.
+    public static let abstract = "A forensic analyzer for Palbe debug-console session exports."
+
+    /// Paragraphs after the overview of `pbsift --help`.
+    public static let discussion = """
+        pbsift reads exports as they leave a device (a folder, .zip, .tar, .tar.gz, a session \
+        file .jsonl or .jsonl.gz, or - for JSON Lines on standard input), checks them, and \
+        reports what they hold. Inputs are untrusted: nothing is extracted to disk, no link is \
+        followed, and every read is bounded.
+        """
+
+    /// Every subcommand, in help order. One line per command: keep this a plain array literal.
+    public static let commands: [any SiftCommand.Type] = [
+        InspectCommand.self,
+        RecordsCommand.self,
+        CompletionsCommand.self,
+    ]
+
+    /// The specs of every command, in help order.
+    public static var specs: [CommandSpec] { commands.map { $0.spec } }
+
+    /// Runs pbsift as a process: real standard output (buffered) and error, terminal detection,
+    /// environment and `COLUMNS`. SIGPIPE is ignored; when the reader of standard output goes away
+    /// (`| head`), further output is dropped and the exit status is the command's so far.
+    public static func main(_ argv: [String]) -> Int32 {
+        signal(SIGPIPE, SIG_IGN)
+        let out = FDWriter(fd: 1, buffered: true)
+        let err = FDWriter(fd: 2, buffered: false)
+        let env = ProcessInfo.processInfo.environment
+        let stdoutTTY = isatty(1) != 0
+        let io = CommandIO(stdout: { out.write($0) }, stderr: { err.write($0) }, stdoutIsTTY: stdoutTTY,
+                           stderrIsTTY: isatty(2) != 0, environment: env,
+                           columns: terminalColumns(env: env, tty: stdoutTTY))
+        io.stdoutClosedProbe = { out.closed }
+        var status = run(arguments: Array(argv.dropFirst()), io: io)
+        out.flush()
+        if let e = out.failure, e != EPIPE {
+            err.write("Error: cannot write to standard output: \(String(cString: strerror(e)))\n")
+            if status == ExitStatus.ok.rawValue || status == ExitStatus.findings.rawValue {
+                status = ExitStatus.incomplete.rawValue
+            }
+        }
+        return status
+    }
+
+    /// `COLUMNS` when set to a sane number, else the terminal's width, else 100.
+    static func terminalColumns(env: [String: String], tty: Bool) -> Int {
+        if let c = env["COLUMNS"].flatMap({ Int($0) }), (20...1000).contains(c) { return c }
+        #if canImport(Glibc) || canImport(Darwin)
+        if tty {
+            var ws = winsize()
+            if ioctl(1, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col >= 20 { return Int(ws.ws_col) }
+        }
+        #endif
+        return 100
+    }
+
+    /// Runs one command line (without the program name) against `io`; returns the exit status.
+    public static func run(arguments: [String], io: CommandIO) -> Int32 {
+        guard let first = arguments.first else {
+            io.out(Help.topLevel(specs))
+            return ExitStatus.ok.rawValue
+        }
+        let rest = Array(arguments.dropFirst())
+        switch first {
+        case "--help", "-h":
+            io.out(Help.topLevel(specs))
+            return ExitStatus.ok.rawValue
+        case "--version":
+            io.out(version + "\n")
+            return ExitStatus.ok.rawValue
+        case "help":
+            return help(rest, io: io)
+        default:
+            break
+        }
+        if first.hasPrefix("-") && first != "-" {
+            return topLevelUsageError(ArgvParser.unknownOption(first, candidates: ["--help", "--version"]), io: io)
+        }
+        guard let command = commands.first(where: { $0.spec.name == first }) else {
+            var msg = "Unknown subcommand '\(Escape.terminal(first))'"
+            if let s = Suggest.closest(to: first, in: specs.map(\.name) + ["help"]) { msg += ". Did you mean '\(s)'?" }
+            return topLevelUsageError(msg, io: io)
+        }
+        return dispatch(command, rest, io: io)
+    }
+
+    /// Parses and runs one subcommand.
+    static func dispatch(_ command: any SiftCommand.Type, _ args: [String], io: CommandIO) -> Int32 {
+        let spec = command.spec
+        do {
+            switch try ArgvParser(spec: spec).parse(args) {
+            case .help:
+                io.out(Help.command(spec))
+                return ExitStatus.ok.rawValue
+            case .options(let parsed):
+                return try command.run(parsed, io).rawValue
+            }
+        } catch let e as UsageError {
+            return usageError(e.message, spec: spec, io: io)
+        } catch {
+            io.err("Error: \(Escape.terminal(String(describing: error)))\n")
+            return ExitStatus.incomplete.rawValue
+        }
+    }
+
+    /// `pbsift help`, `pbsift help <command>`, `pbsift help --man`.
+    static func help(_ args: [String], io: CommandIO) -> Int32 {
+        guard let name = args.first else {
+            io.out(Help.topLevel(specs))
+            return ExitStatus.ok.rawValue
+        }
+        if name == "--man" {
+            io.out(ManPage.render())
+            return ExitStatus.ok.rawValue
+        }
+        if name == "help" || name == "--help" || name == "-h" {
+            io.out(Help.topLevel(specs))
+            return ExitStatus.ok.rawValue
+        }
+        guard let spec = specs.first(where: { $0.name == name }) else {
+            var msg = "Unknown subcommand '\(Escape.terminal(name))'"
+            if let s = Suggest.closest(to: name, in: specs.map(\.name)) { msg += ". Did you mean '\(s)'?" }
+            return topLevelUsageError(msg, io: io)
+        }
+        io.out(Help.command(spec))
+        return ExitStatus.ok.rawValue
+    }
+
+    /// `Error: …` / `Usage: …` / `  See 'pbsift <cmd> --help' for more information.`, exit 64.
+    static func usageError(_ message: String, spec: CommandSpec, io: CommandIO) -> Int32 {
+        io.err("Error: \(Escape.terminal(message))\nUsage: \(spec.usageLine)\n  See 'pbsift \(spec.name) --help' for more information.\n")
+        return ExitStatus.usage.rawValue
+    }
+
+    static func topLevelUsageError(_ message: String, io: CommandIO) -> Int32 {
+        io.err("Error: \(Escape.terminal(message))\nUsage: pbsift <subcommand>\n  See 'pbsift --help' for more information.\n")
+        return ExitStatus.usage.rawValue
+    }
+}
+
+/// Writes to a file descriptor, optionally buffered. After EPIPE (or any write error) it drops output
+/// and remembers the error.
+final class FDWriter: @unchecked Sendable {
+    let fd: Int32
+    let buffered: Bool
+    private var buffer: [UInt8] = []
+    private(set) var failure: Int32?
+    var closed: Bool { failure != nil }
+
+    init(fd: Int32, buffered: Bool) {
+        self.fd = fd
+        self.buffered = buffered
+        if buffered { buffer.reserveCapacity(1 << 16) }
+    }
+
+    func write(_ s: String) {
+        guard failure == nil else { return }
+        buffer.append(contentsOf: s.utf8)
+        if !buffered || buffer.count >= 1 << 16 { flush() }
+    }
+
+    func flush() {
+        guard failure == nil else { buffer.removeAll(); return }
+        var offset = 0
+        buffer.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            while offset < raw.count {
+                #if canImport(Glibc)
+                let n = Glibc.write(fd, base + offset, raw.count - offset)
+                #else
+                let n = Darwin.write(fd, base + offset, raw.count - offset)
+                #endif
+                if n > 0 { offset += n; continue }
+                if n < 0 && errno == EINTR { continue }
+                failure = n < 0 ? errno : EIO
+                return
+            }
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
 }

@@ -35,7 +35,7 @@ struct TempExport {
 
     @Test func readsTheSpecExampleCleanly() throws {
         let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../../shared/format/examples/PalbeConsole").standardized.path
+            .appendingPathComponent("Fixtures/PalbeConsole").path
         try #require(FileManager.default.fileExists(atPath: example))
         let o = ExportReader().read(inputs: [example], analyses: [])
         #expect(o.findings.isEmpty, "\(o.findings)")

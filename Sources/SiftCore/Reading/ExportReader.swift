@@ -13,6 +13,8 @@ public enum FormatLimits {
 /// a damaged line with its number.
 public final class ExportReader {
     public let limits: ReadLimits
+    /// Asked between lines; when it answers true, reading stops (a closed pipe: `| head`).
+    public var shouldStop: @Sendable () -> Bool = { false }
 
     public init(limits: ReadLimits = .default) {
         self.limits = limits
@@ -23,8 +25,9 @@ public final class ExportReader {
     public func read(inputs: [String], analyses: [any Analysis]) -> ReadOutcome {
         var outcome = ReadOutcome()
         var findings: [Finding] = []
-        for path in inputs {
+        for path in inputs where !shouldStop() {
             let pass = InputPass(path: path, limits: limits, analyses: analyses)
+            pass.shouldStop = shouldStop
             let (summary, sessions, blobs, found) = pass.run()
             outcome.inputs.append(summary)
             outcome.sessions += sessions
@@ -69,6 +72,7 @@ final class InputPass {
     var blobRefs: [BlobRef] = []
     var blobsSeen: [String: [String: BlobSeen]] = [:]   // root -> hex -> blob
     var roots: [String: RootInfo] = [:]
+    var shouldStop: @Sendable () -> Bool = { false }
 
     init(path: String, limits: ReadLimits, analyses: [any Analysis]) {
         self.input = InputContext(path: path)
@@ -283,7 +287,7 @@ final class InputPass {
                 for a in analyses { a.beginSession(s) }
             }
         }
-        loop: while true {
+        loop: while !shouldStop() {
             let event: LineReader.Event?
             do {
                 event = try reader.next()

@@ -1,0 +1,194 @@
+import Foundation
+import SiftCore
+
+/// `pbsift records <input>...`: every record flattened, one per line, for jq and spreadsheets.
+public enum RecordsCommand: SiftCommand {
+    public static let spec = CommandSpec(
+        name: "records",
+        abstract: "Print every record flattened, one per line, for jq and spreadsheets.",
+        discussion: """
+            Streams each record after its session header as one JSON object per line (jsonl), with \
+            sessionId, input, file and line added to the record's own fields; a base64 body that \
+            decodes to UTF-8 text gains a text field. With --format csv, one row per record with the \
+            chosen --columns (nested fields by dots: error.code). Credentials are masked in both \
+            formats: values the SDK's contract names, and values shaped like a credential, are \
+            replaced by their masked preview. A pipe closed early (| head) ends quietly.
+            """,
+        arguments: [
+            ArgumentSpec("input", help: "An export: a folder, .zip, .tar, .tar.gz, .jsonl or .jsonl.gz file, or - for JSON Lines on standard input.",
+                         variadic: true, takesPath: true),
+        ],
+        options: [
+            OptionSpec("type", value: "type", help: "Keep records of this type (repeatable).",
+                       allowed: ["network", "log", "event", "frame", "unknown"], repeatable: true),
+            OptionSpec("level", value: "level", help: "Keep log records at or above this level.",
+                       allowed: RecordFilter.levels),
+            OptionSpec("label", value: "label", help: "Keep records with this label (repeatable).", repeatable: true),
+            OptionSpec("status", value: "code", help: "Keep network records with this status code or class, such as 503 or 5xx (repeatable).",
+                       repeatable: true),
+            OptionSpec("since", value: "time", help: "Keep records at or after this RFC 3339 time."),
+            OptionSpec("until", value: "time", help: "Keep records at or before this RFC 3339 time."),
+            OptionSpec("grep", value: "pattern", help: "Keep records whose JSON line matches this regular expression."),
+            OptionSpec("columns", value: "list",
+                       help: "CSV columns, comma-separated; nested fields by dots. Default: \(RecordFlattener.defaultColumns.joined(separator: ", ")).",
+                       takesPath: false),
+        ],
+        examples: [
+            ("pbsift records --type network --status 5xx export.zip | jq -r .url", "The URLs of every failed request."),
+            ("pbsift records --level warning -f csv -o logs.csv export.zip", "Warnings and worse as a spreadsheet."),
+            ("pbsift records --grep checkout export.zip | head -5", "The first five records that mention checkout."),
+        ],
+        formats: ["jsonl", "csv"],
+        manSection: """
+            Each line of
+            .Cm jsonl
+            output is the record's own JSON object (keys sorted) plus
+            .Cm sessionId , input , file
+            and
+            .Cm line .
+            Credentials are masked as in
+            .Nm verify .
+            The exit status is that of
+            .Nm inspect
+            for the same inputs (findings are not printed; use
+            .Nm inspect
+            or
+            .Nm verify ) .
+            """)
+
+    static func filter(from options: ParsedOptions) throws -> RecordFilter {
+        var f = RecordFilter()
+        f.types = Set(options.all("type"))
+        f.minLevel = options.value("level")
+        f.labels = Set(options.all("label"))
+        for s in options.all("status") where !RecordFilter.validStatus(s) {
+            throw UsageError("The value '\(s)' is invalid for '--status <code>'. Please provide a status code such as 503, or a class such as 5xx.")
+        }
+        f.statuses = options.all("status")
+        for name in ["since", "until"] {
+            guard let text = options.value(name) else { continue }
+            guard let t = Timestamp.parse(text) else {
+                throw UsageError("The value '\(text)' is invalid for '--\(name) <time>'. Please provide an RFC 3339 time such as 2026-11-29T10:15:02Z.")
+            }
+            if name == "since" { f.since = t } else { f.until = t }
+        }
+        if let g = options.value("grep") {
+            do {
+                f.grep = try NSRegularExpression(pattern: g)
+            } catch {
+                throw UsageError("The value '\(g)' is invalid for '--grep <pattern>': not a regular expression.")
+            }
+        }
+        return f
+    }
+
+    public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
+        let common = try CommonOptions(options, spec: spec, io: io)
+        let filter = try filter(from: options)
+        let columns = (options.value("columns") ?? RecordFlattener.defaultColumns.joined(separator: ","))
+            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let sink = try StreamSink(path: common.outputPath, io: io)
+        let csv = common.format == "csv"
+        if csv { sink.write(Escape.csvRow(columns)) }
+        let masker = RecordMasker()
+        let analysis = RecordsAnalysis(filter: filter, transform: { o, record in masker.mask(o, record: record) }) { object in
+            if csv {
+                sink.write(Escape.csvRow(columns.map { RecordFlattener.cell(object, column: $0) }))
+            } else {
+                var line = JSONOut.object(object).render(pretty: false)
+                line += "\n"
+                sink.write(line)
+            }
+        }
+        let progress = Progress(io: io, options: common)
+        var reader = ExportReader(limits: common.limits)
+        reader.shouldStop = { [sink] in sink.closed }
+        let outcome = reader.read(inputs: options.argument("input"), analyses: [analysis, progress])
+        progress.clear()
+        if let failed = sink.finish() { return failed }
+        if sink.closed { return .ok }
+        return common.exitStatus(for: outcome)
+    }
+}
+
+/// Output written as it is produced, to standard output or a file, buffered.
+final class StreamSink: @unchecked Sendable {
+    private let io: CommandIO
+    private let handle: FileHandle?
+    private let path: String?
+    private var buffer = ""
+    private var failed: String?
+
+    init(path: String?, io: CommandIO) throws {
+        self.io = io
+        self.path = path
+        if let path {
+            guard FileManager.default.createFile(atPath: path, contents: nil), let h = FileHandle(forWritingAtPath: path) else {
+                throw OutputError(path: path)
+            }
+            handle = h
+        } else {
+            handle = nil
+        }
+    }
+
+    struct OutputError: Error, CustomStringConvertible {
+        var path: String
+        var description: String { "cannot create the output file '\(Escape.terminal(path))'" }
+    }
+
+    var closed: Bool { handle == nil && io.stdoutClosed }
+
+    func write(_ s: String) {
+        buffer += s
+        if buffer.utf8.count >= 1 << 16 { flush() }
+    }
+
+    func flush() {
+        guard !buffer.isEmpty else { return }
+        if let handle {
+            do { try handle.write(contentsOf: Data(buffer.utf8)) } catch { failed = failed ?? "\(error)" }
+        } else {
+            io.out(buffer)
+        }
+        buffer = ""
+    }
+
+    /// Flushes and closes; returns `.incomplete` after telling standard error when the file failed.
+    func finish() -> ExitStatus? {
+        flush()
+        try? handle?.close()
+        if let failed, let path {
+            io.err("Error: cannot write to '\(Escape.terminal(path))': \(failed)\n")
+            return .incomplete
+        }
+        return nil
+    }
+}
+
+/// Masks credentials in a flattened record before `records` prints it.
+struct RecordMasker: Sendable {
+    /// Header names whose values the SDK must replace with `***` (SESSION-FORMAT.md §3).
+    static let secretHeaders: Set<String> = ["apikey", "authorization", "proxyauthorization", "cookie", "setcookie", "xapikey",
+                                             "xauthtoken", "xpalbaseusertoken", "xpalbaseattestassertion",
+                                             "xpalbaseattestkeyid", "xpalbaseattestclientdata"]
+
+    static func normalise(_ name: String) -> String {
+        String(name.lowercased().unicodeScalars.filter { $0 != "_" && $0 != "-" })
+    }
+
+    func mask(_ object: [String: JSONOut], record: Record) -> [String: JSONOut] {
+        var o = object
+        for side in ["request", "response"] {
+            guard case .object(var part)? = o[side], case .array(let headers)? = part["headers"] else { continue }
+            part["headers"] = .array(headers.map { h in
+                guard case .object(var hv) = h, case .string(let name)? = hv["name"], case .string(let value)? = hv["value"],
+                      value != "***", RecordMasker.secretHeaders.contains(RecordMasker.normalise(name)) else { return h }
+                hv["value"] = .string(SecretMask.preview(value))
+                return .object(hv)
+            })
+            o[side] = .object(part)
+        }
+        return o
+    }
+}

@@ -1,0 +1,210 @@
+import Foundation
+import SiftArchive
+import SiftCore
+
+/// The options the frame adds to every reporting command, and their resolution.
+public enum CommonOptionTable {
+    /// `-h/--help`, added to every command (last in its table).
+    public static let help = OptionSpec("help", short: "h", help: "Show help information.")
+
+    /// Values `--fail-on` accepts: the severities, then `never`.
+    public static let failOnValues = Severity.allCases.map(\.rawValue) + ["never"]
+
+    /// The report options for a command whose `--format` accepts `formats` (first is the default).
+    public static func options(formats: [String]) -> [OptionSpec] {
+        [
+            OptionSpec("format", short: "f", value: "format", help: "Output format.", allowed: formats,
+                       default: formats.first),
+            OptionSpec("json", help: "Same as --format json."),
+            OptionSpec("output", short: "o", value: "file",
+                       help: "Write the report to this file instead of standard output.", takesPath: true),
+            OptionSpec("fail-on", value: "severity",
+                       help: "Exit with status 1 when a finding is at or above this severity.",
+                       allowed: failOnValues, default: "high"),
+            OptionSpec("quiet", short: "q", help: "No progress and no warnings on standard error."),
+            OptionSpec("color", value: "when",
+                       help: "Colour in text output; auto means only on a terminal and when NO_COLOR is not set.",
+                       allowed: ["auto", "always", "never"], default: "auto"),
+            OptionSpec("max-input-bytes", value: "n",
+                       help: "Most bytes read (after decompression) from one input; K, M and G suffixes are binary.",
+                       default: ByteSize.describe(ReadLimits.default.maxInputBytes)),
+        ]
+    }
+}
+
+extension CommandSpec {
+    /// Every option the command accepts, in help order: its own, the frame's report options (when
+    /// `commonOptions`; a name the command defines itself is not added twice), then `--help`.
+    public var allOptions: [OptionSpec] {
+        var all = options
+        var names = Set(options.map(\.name))
+        var shorts = Set(options.compactMap(\.short))
+        if commonOptions {
+            for o in CommonOptionTable.options(formats: formats) where !names.contains(o.name) {
+                var o = o
+                if let s = o.short, shorts.contains(s) { o.short = nil }
+                all.append(o)
+                names.insert(o.name)
+                if let s = o.short { shorts.insert(s) }
+            }
+        }
+        if !names.contains("help") { all.append(CommonOptionTable.help) }
+        return all
+    }
+
+    /// `pbsift <name> [<options>] <input> ...`
+    public var usageLine: String {
+        var parts = ["pbsift", name]
+        if allOptions.contains(where: { $0.name != "help" }) { parts.append("[<options>]") }
+        for a in arguments { parts.append(a.usage) }
+        return parts.joined(separator: " ")
+    }
+}
+
+extension ArgumentSpec {
+    /// `<input> ...`, `[<name>]`.
+    public var usage: String {
+        let core = "<\(name)>" + (variadic ? " ..." : "")
+        return optional ? "[\(core)]" : core
+    }
+}
+
+extension OptionSpec {
+    /// `--format <format>`, as error messages name the option.
+    public var display: String { "--\(name)" + (valueName.map { " <\($0)>" } ?? "") }
+}
+
+/// Byte counts with binary suffixes, as `--max-input-bytes` takes them.
+public enum ByteSize {
+    /// `1048576`, `64K`, `512M`, `2G`, `1T` (also `KiB`, `MB`, lowercase): bytes, or nil.
+    public static func parse(_ text: String) -> Int64? {
+        var s = text.trimmingCharacters(in: .whitespaces).uppercased()
+        for suffix in ["IB", "B"] where s.hasSuffix(suffix) && s.count > suffix.count {
+            s.removeLast(suffix.count)
+            break
+        }
+        var shift: Int64 = 0
+        if let last = s.last, let i = ["K", "M", "G", "T"].firstIndex(of: String(last)) {
+            shift = Int64(10 * (i + 1))
+            s.removeLast()
+        }
+        guard !s.isEmpty, s.allSatisfy(\.isASCII), s.allSatisfy(\.isNumber), let n = Int64(s), n > 0 else { return nil }
+        let (v, overflow) = n.multipliedReportingOverflow(by: Int64(1) << shift)
+        return overflow ? nil : v
+    }
+
+    /// The shortest exact form with a binary suffix: `1G`, `64K`, `1000`.
+    public static func describe(_ n: Int64) -> String {
+        var v = n
+        for suffix in ["", "K", "M", "G", "T"] {
+            if v < 1024 || v % 1024 != 0 || suffix == "T" { return "\(v)\(suffix)" }
+            v /= 1024
+        }
+        return "\(n)"
+    }
+}
+
+/// The report options of one run, resolved from the command line and the environment.
+public struct CommonOptions: Sendable {
+    /// One of the command's `formats`.
+    public var format: String
+    /// `-o/--output`; nil (or `-`) means standard output.
+    public var outputPath: String?
+    /// The threshold for exit status 1; nil for `--fail-on never`.
+    public var failOn: Severity?
+    /// `-q/--quiet`: no progress, no warnings.
+    public var quiet: Bool
+    /// Whether text output carries ANSI colour.
+    public var color: Bool
+    /// Bounds for the reader (`--max-input-bytes` applied to the defaults).
+    public var limits: ReadLimits
+    /// Whether a progress line may be drawn on standard error (a terminal, and not quiet).
+    public var showProgress: Bool
+
+    /// ANSI styling for text output, on only when `color` is.
+    public var colors: Colors { Colors(enabled: color) }
+
+    /// Resolves the frame's options; throws `UsageError` for a value the parser could not judge.
+    public init(_ parsed: ParsedOptions, spec: CommandSpec, io: CommandIO) throws {
+        var format = parsed.value("format") ?? spec.formats.first ?? "text"
+        if parsed.flag("json") {
+            if let given = parsed.value("format"), given != "json" {
+                throw UsageError("'--json' conflicts with '--format \(given)'")
+            }
+            guard spec.formats.contains("json") else {
+                throw UsageError("'\(spec.name)' has no json output. Please provide one of \(Self.quotedList(spec.formats)).")
+            }
+            format = "json"
+        }
+        self.format = format
+        let output = parsed.value("output")
+        self.outputPath = output == "-" ? nil : output
+        if let s = parsed.value("fail-on") {
+            failOn = s == "never" ? nil : Severity(rawValue: s)
+        } else {
+            failOn = .high
+        }
+        quiet = parsed.flag("quiet")
+        var limits = ReadLimits.default
+        if let s = parsed.value("max-input-bytes") {
+            guard let n = ByteSize.parse(s) else {
+                throw UsageError("The value '\(s)' is invalid for '--max-input-bytes <n>'. Please provide a number of bytes, such as 512M or 2G.")
+            }
+            limits.maxInputBytes = n
+        }
+        self.limits = limits
+        let toFile = outputPath != nil
+        switch parsed.value("color") ?? "auto" {
+        case "always": color = true
+        case "never": color = false
+        default:
+            let noColor = !(io.environment["NO_COLOR"] ?? "").isEmpty
+            let dumb = io.environment["TERM"] == "dumb"
+            color = !noColor && !dumb && !toFile && io.stdoutIsTTY
+        }
+        showProgress = io.stderrIsTTY && !quiet
+    }
+
+    /// `'a', 'b' or 'c'`, as the parser's messages list values.
+    public static func quotedList(_ values: [String]) -> String {
+        let q = values.map { "'\($0)'" }
+        guard q.count > 1 else { return q.first ?? "" }
+        return q.dropLast().joined(separator: ", ") + " or " + (q.last ?? "")
+    }
+
+    /// Writes the rendered report to standard output, or to the `-o` file. Returns nil when written,
+    /// or `.incomplete` after telling standard error why the file could not be written.
+    public func write(_ report: String, io: CommandIO) -> ExitStatus? {
+        guard let path = outputPath else {
+            io.out(report)
+            return nil
+        }
+        do {
+            try Data(report.utf8).write(to: URL(fileURLWithPath: path))
+            return nil
+        } catch {
+            let reason = (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
+            io.err("Error: cannot write the report to '\(Escape.terminal(path))': \(reason)\n")
+            return .incomplete
+        }
+    }
+
+    /// The exit status for findings: 2 when an input was not read in full (wins), else 1 when a
+    /// finding is at or above `--fail-on`, else 0.
+    public func exitStatus(findings: [Finding], incomplete: Bool) -> ExitStatus {
+        if incomplete { return .incomplete }
+        if let t = failOn, findings.contains(where: { $0.severity >= t }) { return .findings }
+        return .ok
+    }
+
+    /// The exit status of one read: `exitStatus(findings:incomplete:)` over the outcome.
+    public func exitStatus(for outcome: ReadOutcome) -> ExitStatus {
+        exitStatus(findings: outcome.findings, incomplete: outcome.anyIncomplete)
+    }
+
+    /// Writes the report, then returns the exit status of the outcome (or 2 when writing failed).
+    public func finish(_ report: String, outcome: ReadOutcome, io: CommandIO) -> ExitStatus {
+        if let failed = write(report, io: io) { return failed }
+        return exitStatus(for: outcome)
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+@testable import SiftCLI
+
+/// A spec exercising every kind of option.
+let testSpec = CommandSpec(
+    name: "probe", abstract: "Test command.",
+    arguments: [ArgumentSpec("input", help: "Inputs.", variadic: true)],
+    options: [
+        OptionSpec("logs", short: "l", value: "path", help: "Server logs.", repeatable: true, takesPath: true),
+        OptionSpec("verbose", short: "v", help: "More."),
+    ],
+    formats: ["text", "json", "csv", "markdown"])
+
+struct ParseCase: Sendable, CustomTestStringConvertible {
+    var args: [String]
+    var values: [String: [String]] = [:]
+    var flags: Set<String> = []
+    var positionals: [String]
+    var testDescription: String { args.joined(separator: " ") }
+}
+
+struct ErrorCase: Sendable, CustomTestStringConvertible {
+    var args: [String]
+    var message: String
+    var testDescription: String { args.joined(separator: " ") }
+}
+
+@Suite struct ParserTests {
+    static let cases: [ParseCase] = [
+        ParseCase(args: ["a"], positionals: ["a"]),
+        ParseCase(args: ["--format=json", "a"], values: ["format": ["json"]], positionals: ["a"]),
+        ParseCase(args: ["--format", "json", "a"], values: ["format": ["json"]], positionals: ["a"]),
+        ParseCase(args: ["-f", "csv", "a"], values: ["format": ["csv"]], positionals: ["a"]),
+        ParseCase(args: ["-fcsv", "a"], values: ["format": ["csv"]], positionals: ["a"]),
+        ParseCase(args: ["-qv", "a"], flags: ["quiet", "verbose"], positionals: ["a"]),
+        ParseCase(args: ["-qf", "json", "a"], values: ["format": ["json"]], flags: ["quiet"], positionals: ["a"]),
+        ParseCase(args: ["a", "--", "--format", "-q"], positionals: ["a", "--format", "-q"]),
+        ParseCase(args: ["-", "b"], positionals: ["-", "b"]),
+        ParseCase(args: ["-f", "text", "--format", "json", "a"], values: ["format": ["json"]], positionals: ["a"]),
+        ParseCase(args: ["-l", "x.log", "--logs=y.log", "--logs", "z.log", "a"],
+                  values: ["logs": ["x.log", "y.log", "z.log"]], positionals: ["a"]),
+        ParseCase(args: ["a", "--json", "b"], flags: ["json"], positionals: ["a", "b"]),
+        ParseCase(args: ["--output", "-", "a"], values: ["output": ["-"]], positionals: ["a"]),
+        ParseCase(args: ["--max-input-bytes", "2G", "--fail-on=never", "a"],
+                  values: ["max-input-bytes": ["2G"], "fail-on": ["never"]], positionals: ["a"]),
+    ]
+
+    @Test(arguments: cases)
+    func parses(_ c: ParseCase) throws {
+        guard case .options(let p) = try ArgvParser(spec: testSpec).parse(c.args) else {
+            Issue.record("expected options")
+            return
+        }
+        #expect(p.values == c.values)
+        #expect(p.flags == c.flags)
+        #expect(p.positionals == c.positionals)
+        #expect(p.argument("input") == c.positionals)
+    }
+
+    static let errors: [ErrorCase] = [
+        ErrorCase(args: ["--formt", "json", "a"], message: "Unknown option '--formt'. Did you mean '--format'?"),
+        ErrorCase(args: ["--jsno", "a"], message: "Unknown option '--jsno'. Did you mean '--json'?"),
+        ErrorCase(args: ["-json", "a"], message: "Unknown option '-json'. Did you mean '--json'?"),
+        ErrorCase(args: ["-x", "a"], message: "Unknown option '-x'"),
+        ErrorCase(args: ["--format=", "a"],
+                  message: "The value '' is invalid for '--format <format>'. Please provide one of 'text', 'json', 'csv' or 'markdown'."),
+        ErrorCase(args: ["--zzzzzzzz", "a"], message: "Unknown option '--zzzzzzzz'"),
+        ErrorCase(args: ["--format", "png", "a"],
+                  message: "The value 'png' is invalid for '--format <format>'. Please provide one of 'text', 'json', 'csv' or 'markdown'."),
+        ErrorCase(args: ["-f", "png", "a"],
+                  message: "The value 'png' is invalid for '--format <format>'. Please provide one of 'text', 'json', 'csv' or 'markdown'."),
+        ErrorCase(args: ["a", "--format"], message: "Missing value for '--format <format>'"),
+        ErrorCase(args: ["--output", "--json", "a"], message: "Missing value for '--output <file>'"),
+        ErrorCase(args: [], message: "Missing expected argument '<input> ...'"),
+        ErrorCase(args: ["-q"], message: "Missing expected argument '<input> ...'"),
+        ErrorCase(args: ["--quiet=yes", "a"], message: "The option '--quiet' does not take a value"),
+        ErrorCase(args: ["--fail-on", "severe", "a"],
+                  message: "The value 'severe' is invalid for '--fail-on <severity>'. Please provide one of 'info', 'low', 'medium', 'high', 'critical' or 'never'."),
+    ]
+
+    @Test(arguments: errors)
+    func rejects(_ c: ErrorCase) {
+        do {
+            _ = try ArgvParser(spec: testSpec).parse(c.args)
+            Issue.record("expected a usage error")
+        } catch let e as UsageError {
+            #expect(e.message == c.message)
+        } catch {
+            Issue.record("unexpected error \(error)")
+        }
+    }
+
+    @Test(arguments: [["--help"], ["-h"], ["a", "--help"], ["--formt", "-h"], ["-f", "png", "--help"]])
+    func helpAnywhere(_ args: [String]) throws {
+        guard case .help = try ArgvParser(spec: testSpec).parse(args) else {
+            Issue.record("expected help")
+            return
+        }
+    }
+
+    @Test func helpAfterDoubleDashIsPositional() throws {
+        guard case .options(let p) = try ArgvParser(spec: testSpec).parse(["--", "--help"]) else {
+            Issue.record("expected options")
+            return
+        }
+        #expect(p.positionals == ["--help"])
+    }
+
+    @Test func fixedArgumentsAndExtras() throws {
+        let spec = CompletionsCommand.spec
+        guard case .options(let p) = try ArgvParser(spec: spec).parse(["zsh"]) else {
+            Issue.record("expected options")
+            return
+        }
+        #expect(p.argument("shell") == ["zsh"])
+        #expect(throws: UsageError.self) { try ArgvParser(spec: spec).parse(["zsh", "bash"]) }
+        #expect(throws: UsageError.self) { try ArgvParser(spec: spec).parse(["--json", "zsh"]) }
+    }
+
+    @Test func everyCommandTableIsConsistent() {
+        for spec in PBSift.specs {
+            let all = spec.allOptions
+            #expect(Set(all.map(\.name)).count == all.count, "duplicate long name in \(spec.name)")
+            let shorts = all.compactMap(\.short)
+            #expect(Set(shorts).count == shorts.count, "duplicate short name in \(spec.name)")
+            #expect(all.last?.name == "help")
+            for o in all {
+                #expect(!o.help.isEmpty)
+                #expect(o.name == o.name.lowercased() && !o.name.contains(" "))
+                if let d = o.defaultValue, let allowed = o.allowed { #expect(allowed.contains(d)) }
+            }
+            if spec.commonOptions { #expect(!spec.formats.isEmpty) }
+        }
+        #expect(Set(PBSift.specs.map(\.name)).count == PBSift.specs.count)
+    }
+
+    @Test func suggestions() {
+        #expect(Suggest.closest(to: "--formt", in: ["--format", "--fail-on"]) == "--format")
+        #expect(Suggest.closest(to: "--out", in: ["--output", "--json"]) == "--output")
+        #expect(Suggest.closest(to: "--quite", in: ["--quiet", "--json"]) == "--quiet")
+        #expect(Suggest.closest(to: "--banana", in: ["--quiet", "--json"]) == nil)
+        #expect(Suggest.closest(to: "inpsect", in: ["inspect", "verify"]) == "inspect")
+        #expect(Suggest.distance("kitten", "sitting") == 3)
+        #expect(Suggest.distance("", "abc") == 3)
+    }
+
+    @Test func byteSizes() {
+        #expect(ByteSize.parse("1048576") == 1_048_576)
+        #expect(ByteSize.parse("64K") == 65_536)
+        #expect(ByteSize.parse("512m") == 512 << 20)
+        #expect(ByteSize.parse("2G") == 2 << 30)
+        #expect(ByteSize.parse("2GiB") == 2 << 30)
+        #expect(ByteSize.parse("1T") == 1 << 40)
+        #expect(ByteSize.parse("0") == nil)
+        #expect(ByteSize.parse("-5") == nil)
+        #expect(ByteSize.parse("G") == nil)
+        #expect(ByteSize.parse("1.5G") == nil)
+        #expect(ByteSize.parse("99999999999999999999G") == nil)
+        #expect(ByteSize.parse("9000000000G") == nil)
+        #expect(ByteSize.describe(1 << 30) == "1G")
+        #expect(ByteSize.describe(1000) == "1000")
+        #expect(ByteSize.describe(1536) == "1536")
+    }
+}

@@ -30,6 +30,7 @@ public enum PBSift {
     public static let commands: [any SiftCommand.Type] = [
         InspectCommand.self,
         RecordsCommand.self,
+        CorrelateCommand.self,
         CompletionsCommand.self,
     ]
 

@@ -23,8 +23,16 @@ public enum CorrelationRender {
 
     // MARK: JSON
 
-    /// The JSON document (keys sorted when printed).
+    /// The JSON document (keys sorted when printed): `sections(_:)` and `findings`.
     public static func json(_ r: CorrelationReport) -> JSONOut {
+        var o = sections(r)
+        o["findings"] = .array(r.findings.map(\.json))
+        return .object(o)
+    }
+
+    /// The correlate sections of the JSON report: `requests`, `sessions`, `serverOnly`, `clockSkew`,
+    /// `correlation` (counts), `logs`. A command adds the shared envelope (`tool`, `inputs`, `findings`, `summary`).
+    public static func sections(_ r: CorrelationReport) -> [String: JSONOut] {
         let requests: [JSONOut] = r.requests.map { c in
             let e = c.entry
             return .object([
@@ -52,7 +60,7 @@ public enum CorrelationRender {
             ])
         }
         let skew = r.clockSkew
-        return .object([
+        return [
             "requests": .array(requests),
             "sessions": .array(sessions),
             "serverOnly": .object([
@@ -69,7 +77,7 @@ public enum CorrelationRender {
                 "outliers": .int(skew.outliers),
                 "method": .string("marzullo"),
             ]),
-            "summary": .object([
+            "correlation": .object([
                 "requests": .int(r.requests.count), "matched": .int(r.count(.matched)),
                 "clientOnly": .int(r.count(.clientOnly)), "idMismatch": .int(r.count(.idMismatch)),
                 "withoutRequestId": .int(r.withoutRequestId), "windowMarginSeconds": .double(r.windowMargin),
@@ -81,8 +89,7 @@ public enum CorrelationRender {
                 "droppedLines": .int(r.logs.droppedLines), "droppedWindowIds": .int(r.logs.droppedSeen),
                 "errors": .array(r.logs.allErrors.map { .string($0) }),
             ]),
-            "findings": .array(r.findings.map(\.json)),
-        ])
+        ]
     }
 
     static func lineJSON(_ p: PlacedLine) -> JSONOut {

@@ -86,13 +86,13 @@ public indirect enum JSONOut: Sendable, Equatable {
                 }
             }
             if let r = rep {
-                out.unicodeScalars.append(contentsOf: scalars[plainStart..<idx])
+                out += Substring(scalars[plainStart..<idx])
                 out += r
                 plainStart = scalars.index(after: idx)
             }
             idx = scalars.index(after: idx)
         }
-        out.unicodeScalars.append(contentsOf: scalars[plainStart..<scalars.endIndex])
+        out += Substring(scalars[plainStart..<scalars.endIndex])
         out += "\""
     }
 }

@@ -58,7 +58,7 @@ public struct ScanOptions: Sendable {
     /// A plain file at least twice this size is split into segments scanned in parallel.
     public var segmentBytes: Int64 = 64 << 20
     /// Matching lines kept in all (the rest are counted in `LogScanResult.droppedLines`).
-    public var maxServerLines: Int = 100_000
+    public var maxServerLines: Int = 50_000
     /// Window ids kept in all (the rest are counted in `LogScanResult.droppedSeen`).
     public var maxSeen: Int = 200_000
     /// Bytes one gzip file may inflate to.
@@ -148,7 +148,11 @@ public struct LogScanner: Sendable {
                 items.append(WorkItem(file: k, start: 0, end: Int64.max))
             }
         }
-        let outcomes = run(items: items, files: files)
+        // Bound what all items hold together until the merge: each keeps its share (at least 1000).
+        var perItem = options
+        perItem.maxServerLines = max(1000, options.maxServerLines / max(1, items.count))
+        perItem.maxSeen = max(1000, options.maxSeen / max(1, items.count))
+        let outcomes = LogScanner(request: request, options: perItem).run(items: items, files: files)
         // Merge in item order: line numbers of a segment follow the lines of the segments before it.
         var summaries = files.map { LogFileSummary(file: $0.display, encoding: $0.kind.encoding) }
         var lineBase = [Int](repeating: 0, count: files.count)

@@ -56,7 +56,7 @@ GZ="$WORK/api.log.gz"
 BYTES=$(stat -c %s "$LOG")
 
 # Sanity: both tools find the same 200 lines.
-got=$("$BIN" correlate "$EXPORT" --logs "$LOG" --format json | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["summary"]["matched"], d["logs"]["lines"])')
+got=$("$BIN" correlate "$EXPORT" --logs "$LOG" --format json | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["correlation"]["matched"], d["logs"]["lines"])')
 echo "pbsift: matched requests, lines scanned: $got; rg matching lines: $(rg -F -c -f "$IDSF" "$LOG")" >&2
 
 cat "$LOG" "$GZ" "$WORK"/parts-gz/* > /dev/null   # page cache

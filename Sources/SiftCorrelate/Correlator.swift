@@ -131,7 +131,9 @@ public enum Correlator {
             var lineIdx: [Int] = []
             for id in [minted, echoed].compactMap({ $0 }) { lineIdx += byID[id] ?? [] }
             lineIdx = Array(Set(lineIdx)).sorted()
-            let mismatch = r.echoedRequestId != nil && r.requestId != nil && minted != echoed
+            // Compared as UUIDs when both parse (case does not matter), else as text.
+            let mismatch = r.echoedRequestId != nil && r.requestId != nil
+                && ((minted != nil && echoed != nil) ? minted != echoed : r.requestId != r.echoedRequestId)
             let status: CorrelationStatus = mismatch ? .idMismatch : (lineIdx.isEmpty ? .clientOnly : .matched)
             if mismatch {
                 findings.append(Finding(rule: "correlation.echo-mismatch", severity: .medium, input: r.input, file: r.file,

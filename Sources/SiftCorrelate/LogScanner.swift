@@ -72,7 +72,7 @@ public struct ScanOptions: Sendable {
 /// What scanning one log file found.
 public struct LogFileSummary: Sendable, Equatable {
     public var file: String
-    /// `plain`, `gzip`, or `stdin` / `stdin-gzip`.
+    /// `plain`, `gzip`, or `stream` (standard input or a pipe; gzip or not).
     public var encoding: String
     /// The format of the first matching line, when there is one.
     public var format: LogFormat?
@@ -191,13 +191,17 @@ public struct LogScanner: Sendable {
     // MARK: - Files
 
     enum Kind: Equatable {
-        case plain, gzip, stdin
+        /// A regular file: read with `pread`, split into segments when large.
+        case plain
+        case gzip
+        /// Standard input or a pipe named on the command line (`<(zcat …)`): read in order, gzip by its first bytes.
+        case stream
 
         var encoding: String {
             switch self {
             case .plain: "plain"
             case .gzip: "gzip"
-            case .stdin: "stdin"
+            case .stream: "stream"
             }
         }
     }
@@ -217,7 +221,7 @@ public struct LogScanner: Sendable {
 
     func enumerate(_ path: String, into files: inout [FileRef], errors: inout [String]) {
         if path == "-" {
-            files.append(FileRef(path: "-", display: "-", kind: .stdin, size: 0))
+            files.append(FileRef(path: "-", display: "-", kind: .stream, size: 0))
             return
         }
         var st = stat()
@@ -230,13 +234,25 @@ public struct LogScanner: Sendable {
             files.append(FileRef(path: path, display: path, kind: LogScanner.isGzip(path) ? .gzip : .plain, size: Int64(st.st_size)))
         case S_IFDIR:
             walk(path, into: &files, errors: &errors, depth: 0)
+        case S_IFIFO:
+            files.append(FileRef(path: path, display: path, kind: .stream, size: 0))
         case S_IFLNK:
-            // A link named on the command line is the user's choice: follow it once, to a regular file only.
+            // A link named on the command line is the user's choice: followed once (to a regular file or a
+            // pipe, such as `<(zcat …)`), and opened by its resolved path. Links inside folders never are.
             var target = stat()
-            if stat(path, &target) == 0, target.st_mode & S_IFMT == S_IFREG {
-                files.append(FileRef(path: path, display: path, kind: LogScanner.isGzip(path) ? .gzip : .plain, size: Int64(target.st_size)))
-            } else {
-                errors.append("\(path): a link to something other than a regular file: skipped")
+            guard stat(path, &target) == 0, let resolved = realpath(path, nil) else {
+                errors.append("\(path): a broken link: skipped")
+                return
+            }
+            let real = String(cString: resolved)
+            free(resolved)
+            switch target.st_mode & S_IFMT {
+            case S_IFREG:
+                files.append(FileRef(path: real, display: path, kind: LogScanner.isGzip(real) ? .gzip : .plain, size: Int64(target.st_size)))
+            case S_IFIFO:
+                files.append(FileRef(path: real, display: path, kind: .stream, size: 0))
+            default:
+                errors.append("\(path): a link to something other than a regular file or a pipe: skipped")
             }
         default:
             errors.append("\(path): not a regular file or folder: skipped")
@@ -269,7 +285,7 @@ public struct LogScanner: Sendable {
 
     /// Whether the file starts with the gzip magic bytes `1f 8b`.
     static func isGzip(_ path: String) -> Bool {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { return false }
         defer { close(fd) }
         var magic: (UInt8, UInt8) = (0, 0)
@@ -283,7 +299,7 @@ public struct LogScanner: Sendable {
         let slots = Mutex<[ItemOutcome?]>(Array(repeating: nil, count: items.count))
         let next = Atomic<Int>(0)
         let workers = max(1, min(options.workers, items.count))
-        let stdinAt = items.firstIndex { files[$0.file].kind == .stdin }
+        let stdinAt = items.firstIndex { files[$0.file].kind == .stream }
         // A spare core inflates ahead of the scan (one gzip file, or stdin).
         let readAhead = options.workers > items.count
         let body: @Sendable (Int) -> Void = { _ in
@@ -308,7 +324,7 @@ public struct LogScanner: Sendable {
         var scanner = ChunkScanner(request: request, options: options, display: file.display)
         switch file.kind {
         case .plain:
-            let fd = open(file.path, O_RDONLY | O_CLOEXEC)
+            let fd = open(file.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
             guard fd >= 0 else {
                 scanner.out.error = "cannot open: \(String(cString: strerror(errno)))"
                 return scanner.out
@@ -332,8 +348,14 @@ public struct LogScanner: Sendable {
             let gz = GzipSource(wrapping: source, limit: options.maxInflatedBytes)
             let src: ByteSource = readAhead ? ReadAheadSource(gz, bufferBytes: options.chunkBytes) : gz
             scanner.run(start: 0, end: Int64.max) { try src.read(into: $0) }
-        case .stdin:
-            let raw = PeekSource(FileSource(fileDescriptor: 0))
+        case .stream:
+            let fd = file.path == "-" ? 0 : open(file.path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else {
+                scanner.out.error = "cannot open: \(String(cString: strerror(errno)))"
+                return scanner.out
+            }
+            defer { if fd != 0 { close(fd) } }
+            let raw = PeekSource(FileSource(fileDescriptor: fd))
             var src: ByteSource = raw.startsWithGzipMagic() ? GzipSource(wrapping: raw, limit: options.maxInflatedBytes) : raw
             if readAhead { src = ReadAheadSource(src, bufferBytes: options.chunkBytes) }
             scanner.run(start: 0, end: Int64.max) { try src.read(into: $0) }

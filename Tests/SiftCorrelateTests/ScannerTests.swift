@@ -178,4 +178,26 @@ import SiftArchive
         }
         #expect(all == bytes)
     }
+
+    @Test func pipesAndLinksNamedOnTheCommandLine() throws {
+        let dir = tempDir()
+        let text = platformLog(30)
+        write(dir + "/real.log", text)
+        try FileManager.default.createSymbolicLink(atPath: dir + "/current.log", withDestinationPath: dir + "/real.log")
+        let fifo = dir + "/pipe"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let writer = Thread {
+            let fd = open(fifo, O_WRONLY)
+            guard fd >= 0 else { return }
+            let bytes = Array(text.utf8)
+            _ = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+        }
+        writer.start()
+        let r = scanner([rid(4), rid(29)], chunk: 64, maxLine: 4096).scan(paths: [dir + "/current.log", fifo])
+        #expect(r.files.map(\.file) == [dir + "/current.log", fifo])
+        #expect(r.files.map(\.encoding) == ["plain", "stream"])
+        #expect(r.lines.map(\.line) == [5, 30, 5, 30])
+        #expect(r.files.allSatisfy { $0.lines == 30 && $0.error == nil })
+    }
 }

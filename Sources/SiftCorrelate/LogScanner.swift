@@ -211,6 +211,10 @@ public struct LogScanner: Sendable {
         var display: String
         var kind: Kind
         var size: Int64
+        /// Opened through a link (only for a link named on the command line).
+        var follow = false
+
+        var openFlags: Int32 { O_RDONLY | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW) }
     }
 
     struct WorkItem {
@@ -237,20 +241,19 @@ public struct LogScanner: Sendable {
         case S_IFIFO:
             files.append(FileRef(path: path, display: path, kind: .stream, size: 0))
         case S_IFLNK:
-            // A link named on the command line is the user's choice: followed once (to a regular file or a
-            // pipe, such as `<(zcat …)`), and opened by its resolved path. Links inside folders never are.
+            // A link named on the command line is the user's choice: followed once, to a regular file or a
+            // pipe (`<(zcat …)` is a link to one). Links met inside folders never are.
             var target = stat()
-            guard stat(path, &target) == 0, let resolved = realpath(path, nil) else {
+            guard stat(path, &target) == 0 else {
                 errors.append("\(path): a broken link: skipped")
                 return
             }
-            let real = String(cString: resolved)
-            free(resolved)
             switch target.st_mode & S_IFMT {
             case S_IFREG:
-                files.append(FileRef(path: real, display: path, kind: LogScanner.isGzip(real) ? .gzip : .plain, size: Int64(target.st_size)))
+                files.append(FileRef(path: path, display: path, kind: LogScanner.isGzip(path, follow: true) ? .gzip : .plain,
+                                     size: Int64(target.st_size), follow: true))
             case S_IFIFO:
-                files.append(FileRef(path: real, display: path, kind: .stream, size: 0))
+                files.append(FileRef(path: path, display: path, kind: .stream, size: 0, follow: true))
             default:
                 errors.append("\(path): a link to something other than a regular file or a pipe: skipped")
             }
@@ -284,8 +287,8 @@ public struct LogScanner: Sendable {
     }
 
     /// Whether the file starts with the gzip magic bytes `1f 8b`.
-    static func isGzip(_ path: String) -> Bool {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+    static func isGzip(_ path: String, follow: Bool = false) -> Bool {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW))
         guard fd >= 0 else { return false }
         defer { close(fd) }
         var magic: (UInt8, UInt8) = (0, 0)
@@ -324,7 +327,7 @@ public struct LogScanner: Sendable {
         var scanner = ChunkScanner(request: request, options: options, display: file.display)
         switch file.kind {
         case .plain:
-            let fd = open(file.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+            let fd = open(file.path, file.openFlags)
             guard fd >= 0 else {
                 scanner.out.error = "cannot open: \(String(cString: strerror(errno)))"
                 return scanner.out
@@ -340,16 +343,19 @@ public struct LogScanner: Sendable {
                 }
             }
         case .gzip:
-            let source: FileSource
-            do { source = try FileSource(path: file.path) } catch {
-                scanner.out.error = "cannot open: \(error)"
+            let fd = open(file.path, file.openFlags)
+            guard fd >= 0 else {
+                scanner.out.error = "cannot open: \(String(cString: strerror(errno)))"
                 return scanner.out
             }
+            defer { close(fd) }
+            let source = FileSource(fileDescriptor: fd)
             let gz = GzipSource(wrapping: source, limit: options.maxInflatedBytes)
             let src: ByteSource = readAhead ? ReadAheadSource(gz, bufferBytes: options.chunkBytes) : gz
+            defer { (src as? ReadAheadSource)?.close() }
             scanner.run(start: 0, end: Int64.max) { try src.read(into: $0) }
         case .stream:
-            let fd = file.path == "-" ? 0 : open(file.path, O_RDONLY | O_CLOEXEC)
+            let fd = file.path == "-" ? 0 : open(file.path, file.openFlags)
             guard fd >= 0 else {
                 scanner.out.error = "cannot open: \(String(cString: strerror(errno)))"
                 return scanner.out
@@ -358,6 +364,7 @@ public struct LogScanner: Sendable {
             let raw = PeekSource(FileSource(fileDescriptor: fd))
             var src: ByteSource = raw.startsWithGzipMagic() ? GzipSource(wrapping: raw, limit: options.maxInflatedBytes) : raw
             if readAhead { src = ReadAheadSource(src, bufferBytes: options.chunkBytes) }
+            defer { (src as? ReadAheadSource)?.close() }
             scanner.run(start: 0, end: Int64.max) { try src.read(into: $0) }
         }
         return scanner.out

@@ -28,6 +28,14 @@ final class ReadAheadSource: ByteSource, @unchecked Sendable {
         t.start()
     }
 
+    /// Stops the reading thread at its next buffer (the consumer is done, maybe early).
+    func close() {
+        cond.lock()
+        cancelled = true
+        cond.broadcast()
+        cond.unlock()
+    }
+
     deinit {
         cond.lock()
         cancelled = true

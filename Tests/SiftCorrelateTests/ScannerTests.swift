@@ -177,6 +177,12 @@ import SiftArchive
             all += buf[0..<n]
         }
         #expect(all == bytes)
+        // A consumer that stops early: closing lets the thread end, and the source goes away.
+        do {
+            let early = ReadAheadSource(MemorySource([UInt8](repeating: 7, count: 1 << 20)), bufferBytes: 1024, depth: 2)
+            _ = try buf.withUnsafeMutableBytes { try early.read(into: $0) }
+            early.close()
+        }
     }
 
     @Test func pipesAndLinksNamedOnTheCommandLine() throws {

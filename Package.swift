@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "SiftCLI", dependencies: ["SiftCore", "SiftVerify", "SiftWaterfall", "SiftCorrelate"]),
         .executableTarget(name: "pbsift", dependencies: ["SiftCLI"]),
 
-        .testTarget(name: "SiftArchiveTests", dependencies: ["SiftArchive"]),
+        .testTarget(name: "SiftArchiveTests", dependencies: ["SiftArchive", "CZlib"]),
         .testTarget(name: "SiftCoreTests", dependencies: ["SiftCore"], exclude: ["Fixtures"]),
         .testTarget(name: "SiftVerifyTests", dependencies: ["SiftVerify"]),
         .testTarget(name: "SiftWaterfallTests", dependencies: ["SiftWaterfall"]),

@@ -118,12 +118,16 @@ public struct ArchiveEntry {
     public let declaredSize: Int64?
     /// The entry's bytes, decompressed and bounded.
     public let source: ByteSource
+    /// True when the entry is the whole input (a bare file, a `.gz` of one, standard input), not a
+    /// file inside a folder or an archive.
+    public let isWholeInput: Bool
 
-    public init(name: String, rawName: String, declaredSize: Int64?, source: ByteSource) {
+    public init(name: String, rawName: String, declaredSize: Int64?, source: ByteSource, isWholeInput: Bool = false) {
         self.name = name
         self.rawName = rawName
         self.declaredSize = declaredSize
         self.source = source
+        self.isWholeInput = isWholeInput
     }
 }
 

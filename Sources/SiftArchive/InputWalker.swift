@@ -2,91 +2,287 @@ import Foundation
 
 /// Walks one input and hands every regular file in it to a visitor, bounded by `ReadLimits`.
 ///
-/// STUB: the full implementation (zip, tar, gzip, folder walking without following links) replaces
-/// this file. Contract:
 /// - `path` is a file or folder on disk, or `-` for standard input (JSON Lines, possibly gzip'd).
-/// - The container is recognised by its bytes (zip `PK\x03\x04`/`PK\x05\x06`, gzip `1f 8b` then a
-///   tar inside or not, ustar magic at offset 257, else JSON Lines), falling back to the name.
-/// - A folder's files are visited in sorted order of their relative names; links are never followed.
-/// - A bare file is visited as one entry named by its file name (without `.gz` after inflating).
+///   The path you name is opened even if it is a link; inside it, no link is ever followed.
+/// - The container is recognised by its bytes (zip `PK\x03\x04`/`PK\x05\x06`/`PK\x07\x08`, gzip
+///   `1f 8b` then a tar inside or not, ustar magic at offset 257 or a valid tar header checksum, else
+///   JSON Lines), falling back to the name (`.zip`, `.tar`) when the bytes say nothing.
+/// - A folder's files are visited in sorted order of their relative names (by UTF-8 bytes).
+/// - A bare file is visited as one entry named by its file name (without `.gz` after inflating);
+///   an empty file is an empty JSON Lines entry.
+/// - Names from an archive are cleaned (`CleanName`); an unsafe name is an `.unsafePath` issue and
+///   the entry is still visited under its cleaned name (nothing is ever written to disk).
 /// - Problems a source throws while the visitor reads are recorded in the result before the throw,
-///   so the visitor only stops reading that entry; it must not report them again.
+///   so the visitor only stops reading that entry; it must not report them again. An entry's
+///   `source` is valid only during the callback.
 public enum InputWalker {
+    /// Walks `path` and calls `visit` once per regular file, in container order (sorted for folders).
     public static func walk(path: String, limits: ReadLimits = .default, visit: (ArchiveEntry) -> Void) -> WalkResult {
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
-            return WalkResult(container: .unknown, issues: [ArchiveIssue(problem: .unreadable, entry: nil, message: "no such file or folder")], unreadable: true)
+        withoutActuallyEscaping(visit) { visit in
+            let state = WalkState(limits: limits, visit: visit)
+            state.container = walkInput(path: path, state: state)
+            return state.result
         }
-        if isDir.boolValue {
-            guard let e = FileManager.default.enumerator(atPath: path) else {
-                return WalkResult(container: .folder, unreadable: true)
+    }
+
+    private static func walkInput(path: String, state: WalkState) -> ContainerKind {
+        if path == "-" {
+            walkStdin(FileSource(fileDescriptor: 0), state: state)
+            return .stdin
+        }
+        var st = stat()
+        guard stat(path, &st) == 0 else {
+            state.unreadable("cannot open '\(path)': \(errnoText())")
+            return .unknown
+        }
+        let base = baseName(path)
+        switch st.st_mode & S_IFMT {
+        case S_IFDIR:
+            FolderWalker(root: path, state: state).run()
+            return .folder
+        case S_IFREG:
+            break
+        default:
+            // A pipe or a character device named on the command line (`<(zcat …)`): read it as a stream.
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else {
+                state.unreadable("cannot open '\(path)': \(errnoText())")
+                return .unknown
             }
-            var names: [String] = []
-            while let n = e.nextObject() as? String { names.append(n) }
-            for n in names.sorted() {
-                let full = path + "/" + n
-                var d: ObjCBool = false
-                if FileManager.default.fileExists(atPath: full, isDirectory: &d), !d.boolValue, let s = try? FileSource(path: full) {
-                    visit(ArchiveEntry(name: n, rawName: n, declaredSize: nil, source: s))
-                }
+            return walkStream(FileSource(owning: fd), name: base, state: state)
+        }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else {
+            state.unreadable("cannot open '\(path)': \(errnoText())")
+            return .unknown
+        }
+        var fst = stat()
+        guard fstat(fd, &fst) == 0, fst.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            state.unreadable("'\(path)' changed while being opened")
+            return .unknown
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        let file = FileSource(owning: fd)
+        let size = Int64(fst.st_size)
+        var head = [UInt8](repeating: 0, count: 512)
+        let got: Int
+        do {
+            got = try head.withUnsafeMutableBytes { b in try file.pread(into: b.baseAddress!, count: 512, at: 0) }
+        } catch {
+            state.unreadable("cannot read '\(path)': \(describe(error))")
+            return .unknown
+        }
+        head.removeSubrange(got...)
+        if size == 0 || got == 0 {
+            state.deliver(raw: base, declaredSize: 0, source: file, clean: false, wholeInput: true)
+            return .jsonl
+        }
+        switch Sniff.kind(head, name: base) {
+        case .zip:
+            ZipReader(file: file, size: size, state: state).run()
+            return .zip
+        case .tar:
+            TarReader(stream: LimitSource(file, limit: state.limits.maxInputBytes, what: "tar stream"), state: state, drain: false).run()
+            return .tar
+        case .gzip:
+            return walkGzip(file, name: base, state: state)
+        case .jsonl:
+            state.deliver(raw: base, declaredSize: size, source: file, clean: false, wholeInput: true)
+            return .jsonl
+        }
+    }
+
+    /// Standard input: JSON Lines, gzip'd or not; one entry named `-`.
+    static func walkStdin(_ input: ByteSource, state: WalkState) {
+        let peek = PrefixedSource.peek(input, count: 2)
+        if peek.peeked == [0x1f, 0x8b] {
+            let gz = GzipSource(wrapping: peek, limit: state.limits.maxInputBytes)
+            state.deliver(raw: "-", declaredSize: nil, source: gz, clean: false, wholeInput: true)
+        } else {
+            state.deliver(raw: "-", declaredSize: nil, source: peek, clean: false, wholeInput: true)
+        }
+    }
+
+    /// A non-seekable input named by path: gzip, tar or JSON Lines by its first bytes (zip needs seeking).
+    private static func walkStream(_ input: ByteSource, name: String, state: WalkState) -> ContainerKind {
+        let peek = PrefixedSource.peek(input, count: 512)
+        switch Sniff.kind(peek.peeked, name: name) {
+        case .zip:
+            state.issue(.unsupported, entry: nil, message: "'\(name)' looks like a zip archive, which cannot be read from a pipe; pass a file")
+            state.isUnreadable = true
+            return .zip
+        case .tar:
+            TarReader(stream: LimitSource(peek, limit: state.limits.maxInputBytes, what: "tar stream"), state: state, drain: false).run()
+            return .tar
+        case .gzip:
+            return walkGzip(peek, name: name, state: state)
+        case .jsonl:
+            state.deliver(raw: name, declaredSize: nil, source: peek, clean: false, wholeInput: true)
+            return .jsonl
+        }
+    }
+
+    /// A gzip stream: a tar inside (ustar magic or a valid header checksum) or one JSON Lines entry.
+    private static func walkGzip(_ input: ByteSource, name: String, state: WalkState) -> ContainerKind {
+        let gz = GzipSource(wrapping: input, limit: state.limits.maxInputBytes)
+        let peek = PrefixedSource.peek(gz, count: 512)
+        if Sniff.isTar(peek.peeked) {
+            TarReader(stream: peek, state: state, drain: true).run()
+            return .tarGz
+        }
+        var entryName = name
+        if entryName.hasSuffix(".gz"), entryName.count > 3 { entryName.removeLast(3) }
+        state.deliver(raw: entryName, declaredSize: nil, source: peek, clean: false, wholeInput: true)
+        return .jsonlGz
+    }
+
+    static func baseName(_ path: String) -> String {
+        var p = Substring(path)
+        while p.count > 1, p.hasSuffix("/") { p.removeLast() }
+        if let slash = p.lastIndex(of: "/"), p.index(after: slash) < p.endIndex { return String(p[p.index(after: slash)...]) }
+        return String(p)
+    }
+}
+
+/// Recognising a container by its first bytes.
+enum Sniff {
+    enum Kind { case zip, tar, gzip, jsonl }
+
+    static func kind(_ head: [UInt8], name: String) -> Kind {
+        if head.count >= 4, head[0] == 0x50, head[1] == 0x4B,
+           (head[2] == 3 && head[3] == 4) || (head[2] == 5 && head[3] == 6) || (head[2] == 7 && head[3] == 8) {
+            return .zip
+        }
+        if head.count >= 2, head[0] == 0x1f, head[1] == 0x8b { return .gzip }
+        if isTar(head) { return .tar }
+        let lower = name.lowercased()
+        if lower.hasSuffix(".zip") { return .zip }
+        if lower.hasSuffix(".tar") { return .tar }
+        return .jsonl
+    }
+
+    /// A ustar magic at offset 257, or a first block whose header checksum is right.
+    static func isTar(_ head: [UInt8]) -> Bool {
+        guard head.count >= 512 else { return false }
+        if Array(head[257..<262]) == Array("ustar".utf8) { return true }
+        return head.withUnsafeBytes { TarHeader.checksumMatches(UnsafeRawBufferPointer(rebasing: $0[0..<512])) }
+    }
+}
+
+/// What one walk has found so far, shared by the container readers.
+final class WalkState {
+    let limits: ReadLimits
+    let visit: (ArchiveEntry) -> Void
+    var container = ContainerKind.unknown
+    var issues: [ArchiveIssue] = []
+    var bytesRead: Int64 = 0
+    var isUnreadable = false
+    /// Set once a bound is reached: the walk stops.
+    var stopped = false
+    private var entries = 0
+    private var seen: Set<String> = []
+
+    init(limits: ReadLimits, visit: @escaping (ArchiveEntry) -> Void) {
+        self.limits = limits
+        self.visit = visit
+    }
+
+    var result: WalkResult {
+        WalkResult(container: container, issues: issues, unreadable: isUnreadable, bytesRead: bytesRead)
+    }
+
+    func issue(_ problem: ArchiveProblem, entry: String?, offset: Int64? = nil, message: String) {
+        issues.append(ArchiveIssue(problem: problem, entry: entry, offset: offset, message: message))
+        if problem == .decompressionLimit { stopped = true }
+    }
+
+    func unreadable(_ message: String) {
+        issue(.unreadable, entry: nil, message: message)
+        isUnreadable = true
+    }
+
+    /// Counts one entry (file, folder, link); false, with an issue, once `maxEntries` is passed.
+    func countEntry(_ name: String) -> Bool {
+        if stopped { return false }
+        entries += 1
+        if entries > limits.maxEntries {
+            issue(.decompressionLimit, entry: name, message: "more than \(limits.maxEntries) entries; '\(name)' and the rest were not read")
+            return false
+        }
+        return true
+    }
+
+    /// Cleans the name (optionally), notes duplicates, and visits one regular file. Returns the
+    /// wrapper, so the caller can tell whether reading it already met (and recorded) a problem.
+    @discardableResult
+    func deliver(raw: String, declaredSize: Int64?, source: ByteSource, clean: Bool = true, wholeInput: Bool = false) -> EntrySource {
+        var name = raw
+        if clean {
+            let c = CleanName(raw)
+            name = c.name
+            if let why = c.unsafeReason {
+                issue(.unsafePath, entry: name, message: "entry name '\(raw)' \(why); read as '\(name)'")
             }
-            return WalkResult(container: .folder)
         }
-        guard let s = try? FileSource(path: path) else {
-            return WalkResult(container: .unknown, unreadable: true)
+        if !seen.insert(name).inserted {
+            issue(.duplicateEntry, entry: name, message: "entry '\(name)' appears more than once; every copy is read")
         }
-        let name = (path as NSString).lastPathComponent
-        visit(ArchiveEntry(name: name, rawName: name, declaredSize: nil, source: s))
-        return WalkResult(container: .jsonl)
+        let es = EntrySource(inner: source, state: self, name: name)
+        visit(ArchiveEntry(name: name, rawName: raw, declaredSize: declaredSize, source: es, isWholeInput: wholeInput))
+        es.closed = true
+        return es
     }
 }
 
-/// Reads a file on disk in order. Refuses to open anything but a regular file (no links, devices, FIFOs).
-public final class FileSource: ByteSource {
-    private let fd: Int32
-    public init(path: String) throws {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard fd >= 0 else { throw ArchiveError(.unreadable, "cannot open: \(String(cString: strerror(errno)))") }
-        self.fd = fd
-    }
-    /// Wraps an already open descriptor (standard input); it is not closed.
-    public init(fileDescriptor: Int32) { self.fd = fileDescriptor; owns = false }
-    private var owns = true
-    deinit { if owns { close(fd) } }
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        while true {
-            let n = Foundation.read(fd, buffer.baseAddress, buffer.count)
-            if n >= 0 { return n }
-            if errno == EINTR { continue }
-            throw ArchiveError(.unreadable, "read failed: \(String(cString: strerror(errno)))")
-        }
-    }
-}
-
-/// Bytes already in memory (tests, small blobs).
-public final class MemorySource: ByteSource {
-    private let bytes: [UInt8]
-    private var offset = 0
-    public init(_ bytes: [UInt8]) { self.bytes = bytes }
-    public convenience init(_ string: String) { self.init(Array(string.utf8)) }
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        let n = min(buffer.count, bytes.count - offset)
-        if n <= 0 { return 0 }
-        bytes.withUnsafeBytes { src in
-            buffer.baseAddress!.copyMemory(from: src.baseAddress! + offset, byteCount: n)
-        }
-        offset += n
-        return n
-    }
-}
-
-/// Inflates a gzip stream (RFC 1952), member after member, checking each member's CRC-32 and size.
-///
-/// STUB (passes bytes through): the real one throws `ArchiveError(.truncated)` when the stream ends
-/// inside a member, `.corrupt` on bad deflate data, `.crcMismatch` on a bad trailer, and
-/// `.decompressionLimit` once more than `limit` bytes have been produced.
-public final class GzipSource: ByteSource {
+/// The source a visitor sees: counts bytes against `maxInputBytes` and records every problem the
+/// inner source throws (once) before rethrowing it.
+final class EntrySource: ByteSource {
     private let inner: ByteSource
-    public init(wrapping inner: ByteSource, limit: Int64? = nil) { self.inner = inner }
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int { try inner.read(into: buffer) }
+    private unowned let state: WalkState
+    let name: String
+    private(set) var failure: ArchiveError?
+    private(set) var delivered: Int64 = 0
+    private(set) var atEnd = false
+    var closed = false
+
+    init(inner: ByteSource, state: WalkState, name: String) {
+        self.inner = inner
+        self.state = state
+        self.name = name
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        if let f = failure { throw f }
+        if closed || atEnd || buffer.count == 0 { return 0 }
+        do {
+            let room = state.limits.maxInputBytes - state.bytesRead
+            let n: Int
+            if room <= 0 {
+                var one: UInt8 = 0
+                if try withUnsafeMutableBytes(of: &one, { try inner.read(into: $0) }) == 0 {
+                    atEnd = true
+                    return 0
+                }
+                throw ArchiveError(.decompressionLimit, "input passes the limit of \(state.limits.maxInputBytes) bytes; the rest was not read")
+            } else {
+                let cap = Int(min(Int64(buffer.count), room))
+                n = try inner.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<cap]))
+            }
+            if n == 0 { atEnd = true }
+            delivered += Int64(n)
+            state.bytesRead += Int64(n)
+            return n
+        } catch {
+            let base = error as? ArchiveError ?? ArchiveError(.unreadable, "read failed: \(error)")
+            let e = ArchiveError(base.problem, "\(name): \(base.message) (at byte \(delivered) of the entry)")
+            failure = e
+            state.issue(e.problem, entry: name, offset: delivered, message: e.message)
+            throw e
+        }
+    }
+}
+
+func describe(_ error: Error) -> String {
+    (error as? ArchiveError)?.message ?? "\(error)"
 }

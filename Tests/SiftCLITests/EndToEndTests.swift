@@ -119,11 +119,8 @@ struct Binary {
         let r = try Binary.run(["inspect", "--json", "-"], stdin: Fixture.withFrame.dropFirst().joined(separator: "\n") + "\n")
         let doc = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any] ?? [:]
         #expect((doc["inputs"] as? [[String: Any]])?.first?["path"] as? String == "-")
-        // Standard input needs SiftArchive's InputWalker (a stub in main while it is written).
-        withKnownIssue("stdin needs the full InputWalker", isIntermittent: true) {
-            #expect(r.status == 1)
-            #expect((doc["sessions"] as? [[String: Any]])?.first?["recordCount"] as? Int == 3)
-        }
+        #expect(r.status == 1)
+        #expect((doc["sessions"] as? [[String: Any]])?.first?["recordCount"] as? Int == 3)
     }
 
     @Test func colourOnlyWhenAsked() throws {

@@ -103,10 +103,14 @@ final class InputPass {
             default: sev = .high
             }
             var msg = issue.message
-            if let off = issue.offset, !msg.contains("byte") { msg += " (at byte \(off))" }
+            if let off = issue.offset, !msg.contains("byte"), !msg.contains("offset") { msg += " (at byte \(off))" }
             finding(issue.problem.rawValue, sev, file: issue.entry, message: msg)
             if issue.problem.leavesInputPartial {
-                errors.append((issue.entry.map { $0 + ": " } ?? "") + msg)
+                if let entry = issue.entry, !msg.hasPrefix(entry) {
+                    errors.append(entry + ": " + msg)
+                } else {
+                    errors.append(msg)
+                }
             }
         }
         resolveBlobs()
@@ -160,12 +164,23 @@ final class InputPass {
     }
 
     func visit(_ entry: ArchiveEntry) {
-        switch InputPass.role(of: entry.name) {
-        case .session(let root, let underSessions, let gzip):
-            // A bare file input or stdin is already inflated by the walker.
-            let isBare = !entry.name.contains("/")
-            let source: ByteSource = (gzip && !isBare) ? GzipSource(wrapping: entry.source, limit: limits.maxInputBytes) : entry.source
-            readSession(entry: entry, source: source, root: root, blobsAvailable: underSessions)
+        // A bare file or standard input is one session file, whatever its name.
+        let role: EntryRole = entry.isWholeInput
+            ? .session(root: "", underSessions: false, gzip: false) : InputPass.role(of: entry.name)
+        switch role {
+        case .session(let root, let underSessions, _):
+            // Sniff the bytes, not the name: a gzip'd session inside a folder or an archive.
+            let marker = ThrowMarker(entry.source)
+            let peek = PrefixedSource.peek(marker, count: 2)
+            let gzip = peek.peeked == [0x1f, 0x8b]
+            let source: ByteSource = gzip ? GzipSource(wrapping: peek, limit: limits.maxInputBytes) : peek
+            readSession(entry: entry, source: source, root: root, blobsAvailable: underSessions) { error in
+                // The walker recorded what the entry's own source threw; our inflater's problems are ours to report.
+                guard !marker.threw else { return }
+                let problem = (error as? ArchiveError)?.problem ?? .corrupt
+                self.finding(problem.rawValue, .high, file: entry.name, message: "\(error)")
+                if problem.leavesInputPartial { self.errors.append("\(entry.name): \(error)") }
+            }
         case .blob(let root, let hex):
             readBlob(entry: entry, root: root, hex: hex)
         case .store(let root):
@@ -272,7 +287,8 @@ final class InputPass {
 
     // MARK: sessions
 
-    func readSession(entry: ArchiveEntry, source: ByteSource, root: String, blobsAvailable: Bool) {
+    func readSession(entry: ArchiveEntry, source: ByteSource, root: String, blobsAvailable: Bool,
+                     onError: (Error) -> Void) {
         let s = SessionContext(input: input, file: entry.name, root: root, blobsAvailable: blobsAvailable)
         let fileName = entry.name.split(separator: "/").last.map(String.init) ?? entry.name
         let idFromName = fileName.hasPrefix("ses_") ? String(fileName.prefix { $0 != "." }) : nil
@@ -292,7 +308,8 @@ final class InputPass {
             do {
                 event = try reader.next()
             } catch {
-                // The walker recorded the damage; the lines before it were delivered.
+                // The lines before the damage were delivered; the rest of this file is lost.
+                onError(error)
                 break loop
             }
             guard let event else { break }
@@ -363,7 +380,9 @@ final class InputPass {
                     // A second header is a record of a kind nothing else expects.
                 }
                 begin()
-                if s.header == nil && s.recordCount == 0 && input.path != "-" && number == 1 {
+                // A session file must start with its header; a `debug tail --json` capture (stdin, or a
+                // file not named like a session) has none by design.
+                if s.header == nil && s.recordCount == 0 && number == 1 && (idFromName != nil || blobsAvailable) {
                     findings.append(s.finding("integrity.missing-header", .medium, line: number,
                         message: "the first line is not a session header (\"type\": \"session\")"))
                 }
@@ -518,5 +537,20 @@ struct SequenceChecker {
             return Problem(rule: "integrity.seq-gap", message: "seq \(seq) comes after seq \(expected - 1): out of order")
         }
         return nil
+    }
+}
+
+/// Remembers whether the wrapped source threw (so a problem is reported once, by whoever saw it first).
+final class ThrowMarker: ByteSource {
+    let inner: ByteSource
+    private(set) var threw = false
+    init(_ inner: ByteSource) { self.inner = inner }
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        do {
+            return try inner.read(into: buffer)
+        } catch {
+            threw = true
+            throw error
+        }
     }
 }

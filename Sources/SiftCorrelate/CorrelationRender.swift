@@ -127,8 +127,10 @@ public enum CorrelationRender {
             out += "  id \(t(e.requestId))"
             if let echoed = e.echoedRequestId, echoed != e.requestId { out += "  echoed \(t(echoed))" }
             out += "\n"
-            if c.serverMs != nil {
+            if c.serverMs != nil && c.waitingMs != nil {
                 out += "  waiting \(num(c.waitingMs)) ms = server \(num(c.serverMs)) ms + network \(num(c.networkMs)) ms\n"
+            } else if c.serverMs != nil {
+                out += "  server \(num(c.serverMs)) ms\n"
             }
             for p in c.lines {
                 let l = p.line

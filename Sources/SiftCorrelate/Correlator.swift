@@ -203,7 +203,8 @@ public enum Correlator {
     /// Estimates the server-minus-device offset with Marzullo's algorithm.
     ///
     /// Each server line of a request happened, on the device clock, between the request's
-    /// `requestStart` and `responseStart`; so its offset lies in [ts − responseStart, ts − requestStart].
+    /// `requestStart` and `responseStart`; so its offset lies in [ts − responseStart, ts − requestStart]
+    /// (widened by one second for a time without a fraction: it stands for any moment in that second).
     /// The offset is the middle of the region that the largest number of those intervals share (the
     /// intersection of all of them when they agree), and the uncertainty half its width. Samples outside
     /// that region are outliers (another server's clock, a line logged after the response).
@@ -213,7 +214,11 @@ public enum Correlator {
             guard let a = r.entry.requestStart, let b = r.entry.responseStart else { continue }
             let lo = min(a, b), hi = max(a, b)
             for l in r.lines {
-                if let t = l.line.parsed.ts { intervals.append((t - hi, t - lo)) }
+                guard let t = l.line.parsed.ts else { continue }
+                // A whole-second time (an access log's `[29/Nov/2026:10:15:02 +0000]`) means some moment
+                // in the second that follows it.
+                let resolution = t == t.rounded(.down) ? 1.0 : 0.0
+                intervals.append((t - hi, t + resolution - lo))
             }
         }
         return marzullo(intervals)

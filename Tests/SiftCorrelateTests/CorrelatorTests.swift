@@ -131,3 +131,36 @@ import SiftCore
         #expect(report.count(.matched) == 4)
     }
 }
+
+/// The repository's samples (`samples/`, written by `samples/generate.py`) and what they are known to hold.
+@Suite struct SamplesTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("samples").path
+
+    @Test func incidentExportAgainstItsLogs() throws {
+        let expectedPath = Self.root + "/EXPECTED-LEAKS.json"
+        guard let data = FileManager.default.contents(atPath: expectedPath) else { return }
+        let expected = try JSONDocument(bytes: Array(data)).root
+        let incident = try #require(expected["incident"])
+        let analysis = CorrelationAnalysis()
+        _ = ExportReader().read(inputs: [Self.root + "/export-incident.zip"], analyses: [analysis])
+        let report = Correlator.run(requests: analysis.requests, sessions: analysis.sessions, logs: [Self.root + "/logs"])
+        #expect(report.logs.allErrors.isEmpty)
+        #expect(report.requests.filter { $0.status == .clientOnly }.map { $0.entry.requestId ?? "" }
+                == incident["clientOnlyRequestIds"]?.elements.compactMap(\.string))
+        let mismatch = report.requests.filter { $0.status == .idMismatch }
+        #expect(mismatch.map { $0.entry.seq } == incident["echoMismatch"]?.elements.map { $0["seq"]?.int })
+        #expect(mismatch.map { $0.entry.echoedRequestId } == incident["echoMismatch"]?.elements.map { $0["echoedRequestId"]?.string })
+        #expect(report.serverOnly.withUserId == incident["serverOnlyWithUser"]?.elements.compactMap(\.string))
+        let truth = try #require(incident["clockSkewSeconds"]?.double)
+        let skew = try #require(report.clockSkew.seconds)
+        let uncertainty = try #require(report.clockSkew.uncertainty)
+        #expect(abs(skew - truth) <= max(uncertainty, 0.005), "\(skew) ± \(uncertainty) vs \(truth)")
+        // The near miss `req-<uuid>` in app.txt is no id.
+        let near = try #require(incident["nearMissUuid"]?.string)
+        #expect(!report.requests.contains { r in r.lines.contains { $0.line.ids.contains { $0.description.hasSuffix(near) } } })
+        #expect(report.serverOnly.ids.allSatisfy { !$0.hasSuffix(near) })
+        // Every log format of the samples was recognised.
+        #expect(Set(report.logs.files.compactMap { $0.format?.rawValue }) == ["palbase-json", "plain", "access-log", "logfmt"])
+    }
+}

@@ -409,10 +409,11 @@ final class PeekSource: ByteSource {
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        guard let out = buffer.baseAddress, buffer.count > 0 else { return 0 }
         if headAt < head.count {
             let n = min(buffer.count, head.count - headAt)
             head.withUnsafeBytes { src in
-                buffer.baseAddress!.copyMemory(from: src.baseAddress! + headAt, byteCount: n)
+                if let base = src.baseAddress { out.copyMemory(from: base + headAt, byteCount: n) }
             }
             headAt += n
             return n

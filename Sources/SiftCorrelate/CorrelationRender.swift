@@ -65,9 +65,9 @@ public enum CorrelationRender {
             "sessions": .array(sessions),
             "serverOnly": .object([
                 "count": .int(r.serverOnly.ids.count),
-                "requestIds": .array(r.serverOnly.ids.prefix(10_000).map { .string($0) }),
+                "requestIds": .array(r.serverOnly.ids.prefix(10_000).map { .string($0.description) }),
                 "withUserId": .object(["count": .int(r.serverOnly.withUserId.count),
-                                       "requestIds": .array(r.serverOnly.withUserId.prefix(10_000).map { .string($0) })]),
+                                       "requestIds": .array(r.serverOnly.withUserId.prefix(10_000).map { .string($0.description) })]),
                 "truncated": .bool(r.serverOnlyTruncated),
             ]),
             "clockSkew": .object([

@@ -45,9 +45,15 @@ public struct ClockSkew: Sendable, Equatable {
 
 /// Ids seen in the logs inside a session's window that no record of it carries.
 public struct ServerOnlyIDs: Sendable, Equatable {
-    public var ids: [String] = []
-    /// Those whose line also carries the session's `userId`.
-    public var withUserId: [String] = []
+    /// Sorted (held as 128-bit values: up to `ScanOptions.maxSeen` of them).
+    public var ids: [RequestID] = []
+    /// Those whose line also carries the session's `userId`, sorted.
+    public var withUserId: [RequestID] = []
+
+    public init(ids: [RequestID] = [], withUserId: [RequestID] = []) {
+        self.ids = ids
+        self.withUserId = withUserId
+    }
 }
 
 /// One session's part of the join.
@@ -190,10 +196,10 @@ public enum Correlator {
                     if let b = bit, seen.userMask & b != 0 { unionUser.insert(seen.id) }
                 }
             }
-            cs.serverOnly = ServerOnlyIDs(ids: ids.sorted().map(\.description), withUserId: withUser.sorted().map(\.description))
+            cs.serverOnly = ServerOnlyIDs(ids: ids.sorted(), withUserId: withUser.sorted())
             outSessions.append(cs)
         }
-        let union = ServerOnlyIDs(ids: unionIDs.sorted().map(\.description), withUserId: unionUser.sorted().map(\.description))
+        let union = ServerOnlyIDs(ids: unionIDs.sorted(), withUserId: unionUser.sorted())
         return CorrelationReport(requests: joined, sessions: outSessions, serverOnly: union,
                                  serverOnlyTruncated: scan.droppedSeen > 0, clockSkew: skew, logs: scan,
                                  withoutRequestId: withoutID, windowMargin: options.windowMargin,

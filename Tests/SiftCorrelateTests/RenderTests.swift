@@ -16,7 +16,7 @@ import SiftCore
                                   serverMs: 38.2, waitingMs: 121.2, networkMs: 83.0)
         var scan = LogScanResult()
         scan.files = [LogFileSummary(file: "api.log", encoding: "plain", format: .platform, bytes: 100, lines: 3, matchedLines: 1)]
-        return CorrelationReport(requests: [c], sessions: [], serverOnly: ServerOnlyIDs(ids: [rid(2), rid(3)], withUserId: [rid(3)]),
+        return CorrelationReport(requests: [c], sessions: [], serverOnly: ServerOnlyIDs(ids: [RequestID(rid(2))!, RequestID(rid(3))!], withUserId: [RequestID(rid(3))!]),
                                  serverOnlyTruncated: false,
                                  clockSkew: ClockSkew(seconds: 2.49, samples: 61, uncertainty: 0.01, outliers: 0), logs: scan,
                                  withoutRequestId: 0, windowMargin: 60, findings: [])

@@ -46,6 +46,7 @@ public enum LineParser {
     public static func parse(_ line: UnsafeBufferPointer<UInt8>, hint: LogFormat? = nil) -> ParsedLine {
         var start = 0
         var end = line.count
+        if end >= 3, line[0] == 0xEF, line[1] == 0xBB, line[2] == 0xBF { start = 3 }   // a UTF-8 byte order mark
         while start < end, line[start] == 0x20 || line[start] == 0x09 { start += 1 }
         while end > start, line[end - 1] == 0x0D || line[end - 1] == 0x20 || line[end - 1] == 0x09 { end -= 1 }
         let body = UnsafeBufferPointer(rebasing: line[start..<end])

@@ -113,6 +113,13 @@ import SiftCore
         #expect(lokiLogfmt.message == "ok")
     }
 
+    @Test func byteOrderMarkAndCRLF() {
+        let p = LineParser.parse("\u{FEFF}{\"ts\": \"2026-11-29T10:15:04.790Z\", \"request_id\": \"\(id)\", \"status\": 200}\r")
+        #expect(p.format == .platform)
+        #expect(p.ts == t)
+        #expect(p.status == 200)
+    }
+
     @Test func logfmt() {
         let p = LineParser.parse("ts=2026-11-29T10:15:04.790Z level=info request_id=\(id) status=200 duration_ms=38.2 msg=\"request \\\"completed\\\"\"")
         #expect(p == ParsedLine(format: .logfmt, ts: t, level: "info", status: 200, durationMs: 38.2, message: "request \"completed\""))

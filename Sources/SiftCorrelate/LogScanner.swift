@@ -65,6 +65,8 @@ public struct ScanOptions: Sendable {
     public var maxInflatedBytes: Int64 = 1 << 40
     /// Files a folder walk may yield.
     public var maxFiles: Int = 100_000
+    /// Called from the scanning threads with the bytes of each chunk read (for a progress line).
+    public var progress: (@Sendable (Int64) -> Void)?
 
     public init() {}
 }
@@ -470,6 +472,7 @@ struct ChunkScanner {
                 return
             }
             if n == 0 { break }
+            options.progress?(Int64(n))
             var avail = tail + n
             if skipping || inLong {
                 guard let nl = memchr(buf, 0x0A, avail) else {

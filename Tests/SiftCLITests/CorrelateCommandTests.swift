@@ -60,4 +60,13 @@ import SiftCore
         #expect(r.status == 2)
         #expect(r.out.contains("/nonexistent/api.log: cannot read"))
     }
+
+    @Test func progressOnATerminalOnly() throws {
+        let (session, logs) = try setUp()
+        let tty = runCLI(["correlate", "--json", session, "--logs", logs], stderrTTY: true)
+        #expect(tty.err.contains("scanning logs"))
+        #expect(tty.err.hasSuffix("\r\u{1B}[K"))
+        #expect(runCLI(["correlate", "--json", session, "--logs", logs]).err.isEmpty)
+        #expect(runCLI(["correlate", "-q", "--json", session, "--logs", logs], stderrTTY: true).err.isEmpty)
+    }
 }

@@ -142,8 +142,12 @@ public enum CorrelateCommand: SiftCommand {
             return common.finish(QueryEmitter.emit(platform, ids: scope.ids, from: scope.from, to: scope.to), outcome: outcome, io: io)
         }
 
+        var scanOptions = ScanOptions()
+        let scanProgress = ScanProgress(io: io, enabled: common.showProgress)
+        if common.showProgress { scanOptions.progress = { scanProgress.add($0) } }
         var report = Correlator.run(requests: analysis.requests, sessions: analysis.sessions, logs: logs,
-                                    options: CorrelationOptions(windowMargin: margin))
+                                    options: CorrelationOptions(windowMargin: margin), scanOptions: scanOptions)
+        scanProgress.clear()
         let findings = ReportEnvelope.sorted(outcome.findings + report.findings)
         let text: String
         switch common.format {
@@ -157,5 +161,41 @@ public enum CorrelateCommand: SiftCommand {
         if let failed = common.write(text, io: io) { return failed }
         let logsIncomplete = !report.logs.allErrors.isEmpty
         return common.exitStatus(findings: findings, incomplete: outcome.anyIncomplete || logsIncomplete)
+    }
+}
+
+/// `scanning logs · 1.2 GiB` on standard error while the logs are scanned (a terminal, not `--quiet`).
+/// Called from several scanning threads at once.
+final class ScanProgress: @unchecked Sendable {
+    private let io: CommandIO
+    private let enabled: Bool
+    private let lock = NSLock()
+    private var bytes: Int64 = 0
+    private var lastDraw = 0.0
+    private var drawn = false
+
+    init(io: CommandIO, enabled: Bool) {
+        self.io = io
+        self.enabled = enabled
+    }
+
+    func add(_ n: Int64) {
+        guard enabled else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        bytes += n
+        let t = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+        guard t - lastDraw >= 0.1 else { return }
+        lastDraw = t
+        drawn = true
+        io.err("\r\u{1B}[Kscanning logs · " + ByteCount.humanBytes(bytes))
+    }
+
+    func clear() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard enabled, drawn else { return }
+        io.err("\r\u{1B}[K")
+        drawn = false
     }
 }

@@ -3,20 +3,29 @@ import SiftCore
 
 /// One network record, as far as the join needs it.
 public struct NetworkEntry: Sendable, Equatable {
+    /// The input path as given on the command line.
     public var input: String
+    /// The session file inside the input.
     public var file: String
+    /// The session the record belongs to (nil for stdin without a header).
     public var sessionId: String?
+    /// The record's `seq`.
     public var seq: Int?
     /// Line in the session file.
     public var line: Int
+    /// The record's `id`.
     public var recordId: String?
     /// The minted `X-Request-Id` as written.
     public var requestId: String?
     /// The echoed `X-Request-Id` as written.
     public var echoedRequestId: String?
+    /// The HTTP method.
     public var method: String?
+    /// The URL as recorded (query values already redacted by the SDK).
     public var url: String?
+    /// The response status, absent when no response arrived.
     public var statusCode: Int?
+    /// `success`, `failure`, `pending` or `cancelled`.
     public var state: String?
     /// The record's `ts` (device clock, seconds since 1970).
     public var ts: Double?
@@ -24,8 +33,11 @@ public struct NetworkEntry: Sendable, Equatable {
     public var duration: Double?
     /// From the last transaction of `metrics` (device clock).
     public var requestStart: Double?
+    /// When the request was sent in full (device clock).
     public var requestEnd: Double?
+    /// When the first response byte arrived (device clock).
     public var responseStart: Double?
+    /// When the last response byte arrived (device clock).
     public var responseEnd: Double?
 
     public init(input: String, file: String, sessionId: String?, seq: Int?, line: Int, recordId: String? = nil,
@@ -60,13 +72,19 @@ public struct NetworkEntry: Sendable, Equatable {
 
 /// One session, as far as the join needs it.
 public struct SessionEntry: Sendable, Equatable {
+    /// The input path as given on the command line.
     public var input: String
+    /// The session file inside the input.
     public var file: String
+    /// The session the record belongs to (nil for stdin without a header).
     public var sessionId: String?
+    /// The header's `userId`: absent when nobody was signed in at launch.
     public var userId: String?
+    /// The header's `launchedAt` (device clock).
     public var launchedAt: Double?
     /// Earliest and latest record `ts` (header included).
     public var firstTs: Double?
+    /// The latest record `ts`.
     public var lastTs: Double?
 
     public init(input: String, file: String, sessionId: String?, userId: String? = nil, launchedAt: Double? = nil,
@@ -90,20 +108,25 @@ public struct SessionEntry: Sendable, Equatable {
 
 /// Collects, during the one pass of the reader, every network record and session the join needs.
 public final class CorrelationAnalysis: Analysis {
+    /// Every network record, in reading order.
     public private(set) var requests: [NetworkEntry] = []
+    /// Every session, in reading order.
     public private(set) var sessions: [SessionEntry] = []
     private var current: [ObjectIdentifier: Int] = [:]
     /// Records kept at most (a hostile export cannot make the join unbounded).
     public let maxRequests: Int
+    /// Network records past `maxRequests`, not kept.
     public private(set) var droppedRequests = 0
 
     public init(maxRequests: Int = 1_000_000) { self.maxRequests = maxRequests }
 
+    /// Starts collecting a session.
     public func beginSession(_ session: SessionContext) {
         current[ObjectIdentifier(session)] = sessions.count
         sessions.append(SessionEntry(input: session.input.path, file: session.file, sessionId: session.sessionId))
     }
 
+    /// Takes the header (user, launch) and every network record.
     public func record(_ record: Record, session: SessionContext) {
         let k: Int
         if let i = current[ObjectIdentifier(session)] {
@@ -130,6 +153,7 @@ public final class CorrelationAnalysis: Analysis {
                                                   sessionId: sessions[k].sessionId ?? session.sessionId))
     }
 
+    /// Fills what only the reader knew (a session id from the file name).
     public func endSession(_ session: SessionContext) {
         guard let k = current.removeValue(forKey: ObjectIdentifier(session)) else { return }
         if sessions[k].sessionId == nil { sessions[k].sessionId = session.sessionId }
@@ -155,5 +179,6 @@ public final class CorrelationAnalysis: Analysis {
 
     /// Hands the collected records and sessions over (for tests and callers that build them by hand).
     public func add(session: SessionEntry) { sessions.append(session) }
+    /// Adds a network record built by hand.
     public func add(request: NetworkEntry) { requests.append(request) }
 }

@@ -13,6 +13,7 @@ public enum CorrelationStatus: String, Sendable, CaseIterable {
 
 /// A server line placed on the device timeline.
 public struct PlacedLine: Sendable, Equatable {
+    /// The line as scanned (server clock).
     public var line: ServerLine
     /// The line's time on the device clock (server time minus the clock skew), when both are known.
     public var deviceTs: Double?
@@ -20,8 +21,11 @@ public struct PlacedLine: Sendable, Equatable {
 
 /// One request and what the logs say about it.
 public struct CorrelatedRequest: Sendable, Equatable {
+    /// The network record.
     public var entry: NetworkEntry
+    /// How the join went.
     public var status: CorrelationStatus
+    /// Its server lines, in file then line order.
     public var lines: [PlacedLine]
     /// The largest duration a server line reports (the outermost hop), milliseconds.
     public var serverMs: Double?
@@ -58,10 +62,13 @@ public struct ServerOnlyIDs: Sendable, Equatable {
 
 /// One session's part of the join.
 public struct CorrelatedSession: Sendable, Equatable {
+    /// The session.
     public var entry: SessionEntry
     /// The window searched, on the device clock, margin included.
     public var windowFrom: Double?
+    /// The end of the window searched (device clock, margin included).
     public var windowTo: Double?
+    /// Ids in the window that none of the session's records carries.
     public var serverOnly = ServerOnlyIDs()
 }
 
@@ -79,18 +86,26 @@ public struct CorrelationOptions: Sendable {
 
 /// Everything the correlate command reports.
 public struct CorrelationReport: Sendable {
+    /// Every joinable request, in reading order.
     public var requests: [CorrelatedRequest]
+    /// Every session, in reading order.
     public var sessions: [CorrelatedSession]
     /// Across sessions, ids no analysed session carries.
     public var serverOnly: ServerOnlyIDs
+    /// Whether window ids were dropped at `ScanOptions.maxSeen`.
     public var serverOnlyTruncated: Bool
+    /// The server-minus-device clock offset.
     public var clockSkew: ClockSkew
+    /// What the log scan found (files, bytes, lines, errors).
     public var logs: LogScanResult
     /// Network records without a request id (app traffic): not joinable.
     public var withoutRequestId: Int
+    /// The margin applied to the session windows, seconds.
     public var windowMargin: Double
+    /// The findings of the join, sorted.
     public var findings: [Finding]
 
+    /// How many requests have status `s`.
     public func count(_ s: CorrelationStatus) -> Int { requests.filter { $0.status == s }.count }
 }
 

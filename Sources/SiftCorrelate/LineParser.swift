@@ -17,12 +17,17 @@ public enum LogFormat: String, Sendable, CaseIterable {
 
 /// What a server log line says, as far as its format tells.
 public struct ParsedLine: Sendable, Equatable {
+    /// The format the line was read as.
     public var format: LogFormat
     /// Seconds since 1970 on the server's clock.
     public var ts: Double?
+    /// The level, lowercased (`info`, `warn`, `error`, …).
     public var level: String?
+    /// The HTTP status (100–599).
     public var status: Int?
+    /// The duration the line reports, milliseconds.
     public var durationMs: Double?
+    /// The message, at most `LineParser.maxMessage` characters.
     public var message: String?
 
     public init(format: LogFormat, ts: Double? = nil, level: String? = nil, status: Int? = nil, durationMs: Double? = nil,

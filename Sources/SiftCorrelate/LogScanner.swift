@@ -11,6 +11,7 @@ public struct ServerLine: Sendable, Equatable {
     public var line: Int
     /// The wanted ids the line carries (usually one).
     public var ids: [RequestID]
+    /// What the line says.
     public var parsed: ParsedLine
 
     public init(file: String, line: Int, ids: [RequestID], parsed: ParsedLine) {
@@ -23,6 +24,7 @@ public struct ServerLine: Sendable, Equatable {
 
 /// A request id seen in a line inside some session's window that is not one of the wanted ids.
 public struct SeenID: Sendable, Equatable {
+    /// The id seen.
     public var id: RequestID
     /// The line's timestamp on the server's clock.
     public var ts: Double
@@ -73,6 +75,7 @@ public struct ScanOptions: Sendable {
 
 /// What scanning one log file found.
 public struct LogFileSummary: Sendable, Equatable {
+    /// The log file as found (`-` for standard input).
     public var file: String
     /// `plain`, `gzip`, or `stream` (standard input or a pipe; gzip or not).
     public var encoding: String
@@ -80,6 +83,7 @@ public struct LogFileSummary: Sendable, Equatable {
     public var format: LogFormat?
     /// Bytes scanned (after decompression).
     public var bytes: Int64 = 0
+    /// Lines scanned (an overlong one counts).
     public var lines = 0
     /// Lines carrying a wanted id.
     public var matchedLines = 0
@@ -91,6 +95,7 @@ public struct LogFileSummary: Sendable, Equatable {
 
 /// Everything a scan found, in file order.
 public struct LogScanResult: Sendable {
+    /// Every file scanned, in order.
     public var files: [LogFileSummary] = []
     /// Problems that are not one file's (a path that does not exist, a link skipped), naming the path.
     public var errors: [String] = []
@@ -98,10 +103,14 @@ public struct LogScanResult: Sendable {
     public var lines: [ServerLine] = []
     /// Window ids in file order.
     public var seen: [SeenID] = []
+    /// Matching lines past `ScanOptions.maxServerLines`, not kept.
     public var droppedLines = 0
+    /// Window ids past `ScanOptions.maxSeen`, not kept.
     public var droppedSeen = 0
 
+    /// Bytes scanned over all files.
     public var bytes: Int64 { files.reduce(0) { $0 + $1.bytes } }
+    /// Lines scanned over all files.
     public var lineCount: Int { files.reduce(0) { $0 + $1.lines } }
     /// Every error, per file and not.
     public var allErrors: [String] { errors + files.compactMap(\.error) }
@@ -114,7 +123,9 @@ public struct LogScanResult: Sendable {
 /// set. Only lines with a wanted id are parsed. Lines are cut only at newlines, so an id split across
 /// two reads is seen whole. Memory per worker is one buffer of `chunkBytes + maxLineBytes`.
 public struct LogScanner: Sendable {
+    /// What to look for.
     public var request: ScanRequest
+    /// Bounds and knobs.
     public var options: ScanOptions
 
     public init(request: ScanRequest, options: ScanOptions = ScanOptions()) {

@@ -206,4 +206,25 @@ import SiftArchive
         #expect(r.lines.map(\.line) == [5, 30, 5, 30])
         #expect(r.files.allSatisfy { $0.lines == 30 && $0.error == nil })
     }
+
+    @Test func hostileBytesAreBounded() {
+        let dir = tempDir()
+        // One 3 MB line without a newline, holding a wanted id: skipped as too long.
+        write(dir + "/a-oneline.log", String(repeating: "x", count: 3_000_000) + " " + rid(1))
+        // Prefixes everywhere, ids cut short, NULs, and random bytes.
+        var junk = String(repeating: "req_req_req_0000-", count: 20_000) + "\n"
+        junk += String(repeating: "\u{0}req_\(rid(1).dropFirst(4).dropLast())\n", count: 1000)
+        write(dir + "/b-junk.log", junk)
+        var g = SystemRandomNumberGenerator()
+        var rnd = [UInt8](repeating: 0, count: 1 << 20)
+        for k in rnd.indices { rnd[k] = UInt8.random(in: 0...255, using: &g) }
+        write(dir + "/c-random.log", bytes: rnd)
+        let r = scanner([rid(1)], chunk: 4096, maxLine: 1 << 20, windows: [(lo: 0, hi: 1e12)]).scan(paths: [dir])
+        #expect(r.files.count == 3)
+        #expect(r.files[0].longLines == 1)
+        #expect(r.files[0].lines == 1)
+        #expect(r.lines.isEmpty)
+        #expect(r.files[1].lines == 1001)
+        #expect(r.allErrors.isEmpty)
+    }
 }

@@ -248,7 +248,7 @@ public struct LogScanner: Sendable {
         }
         switch st.st_mode & S_IFMT {
         case S_IFREG:
-            files.append(FileRef(path: path, display: path, kind: LogScanner.isGzip(path) ? .gzip : .plain, size: Int64(st.st_size)))
+            regular(path, display: path, size: Int64(st.st_size), follow: false, into: &files, errors: &errors)
         case S_IFDIR:
             walk(path, into: &files, errors: &errors, depth: 0)
         case S_IFIFO:
@@ -263,8 +263,7 @@ public struct LogScanner: Sendable {
             }
             switch target.st_mode & S_IFMT {
             case S_IFREG:
-                files.append(FileRef(path: path, display: path, kind: LogScanner.isGzip(path, follow: true) ? .gzip : .plain,
-                                     size: Int64(target.st_size), follow: true))
+                regular(path, display: path, size: Int64(target.st_size), follow: true, into: &files, errors: &errors)
             case S_IFIFO:
                 files.append(FileRef(path: path, display: path, kind: .stream, size: 0, follow: true))
             default:
@@ -290,7 +289,7 @@ public struct LogScanner: Sendable {
             }
             switch st.st_mode & S_IFMT {
             case S_IFREG:
-                files.append(FileRef(path: full, display: full, kind: LogScanner.isGzip(full) ? .gzip : .plain, size: Int64(st.st_size)))
+                regular(full, display: full, size: Int64(st.st_size), follow: false, into: &files, errors: &errors)
             case S_IFDIR:
                 walk(full, into: &files, errors: &errors, depth: depth + 1)
             default:
@@ -301,12 +300,37 @@ public struct LogScanner: Sendable {
 
     /// Whether the file starts with the gzip magic bytes `1f 8b`.
     static func isGzip(_ path: String, follow: Bool = false) -> Bool {
+        magic(path, follow: follow).starts(with: [0x1F, 0x8B])
+    }
+
+    /// The first bytes of a file (empty when it cannot be read).
+    static func magic(_ path: String, follow: Bool = false) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW))
-        guard fd >= 0 else { return false }
+        guard fd >= 0 else { return [] }
         defer { close(fd) }
-        var magic: (UInt8, UInt8) = (0, 0)
-        let n = withUnsafeMutableBytes(of: &magic) { pread(fd, $0.baseAddress, 2, 0) }
-        return n == 2 && magic.0 == 0x1F && magic.1 == 0x8B
+        var head = [UInt8](repeating: 0, count: 6)
+        let n = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 6, 0) }
+        return n > 0 ? Array(head[0..<n]) : []
+    }
+
+    /// The name of a compression this scanner does not read, recognised by its magic bytes.
+    static func unsupportedCompression(_ head: [UInt8]) -> String? {
+        if head.starts(with: [0x28, 0xB5, 0x2F, 0xFD]) { return "zstd" }
+        if head.starts(with: [0x42, 0x5A, 0x68]) { return "bzip2" }
+        if head.starts(with: [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00]) { return "xz" }
+        if head.starts(with: [0x04, 0x22, 0x4D, 0x18]) { return "lz4" }
+        if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return "zip" }
+        return nil
+    }
+
+    /// A regular file to scan, or an error naming it when it is compressed in a way this scanner does not read.
+    func regular(_ path: String, display: String, size: Int64, follow: Bool, into files: inout [FileRef], errors: inout [String]) {
+        let head = LogScanner.magic(path, follow: follow)
+        if let c = LogScanner.unsupportedCompression(head) {
+            errors.append("\(display): \(c)-compressed, which is not read: decompress it to standard input (--logs -)")
+            return
+        }
+        files.append(FileRef(path: path, display: display, kind: head.starts(with: [0x1F, 0x8B]) ? .gzip : .plain, size: size, follow: follow))
     }
 
     // MARK: - Workers

@@ -101,11 +101,13 @@ import SiftArchive
         write(dir + "/logs/a.log", "2026-11-29T10:15:02Z \(rid(1))\n")
         write(dir + "/outside.log", "2026-11-29T10:15:02Z \(rid(1))\n")
         try FileManager.default.createSymbolicLink(atPath: dir + "/logs/link.log", withDestinationPath: dir + "/outside.log")
+        write(dir + "/logs/c.log.zst", bytes: [0x28, 0xB5, 0x2F, 0xFD, 0, 0, 0])
         let r = scanner([rid(1)]).scan(paths: [dir + "/logs", dir + "/missing.log"])
         #expect(r.files.map(\.file) == [dir + "/logs/a.log", dir + "/logs/b/z.log"])
         #expect(r.lines.count == 2)
-        #expect(r.errors.count == 1)
-        #expect(r.errors[0].hasPrefix(dir + "/missing.log: "))
+        #expect(r.errors.count == 2)
+        #expect(r.errors[0].hasPrefix(dir + "/logs/c.log.zst: zstd-compressed"))
+        #expect(r.errors[1].hasPrefix(dir + "/missing.log: "))
     }
 
     @Test func windowIdsAndUsers() {

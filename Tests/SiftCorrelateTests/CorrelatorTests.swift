@@ -7,7 +7,7 @@ import SiftCore
     @Test func exampleExportJoinsItsLogs() throws {
         let lines = try #require(exampleSession())
         let (requests, sessions) = load(sessionLines: lines)
-        let report = Correlator.run(requests: requests, sessions: sessions, logs: [examples + "/logs/api.log"])
+        let report = Correlator.run(requests: requests, sessions: sessions, logs: [exampleLogsDir() + "/logs/api.log"])
         #expect(report.requests.count == 5)
         #expect(report.withoutRequestId == 1)
         #expect(report.logs.allErrors.isEmpty)
@@ -127,7 +127,7 @@ import SiftCore
         #expect(analysis.requests.count == 6)
         let first = try #require(analysis.requests.first)
         #expect(first.requestStart != nil && first.responseStart != nil)
-        let report = Correlator.run(requests: analysis.requests, sessions: analysis.sessions, logs: [examples + "/logs"])
+        let report = Correlator.run(requests: analysis.requests, sessions: analysis.sessions, logs: [exampleLogsDir() + "/logs"])
         #expect(report.count(.matched) == 4)
     }
 }

@@ -204,6 +204,20 @@ import SiftArchive
         #expect(r.files.map(\.encoding) == ["plain", "stream"])
         #expect(r.lines.map(\.line) == [5, 30, 5, 30])
         #expect(r.files.allSatisfy { $0.lines == 30 && $0.error == nil })
+        // A gzip stream through a pipe is recognised by its first bytes.
+        let gz = try #require(gzip(text))
+        let gzFifo = dir + "/gzpipe"
+        #expect(mkfifo(gzFifo, 0o600) == 0)
+        let gzWriter = Thread {
+            let fd = open(gzFifo, O_WRONLY)
+            guard fd >= 0 else { return }
+            _ = gz.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+        }
+        gzWriter.start()
+        let z = scanner([rid(4)]).scan(paths: [gzFifo])
+        #expect(z.lines.map(\.line) == [5])
+        #expect(z.files.first?.lines == 30)
     }
 
     @Test func hostileBytesAreBounded() {

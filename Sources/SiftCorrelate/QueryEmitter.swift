@@ -33,19 +33,30 @@ public enum QueryEmitter {
     /// The queries for `platform`, one per line (comment lines where the language has them).
     /// `ids` are sorted and deduplicated; `from`/`to` are seconds since 1970 (margin included).
     public static func emit(_ platform: QueryPlatform, ids: [String], from: Double, to: Double) -> String {
-        let ids = Array(Set(ids)).sorted()
-        let batches: [[String]]
-        if platform == .cloudwatch {
-            batches = packCloudwatch(ids)
-        } else {
-            batches = stride(from: 0, to: ids.count, by: platform.maxIdsPerQuery).map {
-                Array(ids[$0..<min(ids.count, $0 + platform.maxIdsPerQuery)])
+        emit(platform, scopes: [QueryScope(ids: ids, from: from, to: to)])
+    }
+
+    /// The queries for several scopes (groups of ids with their own window), numbered across all.
+    public static func emit(_ platform: QueryPlatform, scopes: [QueryScope]) -> String {
+        var batches: [(ids: [String], from: Double, to: Double)] = []
+        for scope in scopes {
+            let ids = Array(Set(scope.ids)).sorted()
+            let split: [[String]]
+            if platform == .cloudwatch {
+                split = packCloudwatch(ids)
+            } else {
+                split = stride(from: 0, to: ids.count, by: platform.maxIdsPerQuery).map {
+                    Array(ids[$0..<min(ids.count, $0 + platform.maxIdsPerQuery)])
+                }
             }
+            for b in split { batches.append((b, scope.from, scope.to)) }
         }
-        let fromText = Timestamp.format(from.rounded(.down))
-        let toText = Timestamp.format(to.rounded(.up))
         var out = ""
-        for (k, batch) in batches.enumerated() {
+        for (k, item) in batches.enumerated() {
+            let batch = item.ids
+            let from = item.from, to = item.to
+            let fromText = Timestamp.format(from.rounded(.down))
+            let toText = Timestamp.format(to.rounded(.up))
             let head = "query \(k + 1) of \(batches.count): \(batch.count) request ids, \(fromText) to \(toText)"
             switch platform {
             case .loki:
@@ -107,27 +118,47 @@ public enum QueryEmitter {
         return out
     }
 
-    /// The ids of a join (minted and echoed, valid ones only) and the window of all sessions, margin included.
-    public static func scope(requests: [NetworkEntry], sessions: [SessionEntry], margin: Double) -> (ids: [String], from: Double, to: Double)? {
-        var ids: Set<String> = []
+    /// The ids of a join (minted and echoed, valid ones only), grouped by time: requests less than `gap`
+    /// seconds apart share a query window, from the first request's start to the last one's end, widened
+    /// by `margin`. A request starts at its `requestStart`, else its `ts`, else its session's start, and
+    /// ends at the latest of its start, `responseEnd` and `ts`.
+    public static func scopes(requests: [NetworkEntry], sessions: [SessionEntry], margin: Double, gap: Double = 3600) -> [QueryScope] {
+        var starts: [String: Double] = [:]
+        for s in sessions { if let id = s.sessionId, let w = s.window { starts[id] = w.from } }
+        var timed: [(t: Double, end: Double, ids: [String])] = []
         for r in requests {
-            if let m = r.mintedID { ids.insert(m.description) }
-            if let e = r.echoedID { ids.insert(e.description) }
+            let ids = [r.mintedID, r.echoedID].compactMap { $0?.description }
+            guard !ids.isEmpty, let t = r.requestStart ?? r.ts ?? r.sessionId.flatMap({ starts[$0] }) else { continue }
+            // The request runs until its response ends (a long upload can last minutes).
+            let end = [t, r.responseEnd, r.ts].compactMap { $0 }.max() ?? t
+            timed.append((t, end, ids))
         }
-        var from: Double?
-        var to: Double?
-        for s in sessions {
-            guard let w = s.window else { continue }
-            from = min(from ?? w.from, w.from)
-            to = max(to ?? w.to, w.to)
-        }
-        for r in requests {
-            for t in [r.ts, r.requestStart, r.responseEnd].compactMap({ $0 }) {
-                from = min(from ?? t, t)
-                to = max(to ?? t, t)
+        timed.sort { $0.t != $1.t ? $0.t < $1.t : $0.ids.lexicographicallyPrecedes($1.ids) }
+        var out: [QueryScope] = []
+        for item in timed {
+            if var last = out.last, item.t - last.to <= gap {
+                last.ids += item.ids
+                last.to = max(last.to, item.end)
+                out[out.count - 1] = last
+            } else {
+                out.append(QueryScope(ids: item.ids, from: item.t, to: item.end))
             }
         }
-        guard !ids.isEmpty, let f = from, let t = to else { return nil }
-        return (ids.sorted(), f - margin, t + margin)
+        return out.map { QueryScope(ids: Array(Set($0.ids)).sorted(), from: $0.from - margin, to: $0.to + margin) }
+    }
+}
+
+/// A group of request ids and the time window to fetch their lines in (seconds since 1970).
+public struct QueryScope: Sendable, Equatable {
+    public var ids: [String]
+    /// Window start, margin included.
+    public var from: Double
+    /// Window end, margin included.
+    public var to: Double
+
+    public init(ids: [String], from: Double, to: Double) {
+        self.ids = ids
+        self.from = from
+        self.to = to
     }
 }

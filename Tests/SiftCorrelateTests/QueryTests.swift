@@ -83,4 +83,22 @@ import SiftCore
             #expect(l.parsed.ts == t, "\(l.file)")
         }
     }
+
+    @Test func scopesFollowTheRequests() {
+        func entry(_ n: Int, _ start: Double, _ end: Double) -> NetworkEntry {
+            NetworkEntry(input: "x", file: "f", sessionId: "s", seq: n, line: n, requestId: rid(n), echoedRequestId: rid(n + 100),
+                         ts: end, requestStart: start, responseEnd: end)
+        }
+        let t = from
+        // Two requests close together, one a day later: two windows, not one spanning the day.
+        let scopes = QueryEmitter.scopes(requests: [entry(1, t, t + 1), entry(2, t + 600, t + 700), entry(3, t + 86400, t + 86401)],
+                                         sessions: [], margin: 60)
+        #expect(scopes.count == 2)
+        #expect(scopes[0].ids == [rid(1), rid(2), rid(101), rid(102)])
+        #expect(scopes[0].from == t - 60 && scopes[0].to == t + 760)
+        #expect(scopes[1].ids == [rid(3), rid(103)])
+        let text = QueryEmitter.emit(.clickhouse, scopes: scopes)
+        #expect(text.contains("-- query 1 of 2: 4 request ids"))
+        #expect(text.contains("-- query 2 of 2: 2 request ids"))
+    }
 }

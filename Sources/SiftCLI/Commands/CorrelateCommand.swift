@@ -135,11 +135,12 @@ public enum CorrelateCommand: SiftCommand {
         progress.clear()
 
         if let platform {
-            guard let scope = QueryEmitter.scope(requests: analysis.requests, sessions: analysis.sessions, margin: margin) else {
+            let scopes = QueryEmitter.scopes(requests: analysis.requests, sessions: analysis.sessions, margin: margin)
+            if scopes.isEmpty {
                 if !common.quiet { io.err("warning: the inputs hold no request id: nothing to query\n") }
                 return common.finish("", outcome: outcome, io: io)
             }
-            return common.finish(QueryEmitter.emit(platform, ids: scope.ids, from: scope.from, to: scope.to), outcome: outcome, io: io)
+            return common.finish(QueryEmitter.emit(platform, scopes: scopes), outcome: outcome, io: io)
         }
 
         var scanOptions = ScanOptions()

@@ -150,6 +150,7 @@ public enum QueryEmitter {
 
 /// A group of request ids and the time window to fetch their lines in (seconds since 1970).
 public struct QueryScope: Sendable, Equatable {
+    /// The request ids, `req_<uuid>`.
     public var ids: [String]
     /// Window start, margin included.
     public var from: Double

@@ -119,6 +119,12 @@ public enum CorrelationRender {
             out += "clock skew: unknown (no matched request with timings)\n"
         }
         out += "logs: \(r.logs.files.count) files, \(r.logs.bytes) bytes, \(r.logs.lineCount) lines\n"
+        for f in r.logs.files.prefix(20) {
+            var line = "  \(t(f.file)) (\(f.encoding)\(f.format.map { ", " + $0.rawValue } ?? "")): \(f.lines) lines, \(f.matchedLines) matching"
+            if f.longLines > 0 { line += ", \(f.longLines) too long" }
+            out += line + "\n"
+        }
+        if r.logs.files.count > 20 { out += "  … and \(r.logs.files.count - 20) more files\n" }
         for e in r.logs.allErrors { out += "  error: \(t(e))\n" }
         out += "\n"
         for c in r.requests {

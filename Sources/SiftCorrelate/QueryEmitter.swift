@@ -10,8 +10,9 @@ public enum QueryPlatform: String, Sendable, CaseIterable {
         switch self {
         // A 100-id alternation is ~4.2 KB of LogQL: inside the 8 KiB URL limit of common proxies in front of Loki.
         case .loki: 100
-        // `index.max_terms_count` defaults to 65,536 terms.
-        case .elasticsearch: 65_536
+        // `index.max_terms_count` allows 65,536 terms, but one search returns at most 10,000 hits
+        // (`index.max_result_window`): 2,000 ids leave room for five lines each.
+        case .elasticsearch: 2_000
         // `max_query_size` defaults to 262,144 bytes; 5,000 quoted ids are ~215 KB.
         case .clickhouse: 5_000
         // Ids travel as a query parameter; 10,000 keep the request far below BigQuery's 10 MB.

@@ -62,6 +62,7 @@ import SiftCore
         let asked = queries.flatMap { q in many.filter { q.contains($0) } }
         #expect(asked.count == 1000)
         #expect(QueryEmitter.emit(.elasticsearch, ids: many, from: from, to: to).split(separator: "\n").count == 1)
+        #expect(QueryEmitter.emit(.elasticsearch, ids: (0..<4001).map(rid), from: from, to: to).split(separator: "\n").count == 3)
         #expect(QueryEmitter.emit(.clickhouse, ids: (0..<12_000).map(rid), from: from, to: to).split(separator: "\n").count == 6)
     }
 

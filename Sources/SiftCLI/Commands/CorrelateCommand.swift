@@ -93,7 +93,7 @@ public enum CorrelateCommand: SiftCommand {
             .Cm terms
             query and an
             .Cm @timestamp
-            range (at most 65536 ids each); for
+            range (at most 2000 ids each, so that the 10000-hit window holds their lines); for
             .Cm clickhouse ,
             SQL with
             .Cm IN

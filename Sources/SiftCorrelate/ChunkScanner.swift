@@ -196,9 +196,12 @@ struct ChunkScanner {
                 out.droppedLines += 1
             }
         }
-        guard !others.isEmpty else { return }
-        if ts == nil { ts = LogTime.find(in: line, count: n) }
-        guard let t = ts, inWindow(t) else { return }
+        if !others.isEmpty && ts == nil { ts = LogTime.find(in: line, count: n) }
+        if let t = ts {
+            out.firstTs = min(out.firstTs ?? t, t)
+            out.lastTs = max(out.lastTs ?? t, t)
+        }
+        guard !others.isEmpty, let t = ts, inWindow(t) else { return }
         var mask: UInt64 = 0
         for (k, u) in userNeedles.enumerated() where contains(line, n, u) { mask |= 1 << UInt64(k) }
         for o in others {

@@ -42,6 +42,7 @@ public enum CorrelationRender {
                 "ts": ts(e.ts), "status": .string(c.status.rawValue),
                 "serverLines": .array(c.lines.map(lineJSON)),
                 "serverMs": ms(c.serverMs), "waitingMs": ms(c.waitingMs), "networkMs": ms(c.networkMs),
+                "logsCover": .opt(c.logsCover),
             ])
         }
         let sessions: [JSONOut] = r.sessions.map { s in
@@ -56,7 +57,7 @@ public enum CorrelationRender {
             .object([
                 "file": .string(f.file), "encoding": .string(f.encoding), "format": .opt(f.format?.rawValue),
                 "bytes": .int(Int(f.bytes)), "lines": .int(f.lines), "matchedLines": .int(f.matchedLines),
-                "longLines": .int(f.longLines), "error": .opt(f.error),
+                "longLines": .int(f.longLines), "error": .opt(f.error), "from": ts(f.firstTs), "to": ts(f.lastTs),
             ])
         }
         let skew = r.clockSkew
@@ -129,7 +130,11 @@ public enum CorrelationRender {
         out += "\n"
         for c in r.requests {
             let e = c.entry
-            out += "\(t(e.sessionId)) #\(e.seq.map(String.init) ?? "-") \(t(e.method)) \(t(e.url)) → \(e.statusCode.map(String.init) ?? "-")  [\(c.status.rawValue)]\n"
+            var status = c.status.rawValue
+            if c.status == .clientOnly, let cover = c.logsCover {
+                status += cover ? ": the logs cover its time" : ": outside the logs' time span"
+            }
+            out += "\(t(e.sessionId)) #\(e.seq.map(String.init) ?? "-") \(t(e.method)) \(t(e.url)) → \(e.statusCode.map(String.init) ?? "-")  [\(status)]\n"
             out += "  id \(t(e.requestId))"
             if let echoed = e.echoedRequestId, echoed != e.requestId { out += "  echoed \(t(echoed))" }
             out += "\n"

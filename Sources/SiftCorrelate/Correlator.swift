@@ -33,6 +33,10 @@ public struct CorrelatedRequest: Sendable, Equatable {
     public var waitingMs: Double?
     /// Waiting time minus server time, never below 0: network and queueing.
     public var networkMs: Double?
+    /// Whether the request's time (server clock) lies in the span some log file covers (± the window
+    /// margin): a `client-only` request the logs cover never reached the server; one they don't may
+    /// just be missing from them. Nil when no file's span or the request's time is known.
+    public var logsCover: Bool?
 }
 
 /// The server-minus-device clock offset.
@@ -171,6 +175,14 @@ public enum Correlator {
             joined.append(c)
         }
         let skew = estimateSkew(joined)
+        let spans = scan.files.compactMap { f in f.firstTs.flatMap { a in f.lastTs.map { (a, $0) } } }
+        if !spans.isEmpty {
+            for i in joined.indices {
+                guard let t = joined[i].entry.requestStart ?? joined[i].entry.ts else { continue }
+                let st = t + (skew.seconds ?? 0)
+                joined[i].logsCover = spans.contains { st >= $0.0 - options.windowMargin && st <= $0.1 + options.windowMargin }
+            }
+        }
         if let s = skew.seconds {
             for i in joined.indices {
                 for j in joined[i].lines.indices {

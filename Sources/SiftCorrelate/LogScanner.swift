@@ -65,6 +65,8 @@ public struct LogScanner: Sendable {
             s.longLines += out.longLines
             s.matchedLines += out.matchedLines
             if s.format == nil { s.format = out.format }
+            if let f = out.firstTs { s.firstTs = min(s.firstTs ?? f, f) }
+            if let l = out.lastTs { s.lastTs = max(s.lastTs ?? l, l) }
             for var l in out.lines {
                 if result.lines.count >= options.maxServerLines { result.droppedLines += 1; continue }
                 l.line += lineBase[k]
@@ -303,6 +305,9 @@ struct ItemOutcome: Sendable {
     var longLines = 0
     var matchedLines = 0
     var format: LogFormat?
+    /// Earliest and latest time of the lines whose time was read.
+    var firstTs: Double?
+    var lastTs: Double?
     var lines: [ServerLine] = []
     var droppedLines = 0
     var seen: [SeenID] = []

@@ -80,6 +80,10 @@ public struct LogFileSummary: Sendable, Equatable {
     public var encoding: String
     /// The format of the first matching line, when there is one.
     public var format: LogFormat?
+    /// The earliest and latest server time among the lines whose time was read (those with a request id
+    /// that were parsed or checked against a session window): the span the file covers.
+    public var firstTs: Double?
+    public var lastTs: Double?
     /// Bytes scanned (after decompression).
     public var bytes: Int64 = 0
     /// Lines scanned (an overlong one counts).

@@ -98,7 +98,15 @@ import SiftCore
         let (requests, sessions) = load(sessionLines: lines)
         let report = Correlator.run(requests: requests, sessions: sessions, logs: [dir + "/api.log"])
         #expect(report.requests.map(\.status) == [.clientOnly, .clientOnly, .clientOnly])
+        #expect(report.requests.map(\.logsCover) == [nil, nil, nil])
         #expect(report.clockSkew.seconds == nil)
+        // Logs of another day: they don't cover these requests; logs of that hour do.
+        write(dir + "/other.log", "{\"ts\": \"2026-11-30T10:00:00Z\", \"request_id\": \"\(rid(4242))\"}\n")
+        write(dir + "/same.log", "{\"ts\": \"2026-11-29T10:00:03Z\", \"request_id\": \"\(rid(4243))\"}\n")
+        let other = Correlator.run(requests: requests, sessions: sessions, logs: [dir + "/other.log"])
+        #expect(other.requests.map(\.logsCover) == [false, false, false])
+        let same = Correlator.run(requests: requests, sessions: sessions, logs: [dir + "/same.log"])
+        #expect(same.requests.map(\.logsCover) == [true, true, true])
         #expect(report.clockSkew.samples == 0)
     }
 
@@ -148,6 +156,8 @@ import SiftCore
         #expect(report.logs.allErrors.isEmpty)
         #expect(report.requests.filter { $0.status == .clientOnly }.map { $0.entry.requestId ?? "" }
                 == incident["clientOnlyRequestIds"]?.elements.compactMap(\.string))
+        // The timed-out order: the logs cover its time, so it never reached the server.
+        #expect(report.requests.filter { $0.status == .clientOnly }.map(\.logsCover) == [true])
         let mismatch = report.requests.filter { $0.status == .idMismatch }
         #expect(mismatch.map { $0.entry.seq } == incident["echoMismatch"]?.elements.map { $0["seq"]?.int })
         #expect(mismatch.map { $0.entry.echoedRequestId } == incident["echoMismatch"]?.elements.map { $0["echoedRequestId"]?.string })

@@ -57,7 +57,7 @@ public enum CorrelateCommand: SiftCommand {
                            "serverLines": [{"file", "line", "ts", "deviceTs", "level",
                                             "status", "durationMs", "message",
                                             "format", "requestIds"}],
-                           "serverMs", "waitingMs", "networkMs"}],
+                           "serverMs", "waitingMs", "networkMs", "logsCover"}],
              "sessions": [{"sessionId", "userId", "window": {"from", "to"},
                            "serverOnly": {"count", "withUserId"}}],
              "serverOnly": {"count", "requestIds", "truncated",
@@ -67,7 +67,7 @@ public enum CorrelateCommand: SiftCommand {
              "correlation": {"requests", "matched", "clientOnly", "idMismatch",
                              "withoutRequestId", "windowMarginSeconds"},
              "logs": {"files": [{"file", "encoding", "format", "bytes", "lines",
-                                 "matchedLines", "longLines", "error"}],
+                                 "matchedLines", "longLines", "from", "to", "error"}],
                       "filesScanned", "bytes", "lines", "matchedLines",
                       "droppedLines", "droppedWindowIds", "errors"}}
             .Ed

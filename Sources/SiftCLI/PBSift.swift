@@ -29,6 +29,7 @@ public enum PBSift {
     /// Every subcommand, in help order. One line per command: keep this a plain array literal.
     public static let commands: [any SiftCommand.Type] = [
         InspectCommand.self,
+        VerifyCommand.self,
         RecordsCommand.self,
         CorrelateCommand.self,
         CompletionsCommand.self,

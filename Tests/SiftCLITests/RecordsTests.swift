@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import SiftCLI
 import SiftCore
+import SiftVerify
 
 @Suite struct RecordsTests {
     @Test func jsonlHasOneObjectPerRecord() throws {
@@ -48,5 +49,42 @@ import SiftCore
             #expect(!r.out.contains(token))
             #expect(!r.out.contains("ijklmnop"))
         }
+    }
+}
+
+@Suite struct RecordsMaskingTests {
+    /// Every planted leak of the incident sample is masked in `records` output, in both formats.
+    @Test(arguments: ["jsonl", "csv"])
+    func incidentLeaksNeverPrinted(_ format: String) throws {
+        let samples = packageRoot.appendingPathComponent("samples")
+        let r = runCLI(["records", "-f", format, "--columns", "url,message,request,response,error",
+                        samples.appendingPathComponent("export-incident.zip").path])
+        #expect(!r.out.isEmpty)
+        for secret in try PlantedLeaks.values() where secret.utf8.count >= 8 {
+            #expect(!r.out.contains(secret), "a planted secret reached records output")
+        }
+    }
+}
+
+/// The planted secrets, recovered from the incident sample with the same scanner `verify` uses,
+/// checked against the fingerprints in `samples/EXPECTED-LEAKS.json`.
+enum PlantedLeaks {
+    static func values() throws -> [String] {
+        let url = packageRoot.appendingPathComponent("samples/EXPECTED-LEAKS.json")
+        let doc = try JSONDocument(bytes: Array(try Data(contentsOf: url)))
+        let fingerprints = Set(doc.root["leaks"]?.elements.compactMap { $0["fingerprint"]?.string } ?? [])
+        var found: [String] = []
+        let finder = SecretValueFinder()
+        final class Collect: Analysis {
+            let finder: SecretValueFinder
+            var values: [String] = []
+            init(_ f: SecretValueFinder) { finder = f }
+            func record(_ record: Record, session: SessionContext) { values += finder.values(in: record) }
+        }
+        let c = Collect(finder)
+        _ = ExportReader().read(inputs: [packageRoot.appendingPathComponent("samples/export-incident.zip").path], analyses: [c])
+        for v in c.values where fingerprints.contains(SecretMask.fingerprint(v)) { found.append(v) }
+        #expect(found.count >= 8)
+        return found
     }
 }

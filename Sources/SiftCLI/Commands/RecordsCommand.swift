@@ -1,5 +1,6 @@
 import Foundation
 import SiftCore
+import SiftVerify
 
 /// `pbsift records <input>...`: every record flattened, one per line, for jq and spreadsheets.
 public enum RecordsCommand: SiftCommand {
@@ -166,29 +167,29 @@ final class StreamSink: @unchecked Sendable {
     }
 }
 
-/// Masks credentials in a flattened record before `records` prints it.
-struct RecordMasker: Sendable {
-    /// Header names whose values the SDK must replace with `***` (SESSION-FORMAT.md §3).
-    static let secretHeaders: Set<String> = ["apikey", "authorization", "proxyauthorization", "cookie", "setcookie", "xapikey",
-                                             "xauthtoken", "xpalbaseusertoken", "xpalbaseattestassertion",
-                                             "xpalbaseattestkeyid", "xpalbaseattestclientdata"]
-
-    static func normalise(_ name: String) -> String {
-        String(name.lowercased().unicodeScalars.filter { $0 != "_" && $0 != "-" })
-    }
+/// Masks credentials in a flattened record before `records` prints it: every value `verify` would
+/// report (contract breaches and credential shapes) is replaced, wherever it stands in a string, by
+/// its masked preview.
+struct RecordMasker: @unchecked Sendable {
+    let finder = SecretValueFinder()
 
     func mask(_ object: [String: JSONOut], record: Record) -> [String: JSONOut] {
-        var o = object
-        for side in ["request", "response"] {
-            guard case .object(var part)? = o[side], case .array(let headers)? = part["headers"] else { continue }
-            part["headers"] = .array(headers.map { h in
-                guard case .object(var hv) = h, case .string(let name)? = hv["name"], case .string(let value)? = hv["value"],
-                      value != "***", RecordMasker.secretHeaders.contains(RecordMasker.normalise(name)) else { return h }
-                hv["value"] = .string(SecretMask.preview(value))
-                return .object(hv)
-            })
-            o[side] = .object(part)
+        let secrets = finder.values(in: record)
+        guard !secrets.isEmpty else { return object }
+        return object.mapValues { RecordMasker.replace($0, secrets) }
+    }
+
+    static func replace(_ v: JSONOut, _ secrets: [String]) -> JSONOut {
+        switch v {
+        case .string(let s):
+            var out = s
+            for secret in secrets where out.contains(secret) {
+                out = out.replacingOccurrences(of: secret, with: SecretMask.preview(secret))
+            }
+            return .string(out)
+        case .array(let a): return .array(a.map { replace($0, secrets) })
+        case .object(let o): return .object(o.mapValues { replace($0, secrets) })
+        default: return v
         }
-        return o
     }
 }

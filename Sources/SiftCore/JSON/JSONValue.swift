@@ -132,45 +132,60 @@ public struct JSONValue: @unchecked Sendable {
         }
     }
 
+    /// Resolves the escapes of a string's content `s..<e` (already validated by the parser). The output
+    /// is never longer than the input, so it is written in place into one allocation.
     static func unescape(_ bytes: [UInt8], _ s: Int, _ e: Int) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(e - s)
-        var i = s
-        func hex4(_ at: Int) -> UInt32 {
-            var v: UInt32 = 0
-            for k in 0..<4 { v = v << 4 | UInt32(max(0, hexValue(bytes[at + k]))) }
-            return v
-        }
-        func appendScalar(_ v: UInt32) {
-            let scalar = Unicode.Scalar(v) ?? "\u{FFFD}"
-            out.append(contentsOf: Array(String(Character(scalar)).utf8))
-        }
-        while i < e {
-            let c = bytes[i]
-            if c != 0x5C { out.append(c); i += 1; continue }
-            let x = bytes[i + 1]
-            switch x {
-            case UInt8(ascii: "b"): out.append(0x08); i += 2
-            case UInt8(ascii: "f"): out.append(0x0C); i += 2
-            case UInt8(ascii: "n"): out.append(0x0A); i += 2
-            case UInt8(ascii: "r"): out.append(0x0D); i += 2
-            case UInt8(ascii: "t"): out.append(0x09); i += 2
-            case UInt8(ascii: "u"):
-                let hi = hex4(i + 2)
-                i += 6
-                if hi >= 0xD800 && hi < 0xDC00, i + 6 <= e, bytes[i] == 0x5C, bytes[i + 1] == UInt8(ascii: "u") {
-                    let lo = hex4(i + 2)
-                    if lo >= 0xDC00 && lo < 0xE000 {
-                        appendScalar(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00))
-                        i += 6
-                        continue
+        bytes.withUnsafeBufferPointer { src -> [UInt8] in
+            [UInt8](unsafeUninitializedCapacity: max(0, e - s)) { out, count in
+                var i = s, o = 0
+                func hex4(_ at: Int) -> UInt32 {
+                    var v: UInt32 = 0
+                    for k in 0..<4 { v = v << 4 | UInt32(max(0, hexValue(at + k < e ? src[at + k] : 0))) }
+                    return v
+                }
+                func put(_ v: UInt32) {
+                    let cp = (v >= 0xD800 && v < 0xE000) || v > 0x10FFFF ? 0xFFFD : v   // a lone surrogate becomes U+FFFD
+                    if cp < 0x80 {
+                        out[o] = UInt8(cp); o += 1
+                    } else if cp < 0x800 {
+                        out[o] = UInt8(0xC0 | cp >> 6); out[o + 1] = UInt8(0x80 | cp & 0x3F); o += 2
+                    } else if cp < 0x10000 {
+                        out[o] = UInt8(0xE0 | cp >> 12); out[o + 1] = UInt8(0x80 | cp >> 6 & 0x3F)
+                        out[o + 2] = UInt8(0x80 | cp & 0x3F); o += 3
+                    } else {
+                        out[o] = UInt8(0xF0 | cp >> 18); out[o + 1] = UInt8(0x80 | cp >> 12 & 0x3F)
+                        out[o + 2] = UInt8(0x80 | cp >> 6 & 0x3F); out[o + 3] = UInt8(0x80 | cp & 0x3F); o += 4
                     }
                 }
-                appendScalar(hi)   // a lone surrogate becomes U+FFFD
-            default: out.append(x); i += 2
+                while i < e {
+                    let c = src[i]
+                    if c != 0x5C { out[o] = c; o += 1; i += 1; continue }
+                    guard i + 1 < e else { i += 1; continue }
+                    let x = src[i + 1]
+                    switch x {
+                    case UInt8(ascii: "b"): out[o] = 0x08; o += 1; i += 2
+                    case UInt8(ascii: "f"): out[o] = 0x0C; o += 1; i += 2
+                    case UInt8(ascii: "n"): out[o] = 0x0A; o += 1; i += 2
+                    case UInt8(ascii: "r"): out[o] = 0x0D; o += 1; i += 2
+                    case UInt8(ascii: "t"): out[o] = 0x09; o += 1; i += 2
+                    case UInt8(ascii: "u"):
+                        let hi = hex4(i + 2)
+                        i += 6
+                        if hi >= 0xD800 && hi < 0xDC00, i + 6 <= e, src[i] == 0x5C, src[i + 1] == UInt8(ascii: "u") {
+                            let lo = hex4(i + 2)
+                            if lo >= 0xDC00 && lo < 0xE000 {
+                                put(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00))
+                                i += 6
+                                continue
+                            }
+                        }
+                        put(hi)
+                    default: out[o] = x; o += 1; i += 2
+                    }
+                }
+                count = o
             }
         }
-        return out
     }
 
     /// The number as a Double, or nil for a non-number.

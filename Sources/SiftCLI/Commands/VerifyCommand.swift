@@ -1,0 +1,128 @@
+import Foundation
+import SiftCore
+import SiftVerify
+
+/// `pbsift verify <input>...`: prove that no credential left the device.
+public enum VerifyCommand: SiftCommand {
+    public static let spec = CommandSpec(
+        name: "verify",
+        abstract: "Prove that no credential left the device.",
+        discussion: """
+            Checks every record, body and blob once. Every header, query parameter (of the record URL \
+            and of every transaction URL), JSON body field at any depth and log metadata key whose \
+            normalised name is on the SDK's redaction lists must hold exactly ***; any other value is a \
+            finding, however harmless it looks. Form, multipart, gzip, base64, blob and truncated bodies, \
+            URL-valued headers, URL userinfo, log messages, error descriptions and event attributes are \
+            checked too, and \(VerifyRules.detectorIds.count) detectors look for credential shapes \
+            (JWTs, Bearer and Basic credentials, PEM private keys, AWS, Palbase, GitHub, GitLab, Slack, \
+            Stripe, Google and other provider tokens) anywhere, under any name. Findings show a masked \
+            preview and a fingerprint, never a value. Exit status 1 means a finding at or above \
+            --fail-on; 2 means an input could not be verified in full (2 wins).
+            """,
+        arguments: [
+            ArgumentSpec("input", help: "An export: a folder, .zip, .tar, .tar.gz, .jsonl or .jsonl.gz file, or - for JSON Lines on standard input.",
+                         variadic: true),
+        ],
+        options: [
+            OptionSpec("extra-field", value: "name",
+                       help: "Add a name to every redaction list (headers, query parameters, body fields).",
+                       repeatable: true),
+            OptionSpec("config", value: "file", help: "A JSON config: extra names per list, allowed fingerprints, disabled detectors.",
+                       takesPath: true),
+            OptionSpec("baseline", value: "file", help: "Accept the findings this baseline lists (matched by rule and fingerprint).",
+                       takesPath: true),
+            OptionSpec("write-baseline", value: "file", help: "Write a baseline accepting every current finding to this file.",
+                       takesPath: true),
+        ],
+        examples: [
+            ("pbsift verify export.zip", "Check an export before attaching it to a ticket."),
+            ("pbsift verify --format sarif -o pbsift.sarif fixtures/", "SARIF for GitHub code scanning."),
+            ("pbsift verify --extra-field session_key --fail-on medium export/", "Add a leaking name the SDK does not know yet."),
+            ("pbsift verify --write-baseline .pbsift-baseline.json fixtures/", "Accept the known test credentials of a fixture."),
+            ("pbsift verify --baseline .pbsift-baseline.json fixtures/", "Fail only on credentials not in the baseline."),
+        ],
+        formats: VerifyFormat.allCases.map(\.rawValue),
+        manSection: """
+            Rule ids:
+            .Bl -tag -width Ds
+            \(VerifyRules.all.filter { !$0.id.hasPrefix("secret.") }.map { ".It Cm \($0.id)\n\($0.short)." }.joined(separator: "\n"))
+            .It Cm secret. Ns Ar detector
+            A value with a credential's shape, one rule per detector:
+            \(VerifyRules.detectorIds.filter { $0 != "url-userinfo" }.joined(separator: ", ")).
+            .El
+            .Pp
+            With
+            .Fl -format Cm json
+            the report is the shared envelope
+            .Pq Cm tool , inputs , findings , summary
+            plus a
+            .Cm verify
+            object:
+            .Cm records , blobs , suppressed , incompleteInputs , findings , bySeverity .
+            .Fl -format Cm sarif
+            writes SARIF 2.1.0 for GitHub code scanning; each result's line is the record's line in its
+            session file and
+            .Cm partialFingerprints
+            carries the value's fingerprint.
+            .Pp
+            The config file
+            .Pq Fl -config
+            is JSON:
+            .Bd -literal -offset indent
+            {"extraFields": {"headers": [], "query": [], "body": []},
+             "allowFingerprints": [], "disableDetectors": []}
+            .Ed
+            .Pp
+            A baseline
+            .Pq Fl -baseline , Fl -write-baseline
+            is JSON:
+            .Bd -literal -offset indent
+            {"format": "pbsift-baseline", "version": 1,
+             "entries": [{"rule", "fingerprint", "location", "sessionId"}]}
+            .Ed
+            """)
+
+    /// The reader's findings `verify` reports beside its own (the rest belong to `inspect`).
+    static func reported(_ f: Finding) -> Bool {
+        f.rule.hasPrefix("redaction.") || f.rule.hasPrefix("secret.") || f.rule.hasPrefix("policy.")
+    }
+
+    public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
+        let common = try CommonOptions(options, spec: spec, io: io)
+        var config = VerifyConfig()
+        if let path = options.value("config") {
+            do { config.merge(try VerifyConfig.load(path: path)) } catch { throw UsageError(error.description) }
+        }
+        for name in options.all("extra-field") {
+            guard !ContractNames.normalise(name).isEmpty else {
+                throw UsageError("The value '\(name)' is invalid for '--extra-field <name>'. Please provide a field name.")
+            }
+            config.addExtraField(name)
+        }
+        var baseline: Baseline? = nil
+        if let path = options.value("baseline") {
+            do { baseline = try Baseline.load(path: path) } catch { throw UsageError(error.description) }
+        }
+
+        let progress = Progress(io: io, options: common)
+        let analysis = VerifyAnalysis(config: config)
+        let outcome = ExportReader(limits: common.limits).read(inputs: options.argument("input"), analyses: [progress, analysis])
+        progress.clear()
+
+        let all = outcome.findings.filter(reported)
+        var status: ExitStatus? = nil
+        if let path = options.value("write-baseline") {
+            do { try Baseline(findings: all).write(path: path) } catch {
+                io.err("Error: \(Escape.terminal(error.description))\n")
+                status = .incomplete
+            }
+        }
+        let (kept, suppressed) = baseline?.apply(all) ?? (all, [])
+        let summary = VerifySummary(findings: kept, suppressed: suppressed.count, inputs: outcome.inputs,
+                                    records: analysis.recordsScanned, blobs: analysis.blobsScanned)
+        let format = VerifyFormat(rawValue: common.format) ?? .text
+        let report = VerifyRender.render(format, findings: kept, inputs: outcome.inputs, summary: summary, blobs: outcome.blobs)
+        if let failed = common.write(report, io: io) { return failed }
+        return status ?? common.exitStatus(findings: kept, incomplete: outcome.anyIncomplete)
+    }
+}

@@ -1,0 +1,984 @@
+import SiftArchive
+import SiftCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A finding before it is placed at a record: the value is turned into a preview and a fingerprint
+/// as soon as the record is done, and never stored beyond that.
+struct RawHit {
+    var rule: String
+    var severity: Severity
+    var location: String
+    var value: String
+    var message: String
+}
+
+/// One step of a location path inside a record.
+enum PathComp {
+    case key(String)
+    case index(Int)
+}
+
+/// Where inside a record a value stands: `log.metadata $.a[0].b` (JSON path after a prefix) or
+/// `metrics.transactions[0].remoteAddress` (dotted record fields). Rendered only when a hit needs it.
+struct Loc {
+    var prefix: String
+    var jsonPath: Bool
+    var comps: [PathComp] = []
+
+    init(_ prefix: String, jsonPath: Bool) {
+        self.prefix = prefix
+        self.jsonPath = jsonPath
+    }
+
+    mutating func push(_ c: PathComp) { comps.append(c) }
+    mutating func pop() { comps.removeLast() }
+
+    var lastKey: String? {
+        for c in comps.reversed() { if case .key(let k) = c { return k } }
+        return nil
+    }
+
+    func render() -> String {
+        if jsonPath {
+            var s = "$"
+            for c in comps {
+                switch c {
+                case .key(let k): s = JSONValue.memberPath(s, clipName(k))
+                case .index(let i): s += "[\(i)]"
+                }
+            }
+            return prefix.isEmpty ? s : prefix + " " + s
+        }
+        var s = prefix
+        for c in comps {
+            switch c {
+            case .key(let k): s += s.isEmpty ? clipName(k) : "." + clipName(k)
+            case .index(let i): s += "[\(i)]"
+            }
+        }
+        return s
+    }
+}
+
+/// `a JSON Web Token`, `an AWS access key id`.
+func article(_ title: String) -> String {
+    guard let c = title.first else { return title }
+    return ("AEIOUaeiou".contains(c) ? "an " : "a ") + title
+}
+
+/// Names from an export go into locations and messages: long ones are cut so a value can't ride along.
+func clipName(_ s: String) -> String {
+    var count = 0
+    for (i, _) in s.indices.enumerated() where i >= 64 { count = i; break }
+    if count == 0 { return s }
+    return String(s.prefix(64)) + "…"
+}
+
+/// Walks record fields, bodies, URLs and blobs, applying the redaction contract and the detectors.
+/// Hits collect in `hits` until the caller takes them.
+final class ContentScanner {
+    let engine: DetectorEngine
+    let headerNames: NameSet
+    let queryNames: NameSet
+    let bodyNames: NameSet
+    /// Form and multipart field names: the body list and the query list together.
+    let formNames: NameSet
+    var hits: [RawHit] = []
+    private var scratch: [DetHit] = []
+    private var unescaped: [UInt8] = []
+
+    /// The most bytes one gzip body may inflate to.
+    let maxInflatedBytes: Int64 = 16 << 20
+    /// Nesting of encodings (gzip in base64 in multipart…) followed.
+    let maxContentDepth = 4
+    /// Container depth the tolerant JSON scanner tracks paths for.
+    let maxJSONDepth = 256
+    /// Multipart parts looked at in one body.
+    let maxParts = 1000
+
+    static let formNameBytes = ByteSet("A-Za-z0-9_.%[]-")
+    static let urlHeaderNames = NameSet(["location", "referer", "referrer", "contentlocation", "link"])
+    static let linkHeaderName = NameSet(["link"])
+
+    init(config: VerifyConfig) {
+        engine = DetectorEngine(disabled: config.disabledDetectors)
+        headerNames = NameSet(ContractNames.headers + config.extraHeaders)
+        queryNames = NameSet(ContractNames.query + config.extraQuery)
+        bodyNames = NameSet(ContractNames.body + config.extraBody)
+        formNames = NameSet(ContractNames.body + ContractNames.query + config.extraBody + config.extraQuery)
+        keyCacheHash = UnsafeMutablePointer<UInt64>.allocate(capacity: ContentScanner.keyCacheSize)
+        keyCacheHash.initialize(repeating: 0, count: ContentScanner.keyCacheSize)
+        keyCacheInfo = UnsafeMutablePointer<UInt32>.allocate(capacity: ContentScanner.keyCacheSize)
+        keyCacheInfo.initialize(repeating: 0, count: ContentScanner.keyCacheSize)
+    }
+
+    deinit {
+        keyCacheHash.deallocate()
+        keyCacheInfo.deallocate()
+    }
+
+    // MARK: - Line prefilter
+
+    /// Anchor-stem offsets in the current record line (see `DetectorEngine.stemHits`).
+    private var lineHits: [Int] = []
+    private var lineSaturatedFrom: Int? = nil
+    /// The raw range (in the current line) of the value being scanned, when it came from the line.
+    var rawRange: Range<Int>? = nil
+
+    /// Prepares the prefilter for one record line: one pass over its raw bytes.
+    /// `skip`: ascending, disjoint ranges (inline JSON body texts) the JSON scanner checks value by value
+    /// itself, so the line pass leaves out their keys and structure.
+    func beginLine(_ bytes: [UInt8], skip: [Range<Int>] = []) {
+        lineHits.removeAll(keepingCapacity: true)
+        lineSaturatedFrom = nil
+        bytes.withUnsafeBufferPointer { b in
+            var from = 0
+            for r in skip + [b.count..<b.count] where r.lowerBound >= from && r.upperBound <= b.count {
+                if r.lowerBound > from, lineSaturatedFrom == nil {
+                    lineSaturatedFrom = engine.stemHits(UnsafeBufferPointer(rebasing: b[from..<r.lowerBound]), base: from, into: &lineHits)
+                }
+                from = r.upperBound
+            }
+        }
+    }
+
+    private var stemScratch: [Int] = []
+
+    /// Whether a stem starts in `b` (a value the line pass left out).
+    func hasStem(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        stemScratch.removeAll(keepingCapacity: true)
+        _ = engine.stemHits(b, first: true, into: &stemScratch)
+        return !stemScratch.isEmpty
+    }
+
+    /// Whether an anchor stem starts inside `r` (offsets in the current line).
+    @inline(__always) func rawHasHit(_ r: Range<Int>) -> Bool {
+        if let s = lineSaturatedFrom, r.upperBound > s { return true }
+        if lineHits.isEmpty { return false }
+        var lo = 0, hi = lineHits.count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if lineHits[mid] < r.lowerBound { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < lineHits.count && lineHits[lo] < r.upperBound
+    }
+
+    // MARK: - Key facts cache
+
+    private static let keyCacheSize = 8192
+    private let keyCacheHash: UnsafeMutablePointer<UInt64>
+    private let keyCacheInfo: UnsafeMutablePointer<UInt32>
+
+    /// Whether a raw JSON key is on the body list, and its hints; cached by the key's bytes.
+    @inline(__always) func keyInfo(_ raw: UnsafeBufferPointer<UInt8>) -> (listed: Bool, hints: NameHints) {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for c in raw { h = (h ^ UInt64(c)) &* 0x100_0000_01b3 }
+        h |= 1
+        let slot = Int(truncatingIfNeeded: (h >> 17) ^ h) & (ContentScanner.keyCacheSize - 1)
+        if keyCacheHash[slot] == h {
+            let v = keyCacheInfo[slot]
+            return (v & 0x8000_0000 != 0, NameHints(rawValue: v & 0x7FFF_FFFF))
+        }
+        let listed = bodyNames.contains(raw: raw)
+        let hints = NameHints.of(raw: raw)
+        keyCacheHash[slot] = h
+        keyCacheInfo[slot] = hints.rawValue | (listed ? 0x8000_0000 : 0)
+        return (listed, hints)
+    }
+
+    /// `keyInfo` for a key already decoded to a String.
+    func keyInfo(_ key: String) -> (listed: Bool, hints: NameHints) {
+        var k = key
+        return k.withUTF8 { keyInfo($0) }
+    }
+
+    /// Hints of a name (cached).
+    func hints(_ key: String) -> NameHints { keyInfo(key).hints }
+
+    // MARK: - Detectors and contract breaches
+
+    /// Runs the detectors over `b`, reporting each match at `location`.
+    func shapes(_ b: UnsafeBufferPointer<UInt8>, hints: NameHints, skipURL: Bool = false, raw: Range<Int>? = nil,
+                location: () -> String) {
+        guard !b.isEmpty else { return }
+        if hints.isEmpty, let r = raw ?? rawRange, !rawHasHit(r) { return }
+        scratch.removeAll(keepingCapacity: true)
+        engine.scan(ScanInput(b: b, hints: hints), skipURLStructural: skipURL, into: &scratch)
+        guard !scratch.isEmpty else { return }
+        let loc = location()
+        for h in scratch {
+            let d = engine.detectors[h.detector]
+            let value = String(decoding: UnsafeBufferPointer(rebasing: b[h.start..<h.end]), as: UTF8.self)
+            let message = d.rule == "redaction.url-userinfo"
+                ? "a URL carries a password in its userinfo"
+                : "the value looks like \(article(d.title))"
+            hits.append(RawHit(rule: d.rule, severity: h.severity, location: loc, value: value, message: message))
+        }
+    }
+
+    /// A value under a listed name that is not exactly `***`: high, critical when it also has a credential shape.
+    func breach(_ rule: String, what: String, value b: UnsafeBufferPointer<UInt8>, location: String) {
+        let shape = engine.shapeOf(b)
+        var message = "\(what) is on the SDK's redaction list but its value is not ***"
+        if let shape { message += "; it looks like \(article(shape.title))" }
+        hits.append(RawHit(rule: rule, severity: shape == nil ? .high : .critical, location: location,
+                           value: String(decoding: b, as: UTF8.self), message: message))
+    }
+
+    static let multipartWord = Array("multipart/".utf8)
+    static let formWord = Array("x-www-form-urlencoded".utf8)
+
+    /// Whether a content type holds `word` (lowercase ASCII), ignoring ASCII case; no Foundation bridging.
+    static func typeHas(_ contentType: String?, _ word: [UInt8]) -> Bool {
+        guard var ct = contentType else { return false }
+        return ct.withUTF8 { ScanInput(b: $0, hints: []).containsCI(word, 0, $0.count) }
+    }
+
+    /// Whether form or query text holds `%` or `+` (else it is its own decoding).
+    @inline(__always) static func needsDecoding(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        b.contains { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }
+    }
+
+    @inline(__always) static func isMask(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        b.count == 3 && b[0] == 0x2A && b[1] == 0x2A && b[2] == 0x2A
+    }
+
+    // MARK: - Record fields (tape values)
+
+    /// Calls `body` with a string value's decoded bytes (no copy when it has no escape); while it runs,
+    /// `rawRange` is the value's place in the line, for the prefilter.
+    func withStringBytes<R>(_ v: JSONValue, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        let raw = v.rawBytes
+        let saved = rawRange
+        rawRange = raw.startIndex..<raw.endIndex
+        defer { rawRange = saved }
+        let direct: R? = raw.withUnsafeBufferPointer { rb -> R? in
+            guard rb.count >= 2 else { return nil }
+            let inner = UnsafeBufferPointer(rebasing: rb[1..<(rb.count - 1)])
+            if let base = inner.baseAddress, memchr(base, 0x5C, inner.count) != nil { return nil }
+            return body(inner)
+        }
+        if let direct { return direct }
+        let decoded = v.stringBytes
+        return decoded.withUnsafeBufferPointer(body)
+    }
+
+    /// Walks a value: under `names` (when given) a listed key must hold `***`; every string gets the detectors.
+    func walk(_ v: JSONValue, _ loc: inout Loc, names: NameSet?, rule: String, what: String, listed: Bool, hints: NameHints) {
+        switch v.kind {
+        case .object:
+            v.forEachMember { k, x in
+                let l = listed || (names?.contains(k) ?? false)
+                loc.push(.key(k))
+                walk(x, &loc, names: names, rule: rule, what: what, listed: l, hints: self.hints(k))
+                loc.pop()
+            }
+        case .array:
+            var i = 0
+            v.forEachElement { x in
+                loc.push(.index(i))
+                walk(x, &loc, names: names, rule: rule, what: what, listed: listed, hints: hints)
+                loc.pop()
+                i += 1
+            }
+        case .string:
+            withStringBytes(v) { b in
+                if listed {
+                    if !b.isEmpty && !ContentScanner.isMask(b) {
+                        breach(rule, what: "\(what) '\(clipName(loc.lastKey ?? ""))'", value: b, location: loc.render())
+                    }
+                } else {
+                    shapes(b, hints: hints) { loc.render() }
+                }
+            }
+        case .number:
+            if listed {
+                let raw = Array(v.rawBytes)
+                raw.withUnsafeBufferPointer { breach(rule, what: "\(what) '\(clipName(loc.lastKey ?? ""))'", value: $0, location: loc.render()) }
+            }
+        default:
+            break
+        }
+    }
+
+    /// Free text (a log message, an error description): detectors only.
+    func freeText(_ v: JSONValue, location: String) {
+        if v.isString {
+            withStringBytes(v) { b in shapes(b, hints: []) { location } }
+        } else {
+            var loc = Loc(location, jsonPath: false)
+            walk(v, &loc, names: nil, rule: "", what: "", listed: false, hints: [])
+        }
+    }
+
+    /// `request.headers` / `response.headers`: the header list, URL-valued headers, detectors on the rest.
+    func headers(_ list: JSONValue, side: String) {
+        var index = 0
+        list.forEachElement { h in
+            defer { index += 1 }
+            guard let name = h["name"]?.string, let value = h["value"] else {
+                var loc = Loc("\(side).headers[\(index)]", jsonPath: false)
+                walk(h, &loc, names: nil, rule: "", what: "", listed: false, hints: [])
+                return
+            }
+            guard value.isString else { return }
+            withStringBytes(value) { b in
+                if headerNames.contains(name) {
+                    if !ContentScanner.isMask(b) {
+                        breach("redaction.header", what: "header '\(clipName(name))'", value: b, location: "\(side).headers[\(clipName(name))]")
+                    }
+                    return
+                }
+                if ContentScanner.urlHeaderNames.contains(name) {
+                    let location = "\(side).headers[\(clipName(name))]"
+                    if ContentScanner.linkHeaderName.contains(name) {
+                        linkHeader(b, location: location, header: name)
+                    } else {
+                        url(b, location: location, queryRule: "redaction.url-in-header", header: name)
+                    }
+                } else {
+                    shapes(b, hints: hints(name)) { "\(side).headers[\(clipName(name))]" }
+                }
+            }
+        }
+    }
+
+    /// `Link: <url>; rel=…, <url>; …`: every URL in angle brackets.
+    private func linkHeader(_ b: UnsafeBufferPointer<UInt8>, location: String, header: String) {
+        var i = 0
+        var scanned = 0
+        while i < b.count {
+            if b[i] == UInt8(ascii: "<") {
+                var e = i + 1
+                while e < b.count && b[e] != UInt8(ascii: ">") { e += 1 }
+                url(UnsafeBufferPointer(rebasing: b[(i + 1)..<e]), location: location, queryRule: "redaction.url-in-header", header: header)
+                // The text between URLs (parameters) still gets the detectors.
+                if i > scanned { shapes(UnsafeBufferPointer(rebasing: b[scanned..<i]), hints: []) { location } }
+                i = e + 1
+                scanned = min(i, b.count)
+            } else {
+                i += 1
+            }
+        }
+        if scanned < b.count { shapes(UnsafeBufferPointer(rebasing: b[scanned..<b.count]), hints: []) { location } }
+    }
+
+    /// A URL: the password of its userinfo, its listed query (and fragment) parameters, detectors elsewhere.
+    func url(_ b: UnsafeBufferPointer<UInt8>, location: String, queryRule: String, header: String? = nil) {
+        let n = b.count
+        var q = n, f = n
+        for i in 0..<n {
+            if b[i] == UInt8(ascii: "?") && q == n { q = i }
+            if b[i] == UInt8(ascii: "#") { f = i; break }
+        }
+        if q > f { q = f }
+        // Userinfo: scheme://user:password@host
+        var pw: DetMatch? = nil
+        let t = ScanInput(b: UnsafeBufferPointer(rebasing: b[0..<q]), hints: [])
+        if let sep = t.find(Array("://".utf8), 0, min(q, 32)) {
+            pw = urlPassword(t, sep + 3)
+        }
+        if let pw {
+            let value = UnsafeBufferPointer(rebasing: b[pw.start..<pw.end])
+            let shape = engine.shapeOf(value)
+            var message = header.map { "a URL in header '\(clipName($0))' carries a password in its userinfo" }
+                ?? "the URL carries a password in its userinfo"
+            if let shape { message += "; it looks like \(article(shape.title))" }
+            hits.append(RawHit(rule: "redaction.url-userinfo", severity: shape == nil ? .high : .critical, location: location,
+                               value: String(decoding: value, as: UTF8.self), message: message))
+        }
+        // Detectors over scheme, authority and path (the password was reported above).
+        let before = hits.count
+        shapes(UnsafeBufferPointer(rebasing: b[0..<q]), hints: [], skipURL: true) { location }
+        if let pw, hits.count > before {
+            // Scan around the password (reported above) so a token used as the user name is still seen.
+            hits.removeSubrange(before...)
+            shapes(UnsafeBufferPointer(rebasing: b[0..<pw.start]), hints: [], skipURL: true) { location }
+            shapes(UnsafeBufferPointer(rebasing: b[pw.end..<q]), hints: [], skipURL: true) { location }
+        }
+        if q < f { params(UnsafeBufferPointer(rebasing: b[(q + 1)..<f]), sigil: "?", location: location, rule: queryRule, header: header) }
+        if f + 1 < n { params(UnsafeBufferPointer(rebasing: b[(f + 1)..<n]), sigil: "#", location: location, rule: queryRule, header: header) }
+    }
+
+    /// `a=1&b=2` of a query or fragment.
+    private func params(_ b: UnsafeBufferPointer<UInt8>, sigil: String, location: String, rule: String, header: String?) {
+        // Values are percent-decoded: the raw-line prefilter does not apply.
+        let saved = rawRange
+        rawRange = nil
+        defer { rawRange = saved }
+        var start = 0
+        var count = 0
+        while start <= b.count && count < 10_000 {
+            var end = start
+            while end < b.count && b[end] != UInt8(ascii: "&") && b[end] != UInt8(ascii: ";") { end += 1 }
+            if end > start {
+                let pair = UnsafeBufferPointer(rebasing: b[start..<end])
+                var eq = pair.count
+                for k in 0..<pair.count where pair[k] == UInt8(ascii: "=") { eq = k; break }
+                let rawName = UnsafeBufferPointer(rebasing: pair[0..<eq])
+                let rawValue = eq < pair.count ? UnsafeBufferPointer(rebasing: pair[(eq + 1)...]) : UnsafeBufferPointer(rebasing: pair[pair.count...])
+                // Percent-decode only when there is something to decode.
+                let name = ContentScanner.needsDecoding(rawName) ? Shape.percentDecode(rawName, plusIsSpace: true) : nil
+                let value = ContentScanner.needsDecoding(rawValue) ? Shape.percentDecode(rawValue, plusIsSpace: true) : nil
+                func withBytes<R>(_ decoded: [UInt8]?, _ raw: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+                    if let decoded { return decoded.withUnsafeBufferPointer(body) }
+                    return body(raw)
+                }
+                withBytes(name, rawName) { n in
+                    let listed = queryNames.contains(raw: n)
+                    func nameText() -> String { clipName(String(decoding: n, as: UTF8.self)) }
+                    withBytes(value, rawValue) { v in
+                        if listed {
+                            if !v.isEmpty && !ContentScanner.isMask(v) {
+                                let what = header.map { "query parameter '\(nameText())' of a URL in header '\(clipName($0))'" }
+                                    ?? "query parameter '\(nameText())'"
+                                breach(rule, what: what, value: v, location: "\(location) \(sigil)\(nameText())")
+                            }
+                        } else {
+                            shapes(v, hints: keyInfo(n).hints) { "\(location) \(sigil)\(nameText())" }
+                        }
+                    }
+                }
+                count += 1
+            }
+            start = end + 1
+        }
+    }
+
+    // MARK: - Bodies
+
+    /// A body object: inline text, base64, or a blob reference (returned for the caller to resolve later).
+    func body(_ v: JSONValue, location: String) -> String? {
+        guard v.isObject else { return nil }
+        if v["blob"] == nil, let enc = v["encoding"], enc.stringEquals("utf8"), let t = v["text"], t.isString {
+            textBody(t, contentType: v["contentType"]?.string, location: location)
+            extras(v, location: location)
+            return nil
+        }
+        let body = Body(location: location, json: v)
+        switch body.content {
+        case .text:
+            if let t = v["text"], t.isString {
+                withStringBytes(t) { content($0, contentType: body.contentType, location: location, depth: 0) }
+            }
+        case .base64(let bytes, _):
+            if let bytes { bytes.withUnsafeBufferPointer { content($0, contentType: body.contentType, location: location, depth: 0) } }
+        case .blob(let hex, _, _, _):
+            return hex
+        case .none, .invalid:
+            break
+        }
+        extras(v, location: location)
+        return nil
+    }
+
+    /// Any other member of a body object (a hostile writer's extras) gets the detectors.
+    private func extras(_ v: JSONValue, location: String) {
+        v.forEachMember { k, x in
+            guard k != "text" && k != "data" && k != "blob" && x.isString else { return }
+            var loc = Loc(location, jsonPath: false)
+            loc.push(.key(k))
+            walk(x, &loc, names: nil, rule: "", what: "", listed: false, hints: hints(k))
+        }
+    }
+
+    /// An inline utf8 body: a JSON document is scanned where it stands in the line (still escaped);
+    /// anything else is decoded and dispatched by content.
+    private func textBody(_ t: JSONValue, contentType: String?, location: String) {
+        let raw = t.rawBytes
+        let direct: Bool = raw.withUnsafeBufferPointer { rb in
+            guard rb.count >= 2, !ContentScanner.typeHas(contentType, ContentScanner.multipartWord),
+                  !ContentScanner.typeHas(contentType, ContentScanner.formWord) else { return false }
+            let inner = UnsafeBufferPointer(rebasing: rb[1..<(rb.count - 1)])
+            guard looksLikeJSON(inner, level: 1) else { return false }
+            jsonText(inner, location: location, level: 1, rawBase: raw.startIndex + 1, ownStems: true)
+            return true
+        }
+        if !direct {
+            // The line pass left this text out (see `beginLine`): decode it and scan it in full.
+            let saved = rawRange
+            rawRange = nil
+            let decoded = t.stringBytes
+            decoded.withUnsafeBufferPointer { content($0, contentType: contentType, location: location, depth: 0) }
+            rawRange = saved
+        }
+    }
+
+    /// Body bytes of any kind: gzip, multipart, form, JSON (complete or cut), or text. Binary is skipped.
+    func content(_ b: UnsafeBufferPointer<UInt8>, contentType: String?, location: String, depth: Int) {
+        guard depth <= maxContentDepth, !b.isEmpty else { return }
+        if b.count >= 2 && b[0] == 0x1F && b[1] == 0x8B {
+            let saved = rawRange
+            rawRange = nil
+            defer { rawRange = saved }
+            let inflated = inflate(b)
+            inflated.withUnsafeBufferPointer { content($0, contentType: contentType, location: location, depth: depth + 1) }
+            return
+        }
+        if ContentScanner.typeHas(contentType, ContentScanner.multipartWord) || ((contentType ?? "").isEmpty && Shape.hasPrefix(b, "--")) {
+            if multipart(b, contentType: contentType ?? "", location: location, depth: depth) { return }
+        }
+        if ContentScanner.typeHas(contentType, ContentScanner.formWord) {
+            form(b, location: location)
+            return
+        }
+        var i = 0
+        while i < b.count && ByteSet.space.contains(b[i]) { i += 1 }
+        if i < b.count && (b[i] == UInt8(ascii: "{") || b[i] == UInt8(ascii: "[")) {
+            jsonText(b, location: location)
+            return
+        }
+        guard Shape.looksLikeText(b) else { return }
+        if looksLikeForm(b) {
+            form(b, location: location)
+            return
+        }
+        shapes(b, hints: []) { location }
+    }
+
+    /// `a=b&c=d` with no white space: a form body without a content type.
+    private func looksLikeForm(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard b.count < 1 << 20 else { return false }
+        let nameSet = ContentScanner.formNameBytes
+        let first = ScanInput(b: b, hints: []).run(0, nameSet, max: 128)
+        guard first > 0, first < b.count, b[first] == UInt8(ascii: "=") else { return false }
+        for c in b where c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { return false }
+        return true
+    }
+
+    /// Inflates gzip bytes, bounded; what was inflated before damage or the bound is kept.
+    func inflate(_ b: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        let src = GzipSource(wrapping: MemorySource(Array(b)), limit: maxInflatedBytes)
+        var out: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: 65536)
+        while Int64(out.count) < maxInflatedBytes {
+            let n: Int
+            do { n = try buf.withUnsafeMutableBytes { try src.read(into: $0) } } catch { break }
+            if n <= 0 { break }
+            out.append(contentsOf: buf[0..<n])
+        }
+        return out
+    }
+
+    /// `application/x-www-form-urlencoded`.
+    func form(_ b: UnsafeBufferPointer<UInt8>, location: String) {
+        let saved = rawRange
+        rawRange = nil
+        defer { rawRange = saved }
+        var start = 0
+        var count = 0
+        while start < b.count && count < 10_000 {
+            var end = start
+            while end < b.count && b[end] != UInt8(ascii: "&") { end += 1 }
+            if end > start {
+                let pair = UnsafeBufferPointer(rebasing: b[start..<end])
+                var eq = pair.count
+                for k in 0..<pair.count where pair[k] == UInt8(ascii: "=") { eq = k; break }
+                let name = Shape.percentDecode(UnsafeBufferPointer(rebasing: pair[0..<eq]), plusIsSpace: true)
+                let value = eq < pair.count ? Shape.percentDecode(UnsafeBufferPointer(rebasing: pair[(eq + 1)...]), plusIsSpace: true) : []
+                let nameText = clipName(String(decoding: name, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+                let loc = "\(location) form:\(nameText)"
+                let listed = name.withUnsafeBufferPointer { formNames.contains(raw: $0) }
+                value.withUnsafeBufferPointer { v in
+                    if listed {
+                        if !v.isEmpty && !ContentScanner.isMask(v) { breach("redaction.form-field", what: "form field '\(nameText)'", value: v, location: loc) }
+                    } else {
+                        shapes(v, hints: name.withUnsafeBufferPointer { NameHints.of(raw: $0) }) { loc }
+                    }
+                }
+                count += 1
+            }
+            start = end + 1
+        }
+    }
+
+    /// `multipart/form-data` (or any multipart): part names from Content-Disposition, part bodies scanned.
+    /// Returns false when no boundary could be found.
+    func multipart(_ b: UnsafeBufferPointer<UInt8>, contentType: String, location: String, depth: Int) -> Bool {
+        var boundary: [UInt8] = []
+        if let r = contentType.range(of: "boundary=", options: .caseInsensitive) {
+            var s = String(contentType[r.upperBound...])
+            if let semi = s.firstIndex(of: ";") { s = String(s[..<semi]) }
+            s = s.trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
+            boundary = Array(s.utf8)
+        }
+        let t = ScanInput(b: b, hints: [])
+        if boundary.isEmpty || t.find(Array("--".utf8) + boundary, 0, b.count) == nil {
+            // Sniff: the first line is `--boundary`.
+            guard Shape.hasPrefix(b, "--") else { return false }
+            var e = 2
+            while e < b.count && e < 202 && b[e] != 0x0D && b[e] != 0x0A { e += 1 }
+            boundary = Array(b[2..<e])
+            if boundary.isEmpty { return false }
+        }
+        let delim = Array("--".utf8) + boundary
+        var pos = t.find(delim, 0, b.count)
+        var parts = 0
+        while let p = pos, parts < maxParts {
+            var s = p + delim.count
+            if s + 1 < b.count && b[s] == UInt8(ascii: "-") && b[s + 1] == UInt8(ascii: "-") { break }   // closing delimiter
+            if s < b.count && b[s] == 0x0D { s += 1 }
+            if s < b.count && b[s] == 0x0A { s += 1 }
+            let next = t.find(delim, s, b.count)
+            var e = next ?? b.count
+            if next != nil {
+                if e > s && b[e - 1] == 0x0A { e -= 1 }
+                if e > s && b[e - 1] == 0x0D { e -= 1 }
+            }
+            if e > s { part(UnsafeBufferPointer(rebasing: b[s..<e]), location: location, depth: depth) }
+            parts += 1
+            pos = next
+        }
+        return true
+    }
+
+    /// One multipart part: headers, a blank line, the body.
+    private func part(_ b: UnsafeBufferPointer<UInt8>, location: String, depth: Int) {
+        let t = ScanInput(b: b, hints: [])
+        var headerEnd = b.count, bodyStart = b.count
+        if let k = t.find(Array("\r\n\r\n".utf8), 0, b.count) { headerEnd = k; bodyStart = k + 4 }
+        else if let k = t.find(Array("\n\n".utf8), 0, b.count) { headerEnd = k; bodyStart = k + 2 }
+        let headerText = String(decoding: UnsafeBufferPointer(rebasing: b[0..<headerEnd]), as: UTF8.self)
+        var name = "", partType: String? = nil, hasFile = false
+        for line in headerText.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
+            let lower = line.lowercased()
+            if lower.hasPrefix("content-disposition:") {
+                name = dispositionParam(String(line), "name") ?? ""
+                hasFile = dispositionParam(String(line), "filename") != nil
+            } else if lower.hasPrefix("content-type:") {
+                partType = String(line.dropFirst("content-type:".count)).trimmingCharacters(in: .whitespaces)
+            }
+        }
+        let body = UnsafeBufferPointer(rebasing: b[bodyStart..<b.count])
+        let nameText = clipName(name)
+        let loc = "\(location) multipart:\(nameText)"
+        if !name.isEmpty && formNames.contains(name) {
+            if !body.isEmpty && !ContentScanner.isMask(body) {
+                breach("redaction.multipart-field", what: "multipart field '\(nameText)'", value: body, location: loc)
+            }
+            return
+        }
+        if partType == nil && !hasFile {
+            if !body.isEmpty && (body[0] == UInt8(ascii: "{") || body[0] == UInt8(ascii: "[") || (body.count >= 2 && body[0] == 0x1F && body[1] == 0x8B)) {
+                content(body, contentType: nil, location: loc, depth: depth + 1)
+            } else {
+                shapes(body, hints: NameHints.of(name: name)) { loc }
+            }
+        } else {
+            content(body, contentType: partType, location: loc, depth: depth + 1)
+        }
+    }
+
+    private func dispositionParam(_ line: String, _ param: String) -> String? {
+        // name="x" or name=x, not matching filename= when asking for name=.
+        let lower = line.lowercased()
+        var searchFrom = lower.startIndex
+        while let r = lower.range(of: param + "=", range: searchFrom..<lower.endIndex) {
+            let prev = r.lowerBound == lower.startIndex ? " " : lower[lower.index(before: r.lowerBound)]
+            if prev == " " || prev == ";" || prev == "\t" {
+                let offset = lower.distance(from: lower.startIndex, to: r.upperBound)
+                let rest = line.dropFirst(offset)
+                if rest.first == "\"" {
+                    let inner = rest.dropFirst()
+                    return String(inner.prefix { $0 != "\"" })
+                }
+                return String(rest.prefix { $0 != ";" && $0 != " " })
+            }
+            searchFrom = r.upperBound
+        }
+        return nil
+    }
+
+    // MARK: - Tolerant JSON text scanner
+
+    private struct Frame {
+        var isObject: Bool
+        var keyStart = -1
+        var keyEnd = -1
+        var keyEscaped = false
+        var haveKey = false
+        var keyListed = false
+        var keyHints: NameHints = []
+        var index = 0
+        /// Listed by an enclosing key.
+        var listedAbove: Bool
+        /// Hints of the key holding this container (used for array elements).
+        var hintsAbove: NameHints
+    }
+
+    /// Whether JSON text, possibly still escaped once (`level` 1: the raw bytes of a JSON string that
+    /// holds a JSON document), starts like an object or array.
+    func looksLikeJSON(_ b: UnsafeBufferPointer<UInt8>, level: Int) -> Bool {
+        var i = 0
+        while i < b.count {
+            let c = b[i]
+            if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { i += 1; continue }
+            if level == 1 && c == 0x5C && i + 1 < b.count && (b[i + 1] == UInt8(ascii: "n") || b[i + 1] == UInt8(ascii: "r") || b[i + 1] == UInt8(ascii: "t")) {
+                i += 2
+                continue
+            }
+            return c == UInt8(ascii: "{") || c == UInt8(ascii: "[")
+        }
+        return false
+    }
+
+    /// Decodes a key or value range of the scanned text: once per escaping level.
+    private func decode(_ raw: UnsafeBufferPointer<UInt8>, level: Int) -> [UInt8] {
+        let once = ContentScanner.unescapeJSON(raw)
+        if level == 0 { return once }
+        return once.withUnsafeBufferPointer { ContentScanner.unescapeJSON($0) }
+    }
+
+    /// Scans JSON text that may be cut short or damaged: every string and number is visited with its key
+    /// path, without needing the document to be complete or valid. Body-list names must hold `***`.
+    ///
+    /// `level` 1 scans the raw bytes of a JSON string holding the document (a body's `text` as it stands in
+    /// the record line) without unescaping it first: `\\"` is a quote there. `rawBase` is the offset of `b`
+    /// in the record line, for the line prefilter: a plain value with no anchor stem and no hinted name is
+    /// skipped without running the detectors.
+    func jsonText(_ b: UnsafeBufferPointer<UInt8>, location: String, level: Int = 0, rawBase: Int? = nil, ownStems: Bool = false) {
+        guard let p = b.baseAddress else { return }
+        let maxDepth = maxJSONDepth
+        withUnsafeTemporaryAllocation(of: Frame.self, capacity: maxDepth) { frames in
+            let fr = frames.baseAddress!
+            let n = b.count
+            var depth = 0, overflow = 0, i = 0
+            let bs: UInt8 = 0x5C, quote: UInt8 = 0x22
+            let hitsCopy = lineHits
+            let saturated = lineSaturatedFrom
+            var cursor = 0
+            hitsCopy.withUnsafeBufferPointer { hits in
+                /// Whether an anchor stem starts in `s..<e` of `b` (values come in increasing order).
+                @inline(__always) func hit(_ s: Int, _ e: Int) -> Bool {
+                    if ownStems { return hasStem(UnsafeBufferPointer(rebasing: b[s..<e])) }
+                    guard let base = rawBase else { return true }
+                    let lo = base + s, hi = base + e
+                    if let sat = saturated, hi > sat { return true }
+                    while cursor < hits.count && hits[cursor] < lo { cursor += 1 }
+                    return cursor < hits.count && hits[cursor] < hi
+                }
+                while i < n {
+                    let c = p[i]
+                    switch c {
+                    case UInt8(ascii: "{"), UInt8(ascii: "["):
+                        if overflow > 0 || depth >= maxDepth {
+                            overflow += 1
+                        } else {
+                            var listed = false, hints: NameHints = []
+                            if depth > 0 {
+                                let top = fr[depth - 1]
+                                if top.isObject {
+                                    if top.haveKey { listed = top.keyListed || top.listedAbove; hints = top.keyHints }
+                                } else {
+                                    listed = top.listedAbove
+                                    hints = top.hintsAbove
+                                }
+                            }
+                            (fr + depth).initialize(to: Frame(isObject: c == UInt8(ascii: "{"), listedAbove: listed, hintsAbove: hints))
+                            depth += 1
+                        }
+                        i += 1
+                    case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                        if overflow > 0 { overflow -= 1 } else if depth > 0 { depth -= 1 }
+                        i += 1
+                    case UInt8(ascii: ","):
+                        if overflow == 0 && depth > 0 {
+                            if fr[depth - 1].isObject { fr[depth - 1].haveKey = false } else { fr[depth - 1].index += 1 }
+                        }
+                        i += 1
+                    case quote, bs:
+                        // A string: `"` at level 0, `\\"` at level 1; anything else here is skipped.
+                        var s: Int
+                        if level == 0 {
+                            if c == bs { i += 2; continue }
+                            s = i + 1
+                        } else {
+                            if c == quote || i + 1 >= n || p[i + 1] != quote { i += (c == bs ? 2 : 1); continue }
+                            s = i + 2
+                        }
+                        var j = s
+                        var escaped = false
+                        var e = n, next = n
+                        if level == 0 {
+                            while j < n {
+                                let d = p[j]
+                                if d == quote { e = j; next = j + 1; break }
+                                if d == bs { escaped = true; j += 2; continue }
+                                j += 1
+                            }
+                        } else {
+                            while j < n {
+                                // Only a backslash can end or escape anything here: jump to the next one.
+                                guard let q = memchr(p + j, Int32(bs), n - j) else { j = n; break }
+                                j = UnsafePointer<UInt8>(q.assumingMemoryBound(to: UInt8.self)) - p
+                                let nx = j + 1 < n ? p[j + 1] : 0
+                                if nx == quote { e = j; next = j + 2; break }
+                                escaped = true
+                                if nx == bs { j += (j + 2 < n && p[j + 2] == bs) ? 4 : 3 } else { j += 2 }
+                            }
+                        }
+                        e = min(e, n)
+                        i = next
+                        if s > e { s = e }
+                        guard overflow == 0, depth > 0 else {
+                            // Top level, or nested past the depth tracked: the detectors still run.
+                            if hit(s, e) {
+                                jsonValue(b, s, e, isString: true, escaped: escaped, listed: false, hints: [], frames: fr, depth: depth,
+                                          overflow: overflow, level: level, rawBase: rawBase, location: location, ownStems: ownStems)
+                            }
+                            continue
+                        }
+                        let top = fr[depth - 1]
+                        if top.isObject && !top.haveKey {
+                            let raw = UnsafeBufferPointer(rebasing: b[s..<e])
+                            let info = escaped ? decode(raw, level: level).withUnsafeBufferPointer { keyInfo($0) } : keyInfo(raw)
+                            fr[depth - 1].keyStart = s
+                            fr[depth - 1].keyEnd = e
+                            fr[depth - 1].keyEscaped = escaped
+                            fr[depth - 1].haveKey = true
+                            fr[depth - 1].keyListed = info.listed
+                            fr[depth - 1].keyHints = info.hints
+                            continue
+                        }
+                        let listed = top.isObject ? (top.keyListed || top.listedAbove) : top.listedAbove
+                        let hints = top.isObject ? top.keyHints : top.hintsAbove
+                        // Escapes can't hide an anchor from the stems (they stop before `/`, `"` and `\\`, and
+                        // `\\u` is a stem itself), so the raw range decides for escaped values too.
+                        if listed || !hints.isEmpty || hit(s, e) {
+                            jsonValue(b, s, e, isString: true, escaped: escaped, listed: listed, hints: hints, frames: fr, depth: depth,
+                                      overflow: overflow, level: level, rawBase: rawBase, location: location, ownStems: ownStems)
+                        }
+                    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+                        var j = i + 1
+                        while j < n {
+                            let d = p[j]
+                            if d == UInt8(ascii: ",") || d == UInt8(ascii: "}") || d == UInt8(ascii: "]") || d == 0x20 || d == 0x0A
+                                || d == 0x0D || d == 0x09 || d == quote || d == bs { break }
+                            j += 1
+                        }
+                        if overflow == 0 && depth > 0 {
+                            let top = fr[depth - 1]
+                            let listed = top.isObject ? (top.haveKey && (top.keyListed || top.listedAbove)) : top.listedAbove
+                            // Numbers matter only under a listed name; true, false and null never hold a secret.
+                            if listed && c != UInt8(ascii: "t") && c != UInt8(ascii: "f") && c != UInt8(ascii: "n") {
+                                jsonValue(b, i, min(j, i + 64), isString: false, escaped: false, listed: true, hints: [], frames: fr,
+                                          depth: depth, overflow: overflow, level: level, rawBase: rawBase, location: location, ownStems: ownStems)
+                            }
+                        }
+                        i = j
+                    default:
+                        i += 1
+                    }
+                }
+            }
+        }
+    }
+
+    /// One value the JSON scanner could not skip: a breach under a listed name, or the detectors.
+    private func jsonValue(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int, isString: Bool, escaped: Bool, listed: Bool,
+                           hints: NameHints, frames fr: UnsafeMutablePointer<Frame>, depth: Int, overflow: Int, level: Int,
+                           rawBase: Int?, location: String, ownStems: Bool) {
+        if overflow == 0 && depth > 0 && fr[depth - 1].isObject && !fr[depth - 1].haveKey { return }
+        func keyName(_ f: Frame) -> String {
+            let raw = UnsafeBufferPointer(rebasing: b[f.keyStart..<f.keyEnd])
+            if f.keyEscaped { return String(decoding: decode(raw, level: level), as: UTF8.self) }
+            return String(decoding: raw, as: UTF8.self)
+        }
+        func path() -> String {
+            var s = "$"
+            for k in 0..<depth {
+                let f = fr[k]
+                if f.isObject {
+                    if f.haveKey { s = JSONValue.memberPath(s, clipName(keyName(f))) }
+                } else {
+                    s += "[\(f.index)]"
+                }
+            }
+            if overflow > 0 { s += "…" }
+            return location.isEmpty ? s : location + " " + s
+        }
+        func innermostKey() -> String {
+            var k = depth - 1
+            while k >= 0 {
+                if fr[k].isObject && fr[k].haveKey { return keyName(fr[k]) }
+                k -= 1
+            }
+            return ""
+        }
+        let raw = UnsafeBufferPointer(rebasing: b[s..<e])
+        if !isString {
+            breach("redaction.body-field", what: "body field '\(clipName(innermostKey()))'", value: raw, location: path())
+            return
+        }
+        func handle(_ v: UnsafeBufferPointer<UInt8>, _ rawRange: Range<Int>?) {
+            if listed {
+                if !v.isEmpty && !ContentScanner.isMask(v) {
+                    breach("redaction.body-field", what: "body field '\(clipName(innermostKey()))'", value: v, location: path())
+                }
+            } else {
+                shapes(v, hints: hints, raw: rawRange) { path() }
+            }
+        }
+        if escaped {
+            let d = decode(raw, level: level)
+            let saved = rawRange
+            rawRange = nil
+            d.withUnsafeBufferPointer { handle($0, nil) }
+            rawRange = saved
+        } else {
+            // With `ownStems` the value passed its own stem check already: the detectors run in full.
+            handle(raw, ownStems ? nil : rawBase.map { ($0 + s)..<($0 + e) })
+        }
+    }
+
+    /// Resolves JSON string escapes (`\n`, `\"`, `\uXXXX` with surrogate pairs); tolerant of a cut escape.
+    static func unescapeJSON(_ b: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(b.count)
+        var i = 0
+        func hex4(_ at: Int) -> UInt32? {
+            guard at + 4 <= b.count else { return nil }
+            var v: UInt32 = 0
+            for k in 0..<4 {
+                guard let h = Shape.hexNibble(b[at + k]) else { return nil }
+                v = v << 4 | UInt32(h)
+            }
+            return v
+        }
+        func scalar(_ v: UInt32) {
+            let s = Unicode.Scalar(v) ?? "\u{FFFD}"
+            out.append(contentsOf: Array(String(Character(s)).utf8))
+        }
+        while i < b.count {
+            let c = b[i]
+            if c != 0x5C || i + 1 >= b.count { out.append(c); i += 1; continue }
+            let x = b[i + 1]
+            switch x {
+            case UInt8(ascii: "n"): out.append(0x0A); i += 2
+            case UInt8(ascii: "t"): out.append(0x09); i += 2
+            case UInt8(ascii: "r"): out.append(0x0D); i += 2
+            case UInt8(ascii: "b"): out.append(0x08); i += 2
+            case UInt8(ascii: "f"): out.append(0x0C); i += 2
+            case UInt8(ascii: "u"):
+                guard let hi = hex4(i + 2) else { out.append(x); i += 2; continue }
+                i += 6
+                if hi >= 0xD800 && hi < 0xDC00, i + 6 <= b.count, b[i] == 0x5C, b[i + 1] == UInt8(ascii: "u"),
+                   let lo = hex4(i + 2), lo >= 0xDC00 && lo < 0xE000 {
+                    scalar(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00))
+                    i += 6
+                } else {
+                    scalar(hi)
+                }
+            default: out.append(x); i += 2
+            }
+        }
+        return out
+    }
+}
+
+import Foundation

@@ -1,0 +1,266 @@
+import SiftCore
+
+/// One confirmed detector match inside scanned bytes.
+struct DetHit: Sendable {
+    var detector: Int
+    var start: Int
+    var end: Int
+    var severity: Severity
+}
+
+/// Runs the detector catalogue over byte buffers. One pass over each buffer looks up every byte pair in
+/// a 64 K table of anchor buckets, and only detectors whose anchor appears run, so the cost of a clean
+/// string does not grow with the number of detectors.
+final class DetectorEngine: @unchecked Sendable {
+    let detectors: [Detector]
+    private let table: [UInt16]
+    private let buckets: [[(anchor: [UInt8], detector: Int)]]
+    private let hinted: [Int]
+    // Stems of the anchors (each anchor's prefix before any `/`, `"` or backslash, which JSON may
+    // escape) are looked for in the raw bytes of a whole record line by `stemHits`.
+    /// Stems of 4+ bytes: a 64 K-bit Bloom filter over their first four bytes, then the sorted keys.
+    private let bloom4: UnsafeMutablePointer<UInt64>
+    private let longKeys: [UInt32]
+    private let longStems: [[[UInt8]]]
+    /// Stems of 2 or 3 bytes: a 64 K-bit set of their first byte pair, then the stems by pair.
+    private let short2: UnsafeMutablePointer<UInt64>
+    /// The first three bytes of every stem of 3+ bytes (hashed into 64 K bits: 8 KiB, stays in L1), and the pairs of the
+    /// 2-byte stems: the first, cheapest tests at each offset. Trigrams, unlike pairs, are rare in prose,
+    /// so the branch after them is well predicted.
+    private let tri: UnsafeMutablePointer<UInt64>
+    private let pairs: UnsafeMutablePointer<UInt64>
+    private let shortStems: [UInt16: [[UInt8]]]
+    /// Most anchor hits examined in one buffer (a hostile string of repeated anchors stays bounded).
+    let maxCandidates = 4096
+
+    init(disabled: Set<String> = []) {
+        let all = detectorCatalogue.filter { !disabled.contains($0.id) && !disabled.contains($0.rule) }
+        detectors = all
+        var table = [UInt16](repeating: 0, count: 65536)
+        var buckets: [[(anchor: [UInt8], detector: Int)]] = []
+        for (k, d) in all.enumerated() {
+            for a in d.anchors {
+                let bytes = Array(a.utf8)
+                precondition(bytes.count >= 2, "anchors are at least two bytes")
+                let key = Int(bytes[0]) << 8 | Int(bytes[1])
+                if table[key] == 0 {
+                    buckets.append([])
+                    table[key] = UInt16(buckets.count)
+                }
+                buckets[Int(table[key]) - 1].append((bytes, k))
+            }
+        }
+        self.table = table
+        self.buckets = buckets
+        var stems = Set<[UInt8]>()
+        for d in all {
+            for a in d.anchors {
+                let bytes = Array(a.utf8)
+                let special: Set<UInt8> = [UInt8(ascii: "/"), UInt8(ascii: "\""), UInt8(ascii: "\\")]
+                let cut = bytes.firstIndex(where: { special.contains($0) }) ?? bytes.count
+                if cut >= 2 {
+                    stems.insert(Array(bytes[0..<cut]))
+                } else {
+                    // Too short before the special byte: the byte itself and its escaped spellings
+                    // (once, twice, and once then twice: \/, \\/, \\\/) complete the stem.
+                    let head = Array(bytes[0..<max(cut, 1)])
+                    if head.count == 1 && bytes.count > 1 {
+                        let sp = bytes[1]
+                        let b: UInt8 = 0x5C
+                        for esc in [[], [b], [b, b], [b, b, b]] { stems.insert(head + esc + [sp]) }
+                    } else {
+                        stems.insert(head + [0x5C])
+                    }
+                }
+            }
+        }
+        // A \u escape can spell any anchor: a value holding one is always scanned.
+        stems.insert(Array("\\u".utf8))
+        bloom4 = .allocate(capacity: 1024)
+        bloom4.initialize(repeating: 0, count: 1024)
+        short2 = .allocate(capacity: 1024)
+        short2.initialize(repeating: 0, count: 1024)
+        pairs = .allocate(capacity: 1024)
+        pairs.initialize(repeating: 0, count: 1024)
+        tri = .allocate(capacity: 1024)
+        tri.initialize(repeating: 0, count: 1024)
+        var longs: [UInt32: [[UInt8]]] = [:]
+        var shorts: [UInt16: [[UInt8]]] = [:]
+        for st in stems.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            if st.count == 2 {
+                let pk = Int(st[0]) | Int(st[1]) << 8
+                pairs[pk >> 6] |= 1 << UInt64(pk & 63)
+            } else {
+                let h3 = DetectorEngine.triIndex(UInt32(st[0]) | UInt32(st[1]) << 8 | UInt32(st[2]) << 16)
+                tri[h3 >> 6] |= 1 << UInt64(h3 & 63)
+            }
+            if st.count >= 4 {
+                let k = DetectorEngine.word(st[0], st[1], st[2], st[3])
+                longs[k, default: []].append(st)
+                let h = DetectorEngine.bloomIndex(k)
+                bloom4[h >> 6] |= 1 << UInt64(h & 63)
+            } else {
+                let k = UInt16(st[0]) | UInt16(st[1]) << 8
+                shorts[k, default: []].append(st)
+                short2[Int(k) >> 6] |= 1 << UInt64(Int(k) & 63)
+            }
+        }
+        longKeys = longs.keys.sorted()
+        longStems = longKeys.map { longs[$0] ?? [] }
+        shortStems = shorts
+        hinted = all.indices.filter { all[$0].whole != nil }
+    }
+
+    deinit {
+        bloom4.deallocate()
+        short2.deallocate()
+        pairs.deallocate()
+        tri.deallocate()
+    }
+
+    /// Detector index by id (nil when disabled or unknown).
+    func index(of id: String) -> Int? { detectors.firstIndex { $0.id == id } }
+
+    /// Scans `input`, appending non-overlapping matches (specific detectors win over generic ones) to `out`.
+    /// `skipURLStructural` leaves out the URL-structure detectors where the caller parses the URL itself.
+    func scan(_ input: ScanInput, skipURLStructural: Bool = false, into out: inout [DetHit]) {
+        let base = out.count
+        let b = input.b
+        let n = b.count
+        if n >= 2, let p = b.baseAddress {
+            var candidates = 0
+            table.withUnsafeBufferPointer { tab in
+                var i = 0
+                while i < n - 1 {
+                    let t = tab[Int(p[i]) << 8 | Int(p[i + 1])]
+                    if t != 0 {
+                        for (anchor, k) in buckets[Int(t) - 1] where i + anchor.count <= n {
+                            var same = true
+                            var j = 2
+                            while j < anchor.count {
+                                if p[i + j] != anchor[j] { same = false; break }
+                                j += 1
+                            }
+                            guard same else { continue }
+                            let d = detectors[k]
+                            if skipURLStructural && d.urlStructural { continue }
+                            candidates += 1
+                            if candidates > maxCandidates { return }
+                            if let m = d.match(input, i, anchor.count), m.end > m.start, m.start >= 0, m.end <= n {
+                                out.append(DetHit(detector: k, start: m.start, end: m.end, severity: m.severity ?? d.severity))
+                            }
+                        }
+                    }
+                    i += 1
+                }
+            }
+        }
+        if !input.hints.isEmpty {
+            for k in hinted where !detectors[k].hintMask.isDisjoint(with: input.hints) {
+                let d = detectors[k]
+                if skipURLStructural && d.urlStructural { continue }
+                if let m = d.whole?(input), m.end > m.start, m.start >= 0, m.end <= n {
+                    out.append(DetHit(detector: k, start: m.start, end: m.end, severity: m.severity ?? d.severity))
+                }
+            }
+        }
+        if out.count - base > 1 { resolveOverlaps(&out, from: base) }
+    }
+
+    /// Offsets (ascending) in `b` where an anchor stem starts: a value whose raw bytes hold none of them
+    /// cannot match an anchored detector. At most `maxCandidates` offsets; past that, every offset after
+    /// the last one counts as a hit (`saturatedFrom`).
+    @inline(__always) static func word(_ a: UInt8, _ b: UInt8, _ c: UInt8, _ d: UInt8) -> UInt32 {
+        UInt32(a) | UInt32(b) << 8 | UInt32(c) << 16 | UInt32(d) << 24
+    }
+
+    @inline(__always) static func triIndex(_ t: UInt32) -> Int {
+        Int(truncatingIfNeeded: (t &* 0x9E37_79B1) >> 16) & 0xFFFF
+    }
+
+    @inline(__always) static func bloomIndex(_ w: UInt32) -> Int {
+        Int(truncatingIfNeeded: (w &* 0x9E37_79B1) >> 16)
+    }
+
+    /// Appends to `out` the offsets (plus `base`) where a stem starts; with `first`, stops at the first.
+    func stemHits(_ b: UnsafeBufferPointer<UInt8>, base: Int = 0, first: Bool = false, into out: inout [Int]) -> Int? {
+        let n = b.count
+        guard n >= 2, let p = b.baseAddress else { return nil }
+        let bloom = bloom4, short = short2
+        let limit = maxCandidates
+        @inline(__always) func matches(_ st: [UInt8], _ i: Int, from: Int) -> Bool {
+            guard i + st.count <= n else { return false }
+            var j = from
+            while j < st.count && p[i + j] == st[j] { j += 1 }
+            return j == st.count
+        }
+        func checkLong(_ w: UInt32, _ i: Int) -> Bool {
+            var lo = 0, hi = longKeys.count
+            while lo < hi {
+                let mid = (lo + hi) >> 1
+                if longKeys[mid] < w { lo = mid + 1 } else { hi = mid }
+            }
+            guard lo < longKeys.count, longKeys[lo] == w else { return false }
+            for st in longStems[lo] where matches(st, i, from: 4) { return true }
+            return false
+        }
+        func checkShort(_ pair: Int, _ i: Int) -> Bool {
+            guard let list = shortStems[UInt16(pair)] else { return false }
+            for st in list where matches(st, i, from: 2) { return true }
+            return false
+        }
+        var i = 0
+        let raw = UnsafeRawPointer(p)
+        let pairSet = pairs, triSet = tri
+        while i + 4 <= n {
+            let w = raw.loadUnaligned(fromByteOffset: i, as: UInt32.self)
+            let h3 = DetectorEngine.triIndex(w & 0xFF_FFFF)
+            let pair = Int(w & 0xFFFF)
+            let any = (triSet[h3 >> 6] >> UInt64(h3 & 63)) | (pairSet[pair >> 6] >> UInt64(pair & 63))
+            if any & 1 == 0 { i += 1; continue }
+            let h = DetectorEngine.bloomIndex(w)
+            let inBloom = (bloom[h >> 6] >> UInt64(h & 63)) & 1 != 0
+            let inShort = (short[pair >> 6] >> UInt64(pair & 63)) & 1 != 0
+            if inBloom || inShort {
+                if (inBloom && checkLong(w, i)) || (inShort && checkShort(pair, i)) {
+                    out.append(base + i)
+                    if first { return nil }
+                    if out.count >= limit { return base + i }
+                }
+            }
+            i += 1
+        }
+        while i + 2 <= n {
+            let pair = Int(p[i]) | Int(p[i + 1]) << 8
+            if (short[pair >> 6] >> UInt64(pair & 63)) & 1 != 0 && checkShort(pair, i) {
+                out.append(base + i)
+                if first { return nil }
+                if out.count >= limit { return base + i }
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Keeps, among overlapping matches, the one from the earliest (most specific) detector.
+    private func resolveOverlaps(_ out: inout [DetHit], from base: Int) {
+        var hits = Array(out[base...])
+        out.removeSubrange(base...)
+        hits.sort { a, b in
+            if a.detector != b.detector { return a.detector < b.detector }
+            return a.start < b.start
+        }
+        var kept: [DetHit] = []
+        for h in hits where !kept.contains(where: { $0.start < h.end && h.start < $0.end }) { kept.append(h) }
+        kept.sort { $0.start < $1.start }
+        out.append(contentsOf: kept)
+    }
+
+    /// The first specific (non-generic) detector matching anywhere in `bytes`: a contract breach whose
+    /// value also has a credential shape is critical.
+    func shapeOf(_ bytes: UnsafeBufferPointer<UInt8>) -> Detector? {
+        var hits: [DetHit] = []
+        scan(ScanInput(b: bytes, hints: []), into: &hits)
+        return hits.lazy.map { self.detectors[$0.detector] }.first { !$0.generic }
+    }
+}

@@ -1,0 +1,561 @@
+import SiftCore
+
+/// Where one detector matched inside the scanned bytes.
+struct DetMatch: Sendable, Equatable {
+    var start: Int
+    var end: Int
+    /// Overrides the detector's severity (test keys are `low`).
+    var severity: Severity? = nil
+}
+
+/// One value-shape credential detector: anchored on cheap literals (the prefilter), then a small
+/// byte matcher confirms the shape around the anchor.
+struct Detector: Sendable {
+    /// `jwt`, `aws-access-key`, …; the rule id is `secret.<id>` unless `rule` says otherwise.
+    let id: String
+    let rule: String
+    let title: String
+    let severity: Severity
+    /// Case-sensitive literals (at least 2 bytes). The detector runs only where one appears.
+    let anchors: [String]
+    let match: @Sendable (ScanInput, Int, Int) -> DetMatch?
+    /// Name hints that run `whole` over the entire value (detectors that need a name for context).
+    let hintMask: NameHints
+    let whole: (@Sendable (ScanInput) -> DetMatch?)?
+    /// URL-structure detectors, skipped where the URL is parsed field by field.
+    let urlStructural: Bool
+    /// Generic (context) detectors lose an overlap to any specific one.
+    let generic: Bool
+
+    init(_ id: String, _ title: String, _ severity: Severity, anchors: [String], rule: String? = nil,
+         hints: NameHints = [], whole: (@Sendable (ScanInput) -> DetMatch?)? = nil, urlStructural: Bool = false,
+         generic: Bool = false, match: @escaping @Sendable (ScanInput, Int, Int) -> DetMatch?) {
+        self.id = id
+        self.rule = rule ?? "secret." + id
+        self.title = title
+        self.severity = severity
+        self.anchors = anchors
+        self.match = match
+        self.hintMask = hints
+        self.whole = whole
+        self.urlStructural = urlStructural
+        self.generic = generic
+    }
+}
+
+/// Character classes of the matchers, built once.
+enum Sets {
+    static let pemLabel = ByteSet("A-Z0-9 ")
+    static let pemBody = ByteSet("A-Za-z0-9+/=\r\n\t :,\\-")
+    static let assignmentStop = ByteSet(" \t\r\n\"'&,;)}]<\\")
+    static let slackBody = ByteSet("A-Za-z0-9-")
+    static let webhookPath = ByteSet("A-Za-z0-9_/")
+    static let afterUrlOrWord = ByteSet("A-Za-z0-9/:")
+    static let sasValue = ByteSet("A-Za-z0-9%+/=")
+    static let uuidChars = ByteSet("0-9a-fA-F-")
+    static let lowerDigit = ByteSet("a-z0-9")
+    static let tokenWithEquals = ByteSet("A-Za-z0-9_=-")
+    static let alnumDot = ByteSet("A-Za-z0-9.")
+    static let newRelicBody = ByteSet("A-Za-z0-9_-")
+    static let sentryBody = ByteSet("A-Za-z0-9+/=_")
+    static let queryValueStop = ByteSet("&#\"' \t\r\n<>\\")
+    static let authorityStop = ByteSet("/?#\"' \t\r\n<>\\")
+}
+
+private func u(_ s: String) -> [UInt8] { Array(s.utf8) }
+
+/// `anchor` + a run of `body` bytes of `min...max` (longer runs are not this token), with word boundaries.
+private func prefixed(_ id: String, _ title: String, _ sev: Severity, _ prefixes: [String], _ body: ByteSet,
+                      min: Int, max: Int, before: ByteSet = .alnum, lowPrefixes: [String] = [],
+                      clamp: Bool = false, check: (@Sendable (ScanInput, Int, Int) -> Bool)? = nil) -> Detector {
+    let low = Set(lowPrefixes.map(u))
+    return Detector(id, title, sev, anchors: prefixes) { t, p, len in
+        guard t.boundaryBefore(p, before) else { return nil }
+        let l = t.run(p + len, body, max: max + 1)
+        guard l >= min else { return nil }
+        if l > max && !clamp { return nil }
+        let end = p + len + Swift.min(l, max)
+        if let check, !check(t, p, end) { return nil }
+        var m = DetMatch(start: p, end: end)
+        if !low.isEmpty, low.contains(Array(t.b[p..<(p + len)])) { m.severity = .low }
+        return m
+    }
+}
+
+/// Checks that a token mixes character classes (random tokens do; words and constants don't).
+@Sendable private func mixed(_ t: ScanInput, _ s: Int, _ e: Int) -> Bool {
+    var lo = false, up = false, dg = false
+    for i in s..<e {
+        let c = t[i]
+        if ByteSet.lower.contains(c) { lo = true } else if ByteSet.upper.contains(c) { up = true } else if ByteSet.digit.contains(c) { dg = true }
+    }
+    return (lo ? 1 : 0) + (up ? 1 : 0) + (dg ? 1 : 0) >= 2
+}
+
+/// A PEM private-key block starting at `p` (the `-----BEGIN`): to its `-----END …-----`, or to the end of a cut one.
+@Sendable private func pemBlock(_ t: ScanInput, _ p: Int) -> DetMatch? {
+    let labelStart = p + 11
+    let labelLen = t.run(labelStart, Sets.pemLabel, max: 48)
+    let afterLabel = labelStart + labelLen
+    guard t.has(u("-----"), at: afterLabel) else { return nil }
+    let label = String(decoding: t.b[labelStart..<afterLabel], as: UTF8.self)
+    guard label.hasSuffix("PRIVATE KEY") || label.hasSuffix("PRIVATE KEY BLOCK") else { return nil }
+    let bodyStart = afterLabel + 5
+    // At least some key material (base64 or headers) must follow.
+    guard t.run(bodyStart, Sets.pemBody, max: 64) >= 16 else { return nil }
+    let limit = Swift.min(t.count, p + 16384)
+    if let endAt = t.find(u("-----END"), bodyStart, limit) {
+        let close = t.find(u("-----"), endAt + 8, Swift.min(limit, endAt + 80)).map { $0 + 5 } ?? Swift.min(limit, endAt + 8)
+        return DetMatch(start: p, end: close)
+    }
+    return DetMatch(start: p, end: bodyStart + t.run(bodyStart, Sets.pemBody, max: limit - bodyStart))
+}
+
+/// Searches `lo..<hi` for a run of exactly `len` bytes of `set` standing alone (boundaries on both sides).
+private func standalone(_ t: ScanInput, _ lo: Int, _ hi: Int, _ set: ByteSet, lengths: [Int], mixedClasses: Bool = false) -> DetMatch? {
+    var i = Swift.max(0, lo)
+    let hi = Swift.min(t.count, hi)
+    while i < hi {
+        if set.contains(t[i]) && t.boundaryBefore(i, set) {
+            let l = t.run(i, set, max: 512)
+            if lengths.contains(l) && (!mixedClasses || mixed(t, i, i + l)) { return DetMatch(start: i, end: i + l) }
+            i += Swift.max(l, 1)
+        } else {
+            i += 1
+        }
+    }
+    return nil
+}
+
+/// The whole value (trimmed of quotes and white space) is exactly one run of `set` of an allowed length.
+private func wholeRun(_ t: ScanInput, _ set: ByteSet, lengths: ClosedRange<Int>, mixedClasses: Bool = false) -> DetMatch? {
+    var s = 0, e = t.count
+    while s < e && (ByteSet.space.contains(t[s]) || t[s] == UInt8(ascii: "\"")) { s += 1 }
+    while e > s && (ByteSet.space.contains(t[e - 1]) || t[e - 1] == UInt8(ascii: "\"")) { e -= 1 }
+    guard lengths.contains(e - s), t.run(s, set, max: e - s) == e - s else { return nil }
+    if mixedClasses && !mixed(t, s, e) { return nil }
+    return DetMatch(start: s, end: e)
+}
+
+/// Whether a value is a plausible random credential: used only together with a credential-like name.
+func looksLikeGenericSecret(_ b: UnsafeBufferPointer<UInt8>, allowHex: Bool) -> Bool {
+    let n = b.count
+    guard n >= 16 && n <= 512 else { return false }
+    for c in b where c <= 0x20 || c >= 0x7F || c == UInt8(ascii: "\"") || c == UInt8(ascii: "<") || c == UInt8(ascii: ">") { return false }
+    for p in ["http://", "https://", "data:", "sha256:", "req_", "ses_", "rec_", "usr_", "env_", "/", "${", "{{", "%"]
+    where Shape.hasPrefix(b, p) { return false }
+    if Shape.isUUID(b) { return false }
+    var star = 0, digits = 0, lower = 0, upper = 0, other = 0
+    for c in b {
+        if c == UInt8(ascii: "*") { star += 1 }
+        if ByteSet.digit.contains(c) { digits += 1 } else if ByteSet.lower.contains(c) { lower += 1 }
+        else if ByteSet.upper.contains(c) { upper += 1 } else { other += 1 }
+    }
+    if star >= 3 { return false }          // masked, partly masked
+    if digits == n { return false }        // numbers, timestamps
+    if Shape.all(b, .hex) && (!allowHex || (n != 32 && n != 40 && n != 64)) { return false }  // hashes, ids
+    let classes = (digits > 0 ? 1 : 0) + (lower > 0 ? 1 : 0) + (upper > 0 ? 1 : 0)
+    if classes < 2 { return false }
+    let h = Shape.entropy(b)
+    return h >= (n >= 24 ? 3.5 : 3.2)
+}
+
+/// Words that, as a lone value, are never a password (placeholders, masks, states).
+private let passwordPlaceholders: Set<String> = [
+    "***", "null", "nil", "none", "undefined", "true", "false", "redacted", "[redacted]", "<redacted>", "[filtered]",
+    "filtered", "hidden", "masked", "secret", "password", "changeme", "xxx", "xxxx", "xxxxxx", "xxxxxxxx", "required",
+    "missing", "invalid", "empty", "<password>", "your_password", "yourpassword", "example",
+]
+
+/// A value under a password-like name: a non-placeholder, not a plain lowercase word.
+func looksLikePasswordValue(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard b.count >= 4 && b.count <= 256 else { return false }
+    if b.contains(where: { $0 == UInt8(ascii: "*") }) { return false }
+    let s = String(decoding: b, as: UTF8.self).lowercased()
+    if passwordPlaceholders.contains(s) { return false }
+    if s.hasPrefix("${") || s.hasPrefix("{{") || s.hasPrefix("%") || s.hasPrefix("<") || s.hasPrefix("$") { return false }
+    // A plain lowercase word ("password: incorrect") or a sentence ("At least 8 characters") is prose.
+    if Shape.all(b, .lower) { return false }
+    if b.reduce(0, { $0 + ($1 == 0x20 ? 1 : 0) }) >= 2 { return false }
+    return true
+}
+
+/// Name-value assignment in free text around an anchor inside the name (`password=…`, `"api_key": "…"`).
+/// Returns the value's range and the name's hints.
+private func assignment(_ t: ScanInput, _ p: Int, _ len: Int) -> (value: DetMatch, hints: NameHints)? {
+    let nameStart = p - t.runBack(p, .ident, max: 48)
+    let nameEnd = p + len + t.run(p + len, .ident, max: 48)
+    guard nameEnd > nameStart else { return nil }
+    let hints = NameHints.of(raw: UnsafeBufferPointer(rebasing: t.b[nameStart..<nameEnd]))
+    var i = nameEnd
+    // Optional closing quote of a JSON or escaped JSON name.
+    if i < t.count && t[i] == UInt8(ascii: "\\") { i += 1 }
+    if i < t.count && (t[i] == UInt8(ascii: "\"") || t[i] == UInt8(ascii: "'")) { i += 1 }
+    while i < t.count && t[i] == 0x20 { i += 1 }
+    guard i < t.count, t[i] == UInt8(ascii: "=") || t[i] == UInt8(ascii: ":") else { return nil }
+    i += 1
+    while i < t.count && t[i] == 0x20 { i += 1 }
+    if i < t.count && t[i] == UInt8(ascii: "\\") { i += 1 }
+    if i < t.count && (t[i] == UInt8(ascii: "\"") || t[i] == UInt8(ascii: "'")) { i += 1 }
+    let stop = Sets.assignmentStop
+    var e = i
+    let limit = Swift.min(t.count, i + 512)
+    while e < limit && !stop.contains(t[e]) { e += 1 }
+    guard e > i else { return nil }
+    return (DetMatch(start: i, end: e), hints)
+}
+
+/// Every detector, most specific first: where two matches overlap, the earlier detector keeps it.
+let detectorCatalogue: [Detector] = {
+    var d: [Detector] = []
+
+    d.append(Detector("private-key-json", "private key in a JSON document", .critical,
+                      anchors: ["private_key\"", "privateKey\"", "private_key\\\"", "privateKey\\\""]) { t, p, len in
+        var i = p + len
+        let limit = Swift.min(t.count, i + 24)
+        while i < limit && (t[i] == 0x20 || t[i] == UInt8(ascii: ":") || t[i] == UInt8(ascii: "\"") || t[i] == UInt8(ascii: "\\")) { i += 1 }
+        guard t.has(u("-----BEGIN "), at: i) else { return nil }
+        return pemBlock(t, i)
+    })
+    d.append(Detector("pem-private-key", "PEM private key", .critical, anchors: ["-----BEGIN "]) { t, p, _ in pemBlock(t, p) })
+    d.append(Detector("jwt", "JSON Web Token", .high, anchors: ["eyJ"]) { t, p, _ in
+        guard t.boundaryBefore(p, .b64url) else { return nil }
+        let s1 = t.run(p, .b64url, max: 4096)
+        guard s1 >= 10, p + s1 < t.count, t[p + s1] == UInt8(ascii: ".") else { return nil }
+        let p2 = p + s1 + 1
+        let s2 = t.run(p2, .b64url, max: 16384)
+        guard s2 >= 10, p2 + s2 < t.count, t[p2 + s2] == UInt8(ascii: ".") else { return nil }
+        let p3 = p2 + s2 + 1
+        let s3 = t.run(p3, .b64url, max: 4096)
+        guard s3 >= 8 else { return nil }
+        return DetMatch(start: p, end: p3 + s3)
+    })
+    d.append(prefixed("aws-access-key", "AWS access key id", .critical,
+                      ["AKIA", "ASIA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA", "ABIA", "ACCA"], .upperDigit,
+                      min: 16, max: 16) { t, s, e in
+        !String(decoding: t.b[s..<e], as: UTF8.self).hasSuffix("EXAMPLE")
+    })
+    d.append(Detector("aws-secret-key", "AWS secret access key", .critical,
+                      anchors: ["aws_secret", "AWS_SECRET", "aws-secret", "secret_access_key", "SECRET_ACCESS_KEY",
+                                "SecretAccessKey", "secretAccessKey", "secretaccesskey"],
+                      hints: .awsSecret, whole: { t in wholeRun(t, .b64, lengths: 40...40, mixedClasses: true) }) { t, p, len in
+        standalone(t, p + len, p + len + 100, .b64, lengths: [40], mixedClasses: true)
+    })
+    d.append(prefixed("palbase-user-token", "Palbase user token", .critical, ["pbu_"], .b64url, min: 43, max: 43))
+    d.append(prefixed("palbase-project-key", "Palbase project key", .high, ["pbk_live_", "pbk_test_"], .alnum,
+                      min: 32, max: 32, lowPrefixes: ["pbk_test_"]))
+    d.append(prefixed("github-token", "GitHub token", .critical, ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"], .alnum,
+                      min: 36, max: 255))
+    d.append(prefixed("github-pat", "GitHub fine-grained personal access token", .critical, ["github_pat_"], .word,
+                      min: 50, max: 255))
+    d.append(prefixed("gitlab-token", "GitLab token", .critical,
+                      ["glpat-", "glptt-", "gldt-", "glrt-", "glcbt-", "glsoat-", "glffct-", "gloas-", "glimt-", "glagent-", "glft-"],
+                      .b64url, min: 20, max: 255))
+    d.append(prefixed("slack-token", "Slack token", .critical, ["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxe-", "xoxo-", "xapp-"],
+                      Sets.slackBody, min: 20, max: 255) { t, s, e in
+        t.run(s + 5, .digit, max: 64) > 0 || mixed(t, s + 5, e)
+    })
+    d.append(Detector("slack-webhook", "Slack incoming webhook URL", .high,
+                      anchors: ["hooks.slack.com/services/", "hooks.slack.com/workflows/", "hooks.slack.com/triggers/"]) { t, p, len in
+        let l = t.run(p + len, Sets.webhookPath, max: 200)
+        guard l >= 20 else { return nil }
+        return DetMatch(start: p, end: p + len + l)
+    })
+    d.append(prefixed("stripe-key", "Stripe secret or restricted key", .critical, ["sk_live_", "rk_live_", "sk_test_", "rk_test_"],
+                      .alnum, min: 20, max: 247, lowPrefixes: ["sk_test_", "rk_test_"]))
+    d.append(prefixed("stripe-webhook-secret", "Stripe webhook signing secret", .high, ["whsec_"], .alnum, min: 32, max: 128))
+    d.append(prefixed("google-api-key", "Google API key", .high, ["AIza"], .b64url, min: 35, max: 35))
+    d.append(prefixed("google-oauth-access-token", "Google OAuth access token", .high, ["ya29."], .b64url, min: 20, max: 2048))
+    d.append(prefixed("google-oauth-refresh-token", "Google OAuth refresh token", .critical, ["1//0"], .b64url,
+                      min: 30, max: 512, before: Sets.afterUrlOrWord))
+    d.append(prefixed("google-oauth-client-secret", "Google OAuth client secret", .high, ["GOCSPX-"], .b64url, min: 24, max: 40))
+    // Two-letter prefixes: anchored with the first hex digit too, so `SKU-…` never wakes the detector.
+    let hexDigits = "0123456789abcdef".map { String($0) }
+    d.append(Detector("twilio-api-key", "Twilio API key", .high, anchors: hexDigits.map { "SK" + $0 }) { t, p, _ in
+        guard t.boundaryBefore(p), t.run(p + 2, .hexLower, max: 33) == 32 else { return nil }
+        return DetMatch(start: p, end: p + 34)
+    })
+    d.append(Detector("twilio-account-credentials", "Twilio account SID beside an auth token", .high,
+                      anchors: hexDigits.map { "AC" + $0 }) { t, p, len in
+        guard t.boundaryBefore(p), t.run(p + 2, .hexLower, max: 33) == 32 else { return nil }
+        let ctx = t.hints.contains(.twilio) || t.containsCI(u("twilio"), p - 120, p + 160)
+            || t.containsCI(u("auth"), p - 120, p + 160) || t.containsCI(u("token"), p - 120, p + 160)
+        return ctx ? DetMatch(start: p, end: p + 34) : nil
+    })
+    d.append(Detector("sendgrid-api-key", "SendGrid API key", .high, anchors: ["SG."]) { t, p, len in
+        guard t.boundaryBefore(p) else { return nil }
+        let a = t.run(p + 3, .b64url, max: 40)
+        guard (16...32).contains(a), p + 3 + a < t.count, t[p + 3 + a] == UInt8(ascii: ".") else { return nil }
+        let b = t.run(p + 4 + a, .b64url, max: 60)
+        guard (30...50).contains(b) else { return nil }
+        return DetMatch(start: p, end: p + 4 + a + b)
+    })
+    d.append(prefixed("npm-token", "npm access token", .high, ["npm_"], .alnum, min: 36, max: 36))
+    d.append(prefixed("pypi-token", "PyPI upload token", .high, ["pypi-AgEIcHlwaS5vcmc"], .b64url, min: 50, max: 512))
+    d.append(Detector("azure-sas", "Azure shared access signature", .high, anchors: ["sig="], urlStructural: true) { t, p, len in
+        guard p > 0, t[p - 1] == UInt8(ascii: "?") || t[p - 1] == UInt8(ascii: "&") else { return nil }
+        let l = t.run(p + len, Sets.sasValue, max: 256)
+        guard l >= 20 else { return nil }
+        let ctx = t.find(u("sv="), p - 2048, p + 2048) != nil || t.find(u("se="), p - 2048, p + 2048) != nil
+        return ctx ? DetMatch(start: p + len, end: p + len + l) : nil
+    })
+    d.append(Detector("azure-storage-key", "Azure storage account key in a connection string", .critical, anchors: ["AccountKey="]) { t, p, len in
+        let l = t.run(p + len, .b64pad, max: 100)
+        guard (80...100).contains(l) else { return nil }
+        return DetMatch(start: p + len, end: p + len + l)
+    })
+    d.append(prefixed("mailgun-api-key", "Mailgun API key", .high, ["key-"], .hexLower, min: 32, max: 32))
+    d.append(Detector("mailchimp-api-key", "Mailchimp API key", .high, anchors: ["-us"]) { t, p, len in
+        let dg = t.run(p + 3, .digit, max: 3)
+        guard (1...2).contains(dg), t.boundaryAt(p + 3 + dg), t.runBack(p, .hexLower, max: 33) == 32, t.boundaryBefore(p - 32) else { return nil }
+        return DetMatch(start: p - 32, end: p + 3 + dg)
+    })
+    d.append(prefixed("shopify-token", "Shopify access token or shared secret", .high, ["shpat_", "shpss_", "shpca_", "shppa_"],
+                      .hex, min: 32, max: 32))
+    d.append(prefixed("digitalocean-token", "DigitalOcean token", .high, ["dop_v1_", "doo_v1_", "dor_v1_"], .hexLower, min: 64, max: 64))
+    d.append(Detector("heroku-api-key", "Heroku API key", .high, anchors: ["heroku", "Heroku", "HEROKU", "HRKU-"],
+                      hints: .heroku, whole: { t in
+        guard let m = wholeRun(t, Sets.uuidChars, lengths: 36...36), Shape.isUUID(t.b, m.start) else { return nil }
+        return m
+    }) { t, p, len in
+        if t.has(u("HRKU-"), at: p) {
+            let l = t.run(p + 5, .b64url, max: 128)
+            return l >= 50 ? DetMatch(start: p, end: p + 5 + l) : nil
+        }
+        var i = p + len
+        let limit = Swift.min(t.count, p + len + 100)
+        while i < limit {
+            if Shape.isUUID(t.b, i) && t.boundaryBefore(i, .hex) && t.boundaryAt(i + 36, .hex) { return DetMatch(start: i, end: i + 36) }
+            i += 1
+        }
+        return nil
+    })
+    d.append(Detector("datadog-api-key", "Datadog API or application key", .high,
+                      anchors: ["datadog", "Datadog", "DATADOG", "dd_api_key", "DD_API_KEY", "dd_app_key", "DD_APP_KEY",
+                                "DD-API-KEY", "dd-api-key", "DD-APPLICATION-KEY"],
+                      hints: .datadog, whole: { t in wholeRun(t, .hexLower, lengths: 32...40).flatMap { ($0.end - $0.start == 32 || $0.end - $0.start == 40) ? $0 : nil } }) { t, p, len in
+        standalone(t, p + len, p + len + 100, .hexLower, lengths: [32, 40])
+    })
+    d.append(prefixed("anthropic-api-key", "Anthropic API key", .critical, ["sk-ant-"], .b64url, min: 80, max: 255))
+    d.append(Detector("openai-api-key", "OpenAI API key", .critical, anchors: ["sk-proj-", "sk-svcacct-", "sk-admin-", "T3BlbkFJ"]) { t, p, len in
+        if t.has(u("T3BlbkFJ"), at: p) {
+            let back = t.runBack(p, .b64url, max: 200)
+            let s = p - back
+            guard back >= 23, t.has(u("sk-"), at: s), t.boundaryBefore(s) else { return nil }
+            let fwd = t.run(p + 8, .b64url, max: 200)
+            guard fwd >= 20 else { return nil }
+            return DetMatch(start: s, end: p + 8 + fwd)
+        }
+        guard t.boundaryBefore(p) else { return nil }
+        let l = t.run(p + len, .b64url, max: 300)
+        return l >= 40 ? DetMatch(start: p, end: p + len + l) : nil
+    })
+    d.append(prefixed("huggingface-token", "Hugging Face access token", .high, ["hf_"], .alnum, min: 30, max: 40) { t, s, e in
+        mixed(t, s + 3, e)
+    })
+    d.append(Detector("discord-bot-token", "Discord bot token", .high, anchors: ["discord", "Discord", "DISCORD", "Bot "],
+                      hints: .discord, whole: { t in discordToken(t, 0, t.count, whole: true) }) { t, p, len in
+        discordToken(t, p + len, p + len + 100, whole: false)
+    })
+    d.append(Detector("discord-webhook", "Discord webhook URL", .high,
+                      anchors: ["discord.com/api/webhooks/", "discordapp.com/api/webhooks/"]) { t, p, len in
+        let idLen = t.run(p + len, .digit, max: 21)
+        guard (17...20).contains(idLen), p + len + idLen < t.count, t[p + len + idLen] == UInt8(ascii: "/") else { return nil }
+        let tok = t.run(p + len + idLen + 1, .b64url, max: 100)
+        guard tok >= 60 else { return nil }
+        return DetMatch(start: p, end: p + len + idLen + 1 + tok)
+    })
+    d.append(Detector("telegram-bot-token", "Telegram bot token", .high, anchors: [":AA"]) { t, p, _ in
+        let dg = t.runBack(p, .digit, max: 11)
+        guard (8...10).contains(dg), t.boundaryBefore(p - dg) else { return nil }
+        let l = t.run(p + 1, .b64url, max: 40)
+        guard (35...36).contains(l), t.boundaryAt(p + 1 + l, .b64url) else { return nil }
+        return DetMatch(start: p - dg, end: p + 1 + l)
+    })
+    d.append(Detector("square-token", "Square access token or secret", .high, anchors: ["sq0atp-", "sq0csp-", "EAAA"]) { t, p, len in
+        guard t.boundaryBefore(p) else { return nil }
+        let l = t.run(p + len, .b64url, max: 80)
+        if t.has(u("EAAA"), at: p) { return (60...72).contains(l) && mixed(t, p, p + len + l) ? DetMatch(start: p, end: p + len + l) : nil }
+        if t.has(u("sq0atp-"), at: p) { return (22...60).contains(l) ? DetMatch(start: p, end: p + len + l) : nil }
+        return (40...60).contains(l) ? DetMatch(start: p, end: p + len + l) : nil
+    })
+    d.append(Detector("braintree-token", "PayPal Braintree access token", .critical,
+                      anchors: ["access_token$production$", "access_token$sandbox$"]) { t, p, len in
+        let a = t.run(p + len, Sets.lowerDigit, max: 17)
+        guard a == 16, p + len + a < t.count, t[p + len + a] == UInt8(ascii: "$") else { return nil }
+        let b = t.run(p + len + a + 1, .hexLower, max: 33)
+        guard b == 32 else { return nil }
+        var m = DetMatch(start: p, end: p + len + a + 1 + b)
+        if t.has(u("access_token$sandbox$"), at: p) { m.severity = .low }
+        return m
+    })
+    d.append(Detector("firebase-fcm-server-key", "Firebase Cloud Messaging server key", .high, anchors: [":APA91b"]) { t, p, len in
+        let back = t.runBack(p, .b64url, max: 12)
+        guard back == 11, t.has(u("AAAA"), at: p - 11), t.boundaryBefore(p - 11) else { return nil }
+        let l = t.run(p + len, .b64url, max: 200)
+        guard l >= 100 else { return nil }
+        return DetMatch(start: p - 11, end: p + len + l)
+    })
+    d.append(prefixed("atlassian-api-token", "Atlassian API token", .high, ["ATATT3"], Sets.tokenWithEquals, min: 100, max: 300))
+    d.append(prefixed("linear-api-key", "Linear API key", .high, ["lin_api_"], .alnum, min: 40, max: 40))
+    d.append(prefixed("doppler-token", "Doppler token", .high, ["dp.pt.", "dp.st.", "dp.ct.", "dp.sa.", "dp.scim.", "dp.audit."],
+                      .alnum, min: 40, max: 44))
+    d.append(prefixed("vault-token", "HashiCorp Vault token", .high, ["hvs.", "hvb.", "hvr."], .b64url, min: 24, max: 512,
+                      before: Sets.alnumDot))
+    d.append(Detector("terraform-cloud-token", "Terraform Cloud / Enterprise API token", .high, anchors: [".atlasv1."]) { t, p, len in
+        let back = t.runBack(p, .alnum, max: 15)
+        guard back == 14, t.boundaryBefore(p - 14) else { return nil }
+        let l = t.run(p + len, Sets.tokenWithEquals, max: 80)
+        guard (60...80).contains(l) else { return nil }
+        return DetMatch(start: p - 14, end: p + len + l)
+    })
+    d.append(prefixed("new-relic-key", "New Relic API key", .high, ["NRAK-", "NRII-"], Sets.newRelicBody, min: 27, max: 40))
+    d.append(Detector("sentry-token", "Sentry auth token or DSN secret", .high, anchors: ["sntrys_", "sntryu_", "://"]) { t, p, len in
+        if t.has(u("://"), at: p) {
+            // Legacy DSN with a secret: https://<32 hex>:<32 hex>@…sentry…
+            let a = t.run(p + 3, .hexLower, max: 33)
+            guard a == 32, p + 3 + a < t.count, t[p + 3 + a] == UInt8(ascii: ":") else { return nil }
+            let b = t.run(p + 4 + a, .hexLower, max: 33)
+            guard b == 32, p + 4 + a + b < t.count, t[p + 4 + a + b] == UInt8(ascii: "@") else { return nil }
+            return DetMatch(start: p + 4 + a, end: p + 4 + a + b)
+        }
+        guard t.boundaryBefore(p) else { return nil }
+        if t.has(u("sntryu_"), at: p) {
+            return t.run(p + len, .hexLower, max: 65) == 64 ? DetMatch(start: p, end: p + len + 64) : nil
+        }
+        let l = t.run(p + len, Sets.sentryBody, max: 400)
+        return l >= 50 ? DetMatch(start: p, end: p + len + l) : nil
+    })
+    d.append(prefixed("age-secret-key", "age encryption secret key", .critical, ["AGE-SECRET-KEY-1"], .upperDigit, min: 58, max: 58))
+    d.append(Detector("grafana-token", "Grafana service account or cloud token", .high, anchors: ["glsa_", "glc_"]) { t, p, len in
+        guard t.boundaryBefore(p) else { return nil }
+        if t.has(u("glsa_"), at: p) {
+            let a = t.run(p + 5, .alnum, max: 33)
+            guard a == 32, p + 5 + a < t.count, t[p + 5 + a] == UInt8(ascii: "_"), t.run(p + 6 + a, .hex, max: 9) == 8 else { return nil }
+            return DetMatch(start: p, end: p + 6 + a + 8)
+        }
+        let l = t.run(p + len, .b64pad, max: 400)
+        return l >= 32 && mixed(t, p + len, p + len + l) ? DetMatch(start: p, end: p + len + l) : nil
+    })
+    d.append(Detector("postman-api-key", "Postman API key", .high, anchors: ["PMAK-"]) { t, p, len in
+        let a = t.run(p + len, .hexLower, max: 25)
+        guard a == 24, p + len + a < t.count, t[p + len + a] == UInt8(ascii: "-"), t.run(p + len + a + 1, .hexLower, max: 35) == 34 else { return nil }
+        return DetMatch(start: p, end: p + len + a + 1 + 34)
+    })
+    d.append(prefixed("pulumi-token", "Pulumi access token", .high, ["pul-"], .hexLower, min: 40, max: 40))
+    d.append(Detector("dynatrace-token", "Dynatrace API token", .high, anchors: ["dt0c01."]) { t, p, len in
+        let a = t.run(p + len, .upperDigit, max: 25)
+        guard a == 24, p + len + a < t.count, t[p + len + a] == UInt8(ascii: "."), t.run(p + len + a + 1, .upperDigit, max: 65) == 64 else { return nil }
+        return DetMatch(start: p, end: p + len + a + 1 + 64)
+    })
+    d.append(prefixed("databricks-token", "Databricks personal access token", .high, ["dapi"], .hexLower, min: 32, max: 32))
+    d.append(Detector("url-userinfo", "password in URL userinfo", .high, anchors: ["://"], rule: "redaction.url-userinfo",
+                      urlStructural: true) { t, p, len in
+        urlPassword(t, p + len)
+    })
+    d.append(Detector("password-in-url", "password query parameter in a URL", .high,
+                      anchors: ["?password=", "&password=", "?passwd=", "&passwd=", "?pwd=", "&pwd=", "?pass=", "&pass="],
+                      urlStructural: true) { t, p, len in
+        let stop = Sets.queryValueStop
+        var e = p + len
+        let limit = Swift.min(t.count, e + 512)
+        while e < limit && !stop.contains(t[e]) { e += 1 }
+        guard e > p + len else { return nil }
+        let v = UnsafeBufferPointer(rebasing: t.b[(p + len)..<e])
+        if Shape.percentDecoded(v) == Array("***".utf8) { return nil }
+        return DetMatch(start: p + len, end: e)
+    })
+    // Generic, context-bound detectors: lose any overlap with a specific one above.
+    d.append(Detector("bearer", "Bearer credential", .high, anchors: ["Bearer ", "bearer ", "BEARER "], generic: true) { t, p, len in
+        guard t.boundaryBefore(p) else { return nil }
+        var i = p + len
+        while i < t.count && t[i] == 0x20 { i += 1 }
+        let l = t.run(i, .bearerToken, max: 4096)
+        guard l >= 16 else { return nil }
+        var digitOrPunct = false
+        for k in i..<(i + l) where !ByteSet.lower.contains(t[k]) && !ByteSet.upper.contains(t[k]) { digitOrPunct = true; break }
+        return digitOrPunct ? DetMatch(start: i, end: i + l) : nil
+    })
+    d.append(Detector("basic-auth", "HTTP Basic credentials", .high, anchors: ["Basic ", "basic ", "BASIC "], generic: true) { t, p, len in
+        guard t.boundaryBefore(p) else { return nil }
+        var i = p + len
+        while i < t.count && t[i] == 0x20 { i += 1 }
+        let l = t.run(i, .b64pad, max: 1024)
+        guard l >= 8, let dec = Base64.decode(bytes: UnsafeBufferPointer(rebasing: t.b[i..<(i + l)])),
+              let colon = dec.firstIndex(of: UInt8(ascii: ":")), colon > 0, colon < dec.count - 1,
+              dec.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
+        return DetMatch(start: i, end: i + l)
+    })
+    d.append(Detector("password-assignment", "password assigned in text", .high,
+                      anchors: ["password", "Password", "PASSWORD", "passwd", "Passwd", "PASSWD", "pwd", "PWD", "passcode", "Passcode"],
+                      hints: .password, whole: { t in
+        var s = 0, e = t.count
+        while s < e && ByteSet.space.contains(t[s]) { s += 1 }
+        while e > s && ByteSet.space.contains(t[e - 1]) { e -= 1 }
+        return looksLikePasswordValue(UnsafeBufferPointer(rebasing: t.b[s..<e])) ? DetMatch(start: s, end: e) : nil
+    }, generic: true) { t, p, len in
+        guard let a = assignment(t, p, len), a.hints.contains(.password) else { return nil }
+        return looksLikePasswordValue(UnsafeBufferPointer(rebasing: t.b[a.value.start..<a.value.end])) ? a.value : nil
+    })
+    d.append(Detector("generic-secret", "high-entropy value under a credential-like name", .medium,
+                      anchors: ["token", "Token", "TOKEN", "secret", "Secret", "SECRET", "api_key", "apiKey", "API_KEY", "apikey",
+                                "api-key", "Api-Key", "credential", "Credential", "CREDENTIAL", "access_key", "accessKey", "ACCESS_KEY"],
+                      hints: .credential, whole: { t in
+        var s = 0, e = t.count
+        while s < e && ByteSet.space.contains(t[s]) { s += 1 }
+        while e > s && ByteSet.space.contains(t[e - 1]) { e -= 1 }
+        return looksLikeGenericSecret(UnsafeBufferPointer(rebasing: t.b[s..<e]), allowHex: true) ? DetMatch(start: s, end: e) : nil
+    }, generic: true) { t, p, len in
+        guard let a = assignment(t, p, len), a.hints.contains(.credential) else { return nil }
+        return looksLikeGenericSecret(UnsafeBufferPointer(rebasing: t.b[a.value.start..<a.value.end]), allowHex: true) ? a.value : nil
+    })
+    return d
+}()
+
+/// A Discord bot token `[MNO]…(24).…(6).…(27+)` in `lo..<hi` (or exactly the whole value).
+private func discordToken(_ t: ScanInput, _ lo: Int, _ hi: Int, whole: Bool) -> DetMatch? {
+    var i = Swift.max(0, lo)
+    let hi = Swift.min(t.count, hi)
+    while i < hi {
+        let c = t[i]
+        if (c == UInt8(ascii: "M") || c == UInt8(ascii: "N") || c == UInt8(ascii: "O")) && t.boundaryBefore(i, .b64url) {
+            let a = t.run(i, .b64url, max: 30)
+            if (24...28).contains(a), i + a < t.count, t[i + a] == UInt8(ascii: ".") {
+                let b = t.run(i + a + 1, .b64url, max: 8)
+                if (6...7).contains(b), i + a + 1 + b < t.count, t[i + a + 1 + b] == UInt8(ascii: ".") {
+                    let c3 = t.run(i + a + 2 + b, .b64url, max: 45)
+                    if (27...40).contains(c3) {
+                        let m = DetMatch(start: i, end: i + a + 2 + b + c3)
+                        if !whole || (m.start == 0 && m.end == t.count) { return m }
+                    }
+                }
+            }
+        }
+        if whole { return nil }
+        i += 1
+    }
+    return nil
+}
+
+/// The password of `scheme://user:password@host` where `p` is just after `://`.
+func urlPassword(_ t: ScanInput, _ p: Int) -> DetMatch? {
+    let stop = Sets.authorityStop
+    var e = p
+    let limit = Swift.min(t.count, p + 512)
+    var at = -1
+    while e < limit && !stop.contains(t[e]) {
+        if t[e] == UInt8(ascii: "@") { at = e }
+        e += 1
+    }
+    guard at > p else { return nil }
+    var colon = -1
+    for k in p..<at where t[k] == UInt8(ascii: ":") { colon = k; break }
+    guard colon > p, colon + 1 < at else { return nil }
+    let pw = UnsafeBufferPointer(rebasing: t.b[(colon + 1)..<at])
+    if Shape.percentDecoded(pw) == Array("***".utf8) { return nil }
+    return DetMatch(start: colon + 1, end: at)
+}
+
+extension Shape {
+    static func percentDecoded(_ b: UnsafeBufferPointer<UInt8>) -> [UInt8] { percentDecode(b, plusIsSpace: false) }
+}

@@ -1,0 +1,174 @@
+/// The redaction contract's name lists (SESSION-FORMAT.md §3) and name normalisation.
+public enum ContractNames {
+    /// Request and response header names whose values must be `***`.
+    public static let headers: [String] = [
+        "apikey", "authorization", "proxyauthorization", "cookie", "setcookie", "xapikey", "xauthtoken",
+        "xpalbaseusertoken", "xpalbaseattestassertion", "xpalbaseattestkeyid", "xpalbaseattestclientdata",
+    ]
+    /// Query parameter names (of `url` and every transaction `url`) whose values must be `***`.
+    public static let query: [String] = [
+        "accesstoken", "idtoken", "refreshtoken", "code", "token", "apikey", "key", "sig", "signature",
+        "clientsecret", "password", "xamzsignature", "xamzcredential", "xamzsecuritytoken", "xgoogsignature",
+        "xgoogcredential", "awsaccesskeyid",
+    ]
+    /// JSON body field names (any depth) and log `metadata` keys whose values must be `***`.
+    public static let body: [String] = [
+        "password", "passwd", "passcode", "newpassword", "oldpassword", "currentpassword", "accesstoken",
+        "refreshtoken", "idtoken", "clientsecret", "privatekey", "mfatoken", "otp", "totp", "secret", "apikey",
+        "sessiontoken", "authtoken", "token",
+    ]
+
+    /// Lowercase, then drop every `_` and `-`: `Access-Token`, `accessToken`, `ACCESS_TOKEN` → `accesstoken`.
+    public static func normalise(_ name: String) -> String {
+        var out = ""
+        out.reserveCapacity(name.utf8.count)
+        for ch in name.lowercased().unicodeScalars where ch != "_" && ch != "-" { out.unicodeScalars.append(ch) }
+        return out
+    }
+}
+
+/// A set of normalised names, matched against raw name bytes without allocating.
+struct NameSet: Sendable {
+    private var hashes: Set<UInt64> = []
+    private(set) var maxLength = 0
+
+    init(_ names: [String]) {
+        for n in names {
+            let norm = ContractNames.normalise(n)
+            guard !norm.isEmpty else { continue }
+            hashes.insert(NameSet.hash(Array(norm.utf8)))
+            maxLength = max(maxLength, norm.utf8.count)
+        }
+    }
+
+    static func hash<C: Collection>(_ normalised: C) -> UInt64 where C.Element == UInt8 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for c in normalised { h = (h ^ UInt64(c)) &* 0x100_0000_01b3 }
+        return h
+    }
+
+    /// Whether the raw name normalises to a member (ASCII lowercasing; non-ASCII names never match).
+    func contains(raw: UnsafeBufferPointer<UInt8>) -> Bool {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        var len = 0
+        for c in raw {
+            if c == UInt8(ascii: "_") || c == UInt8(ascii: "-") { continue }
+            if c >= 0x80 { return false }
+            len += 1
+            if len > maxLength { return false }
+            let l = (c >= 0x41 && c <= 0x5A) ? c | 0x20 : c
+            h = (h ^ UInt64(l)) &* 0x100_0000_01b3
+        }
+        return len > 0 && hashes.contains(h)
+    }
+
+    func contains(_ name: String) -> Bool {
+        var s = name
+        return s.withUTF8 { contains(raw: $0) }
+    }
+}
+
+/// Credential hints carried by a name (a JSON key, a header, a parameter): they switch on the
+/// detectors that need context, so that entropy or a bare 40-character run never counts alone.
+struct NameHints: OptionSet, Sendable {
+    let rawValue: UInt32
+    /// `secret`, `token`, `apikey`, `credential`… (and not `tokenType`, `keyId`, `secretHash`…).
+    static let credential = NameHints(rawValue: 1 << 0)
+    /// `password`, `passwd`, `pwd`, `passcode`, `passphrase`.
+    static let password = NameHints(rawValue: 1 << 1)
+    static let awsSecret = NameHints(rawValue: 1 << 2)
+    static let heroku = NameHints(rawValue: 1 << 3)
+    static let datadog = NameHints(rawValue: 1 << 4)
+    static let discord = NameHints(rawValue: 1 << 5)
+    static let twilio = NameHints(rawValue: 1 << 6)
+
+    static let none: NameHints = []
+
+    private static let credentialWords: [[UInt8]] = [
+        "secret", "token", "password", "passwd", "passphrase", "apikey", "accesskey", "privatekey", "credential",
+        "authorization", "authkey", "signature", "clientkey", "masterkey", "signingkey", "encryptionkey",
+    ].map { Array($0.utf8) }
+    private static let passwordWords: [[UInt8]] = ["password", "passwd", "passcode", "passphrase"].map { Array($0.utf8) }
+    private static let passwordExact: [[UInt8]] = ["pwd", "pass", "pw"].map { Array($0.utf8) }
+    /// A name ending in one of these describes a credential rather than holding one.
+    private static let describingSuffixes: [[UInt8]] = [
+        "type", "id", "ids", "url", "uri", "endpoint", "expiry", "expires", "expiresin", "expiresat", "expiration",
+        "length", "count", "name", "names", "hint", "method", "format", "version", "hash", "digest", "checksum",
+        "etag", "fingerprint", "status", "required", "enabled", "present", "header", "field", "path", "ttl", "age",
+        "prefix", "kind", "scope", "scopes", "date", "time", "at", "issuer", "audience", "provider", "source",
+        "label", "policy", "error", "message", "reason", "mode", "set", "changed", "reset", "strength", "rules",
+        "placeholder", "location", "lifetime", "validity", "valid", "sent", "requested", "updated", "created",
+    ].map { Array($0.utf8) }
+
+    /// Tokens that page, sync or address a device rather than authenticate: `nextPageToken`, `pushToken`.
+    private static let notCredentialWords: [[UInt8]] = [
+        "page", "cursor", "continuation", "next", "sync", "device", "push", "apns", "fcm", "registration",
+        "publishable", "idempotency",
+    ].map { Array($0.utf8) }
+    private static let awsWords: [[UInt8]] = ["awssecret", "secretaccesskey"].map { Array($0.utf8) }
+    private static let datadogWords: [[UInt8]] = ["datadog", "ddapikey", "ddappkey", "ddapplicationkey"].map { Array($0.utf8) }
+    private static let twilioWords: [[UInt8]] = ["twilio", "authtoken"].map { Array($0.utf8) }
+    private static let herokuWord = Array("heroku".utf8)
+    private static let discordWord = Array("discord".utf8)
+    private static let secretWord = Array("secret".utf8)
+    private static let tokenWord = Array("token".utf8)
+    private static let authWord = Array("auth".utf8)
+    private static let sigWord = Array("sig".utf8)
+
+    /// Hints of a raw (unnormalised) name: lowercase, without `_`, `-`, `.` and spaces. No allocation.
+    static func of(raw: UnsafeBufferPointer<UInt8>) -> NameHints {
+        if raw.count > 64 || raw.isEmpty { return [] }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buf -> NameHints in
+            var n = 0
+            for c in raw where c != UInt8(ascii: "_") && c != UInt8(ascii: "-") && c != UInt8(ascii: ".") && c != 0x20 {
+                buf[n] = (c >= 0x41 && c <= 0x5A) ? c | 0x20 : c
+                n += 1
+            }
+            return of(normalised: UnsafeBufferPointer(rebasing: buf[0..<n]))
+        }
+    }
+
+    static func of(name: String) -> NameHints {
+        var s = name
+        return s.withUTF8 { of(raw: $0) }
+    }
+
+    static func of(normalised n: UnsafeBufferPointer<UInt8>) -> NameHints {
+        if n.count < 2 { return [] }
+        @inline(__always) func has(_ w: [UInt8]) -> Bool {
+            let m = w.count
+            guard n.count >= m else { return false }
+            let f = w[0]
+            var i = 0
+            while i + m <= n.count {
+                if n[i] == f {
+                    var k = 1
+                    while k < m && n[i + k] == w[k] { k += 1 }
+                    if k == m { return true }
+                }
+                i += 1
+            }
+            return false
+        }
+        @inline(__always) func ends(_ w: [UInt8]) -> Bool {
+            let m = w.count
+            guard n.count >= m else { return false }
+            for k in 0..<m where n[n.count - m + k] != w[k] { return false }
+            return true
+        }
+        @inline(__always) func equals(_ w: [UInt8]) -> Bool { n.count == w.count && ends(w) }
+        var h: NameHints = []
+        let describing = (!ends(secretWord) && !ends(tokenWord) && describingSuffixes.contains { n.count > $0.count && ends($0) })
+            || notCredentialWords.contains(where: has)
+        if !describing {
+            if credentialWords.contains(where: has) || ends(authWord) || equals(sigWord) { h.insert(.credential) }
+            if passwordWords.contains(where: has) || passwordExact.contains(where: equals) { h.insert(.password) }
+        }
+        if awsWords.contains(where: has) { h.insert(.awsSecret) }
+        if has(herokuWord) { h.insert(.heroku) }
+        if datadogWords.contains(where: has) { h.insert(.datadog) }
+        if has(discordWord) { h.insert(.discord) }
+        if twilioWords.contains(where: has) { h.insert(.twilio) }
+        return h
+    }
+}

@@ -1,0 +1,443 @@
+import SiftArchive
+import SiftCore
+
+import Dispatch
+import Foundation
+
+/// Where a record was read: the session facts a finding needs, copied when the record is handed over
+/// (the reader keeps filling its `SessionContext` while the worker runs).
+struct SessionPlace: Sendable {
+    var input: String
+    var file: String
+    var root: String
+    var sessionId: String?
+    var blobsAvailable: Bool
+
+    init(_ s: SessionContext) {
+        input = s.input.path
+        file = s.file
+        root = s.root
+        sessionId = s.sessionId
+        blobsAvailable = s.blobsAvailable
+    }
+
+    func finding(_ rule: String, _ severity: Severity, record: Record, location: String, message: String,
+                 preview: String, fingerprint: String) -> Finding {
+        Finding(rule: rule, severity: severity, input: input, file: file, sessionId: sessionId, seq: record.seq,
+                line: record.line, recordId: record.id, location: location, message: message, preview: preview,
+                fingerprint: fingerprint)
+    }
+}
+
+/// The `verify` analysis: checks every record it is handed and every blob once against the SDK's
+/// redaction contract and the credential detectors, and returns the findings from `finish()`.
+///
+/// Blob findings are reported once for every record that references the blob (blobs may arrive before
+/// or after those records), and once on their own when no record references them.
+///
+/// With `parallel` (the default) the checks run on a second thread while the reader parses the next
+/// lines; records go over in batches of about 1 MiB and at most 8 MiB of line and blob bytes are in flight, and `finish()` waits for them.
+public final class VerifyAnalysis: Analysis {
+    public let config: VerifyConfig
+    let worker: VerifyWorker
+    private let parallel: Bool
+    private let queue = DispatchQueue(label: "pbsift.verify")
+    private let budget = ByteBudget(limit: 8 << 20)
+
+    /// A verify analysis with the contract lists extended and detectors disabled as `config` says.
+    public init(config: VerifyConfig = VerifyConfig(), parallel: Bool = true) {
+        self.config = config
+        self.worker = VerifyWorker(config: config)
+        self.parallel = parallel
+    }
+
+    /// The number of value-shape detectors enabled.
+    public var detectorCount: Int { worker.scanner.engine.detectors.count }
+    /// Records checked (header lines included).
+    public var recordsScanned: Int { flush(); return queue.sync { worker.recordsScanned } }
+    /// Distinct blobs checked.
+    public var blobsScanned: Int { flush(); return queue.sync { worker.blobsScanned } }
+    /// Bytes of record lines and blobs checked.
+    public var bytesScanned: Int64 { flush(); return queue.sync { worker.bytesScanned } }
+
+    /// Work handed to the worker in batches (one wake-up per batch, not per record).
+    enum Item: Sendable {
+        case record(Record, SessionPlace)
+        case blob(BlobContent)
+    }
+    private var batch: [Item] = []
+    private var batchBytes = 0
+    private static let batchBytesLimit = 1 << 20
+    private static let batchCountLimit = 512
+
+    public func record(_ record: Record, session: SessionContext) {
+        let place = SessionPlace(session)
+        guard parallel else { worker.record(record, session: place); return }
+        batch.append(.record(record, place))
+        batchBytes += record.json.doc.bytes.count
+        if batchBytes >= VerifyAnalysis.batchBytesLimit || batch.count >= VerifyAnalysis.batchCountLimit { flush() }
+    }
+
+    public func blob(_ blob: BlobContent) {
+        guard parallel else { worker.blob(blob); return }
+        batch.append(.blob(blob))
+        batchBytes += blob.bytes.count
+        if batchBytes >= VerifyAnalysis.batchBytesLimit { flush() }
+    }
+
+    private func flush() {
+        guard !batch.isEmpty else { return }
+        let items = batch, size = batchBytes
+        batch = []
+        batchBytes = 0
+        budget.acquire(size)
+        let w = worker, b = budget
+        queue.async {
+            for item in items {
+                switch item {
+                case .record(let r, let place): w.record(r, session: place)
+                case .blob(let blob): w.blob(blob)
+                }
+            }
+            b.release(size)
+        }
+    }
+
+    public func finish() -> [Finding] {
+        flush()
+        queue.sync {}
+        return worker.finish()
+    }
+}
+
+/// Bytes in flight between the reader and the worker; `acquire` waits while over the limit (one item
+/// larger than the limit still passes when nothing else is in flight).
+final class ByteBudget: @unchecked Sendable {
+    private let limit: Int
+    private var used = 0
+    private let cond = NSCondition()
+
+    init(limit: Int) { self.limit = limit }
+
+    func acquire(_ n: Int) {
+        cond.lock()
+        while used > 0 && used + n > limit { cond.wait() }
+        used += n
+        cond.unlock()
+    }
+
+    func release(_ n: Int) {
+        cond.lock()
+        used -= n
+        cond.broadcast()
+        cond.unlock()
+    }
+}
+
+/// The checks themselves, run on one thread at a time.
+final class VerifyWorker: @unchecked Sendable {
+    let config: VerifyConfig
+    let scanner: ContentScanner
+
+    private var findings: [Finding] = []
+    /// Findings of each blob, by `input \0 root \0 hex`.
+    private var blobHits: [String: [BlobHit]] = [:]
+    private var blobFiles: [String: (input: String, file: String)] = [:]
+    private var blobRefs: [BlobRef] = []
+
+    private(set) var recordsScanned = 0
+    private(set) var blobsScanned = 0
+    private(set) var bytesScanned: Int64 = 0
+
+    private struct BlobHit {
+        var rule: String
+        var severity: Severity
+        var location: String
+        var message: String
+        var preview: String
+        var fingerprint: String
+    }
+
+    private struct BlobRef {
+        var key: String
+        var input: String
+        var file: String
+        var sessionId: String?
+        var seq: Int?
+        var line: Int
+        var recordId: String?
+    }
+
+    init(config: VerifyConfig) {
+        self.config = config
+        self.scanner = ContentScanner(config: config)
+    }
+
+    func record(_ record: Record, session: SessionPlace) {
+        recordsScanned += 1
+        bytesScanned += Int64(record.json.doc.bytes.count)
+        var refs: [String] = []
+        scan(record, refs: &refs)
+        if !scanner.hits.isEmpty {
+            var seen = Set<String>()
+            for h in scanner.hits {
+                let fp = SecretMask.fingerprint(h.value)
+                guard seen.insert(h.rule + "\u{0}" + h.location + "\u{0}" + fp).inserted else { continue }
+                findings.append(session.finding(h.rule, h.severity, record: record, location: h.location, message: h.message,
+                                                preview: SecretMask.preview(h.value), fingerprint: fp))
+            }
+            scanner.hits.removeAll(keepingCapacity: true)
+        }
+        if !refs.isEmpty && session.blobsAvailable {
+            for hex in Set(refs) {
+                blobRefs.append(BlobRef(key: VerifyWorker.blobKey(session.input, session.root, hex), input: session.input,
+                                        file: session.file, sessionId: session.sessionId, seq: record.seq, line: record.line,
+                                        recordId: record.id))
+            }
+        }
+    }
+
+    /// Runs every check of one record; the hits are left in `scanner.hits`, blob names in `refs`.
+    func scan(_ record: Record, refs: inout [String]) {
+        scanner.hits.removeAll(keepingCapacity: true)
+        scanner.beginLine(record.json.doc.bytes, skip: record.type == .network ? VerifyWorker.inlineTexts(record.json) : [])
+        let j = record.json
+        switch record.type {
+        case .network: network(j, refs: &refs)
+        case .log: log(j)
+        case .event: event(j)
+        case .frame: frame(j)
+        case .session, .other: generic(j)
+        }
+    }
+
+    /// The distinct credential values one record holds (inline content only; blobs are not read).
+    func secretValues(_ record: Record) -> [String] {
+        var refs: [String] = []
+        scan(record, refs: &refs)
+        var seen = Set<String>()
+        let values = scanner.hits.map(\.value).filter { !$0.isEmpty && seen.insert($0).inserted }
+        scanner.hits.removeAll(keepingCapacity: true)
+        return values
+    }
+
+    func blob(_ blob: BlobContent) {
+        let hex = blob.name.lowercased()
+        let key = VerifyWorker.blobKey(blob.input, blob.root, hex)
+        guard blobHits[key] == nil else { return }
+        blobsScanned += 1
+        bytesScanned += Int64(blob.bytes.count)
+        scanner.hits.removeAll(keepingCapacity: true)
+        blob.bytes.withUnsafeBufferPointer {
+            scanner.content($0, contentType: nil, location: "blob sha256:\(clipName(hex))", depth: 0)
+        }
+        var out: [BlobHit] = []
+        var seen = Set<String>()
+        for h in scanner.hits {
+            let fp = SecretMask.fingerprint(h.value)
+            guard seen.insert(h.rule + "\u{0}" + h.location + "\u{0}" + fp).inserted else { continue }
+            out.append(BlobHit(rule: h.rule, severity: h.severity, location: h.location, message: h.message,
+                               preview: SecretMask.preview(h.value), fingerprint: fp))
+        }
+        scanner.hits.removeAll(keepingCapacity: true)
+        blobHits[key] = out
+        blobFiles[key] = (blob.input, blob.file)
+    }
+
+    func finish() -> [Finding] {
+        var out = findings
+        var referenced = Set<String>()
+        for ref in blobRefs {
+            guard let hits = blobHits[ref.key] else { continue }
+            referenced.insert(ref.key)
+            for h in hits {
+                out.append(Finding(rule: h.rule, severity: h.severity, input: ref.input, file: ref.file, sessionId: ref.sessionId,
+                                   seq: ref.seq, line: ref.line, recordId: ref.recordId, location: h.location,
+                                   message: h.message + " (in a blob this record references)",
+                                   preview: h.preview, fingerprint: h.fingerprint))
+            }
+        }
+        for (key, hits) in blobHits where !referenced.contains(key) && !hits.isEmpty {
+            let where_ = blobFiles[key]
+            for h in hits {
+                out.append(Finding(rule: h.rule, severity: h.severity, input: where_?.input ?? "", file: where_?.file,
+                                   location: h.location, message: h.message + " (in a blob no record references)",
+                                   preview: h.preview, fingerprint: h.fingerprint))
+            }
+        }
+        let disabled = config.disabledDetectors
+        out = out.filter { f in
+            if disabled.contains(f.rule) { return false }
+            if f.rule.hasPrefix("secret."), disabled.contains(String(f.rule.dropFirst(7))) { return false }
+            if let fp = f.fingerprint, config.allowFingerprints.contains(fp) { return false }
+            return true
+        }
+        out.sort(by: Finding.reportOrder)
+        return out
+    }
+
+    /// Raw ranges of the inline utf8 body texts of a network record, ascending.
+    static func inlineTexts(_ j: JSONValue) -> [Range<Int>] {
+        var out: [Range<Int>] = []
+        for side in ["request", "response"] {
+            guard let body = j[side]?["body"], body.isObject, body["blob"] == nil,
+                  let enc = body["encoding"], enc.stringEquals("utf8"), let t = body["text"], t.isString else { continue }
+            let r = t.rawBytes
+            out.append(r.startIndex..<r.endIndex)
+        }
+        out.sort { $0.lowerBound < $1.lowerBound }
+        return out.count == 2 && out[0].overlaps(out[1]) ? [] : out
+    }
+
+    static func blobKey(_ input: String, _ root: String, _ hex: String) -> String { input + "\u{0}" + root + "\u{0}" + hex }
+
+    // MARK: - Record kinds
+
+    private func network(_ j: JSONValue, refs: inout [String]) {
+        j.forEachMember { key, v in
+            switch key {
+            case "type", "seq", "ts": break
+            case "url":
+                if v.isString {
+                    scanner.withStringBytes(v) { scanner.url($0, location: "request.url", queryRule: "redaction.query") }
+                } else {
+                    genericValue(v, key: key)
+                }
+            case "request", "response":
+                guard v.isObject else { genericValue(v, key: key); return }
+                v.forEachMember { k, x in
+                    switch k {
+                    case "headers" where x.isArray: scanner.headers(x, side: key)
+                    case "body":
+                        if let hex = scanner.body(x, location: "\(key).body") { refs.append(hex) }
+                    default:
+                        var loc = Loc(key, jsonPath: false)
+                        loc.push(.key(k))
+                        scanner.walk(x, &loc, names: nil, rule: "", what: "", listed: false, hints: scanner.hints(k))
+                    }
+                }
+            case "metrics":
+                guard v.isObject else { genericValue(v, key: key); return }
+                v.forEachMember { k, x in
+                    if k == "transactions" && x.isArray {
+                        var i = 0
+                        x.forEachElement { tr in
+                            defer { i += 1 }
+                            guard tr.isObject else { return }
+                            tr.forEachMember { tk, tv in
+                                if tk == "url" && tv.isString {
+                                    scanner.withStringBytes(tv) {
+                                        scanner.url($0, location: "metrics.transactions[\(i)].url", queryRule: "redaction.query")
+                                    }
+                                } else if tv.isString || tv.isObject || tv.isArray {
+                                    var loc = Loc("metrics.transactions[\(i)]", jsonPath: false)
+                                    loc.push(.key(tk))
+                                    scanner.walk(tv, &loc, names: nil, rule: "", what: "", listed: false, hints: scanner.hints(tk))
+                                }
+                            }
+                        }
+                    } else {
+                        var loc = Loc("metrics", jsonPath: false)
+                        loc.push(.key(k))
+                        scanner.walk(x, &loc, names: nil, rule: "", what: "", listed: false, hints: scanner.hints(k))
+                    }
+                }
+            case "error": error(v)
+            default: genericValue(v, key: key)
+            }
+        }
+    }
+
+    private func error(_ v: JSONValue) {
+        guard v.isObject else { scanner.freeText(v, location: "error"); return }
+        v.forEachMember { k, x in
+            if k == "description" {
+                scanner.freeText(x, location: "error.description")
+            } else {
+                var loc = Loc("error", jsonPath: false)
+                loc.push(.key(k))
+                scanner.walk(x, &loc, names: nil, rule: "", what: "", listed: false, hints: scanner.hints(k))
+            }
+        }
+    }
+
+    private func log(_ j: JSONValue) {
+        j.forEachMember { key, v in
+            switch key {
+            case "type", "seq", "ts", "level": break
+            case "message": scanner.freeText(v, location: "log.message")
+            case "metadata":
+                var loc = Loc("log.metadata", jsonPath: true)
+                scanner.walk(v, &loc, names: scanner.bodyNames, rule: "redaction.metadata-field", what: "log metadata key",
+                             listed: false, hints: [])
+            case "error": error(v)
+            default: genericValue(v, key: key)
+            }
+        }
+    }
+
+    private func event(_ j: JSONValue) {
+        j.forEachMember { key, v in
+            switch key {
+            case "type", "seq", "ts": break
+            case "attributes":
+                var loc = Loc("event.attributes", jsonPath: true)
+                scanner.walk(v, &loc, names: scanner.bodyNames, rule: "redaction.metadata-field", what: "event attribute",
+                             listed: false, hints: [])
+            default: genericValue(v, key: key)
+            }
+        }
+    }
+
+    private func frame(_ j: JSONValue) {
+        j.forEachMember { key, v in
+            switch key {
+            case "type", "seq", "ts": break
+            case "body":
+                if v.isString {
+                    // A frame body kept as text: scan it as a (possibly cut) JSON document.
+                    scanner.withStringBytes(v) { scanner.content($0, contentType: nil, location: "frame.body", depth: 0) }
+                } else {
+                    var loc = Loc("frame.body", jsonPath: true)
+                    scanner.walk(v, &loc, names: scanner.bodyNames, rule: "redaction.body-field", what: "frame body field",
+                                 listed: false, hints: [])
+                }
+            default: genericValue(v, key: key)
+            }
+        }
+    }
+
+    private func generic(_ j: JSONValue) {
+        j.forEachMember { key, v in
+            if key == "type" || key == "seq" || key == "ts" { return }
+            genericValue(v, key: key)
+        }
+    }
+
+    /// Any other field: the detectors, with the field name as context.
+    private func genericValue(_ v: JSONValue, key: String) {
+        switch v.kind {
+        case .string, .object, .array:
+            var loc = Loc("", jsonPath: false)
+            loc.push(.key(key))
+            scanner.walk(v, &loc, names: nil, rule: "", what: "", listed: false, hints: scanner.hints(key))
+        default: break
+        }
+    }
+}
+
+/// Finds the credential values in one record, with every check `verify` runs, so that a command
+/// printing record contents (`records`) can mask them.
+public final class SecretValueFinder: @unchecked Sendable {
+    private let worker: VerifyWorker
+
+    public init(config: VerifyConfig = VerifyConfig()) {
+        worker = VerifyWorker(config: config)
+    }
+
+    /// The distinct secret values in `record` (longest first, so that masking a value never leaves
+    /// a longer one that contains it half-masked).
+    public func values(in record: Record) -> [String] {
+        worker.secretValues(record).sorted { $0.utf8.count > $1.utf8.count }
+    }
+}

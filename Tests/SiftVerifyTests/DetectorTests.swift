@@ -1,0 +1,219 @@
+import Foundation
+import Testing
+@testable import SiftCore
+@testable import SiftVerify
+
+/// One detector case: the text scanned and the value expected to be found in it.
+struct DetectorCase: Sendable, CustomTestStringConvertible {
+    var id: String
+    var text: String
+    var value: String
+    var severity: Severity? = nil
+    var hints: String? = nil
+    var testDescription: String { id }
+}
+
+private typealias F = Fake
+
+/// Positives: every detector, each with a value assembled at run time.
+let positiveCases: [DetectorCase] = {
+    var c: [DetectorCase] = []
+    func add(_ id: String, _ value: String, before: String = "value: ", after: String = " end", severity: Severity? = nil, hints: String? = nil) {
+        c.append(DetectorCase(id: id, text: before + value + after, value: value, severity: severity, hints: hints))
+    }
+    let jwt = "eyJ" + F.s(20, F.b64url, seed: 1) + ".eyJ" + F.s(40, F.b64url, seed: 2) + "." + F.s(43, F.b64url, seed: 3)
+    add("jwt", jwt)
+    add("bearer", F.s(32, F.alnum, seed: 4), before: "Authorization: Bearer ")
+    add("basic-auth", Base64.encode(Array(("alice" + ":" + "pw" + "12345678").utf8)), before: "Authorization: Basic ")
+    let pem = "-----BEGIN " + "RSA PRIVATE KEY-----\n" + F.s(64, F.b64, seed: 5) + "\n" + F.s(64, F.b64, seed: 6) + "\n-----END " + "RSA PRIVATE KEY-----"
+    add("pem-private-key", pem)
+    let pem2 = "-----BEGIN " + "PRIVATE KEY-----\\n" + F.s(64, F.b64, seed: 7) + "\\n-----END " + "PRIVATE KEY-----"
+    add("private-key-json", pem2, before: "{\"type\": \"service_account\", \"private_key\": \"", after: "\"}")
+    add("aws-access-key", "AKIA" + F.s(16, F.upperDigit, seed: 8))
+    add("aws-access-key", "ASIA" + F.s(16, F.upperDigit, seed: 9))
+    add("aws-secret-key", F.s(40, F.b64, seed: 10), before: "aws_secret_access_key = ")
+    add("aws-secret-key", F.s(40, F.b64, seed: 11), before: "", after: "", hints: "awsSecretAccessKey")
+    add("palbase-user-token", "pbu_" + F.s(43, F.b64url, seed: 12))
+    add("palbase-project-key", "pbk_" + "live_" + F.s(32, F.alnum, seed: 13))
+    add("palbase-project-key", "pbk_" + "test_" + F.s(32, F.alnum, seed: 14), severity: .low)
+    for (k, p) in ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"].enumerated() { add("github-token", p + F.s(36, F.alnum, seed: 15 + UInt64(k))) }
+    add("github-pat", "github_" + "pat_" + F.s(82, F.alnum + "_", seed: 21))
+    add("gitlab-token", "glpat-" + F.s(20, F.b64url, seed: 22))
+    add("gitlab-token", "glptt-" + F.s(40, F.b64url, seed: 23))
+    add("slack-token", "xoxb-" + F.s(12, F.digits, seed: 24) + "-" + F.s(12, F.digits, seed: 25) + "-" + F.s(24, F.alnum, seed: 26))
+    add("slack-token", "xapp-1-" + F.s(11, F.upperDigit, seed: 27) + "-" + F.s(13, F.digits, seed: 28) + "-" + F.s(64, F.hexLower, seed: 29))
+    add("slack-webhook", "hooks.slack.com/services/T" + F.s(8, F.upperDigit, seed: 30) + "/B" + F.s(8, F.upperDigit, seed: 31) + "/" + F.s(24, F.alnum, seed: 32), before: "post to https://")
+    add("stripe-key", "sk_" + "live_" + F.s(24, F.alnum, seed: 33))
+    add("stripe-key", "rk_" + "live_" + F.s(24, F.alnum, seed: 34))
+    add("stripe-key", "sk_" + "test_" + F.s(24, F.alnum, seed: 35), severity: .low)
+    add("stripe-webhook-secret", "whsec_" + F.s(32, F.alnum, seed: 36))
+    add("google-api-key", "AIza" + F.s(35, F.b64url, seed: 37))
+    add("google-oauth-access-token", "ya29." + F.s(60, F.b64url, seed: 38))
+    add("google-oauth-refresh-token", "1//0" + F.s(60, F.b64url, seed: 39))
+    add("google-oauth-client-secret", "GOCSPX-" + F.s(28, F.b64url, seed: 40))
+    add("twilio-api-key", "SK" + F.s(32, F.hexLower, seed: 41))
+    add("twilio-account-credentials", "AC" + F.s(32, F.hexLower, seed: 42), before: "twilio sid ", after: " auth token follows")
+    add("sendgrid-api-key", "SG." + F.s(22, F.b64url, seed: 43) + "." + F.s(43, F.b64url, seed: 44))
+    add("npm-token", "npm_" + F.s(36, F.alnum, seed: 45))
+    add("pypi-token", "pypi-" + "AgEIcHlwaS5vcmc" + F.s(70, F.b64url, seed: 46))
+    add("azure-sas", F.s(43, F.alnum, seed: 47) + "%3D", before: "see https://acct.blob.core.windows.net/c/b.txt?sv=2022-11-02&se=2026-12-01&sp=r&sig=", after: " for the file")
+    add("azure-storage-key", F.s(86, F.b64, seed: 48) + "==", before: "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=", after: ";EndpointSuffix=core.windows.net")
+    add("mailgun-api-key", "key-" + F.s(32, F.hexLower, seed: 49))
+    add("mailchimp-api-key", F.s(32, F.hexLower, seed: 50) + "-us12")
+    for (k, p) in ["shpat_", "shpss_", "shpca_", "shppa_"].enumerated() { add("shopify-token", p + F.s(32, F.hexLower, seed: 51 + UInt64(k))) }
+    add("digitalocean-token", "dop_" + "v1_" + F.s(64, F.hexLower, seed: 55))
+    add("heroku-api-key", F.uuid(seed: 56), before: "HEROKU_API_KEY=")
+    add("heroku-api-key", F.uuid(seed: 57), before: "", after: "", hints: "herokuApiKey")
+    add("datadog-api-key", F.s(32, F.hexLower, seed: 58), before: "DD_API_KEY=")
+    add("anthropic-api-key", "sk-ant-" + "api03-" + F.s(93, F.b64url, seed: 59))
+    add("openai-api-key", "sk-proj-" + F.s(56, F.b64url, seed: 60))
+    add("openai-api-key", "sk-" + F.s(20, F.alnum, seed: 61) + "T3Blbk" + "FJ" + F.s(20, F.alnum, seed: 62))
+    add("huggingface-token", "hf_" + F.s(34, F.alnum, seed: 63))
+    add("discord-bot-token", "M" + F.s(23, F.b64url, seed: 64) + "." + F.s(6, F.b64url, seed: 65) + "." + F.s(27, F.b64url, seed: 66), before: "discord bot token ")
+    add("discord-webhook", "discord.com/api/webhooks/" + F.s(18, F.digits, seed: 67) + "/" + F.s(68, F.b64url, seed: 68), before: "https://")
+    add("telegram-bot-token", F.s(10, F.digits, seed: 69) + ":AA" + F.s(33, F.b64url, seed: 70))
+    add("square-token", "sq0atp-" + F.s(22, F.b64url, seed: 71))
+    add("square-token", "EAAA" + F.s(60, F.alnum, seed: 72))
+    add("braintree-token", "access_token$" + "production$" + F.s(16, F.lower + F.digits, seed: 73) + "$" + F.s(32, F.hexLower, seed: 74))
+    add("firebase-fcm-server-key", "AAAA" + F.s(7, F.b64url, seed: 75) + ":APA91b" + F.s(134, F.b64url, seed: 76))
+    add("atlassian-api-token", "ATATT3" + F.s(186, F.b64url, seed: 77))
+    add("linear-api-key", "lin_" + "api_" + F.s(40, F.alnum, seed: 78))
+    add("doppler-token", "dp.pt." + F.s(43, F.alnum, seed: 79))
+    add("vault-token", "hvs." + F.s(90, F.b64url, seed: 80))
+    add("terraform-cloud-token", F.s(14, F.alnum, seed: 81) + ".atlasv1." + F.s(67, F.b64url, seed: 82))
+    add("new-relic-key", "NRAK-" + F.s(27, F.upperDigit, seed: 83))
+    add("sentry-token", "sntrys_" + F.s(80, F.b64, seed: 84))
+    add("sentry-token", F.s(32, F.hexLower, seed: 85), before: "dsn https://" + F.s(32, F.hexLower, seed: 86) + ":", after: "@o1.ingest.sentry.io/1")
+    add("age-secret-key", "AGE-SECRET-KEY-1" + F.s(58, F.upperDigit, seed: 87))
+    add("grafana-token", "glsa_" + F.s(32, F.alnum, seed: 88) + "_" + F.s(8, F.hexLower, seed: 89))
+    add("postman-api-key", "PMAK-" + F.s(24, F.hexLower, seed: 90) + "-" + F.s(34, F.hexLower, seed: 91))
+    add("pulumi-token", "pul-" + F.s(40, F.hexLower, seed: 92))
+    add("dynatrace-token", "dt0c01." + F.s(24, F.upperDigit, seed: 93) + "." + F.s(64, F.upperDigit, seed: 94))
+    add("databricks-token", "dapi" + F.s(32, F.hexLower, seed: 95))
+    add("url-userinfo", "S3cr" + "etPw9", before: "connecting to postgres://admin:", after: "@db.internal:5432/app")
+    add("password-in-url", "Pw" + "9876xyz", before: "GET https://x.test/login?user=a&password=", after: " 200")
+    add("password-assignment", "hunter" + "2", before: "login failed for bob password=", after: " retry")
+    add("password-assignment", "hunter" + "2", before: "", after: "", hints: "userPassword")
+    add("generic-secret", F.s(32, F.alnum, seed: 96), before: "client_token=", after: "&x=1")
+    add("generic-secret", F.s(40, F.alnum, seed: 97), before: "", after: "", hints: "stripeSecret")
+    return c
+}()
+
+/// Strings that must never be reported: ids, hashes, near misses of each detector.
+let negativeCases: [String] = {
+    var n: [String] = [
+        "***", "Bearer ***", "Basic ***", "req_" + Fake.uuid(seed: 1), Fake.uuid(seed: 2),
+        Fake.s(40, Fake.hexLower, seed: 3), Fake.s(64, Fake.hexLower, seed: 4), "sha256:" + Fake.s(64, Fake.hexLower, seed: 5),
+        "W/\"" + Fake.s(32, Fake.hexLower, seed: 6) + "\"", "\"" + Fake.s(27, Fake.alnum, seed: 7) + "\"",
+        "data:image/png;base64,iVBORw0KGgo" + Fake.s(400, Fake.b64, seed: 8),
+        "ses_" + Fake.uuid(seed: 9), "rec_0c1d2e3f", "usr_123", "env_prod_eu",
+        "the token expired, please sign in again", "Bearer token expired", "Basic authentication failed",
+        "password: incorrect", "password=***", "your password must be 12 characters", "reset password",
+        "eyJhbGciOi", "eyJ" + Fake.s(30, Fake.b64url, seed: 10),
+        "AKIA" + Fake.s(15, Fake.upperDigit, seed: 11), "AKIA" + Fake.s(20, Fake.upperDigit, seed: 12), "AKIAIOSFODNN7EXAMPLE",
+        Fake.s(40, Fake.b64, seed: 13), "pbu_" + Fake.s(20, Fake.b64url, seed: 14), "pbk_live_short",
+        "ghp_" + Fake.s(10, Fake.alnum, seed: 15), "xoxb-notatoken", "sk_live_abc", "AIza" + Fake.s(20, Fake.b64url, seed: 16),
+        "SK" + Fake.s(31, Fake.hexLower, seed: 17), "AC" + Fake.s(32, Fake.hexLower, seed: 18),
+        "key-" + Fake.s(31, Fake.hexLower, seed: 19), "en-us1", "monkey-" + Fake.s(32, Fake.hexLower, seed: 20),
+        "hf_short", "https://user@github.com/org/repo.git", "https://user:***@example.test/",
+        "sk-" + Fake.s(48, Fake.alnum, seed: 21), "https://example.test/?sig=abc", "-----BEGIN PUBLIC KEY-----\nMIIB",
+        "-----BEGIN CERTIFICATE-----\n" + Fake.s(64, Fake.b64, seed: 22), "1//comment", "SG.abc.def",
+        "heroku " + Fake.s(20, Fake.alnum, seed: 23), "DD_API_KEY=***", "2026-11-29T10:15:04.881Z",
+        "{\"token_type\": \"Bearer\", \"expires_in\": 3600}", "client_token=short", "token=" + Fake.uuid(seed: 24),
+        "tokenType=" + Fake.s(32, Fake.alnum, seed: 25), "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1_1 like Mac OS X)",
+        "dapi" + Fake.s(31, Fake.hexLower, seed: 26), "pul-" + Fake.s(39, Fake.hexLower, seed: 27),
+    ]
+    n.append("ETag: \"" + Fake.s(40, Fake.hexLower, seed: 28) + "\"")
+    return n
+}()
+
+@Suite struct DetectorTests {
+    @Test func catalogueHasAtLeastFortyDetectorsWithUniqueIds() {
+        let ids = detectorCatalogue.map(\.id)
+        #expect(ids.count >= 40)
+        #expect(Set(ids).count == ids.count)
+        for d in detectorCatalogue { #expect(d.rule == "secret." + d.id || d.rule.hasPrefix("redaction.")) }
+    }
+
+    @Test func everyDetectorHasAPositiveCase() {
+        let covered = Set(positiveCases.map(\.id))
+        for d in detectorCatalogue { #expect(covered.contains(d.id), "no positive case for \(d.id)") }
+    }
+
+    @Test(arguments: positiveCases)
+    func findsPositive(_ c: DetectorCase) {
+        let hits = detect(c.text, hints: c.hints)
+        let mine = hits.filter { $0.id == c.id }
+        #expect(mine.count == 1, "\(c.id): got \(hits.map(\.id))")
+        #expect(mine.first?.value == c.value, "\(c.id): matched a different span")
+        if let s = c.severity { #expect(mine.first?.severity == s) }
+    }
+
+    @Test(arguments: negativeCases.indices)
+    func ignoresNegative(_ i: Int) {
+        let hits = detect(negativeCases[i])
+        #expect(hits.isEmpty, "case \(i): \(hits.map(\.id))")
+    }
+
+    @Test func contextDetectorsNeedTheirContext() {
+        // A bare 40-character run and a bare UUID are never secrets without a name nearby.
+        #expect(detect(Fake.s(40, Fake.b64, seed: 30)).isEmpty)
+        #expect(detect(Fake.uuid(seed: 31)).isEmpty)
+        #expect(detect(Fake.s(32, Fake.hexLower, seed: 32)).isEmpty)
+        #expect(detect(Fake.s(32, Fake.alnum, seed: 33)).isEmpty)
+        #expect(!detect(Fake.s(32, Fake.alnum, seed: 33), hints: "apiSecret").isEmpty)
+        #expect(detect(Fake.s(32, Fake.alnum, seed: 33), hints: "tokenType").isEmpty)
+        #expect(detect(Fake.s(32, Fake.alnum, seed: 33), hints: "keyId").isEmpty)
+        for name in ["nextPageToken", "pushToken", "deviceToken", "syncToken", "cursorToken", "stripePublishableKey"] {
+            #expect(detect(Fake.s(40, Fake.alnum, seed: 34), hints: name).isEmpty, "\(name)")
+        }
+        #expect(detect("At least 8 characters", hints: "passwordRequirements").isEmpty)
+        #expect(!detect("Tr0ub4dor&3", hints: "passwordRequirements").isEmpty)
+    }
+
+    @Test func byteSetRanges() {
+        let s = ByteSet("a-c,\\-")
+        #expect(s.contains(UInt8(ascii: "b")) && s.contains(UInt8(ascii: "-")) && s.contains(UInt8(ascii: "\\")) && s.contains(UInt8(ascii: ",")))
+        #expect(!s.contains(UInt8(ascii: "A")) && !s.contains(UInt8(ascii: "d")))
+        #expect(!Sets.pemBody.contains(UInt8(ascii: "@")))
+    }
+
+    @Test func specificDetectorWinsOverlap() {
+        let jwt = "eyJ" + Fake.s(20, Fake.b64url, seed: 1) + ".eyJ" + Fake.s(40, Fake.b64url, seed: 2) + "." + Fake.s(43, Fake.b64url, seed: 3)
+        let hits = detect("Authorization: Bearer " + jwt)
+        #expect(hits.map(\.id) == ["jwt"])
+    }
+
+    @Test func costDoesNotDependOnDetectorCount() {
+        // A string with no anchor runs no detector at all: only the prefilter pass.
+        let text = String(repeating: "lorem ipsum dolor sit amet ", count: 100)
+        #expect(detect(text).isEmpty)
+    }
+
+    @Test func hostileRepetitionIsBounded() {
+        let text = String(repeating: "eyJ.", count: 50_000) + String(repeating: "AKIA", count: 50_000)
+        let start = Date()
+        _ = detect(text)
+        #expect(Date().timeIntervalSince(start) < 10)
+    }
+}
+
+/// The line prefilter (anchor stems over the raw record line) must let every detector through, however
+/// the value is escaped: in a log message, in an inline JSON body (escaped twice), with `\/` escapes.
+@Suite struct PrefilterTests {
+    static let cases = positiveCases.filter { $0.hints == nil }
+
+    @Test(arguments: cases)
+    func everyDetectorSurvivesThePrefilter(_ c: DetectorCase) throws {
+        let rule = detectorCatalogue.first { $0.id == c.id }?.rule ?? ""
+        let inLog = try Harness.run([Harness.log(message: c.text)])
+        #expect(inLog.contains { $0.rule == rule && $0.fingerprint == SecretMask.fingerprint(c.value) }, "log: \(c.id)")
+        let body = JSONOut.object(["note": .string(c.text)]).render(pretty: false)
+        let inBody = try Harness.run([Harness.network(responseBody: Harness.textBody(body))])
+        #expect(inBody.contains { $0.rule == rule && $0.fingerprint == SecretMask.fingerprint(c.value) }, "body: \(c.id)")
+        // A writer that escapes every slash (Foundation's JSONSerialization does).
+        let slashed = body.replacingOccurrences(of: "/", with: "\\/")
+        let inSlashed = try Harness.run([Harness.network(responseBody: Harness.textBody(slashed))])
+        #expect(inSlashed.contains { $0.rule == rule && $0.fingerprint == SecretMask.fingerprint(c.value) }, "escaped slashes: \(c.id)")
+    }
+}

@@ -30,8 +30,9 @@ public enum PBSift {
     public static let commands: [any SiftCommand.Type] = [
         InspectCommand.self,
         VerifyCommand.self,
-        RecordsCommand.self,
         WaterfallCommand.self,
+        CorrelateCommand.self,
+        RecordsCommand.self,
         CompletionsCommand.self,
     ]
 

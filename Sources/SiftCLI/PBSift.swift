@@ -28,10 +28,12 @@ public enum PBSift {
 
     /// Every subcommand, in help order. One line per command: keep this a plain array literal.
     public static let commands: [any SiftCommand.Type] = [
+        ReportCommand.self,
         InspectCommand.self,
         VerifyCommand.self,
         RecordsCommand.self,
         WaterfallCommand.self,
+        CorrelateCommand.self,
         CompletionsCommand.self,
     ]
 

@@ -1,0 +1,205 @@
+import Foundation
+import SiftCore
+import SiftCorrelate
+
+/// `pbsift correlate <input>... --logs PATH...`: join every request with the server's own log lines.
+public enum CorrelateCommand: SiftCommand {
+    public static let spec = CommandSpec(
+        name: "correlate",
+        abstract: "Join each request with the server's log lines through its request id.",
+        discussion: """
+            Reads the exports, then scans the --logs (files, folders walked recursively without \
+            following links, .gz files, or - for standard input) for the req_<uuid> ids each network \
+            record minted or had echoed. Per request: its server lines, and its status: matched, \
+            client-only (no server line) or id-mismatch (the echoed id differs: something rewrote it). \
+            The server-minus-device clock skew is estimated from the matched requests and server lines \
+            are placed on the device timeline; where a line carries a duration, the waiting time is split \
+            into server and network time. Ids the logs hold inside a session's time window that no record \
+            carries are listed as server-only. Logs are JSON lines (the platform's and any other, including \
+            exports from log platforms), logfmt, nginx/Apache access lines or plain text, detected per line. \
+            With --emit-query, nothing is scanned: the queries fetching exactly these ids in the sessions' \
+            time window from a log platform are printed instead.
+            """,
+        arguments: [
+            ArgumentSpec("input", help: "An export: a folder, .zip, .tar, .tar.gz, .jsonl or .jsonl.gz file, or - for JSON Lines on standard input.",
+                         variadic: true, takesPath: true),
+        ],
+        options: [
+            OptionSpec("logs", value: "path",
+                       help: "Server logs: a file, a folder (recursive), a .gz file, or - for standard input (repeatable).",
+                       repeatable: true, takesPath: true),
+            OptionSpec("emit-query", value: "platform",
+                       help: "Print the log platform's queries for these ids and time window instead of scanning.",
+                       allowed: QueryPlatform.allCases.map(\.rawValue)),
+            OptionSpec("window-margin", value: "seconds",
+                       help: "Seconds added before and after each session's time window (server-only ids, queries).",
+                       default: "60"),
+        ],
+        examples: [
+            ("pbsift correlate export.zip --logs /var/log/api/", "Join an export with a folder of rotated, gzip'd logs."),
+            ("pbsift correlate --json export.zip --logs api.log | jq '.requests[] | select(.status != \"matched\")'",
+             "The requests the server never logged, or whose id a proxy rewrote."),
+            ("pbsift correlate export.zip --emit-query loki", "The LogQL queries that fetch these requests' lines from Loki."),
+            ("pbsift correlate -f csv -o joined.csv export.zip --logs api.log.gz", "One CSV row per request and server line."),
+        ],
+        formats: ["text", "json", "csv", "markdown"],
+        manSection: """
+            With
+            .Fl -format Cm json
+            the report carries, beside
+            .Cm tool , inputs , findings
+            and
+            .Cm summary :
+            .Bd -literal -offset indent
+            {"requests": [{"sessionId", "seq", "recordId", "requestId",
+                           "echoedRequestId", "method", "url", "statusCode", "ts",
+                           "status": "matched|client-only|id-mismatch",
+                           "serverLines": [{"file", "line", "ts", "deviceTs", "level",
+                                            "status", "durationMs", "message",
+                                            "format", "requestIds"}],
+                           "serverMs", "waitingMs", "networkMs", "logsCover"}],
+             "sessions": [{"sessionId", "userId", "window": {"from", "to"},
+                           "serverOnly": {"count", "withUserId"}}],
+             "serverOnly": {"count", "requestIds", "truncated",
+                            "withUserId": {"count", "requestIds"}},
+             "clockSkew": {"seconds", "samples", "uncertainty", "outliers",
+                           "method": "marzullo"},
+             "correlation": {"requests", "matched", "clientOnly", "idMismatch",
+                             "withoutRequestId", "windowMarginSeconds"},
+             "logs": {"files": [{"file", "encoding", "format", "bytes", "lines",
+                                 "matchedLines", "longLines", "from", "to", "error"}],
+                      "filesScanned", "bytes", "lines", "matchedLines",
+                      "droppedLines", "droppedWindowIds", "errors"}}
+            .Ed
+            .Pp
+            .Cm clockSkew.seconds
+            is positive when the server clock is ahead of the device's.
+            A log file that cannot be read in full is an error naming it (exit status 2); the others
+            are still scanned, and the lines before a cut still count.
+            .Pp
+            The rule:
+            .Bl -tag -width Ds
+            .It Cm correlation.echo-mismatch
+            The server echoed a different request id than the one the SDK minted (medium).
+            .El
+            .Pp
+            .Fl -emit-query
+            prints, for
+            .Cm loki ,
+            .Cm logcli
+            commands with a LogQL line filter (at most 100 ids each); for
+            .Cm elasticsearch ,
+            one search body per line with a
+            .Cm terms
+            query and an
+            .Cm @timestamp
+            range (at most 2000 ids each, so that the 10000-hit window holds their lines); for
+            .Cm clickhouse ,
+            SQL with
+            .Cm IN
+            (at most 5000 ids each); for
+            .Cm bigquery ,
+            .Cm bq query
+            commands with the ids as an array parameter; for
+            .Cm cloudwatch ,
+            .Cm aws logs start-query
+            commands whose query string stays within 10000 characters.
+            """)
+
+    /// `--window-margin` in seconds (default 60; shared with `report`).
+    static func windowMargin(from options: ParsedOptions) throws -> Double {
+        guard let m = options.value("window-margin") else { return 60 }
+        guard let v = Double(m), v.isFinite, v >= 0, v <= 7 * 86400 else {
+            throw UsageError("The value '\(m)' is invalid for '--window-margin <seconds>'. Please provide a number of seconds from 0 to 604800.")
+        }
+        return v
+    }
+
+    public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
+        let common = try CommonOptions(options, spec: spec, io: io)
+        let inputs = options.argument("input")
+        let logs = options.all("logs")
+        let platform = try options.value("emit-query").map { name -> QueryPlatform in
+            guard let p = QueryPlatform(rawValue: name) else {
+                throw UsageError("The value '\(name)' is invalid for '--emit-query <platform>'. Please provide one of \(CommonOptions.quotedList(QueryPlatform.allCases.map(\.rawValue))).")
+            }
+            return p
+        }
+        let margin = try windowMargin(from: options)
+        if platform == nil && logs.isEmpty {
+            throw UsageError("Missing '--logs <path>' (or '--emit-query <platform>').")
+        }
+        if inputs.contains("-") && logs.contains("-") {
+            throw UsageError("Standard input can be the export or the logs, not both.")
+        }
+        let analysis = CorrelationAnalysis()
+        let progress = Progress(io: io, options: common)
+        let outcome = ExportReader(limits: common.limits).read(inputs: inputs, analyses: [progress, analysis])
+        progress.clear()
+
+        if let platform {
+            let scopes = QueryEmitter.scopes(requests: analysis.requests, sessions: analysis.sessions, margin: margin)
+            if scopes.isEmpty {
+                if !common.quiet { io.err("warning: the inputs hold no request id: nothing to query\n") }
+                return common.finish("", outcome: outcome, io: io)
+            }
+            return common.finish(QueryEmitter.emit(platform, scopes: scopes), outcome: outcome, io: io)
+        }
+
+        var scanOptions = ScanOptions()
+        let scanProgress = ScanProgress(io: io, enabled: common.showProgress)
+        if common.showProgress { scanOptions.progress = { scanProgress.add($0) } }
+        var report = Correlator.run(requests: analysis.requests, sessions: analysis.sessions, logs: logs,
+                                    options: CorrelationOptions(windowMargin: margin), scanOptions: scanOptions)
+        scanProgress.clear()
+        let findings = ReportEnvelope.sorted(outcome.findings + report.findings)
+        let text: String
+        switch common.format {
+        case "json":
+            text = ReportEnvelope.render(ReportEnvelope.document(inputs: outcome.inputs, findings: findings, blobs: outcome.blobs,
+                                                                 sections: CorrelationRender.sections(report)))
+        default:
+            report.findings = findings
+            text = CorrelationRender.render(report, as: CorrelationFormat(rawValue: common.format) ?? .text)
+        }
+        if let failed = common.write(text, io: io) { return failed }
+        let logsIncomplete = !report.logs.allErrors.isEmpty
+        return common.exitStatus(findings: findings, incomplete: outcome.anyIncomplete || logsIncomplete)
+    }
+}
+
+/// `scanning logs · 1.2 GiB` on standard error while the logs are scanned (a terminal, not `--quiet`).
+/// Called from several scanning threads at once.
+final class ScanProgress: @unchecked Sendable {
+    private let io: CommandIO
+    private let enabled: Bool
+    private let lock = NSLock()
+    private var bytes: Int64 = 0
+    private var lastDraw = 0.0
+    private var drawn = false
+
+    init(io: CommandIO, enabled: Bool) {
+        self.io = io
+        self.enabled = enabled
+    }
+
+    func add(_ n: Int64) {
+        guard enabled else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        bytes += n
+        let t = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+        guard t - lastDraw >= 0.1 else { return }
+        lastDraw = t
+        drawn = true
+        io.err("\r\u{1B}[Kscanning logs · " + ByteCount.humanBytes(bytes))
+    }
+
+    func clear() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard enabled, drawn else { return }
+        io.err("\r\u{1B}[K")
+        drawn = false
+    }
+}

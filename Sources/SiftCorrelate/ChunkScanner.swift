@@ -1,0 +1,268 @@
+import Foundation
+import SiftArchive
+import SiftCore
+
+/// The chunk loop and the per-region byte scan of one work item.
+struct ChunkScanner {
+    let request: ScanRequest
+    let options: ScanOptions
+    let display: String
+    var out = ItemOutcome()
+    /// Lines before the current region.
+    var lineBase = 0
+    let userNeedles: [[UInt8]]
+    let windows: [(lo: Double, hi: Double)]
+    var wantedScratch: [RequestID] = []
+    var othersScratch: [RequestID] = []
+
+    init(request: ScanRequest, options: ScanOptions, display: String) {
+        self.request = request
+        self.options = options
+        self.display = display
+        self.userNeedles = request.userIds.prefix(64).map { Array($0.utf8) }
+        // Sorted and merged, for a binary search per line.
+        var w = request.windows.filter { $0.lo <= $0.hi }.sorted { $0.lo < $1.lo }
+        var merged: [(lo: Double, hi: Double)] = []
+        for x in w {
+            if let last = merged.last, x.lo <= last.hi { merged[merged.count - 1].hi = max(last.hi, x.hi) } else { merged.append(x) }
+        }
+        w = merged
+        self.windows = w
+    }
+
+    /// Reads with `read` until it returns 0 or throws; scans the lines that start in [start, end).
+    /// `read` must deliver the bytes from `start - 1` (from 0 when `start` is 0).
+    mutating func run(start: Int64, end: Int64, read: (UnsafeMutableRawBufferPointer) throws -> Int) {
+        let cap = options.chunkBytes + options.maxLineBytes
+        let buf = UnsafeMutablePointer<UInt8>.allocate(capacity: cap)
+        defer { buf.deallocate() }
+        var tail = 0                                  // buf[0..<tail]: the start of an unfinished line
+        var abs0: Int64 = start > 0 ? start - 1 : 0   // file offset of buf[0]
+        var skipping = start > 0                      // before the first line that starts in the segment
+        var inLong = false                            // inside a line over the bound
+        while true {
+            let n: Int
+            do {
+                n = try read(UnsafeMutableRawBufferPointer(start: buf + tail, count: min(options.chunkBytes, cap - tail)))
+            } catch {
+                out.error = "\(error)"
+                return
+            }
+            if n == 0 { break }
+            options.progress?(Int64(n))
+            var avail = tail + n
+            if skipping || inLong {
+                guard let nl = memchr(buf, 0x0A, avail) else {
+                    if inLong { out.bytes += Int64(avail) }
+                    abs0 += Int64(avail)
+                    tail = 0
+                    continue
+                }
+                let k = buf.distance(to: nl.assumingMemoryBound(to: UInt8.self)) + 1
+                if inLong { out.bytes += Int64(k) }
+                abs0 += Int64(k)
+                memmove(buf, buf + k, avail - k)
+                avail -= k
+                skipping = false
+                inLong = false
+            }
+            // buf[0..<avail] starts at a line start, at file offset abs0.
+            if abs0 >= end { return }
+            guard avail > 0, let lastNL = ByteSearch.lastIndex(of: 0x0A, buf, avail) else {
+                if avail >= options.maxLineBytes {
+                    startLongLine(avail, &abs0, &inLong)
+                    tail = 0
+                } else {
+                    tail = avail
+                }
+                continue
+            }
+            var regionEnd = lastNL + 1
+            var finished = false
+            if abs0 + Int64(regionEnd) > end {
+                // Stop after the line holding byte `end - 1`.
+                let from = Int(end - 1 - abs0)
+                if let nl = memchr(buf + from, 0x0A, regionEnd - from) {
+                    regionEnd = buf.distance(to: nl.assumingMemoryBound(to: UInt8.self)) + 1
+                }
+                finished = true
+            }
+            lineBase = out.lines_
+            out.lines_ += scanRegion(UnsafePointer(buf), regionEnd)
+            out.bytes += Int64(regionEnd)
+            if finished { return }
+            abs0 += Int64(regionEnd)
+            let rest = avail - regionEnd
+            if rest >= options.maxLineBytes {
+                startLongLine(rest, &abs0, &inLong)
+                tail = 0
+            } else {
+                memmove(buf, buf + regionEnd, rest)
+                tail = rest
+            }
+        }
+        // A last line without a newline.
+        if tail > 0 && !inLong && !skipping && abs0 < end {
+            lineBase = out.lines_
+            scanRegion(UnsafePointer(buf), tail)
+            out.lines_ += 1
+            out.bytes += Int64(tail)
+        }
+    }
+
+    /// The unfinished line at the front of the buffer passed the bound: count it and skip to its end.
+    mutating func startLongLine(_ bytes: Int, _ abs0: inout Int64, _ inLong: inout Bool) {
+        inLong = true
+        out.longLines += 1
+        out.lines_ += 1
+        out.bytes += Int64(bytes)
+        abs0 += Int64(bytes)
+    }
+
+    /// Finds the ids in a region of whole lines; returns the number of newlines in it.
+    @discardableResult
+    mutating func scanRegion(_ base: UnsafePointer<UInt8>, _ count: Int) -> Int {
+        var pos = 0
+        var counted = 0           // a line start; the newlines before it are in `linesBefore`
+        var linesBefore = 0
+        while pos + 40 <= count {
+            guard let f = ByteSearch.findReq(base + pos, count - pos) else { break }
+            let p = pos + f
+            guard p + 40 <= count, let first = RequestID.parseUUID(base + p + 4),
+                  p + 40 == count || !RequestID.isWordByte(base[p + 40]) else {
+                pos = p + 4
+                continue
+            }
+            // The line around the hit: walk the newlines up to it (they are counted on the way).
+            var ls = counted
+            while let nl = ByteSearch.index(of: 0x0A, base + ls, p - ls) {
+                ls += nl + 1
+                linesBefore += 1
+            }
+            counted = ls
+            let le = ByteSearch.index(of: 0x0A, base + p + 40, count - p - 40).map { p + 40 + $0 } ?? count
+            handleLine(base + ls, le - ls, first: first, firstAt: p - ls, lineNumber: lineBase + linesBefore + 1)
+            pos = le + 1
+        }
+        if counted < count { linesBefore += countNewlines(base + counted, count - counted) }
+        return linesBefore
+    }
+
+    /// One line holding at least one well-formed id (the first at `firstAt`).
+    mutating func handleLine(_ line: UnsafePointer<UInt8>, _ n: Int, first: RequestID, firstAt: Int, lineNumber: Int) {
+        // Reused buffers: no allocation per line.
+        var wanted = wantedScratch
+        var others = othersScratch
+        wanted.removeAll(keepingCapacity: true)
+        others.removeAll(keepingCapacity: true)
+        wantedScratch = []
+        othersScratch = []
+        defer {
+            wantedScratch = wanted
+            othersScratch = others
+        }
+        var id = first
+        var at = firstAt
+        while true {
+            if request.ids.contains(id) {
+                if !wanted.contains(id) { wanted.append(id) }
+            } else if !windows.isEmpty, !others.contains(id), others.count < 16 {
+                others.append(id)
+            }
+            // The next id in the line.
+            var next: RequestID?
+            var q = at + 40
+            while q + 40 <= n, let f = ByteSearch.findReq(line + q, n - q) {
+                let k = q + f
+                if k + 40 <= n, let nid = RequestID.parseUUID(line + k + 4), k + 40 == n || !RequestID.isWordByte(line[k + 40]) {
+                    next = nid
+                    at = k
+                    break
+                }
+                q = k + 4
+            }
+            guard let nid = next else { break }
+            id = nid
+        }
+        var ts: Double?
+        if !wanted.isEmpty {
+            out.matchedLines += 1
+            let parsed = LineParser.parse(UnsafeBufferPointer(start: line, count: n), hint: out.format)
+            if out.format == nil { out.format = parsed.format }
+            ts = parsed.ts
+            if out.lines.count < options.maxServerLines {
+                out.lines.append(ServerLine(file: display, line: lineNumber, ids: wanted, parsed: parsed))
+            } else {
+                out.droppedLines += 1
+            }
+        }
+        if !others.isEmpty && ts == nil { ts = LogTime.find(in: line, count: n) }
+        if let t = ts {
+            out.firstTs = min(out.firstTs ?? t, t)
+            out.lastTs = max(out.lastTs ?? t, t)
+        }
+        guard !others.isEmpty, let t = ts, inWindow(t) else { return }
+        var mask: UInt64 = 0
+        for (k, u) in userNeedles.enumerated() where contains(line, n, u) { mask |= 1 << UInt64(k) }
+        for o in others {
+            if out.seen.count < options.maxSeen {
+                out.seen.append(SeenID(id: o, ts: t, userMask: mask))
+            } else {
+                out.droppedSeen += 1
+            }
+        }
+    }
+
+    func inWindow(_ t: Double) -> Bool {
+        var lo = 0
+        var hi = windows.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if windows[mid].hi < t { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < windows.count && windows[lo].lo <= t
+    }
+
+    /// Whether `word` occurs in the line as a whole token (not inside a longer word).
+    func contains(_ line: UnsafePointer<UInt8>, _ n: Int, _ word: [UInt8]) -> Bool {
+        guard !word.isEmpty else { return false }
+        return word.withUnsafeBufferPointer { w -> Bool in
+            var i = 0
+            while i < n, let f = ByteSearch.find(line + i, n - i, w) {
+                let k = i + f
+                let before = k == 0 ? 0x20 : line[k - 1]
+                let after = k + w.count >= n ? 0x20 : line[k + w.count]
+                let isWord: (UInt8) -> Bool = { RequestID.isWordByte($0) || $0 == UInt8(ascii: "_") }
+                if !isWord(before) && !isWord(after) { return true }
+                i = k + 1
+            }
+            return false
+        }
+    }
+}
+
+/// Counts `\n` bytes, eight at a time.
+@inline(__always)
+func countNewlines(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int {
+    var count = 0
+    var i = 0
+    let raw = UnsafeRawPointer(p)
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+    while i + 32 <= n {
+        var acc = 0
+        for k in stride(from: 0, to: 32, by: 8) {
+            let w = raw.loadUnaligned(fromByteOffset: i + k, as: UInt64.self) ^ (ones &* 0x0A)
+            // High bit set in each byte that is NOT zero; count the zero bytes.
+            let t = ((w & lows) &+ lows) | w
+            acc += (~t & 0x8080_8080_8080_8080).nonzeroBitCount
+        }
+        count += acc
+        i += 32
+    }
+    while i < n {
+        if p[i] == 0x0A { count += 1 }
+        i += 1
+    }
+    return count
+}

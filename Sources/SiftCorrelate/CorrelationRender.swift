@@ -1,0 +1,222 @@
+import Foundation
+import SiftCore
+
+/// The output formats of `pbsift correlate`.
+public enum CorrelationFormat: String, Sendable, CaseIterable {
+    case text, json, csv, markdown
+}
+
+/// Renders a `CorrelationReport`. Pure functions: report in, text out.
+public enum CorrelationRender {
+    /// Renders in `format`.
+    public static func render(_ r: CorrelationReport, as format: CorrelationFormat) -> String {
+        switch format {
+        case .text: text(r)
+        case .json: json(r).render(pretty: true) + "\n"
+        case .csv: csv(r)
+        case .markdown: markdown(r)
+        }
+    }
+
+    static func ts(_ t: Double?) -> JSONOut { t.map { .string(Timestamp.format($0, micro: true)) } ?? .null }
+    static func ms(_ d: Double?) -> JSONOut { d.map { .double(($0 * 1000).rounded() / 1000) } ?? .null }
+
+    // MARK: JSON
+
+    /// The JSON document (keys sorted when printed): `sections(_:)` and `findings`.
+    public static func json(_ r: CorrelationReport) -> JSONOut {
+        var o = sections(r)
+        o["findings"] = .array(r.findings.map(\.json))
+        return .object(o)
+    }
+
+    /// The correlate sections of the JSON report: `requests`, `sessions`, `serverOnly`, `clockSkew`,
+    /// `correlation` (counts), `logs`. A command adds the shared envelope (`tool`, `inputs`, `findings`, `summary`).
+    public static func sections(_ r: CorrelationReport) -> [String: JSONOut] {
+        let requests: [JSONOut] = r.requests.map { c in
+            let e = c.entry
+            return .object([
+                "sessionId": .opt(e.sessionId), "seq": .opt(e.seq), "recordId": .opt(e.recordId),
+                "requestId": .opt(e.requestId), "echoedRequestId": .opt(e.echoedRequestId),
+                "method": .opt(e.method), "url": .opt(e.url), "statusCode": .opt(e.statusCode),
+                "ts": ts(e.ts), "status": .string(c.status.rawValue),
+                "serverLines": .array(c.lines.map(lineJSON)),
+                "serverMs": ms(c.serverMs), "waitingMs": ms(c.waitingMs), "networkMs": ms(c.networkMs),
+                "logsCover": .opt(c.logsCover),
+            ])
+        }
+        let sessions: [JSONOut] = r.sessions.map { s in
+            .object([
+                "sessionId": .opt(s.entry.sessionId), "userId": .opt(s.entry.userId),
+                "window": .object(["from": ts(s.windowFrom), "to": ts(s.windowTo)]),
+                "serverOnly": .object(["count": .int(s.serverOnly.ids.count),
+                                       "withUserId": .int(s.serverOnly.withUserId.count)]),
+            ])
+        }
+        let files: [JSONOut] = r.logs.files.map { f in
+            .object([
+                "file": .string(f.file), "encoding": .string(f.encoding), "format": .opt(f.format?.rawValue),
+                "bytes": .int(Int(f.bytes)), "lines": .int(f.lines), "matchedLines": .int(f.matchedLines),
+                "longLines": .int(f.longLines), "error": .opt(f.error), "from": ts(f.firstTs), "to": ts(f.lastTs),
+            ])
+        }
+        let skew = r.clockSkew
+        return [
+            "requests": .array(requests),
+            "sessions": .array(sessions),
+            "serverOnly": .object([
+                "count": .int(r.serverOnly.ids.count),
+                "requestIds": .array(r.serverOnly.ids.prefix(10_000).map { .string($0.description) }),
+                "withUserId": .object(["count": .int(r.serverOnly.withUserId.count),
+                                       "requestIds": .array(r.serverOnly.withUserId.prefix(10_000).map { .string($0.description) })]),
+                "truncated": .bool(r.serverOnlyTruncated),
+            ]),
+            "clockSkew": .object([
+                "seconds": skew.seconds.map { .double(($0 * 1_000_000).rounded() / 1_000_000) } ?? .null,
+                "samples": .int(skew.samples),
+                "uncertainty": skew.uncertainty.map { .double(($0 * 1_000_000).rounded() / 1_000_000) } ?? .null,
+                "outliers": .int(skew.outliers),
+                "method": .string("marzullo"),
+            ]),
+            "correlation": .object([
+                "requests": .int(r.requests.count), "matched": .int(r.count(.matched)),
+                "clientOnly": .int(r.count(.clientOnly)), "idMismatch": .int(r.count(.idMismatch)),
+                "withoutRequestId": .int(r.withoutRequestId), "windowMarginSeconds": .double(r.windowMargin),
+            ]),
+            "logs": .object([
+                "files": .array(files), "filesScanned": .int(r.logs.files.count),
+                "bytes": .int(Int(r.logs.bytes)), "lines": .int(r.logs.lineCount),
+                "matchedLines": .int(r.logs.files.reduce(0) { $0 + $1.matchedLines }),
+                "droppedLines": .int(r.logs.droppedLines), "droppedWindowIds": .int(r.logs.droppedSeen),
+                "errors": .array(r.logs.allErrors.map { .string($0) }),
+            ]),
+        ]
+    }
+
+    static func lineJSON(_ p: PlacedLine) -> JSONOut {
+        let l = p.line
+        return .object([
+            "file": .string(l.file), "line": .int(l.line), "ts": ts(l.parsed.ts), "deviceTs": ts(p.deviceTs),
+            "level": .opt(l.parsed.level), "status": .opt(l.parsed.status), "durationMs": ms(l.parsed.durationMs),
+            "message": .opt(l.parsed.message), "format": .string(l.parsed.format.rawValue),
+            "requestIds": .array(l.ids.map { .string($0.description) }),
+        ])
+    }
+
+    // MARK: Text
+
+    static func num(_ d: Double?, _ digits: Int = 1) -> String { d.map { String(format: "%.\(digits)f", $0) } ?? "-" }
+
+    /// For a terminal: every untrusted string goes through `Escape.terminal`.
+    public static func text(_ r: CorrelationReport) -> String {
+        let t = { (s: String?) in Escape.terminal(s ?? "-") }
+        var out = "correlate: \(r.requests.count) requests: \(r.count(.matched)) matched, \(r.count(.clientOnly)) client-only, \(r.count(.idMismatch)) id-mismatch"
+        if r.withoutRequestId > 0 { out += " (\(r.withoutRequestId) records without a request id)" }
+        out += "\n"
+        let s = r.clockSkew
+        if let sec = s.seconds {
+            out += "clock skew: server \(sec >= 0 ? "ahead" : "behind") by \(num(abs(sec), 3)) s ± \(num(s.uncertainty, 3)) s (\(s.samples) samples, \(s.outliers) outliers)\n"
+        } else {
+            out += "clock skew: unknown (no matched request with timings)\n"
+        }
+        out += "logs: \(r.logs.files.count) files, \(r.logs.bytes) bytes, \(r.logs.lineCount) lines\n"
+        for f in r.logs.files.prefix(20) {
+            var line = "  \(t(f.file)) (\(f.encoding)\(f.format.map { ", " + $0.rawValue } ?? "")): \(f.lines) lines, \(f.matchedLines) matching"
+            if f.longLines > 0 { line += ", \(f.longLines) too long" }
+            out += line + "\n"
+        }
+        if r.logs.files.count > 20 { out += "  … and \(r.logs.files.count - 20) more files\n" }
+        for e in r.logs.allErrors { out += "  error: \(t(e))\n" }
+        out += "\n"
+        for c in r.requests {
+            let e = c.entry
+            var status = c.status.rawValue
+            if c.status == .clientOnly, let cover = c.logsCover {
+                status += cover ? ": the logs cover its time" : ": outside the logs' time span"
+            }
+            out += "\(t(e.sessionId)) #\(e.seq.map(String.init) ?? "-") \(t(e.method)) \(t(e.url)) → \(e.statusCode.map(String.init) ?? "-")  [\(status)]\n"
+            out += "  id \(t(e.requestId))"
+            if let echoed = e.echoedRequestId, echoed != e.requestId { out += "  echoed \(t(echoed))" }
+            out += "\n"
+            if c.serverMs != nil && c.waitingMs != nil {
+                out += "  waiting \(num(c.waitingMs)) ms = server \(num(c.serverMs)) ms + network \(num(c.networkMs)) ms\n"
+            } else if c.serverMs != nil {
+                out += "  server \(num(c.serverMs)) ms\n"
+            }
+            for p in c.lines {
+                let l = p.line
+                out += "  \(t(l.file)):\(l.line) \(l.parsed.ts.map { Timestamp.format($0) } ?? "-") \(t(l.parsed.level)) \(l.parsed.status.map(String.init) ?? "-") \(num(l.parsed.durationMs)) ms \(t(l.parsed.message))\n"
+            }
+        }
+        out += "\nserver-only ids in the session windows (±\(num(r.windowMargin, 0)) s): \(r.serverOnly.ids.count), with the session's user: \(r.serverOnly.withUserId.count)\n"
+        for id in r.serverOnly.withUserId.prefix(50) { out += "  \(id)\n" }
+        if !r.findings.isEmpty {
+            out += "\nfindings:\n"
+            for f in r.findings { out += "  \(f.severity.rawValue) \(f.rule) \(t(f.sessionId)) seq \(f.seq.map(String.init) ?? "-"): \(t(f.message))\n" }
+        }
+        return out
+    }
+
+    // MARK: Markdown
+
+    /// For a ticket: every untrusted string goes through `Escape.markdown`.
+    public static func markdown(_ r: CorrelationReport) -> String {
+        let m = { (s: String?) in Escape.markdown(s ?? "") }
+        var out = "## Correlation\n\n"
+        out += "| requests | matched | client-only | id-mismatch | server-only | with user | clock skew (s) |\n|---:|---:|---:|---:|---:|---:|---:|\n"
+        let s = r.clockSkew
+        let skew = s.seconds.map { "\(num($0, 3)) ± \(num(s.uncertainty, 3)) (\(s.samples) samples)" } ?? "unknown"
+        out += "| \(r.requests.count) | \(r.count(.matched)) | \(r.count(.clientOnly)) | \(r.count(.idMismatch)) | \(r.serverOnly.ids.count) | \(r.serverOnly.withUserId.count) | \(skew) |\n\n"
+        out += "| session | seq | method | url | status | request id | join | server lines | server ms | network ms |\n"
+        out += "|---|---:|---|---|---:|---|---|---:|---:|---:|\n"
+        for c in r.requests {
+            let e = c.entry
+            var id = m(e.requestId)
+            if let echoed = e.echoedRequestId, echoed != e.requestId { id += "<br>echoed " + m(echoed) }
+            out += "| \(m(e.sessionId)) | \(e.seq.map(String.init) ?? "") | \(m(e.method)) | \(m(e.url)) | \(e.statusCode.map(String.init) ?? "") | \(id) | \(c.status.rawValue) | \(c.lines.count) | \(num(c.serverMs)) | \(num(c.networkMs)) |\n"
+        }
+        let lines = r.requests.flatMap { c in c.lines.map { (c, $0) } }
+        if !lines.isEmpty {
+            out += "\n### Server lines\n\n| request id | file | line | ts | level | status | ms | message |\n|---|---|---:|---|---|---:|---:|---|\n"
+            for (c, p) in lines {
+                let l = p.line
+                out += "| \(m(c.entry.requestId)) | \(m(l.file)) | \(l.line) | \(l.parsed.ts.map { Timestamp.format($0) } ?? "") | \(m(l.parsed.level)) | \(l.parsed.status.map(String.init) ?? "") | \(num(l.parsed.durationMs)) | \(m(l.parsed.message)) |\n"
+            }
+        }
+        if !r.logs.allErrors.isEmpty {
+            out += "\n### Log errors\n\n"
+            for e in r.logs.allErrors { out += "- \(m(e))\n" }
+        }
+        if !r.findings.isEmpty {
+            out += "\n### Findings\n\n| severity | rule | session | seq | message |\n|---|---|---|---:|---|\n"
+            for f in r.findings { out += "| \(f.severity.rawValue) | \(m(f.rule)) | \(m(f.sessionId)) | \(f.seq.map(String.init) ?? "") | \(m(f.message)) |\n" }
+        }
+        return out
+    }
+
+    // MARK: CSV
+
+    /// One row per request and server line (a request without lines has one row with empty line fields).
+    public static func csv(_ r: CorrelationReport) -> String {
+        var out = Escape.csvRow(["sessionId", "seq", "recordId", "requestId", "echoedRequestId", "status", "method", "url",
+                                 "statusCode", "serverMs", "waitingMs", "networkMs", "file", "line", "ts", "deviceTs", "level",
+                                 "lineStatus", "durationMs", "message"])
+        func f(_ d: Double?) -> String { d.map { JSONOut.format(($0 * 1000).rounded() / 1000) } ?? "" }
+        for c in r.requests {
+            let e = c.entry
+            let head = [e.sessionId ?? "", e.seq.map(String.init) ?? "", e.recordId ?? "", e.requestId ?? "",
+                        e.echoedRequestId ?? "", c.status.rawValue, e.method ?? "", e.url ?? "",
+                        e.statusCode.map(String.init) ?? "", f(c.serverMs), f(c.waitingMs), f(c.networkMs)]
+            if c.lines.isEmpty {
+                out += Escape.csvRow(head + Array(repeating: "", count: 8))
+            }
+            for p in c.lines {
+                let l = p.line
+                out += Escape.csvRow(head + [l.file, String(l.line), l.parsed.ts.map { Timestamp.format($0, micro: true) } ?? "",
+                                             p.deviceTs.map { Timestamp.format($0, micro: true) } ?? "", l.parsed.level ?? "",
+                                             l.parsed.status.map(String.init) ?? "", f(l.parsed.durationMs), l.parsed.message ?? ""])
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,303 @@
+import Foundation
+import SiftCore
+
+/// How a request fared in the join.
+public enum CorrelationStatus: String, Sendable, CaseIterable {
+    /// At least one server line carries its id.
+    case matched
+    /// No server line: it never reached the server, or the logs don't cover it.
+    case clientOnly = "client-only"
+    /// The server echoed a different id than the one minted (a proxy rewrote it); both are searched.
+    case idMismatch = "id-mismatch"
+}
+
+/// A server line placed on the device timeline.
+public struct PlacedLine: Sendable, Equatable {
+    /// The line as scanned (server clock).
+    public var line: ServerLine
+    /// The line's time on the device clock (server time minus the clock skew), when both are known.
+    public var deviceTs: Double?
+}
+
+/// One request and what the logs say about it.
+public struct CorrelatedRequest: Sendable, Equatable {
+    /// The network record.
+    public var entry: NetworkEntry
+    /// How the join went.
+    public var status: CorrelationStatus
+    /// Its server lines, in file then line order.
+    public var lines: [PlacedLine]
+    /// The largest duration a server line reports (the outermost hop), milliseconds.
+    public var serverMs: Double?
+    /// Waiting time (requestEnd → responseStart), milliseconds.
+    public var waitingMs: Double?
+    /// Waiting time minus server time, never below 0: network and queueing.
+    public var networkMs: Double?
+    /// Whether the request's time (server clock) lies in the span some log file covers (± the window
+    /// margin): a `client-only` request the logs cover never reached the server; one they don't may
+    /// just be missing from them. Nil when no file's span or the request's time is known.
+    public var logsCover: Bool?
+}
+
+/// The server-minus-device clock offset.
+public struct ClockSkew: Sendable, Equatable {
+    /// Positive when the server clock is ahead; nil without samples.
+    public var seconds: Double?
+    /// Server lines with a timestamp joined to a request with `requestStart` and `responseStart`.
+    public var samples: Int
+    /// Half the width of the offsets all agreeing samples allow.
+    public var uncertainty: Double?
+    /// Samples that disagree with the largest agreeing group.
+    public var outliers: Int
+}
+
+/// Ids seen in the logs inside a session's window that no record of it carries.
+public struct ServerOnlyIDs: Sendable, Equatable {
+    /// Sorted (held as 128-bit values: up to `ScanOptions.maxSeen` of them).
+    public var ids: [RequestID] = []
+    /// Those whose line also carries the session's `userId`, sorted.
+    public var withUserId: [RequestID] = []
+
+    public init(ids: [RequestID] = [], withUserId: [RequestID] = []) {
+        self.ids = ids
+        self.withUserId = withUserId
+    }
+}
+
+/// One session's part of the join.
+public struct CorrelatedSession: Sendable, Equatable {
+    /// The session.
+    public var entry: SessionEntry
+    /// The window searched, on the device clock, margin included.
+    public var windowFrom: Double?
+    /// The end of the window searched (device clock, margin included).
+    public var windowTo: Double?
+    /// Ids in the window that none of the session's records carries.
+    public var serverOnly = ServerOnlyIDs()
+}
+
+/// Options of the join.
+public struct CorrelationOptions: Sendable {
+    /// Seconds added on both sides of a session's window (after the clock skew is applied).
+    public var windowMargin: Double = 60
+    /// Extra seconds the scan allows on both sides, before the skew is known (skews up to this are handled).
+    public var skewAllowance: Double = 900
+    /// Server-only ids listed at most (the count stays exact).
+    public var maxListedIds: Int = 10_000
+
+    public init(windowMargin: Double = 60) { self.windowMargin = windowMargin }
+}
+
+/// Everything the correlate command reports.
+public struct CorrelationReport: Sendable {
+    /// Every joinable request, in reading order.
+    public var requests: [CorrelatedRequest]
+    /// Every session, in reading order.
+    public var sessions: [CorrelatedSession]
+    /// Across sessions, ids no analysed session carries.
+    public var serverOnly: ServerOnlyIDs
+    /// Whether window ids were dropped at `ScanOptions.maxSeen`.
+    public var serverOnlyTruncated: Bool
+    /// The server-minus-device clock offset.
+    public var clockSkew: ClockSkew
+    /// What the log scan found (files, bytes, lines, errors).
+    public var logs: LogScanResult
+    /// Network records without a request id (app traffic): not joinable.
+    public var withoutRequestId: Int
+    /// The margin applied to the session windows, seconds.
+    public var windowMargin: Double
+    /// The findings of the join, sorted.
+    public var findings: [Finding]
+
+    /// How many requests have status `s`.
+    public func count(_ s: CorrelationStatus) -> Int { requests.filter { $0.status == s }.count }
+}
+
+/// Joins network records with server log lines.
+public enum Correlator {
+    /// The ids to look for and the windows to watch, for a scan.
+    public static func scanRequest(requests: [NetworkEntry], sessions: [SessionEntry], options: CorrelationOptions = CorrelationOptions()) -> ScanRequest {
+        var ids: [RequestID] = []
+        for r in requests {
+            if let m = r.mintedID { ids.append(m) }
+            if let e = r.echoedID { ids.append(e) }
+        }
+        let pad = options.windowMargin + options.skewAllowance
+        let windows = sessions.compactMap { s in s.window.map { (lo: $0.from - pad, hi: $0.to + pad) } }
+        return ScanRequest(ids: RequestIDSet(ids), windows: windows, userIds: userIds(sessions))
+    }
+
+    /// Distinct user ids of the sessions, in first-seen order (the first 64 are watched).
+    public static func userIds(_ sessions: [SessionEntry]) -> [String] {
+        var seen: Set<String> = []
+        var out: [String] = []
+        for s in sessions { if let u = s.userId, !u.isEmpty, seen.insert(u).inserted { out.append(u) } }
+        return Array(out.prefix(64))
+    }
+
+    /// The join.
+    public static func correlate(requests: [NetworkEntry], sessions: [SessionEntry], scan: LogScanResult,
+                                 options: CorrelationOptions = CorrelationOptions()) -> CorrelationReport {
+        // Lines by id.
+        var byID: [RequestID: [Int]] = [:]
+        for (k, l) in scan.lines.enumerated() {
+            for id in l.ids { byID[id, default: []].append(k) }
+        }
+        var joined: [CorrelatedRequest] = []
+        var withoutID = 0
+        var findings: [Finding] = []
+        for r in requests {
+            let minted = r.mintedID
+            let echoed = r.echoedID
+            if minted == nil && echoed == nil && (r.requestId ?? "").isEmpty && (r.echoedRequestId ?? "").isEmpty {
+                withoutID += 1
+                continue
+            }
+            var lineIdx: [Int] = []
+            for id in [minted, echoed].compactMap({ $0 }) { lineIdx += byID[id] ?? [] }
+            lineIdx = Array(Set(lineIdx)).sorted()
+            // Compared as UUIDs when both parse (case does not matter), else as text.
+            let mismatch = r.echoedRequestId != nil && r.requestId != nil
+                && ((minted != nil && echoed != nil) ? minted != echoed : r.requestId != r.echoedRequestId)
+            let status: CorrelationStatus = mismatch ? .idMismatch : (lineIdx.isEmpty ? .clientOnly : .matched)
+            if mismatch {
+                findings.append(Finding(rule: "correlation.echo-mismatch", severity: .medium, input: r.input, file: r.file,
+                                        sessionId: r.sessionId, seq: r.seq, line: r.line, recordId: r.recordId,
+                                        location: "echoedRequestId",
+                                        message: "the server echoed \(r.echoedRequestId ?? "") for the minted \(r.requestId ?? ""): something between app and server rewrote the request id"))
+            }
+            var c = CorrelatedRequest(entry: r, status: status, lines: lineIdx.map { PlacedLine(line: scan.lines[$0], deviceTs: nil) })
+            c.serverMs = c.lines.compactMap { $0.line.parsed.durationMs }.max()
+            if let rs = r.responseStart, let start = r.requestEnd ?? r.requestStart {
+                c.waitingMs = max(0, (rs - start) * 1000)
+            }
+            if let w = c.waitingMs, let s = c.serverMs { c.networkMs = max(0, w - s) }
+            joined.append(c)
+        }
+        let skew = estimateSkew(joined)
+        let spans = scan.files.compactMap { f in f.firstTs.flatMap { a in f.lastTs.map { (a, $0) } } }
+        if !spans.isEmpty {
+            for i in joined.indices {
+                guard let t = joined[i].entry.requestStart ?? joined[i].entry.ts else { continue }
+                let st = t + (skew.seconds ?? 0)
+                joined[i].logsCover = spans.contains { st >= $0.0 - options.windowMargin && st <= $0.1 + options.windowMargin }
+            }
+        }
+        if let s = skew.seconds {
+            for i in joined.indices {
+                for j in joined[i].lines.indices {
+                    joined[i].lines[j].deviceTs = joined[i].lines[j].line.parsed.ts.map { $0 - s }
+                }
+            }
+        }
+        // Server-only ids per session.
+        let users = userIds(sessions)
+        var carriedAll: Set<RequestID> = []
+        var carried: [String: Set<RequestID>] = [:]
+        for r in requests {
+            for id in [r.mintedID, r.echoedID].compactMap({ $0 }) {
+                carriedAll.insert(id)
+                carried[r.sessionId ?? "", default: []].insert(id)
+            }
+        }
+        let offset = skew.seconds ?? 0
+        var outSessions: [CorrelatedSession] = []
+        var unionIDs: Set<RequestID> = []
+        var unionUser: Set<RequestID> = []
+        for s in sessions {
+            var cs = CorrelatedSession(entry: s)
+            guard let w = s.window else { outSessions.append(cs); continue }
+            cs.windowFrom = w.from - options.windowMargin
+            cs.windowTo = w.to + options.windowMargin
+            let mine = carried[s.sessionId ?? ""] ?? []
+            let bit: UInt64? = s.userId.flatMap { u in users.firstIndex(of: u) }.map { 1 << UInt64($0) }
+            var ids: Set<RequestID> = []
+            var withUser: Set<RequestID> = []
+            for seen in scan.seen {
+                let t = seen.ts - offset
+                guard t >= w.from - options.windowMargin, t <= w.to + options.windowMargin, !mine.contains(seen.id) else { continue }
+                ids.insert(seen.id)
+                if let b = bit, seen.userMask & b != 0 { withUser.insert(seen.id) }
+                if !carriedAll.contains(seen.id) {
+                    unionIDs.insert(seen.id)
+                    if let b = bit, seen.userMask & b != 0 { unionUser.insert(seen.id) }
+                }
+            }
+            cs.serverOnly = ServerOnlyIDs(ids: ids.sorted(), withUserId: withUser.sorted())
+            outSessions.append(cs)
+        }
+        let union = ServerOnlyIDs(ids: unionIDs.sorted(), withUserId: unionUser.sorted())
+        return CorrelationReport(requests: joined, sessions: outSessions, serverOnly: union,
+                                 serverOnlyTruncated: scan.droppedSeen > 0, clockSkew: skew, logs: scan,
+                                 withoutRequestId: withoutID, windowMargin: options.windowMargin,
+                                 findings: findings.sorted(by: Finding.reportOrder))
+    }
+
+    /// Estimates the server-minus-device offset with Marzullo's algorithm.
+    ///
+    /// Each server line of a request happened, on the device clock, between the request's
+    /// `requestStart` and `responseStart`; so its offset lies in [ts − responseStart, ts − requestStart]
+    /// (widened by one second for a time without a fraction: it stands for any moment in that second).
+    /// The offset is the middle of the region that the largest number of those intervals share (the
+    /// intersection of all of them when they agree), and the uncertainty half its width. Samples outside
+    /// that region are outliers (another server's clock, a line logged after the response).
+    public static func estimateSkew(_ requests: [CorrelatedRequest]) -> ClockSkew {
+        var intervals: [(Double, Double)] = []
+        for r in requests where r.status != .clientOnly {
+            guard let a = r.entry.requestStart, let b = r.entry.responseStart else { continue }
+            let lo = min(a, b), hi = max(a, b)
+            for l in r.lines {
+                guard let t = l.line.parsed.ts else { continue }
+                // A whole-second time (an access log's `[29/Nov/2026:10:15:02 +0000]`) means some moment
+                // in the second that follows it.
+                let resolution = t == t.rounded(.down) ? 1.0 : 0.0
+                intervals.append((t - hi, t + resolution - lo))
+            }
+        }
+        return marzullo(intervals)
+    }
+
+    /// The region shared by the most intervals: its middle, half its width, and how many intervals miss it.
+    public static func marzullo(_ intervals: [(Double, Double)]) -> ClockSkew {
+        guard !intervals.isEmpty else { return ClockSkew(seconds: nil, samples: 0, uncertainty: nil, outliers: 0) }
+        // Starts sort before ends at the same value: closed intervals that touch overlap.
+        var edges: [(Double, Int)] = []
+        for (lo, hi) in intervals { edges.append((lo, +1)); edges.append((hi, -1)) }
+        edges.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 > $1.1 }
+        var depth = 0
+        var best = 0
+        var regions: [(Double, Double)] = []
+        for (k, e) in edges.enumerated() {
+            depth += e.1
+            if e.1 > 0 {
+                if depth > best {
+                    best = depth
+                    regions = []
+                }
+                if depth == best {
+                    // The region runs to the next edge.
+                    let next = k + 1 < edges.count ? edges[k + 1].0 : e.0
+                    regions.append((e.0, next))
+                }
+            }
+        }
+        // Merge touching regions and pick the middle one.
+        var merged: [(Double, Double)] = []
+        for r in regions {
+            if let last = merged.last, r.0 <= last.1 { merged[merged.count - 1].1 = max(last.1, r.1) } else { merged.append(r) }
+        }
+        let pick = merged[(merged.count - 1) / 2]
+        return ClockSkew(seconds: (pick.0 + pick.1) / 2, samples: intervals.count, uncertainty: (pick.1 - pick.0) / 2,
+                         outliers: intervals.count - best)
+    }
+}
+
+extension Correlator {
+    /// Scans `logs` for the ids of `requests` and joins: the whole of `pbsift correlate` after reading.
+    public static func run(requests: [NetworkEntry], sessions: [SessionEntry], logs: [String],
+                           options: CorrelationOptions = CorrelationOptions(), scanOptions: ScanOptions = ScanOptions()) -> CorrelationReport {
+        let request = scanRequest(requests: requests, sessions: sessions, options: options)
+        let scan = LogScanner(request: request, options: scanOptions).scan(paths: logs)
+        return correlate(requests: requests, sessions: sessions, scan: scan, options: options)
+    }
+}

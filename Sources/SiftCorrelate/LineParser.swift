@@ -1,0 +1,355 @@
+import Foundation
+import SiftCore
+
+/// The shape of a server log line.
+public enum LogFormat: String, Sendable, CaseIterable {
+    /// The platform's JSON lines (`palbase logs`, SESSION-FORMAT.md §5).
+    case platform = "palbase-json"
+    /// Any other JSON object per line (including log-platform exports: Loki, Elasticsearch hits, CloudWatch).
+    case json
+    /// `key=value key="quoted value"` pairs.
+    case logfmt
+    /// nginx / Apache access lines with a `[29/Nov/2026:10:15:02 +0000]` date.
+    case access = "access-log"
+    /// Anything else: a leading timestamp, maybe a level, the rest is the message.
+    case plain
+}
+
+/// What a server log line says, as far as its format tells.
+public struct ParsedLine: Sendable, Equatable {
+    /// The format the line was read as.
+    public var format: LogFormat
+    /// Seconds since 1970 on the server's clock.
+    public var ts: Double?
+    /// The level, lowercased (`info`, `warn`, `error`, …).
+    public var level: String?
+    /// The HTTP status (100–599).
+    public var status: Int?
+    /// The duration the line reports, milliseconds.
+    public var durationMs: Double?
+    /// The message, at most `LineParser.maxMessage` characters.
+    public var message: String?
+
+    public init(format: LogFormat, ts: Double? = nil, level: String? = nil, status: Int? = nil, durationMs: Double? = nil,
+                message: String? = nil) {
+        self.format = format
+        self.ts = ts
+        self.level = level
+        self.status = status
+        self.durationMs = durationMs
+        self.message = message
+    }
+}
+
+/// Parses one matching log line. Only lines that carry a wanted request id come here, so this favours
+/// coverage over speed: every format is tried, the file's detected format first.
+public enum LineParser {
+    /// The longest message kept from a line, in characters.
+    public static let maxMessage = 500
+
+    /// Parses `line` (no trailing newline). `hint` is the format detected for the file so far.
+    public static func parse(_ line: UnsafeBufferPointer<UInt8>, hint: LogFormat? = nil) -> ParsedLine {
+        var start = 0
+        var end = line.count
+        if end >= 3, line[0] == 0xEF, line[1] == 0xBB, line[2] == 0xBF { start = 3 }   // a UTF-8 byte order mark
+        while start < end, line[start] == 0x20 || line[start] == 0x09 { start += 1 }
+        while end > start, line[end - 1] == 0x0D || line[end - 1] == 0x20 || line[end - 1] == 0x09 { end -= 1 }
+        let body = UnsafeBufferPointer(rebasing: line[start..<end])
+        if body.first == UInt8(ascii: "{"), let parsed = json(Array(body)) { return parsed }
+        return text(body, hint: hint)
+    }
+
+    /// Convenience for tests and small inputs.
+    public static func parse(_ line: String, hint: LogFormat? = nil) -> ParsedLine {
+        let bytes = Array(line.utf8)
+        return bytes.withUnsafeBufferPointer { parse($0, hint: hint) }
+    }
+
+    // MARK: - JSON
+
+    /// Fields found while walking a JSON line, each remembering how deep it was found.
+    struct Fields {
+        var ts: (Double, Int)?
+        var level: (String, Int)?
+        var status: (Int, Int)?
+        var duration: (Double, Int)?
+        var message: (String, Int)?
+        /// A string field holding a whole raw log line (Loki `line`, Docker `log`, `@message`) that is not JSON.
+        var rawLine: String?
+
+        mutating func merge(over other: Fields) {
+            // `self` (an embedded, original line) wins over `other` (its wrapper).
+            if ts == nil { ts = other.ts }
+            if level == nil { level = other.level }
+            if status == nil { status = other.status }
+            if duration == nil { duration = other.duration }
+            if message == nil { message = other.message }
+        }
+    }
+
+    static func json(_ bytes: [UInt8]) -> ParsedLine? {
+        guard let doc = try? JSONDocument(bytes: bytes, maxDepth: 64) else { return nil }
+        let root = doc.root
+        guard root.isObject else { return nil }
+        var f = Fields()
+        collect(root, depth: 0, embed: 0, into: &f)
+        let platform = root["ts"]?.isString == true && root["request_id"] != nil && (root["msg"] != nil || root["status"] != nil)
+        var out = ParsedLine(format: platform ? .platform : .json, ts: f.ts?.0, level: f.level?.0, status: f.status?.0,
+                             durationMs: f.duration?.0, message: f.message?.0)
+        if let raw = f.rawLine {
+            // The wrapper carried a non-JSON line (logfmt, access, plain): its fields fill the gaps.
+            let inner = Array(raw.utf8).withUnsafeBufferPointer { text($0, hint: nil) }
+            if out.ts == nil { out.ts = inner.ts }
+            if out.level == nil { out.level = inner.level }
+            if out.status == nil { out.status = inner.status }
+            if out.durationMs == nil { out.durationMs = inner.durationMs }
+            if out.message == nil || out.message == raw { out.message = inner.message ?? out.message }
+        }
+        if let m = out.message { out.message = clip(m) }
+        return out
+    }
+
+    /// Lowercase, without `_`, `-`, `@`, `.`: `@timestamp` → `timestamp`, `x_request_id` → `xrequestid`.
+    static func normalize(_ key: String) -> String {
+        var out = ""
+        out.reserveCapacity(key.utf8.count)
+        for u in key.unicodeScalars where u != "_" && u != "-" && u != "@" && u != "." {
+            out.unicodeScalars.append(contentsOf: String(u).lowercased().unicodeScalars)
+        }
+        return out
+    }
+
+    static let tsKeys: Set<String> = ["ts", "time", "timestamp", "datetime", "eventtime", "logtime", "date", "timemillis", "timestampms"]
+    static let levelKeys: Set<String> = ["level", "lvl", "severity", "loglevel", "levelname", "severitytext"]
+    static let statusKeys: Set<String> = ["status", "statuscode", "httpstatus", "responsestatus", "responsecode", "httpstatuscode", "httpresponsestatuscode"]
+    static let messageKeys: Set<String> = ["msg", "message", "log", "line", "raw", "event"]
+    /// Duration keys and the factor that turns their number into milliseconds.
+    static let durationKeys: [String: Double] = [
+        "durationms": 1, "latencyms": 1, "elapsedms": 1, "responsetimems": 1, "requestdurationms": 1, "tookms": 1,
+        "timetakenms": 1, "took": 1, "durationus": 1e-3, "latencyus": 1e-3, "durationmicros": 1e-3, "durationns": 1e-6,
+        "latencyns": 1e-6, "duration": 1e3, "latency": 1e3, "elapsed": 1e3, "requesttime": 1e3, "responsetime": 1e3,
+        "durations": 1e3, "durationseconds": 1e3, "rt": 1e3, "urt": 1e3, "durationsec": 1e3, "upstreamresponsetime": 1e3, "elapsedtime": 1e3,
+    ]
+
+    static func collect(_ object: JSONValue, depth: Int, embed: Int, into f: inout Fields) {
+        guard depth < 8 else { return }
+        object.forEachMember { key, v in
+            let k = normalize(key)
+            switch v.kind {
+            case .object:
+                collect(v, depth: depth + 1, embed: embed, into: &f)
+            case .array:
+                v.forEachElement { e in if e.isObject { collect(e, depth: depth + 1, embed: embed, into: &f) } }
+            case .string:
+                let s = v.string ?? ""
+                if messageKeys.contains(k), embed < 2, s.hasPrefix("{"), s.hasSuffix("}"),
+                   let doc = try? JSONDocument(string: s, maxDepth: 64), doc.root.isObject {
+                    var inner = Fields()
+                    collect(doc.root, depth: 0, embed: embed + 1, into: &inner)
+                    inner.merge(over: f)
+                    f = inner
+                    return
+                }
+                take(k, string: s, depth: depth, into: &f)
+                if (k == "line" || k == "log" || k == "raw" || k == "message") && f.rawLine == nil && embed == 0 && depth <= 1 {
+                    f.rawLine = s
+                }
+            case .number:
+                take(k, number: v, depth: depth, into: &f)
+            default:
+                break
+            }
+        }
+    }
+
+    @inline(__always)
+    static func better(_ old: Int?, _ depth: Int) -> Bool { old.map { depth < $0 } ?? true }
+
+    static func take(_ k: String, string s: String, depth: Int, into f: inout Fields) {
+        if tsKeys.contains(k), better(f.ts?.1, depth), let t = LogTime.parse(s) { f.ts = (t, depth) }
+        else if levelKeys.contains(k), better(f.level?.1, depth), !s.isEmpty { f.level = (s.lowercased(), depth) }
+        else if statusKeys.contains(k), better(f.status?.1, depth), let n = Int(s), (100...599).contains(n) { f.status = (n, depth) }
+        else if let factor = durationKeys[k], better(f.duration?.1, depth), let ms = durationText(s, factor: factor) { f.duration = (ms, depth) }
+        else if messageKeys.contains(k), better(f.message?.1, depth) { f.message = (s, depth) }
+    }
+
+    static func take(_ k: String, number v: JSONValue, depth: Int, into f: inout Fields) {
+        guard let d = v.double else { return }
+        if tsKeys.contains(k), better(f.ts?.1, depth), let t = LogTime.fromEpoch(d) { f.ts = (t, depth) }
+        else if statusKeys.contains(k), better(f.status?.1, depth), let n = v.int, (100...599).contains(n) { f.status = (n, depth) }
+        else if let factor = durationKeys[k], better(f.duration?.1, depth), d.isFinite, d >= 0 { f.duration = (d * factor, depth) }
+    }
+
+    /// A duration written as text: `38.2`, `38ms`, `0.038s`, `120µs`, `1.5m`; a bare number is read in the key's unit.
+    static func durationText(_ s: String, factor: Double) -> Double? {
+        let t = s.trimmingCharacters(in: .whitespaces)
+        if let d = Double(t), d.isFinite, d >= 0 { return d * factor }
+        let units: [(String, Double)] = [("ms", 1), ("µs", 1e-3), ("us", 1e-3), ("ns", 1e-6), ("s", 1e3), ("m", 6e4)]
+        for (u, f) in units where t.hasSuffix(u) {
+            if let d = Double(t.dropLast(u.count)), d.isFinite, d >= 0 { return d * f }
+        }
+        return nil
+    }
+
+    static func clip(_ s: String) -> String {
+        s.count > maxMessage ? String(s.prefix(maxMessage)) + "…" : s
+    }
+
+    // MARK: - Text formats
+
+    static func text(_ b: UnsafeBufferPointer<UInt8>, hint: LogFormat?) -> ParsedLine {
+        let pairs = logfmtPairs(b)
+        let startsWithPair = pairs.first.map { $0.at == 0 } ?? false
+        if startsWithPair && pairs.count >= 2 { return logfmt(pairs, b) }
+        if let a = access(b, pairs: pairs) { return a }
+        if hint == .logfmt && pairs.count >= 2 { return logfmt(pairs, b) }
+        return plain(b, pairs: pairs)
+    }
+
+    struct Pair {
+        var at: Int
+        var key: String
+        var value: String
+    }
+
+    /// Every `key=value` / `key="value"` token of a line.
+    static func logfmtPairs(_ b: UnsafeBufferPointer<UInt8>) -> [Pair] {
+        var out: [Pair] = []
+        var i = 0
+        let n = b.count
+        func isKey(_ c: UInt8) -> Bool {
+            RequestID.isWordByte(c) || c == UInt8(ascii: "_") || c == UInt8(ascii: ".") || c == UInt8(ascii: "-") || c == UInt8(ascii: "@")
+        }
+        while i < n, out.count < 64 {
+            while i < n, b[i] == 0x20 || b[i] == 0x09 { i += 1 }
+            let ks = i
+            while i < n, isKey(b[i]) { i += 1 }
+            guard i < n, i > ks, b[i] == UInt8(ascii: "=") else {
+                // Not a pair: skip this token (a quoted token as a whole).
+                if i < n, b[i] == UInt8(ascii: "\"") {
+                    i += 1
+                    while i < n, b[i] != UInt8(ascii: "\"") { i += b[i] == 0x5C ? 2 : 1 }
+                    i += 1
+                } else {
+                    while i < n, b[i] != 0x20 && b[i] != 0x09 { i += 1 }
+                }
+                continue
+            }
+            let key = String(decoding: UnsafeBufferPointer(rebasing: b[ks..<i]), as: UTF8.self)
+            i += 1
+            var value: [UInt8] = []
+            if i < n, b[i] == UInt8(ascii: "\"") {
+                i += 1
+                while i < n, b[i] != UInt8(ascii: "\"") {
+                    if b[i] == 0x5C, i + 1 < n {
+                        let e = b[i + 1]
+                        value.append(e == UInt8(ascii: "n") ? 0x0A : e == UInt8(ascii: "t") ? 0x09 : e)
+                        i += 2
+                    } else {
+                        value.append(b[i])
+                        i += 1
+                    }
+                }
+                i += 1
+            } else {
+                while i < n, b[i] != 0x20 && b[i] != 0x09 { value.append(b[i]); i += 1 }
+            }
+            out.append(Pair(at: ks, key: key, value: String(decoding: value, as: UTF8.self)))
+        }
+        return out
+    }
+
+    static func apply(_ pairs: [Pair], to out: inout ParsedLine) {
+        var f = Fields()
+        for p in pairs {
+            let k = normalize(p.key)
+            take(k, string: p.value, depth: 0, into: &f)
+        }
+        if out.ts == nil { out.ts = f.ts?.0 }
+        if out.level == nil { out.level = f.level?.0 }
+        if out.status == nil { out.status = f.status?.0 }
+        if out.durationMs == nil { out.durationMs = f.duration?.0 }
+        if out.message == nil { out.message = f.message.map { clip($0.0) } }
+    }
+
+    static func logfmt(_ pairs: [Pair], _ b: UnsafeBufferPointer<UInt8>) -> ParsedLine {
+        var out = ParsedLine(format: .logfmt)
+        apply(pairs, to: &out)
+        if out.ts == nil, let base = b.baseAddress { out.ts = LogTime.find(in: base, count: b.count) }
+        return out
+    }
+
+    /// nginx / Apache access line: `… [29/Nov/2026:10:15:02 +0000] "GET /path HTTP/1.1" 200 512 … 0.038`.
+    static func access(_ b: UnsafeBufferPointer<UInt8>, pairs: [Pair]) -> ParsedLine? {
+        guard let base = b.baseAddress, let lb = memchr(base, 0x5B, min(b.count, 256)) else { return nil }
+        let at = base.distance(to: lb.assumingMemoryBound(to: UInt8.self)) + 1
+        guard let (ts, len) = LogTime.clf(base + at, b.count - at), at + len < b.count, b[at + len] == UInt8(ascii: "]") else { return nil }
+        var out = ParsedLine(format: .access, ts: ts)
+        var i = at + len + 1
+        while i < b.count, b[i] == 0x20 { i += 1 }
+        if i < b.count, b[i] == UInt8(ascii: "\"") {
+            let rs = i + 1
+            i += 1
+            while i < b.count, b[i] != UInt8(ascii: "\"") { i += b[i] == 0x5C ? 2 : 1 }
+            let re = min(i, b.count)
+            out.message = clip(String(decoding: UnsafeBufferPointer(rebasing: b[rs..<re]), as: UTF8.self))
+            i = re + 1
+            while i < b.count, b[i] == 0x20 { i += 1 }
+            if i + 3 <= b.count, let s = LogTime.digits(base, i, 3), (100...599).contains(s),
+               i + 3 == b.count || b[i + 3] == 0x20 {
+                out.status = s
+            }
+        }
+        apply(pairs.filter { ["rt", "requesttime", "request_time", "urt", "upstream_response_time", "duration_ms", "duration"].contains($0.key) }, to: &out)
+        if out.durationMs == nil {
+            // `$request_time` logged last: a decimal number with a point, in seconds.
+            var e = b.count
+            while e > 0, b[e - 1] == 0x20 { e -= 1 }
+            var s = e
+            while s > 0, b[s - 1] != 0x20 { s -= 1 }
+            let token = String(decoding: UnsafeBufferPointer(rebasing: b[s..<e]), as: UTF8.self)
+            if s > at + len, token.contains("."), let d = Double(token), d.isFinite, d >= 0, d < 86400 { out.durationMs = d * 1000 }
+        }
+        return out
+    }
+
+    static let levelWords: Set<String> = ["trace", "debug", "info", "notice", "warn", "warning", "error", "err", "critical", "crit", "fatal", "panic", "alert", "emerg"]
+
+    /// Plain text: a leading timestamp (maybe in brackets), maybe a level word, the rest is the message.
+    static func plain(_ b: UnsafeBufferPointer<UInt8>, pairs: [Pair]) -> ParsedLine {
+        var out = ParsedLine(format: .plain)
+        guard let base = b.baseAddress else { return out }
+        var i = 0
+        if i < b.count, b[i] == UInt8(ascii: "[") { i += 1 }
+        if let (t, len) = LogTime.iso(base + i, b.count - i) {
+            out.ts = t
+            i += len
+            if i < b.count, b[i] == UInt8(ascii: "]") { i += 1 }
+        } else if let t = LogTime.find(in: base, count: b.count) {
+            out.ts = t
+            i = 0
+        }
+        // A level word among the next two tokens.
+        var j = i
+        for _ in 0..<2 {
+            while j < b.count, b[j] == 0x20 || b[j] == 0x09 || b[j] == UInt8(ascii: "-") { j += 1 }
+            let ws = j
+            while j < b.count, b[j] != 0x20 && b[j] != 0x09 { j += 1 }
+            var word = String(decoding: UnsafeBufferPointer(rebasing: b[ws..<j]), as: UTF8.self).lowercased()
+            word = word.trimmingCharacters(in: CharacterSet(charactersIn: "[]():"))
+            if levelWords.contains(word) {
+                out.level = word
+                i = j
+                break
+            }
+        }
+        while i < b.count, b[i] == 0x20 || b[i] == 0x09 || b[i] == UInt8(ascii: ":") || b[i] == UInt8(ascii: "-") { i += 1 }
+        let rest = String(decoding: UnsafeBufferPointer(rebasing: b[min(i, b.count)...]), as: UTF8.self)
+        if !rest.isEmpty { out.message = clip(rest) }
+        let kept = out.message
+        out.message = nil
+        apply(pairs, to: &out)
+        if out.message == nil { out.message = kept }
+        return out
+    }
+}

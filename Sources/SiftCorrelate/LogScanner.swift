@@ -1,0 +1,316 @@
+import Foundation
+import Synchronization
+import SiftArchive
+import SiftCore
+
+/// Streams log files in fixed-size chunks and finds the lines of wanted request ids.
+///
+/// Per chunk: `memchr` finds the `q` of `req_` on the raw bytes; the next 36 bytes must have the UUID shape and
+/// not be followed by a letter or digit; the id is looked up as a 128-bit value in an open-addressing
+/// set. Only lines with a wanted id are parsed. Lines are cut only at newlines, so an id split across
+/// two reads is seen whole. Memory per worker is one buffer of `chunkBytes + maxLineBytes`.
+public struct LogScanner: Sendable {
+    /// What to look for.
+    public var request: ScanRequest
+    /// Bounds and knobs.
+    public var options: ScanOptions
+
+    public init(request: ScanRequest, options: ScanOptions = ScanOptions()) {
+        self.request = request
+        self.options = options
+    }
+
+    /// Scans every path (files, folders walked recursively in sorted order without following links,
+    /// `.gz` by magic bytes, `-` for standard input). Several files are scanned at once; results are
+    /// merged in file order, so the output does not depend on timing.
+    public func scan(paths: [String]) -> LogScanResult {
+        var result = LogScanResult()
+        var files: [FileRef] = []
+        for p in paths {
+            enumerate(p, into: &files, errors: &result.errors)
+        }
+        if files.count > options.maxFiles {
+            result.errors.append("\(files.count) log files found: only the first \(options.maxFiles) are scanned")
+            files.removeLast(files.count - options.maxFiles)
+        }
+        // Work items: whole files, or segments of large plain files.
+        var items: [WorkItem] = []
+        for (k, f) in files.enumerated() {
+            if f.kind == .plain, f.size >= options.segmentBytes * 2 {
+                let parts = Int(min(Int64(options.workers * 4), (f.size + options.segmentBytes - 1) / options.segmentBytes))
+                let step = (f.size + Int64(parts) - 1) / Int64(parts)
+                var s: Int64 = 0
+                while s < f.size {
+                    items.append(WorkItem(file: k, start: s, end: min(f.size, s + step)))
+                    s += step
+                }
+            } else {
+                items.append(WorkItem(file: k, start: 0, end: Int64.max))
+            }
+        }
+        // Bound what all items hold together until the merge: each keeps its share (at least 1000).
+        var perItem = options
+        perItem.maxServerLines = max(1000, options.maxServerLines / max(1, items.count))
+        perItem.maxSeen = max(1000, options.maxSeen / max(1, items.count))
+        let outcomes = LogScanner(request: request, options: perItem).run(items: items, files: files)
+        // Merge in item order: line numbers of a segment follow the lines of the segments before it.
+        var summaries = files.map { LogFileSummary(file: $0.display, encoding: $0.kind.encoding) }
+        var lineBase = [Int](repeating: 0, count: files.count)
+        var stopped = [Bool](repeating: false, count: files.count)
+        for (item, out) in zip(items, outcomes) {
+            let k = item.file
+            if stopped[k] { continue }
+            var s = summaries[k]
+            s.bytes += out.bytes
+            s.longLines += out.longLines
+            s.matchedLines += out.matchedLines
+            if s.format == nil { s.format = out.format }
+            if let f = out.firstTs { s.firstTs = min(s.firstTs ?? f, f) }
+            if let l = out.lastTs { s.lastTs = max(s.lastTs ?? l, l) }
+            for var l in out.lines {
+                if result.lines.count >= options.maxServerLines { result.droppedLines += 1; continue }
+                l.line += lineBase[k]
+                result.lines.append(l)
+            }
+            result.droppedLines += out.droppedLines
+            for seen in out.seen {
+                if result.seen.count >= options.maxSeen { result.droppedSeen += 1; continue }
+                result.seen.append(seen)
+            }
+            result.droppedSeen += out.droppedSeen
+            lineBase[k] += out.lines_
+            s.lines += out.lines_
+            if let e = out.error {
+                s.error = "\(files[k].display): \(e)"
+                stopped[k] = true
+            }
+            summaries[k] = s
+        }
+        result.files = summaries
+        return result
+    }
+
+    // MARK: - Files
+
+    enum Kind: Equatable {
+        /// A regular file: read with `pread`, split into segments when large.
+        case plain
+        case gzip
+        /// Standard input or a pipe named on the command line (`<(zcat …)`): read in order, gzip by its first bytes.
+        case stream
+
+        var encoding: String {
+            switch self {
+            case .plain: "plain"
+            case .gzip: "gzip"
+            case .stream: "stream"
+            }
+        }
+    }
+
+    struct FileRef {
+        var path: String
+        var display: String
+        var kind: Kind
+        var size: Int64
+        /// Opened through a link (only for a link named on the command line).
+        var follow = false
+
+        var openFlags: Int32 { O_RDONLY | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW) }
+    }
+
+    struct WorkItem {
+        var file: Int
+        var start: Int64
+        var end: Int64
+    }
+
+    func enumerate(_ path: String, into files: inout [FileRef], errors: inout [String]) {
+        if path == "-" {
+            files.append(FileRef(path: "-", display: "-", kind: .stream, size: 0))
+            return
+        }
+        var st = stat()
+        guard lstat(path, &st) == 0 else {
+            errors.append("\(path): cannot read: \(String(cString: strerror(errno)))")
+            return
+        }
+        switch st.st_mode & S_IFMT {
+        case S_IFREG:
+            regular(path, display: path, size: Int64(st.st_size), follow: false, into: &files, errors: &errors)
+        case S_IFDIR:
+            walk(path, into: &files, errors: &errors, depth: 0)
+        case S_IFIFO:
+            files.append(FileRef(path: path, display: path, kind: .stream, size: 0))
+        case S_IFLNK:
+            // A link named on the command line is the user's choice: followed once, to a regular file or a
+            // pipe (`<(zcat …)` is a link to one). Links met inside folders never are.
+            var target = stat()
+            guard stat(path, &target) == 0 else {
+                errors.append("\(path): a broken link: skipped")
+                return
+            }
+            switch target.st_mode & S_IFMT {
+            case S_IFREG:
+                regular(path, display: path, size: Int64(target.st_size), follow: true, into: &files, errors: &errors)
+            case S_IFIFO:
+                files.append(FileRef(path: path, display: path, kind: .stream, size: 0, follow: true))
+            default:
+                errors.append("\(path): a link to something other than a regular file or a pipe: skipped")
+            }
+        default:
+            errors.append("\(path): not a regular file or folder: skipped")
+        }
+    }
+
+    func walk(_ dir: String, into files: inout [FileRef], errors: inout [String], depth: Int) {
+        guard depth < 64, files.count <= options.maxFiles else { return }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else {
+            errors.append("\(dir): cannot list the folder")
+            return
+        }
+        for name in names.sorted() {
+            let full = dir.hasSuffix("/") ? dir + name : dir + "/" + name
+            var st = stat()
+            guard lstat(full, &st) == 0 else {
+                errors.append("\(full): cannot read: \(String(cString: strerror(errno)))")
+                continue
+            }
+            switch st.st_mode & S_IFMT {
+            case S_IFREG:
+                regular(full, display: full, size: Int64(st.st_size), follow: false, into: &files, errors: &errors)
+            case S_IFDIR:
+                walk(full, into: &files, errors: &errors, depth: depth + 1)
+            default:
+                break  // links, devices, sockets: never followed inside a folder
+            }
+        }
+    }
+
+    /// Whether the file starts with the gzip magic bytes `1f 8b`.
+    static func isGzip(_ path: String, follow: Bool = false) -> Bool {
+        magic(path, follow: follow).starts(with: [0x1F, 0x8B])
+    }
+
+    /// The first bytes of a file (empty when it cannot be read).
+    static func magic(_ path: String, follow: Bool = false) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW))
+        guard fd >= 0 else { return [] }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: 6)
+        let n = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 6, 0) }
+        return n > 0 ? Array(head[0..<n]) : []
+    }
+
+    /// The name of a compression this scanner does not read, recognised by its magic bytes.
+    static func unsupportedCompression(_ head: [UInt8]) -> String? {
+        if head.starts(with: [0x28, 0xB5, 0x2F, 0xFD]) { return "zstd" }
+        if head.starts(with: [0x42, 0x5A, 0x68]) { return "bzip2" }
+        if head.starts(with: [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00]) { return "xz" }
+        if head.starts(with: [0x04, 0x22, 0x4D, 0x18]) { return "lz4" }
+        if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return "zip" }
+        return nil
+    }
+
+    /// A regular file to scan, or an error naming it when it is compressed in a way this scanner does not read.
+    func regular(_ path: String, display: String, size: Int64, follow: Bool, into files: inout [FileRef], errors: inout [String]) {
+        let head = LogScanner.magic(path, follow: follow)
+        if let c = LogScanner.unsupportedCompression(head) {
+            errors.append("\(display): \(c)-compressed, which is not read: decompress it to standard input (--logs -)")
+            return
+        }
+        files.append(FileRef(path: path, display: display, kind: head.starts(with: [0x1F, 0x8B]) ? .gzip : .plain, size: size, follow: follow))
+    }
+
+    // MARK: - Workers
+
+    func run(items: [WorkItem], files: [FileRef]) -> [ItemOutcome] {
+        let slots = Mutex<[ItemOutcome?]>(Array(repeating: nil, count: items.count))
+        let next = Atomic<Int>(0)
+        let workers = max(1, min(options.workers, items.count))
+        let stdinAt = items.firstIndex { files[$0.file].kind == .stream }
+        // A spare core inflates ahead of the scan (one gzip file, or stdin).
+        let readAhead = options.workers > items.count
+        let body: @Sendable (Int) -> Void = { _ in
+            while true {
+                let k = next.add(1, ordering: .relaxed).oldValue
+                guard k < items.count else { return }
+                let item = items[k]
+                let file = files[item.file]
+                let out = self.scanItem(item, file: file, readAhead: readAhead)
+                slots.withLock { $0[k] = out }
+            }
+        }
+        if workers == 1 || stdinAt != nil && items.count == 1 {
+            body(0)
+        } else {
+            DispatchQueue.concurrentPerform(iterations: workers, execute: body)
+        }
+        return slots.withLock { $0.map { $0 ?? ItemOutcome() } }
+    }
+
+    func scanItem(_ item: WorkItem, file: FileRef, readAhead: Bool) -> ItemOutcome {
+        var scanner = ChunkScanner(request: request, options: options, display: file.display)
+        switch file.kind {
+        case .plain:
+            let fd = open(file.path, file.openFlags)
+            guard fd >= 0 else {
+                scanner.out.error = "cannot open: \(String(cString: strerror(errno)))"
+                return scanner.out
+            }
+            defer { close(fd) }
+            var offset = item.start > 0 ? item.start - 1 : 0
+            scanner.run(start: item.start, end: item.end) { buf in
+                while true {
+                    let n = pread(fd, buf.baseAddress, buf.count, off_t(offset))
+                    if n >= 0 { offset += Int64(n); return n }
+                    if errno == EINTR { continue }
+                    throw ArchiveError(.unreadable, "read failed: \(String(cString: strerror(errno)))")
+                }
+            }
+        case .gzip:
+            let fd = open(file.path, file.openFlags)
+            guard fd >= 0 else {
+                scanner.out.error = "cannot open: \(String(cString: strerror(errno)))"
+                return scanner.out
+            }
+            defer { close(fd) }
+            let source = FileSource(fileDescriptor: fd)
+            let gz = GzipSource(wrapping: source, limit: options.maxInflatedBytes)
+            let src: ByteSource = readAhead ? ReadAheadSource(gz, bufferBytes: options.chunkBytes) : gz
+            defer { (src as? ReadAheadSource)?.close() }
+            scanner.run(start: 0, end: Int64.max) { try src.read(into: $0) }
+        case .stream:
+            let fd = file.path == "-" ? 0 : open(file.path, file.openFlags)
+            guard fd >= 0 else {
+                scanner.out.error = "cannot open: \(String(cString: strerror(errno)))"
+                return scanner.out
+            }
+            defer { if fd != 0 { close(fd) } }
+            let raw = PeekSource(FileSource(fileDescriptor: fd))
+            var src: ByteSource = raw.startsWithGzipMagic() ? GzipSource(wrapping: raw, limit: options.maxInflatedBytes) : raw
+            if readAhead { src = ReadAheadSource(src, bufferBytes: options.chunkBytes) }
+            defer { (src as? ReadAheadSource)?.close() }
+            scanner.run(start: 0, end: Int64.max) { try src.read(into: $0) }
+        }
+        return scanner.out
+    }
+}
+
+/// What one work item (a file or a segment of one) found. Line numbers are local to the item.
+struct ItemOutcome: Sendable {
+    var bytes: Int64 = 0
+    /// Lines that start in the item.
+    var lines_ = 0
+    var longLines = 0
+    var matchedLines = 0
+    var format: LogFormat?
+    /// Earliest and latest time of the lines whose time was read.
+    var firstTs: Double?
+    var lastTs: Double?
+    var lines: [ServerLine] = []
+    var droppedLines = 0
+    var seen: [SeenID] = []
+    var droppedSeen = 0
+    var error: String?
+}

@@ -1,0 +1,202 @@
+import Foundation
+import SiftCore
+
+/// Timestamps as log lines write them, to seconds since 1970 (UTC).
+///
+/// Shapes: RFC 3339 with or without a fraction and offset (`Z`, `+00:00`, `+0000`, `+00`, ` UTC`, none = UTC),
+/// a space instead of `T`, a comma before the fraction (`2026-11-29 10:15:02,123`); the common log
+/// format `29/Nov/2026:10:15:02 +0000` (with or without its brackets); epoch numbers, whose unit is told
+/// by the digits before any fraction: up to 11 seconds, 12–14 milliseconds, 15–17 microseconds, more
+/// nanoseconds.
+public enum LogTime {
+    /// Parses a whole value (a JSON string or number text, a logfmt value); nil when it is no timestamp.
+    public static func parse(_ s: String) -> Double? {
+        if let t = Timestamp.parse(s) { return t }
+        var s = s
+        return s.withUTF8 { b -> Double? in
+            guard let base = b.baseAddress, b.count > 0 else { return nil }
+            var p = base
+            var n = b.count
+            if p[0] == UInt8(ascii: "[") && p[n - 1] == UInt8(ascii: "]") { p += 1; n -= 2 }
+            if let (t, len) = iso(p, n), len == n { return t }
+            if let (t, len) = clf(p, n), len == n { return t }
+            return epoch(p, n)
+        }
+    }
+
+    /// An epoch number (digits, optionally a fraction) told apart by digit count.
+    public static func epoch(_ p: UnsafePointer<UInt8>, _ n: Int) -> Double? {
+        var i = 0
+        var intPart: Double = 0
+        var digits = 0
+        while i < n, p[i] >= 0x30, p[i] <= 0x39 {
+            intPart = intPart * 10 + Double(p[i] - 0x30)
+            digits += 1
+            i += 1
+        }
+        guard digits >= 9, digits <= 20 else { return nil }
+        var frac = 0.0
+        if i < n, p[i] == UInt8(ascii: ".") {
+            i += 1
+            var scale = 0.1
+            while i < n, p[i] >= 0x30, p[i] <= 0x39 {
+                frac += Double(p[i] - 0x30) * scale
+                scale /= 10
+                i += 1
+            }
+        }
+        guard i == n else { return nil }
+        return fromEpoch(intPart + frac, digits: digits)
+    }
+
+    /// Seconds from an epoch value whose integer part has `digits` digits.
+    public static func fromEpoch(_ v: Double, digits: Int) -> Double {
+        switch digits {
+        case ...11: return v
+        case 12...14: return v / 1e3
+        case 15...17: return v / 1e6
+        default: return v / 1e9
+        }
+    }
+
+    /// Seconds from an epoch number, by the digit count of its integer part.
+    public static func fromEpoch(_ v: Double) -> Double? {
+        guard v.isFinite, v >= 1e8 else { return nil }
+        let digits = Int(log10(v.rounded(.down))) + 1
+        return fromEpoch(v, digits: digits)
+    }
+
+    @inline(__always)
+    static func digits(_ p: UnsafePointer<UInt8>, _ at: Int, _ len: Int) -> Int? {
+        var v = 0
+        for i in at..<at + len {
+            let d = p[i] &- 0x30
+            guard d < 10 else { return nil }
+            v = v * 10 + Int(d)
+        }
+        return v
+    }
+
+    /// `YYYY-MM-DD[T ]HH:MM:SS[.,fraction][Z|±HH[:MM|MM]| ±HHMM]` at `p`: the time and the bytes it used.
+    public static func iso(_ p: UnsafePointer<UInt8>, _ n: Int) -> (Double, Int)? {
+        guard n >= 19, let year = digits(p, 0, 4), p[4] == 0x2D, let month = digits(p, 5, 2), p[7] == 0x2D,
+              let day = digits(p, 8, 2), p[10] == UInt8(ascii: "T") || p[10] == UInt8(ascii: "t") || p[10] == 0x20,
+              let hour = digits(p, 11, 2), p[13] == 0x3A, let minute = digits(p, 14, 2), p[16] == 0x3A,
+              let second = digits(p, 17, 2),
+              (1...12).contains(month), (1...31).contains(day), hour <= 23, minute <= 59, second <= 60 else { return nil }
+        var i = 19
+        var frac = 0.0
+        if i + 1 < n, p[i] == UInt8(ascii: ".") || p[i] == UInt8(ascii: ","), p[i + 1] &- 0x30 < 10 {
+            i += 1
+            var scale = 0.1
+            while i < n, p[i] &- 0x30 < 10 {
+                frac += Double(p[i] - 0x30) * scale
+                scale /= 10
+                i += 1
+            }
+        }
+        var offset = 0
+        if i < n {
+            var j = i
+            if p[j] == 0x20, j + 1 < n, p[j + 1] == UInt8(ascii: "+") || p[j + 1] == UInt8(ascii: "-") { j += 1 }
+            let c = p[j]
+            if c == UInt8(ascii: "Z") || c == UInt8(ascii: "z") {
+                i = j + 1
+            } else if (c == UInt8(ascii: "+") || c == UInt8(ascii: "-")), let (off, len) = zone(p + j, n - j) {
+                offset = off
+                i = j + len
+            } else if c == 0x20, i + 4 <= n, (p[i + 1] == UInt8(ascii: "U") && p[i + 2] == UInt8(ascii: "T") && p[i + 3] == UInt8(ascii: "C"))
+                        || (p[i + 1] == UInt8(ascii: "G") && p[i + 2] == UInt8(ascii: "M") && p[i + 3] == UInt8(ascii: "T")) {
+                i += 4   // BigQuery and others print ` UTC`
+            }
+        }
+        let days = Timestamp.daysFromCivil(year, month, day)
+        return (Double(days * 86400 + hour * 3600 + minute * 60 + second - offset) + frac, i)
+    }
+
+    /// `+HH:MM`, `+HHMM` or `+HH` at `p` (which starts with the sign): seconds east of UTC and length.
+    static func zone(_ p: UnsafePointer<UInt8>, _ n: Int) -> (Int, Int)? {
+        let sign = p[0] == UInt8(ascii: "-") ? -1 : 1
+        guard n >= 3, let h = digits(p, 1, 2), h <= 23 else { return nil }
+        if n >= 6, p[3] == 0x3A, let m = digits(p, 4, 2) { return (sign * (h * 3600 + m * 60), 6) }
+        if n >= 5, let m = digits(p, 3, 2) { return (sign * (h * 3600 + m * 60), 5) }
+        return (sign * h * 3600, 3)
+    }
+
+    private static let months: [UInt32] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        .map { s in s.utf8.reduce(UInt32(0)) { $0 << 8 | UInt32($1 | 0x20) } }
+
+    /// `DD/Mon/YYYY:HH:MM:SS[.fraction][ ±HHMM]` (the common log format) at `p`.
+    public static func clf(_ p: UnsafePointer<UInt8>, _ n: Int) -> (Double, Int)? {
+        guard n >= 20, let day = digits(p, 0, 2), p[2] == 0x2F, p[6] == 0x2F, let year = digits(p, 7, 4), p[11] == 0x3A,
+              let hour = digits(p, 12, 2), p[14] == 0x3A, let minute = digits(p, 15, 2), p[17] == 0x3A,
+              let second = digits(p, 18, 2) else { return nil }
+        let key = UInt32(p[3] | 0x20) << 16 | UInt32(p[4] | 0x20) << 8 | UInt32(p[5] | 0x20)
+        guard let mi = months.firstIndex(of: key), (1...31).contains(day), hour <= 23, minute <= 59, second <= 60 else { return nil }
+        var i = 20
+        var frac = 0.0
+        if i + 1 < n, p[i] == UInt8(ascii: "."), p[i + 1] &- 0x30 < 10 {
+            i += 1
+            var scale = 0.1
+            while i < n, p[i] &- 0x30 < 10 {
+                frac += Double(p[i] - 0x30) * scale
+                scale /= 10
+                i += 1
+            }
+        }
+        var offset = 0
+        if i + 1 < n, p[i] == 0x20, p[i + 1] == UInt8(ascii: "+") || p[i + 1] == UInt8(ascii: "-"),
+           let (off, len) = zone(p + i + 1, n - i - 1) {
+            offset = off
+            i += 1 + len
+        }
+        let days = Timestamp.daysFromCivil(year, mi + 1, day)
+        return (Double(days * 86400 + hour * 3600 + minute * 60 + second - offset) + frac, i)
+    }
+
+    /// The first timestamp in a line, found cheaply on its bytes (used to place lines in a session's
+    /// window without parsing them): an RFC 3339-like date, else a common-log-format date, else an epoch
+    /// number under a `ts`/`time`/`timestamp` key.
+    public static func find(in p: UnsafePointer<UInt8>, count n: Int) -> Double? {
+        var i = 0
+        var tries = 0
+        // RFC 3339-like: look at each '-' that could be the one after the year.
+        while i < n, tries < 24, let h = memchr(p + i, 0x2D, n - i) {
+            let k = p.distance(to: h.assumingMemoryBound(to: UInt8.self))
+            if k >= 4, let (t, _) = iso(p + k - 4, n - k + 4) { return t }
+            i = k + 1
+            tries += 1
+        }
+        i = 0
+        tries = 0
+        while i < n, tries < 24, let h = memchr(p + i, 0x2F, n - i) {
+            let k = p.distance(to: h.assumingMemoryBound(to: UInt8.self))
+            if k >= 2, let (t, _) = clf(p + k - 2, n - k + 2) { return t }
+            i = k + 1
+            tries += 1
+        }
+        for key in epochKeys {
+            if let t = epochAfter(key, p, n) { return t }
+        }
+        return nil
+    }
+
+    private static let epochKeys: [[UInt8]] = ["\"ts\"", "\"time\"", "\"timestamp\"", "ts=", "time="].map { Array($0.utf8) }
+
+    private static func epochAfter(_ key: [UInt8], _ p: UnsafePointer<UInt8>, _ n: Int) -> Double? {
+        key.withUnsafeBufferPointer { k -> Double? in
+            guard let f = ByteSearch.find(p, n, k) else { return nil }
+            var i = f + k.count
+            if k.last != UInt8(ascii: "=") {
+                while i < n, p[i] == 0x20 { i += 1 }
+                guard i < n, p[i] == UInt8(ascii: ":") else { return nil }
+                i += 1
+                while i < n, p[i] == 0x20 { i += 1 }
+            }
+            if i < n, p[i] == UInt8(ascii: "\"") { i += 1 }
+            let s = i
+            while i < n, p[i] &- 0x30 < 10 || p[i] == UInt8(ascii: ".") { i += 1 }
+            return epoch(p + s, i - s)
+        }
+    }
+}

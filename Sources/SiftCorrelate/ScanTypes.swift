@@ -1,0 +1,120 @@
+import Foundation
+import SiftArchive
+import SiftCore
+
+/// One server log line that carries a wanted request id.
+public struct ServerLine: Sendable, Equatable {
+    /// The log file as found (`logs/api.log.1.gz`, `-` for standard input).
+    public var file: String
+    /// 1-based line number in the (decompressed) file.
+    public var line: Int
+    /// The wanted ids the line carries (usually one).
+    public var ids: [RequestID]
+    /// What the line says.
+    public var parsed: ParsedLine
+
+    public init(file: String, line: Int, ids: [RequestID], parsed: ParsedLine) {
+        self.file = file
+        self.line = line
+        self.ids = ids
+        self.parsed = parsed
+    }
+}
+
+/// A request id seen in a line inside some session's window that is not one of the wanted ids.
+public struct SeenID: Sendable, Equatable {
+    /// The id seen.
+    public var id: RequestID
+    /// The line's timestamp on the server's clock.
+    public var ts: Double
+    /// Bit `k` set: the line carries user id `k` of `ScanRequest.userIds` (the first 64).
+    public var userMask: UInt64
+}
+
+/// What to look for in the logs.
+public struct ScanRequest: Sendable {
+    /// The ids whose lines are parsed and returned.
+    public var ids: RequestIDSet
+    /// Server-clock intervals: a line in one of them has its other ids recorded as `SeenID`s.
+    /// Empty: nothing is recorded.
+    public var windows: [(lo: Double, hi: Double)]
+    /// Users whose presence in a window line is recorded (`SeenID.userMask`); at most 64 are used.
+    public var userIds: [String]
+
+    public init(ids: RequestIDSet, windows: [(lo: Double, hi: Double)] = [], userIds: [String] = []) {
+        self.ids = ids
+        self.windows = windows
+        self.userIds = userIds
+    }
+}
+
+/// Bounds and knobs of a scan.
+public struct ScanOptions: Sendable {
+    /// Bytes read per call (and the scanning granularity).
+    public var chunkBytes: Int = 1 << 20
+    /// A longer line is skipped and counted (`LogFileSummary.longLines`).
+    public var maxLineBytes: Int = 1 << 20
+    /// Files (and segments of large plain files) scanned at once.
+    public var workers: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    /// A plain file at least twice this size is split into segments scanned in parallel.
+    public var segmentBytes: Int64 = 64 << 20
+    /// Matching lines kept in all (the rest are counted in `LogScanResult.droppedLines`).
+    public var maxServerLines: Int = 50_000
+    /// Window ids kept in all (the rest are counted in `LogScanResult.droppedSeen`).
+    public var maxSeen: Int = 200_000
+    /// Bytes one gzip file may inflate to.
+    public var maxInflatedBytes: Int64 = 1 << 40
+    /// Files a folder walk may yield.
+    public var maxFiles: Int = 100_000
+    /// Called from the scanning threads with the bytes of each chunk read (for a progress line).
+    public var progress: (@Sendable (Int64) -> Void)?
+
+    public init() {}
+}
+
+/// What scanning one log file found.
+public struct LogFileSummary: Sendable, Equatable {
+    /// The log file as found (`-` for standard input).
+    public var file: String
+    /// `plain`, `gzip`, or `stream` (standard input or a pipe; gzip or not).
+    public var encoding: String
+    /// The format of the first matching line, when there is one.
+    public var format: LogFormat?
+    /// The earliest and latest server time among the lines whose time was read (those with a request id
+    /// that were parsed or checked against a session window): the span the file covers.
+    public var firstTs: Double?
+    public var lastTs: Double?
+    /// Bytes scanned (after decompression).
+    public var bytes: Int64 = 0
+    /// Lines scanned (an overlong one counts).
+    public var lines = 0
+    /// Lines carrying a wanted id.
+    public var matchedLines = 0
+    /// Lines over `ScanOptions.maxLineBytes`, skipped.
+    public var longLines = 0
+    /// Lowercase, names the file: why it was not read in full.
+    public var error: String?
+}
+
+/// Everything a scan found, in file order.
+public struct LogScanResult: Sendable {
+    /// Every file scanned, in order.
+    public var files: [LogFileSummary] = []
+    /// Problems that are not one file's (a path that does not exist, a link skipped), naming the path.
+    public var errors: [String] = []
+    /// Matching lines in file order, then line order.
+    public var lines: [ServerLine] = []
+    /// Window ids in file order.
+    public var seen: [SeenID] = []
+    /// Matching lines past `ScanOptions.maxServerLines`, not kept.
+    public var droppedLines = 0
+    /// Window ids past `ScanOptions.maxSeen`, not kept.
+    public var droppedSeen = 0
+
+    /// Bytes scanned over all files.
+    public var bytes: Int64 { files.reduce(0) { $0 + $1.bytes } }
+    /// Lines scanned over all files.
+    public var lineCount: Int { files.reduce(0) { $0 + $1.lines } }
+    /// Every error, per file and not.
+    public var allErrors: [String] { errors + files.compactMap(\.error) }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+@testable import SiftCLI
+import SiftCore
+
+@Suite struct CorrelateCommandTests {
+    static let id = "req_8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6b"
+    static let network = #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_0001","method":"POST","url":"https://api.example.test/v1/auth/token","state":"success","statusCode":200,"duration":0.4,"requestId":"\#(id)","echoedRequestId":"\#(id)","metrics":{"transactions":[{"requestStart":"2026-11-29T10:15:01.500Z","requestEnd":"2026-11-29T10:15:01.510Z","responseStart":"2026-11-29T10:15:01.900Z","responseEnd":"2026-11-29T10:15:02.000Z"}]}}"#
+    static let serverLine = #"{"ts": "2026-11-29T10:15:04.200Z", "level": "info", "request_id": "\#(id)", "status": 200, "duration_ms": 38.2, "user_id": "usr_123", "msg": "request completed"}"#
+
+    func setUp() throws -> (session: String, logs: String) {
+        let session = try Fixture.write([Fixture.header(), Self.network])
+        let logs = try makeTempDir().appendingPathComponent("api.log").path
+        try Data((Self.serverLine + "\n").utf8).write(to: URL(fileURLWithPath: logs))
+        return (session, logs)
+    }
+
+    @Test func joinsAsJSON() throws {
+        let (session, logs) = try setUp()
+        let r = runCLI(["correlate", "--json", session, "--logs", logs])
+        #expect(r.status == 0, "\(r.err)")
+        let doc = try JSONDocument(string: r.out).root
+        #expect(doc["tool", "name"]?.string == "pbsift")
+        let req = try #require(doc["requests"]?.elements.first)
+        #expect(req["status"]?.string == "matched")
+        #expect(req["serverLines"]?.elements.first?["durationMs"]?.double == 38.2)
+        #expect(req["serverMs"]?.double == 38.2)
+        // Server ahead: its line (10:15:04.2) sits between 10:15:01.5 and 10:15:01.9 on the device.
+        let skew = try #require(doc["clockSkew", "seconds"]?.double)
+        #expect(skew > 2.2 && skew < 2.8)
+        #expect(doc["logs", "lines"]?.int == 1)
+    }
+
+    @Test func otherFormats() throws {
+        let (session, logs) = try setUp()
+        for format in ["text", "csv", "markdown"] {
+            let r = runCLI(["correlate", "-f", format, session, "--logs", logs])
+            #expect(r.status == 0)
+            // Markdown escapes the `_`.
+            let shown = format == "markdown" ? Self.id.replacingOccurrences(of: "_", with: "\\_") : Self.id
+            #expect(r.out.contains(shown), "\(format)")
+        }
+    }
+
+    @Test func emitsQueries() throws {
+        let (session, _) = try setUp()
+        let r = runCLI(["correlate", session, "--emit-query", "clickhouse", "--window-margin", "30"])
+        #expect(r.status == 0)
+        #expect(r.out.contains("WHERE request_id IN ('\(Self.id)')"))
+        #expect(r.out.contains("2026-11-29T10:14:31.000Z"))
+        let bad = runCLI(["correlate", session, "--emit-query", "splunk"])
+        #expect(bad.status == 64)
+    }
+
+    @Test func usageAndUnreadableLogs() throws {
+        let (session, _) = try setUp()
+        #expect(runCLI(["correlate", session]).status == 64)
+        #expect(runCLI(["correlate", session, "--logs", "x", "--window-margin", "soon"]).status == 64)
+        let r = runCLI(["correlate", "--json", session, "--logs", "/nonexistent/api.log"])
+        #expect(r.status == 2)
+        #expect(r.out.contains("/nonexistent/api.log: cannot read"))
+    }
+
+    @Test func progressOnATerminalOnly() throws {
+        let (session, logs) = try setUp()
+        let tty = runCLI(["correlate", "--json", session, "--logs", logs], stderrTTY: true)
+        #expect(tty.err.contains("scanning logs"))
+        #expect(tty.err.hasSuffix("\r\u{1B}[K"))
+        #expect(runCLI(["correlate", "--json", session, "--logs", logs]).err.isEmpty)
+        #expect(runCLI(["correlate", "-q", "--json", session, "--logs", logs], stderrTTY: true).err.isEmpty)
+    }
+}

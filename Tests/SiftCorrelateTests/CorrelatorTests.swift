@@ -1,0 +1,176 @@
+import Foundation
+import Testing
+import SiftCore
+@testable import SiftCorrelate
+
+@Suite struct CorrelatorTests {
+    @Test func exampleExportJoinsItsLogs() throws {
+        let lines = try #require(exampleSession())
+        let (requests, sessions) = load(sessionLines: lines)
+        let report = Correlator.run(requests: requests, sessions: sessions, logs: [exampleLogsDir() + "/logs/api.log"])
+        #expect(report.requests.count == 5)
+        #expect(report.withoutRequestId == 1)
+        #expect(report.logs.allErrors.isEmpty)
+        #expect(report.findings.isEmpty)
+        let matched = report.requests.filter { $0.status == .matched }
+        #expect(matched.count == 4)
+        for m in matched {
+            #expect(m.lines.count == 1)
+            #expect(m.serverMs != nil)
+            #expect(m.networkMs != nil)
+        }
+        // The example's server clock is about 2.5 s ahead of the device.
+        let skew = try #require(report.clockSkew.seconds)
+        #expect(skew > 2.3 && skew < 2.7, "\(skew)")
+        #expect(report.clockSkew.samples == 4)
+        #expect(report.clockSkew.outliers == 0)
+    }
+
+    /// A session whose requests the server logged with its clock `offset` seconds ahead.
+    func skewedSession(offset: Double, count: Int = 40, rewrite: Set<Int> = []) -> (lines: [String], log: String) {
+        let t0 = Timestamp.parse("2026-11-29T10:00:00Z")!
+        var lines = ["{\"type\":\"session\",\"seq\":0,\"ts\":\"\(Timestamp.format(t0, micro: true))\",\"sessionId\":\"ses_00000000-0000-4000-8000-000000000001\",\"launchedAt\":\"\(Timestamp.format(t0, micro: true))\",\"userId\":\"usr_9\"}"]
+        var log = ""
+        for k in 0..<count {
+            let start = t0 + 1 + Double(k) * 2.0
+            // Waiting varies from 40 to 240 ms; the server handles it in the middle of the wait.
+            let wait = 0.04 + Double(k % 5) * 0.05
+            let reqEnd = start + 0.002
+            let respStart = reqEnd + wait
+            let serverTs = reqEnd + wait * (0.3 + Double(k % 3) * 0.2) + offset
+            let id = rid(k + 1)
+            let echoed = rewrite.contains(k) ? rid(k + 5000) : id
+            func f(_ t: Double) -> String { Timestamp.format(t, micro: true) }
+            lines.append("{\"type\":\"network\",\"seq\":\(k + 1),\"ts\":\"\(f(respStart + 0.01))\",\"id\":\"rec_\(k)\",\"method\":\"GET\",\"url\":\"https://api.example/v1/x/\(k)\",\"statusCode\":200,\"duration\":\(wait),\"requestId\":\"\(id)\",\"echoedRequestId\":\"\(echoed)\",\"metrics\":{\"transactions\":[{\"requestStart\":\"\(f(start))\",\"requestEnd\":\"\(f(reqEnd))\",\"responseStart\":\"\(f(respStart))\",\"responseEnd\":\"\(f(respStart + 0.005))\"}]}}")
+            let logged = rewrite.contains(k) ? echoed : id
+            log += "{\"ts\":\"\(f(serverTs))\",\"level\":\"info\",\"request_id\":\"\(logged)\",\"status\":200,\"duration_ms\":\(String(format: "%.1f", wait * 500)),\"user_id\":\"usr_9\",\"msg\":\"request completed\"}\n"
+        }
+        // Server-only traffic in the window: one of this user's, one of another's; one far outside.
+        log += "{\"ts\":\"\(Timestamp.format(t0 + 30 + offset))\",\"request_id\":\"\(rid(9001))\",\"user_id\":\"usr_9\",\"msg\":\"x\"}\n"
+        log += "{\"ts\":\"\(Timestamp.format(t0 + 31 + offset))\",\"request_id\":\"\(rid(9002))\",\"user_id\":\"usr_90\",\"msg\":\"x\"}\n"
+        log += "{\"ts\":\"\(Timestamp.format(t0 + 86400))\",\"request_id\":\"\(rid(9003))\",\"user_id\":\"usr_9\",\"msg\":\"x\"}\n"
+        return (lines, log)
+    }
+
+    @Test(arguments: [2.49, -37.25, 0.0, 600.5])
+    func skewedServerClockIsRecovered(_ offset: Double) throws {
+        let (lines, log) = skewedSession(offset: offset)
+        let dir = tempDir()
+        write(dir + "/api.log", log)
+        let (requests, sessions) = load(sessionLines: lines)
+        let report = Correlator.run(requests: requests, sessions: sessions, logs: [dir + "/api.log"])
+        let skew = try #require(report.clockSkew.seconds)
+        #expect(abs(skew - offset) < 0.02, "offset \(offset): estimated \(skew) ± \(report.clockSkew.uncertainty ?? -1)")
+        #expect(report.clockSkew.samples == 40)
+        #expect((report.clockSkew.uncertainty ?? 1) < 0.02)
+        // Lines land inside their request on the device timeline.
+        for r in report.requests {
+            let d = try #require(r.lines.first?.deviceTs)
+            #expect(d >= r.entry.requestStart! - 0.02 && d <= r.entry.responseStart! + 0.02)
+            #expect(r.serverMs != nil && r.networkMs != nil)
+            #expect(abs((r.serverMs ?? 0) + (r.networkMs ?? 0) - (r.waitingMs ?? 0)) < 0.2)
+        }
+        #expect(report.serverOnly.ids.map(\.description) == [rid(9001), rid(9002)])
+        #expect(report.serverOnly.withUserId.map(\.description) == [rid(9001)])
+    }
+
+    @Test func proxyRewrittenIdIsAMismatchAndStillJoined() throws {
+        let (lines, log) = skewedSession(offset: 1.0, count: 10, rewrite: [3, 7])
+        let dir = tempDir()
+        write(dir + "/api.log", log)
+        let (requests, sessions) = load(sessionLines: lines)
+        let report = Correlator.run(requests: requests, sessions: sessions, logs: [dir + "/api.log"])
+        #expect(report.count(.idMismatch) == 2)
+        #expect(report.count(.matched) == 8)
+        let mismatched = report.requests.filter { $0.status == .idMismatch }
+        #expect(mismatched.map(\.entry.seq) == [4, 8])
+        // Searched under the echoed id too: the server logged the rewritten one.
+        #expect(mismatched.allSatisfy { $0.lines.count == 1 })
+        #expect(report.findings.map(\.rule) == ["correlation.echo-mismatch", "correlation.echo-mismatch"])
+        #expect(report.findings[0].seq == 4)
+        #expect(report.findings[0].severity == .medium)
+    }
+
+    @Test func clientOnlyWhenNoLine() throws {
+        let (lines, _) = skewedSession(offset: 0, count: 3)
+        let dir = tempDir()
+        write(dir + "/api.log", "nothing here\n")
+        let (requests, sessions) = load(sessionLines: lines)
+        let report = Correlator.run(requests: requests, sessions: sessions, logs: [dir + "/api.log"])
+        #expect(report.requests.map(\.status) == [.clientOnly, .clientOnly, .clientOnly])
+        #expect(report.requests.map(\.logsCover) == [nil, nil, nil])
+        #expect(report.clockSkew.seconds == nil)
+        // Logs of another day: they don't cover these requests; logs of that hour do.
+        write(dir + "/other.log", "{\"ts\": \"2026-11-30T10:00:00Z\", \"request_id\": \"\(rid(4242))\"}\n")
+        write(dir + "/same.log", "{\"ts\": \"2026-11-29T10:00:03Z\", \"request_id\": \"\(rid(4243))\"}\n")
+        let other = Correlator.run(requests: requests, sessions: sessions, logs: [dir + "/other.log"])
+        #expect(other.requests.map(\.logsCover) == [false, false, false])
+        let same = Correlator.run(requests: requests, sessions: sessions, logs: [dir + "/same.log"])
+        #expect(same.requests.map(\.logsCover) == [true, true, true])
+        #expect(report.clockSkew.samples == 0)
+    }
+
+    @Test func marzulloIgnoresOutliers() {
+        var intervals: [(Double, Double)] = []
+        for k in 0..<9 {
+            let lo: Double = 2.0 + Double(k) * 0.001
+            intervals.append((lo, lo + 0.1))
+        }
+        intervals.append((50, 50.1))   // another server's clock
+        let s = Correlator.marzullo(intervals)
+        #expect(s.outliers == 1)
+        #expect(abs(s.seconds! - 2.054) < 1e-9)
+        #expect(abs(s.uncertainty! - 0.046) < 1e-9)
+    }
+}
+
+@Suite struct AnalysisTests {
+    @Test func readerPassFeedsTheJoin() throws {
+        guard FileManager.default.fileExists(atPath: examples + "/PalbeConsole") else { return }
+        let analysis = CorrelationAnalysis()
+        _ = ExportReader().read(inputs: [examples + "/PalbeConsole"], analyses: [analysis])
+        #expect(analysis.sessions.count == 1)
+        #expect(analysis.sessions[0].userId == "usr_123")
+        #expect(analysis.sessions[0].sessionId?.hasPrefix("ses_") == true)
+        #expect(analysis.requests.count == 6)
+        let first = try #require(analysis.requests.first)
+        #expect(first.requestStart != nil && first.responseStart != nil)
+        let report = Correlator.run(requests: analysis.requests, sessions: analysis.sessions, logs: [exampleLogsDir() + "/logs"])
+        #expect(report.count(.matched) == 4)
+    }
+}
+
+/// The repository's samples (`samples/`, written by `samples/generate.py`) and what they are known to hold.
+@Suite struct SamplesTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("samples").path
+
+    @Test func incidentExportAgainstItsLogs() throws {
+        let expectedPath = Self.root + "/EXPECTED-LEAKS.json"
+        guard let data = FileManager.default.contents(atPath: expectedPath) else { return }
+        let expected = try JSONDocument(bytes: Array(data)).root
+        let incident = try #require(expected["incident"])
+        let analysis = CorrelationAnalysis()
+        _ = ExportReader().read(inputs: [Self.root + "/export-incident.zip"], analyses: [analysis])
+        let report = Correlator.run(requests: analysis.requests, sessions: analysis.sessions, logs: [Self.root + "/logs"])
+        #expect(report.logs.allErrors.isEmpty)
+        #expect(report.requests.filter { $0.status == .clientOnly }.map { $0.entry.requestId ?? "" }
+                == incident["clientOnlyRequestIds"]?.elements.compactMap(\.string))
+        // The timed-out order: the logs cover its time, so it never reached the server.
+        #expect(report.requests.filter { $0.status == .clientOnly }.map(\.logsCover) == [true])
+        let mismatch = report.requests.filter { $0.status == .idMismatch }
+        #expect(mismatch.map { $0.entry.seq } == incident["echoMismatch"]?.elements.map { $0["seq"]?.int })
+        #expect(mismatch.map { $0.entry.echoedRequestId } == incident["echoMismatch"]?.elements.map { $0["echoedRequestId"]?.string })
+        #expect(report.serverOnly.withUserId.map(\.description) == incident["serverOnlyWithUser"]?.elements.compactMap(\.string))
+        let truth = try #require(incident["clockSkewSeconds"]?.double)
+        let skew = try #require(report.clockSkew.seconds)
+        let uncertainty = try #require(report.clockSkew.uncertainty)
+        #expect(abs(skew - truth) <= max(uncertainty, 0.005), "\(skew) ± \(uncertainty) vs \(truth)")
+        // The near miss `req-<uuid>` in app.txt is no id.
+        let near = try #require(incident["nearMissUuid"]?.string)
+        #expect(!report.requests.contains { r in r.lines.contains { $0.line.ids.contains { $0.description.hasSuffix(near) } } })
+        #expect(report.serverOnly.ids.allSatisfy { !$0.description.hasSuffix(near) })
+        // Every log format of the samples was recognised.
+        #expect(Set(report.logs.files.compactMap { $0.format?.rawValue }) == ["palbase-json", "plain", "access-log", "logfmt"])
+    }
+}

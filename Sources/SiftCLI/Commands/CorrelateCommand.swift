@@ -152,6 +152,7 @@ public enum CorrelateCommand: SiftCommand {
         var report = Correlator.run(requests: analysis.requests, sessions: analysis.sessions, logs: logs,
                                     options: CorrelationOptions(windowMargin: margin), scanOptions: scanOptions)
         scanProgress.clear()
+        report = OutputMasker().mask(report)
         let findings = ReportEnvelope.sorted(outcome.findings + report.findings)
         let text: String
         switch common.format {

@@ -8,7 +8,7 @@ import SiftWaterfall
 public enum ReportCommand: SiftCommand {
     public static let spec = CommandSpec(
         name: "report",
-        abstract: "One report for a ticket: leaks, integrity, failures, slow requests and the server's side.",
+        abstract: "The support report: leaks, damage, failures, slowness, the server.",
         discussion: """
             Reads every input once with every analysis (inspect, verify, waterfall) and, with --logs, \
             joins the requests with the server's log lines (correlate). The report opens with a verdict \
@@ -56,7 +56,10 @@ public enum ReportCommand: SiftCommand {
             .Cm summary
             over every analysis,
             .Cm verdict
-            .Pq Bo Brq Cm key , ok , text Bc ,
+            (objects of
+            .Cm key , ok
+            and
+            .Cm text ) ,
             .Cm verify
             (its summary),
             .Cm waterfall
@@ -92,6 +95,7 @@ public enum ReportCommand: SiftCommand {
         let baseline = try VerifyCommand.baseline(from: options)
 
         let verify = VerifyAnalysis(config: config)
+        verify.keepSecretValues()
         let waterfall = WaterfallAnalysis()
         let correlation = CorrelationAnalysis()
         let timeline = FailureTimeline(context: context)
@@ -119,12 +123,17 @@ public enum ReportCommand: SiftCommand {
             suppressed = dropped.count
         }
         all = ReportEnvelope.sorted(all)
-        let waterfallReport = WaterfallReport(sessions: waterfall.sessions, findings: all.filter { $0.rule.hasPrefix("waterfall.") })
+        // Never print a secret: what verify found, and what the URLs and messages shown hold.
+        let secrets = verify.secretValues
+        let masker = OutputMasker(known: secrets)
+        correlated = correlated.map(masker.mask)
+        let waterfallReport = WaterfallReport(sessions: masker.mask(waterfall.sessions),
+                                              findings: all.filter { $0.rule.hasPrefix("waterfall.") })
         let report = SupportReport(
             outcome: outcome, findings: all, waterfall: waterfallReport, correlation: correlated, timeline: timeline,
             verifySummary: VerifySummary(findings: all.filter(VerifyCommand.reported), suppressed: suppressed, inputs: outcome.inputs,
                                          records: verify.recordsScanned, blobs: verify.blobsScanned),
-            slowest: slowest, masker: SecretValueFinder(config: config))
+            slowest: slowest, secrets: secrets)
         let text: String
         switch common.format {
         case "markdown": text = report.markdown()

@@ -16,8 +16,15 @@ public struct SupportReport: Sendable {
     public var timeline: FailureTimeline
     public var verifySummary: VerifySummary
     public var slowest: Int
-    /// Values the verify checks call secret, per timeline record (masked before display).
-    public var masker: SecretValueFinder
+    /// Values the verify checks called secret (raw; longest first): every text shown is masked with them.
+    public var secrets: [String]
+
+    /// `text` with every known secret value replaced by its masked preview.
+    public func masked(_ text: String) -> String {
+        var out = text
+        for s in secrets where out.contains(s) { out = out.replacingOccurrences(of: s, with: SecretMask.preview(s)) }
+        return out
+    }
 
     /// Requests worth a paragraph: the failed ones, then the slowest that did not fail.
     public var failed: [WaterfallRequest] {
@@ -169,9 +176,7 @@ public struct SupportReport: Sendable {
     public func timelineEntries(_ w: FailureTimeline.Window) -> [(ts: Double?, side: String, text: String)] {
         var out: [(Double?, String, String)] = []
         for r in w.records {
-            let secrets = masker.values(in: r)
-            var text = SupportReport.summary(of: r)
-            for s in secrets where text.contains(s) { text = text.replacingOccurrences(of: s, with: SecretMask.preview(s)) }
+            let text = masked(SupportReport.summary(of: r))
             out.append((r.ts, r.line == w.failed.line ? "device ▶" : "device", "#\(r.seq.map(String.init) ?? "?") " + text))
         }
         if let c = correlation?.requests.first(where: { $0.entry.input == w.input && $0.entry.file == w.file && $0.entry.line == w.failed.line }) {
@@ -179,7 +184,7 @@ public struct SupportReport: Sendable {
                 let p = pl.line.parsed
                 var t = [p.level, p.status.map(String.init), p.durationMs.map { SupportReport.duration($0) }, p.message]
                     .compactMap { $0 }.joined(separator: " ")
-                t = String(t.prefix(200))
+                t = masked(String(t.prefix(200)))
                 out.append((pl.deviceTs, "server", "\(pl.line.file):\(pl.line.line) \(t)"))
             }
         }

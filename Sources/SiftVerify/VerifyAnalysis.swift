@@ -108,6 +108,17 @@ public final class VerifyAnalysis: Analysis {
         queue.sync {}
         return worker.finish()
     }
+
+    /// Keep the raw values of what the checks find (in memory only, at most 100 000), so that a
+    /// report can mask them wherever other analyses' text repeats them. Call before reading.
+    public func keepSecretValues() { queue.sync { worker.keepValues = true } }
+
+    /// The raw values found so far (when `keepSecretValues()` was called), longest first. Never print
+    /// them: they are for `SecretMask` replacement only.
+    public var secretValues: [String] {
+        flush()
+        return queue.sync { worker.values.sorted { $0.utf8.count != $1.utf8.count ? $0.utf8.count > $1.utf8.count : $0 < $1 } }
+    }
 }
 
 /// Bytes in flight between the reader and the worker; `acquire` waits while over the limit (one item
@@ -140,6 +151,11 @@ final class VerifyWorker: @unchecked Sendable {
     let scanner: ContentScanner
 
     private var findings: [Finding] = []
+    /// The raw secret values found, kept only when asked (for masking other renderers' text), bounded.
+    var keepValues = false
+    var values = Set<String>()
+    static let maxValues = 100_000
+
     /// Findings of each blob, by `input \0 root \0 hex`.
     private var blobHits: [String: [BlobHit]] = [:]
     private var blobFiles: [String: (input: String, file: String)] = [:]
@@ -183,6 +199,7 @@ final class VerifyWorker: @unchecked Sendable {
             for h in scanner.hits {
                 let fp = SecretMask.fingerprint(h.value)
                 guard seen.insert(h.rule + "\u{0}" + h.location + "\u{0}" + fp).inserted else { continue }
+                if keepValues && values.count < VerifyWorker.maxValues && !h.value.isEmpty { values.insert(h.value) }
                 findings.append(session.finding(h.rule, h.severity, record: record, location: h.location, message: h.message,
                                                 preview: SecretMask.preview(h.value), fingerprint: fp))
             }

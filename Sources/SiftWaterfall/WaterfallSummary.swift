@@ -229,7 +229,7 @@ public struct WaterfallSummary: Sendable {
     }
 
     /// Per host (of those in `hosts`): requests, and how many of them opened a new connection.
-    static func hostStats(_ sessions: [WaterfallSession], hosts: Set<String>) -> [String: (requests: Int, opened: Int)] {
+    public static func hostStats(_ sessions: [WaterfallSession], hosts: Set<String>) -> [String: (requests: Int, opened: Int)] {
         var out: [String: (requests: Int, opened: Int)] = [:]
         for s in sessions {
             for r in s.requests {

@@ -106,6 +106,15 @@ public enum CorrelateCommand: SiftCommand {
             commands whose query string stays within 10000 characters.
             """)
 
+    /// `--window-margin` in seconds (default 60; shared with `report`).
+    static func windowMargin(from options: ParsedOptions) throws -> Double {
+        guard let m = options.value("window-margin") else { return 60 }
+        guard let v = Double(m), v.isFinite, v >= 0, v <= 7 * 86400 else {
+            throw UsageError("The value '\(m)' is invalid for '--window-margin <seconds>'. Please provide a number of seconds from 0 to 604800.")
+        }
+        return v
+    }
+
     public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
         let common = try CommonOptions(options, spec: spec, io: io)
         let inputs = options.argument("input")
@@ -116,13 +125,7 @@ public enum CorrelateCommand: SiftCommand {
             }
             return p
         }
-        var margin = 60.0
-        if let m = options.value("window-margin") {
-            guard let v = Double(m), v.isFinite, v >= 0, v <= 7 * 86400 else {
-                throw UsageError("The value '\(m)' is invalid for '--window-margin <seconds>'. Please provide a number of seconds from 0 to 604800.")
-            }
-            margin = v
-        }
+        let margin = try windowMargin(from: options)
         if platform == nil && logs.isEmpty {
             throw UsageError("Missing '--logs <path>' (or '--emit-query <platform>').")
         }
@@ -149,6 +152,7 @@ public enum CorrelateCommand: SiftCommand {
         var report = Correlator.run(requests: analysis.requests, sessions: analysis.sessions, logs: logs,
                                     options: CorrelationOptions(windowMargin: margin), scanOptions: scanOptions)
         scanProgress.clear()
+        report = OutputMasker().mask(report)
         let findings = ReportEnvelope.sorted(outcome.findings + report.findings)
         let text: String
         switch common.format {

@@ -87,8 +87,8 @@ public enum VerifyCommand: SiftCommand {
         f.rule.hasPrefix("redaction.") || f.rule.hasPrefix("secret.") || f.rule.hasPrefix("policy.")
     }
 
-    public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
-        let common = try CommonOptions(options, spec: spec, io: io)
+    /// The verify configuration from `--config` and `--extra-field` (shared with `report`).
+    static func config(from options: ParsedOptions) throws -> VerifyConfig {
         var config = VerifyConfig()
         if let path = options.value("config") {
             do { config.merge(try VerifyConfig.load(path: path)) } catch { throw UsageError(error.description) }
@@ -99,10 +99,19 @@ public enum VerifyCommand: SiftCommand {
             }
             config.addExtraField(name)
         }
-        var baseline: Baseline? = nil
-        if let path = options.value("baseline") {
-            do { baseline = try Baseline.load(path: path) } catch { throw UsageError(error.description) }
-        }
+        return config
+    }
+
+    /// The baseline from `--baseline`, if given (shared with `report`).
+    static func baseline(from options: ParsedOptions) throws -> Baseline? {
+        guard let path = options.value("baseline") else { return nil }
+        do { return try Baseline.load(path: path) } catch { throw UsageError(error.description) }
+    }
+
+    public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
+        let common = try CommonOptions(options, spec: spec, io: io)
+        let config = try config(from: options)
+        let baseline = try baseline(from: options)
 
         let progress = Progress(io: io, options: common)
         let analysis = VerifyAnalysis(config: config)

@@ -1,0 +1,157 @@
+import Foundation
+import SiftCore
+import SiftCorrelate
+import SiftVerify
+import SiftWaterfall
+
+/// `pbsift report <input>... [--logs PATH]...`: the support engineer's one command.
+public enum ReportCommand: SiftCommand {
+    public static let spec = CommandSpec(
+        name: "report",
+        abstract: "The support report: leaks, damage, failures, slowness, the server.",
+        discussion: """
+            Reads every input once with every analysis (inspect, verify, waterfall) and, with --logs, \
+            joins the requests with the server's log lines (correlate). The report opens with a verdict \
+            a reader gets in five seconds: did credentials leak, is the export intact, what failed, \
+            what was slow and why (backend or network), what the server said. Then the sessions; the \
+            failed and the slowest requests with their phases and server lines; the records around \
+            each failure on one timeline, device and server (skew-corrected); and every finding.
+            """,
+        arguments: [
+            ArgumentSpec("input", help: "An export: a folder, .zip, .tar, .tar.gz, .jsonl or .jsonl.gz file, or - for JSON Lines on standard input.",
+                         variadic: true, takesPath: true),
+        ],
+        options: [
+            OptionSpec("logs", value: "path",
+                       help: "Server logs: a file, a folder (recursive), a .gz file, or - for standard input (repeatable).",
+                       repeatable: true, takesPath: true),
+            OptionSpec("slowest", value: "n", help: "How many of the slowest requests to show.", default: "5"),
+            OptionSpec("context", value: "seconds", help: "Seconds of records shown before and after each failure.", default: "10"),
+            OptionSpec("window-margin", value: "seconds",
+                       help: "Seconds added before and after each session's time window when reading the logs.", default: "60"),
+            OptionSpec("extra-field", value: "name",
+                       help: "Also treat this header, parameter or field name as secret (repeatable), as in verify.",
+                       repeatable: true),
+            OptionSpec("config", value: "file", help: "A verify config file (see pbsift verify --help).", takesPath: true),
+            OptionSpec("baseline", value: "file", help: "Accept the credential findings this verify baseline lists.", takesPath: true),
+        ],
+        examples: [
+            ("pbsift report export.zip --logs logs/ -f markdown -o ticket.md", "A ticket-ready report of a user's export and the day's logs."),
+            ("pbsift report export.zip --logs api.log.gz --json | jq .verdict", "The verdict lines, through jq."),
+            ("pbsift report export.zip -f html -o report.html", "One self-contained HTML page with the waterfall drawn."),
+            ("pbsift report export.zip -f csv -o findings.csv", "Every finding as a spreadsheet row."),
+        ],
+        formats: ["text", "markdown", "json", "csv", "html"],
+        manSection: """
+            The
+            .Cm json
+            document is the union of the other commands' documents under one envelope, described by
+            .Pa docs/schema/report.schema.json :
+            the keys of
+            .Nm inspect
+            .Pq Cm tool , inputs , sessions , blobs ,
+            then
+            .Cm findings
+            and
+            .Cm summary
+            over every analysis,
+            .Cm verdict
+            (objects of
+            .Cm key , ok
+            and
+            .Cm text ) ,
+            .Cm verify
+            (its summary),
+            .Cm waterfall
+            (the waterfall document without its findings),
+            .Cm correlation
+            (the correlate document's sections, or null without
+            .Fl -logs ) ,
+            and
+            .Cm failures
+            (the timeline around each failed request).
+            .Cm csv
+            has one row per finding, with the columns of every other command's CSV of findings;
+            cells that begin with
+            .Ql = ,
+            .Ql + ,
+            .Ql -
+            or
+            .Ql @
+            are prefixed with a quote so spreadsheets do not run them.
+            """)
+
+    public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
+        let common = try CommonOptions(options, spec: spec, io: io)
+        let inputs = options.argument("input")
+        let logs = options.all("logs")
+        if inputs.contains("-") && logs.contains("-") {
+            throw UsageError("Standard input can be the export or the logs, not both.")
+        }
+        let slowest = try positiveInt(options, "slowest", default: 5, max: 1000)
+        let context = Double(try positiveInt(options, "context", default: 10, max: 3600))
+        let margin = try CorrelateCommand.windowMargin(from: options)
+        let config = try VerifyCommand.config(from: options)
+        let baseline = try VerifyCommand.baseline(from: options)
+
+        let verify = VerifyAnalysis(config: config)
+        verify.keepSecretValues()
+        let waterfall = WaterfallAnalysis()
+        let correlation = CorrelationAnalysis()
+        let timeline = FailureTimeline(context: context)
+        let progress = Progress(io: io, options: common)
+        let outcome = ExportReader(limits: common.limits)
+            .read(inputs: inputs, analyses: [progress, verify, waterfall, correlation, timeline])
+        progress.clear()
+
+        var correlated: CorrelationReport? = nil
+        if !logs.isEmpty {
+            var scanOptions = ScanOptions()
+            let scanProgress = ScanProgress(io: io, enabled: common.showProgress)
+            if common.showProgress { scanOptions.progress = { scanProgress.add($0) } }
+            correlated = Correlator.run(requests: correlation.requests, sessions: correlation.sessions, logs: logs,
+                                        options: CorrelationOptions(windowMargin: margin), scanOptions: scanOptions)
+            scanProgress.clear()
+        }
+
+        // Every finding once: the reader's and verify's come with the outcome, correlate's with its report.
+        var all = outcome.findings + (correlated?.findings ?? [])
+        var suppressed = 0
+        if let baseline {
+            let (kept, dropped) = baseline.apply(all)
+            all = kept
+            suppressed = dropped.count
+        }
+        all = ReportEnvelope.sorted(all)
+        // Never print a secret: what verify found, and what the URLs and messages shown hold.
+        let secrets = verify.secretValues
+        let masker = OutputMasker(known: secrets)
+        correlated = correlated.map(masker.mask)
+        let waterfallReport = WaterfallReport(sessions: masker.mask(waterfall.sessions),
+                                              findings: all.filter { $0.rule.hasPrefix("waterfall.") })
+        let report = SupportReport(
+            outcome: outcome, findings: all, waterfall: waterfallReport, correlation: correlated, timeline: timeline,
+            verifySummary: VerifySummary(findings: all.filter(VerifyCommand.reported), suppressed: suppressed, inputs: outcome.inputs,
+                                         records: verify.recordsScanned, blobs: verify.blobsScanned),
+            slowest: slowest, secrets: secrets)
+        let text: String
+        switch common.format {
+        case "markdown": text = report.markdown()
+        case "json": text = report.json()
+        case "csv": text = report.csv()
+        case "html": text = report.html()
+        default: text = report.text(colors: common.colors)
+        }
+        if let failed = common.write(text, io: io) { return failed }
+        let logsIncomplete = !(correlated?.logs.allErrors.isEmpty ?? true)
+        return common.exitStatus(findings: all, incomplete: outcome.anyIncomplete || logsIncomplete)
+    }
+
+    static func positiveInt(_ options: ParsedOptions, _ name: String, default value: Int, max: Int) throws -> Int {
+        guard let text = options.value(name) else { return value }
+        guard let n = Int(text), n >= 0, n <= max else {
+            throw UsageError("The value '\(text)' is invalid for '--\(name) <\(name == "slowest" ? "n" : "seconds")>'. Please provide a whole number from 0 to \(max).")
+        }
+        return n
+    }
+}

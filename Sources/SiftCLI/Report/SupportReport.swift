@@ -1,0 +1,218 @@
+import Foundation
+import SiftCore
+import SiftCorrelate
+import SiftVerify
+import SiftWaterfall
+
+/// `pbsift report`: everything the other commands found, in one pass, led by a verdict.
+/// It composes their analyses and renderers; it re-implements none of them.
+public struct SupportReport: Sendable {
+    public var outcome: ReadOutcome
+    /// Every finding of every analysis, sorted.
+    public var findings: [Finding]
+    public var waterfall: WaterfallReport
+    /// Nil when no `--logs` were given.
+    public var correlation: CorrelationReport?
+    public var timeline: FailureTimeline
+    public var verifySummary: VerifySummary
+    public var slowest: Int
+    /// Values the verify checks called secret (raw; longest first): every text shown is masked with them.
+    public var secrets: [String]
+
+    /// `text` with every known secret value replaced by its masked preview.
+    public func masked(_ text: String) -> String {
+        var out = text
+        for s in secrets where out.contains(s) { out = out.replacingOccurrences(of: s, with: SecretMask.preview(s)) }
+        return out
+    }
+
+    /// Requests worth a paragraph: the failed ones, then the slowest that did not fail.
+    public var failed: [WaterfallRequest] {
+        waterfall.sessions.flatMap(\.requests).filter(SupportReport.isFailed)
+    }
+
+    public var slow: [WaterfallRequest] {
+        waterfall.sessions.flatMap(\.requests).filter { !SupportReport.isFailed($0) && $0.state != "pending" }
+            .sorted { $0.elapsedMs != $1.elapsedMs ? $0.elapsedMs > $1.elapsedMs : ($0.seq ?? 0) < ($1.seq ?? 0) }
+            .prefix(slowest).map { $0 }
+    }
+
+    public static func isFailed(_ r: WaterfallRequest) -> Bool {
+        r.state == "failure" || r.state == "cancelled" || (r.statusCode ?? 0) >= 400
+    }
+
+    /// The correlation of a waterfall request (same input, file and line).
+    public func correlated(_ r: WaterfallRequest) -> CorrelatedRequest? {
+        correlation?.requests.first { $0.entry.input == r.input && $0.entry.file == r.file && $0.entry.line == r.line }
+    }
+
+    // MARK: verdict
+
+    /// Rules that are about a credential reaching the export.
+    public static func isLeak(_ f: Finding) -> Bool {
+        f.rule.hasPrefix("redaction.") || f.rule.hasPrefix("secret.") || f.rule == "policy.frame-in-export"
+    }
+
+    /// Rules where the SDK's own contract was broken (a listed name whose value is not `***`).
+    public static let contractRules: Set<String> = ["redaction.header", "redaction.query", "redaction.body-field",
+                                                    "redaction.metadata-field"]
+
+    /// One line each: did credentials leak, is the export intact, what failed, what was slow and
+    /// why, what the server said. Plain text (renderers escape and style it).
+    public var verdict: [(key: String, ok: Bool, text: String)] {
+        var lines: [(String, Bool, String)] = []
+        let leaks = findings.filter(SupportReport.isLeak)
+        if leaks.isEmpty {
+            lines.append(("credentials", true, "No credential found in the export."))
+        } else {
+            let broken = leaks.filter { SupportReport.contractRules.contains($0.rule) }.count
+            let worst = leaks.map(\.severity).max() ?? .high
+            let prints = Set(leaks.compactMap(\.fingerprint)).count
+            var t = "\(leaks.count) credential finding\(leaks.count == 1 ? "" : "s") (\(prints) distinct value\(prints == 1 ? "" : "s"), worst \(worst.rawValue)): "
+            t += "\(broken) where the SDK's redaction contract was broken, \(leaks.count - broken) where it is silent."
+            lines.append(("credentials", false, t))
+        }
+        let bad = outcome.inputs.filter { $0.status != .ok }
+        let damage = findings.filter { $0.rule.hasPrefix("integrity.") || $0.rule.hasPrefix("archive.") || $0.rule.hasPrefix("limits.") }
+        let records = outcome.sessions.reduce(0) { $0 + $1.recordCount }
+        if bad.isEmpty && damage.filter({ $0.severity >= .medium }).isEmpty {
+            lines.append(("export", true, "Export intact: \(outcome.sessions.count) session\(outcome.sessions.count == 1 ? "" : "s"), \(records) records, every line read."))
+        } else {
+            var t = ""
+            if !bad.isEmpty { t += "\(bad.count) input\(bad.count == 1 ? "" : "s") not read in full (\(bad.map(\.path).joined(separator: ", "))). " }
+            t += "\(damage.count) integrity finding\(damage.count == 1 ? "" : "s"); \(records) records read."
+            lines.append(("export", false, t))
+        }
+        let failed = self.failed
+        if failed.isEmpty {
+            lines.append(("failures", true, "No request failed."))
+        } else {
+            let parts = failed.prefix(3).map { r -> String in
+                var s = "\(r.shortTitle) \(outcomeText(r))"
+                if let c = correlated(r), c.status == .clientOnly { s += " (the server never saw it)" }
+                return s
+            }
+            lines.append(("failures", false, "\(failed.count) request\(failed.count == 1 ? "" : "s") failed: " + parts.joined(separator: "; ")
+                          + (failed.count > 3 ? "; …" : ".")))
+        }
+        if let top = (failed + slow).max(by: { $0.elapsedMs < $1.elapsedMs }), top.elapsedMs > 0 {
+            lines.append(("slowest", top.elapsedMs < 1000, "Slowest: \(top.shortTitle) took \(SupportReport.duration(top.elapsedMs)); \(whyText(top))."))
+        }
+        if let c = correlation {
+            let n = c.requests.count
+            let matched = c.count(.matched) + c.count(.idMismatch)
+            var t = "The server logs show \(matched) of \(n) request\(n == 1 ? "" : "s") with a request id"
+            if let s = c.clockSkew.seconds {
+                t += String(format: "; its clock is %@%.3f s from the device's", s >= 0 ? "+" : "", s)
+            }
+            if c.count(.clientOnly) > 0 { t += "; \(c.count(.clientOnly)) never reached it (or the logs don't cover them)" }
+            if c.count(.idMismatch) > 0 { t += "; \(c.count(.idMismatch)) id\(c.count(.idMismatch) == 1 ? " was" : "s were") rewritten on the way" }
+            if !c.serverOnly.withUserId.isEmpty { t += "; \(c.serverOnly.withUserId.count) other request\(c.serverOnly.withUserId.count == 1 ? "" : "s") of this user reached the server from elsewhere" }
+            lines.append(("server", c.count(.clientOnly) == 0, t + "."))
+        } else {
+            lines.append(("server", true, "No server logs given (--logs): the server's side is not checked."))
+        }
+        return lines
+    }
+
+    /// `→ 503`, `timed out (NSURLErrorDomain -1001)`, `cancelled`.
+    public func outcomeText(_ r: WaterfallRequest) -> String {
+        if let code = r.statusCode, code >= 400 { return "→ \(code)" }
+        if let e = r.error, !e.isEmpty { return "failed: \(e)" }
+        return r.state ?? "failed"
+    }
+
+    /// Where the time went, with the server's share when the logs tell it.
+    public func whyText(_ r: WaterfallRequest) -> String {
+        if let code = r.statusCode, code >= 400, r.elapsedMs < 1000 {
+            return "not slow: the server answered \(code) after \(SupportReport.duration(r.elapsedMs))"
+                + (r.error.map { " (\($0))" } ?? "")
+        }
+        let hosts = r.host.map { WaterfallSummary.hostStats(waterfall.sessions, hosts: [$0]) } ?? [:]
+        var why = WaterfallSummary.explain(r, hosts: hosts).sentence
+        if let c = correlated(r), let server = c.serverMs, let wait = c.waitingMs {
+            let network = c.networkMs ?? max(0, wait - server)
+            let who = server >= network ? "the backend" : "the network"
+            why += "; \(who): server \(SupportReport.duration(server)) of \(SupportReport.duration(wait)) waiting, network and queueing \(SupportReport.duration(network))"
+        } else if let c = correlated(r), c.status == .clientOnly {
+            why += "; no server line: it never reached the server, or the logs don't cover it"
+        }
+        return why
+    }
+
+    public static func duration(_ ms: Double) -> String {
+        if ms >= 1000 { return String(format: "%.1f s", ms / 1000) }
+        if ms >= 10 { return String(format: "%.0f ms", ms) }
+        return String(format: "%.1f ms", ms)
+    }
+
+    /// A phase breakdown: `DNS 18 ms · TCP 31 ms · TLS 42 ms · waiting 121 ms`.
+    public static func phasesText(_ r: WaterfallRequest) -> String {
+        let sums = r.phaseSums
+        let parts = WaterfallPhase.allCases.compactMap { p -> String? in
+            guard let v = sums[p], v > 0 else { return nil }
+            return "\(p.title) \(duration(v))"
+        }
+        return parts.isEmpty ? "no phases (only the total is known)" : parts.joined(separator: " · ")
+    }
+
+    /// A one-line bar of the phases, `width` cells: `ddtttsssss=====#`.
+    public static func bar(_ r: WaterfallRequest, width: Int = 48) -> String {
+        let sums = r.phaseSums
+        let total = WaterfallPhase.allCases.reduce(0.0) { $0 + (sums[$1] ?? 0) }
+        guard total > 0 else { return String(repeating: "~", count: max(1, width / 4)) }
+        let glyph: [WaterfallPhase: Character] = [.blocked: "-", .dns: "d", .tcp: "t", .tls: "s", .request: "^", .waiting: "=", .download: "#"]
+        var out = ""
+        for p in WaterfallPhase.allCases {
+            guard let v = sums[p], v > 0 else { continue }
+            let n = max(1, Int((v / total * Double(width)).rounded()))
+            out += String(repeating: glyph[p] ?? "?", count: n)
+        }
+        return out
+    }
+
+    /// The timeline around one failure: device records and the request's server lines (placed on
+    /// the device clock with the skew), sorted by time. Texts are masked and not yet escaped.
+    public func timelineEntries(_ w: FailureTimeline.Window) -> [(ts: Double?, side: String, text: String)] {
+        var out: [(Double?, String, String)] = []
+        for r in w.records {
+            let text = masked(SupportReport.summary(of: r))
+            out.append((r.ts, r.line == w.failed.line ? "device ▶" : "device", "#\(r.seq.map(String.init) ?? "?") " + text))
+        }
+        if let c = correlation?.requests.first(where: { $0.entry.input == w.input && $0.entry.file == w.file && $0.entry.line == w.failed.line }) {
+            for pl in c.lines {
+                let p = pl.line.parsed
+                var t = [p.level, p.status.map(String.init), p.durationMs.map { SupportReport.duration($0) }, p.message]
+                    .compactMap { $0 }.joined(separator: " ")
+                t = masked(String(t.prefix(200)))
+                out.append((pl.deviceTs, "server", "\(pl.line.file):\(pl.line.line) \(t)"))
+            }
+        }
+        return out.enumerated().sorted { a, b in
+            let ta = a.element.0 ?? .infinity, tb = b.element.0 ?? .infinity
+            return ta != tb ? ta < tb : a.offset < b.offset
+        }.map { $0.element }
+    }
+
+    /// One line for a record: `log error checkout: order failed`, `event flags.synced`, `POST …/v1/orders → 503`.
+    public static func summary(of r: Record) -> String {
+        let j = r.json
+        switch r.type {
+        case .log:
+            let label = j["label"]?.string.map { " \($0):" } ?? ""
+            var s = "log \(j["level"]?.string ?? "?")\(label) \(j["message"]?.string ?? "")"
+            if let e = j["error", "description"]?.string { s += " (\(e))" }
+            return String(s.prefix(240))
+        case .event:
+            return "event \(j["name"]?.string ?? "?")"
+        case .network:
+            var s = "\(j["method"]?.string ?? "?") \(String((j["url"]?.string ?? "").prefix(120)))"
+            if let code = j["statusCode"]?.int { s += " → \(code)" }
+            if let st = j["state"]?.string, st != "success" { s += " [\(st)]" }
+            if let e = j["error", "description"]?.string { s += " (\(e))" }
+            return s
+        default:
+            return r.typeName.isEmpty ? "record" : r.typeName
+        }
+    }
+}

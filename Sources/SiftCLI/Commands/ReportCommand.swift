@@ -134,15 +134,16 @@ public enum ReportCommand: SiftCommand {
             verifySummary: VerifySummary(findings: all.filter(VerifyCommand.reported), suppressed: suppressed, inputs: outcome.inputs,
                                          records: verify.recordsScanned, blobs: verify.blobsScanned),
             slowest: slowest, secrets: secrets)
-        let text: String
+        let sink = try StreamSink(path: common.outputPath, io: io)
         switch common.format {
-        case "markdown": text = report.markdown()
-        case "json": text = report.json()
-        case "csv": text = report.csv()
-        case "html": text = report.html()
-        default: text = report.text(colors: common.colors)
+        case "markdown": sink.write(report.markdown())
+        case "json": report.json { sink.write($0) }
+        case "csv": sink.write(report.csv())
+        case "html": sink.write(report.html())
+        default: sink.write(report.text(colors: common.colors))
         }
-        if let failed = common.write(text, io: io) { return failed }
+        if let failed = sink.finish() { return failed }
+        if sink.closed { return .ok }
         let logsIncomplete = !(correlated?.logs.allErrors.isEmpty ?? true)
         return common.exitStatus(findings: all, incomplete: outcome.anyIncomplete || logsIncomplete)
     }

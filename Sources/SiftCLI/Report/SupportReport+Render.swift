@@ -23,7 +23,10 @@ extension SupportReport {
         }
         o += ReportEnvelope.markdownTable(["session", "app", "device", "user", "launched", "records"], rows) + "\n"
         o += ReportEnvelope.inputsMarkdown(outcome.inputs) + "\n"
-        o += requestsMarkdown("Failed requests", failed, empty: "No request failed.")
+        o += requestsMarkdown("Failed requests", Array(failed.prefix(SupportReport.maxFailedShown)), empty: "No request failed.")
+        if failed.count > SupportReport.maxFailedShown {
+            o += "_\(failed.count - SupportReport.maxFailedShown) more failed requests: `pbsift waterfall` or `pbsift records --status 4xx --status 5xx` list them all._\n\n"
+        }
         o += requestsMarkdown("Slowest requests", slow, empty: "No request finished.")
         if !timeline.windows.isEmpty {
             o += "## Around each failure\n\n"
@@ -90,7 +93,7 @@ extension SupportReport {
             o += "  \(v.ok ? "ok  " : "FAIL") \(v.key.padding(toLength: 12, withPad: " ", startingAt: 0)) \(Escape.terminal(v.text))\n"
         }
         o += "\n" + (InspectReport.text(outcome, colors: colors).components(separatedBy: "\nFindings").first ?? "") + "\n"
-        for (title, list) in [("failed requests", failed), ("slowest requests", slow)] where !list.isEmpty {
+        for (title, list) in [("failed requests", Array(failed.prefix(SupportReport.maxFailedShown))), ("slowest requests", slow)] where !list.isEmpty {
             o += "\(title)\n"
             for r in list {
                 o += "  #\(r.seq.map(String.init) ?? "?") \(Escape.terminal(r.shortTitle))  \(Escape.terminal(r.statusCode.map(String.init) ?? (r.state ?? "")))  \(SupportReport.duration(r.elapsedMs))\n"
@@ -120,6 +123,14 @@ extension SupportReport {
 
     /// The union of the other commands' documents under one envelope (`docs/schema/report.schema.json`).
     public func json() -> String {
+        var out = ""
+        json { out += $0 }
+        return out
+    }
+
+    /// The JSON document, handed to `sink` in pieces: the envelope, then the waterfall document as its
+    /// own renderer streams it (it is the largest part and is never held whole).
+    public func json(sink: (String) -> Void) {
         var doc: [String: JSONOut] = [:]
         if case .object(let inspect) = (try? JSONDocument(string: InspectReport.json(outcome)))?.root.out ?? .null {
             doc = inspect
@@ -128,10 +139,6 @@ extension SupportReport {
         doc["summary"] = ReportEnvelope.summary(findings)
         doc["verdict"] = .array(verdict.map { .object(["key": .string($0.key), "ok": .bool($0.ok), "text": .string($0.text)]) })
         doc["verify"] = verifySummary.json
-        if case .object(var w) = (try? JSONDocument(string: WaterfallRender.json(waterfall, pretty: false)))?.root.out ?? .null {
-            w["findings"] = nil
-            doc["waterfall"] = .object(w)
-        }
         if let c = correlation {
             var sections = CorrelationRender.sections(c)
             sections["findings"] = nil
@@ -146,7 +153,37 @@ extension SupportReport {
                                   "text": .string(e.text)])
                      })])
         })
-        return ReportEnvelope.render(.object(doc))
+        // `waterfall` sorts last: the envelope is left open after the other keys and the waterfall
+        // document is streamed in as its renderer writes it, indented one level.
+        var head = JSONOut.object(doc).render(pretty: true)
+        guard head.hasSuffix("\n}") else { sink(head + "\n"); return }
+        head.removeLast(2)
+        sink(head + ",\n  \"waterfall\": ")
+        var w = waterfall
+        w.findings = []
+        var first = true
+        var pendingNewline = false
+        WaterfallRender.json(w, pretty: true) { piece in
+            var bytes = Array(piece.utf8)
+            if first {
+                // Drop the empty `findings` member the waterfall document starts with.
+                let empty = Array("{\n  \"findings\": [],\n".utf8)
+                if bytes.starts(with: empty) { bytes = Array("{\n".utf8) + bytes[empty.count...] }
+                first = false
+            }
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count + bytes.count / 16)
+            if pendingNewline { out += [0x0A, 0x20, 0x20]; pendingNewline = false }
+            for (i, b) in bytes.enumerated() {
+                if b == 0x0A {
+                    if i == bytes.count - 1 { pendingNewline = true } else { out += [0x0A, 0x20, 0x20] }
+                } else {
+                    out.append(b)
+                }
+            }
+            sink(String(decoding: out, as: UTF8.self))
+        }
+        sink("\n}\n")
     }
 
     // MARK: CSV
@@ -167,7 +204,7 @@ extension SupportReport {
             o += "<li class=\"\(v.ok ? "ok" : "bad")\"><b>\(Escape.xml(v.key))</b>: \(Escape.xml(v.text))</li>\n"
         }
         o += "</ul>\n"
-        for (title, list) in [("Failed requests", failed), ("Slowest requests", slow)] {
+        for (title, list) in [("Failed requests", Array(failed.prefix(SupportReport.maxFailedShown))), ("Slowest requests", slow)] {
             o += "<h2>\(title)</h2>\n"
             if list.isEmpty { o += "<p>None.</p>\n"; continue }
             o += "<table><tr><th>seq</th><th>request</th><th>status</th><th>time</th><th>phases</th><th>where the time went</th></tr>\n"

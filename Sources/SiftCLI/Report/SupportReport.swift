@@ -16,34 +16,57 @@ public struct SupportReport: Sendable {
     public var timeline: FailureTimeline
     public var verifySummary: VerifySummary
     public var slowest: Int
-    /// Values the verify checks called secret (raw; longest first): every text shown is masked with them.
-    public var secrets: [String]
+    /// Values the verify checks called secret (never shown): every text shown is masked with them.
+    let replacer: SecretReplacer
 
-    /// `text` with every known secret value replaced by its masked preview.
-    public func masked(_ text: String) -> String {
-        var out = text
-        for s in secrets where out.contains(s) { out = out.replacingOccurrences(of: s, with: SecretMask.preview(s)) }
-        return out
-    }
-
-    /// Requests worth a paragraph: the failed ones, then the slowest that did not fail.
-    public var failed: [WaterfallRequest] {
-        waterfall.sessions.flatMap(\.requests).filter(SupportReport.isFailed)
-    }
-
-    public var slow: [WaterfallRequest] {
-        waterfall.sessions.flatMap(\.requests).filter { !SupportReport.isFailed($0) && $0.state != "pending" }
+    public init(outcome: ReadOutcome, findings: [Finding], waterfall: WaterfallReport, correlation: CorrelationReport?,
+                timeline: FailureTimeline, verifySummary: VerifySummary, slowest: Int, secrets: [String]) {
+        self.outcome = outcome
+        self.findings = findings
+        self.waterfall = waterfall
+        self.correlation = correlation
+        self.timeline = timeline
+        self.verifySummary = verifySummary
+        self.slowest = slowest
+        self.replacer = SecretReplacer(secrets)
+        let all = waterfall.sessions.flatMap(\.requests)
+        failed = all.filter(SupportReport.isFailed)
+        slow = all.filter { !SupportReport.isFailed($0) && $0.state != "pending" }
             .sorted { $0.elapsedMs != $1.elapsedMs ? $0.elapsedMs > $1.elapsedMs : ($0.seq ?? 0) < ($1.seq ?? 0) }
             .prefix(slowest).map { $0 }
+        var index: [String: Int] = [:]
+        for (i, c) in (correlation?.requests ?? []).enumerated() {
+            index[SupportReport.key(c.entry.input, c.entry.file, c.entry.line)] = index[SupportReport.key(c.entry.input, c.entry.file, c.entry.line)] ?? i
+        }
+        correlationIndex = index
     }
+
+    /// `text` with every known secret value replaced by its masked preview.
+    public func masked(_ text: String) -> String { replacer.mask(text) }
+
+    /// Every failed request (state failure or cancelled, or HTTP 400 and up), in record order.
+    public let failed: [WaterfallRequest]
+    /// The slowest requests that did not fail, at most `slowest`.
+    public let slow: [WaterfallRequest]
+    /// The failed requests a report shows in full (the rest are counted).
+    public static let maxFailedShown = 20
+    /// Correlation results by request place (input, file, line).
+    private let correlationIndex: [String: Int]
 
     public static func isFailed(_ r: WaterfallRequest) -> Bool {
         r.state == "failure" || r.state == "cancelled" || (r.statusCode ?? 0) >= 400
     }
 
+    private static func key(_ input: String, _ file: String, _ line: Int) -> String { "\(input)\u{0}\(file)\u{0}\(line)" }
+
     /// The correlation of a waterfall request (same input, file and line).
     public func correlated(_ r: WaterfallRequest) -> CorrelatedRequest? {
-        correlation?.requests.first { $0.entry.input == r.input && $0.entry.file == r.file && $0.entry.line == r.line }
+        correlated(input: r.input, file: r.file, line: r.line)
+    }
+
+    public func correlated(input: String, file: String, line: Int) -> CorrelatedRequest? {
+        guard let c = correlation, let i = correlationIndex[SupportReport.key(input, file, line)] else { return nil }
+        return c.requests[i]
     }
 
     // MARK: verdict
@@ -179,7 +202,7 @@ public struct SupportReport: Sendable {
             let text = masked(SupportReport.summary(of: r))
             out.append((r.ts, r.line == w.failed.line ? "device ▶" : "device", "#\(r.seq.map(String.init) ?? "?") " + text))
         }
-        if let c = correlation?.requests.first(where: { $0.entry.input == w.input && $0.entry.file == w.file && $0.entry.line == w.failed.line }) {
+        if let c = correlated(input: w.input, file: w.file, line: w.failed.line) {
             for pl in c.lines {
                 let p = pl.line.parsed
                 var t = [p.level, p.status.map(String.init), p.durationMs.map { SupportReport.duration($0) }, p.message]

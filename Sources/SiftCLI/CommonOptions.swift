@@ -62,6 +62,11 @@ extension CommandSpec {
 }
 
 extension ArgumentSpec {
+    /// `<input> ...`: the exports every reading command takes.
+    public static let exports = ArgumentSpec(
+        "input", help: "An export: a folder, .zip, .tar, .tar.gz, .jsonl or .jsonl.gz file, or - for JSON Lines on standard input.",
+        variadic: true, takesPath: true)
+
     /// `<input> ...`, `[<name>]`.
     public var usage: String {
         let core = "<\(name)>" + (variadic ? " ..." : "")
@@ -70,6 +75,11 @@ extension ArgumentSpec {
 }
 
 extension OptionSpec {
+    /// `--logs <path>`, repeatable: server logs for `correlate` and `report`.
+    public static let logs = OptionSpec(
+        "logs", value: "path", help: "Server logs: a file, a folder (recursive), a .gz file, or - for standard input (repeatable).",
+        repeatable: true, takesPath: true)
+
     /// `--format <format>`, as error messages name the option.
     public var display: String { "--\(name)" + (valueName.map { " <\($0)>" } ?? "") }
 }

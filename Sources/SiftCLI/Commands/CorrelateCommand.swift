@@ -21,13 +21,10 @@ public enum CorrelateCommand: SiftCommand {
             time window from a log platform are printed instead.
             """,
         arguments: [
-            ArgumentSpec("input", help: "An export: a folder, .zip, .tar, .tar.gz, .jsonl or .jsonl.gz file, or - for JSON Lines on standard input.",
-                         variadic: true, takesPath: true),
+            ArgumentSpec.exports,
         ],
         options: [
-            OptionSpec("logs", value: "path",
-                       help: "Server logs: a file, a folder (recursive), a .gz file, or - for standard input (repeatable).",
-                       repeatable: true, takesPath: true),
+            OptionSpec.logs,
             OptionSpec("emit-query", value: "platform",
                        help: "Print the log platform's queries for these ids and time window instead of scanning.",
                        allowed: QueryPlatform.allCases.map(\.rawValue)),

@@ -12,8 +12,7 @@ public enum InspectCommand: SiftCommand {
             deduplication saved); and the integrity, limits, archive and policy findings the reader made.
             """,
         arguments: [
-            ArgumentSpec("input", help: "An export: a folder, .zip, .tar, .tar.gz, .jsonl or .jsonl.gz file, or - for JSON Lines on standard input.",
-                         variadic: true),
+            ArgumentSpec.exports,
         ],
         options: [],
         examples: [

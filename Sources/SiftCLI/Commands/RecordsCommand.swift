@@ -16,8 +16,7 @@ public enum RecordsCommand: SiftCommand {
             replaced by their masked preview. A pipe closed early (| head) ends quietly.
             """,
         arguments: [
-            ArgumentSpec("input", help: "An export: a folder, .zip, .tar, .tar.gz, .jsonl or .jsonl.gz file, or - for JSON Lines on standard input.",
-                         variadic: true, takesPath: true),
+            ArgumentSpec.exports,
         ],
         options: [
             OptionSpec("type", value: "type", help: "Keep records of this type (repeatable).",

@@ -18,13 +18,10 @@ public enum ReportCommand: SiftCommand {
             each failure on one timeline, device and server (skew-corrected); and every finding.
             """,
         arguments: [
-            ArgumentSpec("input", help: "An export: a folder, .zip, .tar, .tar.gz, .jsonl or .jsonl.gz file, or - for JSON Lines on standard input.",
-                         variadic: true, takesPath: true),
+            ArgumentSpec.exports,
         ],
         options: [
-            OptionSpec("logs", value: "path",
-                       help: "Server logs: a file, a folder (recursive), a .gz file, or - for standard input (repeatable).",
-                       repeatable: true, takesPath: true),
+            OptionSpec.logs,
             OptionSpec("slowest", value: "n", help: "How many of the slowest requests to show.", default: "5"),
             OptionSpec("context", value: "seconds", help: "Seconds of records shown before and after each failure.", default: "10"),
             OptionSpec("window-margin", value: "seconds",

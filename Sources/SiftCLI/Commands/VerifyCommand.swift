@@ -20,8 +20,7 @@ public enum VerifyCommand: SiftCommand {
             --fail-on; 2 means an input could not be verified in full (2 wins).
             """,
         arguments: [
-            ArgumentSpec("input", help: "An export: a folder, .zip, .tar, .tar.gz, .jsonl or .jsonl.gz file, or - for JSON Lines on standard input.",
-                         variadic: true),
+            ArgumentSpec.exports,
         ],
         options: [
             OptionSpec("extra-field", value: "name",

@@ -17,8 +17,7 @@ public enum WaterfallCommand: SiftCommand {
             URLs lose their userinfo, and secret query values are masked.
             """,
         arguments: [
-            ArgumentSpec("input", help: "An export: a folder, .zip, .tar, .tar.gz, .jsonl or .jsonl.gz file, or - for JSON Lines on standard input.",
-                         variadic: true, takesPath: true),
+            ArgumentSpec.exports,
         ],
         options: [
             OptionSpec("request", value: "id", help: "Show only this request: a request id (req_...), a record id (rec_...) or a seq number."),

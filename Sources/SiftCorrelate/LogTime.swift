@@ -78,6 +78,21 @@ public enum LogTime {
     }
 
     /// `YYYY-MM-DD[T ]HH:MM:SS[.,fraction][Z|±HH[:MM|MM]| ±HHMM]` at `p`: the time and the bytes it used.
+    /// A fraction of a second at `i` (`.123`, or `,123` when `comma`), advancing `i` past it; 0 when none.
+    @inline(__always)
+    static func fraction(_ p: UnsafePointer<UInt8>, _ i: inout Int, _ n: Int, comma: Bool) -> Double {
+        guard i + 1 < n, p[i] == UInt8(ascii: ".") || (comma && p[i] == UInt8(ascii: ",")), p[i + 1] &- 0x30 < 10 else { return 0 }
+        i += 1
+        var frac = 0.0
+        var scale = 0.1
+        while i < n, p[i] &- 0x30 < 10 {
+            frac += Double(p[i] - 0x30) * scale
+            scale /= 10
+            i += 1
+        }
+        return frac
+    }
+
     public static func iso(_ p: UnsafePointer<UInt8>, _ n: Int) -> (Double, Int)? {
         guard n >= 19, let year = digits(p, 0, 4), p[4] == 0x2D, let month = digits(p, 5, 2), p[7] == 0x2D,
               let day = digits(p, 8, 2), p[10] == UInt8(ascii: "T") || p[10] == UInt8(ascii: "t") || p[10] == 0x20,
@@ -85,16 +100,7 @@ public enum LogTime {
               let second = digits(p, 17, 2),
               (1...12).contains(month), (1...31).contains(day), hour <= 23, minute <= 59, second <= 60 else { return nil }
         var i = 19
-        var frac = 0.0
-        if i + 1 < n, p[i] == UInt8(ascii: ".") || p[i] == UInt8(ascii: ","), p[i + 1] &- 0x30 < 10 {
-            i += 1
-            var scale = 0.1
-            while i < n, p[i] &- 0x30 < 10 {
-                frac += Double(p[i] - 0x30) * scale
-                scale /= 10
-                i += 1
-            }
-        }
+        let frac = fraction(p, &i, n, comma: true)
         var offset = 0
         if i < n {
             var j = i
@@ -134,16 +140,7 @@ public enum LogTime {
         let key = UInt32(p[3] | 0x20) << 16 | UInt32(p[4] | 0x20) << 8 | UInt32(p[5] | 0x20)
         guard let mi = months.firstIndex(of: key), (1...31).contains(day), hour <= 23, minute <= 59, second <= 60 else { return nil }
         var i = 20
-        var frac = 0.0
-        if i + 1 < n, p[i] == UInt8(ascii: "."), p[i + 1] &- 0x30 < 10 {
-            i += 1
-            var scale = 0.1
-            while i < n, p[i] &- 0x30 < 10 {
-                frac += Double(p[i] - 0x30) * scale
-                scale /= 10
-                i += 1
-            }
-        }
+        let frac = fraction(p, &i, n, comma: false)
         var offset = 0
         if i + 1 < n, p[i] == 0x20, p[i + 1] == UInt8(ascii: "+") || p[i + 1] == UInt8(ascii: "-"),
            let (off, len) = zone(p + i + 1, n - i - 1) {

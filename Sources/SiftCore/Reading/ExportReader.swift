@@ -86,16 +86,8 @@ final class InputPass {
 
     func run() -> (InputSummary, [SessionSummary], BlobSummary, [Finding]) {
         for a in analyses { a.beginInput(input) }
-        var bareContainer = false
-        let result = InputWalker.walk(path: input.path, limits: limits) { entry in
-            if self.input.container == .unknown {
-                // The walker reports its container at the end; a bare file is one entry.
-            }
-            self.visit(entry)
-        }
+        let result = InputWalker.walk(path: input.path, limits: limits) { entry in self.visit(entry) }
         input.container = result.container
-        bareContainer = [.jsonl, .jsonlGz, .stdin].contains(result.container)
-        _ = bareContainer
         for issue in result.issues {
             let sev: Severity
             switch issue.problem {
@@ -138,7 +130,7 @@ final class InputPass {
     // MARK: entries
 
     enum EntryRole {
-        case session(root: String, underSessions: Bool, gzip: Bool)
+        case session(root: String, underSessions: Bool)
         case blob(root: String, hex: String)
         case store(root: String)
         case other
@@ -148,11 +140,10 @@ final class InputPass {
         let parts = name.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         guard let last = parts.last else { return .other }
         if last.hasSuffix(".jsonl") || last.hasSuffix(".jsonl.gz") || name == "-" {
-            let gzip = last.hasSuffix(".gz")
             if parts.count >= 2, parts[parts.count - 2] == "sessions" {
-                return .session(root: parts.dropLast(2).joined(separator: "/"), underSessions: true, gzip: gzip)
+                return .session(root: parts.dropLast(2).joined(separator: "/"), underSessions: true)
             }
-            return .session(root: parts.dropLast().joined(separator: "/"), underSessions: false, gzip: gzip)
+            return .session(root: parts.dropLast().joined(separator: "/"), underSessions: false)
         }
         if parts.count >= 3, parts[parts.count - 3] == "blobs" {
             return .blob(root: parts.dropLast(3).joined(separator: "/"), hex: last)
@@ -166,9 +157,9 @@ final class InputPass {
     func visit(_ entry: ArchiveEntry) {
         // A bare file or standard input is one session file, whatever its name.
         let role: EntryRole = entry.isWholeInput
-            ? .session(root: "", underSessions: false, gzip: false) : InputPass.role(of: entry.name)
+            ? .session(root: "", underSessions: false) : InputPass.role(of: entry.name)
         switch role {
-        case .session(let root, let underSessions, _):
+        case .session(let root, let underSessions):
             // Sniff the bytes, not the name: a gzip'd session inside a folder or an archive.
             let marker = ThrowMarker(entry.source)
             let peek = PrefixedSource.peek(marker, count: 2)

@@ -127,18 +127,10 @@ public enum VerifyRender {
 
     // MARK: csv
 
-    public static let csvColumns = ["severity", "rule", "input", "file", "line", "seq", "sessionId", "recordId", "location",
-                                    "preview", "fingerprint", "message"]
-
-    /// RFC 4180 with a header row, CRLF line ends.
+    /// One row per finding with the columns every command's CSV of findings has
+    /// (`ReportEnvelope.findingsCSVHeader`), RFC 4180, CRLF line ends.
     public static func csv(findings: [Finding]) -> String {
-        var out = Escape.csvRow(csvColumns)
-        for f in findings {
-            out += Escape.csvRow([f.severity.rawValue, f.rule, f.input, f.file ?? "", f.line.map(String.init) ?? "",
-                                  f.seq.map(String.init) ?? "", f.sessionId ?? "", f.recordId ?? "", f.location ?? "",
-                                  f.preview ?? "", f.fingerprint ?? "", f.message])
-        }
-        return out
+        ReportEnvelope.findingsCSV(findings)
     }
 
     // MARK: markdown

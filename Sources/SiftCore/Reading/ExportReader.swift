@@ -25,7 +25,8 @@ public final class ExportReader {
     public func read(inputs: [String], analyses: [any Analysis]) -> ReadOutcome {
         var outcome = ReadOutcome()
         var findings: [Finding] = []
-        for path in inputs where !shouldStop() {
+        var queue = inputs[...]
+        while let path = queue.popFirst(), !shouldStop() {
             let pass = InputPass(path: path, limits: limits, analyses: analyses)
             pass.shouldStop = shouldStop
             let (summary, sessions, blobs, found) = pass.run()
@@ -33,6 +34,8 @@ public final class ExportReader {
             outcome.sessions += sessions
             outcome.blobs[path] = blobs
             findings += found
+            // Exports in a folder of exports are inputs of their own, read right after it.
+            queue.insert(contentsOf: pass.nestedExports, at: queue.startIndex)
         }
         for a in analyses { findings += a.finish() }
         outcome.findings = findings.sorted(by: Finding.reportOrder)
@@ -73,6 +76,15 @@ final class InputPass {
     var blobsSeen: [String: [String: BlobSeen]] = [:]   // root -> hex -> blob
     var roots: [String: RootInfo] = [:]
     var shouldStop: @Sendable () -> Bool = { false }
+    /// Archives found in a folder input, read next as inputs of their own.
+    var nestedExports: [String] = []
+    var isFolderInput = false
+
+    /// `.zip`, `.tar`, `.tar.gz`, `.tgz`: an export packed inside the input.
+    static func isArchiveName(_ name: String) -> Bool {
+        let n = name.lowercased()
+        return n.hasSuffix(".zip") || n.hasSuffix(".tar") || n.hasSuffix(".tar.gz") || n.hasSuffix(".tgz")
+    }
 
     init(path: String, limits: ReadLimits, analyses: [any Analysis]) {
         self.input = InputContext(path: path)
@@ -86,6 +98,8 @@ final class InputPass {
 
     func run() -> (InputSummary, [SessionSummary], BlobSummary, [Finding]) {
         for a in analyses { a.beginInput(input) }
+        var isDir: ObjCBool = false
+        isFolderInput = input.path != "-" && FileManager.default.fileExists(atPath: input.path, isDirectory: &isDir) && isDir.boolValue
         let result = InputWalker.walk(path: input.path, limits: limits) { entry in self.visit(entry) }
         input.container = result.container
         for issue in result.issues {
@@ -177,7 +191,16 @@ final class InputPass {
         case .store(let root):
             readStore(entry: entry, root: root)
         case .other:
-            break
+            guard InputPass.isArchiveName(entry.name), !entry.isWholeInput else { break }
+            if isFolderInput {
+                // A folder's file: a path on disk (folder walks never follow links), read as its own input.
+                nestedExports.append((input.path.hasSuffix("/") ? input.path : input.path + "/") + entry.name)
+            } else {
+                let msg = "an archive inside an archive is not read; extract it and pass it as an input"
+                finding(ArchiveProblem.unsupported.rawValue, .medium, file: entry.name, message: msg)
+                errors.append("\(entry.name): \(msg)")
+                partial = true
+            }
         }
     }
 

@@ -407,8 +407,9 @@ public struct WaterfallSession: Sendable {
 
 /// Bounds on the work one export can cause.
 public struct WaterfallLimits: Sendable {
-    /// Requests kept across all sessions; more are counted, not kept.
-    public var maxRequests = 500_000
+    /// Requests kept across all sessions (about 1.4 KB each: 150 000 keep memory near 200 MiB); more are
+    /// counted in a `waterfall.limit` finding, not kept.
+    public var maxRequests = 150_000
     /// Transactions kept per request.
     public var maxTransactions = 64
     /// Findings per rule per session; the rest are summed up in one more finding.

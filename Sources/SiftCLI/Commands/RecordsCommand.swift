@@ -28,7 +28,7 @@ public enum RecordsCommand: SiftCommand {
                        repeatable: true),
             OptionSpec("since", value: "time", help: "Keep records at or after this RFC 3339 time."),
             OptionSpec("until", value: "time", help: "Keep records at or before this RFC 3339 time."),
-            OptionSpec("grep", value: "pattern", help: "Keep records whose JSON line matches this regular expression."),
+            OptionSpec("grep", value: "pattern", help: "Keep records whose printed line (credentials masked) matches this regular expression."),
             OptionSpec("columns", value: "list",
                        help: "CSV columns, comma-separated; nested fields by dots. Default: \(RecordFlattener.defaultColumns.joined(separator: ", ")).",
                        takesPath: false),

@@ -100,11 +100,8 @@ public enum RecordsCommand: SiftCommand {
                 sink.write(line)
             }
         }
-        let progress = Progress(io: io, options: common)
-        var reader = ExportReader(limits: common.limits)
-        reader.shouldStop = { [sink] in sink.closed }
-        let outcome = reader.read(inputs: options.argument("input"), analyses: [analysis, progress])
-        progress.clear()
+        let outcome = Diagnostics.read(options.argument("input"), analyses: [analysis], common: common, io: io,
+                                       shouldStop: { [sink] in sink.closed })
         if let failed = sink.finish() { return failed }
         if sink.closed { return .ok }
         return common.exitStatus(for: outcome)

@@ -96,10 +96,7 @@ public enum ReportCommand: SiftCommand {
         let waterfall = WaterfallAnalysis()
         let correlation = CorrelationAnalysis()
         let timeline = FailureTimeline(context: context)
-        let progress = Progress(io: io, options: common)
-        let outcome = ExportReader(limits: common.limits)
-            .read(inputs: inputs, analyses: [progress, verify, waterfall, correlation, timeline])
-        progress.clear()
+        let outcome = Diagnostics.read(inputs, analyses: [verify, waterfall, correlation, timeline], common: common, io: io)
 
         var correlated: CorrelationReport? = nil
         if !logs.isEmpty {
@@ -109,6 +106,7 @@ public enum ReportCommand: SiftCommand {
             correlated = Correlator.run(requests: correlation.requests, sessions: correlation.sessions, logs: logs,
                                         options: CorrelationOptions(windowMargin: margin), scanOptions: scanOptions)
             scanProgress.clear()
+            Diagnostics.logs(correlated?.logs.allErrors ?? [], io: io)
         }
 
         // Every finding once: the reader's and verify's come with the outcome, correlate's with its report.

@@ -112,10 +112,8 @@ public enum VerifyCommand: SiftCommand {
         let config = try config(from: options)
         let baseline = try baseline(from: options)
 
-        let progress = Progress(io: io, options: common)
         let analysis = VerifyAnalysis(config: config)
-        let outcome = ExportReader(limits: common.limits).read(inputs: options.argument("input"), analyses: [progress, analysis])
-        progress.clear()
+        let outcome = Diagnostics.read(options.argument("input"), analyses: [analysis], common: common, io: io)
 
         let all = outcome.findings.filter(reported)
         var status: ExitStatus? = nil

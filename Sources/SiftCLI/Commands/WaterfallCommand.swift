@@ -104,9 +104,7 @@ public enum WaterfallCommand: SiftCommand {
         let common = try CommonOptions(options, spec: spec, io: io)
         let filter = try filter(from: options)
         let analysis = WaterfallAnalysis()
-        let progress = Progress(io: io, options: common)
-        let outcome = ExportReader(limits: common.limits).read(inputs: options.argument("input"), analyses: [analysis, progress])
-        progress.clear()
+        let outcome = Diagnostics.read(options.argument("input"), analyses: [analysis], common: common, io: io)
         let mine = outcome.findings.filter { $0.rule.hasPrefix("waterfall.") }
         let report = WaterfallReport(sessions: OutputMasker().mask(analysis.sessions), findings: mine, filter: filter)
         let others = outcome.findings.count - mine.count

@@ -33,7 +33,6 @@ import Testing
         ("empty.jsonl", [], "(empty)"),
         ("empty.zip", [], "(empty)"),
         ("empty.tar.gz", [], "(empty)"),
-        ("capture.har", Array("{\n  \"log\": {\n    \"version\": \"1.2\",\n    \"creator\": {\"name\": \"x\"},\n    \"entries\": []\n  }\n}\n".utf8), "looks like a HAR file"),
         ("data.json", Array("{\n  \"a\": [1, 2]\n}\n".utf8), "looks like plain JSON"),
         ("other.jsonl", Array("{\"a\":1}\n{\"b\":2}\n".utf8), "no line is a Palbe record"),
     ]

@@ -106,7 +106,7 @@ public enum WaterfallCommand: SiftCommand {
         let analysis = WaterfallAnalysis()
         let outcome = Diagnostics.read(options.argument("input"), analyses: [analysis], common: common, io: io)
         let mine = outcome.findings.filter { $0.rule.hasPrefix("waterfall.") }
-        let report = WaterfallReport(sessions: OutputMasker().mask(analysis.sessions), findings: mine, filter: filter)
+        let report = WaterfallReport(sessions: analysis.sessions, findings: mine, filter: filter, redactor: .verify())
         let others = outcome.findings.count - mine.count
         if others > 0 && !common.quiet {
             io.err("note: the reader made \(others) other finding\(others == 1 ? "" : "s") (integrity, limits, archive, policy); see 'pbsift inspect'\n")

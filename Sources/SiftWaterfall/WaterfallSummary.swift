@@ -328,7 +328,13 @@ public struct WaterfallReport: Sendable {
                 options: WaterfallSummary.Options = WaterfallSummary.Options()) {
         let kept = filter.apply(sessions)
         self.sessions = kept
-        self.summary = WaterfallSummary(sessions: kept, options: options)
+        // `slowest` chooses what is shown; the statistics still describe every request the other
+        // criteria keep.
+        var every = filter
+        every.slowest = nil
+        var o = options
+        if let n = filter.slowest { o.slowest = n }
+        self.summary = WaterfallSummary(sessions: filter.slowest == nil ? kept : every.apply(sessions), options: o)
         self.findings = filter.apply(findings, kept: kept).sorted(by: Finding.reportOrder)
     }
 

@@ -31,7 +31,9 @@ public enum InputWalker {
             return .stdin
         }
         var st = stat()
-        guard stat(path, &st) == 0 else {
+        let cPath = PathBytes.cString(path)
+        let rc = cPath.withUnsafeBufferPointer { stat(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), &st) }
+        guard rc == 0 else {
             state.unreadable("cannot open '\(path)': \(errnoText())")
             return .unknown
         }
@@ -44,14 +46,16 @@ public enum InputWalker {
             break
         default:
             // A pipe or a character device named on the command line (`<(zcat …)`): read it as a stream.
-            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            let fd = cPath.withUnsafeBufferPointer { open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_RDONLY | O_CLOEXEC) }
             guard fd >= 0 else {
                 state.unreadable("cannot open '\(path)': \(errnoText())")
                 return .unknown
             }
             return walkStream(FileSource(owning: fd), name: base, state: state)
         }
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let fd = cPath.withUnsafeBufferPointer {
+            open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        }
         guard fd >= 0 else {
             state.unreadable("cannot open '\(path)': \(errnoText())")
             return .unknown

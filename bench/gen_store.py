@@ -3,7 +3,8 @@
 
     python3 bench/gen_store.py                         # -> /tmp/pbsift-bench
     python3 bench/gen_store.py --out DIR --logs-gib 1  # plus 1 GiB of platform JSON logs
-    python3 bench/gen_store.py --logs-gib 1 --logs-only --gzip-logs
+    python3 bench/gen_store.py --logs-gib 1 --logs-only --gzip-logs --split-logs 4
+    python3 bench/gen_store.py --out DIR4 --store-mib 508 --no-concat   # a store 4x the budget
 
 Layout written under --out (default /tmp/pbsift-bench):
 
@@ -14,6 +15,7 @@ Layout written under --out (default /tmp/pbsift-bench):
     ids.txt                 those 200 request ids, one per line (for `rg -F -f ids.txt`)
     logs/api.log            --logs-gib N: N GiB of platform JSON lines (SESSION-FORMAT.md §5)
     logs-gz/api.log.gz      --gzip-logs: the same bytes, gzip'd (pigz when available)
+    logs-parts-gz/api.log.NN.gz  --split-logs N: the same lines cut into N rotated files, each gzip'd
     manifest.json           sizes, counts and the parameters used
 
 Deterministic (fixed seed, fixed timestamps): the same arguments give the same bytes. Memory is
@@ -287,7 +289,9 @@ def gen_store(out, target_bytes, seed, concat):
         shutil.rmtree(store)
     os.makedirs(os.path.join(store, "sessions"))
     with open(os.path.join(store, "store.json"), "w") as f:
-        f.write(json.dumps({"format": "palbe-console-store", "formatVersion": 1, "budgetBytes": BUDGET}))
+        # a store larger than the SDK's budget (--store-mib over 128) declares a budget it fits in
+        budget = max(BUDGET, -(-target_bytes // MIB) * MIB)
+        f.write(json.dumps({"format": "palbe-console-store", "formatVersion": 1, "budgetBytes": budget}))
     w = StoreWriter(out, seed)
     rng = random.Random(seed + 1)
     blob_reserve = sum(len(b) for b in w.blob_data)
@@ -440,6 +444,31 @@ def gzip_file(src, dst):
         return "zlib"
 
 
+def split_logs(src, dst_dir, parts):
+    """Cut `src` into `parts` files at line boundaries (api.log.00 is the oldest), each gzip'd."""
+    if os.path.exists(dst_dir):
+        shutil.rmtree(dst_dir)
+    os.makedirs(dst_dir)
+    total = os.path.getsize(src)
+    names = []
+    with open(src, "rb") as f:
+        for k in range(parts):
+            tmp = os.path.join(dst_dir, "api.log.%02d" % k)
+            end = total if k == parts - 1 else total * (k + 1) // parts
+            with open(tmp, "wb") as out:
+                while f.tell() < end:
+                    chunk = f.read(min(4 * MIB, end - f.tell()))
+                    if not chunk:
+                        break
+                    out.write(chunk)
+                if k < parts - 1:
+                    out.write(f.readline())  # finish the line the cut fell in
+            gzip_file(tmp, tmp + ".gz")
+            os.remove(tmp)
+            names.append(tmp + ".gz")
+    return names
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description="Generate a Palbe console store near the 128 MiB budget, "
                                              "and optionally GiBs of platform JSON server logs.")
@@ -449,6 +478,8 @@ def main(argv):
     ap.add_argument("--seed", type=int, default=128)
     ap.add_argument("--logs-gib", type=float, default=0.0, help="also write N GiB of server logs (default 0)")
     ap.add_argument("--gzip-logs", action="store_true", help="also write logs-gz/api.log.gz (pigz if present)")
+    ap.add_argument("--split-logs", type=int, default=0, metavar="N",
+                    help="also write the logs as N rotated gzip files in logs-parts-gz/ (default 0: none)")
     ap.add_argument("--logs-only", action="store_true", help="keep an existing store; (re)write only the logs")
     ap.add_argument("--no-concat", action="store_true", help="don't write all.jsonl")
     args = ap.parse_args(argv)
@@ -481,7 +512,13 @@ def main(argv):
             how = gzip_file(info["logFile"], os.path.join(out, "logs-gz", "api.log.gz"))
             manifest["gzipLogBytes"] = os.path.getsize(os.path.join(out, "logs-gz", "api.log.gz"))
             print("logs-gz: %.1f MiB (%s) in %.1fs" % (manifest["gzipLogBytes"] / MIB, how, time.time() - t2))
-    manifest["args"] = {"storeMib": args.store_mib, "seed": args.seed, "logsGib": args.logs_gib}
+        if args.split_logs > 0:
+            t3 = time.time()
+            names = split_logs(info["logFile"], os.path.join(out, "logs-parts-gz"), args.split_logs)
+            manifest["splitLogs"] = len(names)
+            print("logs-parts-gz: %d files in %.1fs" % (len(names), time.time() - t3))
+    manifest["args"] = {"storeMib": args.store_mib, "seed": args.seed, "logsGib": args.logs_gib,
+                        "splitLogs": args.split_logs}
     with open(manifest_path, "w") as f:
         json.dump(manifest, f, indent=2, sort_keys=True)
         f.write("\n")

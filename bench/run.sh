@@ -1,39 +1,48 @@
 #!/usr/bin/env bash
-# bench/run.sh: release-build pbsift, generate a store near the SDK's 128 MiB budget (and server
-# logs), and time each pbsift command against its peer (jq, ripgrep) with hyperfine, in one run.
-# Prints MB/s, the ratio to the peer, peak RSS and PASS/FAIL against the issue targets.
+# bench/run.sh: release-build pbsift, generate a console store near the SDK's 128 MiB budget, a store
+# four times that size and server logs (bench/gen_store.py), then time each pbsift command against
+# the tool a support engineer would otherwise use, in one run. For each workload it prints pbsift's
+# time, the peer's time, the ratio, MB/s, peak RSS and the cores used (user + sys CPU / wall, from
+# GNU time), and PASS or FAIL against the targets (the numbers are printed either way).
 #
 # Environment:
-#   BENCH_DIR    where the store and logs live (default /tmp/pbsift-bench; generated when missing)
-#   LOGS_GIB     GiB of server logs to generate (default 1)
-#   RUNS         hyperfine runs per command (default 3; one warmup run besides)
-#   OUT          where hyperfine's JSON and the table go (default bench/out, git-ignored)
+#   BENCH_DIR    where the data lives (default /tmp/pbsift-bench; generated when missing)
+#   STORE_MIB    size of the store (default 127, just under the 128 MiB budget)
+#   X4_MIB       size of the large store, in BENCH_DIR/x4 (default 4 x STORE_MIB; 0: no large store)
+#   LOGS_GIB     GiB of server logs (default 1; 0: no logs, the correlate workloads are skipped)
+#   LOG_PARTS    rotated gzip files the same logs are also cut into (default 4)
+#   RUNS         hyperfine runs per command (default 3, plus one warmup); the minimum is kept
+#   MIN_CORES    cores a command must use when it has several inputs (default 1.5)
+#   OUT          hyperfine's JSON and the table (default bench/out, git-ignored)
 #   SKIP_BUILD=1 use the existing release binary
 #   PBSIFT=path  time this binary instead (no build)
-#   STORE_MIB    size of the generated store (default 127, just under the 128 MiB budget)
-#   ONLY="inspect verify"  run only these benchmarks (inspect verify waterfall correlate correlate-gz
-#                report detect-secrets)
+#   ONLY="inspect verify"  run only these workloads (inspect verify waterfall report report-x4
+#                correlate correlate-gz correlate-parts detect-secrets)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BENCH_DIR=${BENCH_DIR:-/tmp/pbsift-bench}
+STORE_MIB=${STORE_MIB:-127}
+X4_MIB=${X4_MIB:-$(python3 -c 'import sys; print(4 * float(sys.argv[1]))' "$STORE_MIB")}
 LOGS_GIB=${LOGS_GIB:-1}
+LOG_PARTS=${LOG_PARTS:-4}
 RUNS=${RUNS:-3}
+MIN_CORES=${MIN_CORES:-1.5}
 OUT=${OUT:-$ROOT/bench/out}
 ONLY=${ONLY:-}
 mkdir -p "$OUT"
 ROWS="$OUT/rows.tsv"
 : > "$ROWS"
-rm -f "$OUT"/*.json   # results of an earlier run must not leak into this table
+rm -f "$OUT"/*.json "$OUT"/*.time   # results of an earlier run must not leak into this table
 
 # --- tools --------------------------------------------------------------------------------------
 missing=()
-for t in hyperfine jq rg pigz; do command -v "$t" >/dev/null 2>&1 || missing+=("$t"); done
+for t in hyperfine jq rg pigz gzip; do command -v "$t" >/dev/null 2>&1 || missing+=("$t"); done
 [ -x /usr/bin/time ] || missing+=(time)
 if [ ${#missing[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
         echo "installing: time hyperfine ripgrep pigz jq" >&2
-        apt-get install -y time hyperfine ripgrep pigz jq >&2
+        apt-get install -y time hyperfine ripgrep pigz jq gzip >&2
     else
         echo "missing: ${missing[*]}. Install them: sudo apt-get install -y time hyperfine ripgrep pigz jq" >&2
         exit 1
@@ -52,24 +61,38 @@ fi
 [ -x "$BIN" ] || { echo "no release binary at $BIN" >&2; exit 1; }
 
 # --- data ---------------------------------------------------------------------------------------
+GEN="$ROOT/bench/gen_store.py"
+manifest_arg() {  # DIR KEY: an argument the data in DIR was generated with ("none" when unknown)
+    python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["args"].get(sys.argv[2], "none"))' \
+        "$1/manifest.json" "$2" 2>/dev/null || echo none
+}
+same() { python3 -c 'import sys; sys.exit(float(sys.argv[1]) != float(sys.argv[2]))' "$1" "$2" 2>/dev/null; }
+
 STORE="$BENCH_DIR/store"
-if [ ! -f "$STORE/store.json" ] || [ ! -f "$BENCH_DIR/ids.txt" ]; then
-    python3 "$ROOT/bench/gen_store.py" --out "$BENCH_DIR" --store-mib "${STORE_MIB:-127}" --logs-gib "$LOGS_GIB" --gzip-logs >&2
-else
-    have_gib=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["args"]["logsGib"])' \
-        "$BENCH_DIR/manifest.json" 2>/dev/null || echo none)
-    if [ "$LOGS_GIB" != 0 ] && { [ ! -f "$BENCH_DIR/logs/api.log" ] || [ ! -f "$BENCH_DIR/logs-gz/api.log.gz" ] \
-            || ! python3 -c 'import sys; sys.exit(float(sys.argv[1]) != float(sys.argv[2]))' "$have_gib" "$LOGS_GIB" 2>/dev/null; }; then
-        python3 "$ROOT/bench/gen_store.py" --out "$BENCH_DIR" --logs-only --logs-gib "$LOGS_GIB" --gzip-logs >&2
-    fi
+if [ ! -f "$STORE/store.json" ] || [ ! -f "$BENCH_DIR/ids.txt" ] || ! same "$(manifest_arg "$BENCH_DIR" storeMib)" "$STORE_MIB"; then
+    python3 "$GEN" --out "$BENCH_DIR" --store-mib "$STORE_MIB" --logs-gib "$LOGS_GIB" --gzip-logs --split-logs "$LOG_PARTS" >&2
+elif [ "$LOGS_GIB" != 0 ] && { [ ! -f "$BENCH_DIR/logs/api.log" ] || [ ! -f "$BENCH_DIR/logs-gz/api.log.gz" ] \
+        || ! same "$(manifest_arg "$BENCH_DIR" logsGib)" "$LOGS_GIB" \
+        || ! same "$(manifest_arg "$BENCH_DIR" splitLogs)" "$LOG_PARTS"; }; then
+    python3 "$GEN" --out "$BENCH_DIR" --logs-only --logs-gib "$LOGS_GIB" --gzip-logs --split-logs "$LOG_PARTS" >&2
+fi
+X4="$BENCH_DIR/x4"
+if ! same "$X4_MIB" 0 && { [ ! -f "$X4/store/store.json" ] || ! same "$(manifest_arg "$X4" storeMib)" "$X4_MIB"; }; then
+    python3 "$GEN" --out "$X4" --store-mib "$X4_MIB" --seed 512 --no-concat >&2
 fi
 TARGET=$(cat "$BENCH_DIR/target-session.txt")
 IDS="$BENCH_DIR/ids.txt"
 LOGS="$BENCH_DIR/logs"
 LOGS_GZ="$BENCH_DIR/logs-gz/api.log.gz"
+PARTS="$BENCH_DIR/logs-parts-gz"
 size_of() { du -cb "$@" 2>/dev/null | tail -1 | cut -f1; }
 SESSION_BYTES=$(size_of "$STORE"/sessions/*.jsonl)
+X4_BYTES=$( [ -d "$X4/store/sessions" ] && size_of "$X4"/store/sessions/*.jsonl || echo 0 )
 LOG_BYTES=$( [ -f "$LOGS/api.log" ] && size_of "$LOGS/api.log" || echo 0 )
+NPROC=$(nproc 2>/dev/null || echo 1)
+# a workload with several inputs should use them all, up to MIN_CORES (one core: no such target)
+MULTI=$(python3 -c 'import sys; n = int(sys.argv[1]); print(min(float(sys.argv[2]), 0.75 * n) if n > 1 else 0)' "$NPROC" "$MIN_CORES")
+cat "$STORE"/sessions/*.jsonl > /dev/null   # the page cache, for every tool alike
 
 # --- helpers ------------------------------------------------------------------------------------
 HELP=$("$BIN" --help 2>/dev/null || true)
@@ -77,73 +100,82 @@ has_cmd() { printf '%s\n' "$HELP" | sed -n '/^SUBCOMMANDS:/,/^[^ ]/p' | grep -Eq
 want() { [ -z "$ONLY" ] || [[ " $ONLY " == *" $1 "* ]]; }
 skip() { printf 'skip\t%s\t%s\n' "$1" "$2" >> "$ROWS"; echo "skip $1: $2" >&2; }
 
-# peak RSS in KiB of one run; `exec` so the measured process is the command itself, not sh
-rss_kib() {
-    local f; f=$(mktemp)
-    /usr/bin/time -f %M -o "$f" sh -c "exec $1" >/dev/null 2>&1 || true
-    tail -1 "$f"; rm -f "$f"
+# One run under GNU time: "wall user sys maxrss_kib" in FILE. The output goes to a pipe, not to
+# /dev/null: ripgrep stops at its first match when its output is /dev/null.
+gnu_time() {  # FILE CMD
+    /usr/bin/time -f "%e %U %S %M" -o "$1" sh -c "$2" 2>/dev/null | cat > /dev/null || true
 }
 
-# bench NAME BYTES TARGET_RATIO RSS_LIMIT_MIB CMD PEER_NAME PEER_CMD
+# bench NAME BYTES RSS_LIMIT_MIB MIN_CORES CMD  PEER_NAME PEER_CMD TARGET_RATIO  [PEER_NAME PEER_CMD TARGET]...
+# Commands print to standard output (hyperfine --output=pipe); pbsift's exit status is ignored
+# (-i: findings give 1).
 bench() {
-    local name=$1 bytes=$2 target=$3 limit=$4 cmd=$5 peer_name=$6 peer=$7
-    echo "== $name: $cmd  vs  $peer" >&2
-    hyperfine --warmup 1 --runs "$RUNS" -i --style basic --export-json "$OUT/$name.json" \
-        -n "pbsift $name" "$cmd" -n "$peer_name" "$peer" >&2
-    local rss peer_rss
-    rss=$(rss_kib "$cmd")
-    peer_rss=$(rss_kib "$peer")
-    printf 'bench\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$bytes" "$target" "$limit" "$rss" "$peer_rss" "$peer_name" >> "$ROWS"
+    local name=$1 bytes=$2 limit=$3 cores=$4 cmd=$5; shift 5
+    local args=(-n "pbsift $name" "$cmd") peers=()
+    echo "== $name: $cmd" >&2
+    gnu_time "$OUT/$name.pbsift.time" "$cmd"
+    local k=0
+    while [ $# -ge 3 ]; do
+        echo "   vs $1: $2" >&2
+        args+=(-n "$1" "$2")
+        gnu_time "$OUT/$name.peer$k.time" "$2"
+        peers+=("$1" "$3")
+        k=$((k + 1)); shift 3
+    done
+    hyperfine --output=pipe --warmup 1 --runs "$RUNS" -i --style basic --export-json "$OUT/$name.json" "${args[@]}" >&2
+    local line
+    line=$(printf 'bench\t%s\t%s\t%s\t%s' "$name" "$bytes" "$limit" "$cores")
+    for p in "${peers[@]}"; do line+=$(printf '\t%s' "$p"); done
+    printf '%s\n' "$line" >> "$ROWS"
 }
 
-# --- benchmarks ---------------------------------------------------------------------------------
-if want inspect; then
-    if has_cmd inspect; then
-        bench inspect "$SESSION_BYTES" 4 256 "$BIN inspect --format json $STORE > /dev/null" \
-            "jq -c ." "jq -c . $STORE/sessions/*.jsonl > /dev/null"
-    else skip inspect "pbsift --help does not list it"; fi
+store_cmd() {  # COMMAND: runnable, or skipped with the reason
+    if has_cmd "$1"; then return 0; fi
+    skip "$2" "pbsift --help does not list $1"; return 1
+}
+JQ_STORE="jq -c . $STORE/sessions/*.jsonl"
+
+# --- workloads ----------------------------------------------------------------------------------
+if want inspect && store_cmd inspect inspect; then
+    bench inspect "$SESSION_BYTES" 256 "$MULTI" "$BIN inspect --format json $STORE" "jq -c ." "$JQ_STORE" 25
 fi
-if want verify; then
-    if has_cmd verify; then
-        bench verify "$SESSION_BYTES" 3 256 "$BIN verify --format json $STORE > /dev/null" \
-            "jq -c ." "jq -c . $STORE/sessions/*.jsonl > /dev/null"
-    else skip verify "pbsift --help does not list it"; fi
+if want verify && store_cmd verify verify; then
+    bench verify "$SESSION_BYTES" 256 "$MULTI" "$BIN verify --format json $STORE" "jq -c ." "$JQ_STORE" 10
 fi
-if want waterfall; then
-    if has_cmd waterfall; then
-        bench waterfall "$SESSION_BYTES" 3 256 "$BIN waterfall --format json $STORE > /dev/null" \
-            "jq -c ." "jq -c . $STORE/sessions/*.jsonl > /dev/null"
-    else skip waterfall "pbsift --help does not list it"; fi
+if want waterfall && store_cmd waterfall waterfall; then
+    bench waterfall "$SESSION_BYTES" 256 "$MULTI" "$BIN waterfall --format json $STORE" "jq -c ." "$JQ_STORE" 10
 fi
-if want correlate; then
-    if ! has_cmd correlate; then skip correlate "pbsift --help does not list it"
-    elif [ ! -f "$LOGS/api.log" ]; then skip correlate "no logs (LOGS_GIB=0)"
+if want report && store_cmd report report; then
+    bench report "$SESSION_BYTES" 256 "$MULTI" "$BIN report --format json $STORE" "jq -c ." "$JQ_STORE" 6
+fi
+if want report-x4 && store_cmd report report-x4; then
+    if [ "$X4_BYTES" = 0 ]; then skip report-x4 "no large store (X4_MIB=0)"
     else
-        bench correlate "$LOG_BYTES" 1 128 "$BIN correlate --format json $TARGET --logs $LOGS > /dev/null" \
-            "rg -F -f ids.txt" "rg -F -f $IDS $LOGS > /dev/null"
+        bench report-x4 "$X4_BYTES" 256 "$MULTI" "$BIN report --format json $X4/store" \
+            "jq -c ." "jq -c . $X4/store/sessions/*.jsonl" 6
     fi
 fi
-if want correlate-gz; then
-    if ! has_cmd correlate; then skip correlate-gz "pbsift --help does not list correlate"
-    elif [ ! -f "$LOGS_GZ" ]; then skip correlate-gz "no gzip logs"
+if want correlate && store_cmd correlate correlate; then
+    if [ ! -f "$LOGS/api.log" ]; then skip correlate "no logs (LOGS_GIB=0)"
     else
-        bench correlate-gz "$LOG_BYTES" 1 128 "$BIN correlate --format json $TARGET --logs $LOGS_GZ > /dev/null" \
-            "gzip -dc | rg -F -f ids.txt" "gzip -dc $LOGS_GZ | rg -F -f $IDS > /dev/null"
+        bench correlate "$LOG_BYTES" 128 0 "$BIN correlate --format json $TARGET --logs $LOGS" \
+            "rg -F -f ids.txt" "rg -F -f $IDS $LOGS" 4
     fi
 fi
-if want report; then
-    if ! { has_cmd report && has_cmd inspect && has_cmd verify && has_cmd correlate; }; then
-        skip report "needs report, inspect, verify and correlate in pbsift --help"
-    elif [ ! -f "$LOGS/api.log" ]; then skip report "no logs (LOGS_GIB=0)"
+if want correlate-gz && store_cmd correlate correlate-gz; then
+    if [ ! -f "$LOGS_GZ" ]; then skip correlate-gz "no gzip logs (LOGS_GIB=0)"
     else
-        echo "== report vs inspect + verify + correlate" >&2
-        hyperfine --warmup 1 --runs "$RUNS" -i --style basic --export-json "$OUT/report.json" \
-            -n "pbsift report" "$BIN report --format json $STORE --logs $LOGS > /dev/null" \
-            -n "inspect" "$BIN inspect --format json $STORE > /dev/null" \
-            -n "verify" "$BIN verify --format json $STORE > /dev/null" \
-            -n "correlate" "$BIN correlate --format json $STORE --logs $LOGS > /dev/null" >&2
-        rss=$(rss_kib "$BIN report --format json $STORE --logs $LOGS > /dev/null")
-        printf 'report\treport\t%s\t1\t256\t%s\t-\tinspect+verify+correlate\n' "$((SESSION_BYTES + LOG_BYTES))" "$rss" >> "$ROWS"
+        bench correlate-gz "$LOG_BYTES" 128 0 "$BIN correlate --format json $TARGET --logs $LOGS_GZ" \
+            "pigz -dc | rg -F -f ids.txt" "pigz -dc $LOGS_GZ | rg -F -f $IDS" 2 \
+            "gzip -dc | rg -F -f ids.txt" "gzip -dc $LOGS_GZ | rg -F -f $IDS" 3
+    fi
+fi
+if want correlate-parts && store_cmd correlate correlate-parts; then
+    if ! ls "$PARTS"/*.gz >/dev/null 2>&1; then skip correlate-parts "no rotated logs (LOGS_GIB=0 or LOG_PARTS=0)"
+    else
+        bench correlate-parts "$LOG_BYTES" 128 "$MULTI" "$BIN correlate --format json $TARGET --logs $PARTS" \
+            "pigz -dc | rg -F -f ids.txt" "pigz -dc $PARTS/*.gz | rg -F -f $IDS" 2 \
+            "gzip -dc | rg -F -f ids.txt" "gzip -dc $PARTS/*.gz | rg -F -f $IDS" 3
     fi
 fi
 if want detect-secrets; then
@@ -173,53 +205,67 @@ if want detect-secrets; then
 fi
 
 # --- table --------------------------------------------------------------------------------------
-python3 - "$OUT" "$ROWS" <<'PY'
+echo
+echo "pbsift $("$BIN" --version 2>/dev/null | tr '\n' ' ')| $(uname -m), $NPROC cores, $(date -u +%Y-%m-%d)"
+python3 - "$OUT" "$ROWS" "$RUNS" <<'PY'
 import json, os, sys
-out, rows_path = sys.argv[1], sys.argv[2]
+out, rows_path, runs = sys.argv[1], sys.argv[2], sys.argv[3]
 MIB = 1024 * 1024
 
-def mean(doc, name):
+def fastest(doc, name):
     for r in doc["results"]:
         if r["command"] == name:
-            return r["mean"]
+            return min(r["times"]) if r.get("times") else r["mean"]
     return None
 
-lines = []
-head = ("benchmark", "input", "pbsift s", "pbsift MB/s", "peer", "peer s", "peer MB/s", "ratio", "target",
-        "RSS MiB", "limit", "result")
-failed = False
+def gnu_time(path):
+    """(cores, peak RSS MiB) of one run under GNU time, or (None, None)."""
+    try:
+        wall, user, sys_, rss = open(path).read().split()[-4:]
+        wall, cpu = float(wall), float(user) + float(sys_)
+        return (cpu / wall if wall > 0 else None), int(rss) / 1024.0
+    except (OSError, ValueError):
+        return None, None
+
+def num(x, fmt):
+    return "-" if x is None else fmt % x
+
+head = ("workload", "input", "pbsift s", "MB/s", "cores", "RSS MiB", "peer", "peer s", "peer MB/s",
+        "peer cores", "ratio", "target", "result")
+lines, failed = [], False
 for raw in open(rows_path):
     f = raw.rstrip("\n").split("\t")
     if f[0] == "skip":
-        lines.append((f[1], "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "SKIP (" + f[2] + ")"))
-    elif f[0] == "bench":
-        name, nbytes, target, limit, rss, peer_rss, peer = f[1], int(f[2]), float(f[3]), int(f[4]), f[5], f[6], f[7]
-        doc = json.load(open(os.path.join(out, name + ".json")))
-        a, b = mean(doc, "pbsift " + name), mean(doc, peer)
-        ratio = b / a
-        rss_mib = int(rss) / 1024.0 if rss.strip().isdigit() else float("nan")
-        ok = ratio >= target and rss_mib <= limit
-        failed |= not ok
-        lines.append((name, "%.1f MiB" % (nbytes / MIB), "%.3f" % a, "%.1f" % (nbytes / a / 1e6), peer,
-                      "%.3f" % b, "%.1f" % (nbytes / b / 1e6), "%.2fx" % ratio, ">= %gx" % target,
-                      "%.1f" % rss_mib, "<= %d" % limit, "PASS" if ok else "FAIL"))
-    elif f[0] == "report":
-        nbytes, rss = int(f[2]), f[5]
-        doc = json.load(open(os.path.join(out, "report.json")))
-        a = mean(doc, "pbsift report")
-        parts = sum(mean(doc, n) for n in ("inspect", "verify", "correlate"))
-        rss_mib = int(rss) / 1024.0 if rss.strip().isdigit() else float("nan")
-        ok = a < parts and rss_mib <= 256
-        failed |= not ok
-        lines.append(("report", "%.1f MiB" % (nbytes / MIB), "%.3f" % a, "%.1f" % (nbytes / a / 1e6),
-                      "inspect+verify+correlate", "%.3f" % parts, "-", "%.2fx" % (parts / a), "> 1x",
-                      "%.1f" % rss_mib, "<= 256", "PASS" if ok else "FAIL"))
+        lines.append((f[1],) + ("-",) * 11 + ("SKIP (" + f[2] + ")",))
+        continue
+    name, nbytes, limit, min_cores = f[1], int(f[2]), float(f[3]), float(f[4])
+    peers = [(f[i], float(f[i + 1])) for i in range(5, len(f) - 1, 2)]
+    doc = json.load(open(os.path.join(out, name + ".json")))
+    a = fastest(doc, "pbsift " + name)
+    cores, rss = gnu_time(os.path.join(out, name + ".pbsift.time"))
+    for k, (peer, target) in enumerate(peers):
+        b = fastest(doc, peer)
+        peer_cores, _ = gnu_time(os.path.join(out, "%s.peer%d.time" % (name, k)))
+        ratio = b / a if a and b else None
+        why = []
+        if ratio is None or ratio < target:
+            why.append("ratio")
+        if rss is None or rss > limit:
+            why.append("RSS")
+        if min_cores > 0 and (cores is None or cores < min_cores):
+            why.append("cores")
+        failed |= bool(why)
+        want = ">= %gx, RSS <= %g" % (target, limit) + (", cores >= %g" % min_cores if min_cores > 0 else "")
+        lines.append((name, "%.1f MiB" % (nbytes / MIB), num(a, "%.3f"), num(nbytes / a / 1e6 if a else None, "%.0f"),
+                      num(cores, "%.2f"), num(rss, "%.1f"), peer, num(b, "%.3f"),
+                      num(nbytes / b / 1e6 if b else None, "%.0f"), num(peer_cores, "%.2f"),
+                      num(ratio, "%.2fx"), want, "FAIL (" + ", ".join(why) + ")" if why else "PASS"))
 widths = [max(len(str(r[i])) for r in [head] + lines) for i in range(len(head))]
-print()
 for r in [head] + lines:
     print("  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip())
-print("(MB/s = 10^6 bytes of input per second: session files for inspect/verify/waterfall, uncompressed "
-      "log bytes for correlate; ratio = peer time / pbsift time)")
+print("(times: the fastest of %s runs; MB/s = 10^6 bytes of input per second: session files for the store "
+      "workloads, uncompressed log bytes for correlate; ratio = peer time / pbsift time; cores = user + sys "
+      "CPU / wall and RSS = peak resident set, one run under GNU time)" % runs)
 
 ds = os.path.join(out, "recall-detect-secrets.json")
 if os.path.exists(ds):

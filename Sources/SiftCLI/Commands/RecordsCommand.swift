@@ -101,7 +101,7 @@ public enum RecordsCommand: SiftCommand {
             }
         }
         let progress = Progress(io: io, options: common)
-        var reader = ExportReader(limits: common.limits)
+        let reader = ExportReader(limits: common.limits)
         reader.shouldStop = { [sink] in sink.closed }
         let outcome = reader.read(inputs: options.argument("input"), analyses: [analysis, progress])
         progress.clear()

@@ -39,7 +39,8 @@ public final class VerifyTextDetector: SecretDetector, @unchecked Sendable {
                 contractPairs(b, into: &pairs)
             }
         }
-        let values = scanner.hits.map(\.value) + pairs
+        // A bound hit (`verify.bound`) carries no value to mask.
+        let values = scanner.hits.filter { !$0.bound }.map(\.value) + pairs
         scanner.hits.removeAll(keepingCapacity: true)
         pairs.removeAll(keepingCapacity: true)
         return values

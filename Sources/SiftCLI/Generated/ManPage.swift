@@ -117,6 +117,18 @@ public enum ManPage {
             .It Ev COLUMNS
             The terminal width for text output; by default the terminal's, else 100.
             Help text is always wrapped to 80 columns.
+            .It Ev PBSIFT_PORTABLE
+            When set to a value other than empty or
+            .Li 0 ,
+            gzip streams are inflated by zlib and SHA-256 is computed by pbsift itself, even where
+            ISA-L
+            .Pq Pa libisal.so.2
+            or libcrypto
+            .Pq Pa libcrypto.so.3
+            is installed.
+            The results are the same either way;
+            .Fl -version
+            names the engines in use.
             .El
             .Sh FILES
             An export holds the folder layout the SDK writes:

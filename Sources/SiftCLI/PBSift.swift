@@ -30,6 +30,7 @@ public enum PBSift {
     /// Every subcommand, in help order. One line per command: keep this a plain array literal.
     public static let commands: [any SiftCommand.Type] = [
         ReportCommand.self,
+        ShowCommand.self,
         InspectCommand.self,
         VerifyCommand.self,
         WaterfallCommand.self,

@@ -32,6 +32,9 @@ struct ChunkScanner {
 
     /// Reads with `read` until it returns 0 or throws; scans the lines that start in [start, end).
     /// `read` must deliver the bytes from `start - 1` (from 0 when `start` is 0).
+    ///
+    /// A line over `maxLineBytes` is not held: its bytes stream through the buffer and only its request
+    /// ids (and a time near its start) are read, so a request whose only line is that long is still found.
     mutating func run(start: Int64, end: Int64, read: (UnsafeMutableRawBufferPointer) throws -> Int) {
         let cap = options.chunkBytes + options.maxLineBytes
         let buf = UnsafeMutablePointer<UInt8>.allocate(capacity: cap)
@@ -39,27 +42,40 @@ struct ChunkScanner {
         var tail = 0                                  // buf[0..<tail]: the start of an unfinished line
         var abs0: Int64 = start > 0 ? start - 1 : 0   // file offset of buf[0]
         var skipping = start > 0                      // before the first line that starts in the segment
-        var inLong = false                            // inside a line over the bound
+        var inLong = false                            // inside a line over the bound; buf[0..<tail] is its carry
         while true {
             let n: Int
             do {
                 n = try read(UnsafeMutableRawBufferPointer(start: buf + tail, count: min(options.chunkBytes, cap - tail)))
             } catch {
                 out.error = "\(error)"
+                if inLong { finishLongLine() }
                 return
             }
             if n == 0 { break }
             options.progress?(Int64(n))
             var avail = tail + n
             if skipping || inLong {
+                let carry = inLong ? tail : 0
                 guard let nl = memchr(buf, 0x0A, avail) else {
-                    if inLong { out.bytes += Int64(avail) }
-                    abs0 += Int64(avail)
-                    tail = 0
+                    if inLong {
+                        out.bytes += Int64(n)
+                        let keep = streamLongPiece(UnsafePointer(buf), avail, final: false)
+                        memmove(buf, buf + avail - keep, keep)
+                        abs0 += Int64(avail - keep)
+                        tail = keep
+                    } else {
+                        abs0 += Int64(avail)
+                        tail = 0
+                    }
                     continue
                 }
                 let k = buf.distance(to: nl.assumingMemoryBound(to: UInt8.self)) + 1
-                if inLong { out.bytes += Int64(k) }
+                if inLong {
+                    out.bytes += Int64(k - carry)
+                    streamLongPiece(UnsafePointer(buf), k - 1, final: true)
+                    finishLongLine()
+                }
                 abs0 += Int64(k)
                 memmove(buf, buf + k, avail - k)
                 avail -= k
@@ -70,8 +86,8 @@ struct ChunkScanner {
             if abs0 >= end { return }
             guard avail > 0, let lastNL = ByteSearch.lastIndex(of: 0x0A, buf, avail) else {
                 if avail >= options.maxLineBytes {
-                    startLongLine(avail, &abs0, &inLong)
-                    tail = 0
+                    tail = startLongLine(buf, 0, avail, &abs0)
+                    inLong = true
                 } else {
                     tail = avail
                 }
@@ -94,15 +110,21 @@ struct ChunkScanner {
             abs0 += Int64(regionEnd)
             let rest = avail - regionEnd
             if rest >= options.maxLineBytes {
-                startLongLine(rest, &abs0, &inLong)
-                tail = 0
+                tail = startLongLine(buf, regionEnd, rest, &abs0)
+                inLong = true
             } else {
                 memmove(buf, buf + regionEnd, rest)
                 tail = rest
             }
         }
+        if inLong {
+            // The file ends inside a long line: what its carry holds is its last bytes.
+            streamLongPiece(UnsafePointer(buf), tail, final: true)
+            finishLongLine()
+            return
+        }
         // A last line without a newline.
-        if tail > 0 && !inLong && !skipping && abs0 < end {
+        if tail > 0 && !skipping && abs0 < end {
             lineBase = out.lines_
             scanRegion(UnsafePointer(buf), tail)
             out.lines_ += 1
@@ -110,13 +132,66 @@ struct ChunkScanner {
         }
     }
 
-    /// The unfinished line at the front of the buffer passed the bound: count it and skip to its end.
-    mutating func startLongLine(_ bytes: Int, _ abs0: inout Int64, _ inLong: inout Bool) {
-        inLong = true
+    /// A line over the bound whose first `count` bytes are at `buf[from...]` (file offset `abs0` is
+    /// `buf[from]`): count it, read its ids and a time near its start, and keep its last bytes at the
+    /// front of the buffer (returned: how many) so an id cut by the next read is seen whole.
+    mutating func startLongLine(_ buf: UnsafeMutablePointer<UInt8>, _ from: Int, _ count: Int, _ abs0: inout Int64) -> Int {
         out.longLines += 1
         out.lines_ += 1
-        out.bytes += Int64(bytes)
-        abs0 += Int64(bytes)
+        out.bytes += Int64(count)
+        let line = UnsafePointer(buf + from)
+        long = LongLine(number: out.lines_, ts: LogTime.find(in: line, count: min(count, 64 << 10)))
+        let keep = streamLongPiece(line, count, final: false)
+        memmove(buf, buf + from + count - keep, keep)
+        abs0 += Int64(count - keep)
+        return keep
+    }
+
+    /// What is known of the long line being streamed.
+    struct LongLine {
+        var number: Int
+        var ts: Double?
+        var wanted: [RequestID] = []
+    }
+
+    var long: LongLine?
+
+    /// Reads the ids in `p[0..<count]`, a piece of a long line. Unless `final` (the line ends at `count`),
+    /// an id must be followed by a byte of the piece (so its end is known); the last 40 bytes, which may
+    /// hold an id not yet decided, are left to be carried (returned: how many).
+    @discardableResult
+    mutating func streamLongPiece(_ p: UnsafePointer<UInt8>, _ count: Int, final: Bool) -> Int {
+        var pos = 0
+        while pos + 40 <= count, let f = ByteSearch.findReq(p + pos, count - pos) {
+            let k = pos + f
+            guard k + 40 <= count else { break }
+            if !final && k + 40 == count { break }
+            if let id = RequestID.parseUUID(p + k + 4), k + 40 == count || !RequestID.isWordByte(p[k + 40]),
+               request.ids.contains(id), long?.wanted.contains(id) == false, (long?.wanted.count ?? 0) < 64 {
+                long?.wanted.append(id)
+            }
+            pos = k + 4
+        }
+        return final ? 0 : min(count, 40)
+    }
+
+    /// The long line ended: a line with a wanted id is kept, with its time when one was read near its start.
+    mutating func finishLongLine() {
+        guard let l = long else { return }
+        long = nil
+        guard !l.wanted.isEmpty else { return }
+        out.matchedLines += 1
+        if let t = l.ts {
+            out.firstTs = min(out.firstTs ?? t, t)
+            out.lastTs = max(out.lastTs ?? t, t)
+        }
+        let parsed = ParsedLine(format: out.format ?? .plain, ts: l.ts,
+                                message: "(a line over the \(options.maxLineBytes)-byte line bound: only its request ids and time were read)")
+        if out.lines.count < options.maxServerLines {
+            out.lines.append(ServerLine(file: display, line: l.number, ids: l.wanted, parsed: parsed))
+        } else {
+            out.droppedLines += 1
+        }
     }
 
     /// Finds the ids in a region of whole lines; returns the number of newlines in it.

@@ -77,13 +77,14 @@ public enum LineParser {
         /// A string field holding a whole raw log line (Loki `line`, Docker `log`, `@message`) that is not JSON.
         var rawLine: String?
 
-        mutating func merge(over other: Fields) {
-            // `self` (an embedded, original line) wins over `other` (its wrapper).
-            if ts == nil { ts = other.ts }
-            if level == nil { level = other.level }
-            if status == nil { status = other.status }
-            if duration == nil { duration = other.duration }
-            if message == nil { message = other.message }
+        /// Fills the fields `self` lacks from `other`, whose depths move by `shift` (so that fields met
+        /// later in the walk compare against them as intended: a large shift loses, a negative one wins).
+        mutating func fillGaps(from other: Fields, shift: Int) {
+            if ts == nil { ts = other.ts.map { ($0.0, $0.1 + shift) } }
+            if level == nil { level = other.level.map { ($0.0, $0.1 + shift) } }
+            if status == nil { status = other.status.map { ($0.0, $0.1 + shift) } }
+            if duration == nil { duration = other.duration.map { ($0.0, $0.1 + shift) } }
+            if message == nil { message = other.message.map { ($0.0, $0.1 + shift) } }
         }
     }
 
@@ -123,6 +124,8 @@ public enum LineParser {
     static let levelKeys: Set<String> = ["level", "lvl", "severity", "loglevel", "levelname", "severitytext"]
     static let statusKeys: Set<String> = ["status", "statuscode", "httpstatus", "responsestatus", "responsecode", "httpstatuscode", "httpresponsestatuscode"]
     static let messageKeys: Set<String> = ["msg", "message", "log", "line", "raw", "event"]
+    /// Keys under which a log shipper carries a whole original line (Loki, Docker, Fluent Bit).
+    static let envelopeKeys: Set<String> = ["log", "line", "raw"]
     /// Duration keys and the factor that turns their number into milliseconds.
     static let durationKeys: [String: Double] = [
         "durationms": 1, "latencyms": 1, "elapsedms": 1, "responsetimems": 1, "requestdurationms": 1, "tookms": 1,
@@ -146,8 +149,19 @@ public enum LineParser {
                    let doc = try? JSONDocument(string: s, maxDepth: 64), doc.root.isObject {
                     var inner = Fields()
                     collect(doc.root, depth: 0, embed: embed + 1, into: &inner)
-                    inner.merge(over: f)
-                    f = inner
+                    if envelopeKeys.contains(k) && embed == 0 && depth <= 1 {
+                        // A log shipper's envelope (Loki `line`, Docker `log`): the string is the server's
+                        // original line, whose fields win over the shipper's (its `time` is when it read the line).
+                        var merged = Fields()
+                        merged.fillGaps(from: inner, shift: -1000)
+                        merged.fillGaps(from: f, shift: 0)
+                        merged.rawLine = f.rawLine
+                        f = merged
+                    } else {
+                        // JSON inside a logged message is text the app was handed: the line's own fields win,
+                        // the message's only fill what the line lacks.
+                        f.fillGaps(from: inner, shift: 1000)
+                    }
                     return
                 }
                 take(k, string: s, depth: depth, into: &f)
@@ -177,18 +191,29 @@ public enum LineParser {
         guard let d = v.double else { return }
         if tsKeys.contains(k), better(f.ts?.1, depth), let t = LogTime.fromEpoch(d) { f.ts = (t, depth) }
         else if statusKeys.contains(k), better(f.status?.1, depth), let n = v.int, (100...599).contains(n) { f.status = (n, depth) }
-        else if let factor = durationKeys[k], better(f.duration?.1, depth), d.isFinite, d >= 0 { f.duration = (d * factor, depth) }
+        else if let factor = durationKeys[k], better(f.duration?.1, depth), let ms = durationMs(d, factor: factor) { f.duration = (ms, depth) }
     }
 
     /// A duration written as text: `38.2`, `38ms`, `0.038s`, `120µs`, `1.5m`; a bare number is read in the key's unit.
     static func durationText(_ s: String, factor: Double) -> Double? {
         let t = s.trimmingCharacters(in: .whitespaces)
-        if let d = Double(t), d.isFinite, d >= 0 { return d * factor }
+        if let d = Double(t) { return durationMs(d, factor: factor) }
         let units: [(String, Double)] = [("ms", 1), ("µs", 1e-3), ("us", 1e-3), ("ns", 1e-6), ("s", 1e3), ("m", 6e4)]
         for (u, f) in units where t.hasSuffix(u) {
-            if let d = Double(t.dropLast(u.count)), d.isFinite, d >= 0 { return d * f }
+            if let d = Double(t.dropLast(u.count)) { return durationMs(d, factor: f) }
         }
         return nil
+    }
+
+    /// The longest duration read, milliseconds (about 31 years): past it a number is no duration.
+    public static let maxDurationMs = 1e12
+
+    /// `value` in a unit worth `factor` milliseconds, as milliseconds; nil when negative, not finite, or
+    /// past `maxDurationMs` (so no product or later conversion of it can overflow).
+    static func durationMs(_ value: Double, factor: Double) -> Double? {
+        guard value.isFinite, value >= 0 else { return nil }
+        let ms = value * factor
+        return ms.isFinite && ms <= maxDurationMs ? ms : nil
     }
 
     static func clip(_ s: String) -> String {

@@ -37,8 +37,9 @@ public struct LogScanner: Sendable {
         var items: [WorkItem] = []
         for (k, f) in files.enumerated() {
             if f.kind == .plain, f.size >= options.segmentBytes * 2 {
-                let parts = Int(min(Int64(options.workers * 4), (f.size + options.segmentBytes - 1) / options.segmentBytes))
-                let step = (f.size + Int64(parts) - 1) / Int64(parts)
+                // Division first: no sum of sizes can overflow, whatever `stat` reported.
+                let parts = Int(min(Int64(options.workers * 4), f.size / options.segmentBytes + 1))
+                let step = f.size / Int64(parts) + 1
                 var s: Int64 = 0
                 while s < f.size {
                     items.append(WorkItem(file: k, start: s, end: min(f.size, s + step)))

@@ -60,10 +60,12 @@ public enum LogTime {
     }
 
     /// Seconds from an epoch number, by the digit count of its integer part.
+    /// Nil for a value that is no epoch time: not finite, under 1e8, over 20 integer digits, or past year 9999.
     public static func fromEpoch(_ v: Double) -> Double? {
-        guard v.isFinite, v >= 1e8 else { return nil }
+        guard v.isFinite, v >= 1e8, v < 1e20 else { return nil }
         let digits = Int(log10(v.rounded(.down))) + 1
-        return fromEpoch(v, digits: digits)
+        let t = fromEpoch(v, digits: digits)
+        return Timestamp.inRange(t) ? t : nil
     }
 
     @inline(__always)

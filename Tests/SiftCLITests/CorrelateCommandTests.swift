@@ -69,4 +69,43 @@ import SiftCore
         #expect(runCLI(["correlate", "--json", session, "--logs", logs]).err.isEmpty)
         #expect(runCLI(["correlate", "-q", "--json", session, "--logs", logs], stderrTTY: true).err.isEmpty)
     }
+
+    /// A log line can carry any number: none of them kills `correlate` or `report` (they were a SIGILL).
+    @Test func hostileNumbersInServerLines() throws {
+        let (session, _) = try setUp()
+        let logs = try makeTempDir().appendingPathComponent("api.log").path
+        let lines = [
+            #"{"ts": 1e28, "level": "info", "request_id": "\#(Self.id)", "status": 200, "duration_ms": 1e308, "msg": "x"}"#,
+            #"{"ts": "2026-11-29T10:15:04.200Z", "request_id": "\#(Self.id)", "status": 200, "msg": "{\"ts\": 1e28, \"status\": 500}"}"#,
+            #"{"ts": 99999999999999999999999, "request_id": "\#(Self.id)", "latency": 1e306}"#,
+        ]
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: logs))
+        for command in ["correlate", "report"] {
+            for format in ["json", "text", "csv", "markdown"] {
+                let r = runCLI([command, "-f", format, session, "--logs", logs])
+                #expect(r.status == 0, "\(command) \(format): \(r.err)")
+            }
+        }
+        let r = runCLI(["correlate", "--json", session, "--logs", logs])
+        let doc = try JSONDocument(string: r.out).root
+        let server = try #require(doc["requests"]?.elements.first?["serverLines"]?.elements)
+        #expect(server.count == 3)
+        #expect(server.map { $0["status"]?.int } == [200, 200, nil])   // the message's 500 does not win
+        #expect(server.map { $0["durationMs"]?.isNull } == [true, true, true])
+        #expect(server[0]["ts"]?.isNull == true)
+    }
+
+    /// A request whose only line is over the line bound is found (its id streamed), not "client-only".
+    @Test func idInALineOverTheBound() throws {
+        let (session, _) = try setUp()
+        let logs = try makeTempDir().appendingPathComponent("api.log").path
+        let line = #"{"ts": "2026-11-29T10:15:04.200Z", "request_id": "\#(Self.id)", "body": ""# + String(repeating: "a", count: 1 << 21) + "\"}\n"
+        try Data(line.utf8).write(to: URL(fileURLWithPath: logs))
+        let r = runCLI(["correlate", "--json", session, "--logs", logs])
+        #expect(r.status == 0, "\(r.err)")
+        let doc = try JSONDocument(string: r.out).root
+        #expect(doc["requests"]?.elements.first?["status"]?.string == "matched")
+        #expect(doc["logs", "files"]?.elements.first?["longLines"]?.int == 1)
+        #expect(doc["requests"]?.elements.first?["serverLines"]?.elements.first?["ts"]?.string == "2026-11-29T10:15:04.200000Z")
+    }
 }

@@ -19,11 +19,13 @@ struct Binary {
     }
 
     /// Runs the binary with `args`, optional standard input, and an environment without colour hints.
-    static func run(_ args: [String], stdin: String? = nil, env: [String: String] = [:], closeStdout: Bool = false) throws -> Result {
+    static func run(_ args: [String], stdin: String? = nil, env: [String: String] = [:], closeStdout: Bool = false,
+                    cwd: URL? = nil) throws -> Result {
         guard let url else { throw UsageError("pbsift binary not built: run `swift build --build-tests`") }
         let p = Process()
         p.executableURL = url
         p.arguments = args
+        if let cwd { p.currentDirectoryURL = cwd }
         var environment = ["PATH": "/usr/bin:/bin"]
         for (k, v) in env { environment[k] = v }
         p.environment = environment

@@ -83,15 +83,35 @@ import SiftArchive
         }
     }
 
-    @Test func overlongLinesAreSkippedAndCounted() {
+    @Test func overlongLinesAreStreamedForTheirIds() {
         let dir = tempDir()
-        let long = "{\"msg\": \"" + String(repeating: "x", count: 5000) + "\", \"request_id\": \"\(rid(1))\"}\n"
+        let long = "{\"ts\": \"2026-11-29T10:15:04Z\", \"msg\": \"" + String(repeating: "x", count: 5000) + "\", \"request_id\": \"\(rid(1))\"}\n"
         write(dir + "/a.log", platformLog(2) + long + platformLog(3))
         let r = scanner([rid(1), rid(2)], chunk: 100, maxLine: 1000).scan(paths: [dir + "/a.log"])
         #expect(r.files[0].longLines == 1)
         #expect(r.files[0].lines == 6)
-        // rid(1) only in line 2 (line 3 was too long); rid(2) at line 6.
-        #expect(r.lines.map(\.line) == [2, 5, 6])   // not line 3: too long
+        #expect(r.files[0].bytes == Int64((platformLog(2) + long + platformLog(3)).utf8.count))
+        // rid(1) in line 2 and in the long line 3 (its id read as the line streamed by); rid(2) at line 6.
+        #expect(r.lines.map(\.line) == [2, 3, 5, 6])
+        #expect(r.lines[1].ids.map(\.description) == [rid(1)])
+        #expect(r.lines[1].parsed.ts == Timestamp.parse("2026-11-29T10:15:04Z"))
+        #expect(r.lines[1].parsed.status == nil)
+        #expect(r.allErrors.isEmpty)
+    }
+
+    /// An id cut by every possible read boundary inside a long line is still seen, once; a near miss never.
+    @Test func idsInLongLinesAcrossEveryCut() {
+        let dir = tempDir()
+        for cut in 0..<45 {
+            let pad = String(repeating: "y", count: 300 + cut)
+            let text = pad + " " + rid(7) + " " + pad + " req_" + rid(8).dropFirst(4).uppercased() + "x " + rid(9) + "\n" + platformLog(1)
+            write(dir + "/c.log", text)
+            let r = scanner([rid(7), rid(8), rid(9)], chunk: 64, maxLine: 100).scan(paths: [dir + "/c.log"])
+            #expect(r.lines.count == 1, "cut \(cut)")
+            #expect(r.lines.first?.ids.map(\.description) == [rid(7), rid(9)], "cut \(cut)")
+            #expect(r.files[0].lines == 2)
+            #expect(r.files[0].bytes == Int64(text.utf8.count))
+        }
     }
 
     @Test func foldersAreWalkedSortedWithoutFollowingLinks() throws {
@@ -222,7 +242,7 @@ import SiftArchive
 
     @Test func hostileBytesAreBounded() {
         let dir = tempDir()
-        // One 3 MB line without a newline, holding a wanted id: skipped as too long.
+        // One 3 MB line without a newline, holding a wanted id: streamed, only its id read.
         write(dir + "/a-oneline.log", String(repeating: "x", count: 3_000_000) + " " + rid(1))
         // Prefixes everywhere, ids cut short, NULs, and random bytes.
         var junk = String(repeating: "req_req_req_0000-", count: 20_000) + "\n"
@@ -236,7 +256,8 @@ import SiftArchive
         #expect(r.files.count == 3)
         #expect(r.files[0].longLines == 1)
         #expect(r.files[0].lines == 1)
-        #expect(r.lines.isEmpty)
+        #expect(r.lines.map(\.line) == [1])
+        #expect(r.lines.map(\.file) == [dir + "/a-oneline.log"])
         #expect(r.files[1].lines == 1001)
         #expect(r.allErrors.isEmpty)
     }

@@ -80,9 +80,19 @@ public enum Timestamp {
         return era * 146097 + doe - 719468
     }
 
+    /// The end of the times `format` writes: 10000-01-01T00:00:00Z, excluded. Times come from input (a
+    /// log line's epoch number can be anything): past this range they are not dates anyone logged.
+    public static let maxSeconds: Double = 253_402_300_800
+    /// The earliest time `format` writes: 0000-01-01T00:00:00Z.
+    public static let minSeconds: Double = -62_167_219_200
+
+    /// Whether `format` writes `t` as a date (finite, years 0000 to 9999).
+    public static func inRange(_ t: Double) -> Bool { t.isFinite && t >= minSeconds && t < maxSeconds }
+
     /// Formats seconds since 1970 as `2026-11-29T10:15:02.123Z` (milliseconds; `micro` for 6 digits).
+    /// Empty for a time outside years 0000–9999 (or not finite): no conversion of input can trap.
     public static func format(_ t: Double, micro: Bool = false) -> String {
-        guard t.isFinite else { return "" }
+        guard inRange(t) else { return "" }
         let scale = micro ? 1_000_000.0 : 1000.0
         let total = (t * scale).rounded()
         var secs = Int((total / scale).rounded(.down))

@@ -1,0 +1,133 @@
+import Foundation
+import SiftCore
+import SiftCorrelate
+import SiftWaterfall
+
+/// `pbsift show <input>... <seq | req_… | rec_…>`: one request, whole.
+public enum ShowCommand: SiftCommand {
+    public static let spec = CommandSpec(
+        name: "show",
+        abstract: "One request, whole: headers, bodies, phases, server lines, context.",
+        discussion: """
+            Finds one network record, by its seq number, its request id (req_...) or its record id \
+            (rec_...), and shows it whole: the request line; status, error and state; request and \
+            response headers (credentials masked); what each body is (type, size, inline or blob, \
+            truncated); every transaction (redirects and retries) with its phases on one time axis \
+            scaled to the request, and whether it reused a connection or came from the cache; one \
+            sentence on where the time went; with --logs, the server's lines for it on the device \
+            clock (the clock skew used is named); and the records around it, device and server \
+            interleaved. When several sessions hold the request, --session chooses one.
+            """,
+        arguments: [
+            ArgumentSpec.exports,
+            ArgumentSpec("request", help: "The request: a seq number (52), a request id (req_...) or a record id (rec_...).",
+                         takesPath: false),
+        ],
+        options: [
+            OptionSpec.logs,
+            OptionSpec("session", value: "id", help: "The session to look in, when several match: its id or the start of it."),
+            OptionSpec("context", value: "seconds", help: "Seconds of records shown before and after the request.", default: "10"),
+            OptionSpec("window-margin", value: "seconds",
+                       help: "Seconds added before and after the session's time window when reading the logs.", default: "60"),
+        ],
+        examples: [
+            ("pbsift show export.zip 52", "The request with seq 52: headers, bodies, phases, the records around it."),
+            ("pbsift show export.zip req_8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6b --logs logs/", "One request with the server's lines for it."),
+            ("pbsift show export.zip rec_0c1d2e3f -f markdown -o request.md", "One request, ready for a ticket."),
+        ],
+        formats: ["text", "markdown", "json"],
+        manSection: """
+            The exit status is that of
+            .Nm inspect
+            for the same inputs.
+            A request that is not in the export is a usage error (exit status 64) that names what
+            exists: the nearest request seqs, or how many request ids the export holds.
+            With
+            .Fl -format Cm json
+            the report is one JSON object, keys sorted: the record's identity
+            .Pq Cm seq , recordId , requestId , sessionId , user ,
+            .Cm method , url , statusCode , state , error ,
+            .Cm request
+            and
+            .Cm response
+            (their
+            .Cm headers
+            and a
+            .Cm body
+            summary),
+            .Cm transactions
+            (each with its
+            .Cm phases ,
+            milliseconds from the request's start),
+            .Cm verdict ,
+            .Cm server
+            (null without
+            .Fl -logs )
+            and
+            .Cm around .
+            """)
+
+    public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
+        let common = try CommonOptions(options, spec: spec, io: io)
+        let inputs = options.argument("input")
+        let logs = options.all("logs")
+        if inputs.contains("-") && logs.contains("-") {
+            throw UsageError("Standard input can be the export or the logs, not both.")
+        }
+        let wanted = options.argument("request").first ?? ""
+        guard let selector = ShowSelector(wanted) else {
+            throw UsageError("The value '\(wanted)' is invalid for '<request>'. Please provide a seq number, a request id (req_...) or a record id (rec_...).")
+        }
+        let context = Double(try ReportCommand.positiveInt(options, "context", default: 10, max: 3600))
+        let margin = try CorrelateCommand.windowMargin(from: options)
+        let session = options.value("session")
+
+        let show = ShowAnalysis(selector: selector, session: session, context: context)
+        let waterfall = WaterfallAnalysis()
+        let correlation = CorrelationAnalysis()
+        let progress = Progress(io: io, options: common)
+        let outcome = ExportReader(limits: common.limits).read(inputs: inputs, analyses: [progress, show, waterfall, correlation])
+        progress.clear()
+
+        guard let match = show.matches.first else {
+            if outcome.anyIncomplete {
+                io.err("Error: \(Escape.terminal(show.notFoundMessage())); an input was not read in full\n")
+                return .incomplete
+            }
+            throw UsageError(show.notFoundMessage())
+        }
+        let places = Set(show.matches.map { "\($0.input)\u{0}\($0.file)\u{0}\($0.sessionId ?? "")" })
+        if places.count > 1 {
+            let list = show.matches.prefix(5).map { SessionSelector.short($0.sessionId) + " (seq \($0.record.seq.map(String.init) ?? "?"))" }
+            throw UsageError("\(places.count) sessions hold '\(wanted)': \(list.joined(separator: ", "))\(places.count > 5 ? ", …" : ""). Please choose one with '--session <id>'.")
+        }
+
+        // The rebuilt request and its session's host statistics.
+        let wfSession = waterfall.sessions.first { $0.input == match.input && $0.file == match.file }
+        let wf = wfSession?.requests.first { $0.line == match.record.line }
+        var hosts: [String: (requests: Int, opened: Int)] = [:]
+        if let s = wfSession, let h = wf?.host { hosts = WaterfallSummary.hostStats([s], hosts: [h]) }
+
+        var correlated: CorrelationReport?
+        if !logs.isEmpty {
+            let requests = correlation.requests.filter { $0.input == match.input && $0.file == match.file }
+            let sessions = correlation.sessions.filter { $0.input == match.input && $0.file == match.file }
+            var scanOptions = ScanOptions()
+            let scanProgress = ScanProgress(io: io, enabled: common.showProgress)
+            if common.showProgress { scanOptions.progress = { scanProgress.add($0) } }
+            correlated = Correlator.run(requests: requests, sessions: sessions, logs: logs,
+                                        options: CorrelationOptions(windowMargin: margin), scanOptions: scanOptions)
+            scanProgress.clear()
+        }
+        let report = ShowReport(match: match, request: wf, hosts: hosts, correlation: correlated)
+        let text: String
+        switch common.format {
+        case "markdown": text = report.markdown()
+        case "json": text = report.json()
+        default: text = report.text(colors: common.colors)
+        }
+        if let failed = common.write(text, io: io) { return failed }
+        let logsIncomplete = !(correlated?.logs.allErrors.isEmpty ?? true)
+        return common.exitStatus(findings: outcome.findings, incomplete: outcome.anyIncomplete || logsIncomplete)
+    }
+}

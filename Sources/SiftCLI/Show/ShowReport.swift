@@ -1,0 +1,373 @@
+import Foundation
+import SiftCore
+import SiftCorrelate
+import SiftVerify
+import SiftWaterfall
+
+/// Everything `pbsift show` prints about one request, as plain values. Every text from the export
+/// or the logs is masked when the report is built; renderers only escape it for their medium.
+struct ShowReport: Sendable {
+    struct Header: Sendable {
+        var name: String
+        var value: String
+    }
+
+    /// A body as §2.3 describes it: never its content, only what it is.
+    struct Body: Sendable {
+        var size: Int?
+        var contentType: String?
+        /// `utf8`, `base64`, or nil (blob or empty).
+        var encoding: String?
+        /// `sha256:<hex>` of the stored bytes.
+        var blob: String?
+        var storedSize: Int?
+        var truncated: Bool
+
+        /// `application/json, 48.2 kB, blob sha256:9f2c0a1b…, stored 48.2 kB`, `none`.
+        var summary: String {
+            guard let size, size > 0 else { return size == 0 ? "none" : "not recorded" }
+            var parts: [String] = [contentType ?? "no content type", WaterfallFormat.bytes(size)]
+            if let e = encoding { parts.append(e == "utf8" ? "inline text" : "inline \(e)") }
+            if let b = blob { parts.append("blob " + (b.count > 19 ? String(b.prefix(19)) + "…" : b)) }
+            if let s = storedSize, blob != nil { parts.append("stored \(WaterfallFormat.bytes(s))") }
+            if truncated { parts.append("truncated (only the first \(WaterfallFormat.bytes(storedSize ?? 0)) stored)") }
+            return parts.joined(separator: ", ")
+        }
+    }
+
+    /// One phase on the request's axis.
+    struct Phase: Sendable {
+        var phase: WaterfallPhase
+        /// From the request's start, ms.
+        var startMs: Double
+        var ms: Double
+    }
+
+    struct Transaction: Sendable {
+        var index: Int
+        var url: String?
+        var statusCode: Int?
+        /// From the request's start, ms.
+        var offsetMs: Double?
+        var totalMs: Double?
+        var phases: [Phase]
+        /// `redirect`, `reused connection`, `new connection`, `from the local cache`, `h2`, `203.0.113.7:443`, `TLS 1.3`.
+        var notes: [String]
+        var anomalies: [String]
+    }
+
+    /// One line of the timeline around the request: a device record or a server line, device clock.
+    struct Around: Sendable {
+        var ts: Double?
+        /// `device` or `server`.
+        var side: String
+        /// The request itself.
+        var isRequest: Bool
+        var text: String
+    }
+
+    struct ServerSide: Sendable {
+        /// `matched`, `client-only`, `id-mismatch`.
+        var status: String
+        var skewSeconds: Double?
+        var skewSamples: Int
+        var serverMs: Double?
+        var networkMs: Double?
+        var logFiles: Int
+        var lines: [ServerLineView]
+    }
+
+    struct ServerLineView: Sendable {
+        var deviceTs: Double?
+        var serverTs: Double?
+        var file: String
+        var line: Int
+        var text: String
+    }
+
+    var input: String
+    var file: String
+    var line: Int
+    var sessionId: String?
+    /// `usr_123`, `signed out` (a header without one) or `unknown` (no header).
+    var user: String
+    var seq: Int?
+    var recordId: String?
+    var requestId: String?
+    var echoedRequestId: String?
+    var method: String?
+    var url: String?
+    var statusCode: Int?
+    var state: String?
+    var error: String?
+    var source: String?
+    var kind: String?
+    var category: String?
+    var label: String?
+    var ts: Double?
+    var startUs: Micros?
+    var durationMs: Double?
+    /// The axis: request start to its last end, ms.
+    var spanMs: Double
+    var httpVersion: String?
+    var requestHeaders: [Header]
+    var responseHeaders: [Header]?
+    var requestBody: Body?
+    var responseBody: Body?
+    var transactions: [Transaction]
+    var droppedTransactions: Int
+    /// One sentence: where the time went, with the server's share when the logs tell it.
+    var verdict: String
+    var server: ServerSide?
+    var around: [Around]
+
+    var failed: Bool { state == "failure" || state == "cancelled" || (statusCode ?? 0) >= 400 }
+
+    /// `GET https://api.example.test/v1/orders`.
+    var requestLine: String { "\(method ?? "?") \(url ?? label ?? "?")" }
+
+    /// `→ 503`, `→ 200`, `no response`.
+    var outcome: String {
+        if let c = statusCode { return "→ \(c)" }
+        return state == "pending" ? "pending" : "no response"
+    }
+}
+
+extension ShowReport {
+    /// Builds the report of one matched record. `wf` is its rebuilt request (masked here), `hosts`
+    /// the session's per-host counts for the explanation, `correlation` the join (nil without logs).
+    init(match m: ShowAnalysis.Match, request wf: WaterfallRequest?, hosts: [String: (requests: Int, opened: Int)],
+         correlation: CorrelationReport?) {
+        let secrets = RecordSecrets()
+        let base = Redactor.verify()
+        let redactor = base.adding(known: secrets.scan(m.record).values)
+        func mask(_ s: String?) -> String? { redactor.text(s) }
+        let j = m.record.json
+
+        input = m.input
+        file = m.file
+        line = m.record.line
+        sessionId = m.sessionId
+        user = m.userId ?? (m.hasHeader ? "signed out" : "unknown")
+        seq = m.record.seq
+        recordId = m.record.id
+        requestId = j["requestId"]?.string
+        echoedRequestId = j["echoedRequestId"]?.string
+        method = j["method"]?.string
+        url = redactor.url(wf?.url ?? j["url"]?.string)
+        statusCode = j["statusCode"]?.int
+        state = j["state"]?.string
+        if let e = j["error"], e.isObject {
+            var t = e["description"]?.string ?? "error"
+            let domain = e["domain"]?.string, code = e["code"]?.int
+            if domain != nil || code != nil {
+                t += " (" + [domain, code.map(String.init)].compactMap { $0 }.joined(separator: " ") + ")"
+            }
+            error = mask(t)
+        } else {
+            error = nil
+        }
+        source = j["source"]?.string
+        kind = j["kind"]?.string
+        category = j["category"]?.string
+        label = mask(j["label"]?.string)
+        ts = m.record.ts
+        startUs = wf?.startUs
+        durationMs = wf?.durationMs ?? j["duration"]?.double.map { $0 * 1000 }
+        httpVersion = j["request", "httpVersion"]?.string ?? j["response", "httpVersion"]?.string
+
+        func headers(_ v: JSONValue?) -> [Header] {
+            guard let v, v.isArray else { return [] }
+            return v.elements.prefix(200).map { h in
+                Header(name: h["name"]?.string ?? "?", value: mask(h["value"]?.string ?? h["value"]?.rawText ?? "") ?? "")
+            }
+        }
+        func body(_ v: JSONValue?) -> Body? {
+            guard let v, v.isObject else { return nil }
+            return Body(size: v["size"]?.int, contentType: v["contentType"]?.string, encoding: v["encoding"]?.string,
+                        blob: v["blob"]?.string, storedSize: v["storedSize"]?.int, truncated: v["truncated"]?.bool ?? false)
+        }
+        requestHeaders = headers(j["request", "headers"])
+        responseHeaders = j["response"].map { headers($0["headers"]) }
+        requestBody = body(j["request", "body"])
+        responseBody = body(j["response", "body"])
+
+        // The axis: the request's start to its end (the last transaction's end, or start + duration).
+        let start = wf?.startUs
+        let end = wf?.endUs
+        spanMs = {
+            guard let s = start, let e = end, e > s else { return max(wf?.elapsedMs ?? 0, 0) }
+            return Double(e - s) / 1000
+        }()
+        func off(_ us: Micros?) -> Double? {
+            guard let s = start, let us else { return nil }
+            return Double(us - s) / 1000
+        }
+        let txs = wf?.transactions ?? []
+        transactions = txs.enumerated().map { k, t in
+            var notes: [String] = []
+            let isRedirect = t.statusCode.map { (300..<400).contains($0) } ?? false
+            if isRedirect { notes.append("redirect") }
+            if k > 0 {
+                let afterRedirect = txs[k - 1].statusCode.map { (300..<400).contains($0) } ?? false
+                notes.append(afterRedirect ? "after a redirect" : "a retry")
+            }
+            if t.isCacheHit {
+                notes.append("from the local cache")
+            } else if t.reusedConnection == true {
+                notes.append("reused connection")
+            } else if t.openedConnection {
+                notes.append("new connection")
+            }
+            if let p = t.networkProtocol { notes.append(p) }
+            if let a = t.remoteAddress { notes.append(a + (t.remotePort.map { ":\($0)" } ?? "")) }
+            if let v = t.tlsVersion { notes.append("TLS \(v)") }
+            let phases = t.segments.map { seg in
+                Phase(phase: seg.phase, startMs: off(seg.startUs) ?? 0, ms: Double(seg.endUs - seg.startUs) / 1000)
+            }
+            return Transaction(index: t.index, url: redactor.url(t.url), statusCode: t.statusCode, offsetMs: off(t.startUs),
+                               totalMs: t.totalMs, phases: phases, notes: notes, anomalies: t.anomalies)
+        }
+        droppedTransactions = wf?.droppedTransactions ?? 0
+
+        // The server's side.
+        let c = correlation?.requests.first { $0.entry.input == m.input && $0.entry.file == m.file && $0.entry.line == m.record.line }
+        if let correlation {
+            let lines = c?.lines ?? []
+            let texts = lines.map { redactor.text(SupportReport.serverText($0, max: 300)) }
+            server = ServerSide(
+                status: c?.status.rawValue ?? (requestId == nil ? "no request id" : CorrelationStatus.clientOnly.rawValue),
+                skewSeconds: correlation.clockSkew.seconds, skewSamples: correlation.clockSkew.samples,
+                serverMs: c?.serverMs, networkMs: c?.networkMs, logFiles: correlation.logs.files.count,
+                lines: lines.enumerated().sorted { a, b in
+                    let ta = a.element.deviceTs ?? a.element.line.parsed.ts ?? .infinity
+                    let tb = b.element.deviceTs ?? b.element.line.parsed.ts ?? .infinity
+                    return ta != tb ? ta < tb : a.offset < b.offset
+                }.map { i, pl in
+                    ServerLineView(deviceTs: pl.deviceTs, serverTs: pl.line.parsed.ts, file: pl.line.file, line: pl.line.line,
+                                   text: (i < texts.count ? texts[i] : nil) ?? "")
+                })
+        } else {
+            server = nil
+        }
+
+        var why: String
+        if let wf {
+            why = WaterfallSummary.explain(wf, hosts: hosts).sentence
+            if let c, let s = c.serverMs {
+                why += "; server \(WaterfallFormat.duration(s)) of it"
+                if let n = c.networkMs ?? c.waitingMs.map({ max(0, $0 - s) }) {
+                    why += ", network and queueing \(WaterfallFormat.duration(n))"
+                }
+            } else if let c, c.status == .clientOnly {
+                why += "; no server line carries its id: it never reached the server, or the logs don't cover it"
+            }
+        } else {
+            why = "no timing: the record could not be rebuilt"
+        }
+        verdict = why
+
+        // Records around it and its server lines, on the device clock.
+        var around: [Around] = []
+        for r in m.before + [m.record] + m.after {
+            let isReq = r.line == m.record.line
+            let text = ShowReport.maskedSummary(r, secrets: secrets, redactor: base)
+            let n = "#\(r.seq.map(String.init) ?? "?") "
+            // The record is written when the request ends: its start gets a row of its own.
+            if isReq, let s = start, let t = r.ts, Double(s) / 1_000_000 < t - 0.0005 {
+                around.append(Around(ts: Double(s) / 1_000_000, side: "device", isRequest: true,
+                                     text: n + "starts: \(method ?? "?") \(url ?? label ?? "?")"))
+            }
+            around.append(Around(ts: r.ts, side: "device", isRequest: isReq, text: n + text))
+        }
+        for l in server?.lines ?? [] {
+            around.append(Around(ts: l.deviceTs, side: "server", isRequest: false, text: "\(l.file):\(l.line) \(l.text)"))
+        }
+        self.around = around.enumerated().sorted { a, b in
+            let ta = a.element.ts ?? .infinity, tb = b.element.ts ?? .infinity
+            return ta != tb ? ta < tb : a.offset < b.offset
+        }.map(\.element)
+        // Every other text of the record (names, method, state, ids, header names…) too.
+        self = self.redacted(by: redactor)
+    }
+
+    /// One record in a line, redacted with the values verify's checks find in it.
+    static func maskedSummary(_ r: Record, secrets: RecordSecrets, redactor: Redactor) -> String {
+        redactor.adding(known: secrets.scan(r).values).text(SupportReport.summary(of: r))
+    }
+
+    /// `server clock 2.49 s ahead of the device`, `4 h 7 min behind`.
+    static func skewWords(_ s: Double) -> String {
+        let a = abs(s)
+        let side = s >= 0 ? "ahead of" : "behind"
+        let amount: String
+        if a < 1 {
+            amount = WaterfallFormat.duration(a * 1000)
+        } else if a < 120 {
+            amount = WaterfallFormat.fixed(a, 2) + " s"
+        } else if a < 7200 {
+            amount = "\(Int(a / 60)) min \(Int(a.truncatingRemainder(dividingBy: 60))) s"
+        } else if a < 1e9 {
+            amount = "\(Int(a / 3600)) h \(Int(a.truncatingRemainder(dividingBy: 3600) / 60)) min"
+        } else {
+            amount = "more than 30 years"
+        }
+        return "server clock \(amount) \(side) the device"
+    }
+}
+
+extension ShowReport: Redactable {
+    /// Every text that came from the export or the logs.
+    func redacted(by r: Redactor) -> ShowReport {
+        var x = self
+        x.file = r.text(file)
+        x.sessionId = r.text(sessionId)
+        x.user = r.text(user)
+        x.recordId = r.text(recordId)
+        x.requestId = r.text(requestId)
+        x.echoedRequestId = r.text(echoedRequestId)
+        x.method = r.text(method)
+        x.state = r.text(state)
+        x.error = r.text(error)
+        x.source = r.text(source)
+        x.kind = r.text(kind)
+        x.category = r.text(category)
+        x.label = r.text(label)
+        x.httpVersion = r.text(httpVersion)
+        func headers(_ h: [Header]) -> [Header] { h.map { Header(name: r.text($0.name), value: r.text($0.value)) } }
+        func body(_ b: Body?) -> Body? {
+            guard var b else { return nil }
+            b.contentType = r.text(b.contentType)
+            b.encoding = r.text(b.encoding)
+            b.blob = r.text(b.blob)
+            return b
+        }
+        x.requestHeaders = headers(requestHeaders)
+        x.responseHeaders = responseHeaders.map(headers)
+        x.requestBody = body(requestBody)
+        x.responseBody = body(responseBody)
+        x.transactions = transactions.map { t in
+            var t = t
+            t.notes = t.notes.map { r.text($0) }
+            t.anomalies = t.anomalies.map { r.text($0) }
+            return t
+        }
+        x.verdict = r.text(verdict)
+        x.server = server.map { s in
+            var s = s
+            s.lines = s.lines.map { l in
+                var l = l
+                l.file = r.text(l.file)
+                l.text = r.text(l.text)
+                return l
+            }
+            return s
+        }
+        x.around = around.map { a in
+            var a = a
+            a.text = r.text(a.text)
+            return a
+        }
+        return x
+    }
+}

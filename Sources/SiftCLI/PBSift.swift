@@ -35,6 +35,7 @@ public enum PBSift {
         WaterfallCommand.self,
         CorrelateCommand.self,
         RecordsCommand.self,
+        HARCommand.self,
         CompletionsCommand.self,
     ]
 

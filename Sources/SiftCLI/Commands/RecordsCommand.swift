@@ -28,7 +28,7 @@ public enum RecordsCommand: SiftCommand {
                        repeatable: true),
             OptionSpec("since", value: "time", help: "Keep records at or after this RFC 3339 time."),
             OptionSpec("until", value: "time", help: "Keep records at or before this RFC 3339 time."),
-            OptionSpec("grep", value: "pattern", help: "Keep records whose JSON line matches this regular expression."),
+            OptionSpec("grep", value: "pattern", help: "Keep records whose printed line (credentials masked) matches this regular expression."),
             OptionSpec("columns", value: "list",
                        help: "CSV columns, comma-separated; nested fields by dots. Default: \(RecordFlattener.defaultColumns.joined(separator: ", ")).",
                        takesPath: false),
@@ -90,7 +90,7 @@ public enum RecordsCommand: SiftCommand {
         let sink = try StreamSink(path: common.outputPath, io: io)
         let csv = common.format == "csv"
         if csv { sink.write(Escape.csvRow(columns)) }
-        let masker = RecordMasker()
+        let masker = RecordMasker(config: VerifyConfig())
         let analysis = RecordsAnalysis(filter: filter, transform: { o, record in masker.mask(o, record: record) }) { object in
             if csv {
                 sink.write(Escape.csvRow(columns.map { RecordFlattener.cell(object, column: $0) }))
@@ -166,29 +166,32 @@ final class StreamSink: @unchecked Sendable {
     }
 }
 
-/// Masks credentials in a flattened record before `records` prints it: every value `verify` would
-/// report (contract breaches and credential shapes) is replaced, wherever it stands in a string, by
-/// its masked preview.
+/// Redacts a flattened record before `records` prints it: the values verify's checks find in the
+/// record (contract breaches, credential shapes, decoded bodies) and every credential shape in any
+/// string, names included, are replaced by their masked preview; a base64 or gzip body that holds
+/// a credential is withheld (its stored form decodes back to the value).
 struct RecordMasker: @unchecked Sendable {
-    let finder = SecretValueFinder()
+    let secrets: RecordSecrets
+    let base: Redactor
 
-    func mask(_ object: [String: JSONOut], record: Record) -> [String: JSONOut] {
-        let secrets = finder.values(in: record)
-        guard !secrets.isEmpty else { return object }
-        return object.mapValues { RecordMasker.replace($0, secrets) }
+    init(config: VerifyConfig) {
+        secrets = RecordSecrets(config: config)
+        base = Redactor.verify(config: config)
     }
 
-    static func replace(_ v: JSONOut, _ secrets: [String]) -> JSONOut {
-        switch v {
-        case .string(let s):
-            var out = s
-            for secret in secrets where out.contains(secret) {
-                out = out.replacingOccurrences(of: secret, with: SecretMask.preview(secret))
-            }
-            return .string(out)
-        case .array(let a): return .array(a.map { replace($0, secrets) })
-        case .object(let o): return .object(o.mapValues { replace($0, secrets) })
-        default: return v
+    static let withheld = "[withheld: the body holds a credential]"
+
+    func mask(_ object: [String: JSONOut], record: Record) -> [String: JSONOut] {
+        let found = secrets.scan(record)
+        var o = object
+        for side in found.bodies {
+            guard case .object(var part)? = o[side], case .object(var body)? = part["body"], body["data"] != nil else { continue }
+            body["data"] = .string(RecordMasker.withheld)
+            part["body"] = .object(body)
+            o[side] = .object(part)
         }
+        let redactor = found.values.isEmpty ? base : base.adding(known: found.values)
+        guard case .object(let out) = redactor.json(.object(o)) else { return o }
+        return out
     }
 }

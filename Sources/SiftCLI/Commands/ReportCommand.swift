@@ -120,17 +120,16 @@ public enum ReportCommand: SiftCommand {
             suppressed = dropped.count
         }
         all = ReportEnvelope.sorted(all)
-        // Never print a secret: what verify found, and what the URLs and messages shown hold.
-        let secrets = verify.secretValues
-        let masker = OutputMasker(known: secrets)
-        correlated = correlated.map(masker.mask)
-        let waterfallReport = WaterfallReport(sessions: masker.mask(waterfall.sessions),
-                                              findings: all.filter { $0.rule.hasPrefix("waterfall.") })
+        // Never print a secret: every text goes through one redactor, which knows what verify found
+        // and runs verify's detectors over each text.
+        let redactor = Redactor.verify(config: config, known: verify.secretValues)
+        let waterfallReport = WaterfallReport(sessions: waterfall.sessions, findings: all.filter { $0.rule.hasPrefix("waterfall.") },
+                                              redactor: redactor)
         let report = SupportReport(
             outcome: outcome, findings: all, waterfall: waterfallReport, correlation: correlated, timeline: timeline,
             verifySummary: VerifySummary(findings: all.filter(VerifyCommand.reported), suppressed: suppressed, inputs: outcome.inputs,
                                          records: verify.recordsScanned, blobs: verify.blobsScanned),
-            slowest: slowest, secrets: secrets)
+            slowest: slowest, redactor: redactor)
         let sink = try StreamSink(path: common.outputPath, io: io)
         switch common.format {
         case "markdown": sink.write(report.markdown())

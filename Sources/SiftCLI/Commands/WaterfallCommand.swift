@@ -108,7 +108,7 @@ public enum WaterfallCommand: SiftCommand {
         let outcome = ExportReader(limits: common.limits).read(inputs: options.argument("input"), analyses: [analysis, progress])
         progress.clear()
         let mine = outcome.findings.filter { $0.rule.hasPrefix("waterfall.") }
-        let report = WaterfallReport(sessions: OutputMasker().mask(analysis.sessions), findings: mine, filter: filter)
+        let report = WaterfallReport(sessions: analysis.sessions, findings: mine, filter: filter, redactor: .verify())
         let others = outcome.findings.count - mine.count
         if others > 0 && !common.quiet {
             io.err("note: the reader made \(others) other finding\(others == 1 ? "" : "s") (integrity, limits, archive, policy); see 'pbsift inspect'\n")

@@ -44,10 +44,13 @@ public enum HARCommand: SiftCommand {
     public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
         let common = try CommonOptions(options, spec: spec, io: io)
         let sink = try StreamSink(path: common.outputPath, io: io)
-        let masker = RecordMasker()
+        let config = VerifyConfig()
+        let secrets = RecordSecrets(config: config)
+        let base = Redactor.verify(config: config)
         let writer = HARWriter(creatorVersion: PBSift.version, write: { sink.write($0) }) { entry, record in
-            let secrets = masker.finder.values(in: record)
-            return secrets.isEmpty ? entry : RecordMasker.replace(entry, secrets)
+            let found = secrets.scan(record)
+            let redactor = found.values.isEmpty ? base : base.adding(known: found.values)
+            return redactor.json(HARCommand.withholdEncodedBodies(entry, sides: found.bodies))
         }
         let progress = Progress(io: io, options: common)
         let reader = ExportReader(limits: common.limits)
@@ -58,5 +61,22 @@ public enum HARCommand: SiftCommand {
         if let failed = sink.finish() { return failed }
         if sink.closed { return .ok }
         return common.exitStatus(for: outcome)
+    }
+
+    /// A base64 body that holds a credential cannot be masked inside its encoding: its text is left
+    /// out and a comment says why.
+    static func withholdEncodedBodies(_ entry: JSONOut, sides: Set<String>) -> JSONOut {
+        guard !sides.isEmpty, case .object(var e) = entry else { return entry }
+        for (side, key) in [("request", "postData"), ("response", "content")] where sides.contains(side) {
+            guard case .object(var part)? = e[side], case .object(var body)? = part[key],
+                  body["encoding"] == .string("base64") || body["_encoding"] == .string("base64") else { continue }
+            body["text"] = .string("")
+            body["encoding"] = nil
+            body["_encoding"] = nil
+            body["comment"] = .string(RecordMasker.withheld)
+            part[key] = .object(body)
+            e[side] = .object(part)
+        }
+        return .object(e)
     }
 }

@@ -331,7 +331,14 @@ public struct WaterfallReport: Sendable {
         let raw = filter.apply(sessions)
         let kept = raw.map { $0.redacted(by: redactor) }
         self.sessions = kept
-        self.summary = WaterfallSummary(sessions: kept, options: options)
+        // `slowest` chooses what is shown; the statistics still describe every request the other
+        // criteria keep.
+        var every = filter
+        every.slowest = nil
+        var o = options
+        if let n = filter.slowest { o.slowest = n }
+        let described = filter.slowest == nil ? kept : every.apply(sessions).map { $0.redacted(by: redactor) }
+        self.summary = WaterfallSummary(sessions: described, options: o)
         self.findings = filter.apply(findings, kept: raw).map { $0.redacted(by: redactor) }.sorted(by: Finding.reportOrder)
     }
 

@@ -116,7 +116,7 @@ public enum InspectReport {
             if let v = sdkText(s) { rows.append(("sdk", Escape.terminal(v))) }
             if let v = deviceText(s) { rows.append(("device", Escape.terminal(v))) }
             if let v = s.environmentRef { rows.append(("environment", Escape.terminal(v))) }
-            rows.append(("user", s.userId.map { Escape.terminal($0) } ?? colors.dim("(signed out)")))
+            rows.append(("user", s.userId.map { Escape.terminal($0) } ?? colors.dim(s.hasHeader ? "(signed out)" : "(unknown: no session header)")))
             if let v = s.launchedAt { rows.append(("launched", Timestamp.format(v))) }
             if let v = spanText(s) { rows.append(("time span", v)) }
             rows.append(("records", recordsText(s)))

@@ -88,6 +88,7 @@ enum LeakMatrix {
         "correlate": { [$0.export.path, "--logs", $0.logs.path] },
         "report": { [$0.export.path, "--logs", $0.logs.path] },
         "show": { [$0.export.path, "1", "--logs", $0.logs.path] },
+        "har": { [$0.export.path] },
         "completions": nil,
     ]
 }

@@ -31,8 +31,8 @@ let package = Package(
         .testTarget(name: "SiftArchiveTests", dependencies: ["SiftArchive", "CZlib"]),
         .testTarget(name: "SiftCoreTests", dependencies: ["SiftCore"], exclude: ["Fixtures"]),
         .testTarget(name: "SiftVerifyTests", dependencies: ["SiftVerify"]),
-        .testTarget(name: "SiftWaterfallTests", dependencies: ["SiftWaterfall"], resources: [.copy("Golden")]),
-        .testTarget(name: "SiftCorrelateTests", dependencies: ["SiftCorrelate"], exclude: ["Formats"]),
+        .testTarget(name: "SiftWaterfallTests", dependencies: ["SiftWaterfall", "SiftVerify"], resources: [.copy("Golden")]),
+        .testTarget(name: "SiftCorrelateTests", dependencies: ["SiftCorrelate", "SiftVerify"], exclude: ["Formats"]),
         .testTarget(name: "SiftCLITests", dependencies: ["SiftCLI"], resources: [.copy("Golden")]),
     ]
 )

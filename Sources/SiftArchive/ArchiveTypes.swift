@@ -39,6 +39,8 @@ public enum ContainerKind: String, Sendable, CaseIterable {
     case jsonl
     case jsonlGz = "jsonl.gz"
     case stdin
+    /// A HAR 1.2 document (plain or gzip'd), read by the export reader.
+    case har
     case unknown
 }
 

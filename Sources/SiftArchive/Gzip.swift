@@ -252,7 +252,7 @@ public final class GzipSource: ByteSource {
             }
             inPos += step.consumed
             if probing && step.produced > 0 {
-                throw ArchiveError(.decompressionLimit, "gzip stream inflates past the limit of \(limit ?? 0) bytes (member \(member), compressed offset \(compressedOffset))")
+                throw ArchiveError(.decompressionLimit, "gzip stream inflates past the limit of \(limit ?? 0) bytes (member \(member), compressed offset \(compressedOffset)); --max-input-bytes raises it")
             }
             if step.produced > 0 { account(out, step.produced) }
             if step.ended {

@@ -264,7 +264,7 @@ final class EntrySource: ByteSource {
                     atEnd = true
                     return 0
                 }
-                throw ArchiveError(.decompressionLimit, "input passes the limit of \(state.limits.maxInputBytes) bytes; the rest was not read")
+                throw ArchiveError(.decompressionLimit, "input passes the limit of \(state.limits.maxInputBytes) bytes (--max-input-bytes raises it); the rest was not read")
             } else {
                 let cap = Int(min(Int64(buffer.count), room))
                 n = try inner.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<cap]))

@@ -159,7 +159,7 @@ final class LimitSource: ByteSource {
             var one: UInt8 = 0
             let n = try withUnsafeMutableBytes(of: &one) { try inner.read(into: $0) }
             if n == 0 { return 0 }
-            throw ArchiveError(.decompressionLimit, "\(what) passes the limit of \(limit) bytes")
+            throw ArchiveError(.decompressionLimit, "\(what) passes the limit of \(limit) bytes (--max-input-bytes raises it)")
         }
         let cap = Int(min(Int64(buffer.count), room))
         let n = try inner.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<cap]))

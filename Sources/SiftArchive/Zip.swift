@@ -324,7 +324,7 @@ final class ZipReader {
             while try source.read(into: scratch) > 0 {
                 skipped += Int64(scratch.count)
                 if skipped > state.limits.maxInputBytes {
-                    state.issue(.decompressionLimit, entry: name, message: "\(name): skipping unread entries passes the limit of \(state.limits.maxInputBytes) bytes; the rest was not read")
+                    state.issue(.decompressionLimit, entry: name, message: "\(name): skipping unread entries passes the limit of \(state.limits.maxInputBytes) bytes (--max-input-bytes raises it); the rest was not read")
                     return false
                 }
             }

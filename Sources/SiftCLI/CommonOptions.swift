@@ -64,7 +64,7 @@ extension CommandSpec {
 extension ArgumentSpec {
     /// `<input> ...`: the exports every reading command takes.
     public static let exports = ArgumentSpec(
-        "input", help: "An export: a folder (archives in it are read too), .zip, .tar, .tar.gz, .jsonl or .jsonl.gz file, or - for JSON Lines on standard input.",
+        "input", help: "An export: a folder (archives in it are read too), .zip, .tar, .tar.gz, .jsonl or .jsonl.gz file, a HAR 1.2 file, or - for JSON Lines on standard input.",
         variadic: true, takesPath: true)
 
     /// `<input> ...`, `[<name>]`.

@@ -19,6 +19,13 @@ public enum Help {
         }
         out += "OPTIONS:\n"
         for o in spec.allOptions { out += row(label(o), describe(o)) }
+        if !spec.examples.isEmpty {
+            out += "\nEXAMPLES:\n"
+            for (command, what) in spec.examples {
+                out += wrap(what, width: width - 2).map { "  " + $0 + "\n" }.joined()
+                out += example(command)
+            }
+        }
         out += "\n" + exitStatusSection(spec.commonOptions ? ExitStatus.allCases : [.ok, .usage], plain: !spec.commonOptions)
         return out
     }
@@ -39,6 +46,35 @@ public enum Help {
         return out
     }
 
+    /// `    $ pbsift …`, continued with ` \\` on the next line where it passes `width`, breaking only
+    /// at spaces outside quotes (so it still pastes into a shell).
+    static func example(_ command: String) -> String {
+        var words: [String] = []
+        var cur = ""
+        var quote: Character?
+        for ch in command {
+            if ch == " " && quote == nil {
+                if !cur.isEmpty { words.append(cur) }
+                cur = ""
+                continue
+            }
+            if ch == "'" || ch == "\"" { quote = quote == nil ? ch : (quote == ch ? nil : quote) }
+            cur.append(ch)
+        }
+        if !cur.isEmpty { words.append(cur) }
+        var out = ""
+        var line = "    $"
+        for w in words {
+            if line.count + 1 + w.count + 2 > width && line.count > 8 {
+                out += line + " \\\n"
+                line = "       " + w
+            } else {
+                line += " " + w
+            }
+        }
+        return out + line + "\n"
+    }
+
     /// `plain`: a command without findings, whose 0 means just "done".
     static func exitStatusSection(_ cases: [ExitStatus], plain: Bool = false) -> String {
         var out = "EXIT STATUS:\n"
@@ -57,7 +93,13 @@ public enum Help {
     /// The help text with its allowed values and default: `Output format. (values: text, json; default: text)`.
     public static func describe(_ o: OptionSpec) -> String {
         var text = o.help
-        if o.repeatable { text += " Can be repeated." }
+        if o.repeatable {
+            // Said once: a table's own "(repeatable)" gives way to the sentence.
+            for mark in [" (repeatable).", " (repeatable)"] where text.contains(mark) {
+                text = text.replacingOccurrences(of: mark, with: mark.hasSuffix(".") ? "." : "")
+            }
+            text += " Can be repeated."
+        }
         return describe(text, allowed: o.allowed, default: o.defaultValue)
     }
 

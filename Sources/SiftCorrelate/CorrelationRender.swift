@@ -6,10 +6,14 @@ public enum CorrelationFormat: String, Sendable, CaseIterable {
     case text, json, csv, markdown
 }
 
-/// Renders a `CorrelationReport`. Pure functions: report in, text out.
+/// Renders a `CorrelationReport` that went through the `Redactor`. Pure functions: report in, text out.
 public enum CorrelationRender {
     /// Renders in `format`.
-    public static func render(_ r: CorrelationReport, as format: CorrelationFormat) -> String {
+    public static func render(_ report: Redacted<CorrelationReport>, as format: CorrelationFormat) -> String {
+        render(report.value, as: format)
+    }
+
+    static func render(_ r: CorrelationReport, as format: CorrelationFormat) -> String {
         switch format {
         case .text: text(r)
         case .json: json(r).render(pretty: true) + "\n"
@@ -24,7 +28,9 @@ public enum CorrelationRender {
     // MARK: JSON
 
     /// The JSON document (keys sorted when printed): `sections(_:)` and `findings`.
-    public static func json(_ r: CorrelationReport) -> JSONOut {
+    public static func json(_ report: Redacted<CorrelationReport>) -> JSONOut { json(report.value) }
+
+    static func json(_ r: CorrelationReport) -> JSONOut {
         var o = sections(r)
         o["findings"] = .array(r.findings.map(\.json))
         return .object(o)
@@ -32,7 +38,9 @@ public enum CorrelationRender {
 
     /// The correlate sections of the JSON report: `requests`, `sessions`, `serverOnly`, `clockSkew`,
     /// `correlation` (counts), `logs`. A command adds the shared envelope (`tool`, `inputs`, `findings`, `summary`).
-    public static func sections(_ r: CorrelationReport) -> [String: JSONOut] {
+    public static func sections(_ report: Redacted<CorrelationReport>) -> [String: JSONOut] { sections(report.value) }
+
+    static func sections(_ r: CorrelationReport) -> [String: JSONOut] {
         let requests: [JSONOut] = r.requests.map { c in
             let e = c.entry
             return .object([
@@ -111,7 +119,9 @@ public enum CorrelationRender {
     static func num(_ d: Double?, _ digits: Int = 1) -> String { d.map { String(format: "%.\(digits)f", $0) } ?? "-" }
 
     /// For a terminal: every untrusted string goes through `Escape.terminal`.
-    public static func text(_ r: CorrelationReport) -> String {
+    public static func text(_ report: Redacted<CorrelationReport>) -> String { text(report.value) }
+
+    static func text(_ r: CorrelationReport) -> String {
         let t = { (s: String?) in Escape.terminal(s ?? "-") }
         var out = "correlate: \(r.requests.count) requests: \(r.count(.matched)) matched, \(r.count(.clientOnly)) client-only, \(r.count(.idMismatch)) id-mismatch"
         if r.withoutRequestId > 0 { out += " (\(r.withoutRequestId) records without a request id)" }
@@ -163,7 +173,9 @@ public enum CorrelationRender {
     // MARK: Markdown
 
     /// For a ticket: every untrusted string goes through `Escape.markdown`.
-    public static func markdown(_ r: CorrelationReport) -> String {
+    public static func markdown(_ report: Redacted<CorrelationReport>) -> String { markdown(report.value) }
+
+    static func markdown(_ r: CorrelationReport) -> String {
         let m = { (s: String?) in Escape.markdown(s ?? "") }
         var out = "## Correlation\n\n"
         out += "| requests | matched | client-only | id-mismatch | server-only | with user | clock skew (s) |\n|---:|---:|---:|---:|---:|---:|---:|\n"
@@ -204,7 +216,9 @@ public enum CorrelationRender {
     // MARK: CSV
 
     /// One row per request and server line (a request without lines has one row with empty line fields).
-    public static func csv(_ r: CorrelationReport) -> String {
+    public static func csv(_ report: Redacted<CorrelationReport>) -> String { csv(report.value) }
+
+    static func csv(_ r: CorrelationReport) -> String {
         var out = Escape.csvRow(["sessionId", "seq", "recordId", "requestId", "echoedRequestId", "status", "method", "url",
                                  "statusCode", "serverMs", "waitingMs", "networkMs", "file", "line", "ts", "deviceTs", "level",
                                  "lineStatus", "durationMs", "message", "format"])

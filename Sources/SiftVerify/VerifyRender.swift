@@ -58,14 +58,15 @@ public enum VerifyRender {
     public static let informationUri = "https://github.com/palbase/pbsift"
 
     /// Renders in `format`.
-    public static func render(_ format: VerifyFormat, findings: [Finding], inputs: [InputSummary], summary: VerifySummary,
+    public static func render(_ format: VerifyFormat, findings redacted: Redacted<[Finding]>, inputs: [InputSummary], summary: VerifySummary,
                               blobs: [String: BlobSummary] = [:], version: String = ToolInfo.version) -> String {
+        let findings = redacted.value
         switch format {
-        case .text: text(findings: findings, inputs: inputs, summary: summary)
-        case .json: json(findings: findings, inputs: inputs, summary: summary, blobs: blobs)
-        case .csv: csv(findings: findings)
-        case .markdown: markdown(findings: findings, inputs: inputs, summary: summary)
-        case .sarif: sarif(findings: findings, inputs: inputs, version: version)
+        case .text: return text(findings: findings, inputs: inputs, summary: summary)
+        case .json: return json(findings: findings, inputs: inputs, summary: summary, blobs: blobs)
+        case .csv: return csv(findings: findings)
+        case .markdown: return markdown(findings: findings, inputs: inputs, summary: summary)
+        case .sarif: return sarif(findings: findings, inputs: inputs, version: version)
         }
     }
 

@@ -38,7 +38,7 @@ public enum TransactionReader {
         t.remotePort = tx["remotePort"]?.int
         t.tlsVersion = WaterfallJSON.string(tx["tlsVersion"], max: 64)
         t.statusCode = tx["statusCode"]?.int
-        t.url = WaterfallJSON.string(tx["url"], max: maxLen).map(WaterfallURL.sanitize)
+        t.url = WaterfallJSON.string(tx["url"], max: maxLen)
         t.requestBodyBytes = tx["requestBodyBytes"]?.int
         t.responseBodyBytes = tx["responseBodyBytes"]?.int
         return t
@@ -214,7 +214,7 @@ public enum TransactionReader {
             t.remotePort = port
             t.tlsVersion = tls
             t.statusCode = status
-            t.url = url.map(WaterfallURL.sanitize)
+            t.url = url
             t.requestBodyBytes = reqBytes
             t.responseBodyBytes = respBytes
             return t

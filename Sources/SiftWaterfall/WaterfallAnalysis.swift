@@ -224,7 +224,7 @@ public final class WaterfallCollector {
             case 1: r.recordId = WaterfallJSON.string(v, max: maxLen)
             case 2: r.requestId = WaterfallJSON.string(v, max: maxLen)
             case 4: r.method = WaterfallJSON.string(v, max: 64)
-            case 8: r.url = WaterfallJSON.string(v, max: maxLen).map(WaterfallURL.sanitize)
+            case 8: r.url = WaterfallJSON.string(v, max: maxLen)
             case 16: r.statusCode = v.int
             case 32: r.state = WaterfallJSON.string(v, max: 64)
             case 64: r.source = WaterfallJSON.string(v, max: 64)

@@ -318,18 +318,35 @@ public struct WaterfallSummary: Sendable {
 
 /// Everything a renderer needs: the (filtered) sessions, their summary, and the sorted findings.
 public struct WaterfallReport: Sendable {
-    public var sessions: [WaterfallSession]
-    public var summary: WaterfallSummary
+    public private(set) var sessions: [WaterfallSession]
+    public private(set) var summary: WaterfallSummary
     /// Sorted by `Finding.reportOrder`.
-    public var findings: [Finding]
+    public private(set) var findings: [Finding]
 
     /// Builds a report; `filter` chooses the requests and the findings that concern them.
+    /// Every text of the requests and findings kept goes through `redactor` (a report is what
+    /// renderers print, so it can't be made of raw export text).
     public init(sessions: [WaterfallSession], findings: [Finding], filter: WaterfallFilter = WaterfallFilter(),
-                options: WaterfallSummary.Options = WaterfallSummary.Options()) {
-        let kept = filter.apply(sessions)
+                options: WaterfallSummary.Options = WaterfallSummary.Options(), redactor: Redactor) {
+        let raw = filter.apply(sessions)
+        let kept = raw.map { $0.redacted(by: redactor) }
         self.sessions = kept
-        self.summary = WaterfallSummary(sessions: kept, options: options)
-        self.findings = filter.apply(findings, kept: kept).sorted(by: Finding.reportOrder)
+        // `slowest` chooses what is shown; the statistics still describe every request the other
+        // criteria keep.
+        var every = filter
+        every.slowest = nil
+        var o = options
+        if let n = filter.slowest { o.slowest = n }
+        let described = filter.slowest == nil ? kept : every.apply(sessions).map { $0.redacted(by: redactor) }
+        self.summary = WaterfallSummary(sessions: described, options: o)
+        self.findings = filter.apply(findings, kept: raw).map { $0.redacted(by: redactor) }.sorted(by: Finding.reportOrder)
+    }
+
+    /// The same report without its findings (for a document that lists them elsewhere).
+    public func withoutFindings() -> WaterfallReport {
+        var r = self
+        r.findings = []
+        return r
     }
 
     /// The axis of one session: from its origin (or its first request, when earlier) to its last end, in µs.

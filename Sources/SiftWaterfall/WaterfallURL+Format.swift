@@ -101,62 +101,6 @@ public enum WaterfallURL {
         }
     }
 
-    /// Query parameter names whose values the SDK must redact (§3), normalised.
-    static let secretParams: Set<String> = [
-        "accesstoken", "idtoken", "refreshtoken", "code", "token", "apikey", "key", "sig", "signature", "clientsecret",
-        "password", "xamzsignature", "xamzcredential", "xamzsecuritytoken", "xgoogsignature", "xgoogcredential",
-        "awsaccesskeyid",
-    ]
-
-    /// The URL as output shows it: userinfo removed, and the value of every query parameter the SDK
-    /// must redact (or that looks like a JSON Web Token) replaced by `***`, so a waterfall pasted
-    /// into a ticket never repeats a leaked credential. Finding the leak is `verify`'s job.
-    /// Returns the input itself (no copy) when nothing needs changing.
-    public static func sanitize(_ url: String) -> String {
-        var copy = url
-        return copy.withUTF8 { u -> String? in
-            guard let l = layout(u) else { return nil }
-            // Query pairs whose value must be masked: (value start, value end).
-            var masks: [(Int, Int)] = []
-            if let q = l.query {
-                var a = q + 1
-                while a <= l.fragment {
-                    var b = a
-                    while b < l.fragment && u[b] != 0x26 { b += 1 }
-                    var eq = -1
-                    for k in a..<b where u[k] == 0x3D { eq = k; break }
-                    if eq > a {
-                        let value = UnsafeBufferPointer(rebasing: u[(eq + 1)..<b])
-                        let isMasked = value.count == 3 && value.allSatisfy { $0 == 0x2A }
-                        if !isMasked {
-                            var norm: [UInt8] = []
-                            for k in a..<eq where u[k] != 0x5F && u[k] != 0x2D {
-                                let c = u[k]
-                                norm.append((c >= 65 && c <= 90) ? c + 32 : c)
-                            }
-                            let jwt = value.count > 3 && value[0] == 0x65 && value[1] == 0x79 && value[2] == 0x4A
-                                && value.filter({ $0 == 0x2E }).count == 2
-                            if jwt || secretParams.contains(String(decoding: norm, as: UTF8.self)) { masks.append((eq + 1, b)) }
-                        }
-                    }
-                    a = b + 1
-                }
-            }
-            if !l.hasUserinfo && masks.isEmpty { return nil }
-            var out: [UInt8] = []
-            out.reserveCapacity(u.count)
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: u[0..<(l.sep + 3)]))
-            var at = l.hostStart
-            for (a, b) in masks {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: u[at..<a]))
-                out.append(contentsOf: [0x2A, 0x2A, 0x2A])
-                at = b
-            }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: u[at..<u.count]))
-            return String(decoding: out, as: UTF8.self)
-        } ?? url
-    }
-
     /// `METHOD host/path` with ids in the path collapsed to `:id`, the query dropped.
     public static func endpointKey(method: String?, url: String?) -> String {
         let m = (method ?? "?").uppercased()

@@ -19,7 +19,7 @@ import Testing
 
     @Test func jsonEnvelope() throws {
         let (path, o) = try outcome(Fixture.withFrame)
-        let doc = try parse(InspectReport.json(o))
+        let doc = try parse(InspectReport.json(Redactor.verify().apply(o)))
         #expect(Set(doc.keys) == ["tool", "inputs", "sessions", "blobs", "findings", "summary"])
         let tool = doc["tool"] as? [String: Any]
         #expect(tool?["name"] as? String == "pbsift" && tool?["version"] as? String == PBSift.version)
@@ -49,12 +49,12 @@ import Testing
         #expect(summary["high"] as? Int == 1 && summary["worst"] as? String == "high")
         #expect(summary["total"] as? Int == findings.count)
         // Deterministic: the same outcome renders the same bytes.
-        #expect(InspectReport.json(o) == InspectReport.json(o))
+        #expect(InspectReport.json(Redactor.verify().apply(o)) == InspectReport.json(Redactor.verify().apply(o)))
     }
 
     @Test func textFormat() throws {
         let (_, o) = try outcome(Fixture.withFrame)
-        let t = InspectReport.text(o)
+        let t = InspectReport.text(Redactor.verify().apply(o))
         for needle in ["Session " + Fixture.sessionId, "com.acme.shop 4.2.0 (512)", "palbe-swift 3.1.0",
                        "iPhone16,1, iOS 18.1.1, en_GB, Europe/London", "env_prod_eu", "usr_123",
                        "2026-11-29T10:15:01.002Z", "3: 1 network, 1 log, 0 event, 1 frame, 0 unknown",
@@ -62,15 +62,15 @@ import Testing
             #expect(t.contains(needle), "\(needle)")
         }
         #expect(!t.contains("\u{1B}"))
-        #expect(InspectReport.text(o, colors: Colors(enabled: true)).contains("\u{1B}[31m"))
+        #expect(InspectReport.text(Redactor.verify().apply(o), colors: Colors(enabled: true)).contains("\u{1B}[31m"))
     }
 
     @Test func markdownAndCSV() throws {
         let (_, o) = try outcome(Fixture.clean)
-        let md = InspectReport.markdown(o)
+        let md = InspectReport.markdown(Redactor.verify().apply(o))
         #expect(md.hasPrefix("# pbsift inspect\n"))
         #expect(md.contains("## Sessions") && md.contains("| Session | File |"))
-        let csv = InspectReport.csv(o)
+        let csv = InspectReport.csv(Redactor.verify().apply(o))
         let rows = csv.components(separatedBy: "\r\n").filter { !$0.isEmpty }
         #expect(rows.count == 2)
         #expect(rows.first == InspectReport.csvHeader.joined(separator: ","))
@@ -83,15 +83,15 @@ import Testing
         let evil = "\\u001b[2J|=cmd()<b>"
         let (_, o) = try outcome([Fixture.header(userId: evil), Fixture.network])
         #expect(o.sessions.first?.userId == "\u{1B}[2J|=cmd()<b>")
-        let text = InspectReport.text(o, colors: Colors(enabled: true))
+        let text = InspectReport.text(Redactor.verify().apply(o), colors: Colors(enabled: true))
         #expect(!text.contains("\u{1B}[2J"))
         #expect(text.contains("\\x1b[2J"))
-        let md = InspectReport.markdown(o)
+        let md = InspectReport.markdown(Redactor.verify().apply(o))
         #expect(!md.contains("\u{1B}") && !md.contains("<b>"))
         #expect(md.contains("\\|=cmd()&lt;b&gt;"))
-        let csvOut = InspectReport.csv(o)
+        let csvOut = InspectReport.csv(Redactor.verify().apply(o))
         #expect(!csvOut.contains(",=cmd"))
-        let json = InspectReport.json(o)
+        let json = InspectReport.json(Redactor.verify().apply(o))
         #expect(json.contains("\\u001b[2J"))
     }
 

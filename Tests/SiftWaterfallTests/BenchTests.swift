@@ -1,6 +1,7 @@
 import Foundation
 import SiftCore
 import SiftWaterfall
+import SiftVerify
 import Testing
 
 /// Throughput of the waterfall analysis on a large session file. Runs only when
@@ -54,7 +55,7 @@ import Testing
         c.endSession(sessionId: nil, launchedAt: nil)
         let findings = c.finish()
         let analysed = clock.now - start
-        let report = WaterfallReport(sessions: c.sessions, findings: findings)
+        let report = WaterfallReport(sessions: c.sessions, findings: findings, redactor: .verify())
         let summarised = clock.now - start
         let json = WaterfallRender.json(report)
         let rendered = clock.now - start

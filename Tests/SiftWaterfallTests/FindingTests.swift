@@ -2,6 +2,7 @@ import Foundation
 import SiftCore
 import Testing
 import SiftWaterfall
+import SiftVerify
 
 @Suite struct FindingTests {
     @Test func durationMismatchBeyondTolerance() throws {
@@ -156,7 +157,7 @@ import SiftWaterfall
         let (sessions, findings) = try Fx.collect(shapes)
         #expect(sessions.first?.requests.count == 11)
         #expect(!findings.isEmpty)
-        let report = WaterfallReport(sessions: sessions, findings: findings)
+        let report = WaterfallReport(sessions: sessions, findings: findings, redactor: .verify())
         for f in WaterfallOutputFormat.allCases {
             let out = WaterfallRender.render(report, as: f, columns: 80, color: true)
             #expect(!out.isEmpty)

@@ -2,6 +2,7 @@ import Foundation
 import SiftCore
 import Testing
 import SiftWaterfall
+import SiftVerify
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -67,7 +68,7 @@ enum GoldenFixture {
                                           endMs: 22_620, txs: [Fx.reused(at: 22_500, wait: 100, dl: 15)], taskStartMs: 22_500, taskEndMs: 22_618)))
         c.endSession(sessionId: nil, launchedAt: nil)
         let findings = c.finish()
-        return WaterfallReport(sessions: c.sessions, findings: findings, filter: filter)
+        return WaterfallReport(sessions: c.sessions, findings: findings, filter: filter, redactor: .verify())
     }
 }
 
@@ -237,7 +238,7 @@ enum GoldenFixture {
                          Fx.network(seq: 1, id: n, method: n, url: "https://" + n + "/" + n, durationMs: 28, endMs: 30,
                                     txs: [Fx.reused(at: 2, url: n)], category: n, label: n)]
             let (s, f) = try Fx.collect(lines, input: n, file: n)
-            let report = WaterfallReport(sessions: s, findings: f)
+            let report = WaterfallReport(sessions: s, findings: f, redactor: .verify())
             let svg = WaterfallRender.svg(report)
             let (ok, c) = parseXML(svg)
             #expect(ok, "hostile \(n.debugDescription)")
@@ -257,7 +258,7 @@ enum GoldenFixture {
                                     endMs: at + 120, txs: [Fx.reused(at: at, wait: 100, dl: 10)], taskStartMs: at, taskEndMs: at + 114))
         }
         let (s, f) = try Fx.collect(lines)
-        let svg = WaterfallRender.svg(WaterfallReport(sessions: s, findings: f))
+        let svg = WaterfallRender.svg(WaterfallReport(sessions: s, findings: f, redactor: .verify()))
         #expect(parseXML(svg).ok)
         #expect(svg.utf8.count < 600 * 1200)   // well under a kilobyte and a bit per request
         let summary = WaterfallSummary(sessions: s)
@@ -276,7 +277,7 @@ enum GoldenFixture {
         #expect(a["requests"]?.count == b["requests"]?.count)
         #expect(a["requests"]?.elements.first?.rawText.count ?? 0 > 0)
         #expect(a["summary", "requests"]?.int == 13)
-        let empty = WaterfallReport(sessions: [], findings: [])
+        let empty = WaterfallReport(sessions: [], findings: [], redactor: .verify())
         let e = try JSONDocument(string: WaterfallRender.json(empty)).root
         #expect(e["requests"]?.count == 0)
     }

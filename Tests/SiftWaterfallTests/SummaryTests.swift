@@ -2,6 +2,7 @@ import Foundation
 import SiftCore
 import Testing
 import SiftWaterfall
+import SiftVerify
 
 @Suite struct SummaryTests {
     @Test(arguments: [
@@ -28,12 +29,16 @@ import SiftWaterfall
         #expect(WaterfallURL.endpointKey(method: "GET", url: "not a url/123") == "GET not a url/:id")
     }
 
-    @Test func sanitizeMasksSecretsInUrls() {
+    @Test func redactorMasksSecretsInUrls() {
         let jwt = "eyJ" + "hbGciOiJIUzI1NiJ9" + "." + "e30" + "." + "c2lnbmF0dXJl"
-        #expect(WaterfallURL.sanitize("https://bob:hunter2@a.example/p?state=xyz&access_token=abc&Refresh-Token=q&code=***&x=\(jwt)#frag")
+        let r = Redactor.verify()
+        #expect(r.url(Untrusted("https://bob:hunter2@a.example/p?state=xyz&access_token=abc&Refresh-Token=q&code=***&x=\(jwt)#frag"))
             == "https://a.example/p?state=xyz&access_token=***&Refresh-Token=***&code=***&x=***#frag")
-        #expect(WaterfallURL.sanitize("https://a.example/p") == "https://a.example/p")
-        #expect(WaterfallURL.sanitize("relative?token=1") == "relative?token=1")
+        #expect(r.url(Untrusted("https://a.example/p")) == "https://a.example/p")
+        #expect(r.url(Untrusted("relative?token=1")) == "relative?token=***")
+        // A percent-encoded credential is masked as well.
+        let pct = "https://a.example/p?q=" + "eyJ" + "hbGciOiJIUzI1NiJ9".map { "%" + String(format: "%02X", $0.asciiValue ?? 0) }.joined() + ".e30.c2lnbmF0dXJl"
+        #expect(r.url(Untrusted(pct)) == "https://a.example/p?q=***")
     }
 
     @Test func percentilesAreNearestRank() {
@@ -144,9 +149,9 @@ import SiftWaterfall
                      Fx.network(seq: 1, id: "rec_1", url: "https://a.example/x", durationMs: 50, endMs: 60, txs: [], metrics: false),
                      Fx.network(seq: 2, id: "rec_2", url: "https://a.example/y", durationMs: 50, endMs: 90, txs: [], metrics: false)]
         let (s, f) = try Fx.collect(lines)
-        let report = WaterfallReport(sessions: s, findings: f, filter: WaterfallFilter(request: "rec_2"))
+        let report = WaterfallReport(sessions: s, findings: f, filter: WaterfallFilter(request: "rec_2"), redactor: .verify())
         #expect(report.findings.map(\.seq) == [2])
-        #expect(WaterfallReport(sessions: s, findings: f).findings.map(\.seq) == [1, 2])
+        #expect(WaterfallReport(sessions: s, findings: f, redactor: .verify()).findings.map(\.seq) == [1, 2])
     }
 }
 

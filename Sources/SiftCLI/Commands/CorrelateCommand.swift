@@ -192,7 +192,7 @@ public enum CorrelateCommand: SiftCommand {
                 if !common.quiet { io.err("warning: the inputs hold no request id: nothing to query\n") }
                 return common.finish("", outcome: outcome, io: io)
             }
-            return common.finish(QueryEmitter.emit(platform, scopes: scopes), outcome: outcome, io: io)
+            return common.finish(Redactor.verify().text(QueryEmitter.emit(platform, scopes: scopes)), outcome: outcome, io: io)
         }
 
         var scanOptions = ScanOptions()
@@ -203,16 +203,17 @@ public enum CorrelateCommand: SiftCommand {
         var report = Correlator.run(requests: analysis.requests, sessions: analysis.sessions, logs: logs,
                                     options: CorrelationOptions(windowMargin: margin), scanOptions: scanOptions)
         scanProgress.clear()
-        report = OutputMasker().mask(report)
         let findings = ReportEnvelope.sorted(outcome.findings + report.findings)
+        report.findings = findings
+        let redactor = Redactor.verify()
+        let safe = redactor.apply(report)
         let text: String
         switch common.format {
         case "json":
-            text = ReportEnvelope.render(ReportEnvelope.document(inputs: outcome.inputs, findings: findings, blobs: outcome.blobs,
-                                                                 sections: CorrelationRender.sections(report)))
+            text = ReportEnvelope.render(ReportEnvelope.document(inputs: redactor.apply(outcome).value.inputs, findings: safe.value.findings,
+                                                                 blobs: outcome.blobs, sections: CorrelationRender.sections(safe)))
         default:
-            report.findings = findings
-            text = CorrelationRender.render(report, as: CorrelationFormat(rawValue: common.format) ?? .text)
+            text = CorrelationRender.render(safe, as: CorrelationFormat(rawValue: common.format) ?? .text)
         }
         if let failed = common.write(text, io: io) { return failed }
         let logsIncomplete = !report.logs.allErrors.isEmpty

@@ -118,11 +118,12 @@ public enum InspectCommand: SiftCommand {
 
     /// The report in one of the spec's formats.
     public static func render(_ outcome: ReadOutcome, format: String, colors: Colors = .off) -> String {
+        let safe = Redactor.verify().apply(outcome)
         switch format {
-        case "json": InspectReport.json(outcome)
-        case "csv": InspectReport.csv(outcome)
-        case "markdown": InspectReport.markdown(outcome)
-        default: InspectReport.text(outcome, colors: colors)
+        case "json": return InspectReport.json(safe)
+        case "csv": return InspectReport.csv(safe)
+        case "markdown": return InspectReport.markdown(safe)
+        default: return InspectReport.text(safe, colors: colors)
         }
     }
 }

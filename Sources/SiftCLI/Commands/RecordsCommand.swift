@@ -19,19 +19,21 @@ public enum RecordsCommand: SiftCommand {
             ArgumentSpec.exports,
         ],
         options: [
-            OptionSpec("type", value: "type", help: "Keep records of this type (repeatable).",
+            OptionSpec("type", value: "type", help: "Keep records of this type.",
                        allowed: ["network", "log", "event", "frame", "unknown"], repeatable: true),
             OptionSpec("level", value: "level", help: "Keep log records at or above this level.",
                        allowed: RecordFilter.levels),
-            OptionSpec("label", value: "label", help: "Keep records with this label (repeatable).", repeatable: true),
-            OptionSpec("status", value: "code", help: "Keep network records with this status code or class, such as 503 or 5xx (repeatable).",
+            OptionSpec("label", value: "label", help: "Keep records with this label.", repeatable: true),
+            OptionSpec("status", value: "code", help: "Keep network records with this status code or class, such as 503 or 5xx.",
                        repeatable: true),
-            OptionSpec("since", value: "time", help: "Keep records at or after this RFC 3339 time."),
-            OptionSpec("until", value: "time", help: "Keep records at or before this RFC 3339 time."),
-            OptionSpec("grep", value: "pattern", help: "Keep records whose JSON line matches this regular expression."),
+            RecordScope.sessionOption,
+            RecordScope.sinceOption,
+            RecordScope.untilOption,
+            OptionSpec("grep", value: "pattern", help: "Keep records whose printed line (credentials masked) matches this regular expression."),
             OptionSpec("columns", value: "list",
                        help: "CSV columns, comma-separated; nested fields by dots. Default: \(RecordFlattener.defaultColumns.joined(separator: ", ")).",
                        takesPath: false),
+            OptionSpec("json", help: "Same as --format jsonl: JSON Lines, one record per line."),
         ],
         examples: [
             ("pbsift records --type network --status 5xx export.zip | jq -r .url", "The URLs of every failed request."),
@@ -65,13 +67,9 @@ public enum RecordsCommand: SiftCommand {
             throw UsageError("The value '\(s)' is invalid for '--status <code>'. Please provide a status code such as 503, or a class such as 5xx.")
         }
         f.statuses = options.all("status")
-        for name in ["since", "until"] {
-            guard let text = options.value(name) else { continue }
-            guard let t = Timestamp.parse(text) else {
-                throw UsageError("The value '\(text)' is invalid for '--\(name) <time>'. Please provide an RFC 3339 time such as 2026-11-29T10:15:02Z.")
-            }
-            if name == "since" { f.since = t } else { f.until = t }
-        }
+        let scope = try RecordScope(options)
+        f.since = scope.since
+        f.until = scope.until
         if let g = options.value("grep") {
             do {
                 f.grep = try NSRegularExpression(pattern: g)
@@ -82,15 +80,29 @@ public enum RecordsCommand: SiftCommand {
         return f
     }
 
-    public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
+    /// `--json` means JSON Lines here (as `palbase debug tail --json` prints them).
+    static func jsonMeansJSONLines(_ options: ParsedOptions) throws -> ParsedOptions {
+        guard options.flag("json") else { return options }
+        if let given = options.value("format"), given != "jsonl" {
+            throw UsageError("'--json' conflicts with '--format \(given)'")
+        }
+        var o = options
+        o.flags.remove("json")
+        o.values["format"] = ["jsonl"]
+        return o
+    }
+
+    public static func run(_ parsed: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
+        let options = try jsonMeansJSONLines(parsed)
         let common = try CommonOptions(options, spec: spec, io: io)
         let filter = try filter(from: options)
+        let scope = RecordScope(session: options.value("session"))
         let columns = (options.value("columns") ?? RecordFlattener.defaultColumns.joined(separator: ","))
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let sink = try StreamSink(path: common.outputPath, io: io)
         let csv = common.format == "csv"
         if csv { sink.write(Escape.csvRow(columns)) }
-        let masker = RecordMasker()
+        let masker = RecordMasker(config: VerifyConfig())
         let analysis = RecordsAnalysis(filter: filter, transform: { o, record in masker.mask(o, record: record) }) { object in
             if csv {
                 sink.write(Escape.csvRow(columns.map { RecordFlattener.cell(object, column: $0) }))
@@ -103,7 +115,8 @@ public enum RecordsCommand: SiftCommand {
         let progress = Progress(io: io, options: common)
         let reader = ExportReader(limits: common.limits)
         reader.shouldStop = { [sink] in sink.closed }
-        let outcome = reader.read(inputs: options.argument("input"), analyses: [analysis, progress])
+        let outcome = reader.read(inputs: options.argument("input"), analyses: scope.wrap([analysis]) + [progress])
+        try scope.checkSessionMatched(outcome.sessions.map(\.sessionId))
         progress.clear()
         if let failed = sink.finish() { return failed }
         if sink.closed { return .ok }
@@ -166,29 +179,32 @@ final class StreamSink: @unchecked Sendable {
     }
 }
 
-/// Masks credentials in a flattened record before `records` prints it: every value `verify` would
-/// report (contract breaches and credential shapes) is replaced, wherever it stands in a string, by
-/// its masked preview.
+/// Redacts a flattened record before `records` prints it: the values verify's checks find in the
+/// record (contract breaches, credential shapes, decoded bodies) and every credential shape in any
+/// string, names included, are replaced by their masked preview; a base64 or gzip body that holds
+/// a credential is withheld (its stored form decodes back to the value).
 struct RecordMasker: @unchecked Sendable {
-    let finder = SecretValueFinder()
+    let secrets: RecordSecrets
+    let base: Redactor
 
-    func mask(_ object: [String: JSONOut], record: Record) -> [String: JSONOut] {
-        let secrets = finder.values(in: record)
-        guard !secrets.isEmpty else { return object }
-        return object.mapValues { RecordMasker.replace($0, secrets) }
+    init(config: VerifyConfig) {
+        secrets = RecordSecrets(config: config)
+        base = Redactor.verify(config: config)
     }
 
-    static func replace(_ v: JSONOut, _ secrets: [String]) -> JSONOut {
-        switch v {
-        case .string(let s):
-            var out = s
-            for secret in secrets where out.contains(secret) {
-                out = out.replacingOccurrences(of: secret, with: SecretMask.preview(secret))
-            }
-            return .string(out)
-        case .array(let a): return .array(a.map { replace($0, secrets) })
-        case .object(let o): return .object(o.mapValues { replace($0, secrets) })
-        default: return v
+    static let withheld = "[withheld: the body holds a credential]"
+
+    func mask(_ object: [String: JSONOut], record: Record) -> [String: JSONOut] {
+        let found = secrets.scan(record)
+        var o = object
+        for side in found.bodies {
+            guard case .object(var part)? = o[side], case .object(var body)? = part["body"], body["data"] != nil else { continue }
+            body["data"] = .string(RecordMasker.withheld)
+            part["body"] = .object(body)
+            o[side] = .object(part)
         }
+        let redactor = found.values.isEmpty ? base : base.adding(known: found.values)
+        guard case .object(let out) = redactor.json(.object(o)) else { return o }
+        return out
     }
 }

@@ -31,7 +31,7 @@ public enum ReportCommand: SiftCommand {
                        repeatable: true),
             OptionSpec("config", value: "file", help: "A verify config file (see pbsift verify --help).", takesPath: true),
             OptionSpec("baseline", value: "file", help: "Accept the credential findings this verify baseline lists.", takesPath: true),
-        ],
+        ] + RecordScope.options,
         examples: [
             ("pbsift report export.zip --logs logs/ -f markdown -o ticket.md", "A ticket-ready report of a user's export and the day's logs."),
             ("pbsift report export.zip --logs api.log.gz --json | jq .verdict", "The verdict lines, through jq."),
@@ -97,9 +97,13 @@ public enum ReportCommand: SiftCommand {
         let correlation = CorrelationAnalysis()
         let timeline = FailureTimeline(context: context)
         let progress = Progress(io: io, options: common)
-        let outcome = ExportReader(limits: common.limits)
-            .read(inputs: inputs, analyses: [progress, verify, waterfall, correlation, timeline])
+        let scope = try RecordScope(options)
+        var outcome = ExportReader(limits: common.limits)
+            .read(inputs: inputs, analyses: [progress] + scope.wrap([verify, waterfall, correlation, timeline]))
         progress.clear()
+        try scope.checkSessionMatched(outcome.sessions.map(\.sessionId))
+        outcome.findings = outcome.findings.filter(scope.keeps)
+        outcome.sessions = outcome.sessions.filter { SessionSelector.matches(scope.session, $0.sessionId) }
 
         var correlated: CorrelationReport? = nil
         if !logs.isEmpty {
@@ -120,17 +124,16 @@ public enum ReportCommand: SiftCommand {
             suppressed = dropped.count
         }
         all = ReportEnvelope.sorted(all)
-        // Never print a secret: what verify found, and what the URLs and messages shown hold.
-        let secrets = verify.secretValues
-        let masker = OutputMasker(known: secrets)
-        correlated = correlated.map(masker.mask)
-        let waterfallReport = WaterfallReport(sessions: masker.mask(waterfall.sessions),
-                                              findings: all.filter { $0.rule.hasPrefix("waterfall.") })
+        // Never print a secret: every text goes through one redactor, which knows what verify found
+        // and runs verify's detectors over each text.
+        let redactor = Redactor.verify(config: config, known: verify.secretValues)
+        let waterfallReport = WaterfallReport(sessions: waterfall.sessions, findings: all.filter { $0.rule.hasPrefix("waterfall.") },
+                                              redactor: redactor)
         let report = SupportReport(
             outcome: outcome, findings: all, waterfall: waterfallReport, correlation: correlated, timeline: timeline,
             verifySummary: VerifySummary(findings: all.filter(VerifyCommand.reported), suppressed: suppressed, inputs: outcome.inputs,
                                          records: verify.recordsScanned, blobs: verify.blobsScanned),
-            slowest: slowest, secrets: secrets)
+            slowest: slowest, redactor: redactor)
         let sink = try StreamSink(path: common.outputPath, io: io)
         switch common.format {
         case "markdown": sink.write(report.markdown())

@@ -114,10 +114,15 @@ public enum VerifyCommand: SiftCommand {
 
         let progress = Progress(io: io, options: common)
         let analysis = VerifyAnalysis(config: config)
+        analysis.keepSecretValues()
         let outcome = ExportReader(limits: common.limits).read(inputs: options.argument("input"), analyses: [progress, analysis])
         progress.clear()
 
-        let all = outcome.findings.filter(reported)
+        // Locations and messages name keys, headers and record types from the export: redacted
+        // before they are printed or written to a baseline.
+        let redactor = Redactor.verify(config: config, known: analysis.secretValues)
+        let safe = redactor.apply(outcome.findings.filter(reported))
+        let all = safe.value
         var status: ExitStatus? = nil
         if let path = options.value("write-baseline") {
             do { try Baseline(findings: all).write(path: path) } catch {
@@ -129,7 +134,8 @@ public enum VerifyCommand: SiftCommand {
         let summary = VerifySummary(findings: kept, suppressed: suppressed.count, inputs: outcome.inputs,
                                     records: analysis.recordsScanned, blobs: analysis.blobsScanned)
         let format = VerifyFormat(rawValue: common.format) ?? .text
-        let report = VerifyRender.render(format, findings: kept, inputs: outcome.inputs, summary: summary, blobs: outcome.blobs)
+        let report = VerifyRender.render(format, findings: safe.map { baseline?.apply($0).kept ?? $0 }, inputs: redactor.apply(outcome.inputs).value,
+                                         summary: summary, blobs: outcome.blobs)
         if let failed = common.write(report, io: io) { return failed }
         return status ?? common.exitStatus(findings: kept, incomplete: outcome.anyIncomplete)
     }

@@ -25,7 +25,7 @@ public enum WaterfallCommand: SiftCommand {
             OptionSpec("min-duration", value: "ms", help: "Show only requests that took at least this many milliseconds."),
             OptionSpec("category", value: "name", help: "Show only requests of this category: auth, call, generated, app, ..."),
             OptionSpec("source", value: "source", help: "Show only the SDK's own requests or the app's.", allowed: ["sdk", "app"]),
-        ],
+        ] + RecordScope.options,
         examples: [
             ("pbsift waterfall export.zip", "Every request on one axis from launch, and where the time went."),
             ("pbsift waterfall --slowest 10 -f markdown export.zip", "The ten slowest requests, ready for a ticket."),
@@ -100,15 +100,28 @@ public enum WaterfallCommand: SiftCommand {
         return f
     }
 
+    /// Whether `r` is the request `--request` names (a seq, a request id or a record id).
+    static func isRequest(_ r: WaterfallRequest, _ q: String) -> Bool {
+        (Int(q).map { $0 == r.seq } ?? false) || r.requestId == q || r.recordId == q
+    }
+
     public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
         let common = try CommonOptions(options, spec: spec, io: io)
         let filter = try filter(from: options)
+        let scope = try RecordScope(options)
         let analysis = WaterfallAnalysis()
         let progress = Progress(io: io, options: common)
-        let outcome = ExportReader(limits: common.limits).read(inputs: options.argument("input"), analyses: [analysis, progress])
+        var outcome = ExportReader(limits: common.limits).read(inputs: options.argument("input"),
+                                                               analyses: scope.wrap([analysis]) + [progress])
         progress.clear()
+        try scope.checkSessionMatched(outcome.sessions.map(\.sessionId))
+        outcome.findings = outcome.findings.filter(scope.keeps)
+        if let wanted = filter.request, let selector = ShowSelector(wanted),
+           !analysis.sessions.contains(where: { $0.requests.contains(where: { isRequest($0, wanted) }) }) {
+            throw UsageError(ShowAnalysis.notFound(selector, sessions: analysis.sessions))
+        }
         let mine = outcome.findings.filter { $0.rule.hasPrefix("waterfall.") }
-        let report = WaterfallReport(sessions: OutputMasker().mask(analysis.sessions), findings: mine, filter: filter)
+        let report = WaterfallReport(sessions: analysis.sessions, findings: mine, filter: filter, redactor: .verify())
         let others = outcome.findings.count - mine.count
         if others > 0 && !common.quiet {
             io.err("note: the reader made \(others) other finding\(others == 1 ? "" : "s") (integrity, limits, archive, policy); see 'pbsift inspect'\n")

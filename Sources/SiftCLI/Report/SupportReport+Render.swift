@@ -90,7 +90,7 @@ extension SupportReport {
         for v in verdict {
             o += "  \(v.ok ? "ok  " : "FAIL") \(v.key.padding(toLength: 12, withPad: " ", startingAt: 0)) \(Escape.terminal(v.text))\n"
         }
-        o += "\n" + (InspectReport.text(outcome, colors: colors).components(separatedBy: "\nFindings").first ?? "") + "\n"
+        o += "\n" + InspectReport.overview(redactedOutcome, colors: colors) + "\n"
         for (title, list) in [("failed requests", Array(failed.prefix(SupportReport.maxFailedShown))), ("slowest requests", slow)] where !list.isEmpty {
             o += "\(title)\n"
             for r in list {
@@ -134,7 +134,7 @@ extension SupportReport {
                        "blobs": ReportEnvelope.blobJSON(ReportEnvelope.blobTotals(outcome.blobs))]) else { return }
         doc["verdict"] = .array(verdict.map { .object(["key": .string($0.key), "ok": .bool($0.ok), "text": .string($0.text)]) })
         doc["verify"] = verifySummary.json
-        if let c = correlation {
+        if let c = redactedCorrelation {
             var sections = CorrelationRender.sections(c)
             sections["findings"] = nil
             doc["correlation"] = .object(sections)
@@ -142,7 +142,7 @@ extension SupportReport {
             doc["correlation"] = .null
         }
         doc["failures"] = .array(timeline.windows.map { w in
-            .object(["sessionId": .opt(w.sessionId), "seq": .opt(w.failed.seq), "recordId": .opt(w.failed.id),
+            .object(["sessionId": .opt(redactor.text(w.sessionId)), "seq": .opt(w.failed.seq), "recordId": .opt(redactor.text(w.failed.id)),
                      "timeline": .array(timelineEntries(w).map { e in
                          .object(["ts": .opt(e.ts.map { Timestamp.format($0) }), "side": .string(e.side.hasPrefix("device") ? "device" : "server"),
                                   "text": .string(e.text)])
@@ -154,8 +154,7 @@ extension SupportReport {
         guard head.hasSuffix("\n}") else { sink(head + "\n"); return }
         head.removeLast(2)
         sink(head + ",\n  \"waterfall\": ")
-        var w = waterfall
-        w.findings = []
+        let w = waterfall.withoutFindings()
         var first = true
         var pendingNewline = false
         WaterfallRender.json(w, pretty: true) { piece in

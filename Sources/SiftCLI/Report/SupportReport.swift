@@ -7,42 +7,48 @@ import SiftWaterfall
 /// `pbsift report`: everything the other commands found, in one pass, led by a verdict.
 /// It composes their analyses and renderers; it re-implements none of them.
 public struct SupportReport: Sendable {
-    public var outcome: ReadOutcome
-    /// Every finding of every analysis, sorted.
-    public var findings: [Finding]
-    public var waterfall: WaterfallReport
+    /// The reader's outcome, redacted.
+    public let redactedOutcome: Redacted<ReadOutcome>
+    public var outcome: ReadOutcome { redactedOutcome.value }
+    /// Every finding of every analysis, sorted, redacted.
+    public let findings: [Finding]
+    /// Built with the same redactor.
+    public let waterfall: WaterfallReport
     /// Nil when no `--logs` were given.
-    public var correlation: CorrelationReport?
-    public var timeline: FailureTimeline
-    public var verifySummary: VerifySummary
-    public var slowest: Int
-    /// Values the verify checks called secret (never shown): every text shown is masked with them.
-    let replacer: SecretReplacer
+    public let redactedCorrelation: Redacted<CorrelationReport>?
+    public var correlation: CorrelationReport? { redactedCorrelation?.value }
+    public let timeline: FailureTimeline
+    public let verifySummary: VerifySummary
+    public let slowest: Int
+    /// Every text shown goes through it (the records of the timeline are read here, raw).
+    let redactor: Redactor
 
+    /// Everything untrusted is redacted here, once: the outcome, the findings, the correlation;
+    /// `waterfall` must have been built with the same `redactor`.
     public init(outcome: ReadOutcome, findings: [Finding], waterfall: WaterfallReport, correlation: CorrelationReport?,
-                timeline: FailureTimeline, verifySummary: VerifySummary, slowest: Int, secrets: [String]) {
-        self.outcome = outcome
-        self.findings = findings
+                timeline: FailureTimeline, verifySummary: VerifySummary, slowest: Int, redactor: Redactor) {
+        self.redactedOutcome = redactor.apply(outcome)
+        self.findings = findings.map { $0.redacted(by: redactor) }
         self.waterfall = waterfall
-        self.correlation = correlation
+        self.redactedCorrelation = correlation.map { redactor.apply($0) }
         self.timeline = timeline
         self.verifySummary = verifySummary
         self.slowest = slowest
-        self.replacer = SecretReplacer(secrets)
+        self.redactor = redactor
         let all = waterfall.sessions.flatMap(\.requests)
         failed = all.filter(SupportReport.isFailed)
         slow = all.filter { !SupportReport.isFailed($0) && $0.state != "pending" }
             .sorted { $0.elapsedMs != $1.elapsedMs ? $0.elapsedMs > $1.elapsedMs : ($0.seq ?? 0) < ($1.seq ?? 0) }
             .prefix(slowest).map { $0 }
         var index: [String: Int] = [:]
-        for (i, c) in (correlation?.requests ?? []).enumerated() {
+        for (i, c) in (redactedCorrelation?.value.requests ?? []).enumerated() {
             index[SupportReport.key(c.entry.input, c.entry.file, c.entry.line)] = index[SupportReport.key(c.entry.input, c.entry.file, c.entry.line)] ?? i
         }
         correlationIndex = index
     }
 
-    /// `text` with every known secret value replaced by its masked preview.
-    public func masked(_ text: String) -> String { replacer.mask(text) }
+    /// `text` (from the export or the logs) redacted.
+    public func masked(_ text: String) -> String { redactor.text(text) }
 
     /// Every failed request (state failure or cancelled, or HTTP 400 and up), in record order.
     public let failed: [WaterfallRequest]

@@ -1,5 +1,6 @@
 import Foundation
 import SiftCore
+import SiftWaterfall
 
 /// Which request `pbsift show` explains: a `seq` number, a request id (`req_…`) or a record id.
 public enum ShowSelector: Sendable, Equatable {
@@ -158,17 +159,31 @@ final class ShowAnalysis: Analysis, @unchecked Sendable {
         if let wanted = session, sessions.isEmpty {
             return "no session matches '--session \(wanted)' in this export"
         }
+        var seqs: [Int] = []
+        for s in sessions { seqs += s.requestSeqs }
+        var other: String?
+        if case .seq(let n) = selector { other = sessions.compactMap { $0.otherSeqs[n] }.first }
+        return ShowAnalysis.notFound(selector, requestSeqs: seqs, otherType: other, requestIdCount: requestIdCount)
+    }
+
+    /// The message for a request that is not in the export's `sessions` (as `waterfall` read them).
+    static func notFound(_ selector: ShowSelector, sessions: [WaterfallSession]) -> String {
+        let requests = sessions.flatMap(\.requests)
+        return notFound(selector, requestSeqs: requests.compactMap(\.seq), otherType: nil,
+                        requestIdCount: requests.filter { $0.requestId != nil }.count)
+    }
+
+    /// "no request with seq 99 in this export; the nearest requests are seq 48, 50, 52 (33 requests,
+    /// seq 3 to 52)", "no request id req_… in this export (18 requests carry a request id)".
+    static func notFound(_ selector: ShowSelector, requestSeqs: [Int], otherType: String?, requestIdCount: Int) -> String {
         switch selector {
         case .seq(let n):
-            var seqs: [Int] = []
-            for s in sessions { seqs += s.requestSeqs }
-            let others = sessions.compactMap { $0.otherSeqs[n] }
             var msg = "no request with seq \(n) in this export"
-            if let type = others.first {
+            if let type = otherType {
                 let article = type.first.map { "aeiou".contains($0) } ?? false ? "an" : "a"
                 msg = "seq \(n) is \(article) \(type) record, not a request"
             }
-            let unique = Array(Set(seqs)).sorted()
+            let unique = Array(Set(requestSeqs)).sorted()
             guard let lo = unique.first, let hi = unique.last else { return msg + "; it holds no request" }
             let nearest = unique.sorted { abs($0 - n) != abs($1 - n) ? abs($0 - n) < abs($1 - n) : $0 < $1 }.prefix(3).sorted()
             msg += "; the nearest requests are seq " + nearest.map(String.init).joined(separator: ", ")

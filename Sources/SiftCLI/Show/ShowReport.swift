@@ -138,9 +138,10 @@ extension ShowReport {
     /// the session's per-host counts for the explanation, `correlation` the join (nil without logs).
     init(match m: ShowAnalysis.Match, request wf: WaterfallRequest?, hosts: [String: (requests: Int, opened: Int)],
          correlation: CorrelationReport?) {
-        let finder = SecretValueFinder()
-        let replacer = SecretReplacer(finder.values(in: m.record))
-        func mask(_ s: String?) -> String? { s.map(replacer.mask) }
+        let secrets = RecordSecrets()
+        let base = Redactor.verify()
+        let redactor = base.adding(known: secrets.scan(m.record).values)
+        func mask(_ s: String?) -> String? { redactor.text(s) }
         let j = m.record.json
 
         input = m.input
@@ -153,7 +154,7 @@ extension ShowReport {
         requestId = j["requestId"]?.string
         echoedRequestId = j["echoedRequestId"]?.string
         method = j["method"]?.string
-        url = mask(wf?.url ?? j["url"]?.string.map(WaterfallURL.sanitize))
+        url = redactor.url(wf?.url ?? j["url"]?.string)
         statusCode = j["statusCode"]?.int
         state = j["state"]?.string
         if let e = j["error"], e.isObject {
@@ -224,7 +225,7 @@ extension ShowReport {
             let phases = t.segments.map { seg in
                 Phase(phase: seg.phase, startMs: off(seg.startUs) ?? 0, ms: Double(seg.endUs - seg.startUs) / 1000)
             }
-            return Transaction(index: t.index, url: mask(t.url), statusCode: t.statusCode, offsetMs: off(t.startUs),
+            return Transaction(index: t.index, url: redactor.url(t.url), statusCode: t.statusCode, offsetMs: off(t.startUs),
                                totalMs: t.totalMs, phases: phases, notes: notes, anomalies: t.anomalies)
         }
         droppedTransactions = wf?.droppedTransactions ?? 0
@@ -232,9 +233,8 @@ extension ShowReport {
         // The server's side.
         let c = correlation?.requests.first { $0.entry.input == m.input && $0.entry.file == m.file && $0.entry.line == m.record.line }
         if let correlation {
-            let masker = OutputMasker()
             let lines = c?.lines ?? []
-            let texts = masker.mask(url: nil, texts: lines.map { SupportReport.serverText($0, max: 300) }).texts
+            let texts = lines.map { redactor.text(SupportReport.serverText($0, max: 300)) }
             server = ServerSide(
                 status: c?.status.rawValue ?? (requestId == nil ? "no request id" : CorrelationStatus.clientOnly.rawValue),
                 skewSeconds: correlation.clockSkew.seconds, skewSamples: correlation.clockSkew.samples,
@@ -271,7 +271,7 @@ extension ShowReport {
         var around: [Around] = []
         for r in m.before + [m.record] + m.after {
             let isReq = r.line == m.record.line
-            let text = ShowReport.maskedSummary(r, finder: finder)
+            let text = ShowReport.maskedSummary(r, secrets: secrets, redactor: base)
             let n = "#\(r.seq.map(String.init) ?? "?") "
             // The record is written when the request ends: its start gets a row of its own.
             if isReq, let s = start, let t = r.ts, Double(s) / 1_000_000 < t - 0.0005 {
@@ -287,11 +287,13 @@ extension ShowReport {
             let ta = a.element.ts ?? .infinity, tb = b.element.ts ?? .infinity
             return ta != tb ? ta < tb : a.offset < b.offset
         }.map(\.element)
+        // Every other text of the record (names, method, state, ids, header names…) too.
+        self = self.redacted(by: redactor)
     }
 
-    /// One record in a line, with every secret value in it masked.
-    static func maskedSummary(_ r: Record, finder: SecretValueFinder) -> String {
-        SecretReplacer(finder.values(in: r)).mask(SupportReport.summary(of: r))
+    /// One record in a line, redacted with the values verify's checks find in it.
+    static func maskedSummary(_ r: Record, secrets: RecordSecrets, redactor: Redactor) -> String {
+        redactor.adding(known: secrets.scan(r).values).text(SupportReport.summary(of: r))
     }
 
     /// `server clock 2.49 s ahead of the device`, `4 h 7 min behind`.
@@ -311,5 +313,61 @@ extension ShowReport {
             amount = "more than 30 years"
         }
         return "server clock \(amount) \(side) the device"
+    }
+}
+
+extension ShowReport: Redactable {
+    /// Every text that came from the export or the logs.
+    func redacted(by r: Redactor) -> ShowReport {
+        var x = self
+        x.file = r.text(file)
+        x.sessionId = r.text(sessionId)
+        x.user = r.text(user)
+        x.recordId = r.text(recordId)
+        x.requestId = r.text(requestId)
+        x.echoedRequestId = r.text(echoedRequestId)
+        x.method = r.text(method)
+        x.state = r.text(state)
+        x.error = r.text(error)
+        x.source = r.text(source)
+        x.kind = r.text(kind)
+        x.category = r.text(category)
+        x.label = r.text(label)
+        x.httpVersion = r.text(httpVersion)
+        func headers(_ h: [Header]) -> [Header] { h.map { Header(name: r.text($0.name), value: r.text($0.value)) } }
+        func body(_ b: Body?) -> Body? {
+            guard var b else { return nil }
+            b.contentType = r.text(b.contentType)
+            b.encoding = r.text(b.encoding)
+            b.blob = r.text(b.blob)
+            return b
+        }
+        x.requestHeaders = headers(requestHeaders)
+        x.responseHeaders = responseHeaders.map(headers)
+        x.requestBody = body(requestBody)
+        x.responseBody = body(responseBody)
+        x.transactions = transactions.map { t in
+            var t = t
+            t.notes = t.notes.map { r.text($0) }
+            t.anomalies = t.anomalies.map { r.text($0) }
+            return t
+        }
+        x.verdict = r.text(verdict)
+        x.server = server.map { s in
+            var s = s
+            s.lines = s.lines.map { l in
+                var l = l
+                l.file = r.text(l.file)
+                l.text = r.text(l.text)
+                return l
+            }
+            return s
+        }
+        x.around = around.map { a in
+            var a = a
+            a.text = r.text(a.text)
+            return a
+        }
+        return x
     }
 }

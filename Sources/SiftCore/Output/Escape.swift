@@ -4,8 +4,10 @@ import Foundation
 public enum Escape {
     /// RFC 4180 field: quoted when it holds `"`, `,`, CR or LF (quotes doubled); a field starting with
     /// `=`, `+`, `-`, `@`, TAB or CR is prefixed with `'` so spreadsheets don't run it as a formula.
+    /// Control characters (ESC, CR, BEL, C1, DEL) and bidi overrides are shown as `\x1b`, `\u{202e}`
+    /// (a CSV file is often `cat` to a terminal); LF and TAB stay.
     public static func csvField(_ s: String) -> String {
-        var v = s
+        var v = visible(s, keep: [0x0A, 0x09])
         if let f = v.unicodeScalars.first, ["=", "+", "-", "@", "\t", "\r"].contains(f) {
             // A plain number (e.g. -12.5) is data, not a formula.
             if !(f == "-" && Double(v) != nil) { v = "'" + v }
@@ -64,6 +66,20 @@ public enum Escape {
         return out
     }
 
+    /// `s` with every unsafe scalar (see `terminal`) but those in `keep` shown as an escape.
+    static func visible(_ s: String, keep: Set<UInt32>) -> String {
+        guard s.unicodeScalars.contains(where: { isUnsafe($0, keepNewlines: true) && !keep.contains($0.value) }) else { return s }
+        var out = ""
+        for u in s.unicodeScalars {
+            if isUnsafe(u, keepNewlines: true) && !keep.contains(u.value) {
+                out += u.value < 0x100 ? String(format: "\\x%02x", u.value) : String(format: "\\u{%x}", u.value)
+            } else {
+                out.unicodeScalars.append(u)
+            }
+        }
+        return out
+    }
+
     static func isUnsafe(_ u: Unicode.Scalar, keepNewlines: Bool) -> Bool {
         let v = u.value
         if v == 0x0A { return !keepNewlines }
@@ -72,11 +88,17 @@ public enum Escape {
         return false
     }
 
-    /// Text or attribute value for XML/HTML/SVG; characters not allowed in XML 1.0 become U+FFFD.
+    /// Text or attribute value for XML/HTML/SVG; characters not allowed in XML 1.0 become U+FFFD;
+    /// DEL, C1 controls and bidi overrides are shown as `\x85`, `\u{202e}`.
     public static func xml(_ s: String) -> String {
         var out = ""
         out.reserveCapacity(s.utf8.count)
         for u in s.unicodeScalars {
+            let v = u.value
+            if v >= 0x7F && isUnsafe(u, keepNewlines: true) {
+                out += v < 0x100 ? String(format: "\\x%02x", v) : String(format: "\\u{%x}", v)
+                continue
+            }
             switch u {
             case "<": out += "&lt;"
             case ">": out += "&gt;"

@@ -1,6 +1,6 @@
 import Foundation
 
-/// `pbsift inspect`'s renderers: pure functions of a `ReadOutcome`.
+/// `pbsift inspect`'s renderers: pure functions of a `ReadOutcome` that went through the `Redactor`.
 ///
 /// JSON document (keys sorted, pretty-printed):
 /// ```
@@ -45,8 +45,9 @@ public enum InspectReport {
     }
 
     /// The whole JSON document, pretty, with a final newline.
-    public static func json(_ o: ReadOutcome) -> String {
-        ReportEnvelope.render(ReportEnvelope.document(
+    public static func json(_ redacted: Redacted<ReadOutcome>) -> String {
+        let o = redacted.value
+        return ReportEnvelope.render(ReportEnvelope.document(
             inputs: o.inputs, findings: o.findings, blobs: o.blobs,
             sections: ["sessions": .array(o.sessions.map(sessionJSON)),
                        "blobs": ReportEnvelope.blobJSON(ReportEnvelope.blobTotals(o.blobs))]))
@@ -95,7 +96,13 @@ public enum InspectReport {
 
     /// For people: the inputs, each session's facts, blobs, and the findings worst first.
     /// Every string from the export is escaped for the terminal; colour only when `colors` is on.
-    public static func text(_ o: ReadOutcome, colors: Colors = .off) -> String {
+    public static func text(_ redacted: Redacted<ReadOutcome>, colors: Colors = .off) -> String {
+        overview(redacted, colors: colors) + "\n" + ReportEnvelope.findingsText(redacted.value.findings, colors: colors)
+    }
+
+    /// `text` without its findings: the inputs, each session's facts, blobs (`report` shows it).
+    public static func overview(_ redacted: Redacted<ReadOutcome>, colors: Colors = .off) -> String {
+        let o = redacted.value
         let records = o.sessions.reduce(0) { $0 + $1.recordCount }
         var out = colors.bold("pbsift inspect") + ": \(o.inputs.count) input\(o.inputs.count == 1 ? "" : "s"), "
         out += "\(o.sessions.count) session\(o.sessions.count == 1 ? "" : "s"), \(records) record\(records == 1 ? "" : "s"), "
@@ -109,7 +116,7 @@ public enum InspectReport {
             if let v = sdkText(s) { rows.append(("sdk", Escape.terminal(v))) }
             if let v = deviceText(s) { rows.append(("device", Escape.terminal(v))) }
             if let v = s.environmentRef { rows.append(("environment", Escape.terminal(v))) }
-            rows.append(("user", s.userId.map { Escape.terminal($0) } ?? colors.dim("(signed out)")))
+            rows.append(("user", s.userId.map { Escape.terminal($0) } ?? colors.dim(s.hasHeader ? "(signed out)" : "(unknown: no session header)")))
             if let v = s.launchedAt { rows.append(("launched", Timestamp.format(v))) }
             if let v = spanText(s) { rows.append(("time span", v)) }
             rows.append(("records", recordsText(s)))
@@ -126,14 +133,14 @@ public enum InspectReport {
                 out += ByteCount.humanBytes(b.referencedBytes) + ", deduplication saved " + ByteCount.humanBytes(b.savedBytes) + "\n"
             }
         }
-        out += "\n" + ReportEnvelope.findingsText(o.findings, colors: colors)
         return out
     }
 
     // MARK: markdown
 
     /// Ticket-ready Markdown: summary, inputs, sessions, blobs, findings; every export string escaped.
-    public static func markdown(_ o: ReadOutcome) -> String {
+    public static func markdown(_ redacted: Redacted<ReadOutcome>) -> String {
+        let o = redacted.value
         let records = o.sessions.reduce(0) { $0 + $1.recordCount }
         var out = "# pbsift inspect\n\n"
         out += "\(o.inputs.count) input\(o.inputs.count == 1 ? "" : "s"), \(o.sessions.count) session\(o.sessions.count == 1 ? "" : "s"), "
@@ -176,7 +183,8 @@ public enum InspectReport {
                                    "firstTs", "lastTs", "durationSeconds", "recordCount"] + recordKeys + ["damagedLines"]
 
     /// One row per session (RFC 4180, CRLF, formula cells neutralised), header first.
-    public static func csv(_ o: ReadOutcome) -> String {
+    public static func csv(_ redacted: Redacted<ReadOutcome>) -> String {
+        let o = redacted.value
         var out = Escape.csvRow(csvHeader)
         for s in o.sessions {
             let ts: (Double?) -> String = { $0.map { Timestamp.format($0, micro: true) } ?? "" }

@@ -15,6 +15,8 @@ public final class ExportReader {
     public let limits: ReadLimits
     /// Asked between lines; when it answers true, reading stops (a closed pipe: `| head`).
     public var shouldStop: @Sendable () -> Bool = { false }
+    /// The header whose value is a HAR entry's request id (`correlate --request-id-header`).
+    public var requestIdHeader = "X-Request-Id"
 
     public init(limits: ReadLimits = .default) {
         self.limits = limits
@@ -29,6 +31,7 @@ public final class ExportReader {
         while let path = queue.popFirst(), !shouldStop() {
             let pass = InputPass(path: path, limits: limits, analyses: analyses)
             pass.shouldStop = shouldStop
+            pass.requestIdHeader = requestIdHeader
             let (summary, sessions, blobs, found) = pass.run()
             outcome.inputs.append(summary)
             outcome.sessions += sessions
@@ -79,6 +82,9 @@ final class InputPass {
     /// Archives found in a folder input, read next as inputs of their own.
     var nestedExports: [String] = []
     var isFolderInput = false
+    /// A HAR document was read (the input's container is then `har` when it is a bare file).
+    var sawHAR = false
+    var requestIdHeader = "X-Request-Id"
 
     /// `.zip`, `.tar`, `.tar.gz`, `.tgz`: an export packed inside the input.
     static func isArchiveName(_ name: String) -> Bool {
@@ -101,7 +107,7 @@ final class InputPass {
         var isDir: ObjCBool = false
         isFolderInput = input.path != "-" && FileManager.default.fileExists(atPath: input.path, isDirectory: &isDir) && isDir.boolValue
         let result = InputWalker.walk(path: input.path, limits: limits) { entry in self.visit(entry) }
-        input.container = result.container
+        input.container = sawHAR && [.jsonl, .jsonlGz, .stdin].contains(result.container) ? .har : result.container
         for issue in result.issues {
             let sev: Severity
             switch issue.problem {
@@ -123,7 +129,7 @@ final class InputPass {
         for a in analyses { a.endInput(input) }
 
         let status: InputStatus = result.unreadable ? .unreadable : (result.isPartial || partial ? .partial : .ok)
-        let summary = InputSummary(path: input.path, container: result.container, status: status, errors: errors)
+        let summary = InputSummary(path: input.path, container: input.container, status: status, errors: errors)
         var blobSummary = BlobSummary()
         for (_, blobs) in blobsSeen {
             blobSummary.count += blobs.count
@@ -179,17 +185,36 @@ final class InputPass {
             let peek = PrefixedSource.peek(marker, count: 2)
             let gzip = peek.peeked == [0x1f, 0x8b]
             let source: ByteSource = gzip ? GzipSource(wrapping: peek, limit: limits.maxInputBytes) : peek
-            readSession(entry: entry, source: source, root: root, blobsAvailable: underSessions) { error in
+            let onError = { (error: Error) in
                 // The walker recorded what the entry's own source threw; our inflater's problems are ours to report.
                 guard !marker.threw else { return }
                 let problem = (error as? ArchiveError)?.problem ?? .corrupt
                 self.finding(problem.rawValue, .high, file: entry.name, message: "\(error)")
                 if problem.leavesInputPartial { self.errors.append("\(entry.name): \(error)") }
             }
+            let sniffed = sniffHAR(entry: entry, source: source)
+            if sniffed.isHAR {
+                readHAR(entry: entry, source: sniffed.source, onError: onError)
+            } else {
+                readSession(entry: entry, source: sniffed.source, root: root, blobsAvailable: underSessions, onError: onError)
+            }
         case .blob(let root, let hex):
             readBlob(entry: entry, root: root, hex: hex)
         case .store(let root):
             readStore(entry: entry, root: root)
+        case .other where InputPass.isHARName(entry.name):
+            // A HAR beside or inside an export: read when its bytes say HAR.
+            let marker = ThrowMarker(entry.source)
+            let peek = PrefixedSource.peek(marker, count: 2)
+            let source: ByteSource = peek.peeked == [0x1f, 0x8b] ? GzipSource(wrapping: peek, limit: limits.maxInputBytes) : peek
+            let sniffed = sniffHAR(entry: entry, source: source)
+            guard sniffed.isHAR else { break }
+            readHAR(entry: entry, source: sniffed.source) { error in
+                guard !marker.threw else { return }
+                let problem = (error as? ArchiveError)?.problem ?? .corrupt
+                self.finding(problem.rawValue, .high, file: entry.name, message: "\(error)")
+                if problem.leavesInputPartial { self.errors.append("\(entry.name): \(error)") }
+            }
         case .other:
             guard InputPass.isArchiveName(entry.name), !entry.isWholeInput else { break }
             if isFolderInput {

@@ -12,7 +12,8 @@ public struct RecordFilter: Sendable {
     public var statuses: [String] = []
     public var since: Double?
     public var until: Double?
-    /// Matched against the record's raw JSON line.
+    /// Matched against the record as it is printed (redacted, one JSON line), never against the
+    /// stored text: a guessed secret can't be confirmed by a match.
     public var grep: NSRegularExpression?
 
     public init() {}
@@ -54,10 +55,6 @@ public struct RecordFilter: Sendable {
             if let since, t < since { return false }
             if let until, t > until { return false }
         }
-        if let grep {
-            let raw = r.json.rawText
-            if grep.firstMatch(in: raw, range: NSRange(raw.startIndex..., in: raw)) == nil { return false }
-        }
         return true
     }
 }
@@ -79,7 +76,12 @@ public final class RecordsAnalysis: Analysis {
 
     public func record(_ record: Record, session: SessionContext) {
         guard filter.keeps(record) else { return }
+        let object = transform(RecordFlattener.object(record, session: session), record)
+        if let grep = filter.grep {
+            let line = JSONOut.object(object).render(pretty: false)
+            if grep.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) == nil { return }
+        }
         emitted += 1
-        emit(transform(RecordFlattener.object(record, session: session), record))
+        emit(object)
     }
 }

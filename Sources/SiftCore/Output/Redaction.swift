@@ -1,0 +1,376 @@
+import Foundation
+import SiftArchive
+
+// One way from export text to printed text.
+//
+// Every string that came from an export or a server log is *untrusted*: it may hold a credential
+// (as a value, a name, or an encoded form of one) and it may hold terminal control sequences. It
+// reaches an output only through a `Redactor`, and a medium's escaping (`Escape`) runs after it.
+//
+// - A single string: wrap it in `Untrusted` where it is read; `redactor.text(u)` / `redactor.url(u)`
+//   give the printable (not yet escaped) form.
+// - A report model: conform it to `Redactable`; `redactor.apply(model)` gives a `Redacted<Model>`,
+//   the only thing renderers accept.
+
+/// Text that came from an export or a server log. It has no public way back to `String`: it
+/// becomes printable only through `Redactor.text(_:)` or `Redactor.url(_:)`. Interpolating it
+/// prints a placeholder, never the text.
+public struct Untrusted: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
+    let raw: String
+    public init(_ raw: String) { self.raw = raw }
+    public var description: String { "‹untrusted›" }
+    public var debugDescription: String { "‹untrusted›" }
+    /// Whether the text is empty (safe to ask: it reveals nothing).
+    public var isEmpty: Bool { raw.isEmpty }
+}
+
+/// What kind of text a detector looks at: a URL is masked by its structure (userinfo, query pairs).
+public enum UntrustedKind: Sendable {
+    case text
+    case url
+}
+
+/// Finds credentials in one text, with the checks `verify` runs. Implemented by `SiftVerify`.
+public protocol SecretDetector: AnyObject, Sendable {
+    /// The credential values in `text`: substrings of it, or the decoded form of an encoded part
+    /// (percent-encoding, a form body, a JSON document in a string).
+    func secrets(in text: String, kind: UntrustedKind) -> [String]
+    /// Whether a query parameter name is one whose value the SDK must send as `***`.
+    func isListedQueryName(_ name: String) -> Bool
+}
+
+/// A model whose every export- or log-derived string has been through a `Redactor`.
+public protocol Redactable: Sendable {
+    /// A copy with every untrusted string redacted (names as well as values).
+    func redacted(by redactor: Redactor) -> Self
+}
+
+/// A value that went through a `Redactor`. Only `Redactor.apply(_:)` makes one, so a renderer that
+/// takes `Redacted<T>` can't be handed raw export text.
+public struct Redacted<Value: Sendable>: Sendable {
+    public let value: Value
+    fileprivate init(_ value: Value) { self.value = value }
+}
+
+extension Redacted {
+    /// Transforms the redacted value (for filtering or sorting, never for adding untrusted text).
+    public func map<T: Sendable>(_ f: (Value) -> T) -> Redacted<T> { Redacted<T>(f(value)) }
+}
+
+/// The one redactor: replaces every credential in an untrusted text by its masked preview.
+///
+/// It knows the values a `verify` pass found (`known`, matched in one pass over each text whatever
+/// their number) and runs verify's detectors (`detector`) over each text itself, so a credential
+/// verify did not see (a name, a record type, a server message) or saw only in decoded form is
+/// masked too. In a URL the userinfo is dropped and the value of a listed query parameter, or of
+/// one that holds a credential once percent-decoded, becomes `***`.
+public final class Redactor: @unchecked Sendable {
+    private let known: ValueMatcher
+    private let detector: SecretDetector?
+    private let lock = NSLock()
+
+    /// `known`: values already known to be secret (never printed). `detector`: verify's checks.
+    public init(known: [String] = [], detector: SecretDetector? = nil) {
+        self.known = ValueMatcher(known)
+        self.detector = detector
+    }
+
+    /// The same detector with more known values (e.g. those one record holds).
+    public func adding(known values: [String]) -> Redactor {
+        Redactor(known: known.values + values, detector: detector)
+    }
+
+    /// Redacts a model (every string of it) for a renderer.
+    public func apply<T: Redactable>(_ value: T) -> Redacted<T> { Redacted(value.redacted(by: self)) }
+
+    /// Redacts every element of a list.
+    public func apply<T: Redactable>(_ values: [T]) -> Redacted<[T]> { Redacted(values.map { $0.redacted(by: self) }) }
+
+    /// Free text, printable once escaped for its medium.
+    public func text(_ u: Untrusted) -> String { redactText(u.raw) }
+
+    /// A URL, printable once escaped for its medium.
+    public func url(_ u: Untrusted) -> String { redactURL(u.raw) }
+
+    /// Shorthands for models that keep their strings as `String` (each call is the boundary).
+    public func text(_ s: String) -> String { redactText(s) }
+    public func text(_ s: String?) -> String? { s.map(redactText) }
+    public func url(_ s: String?) -> String? { s.map(redactURL) }
+
+    /// Every string in a JSON value, object keys included.
+    public func json(_ v: JSONOut) -> JSONOut {
+        switch v {
+        case .string(let s): return .string(redactText(s))
+        case .array(let a): return .array(a.map(json))
+        case .object(let o):
+            var out: [String: JSONOut] = [:]
+            for (k, x) in o { out[redactText(k)] = json(x) }
+            return .object(out)
+        default: return v
+        }
+    }
+
+    private func detect(_ s: String, _ kind: UntrustedKind) -> [String] {
+        guard let detector else { return [] }
+        lock.lock()
+        defer { lock.unlock() }
+        return detector.secrets(in: s, kind: kind)
+    }
+
+    // MARK: text
+
+    private func redactText(_ s: String) -> String {
+        guard !s.isEmpty else { return s }
+        var out = known.replace(s)
+        let found = detect(out, .text).filter { !$0.isEmpty }
+        guard !found.isEmpty else { return out }
+        var unmatched: [String] = []
+        for v in Set(found).sorted(by: { $0.utf8.count > $1.utf8.count }) {
+            if out.contains(v) {
+                out = out.replacingOccurrences(of: v, with: SecretMask.preview(v))
+            } else {
+                unmatched.append(v)
+            }
+        }
+        if !unmatched.isEmpty { out = Redactor.maskEncodedTokens(out, holding: unmatched) }
+        return out
+    }
+
+    /// Replaces each token (a run without white space or quotes) whose percent- or base64-decoded
+    /// form holds one of `values` by the preview of that decoded form.
+    static func maskEncodedTokens(_ s: String, holding values: [String]) -> String {
+        var out = ""
+        var token = ""
+        func flush() {
+            guard !token.isEmpty else { return }
+            let decoded = [Redactor.percentDecoded(token), Base64.decode(token).flatMap { String(validating: $0, as: UTF8.self) }]
+                .compactMap { $0 }
+            if decoded.contains(where: { d in values.contains { d.contains($0) } }) || values.contains(where: { token.contains($0) }) {
+                out += SecretMask.preview(decoded.first ?? token)
+            } else {
+                out += token
+            }
+            token = ""
+        }
+        for ch in s {
+            if ch.isWhitespace || ch == "\"" || ch == "'" || ch == "<" || ch == ">" {
+                flush()
+                out.append(ch)
+            } else {
+                token.append(ch)
+            }
+        }
+        flush()
+        return out
+    }
+
+    /// `%XX` (and `+` as a space) resolved; nil when there is nothing to resolve.
+    static func percentDecoded(_ s: String) -> String? {
+        guard s.contains("%") || s.contains("+") else { return nil }
+        var bytes: [UInt8] = []
+        let u = Array(s.utf8)
+        var i = 0
+        func hex(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 48...57: return c - 48
+            case 65...70: return c - 55
+            case 97...102: return c - 87
+            default: return nil
+            }
+        }
+        while i < u.count {
+            if u[i] == 0x25, i + 2 < u.count, let a = hex(u[i + 1]), let b = hex(u[i + 2]) {
+                bytes.append(a << 4 | b)
+                i += 3
+            } else {
+                bytes.append(u[i] == 0x2B ? 0x20 : u[i])
+                i += 1
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    // MARK: URL
+
+    private func redactURL(_ s: String) -> String {
+        guard !s.isEmpty else { return s }
+        var url = Redactor.droppingUserinfo(s)
+        // Where the query and fragment start.
+        let q = url.firstIndex(where: { $0 == "?" || $0 == "#" })
+        let head = q.map { String(url[..<$0]) } ?? url
+        let found = Set(detect(url, .url).filter { !$0.isEmpty })
+        var out = redactHead(head, found: found)
+        if let q {
+            var rest = Substring(url[q...])
+            while let sigil = rest.first {
+                rest = rest.dropFirst()
+                let end = sigil == "?" ? rest.firstIndex(of: "#") ?? rest.endIndex : rest.endIndex
+                out.append(sigil)
+                out += redactPairs(String(rest[..<end]), found: found)
+                rest = rest[end...]
+            }
+        }
+        url = out
+        return url
+    }
+
+    private func redactHead(_ head: String, found: Set<String>) -> String {
+        var out = known.replace(head)
+        for v in found.sorted(by: { $0.utf8.count > $1.utf8.count }) where out.contains(v) {
+            out = out.replacingOccurrences(of: v, with: SecretMask.preview(v))
+        }
+        return out
+    }
+
+    /// `a=1&b=2`: the value of a listed name, or one holding a credential, becomes `***`.
+    private func redactPairs(_ text: String, found: Set<String>) -> String {
+        var parts: [String] = []
+        for pair in text.split(separator: "&", omittingEmptySubsequences: false) {
+            guard let eq = pair.firstIndex(of: "=") else {
+                parts.append(holds(String(pair), found) ? "***" : String(pair))
+                continue
+            }
+            let name = String(pair[..<eq])
+            let value = String(pair[pair.index(after: eq)...])
+            let plainName = Redactor.percentDecoded(name) ?? name
+            let shownName = holds(name, found) ? SecretMask.preview(plainName) : name
+            if value.isEmpty || value == "***" {
+                parts.append(shownName + "=" + value)
+            } else if detector?.isListedQueryName(plainName) == true || holds(value, found)
+                        || Redactor.looksLikeJWT(Redactor.percentDecoded(value) ?? value) {
+                parts.append(shownName + "=***")
+            } else {
+                parts.append(shownName + "=" + value)
+            }
+        }
+        return parts.joined(separator: "&")
+    }
+
+    /// `eyJ…` with two dots: a JSON Web Token, however short its parts.
+    static func looksLikeJWT(_ v: String) -> Bool {
+        v.utf8.count > 3 && v.hasPrefix("eyJ") && v.utf8.filter({ $0 == 0x2E }).count == 2
+    }
+
+    /// Whether a stored query part holds a credential, as stored or once decoded.
+    private func holds(_ part: String, _ found: Set<String>) -> Bool {
+        let plain = Redactor.percentDecoded(part) ?? part
+        if known.occurs(in: part) || known.occurs(in: plain) { return true }
+        return found.contains { plain.contains($0) || part.contains($0) }
+    }
+
+    /// `scheme://user:pass@host/…` → `scheme://host/…`.
+    static func droppingUserinfo(_ s: String) -> String {
+        guard let sep = s.range(of: "://"), s.distance(from: s.startIndex, to: sep.lowerBound) < 32 else { return s }
+        let authorityEnd = s[sep.upperBound...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? s.endIndex
+        guard let at = s[sep.upperBound..<authorityEnd].lastIndex(of: "@") else { return s }
+        return String(s[..<sep.upperBound]) + String(s[s.index(after: at)...])
+    }
+}
+
+/// Known secret values, indexed by their first four bytes: one pass over a text finds them all.
+/// Values shorter than four bytes are ignored (they can't be told from ordinary text).
+struct ValueMatcher: Sendable {
+    private var byPrefix: [UInt32: [[UInt8]]] = [:]
+    private(set) var values: [String] = []
+
+    init(_ values: [String]) {
+        for v in Set(values) {
+            let b = Array(v.utf8)
+            guard b.count >= 4 else { continue }
+            byPrefix[ValueMatcher.key(b, 0), default: []].append(b)
+            self.values.append(v)
+        }
+        for k in byPrefix.keys { byPrefix[k]?.sort { $0.count > $1.count } }
+    }
+
+    @inline(__always) static func key<C: RandomAccessCollection>(_ b: C, _ i: C.Index) -> UInt32 where C.Element == UInt8 {
+        UInt32(b[i]) | UInt32(b[b.index(i, offsetBy: 1)]) << 8 | UInt32(b[b.index(i, offsetBy: 2)]) << 16
+            | UInt32(b[b.index(i, offsetBy: 3)]) << 24
+    }
+
+    private func hit(_ b: [UInt8], _ i: Int) -> [UInt8]? {
+        guard let candidates = byPrefix[ValueMatcher.key(b, i)] else { return nil }
+        return candidates.first { c in i + c.count <= b.count && b[i..<i + c.count].elementsEqual(c) }
+    }
+
+    func occurs(in text: String) -> Bool {
+        guard !byPrefix.isEmpty else { return false }
+        let b = Array(text.utf8)
+        var i = 0
+        while i + 4 <= b.count {
+            if hit(b, i) != nil { return true }
+            i += 1
+        }
+        return false
+    }
+
+    func replace(_ text: String) -> String {
+        guard !byPrefix.isEmpty else { return text }
+        let b = Array(text.utf8)
+        var out: [UInt8] = []
+        var copied = 0
+        var i = 0
+        while i + 4 <= b.count {
+            if let h = hit(b, i) {
+                if out.isEmpty { out.reserveCapacity(b.count) }
+                out += b[copied..<i]
+                out += Array(SecretMask.preview(String(decoding: h, as: UTF8.self)).utf8)
+                i += h.count
+                copied = i
+            } else {
+                i += 1
+            }
+        }
+        if copied == 0 { return text }
+        out += b[copied...]
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+extension Finding: Redactable {
+    /// Names from an export stand in a finding's location and message (a key, a header name, a
+    /// record type): both are redacted, as are the file, session and record ids.
+    public func redacted(by r: Redactor) -> Finding {
+        var f = self
+        f.file = r.text(file)
+        f.sessionId = r.text(sessionId)
+        f.recordId = r.text(recordId)
+        f.location = r.text(location)
+        f.message = r.text(message)
+        return f
+    }
+}
+
+extension SessionSummary: Redactable {
+    /// The session header's fields (user id, environment, bundle id, device…) come from the export.
+    public func redacted(by r: Redactor) -> SessionSummary {
+        var s = self
+        s.sessionId = r.text(sessionId)
+        s.file = r.text(file)
+        s.app = (r.text(app.bundleId), r.text(app.version), r.text(app.build))
+        s.sdk = (r.text(sdk.name), r.text(sdk.version))
+        s.device = (r.text(device.model), r.text(device.system), r.text(device.locale), r.text(device.timeZone))
+        s.environmentRef = r.text(environmentRef)
+        s.userId = r.text(userId)
+        return s
+    }
+}
+
+extension InputSummary: Redactable {
+    /// The path is the user's; the errors name places inside the input (archive entry names).
+    public func redacted(by r: Redactor) -> InputSummary {
+        var i = self
+        i.errors = errors.map { r.text($0) }
+        return i
+    }
+}
+
+extension ReadOutcome: Redactable {
+    public func redacted(by r: Redactor) -> ReadOutcome {
+        var o = self
+        o.inputs = inputs.map { $0.redacted(by: r) }
+        o.sessions = sessions.map { $0.redacted(by: r) }
+        o.findings = findings.map { $0.redacted(by: r) }
+        return o
+    }
+}

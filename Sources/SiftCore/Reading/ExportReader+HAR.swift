@@ -1,0 +1,167 @@
+import SiftArchive
+
+/// Reading a HAR 1.2 file as sessions of network records (see `HARMapping`).
+///
+/// The document is streamed (`HARStream`): each entry is parsed on its own, bounded by
+/// `ReadLimits.maxLineBytes`, so a HAR of hundreds of MB costs the memory of its largest entry. An
+/// entry that is damaged, or over the bound, is a finding naming it, and the entries after it are
+/// read; a document cut short is a finding naming where, and every entry before is read. Entries
+/// with one `_sessionId` (written by `pbsift har`) form one session each; any other HAR is one session.
+extension InputPass {
+    /// `.har`, `.har.gz`: a name that says HAR (the bytes still decide).
+    static func isHARName(_ name: String) -> Bool {
+        let n = name.lowercased()
+        return n.hasSuffix(".har") || n.hasSuffix(".har.gz")
+    }
+
+    /// Looks at the first bytes of `entry` (inflated when gzip'd); when they start a HAR document,
+    /// reads it and returns true. Otherwise returns the source to read as JSON Lines.
+    func sniffHAR(entry: ArchiveEntry, source: ByteSource) -> (isHAR: Bool, source: ByteSource) {
+        let peek = PrefixedSource.peek(source, count: 64)
+        guard HARStream.looksLikeHAR(peek.peeked) else { return (false, peek) }
+        return (true, peek)
+    }
+
+    func readHAR(entry: ArchiveEntry, source: ByteSource, onError: (Error) -> Void) {
+        sawHAR = true
+        var stream = HARStream(source: source, maxValue: limits.maxLineBytes)
+        var creator: JSONValue?
+        var browser: JSONValue?
+        var session: SessionContext?
+        var sessionKey: String?
+        var group: [JSONValue] = []
+        var groupBytes = 0
+        var groupStart = (index: 0, line: 0)
+        var groupId: String?
+        var seq = 0
+        var entries = 0
+
+        func start(_ header: JSONValue?, sessionId: String?, line: Int) -> SessionContext {
+            let s = SessionContext(input: input, file: entry.name, root: "", blobsAvailable: false)
+            s.sessionId = sessionId
+            for a in analyses { a.beginSession(s) }
+            var h = HARMapping.header(creator: creator, browser: browser, sessionId: sessionId)
+            if let header, header.isObject, case .object(var o) = header.out {
+                o["type"] = .string("session")
+                o["seq"] = .int(0)
+                if let sessionId { o["sessionId"] = .string(sessionId) }
+                h = .object(o)
+            }
+            if let doc = try? JSONDocument(string: h.render(pretty: false), maxDepth: limits.maxJSONDepth) {
+                s.header = doc.root
+                s.launchedAt = doc.root["launchedAt"]?.string.flatMap(Timestamp.parse)
+                if let t = doc.root["ts"]?.string.flatMap(Timestamp.parse) {
+                    s.firstTs = t
+                    s.lastTs = t
+                }
+                let record = Record(line: line, json: doc.root)
+                for a in analyses { a.record(record, session: s) }
+            }
+            return s
+        }
+        func end() {
+            flush()
+            guard let s = session else { return }
+            for a in analyses { a.endSession(s) }
+            sessions.append(summary(of: s))
+            session = nil
+        }
+        func flush() {
+            guard !group.isEmpty, let s = session else { return }
+            seq += 1
+            let out = HARMapping.record(group, seq: seq, fallbackId: "entries[\(groupStart.index)]",
+                                        requestIdHeader: requestIdHeader)
+            group = []
+            guard let doc = try? JSONDocument(string: out.render(pretty: false), maxDepth: limits.maxJSONDepth) else { return }
+            let record = Record(line: groupStart.line, json: doc.root)
+            s.recordCount += 1
+            s.counts["network", default: 0] += 1
+            s.bytes += Int64(groupBytes)
+            groupBytes = 0
+            if let t = record.ts {
+                s.firstTs = min(s.firstTs ?? t, t)
+                s.lastTs = max(s.lastTs ?? t, t)
+            }
+            for a in analyses { a.record(record, session: s) }
+        }
+        func current(line: Int) -> SessionContext {
+            if let s = session { return s }
+            let s = start(nil, sessionId: nil, line: line)
+            session = s
+            return s
+        }
+        func lose(_ rule: String, _ severity: Severity, line: Int, offset: Int64, _ message: String, partial isPartial: Bool) {
+            let s = current(line: line)
+            s.damagedLines += 1
+            findings.append(s.finding(rule, severity, line: line, message: message + " (at byte \(offset))"))
+            if isPartial {
+                partial = true
+                errors.append("\(entry.name): \(message) (line \(line), byte \(offset))")
+            }
+        }
+
+        while !shouldStop(), let event = stream.next() {
+            switch event {
+            case .logMember(let name, let bytes):
+                guard name == "creator" || name == "browser" else { continue }
+                guard let doc = try? JSONDocument(bytes: bytes, maxDepth: limits.maxJSONDepth) else { continue }
+                if name == "creator" { creator = doc.root } else { browser = doc.root }
+            case .entry(let index, let bytes, let line, let offset):
+                entries += 1
+                let doc: JSONDocument
+                do {
+                    doc = try JSONDocument(bytes: bytes, maxDepth: limits.maxJSONDepth)
+                } catch {
+                    lose("integrity.malformed-line", .medium, line: line, offset: offset,
+                         "log.entries[\(index)] is not valid JSON: \(error.description); the entries after it are read",
+                         partial: error.reason == .tooDeep)
+                    continue
+                }
+                let e = doc.root
+                guard e.isObject else {
+                    lose("integrity.malformed-line", .medium, line: line, offset: offset,
+                         "log.entries[\(index)] is not an object", partial: false)
+                    continue
+                }
+                let key = e["_sessionId"]?.string
+                if session == nil || key != sessionKey {
+                    end()
+                    sessionKey = key
+                    session = start(e["_session"], sessionId: key, line: line)
+                }
+                let rid = e["_recordId"]?.string
+                if rid == nil || rid != groupId || group.count >= 64 {
+                    flush()
+                    groupStart = (index, line)
+                }
+                groupId = rid
+                group.append(e)
+                groupBytes += bytes.count
+            case .tooLarge(let what, let bytes, let line, let offset):
+                lose("integrity.malformed-line", .medium, line: line, offset: offset,
+                     "\(what) is \(bytes) bytes, over the \(limits.maxLineBytes)-byte bound for one entry; not read",
+                     partial: true)
+            case .damaged(let message, let line, let offset):
+                flush()
+                lose("integrity.malformed-line", .high, line: line, offset: offset,
+                     "the HAR is damaged: \(message); nothing after it is read", partial: true)
+            case .truncated(let message, let line, let offset):
+                flush()
+                // A source that threw (a cut gzip stream) is reported by whoever saw it first.
+                if stream.sourceError == nil {
+                    lose("integrity.torn-line", .medium, line: line, offset: offset,
+                         "\(message): the HAR is cut short after \(entries) entr\(entries == 1 ? "y" : "ies")", partial: true)
+                }
+            }
+        }
+        if let error = stream.sourceError { flush(); onError(error) }
+        if !stream.foundEntries && !partial {
+            let s = current(line: 1)
+            findings.append(s.finding("integrity.malformed-line", .medium, line: 1,
+                message: "the HAR has no log.entries array: no request was read"))
+        }
+        _ = current(line: 1)
+        end()
+        roots["", default: RootInfo()].bytes += stream.bytesRead
+    }
+}

@@ -1,0 +1,338 @@
+import Foundation
+
+/// Maps HAR 1.2 entries to the network record an export holds (SESSION-FORMAT.md §2.2), so that every
+/// analysis reads a HAR exactly as it reads an export.
+///
+/// - `request`/`response` headers are kept in order; a `cookies` list with no `Cookie` (or
+///   `Set-Cookie`) header becomes that header, so the contract's header names apply to it.
+/// - `postData.text` (or its `params`, form-encoded) is the request body; `content.text` the response
+///   body, `encoding: base64` kept as base64.
+/// - `timings` become one transaction's timestamps from `startedDateTime`: -1 (or a missing phase)
+///   does not apply, `ssl` is the end of `connect` (HAR counts it inside `connect`).
+/// - A status of 0 means no response arrived: the record has no `response` and is a failure.
+/// - The record's `requestId` is the request header named `requestIdHeader` (`X-Request-Id`), its
+///   `echoedRequestId` the response header of that name.
+/// - `_`-prefixed fields and `comment`s stay where they were (verify reads them); the fields `pbsift har`
+///   writes for what HAR has no place for (`_recordId`, `_requestId`, `_label`, …) are read back, and
+///   consecutive entries with one `_recordId` (a redirect chain) become one record again.
+public enum HARMapping {
+    /// Entry fields `pbsift har` writes and this mapping reads back instead of keeping.
+    static let ownFields: Set<String> = [
+        "_recordId", "_seq", "_ts", "_requestId", "_echoedRequestId", "_source", "_kind", "_category", "_label",
+        "_operation", "_state", "_duration", "_error", "_taskStart", "_taskEnd", "_fetchType", "_reusedConnection",
+        "_tlsVersion", "_remotePort", "_sessionId",
+    ]
+
+    /// The network record of one entry, or of a redirect chain (`group`, in order). `fallbackId` names
+    /// the entry when it carries no `_recordId` (`entries[3]`).
+    public static func record(_ group: [JSONValue], seq: Int, fallbackId: String, requestIdHeader: String = "X-Request-Id") -> JSONOut {
+        guard let first = group.first, let last = group.last else { return .object([:]) }
+        var r: [String: JSONOut] = ["type": .string("network"), "seq": .int(seq)]
+        r["id"] = .string(first["_recordId"]?.string ?? fallbackId)
+        let req = first["request"]
+        let resp = last["response"]
+        r["method"] = str(req?["method"])
+        r["url"] = str(req?["url"])
+        let status = resp?["status"]?.int ?? 0
+        if status > 0 { r["statusCode"] = .int(status) }
+
+        // Request.
+        var request: [String: JSONOut] = [:]
+        if let req {
+            request["headers"] = .array(headers(req, synthesize: "Cookie", separator: "; "))
+            if let v = req["httpVersion"]?.string, !v.isEmpty { request["httpVersion"] = .string(v) }
+            if let b = postBody(req["postData"]) { request["body"] = b }
+            keepCustom(req, into: &request, skip: [])
+        }
+        r["request"] = .object(request)
+
+        // Response: absent when none arrived.
+        if let resp, status > 0 || (resp["headers"]?.count ?? 0) > 0 {
+            var response: [String: JSONOut] = ["headers": .array(headers(resp, synthesize: "Set-Cookie", separator: nil))]
+            if let v = resp["httpVersion"]?.string, !v.isEmpty { response["httpVersion"] = .string(v) }
+            if let b = contentBody(resp["content"]) { response["body"] = b }
+            if let t = resp["statusText"]?.string, !t.isEmpty { response["statusText"] = .string(t) }
+            keepCustom(resp, into: &response, skip: ["_error"])
+            r["response"] = .object(response)
+        }
+
+        // Request ids: ours, else the headers.
+        r["requestId"] = first["_requestId"].flatMap(str) ?? req.flatMap { header($0, requestIdHeader) }.map { .string($0) }
+        r["echoedRequestId"] = last["_echoedRequestId"].flatMap(str) ?? resp.flatMap { header($0, requestIdHeader) }.map { .string($0) }
+
+        r["source"] = first["_source"].flatMap(str) ?? .string("app")
+        r["kind"] = first["_kind"].flatMap(str) ?? .string("http")
+        r["category"] = first["_category"].flatMap(str) ?? .string("app")
+        if let l = first["_label"].flatMap(str) ?? first["_resourceType"].flatMap(str) { r["label"] = l }
+        if let o = first["_operation"].flatMap(str) { r["operation"] = o }
+
+        // State and error.
+        var error: JSONOut?
+        if let e = last["_error"], e.isObject {
+            var o: [String: JSONOut] = [:]
+            if let d = e["domain"]?.string { o["domain"] = .string(d) }
+            if let c = e["code"]?.int { o["code"] = .int(c) }
+            if let d = e["description"]?.string { o["description"] = .string(d) }
+            error = .object(o)
+        } else if let s = resp?["_error"]?.string, !s.isEmpty {
+            error = .object(["domain": .string("HAR"), "description": .string(s)])
+        } else if let s = last["_error"]?.string, !s.isEmpty {
+            error = .object(["domain": .string("HAR"), "description": .string(s)])
+        }
+        if let s = last["_state"]?.string {
+            r["state"] = .string(s)
+        } else {
+            r["state"] = .string(status > 0 && error == nil ? "success" : "failure")
+        }
+        if let error { r["error"] = error }
+
+        // Timing.
+        var transactions: [JSONOut] = []
+        var taskStart: Int64?
+        var taskEnd: Int64?
+        var spanMs = 0.0
+        for e in group {
+            let (tx, start, end) = transaction(e)
+            transactions.append(.object(tx))
+            if let start { taskStart = min(taskStart ?? start, start) }
+            if let end { taskEnd = max(taskEnd ?? end, end) }
+            if let t = e["time"]?.double, t.isFinite, t >= 0, t < 1e12 { spanMs += t }
+        }
+        if let d = first["_duration"]?.double, d.isFinite {
+            r["duration"] = .double(d)
+        } else if let s = taskStart, let e = taskEnd {
+            r["duration"] = .double(Double(e - s) / 1_000_000)
+        } else if spanMs > 0 {
+            r["duration"] = .double(spanMs / 1000)
+        }
+        var metrics: [String: JSONOut] = ["redirectCount": .int(group.count - 1), "transactions": .array(transactions)]
+        metrics["taskStart"] = first["_taskStart"].flatMap(str) ?? taskStart.map { .string(stamp($0)) }
+        metrics["taskEnd"] = last["_taskEnd"].flatMap(str) ?? taskEnd.map { .string(stamp($0)) }
+        r["metrics"] = .object(metrics)
+        if let ts = first["_ts"].flatMap(str) ?? taskEnd.map({ .string(stamp($0)) }) ?? first["startedDateTime"].flatMap(str) {
+            r["ts"] = ts
+        }
+        keepCustom(first, into: &r, skip: ["_resourceType", "_error"])
+        return .object(r)
+    }
+
+    /// The session header standing for a HAR file: who wrote it (`creator` as the writer, `browser`
+    /// as the system), and the session id `pbsift har` recorded, if any.
+    public static func header(creator: JSONValue?, browser: JSONValue?, sessionId: String?) -> JSONOut {
+        var h: [String: JSONOut] = ["type": .string("session"), "seq": .int(0), "formatVersion": .int(1)]
+        if let c = creator, c.isObject {
+            var sdk: [String: JSONOut] = [:]
+            if let n = c["name"]?.string { sdk["name"] = .string(n) }
+            if let v = c["version"]?.string { sdk["version"] = .string(v) }
+            h["sdk"] = .object(sdk)
+        }
+        if let b = browser, b.isObject {
+            let text = [b["name"]?.string, b["version"]?.string].compactMap { $0 }.joined(separator: " ")
+            if !text.isEmpty { h["device"] = .object(["system": .string(text)]) }
+        }
+        if let sessionId { h["sessionId"] = .string(sessionId) }
+        return .object(h)
+    }
+
+    // MARK: parts
+
+    static func str(_ v: JSONValue?) -> JSONOut? { v?.string.map { .string($0) } }
+
+    /// The value of the first header named `name` (case-insensitive).
+    static func header(_ side: JSONValue, _ name: String) -> String? {
+        let want = name.lowercased()
+        var found: String?
+        side["headers"]?.forEachElement { h in
+            guard found == nil, let n = h["name"]?.string, n.lowercased() == want, let v = h["value"]?.string else { return }
+            found = v
+        }
+        return found
+    }
+
+    /// `{name, value}` pairs in order; the `cookies` list as a `synthesize` header when none is there.
+    static func headers(_ side: JSONValue, synthesize: String, separator: String?) -> [JSONOut] {
+        var out: [JSONOut] = []
+        var has = false
+        side["headers"]?.forEachElement { h in
+            guard h.isObject else { return }
+            let name = h["name"]?.string ?? ""
+            if name.lowercased() == synthesize.lowercased() { has = true }
+            var o: [String: JSONOut] = ["name": .string(name), "value": .string(h["value"]?.string ?? "")]
+            if let c = h["comment"]?.string { o["comment"] = .string(c) }
+            out.append(.object(o))
+        }
+        if !has, let cookies = side["cookies"], cookies.count > 0 {
+            let pairs = cookies.elements.compactMap { c -> String? in
+                guard let n = c["name"]?.string else { return nil }
+                return n + "=" + (c["value"]?.string ?? "")
+            }
+            if let separator {
+                if !pairs.isEmpty { out.append(.object(["name": .string(synthesize), "value": .string(pairs.joined(separator: separator))])) }
+            } else {
+                for p in pairs { out.append(.object(["name": .string(synthesize), "value": .string(p)])) }
+            }
+        }
+        return out
+    }
+
+    /// `postData` as a body: its `text`, else its `params` form-encoded.
+    static func postBody(_ p: JSONValue?) -> JSONOut? {
+        guard let p, p.isObject else { return nil }
+        let mime = p["mimeType"]?.string
+        if let t = p["text"]?.string, !t.isEmpty {
+            return body(text: t, base64: p["encoding"]?.string == "base64", mime: mime)
+        }
+        guard let params = p["params"], params.count > 0 else { return nil }
+        let form = params.elements.map { q -> String in
+            formEncode(q["name"]?.string ?? "") + "=" + formEncode(q["value"]?.string ?? "")
+        }.joined(separator: "&")
+        return body(text: form, base64: false, mime: mime ?? "application/x-www-form-urlencoded")
+    }
+
+    /// `content` as a body: `text`, base64 when `encoding` says so.
+    static func contentBody(_ c: JSONValue?) -> JSONOut? {
+        guard let c, c.isObject, let t = c["text"]?.string else { return nil }
+        return body(text: t, base64: c["encoding"]?.string == "base64", mime: c["mimeType"]?.string)
+    }
+
+    static func body(text: String, base64: Bool, mime: String?) -> JSONOut {
+        var o: [String: JSONOut] = [:]
+        if let mime { o["contentType"] = .string(mime) }
+        if base64 {
+            o["encoding"] = .string("base64")
+            o["data"] = .string(text)
+            o["size"] = .int(Base64.decode(text)?.count ?? text.utf8.count)
+        } else {
+            o["encoding"] = .string("utf8")
+            o["text"] = .string(text)
+            o["size"] = .int(text.utf8.count)
+        }
+        return .object(o)
+    }
+
+    static func formEncode(_ s: String) -> String {
+        var out = ""
+        for b in s.utf8 {
+            switch b {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
+                out.unicodeScalars.append(UnicodeScalar(b))
+            default:
+                out += "%" + String(b, radix: 16, uppercase: true).leftPadded(2)
+            }
+        }
+        return out
+    }
+
+    /// `_`-prefixed members and `comment` of `from`, kept under the same names.
+    static func keepCustom(_ from: JSONValue, into o: inout [String: JSONOut], skip: Set<String>) {
+        from.forEachMember { k, v in
+            guard k.hasPrefix("_") || k == "comment", !ownFields.contains(k), !skip.contains(k), o[k] == nil else { return }
+            o[k] = v.out
+        }
+    }
+
+    // MARK: timings
+
+    /// Milliseconds as whole microseconds; nil for -1, a negative, or an absurd value.
+    static func micros(_ v: JSONValue?) -> Int64? {
+        guard let d = v?.double, d.isFinite, d >= 0, d < 1e12 else { return nil }
+        return Int64(exactly: (d * 1000).rounded())
+    }
+
+    /// Seconds since 1970 as whole microseconds.
+    static func micros(stamp: String?) -> Int64? {
+        guard let s = stamp, let t = Timestamp.parse(s), t.isFinite, abs(t) < 1e11 else { return nil }
+        return Int64(exactly: (t * 1_000_000).rounded())
+    }
+
+    static func stamp(_ us: Int64) -> String { Timestamp.format(Double(us) / 1_000_000, micro: true) }
+
+    /// One transaction from an entry's `startedDateTime` and `timings`, with its start and end.
+    static func transaction(_ e: JSONValue) -> ([String: JSONOut], Int64?, Int64?) {
+        var tx: [String: JSONOut] = [:]
+        let start = micros(stamp: e["startedDateTime"]?.string)
+        var end: Int64?
+        if let start {
+            func put(_ k: String, _ v: Int64) { tx[k] = .string(stamp(v)) }
+            put("fetchStart", start)
+            if let t = e["timings"], t.isObject {
+                var c = start
+                if let b = micros(t["blocked"]) { c += b }
+                if let d = micros(t["dns"]) {
+                    put("domainLookupStart", c); c += d; put("domainLookupEnd", c)
+                }
+                if let k = micros(t["connect"]) {
+                    put("connectStart", c)
+                    c += k
+                    if let s = micros(t["ssl"]) {
+                        put("secureConnectionStart", c - min(s, k))
+                        put("secureConnectionEnd", c)
+                    }
+                    put("connectEnd", c)
+                }
+                let send = micros(t["send"]), wait = micros(t["wait"]), receive = micros(t["receive"])
+                if send != nil || wait != nil || receive != nil {
+                    put("requestStart", c); c += send ?? 0; put("requestEnd", c)
+                }
+                if wait != nil || receive != nil {
+                    c += wait ?? 0; put("responseStart", c); c += receive ?? 0; put("responseEnd", c)
+                }
+                end = c
+            } else if let time = micros(e["time"]) {
+                end = start + time
+                put("responseEnd", start + time)
+            }
+        }
+        let req = e["request"], resp = e["response"]
+        if let u = req?["url"]?.string { tx["url"] = .string(u) }
+        if let s = resp?["status"]?.int, s > 0 { tx["statusCode"] = .int(s) }
+        if let v = resp?["httpVersion"]?.string ?? req?["httpVersion"]?.string, let p = networkProtocol(v) {
+            tx["networkProtocol"] = .string(p)
+        }
+        if var ip = e["serverIPAddress"]?.string, !ip.isEmpty {
+            if ip.hasPrefix("[") && ip.hasSuffix("]") { ip = String(ip.dropFirst().dropLast()) }
+            tx["remoteAddress"] = .string(ip)
+        }
+        if let p = e["_remotePort"]?.int { tx["remotePort"] = .int(p) }
+        if let t = e["_tlsVersion"]?.string { tx["tlsVersion"] = .string(t) }
+        if let r = e["_reusedConnection"]?.bool {
+            tx["reusedConnection"] = .bool(r)
+        } else if let t = e["timings"], t.isObject, start != nil {
+            tx["reusedConnection"] = .bool(micros(t["connect"]) == nil)
+        }
+        tx["fetchType"] = .string(fetchType(e))
+        for (k, from, field) in [("requestHeaderBytes", req, "headersSize"), ("requestBodyBytes", req, "bodySize"),
+                                 ("responseHeaderBytes", resp, "headersSize"), ("responseBodyBytes", resp, "bodySize")] {
+            if let n = from?[field]?.int, n >= 0 { tx[k] = .int(n) }
+        }
+        return (tx, start, end)
+    }
+
+    /// `h2`, `h3`, `http/1.1` from a HAR `httpVersion`.
+    static func networkProtocol(_ v: String) -> String? {
+        let l = v.lowercased()
+        switch l {
+        case "": return nil
+        case "http/2", "http/2.0", "h2": return "h2"
+        case "http/3", "http/3.0", "h3": return "h3"
+        default: return String(l.prefix(64))
+        }
+    }
+
+    /// The export's `fetchType` for an entry: ours, else Chrome's `_fromCache`, Safari's `_fetchType`.
+    static func fetchType(_ e: JSONValue) -> String {
+        if let f = e["_fetchType"]?.string {
+            switch f {
+            case "network", "localCache", "serverPush", "unknown": return f
+            default: return f.lowercased().contains("cache") ? "localCache" : "network"
+            }
+        }
+        if let c = e["_fromCache"]?.string, !c.isEmpty { return "localCache" }
+        return "network"
+    }
+}
+
+extension String {
+    func leftPadded(_ n: Int) -> String { count >= n ? self : String(repeating: "0", count: n - count) + self }
+}

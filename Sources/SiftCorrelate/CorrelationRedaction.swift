@@ -1,0 +1,71 @@
+import SiftCore
+
+// Every text of a correlation that came from the export or the server logs, redacted before any
+// renderer sees it (`CorrelationRender` takes a `Redacted<CorrelationReport>`).
+
+extension NetworkEntry: Redactable {
+    public func redacted(by r: Redactor) -> NetworkEntry {
+        var e = self
+        e.file = r.text(file)
+        e.sessionId = r.text(sessionId)
+        e.recordId = r.text(recordId)
+        e.requestId = r.text(requestId)
+        e.echoedRequestId = r.text(echoedRequestId)
+        e.method = r.text(method)
+        e.url = r.url(url)
+        e.state = r.text(state)
+        return e
+    }
+}
+
+extension SessionEntry: Redactable {
+    public func redacted(by r: Redactor) -> SessionEntry {
+        var e = self
+        e.file = r.text(file)
+        e.sessionId = r.text(sessionId)
+        e.userId = r.text(userId)
+        return e
+    }
+}
+
+extension ServerLine: Redactable {
+    public func redacted(by r: Redactor) -> ServerLine {
+        var l = self
+        l.file = r.text(file)
+        l.parsed.level = r.text(parsed.level)
+        l.parsed.message = r.text(parsed.message)
+        return l
+    }
+}
+
+extension CorrelationReport: Redactable {
+    public func redacted(by r: Redactor) -> CorrelationReport {
+        var c = self
+        c.requests = requests.map { q in
+            var q = q
+            q.entry = q.entry.redacted(by: r)
+            q.lines = q.lines.map { pl in
+                var pl = pl
+                pl.line = pl.line.redacted(by: r)
+                return pl
+            }
+            return q
+        }
+        c.sessions = sessions.map { s in
+            var s = s
+            s.entry = s.entry.redacted(by: r)
+            return s
+        }
+        c.logs.files = logs.files.map { f in
+            var f = f
+            f.file = r.text(f.file)
+            f.error = r.text(f.error)
+            return f
+        }
+        c.logs.errors = logs.errors.map { r.text($0) }
+        // The join is done: the lines live on in `requests` (redacted above).
+        c.logs.lines = []
+        c.findings = findings.map { $0.redacted(by: r) }
+        return c
+    }
+}

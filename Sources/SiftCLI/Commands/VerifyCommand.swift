@@ -84,6 +84,7 @@ public enum VerifyCommand: SiftCommand {
     /// The reader's findings `verify` reports beside its own (the rest belong to `inspect`).
     static func reported(_ f: Finding) -> Bool {
         f.rule.hasPrefix("redaction.") || f.rule.hasPrefix("secret.") || f.rule.hasPrefix("policy.")
+            || f.rule.hasPrefix("verify.") || f.rule == "archive.duplicate-entry"
     }
 
     /// The verify configuration from `--config` and `--extra-field` (shared with `report`).
@@ -112,11 +113,9 @@ public enum VerifyCommand: SiftCommand {
         let config = try config(from: options)
         let baseline = try baseline(from: options)
 
-        let progress = Progress(io: io, options: common)
         let analysis = VerifyAnalysis(config: config)
         analysis.keepSecretValues()
-        let outcome = ExportReader(limits: common.limits).read(inputs: options.argument("input"), analyses: [progress, analysis])
-        progress.clear()
+        let outcome = Diagnostics.read(options.argument("input"), analyses: [analysis], common: common, io: io)
 
         // Locations and messages name keys, headers and record types from the export: redacted
         // before they are printed or written to a baseline.
@@ -137,6 +136,8 @@ public enum VerifyCommand: SiftCommand {
         let report = VerifyRender.render(format, findings: safe.map { baseline?.apply($0).kept ?? $0 }, inputs: redactor.apply(outcome.inputs).value,
                                          summary: summary, blobs: outcome.blobs)
         if let failed = common.write(report, io: io) { return failed }
-        return status ?? common.exitStatus(findings: kept, incomplete: outcome.anyIncomplete)
+        // A bound that stopped the checks leaves the input not verified in full, whatever a baseline says.
+        let bounded = all.contains { $0.rule == VerifyRules.boundRule }
+        return status ?? common.exitStatus(findings: kept, incomplete: outcome.anyIncomplete || bounded)
     }
 }

@@ -17,18 +17,23 @@ public struct ReadLimits: Sendable, Equatable {
     public var maxJSONDepth: Int
     /// The largest blob the reader buffers for analysis (hashing still covers every byte).
     public var maxBlobBytes: Int
+    /// The longest wait, in seconds, for a pipe (FIFO) named as an input to be written to: for its
+    /// first byte (nothing is writing to it yet), and between bytes after. Then the input is unreadable.
+    public var pipeWaitSeconds: Double
 
     /// Eight times the SDK's 128 MiB store budget, 16 MiB lines, depth 512, 16 MiB blobs.
     public static let `default` = ReadLimits(
         maxInputBytes: 8 * 134_217_728, maxEntries: 200_000, maxLineBytes: 16 << 20,
         maxJSONDepth: 512, maxBlobBytes: 16 << 20)
 
-    public init(maxInputBytes: Int64, maxEntries: Int, maxLineBytes: Int, maxJSONDepth: Int, maxBlobBytes: Int) {
+    public init(maxInputBytes: Int64, maxEntries: Int, maxLineBytes: Int, maxJSONDepth: Int, maxBlobBytes: Int,
+                pipeWaitSeconds: Double = 10) {
         self.maxInputBytes = maxInputBytes
         self.maxEntries = maxEntries
         self.maxLineBytes = maxLineBytes
         self.maxJSONDepth = maxJSONDepth
         self.maxBlobBytes = maxBlobBytes
+        self.pipeWaitSeconds = pipeWaitSeconds
     }
 }
 
@@ -69,8 +74,12 @@ public enum ArchiveProblem: String, Sendable, CaseIterable {
     case duplicateEntry = "archive.duplicate-entry"
     /// An entry uses something this reader does not support (an unknown compression method, encryption).
     case unsupported = "archive.unsupported"
-    /// The input could not be opened or read at the operating-system level.
+    /// The input could not be opened or read at the operating-system level, or is not a file, folder or
+    /// pipe (a device, a socket), or holds no Palbe record.
     case unreadable = "archive.unreadable"
+    /// A zip entry's local header disagrees with its central-directory record (name, method, CRC-32 or
+    /// sizes): tools that trust one or the other see different contents. Read as the central directory says.
+    case headerMismatch = "archive.header-mismatch"
 
     /// Whether meeting this problem means the input was not read in full (exit status 2).
     public var leavesInputPartial: Bool {

@@ -16,7 +16,7 @@ struct FolderWalker {
             guard let dir = dirPath.withUnsafeBufferPointer({ opendir(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self)) }) else {
                 let why = errnoText()
                 if first {
-                    state.unreadable("cannot open folder '\(root)': \(why)")
+                    state.unreadable("cannot open the folder: \(why)")
                     return
                 }
                 let shown = String(decoding: rel, as: UTF8.self)

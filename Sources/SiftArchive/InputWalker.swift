@@ -32,7 +32,7 @@ public enum InputWalker {
         }
         var st = stat()
         guard stat(path, &st) == 0 else {
-            state.unreadable("cannot open '\(path)': \(errnoText())")
+            state.unreadable(errnoText())
             return .unknown
         }
         let base = baseName(path)
@@ -42,26 +42,17 @@ public enum InputWalker {
             return .folder
         case S_IFREG:
             break
+        case S_IFIFO:
+            // A pipe named on the command line (`<(zcat …)`): opened without waiting for a writer, then
+            // read as a stream, waiting at most `pipeWaitSeconds` for each byte.
+            guard let (fd, _) = openNonBlocking(path, type: S_IFIFO, state: state) else { return .unknown }
+            return walkStream(PipeSource(owning: fd, wait: state.limits.pipeWaitSeconds), name: base, state: state)
         default:
-            // A pipe or a character device named on the command line (`<(zcat …)`): read it as a stream.
-            let fd = open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else {
-                state.unreadable("cannot open '\(path)': \(errnoText())")
-                return .unknown
-            }
-            return walkStream(FileSource(owning: fd), name: base, state: state)
-        }
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else {
-            state.unreadable("cannot open '\(path)': \(errnoText())")
+            // A device or a socket: never opened (a tape or a terminal could block, /dev/zero never ends).
+            state.unreadable("\(specialKind(st.st_mode)), not a file, folder or pipe; not read")
             return .unknown
         }
-        var fst = stat()
-        guard fstat(fd, &fst) == 0, fst.st_mode & S_IFMT == S_IFREG else {
-            close(fd)
-            state.unreadable("'\(path)' changed while being opened")
-            return .unknown
-        }
+        guard let (fd, fst) = openNonBlocking(path, type: S_IFREG, state: state) else { return .unknown }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         let file = FileSource(owning: fd)
         let size = Int64(fst.st_size)
@@ -70,7 +61,7 @@ public enum InputWalker {
         do {
             got = try head.withUnsafeMutableBytes { b in try file.pread(into: b.baseAddress!, count: 512, at: 0) }
         } catch {
-            state.unreadable("cannot read '\(path)': \(describe(error))")
+            state.unreadable("cannot read: \(describe(error))")
             return .unknown
         }
         head.removeSubrange(got...)
@@ -93,6 +84,23 @@ public enum InputWalker {
         }
     }
 
+    /// Opens `path` without blocking (a pipe does not wait for a writer) and checks it is still of
+    /// `type`; nil, with the input unreadable, otherwise.
+    private static func openNonBlocking(_ path: String, type: mode_t, state: WalkState) -> (Int32, stat)? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else {
+            state.unreadable(errnoText())
+            return nil
+        }
+        var fst = stat()
+        guard fstat(fd, &fst) == 0, fst.st_mode & S_IFMT == type else {
+            close(fd)
+            state.unreadable("changed while being opened")
+            return nil
+        }
+        return (fd, fst)
+    }
+
     /// Standard input: JSON Lines, gzip'd or not; one entry named `-`.
     static func walkStdin(_ input: ByteSource, state: WalkState) {
         let peek = PrefixedSource.peek(input, count: 2)
@@ -109,7 +117,7 @@ public enum InputWalker {
         let peek = PrefixedSource.peek(input, count: 512)
         switch Sniff.kind(peek.peeked, name: name) {
         case .zip:
-            state.issue(.unsupported, entry: nil, message: "'\(name)' looks like a zip archive, which cannot be read from a pipe; pass a file")
+            state.issue(.unsupported, entry: nil, message: "a zip archive, which cannot be read from a pipe; pass a file")
             state.isUnreadable = true
             return .zip
         case .tar:
@@ -135,6 +143,17 @@ public enum InputWalker {
         if entryName.hasSuffix(".gz"), entryName.count > 3 { entryName.removeLast(3) }
         state.deliver(raw: entryName, declaredSize: nil, source: peek, clean: false, wholeInput: true)
         return .jsonlGz
+    }
+
+    /// `a character device`, `a block device`, `a socket`.
+    static func specialKind(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFSOCK: return "a socket"
+        case S_IFIFO: return "a pipe"
+        default: return "a special file"
+        }
     }
 
     static func baseName(_ path: String) -> String {
@@ -228,7 +247,7 @@ final class WalkState {
         if !seen.insert(name).inserted {
             issue(.duplicateEntry, entry: name, message: "entry '\(name)' appears more than once; every copy is read")
         }
-        let es = EntrySource(inner: source, state: self, name: name)
+        let es = EntrySource(inner: source, state: self, name: name, wholeInput: wholeInput)
         visit(ArchiveEntry(name: name, rawName: raw, declaredSize: declaredSize, source: es, isWholeInput: wholeInput))
         es.closed = true
         return es
@@ -246,10 +265,14 @@ final class EntrySource: ByteSource {
     private(set) var atEnd = false
     var closed = false
 
-    init(inner: ByteSource, state: WalkState, name: String) {
+    /// The entry is the whole input: its messages need no entry name (the caller prints the path).
+    let wholeInput: Bool
+
+    init(inner: ByteSource, state: WalkState, name: String, wholeInput: Bool = false) {
         self.inner = inner
         self.state = state
         self.name = name
+        self.wholeInput = wholeInput
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
@@ -275,7 +298,9 @@ final class EntrySource: ByteSource {
             return n
         } catch {
             let base = error as? ArchiveError ?? ArchiveError(.unreadable, "read failed: \(error)")
-            let e = ArchiveError(base.problem, "\(name): \(base.message) (at byte \(delivered) of the entry)")
+            let e = wholeInput
+                ? ArchiveError(base.problem, delivered == 0 ? base.message : "\(base.message) (at byte \(delivered))")
+                : ArchiveError(base.problem, "\(name): \(base.message) (at byte \(delivered) of the entry)")
             failure = e
             state.issue(e.problem, entry: name, offset: delivered, message: e.message)
             throw e

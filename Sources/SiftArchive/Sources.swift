@@ -67,6 +67,54 @@ public final class FileSource: ByteSource {
     }
 }
 
+/// A pipe (FIFO) opened non-blocking: each read waits at most `wait` seconds for data, so a pipe that
+/// nothing writes to ends the input with `.unreadable` instead of blocking forever.
+final class PipeSource: ByteSource {
+    private let fd: Int32
+    private let wait: Double
+    /// A writer has been seen (data, EAGAIN or a hang-up): a 0-byte read is then the end.
+    private var sawWriter = false
+
+    init(owning fd: Int32, wait: Double) {
+        self.fd = fd
+        self.wait = wait.isFinite ? min(max(0, wait), 86_400) : 10
+    }
+
+    deinit { close(fd) }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        let deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64(wait * 1e9)
+        while true {
+            let n = Foundation.read(fd, base, buffer.count)
+            if n > 0 {
+                sawWriter = true
+                return n
+            }
+            if n == 0 && sawWriter { return 0 }
+            if n < 0 {
+                if errno == EINTR { continue }
+                guard errno == EAGAIN || errno == EWOULDBLOCK else {
+                    throw ArchiveError(.unreadable, "read failed: \(errnoText())")
+                }
+                sawWriter = true
+            }
+            let now = DispatchTime.now().uptimeNanoseconds
+            guard now < deadline else {
+                let secs = wait == wait.rounded() ? String(Int(wait)) : String(wait)
+                throw ArchiveError(.unreadable, sawWriter
+                    ? "the pipe gave no data for \(secs) s; stopped reading"
+                    : "nothing wrote to the pipe within \(secs) s; not read")
+            }
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ms = Int32(min(1000, max(1, (deadline - now) / 1_000_000)))
+            if poll(&p, 1, ms) > 0, p.revents & Int16(POLLIN | POLLHUP) != 0 {
+                sawWriter = true
+            }
+        }
+    }
+}
+
 /// Bytes already in memory (tests, small blobs).
 public final class MemorySource: ByteSource {
     private let bytes: [UInt8]

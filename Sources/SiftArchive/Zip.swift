@@ -163,7 +163,7 @@ final class ZipReader {
 
         // zip64 extra field: the values that overflowed 32 bits, in this order.
         if usize == 0xFFFF_FFFF || csize == 0xFFFF_FFFF || local == 0xFFFF_FFFF {
-            guard let z = zip64Field(extra) else {
+            guard let z = Self.zip64Field(extra) else {
                 state.issue(.corrupt, entry: shown, offset: recordAt, message: "zip entry '\(shown)' (central record at offset \(recordAt)) lacks its zip64 extra field; skipped")
                 return
             }
@@ -223,8 +223,14 @@ final class ZipReader {
         }
         let localNameLength = Int(header.u16(26))
         let dataAt = localAt + 30 + Int64(localNameLength) + Int64(header.u16(28))
-        if try bytes(at: localAt + 30, count: localNameLength) != rawBytes {
-            state.issue(.corrupt, entry: shown, offset: localAt, message: "zip entry '\(shown)': the local header at offset \(localAt) names a different file; read under the central directory's name")
+        let localExtra = try bytes(at: localAt + 30 + Int64(localNameLength), count: Int(header.u16(28)))
+        let disagreements = Self.headerDisagreements(
+            local: header, localName: try bytes(at: localAt + 30, count: localNameLength), localExtra: localExtra,
+            centralName: rawBytes, method: method, crc: crc, compressed: csize, uncompressed: usize)
+        if !disagreements.isEmpty {
+            state.issue(.headerMismatch, entry: shown, offset: localAt,
+                        message: "zip entry '\(shown)': the local header at offset \(localAt) disagrees with the central directory on "
+                            + disagreements.joined(separator: ", ") + "; read as the central directory says")
         }
         guard dataAt <= size else {
             state.issue(.truncated, entry: shown, offset: dataAt, message: "zip entry '\(shown)': data offset \(dataAt) is past the end of the file; skipped")
@@ -268,7 +274,7 @@ final class ZipReader {
             let clean = CleanName(raw)
             let shown = clean.name
             guard state.countEntry(shown) else { return }
-            let z64 = zip64Field(extra)
+            let z64 = Self.zip64Field(extra)
             if let z = z64 {
                 if usize == 0xFFFF_FFFF, z.count >= 8 { usize = z.u64(0) }
                 if csize == 0xFFFF_FFFF, z.count >= 16 { csize = z.u64(8) }
@@ -336,7 +342,28 @@ final class ZipReader {
         }
     }
 
-    private func zip64Field(_ extra: [UInt8]) -> [UInt8]? {
+    /// Where a local header (30 fixed bytes, its name and extra field) disagrees with its central record:
+    /// `the name`, `the compression method (local 0, central 8)`, `the crc-32 (…)`, `the compressed size (…)`.
+    /// With a data descriptor (flag bit 3) the local CRC and sizes are zero by design and not compared.
+    static func headerDisagreements(local h: [UInt8], localName: [UInt8], localExtra: [UInt8], centralName: [UInt8],
+                                    method: UInt16, crc: UInt32, compressed: UInt64, uncompressed: UInt64) -> [String] {
+        var out: [String] = []
+        if localName != centralName { out.append("the name") }
+        if h.u16(8) != method { out.append("the compression method (local \(h.u16(8)), central \(method))") }
+        guard h.u16(6) & 0x08 == 0 else { return out }
+        if h.u32(14) != crc { out.append("the crc-32 (local \(hex(h.u32(14))), central \(hex(crc)))") }
+        var lc = UInt64(h.u32(18)), lu = UInt64(h.u32(22))
+        if lu == 0xFFFF_FFFF || lc == 0xFFFF_FFFF, let z = zip64Field(localExtra) {
+            // The local zip64 field holds both sizes, uncompressed first.
+            if lu == 0xFFFF_FFFF, z.count >= 8 { lu = z.u64(0) }
+            if lc == 0xFFFF_FFFF, z.count >= 16 { lc = z.u64(8) }
+        }
+        if lc != compressed { out.append("the compressed size (local \(lc), central \(compressed))") }
+        if lu != uncompressed { out.append("the uncompressed size (local \(lu), central \(uncompressed))") }
+        return out
+    }
+
+    static func zip64Field(_ extra: [UInt8]) -> [UInt8]? {
         var i = 0
         while i + 4 <= extra.count {
             let id = extra.u16(i), length = Int(extra.u16(i + 2))

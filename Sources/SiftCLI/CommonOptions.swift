@@ -162,6 +162,10 @@ public struct CommonOptions: Sendable {
             }
             limits.maxInputBytes = n
         }
+        // How long a pipe named as an input may stay silent (see ReadLimits.pipeWaitSeconds).
+        if let w = io.environment["PBSIFT_PIPE_WAIT"].flatMap(Double.init), w.isFinite, w >= 0, w <= 86_400 {
+            limits.pipeWaitSeconds = w
+        }
         self.limits = limits
         let toFile = outputPath != nil
         switch parsed.value("color") ?? "auto" {

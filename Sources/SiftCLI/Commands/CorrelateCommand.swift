@@ -131,9 +131,7 @@ public enum CorrelateCommand: SiftCommand {
             throw UsageError("Standard input can be the export or the logs, not both.")
         }
         let analysis = CorrelationAnalysis()
-        let progress = Progress(io: io, options: common)
-        let outcome = ExportReader(limits: common.limits).read(inputs: inputs, analyses: [progress, analysis])
-        progress.clear()
+        let outcome = Diagnostics.read(inputs, analyses: [analysis], common: common, io: io)
 
         if let platform {
             let scopes = QueryEmitter.scopes(requests: analysis.requests, sessions: analysis.sessions, margin: margin)
@@ -151,6 +149,7 @@ public enum CorrelateCommand: SiftCommand {
         var report = Correlator.run(requests: analysis.requests, sessions: analysis.sessions, logs: logs,
                                     options: CorrelationOptions(windowMargin: margin), scanOptions: scanOptions)
         scanProgress.clear()
+        Diagnostics.logs(report.logs.allErrors, io: io)
         if !common.quiet, let hint = QueryOptions.noMatchHint(report) { io.err(hint) }
         let findings = ReportEnvelope.sorted(outcome.findings + report.findings)
         report.findings = findings

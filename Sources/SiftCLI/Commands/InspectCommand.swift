@@ -100,7 +100,8 @@ public enum InspectCommand: SiftCommand {
         ("archive.corrupt", "The container's structure is damaged."),
         ("archive.duplicate-entry", "Two entries with the same cleaned name (both are read)."),
         ("archive.unsupported", "An entry uses an unsupported compression method or encryption."),
-        ("archive.unreadable", "The input could not be opened or read."),
+        ("archive.unreadable", "The input could not be opened or read, is a device or socket, or holds no Palbe record (not a Palbe export)."),
+        ("archive.header-mismatch", "A zip entry's local header disagrees with its central directory (name, method, CRC-32 or sizes); read as the central directory says."),
     ]
 
     /// `.It Cm rule` and its meaning, one per rule.
@@ -110,9 +111,7 @@ public enum InspectCommand: SiftCommand {
 
     public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
         let common = try CommonOptions(options, spec: spec, io: io)
-        let progress = Progress(io: io, options: common)
-        let outcome = ExportReader(limits: common.limits).read(inputs: options.argument("input"), analyses: [progress])
-        progress.clear()
+        let outcome = Diagnostics.read(options.argument("input"), analyses: [], common: common, io: io)
         return common.finish(render(outcome, format: common.format, colors: common.colors), outcome: outcome, io: io)
     }
 

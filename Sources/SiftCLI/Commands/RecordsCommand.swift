@@ -112,12 +112,9 @@ public enum RecordsCommand: SiftCommand {
                 sink.write(line)
             }
         }
-        let progress = Progress(io: io, options: common)
-        let reader = ExportReader(limits: common.limits)
-        reader.shouldStop = { [sink] in sink.closed }
-        let outcome = reader.read(inputs: options.argument("input"), analyses: scope.wrap([analysis]) + [progress])
+        let outcome = Diagnostics.read(options.argument("input"), analyses: scope.wrap([analysis]), common: common, io: io,
+                                       shouldStop: { [sink] in sink.closed })
         try scope.checkSessionMatched(outcome.sessions.map(\.sessionId))
-        progress.clear()
         if let failed = sink.finish() { return failed }
         if sink.closed { return .ok }
         return common.exitStatus(for: outcome)

@@ -96,11 +96,8 @@ public enum ReportCommand: SiftCommand {
         let waterfall = WaterfallAnalysis()
         let correlation = CorrelationAnalysis()
         let timeline = FailureTimeline(context: context)
-        let progress = Progress(io: io, options: common)
         let scope = try RecordScope(options)
-        var outcome = ExportReader(limits: common.limits)
-            .read(inputs: inputs, analyses: [progress] + scope.wrap([verify, waterfall, correlation, timeline]))
-        progress.clear()
+        var outcome = Diagnostics.read(inputs, analyses: scope.wrap([verify, waterfall, correlation, timeline]), common: common, io: io)
         try scope.checkSessionMatched(outcome.sessions.map(\.sessionId))
         outcome.findings = outcome.findings.filter(scope.keeps)
         outcome.sessions = outcome.sessions.filter { SessionSelector.matches(scope.session, $0.sessionId) }
@@ -113,6 +110,7 @@ public enum ReportCommand: SiftCommand {
             correlated = Correlator.run(requests: correlation.requests, sessions: correlation.sessions, logs: logs,
                                         options: CorrelationOptions(windowMargin: margin), scanOptions: scanOptions)
             scanProgress.clear()
+            Diagnostics.logs(correlated?.logs.allErrors ?? [], io: io)
         }
 
         // Every finding once: the reader's and verify's come with the outcome, correlate's with its report.

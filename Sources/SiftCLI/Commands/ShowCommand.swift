@@ -85,9 +85,7 @@ public enum ShowCommand: SiftCommand {
         let show = ShowAnalysis(selector: selector, session: session, context: context)
         let waterfall = WaterfallAnalysis()
         let correlation = CorrelationAnalysis()
-        let progress = Progress(io: io, options: common)
-        let outcome = ExportReader(limits: common.limits).read(inputs: inputs, analyses: [progress, show, waterfall, correlation])
-        progress.clear()
+        let outcome = Diagnostics.read(inputs, analyses: [show, waterfall, correlation], common: common, io: io)
 
         guard let match = show.matches.first else {
             if outcome.anyIncomplete {
@@ -118,6 +116,7 @@ public enum ShowCommand: SiftCommand {
             correlated = Correlator.run(requests: requests, sessions: sessions, logs: logs,
                                         options: CorrelationOptions(windowMargin: margin), scanOptions: scanOptions)
             scanProgress.clear()
+            Diagnostics.logs(correlated?.logs.allErrors ?? [], io: io)
         }
         let report = ShowReport(match: match, request: wf, hosts: hosts, correlation: correlated)
         let text: String

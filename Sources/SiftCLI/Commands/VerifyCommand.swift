@@ -112,11 +112,9 @@ public enum VerifyCommand: SiftCommand {
         let config = try config(from: options)
         let baseline = try baseline(from: options)
 
-        let progress = Progress(io: io, options: common)
         let analysis = VerifyAnalysis(config: config)
         analysis.keepSecretValues()
-        let outcome = ExportReader(limits: common.limits).read(inputs: options.argument("input"), analyses: [progress, analysis])
-        progress.clear()
+        let outcome = Diagnostics.read(options.argument("input"), analyses: [analysis], common: common, io: io)
 
         // Locations and messages name keys, headers and record types from the export: redacted
         // before they are printed or written to a baseline.

@@ -110,10 +110,7 @@ public enum WaterfallCommand: SiftCommand {
         let filter = try filter(from: options)
         let scope = try RecordScope(options)
         let analysis = WaterfallAnalysis()
-        let progress = Progress(io: io, options: common)
-        var outcome = ExportReader(limits: common.limits).read(inputs: options.argument("input"),
-                                                               analyses: scope.wrap([analysis]) + [progress])
-        progress.clear()
+        var outcome = Diagnostics.read(options.argument("input"), analyses: scope.wrap([analysis]), common: common, io: io)
         try scope.checkSessionMatched(outcome.sessions.map(\.sessionId))
         outcome.findings = outcome.findings.filter(scope.keeps)
         if let wanted = filter.request, let selector = ShowSelector(wanted),

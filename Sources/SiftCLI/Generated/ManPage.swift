@@ -117,6 +117,9 @@ public enum ManPage {
             .It Ev COLUMNS
             The terminal width for text output; by default the terminal's, else 100.
             Help text is always wrapped to 80 columns.
+            .It Ev PBSIFT_PIPE_WAIT
+            The longest wait, in seconds, for a pipe named as an input to be written to (default 10):
+            for its first byte, then between bytes. Past it the input is not read (exit status 2).
             .El
             .Sh FILES
             An export holds the folder layout the SDK writes:

@@ -91,7 +91,13 @@ public struct SupportReport: Sendable {
     public var verdict: [(key: String, ok: Bool, text: String)] {
         var lines: [(String, Bool, String)] = []
         let leaks = findings.filter(SupportReport.isLeak)
-        if leaks.isEmpty {
+        // A verdict on what was not read is no verdict: name what was not read, claim nothing for it.
+        let unread = outcome.inputs.filter { $0.status != .ok }
+        let unreadText = "\(unread.count) input\(unread.count == 1 ? "" : "s") not read in full ("
+            + unread.map { "\($0.path): \($0.errors.first ?? $0.status.rawValue)" }.joined(separator: "; ") + ")"
+        if leaks.isEmpty && !unread.isEmpty {
+            lines.append(("credentials", false, "Not checked: \(unreadText); no credential in what was read."))
+        } else if leaks.isEmpty {
             lines.append(("credentials", true, "No credential found in the export."))
         } else {
             let broken = leaks.filter { SupportReport.contractRules.contains($0.rule) }.count
@@ -113,12 +119,14 @@ public struct SupportReport: Sendable {
             lines.append(("export", false, t))
         }
         let failed = self.failed
-        if failed.isEmpty {
+        if failed.isEmpty && !unread.isEmpty {
+            lines.append(("failures", false, "Not checked: \(unreadText); no request failed in what was read."))
+        } else if failed.isEmpty {
             lines.append(("failures", true, "No request failed."))
         } else {
             let parts = failed.prefix(3).map { r -> String in
                 var s = "\(r.shortTitle) \(outcomeText(r))"
-                if let c = correlated(r), c.status == .clientOnly { s += " (the server never saw it)" }
+                if let c = correlated(r), c.status == .clientOnly, logsComplete { s += " (the server never saw it)" }
                 return s
             }
             lines.append(("failures", false, "\(failed.count) request\(failed.count == 1 ? "" : "s") failed: " + parts.joined(separator: "; ")
@@ -127,7 +135,14 @@ public struct SupportReport: Sendable {
         if let top = (failed + slow).max(by: { $0.elapsedMs < $1.elapsedMs }), top.elapsedMs > 0 {
             lines.append(("slowest", top.elapsedMs < 1000, "Slowest: \(top.shortTitle) took \(SupportReport.duration(top.elapsedMs)); \(whyText(top))."))
         }
-        if let c = correlation {
+        if let c = correlation, !logsComplete {
+            // An unread log could hold any request's lines: no claim about what the server did not see.
+            let errors = c.logs.allErrors
+            let n = c.requests.count
+            let matched = c.count(.matched) + c.count(.idMismatch)
+            lines.append(("server", false, "Not checked: \(errors.count) log problem\(errors.count == 1 ? "" : "s") (\(errors.prefix(3).joined(separator: "; "))\(errors.count > 3 ? "; …" : "")); "
+                          + "the logs that were read show \(matched) of \(n) request\(n == 1 ? "" : "s") with a request id."))
+        } else if let c = correlation {
             let n = c.requests.count
             let matched = c.count(.matched) + c.count(.idMismatch)
             var t = "The server logs show \(matched) of \(n) request\(n == 1 ? "" : "s") with a request id"
@@ -143,6 +158,10 @@ public struct SupportReport: Sendable {
         }
         return lines
     }
+
+    /// Whether every log given was read in full (true without logs): only then may a report say the
+    /// server never saw a request.
+    public var logsComplete: Bool { correlation?.logs.allErrors.isEmpty ?? true }
 
     /// `→ 503`, `timed out (NSURLErrorDomain -1001)`, `cancelled`.
     public func outcomeText(_ r: WaterfallRequest) -> String {
@@ -164,7 +183,8 @@ public struct SupportReport: Sendable {
             let who = server >= network ? "the backend" : "the network"
             why += "; \(who): server \(SupportReport.duration(server)) of \(SupportReport.duration(wait)) waiting, network and queueing \(SupportReport.duration(network))"
         } else if let c = correlated(r), c.status == .clientOnly {
-            why += "; no server line: it never reached the server, or the logs don't cover it"
+            why += logsComplete ? "; no server line: it never reached the server, or the logs don't cover it"
+                : "; no server line in the logs that were read (some could not be read)"
         }
         return why
     }

@@ -26,7 +26,7 @@ public final class ExportReader {
     /// every finding (the reader's and the analyses') in report order.
     public func read(inputs: [String], analyses: [any Analysis]) -> ReadOutcome {
         var outcome = ReadOutcome()
-        var findings: [Finding] = []
+        var findings = FindingTally()
         var queue = inputs[...]
         while let path = queue.popFirst(), !shouldStop() {
             let pass = InputPass(path: path, limits: limits, analyses: analyses)
@@ -41,7 +41,7 @@ public final class ExportReader {
             queue.insert(contentsOf: pass.nestedExports, at: queue.startIndex)
         }
         for a in analyses { findings += a.finish() }
-        outcome.findings = findings.sorted(by: Finding.reportOrder)
+        outcome.findings = findings.findings.sorted(by: Finding.reportOrder)
         return outcome
     }
 }
@@ -71,9 +71,19 @@ final class InputPass {
     let input: InputContext
     let limits: ReadLimits
     let analyses: [any Analysis]
-    var findings: [Finding] = []
-    var errors: [String] = []
+    var findings = FindingTally()
+    var errors = BoundedMessages()
     var partial = false
+    /// Session headers and records of a known type: none means the input is not a Palbe export.
+    var palbeRecords = 0
+    /// Entries (files) the walk handed over, and those read as session files.
+    var entries = 0
+    var sessionFiles = 0
+    /// The first bytes of the first session file, to say what an input without records looks like.
+    var head: [UInt8]?
+    /// Blob references kept for the checks at the end of the input; past this, the rest are counted.
+    static let maxBlobRefs = 200_000
+    var blobRefsDropped = 0
     var sessions: [SessionSummary] = []
     var blobRefs: [BlobRef] = []
     var blobsSeen: [String: [String: BlobSeen]] = [:]   // root -> hex -> blob
@@ -117,8 +127,10 @@ final class InputPass {
             var msg = issue.message
             if let off = issue.offset, !msg.contains("byte"), !msg.contains("offset") { msg += " (at byte \(off))" }
             finding(issue.problem.rawValue, sev, file: issue.entry, message: msg)
+            // A bare file's one entry is the input itself: its messages need no entry name.
+            let wholeInput = [.jsonl, .jsonlGz, .stdin].contains(result.container)
             if issue.problem.leavesInputPartial {
-                if let entry = issue.entry, !msg.hasPrefix(entry) {
+                if let entry = issue.entry, !msg.hasPrefix(entry), !wholeInput {
                     errors.append(entry + ": " + msg)
                 } else {
                     errors.append(msg)
@@ -126,10 +138,21 @@ final class InputPass {
             }
         }
         resolveBlobs()
+        if blobRefsDropped > 0 {
+            errors.append("more than \(InputPass.maxBlobRefs) blob references; \(blobRefsDropped) were not checked")
+            partial = true
+        }
         for a in analyses { a.endInput(input) }
 
-        let status: InputStatus = result.unreadable ? .unreadable : (result.isPartial || partial ? .partial : .ok)
-        let summary = InputSummary(path: input.path, container: input.container, status: status, errors: errors)
+        var status: InputStatus = result.unreadable ? .unreadable : (result.isPartial || partial ? .partial : .ok)
+        if status == .ok, palbeRecords == 0, !sawHAR, nestedExports.isEmpty {
+            // Nothing in it is a Palbe record: a verdict on it would be a verdict on nothing.
+            let what = notAnExportReason(result.container)
+            finding(ArchiveProblem.unreadable.rawValue, .high, file: nil, message: "not a Palbe export (\(what))")
+            errors.append("not a Palbe export (\(what))")
+            status = .unreadable
+        }
+        let summary = InputSummary(path: input.path, container: input.container, status: status, errors: errors.all)
         var blobSummary = BlobSummary()
         for (_, blobs) in blobsSeen {
             blobSummary.count += blobs.count
@@ -144,7 +167,25 @@ final class InputPass {
             if distinct.insert(r.root + "/" + r.hex).inserted { distinctBytes += b.size }
         }
         blobSummary.savedBytes = blobSummary.referencedBytes - distinctBytes
-        return (summary, sessions, blobSummary, findings)
+        return (summary, sessions, blobSummary, findings.findings)
+    }
+
+    /// What an input holding no Palbe record looks like: `an empty folder`, `looks like a HAR file …`.
+    func notAnExportReason(_ container: ContainerKind) -> String {
+        let kind: String
+        switch container {
+        case .folder: kind = "folder"
+        case .zip: kind = "zip archive"
+        case .tar, .tarGz: kind = "tar archive"
+        default: kind = ""
+        }
+        if !kind.isEmpty {
+            if entries == 0 { return "an empty \(kind)" }
+            if sessionFiles == 0 { return "a \(kind) with no session file (sessions/*.jsonl)" }
+            let first = head.map { ExportClassifier.describe(ExportClassifier.kind(of: $0)) } ?? "empty"
+            return "a \(kind) whose session files hold no Palbe record; the first is \(first)"
+        }
+        return ExportClassifier.describe(ExportClassifier.kind(of: head ?? []))
     }
 
     // MARK: entries
@@ -175,6 +216,7 @@ final class InputPass {
     }
 
     func visit(_ entry: ArchiveEntry) {
+        entries += 1
         // A bare file or standard input is one session file, whatever its name.
         let role: EntryRole = entry.isWholeInput
             ? .session(root: "", underSessions: false) : InputPass.role(of: entry.name)
@@ -185,6 +227,7 @@ final class InputPass {
             let peek = PrefixedSource.peek(marker, count: 2)
             let gzip = peek.peeked == [0x1f, 0x8b]
             let source: ByteSource = gzip ? GzipSource(wrapping: peek, limit: limits.maxInputBytes) : peek
+            sessionFiles += 1
             let onError = { (error: Error) in
                 // The walker recorded what the entry's own source threw; our inflater's problems are ours to report.
                 guard !marker.threw else { return }
@@ -196,7 +239,14 @@ final class InputPass {
             if sniffed.isHAR {
                 readHAR(entry: entry, source: sniffed.source, onError: onError)
             } else {
-                readSession(entry: entry, source: sniffed.source, root: root, blobsAvailable: underSessions, onError: onError)
+                var source = sniffed.source
+                if head == nil {
+                    // The first bytes, to say what the input looks like should no line be a Palbe record.
+                    let first = PrefixedSource.peek(source, count: ExportClassifier.headBytes)
+                    head = first.peeked
+                    source = first
+                }
+                readSession(entry: entry, source: source, root: root, blobsAvailable: underSessions, onError: onError)
             }
         case .blob(let root, let hex):
             readBlob(entry: entry, root: root, hex: hex)
@@ -399,6 +449,7 @@ final class InputPass {
                 if record.type == .session {
                     if s.header == nil && s.recordCount == 0 {
                         s.header = doc.root
+                        palbeRecords += 1
                         if let id = doc.root["sessionId"]?.string {
                             if let fromName = idFromName, fromName != id {
                                 findings.append(s.finding("integrity.session-id-mismatch", .medium, line: number,
@@ -431,6 +482,7 @@ final class InputPass {
                     s.firstTs = min(s.firstTs ?? t, t)
                     s.lastTs = max(s.lastTs ?? t, t)
                 }
+                if case .other = record.type {} else { palbeRecords += 1 }
                 if let problem = checker.check(record.seq) {
                     findings.append(s.finding(problem.rule, .high, record: record, message: problem.message))
                 }
@@ -438,7 +490,9 @@ final class InputPass {
                 case .frame:
                     findings.append(s.finding("policy.frame-in-export", .high, record: record,
                         message: "a realtime frame record is in the export; frames must never leave the device (their bodies carry access tokens)"))
-                case .other(let name):
+                case .other(var name):
+                    // A bounded number of names: each keeps its first record.
+                    if unknownTypes[name] == nil && unknownTypes.count >= 100 { name = "\u{0}more" }
                     if unknownTypes[name] == nil { unknownTypes[name] = (0, record) }
                     unknownTypes[name]?.count += 1
                 case .network:
@@ -455,7 +509,8 @@ final class InputPass {
         begin()
         roots[root, default: RootInfo()].bytes += reader.bytesRead
         for (name, u) in unknownTypes.sorted(by: { $0.key < $1.key }) {
-            let what = name.isEmpty ? "without a type" : (name == "session" ? "of type 'session' after the header" : "of unknown type '\(name)'")
+            let what = name.isEmpty ? "without a type" : (name == "session" ? "of type 'session' after the header"
+                : name == "\u{0}more" ? "of 100 or more other unknown types" : "of unknown type '\(name)'")
             findings.append(s.finding("integrity.unknown-record-type", .info, record: u.first,
                 message: "\(u.count) record\(u.count == 1 ? "" : "s") \(what), kept and counted"))
         }
@@ -511,6 +566,7 @@ final class InputPass {
                             message: "a truncated body's true size \(size) is below its stored size \(stored)"))
                     }
                 }
+                guard blobRefs.count < InputPass.maxBlobRefs else { blobRefsDropped += 1; continue }
                 blobRefs.append(BlobRef(root: s.root, hex: hex, session: s, line: record.line, seq: record.seq,
                                         recordId: record.id, location: body.location, storedSize: storedSize))
             case .invalid(let why):
@@ -535,9 +591,10 @@ final class InputPass {
 }
 
 /// Tracks `seq` in write order: a gap means records were lost, a repeat that one was altered or replayed.
+/// The seqs seen are kept bounded (`SeqSeen`).
 struct SequenceChecker {
     private var last: Int?
-    private var seen = Set<Int>()
+    private var seen = SeqSeen()
     private var damagedSinceLast = 0
 
     struct Problem {
@@ -558,10 +615,10 @@ struct SequenceChecker {
             return Problem(rule: "integrity.seq-gap", message: "record has no seq")
         }
         defer { damagedSinceLast = 0 }
-        if seen.contains(seq) {
+        if !seen.insert(seq) {
             return Problem(rule: "integrity.seq-duplicate", message: "seq \(seq) appears more than once")
         }
-        seen.insert(seq)
+        // `seq` comes from `JSONValue.int` (|seq| < 9e15), so none of this can overflow.
         let expected = (last ?? 0) + 1
         let previous = last
         last = max(last ?? seq, seq)
@@ -576,6 +633,33 @@ struct SequenceChecker {
             return Problem(rule: "integrity.seq-gap", message: "seq \(seq) comes after seq \(expected - 1): out of order")
         }
         return nil
+    }
+}
+
+/// The seqs of one session file seen so far, bounded: the run written in order (one range, however
+/// long) and a set of the others, emptied when it reaches `maxOthers` (older repeats are then missed).
+struct SeqSeen {
+    static let maxOthers = 1 << 19
+    private var run: ClosedRange<Int>?
+    private var others = Set<Int>()
+
+    /// Inserts `v`; false when it was already there. (`|v| < 9e15`: `v + 1` cannot overflow.)
+    @discardableResult
+    mutating func insert(_ v: Int) -> Bool {
+        guard let r = run else {
+            run = v...v
+            return true
+        }
+        if r.contains(v) || others.contains(v) { return false }
+        if v == r.upperBound + 1 {
+            var top = v
+            while others.remove(top + 1) != nil { top += 1 }
+            run = r.lowerBound...top
+            return true
+        }
+        if others.count >= SeqSeen.maxOthers { others.removeAll(keepingCapacity: true) }
+        others.insert(v)
+        return true
     }
 }
 

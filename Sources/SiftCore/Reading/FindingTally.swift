@@ -1,0 +1,87 @@
+import Foundation
+
+/// Keeps a run's findings bounded, however many lines repeat the same problem: per rule and file, the
+/// first `keep` findings in full; the rest are counted, with their worst severity and the first and
+/// last places, and become one summary finding at the end. A gigabyte of blank lines costs a count.
+public struct FindingTally: Sendable {
+    /// Findings kept in full per rule and file.
+    public static let defaultKeep = 50
+
+    struct Key: Hashable {
+        var input: String
+        var file: String?
+        var rule: String
+    }
+    struct Overflow {
+        var count = 0
+        var severity: Severity
+        var first: Finding
+        var last: Finding
+    }
+
+    public let keep: Int
+    private var kept: [Finding] = []
+    private var perKey: [Key: Int] = [:]
+    private var overflow: [Key: Overflow] = [:]
+
+    public init(keep: Int = FindingTally.defaultKeep) { self.keep = max(1, keep) }
+
+    /// Adds one finding (kept, or counted once its rule and file have `keep`).
+    public mutating func append(_ f: Finding) {
+        let key = Key(input: f.input, file: f.file, rule: f.rule)
+        let n = perKey[key, default: 0]
+        if n < keep {
+            perKey[key] = n + 1
+            kept.append(f)
+            return
+        }
+        if var o = overflow[key] {
+            o.count += 1
+            o.severity = max(o.severity, f.severity)
+            o.last = f
+            overflow[key] = o
+        } else {
+            overflow[key] = Overflow(count: 1, severity: f.severity, first: f, last: f)
+        }
+    }
+
+    public static func += (tally: inout FindingTally, findings: [Finding]) {
+        for f in findings { tally.append(f) }
+    }
+
+    /// How many findings were counted but not kept.
+    public var dropped: Int { overflow.values.reduce(0) { $0 + $1.count } }
+
+    /// The kept findings, then one summary per rule and file that passed `keep`: its worst severity,
+    /// the count, and where the first and last of them were.
+    public var findings: [Finding] {
+        var out = kept
+        for (key, o) in overflow {
+            let places = o.first.line.flatMap { a in o.last.line.map { b in "; lines \(a) to \(b)" } } ?? ""
+            out.append(Finding(rule: key.rule, severity: o.severity, input: key.input, file: key.file,
+                               sessionId: o.last.sessionId, seq: o.last.seq, line: o.last.line,
+                               message: "\(o.count) more finding\(o.count == 1 ? "" : "s") of this rule in this file, not listed (the first \(keep) are)\(places)"))
+        }
+        return out
+    }
+}
+
+/// A list of messages that keeps the first `keep` and counts the rest (an input's errors).
+public struct BoundedMessages: Sendable {
+    public let keep: Int
+    public private(set) var kept: [String] = []
+    public private(set) var dropped = 0
+
+    public init(keep: Int = 20) { self.keep = keep }
+
+    public mutating func append(_ message: String) {
+        if kept.count < keep { kept.append(message) } else { dropped += 1 }
+    }
+
+    public var isEmpty: Bool { kept.isEmpty }
+
+    /// The kept messages, then `… and N more problems` when some were dropped.
+    public var all: [String] {
+        dropped == 0 ? kept : kept + ["… and \(dropped) more problem\(dropped == 1 ? "" : "s") like these"]
+    }
+}

@@ -7,7 +7,7 @@ struct FolderWalker {
     let state: WalkState
 
     func run() {
-        let rootBytes = Array(root.utf8)
+        let rootBytes = PathBytes.bytes(root)
         var files: [(rel: [UInt8], size: Int64)] = []
         var pending: [[UInt8]] = [[]]
         var first = true
@@ -19,7 +19,7 @@ struct FolderWalker {
                     state.unreadable("cannot open the folder: \(why)")
                     return
                 }
-                let shown = String(decoding: rel, as: UTF8.self)
+                let shown = PathBytes.string(rel)
                 state.issue(.unreadable, entry: shown, message: "cannot open folder '\(shown)': \(why)")
                 continue
             }
@@ -35,7 +35,7 @@ struct FolderWalker {
             }
             for name in names {
                 let childRel = rel.isEmpty ? name : rel + [0x2F] + name
-                let shown = String(decoding: childRel, as: UTF8.self)
+                let shown = PathBytes.string(childRel)
                 guard state.countEntry(shown) else { break collect }
                 var st = stat()
                 let rc = join(rootBytes, childRel).withUnsafeBufferPointer {
@@ -69,7 +69,7 @@ struct FolderWalker {
         defer { state.stopped = state.stopped || stoppedByCount }
         files.sort { $0.rel.lexicographicallyPrecedes($1.rel) }
         for file in files where !state.stopped {
-            let shown = String(decoding: file.rel, as: UTF8.self)
+            let shown = PathBytes.string(file.rel)
             let source: FileSource
             do {
                 source = try FileSource(pathBytes: join(rootBytes, file.rel))

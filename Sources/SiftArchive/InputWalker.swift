@@ -31,7 +31,9 @@ public enum InputWalker {
             return .stdin
         }
         var st = stat()
-        guard stat(path, &st) == 0 else {
+        // Paths are bytes (see `PathBytes`): a name that is not UTF-8 opens exactly that file.
+        let rc = PathBytes.cString(path).withUnsafeBufferPointer { stat(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), &st) }
+        guard rc == 0 else {
             state.unreadable(errnoText())
             return .unknown
         }
@@ -87,7 +89,9 @@ public enum InputWalker {
     /// Opens `path` without blocking (a pipe does not wait for a writer) and checks it is still of
     /// `type`; nil, with the input unreadable, otherwise.
     private static func openNonBlocking(_ path: String, type: mode_t, state: WalkState) -> (Int32, stat)? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let fd = PathBytes.cString(path).withUnsafeBufferPointer {
+            open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        }
         guard fd >= 0 else {
             state.unreadable(errnoText())
             return nil

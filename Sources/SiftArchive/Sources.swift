@@ -8,7 +8,7 @@ public final class FileSource: ByteSource {
     /// Opens `path` for reading without following a link in its last component; throws `.unreadable`
     /// for a missing file, a link, or anything that is not a regular file.
     public convenience init(path: String) throws {
-        try self.init(pathBytes: Array(path.utf8) + [0])
+        try self.init(pathBytes: PathBytes.cString(path))
     }
 
     /// Opens a NUL-terminated byte path (names that are not UTF-8 stay openable).

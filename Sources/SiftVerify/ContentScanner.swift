@@ -15,6 +15,8 @@ struct RawHit {
     var location: String
     var value: String
     var message: String
+    /// A bound stopped the checks here (`verify.bound`): no value, and the input is not verified in full.
+    var bound = false
 }
 
 /// One step of a location path inside a record.
@@ -98,8 +100,15 @@ final class ContentScanner {
     let maxContentDepth = 4
     /// Container depth the tolerant JSON scanner tracks paths for.
     let maxJSONDepth = 256
-    /// Multipart parts looked at in one body.
-    let maxParts = 1000
+
+    /// The rule of a bound that stopped the checks: the input is not verified in full (exit status 2).
+    static let boundRule = "verify.bound"
+
+    /// Reports that a bound left bytes at `location` unchecked (once per location and bound).
+    func bound(_ message: String, location: String) {
+        hits.append(RawHit(rule: ContentScanner.boundRule, severity: .high, location: location, value: "",
+                           message: message, bound: true))
+    }
 
     static let formNameBytes = ByteSet("A-Za-z0-9_.%[]-")
     static let urlHeaderNames = NameSet(["location", "referer", "referrer", "contentlocation", "link"])
@@ -208,7 +217,11 @@ final class ContentScanner {
         guard !b.isEmpty else { return }
         if hints.isEmpty, let r = raw ?? rawRange, !rawHasHit(r) { return }
         scratch.removeAll(keepingCapacity: true)
-        engine.scan(ScanInput(b: b, hints: hints), skipURLStructural: skipURL, into: &scratch)
+        let complete = engine.scan(ScanInput(b: b, hints: hints), skipURLStructural: skipURL, into: &scratch)
+        if !complete {
+            bound("more than \(engine.maxCandidates) credential-anchor candidates in one value; the rest of it was not checked",
+                  location: location())
+        }
         guard !scratch.isEmpty else { return }
         let loc = location()
         for h in scratch {
@@ -218,6 +231,49 @@ final class ContentScanner {
                 ? "a URL carries a password in its userinfo"
                 : "the value looks like \(article(d.title))"
             hits.append(RawHit(rule: d.rule, severity: h.severity, location: loc, value: value, message: message))
+        }
+    }
+
+    /// A name (a JSON key, a header or parameter name) is checked like a value: a credential used as a
+    /// name leaks just the same. Skipped when the record line holds no anchor at all.
+    func scanName(_ key: String, location: () -> String) {
+        guard !key.isEmpty, !(lineHits.isEmpty && lineSaturatedFrom == nil) else { return }
+        var k = key
+        k.withUTF8 { b in
+            guard hasStem(b) else { return }
+            let saved = rawRange
+            rawRange = nil
+            shapes(b, hints: [], location: location)
+            rawRange = saved
+        }
+    }
+
+    /// A plain record field (`ts`, `type`, `level`, `seq`): the detectors when it is a string.
+    func plainField(_ v: JSONValue, key: String) {
+        guard v.isString else { return }
+        withStringBytes(v) { b in shapes(b, hints: []) { key } }
+    }
+
+    /// A line that is not a record, read as raw text: the tolerant JSON scanner (names, paths, listed
+    /// fields), then the detectors over every byte for what lies outside quoted strings.
+    func rawText(_ bytes: [UInt8], location: String) {
+        beginLine(bytes)
+        let saved = rawRange
+        rawRange = nil
+        defer { rawRange = saved }
+        bytes.withUnsafeBufferPointer { b in
+            let before = hits.count
+            jsonText(b, location: location, rawBase: 0)
+            let found = Set(hits[before...].map(\.value))
+            let mark = hits.count
+            shapes(b, hints: [], raw: 0..<b.count) { location }
+            if hits.count > mark {
+                let extra = hits[mark...].filter { h in
+                    h.bound || !found.contains { f in !f.isEmpty && (h.value.contains(f) || f.contains(h.value)) }
+                }
+                hits.removeSubrange(mark...)
+                hits.append(contentsOf: extra)
+            }
         }
     }
 
@@ -275,6 +331,7 @@ final class ContentScanner {
             v.forEachMember { k, x in
                 let l = listed || (names?.contains(k) ?? false)
                 loc.push(.key(k))
+                scanName(k) { loc.render() }
                 walk(x, &loc, names: names, rule: rule, what: what, listed: l, hints: self.hints(k))
                 loc.pop()
             }
@@ -326,6 +383,7 @@ final class ContentScanner {
                 walk(h, &loc, names: nil, rule: "", what: "", listed: false, hints: [])
                 return
             }
+            scanName(name) { "\(side).headers[\(index)].name" }
             guard value.isString else { return }
             withStringBytes(value) { b in
                 if headerNames.contains(name) {
@@ -380,8 +438,12 @@ final class ContentScanner {
         // Userinfo: scheme://user:password@host
         var pw: DetMatch? = nil
         let t = ScanInput(b: UnsafeBufferPointer(rebasing: b[0..<q]), hints: [])
-        if let sep = t.find(Array("://".utf8), 0, min(q, 32)) {
-            pw = urlPassword(t, sep + 3)
+        var authorityEnd = q
+        if let sep = t.find(Array("://".utf8), 0, q) {
+            pw = urlPassword(t, sep + 3, limit: q)
+            var e = sep + 3
+            while e < q && !Sets.authorityStop.contains(b[e]) { e += 1 }
+            authorityEnd = e
         }
         if let pw {
             let value = UnsafeBufferPointer(rebasing: b[pw.start..<pw.end])
@@ -394,13 +456,15 @@ final class ContentScanner {
         }
         // Detectors over scheme, authority and path (the password was reported above).
         let before = hits.count
-        shapes(UnsafeBufferPointer(rebasing: b[0..<q]), hints: [], skipURL: true) { location }
+        shapes(UnsafeBufferPointer(rebasing: b[0..<authorityEnd]), hints: [], skipURL: true) { location }
         if let pw, hits.count > before {
             // Scan around the password (reported above) so a token used as the user name is still seen.
             hits.removeSubrange(before...)
             shapes(UnsafeBufferPointer(rebasing: b[0..<pw.start]), hints: [], skipURL: true) { location }
-            shapes(UnsafeBufferPointer(rebasing: b[pw.end..<q]), hints: [], skipURL: true) { location }
+            shapes(UnsafeBufferPointer(rebasing: b[pw.end..<authorityEnd]), hints: [], skipURL: true) { location }
         }
+        // The path may carry a URL of its own (a redirect target with userinfo): every detector runs there.
+        if authorityEnd < q { shapes(UnsafeBufferPointer(rebasing: b[authorityEnd..<q]), hints: []) { location } }
         if q < f { params(UnsafeBufferPointer(rebasing: b[(q + 1)..<f]), sigil: "?", location: location, rule: queryRule, header: header) }
         if f + 1 < n { params(UnsafeBufferPointer(rebasing: b[(f + 1)..<n]), sigil: "#", location: location, rule: queryRule, header: header) }
     }
@@ -412,8 +476,7 @@ final class ContentScanner {
         rawRange = nil
         defer { rawRange = saved }
         var start = 0
-        var count = 0
-        while start <= b.count && count < 10_000 {
+        while start <= b.count {
             var end = start
             while end < b.count && b[end] != UInt8(ascii: "&") && b[end] != UInt8(ascii: ";") { end += 1 }
             if end > start {
@@ -432,6 +495,7 @@ final class ContentScanner {
                 withBytes(name, rawName) { n in
                     let listed = queryNames.contains(raw: n)
                     func nameText() -> String { clipName(String(decoding: n, as: UTF8.self)) }
+                    if !listed { scanName(String(decoding: n, as: UTF8.self)) { "\(location) \(sigil)\(nameText())" } }
                     withBytes(value, rawValue) { v in
                         if listed {
                             if !v.isEmpty && !ContentScanner.isMask(v) {
@@ -444,7 +508,6 @@ final class ContentScanner {
                         }
                     }
                 }
-                count += 1
             }
             start = end + 1
         }
@@ -511,12 +574,20 @@ final class ContentScanner {
 
     /// Body bytes of any kind: gzip, multipart, form, JSON (complete or cut), or text. Binary is skipped.
     func content(_ b: UnsafeBufferPointer<UInt8>, contentType: String?, location: String, depth: Int) {
-        guard depth <= maxContentDepth, !b.isEmpty else { return }
+        guard !b.isEmpty else { return }
+        guard depth <= maxContentDepth else {
+            bound("encodings nested more than \(maxContentDepth + 1) deep (gzip in gzip…); the innermost \(b.count) bytes were not checked",
+                  location: location)
+            return
+        }
         if b.count >= 2 && b[0] == 0x1F && b[1] == 0x8B {
             let saved = rawRange
             rawRange = nil
             defer { rawRange = saved }
             let inflated = inflate(b)
+            if Int64(inflated.count) >= maxInflatedBytes {
+                bound("gzip body inflates past \(maxInflatedBytes >> 20) MiB; bytes after that were not checked", location: location)
+            }
             inflated.withUnsafeBufferPointer { content($0, contentType: contentType, location: location, depth: depth + 1) }
             return
         }
@@ -571,8 +642,7 @@ final class ContentScanner {
         rawRange = nil
         defer { rawRange = saved }
         var start = 0
-        var count = 0
-        while start < b.count && count < 10_000 {
+        while start < b.count {
             var end = start
             while end < b.count && b[end] != UInt8(ascii: "&") { end += 1 }
             if end > start {
@@ -584,6 +654,7 @@ final class ContentScanner {
                 let nameText = clipName(String(decoding: name, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
                 let loc = "\(location) form:\(nameText)"
                 let listed = name.withUnsafeBufferPointer { formNames.contains(raw: $0) }
+                if !listed { scanName(String(decoding: name, as: UTF8.self)) { loc } }
                 value.withUnsafeBufferPointer { v in
                     if listed {
                         if !v.isEmpty && !ContentScanner.isMask(v) { breach("redaction.form-field", what: "form field '\(nameText)'", value: v, location: loc) }
@@ -591,7 +662,6 @@ final class ContentScanner {
                         shapes(v, hints: name.withUnsafeBufferPointer { NameHints.of(raw: $0) }) { loc }
                     }
                 }
-                count += 1
             }
             start = end + 1
         }
@@ -618,8 +688,7 @@ final class ContentScanner {
         }
         let delim = Array("--".utf8) + boundary
         var pos = t.find(delim, 0, b.count)
-        var parts = 0
-        while let p = pos, parts < maxParts {
+        while let p = pos {
             var s = p + delim.count
             if s + 1 < b.count && b[s] == UInt8(ascii: "-") && b[s + 1] == UInt8(ascii: "-") { break }   // closing delimiter
             if s < b.count && b[s] == 0x0D { s += 1 }
@@ -631,7 +700,6 @@ final class ContentScanner {
                 if e > s && b[e - 1] == 0x0D { e -= 1 }
             }
             if e > s { part(UnsafeBufferPointer(rebasing: b[s..<e]), location: location, depth: depth) }
-            parts += 1
             pos = next
         }
         return true
@@ -657,6 +725,8 @@ final class ContentScanner {
         let body = UnsafeBufferPointer(rebasing: b[bodyStart..<b.count])
         let nameText = clipName(name)
         let loc = "\(location) multipart:\(nameText)"
+        // The part headers (file name, content type) get the detectors like any text.
+        if headerEnd > 0 { shapes(UnsafeBufferPointer(rebasing: b[0..<headerEnd]), hints: []) { loc } }
         if !name.isEmpty && formNames.contains(name) {
             if !body.isEmpty && !ContentScanner.isMask(body) {
                 breach("redaction.multipart-field", what: "multipart field '\(nameText)'", value: body, location: loc)
@@ -748,6 +818,7 @@ final class ContentScanner {
             let fr = frames.baseAddress!
             let n = b.count
             var depth = 0, overflow = 0, i = 0
+            var deepReported = false
             let bs: UInt8 = 0x5C, quote: UInt8 = 0x22
             let hitsCopy = lineHits
             let saturated = lineSaturatedFrom
@@ -767,6 +838,11 @@ final class ContentScanner {
                     switch c {
                     case UInt8(ascii: "{"), UInt8(ascii: "["):
                         if overflow > 0 || depth >= maxDepth {
+                            if overflow == 0 && !deepReported {
+                                deepReported = true
+                                bound("JSON nested deeper than \(maxDepth) levels; values below that depth were checked for credential shapes but not against the redaction lists",
+                                      location: location)
+                            }
                             overflow += 1
                         } else {
                             var listed = false, hints: NameHints = []
@@ -843,6 +919,11 @@ final class ContentScanner {
                             fr[depth - 1].haveKey = true
                             fr[depth - 1].keyListed = info.listed
                             fr[depth - 1].keyHints = info.hints
+                            // The name itself gets the detectors, like a value.
+                            if hit(s, e) {
+                                jsonValue(b, s, e, isString: true, escaped: escaped, listed: false, hints: [], frames: fr, depth: depth,
+                                          overflow: overflow, level: level, rawBase: rawBase, location: location, ownStems: ownStems)
+                            }
                             continue
                         }
                         let listed = top.isObject ? (top.keyListed || top.listedAbove) : top.listedAbove

@@ -123,8 +123,11 @@ final class DetectorEngine: @unchecked Sendable {
 
     /// Scans `input`, appending non-overlapping matches (specific detectors win over generic ones) to `out`.
     /// `skipURLStructural` leaves out the URL-structure detectors where the caller parses the URL itself.
-    func scan(_ input: ScanInput, skipURLStructural: Bool = false, into out: inout [DetHit]) {
+    /// Returns false when the buffer held more than `maxCandidates` anchor hits and the rest was not examined.
+    @discardableResult
+    func scan(_ input: ScanInput, skipURLStructural: Bool = false, into out: inout [DetHit]) -> Bool {
         let base = out.count
+        var complete = true
         let b = input.b
         let n = b.count
         if n >= 2, let p = b.baseAddress {
@@ -145,7 +148,7 @@ final class DetectorEngine: @unchecked Sendable {
                             let d = detectors[k]
                             if skipURLStructural && d.urlStructural { continue }
                             candidates += 1
-                            if candidates > maxCandidates { return }
+                            if candidates > maxCandidates { complete = false; return }
                             if let m = d.match(input, i, anchor.count), m.end > m.start, m.start >= 0, m.end <= n {
                                 out.append(DetHit(detector: k, start: m.start, end: m.end, severity: m.severity ?? d.severity))
                             }
@@ -165,6 +168,7 @@ final class DetectorEngine: @unchecked Sendable {
             }
         }
         if out.count - base > 1 { resolveOverlaps(&out, from: base) }
+        return complete
     }
 
     /// Offsets (ascending) in `b` where an anchor stem starts: a value whose raw bytes hold none of them

@@ -538,10 +538,12 @@ private func discordToken(_ t: ScanInput, _ lo: Int, _ hi: Int, whole: Bool) -> 
 }
 
 /// The password of `scheme://user:password@host` where `p` is just after `://`.
-func urlPassword(_ t: ScanInput, _ p: Int) -> DetMatch? {
+/// The scan ends at the first authority stop (`/`, `?`, `#`, quote, space…): a `://` anchor is followed
+/// only up to the next one, so every anchor of a buffer together costs one pass.
+func urlPassword(_ t: ScanInput, _ p: Int, limit: Int = Int.max) -> DetMatch? {
     let stop = Sets.authorityStop
     var e = p
-    let limit = Swift.min(t.count, p + 512)
+    let limit = Swift.min(t.count, limit)
     var at = -1
     while e < limit && !stop.contains(t[e]) {
         if t[e] == UInt8(ascii: "@") { at = e }

@@ -21,10 +21,10 @@ struct SessionPlace: Sendable {
         blobsAvailable = s.blobsAvailable
     }
 
-    func finding(_ rule: String, _ severity: Severity, record: Record, location: String, message: String,
-                 preview: String, fingerprint: String) -> Finding {
-        Finding(rule: rule, severity: severity, input: input, file: file, sessionId: sessionId, seq: record.seq,
-                line: record.line, recordId: record.id, location: location, message: message, preview: preview,
+    func finding(_ rule: String, _ severity: Severity, line: Int, seq: Int?, recordId: String?, location: String, message: String,
+                 preview: String?, fingerprint: String?) -> Finding {
+        Finding(rule: rule, severity: severity, input: input, file: file, sessionId: sessionId, seq: seq,
+                line: line, recordId: recordId, location: location, message: message, preview: preview,
                 fingerprint: fingerprint)
     }
 }
@@ -63,6 +63,7 @@ public final class VerifyAnalysis: Analysis {
     /// Work handed to the worker in batches (one wake-up per batch, not per record).
     enum Item: Sendable {
         case record(Record, SessionPlace)
+        case damaged([UInt8], Int, SessionPlace)
         case blob(BlobContent)
     }
     private var batch: [Item] = []
@@ -75,6 +76,14 @@ public final class VerifyAnalysis: Analysis {
         guard parallel else { worker.record(record, session: place); return }
         batch.append(.record(record, place))
         batchBytes += record.json.doc.bytes.count
+        if batchBytes >= VerifyAnalysis.batchBytesLimit || batch.count >= VerifyAnalysis.batchCountLimit { flush() }
+    }
+
+    public func damagedLine(_ bytes: [UInt8], line: Int, session: SessionContext) {
+        let place = SessionPlace(session)
+        guard parallel else { worker.damagedLine(bytes, line: line, session: place); return }
+        batch.append(.damaged(bytes, line, place))
+        batchBytes += bytes.count
         if batchBytes >= VerifyAnalysis.batchBytesLimit || batch.count >= VerifyAnalysis.batchCountLimit { flush() }
     }
 
@@ -96,6 +105,7 @@ public final class VerifyAnalysis: Analysis {
             for item in items {
                 switch item {
                 case .record(let r, let place): w.record(r, session: place)
+                case .damaged(let bytes, let line, let place): w.damagedLine(bytes, line: line, session: place)
                 case .blob(let blob): w.blob(blob)
                 }
             }
@@ -160,6 +170,7 @@ final class VerifyWorker: @unchecked Sendable {
     private var blobHits: [String: [BlobHit]] = [:]
     private var blobFiles: [String: (input: String, file: String)] = [:]
     private var blobRefs: [BlobRef] = []
+    private var blobShas: [String: Set<String>] = [:]
 
     private(set) var recordsScanned = 0
     private(set) var blobsScanned = 0
@@ -170,8 +181,8 @@ final class VerifyWorker: @unchecked Sendable {
         var severity: Severity
         var location: String
         var message: String
-        var preview: String
-        var fingerprint: String
+        var preview: String?
+        var fingerprint: String?
     }
 
     private struct BlobRef {
@@ -194,17 +205,31 @@ final class VerifyWorker: @unchecked Sendable {
         bytesScanned += Int64(record.json.doc.bytes.count)
         var refs: [String] = []
         scan(record, refs: &refs)
-        if !scanner.hits.isEmpty {
-            var seen = Set<String>()
-            for h in scanner.hits {
-                let fp = SecretMask.fingerprint(h.value)
-                guard seen.insert(h.rule + "\u{0}" + h.location + "\u{0}" + fp).inserted else { continue }
-                if keepValues && values.count < VerifyWorker.maxValues && !h.value.isEmpty { values.insert(h.value) }
-                findings.append(session.finding(h.rule, h.severity, record: record, location: h.location, message: h.message,
-                                                preview: SecretMask.preview(h.value), fingerprint: fp))
+        let duplicates = record.json.doc.duplicateKeys()
+        if !duplicates.isEmpty {
+            // Readers disagree on which copy of a repeated name counts: check the record once per copy.
+            for d in duplicates {
+                scanner.hits.append(RawHit(rule: "verify.duplicate-key", severity: .high, location: "record",
+                                           value: "", message: "the name '\(clipName(d.name))' appears \(d.ranges.count) times in one object; every copy was checked",
+                                           bound: true))
             }
-            scanner.hits.removeAll(keepingCapacity: true)
+            let copies = min(duplicates.map(\.ranges.count).max() ?? 1, 64)
+            var all = scanner.hits
+            for k in 1..<max(copies, 2) {
+                var bytes = record.json.doc.bytes
+                for d in duplicates {
+                    let keep = min(k, d.ranges.count - 1)
+                    for (j, r) in d.ranges.enumerated() where j != keep && !r.isEmpty { bytes[r.lowerBound] = UInt8(ascii: "_") }
+                }
+                guard let doc = try? JSONDocument(bytes: bytes) else { continue }
+                var more: [String] = []
+                scan(Record(line: record.line, json: doc.root), refs: &more)
+                refs += more
+                all += scanner.hits
+            }
+            scanner.hits = all
         }
+        emit(session, line: record.line, seq: record.seq, recordId: record.id)
         if !refs.isEmpty && session.blobsAvailable {
             for hex in Set(refs) {
                 blobRefs.append(BlobRef(key: VerifyWorker.blobKey(session.input, session.root, hex), input: session.input,
@@ -212,6 +237,34 @@ final class VerifyWorker: @unchecked Sendable {
                                         recordId: record.id))
             }
         }
+    }
+
+    /// A line that is not a record: its bytes read as raw text.
+    func damagedLine(_ bytes: [UInt8], line: Int, session: SessionPlace) {
+        bytesScanned += Int64(bytes.count)
+        scanner.hits.removeAll(keepingCapacity: true)
+        scanner.rawText(bytes, location: "line (not a record; read as text)")
+        emit(session, line: line, seq: nil, recordId: nil)
+    }
+
+    /// Turns the scanner's hits into findings (one per rule, place and value).
+    private func emit(_ session: SessionPlace, line: Int, seq: Int?, recordId: String?) {
+        guard !scanner.hits.isEmpty else { return }
+        var seen = Set<String>()
+        for h in scanner.hits {
+            if h.bound {
+                guard seen.insert(h.rule + "\u{0}" + h.location + "\u{0}" + h.message).inserted else { continue }
+                findings.append(session.finding(h.rule, h.severity, line: line, seq: seq, recordId: recordId, location: h.location,
+                                                message: h.message, preview: nil, fingerprint: nil))
+                continue
+            }
+            let fp = SecretMask.fingerprint(h.value)
+            guard seen.insert(h.rule + "\u{0}" + h.location + "\u{0}" + fp).inserted else { continue }
+            if keepValues && values.count < VerifyWorker.maxValues && !h.value.isEmpty { values.insert(h.value) }
+            findings.append(session.finding(h.rule, h.severity, line: line, seq: seq, recordId: recordId, location: h.location,
+                                            message: h.message, preview: SecretMask.preview(h.value), fingerprint: fp))
+        }
+        scanner.hits.removeAll(keepingCapacity: true)
     }
 
     /// Runs every check of one record; the hits are left in `scanner.hits`, blob names in `refs`.
@@ -233,7 +286,7 @@ final class VerifyWorker: @unchecked Sendable {
         var refs: [String] = []
         scan(record, refs: &refs)
         var seen = Set<String>()
-        let values = scanner.hits.map(\.value).filter { !$0.isEmpty && seen.insert($0).inserted }
+        let values = scanner.hits.filter { !$0.bound }.map(\.value).filter { !$0.isEmpty && seen.insert($0).inserted }
         scanner.hits.removeAll(keepingCapacity: true)
         return values
     }
@@ -241,16 +294,27 @@ final class VerifyWorker: @unchecked Sendable {
     func blob(_ blob: BlobContent) {
         let hex = blob.name.lowercased()
         let key = VerifyWorker.blobKey(blob.input, blob.root, hex)
-        guard blobHits[key] == nil else { return }
+        // A second copy under the same name (a duplicate archive entry) is checked too when its bytes differ.
+        if blobHits[key] != nil && blobShas[key]?.contains(blob.sha256) ?? true { return }
+        blobShas[key, default: []].insert(blob.sha256)
         blobsScanned += 1
         bytesScanned += Int64(blob.bytes.count)
         scanner.hits.removeAll(keepingCapacity: true)
+        let location = "blob sha256:\(clipName(hex))"
         blob.bytes.withUnsafeBufferPointer {
-            scanner.content($0, contentType: nil, location: "blob sha256:\(clipName(hex))", depth: 0)
+            scanner.content($0, contentType: nil, location: location, depth: 0)
         }
-        var out: [BlobHit] = []
-        var seen = Set<String>()
+        if !blob.complete && Int64(blob.bytes.count) < blob.size {
+            scanner.bound("only the first \(blob.bytes.count) of the blob's \(blob.size) bytes were checked", location: location)
+        }
+        var out: [BlobHit] = blobHits[key] ?? []
+        var seen = Set(out.map { $0.rule + "\u{0}" + $0.location + "\u{0}" + ($0.fingerprint ?? $0.message) })
         for h in scanner.hits {
+            if h.bound {
+                guard seen.insert(h.rule + "\u{0}" + h.location + "\u{0}" + h.message).inserted else { continue }
+                out.append(BlobHit(rule: h.rule, severity: h.severity, location: h.location, message: h.message, preview: nil, fingerprint: nil))
+                continue
+            }
             let fp = SecretMask.fingerprint(h.value)
             guard seen.insert(h.rule + "\u{0}" + h.location + "\u{0}" + fp).inserted else { continue }
             out.append(BlobHit(rule: h.rule, severity: h.severity, location: h.location, message: h.message,
@@ -313,7 +377,7 @@ final class VerifyWorker: @unchecked Sendable {
     private func network(_ j: JSONValue, refs: inout [String]) {
         j.forEachMember { key, v in
             switch key {
-            case "type", "seq", "ts": break
+            case "type", "seq", "ts": scanner.plainField(v, key: key)
             case "url":
                 if v.isString {
                     scanner.withStringBytes(v) { scanner.url($0, location: "request.url", queryRule: "redaction.query") }
@@ -330,6 +394,7 @@ final class VerifyWorker: @unchecked Sendable {
                     default:
                         var loc = Loc(key, jsonPath: false)
                         loc.push(.key(k))
+                        scanner.scanName(k) { loc.render() }
                         scanner.walk(x, &loc, names: nil, rule: "", what: "", listed: false, hints: scanner.hints(k))
                     }
                 }
@@ -381,7 +446,7 @@ final class VerifyWorker: @unchecked Sendable {
     private func log(_ j: JSONValue) {
         j.forEachMember { key, v in
             switch key {
-            case "type", "seq", "ts", "level": break
+            case "type", "seq", "ts", "level": scanner.plainField(v, key: key)
             case "message": scanner.freeText(v, location: "log.message")
             case "metadata":
                 var loc = Loc("log.metadata", jsonPath: true)
@@ -396,7 +461,7 @@ final class VerifyWorker: @unchecked Sendable {
     private func event(_ j: JSONValue) {
         j.forEachMember { key, v in
             switch key {
-            case "type", "seq", "ts": break
+            case "type", "seq", "ts": scanner.plainField(v, key: key)
             case "attributes":
                 var loc = Loc("event.attributes", jsonPath: true)
                 scanner.walk(v, &loc, names: scanner.bodyNames, rule: "redaction.metadata-field", what: "event attribute",
@@ -409,7 +474,7 @@ final class VerifyWorker: @unchecked Sendable {
     private func frame(_ j: JSONValue) {
         j.forEachMember { key, v in
             switch key {
-            case "type", "seq", "ts": break
+            case "type", "seq", "ts": scanner.plainField(v, key: key)
             case "body":
                 if v.isString {
                     // A frame body kept as text: scan it as a (possibly cut) JSON document.
@@ -426,13 +491,14 @@ final class VerifyWorker: @unchecked Sendable {
 
     private func generic(_ j: JSONValue) {
         j.forEachMember { key, v in
-            if key == "type" || key == "seq" || key == "ts" { return }
+            if key == "type" || key == "seq" || key == "ts" { scanner.plainField(v, key: key); return }
             genericValue(v, key: key)
         }
     }
 
     /// Any other field: the detectors, with the field name as context.
     private func genericValue(_ v: JSONValue, key: String) {
+        scanner.scanName(key) { key }
         switch v.kind {
         case .string, .object, .array:
             var loc = Loc("", jsonPath: false)

@@ -30,7 +30,7 @@ public final class VerifyTextDetector: SecretDetector, @unchecked Sendable {
                 }
             }
         }
-        let values = scanner.hits.map(\.value)
+        let values = scanner.hits.filter { !$0.bound }.map(\.value)
         scanner.hits.removeAll(keepingCapacity: true)
         return values
     }

@@ -38,10 +38,19 @@ public enum VerifyRules {
         rule("redaction.url-in-header", "A URL inside a Location, Referer, Content-Location or Link header carries a listed query parameter", .high,
              "The SDK does not parse URL-valued headers, so an OAuth code or token in a redirect Location leaks.",
              "Redact URL-valued headers; rotate the credential."),
+        rule("verify.bound", "A bound stopped the checks: part of the input was not verified", .high,
+             "pbsift checks every byte or says which it did not: encodings nested too deep, a gzip body past its inflation bound, a blob past the read bound, JSON nested deeper than the tracked depth, or a value with too many credential-anchor candidates. The input is not verified in full (exit status 2).",
+             "Check the named place by hand, or re-export with smaller bodies."),
+        rule("verify.duplicate-key", "A JSON object holds the same name more than once", .high,
+             "Readers disagree on which copy of a repeated name counts (pbsift's first, most others' last), so an export can show one value to a checker and another to a tool. pbsift checks the record once per copy.",
+             "Find the writer that produced the repeated name; treat every copy's value as exposed."),
         rule("policy.frame-in-export", "A realtime frame record is in the export", .high,
              "Frames live in a memory ring buffer and must never be written to disk or exported; their bodies carry access tokens.",
              "Report the SDK defect; treat tokens of that session as exposed."),
     ]
+
+    /// The rule of a bound that stopped the checks (the input is not verified in full).
+    public static let boundRule = "verify.bound"
 
     /// Every rule: the redaction rules, then one per detector.
     public static let all: [VerifyRule] = {

@@ -1,3 +1,4 @@
 import SiftCLI
 import Foundation
-exit(PBSift.main(CommandLine.arguments))
+// Arguments as bytes: a path that is not UTF-8 must open exactly that file.
+exit(PBSift.main(PBSift.byteArguments()))

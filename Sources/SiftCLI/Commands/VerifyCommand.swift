@@ -84,6 +84,7 @@ public enum VerifyCommand: SiftCommand {
     /// The reader's findings `verify` reports beside its own (the rest belong to `inspect`).
     static func reported(_ f: Finding) -> Bool {
         f.rule.hasPrefix("redaction.") || f.rule.hasPrefix("secret.") || f.rule.hasPrefix("policy.")
+            || f.rule.hasPrefix("verify.") || f.rule == "archive.duplicate-entry"
     }
 
     /// The verify configuration from `--config` and `--extra-field` (shared with `report`).
@@ -135,6 +136,8 @@ public enum VerifyCommand: SiftCommand {
         let report = VerifyRender.render(format, findings: safe.map { baseline?.apply($0).kept ?? $0 }, inputs: redactor.apply(outcome.inputs).value,
                                          summary: summary, blobs: outcome.blobs)
         if let failed = common.write(report, io: io) { return failed }
-        return status ?? common.exitStatus(findings: kept, incomplete: outcome.anyIncomplete)
+        // A bound that stopped the checks leaves the input not verified in full, whatever a baseline says.
+        let bounded = all.contains { $0.rule == VerifyRules.boundRule }
+        return status ?? common.exitStatus(findings: kept, incomplete: outcome.anyIncomplete || bounded)
     }
 }

@@ -37,6 +37,8 @@ struct JSONNode {
 public final class JSONDocument: @unchecked Sendable {
     public let bytes: [UInt8]
     @usableFromInline var nodes: [JSONNode]
+    /// Some object holds the same member name twice (readers disagree on which copy counts).
+    public private(set) var hasDuplicateKeys = false
 
     /// Parses `bytes` as exactly one JSON value (surrounding white space allowed), at most `maxDepth` deep.
     public init(bytes: [UInt8], maxDepth: Int = 512) throws(JSONParseError) {
@@ -54,6 +56,30 @@ public final class JSONDocument: @unchecked Sendable {
         case .success(let n): self.nodes = n
         case .failure(let e): throw e
         }
+        hasDuplicateKeys = parser.duplicates
+    }
+
+    /// Every member name that appears more than once in one object: its decoded name and the byte
+    /// ranges (content between the quotes) of each copy's name, in order. Empty for most documents.
+    public func duplicateKeys() -> [(name: String, ranges: [Range<Int>])] {
+        guard hasDuplicateKeys else { return [] }
+        var out: [(name: String, ranges: [Range<Int>])] = []
+        for (i, n) in nodes.enumerated() where n.kind == .object && n.count >= 2 {
+            var groups: [[UInt8]: [Range<Int>]] = [:]
+            var order: [[UInt8]] = []
+            var k = i + 1
+            for _ in 0..<n.count {
+                let key = JSONValue(doc: self, index: k)
+                let name = key.stringBytes
+                if groups[name] == nil { order.append(name) }
+                groups[name, default: []].append(Int(nodes[k].start)..<Int(nodes[k].end))
+                k = Int(nodes[Int(nodes[k].next)].next)
+            }
+            for name in order where (groups[name]?.count ?? 0) > 1 {
+                out.append((String(decoding: name, as: UTF8.self), groups[name] ?? []))
+            }
+        }
+        return out
     }
 
     public convenience init(string: String, maxDepth: Int = 512) throws(JSONParseError) {
@@ -68,6 +94,9 @@ struct JSONTapeParser {
     let maxDepth: Int
     var nodes: [JSONNode] = []
     var error: JSONParseError?
+    /// Some object holds a member name twice.
+    var duplicates = false
+    private var keyHashes: [UInt64] = []
 
     init(maxDepth: Int) { self.maxDepth = maxDepth }
 
@@ -252,7 +281,60 @@ struct JSONTapeParser {
         nodes[me].end = Int32(i)
         nodes[me].next = Int32(nodes.count)
         nodes[me].count = count
+        if count >= 2 && !duplicates { checkDuplicates(b, object: me, count: Int(count)) }
         return i
+    }
+
+    /// Sets `duplicates` when two member names of the object at node `me` are equal (escapes resolved).
+    private mutating func checkDuplicates(_ b: UnsafeBufferPointer<UInt8>, object me: Int, count: Int) {
+        keyHashes.removeAll(keepingCapacity: true)
+        var k = me + 1
+        for _ in 0..<count {
+            let n = nodes[k]
+            keyHashes.append(JSONTapeParser.keyHash(b, Int(n.start), Int(n.end), escaped: n.escaped))
+            k = Int(nodes[Int(n.next)].next)
+        }
+        if count <= 12 {
+            for x in 1..<count where keyHashes[0..<x].contains(keyHashes[x]) { duplicates = true; return }
+        } else {
+            keyHashes.sort()
+            for x in 1..<count where keyHashes[x] == keyHashes[x - 1] { duplicates = true; return }
+        }
+    }
+
+    /// FNV-1a over a member name's decoded UTF-8 bytes.
+    static func keyHash(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int, escaped: Bool) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        @inline(__always) func add(_ c: UInt8) { h = (h ^ UInt64(c)) &* 0x100_0000_01b3 }
+        guard escaped else {
+            for i in s..<e { add(b[i]) }
+            return h
+        }
+        var i = s
+        while i < e {
+            let c = b[i]
+            guard c == 0x5C, i + 1 < e else { add(c); i += 1; continue }
+            let x = b[i + 1]
+            switch x {
+            case UInt8(ascii: "n"): add(0x0A); i += 2
+            case UInt8(ascii: "t"): add(0x09); i += 2
+            case UInt8(ascii: "r"): add(0x0D); i += 2
+            case UInt8(ascii: "b"): add(0x08); i += 2
+            case UInt8(ascii: "f"): add(0x0C); i += 2
+            case UInt8(ascii: "u") where i + 6 <= e:
+                var v: UInt32 = 0
+                for k in 2..<6 { v = v << 4 | UInt32(max(0, hexValue(b[i + k]))) }
+                i += 6
+                if v >= 0xD800 && v < 0xDC00, i + 6 <= e, b[i] == 0x5C, b[i + 1] == UInt8(ascii: "u") {
+                    var lo: UInt32 = 0
+                    for k in 2..<6 { lo = lo << 4 | UInt32(max(0, hexValue(b[i + k]))) }
+                    if lo >= 0xDC00 && lo < 0xE000 { v = 0x10000 + ((v - 0xD800) << 10) + (lo - 0xDC00); i += 6 }
+                }
+                for u in String(Character(Unicode.Scalar(v) ?? "\u{FFFD}")).utf8 { add(u) }
+            default: add(x); i += 2
+            }
+        }
+        return h
     }
 }
 

@@ -146,6 +146,8 @@ public protocol Analysis: AnyObject {
     func beginSession(_ session: SessionContext)
     /// Every line that parsed as a JSON object, header included (`type == .session`).
     func record(_ record: Record, session: SessionContext)
+    /// A line that is not a record (not JSON, not an object, cut short, nested too deep): its raw bytes.
+    func damagedLine(_ bytes: [UInt8], line: Int, session: SessionContext)
     func endSession(_ session: SessionContext)
     func blob(_ blob: BlobContent)
     func endInput(_ input: InputContext)
@@ -157,6 +159,7 @@ extension Analysis {
     public func beginInput(_ input: InputContext) {}
     public func beginSession(_ session: SessionContext) {}
     public func record(_ record: Record, session: SessionContext) {}
+    public func damagedLine(_ bytes: [UInt8], line: Int, session: SessionContext) {}
     public func endSession(_ session: SessionContext) {}
     public func blob(_ blob: BlobContent) {}
     public func endInput(_ input: InputContext) {}

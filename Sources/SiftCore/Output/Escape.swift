@@ -57,7 +57,10 @@ public enum Escape {
         if clean { return s }
         var out = ""
         for u in s.unicodeScalars {
-            if isUnsafe(u, keepNewlines: keepNewlines) {
+            if u.value >= 0x10FF00 {
+                // A path byte that is not UTF-8 (see `PathBytes`).
+                out += String(format: "\\x%02x", u.value - 0x10FF00)
+            } else if isUnsafe(u, keepNewlines: keepNewlines) {
                 out += u.value < 0x100 ? String(format: "\\x%02x", u.value) : String(format: "\\u{%x}", u.value)
             } else {
                 out.unicodeScalars.append(u)
@@ -84,6 +87,7 @@ public enum Escape {
         let v = u.value
         if v == 0x0A { return !keepNewlines }
         if v < 0x20 || v == 0x7F || (v >= 0x80 && v < 0xA0) { return true }
+        if v >= 0x10FF00 { return true }
         if (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) || v == 0x200E || v == 0x200F { return true }
         return false
     }

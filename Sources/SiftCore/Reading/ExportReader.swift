@@ -117,8 +117,7 @@ final class InputPass {
 
     func run() -> (InputSummary, [SessionSummary], BlobSummary, [Finding]) {
         for a in analyses { a.beginInput(input) }
-        var isDir: ObjCBool = false
-        isFolderInput = input.path != "-" && FileManager.default.fileExists(atPath: input.path, isDirectory: &isDir) && isDir.boolValue
+        isFolderInput = input.path != "-" && PathBytes.isDirectory(input.path)
         let result = InputWalker.walk(path: input.path, limits: limits) { entry in self.visit(entry) }
         input.container = sawHAR && [.jsonl, .jsonlGz, .stdin].contains(result.container) ? .har : result.container
         for issue in result.issues {
@@ -437,6 +436,7 @@ final class InputPass {
                         findings.append(s.finding("integrity.malformed-line", .medium, line: number,
                             message: "line is not valid JSON: \(error.description)"))
                     }
+                    for a in analyses { a.damagedLine(bytes, line: number, session: s) }
                     continue loop
                 }
                 guard doc.root.isObject else {
@@ -445,6 +445,7 @@ final class InputPass {
                     checker.damaged()
                     findings.append(s.finding("integrity.malformed-line", .medium, line: number,
                         message: "line is JSON but not an object"))
+                    for a in analyses { a.damagedLine(bytes, line: number, session: s) }
                     continue loop
                 }
                 s.bytes += Int64(bytes.count + 1)

@@ -1,0 +1,246 @@
+import Foundation
+import Testing
+@testable import SiftCLI
+import SiftCore
+import SiftArchive
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One test per way around `verify`: every byte is checked, or a finding names what was not (exit 2).
+/// Credentials are assembled at run time; none is a literal.
+@Suite(.serialized) struct VerifyBypassTests {
+    /// A GitHub-shaped token built from a seeded generator.
+    static func token(_ seed: UInt64 = 11) -> String {
+        let a = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        var x = seed &* 6364136223846793005 &+ 1442695040888963407
+        var s = ""
+        for _ in 0..<36 {
+            x = x &* 6364136223846793005 &+ 1442695040888963407
+            s.append(a[Int((x >> 33) % UInt64(a.count))])
+        }
+        return "gh" + "p_" + s
+    }
+
+    struct Verdict {
+        var status: Int32
+        var rules: [String]
+        var findings: [JSONValue]
+        var err: String
+    }
+
+    /// Runs the built binary's `verify --format json` over `paths`.
+    static func verify(_ args: [String]) throws -> Verdict {
+        let r = try Binary.run(["verify", "--format", "json"] + args)
+        let doc = try JSONDocument(string: r.out)
+        let findings = doc.root["findings"]?.elements ?? []
+        return Verdict(status: r.status, rules: findings.compactMap { $0["rule"]?.string }, findings: findings, err: r.err)
+    }
+
+    static func session(_ lines: [String], lastNewline: Bool = true) throws -> String {
+        let dir = try makeTempDir()
+        let url = dir.appendingPathComponent(Fixture.sessionId + ".jsonl")
+        try Data(([Fixture.header()] + lines).joined(separator: "\n").utf8 + (lastNewline ? [0x0A] : [])).write(to: url)
+        return url.path
+    }
+
+    static func json(_ s: String) -> String {
+        String(decoding: JSONOut.string(s).render(pretty: false).utf8, as: UTF8.self)
+    }
+
+    // MARK: damaged lines
+
+    @Test func damagedLinesAreScannedAsRawText() throws {
+        let lines = [
+            #"{"type":"log","seq":1,"ts":"2026-11-29T10:15:03.500Z","level":"info","message":"a \#(Self.token(1))"}}"#,
+            #"{"type":"log","seq":2,"ts":"2026-11-29T10:15:03.600Z","level":"info","n":NaN,"message":"b \#(Self.token(2))"}"#,
+            #"{"type":"log","seq":3,"ts":"2026-11-29T10:15:03.700Z","level":"info","message":"c \#(Self.token(3))"#,
+        ]
+        let v = try Self.verify([try Self.session(lines, lastNewline: false)])
+        let lineNumbers = Set(v.findings.filter { $0["rule"]?.string == "secret.github-token" }.compactMap { $0["line"]?.int })
+        #expect(lineNumbers == [2, 3, 4])
+        #expect(v.status == 1)
+    }
+
+    // MARK: duplicates
+
+    @Test func duplicateArchiveEntriesAreAllScanned() throws {
+        let clean = Array("{\"ok\":true}".utf8)
+        let hex = SHA256.hexDigest(clean)
+        let dirty = Array("{\"note\":\"\(Self.token(4))\"}".utf8)
+        let blobPath = "blobs/\(hex.prefix(2))/\(hex)"
+        let record = #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_1","url":"https://api.example.test/x","response":{"body":{"encoding":"utf8","size":11,"storedSize":11,"blob":"sha256:\#(hex)","contentType":"application/json"}}}"#
+        let session = Array((Fixture.header() + "\n" + record + "\n").utf8)
+        let tar = FolderOfExportsTests.tar([("sessions/\(Fixture.sessionId).jsonl", session), (blobPath, clean), (blobPath, dirty)])
+        let dir = try makeTempDir()
+        let path = dir.appendingPathComponent("export.tar")
+        try Data(tar).write(to: path)
+        let v = try Self.verify([path.path])
+        #expect(v.rules.contains("secret.github-token"))
+        #expect(v.findings.contains { $0["rule"]?.string == "archive.duplicate-entry" && ($0["file"]?.string ?? "") == blobPath })
+    }
+
+    @Test func duplicateJSONKeysAreAllScanned() throws {
+        let bearer = "Bearer " + Self.token(5)
+        let lines = [
+            // A header object with two "value" members: the first is the mask.
+            #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_1","url":"https://api.example.test/x","request":{"headers":[{"name":"Authorization","value":"***","value":\#(Self.json(bearer))}]}}"#,
+            // A body with two "text" members.
+            #"{"type":"network","seq":2,"ts":"2026-11-29T10:15:02.100Z","id":"rec_2","url":"https://api.example.test/y","request":{"body":{"encoding":"utf8","size":2,"text":"{}","text":\#(Self.json("{\"password\":\"hunter2x\"}")),"contentType":"application/json"}}}"#,
+            // A record with two "type" members: a log first, a network record second.
+            #"{"type":"log","type":"network","seq":3,"ts":"2026-11-29T10:15:02.200Z","id":"rec_3","url":"https://api.example.test/z?access_token=abc123"}"#,
+        ]
+        let v = try Self.verify([try Self.session(lines)])
+        #expect(v.findings.contains { $0["rule"]?.string == "redaction.header" && $0["line"]?.int == 2 })
+        #expect(v.findings.contains { $0["rule"]?.string == "redaction.body-field" && $0["line"]?.int == 3 })
+        #expect(v.findings.contains { $0["rule"]?.string == "redaction.query" && $0["line"]?.int == 4 })
+        let dup = v.findings.filter { $0["rule"]?.string == "verify.duplicate-key" }
+        #expect(Set(dup.compactMap { $0["line"]?.int }) == [2, 3, 4])
+        #expect(dup.contains { ($0["message"]?.string ?? "").contains("'value'") })
+        #expect(dup.contains { ($0["message"]?.string ?? "").contains("'type'") })
+    }
+
+    // MARK: limits
+
+    /// A log record whose message is `text`.
+    static func log(_ seq: Int, _ text: String) -> String {
+        #"{"type":"log","seq":\#(seq),"ts":"2026-11-29T10:15:03.500Z","level":"info","message":\#(json(text))}"#
+    }
+
+    static func network(_ seq: Int, url: String = "https://api.example.test/x", body: String? = nil, contentType: String = "application/json",
+                        base64: [UInt8]? = nil) -> String {
+        var b = ""
+        if let body { b = #","request":{"body":{"encoding":"utf8","size":\#(body.utf8.count),"text":\#(json(body)),"contentType":\#(json(contentType))}}"# }
+        if let base64 {
+            b = #","request":{"body":{"encoding":"base64","size":\#(base64.count),"data":"\#(Data(base64).base64EncodedString())"}}"#
+        }
+        return #"{"type":"network","seq":\#(seq),"ts":"2026-11-29T10:15:02.000Z","id":"rec_\#(seq)","url":\#(json(url))\#(b)}"#
+    }
+
+    @Test func deepJSONBodyScansOnAndSaysSo() throws {
+        let deep = String(repeating: "[", count: 300) + "{\"password\":\"hunter2x\",\"note\":\"\(Self.token(6))\"}" + String(repeating: "]", count: 300)
+        let v = try Self.verify([try Self.session([Self.network(1, body: deep)])])
+        #expect(v.rules.contains("secret.github-token"))
+        #expect(v.findings.contains { $0["rule"]?.string == "verify.bound" && ($0["message"]?.string ?? "").contains("256") })
+        #expect(v.status == 2)
+    }
+
+    @Test func manyQueryParametersAndFormFieldsAndPartsScanOn() throws {
+        let filler = (0..<10_050).map { "p\($0)=1" }.joined(separator: "&")
+        let form = filler + "&client_secret=s3cretValue9"
+        var multipart = ""
+        for i in 0..<1_050 { multipart += "--BB\r\nContent-Disposition: form-data; name=\"f\(i)\"\r\n\r\nx\r\n" }
+        multipart += "--BB\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\nhunter2x\r\n--BB--\r\n"
+        let lines = [
+            Self.network(1, url: "https://api.example.test/x?" + filler + "&access_token=abc123"),
+            Self.network(2, body: form, contentType: "application/x-www-form-urlencoded"),
+            Self.network(3, body: multipart, contentType: "multipart/form-data; boundary=BB"),
+        ]
+        let v = try Self.verify([try Self.session(lines)])
+        #expect(v.rules.contains("redaction.query"))
+        #expect(v.rules.contains("redaction.form-field"))
+        #expect(v.rules.contains("redaction.multipart-field"))
+        #expect(!v.rules.contains("verify.bound"))
+    }
+
+    @Test func tooManyAnchorCandidatesIsABoundAndExit2() throws {
+        let noise = String(repeating: "ghp_ ", count: 5_000)
+        let v = try Self.verify([try Self.session([Self.log(1, noise + Self.token(7))])])
+        #expect(v.findings.contains { $0["rule"]?.string == "verify.bound" && ($0["message"]?.string ?? "").contains("4096") })
+        #expect(v.status == 2)
+    }
+
+    @Test func urlUserinfoAfterALongUserOrSchemeIsFound() throws {
+        let user = String(repeating: "u", count: 600)
+        let scheme = String(repeating: "s", count: 40)
+        let lines = [
+            Self.network(1, url: "https://\(user):pw9Secret@db.example.test/x"),
+            Self.network(2, url: "\(scheme)://admin:pw9Secret@db.example.test/x"),
+            Self.log(3, "connect to https://\(user):pw9Secret@db.example.test now"),
+        ]
+        let v = try Self.verify([try Self.session(lines)])
+        let lines2 = Set(v.findings.filter { $0["rule"]?.string == "redaction.url-userinfo" }.compactMap { $0["line"]?.int })
+        #expect(lines2 == [2, 3, 4])
+    }
+
+    @Test func sixGzipLayersAreABoundAndExit2() throws {
+        var bytes = Array("{\"note\":\"\(Self.token(8))\"}".utf8)
+        for _ in 0..<6 { bytes = Self.gzip(bytes) }
+        let v = try Self.verify([try Self.session([Self.network(1, base64: bytes)])])
+        #expect(v.findings.contains { $0["rule"]?.string == "verify.bound" && ($0["message"]?.string ?? "").contains("nested") })
+        #expect(v.status == 2)
+    }
+
+    static func gzip(_ data: [UInt8]) -> [UInt8] {
+        let dir = (try? makeTempDir()) ?? URL(fileURLWithPath: "/tmp")
+        let f = dir.appendingPathComponent("x")
+        try? Data(data).write(to: f)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", "gzip -c -n \"$0\" > \"$0.gz\"", f.path]
+        try? p.run()
+        p.waitUntilExit()
+        return Array((try? Data(contentsOf: URL(fileURLWithPath: f.path + ".gz"))) ?? Data())
+    }
+
+    // MARK: names and plain fields
+
+    @Test func namesAndPlainFieldsAreScanned() throws {
+        let lines = [
+            #"{"type":"log","seq":1,"ts":"2026-11-29T10:15:03.500Z","level":"info","message":"ok","metadata":{\#(Self.json(Self.token(9))):"1"}}"#,
+            #"{"type":"network","seq":2,"ts":"2026-11-29T10:15:02.000Z","id":"rec_2","url":"https://api.example.test/x","request":{"headers":[{"name":\#(Self.json("X-" + Self.token(10))),"value":"1"}]}}"#,
+            #"{"type":"log","seq":3,"ts":\#(Self.json(Self.token(12))),"level":\#(Self.json(Self.token(13))),"message":"ok"}"#,
+            #"{"type":\#(Self.json(Self.token(14))),"seq":4,"ts":"2026-11-29T10:15:03.500Z"}"#,
+            Self.network(5, body: "{\"\(Self.token(15))\":1}"),
+        ]
+        let v = try Self.verify([try Self.session(lines)])
+        let gh = v.findings.filter { $0["rule"]?.string == "secret.github-token" }
+        #expect(Set(gh.compactMap { $0["line"]?.int }) == [2, 3, 4, 5, 6])
+        #expect(gh.count >= 6)
+    }
+
+    // MARK: paths are bytes
+
+    /// Writes `bytes` to a file whose name is `dir` + the raw name bytes.
+    static func writeRaw(_ dir: URL, _ name: [UInt8], _ bytes: [UInt8]) throws {
+        let path = Array(dir.path.utf8) + [0x2F] + name + [0]
+        let fd = path.withUnsafeBufferPointer { open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
+        guard fd >= 0 else { throw UsageError("cannot create a test file") }
+        defer { close(fd) }
+        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    }
+
+    @Test func nonUTF8PathsOpenExactlyThatFile() throws {
+        let dir = try makeTempDir()
+        let dirty = Array((Fixture.header() + "\n" + Self.log(1, "x " + Self.token(16)) + "\n").utf8)
+        let clean = Array((Fixture.clean.joined(separator: "\n") + "\n").utf8)
+        // The real file's name holds byte 0xFF; a decoy carries the lossy spelling (U+FFFD).
+        try Self.writeRaw(dir, Array("ses_a".utf8) + [0xFF] + Array(".jsonl".utf8), dirty)
+        try Self.writeRaw(dir, Array("ses_a\u{FFFD}.jsonl".utf8), clean)
+        guard let bin = Binary.url else { throw UsageError("pbsift binary not built") }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", "exec \"$0\" verify \"$(printf '%b' \"$1\")\"", bin.path, dir.path + "/ses_a\\0377.jsonl"]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = Pipe()
+        try p.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 1)
+        #expect(text.contains("secret.github-token"))
+        #expect(text.contains("ses_a\\xff.jsonl"))
+
+        // Inside a folder input: an archive whose name is not UTF-8 is opened by its bytes, not the decoy.
+        let folder = try makeTempDir()
+        let tar = FolderOfExportsTests.tar([("sessions/\(Fixture.sessionId).jsonl", dirty)])
+        try Self.writeRaw(folder, Array("e".utf8) + [0xFE] + Array(".tar".utf8), tar)
+        try Self.writeRaw(folder, Array("e\u{FFFD}.tar".utf8), FolderOfExportsTests.tar([("sessions/\(Fixture.sessionId).jsonl", clean)]))
+        let v = try Self.verify([folder.path])
+        #expect(v.rules.contains("secret.github-token"))
+        #expect(v.status == 1)
+    }
+}

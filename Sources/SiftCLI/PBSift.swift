@@ -37,6 +37,7 @@ public enum PBSift {
         CorrelateCommand.self,
         RecordsCommand.self,
         HARCommand.self,
+        RulesCommand.self,
         CompletionsCommand.self,
     ]
 

@@ -7,11 +7,15 @@ import Foundation
 /// has been handed out by then), `.corrupt` on a bad header, bad deflate data or non-gzip bytes after
 /// a member (zero padding is tolerated), `.crcMismatch` on a bad trailer, and `.decompressionLimit`
 /// once more than `limit` bytes would be produced. After a throw, every later `read` throws the same
-/// error. Memory stays fixed: one 256 KiB input buffer and zlib's 32 KiB window.
+/// error. Memory stays bounded: one 256 KiB input buffer and the inflater's state (zlib's 32 KiB
+/// window, or ISA-L's 85 KiB state and up to `Inflater.replayLimit` bytes of a member kept).
 public final class GzipSource: ByteSource {
     private let inner: ByteSource
     private let limit: Int64?
     private static let bufferSize = 256 * 1024
+    /// Bytes of the previous buffer kept before the next one: an inflater can give back up to 8
+    /// bytes it read past the end of a deflate stream (see Inflater.Step).
+    private static let keep = 16
     private let inBuf: UnsafeMutableRawPointer
     private var inPos = 0
     private var inLen = 0
@@ -24,6 +28,8 @@ public final class GzipSource: ByteSource {
     private var state = State.start
     private var failure: ArchiveError?
     private var member = 0
+    /// Compressed offset of the current member's header.
+    private var memberStart: Int64 = 0
     private var crc = CRC32()
     private var memberOut: UInt64 = 0
     private var headerCRC = CRC32()
@@ -35,11 +41,20 @@ public final class GzipSource: ByteSource {
     /// Compressed bytes consumed so far.
     public var compressedOffset: Int64 { inBase + Int64(inPos) }
 
+    /// Whether ISA-L may inflate (when loaded); false: zlib only.
+    private let accelerated: Bool
+
     /// Inflates `inner`; `limit` bounds the total output (nil: unbounded).
-    public init(wrapping inner: ByteSource, limit: Int64? = nil) {
+    public convenience init(wrapping inner: ByteSource, limit: Int64? = nil) {
+        self.init(wrapping: inner, limit: limit, accelerated: true)
+    }
+
+    /// `accelerated: false` keeps to zlib even when ISA-L is loaded (for comparisons).
+    init(wrapping inner: ByteSource, limit: Int64?, accelerated: Bool) {
         self.inner = inner
         self.limit = limit
-        self.inBuf = UnsafeMutableRawPointer.allocate(byteCount: GzipSource.bufferSize, alignment: 16)
+        self.accelerated = accelerated
+        self.inBuf = UnsafeMutableRawPointer.allocate(byteCount: GzipSource.keep + GzipSource.bufferSize, alignment: 16)
     }
 
     deinit { inBuf.deallocate() }
@@ -90,12 +105,14 @@ public final class GzipSource: ByteSource {
     private func fill() throws -> Bool {
         if inPos < inLen { return true }
         if inEOF { return false }
-        inBase += Int64(inLen)
-        inPos = 0
-        inLen = 0
-        let n = try inner.read(into: UnsafeMutableRawBufferPointer(start: inBuf, count: GzipSource.bufferSize))
+        let k = min(GzipSource.keep, inLen)
+        if k > 0 { memmove(inBuf, inBuf + (inLen - k), k) }
+        inBase += Int64(inLen - k)
+        inPos = k
+        inLen = k
+        let n = try inner.read(into: UnsafeMutableRawBufferPointer(start: inBuf + k, count: GzipSource.bufferSize))
         if n == 0 { inEOF = true; return false }
-        inLen = n
+        inLen = k + n
         return true
     }
 
@@ -117,6 +134,7 @@ public final class GzipSource: ByteSource {
     private func readHeader() throws {
         member += 1
         let start = compressedOffset
+        memberStart = start
         headerCRC = CRC32()
         hashingHeader = true
         defer { hashingHeader = false }
@@ -151,7 +169,7 @@ public final class GzipSource: ByteSource {
                 throw ArchiveError(.crcMismatch, "gzip member \(member) at offset \(start): header crc-16 mismatch")
             }
         }
-        if inflater == nil { inflater = try Inflater() } else { inflater?.reset() }
+        if inflater == nil { inflater = try Inflater(accelerated: accelerated) } else { inflater?.reset() }
         crc = CRC32()
         memberOut = 0
     }
@@ -242,17 +260,18 @@ public final class GzipSource: ByteSource {
                                       outCount: probing ? 1 : cap)
                 }
             } catch {
-                let at = compressedOffset
+                // located by the member and the bytes inflated before the damage: the same whichever
+                // inflater ran (see Inflater)
                 if !probing && error.produced > 0 {
                     account(out, error.produced)
-                    failure = ArchiveError(.corrupt, "gzip member \(member): bad deflate data near compressed offset \(at) (\(error.message))")
+                    failure = ArchiveError(.corrupt, "gzip member \(member) at compressed offset \(memberStart): bad deflate data after \(memberOut) inflated bytes (\(error.message))")
                     return error.produced
                 }
-                throw ArchiveError(.corrupt, "gzip member \(member): bad deflate data near compressed offset \(at) (\(error.message))")
+                throw ArchiveError(.corrupt, "gzip member \(member) at compressed offset \(memberStart): bad deflate data after \(memberOut) inflated bytes (\(error.message))")
             }
             inPos += step.consumed
             if probing && step.produced > 0 {
-                throw ArchiveError(.decompressionLimit, "gzip stream inflates past the limit of \(limit ?? 0) bytes (member \(member), compressed offset \(compressedOffset)); --max-input-bytes raises it")
+                throw ArchiveError(.decompressionLimit, "gzip stream inflates past the limit of \(limit ?? 0) bytes (member \(member) at compressed offset \(memberStart)); --max-input-bytes raises it")
             }
             if step.produced > 0 { account(out, step.produced) }
             if step.ended {

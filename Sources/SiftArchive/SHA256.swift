@@ -1,12 +1,25 @@
 /// SHA-256 (FIPS 180-4), streaming. Used to check blob names and to fingerprint findings.
+/// Runs in libcrypto when `Accelerators` loaded it (hardware SHA where the CPU has it), else in Swift.
 public struct SHA256: Sendable {
+    /// libcrypto's context when accelerated; copied before a shared copy is updated.
+    private var evp: EVPContext?
     private var h: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
         (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
     private var buffer = [UInt8](repeating: 0, count: 64)
     private var buffered = 0
     private var length: UInt64 = 0
 
-    public init() {}
+    public init() {
+        if let lib = Accelerators.crypto { evp = EVPContext(lib: lib) }
+    }
+
+    /// `portable`: the Swift implementation even when libcrypto is loaded (for comparisons).
+    init(portable: Bool) {
+        if !portable, let lib = Accelerators.crypto { evp = EVPContext(lib: lib) }
+    }
+
+    /// Whether this hasher runs in libcrypto.
+    var accelerated: Bool { evp != nil }
 
     private static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -32,6 +45,11 @@ public struct SHA256: Sendable {
 
     public mutating func update(raw data: UnsafeRawBufferPointer) {
         guard data.count > 0 else { return }
+        if let e = evp {
+            if !isKnownUniquelyReferenced(&evp), let copy = EVPContext(copying: e) { evp = copy }
+            if let e = evp, e.lib.update(e.ctx, data.baseAddress, data.count) == 1 { return }
+            preconditionFailure("libcrypto's SHA-256 update failed")
+        }
         length &+= UInt64(data.count)
         var p = 0
         if buffered > 0 {
@@ -88,6 +106,14 @@ public struct SHA256: Sendable {
 
     /// The 32-byte digest. The hasher should not be updated afterwards.
     public mutating func finalize() -> [UInt8] {
+        if let e = evp {
+            var out = [UInt8](repeating: 0, count: 32)
+            var n: UInt32 = 0
+            let ok = out.withUnsafeMutableBufferPointer { e.lib.final(e.ctx, $0.baseAddress, &n) }
+            evp = nil
+            if ok == 1 && n == 32 { return out }
+            preconditionFailure("libcrypto's SHA-256 final failed")
+        }
         let bitLength = length &* 8
         var pad: [UInt8] = [0x80]
         let rem = (buffered + 1) % 64
@@ -116,6 +142,13 @@ public struct SHA256: Sendable {
 
     /// One-shot hex digest.
     public static func hexDigest<C: Collection>(_ data: C) -> String where C.Element == UInt8 {
+        if let lib = Accelerators.crypto {
+            var out = [UInt8](repeating: 0, count: 32)
+            let done: Bool? = data.withContiguousStorageIfAvailable { d in
+                out.withUnsafeMutableBufferPointer { lib.oneShot(d.baseAddress, d.count, $0.baseAddress) != nil }
+            }
+            if done == true { return hex(out) }
+        }
         var h = SHA256()
         h.update(data)
         return h.finalizeHex()

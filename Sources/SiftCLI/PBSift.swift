@@ -3,6 +3,7 @@
 // does. May import: SiftCore, SiftVerify, SiftWaterfall, SiftCorrelate, SiftArchive, Foundation.
 
 import Foundation
+import SiftArchive
 import SiftCore
 #if canImport(Glibc)
 import Glibc
@@ -35,6 +36,7 @@ public enum PBSift {
         WaterfallCommand.self,
         CorrelateCommand.self,
         RecordsCommand.self,
+        HARCommand.self,
         CompletionsCommand.self,
     ]
 
@@ -89,7 +91,7 @@ public enum PBSift {
             io.out(Help.topLevel(specs))
             return ExitStatus.ok.rawValue
         case "--version":
-            io.out(version + "\n")
+            io.out(([version] + Accelerators.engineLines).joined(separator: "\n") + "\n")
             return ExitStatus.ok.rawValue
         case "help":
             return help(rest, io: io)

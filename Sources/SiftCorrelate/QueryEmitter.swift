@@ -33,18 +33,25 @@ public enum QueryEmitter {
 
     /// The queries for `platform`, one per line (comment lines where the language has them).
     /// `ids` are sorted and deduplicated; `from`/`to` are seconds since 1970 (margin included).
-    public static func emit(_ platform: QueryPlatform, ids: [String], from: Double, to: Double) -> String {
-        emit(platform, scopes: [QueryScope(ids: ids, from: from, to: to)])
+    public static func emit(_ platform: QueryPlatform, ids: [String], from: Double, to: Double,
+                            target: QueryTarget = QueryTarget()) -> String {
+        emit(platform, scopes: [QueryScope(ids: ids, from: from, to: to)], target: target)
+    }
+
+    /// `'text'` for a POSIX shell: every `'` closed, escaped and reopened.
+    public static func shellQuote(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     /// The queries for several scopes (groups of ids with their own window), numbered across all.
-    public static func emit(_ platform: QueryPlatform, scopes: [QueryScope]) -> String {
+    public static func emit(_ platform: QueryPlatform, scopes: [QueryScope], target: QueryTarget = QueryTarget()) -> String {
+        let idField = target.idField ?? "request_id"
         var batches: [(ids: [String], from: Double, to: Double)] = []
         for scope in scopes {
             let ids = Array(Set(scope.ids)).sorted()
             let split: [[String]]
             if platform == .cloudwatch {
-                split = packCloudwatch(ids)
+                split = packCloudwatch(ids, field: target.idField)
             } else {
                 split = stride(from: 0, to: ids.count, by: platform.maxIdsPerQuery).map {
                     Array(ids[$0..<min(ids.count, $0 + platform.maxIdsPerQuery)])
@@ -62,46 +69,70 @@ public enum QueryEmitter {
             switch platform {
             case .loki:
                 let filter = batch.joined(separator: "|")
+                let stream = target.stream ?? "{job=~\".+\"}"
                 out += "# \(head)\n"
-                out += "logcli query --from='\(fromText)' --to='\(toText)' --limit=100000 --output=jsonl '{job=~\".+\"} |~ \"\(filter)\"'\n"
+                out += "logcli query --from='\(fromText)' --to='\(toText)' --limit=100000 --output=jsonl "
+                out += shellQuote("\(stream) |~ \"\(filter)\"") + "\n"
             case .elasticsearch:
+                let time = target.timeField ?? "@timestamp"
                 let body: JSONOut = .object([
                     "size": .int(10_000),
-                    "sort": .array([.object(["@timestamp": .string("asc")])]),
+                    "sort": .array([.object([time: .string("asc")])]),
                     "query": .object(["bool": .object(["filter": .array([
-                        .object(["terms": .object(["request_id": .array(batch.map { .string($0) })])]),
-                        .object(["range": .object(["@timestamp": .object(["gte": .string(fromText), "lte": .string(toText)])])]),
+                        .object(["terms": .object([idField: .array(batch.map { .string($0) })])]),
+                        .object(["range": .object([time: .object(["gte": .string(fromText), "lte": .string(toText)])])]),
                     ])])]),
                 ])
-                out += body.render(pretty: false) + "\n"
+                let index = target.table ?? "logs-*"
+                out += "# \(head)\n"
+                out += "curl -sS -H 'Content-Type: application/json' \"${ES_URL:-http://localhost:9200}/\(index)/_search?filter_path=hits.hits._source\" "
+                out += "-d " + shellQuote(body.render(pretty: false)) + "\n"
             case .clickhouse:
                 let list = batch.map { "'\($0)'" }.joined(separator: ", ")
                 out += "-- \(head)\n"
-                out += "SELECT * FROM logs WHERE request_id IN (\(list)) AND ts BETWEEN parseDateTime64BestEffort('\(fromText)', 3) AND parseDateTime64BestEffort('\(toText)', 3) ORDER BY ts FORMAT JSONEachRow;\n"
+                let time = sqlName(target.timeField ?? "ts")
+                out += "SELECT * FROM \(sqlName(target.table ?? "logs")) WHERE \(sqlName(idField)) IN (\(list)) AND \(time) BETWEEN parseDateTime64BestEffort('\(fromText)', 3) AND parseDateTime64BestEffort('\(toText)', 3) ORDER BY \(time) FORMAT JSONEachRow;\n"
             case .bigquery:
                 let array = batch.map { "\"\($0)\"" }.joined(separator: ",")
                 out += "# \(head)\n"
                 out += "bq query --nouse_legacy_sql --format=json --max_rows=1000000"
                 out += " --parameter='ids:ARRAY<STRING>:[\(array)]'"
                 out += " --parameter='from:TIMESTAMP:\(fromText)' --parameter='to:TIMESTAMP:\(toText)'"
-                out += " 'SELECT * FROM `project.dataset.logs` WHERE request_id IN UNNEST(@ids) AND ts BETWEEN @from AND @to ORDER BY ts'\n"
+                let time = sqlName(target.timeField ?? "ts")
+                out += " 'SELECT * FROM `\(target.table ?? "project.dataset.logs")` WHERE \(sqlName(idField)) IN UNNEST(@ids) AND \(time) BETWEEN @from AND @to ORDER BY \(time)'\n"
             case .cloudwatch:
                 out += "# \(head)\n"
-                out += "aws logs start-query --log-group-names \"$LOG_GROUP\" --start-time \(Int(from.rounded(.down))) --end-time \(Int(to.rounded(.up)))"
-                out += " --query-string '\(cloudwatchQuery(batch))'\n"
+                let group = target.logGroup.map(shellQuote) ?? "\"$LOG_GROUP\""
+                out += "aws logs start-query --log-group-names \(group) --start-time \(seconds(from.rounded(.down))) --end-time \(seconds(to.rounded(.up)))"
+                out += " --query-string " + shellQuote(cloudwatchQuery(batch, field: target.idField)) + "\n"
             }
         }
         return out
     }
 
     /// The Logs Insights query for `ids`.
-    public static func cloudwatchQuery(_ ids: [String]) -> String {
-        "fields @timestamp, @message | filter @message like /\(ids.joined(separator: "|"))/ | sort @timestamp asc | limit 10000"
+    public static func cloudwatchQuery(_ ids: [String], field: String? = nil) -> String {
+        "fields @timestamp, @message | filter \(field ?? "@message") like /\(ids.joined(separator: "|"))/ | sort @timestamp asc | limit 10000"
+    }
+
+    /// An SQL name as it is when plain (`logs`, `db.logs`), else each dotted part in backticks.
+    static func sqlName(_ name: String) -> String {
+        name.split(separator: ".", omittingEmptySubsequences: false).map { part -> String in
+            let plain = !part.isEmpty && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+                && !(part.first?.isNumber ?? true)
+            return plain ? String(part) : "`" + part.replacingOccurrences(of: "`", with: "") + "`"
+        }.joined(separator: ".")
+    }
+
+    /// Whole seconds, clamped to what an Int64 holds.
+    static func seconds(_ t: Double) -> Int64 {
+        guard t.isFinite else { return 0 }
+        return Int64(exactly: t.rounded()) ?? (t < 0 ? Int64.min : Int64.max)
     }
 
     /// Packs ids greedily so that each query string stays within `cloudwatchMaxQueryChars`.
-    static func packCloudwatch(_ ids: [String]) -> [[String]] {
-        let overhead = cloudwatchQuery([]).count
+    static func packCloudwatch(_ ids: [String], field: String? = nil) -> [[String]] {
+        let overhead = cloudwatchQuery([], field: field).count
         var out: [[String]] = []
         var cur: [String] = []
         var len = overhead
@@ -146,6 +177,46 @@ public enum QueryEmitter {
             }
         }
         return out.map { QueryScope(ids: Array(Set($0.ids)).sorted(), from: $0.from - margin, to: $0.to + margin) }
+    }
+}
+
+/// Where the ids and times live on the platform: the names `--emit-query` writes into its queries.
+/// Each nil means the platform's usual default.
+public struct QueryTarget: Sendable, Equatable {
+    /// The field that holds the request id (`request_id`). Loki filters the line text instead; for
+    /// CloudWatch a field given here replaces the `@message` text filter.
+    public var idField: String?
+    /// The timestamp field (`@timestamp` for Elasticsearch, `ts` for ClickHouse and BigQuery).
+    public var timeField: String?
+    /// The table (`logs`, `project.dataset.logs`) or the Elasticsearch index (`logs-*`).
+    public var table: String?
+    /// Loki's stream selector (`{job=~".+"}`).
+    public var stream: String?
+    /// CloudWatch's log group (`$LOG_GROUP`: set it in the shell).
+    public var logGroup: String?
+
+    public init(idField: String? = nil, timeField: String? = nil, table: String? = nil, stream: String? = nil,
+                logGroup: String? = nil) {
+        self.idField = idField
+        self.timeField = timeField
+        self.table = table
+        self.stream = stream
+        self.logGroup = logGroup
+    }
+
+    /// Why a name can't go into a query as it is, or nil: field, table and index names are plain
+    /// identifiers (letters, digits, `_ . @ - *`), a stream selector is `{…}` on one line.
+    public static func problem(option: String, value: String) -> String? {
+        if option == "stream" {
+            let ok = value.hasPrefix("{") && value.hasSuffix("}") && !value.contains(where: { $0.isNewline })
+            return ok ? nil : "a Loki stream selector such as {app=\"api\"}"
+        }
+        if option == "log-group" {
+            let ok = !value.isEmpty && value.count <= 512 && value.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_-/.#".contains($0)) }
+            return ok ? nil : "a CloudWatch log group name such as /aws/ecs/api"
+        }
+        let ok = !value.isEmpty && value.count <= 256 && value.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_.@-*".contains($0)) }
+        return ok ? nil : "a plain name (letters, digits, _ . @ - *)"
     }
 }
 

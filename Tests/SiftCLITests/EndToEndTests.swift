@@ -60,7 +60,9 @@ struct Binary {
         let cmd = try Binary.run(["inspect", "--help"])
         #expect(cmd.status == 0 && cmd.out.contains("USAGE: pbsift inspect [<options>] <input> ..."))
         let v = try Binary.run(["--version"])
-        #expect(v.status == 0 && v.out == "0.1.0\n" && v.err.isEmpty)
+        #expect(v.status == 0 && v.out.hasPrefix("0.1.0\ninflate: ") && v.out.contains("\nsha256: ") && v.err.isEmpty)
+        let portable = try Binary.run(["--version"], env: ["PBSIFT_PORTABLE": "1"])
+        #expect(portable.out.hasPrefix("0.1.0\ninflate: zlib ") && portable.out.contains("\nsha256: portable"))
     }
 
     @Test func usageError() throws {

@@ -53,7 +53,10 @@ import Testing
 
     @Test func version() {
         let r = runCLI(["--version"])
-        #expect(r.status == 0 && r.out == "0.1.0\n" && r.err.isEmpty)
+        // the version, then the engines in use (see Accelerators)
+        let lines = r.out.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(r.status == 0 && r.err.isEmpty && lines.count == 4 && lines[0] == "0.1.0" && lines[3].isEmpty)
+        #expect(lines[1].hasPrefix("inflate: ") && lines[2].hasPrefix("sha256: "))
         #expect(PBSift.version == "0.1.0")
     }
 

@@ -98,4 +98,23 @@ import Testing
         #expect(Help.example("pbsift a 'b c' " + String(repeating: "x ", count: 40)).contains(" \\\n       x"))
         #expect(report.out.components(separatedBy: "Can be repeated.").count == 3)
     }
+
+    @Test func emitQueryOptionsAndANoMatchHint() throws {
+        let es = try run(["correlate", incident, "--emit-query", "elasticsearch", "--table", "api-*", "--id-field", "req",
+                          "--fail-on", "never"])
+        #expect(es.status == 0)
+        #expect(es.out.contains("curl -sS -H 'Content-Type: application/json' \"${ES_URL:-http://localhost:9200}/api-*/_search"))
+        #expect(es.out.contains(#"{"terms":{"req":["#))
+        let alone = try run(["correlate", incident, "--logs", "samples/logs", "--stream", "{app=\"x\"}"])
+        #expect(alone.status == 64)
+        #expect(alone.err.hasPrefix("Error: '--stream' applies only with '--emit-query <platform>'."))
+        let bad = try run(["correlate", incident, "--emit-query", "clickhouse", "--table", "x y"])
+        #expect(bad.status == 64)
+        // Logs that hold none of the session's ids: a hint on standard error.
+        let wrong = try run(["correlate", "samples/export-clean", "--logs", "samples/logs/nginx-access.log"])
+        #expect(wrong.err.contains("note: none of the 6 request ids of these sessions appears in the given logs"))
+        #expect(wrong.err.contains("are these the right logs"))
+        let right = try run(["correlate", incident, "--logs", "samples/logs", "--fail-on", "never"])
+        #expect(!right.err.contains("note: none of"))
+    }
 }

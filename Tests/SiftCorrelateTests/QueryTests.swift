@@ -18,7 +18,8 @@ import SiftCore
 
     @Test func elasticsearch() {
         #expect(QueryEmitter.emit(.elasticsearch, ids: ids, from: from, to: to) == """
-            {"query":{"bool":{"filter":[{"terms":{"request_id":["req_00000001-1111-4222-8333-000000000001","req_00000002-1111-4222-8333-000000000002"]}},{"range":{"@timestamp":{"gte":"2026-11-29T12:54:01.000Z","lte":"2026-11-29T13:01:01.000Z"}}}]}},"size":10000,"sort":[{"@timestamp":"asc"}]}
+            # query 1 of 1: 2 request ids, 2026-11-29T12:54:01.000Z to 2026-11-29T13:01:01.000Z
+            curl -sS -H 'Content-Type: application/json' "${ES_URL:-http://localhost:9200}/logs-*/_search?filter_path=hits.hits._source" -d '{"query":{"bool":{"filter":[{"terms":{"request_id":["req_00000001-1111-4222-8333-000000000001","req_00000002-1111-4222-8333-000000000002"]}},{"range":{"@timestamp":{"gte":"2026-11-29T12:54:01.000Z","lte":"2026-11-29T13:01:01.000Z"}}}]}},"size":10000,"sort":[{"@timestamp":"asc"}]}'
 
             """)
     }
@@ -47,6 +48,31 @@ import SiftCore
             """)
     }
 
+    /// `--id-field`, `--time-field`, `--table`, `--stream`, `--log-group` go where each language takes them.
+    @Test func targetNames() {
+        let t = QueryTarget(idField: "req_id", timeField: "time", table: "app-logs", stream: #"{app="api"}"#, logGroup: "/aws/ecs/api")
+        let loki = QueryEmitter.emit(.loki, ids: ids, from: from, to: to, target: t)
+        #expect(loki.contains(#"'{app="api"} |~ "req_00000001"#))
+        let es = QueryEmitter.emit(.elasticsearch, ids: ids, from: from, to: to, target: t)
+        #expect(es.contains("/app-logs/_search"))
+        #expect(es.contains(#"{"terms":{"req_id":["#) && es.contains(#"{"range":{"time":{"gte""#))
+        let ch = QueryEmitter.emit(.clickhouse, ids: ids, from: from, to: to, target: t)
+        #expect(ch.contains("SELECT * FROM `app-logs` WHERE req_id IN ("))
+        #expect(ch.contains("ORDER BY time FORMAT"))
+        let bq = QueryEmitter.emit(.bigquery, ids: ids, from: from, to: to, target: t)
+        #expect(bq.contains("FROM `app-logs` WHERE req_id IN UNNEST(@ids) AND time BETWEEN"))
+        let cw = QueryEmitter.emit(.cloudwatch, ids: ids, from: from, to: to, target: t)
+        #expect(cw.contains("--log-group-names '/aws/ecs/api'"))
+        #expect(cw.contains("filter req_id like /"))
+        // Names that would break out of the query or the shell are refused.
+        #expect(QueryTarget.problem(option: "table", value: "logs; DROP TABLE x") != nil)
+        #expect(QueryTarget.problem(option: "id-field", value: "a'b") != nil)
+        #expect(QueryTarget.problem(option: "stream", value: "job=api") != nil)
+        #expect(QueryTarget.problem(option: "stream", value: #"{job="api"}"#) == nil)
+        #expect(QueryTarget.problem(option: "log-group", value: "/aws/ecs/api") == nil)
+        #expect(QueryEmitter.shellQuote("it's") == #"'it'\''s'"#)
+    }
+
     @Test func splitsWherePlatformLimitsRequire() {
         let many = (0..<1000).map(rid)
         let loki = QueryEmitter.emit(.loki, ids: many, from: from, to: to)
@@ -61,8 +87,8 @@ import SiftCore
         // Every id is asked for exactly once.
         let asked = queries.flatMap { q in many.filter { q.contains($0) } }
         #expect(asked.count == 1000)
-        #expect(QueryEmitter.emit(.elasticsearch, ids: many, from: from, to: to).split(separator: "\n").count == 1)
-        #expect(QueryEmitter.emit(.elasticsearch, ids: (0..<4001).map(rid), from: from, to: to).split(separator: "\n").count == 3)
+        #expect(QueryEmitter.emit(.elasticsearch, ids: many, from: from, to: to).split(separator: "\n").filter { $0.hasPrefix("curl") }.count == 1)
+        #expect(QueryEmitter.emit(.elasticsearch, ids: (0..<4001).map(rid), from: from, to: to).split(separator: "\n").filter { $0.hasPrefix("curl") }.count == 3)
         #expect(QueryEmitter.emit(.clickhouse, ids: (0..<12_000).map(rid), from: from, to: to).split(separator: "\n").count == 6)
     }
 

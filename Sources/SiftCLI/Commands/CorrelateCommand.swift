@@ -31,7 +31,7 @@ public enum CorrelateCommand: SiftCommand {
             OptionSpec("window-margin", value: "seconds",
                        help: "Seconds added before and after each session's time window (server-only ids, queries).",
                        default: "60"),
-        ],
+        ] + QueryOptions.options,
         examples: [
             ("pbsift correlate export.zip --logs /var/log/api/", "Join an export with a folder of rotated, gzip'd logs."),
             ("pbsift correlate --json export.zip --logs api.log | jq '.requests[] | select(.status != \"matched\")'",
@@ -123,6 +123,7 @@ public enum CorrelateCommand: SiftCommand {
             return p
         }
         let margin = try windowMargin(from: options)
+        let target = try QueryOptions.target(options, platform: platform)
         if platform == nil && logs.isEmpty {
             throw UsageError("Missing '--logs <path>' (or '--emit-query <platform>').")
         }
@@ -138,7 +139,8 @@ public enum CorrelateCommand: SiftCommand {
                 if !common.quiet { io.err("warning: the inputs hold no request id: nothing to query\n") }
                 return common.finish("", outcome: outcome, io: io)
             }
-            return common.finish(Redactor.verify().text(QueryEmitter.emit(platform, scopes: scopes)), outcome: outcome, io: io)
+            let text = QueryEmitter.emit(platform, scopes: scopes, target: target)
+            return common.finish(Redactor.verify().text(text), outcome: outcome, io: io)
         }
 
         var scanOptions = ScanOptions()
@@ -148,6 +150,7 @@ public enum CorrelateCommand: SiftCommand {
                                     options: CorrelationOptions(windowMargin: margin), scanOptions: scanOptions)
         scanProgress.clear()
         Diagnostics.logs(report.logs.allErrors, io: io)
+        if !common.quiet, let hint = QueryOptions.noMatchHint(report) { io.err(hint) }
         let findings = ReportEnvelope.sorted(outcome.findings + report.findings)
         report.findings = findings
         let redactor = Redactor.verify()

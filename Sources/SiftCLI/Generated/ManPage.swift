@@ -120,6 +120,18 @@ public enum ManPage {
             .It Ev PBSIFT_PIPE_WAIT
             The longest wait, in seconds, for a pipe named as an input to be written to (default 10):
             for its first byte, then between bytes. Past it the input is not read (exit status 2).
+            .It Ev PBSIFT_PORTABLE
+            When set to a value other than empty or
+            .Li 0 ,
+            gzip streams are inflated by zlib and SHA-256 is computed by pbsift itself, even where
+            ISA-L
+            .Pq Pa libisal.so.2
+            or libcrypto
+            .Pq Pa libcrypto.so.3
+            is installed.
+            The results are the same either way;
+            .Fl -version
+            names the engines in use.
             .El
             .Sh FILES
             An export holds the folder layout the SDK writes:

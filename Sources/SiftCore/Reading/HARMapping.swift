@@ -18,23 +18,27 @@ import Foundation
 public enum HARMapping {
     /// Entry fields `pbsift har` writes and this mapping reads back instead of keeping.
     static let ownFields: Set<String> = [
-        "_recordId", "_seq", "_ts", "_requestId", "_echoedRequestId", "_source", "_kind", "_category", "_label",
+        "_recordId", "_seq", "_url", "_noTransactionURL", "_statusCode", "_ts", "_requestId", "_echoedRequestId", "_source", "_kind", "_category", "_label",
         "_operation", "_state", "_duration", "_error", "_taskStart", "_taskEnd", "_fetchType", "_reusedConnection",
-        "_tlsVersion", "_remotePort", "_sessionId",
+        "_tlsVersion", "_remotePort", "_sessionId", "_session", "_metrics", "_encoding",
     ]
 
     /// The network record of one entry, or of a redirect chain (`group`, in order). `fallbackId` names
     /// the entry when it carries no `_recordId` (`entries[3]`).
     public static func record(_ group: [JSONValue], seq: Int, fallbackId: String, requestIdHeader: String = "X-Request-Id") -> JSONOut {
         guard let first = group.first, let last = group.last else { return .object([:]) }
-        var r: [String: JSONOut] = ["type": .string("network"), "seq": .int(seq)]
+        var r: [String: JSONOut] = ["type": .string("network"), "seq": .int(first["_seq"]?.int ?? seq)]
         r["id"] = .string(first["_recordId"]?.string ?? fallbackId)
         let req = first["request"]
         let resp = last["response"]
         r["method"] = str(req?["method"])
-        r["url"] = str(req?["url"])
+        r["url"] = first["_url"].flatMap(str) ?? str(req?["url"])
         let status = resp?["status"]?.int ?? 0
-        if status > 0 { r["statusCode"] = .int(status) }
+        if let own = first["_statusCode"] {
+            if let s = own.int { r["statusCode"] = .int(s) }
+        } else if status > 0 {
+            r["statusCode"] = .int(status)
+        }
 
         // Request.
         var request: [String: JSONOut] = [:]
@@ -105,10 +109,11 @@ public enum HARMapping {
         } else if spanMs > 0 {
             r["duration"] = .double(spanMs / 1000)
         }
+        let hasMetrics = first["_metrics"]?.bool != false
         var metrics: [String: JSONOut] = ["redirectCount": .int(group.count - 1), "transactions": .array(transactions)]
         metrics["taskStart"] = first["_taskStart"].flatMap(str) ?? taskStart.map { .string(stamp($0)) }
         metrics["taskEnd"] = last["_taskEnd"].flatMap(str) ?? taskEnd.map { .string(stamp($0)) }
-        r["metrics"] = .object(metrics)
+        if hasMetrics { r["metrics"] = .object(metrics) }
         if let ts = first["_ts"].flatMap(str) ?? taskEnd.map({ .string(stamp($0)) }) ?? first["startedDateTime"].flatMap(str) {
             r["ts"] = ts
         }
@@ -180,7 +185,7 @@ public enum HARMapping {
         guard let p, p.isObject else { return nil }
         let mime = p["mimeType"]?.string
         if let t = p["text"]?.string, !t.isEmpty {
-            return body(text: t, base64: p["encoding"]?.string == "base64", mime: mime)
+            return body(text: t, base64: (p["encoding"] ?? p["_encoding"])?.string == "base64", mime: mime)
         }
         guard let params = p["params"], params.count > 0 else { return nil }
         let form = params.elements.map { q -> String in
@@ -285,7 +290,7 @@ public enum HARMapping {
             }
         }
         let req = e["request"], resp = e["response"]
-        if let u = req?["url"]?.string { tx["url"] = .string(u) }
+        if let u = req?["url"]?.string, e["_noTransactionURL"]?.bool != true { tx["url"] = .string(u) }
         if let s = resp?["status"]?.int, s > 0 { tx["statusCode"] = .int(s) }
         if let v = resp?["httpVersion"]?.string ?? req?["httpVersion"]?.string, let p = networkProtocol(v) {
             tx["networkProtocol"] = .string(p)

@@ -32,7 +32,7 @@ let package = Package(
         .testTarget(name: "SiftCoreTests", dependencies: ["SiftCore"], exclude: ["Fixtures"]),
         .testTarget(name: "SiftVerifyTests", dependencies: ["SiftVerify"]),
         .testTarget(name: "SiftWaterfallTests", dependencies: ["SiftWaterfall", "SiftVerify"], resources: [.copy("Golden")]),
-        .testTarget(name: "SiftCorrelateTests", dependencies: ["SiftCorrelate", "SiftVerify"]),
+        .testTarget(name: "SiftCorrelateTests", dependencies: ["SiftCorrelate", "SiftVerify"], exclude: ["Formats"]),
         .testTarget(name: "SiftCLITests", dependencies: ["SiftCLI"], resources: [.copy("Golden")]),
     ]
 )

@@ -140,7 +140,8 @@ struct ChunkScanner {
         out.lines_ += 1
         out.bytes += Int64(count)
         let line = UnsafePointer(buf + from)
-        long = LongLine(number: out.lines_, ts: LogTime.find(in: line, count: min(count, 64 << 10)))
+        long = LongLine(number: out.lines_, ts: LogTime.findZoned(in: line, count: min(count, 64 << 10))
+            .map { $0.1 ? $0.0 : LineParser.localize($0.0, options.read) })
         let keep = streamLongPiece(line, count, final: false)
         memmove(buf, buf + from + count - keep, keep)
         abs0 += Int64(count - keep)
@@ -262,7 +263,8 @@ struct ChunkScanner {
         var ts: Double?
         if !wanted.isEmpty {
             out.matchedLines += 1
-            let parsed = LineParser.parse(UnsafeBufferPointer(start: line, count: n), hint: out.format)
+            let parsed = LineParser.parse(UnsafeBufferPointer(start: line, count: n), hint: out.format, options: options.read,
+                                          focus: wanted[0])
             if out.format == nil { out.format = parsed.format }
             ts = parsed.ts
             if out.lines.count < options.maxServerLines {
@@ -271,7 +273,9 @@ struct ChunkScanner {
                 out.droppedLines += 1
             }
         }
-        if !others.isEmpty && ts == nil { ts = LogTime.find(in: line, count: n) }
+        if !others.isEmpty && ts == nil, let (t, zoned) = LogTime.findZoned(in: line, count: n) {
+            ts = zoned ? t : LineParser.localize(t, options.read)
+        }
         if let t = ts {
             out.firstTs = min(out.firstTs ?? t, t)
             out.lastTs = max(out.lastTs ?? t, t)

@@ -85,6 +85,8 @@ public enum CorrelationRender {
                 "uncertainty": skew.uncertainty.map { .double(($0 * 1_000_000).rounded() / 1_000_000) } ?? .null,
                 "outliers": .int(skew.outliers),
                 "method": .string("marzullo"),
+                "basis": .string(skew.basis), "fieldSamples": .int(skew.fieldSamples), "textSamples": .int(skew.textSamples),
+                "textSeconds": skew.textSeconds.map { .double(($0 * 1_000_000).rounded() / 1_000_000) } ?? .null,
             ]),
             "correlation": .object([
                 "requests": .int(r.requests.count), "matched": .int(r.count(.matched)),
@@ -107,6 +109,7 @@ public enum CorrelationRender {
             "file": .string(l.file), "line": .int(l.line), "ts": ts(l.parsed.ts), "deviceTs": ts(p.deviceTs),
             "level": .opt(l.parsed.level), "status": .opt(l.parsed.status), "durationMs": ms(l.parsed.durationMs),
             "message": .opt(l.parsed.message), "format": .string(l.parsed.format.rawValue),
+            "method": .opt(l.parsed.method), "path": .opt(l.parsed.path), "idInField": .bool(p.idInField),
             "requestIds": .array(l.ids.map { .string($0.description) }),
         ])
     }
@@ -125,7 +128,7 @@ public enum CorrelationRender {
         out += "\n"
         let s = r.clockSkew
         if let sec = s.seconds {
-            out += "clock skew: server \(sec >= 0 ? "ahead" : "behind") by \(num(abs(sec), 3)) s ± \(num(s.uncertainty, 3)) s (\(s.samples) samples, \(s.outliers) outliers)\n"
+            out += "clock skew: server \(sec >= 0 ? "ahead" : "behind") by \(num(abs(sec), 3)) s ± \(num(s.uncertainty, 3)) s (\(s.samples) samples, \(s.outliers) outliers; from \(s.basis))\n"
         } else {
             out += "clock skew: unknown (no matched request with timings)\n"
         }
@@ -179,6 +182,10 @@ public enum CorrelationRender {
         let s = r.clockSkew
         let skew = s.seconds.map { "\(num($0, 3)) ± \(num(s.uncertainty, 3)) (\(s.samples) samples)" } ?? "unknown"
         out += "| \(r.requests.count) | \(r.count(.matched)) | \(r.count(.clientOnly)) | \(r.count(.idMismatch)) | \(r.serverOnly.ids.count) | \(r.serverOnly.withUserId.count) | \(skew) |\n\n"
+        if !r.logs.files.isEmpty {
+            out += "Log files: " + r.logs.files.prefix(20).map { "\(m($0.file)) (\(m($0.format?.rawValue ?? "no matching line")))" }.joined(separator: ", ")
+            out += r.logs.files.count > 20 ? ", … \(r.logs.files.count - 20) more\n\n" : "\n\n"
+        }
         out += "| session | seq | method | url | status | request id | join | server lines | server ms | network ms |\n"
         out += "|---|---:|---|---|---:|---|---|---:|---:|---:|\n"
         for c in r.requests {
@@ -214,7 +221,7 @@ public enum CorrelationRender {
     static func csv(_ r: CorrelationReport) -> String {
         var out = Escape.csvRow(["sessionId", "seq", "recordId", "requestId", "echoedRequestId", "status", "method", "url",
                                  "statusCode", "serverMs", "waitingMs", "networkMs", "file", "line", "ts", "deviceTs", "level",
-                                 "lineStatus", "durationMs", "message"])
+                                 "lineStatus", "durationMs", "message", "format"])
         func f(_ d: Double?) -> String { d.map { JSONOut.format(($0 * 1000).rounded() / 1000) } ?? "" }
         for c in r.requests {
             let e = c.entry
@@ -222,13 +229,14 @@ public enum CorrelationRender {
                         e.echoedRequestId ?? "", c.status.rawValue, e.method ?? "", e.url ?? "",
                         e.statusCode.map(String.init) ?? "", f(c.serverMs), f(c.waitingMs), f(c.networkMs)]
             if c.lines.isEmpty {
-                out += Escape.csvRow(head + Array(repeating: "", count: 8))
+                out += Escape.csvRow(head + Array(repeating: "", count: 9))
             }
             for p in c.lines {
                 let l = p.line
                 out += Escape.csvRow(head + [l.file, String(l.line), l.parsed.ts.map { Timestamp.format($0, micro: true) } ?? "",
                                              p.deviceTs.map { Timestamp.format($0, micro: true) } ?? "", l.parsed.level ?? "",
-                                             l.parsed.status.map(String.init) ?? "", f(l.parsed.durationMs), l.parsed.message ?? ""])
+                                             l.parsed.status.map(String.init) ?? "", f(l.parsed.durationMs), l.parsed.message ?? "",
+                                             l.parsed.format.rawValue])
             }
         }
         return out

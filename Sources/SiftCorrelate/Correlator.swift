@@ -17,6 +17,9 @@ public struct PlacedLine: Sendable, Equatable {
     public var line: ServerLine
     /// The line's time on the device clock (server time minus the clock skew), when both are known.
     public var deviceTs: Double?
+    /// Whether the request's id sits in a field of the line (a request-id member, a positional id field),
+    /// not only inside free text someone outside the server controls (a logged URL, a message).
+    public var idInField: Bool = true
 }
 
 /// One request and what the logs say about it.
@@ -49,6 +52,27 @@ public struct ClockSkew: Sendable, Equatable {
     public var uncertainty: Double?
     /// Samples that disagree with the largest agreeing group.
     public var outliers: Int
+    /// What the estimate rests on: `request-id fields` (lines whose id sits in a field of its own; lines
+    /// where it is only inside free text are then left out), `free text` (no line had it in a field), or `none`.
+    public var basis: String = "none"
+    /// Samples from lines with the id in a field.
+    public var fieldSamples: Int = 0
+    /// Samples from lines with the id only inside free text.
+    public var textSamples: Int = 0
+    /// The estimate the free-text lines alone give, when it disagrees with the fields' (they were not used).
+    public var textSeconds: Double?
+
+    public init(seconds: Double?, samples: Int, uncertainty: Double?, outliers: Int, basis: String = "none",
+                fieldSamples: Int = 0, textSamples: Int = 0, textSeconds: Double? = nil) {
+        self.seconds = seconds
+        self.samples = samples
+        self.uncertainty = uncertainty
+        self.outliers = outliers
+        self.basis = basis
+        self.fieldSamples = fieldSamples
+        self.textSamples = textSamples
+        self.textSeconds = textSeconds
+    }
 }
 
 /// Ids seen in the logs inside a session's window that no record of it carries.
@@ -166,15 +190,20 @@ public enum Correlator {
                                         location: "echoedRequestId",
                                         message: "the server echoed \(r.echoedRequestId ?? "") for the minted \(r.requestId ?? ""): something between app and server rewrote the request id"))
             }
-            var c = CorrelatedRequest(entry: r, status: status, lines: lineIdx.map { PlacedLine(line: scan.lines[$0], deviceTs: nil) })
-            c.serverMs = c.lines.compactMap { $0.line.parsed.durationMs }.max()
+            let own = [minted, echoed].compactMap { $0 }
+            var c = CorrelatedRequest(entry: r, status: status, lines: lineIdx.map { k in
+                let l = scan.lines[k]
+                return PlacedLine(line: l, deviceTs: nil, idInField: own.contains { l.parsed.fieldIDs.contains($0) })
+            })
             if let rs = r.responseStart, let start = r.requestEnd ?? r.requestStart {
                 c.waitingMs = max(0, (rs - start) * 1000)
             }
+            c.serverMs = serverTime(c, findings: &findings)
             if let w = c.waitingMs, let s = c.serverMs { c.networkMs = max(0, w - s) }
             joined.append(c)
         }
         let skew = estimateSkew(joined)
+        findings += skewFindings(skew, input: requests.first?.input ?? "")
         let spans = scan.files.compactMap { f in f.firstTs.flatMap { a in f.lastTs.map { (a, $0) } } }
         if !spans.isEmpty {
             for i in joined.indices {
@@ -233,6 +262,55 @@ public enum Correlator {
                                  findings: findings.sorted(by: Finding.reportOrder))
     }
 
+    /// The device's whole request, milliseconds: request start to the last response byte (or the record's duration).
+    static func wholeRequestMs(_ e: NetworkEntry) -> Double? {
+        if let a = e.requestStart, let b = e.responseEnd ?? e.responseStart, b >= a { return (b - a) * 1000 }
+        return e.duration.flatMap { $0.isFinite && $0 >= 0 ? $0 * 1000 : nil }
+    }
+
+    /// The largest duration the request's lines report (lines with its id in a field when there are any),
+    /// leaving out — as a finding — any larger than the device's whole request: a server cannot take
+    /// longer than the client waited, so such a number is in another unit or belongs to another request.
+    static func serverTime(_ c: CorrelatedRequest, findings: inout [Finding]) -> Double? {
+        let trusted = c.lines.contains { $0.idInField } ? c.lines.filter(\.idInField) : c.lines
+        guard let whole = wholeRequestMs(c.entry) else { return trusted.compactMap { $0.line.parsed.durationMs }.max() }
+        let bound = whole * 1.1 + 10
+        var best: Double?
+        for p in trusted {
+            guard let d = p.line.parsed.durationMs else { continue }
+            if d <= bound { best = max(best ?? d, d); continue }
+            let e = c.entry
+            var why = "the server line \(p.line.file):\(p.line.line) (\(p.line.parsed.format)) reports \(fmt(d)) ms, more than the device's whole request (\(fmt(whole)) ms): not used"
+            let ratio = d / max(whole, 0.001)
+            if ratio > 500 { why += "; is its duration in another unit (read as \(p.line.parsed.format)'s; --log-format)?" }
+            findings.append(Finding(rule: "correlation.server-time-implausible", severity: .medium, input: e.input, file: e.file,
+                                    sessionId: e.sessionId, seq: e.seq, line: e.line, recordId: e.recordId,
+                                    location: "\(p.line.file):\(p.line.line)", message: why))
+        }
+        return best
+    }
+
+    static func fmt(_ d: Double) -> String { d >= 100 ? String(format: "%.0f", d) : String(format: "%.1f", d) }
+
+    /// Findings on the skew: free-text lines that disagree with the request-id fields; an offset close to a
+    /// whole number of hours (or half hours), the sign of server logs written in local time.
+    static func skewFindings(_ skew: ClockSkew, input: String) -> [Finding] {
+        var out: [Finding] = []
+        if let field = skew.seconds, let text = skew.textSeconds {
+            out.append(Finding(rule: "correlation.skew-disagreement", severity: .medium, input: input, location: "clockSkew",
+                               message: String(format: "lines where a request id appears only inside free text (%d samples) put the clock skew at %+.3f s, the lines with it in a request-id field (%d samples) at %+.3f s: the free-text lines were not used", skew.textSamples, text, skew.fieldSamples, field)))
+        }
+        if let s = skew.seconds, abs(s) >= 1800 - 120 {
+            let steps = (s / 1800).rounded()
+            if abs(s - steps * 1800) <= 120 {
+                let hours = steps / 2
+                out.append(Finding(rule: "correlation.skew-whole-hours", severity: .medium, input: input, location: "clockSkew",
+                                   message: String(format: "the server clock is %@ the device's by %g h (%+.0f s): are the server logs in local time? (--log-timezone)", s > 0 ? "ahead of" : "behind", abs(hours), s)))
+            }
+        }
+        return out
+    }
+
     /// Estimates the server-minus-device offset with Marzullo's algorithm.
     ///
     /// Each server line of a request happened, on the device clock, between the request's
@@ -241,8 +319,13 @@ public enum Correlator {
     /// The offset is the middle of the region that the largest number of those intervals share (the
     /// intersection of all of them when they agree), and the uncertainty half its width. Samples outside
     /// that region are outliers (another server's clock, a line logged after the response).
+    ///
+    /// Only the lines that carry the request's id in a field count when there are any (free-text lines can
+    /// be planted by anyone who gets a string logged); the free-text lines' own estimate is kept when it
+    /// disagrees.
     public static func estimateSkew(_ requests: [CorrelatedRequest]) -> ClockSkew {
-        var intervals: [(Double, Double)] = []
+        var field: [(Double, Double)] = []
+        var text: [(Double, Double)] = []
         for r in requests where r.status != .clientOnly {
             guard let a = r.entry.requestStart, let b = r.entry.responseStart else { continue }
             let lo = min(a, b), hi = max(a, b)
@@ -251,10 +334,24 @@ public enum Correlator {
                 // A whole-second time (an access log's `[29/Nov/2026:10:15:02 +0000]`) means some moment
                 // in the second that follows it.
                 let resolution = t == t.rounded(.down) ? 1.0 : 0.0
-                intervals.append((t - hi, t + resolution - lo))
+                if l.idInField { field.append((t - hi, t + resolution - lo)) } else { text.append((t - hi, t + resolution - lo)) }
             }
         }
-        return marzullo(intervals)
+        if field.isEmpty {
+            var s = marzullo(text)
+            s.basis = text.isEmpty ? "none" : "free text"
+            s.textSamples = text.count
+            return s
+        }
+        var s = marzullo(field)
+        s.basis = "request-id fields"
+        s.fieldSamples = field.count
+        s.textSamples = text.count
+        if !text.isEmpty, let f = s.seconds {
+            let t = marzullo(text)
+            if let ts = t.seconds, abs(ts - f) > max(1.0, (s.uncertainty ?? 0) + (t.uncertainty ?? 0) + 0.5) { s.textSeconds = ts }
+        }
+        return s
     }
 
     /// The region shared by the most intervals: its middle, half its width, and how many intervals miss it.

@@ -1,20 +1,6 @@
 import Foundation
 import SiftCore
 
-/// The shape of a server log line.
-public enum LogFormat: String, Sendable, CaseIterable {
-    /// The platform's JSON lines (`palbase logs`, SESSION-FORMAT.md §5).
-    case platform = "palbase-json"
-    /// Any other JSON object per line (including log-platform exports: Loki, Elasticsearch hits, CloudWatch).
-    case json
-    /// `key=value key="quoted value"` pairs.
-    case logfmt
-    /// nginx / Apache access lines with a `[29/Nov/2026:10:15:02 +0000]` date.
-    case access = "access-log"
-    /// Anything else: a leading timestamp, maybe a level, the rest is the message.
-    case plain
-}
-
 /// What a server log line says, as far as its format tells.
 public struct ParsedLine: Sendable, Equatable {
     /// The format the line was read as.
@@ -29,41 +15,35 @@ public struct ParsedLine: Sendable, Equatable {
     public var durationMs: Double?
     /// The message, at most `LineParser.maxMessage` characters.
     public var message: String?
+    /// The HTTP method, when the line tells it.
+    public var method: String?
+    /// The request path (or URL), when the line tells it.
+    public var path: String?
+    /// The request ids that sit in a field of their own (a request-id member, a positional id field, a
+    /// leading `[tag]`), not inside free text someone outside the server controls (a message, a URL).
+    public var fieldIDs: [RequestID] = []
 
     public init(format: LogFormat, ts: Double? = nil, level: String? = nil, status: Int? = nil, durationMs: Double? = nil,
-                message: String? = nil) {
+                message: String? = nil, method: String? = nil, path: String? = nil, fieldIDs: [RequestID] = []) {
         self.format = format
         self.ts = ts
         self.level = level
         self.status = status
         self.durationMs = durationMs
         self.message = message
+        self.method = method
+        self.path = path
+        self.fieldIDs = fieldIDs
     }
 }
 
 /// Parses one matching log line. Only lines that carry a wanted request id come here, so this favours
-/// coverage over speed: every format is tried, the file's detected format first.
+/// coverage over speed. The catalogue (`LogCatalogue`) says where each known shape keeps its fields;
+/// the generic rules here fill what it leaves empty: JSON members and logfmt pairs by name, a leading
+/// time, a level word, a message.
 public enum LineParser {
     /// The longest message kept from a line, in characters.
     public static let maxMessage = 500
-
-    /// Parses `line` (no trailing newline). `hint` is the format detected for the file so far.
-    public static func parse(_ line: UnsafeBufferPointer<UInt8>, hint: LogFormat? = nil) -> ParsedLine {
-        var start = 0
-        var end = line.count
-        if end >= 3, line[0] == 0xEF, line[1] == 0xBB, line[2] == 0xBF { start = 3 }   // a UTF-8 byte order mark
-        while start < end, line[start] == 0x20 || line[start] == 0x09 { start += 1 }
-        while end > start, line[end - 1] == 0x0D || line[end - 1] == 0x20 || line[end - 1] == 0x09 { end -= 1 }
-        let body = UnsafeBufferPointer(rebasing: line[start..<end])
-        if body.first == UInt8(ascii: "{"), let parsed = json(Array(body)) { return parsed }
-        return text(body, hint: hint)
-    }
-
-    /// Convenience for tests and small inputs.
-    public static func parse(_ line: String, hint: LogFormat? = nil) -> ParsedLine {
-        let bytes = Array(line.utf8)
-        return bytes.withUnsafeBufferPointer { parse($0, hint: hint) }
-    }
 
     // MARK: - JSON
 
@@ -88,18 +68,18 @@ public enum LineParser {
         }
     }
 
-    static func json(_ bytes: [UInt8]) -> ParsedLine? {
+    static func json(_ bytes: [UInt8], bare: Double? = nil) -> ParsedLine? {
         guard let doc = try? JSONDocument(bytes: bytes, maxDepth: 64) else { return nil }
         let root = doc.root
         guard root.isObject else { return nil }
         var f = Fields()
-        collect(root, depth: 0, embed: 0, into: &f)
+        collect(root, depth: 0, embed: 0, bare: bare, into: &f)
         let platform = root["ts"]?.isString == true && root["request_id"] != nil && (root["msg"] != nil || root["status"] != nil)
         var out = ParsedLine(format: platform ? .platform : .json, ts: f.ts?.0, level: f.level?.0, status: f.status?.0,
                              durationMs: f.duration?.0, message: f.message?.0)
         if let raw = f.rawLine {
             // The wrapper carried a non-JSON line (logfmt, access, plain): its fields fill the gaps.
-            let inner = Array(raw.utf8).withUnsafeBufferPointer { text($0, hint: nil) }
+            let inner = Array(raw.utf8).withUnsafeBufferPointer { text($0, hint: nil, bare: bare) }
             if out.ts == nil { out.ts = inner.ts }
             if out.level == nil { out.level = inner.level }
             if out.status == nil { out.status = inner.status }
@@ -134,21 +114,30 @@ public enum LineParser {
         "durations": 1e3, "durationseconds": 1e3, "rt": 1e3, "urt": 1e3, "durationsec": 1e3, "upstreamresponsetime": 1e3, "elapsedtime": 1e3,
     ]
 
-    static func collect(_ object: JSONValue, depth: Int, embed: Int, into f: inout Fields) {
+    /// Names that do not tell a unit: the format's bare unit applies to them when it has one.
+    static let bareDurationKeys: Set<String> = ["duration", "latency", "elapsed", "responsetime", "took", "elapsedtime"]
+
+    /// Milliseconds per unit of a duration under `k`.
+    static func durationFactor(_ k: String, bare: Double?) -> Double? {
+        if let b = bare, bareDurationKeys.contains(k) { return b }
+        return durationKeys[k]
+    }
+
+    static func collect(_ object: JSONValue, depth: Int, embed: Int, bare: Double? = nil, into f: inout Fields) {
         guard depth < 8 else { return }
         object.forEachMember { key, v in
             let k = normalize(key)
             switch v.kind {
             case .object:
-                collect(v, depth: depth + 1, embed: embed, into: &f)
+                collect(v, depth: depth + 1, embed: embed, bare: bare, into: &f)
             case .array:
-                v.forEachElement { e in if e.isObject { collect(e, depth: depth + 1, embed: embed, into: &f) } }
+                v.forEachElement { e in if e.isObject { collect(e, depth: depth + 1, embed: embed, bare: bare, into: &f) } }
             case .string:
                 let s = v.string ?? ""
                 if messageKeys.contains(k), embed < 2, s.hasPrefix("{"), s.hasSuffix("}"),
                    let doc = try? JSONDocument(string: s, maxDepth: 64), doc.root.isObject {
                     var inner = Fields()
-                    collect(doc.root, depth: 0, embed: embed + 1, into: &inner)
+                    collect(doc.root, depth: 0, embed: embed + 1, bare: bare, into: &inner)
                     if envelopeKeys.contains(k) && embed == 0 && depth <= 1 {
                         // A log shipper's envelope (Loki `line`, Docker `log`): the string is the server's
                         // original line, whose fields win over the shipper's (its `time` is when it read the line).
@@ -164,12 +153,12 @@ public enum LineParser {
                     }
                     return
                 }
-                take(k, string: s, depth: depth, into: &f)
+                take(k, string: s, depth: depth, bare: bare, into: &f)
                 if (k == "line" || k == "log" || k == "raw" || k == "message") && f.rawLine == nil && embed == 0 && depth <= 1 {
                     f.rawLine = s
                 }
             case .number:
-                take(k, number: v, depth: depth, into: &f)
+                take(k, number: v, depth: depth, bare: bare, into: &f)
             default:
                 break
             }
@@ -179,19 +168,19 @@ public enum LineParser {
     @inline(__always)
     static func better(_ old: Int?, _ depth: Int) -> Bool { old.map { depth < $0 } ?? true }
 
-    static func take(_ k: String, string s: String, depth: Int, into f: inout Fields) {
+    static func take(_ k: String, string s: String, depth: Int, bare: Double? = nil, into f: inout Fields) {
         if tsKeys.contains(k), better(f.ts?.1, depth), let t = LogTime.parse(s) { f.ts = (t, depth) }
         else if levelKeys.contains(k), better(f.level?.1, depth), !s.isEmpty { f.level = (s.lowercased(), depth) }
         else if statusKeys.contains(k), better(f.status?.1, depth), let n = Int(s), (100...599).contains(n) { f.status = (n, depth) }
-        else if let factor = durationKeys[k], better(f.duration?.1, depth), let ms = durationText(s, factor: factor) { f.duration = (ms, depth) }
+        else if let factor = durationFactor(k, bare: bare), better(f.duration?.1, depth), let ms = durationText(s, factor: factor) { f.duration = (ms, depth) }
         else if messageKeys.contains(k), better(f.message?.1, depth) { f.message = (s, depth) }
     }
 
-    static func take(_ k: String, number v: JSONValue, depth: Int, into f: inout Fields) {
+    static func take(_ k: String, number v: JSONValue, depth: Int, bare: Double? = nil, into f: inout Fields) {
         guard let d = v.double else { return }
         if tsKeys.contains(k), better(f.ts?.1, depth), let t = LogTime.fromEpoch(d) { f.ts = (t, depth) }
         else if statusKeys.contains(k), better(f.status?.1, depth), let n = v.int, (100...599).contains(n) { f.status = (n, depth) }
-        else if let factor = durationKeys[k], better(f.duration?.1, depth), let ms = durationMs(d, factor: factor) { f.duration = (ms, depth) }
+        else if let factor = durationFactor(k, bare: bare), better(f.duration?.1, depth), let ms = durationMs(d, factor: factor) { f.duration = (ms, depth) }
     }
 
     /// A duration written as text: `38.2`, `38ms`, `0.038s`, `120µs`, `1.5m`; a bare number is read in the key's unit.
@@ -222,13 +211,13 @@ public enum LineParser {
 
     // MARK: - Text formats
 
-    static func text(_ b: UnsafeBufferPointer<UInt8>, hint: LogFormat?) -> ParsedLine {
+    static func text(_ b: UnsafeBufferPointer<UInt8>, hint: LogFormat?, bare: Double? = nil) -> ParsedLine {
         let pairs = logfmtPairs(b)
         let startsWithPair = pairs.first.map { $0.at == 0 } ?? false
-        if startsWithPair && pairs.count >= 2 { return logfmt(pairs, b) }
+        if startsWithPair && pairs.count >= 2 { return logfmt(pairs, b, bare: bare) }
         if let a = access(b, pairs: pairs) { return a }
-        if hint == .logfmt && pairs.count >= 2 { return logfmt(pairs, b) }
-        return plain(b, pairs: pairs)
+        if hint == .logfmt && pairs.count >= 2 { return logfmt(pairs, b, bare: bare) }
+        return plain(b, pairs: pairs, bare: bare)
     }
 
     struct Pair {
@@ -284,11 +273,11 @@ public enum LineParser {
         return out
     }
 
-    static func apply(_ pairs: [Pair], to out: inout ParsedLine) {
+    static func apply(_ pairs: [Pair], to out: inout ParsedLine, bare: Double? = nil) {
         var f = Fields()
         for p in pairs {
             let k = normalize(p.key)
-            take(k, string: p.value, depth: 0, into: &f)
+            take(k, string: p.value, depth: 0, bare: bare, into: &f)
         }
         if out.ts == nil { out.ts = f.ts?.0 }
         if out.level == nil { out.level = f.level?.0 }
@@ -297,9 +286,9 @@ public enum LineParser {
         if out.message == nil { out.message = f.message.map { clip($0.0) } }
     }
 
-    static func logfmt(_ pairs: [Pair], _ b: UnsafeBufferPointer<UInt8>) -> ParsedLine {
+    static func logfmt(_ pairs: [Pair], _ b: UnsafeBufferPointer<UInt8>, bare: Double? = nil) -> ParsedLine {
         var out = ParsedLine(format: .logfmt)
-        apply(pairs, to: &out)
+        apply(pairs, to: &out, bare: bare)
         if out.ts == nil, let base = b.baseAddress { out.ts = LogTime.find(in: base, count: b.count) }
         return out
     }
@@ -341,7 +330,7 @@ public enum LineParser {
     static let levelWords: Set<String> = ["trace", "debug", "info", "notice", "warn", "warning", "error", "err", "critical", "crit", "fatal", "panic", "alert", "emerg"]
 
     /// Plain text: a leading timestamp (maybe in brackets), maybe a level word, the rest is the message.
-    static func plain(_ b: UnsafeBufferPointer<UInt8>, pairs: [Pair]) -> ParsedLine {
+    static func plain(_ b: UnsafeBufferPointer<UInt8>, pairs: [Pair], bare: Double? = nil) -> ParsedLine {
         var out = ParsedLine(format: .plain)
         guard let base = b.baseAddress else { return out }
         var i = 0
@@ -373,7 +362,7 @@ public enum LineParser {
         if !rest.isEmpty { out.message = clip(rest) }
         let kept = out.message
         out.message = nil
-        apply(pairs, to: &out)
+        apply(pairs, to: &out, bare: bare)
         if out.message == nil { out.message = kept }
         return out
     }

@@ -96,6 +96,11 @@ public enum LogTime {
     }
 
     public static func iso(_ p: UnsafePointer<UInt8>, _ n: Int) -> (Double, Int)? {
+        isoZoned(p, n).map { ($0.0, $0.1) }
+    }
+
+    /// As `iso`, and whether the time carried a zone (`Z`, an offset, ` UTC`): one without is naive.
+    public static func isoZoned(_ p: UnsafePointer<UInt8>, _ n: Int) -> (Double, Int, Bool)? {
         guard n >= 19, let year = digits(p, 0, 4), p[4] == 0x2D, let month = digits(p, 5, 2), p[7] == 0x2D,
               let day = digits(p, 8, 2), p[10] == UInt8(ascii: "T") || p[10] == UInt8(ascii: "t") || p[10] == 0x20,
               let hour = digits(p, 11, 2), p[13] == 0x3A, let minute = digits(p, 14, 2), p[16] == 0x3A,
@@ -104,22 +109,62 @@ public enum LogTime {
         var i = 19
         let frac = fraction(p, &i, n, comma: true)
         var offset = 0
+        var zoned = false
         if i < n {
             var j = i
             if p[j] == 0x20, j + 1 < n, p[j + 1] == UInt8(ascii: "+") || p[j + 1] == UInt8(ascii: "-") { j += 1 }
             let c = p[j]
             if c == UInt8(ascii: "Z") || c == UInt8(ascii: "z") {
                 i = j + 1
-            } else if (c == UInt8(ascii: "+") || c == UInt8(ascii: "-")), let (off, len) = zone(p + j, n - j) {
+                zoned = true
+            } else if (c == UInt8(ascii: "+") || c == UInt8(ascii: "-")), j + 2 < n, p[j + 1] &- 0x30 < 10, let (off, len) = zone(p + j, n - j) {
                 offset = off
                 i = j + len
+                zoned = true
             } else if c == 0x20, i + 4 <= n, (p[i + 1] == UInt8(ascii: "U") && p[i + 2] == UInt8(ascii: "T") && p[i + 3] == UInt8(ascii: "C"))
                         || (p[i + 1] == UInt8(ascii: "G") && p[i + 2] == UInt8(ascii: "M") && p[i + 3] == UInt8(ascii: "T")) {
                 i += 4   // BigQuery and others print ` UTC`
+                zoned = true
             }
         }
         let days = Timestamp.daysFromCivil(year, month, day)
-        return (Double(days * 86400 + hour * 3600 + minute * 60 + second - offset) + frac, i)
+        return (Double(days * 86400 + hour * 3600 + minute * 60 + second - offset) + frac, i, zoned)
+    }
+
+    /// A whole value as a time, and whether it carried a zone (an epoch number does).
+    public static func parseZoned(_ s: String) -> (Double, Bool)? {
+        var s = s
+        return s.withUTF8 { b -> (Double, Bool)? in
+            guard let base = b.baseAddress, b.count > 0 else { return nil }
+            var p = base
+            var n = b.count
+            if p[0] == UInt8(ascii: "[") && p[n - 1] == UInt8(ascii: "]") && n >= 2 { p += 1; n -= 2 }
+            if let (t, len, zoned) = isoZoned(p, n), len == n { return (t, zoned) }
+            if let (t, len) = clf(p, n), len == n { return (t, len > 20) }
+            return epoch(p, n).map { ($0, true) }
+        }
+    }
+
+    /// syslog's `Nov 29 10:15:02` (day space-padded or not, maybe a fraction) at `p`, naive: the year is
+    /// the one that puts it nearest `near` (the current year without it). The time and the bytes used.
+    public static func syslog(_ p: UnsafePointer<UInt8>, _ n: Int, near: Double?) -> (Double, Int)? {
+        guard n >= 15, p[3] == 0x20 else { return nil }
+        let key = UInt32(p[0] | 0x20) << 16 | UInt32(p[1] | 0x20) << 8 | UInt32(p[2] | 0x20)
+        guard let mi = months.firstIndex(of: key) else { return nil }
+        let day: Int
+        if p[4] == 0x20, let d = digits(p, 5, 1) { day = d } else if let d = digits(p, 4, 2) { day = d } else { return nil }
+        guard p[6] == 0x20, let hour = digits(p, 7, 2), p[9] == 0x3A, let minute = digits(p, 10, 2), p[12] == 0x3A,
+              let second = digits(p, 13, 2), (1...31).contains(day), hour <= 23, minute <= 59, second <= 60 else { return nil }
+        var i = 15
+        let frac = fraction(p, &i, n, comma: false)
+        let ref = near ?? Date().timeIntervalSince1970
+        let refYear = Timestamp.inRange(ref) ? Timestamp.civilFromDays(Int((ref / 86400).rounded(.down))).0 : 2026
+        var best: Double?
+        for y in [refYear - 1, refYear, refYear + 1] {
+            let t = Double(Timestamp.daysFromCivil(y, mi + 1, day) * 86400 + hour * 3600 + minute * 60 + second) + frac
+            if best.map({ abs(t - ref) < abs($0 - ref) }) ?? true { best = t }
+        }
+        return best.map { ($0, i) }
     }
 
     /// `+HH:MM`, `+HHMM` or `+HH` at `p` (which starts with the sign): seconds east of UTC and length.
@@ -157,12 +202,17 @@ public enum LogTime {
     /// window without parsing them): an RFC 3339-like date, else a common-log-format date, else an epoch
     /// number under a `ts`/`time`/`timestamp` key.
     public static func find(in p: UnsafePointer<UInt8>, count n: Int) -> Double? {
+        findZoned(in: p, count: n)?.0
+    }
+
+    /// As `find`, and whether the time carried a zone (a naive one is taken in `--log-timezone`).
+    public static func findZoned(in p: UnsafePointer<UInt8>, count n: Int) -> (Double, Bool)? {
         var i = 0
         var tries = 0
         // RFC 3339-like: look at each '-' that could be the one after the year.
         while i < n, tries < 24, let h = memchr(p + i, 0x2D, n - i) {
             let k = p.distance(to: h.assumingMemoryBound(to: UInt8.self))
-            if k >= 4, let (t, _) = iso(p + k - 4, n - k + 4) { return t }
+            if k >= 4, let (t, _, zoned) = isoZoned(p + k - 4, n - k + 4) { return (t, zoned) }
             i = k + 1
             tries += 1
         }
@@ -170,12 +220,12 @@ public enum LogTime {
         tries = 0
         while i < n, tries < 24, let h = memchr(p + i, 0x2F, n - i) {
             let k = p.distance(to: h.assumingMemoryBound(to: UInt8.self))
-            if k >= 2, let (t, _) = clf(p + k - 2, n - k + 2) { return t }
+            if k >= 2, let (t, len) = clf(p + k - 2, n - k + 2) { return (t, len > 20) }
             i = k + 1
             tries += 1
         }
         for key in epochKeys {
-            if let t = epochAfter(key, p, n) { return t }
+            if let t = epochAfter(key, p, n) { return (t, true) }
         }
         return nil
     }

@@ -66,6 +66,8 @@ public struct ScanOptions: Sendable {
     public var maxInflatedBytes: Int64 = 1 << 40
     /// Files a folder walk may yield.
     public var maxFiles: Int = 100_000
+    /// How lines are read: a forced format, the zone of naive times, the year of syslog times.
+    public var read = LogReadOptions()
     /// Called from the scanning threads with the bytes of each chunk read (for a progress line).
     public var progress: (@Sendable (Int64) -> Void)?
 
@@ -78,7 +80,7 @@ public struct LogFileSummary: Sendable, Equatable {
     public var file: String
     /// `plain`, `gzip`, or `stream` (standard input or a pipe; gzip or not).
     public var encoding: String
-    /// The format of the first matching line, when there is one.
+    /// The format detected on the first matching line (or forced by `--log-format`), when there is one.
     public var format: LogFormat?
     /// The earliest and latest server time among the lines whose time was read (those with a request id
     /// that were parsed or checked against a session window): the span the file covers.

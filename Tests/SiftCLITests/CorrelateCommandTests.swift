@@ -109,3 +109,28 @@ import SiftCore
         #expect(doc["requests"]?.elements.first?["serverLines"]?.elements.first?["ts"]?.string == "2026-11-29T10:15:04.200000Z")
     }
 }
+
+extension CorrelateCommandTests {
+    @Test func logFormatAndTimezoneOptions() throws {
+        let (session, logs) = try setUp()
+        #expect(runCLI(["correlate", session, "--logs", logs, "--log-format", "nope"]).status == 64)
+        #expect(runCLI(["correlate", session, "--logs", logs, "--log-timezone", "Mars/Base"]).status == 64)
+        let r = runCLI(["correlate", "--json", session, "--logs", logs, "--log-format", "palbase-json", "--log-timezone", "+01:00"])
+        #expect(r.status == 0, "\(r.err)")
+        let doc = try JSONDocument(string: r.out).root
+        #expect(doc["logs", "files"]?.elements.first?["format"]?.string == "palbase-json")
+        #expect(doc["requests"]?.elements.first?["serverLines"]?.elements.first?["idInField"]?.bool == true)
+        #expect(doc["clockSkew", "basis"]?.string == "request-id fields")
+        // A naive Python line taken in +01:00: the skew stays small.
+        let py = try makeTempDir().appendingPathComponent("app.log").path
+        try Data("2026-11-29 11:15:04,200 INFO [\(Self.id)] api.access: POST /v1/auth/token 200 38.2ms\n".utf8).write(to: URL(fileURLWithPath: py))
+        let local = try JSONDocument(string: runCLI(["correlate", "--json", session, "--logs", py, "--log-timezone", "+01:00"]).out).root
+        #expect((local["clockSkew", "seconds"]?.double).map { $0 > 2 && $0 < 3 } == true)
+        #expect(local["logs", "files"]?.elements.first?["format"]?.string == "python-logging")
+        let utc = try JSONDocument(string: runCLI(["correlate", "--json", session, "--logs", py]).out).root
+        #expect((utc["findings"]?.elements ?? []).contains { $0["rule"]?.string == "correlation.skew-whole-hours" })
+        for f in ["text", "csv", "markdown"] {
+            #expect(runCLI(["correlate", "-f", f, session, "--logs", py]).out.contains("python-logging"), "\(f)")
+        }
+    }
+}

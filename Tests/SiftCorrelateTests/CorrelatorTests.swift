@@ -171,6 +171,6 @@ import SiftCore
         #expect(!report.requests.contains { r in r.lines.contains { $0.line.ids.contains { $0.description.hasSuffix(near) } } })
         #expect(report.serverOnly.ids.allSatisfy { !$0.description.hasSuffix(near) })
         // Every log format of the samples was recognised.
-        #expect(Set(report.logs.files.compactMap { $0.format?.rawValue }) == ["palbase-json", "plain", "access-log", "logfmt"])
+        #expect(Set(report.logs.files.compactMap { $0.format?.rawValue }) == ["palbase-json", "python-logging", "access-log", "logfmt"])
     }
 }

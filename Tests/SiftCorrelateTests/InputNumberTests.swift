@@ -46,6 +46,30 @@ import SiftCore
         #expect(p.status == nil)
     }
 
+    /// Numbers in the places the format catalogue reads: sums, spans, forced units, numeric levels.
+    @Test(arguments: [
+        // ALB's three processing times, summed.
+        "https 2026-11-29T10:15:04.790123Z app/x 203.0.113.7:1 10.0.0.1:80 1e308 1e308 1e308 200 200 1 1 \"GET https://h/ HTTP/1.1\" \"ua\" c p arn \"-\" \"h\" \"-\" 0 2026-11-29T10:15:04Z \"forward\" \"-\" \"-\" \"-\" \"200\" \"-\" \"-\" \"ID\"",
+        // Cloudflare's span of two epoch numbers past any date.
+        "{\"EdgeStartTimestamp\": 1e300, \"EdgeEndTimestamp\": 1e308, \"EdgeResponseStatus\": 200, \"RequestHeaders\": {\"x-request-id\": \"ID\"}}",
+        // OTLP's nanoseconds as a string of 40 digits.
+        "{\"timeUnixNano\": \"9999999999999999999999999999999999999999\", \"attributes\": [{\"key\": \"request_id\", \"value\": {\"stringValue\": \"ID\"}}]}",
+        // pino's milliseconds, Traefik's nanoseconds, a numeric level past the table.
+        "{\"level\": 1e300, \"time\": 1e300, \"req\": {\"id\": \"ID\"}, \"res\": {\"statusCode\": 1e300}, \"responseTime\": 1e300}",
+        "{\"DownstreamStatus\": 200, \"Duration\": 1e308, \"StartUTC\": \"2026-11-29T10:15:04Z\", \"request_X-Request-Id\": \"ID\"}",
+        // Heroku's service time with a unit, huge.
+        "2026-11-29T10:15:04Z heroku[router]: at=info method=GET path=/ request_id=ID service=1e400ms status=200",
+        // Apache's %D in microseconds, past Int.
+        "203.0.113.7 - - [29/Nov/2026:10:15:04 +0000] \"GET / HTTP/1.1\" 200 5 \"-\" \"ua\" ID 99999999999999999999999",
+    ])
+    func catalogueNumbersNeverTrap(_ template: String) {
+        let p = LineParser.parse(template.replacingOccurrences(of: "ID", with: id))
+        if let t = p.ts { #expect(Timestamp.inRange(t)) }
+        if let d = p.durationMs { #expect(d.isFinite && d >= 0 && d <= LineParser.maxDurationMs) }
+        if let s = p.status { #expect((100...599).contains(s)) }
+        _ = p.ts.map { Timestamp.format($0, micro: true) }
+    }
+
     @Test func hugeTimesInTextShapes() {
         // Digits past what an epoch holds, in logfmt and in a plain line: no time, no trap.
         let digits = String(repeating: "9", count: 40)

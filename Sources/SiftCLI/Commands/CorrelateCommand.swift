@@ -12,11 +12,15 @@ public enum CorrelateCommand: SiftCommand {
             following links, .gz files, or - for standard input) for the req_<uuid> ids each network \
             record minted or had echoed. Per request: its server lines, and its status: matched, \
             client-only (no server line) or id-mismatch (the echoed id differs: something rewrote it). \
-            The server-minus-device clock skew is estimated from the matched requests and server lines \
-            are placed on the device timeline; where a line carries a duration, the waiting time is split \
-            into server and network time. Ids the logs hold inside a session's time window that no record \
-            carries are listed as server-only. Logs are JSON lines (the platform's and any other, including \
-            exports from log platforms), logfmt, nginx/Apache access lines or plain text, detected per line. \
+            The server-minus-device clock skew is estimated from the matched requests (from the lines whose \
+            id sits in a request-id field when there are any) and server lines are placed on the device \
+            timeline; where a line carries a duration (its unit taken from the format), the waiting time is \
+            split into server and network time, and a server time longer than the device's whole request \
+            is a finding, not used. Ids the logs hold inside a session's time window that no record \
+            carries are listed as server-only. The log format is detected per file from a catalogue of \
+            known shapes (nginx, Apache, ingress-nginx, Envoy, Traefik, Caddy, Heroku, AWS ALB, Google \
+            Cloud, Cloudflare, OpenTelemetry, Rails, Spring Boot, Python, django-structlog, pino, bunyan, \
+            zap, logrus, any JSON, logfmt, plain text) and named in the output; --log-format forces one. \
             With --emit-query, nothing is scanned: the queries fetching exactly these ids in the sessions' \
             time window from a log platform are printed instead.
             """,
@@ -31,6 +35,11 @@ public enum CorrelateCommand: SiftCommand {
             OptionSpec("window-margin", value: "seconds",
                        help: "Seconds added before and after each session's time window (server-only ids, queries).",
                        default: "60"),
+            OptionSpec("log-format", value: "name",
+                       help: "Read every log line as this format instead of detecting it per file.",
+                       allowed: LogCatalogue.entries.map(\.name)),
+            OptionSpec("log-timezone", value: "zone",
+                       help: "The zone of log times written without an offset: UTC, +02:00 or a name like Europe/Paris (default UTC)."),
         ] + QueryOptions.options,
         examples: [
             ("pbsift correlate export.zip --logs /var/log/api/", "Join an export with a folder of rotated, gzip'd logs."),
@@ -53,14 +62,16 @@ public enum CorrelateCommand: SiftCommand {
                            "status": "matched|client-only|id-mismatch",
                            "serverLines": [{"file", "line", "ts", "deviceTs", "level",
                                             "status", "durationMs", "message",
-                                            "format", "requestIds"}],
+                                            "format", "method", "path", "idInField",
+                                            "requestIds"}],
                            "serverMs", "waitingMs", "networkMs", "logsCover"}],
              "sessions": [{"sessionId", "userId", "window": {"from", "to"},
                            "serverOnly": {"count", "withUserId"}}],
              "serverOnly": {"count", "requestIds", "truncated",
                             "withUserId": {"count", "requestIds"}},
              "clockSkew": {"seconds", "samples", "uncertainty", "outliers",
-                           "method": "marzullo"},
+                           "method": "marzullo", "basis", "fieldSamples",
+                           "textSamples", "textSeconds"},
              "correlation": {"requests", "matched", "clientOnly", "idMismatch",
                              "withoutRequestId", "windowMarginSeconds"},
              "logs": {"files": [{"file", "encoding", "format", "bytes", "lines",
@@ -78,7 +89,29 @@ public enum CorrelateCommand: SiftCommand {
             .Bl -tag -width Ds
             .It Cm correlation.echo-mismatch
             The server echoed a different request id than the one the SDK minted (medium).
+            .It Cm correlation.server-time-implausible
+            A server line reports a duration longer than the device's whole request (a unit misread, or
+            another request's line); it is not used for the server/network split (medium).
+            .It Cm correlation.skew-disagreement
+            Lines where the request id appears only inside free text (a logged URL, a message) give a
+            clock skew other than the lines with it in a request-id field; only the latter are used (medium).
+            .It Cm correlation.skew-whole-hours
+            The clock skew is close to a whole number of hours: the server logs may be in local time
+            (see
+            .Fl -log-timezone ;
+            medium).
             .El
+            .Pp
+            .Cm logs.files[].format
+            and
+            .Cm serverLines[].format
+            name the catalogue entry each file was read as (detected on its first line with a wanted id,
+            or forced with
+            .Fl -log-format ) .
+            .Cm idInField
+            tells whether the request's id sits in a field of the line of its own; the clock skew rests on
+            such lines when there are any
+            .Pq Cm clockSkew.basis .
             .Pp
             .Fl -emit-query
             prints, for
@@ -112,6 +145,24 @@ public enum CorrelateCommand: SiftCommand {
         return v
     }
 
+    /// `--log-format` and `--log-timezone`.
+    static func readOptions(from options: ParsedOptions) throws -> LogReadOptions {
+        var read = LogReadOptions()
+        if let name = options.value("log-format") {
+            guard let f = LogFormat(rawValue: name) else {
+                throw UsageError("The value '\(name)' is invalid for '--log-format <name>'. Please provide one of \(CommonOptions.quotedList(LogCatalogue.entries.map(\.name))).")
+            }
+            read.format = f
+        }
+        if let z = options.value("log-timezone") {
+            guard let zone = LogReadOptions.zone(z) else {
+                throw UsageError("The value '\(z)' is invalid for '--log-timezone <zone>'. Please provide UTC, an offset like +02:00, or a zone name like Europe/Paris.")
+            }
+            read.timezone = zone
+        }
+        return read
+    }
+
     public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
         let common = try CommonOptions(options, spec: spec, io: io)
         let inputs = options.argument("input")
@@ -123,6 +174,7 @@ public enum CorrelateCommand: SiftCommand {
             return p
         }
         let margin = try windowMargin(from: options)
+        let read = try readOptions(from: options)
         let target = try QueryOptions.target(options, platform: platform)
         if platform == nil && logs.isEmpty {
             throw UsageError("Missing '--logs <path>' (or '--emit-query <platform>').")
@@ -144,6 +196,8 @@ public enum CorrelateCommand: SiftCommand {
         }
 
         var scanOptions = ScanOptions()
+        scanOptions.read = read
+        scanOptions.read.referenceTime = analysis.sessions.compactMap { $0.window?.from }.min()
         let scanProgress = ScanProgress(io: io, enabled: common.showProgress)
         if common.showProgress { scanOptions.progress = { scanProgress.add($0) } }
         var report = Correlator.run(requests: analysis.requests, sessions: analysis.sessions, logs: logs,

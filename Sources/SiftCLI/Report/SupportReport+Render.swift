@@ -45,6 +45,8 @@ extension SupportReport {
         if let c = correlation {
             o += "## Server logs\n\n"
             o += "- \(c.logs.files.count) file\(c.logs.files.count == 1 ? "" : "s") scanned"
+            let formats = c.logs.files.prefix(20).map { "\(Escape.markdown($0.file)) as \(Escape.markdownCode($0.format?.rawValue ?? "no matching line"))" }
+            if !formats.isEmpty { o += " (" + formats.joined(separator: ", ") + (c.logs.files.count > 20 ? ", …" : "") + ")" }
             if !c.logs.allErrors.isEmpty { o += "; errors: " + c.logs.allErrors.map { Escape.markdown($0) }.joined(separator: "; ") }
             o += "\n- server-only request ids in the session window: \(c.serverOnly.ids.count)"
             if !c.serverOnly.withUserId.isEmpty {

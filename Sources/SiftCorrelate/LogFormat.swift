@@ -1,0 +1,281 @@
+import Foundation
+
+/// The name of a server log shape: one entry of `LogCatalogue`.
+public struct LogFormat: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+
+    /// Only names of the catalogue.
+    public init?(rawValue: String) {
+        guard LogCatalogue.entry(named: rawValue) != nil else { return nil }
+        self.rawValue = rawValue
+    }
+
+    init(_ name: String) { rawValue = name }
+
+    public var description: String { rawValue }
+
+    /// The platform's JSON lines (`palbase logs`).
+    public static let platform = LogFormat("palbase-json")
+    /// Any other JSON object per line (log-platform exports included: Loki, Elasticsearch hits, CloudWatch).
+    public static let json = LogFormat("json")
+    /// `key=value key="quoted value"` pairs.
+    public static let logfmt = LogFormat("logfmt")
+    /// An access line in the common log format, nothing more known.
+    public static let access = LogFormat("access-log")
+    /// Anything else: a leading timestamp, maybe a level, the rest is the message.
+    public static let plain = LogFormat("plain")
+
+    /// Every name of the catalogue, in detection order.
+    public static var allCases: [LogFormat] { LogCatalogue.entries.map { LogFormat($0.name) } }
+}
+
+/// The unit of a number: a time since 1970 or a duration.
+public enum TimeUnit: String, Sendable {
+    case seconds = "s", milliseconds = "ms", microseconds = "µs", nanoseconds = "ns"
+    /// A time: RFC 3339, the common log format, or an epoch number told by its digit count.
+    case auto
+
+    /// Milliseconds in one of this unit.
+    var milliseconds: Double {
+        switch self {
+        case .seconds: 1e3
+        case .milliseconds, .auto: 1
+        case .microseconds: 1e-3
+        case .nanoseconds: 1e-6
+        }
+    }
+}
+
+/// Where a field sits in a line.
+public enum FieldPlace: Sendable, Equatable {
+    /// A JSON member by its path (lowercase, `.` between levels; OTLP attributes as `attributes.<key>`),
+    /// or a logfmt key.
+    case key(String)
+    /// The n-th token of a text line (from 0; negative: from the end). A `"quoted"` or `[bracketed]`
+    /// run is one token.
+    case token(Int)
+    /// The sum of the numbers at these tokens (all present, none negative).
+    case sum([Int])
+    /// The time at the second key minus the time at the first.
+    case span(String, String)
+    /// The time at the start of the line (after a `[` or Ruby's `I, [`): RFC 3339 with or without
+    /// a zone, a comma before the fraction, or syslog's `Nov 29 10:15:02` (year inferred).
+    case leadingTime
+    /// The text after the first occurrence of a literal.
+    case after(String)
+    /// The last number with a decimal point among the tokens after the n-th.
+    case lastDecimal(after: Int)
+    /// The last whole number among the tokens after the n-th.
+    case lastInteger(after: Int)
+}
+
+/// A clue that a line has an entry's shape. All of an entry's clues must hold.
+public enum FormatClue: Sendable, Equatable {
+    /// A JSON member or logfmt key exists.
+    case has(String)
+    /// The JSON has no such member.
+    case lacks(String)
+    /// The JSON member exists and is a string.
+    case string(String)
+    /// One of the members or keys exists.
+    case hasAny([String])
+    /// The token parses as a time.
+    case timeAt(Int)
+    /// The token is a quoted HTTP request line (`"GET /path HTTP/1.1"`).
+    case requestAt(Int)
+    /// The token is a number with a decimal point.
+    case decimalAt(Int)
+    /// The token is a whole number.
+    case integerAt(Int)
+    /// The token is `[bracketed]`.
+    case bracketAt(Int)
+    /// The token is one of these words.
+    case wordAt(Int, [String])
+    /// The line contains the literal.
+    case contains(String)
+    /// The line contains one of the literals.
+    case containsAny([String])
+    /// A text line that starts with a `key=value` pair and holds at least two.
+    case logfmt
+    /// A number with a decimal point among the tokens after the n-th.
+    case decimalAfter(Int)
+    /// A whole number among the tokens after the n-th.
+    case integerAfter(Int)
+    /// The line starts with a time (`FieldPlace.leadingTime`).
+    case leadingTime
+    /// The line starts with a time whose fraction follows a comma (`2026-11-29 10:15:02,123`).
+    case leadingTimeWithComma
+}
+
+/// One known shape of server log line: how it is recognised and where each field sits.
+/// Adding a format is adding an entry (and a fixture folder under `Tests/SiftCorrelateTests/Formats`).
+public struct LogFormatEntry: Sendable {
+    /// The name `--log-format` takes and every output shows.
+    public var name: String
+    /// What writes it.
+    public var title: String
+    /// JSON objects, or text (positional tokens, logfmt pairs, a message).
+    public var json: Bool
+    public var clues: [FormatClue]
+    public var time: [FieldPlace] = []
+    /// The unit of a time written as a number (`.auto`: by its digit count).
+    public var timeUnit: TimeUnit = .auto
+    /// Times without a zone: taken in `--log-timezone` (UTC without it).
+    public var status: [FieldPlace] = []
+    public var duration: [FieldPlace] = []
+    public var durationUnit: TimeUnit = .milliseconds
+    /// The unit of a bare duration number under a name that does not tell one (`latency`, `duration`),
+    /// read by the generic rules that fill what the places above leave empty; nil: the generic default.
+    public var bareDurationUnit: TimeUnit?
+    public var method: [FieldPlace] = []
+    public var path: [FieldPlace] = []
+    public var level: [FieldPlace] = []
+    public var message: [FieldPlace] = []
+    /// Patterns read in the message: literals, and `{status}`, `{duration}` (in `durationUnit`), `{method}`,
+    /// `{path}`, `{*}` (any word). Tried in order; the first that matches fills what is still empty.
+    public var patterns: [String] = []
+    /// Tokens whose text a client controls (the request line, referer, user agent): an id there is free text.
+    public var freeText: [Int] = []
+    /// Where the request id sits, for the docs (the parser finds ids itself and tells a field from free text).
+    public var idAt: String
+}
+
+/// The catalogue of known server log shapes, tried in this order on a file's first line with a request id.
+public enum LogCatalogue {
+    public static func entry(named name: String) -> LogFormatEntry? { entries.first { $0.name == name } }
+
+    static let byName: [String: Int] = Dictionary(uniqueKeysWithValues: entries.enumerated().map { ($1.name, $0) })
+
+    public static let entries: [LogFormatEntry] = [
+        // MARK: JSON
+        LogFormatEntry(name: "palbase-json", title: "the platform's JSON lines (palbase logs)", json: true,
+                       clues: [.string("ts"), .has("request_id"), .hasAny(["msg", "status"]), .lacks("caller")],
+                       time: [.key("ts")], status: [.key("status")], duration: [.key("duration_ms")],
+                       method: [.key("method")], path: [.key("path")], level: [.key("level")], message: [.key("msg")],
+                       idAt: "request_id"),
+        LogFormatEntry(name: "otlp-json", title: "OpenTelemetry OTLP/JSON log records", json: true,
+                       clues: [.has("timeunixnano")],
+                       time: [.key("timeunixnano"), .key("observedtimeunixnano")], timeUnit: .nanoseconds,
+                       status: [.key("attributes.http.response.status_code"), .key("attributes.http.status_code")],
+                       duration: [.key("attributes.duration_ms"), .key("attributes.http.server.request.duration")],
+                       method: [.key("attributes.http.request.method"), .key("attributes.http.method")],
+                       path: [.key("attributes.url.path"), .key("attributes.http.target"), .key("attributes.http.route")],
+                       level: [.key("severitytext")], message: [.key("body.stringvalue"), .key("body")],
+                       idAt: "an attribute (request_id, http.request.header.x-request-id)"),
+        LogFormatEntry(name: "cloudflare-logpush", title: "Cloudflare Logpush (HTTP requests)", json: true,
+                       clues: [.has("edgestarttimestamp")],
+                       time: [.key("edgestarttimestamp")], status: [.key("edgeresponsestatus"), .key("originresponsestatus")],
+                       duration: [.span("edgestarttimestamp", "edgeendtimestamp"), .key("originresponsedurationms")],
+                       method: [.key("clientrequestmethod")], path: [.key("clientrequesturi"), .key("clientrequestpath")],
+                       idAt: "RequestHeaders / a custom field"),
+        LogFormatEntry(name: "gcp-http-request", title: "Google Cloud Run / Cloud Load Balancing JSON (httpRequest)", json: true,
+                       clues: [.has("httprequest.status")],
+                       time: [.key("timestamp"), .key("receivetimestamp")], status: [.key("httprequest.status")],
+                       duration: [.key("httprequest.latency")], durationUnit: .seconds,
+                       method: [.key("httprequest.requestmethod")], path: [.key("httprequest.requesturl")],
+                       level: [.key("severity")], message: [.key("textpayload"), .key("jsonpayload.message")],
+                       idAt: "labels / jsonPayload"),
+        LogFormatEntry(name: "traefik-json", title: "Traefik access log, JSON", json: true,
+                       clues: [.has("downstreamstatus")],
+                       time: [.key("startutc"), .key("startlocal"), .key("time")], status: [.key("downstreamstatus")],
+                       duration: [.key("duration")], durationUnit: .nanoseconds, bareDurationUnit: .nanoseconds,
+                       method: [.key("requestmethod")], path: [.key("requestpath")], level: [.key("level")],
+                       message: [.key("msg")], idAt: "request_X-Request-Id"),
+        LogFormatEntry(name: "caddy-json", title: "Caddy access log, JSON", json: true,
+                       clues: [.has("request.uri"), .has("duration"), .has("status")],
+                       time: [.key("ts")], status: [.key("status")], duration: [.key("duration")], durationUnit: .seconds,
+                       bareDurationUnit: .seconds,
+                       method: [.key("request.method")], path: [.key("request.uri")], level: [.key("level")],
+                       message: [.key("msg")], idAt: "request.headers.X-Request-Id"),
+        LogFormatEntry(name: "pino-http", title: "pino-http (Node.js)", json: true,
+                       clues: [.has("responsetime"), .has("res.statuscode")],
+                       time: [.key("time")], timeUnit: .milliseconds, status: [.key("res.statuscode")],
+                       duration: [.key("responsetime")], bareDurationUnit: .milliseconds,
+                       method: [.key("req.method")], path: [.key("req.url")], level: [.key("level")], message: [.key("msg")],
+                       idAt: "req.id / a header"),
+        LogFormatEntry(name: "bunyan", title: "bunyan / restify audit log (Node.js)", json: true,
+                       clues: [.has("v"), .has("hostname"), .has("name"), .has("pid")],
+                       time: [.key("time")], status: [.key("res.statuscode"), .key("statuscode")],
+                       duration: [.key("latency")], bareDurationUnit: .milliseconds,
+                       method: [.key("req.method")], path: [.key("req.url")], level: [.key("level")], message: [.key("msg")],
+                       idAt: "req_id"),
+        LogFormatEntry(name: "django-structlog", title: "django-structlog", json: true,
+                       clues: [.has("event"), .has("request_id"), .has("timestamp")],
+                       time: [.key("timestamp")], status: [.key("code"), .key("status_code")],
+                       duration: [.key("duration_ms"), .key("duration")], bareDurationUnit: .seconds,
+                       method: [.key("request")], path: [.key("request")], level: [.key("level")], message: [.key("event")],
+                       idAt: "request_id"),
+        LogFormatEntry(name: "zap-json", title: "zap (Go), production JSON", json: true,
+                       clues: [.has("ts"), .has("caller"), .has("msg")],
+                       time: [.key("ts")], status: [.key("status")], bareDurationUnit: .seconds,
+                       method: [.key("method")], path: [.key("path")], level: [.key("level")], message: [.key("msg")],
+                       idAt: "a field (request_id, …)"),
+        LogFormatEntry(name: "nginx-json", title: "nginx log_format escape=json", json: true,
+                       clues: [.has("request_time")],
+                       time: [.key("time_iso8601"), .key("time_local"), .key("msec"), .key("time")],
+                       status: [.key("status")], duration: [.key("request_time")], durationUnit: .seconds,
+                       method: [.key("request_method"), .key("request")], path: [.key("request_uri"), .key("uri"), .key("request")],
+                       idAt: "request_id"),
+        LogFormatEntry(name: "logrus-json", title: "logrus (Go), JSONFormatter", json: true,
+                       clues: [.has("time"), .has("level"), .has("msg"), .lacks("ts")],
+                       time: [.key("time")], status: [.key("status")], bareDurationUnit: .nanoseconds,
+                       method: [.key("method")], path: [.key("path")], level: [.key("level")], message: [.key("msg")],
+                       idAt: "a field (request_id, …)"),
+        LogFormatEntry(name: "json", title: "any other JSON lines (Loki, Elasticsearch, CloudWatch exports included)", json: true,
+                       clues: [], idAt: "any field"),
+
+        // MARK: Text
+        LogFormatEntry(name: "aws-alb", title: "AWS Application Load Balancer access log", json: false,
+                       clues: [.wordAt(0, ["http", "https", "h2", "grpcs", "ws", "wss"]), .timeAt(1), .requestAt(12)],
+                       time: [.token(1)], status: [.token(8)], duration: [.sum([5, 6, 7])], durationUnit: .seconds,
+                       method: [.token(12)], path: [.token(12)], freeText: [12, 13], idAt: "trace_id or a custom field"),
+        LogFormatEntry(name: "envoy", title: "Envoy default access log", json: false,
+                       clues: [.bracketAt(0), .timeAt(0), .requestAt(1)],
+                       time: [.token(0)], status: [.token(2)], duration: [.token(6)],
+                       method: [.token(1)], path: [.token(1)], freeText: [1, 8, 9, 11], idAt: "\"%REQ(X-REQUEST-ID)%\""),
+        LogFormatEntry(name: "ingress-nginx", title: "Kubernetes ingress-nginx (upstreaminfo)", json: false,
+                       clues: [.timeAt(3), .requestAt(4), .integerAt(9), .decimalAt(10), .bracketAt(11)],
+                       time: [.token(3)], status: [.token(5)], duration: [.token(10)], durationUnit: .seconds,
+                       method: [.token(4)], path: [.token(4)], freeText: [4, 7, 8], idAt: "$req_id (last)"),
+        LogFormatEntry(name: "nginx-combined", title: "nginx combined + $request_id $request_time", json: false,
+                       clues: [.timeAt(3), .requestAt(4), .decimalAfter(8)],
+                       time: [.token(3)], status: [.token(5)], duration: [.key("request_time"), .key("rt"), .lastDecimal(after: 8)],
+                       durationUnit: .seconds, method: [.token(4)], path: [.token(4)], freeText: [4, 7, 8], idAt: "$request_id"),
+        LogFormatEntry(name: "apache-combined", title: "Apache combined + %{X-Request-Id}i %D (µs)", json: false,
+                       clues: [.timeAt(3), .requestAt(4), .integerAfter(8)],
+                       time: [.token(3)], status: [.token(5)], duration: [.lastInteger(after: 8)], durationUnit: .microseconds,
+                       method: [.token(4)], path: [.token(4)], freeText: [4, 7, 8], idAt: "%{X-Request-Id}i"),
+        LogFormatEntry(name: "access-log", title: "common / combined log format", json: false,
+                       clues: [.timeAt(3), .requestAt(4)],
+                       time: [.token(3)], status: [.token(5)], duration: [.key("request_time"), .key("rt")], durationUnit: .seconds,
+                       method: [.token(4)], path: [.token(4)], freeText: [4, 7, 8], idAt: "a token after the fixed fields"),
+        LogFormatEntry(name: "heroku-router", title: "Heroku router", json: false,
+                       clues: [.contains(" heroku[router]: ")],
+                       time: [.leadingTime], status: [.key("status")], duration: [.key("service")],
+                       method: [.key("method")], path: [.key("path")], level: [.key("at")],
+                       idAt: "request_id="),
+        LogFormatEntry(name: "rails", title: "Rails (tagged logging, Ruby Logger)", json: false,
+                       clues: [.containsAny(["] Completed ", "] Started ", "] Processing by "])],
+                       time: [.leadingTime], level: [.token(2)], message: [.after(" -- : "), .after("] ")],
+                       patterns: ["Completed {status} {*} in {duration}ms", "Started {method} \"{path}\""],
+                       idAt: "a [tag] before the message"),
+        LogFormatEntry(name: "spring-boot", title: "Spring Boot default console pattern", json: false,
+                       clues: [.leadingTime, .contains(" --- [")],
+                       time: [.leadingTime], level: [.token(1), .token(2)], message: [.after(" : ")],
+                       patterns: ["{method} {path} -> {status} in {duration} ms", "-> {status} in {duration} ms", "-> {status} in {duration}ms"],
+                       idAt: "an MDC [tag]"),
+        LogFormatEntry(name: "python-logging", title: "Python logging (asctime with comma milliseconds)", json: false,
+                       clues: [.leadingTimeWithComma],
+                       time: [.leadingTime], level: [.token(2)], message: [.after(": "), .after(" - ")],
+                       patterns: ["{method} {path} {status} {duration}ms", "{status} {duration}ms"],
+                       idAt: "a [tag] or a field in the message"),
+        LogFormatEntry(name: "logrus-text", title: "logrus (Go), TextFormatter", json: false,
+                       clues: [.has("time"), .has("level"), .has("msg")],
+                       time: [.key("time")], status: [.key("status")], method: [.key("method")], path: [.key("path")],
+                       level: [.key("level")], message: [.key("msg")], idAt: "a key=value field"),
+        LogFormatEntry(name: "logfmt", title: "logfmt key=value pairs", json: false,
+                       clues: [.logfmt], time: [.key("ts"), .key("time"), .key("timestamp")], idAt: "a key=value field"),
+        LogFormatEntry(name: "plain", title: "plain text: a leading time, maybe a level, a message", json: false,
+                       clues: [], time: [.leadingTime], idAt: "free text (a [tag] counts as a field)"),
+    ]
+}

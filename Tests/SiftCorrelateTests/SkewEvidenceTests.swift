@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+import SiftCore
+@testable import SiftCorrelate
+
+/// The skew rests on lines whose id sits in a field; free text cannot steer it; implausible server
+/// times and whole-hour skews are findings.
+@Suite struct SkewEvidenceTests {
+    let t0 = Timestamp.parse("2026-11-29T10:15:00Z")!
+
+    func request(_ k: Int, start: Double) -> NetworkEntry {
+        NetworkEntry(input: "export", file: "s.jsonl", sessionId: "ses_1", seq: k, line: k, requestId: rid(k),
+                     ts: start + 0.5, duration: 0.5, requestStart: start, requestEnd: start + 0.01,
+                     responseStart: start + 0.4, responseEnd: start + 0.5)
+    }
+
+    func line(_ k: Int, _ text: String, file: String = "api.log") -> ServerLine {
+        ServerLine(file: file, line: k, ids: [RequestID(rid(k))!], parsed: LineParser.parse(text))
+    }
+
+    @Test func freeTextCannotSteerTheSkew() throws {
+        var requests: [NetworkEntry] = []
+        var lines: [ServerLine] = []
+        for k in 0..<3 {
+            let start = t0 + Double(k * 10)
+            requests.append(request(k, start: start))
+            // The server's own line: the id in its request-id field, 2 s ahead.
+            lines.append(line(k, "{\"ts\": \"\(Timestamp.format(start + 2.2))\", \"request_id\": \"\(rid(k))\", \"status\": 200, \"duration_ms\": 100}"))
+        }
+        // Five forged lines: the ids only inside a logged query string, an hour later, with a 500.
+        for k in 0..<3 {
+            let start = t0 + Double(k * 10)
+            lines.append(line(k, "{\"ts\": \"\(Timestamp.format(start + 3602.2))\", \"request_id\": \"\(rid(900 + k))\", \"status\": 500, \"path\": \"/search?q=\(rid(k))\"}", file: "forged.log"))
+        }
+        var scan = LogScanResult()
+        scan.lines = lines
+        let r = Correlator.correlate(requests: requests, sessions: [], scan: scan)
+        let skew = try #require(r.clockSkew.seconds)
+        #expect(abs(skew - 2.0) < 0.3, "\(skew)")
+        #expect(r.clockSkew.basis == "request-id fields")
+        #expect(r.clockSkew.fieldSamples == 3 && r.clockSkew.textSamples == 3)
+        #expect(r.clockSkew.textSeconds.map { abs($0 - 3602) < 1 } == true)
+        #expect(r.findings.contains { $0.rule == "correlation.skew-disagreement" })
+        // The forged lines are listed but marked, and their numbers are not the request's.
+        #expect(r.requests[0].lines.map(\.idInField) == [true, false])
+        #expect(r.requests[0].serverMs == 100)
+    }
+
+    @Test func serverTimeLongerThanTheRequestIsAFinding() throws {
+        let req = request(1, start: t0)
+        // Traefik's Duration read as seconds would be 10¹¹ ms; as its own unit (ns) it is 38 ms.
+        let wrong = line(1, "{\"ts\": \"\(Timestamp.format(t0 + 0.2))\", \"request_id\": \"\(rid(1))\", \"latency\": 38000000}")
+        let right = line(1, "{\"ts\": \"\(Timestamp.format(t0 + 0.2))\", \"request_id\": \"\(rid(1))\", \"duration_ms\": 38}")
+        var scan = LogScanResult()
+        scan.lines = [wrong, right]
+        let r = Correlator.correlate(requests: [req], sessions: [], scan: scan)
+        #expect(r.requests[0].serverMs == 38)
+        let f = try #require(r.findings.first { $0.rule == "correlation.server-time-implausible" })
+        #expect(f.message.contains("another unit"))
+        #expect(f.seq == 1)
+    }
+
+    @Test(arguments: [(3600.3, true), (-7199.0, true), (5400.0, true), (1800.5, true), (902.0, false), (2.5, false), (3000.0, false)])
+    func wholeHourSkewsGetAHint(_ offset: Double, _ hinted: Bool) {
+        let req = request(1, start: t0)
+        var scan = LogScanResult()
+        scan.lines = [line(1, "{\"ts\": \"\(Timestamp.format(t0 + 0.2 + offset))\", \"request_id\": \"\(rid(1))\", \"status\": 200}")]
+        let r = Correlator.correlate(requests: [req], sessions: [], scan: scan)
+        let f = r.findings.first { $0.rule == "correlation.skew-whole-hours" }
+        #expect((f != nil) == hinted, "\(offset)")
+        if let f { #expect(f.message.contains("local time")) }
+    }
+}

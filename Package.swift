@@ -27,12 +27,17 @@ let package = Package(
         // The option table, the parser, the commands, exit codes, colour and progress.
         .target(name: "SiftCLI", dependencies: ["SiftCore", "SiftVerify", "SiftWaterfall", "SiftCorrelate"]),
         .executableTarget(name: "pbsift", dependencies: ["SiftCLI"]),
+        // The fuzz targets' entry points (`fuzz/Entries`), built plainly so `swift test` replays
+        // `fuzz/regressions`; the libFuzzer build is `fuzz/run`, never part of `swift build`.
+        .target(name: "SiftFuzz", dependencies: ["SiftArchive", "SiftCore", "SiftVerify", "SiftWaterfall", "SiftCorrelate"],
+                path: "fuzz/Entries"),
 
         .testTarget(name: "SiftArchiveTests", dependencies: ["SiftArchive", "CZlib"]),
         .testTarget(name: "SiftCoreTests", dependencies: ["SiftCore"], exclude: ["Fixtures"]),
         .testTarget(name: "SiftVerifyTests", dependencies: ["SiftVerify"]),
         .testTarget(name: "SiftWaterfallTests", dependencies: ["SiftWaterfall", "SiftVerify"], resources: [.copy("Golden")]),
         .testTarget(name: "SiftCorrelateTests", dependencies: ["SiftCorrelate", "SiftVerify"], exclude: ["Formats"]),
+        .testTarget(name: "SiftFuzzTests", dependencies: ["SiftFuzz"]),
         .testTarget(name: "SiftCLITests", dependencies: ["SiftCLI"], resources: [.copy("Golden")]),
     ]
 )

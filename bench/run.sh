@@ -206,7 +206,7 @@ fi
 
 # --- table --------------------------------------------------------------------------------------
 echo
-echo "pbsift $("$BIN" --version 2>/dev/null | tr '\n' ' ')| $(uname -m), $NPROC cores, $(date -u +%Y-%m-%d)"
+echo "pbsift $("$BIN" --version 2>/dev/null | paste -sd ';' | sed 's/; */; /g') | $(uname -m), $NPROC cores, $(date -u +%Y-%m-%d)"
 python3 - "$OUT" "$ROWS" "$RUNS" <<'PY'
 import json, os, sys
 out, rows_path, runs = sys.argv[1], sys.argv[2], sys.argv[3]

@@ -5,8 +5,8 @@ import Glibc
 import Darwin
 #endif
 
-/// Optional accelerators, found at run time: ISA-L's streaming inflate (`libisal.so.2`) for gzip
-/// streams and libcrypto's SHA-256 (`libcrypto.so.3`, hardware SHA where the CPU has it). Neither
+/// Optional accelerators, found at run time: ISA-L's streaming inflate and CRC-32 (`libisal.so.2`)
+/// for gzip streams and libcrypto's SHA-256 (`libcrypto.so.3`, hardware SHA where the CPU has it). Neither
 /// is needed to build or to run; when one is missing, fails its self-test, or `PBSIFT_PORTABLE` is
 /// set to anything but `0` or the empty string, the portable path (zlib, the Swift SHA-256) is used.
 /// Results are the same byte for byte either way.
@@ -35,7 +35,10 @@ public enum Accelerators {
     public static var engineLines: [String] {
         let zlib = "zlib \(zlibVersion)"
         var inflate = "inflate: \(zlib)"
-        if let isal { inflate = "inflate: isa-l \(isal.version) (gzip), \(zlib) (zip)" }
+        if let isal {
+            inflate = "inflate: isa-l \(isal.version) (gzip), \(zlib) (zip)"
+            if isal.crc32 != nil { inflate += "; crc-32: isa-l" }
+        }
         var sha = "sha256: portable"
         if let crypto { sha = "sha256: libcrypto \(crypto.version)" + (cpuHasSHA ? " (SHA-NI)" : "") }
         if portableForced { inflate += " (PBSIFT_PORTABLE)"; sha += " (PBSIFT_PORTABLE)" }
@@ -88,10 +91,14 @@ public enum Accelerators {
 final class ISAL: @unchecked Sendable {
     typealias Init = @convention(c) (UnsafeMutableRawPointer) -> Void
     typealias Inflate = @convention(c) (UnsafeMutableRawPointer) -> Int32
+    typealias CRC = @convention(c) (UInt32, UnsafePointer<UInt8>?, UInt64) -> UInt32
 
     let initState: Init
     let inflate: Inflate
     let version: String
+    /// ISA-L's CRC-32 of gzip (`crc32_gzip_refl`, folding with carry-less multiplies), when it
+    /// agrees with zlib's on the self-test.
+    private(set) var crc32: CRC?
 
     // struct inflate_state (isa-l 2.x, igzip_lib.h)
     static let stateSize = 128 * 1024 // 87 368 bytes in 2.30; room to spare
@@ -114,7 +121,12 @@ final class ISAL: @unchecked Sendable {
             if parts.count == 3, parts[1] == "0" { version = "\(parts[0]).\(parts[2])" } else { version = parts.joined(separator: ".") }
         }
         let lib = ISAL(initState: unsafeBitCast(i, to: Init.self), inflate: unsafeBitCast(f, to: Inflate.self), version: version)
-        return lib.selfTest() ? lib : nil
+        guard lib.selfTest() else { return nil }
+        if let c = dlsym(h, "crc32_gzip_refl") {
+            let crc = unsafeBitCast(c, to: CRC.self)
+            if crcSelfTest(crc) { lib.crc32 = crc }
+        }
+        return lib
     }
 
     /// Inflates a raw deflate stream made by zlib (followed by bytes that are not deflate data) in
@@ -135,6 +147,21 @@ final class ISAL: @unchecked Sendable {
         }
         return r.rc == 0 && r.ended && r.produced == text.count && r.consumed == deflated.count
             && Array(out[0..<text.count]) == text
+    }
+}
+
+/// Checks a CRC-32 function against zlib's on every length up to 300 bytes, a long span, and chained.
+private func crcSelfTest(_ crc: ISAL.CRC) -> Bool {
+    var data = [UInt8](repeating: 0, count: 70_000)
+    var x: UInt32 = 2463534242
+    for i in data.indices { x ^= x << 13; x ^= x >> 17; x ^= x << 5; data[i] = UInt8(truncatingIfNeeded: x) }
+    return data.withUnsafeBufferPointer { d -> Bool in
+        let p = d.baseAddress!
+        for n in Array(0...300) + [4096, 65_537, 70_000] {
+            if crc(0, p, UInt64(n)) != UInt32(truncatingIfNeeded: CZlib.crc32(0, p, uInt(n))) { return false }
+        }
+        let whole = UInt32(truncatingIfNeeded: CZlib.crc32(0, p, uInt(d.count)))
+        return crc(crc(0, p, 12_345), p + 12_345, UInt64(d.count - 12_345)) == whole
     }
 }
 

@@ -1,6 +1,7 @@
 import CZlib
 
-/// The CRC-32 of zip and gzip (polynomial 0xEDB88320), computed by zlib's `crc32`.
+/// The CRC-32 of zip and gzip (polynomial 0xEDB88320), computed by zlib's `crc32`, or by ISA-L's
+/// when `Accelerators` loaded it (checked against zlib's at load time).
 public struct CRC32: Sendable, Equatable {
     /// The checksum of every byte fed so far.
     public private(set) var value: UInt32 = 0
@@ -11,6 +12,10 @@ public struct CRC32: Sendable, Equatable {
     /// Feeds bytes into the checksum.
     public mutating func update(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        if let fast = Accelerators.isal?.crc32 {
+            value = fast(value, base.assumingMemoryBound(to: UInt8.self), UInt64(bytes.count))
+            return
+        }
         var crc = UInt(value)
         var p = base.assumingMemoryBound(to: UInt8.self)
         var left = bytes.count

@@ -28,6 +28,7 @@ public enum CommonOptionTable {
             OptionSpec("max-input-bytes", value: "n",
                        help: "Most bytes read (after decompression) from one input; K, M and G suffixes are binary.",
                        default: ByteSize.describe(ReadLimits.default.maxInputBytes)),
+            ProjectConfig.option,
         ]
     }
 }

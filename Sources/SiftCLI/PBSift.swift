@@ -118,7 +118,7 @@ public enum PBSift {
                 io.out(Help.command(spec))
                 return ExitStatus.ok.rawValue
             case .options(let parsed):
-                return try command.run(parsed, io).rawValue
+                return try command.run(try ProjectConfig.apply(to: parsed, spec: spec), io).rawValue
             }
         } catch let e as UsageError {
             return usageError(e.message, spec: spec, io: io)

@@ -1,4 +1,5 @@
 import Foundation
+import CZlib
 import Testing
 @testable import SiftArchive
 
@@ -147,6 +148,26 @@ import Testing
             #expect(SHA256.hexDigest(data) == oneShot.finalizeHex())
         }
         #expect(SHA256.hexDigest(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    }
+
+    @Test(.enabled(if: Accelerators.isal?.crc32 != nil,
+                   "ISA-L (libisal.so.2) is not installed or PBSIFT_PORTABLE is set: only zlib computes CRC-32 here"))
+    func isalCRC32MatchesZlib() {
+        let data = Self.text(200_003, seed: 9)
+        data.withUnsafeBytes { d in
+            for n in [0, 1, 15, 16, 17, 63, 64, 65, 1000, 65_536, 200_003] {
+                var c = CRC32()
+                var at = 0, k = 0
+                while at < n {
+                    let take = min([1, 7, 64, 4095, 33_333][k % 5], n - at)
+                    c.update(UnsafeRawBufferPointer(rebasing: d[at..<at + take]))
+                    at += take
+                    k += 1
+                }
+                let zlib = UInt32(truncatingIfNeeded: crc32(0, d.baseAddress?.assumingMemoryBound(to: UInt8.self), uInt(n)))
+                #expect(c.value == zlib, "\(n) bytes")
+            }
+        }
     }
 
     @Test func versionNamesTheEngines() {

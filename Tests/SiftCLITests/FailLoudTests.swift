@@ -5,12 +5,12 @@ import Testing
 /// Every problem with an input or a log is on standard error as `pbsift: PATH: reason`, in every
 /// command and format, and a verdict is never built on what was not read. Through the built binary.
 @Suite(.serialized) struct FailLoudTests {
-    static let reading = ["report", "inspect", "verify", "waterfall", "records"]
+    static let reading = ["report", "inspect", "verify", "waterfall", "records", "har"]
 
     @Test(arguments: reading)
     func missingInputIsLoud(command: String) throws {
         let dir = try makeTempDir()
-        for format in command == "records" ? ["jsonl", "csv"] : ["text", "json"] {
+        for format in command == "records" ? ["jsonl", "csv"] : command == "har" ? ["har"] : ["text", "json"] {
             let missing = dir.appendingPathComponent("missing.zip").path
             let r = try Binary.run([command, "--format", format, missing])
             #expect(r.status == 2, "\(command) \(format)")

@@ -52,12 +52,9 @@ public enum HARCommand: SiftCommand {
             let redactor = found.values.isEmpty ? base : base.adding(known: found.values)
             return redactor.json(HARCommand.withholdEncodedBodies(entry, sides: found.bodies))
         }
-        let progress = Progress(io: io, options: common)
-        let reader = ExportReader(limits: common.limits)
-        reader.shouldStop = { [sink] in sink.closed }
-        let outcome = reader.read(inputs: options.argument("input"), analyses: [writer, progress])
+        let outcome = Diagnostics.read(options.argument("input"), analyses: [writer], common: common, io: io,
+                                       shouldStop: { [sink] in sink.closed })
         writer.close()
-        progress.clear()
         if let failed = sink.finish() { return failed }
         if sink.closed { return .ok }
         return common.exitStatus(for: outcome)

@@ -3,8 +3,10 @@ import SiftCore
 
 /// Keeps, for each failed network record, the records of its session from `context` seconds before
 /// it to `context` seconds after, while the export streams past: a bounded look-back buffer per
-/// session, and open windows that collect what follows. Memory is bounded by `maxWindows` and
-/// `maxPerWindow`, never by the session's size.
+/// session, and open windows that collect what follows. Memory is bounded in records (`maxWindows`,
+/// `maxPerWindow`) and in bytes: a record whose line is over `maxRecordBytes` is kept as a slim copy
+/// of the fields a timeline shows (each text cut to 1 KiB), and the windows stop growing once they
+/// hold `maxBytes` — never by the session's size or its lines'.
 public final class FailureTimeline: Analysis, @unchecked Sendable {
     /// One failed request and the records around it (its own included), in file order.
     public struct Window: Sendable {
@@ -18,6 +20,12 @@ public final class FailureTimeline: Analysis, @unchecked Sendable {
     public let context: Double
     public let maxWindows: Int
     public let maxPerWindow: Int
+    /// Records with a longer line are kept as a slim copy (`slim(_:)`).
+    public static let maxRecordBytes = 2048
+    /// The most line bytes the windows hold together; past it, windows stop growing and new failures are dropped.
+    public let maxBytes: Int
+    /// Line bytes held by the windows.
+    public private(set) var heldBytes = 0
     public private(set) var windows: [Window] = []
     /// Failed records seen beyond `maxWindows` (counted, not kept).
     public private(set) var dropped = 0
@@ -25,10 +33,31 @@ public final class FailureTimeline: Analysis, @unchecked Sendable {
     private var recent: [Record] = []
     private var open: [Int] = []   // indices into `windows` still collecting
 
-    public init(context: Double = 10, maxWindows: Int = 20, maxPerWindow: Int = 60) {
+    public init(context: Double = 10, maxWindows: Int = 20, maxPerWindow: Int = 60, maxBytes: Int = 8 << 20) {
         self.context = context
         self.maxWindows = maxWindows
         self.maxPerWindow = maxPerWindow
+        self.maxBytes = maxBytes
+    }
+
+    /// The fields a timeline shows (`SupportReport.summary(of:)`, seq, id, time), each text cut to 1 KiB.
+    static let shownFields = ["type", "seq", "ts", "id", "level", "label", "message", "name", "method", "url",
+                              "statusCode", "state"]
+
+    /// `r` itself when its line is small; else a new record holding only `shownFields` and the error's
+    /// description, so a 14 MiB record costs a few KiB here.
+    public static func slim(_ r: Record) -> Record {
+        guard r.json.doc.bytes.count > maxRecordBytes else { return r }
+        func cut(_ v: JSONValue) -> JSONOut? {
+            if let s = v.string { return .string(String(s.prefix(1024))) }
+            if let i = v.int { return .int(i) }
+            return nil
+        }
+        var o: [String: JSONOut] = [:]
+        for key in shownFields { if let v = r.json[key], let c = cut(v) { o[key] = c } }
+        if let d = r.json["error", "description"], let c = cut(d) { o["error"] = .object(["description": c]) }
+        guard let doc = try? JSONDocument(string: JSONOut.object(o).render(pretty: false)) else { return r }
+        return Record(line: r.line, json: doc.root)
     }
 
     /// A network record that failed: state failure or cancelled, or an HTTP status of 400 or more.
@@ -44,23 +73,28 @@ public final class FailureTimeline: Analysis, @unchecked Sendable {
         open.removeAll()
     }
 
-    public func record(_ record: Record, session: SessionContext) {
-        guard record.type != .session else { return }
+    public func record(_ full: Record, session: SessionContext) {
+        guard full.type != .session else { return }
+        let record = FailureTimeline.slim(full)
+        let size = record.json.doc.bytes.count
         let t = record.ts
         // Close windows this record is past; add it to the others.
         open.removeAll { i in
             guard let end = windows[i].failed.ts.map({ $0 + context }) else { return true }
             if let t, t > end { return true }
-            if windows[i].records.count >= maxPerWindow { return true }
+            if windows[i].records.count >= maxPerWindow || heldBytes + size > maxBytes { return true }
             windows[i].records.append(record)
+            heldBytes += size
             return false
         }
         if FailureTimeline.isFailure(record) {
-            if windows.count < maxWindows {
-                let before = recent.filter { r in
-                    guard let rt = r.ts, let t else { return false }
-                    return rt >= t - context
-                }.suffix(maxPerWindow / 2)
+            let before = recent.filter { r in
+                guard let rt = r.ts, let t else { return false }
+                return rt >= t - context
+            }.suffix(maxPerWindow / 2)
+            let cost = before.reduce(size) { $0 + $1.json.doc.bytes.count }
+            if windows.count < maxWindows && heldBytes + cost <= maxBytes {
+                heldBytes += cost
                 windows.append(Window(input: session.input.path, file: session.file, sessionId: session.sessionId,
                                       failed: record, records: Array(before) + [record]))
                 open.append(windows.count - 1)

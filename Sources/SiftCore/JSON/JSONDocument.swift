@@ -44,6 +44,10 @@ public final class JSONDocument: @unchecked Sendable {
     public init(bytes: [UInt8], maxDepth: Int = 512) throws(JSONParseError) {
         self.bytes = bytes
         self.nodes = []
+        // Offsets are 32-bit on the tape: a text of 2 GiB or more is refused, never truncated.
+        guard bytes.count < Int(Int32.max) else {
+            throw JSONParseError(reason: .syntax, offset: 0, message: "JSON text of \(bytes.count) bytes is over the 2 GiB bound")
+        }
         var parser = JSONTapeParser(maxDepth: maxDepth)
         let result: Result<[JSONNode], JSONParseError> = bytes.withUnsafeBufferPointer { buf in
             parser.parse(buf)

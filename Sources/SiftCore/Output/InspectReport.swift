@@ -86,6 +86,8 @@ public enum InspectReport {
         if d < 1 { return "\(Int((d * 1000).rounded()))ms" }
         if d < 60 { return String(format: "%.1fs", d) }
         if d < 3600 { return "\(Int(d) / 60)m " + String(format: "%.1fs", d.truncatingRemainder(dividingBy: 60)) }
+        // Past about 285 000 years a span is not worth the digits (and `Int(d)` would trap).
+        guard d < 9.0e15 else { return ">250000y" }
         return "\(Int(d) / 3600)h " + String(format: "%02dm", Int(d) % 3600 / 60)
     }
 

@@ -26,7 +26,7 @@ public final class ExportReader {
     /// every finding (the reader's and the analyses') in report order.
     public func read(inputs: [String], analyses: [any Analysis]) -> ReadOutcome {
         var outcome = ReadOutcome()
-        var findings = FindingTally()
+        var findings: [Finding] = []
         var queue = inputs[...]
         while let path = queue.popFirst(), !shouldStop() {
             let pass = InputPass(path: path, limits: limits, analyses: analyses)
@@ -40,8 +40,11 @@ public final class ExportReader {
             // Exports in a folder of exports are inputs of their own, read right after it.
             queue.insert(contentsOf: pass.nestedExports, at: queue.startIndex)
         }
-        for a in analyses { findings += a.finish() }
-        outcome.findings = findings.findings.sorted(by: Finding.reportOrder)
+        // Each input's own findings are already bounded; the analyses' are bounded the same way here.
+        var fromAnalyses = FindingTally()
+        for a in analyses { fromAnalyses += a.finish() }
+        findings += fromAnalyses.findings
+        outcome.findings = findings.sorted(by: Finding.reportOrder)
         return outcome
     }
 }

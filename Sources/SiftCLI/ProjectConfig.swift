@@ -1,0 +1,121 @@
+import Foundation
+import SiftCore
+
+/// Defaults from a config file (`docs/config.md`): `.pbsift.json` in the working folder or the
+/// nearest folder above it, or the file `--config` names. The command line wins over the file.
+///
+/// ```json
+/// {"logs": ["logs/"], "failOn": "medium",
+///  "extraFields": {"headers": ["X-Session"], "query": ["sig"], "body": ["pin"]},
+///  "allowFingerprints": ["sha256:0123456789abcdef"], "disableDetectors": ["jwt"]}
+/// ```
+struct ProjectConfig: Sendable, Equatable {
+    /// The file's name where it is looked for.
+    static let fileName = ".pbsift.json"
+    /// Every key the file may hold.
+    static let keys = ["logs", "failOn", "extraFields", "allowFingerprints", "disableDetectors"]
+    static let extraFieldKeys = ["headers", "query", "body"]
+
+    /// The file read.
+    var path: String
+    /// Log paths, resolved against the file's folder.
+    var logs: [String] = []
+    var failOn: String?
+
+    /// `--config <file>`, on every reporting command.
+    static let option = OptionSpec("config", value: "file",
+                                   help: "Defaults from this config file instead of the nearest .pbsift.json (see docs/config.md).",
+                                   takesPath: true)
+
+    /// The nearest `.pbsift.json` from `folder` upward, or nil.
+    static func find(from folder: String) -> String? {
+        var url = URL(fileURLWithPath: folder).standardizedFileURL
+        for _ in 0..<256 {
+            let candidate = url.appendingPathComponent(fileName).path
+            var isDir: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDir), !isDir.boolValue { return candidate }
+            let parent = url.deletingLastPathComponent()
+            if parent.path == url.path { return nil }
+            url = parent
+        }
+        return nil
+    }
+
+    /// Reads and checks a config file: a key it does not know, or a value of the wrong kind, is a
+    /// usage error naming the file and the key.
+    static func load(path: String) throws -> ProjectConfig {
+        func fail(_ why: String) -> UsageError { UsageError("\(path): \(why) (see docs/config.md)") }
+        guard let data = FileManager.default.contents(atPath: path) else { throw UsageError("\(path): cannot read the config file") }
+        guard data.count <= 1 << 20 else { throw fail("larger than 1 MiB") }
+        let root: JSONValue
+        do { root = try JSONDocument(bytes: Array(data)).root } catch { throw fail("not JSON: \(error)") }
+        guard root.isObject else { throw fail("the top level must be an object") }
+        var config = ProjectConfig(path: path)
+        func strings(_ v: JSONValue, _ key: String) throws -> [String] {
+            guard v.isArray else { throw fail("'\(key)' must be an array of strings") }
+            var out: [String] = []
+            for e in v.elements {
+                guard let s = e.string, !s.isEmpty else { throw fail("'\(key)' must be an array of strings") }
+                out.append(s)
+            }
+            return out
+        }
+        for (key, value) in root.members {
+            switch key {
+            case "logs":
+                let base = URL(fileURLWithPath: path).deletingLastPathComponent()
+                config.logs = try strings(value, key).map { p in
+                    p == "-" || p.hasPrefix("/") ? p : base.appendingPathComponent(p).path
+                }
+            case "failOn":
+                guard let s = value.string, CommonOptionTable.failOnValues.contains(s) else {
+                    throw fail("'failOn' must be one of \(CommonOptions.quotedList(CommonOptionTable.failOnValues))")
+                }
+                config.failOn = s
+            case "extraFields":
+                guard value.isObject else { throw fail("'extraFields' must be an object with headers, query and body") }
+                for (k, v) in value.members {
+                    guard extraFieldKeys.contains(k) else {
+                        throw fail("unknown key 'extraFields.\(k)'; known: \(extraFieldKeys.joined(separator: ", "))")
+                    }
+                    _ = try strings(v, "extraFields.\(k)")
+                }
+            case "allowFingerprints":
+                for f in try strings(value, key) where !isFingerprint(f) {
+                    throw fail("'allowFingerprints' holds '\(Escape.terminal(f))', not a fingerprint such as sha256:0123456789abcdef")
+                }
+            case "disableDetectors":
+                _ = try strings(value, key)
+            default:
+                var why = "unknown key '\(Escape.terminal(key))'"
+                if let s = Suggest.closest(to: key, in: keys) { why += ". Did you mean '\(s)'?" } else { why += "; known: \(keys.joined(separator: ", "))" }
+                throw fail(why)
+            }
+        }
+        return config
+    }
+
+    /// `sha256:` and hex digits, as `verify` prints fingerprints.
+    static func isFingerprint(_ s: String) -> Bool {
+        guard s.hasPrefix("sha256:") else { return false }
+        let hex = s.dropFirst(7)
+        return !hex.isEmpty && hex.count <= 64 && hex.allSatisfy { $0.isHexDigit }
+    }
+
+    /// The options with the config's defaults filled in where the command line left them out:
+    /// `--fail-on`, `--logs`, and `--config` (so `verify` and `report` read its redaction names and
+    /// allowed fingerprints). Nothing changes when there is no config file.
+    static func apply(to parsed: ParsedOptions, spec: CommandSpec, cwd: String = FileManager.default.currentDirectoryPath) throws -> ParsedOptions {
+        let names = Set(spec.allOptions.map(\.name))
+        guard names.contains("config") else { return parsed }
+        guard let path = parsed.value("config") ?? find(from: cwd) else { return parsed }
+        let config = try load(path: path)
+        var p = parsed
+        if p.value("config") == nil { p.values["config"] = [path] }
+        if p.value("fail-on") == nil, let f = config.failOn, names.contains("fail-on") { p.values["fail-on"] = [f] }
+        if p.all("logs").isEmpty, !config.logs.isEmpty, names.contains("logs"), p.value("emit-query") == nil {
+            p.values["logs"] = config.logs
+        }
+        return p
+    }
+}

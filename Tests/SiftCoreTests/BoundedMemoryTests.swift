@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+@testable import SiftCore
+import SiftArchive
+
+/// Repeated problems cost a count, not a finding each; the reader's per-file state stays bounded.
+@Suite struct BoundedMemoryTests {
+    @Test func blankLinesAreCountedNotListed() throws {
+        let export = try TempExport()
+        defer { export.cleanup() }
+        let path = try export.writeSession(TempExport.header + "\n" + String(repeating: "\n", count: 20_000) + TempExport.log(1) + "\n")
+        let outcome = ExportReader().read(inputs: [path], analyses: [])
+        let blank = outcome.findings.filter { $0.rule == "integrity.malformed-line" }
+        #expect(blank.count == FindingTally.defaultKeep + 1)
+        let summary = try #require(blank.first { $0.message.contains("more finding") })
+        #expect(summary.message.hasPrefix("\(20_000 - FindingTally.defaultKeep) more findings of this rule in this file"))
+        #expect(summary.message.contains("lines \(2 + FindingTally.defaultKeep) to 20001"))
+        #expect(summary.severity == .low)
+        #expect(outcome.sessions.first?.damagedLines == 20_000)
+    }
+
+    @Test func tallyKeepsTheWorstSeverityOfWhatItCounts() {
+        var tally = FindingTally(keep: 2)
+        for i in 0..<10 {
+            tally.append(Finding(rule: "r", severity: i == 7 ? .critical : .low, input: "in", file: "f", line: i, message: "m"))
+        }
+        tally.append(Finding(rule: "other", severity: .info, input: "in", file: "f", message: "m"))
+        let all = tally.findings
+        #expect(all.count == 4)
+        #expect(tally.dropped == 8)
+        #expect(all.contains { $0.rule == "r" && $0.severity == .critical && $0.message.hasPrefix("8 more findings") })
+    }
+
+    @Test func errorsAreBounded() {
+        var list = BoundedMessages(keep: 3)
+        for i in 0..<100 { list.append("e\(i)") }
+        #expect(list.all == ["e0", "e1", "e2", "… and 97 more problems like these"])
+    }
+
+    @Test func seqSetStaysSmallForFilesInOrderAndFindsRepeats() {
+        var seen = SeqSeen()
+        var fresh = 0
+        for v in 0..<100_000 where seen.insert(v) { fresh += 1 }
+        #expect(fresh == 100_000)
+        do { let added = seen.insert(5); #expect(!added) }
+        do { let added = seen.insert(99_999); #expect(!added) }
+        // Out of order, then filled in: joins the run.
+        do { let added = seen.insert(100_002); #expect(added) }
+        do { let added = seen.insert(100_001); #expect(added) }
+        do { let added = seen.insert(100_000); #expect(added) }
+        do { let added = seen.insert(100_002); #expect(!added) }
+        do { let added = seen.insert(-3); #expect(added) }
+        do { let added = seen.insert(-3); #expect(!added) }
+    }
+
+    @Test func hostileNumbersNeverTrap() throws {
+        // Every numeric field at the edges of what JSON can say: nothing may trap.
+        let export = try TempExport()
+        defer { export.cleanup() }
+        let numbers = ["1e308", "-1e308", "9223372036854775807", "-9223372036854775808", "18446744073709551616",
+                       "1e-400", "0.5", "-0", "123456789012345678901234567890"]
+        var lines = [TempExport.header]
+        for (i, n) in numbers.enumerated() {
+            lines.append(#"{"type":"network","seq":\#(n),"ts":"2026-11-29T10:15:0\#(i).000Z","id":"rec_\#(i)","method":"GET","url":"https://a.test/x","state":"success","statusCode":\#(n),"duration":\#(n),"request":{"headers":[],"body":{"encoding":"utf8","text":"x","size":\#(n)}},"response":{"headers":[],"body":{"blob":"sha256:\#(String(repeating: "a", count: 64))","size":\#(n),"storedSize":\#(n),"truncated":true}}}"#)
+            lines.append(#"{"type":"log","seq":\#(n),"ts":\#(n),"level":"info","message":"m"}"#)
+        }
+        let path = try export.writeSession(lines.joined(separator: "\n") + "\n")
+        let outcome = ExportReader().read(inputs: [export.dir.path], analyses: [])
+        #expect(outcome.sessions.count == 1)
+        #expect(!outcome.findings.isEmpty)
+        _ = path
+        #expect(InspectReport.durationText(1e300) == ">250000y")
+        #expect(InspectReport.durationText(.nan) == "?")
+    }
+}

@@ -1,0 +1,145 @@
+// SiftFuzz: the entry points the libFuzzer targets in `fuzz/Targets/` call, one per target, each taking
+// raw bytes. `swift test` replays `fuzz/regressions/<target>/*` through the same functions, without
+// libFuzzer. An entry point must never crash, hang or grow memory past the reader's bounds on any
+// input: that is what the fuzzer checks.
+// May import: SiftArchive, SiftCore, SiftVerify, SiftWaterfall, SiftCorrelate, Foundation.
+
+import Foundation
+import SiftArchive
+import SiftCore
+import SiftCorrelate
+import SiftVerify
+import SiftWaterfall
+
+/// The fuzz targets by name, as `fuzz/run TARGET SECONDS` and the regression folders name them.
+public enum FuzzEntries {
+    /// Every target: its name and its entry point.
+    public static let all: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
+        ("archive", archive),
+        ("json", json),
+        ("export", export),
+        ("logline", logLine),
+        ("timestamp", timestamp),
+        ("decoders", decoders),
+    ]
+
+    /// Small bounds, so one input costs milliseconds and a lying size cannot run for long.
+    static var limits: ReadLimits {
+        var l = ReadLimits.default
+        l.maxInputBytes = 4 << 20
+        l.maxEntries = 64
+        l.maxLineBytes = 1 << 20
+        l.maxBlobBytes = 1 << 20
+        return l
+    }
+
+    /// Bytes as an input on disk: the first byte picks the name (`.zip`, `.tar`, `.tar.gz`, `.jsonl.gz`,
+    /// `.jsonl`), the rest is the file; then every entry is read to its end.
+    public static func archive(_ data: [UInt8]) {
+        let names = ["in.zip", "in.tar", "in.tar.gz", "in.jsonl.gz", "ses_x.jsonl"]
+        let pick = Int(data.first ?? 0) % names.count
+        withTempFile(names[pick], Array(data.dropFirst())) { path in
+            var buf = [UInt8](repeating: 0, count: 4096)
+            _ = InputWalker.walk(path: path, limits: limits) { entry in
+                while let n = try? buf.withUnsafeMutableBytes({ try entry.source.read(into: $0) }), n > 0 {}
+            }
+        }
+    }
+
+    /// One JSON text through the tape parser; every value is then decoded.
+    public static func json(_ data: [UInt8]) {
+        guard let doc = try? JSONDocument(bytes: data, maxDepth: 64) else { return }
+        visit(doc.root, depth: 0)
+    }
+
+    static func visit(_ v: JSONValue, depth: Int) {
+        _ = v.string
+        _ = v.double
+        _ = v.int
+        _ = v.rawText
+        guard depth < 64 else { return }
+        v.forEachElement { visit($0, depth: depth + 1) }
+        v.forEachMember { _, m in visit(m, depth: depth + 1) }
+    }
+
+    /// Bytes as one session file read by the export reader with every analysis `report` runs.
+    public static func export(_ data: [UInt8]) {
+        withTempFile("ses_fuzz.jsonl", data) { path in
+            let verify = VerifyAnalysis(parallel: false)
+            verify.keepSecretValues()
+            let waterfall = WaterfallAnalysis()
+            let correlation = CorrelationAnalysis()
+            let outcome = ExportReader(limits: limits).read(inputs: [path], analyses: [verify, waterfall, correlation])
+            _ = ReportEnvelope.render(ReportEnvelope.document(inputs: outcome.inputs, findings: outcome.findings,
+                                                              blobs: outcome.blobs, sections: [:]))
+            let report = WaterfallReport(sessions: waterfall.sessions, findings: [], redactor: .verify(known: verify.secretValues))
+            _ = WaterfallRender.json(report, pretty: false)
+            _ = WaterfallRender.text(report)
+        }
+    }
+
+    /// One server log line through the line parser, with and without each format hint.
+    public static func logLine(_ data: [UInt8]) {
+        data.withUnsafeBufferPointer { b in
+            _ = LineParser.parse(b)
+            for hint in LogFormat.allCases { _ = LineParser.parse(b, hint: hint) }
+        }
+    }
+
+    /// The timestamp parsers: the export's, and the log scanner's (ISO 8601, CLF, epoch, anywhere in a line).
+    public static func timestamp(_ data: [UInt8]) {
+        let text = String(decoding: data, as: UTF8.self)
+        _ = Timestamp.parse(text)
+        _ = LogTime.parse(text)
+        data.withUnsafeBufferPointer { b in
+            _ = Timestamp.parse(bytes: b)
+            guard let p = b.baseAddress, b.count > 0 else { return }
+            _ = LogTime.epoch(p, b.count)
+            _ = LogTime.iso(p, b.count)
+            _ = LogTime.clf(p, b.count)
+            _ = LogTime.find(in: p, count: b.count)
+        }
+    }
+
+    /// The URL, query, form, multipart and base64 decoders: the bytes as a network record's URL,
+    /// header value and body (the first byte picks the content type and encoding), checked by
+    /// verify's scanner and the waterfall's URL helpers.
+    public static func decoders(_ data: [UInt8]) {
+        let text = String(decoding: data.dropFirst(), as: UTF8.self)
+        _ = WaterfallURL.parts(text)
+        _ = WaterfallURL.host(text)
+        _ = WaterfallURL.hostAndPath(text)
+        _ = WaterfallURL.endpointKey(method: "GET", url: text)
+        _ = WaterfallURL.collapsePath(text)
+        _ = Base64.decode(text)
+        let types = ["application/x-www-form-urlencoded", "multipart/form-data; boundary=b", "application/json",
+                     "text/plain", "multipart/mixed; boundary=\"" + String(text.prefix(8)) + "\""]
+        let pick = Int(data.first ?? 0)
+        let contentType = types[pick % types.count]
+        let body: JSONOut = pick & 0x80 != 0
+            ? .object(["encoding": .string("base64"), "data": .string(Data(text.utf8).base64EncodedString()),
+                       "size": .int(text.utf8.count), "contentType": .string(contentType)])
+            : .object(["encoding": .string("utf8"), "text": .string(text), "size": .int(text.utf8.count),
+                       "contentType": .string(contentType)])
+        let record = JSONOut.object([
+            "type": .string("network"), "seq": .int(1), "ts": .string("2026-11-29T10:15:02.000Z"),
+            "id": .string("rec_1"), "method": .string("POST"), "url": .string(text), "state": .string("success"),
+            "statusCode": .int(200),
+            "request": .object(["headers": .array([.object(["name": .string("Referer"), "value": .string(text)]),
+                                                   .object(["name": .string("Cookie"), "value": .string(text)])]),
+                                "body": body]),
+        ]).render(pretty: false)
+        export(Array(record.utf8) + [0x0A])
+    }
+
+    /// Writes `bytes` to a fresh file named `name` in a private folder, runs `body`, removes both.
+    static func withTempFile(_ name: String, _ bytes: [UInt8], _ body: (String) -> Void) {
+        let dir = NSTemporaryDirectory() + "pbsift-fuzz-\(getpid())-\(UInt64.random(in: 0 ... .max))"
+        guard mkdir(dir, 0o700) == 0 else { return }
+        defer { rmdir(dir) }
+        let path = dir + "/" + name
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { return }
+        defer { unlink(path) }
+        body(path)
+    }
+}

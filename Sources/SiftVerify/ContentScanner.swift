@@ -301,7 +301,7 @@ final class ContentScanner {
     }
 
     @inline(__always) static func isMask(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        b.count == 3 && b[0] == 0x2A && b[1] == 0x2A && b[2] == 0x2A
+        (b.count == 3 && b[0] == 0x2A && b[1] == 0x2A && b[2] == 0x2A) || ScrubPlaceholder.matches(b)
     }
 
     // MARK: - Record fields (tape values)
@@ -445,7 +445,7 @@ final class ContentScanner {
             while e < q && !Sets.authorityStop.contains(b[e]) { e += 1 }
             authorityEnd = e
         }
-        if let pw {
+        if let pw, !ContentScanner.isMask(UnsafeBufferPointer(rebasing: b[pw.start..<pw.end])) {
             let value = UnsafeBufferPointer(rebasing: b[pw.start..<pw.end])
             let shape = engine.shapeOf(value)
             var message = header.map { "a URL in header '\(clipName($0))' carries a password in its userinfo" }

@@ -23,16 +23,64 @@ public final class VerifyTextDetector: SecretDetector, @unchecked Sendable {
             case .url:
                 scanner.url(b, location: "", queryRule: "redaction.query")
             case .text:
-                scanner.content(b, contentType: nil, location: "", depth: 0)
+                // Shapes anywhere (JSON keys included), then the text as verify reads a body: JSON
+                // and form text by their names, percent-encoded text decoded.
+                scanner.shapes(b, hints: []) { "" }
+                var i = 0
+                while i < b.count && ByteSet.space.contains(b[i]) { i += 1 }
+                let structured = i < b.count && (b[i] == UInt8(ascii: "{") || b[i] == UInt8(ascii: "["))
+                if structured || b.contains(UInt8(ascii: "=")) || b.starts(with: [0x1F, 0x8B]) {
+                    scanner.content(b, contentType: nil, location: "", depth: 0)
+                }
                 if b.contains(UInt8(ascii: "%")) {
                     let decoded = Shape.percentDecode(b, plusIsSpace: false)
                     decoded.withUnsafeBufferPointer { scanner.shapes($0, hints: []) { "" } }
                 }
+                contractPairs(b, into: &pairs)
             }
         }
-        let values = scanner.hits.filter { !$0.bound }.map(\.value)
+        // A bound hit (`verify.bound`) carries no value to mask.
+        let values = scanner.hits.filter { !$0.bound }.map(\.value) + pairs
         scanner.hits.removeAll(keepingCapacity: true)
+        pairs.removeAll(keepingCapacity: true)
         return values
+    }
+
+    private var pairs: [String] = []
+    private static let nameBytes = ByteSet("A-Za-z0-9_-")
+    private static let valueStops: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D, 0x26, 0x3B, 0x2C, 0x22, 0x27, 0x7D, 0x5D, 0x29, 0x3E]
+
+    /// `token=…`, `password: …`, `"secret":"…"` in free text (a server message, an error
+    /// description): the value after a name of the contract's lists. Values shorter than four bytes
+    /// are left (they can't be masked without masking ordinary text), as are numbers after `code`.
+    private func contractPairs(_ b: UnsafeBufferPointer<UInt8>, into out: inout [String]) {
+        let n = b.count
+        var i = 0
+        while i < n {
+            let c = b[i]
+            guard c == UInt8(ascii: "=") || c == UInt8(ascii: ":") else { i += 1; continue }
+            var e = i
+            if e > 0 && (b[e - 1] == 0x22 || b[e - 1] == 0x27) { e -= 1 }
+            var s = e
+            while s > 0 && Self.nameBytes.contains(b[s - 1]) { s -= 1 }
+            let name = UnsafeBufferPointer(rebasing: b[s..<e])
+            guard e > s, scanner.formNames.contains(raw: name) || scanner.headerNames.contains(raw: name) else { i += 1; continue }
+            var v = i + 1
+            while v < n && (b[v] == 0x20 || b[v] == 0x22 || b[v] == 0x27) { v += 1 }
+            var w = v
+            while w < n && !Self.valueStops.contains(b[w]) { w += 1 }
+            let first = String(decoding: UnsafeBufferPointer(rebasing: b[v..<w]), as: UTF8.self)
+            if ["bearer", "basic", "token"].contains(first.lowercased()) && w < n && b[w] == 0x20 {
+                // `Authorization: Bearer <value>`: the value is the next word.
+                var x = w + 1
+                while x < n && !Self.valueStops.contains(b[x]) { x += 1 }
+                if x - (w + 1) >= 4 { out.append(String(decoding: UnsafeBufferPointer(rebasing: b[(w + 1)..<x]), as: UTF8.self)) }
+            } else if w - v >= 4 && first != "***" && !(ContractNames.normalise(String(decoding: name, as: UTF8.self)) == "code"
+                                                        && first.allSatisfy(\.isNumber)) {
+                out.append(first)
+            }
+            i = max(w, i + 1)
+        }
     }
 }
 

@@ -64,3 +64,15 @@ import Testing
         #expect(out.contains("\\u{202e}"))
     }
 }
+
+extension RedactionTests {
+    @Test func redactingTwiceChangesNothing() {
+        let r = Redactor.verify()
+        for text in ["for AWSAccessKeyId=" + "AKIA" + "IOSFODNN7EXAMPLE" + " done", "token=" + "abcdef123456 and more",
+                     "user " + Self.token, "{\"password\":\"hunter2-long\"}"] {
+            let once = r.text(Untrusted(text))
+            #expect(once != text)
+            #expect(r.text(Untrusted(once)) == once, "\(once)")
+        }
+    }
+}

@@ -122,7 +122,8 @@ public final class Redactor: @unchecked Sendable {
     private func redactText(_ s: String) -> String {
         guard !s.isEmpty else { return s }
         var out = known.replace(s)
-        let found = detect(out, .text).filter { !$0.isEmpty }
+        // A masked preview (`AKIA…(20 chars)`) is never masked again: redacting is idempotent.
+        let found = detect(out, .text).filter { !$0.isEmpty && !$0.contains("…") }
         guard !found.isEmpty else { return out }
         var unmatched: [String] = []
         for v in Set(found).sorted(by: { $0.utf8.count > $1.utf8.count }) {
@@ -198,7 +199,7 @@ public final class Redactor: @unchecked Sendable {
         // Where the query and fragment start.
         let q = url.firstIndex(where: { $0 == "?" || $0 == "#" })
         let head = q.map { String(url[..<$0]) } ?? url
-        let found = Set(detect(url, .url).filter { !$0.isEmpty })
+        let found = Set(detect(url, .url).filter { !$0.isEmpty && !$0.contains("…") })
         var out = redactHead(head, found: found)
         if let q {
             var rest = Substring(url[q...])

@@ -23,6 +23,9 @@ public enum HARMapping {
         "_tlsVersion", "_remotePort", "_sessionId", "_session", "_metrics", "_encoding",
     ]
 
+    /// Whether `prefix` (an input's first bytes) starts a HAR document: `{`, then the member `"log"`.
+    public static func looksLikeHAR(_ prefix: [UInt8]) -> Bool { HARStream.looksLikeHAR(prefix) }
+
     /// The network record of one entry, or of a redirect chain (`group`, in order). `fallbackId` names
     /// the entry when it carries no `_recordId` (`entries[3]`).
     public static func record(_ group: [JSONValue], seq: Int, fallbackId: String, requestIdHeader: String = "X-Request-Id") -> JSONOut {
@@ -167,9 +170,18 @@ public enum HARMapping {
             out.append(.object(o))
         }
         if !has, let cookies = side["cookies"], cookies.count > 0 {
+            var masked = true
             let pairs = cookies.elements.compactMap { c -> String? in
                 guard let n = c["name"]?.string else { return nil }
-                return n + "=" + (c["value"]?.string ?? "")
+                let v = c["value"]?.string ?? ""
+                let bytes = Array(v.utf8)
+                if v != "***" && !bytes.withUnsafeBufferPointer(ScrubPlaceholder.matches) { masked = false }
+                return n + "=" + v
+            }
+            // Cookies whose values are all masked make a masked header.
+            if masked && !pairs.isEmpty {
+                out.append(.object(["name": .string(synthesize), "value": .string("***")]))
+                return out
             }
             if let separator {
                 if !pairs.isEmpty { out.append(.object(["name": .string(synthesize), "value": .string(pairs.joined(separator: separator))])) }

@@ -1,0 +1,306 @@
+import Foundation
+import SiftArchive
+import SiftCore
+import SiftVerify
+
+/// `pbsift scrub <input> -o <output>`: a copy of an export that can be shared.
+public enum ScrubCommand: SiftCommand {
+    public static let spec = CommandSpec(
+        name: "scrub",
+        abstract: "Write a shareable copy of an export with every credential replaced.",
+        discussion: """
+            Reads the input once with verify's checks, then writes a copy in the same kind of \
+            container (folder, .zip, .tar, .tar.gz, .jsonl, .jsonl.gz, HAR) in which every value verify \
+            reports, at any severity, is replaced by ***scrubbed:<rule>:<fingerprint>***: the rule \
+            that found it and its fingerprint, never the value. Values are replaced wherever they \
+            stand (headers, URLs, bodies, base64 and gzip'd bodies, blobs). A blob whose bytes change \
+            is stored under its new SHA-256 and every reference to it is updated, with the body \
+            sizes; everything else is copied byte for byte. The output must not exist: scrub never \
+            writes over a file, never follows a link, writes under a temporary name and renames it \
+            at the end, and writes nothing when the input could not be read in full (exit 2).
+            """,
+        arguments: [
+            ArgumentSpec("input", help: "The export to copy: a folder, .zip, .tar, .tar.gz, .jsonl, .jsonl.gz or HAR file.",
+                         takesPath: true),
+        ],
+        options: [
+            OptionSpec("output", short: "o", value: "path", help: "Where to write the copy (must not exist).", takesPath: true),
+            OptionSpec("dry-run", help: "List what would change; write nothing."),
+            OptionSpec("quiet", short: "q", help: "No summary on standard error."),
+            OptionSpec("max-input-bytes", value: "n",
+                       help: "Most bytes read (after decompression) from the input; K, M and G suffixes are binary.",
+                       default: ByteSize.describe(ReadLimits.default.maxInputBytes)),
+        ],
+        examples: [
+            ("pbsift scrub export.zip -o export-scrubbed.zip", "A copy to attach to a ticket."),
+            ("pbsift scrub --dry-run capture.har", "What would be replaced, and where."),
+        ],
+        formats: ["text"],
+        manSection: """
+            After
+            .Nm scrub ,
+            .Nm verify
+            on the output finds nothing at or above
+            .Cm low ,
+            .Nm inspect
+            shows an intact export, and
+            .Nm waterfall
+            and
+            .Nm correlate
+            give the results they give on the input.
+            """,
+        commonOptions: false)
+
+    public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
+        guard let input = options.argument("input").first else { throw UsageError("Missing expected argument '<input>'") }
+        guard input != "-" else { throw UsageError("scrub needs a file or a folder, not standard input") }
+        let dryRun = options.flag("dry-run")
+        let quiet = options.flag("quiet")
+        guard dryRun || options.value("output") != nil else { throw UsageError("Missing expected option '--output <path>'") }
+        var limits = ReadLimits.default
+        if let s = options.value("max-input-bytes") {
+            guard let n = ByteSize.parse(s) else {
+                throw UsageError("The value '\(s)' is invalid for '--max-input-bytes <n>'. Please provide a number of bytes, such as 512M or 2G.")
+            }
+            limits.maxInputBytes = n
+        }
+        func fail(_ path: String, _ why: String) -> ExitStatus {
+            io.err("pbsift: \(Escape.terminal(path)): \(Escape.terminal(why))\n")
+            return .incomplete
+        }
+        let output = options.value("output")
+        if let output {
+            var st = stat()
+            if lstat(output, &st) == 0 { return fail(output, "already exists; scrub never writes over a file, choose a new name") }
+        }
+
+        // 1. What verify finds, and whether the input reads in full.
+        let collect = ScrubCollector()
+        let outcome = ExportReader(limits: limits).read(inputs: [input], analyses: [collect])
+        guard let summary = outcome.inputs.first else { return fail(input, "not read") }
+        if summary.status != .ok || collect.incompleteBlob {
+            let why = summary.errors.first ?? (collect.incompleteBlob ? "a blob is larger than the bound and cannot be rewritten" : "not read in full")
+            return fail(input, "not read in full (\(why)); nothing written")
+        }
+        var scrubber = Scrubber(values: ScrubValues(hits: collect.hits), limits: limits)
+        let gzipped = ScrubCommand.startsWithGzip(input)
+
+        // 2. The blobs whose bytes change, and their new names.
+        var problem: String?
+        _ = InputWalker.walk(path: input, limits: limits) { entry in
+            guard problem == nil, let hex = ScrubCommand.blobHex(entry.name) else { return }
+            do {
+                let bytes = try ScrubCommand.readAll(entry.source)
+                if let out = try scrubber.content(bytes) {
+                    scrubber.renames[hex] = (SHA256.hexDigest(out), out.count)
+                }
+            } catch {
+                problem = "\(entry.name): \(error)"
+            }
+        }
+        if let problem { return fail(input, problem) }
+
+        // 3. Every entry, rewritten or copied, into the same kind of container.
+        var changes: [String] = []
+        let temp = output.map { ScrubCommand.tempName(for: $0) }
+        do {
+            let out = try ScrubOutput(kind: summary.container, gzip: gzipped, path: temp, dryRun: dryRun)
+            var walkError: Error?
+            let walk = InputWalker.walk(path: input, limits: limits) { entry in
+                guard walkError == nil else { return }
+                do {
+                    let bytes = try ScrubCommand.readAll(entry.source)
+                    var name = entry.name
+                    var data = bytes
+                    if let hex = ScrubCommand.blobHex(entry.name) {
+                        if let renamed = scrubber.renames[hex], let out = try scrubber.content(bytes) {
+                            name = String(entry.name.dropLast(hex.count + 3)) + renamed.hex.prefix(2) + "/" + renamed.hex
+                            data = out
+                            changes.append("\(entry.name) → \(name) (re-hashed)")
+                        }
+                    } else if ScrubCommand.isJSONText(entry, bytes) {
+                        if let edited = try ScrubCommand.rewrite(bytes, scrubber: &scrubber, limits: limits) {
+                            data = edited
+                            changes.append("\(entry.name): rewritten")
+                        }
+                    }
+                    try out.add(name: name, bytes: data, wholeInput: entry.isWholeInput)
+                } catch {
+                    walkError = error
+                }
+            }
+            if let walkError { throw walkError }
+            if walk.isPartial { throw WriteError("the input changed or could not be read again") }
+            try out.finish()
+            if let temp, let output, !dryRun {
+                guard rename(temp, output) == 0 else { throw WriteError("cannot rename to '\(output)': \(String(cString: strerror(errno)))") }
+            }
+        } catch {
+            if let temp { ScrubCommand.remove(temp) }
+            return fail(output ?? input, "\(error); nothing written")
+        }
+
+        // 4. What was done.
+        var lines: [String] = []
+        let placed = scrubber.values.entries.filter { scrubber.used.contains($0.placeholder) }
+        lines.append("\(dryRun ? "would replace" : "replaced") \(placed.count) value\(placed.count == 1 ? "" : "s") in \(changes.count) file\(changes.count == 1 ? "" : "s")\(dryRun ? "" : "; wrote \(output ?? "")")")
+        for e in placed.sorted(by: { ($0.rule, $0.fingerprint) < ($1.rule, $1.fingerprint) }) {
+            lines.append("  \(e.rule)  \(e.fingerprint)")
+        }
+        for c in changes { lines.append("  " + Escape.terminal(c)) }
+        let text = lines.joined(separator: "\n") + "\n"
+        if dryRun { io.out(text) } else if !quiet { io.err(text) }
+        return .ok
+    }
+
+    // MARK: helpers
+
+    /// `…/blobs/<hh>/<64 hex>`: the blob's hex name.
+    static func blobHex(_ name: String) -> String? {
+        let parts = name.split(separator: "/").map(String.init)
+        guard parts.count >= 3, parts[parts.count - 3] == "blobs" else { return nil }
+        let hex = parts[parts.count - 1].lowercased()
+        return hex.utf8.count == 64 && hex.allSatisfy(\.isHexDigit) ? hex : nil
+    }
+
+    /// Session files, HAR documents and whole-file inputs are JSON text to edit; anything else is copied.
+    static func isJSONText(_ entry: ArchiveEntry, _ bytes: [UInt8]) -> Bool {
+        let n = entry.name.lowercased()
+        return entry.isWholeInput || n.hasSuffix(".jsonl") || n.hasSuffix(".jsonl.gz") || n.hasSuffix(".har") || n.hasSuffix(".har.gz")
+    }
+
+    /// A session file (JSON Lines) or a HAR document, gzip'd or not.
+    static func rewrite(_ bytes: [UInt8], scrubber: inout Scrubber, limits: ReadLimits) throws -> [UInt8]? {
+        if bytes.count >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B {
+            let inner = try Scrubber.inflate(bytes, limit: limits.maxInputBytes)
+            guard let out = try rewrite(inner, scrubber: &scrubber, limits: limits) else { return nil }
+            return try DeflateStream.gzip(out)
+        }
+        if HARMapping.looksLikeHAR(Array(bytes.prefix(64))) {
+            guard bytes.count <= 16 * limits.maxLineBytes else {
+                throw WriteError("a HAR file over \(16 * limits.maxLineBytes) bytes is not rewritten")
+            }
+            let doc = try JSONDocument(bytes: bytes, maxDepth: limits.maxJSONDepth)
+            return try scrubber.document(doc)
+        }
+        return try scrubber.jsonLines(bytes)
+    }
+
+    static func readAll(_ source: ByteSource) throws -> [UInt8] {
+        var out: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: 256 << 10)
+        while true {
+            let n = try buf.withUnsafeMutableBytes { try source.read(into: $0) }
+            if n == 0 { return out }
+            out += buf[..<n]
+        }
+    }
+
+    static func startsWithGzip(_ path: String) -> Bool {
+        guard let h = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? h.close() }
+        let d = (try? h.read(upToCount: 2)) ?? Data()
+        return d.count == 2 && d[d.startIndex] == 0x1F && d[d.startIndex + 1] == 0x8B
+    }
+
+    static func tempName(for output: String) -> String {
+        let url = URL(fileURLWithPath: output)
+        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).pbsift-\(UUID().uuidString.prefix(8))").path
+    }
+
+    static func remove(_ path: String) {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}
+
+/// Collects what `verify` would report: every value, with its rule, in records and blobs.
+final class ScrubCollector: Analysis {
+    let finder = SecretHitFinder()
+    var hits: [SecretHit] = []
+    var incompleteBlob = false
+
+    func record(_ record: Record, session: SessionContext) {
+        for h in finder.hits(in: record) {
+            hits.append(h)
+            // A cookie header's value is also written as its cookies, one by one (HAR `cookies`).
+            if h.location.lowercased().contains("cookie") {
+                for pair in h.value.split(separator: ";") {
+                    guard let eq = pair.firstIndex(of: "=") else { continue }
+                    let v = String(pair[pair.index(after: eq)...]).trimmingCharacters(in: .whitespaces)
+                    if v.utf8.count >= 8 { hits.append(SecretHit(value: v, rule: h.rule, severity: h.severity, location: h.location)) }
+                }
+            }
+        }
+    }
+
+    func blob(_ blob: BlobContent) {
+        if !blob.complete { incompleteBlob = true }
+        hits += finder.hits(inContent: blob.bytes)
+    }
+}
+
+/// Where scrubbed entries go: a folder, a zip, a tar (gzip'd or not), or one file.
+final class ScrubOutput {
+    enum Sink { case folder(String), zip(ZipWriter, NewFile), tar(TarWriter, NewFile, DeflateStream?), file(NewFile, Bool), none }
+    private var sink: Sink
+
+    init(kind: ContainerKind, gzip: Bool, path: String?, dryRun: Bool) throws {
+        guard let path, !dryRun else { sink = .none; return }
+        switch kind {
+        case .folder:
+            guard mkdir(path, 0o755) == 0 else { throw WriteError("cannot create '\(path)': \(String(cString: strerror(errno)))") }
+            sink = .folder(path)
+        case .zip:
+            let f = try NewFile(path: path)
+            sink = .zip(ZipWriter(sink: { try f.write($0) }), f)
+        case .tar, .tarGz:
+            let f = try NewFile(path: path)
+            let d = kind == .tarGz ? try DeflateStream(gzip: true) : nil
+            sink = .tar(TarWriter(sink: { bytes in try f.write(d.map { $0.write(bytes) } ?? bytes) }), f, d)
+        case .jsonl, .jsonlGz, .har:
+            sink = .file(try NewFile(path: path), gzip)
+        case .stdin, .unknown:
+            throw WriteError("this kind of input cannot be written back")
+        }
+    }
+
+    func add(name: String, bytes: [UInt8], wholeInput: Bool) throws {
+        switch sink {
+        case .none: break
+        case .folder(let root):
+            var dir = root
+            let parts = name.split(separator: "/").map(String.init)
+            for p in parts.dropLast() {
+                dir += "/" + p
+                var st = stat()
+                if lstat(dir, &st) != 0 {
+                    guard mkdir(dir, 0o755) == 0 else { throw WriteError("cannot create '\(dir)': \(String(cString: strerror(errno)))") }
+                } else if st.st_mode & S_IFMT != S_IFDIR {
+                    throw WriteError("'\(dir)' is not a folder")
+                }
+            }
+            let f = try NewFile(path: root + "/" + name)
+            try f.write(bytes)
+            try f.close()
+        case .zip(let z, _): try z.add(name: name, bytes: bytes)
+        case .tar(let t, _, _): try t.add(name: name, bytes: bytes)
+        case .file(let f, let gzip):
+            // The input was one file: gzip'd inputs were inflated by the walker, so compress again.
+            try f.write(gzip && !(bytes.first == 0x1F && bytes.dropFirst().first == 0x8B) ? try DeflateStream.gzip(bytes) : bytes)
+        }
+    }
+
+    func finish() throws {
+        switch sink {
+        case .none, .folder: break
+        case .zip(let z, let f):
+            try z.finish()
+            try f.close()
+        case .tar(let t, let f, let d):
+            try t.finish()
+            if let d { try f.write(d.finish()) }
+            try f.close()
+        case .file(let f, _): try f.close()
+        }
+    }
+}

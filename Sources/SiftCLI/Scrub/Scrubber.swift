@@ -1,0 +1,242 @@
+import Foundation
+import SiftArchive
+import SiftCore
+import SiftVerify
+
+/// The values to scrub and their placeholders, each looked for in every form it can take in an
+/// export: as found, JSON-escaped, and percent-encoded (URLs and forms).
+struct ScrubValues {
+    struct Entry {
+        var placeholder: String
+        var forms: [[UInt8]]
+        var rule: String
+        var fingerprint: String
+    }
+    private(set) var entries: [Entry] = []
+
+    init(hits: [SecretHit]) {
+        var best: [String: SecretHit] = [:]
+        for h in hits {
+            if let b = best[h.value], b.severity > h.severity || (b.severity == h.severity && b.rule <= h.rule) { continue }
+            best[h.value] = h
+        }
+        // Longest first, so a value inside a longer one never leaves the longer one half replaced.
+        for (value, h) in best.sorted(by: { $0.key.utf8.count != $1.key.utf8.count ? $0.key.utf8.count > $1.key.utf8.count : $0.key < $1.key }) {
+            var forms: [[UInt8]] = [Array(value.utf8)]
+            var quoted = ""
+            JSONOut.quote(value, into: &quoted)
+            let escaped = Array(quoted.utf8.dropFirst().dropLast())
+            let percent = Array(ScrubValues.percentEncode(value).utf8)
+            for f in [escaped, percent, Array(ScrubValues.percentEncode(value, lower: true).utf8)] where !forms.contains(f) { forms.append(f) }
+            entries.append(Entry(placeholder: ScrubPlaceholder.make(rule: h.rule, fingerprint: h.fingerprint), forms: forms,
+                                 rule: h.rule, fingerprint: h.fingerprint))
+        }
+    }
+
+    var isEmpty: Bool { entries.isEmpty }
+
+    static func percentEncode(_ s: String, lower: Bool = false) -> String {
+        var out = ""
+        for b in s.utf8 {
+            switch b {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
+                out.unicodeScalars.append(UnicodeScalar(b))
+            default:
+                let h = String(b, radix: 16, uppercase: !lower)
+                out += "%" + (h.count == 1 ? "0" + h : h)
+            }
+        }
+        return out
+    }
+
+    /// `bytes` with every form of every value replaced; nil when nothing was there. `used` collects
+    /// the placeholders written.
+    func replace(_ bytes: [UInt8], used: inout Set<String>) -> [UInt8]? {
+        var current = bytes
+        var changed = false
+        for e in entries {
+            for form in e.forms where !form.isEmpty && current.count >= form.count {
+                guard let out = ScrubValues.replaceAll(current, form, Array(e.placeholder.utf8)) else { continue }
+                current = out
+                changed = true
+                used.insert(e.placeholder)
+            }
+        }
+        return changed ? current : nil
+    }
+
+    static func replaceAll(_ hay: [UInt8], _ needle: [UInt8], _ with: [UInt8]) -> [UInt8]? {
+        let n = needle.count
+        guard n > 0, hay.count >= n else { return nil }
+        var out: [UInt8] = []
+        var i = 0
+        var last = 0
+        var found = false
+        let first = needle[0]
+        hay.withUnsafeBufferPointer { h in
+            needle.withUnsafeBufferPointer { nd in
+                while i + n <= h.count {
+                    guard let p = memchr(h.baseAddress! + i, Int32(first), h.count - n - i + 1) else { break }
+                    let at = h.baseAddress!.distance(to: p.assumingMemoryBound(to: UInt8.self))
+                    if memcmp(h.baseAddress! + at, nd.baseAddress!, n) == 0 {
+                        if !found { out.reserveCapacity(h.count) }
+                        found = true
+                        out.append(contentsOf: h[last..<at])
+                        out.append(contentsOf: with)
+                        i = at + n
+                        last = i
+                    } else {
+                        i = at + 1
+                    }
+                }
+            }
+        }
+        guard found else { return nil }
+        out.append(contentsOf: hay[last...])
+        return out
+    }
+}
+
+/// Rewrites the bytes of an export: JSON documents by editing only the strings (and the sizes and
+/// blob names that depend on them), blobs as bytes (gzip'd ones inflated and compressed again).
+struct Scrubber {
+    let values: ScrubValues
+    let limits: ReadLimits
+    /// Old blob hex → new blob hex and size.
+    var renames: [String: (hex: String, size: Int)] = [:]
+    /// Placeholders written.
+    var used = Set<String>()
+
+    init(values: ScrubValues, limits: ReadLimits) {
+        self.values = values
+        self.limits = limits
+    }
+
+    /// Bytes with the values replaced: inflated first when gzip'd (then compressed again).
+    mutating func content(_ bytes: [UInt8]) throws -> [UInt8]? {
+        if bytes.count >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B {
+            let inner = try Scrubber.inflate(bytes, limit: limits.maxInputBytes)
+            guard let out = values.replace(inner, used: &used) else { return nil }
+            return try DeflateStream.gzip(out)
+        }
+        return values.replace(bytes, used: &used)
+    }
+
+    static func inflate(_ bytes: [UInt8], limit: Int64) throws -> [UInt8] {
+        let g = GzipSource(wrapping: MemorySource(bytes), limit: limit)
+        var out: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let n = try buf.withUnsafeMutableBytes { try g.read(into: $0) }
+            if n == 0 { return out }
+            out += buf[..<n]
+        }
+    }
+
+    /// A JSON Lines file: each line that parses is edited; any other line is kept as it is.
+    mutating func jsonLines(_ bytes: [UInt8]) throws -> [UInt8]? {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var changed = false
+        var start = 0
+        while start < bytes.count {
+            let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
+            let line = Array(bytes[start..<end])
+            if let doc = try? JSONDocument(bytes: line, maxDepth: limits.maxJSONDepth), let edited = try document(doc) {
+                out += edited
+                changed = true
+            } else {
+                out += line
+            }
+            if end < bytes.count { out.append(0x0A) }
+            start = end + 1
+        }
+        return changed ? out : nil
+    }
+
+    /// One JSON document with its strings edited; nil when nothing changed.
+    mutating func document(_ doc: JSONDocument) throws -> [UInt8]? {
+        var edits: [(Range<Int>, [UInt8])] = []
+        try walk(doc.root, &edits)
+        guard !edits.isEmpty else { return nil }
+        edits.sort { $0.0.lowerBound < $1.0.lowerBound }
+        var out: [UInt8] = []
+        out.reserveCapacity(doc.bytes.count)
+        var at = 0
+        for (r, b) in edits where r.lowerBound >= at {
+            out += doc.bytes[at..<r.lowerBound]
+            out += b
+            at = r.upperBound
+        }
+        out += doc.bytes[at...]
+        return out
+    }
+
+    static func range(_ v: JSONValue) -> Range<Int> {
+        let r = v.rawBytes
+        return r.startIndex..<r.endIndex
+    }
+
+    static func quoted(_ s: String) -> [UInt8] {
+        var q = ""
+        JSONOut.quote(s, into: &q)
+        return Array(q.utf8)
+    }
+
+    private mutating func walk(_ v: JSONValue, _ edits: inout [(Range<Int>, [UInt8])]) throws {
+        switch v.kind {
+        case .string:
+            if let out = values.replace(v.stringBytes, used: &used) {
+                edits.append((Scrubber.range(v), Scrubber.quoted(String(decoding: out, as: UTF8.self))))
+            }
+        case .array:
+            try v.forEachElement { try walk($0, &edits) }
+        case .object:
+            var handled = Set<String>()
+            try body(v, &edits, handled: &handled)
+            try v.forEachMember { k, x in
+                if !handled.contains(k) { try walk(x, &edits) }
+            }
+        default:
+            break
+        }
+    }
+
+    /// A body object of the export format (or a HAR `content`/`postData`): its text or base64 data,
+    /// its size, and its blob reference.
+    private mutating func body(_ v: JSONValue, _ edits: inout [(Range<Int>, [UInt8])], handled: inout Set<String>) throws {
+        let size = v["size"]
+        let base64 = v["encoding"]?.string == "base64" || v["_encoding"]?.string == "base64"
+        let utf8 = v["encoding"]?.string == "utf8"
+        for key in ["text", "data"] {
+            guard let t = v[key], t.isString else { continue }
+            if base64, let bytes = Base64.decode(t.string ?? "") {
+                handled.insert(key)
+                guard let out = try content(bytes) else { continue }
+                edits.append((Scrubber.range(t), Scrubber.quoted(Base64.encode(out))))
+                if let size, size.int == bytes.count { edits.append((Scrubber.range(size), Array(String(out.count).utf8))); handled.insert("size") }
+            } else if utf8 && key == "text" {
+                handled.insert(key)
+                let old = t.stringBytes
+                guard let out = values.replace(old, used: &used) else { continue }
+                edits.append((Scrubber.range(t), Scrubber.quoted(String(decoding: out, as: UTF8.self))))
+                if let size, size.int == old.count { edits.append((Scrubber.range(size), Array(String(out.count).utf8))); handled.insert("size") }
+            }
+        }
+        if let blob = v["blob"], let ref = blob.string, ref.hasPrefix("sha256:"),
+           let renamed = renames[String(ref.dropFirst(7)).lowercased()] {
+            handled.insert("blob")
+            edits.append((Scrubber.range(blob), Scrubber.quoted("sha256:" + renamed.hex)))
+            let stored = v["storedSize"]
+            if let stored, stored.kind == .number {
+                handled.insert("storedSize")
+                edits.append((Scrubber.range(stored), Array(String(renamed.size).utf8)))
+            }
+            if v["truncated"]?.bool != true, let size, let old = stored?.int, size.int == old, !handled.contains("size") {
+                handled.insert("size")
+                edits.append((Scrubber.range(size), Array(String(renamed.size).utf8)))
+            }
+        }
+    }
+}

@@ -117,6 +117,21 @@ import SiftCore
         #expect(doc["correlation", "matched"]?.int == 1, "\(r.out)")
     }
 
+    /// `--request-id-header` names another header that carries the id.
+    @Test func correlateJoinsOnANamedHeader() throws {
+        let e = HARFixture.entry(url: "https://api.example.test/v1/orders",
+                                 requestHeaders: [HARFixture.header("X-Correlation-Id", HARFixture.requestId)])
+        let path = try HARFixture.write(HARFixture.document(creator: "mitmproxy", entries: [e]))
+        let logs = try makeTempDir().appendingPathComponent("api.log").path
+        let line = #"{"ts": "2026-11-29T10:15:02.030Z", "level": "info", "request_id": "\#(HARFixture.requestId)", "method": "GET", "path": "/v1/orders", "status": 200, "duration_ms": 12.0, "msg": "request completed"}"#
+        try Data((line + "\n").utf8).write(to: URL(fileURLWithPath: logs))
+        let (_, plain) = try json(["correlate", "--json", path, "--logs", logs])
+        #expect(plain["correlation", "matched"]?.int == 0)
+        let (r, named) = try json(["correlate", "--json", path, "--logs", logs, "--request-id-header", "x-correlation-id"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(named["correlation", "matched"]?.int == 1)
+    }
+
     /// `report` reads a HAR as it reads an export.
     @Test func reportWorks() throws {
         let path = try HARFixture.write(HARFixture.chrome)

@@ -40,6 +40,8 @@ public enum CorrelateCommand: SiftCommand {
                        allowed: LogCatalogue.entries.map(\.name)),
             OptionSpec("log-timezone", value: "zone",
                        help: "The zone of log times written without an offset: UTC, +02:00 or a name like Europe/Paris (default UTC)."),
+            OptionSpec("request-id-header", value: "name",
+                       help: "The header that carries the request id in HAR inputs.", default: "X-Request-Id"),
         ] + QueryOptions.options,
         examples: [
             ("pbsift correlate export.zip --logs /var/log/api/", "Join an export with a folder of rotated, gzip'd logs."),
@@ -183,7 +185,8 @@ public enum CorrelateCommand: SiftCommand {
             throw UsageError("Standard input can be the export or the logs, not both.")
         }
         let analysis = CorrelationAnalysis()
-        let outcome = Diagnostics.read(inputs, analyses: [analysis], common: common, io: io)
+        let outcome = Diagnostics.read(inputs, analyses: [analysis], common: common, io: io,
+                                       requestIdHeader: options.value("request-id-header"))
 
         if let platform {
             let scopes = QueryEmitter.scopes(requests: analysis.requests, sessions: analysis.sessions, margin: margin)

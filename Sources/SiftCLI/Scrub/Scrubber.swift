@@ -27,7 +27,9 @@ struct ScrubValues {
             JSONOut.quote(value, into: &quoted)
             let escaped = Array(quoted.utf8.dropFirst().dropLast())
             let percent = Array(ScrubValues.percentEncode(value).utf8)
-            for f in [escaped, percent, Array(ScrubValues.percentEncode(value, lower: true).utf8)] where !forms.contains(f) { forms.append(f) }
+            let every = value.utf8.map { b -> String in let h = String(b, radix: 16, uppercase: true); return "%" + (h.count == 1 ? "0" + h : h) }.joined()
+            for f in [escaped, percent, Array(ScrubValues.percentEncode(value, lower: true).utf8), Array(every.utf8),
+                      Array(every.lowercased().utf8)] where !forms.contains(f) { forms.append(f) }
             entries.append(Entry(placeholder: ScrubPlaceholder.make(rule: h.rule, fingerprint: h.fingerprint), forms: forms,
                                  rule: h.rule, fingerprint: h.fingerprint))
         }
@@ -159,7 +161,10 @@ struct Scrubber {
     mutating func document(_ doc: JSONDocument) throws -> [UInt8]? {
         var edits: [(Range<Int>, [UInt8])] = []
         try walk(doc.root, &edits)
-        guard !edits.isEmpty else { return nil }
+        guard !edits.isEmpty else {
+            // Member names (and any form the walk does not decode) are replaced in the text itself.
+            return values.replace(doc.bytes, used: &used)
+        }
         edits.sort { $0.0.lowerBound < $1.0.lowerBound }
         var out: [UInt8] = []
         out.reserveCapacity(doc.bytes.count)
@@ -170,7 +175,7 @@ struct Scrubber {
             at = r.upperBound
         }
         out += doc.bytes[at...]
-        return out
+        return values.replace(out, used: &used) ?? out
     }
 
     static func range(_ v: JSONValue) -> Range<Int> {

@@ -160,7 +160,7 @@ public enum VerifyCommand: SiftCommand {
                                     records: analysis.recordsScanned, blobs: analysis.blobsScanned)
         let format = VerifyFormat(rawValue: common.format) ?? .text
         let report = VerifyRender.render(format, findings: safe.map { baseline?.apply($0).kept ?? $0 }, inputs: redactor.apply(outcome.inputs).value,
-                                         summary: summary, blobs: outcome.blobs)
+                                         summary: summary, blobs: outcome.blobs, colors: common.colors)
         if let failed = common.write(report, io: io) { return failed }
         // A bound that stopped the checks leaves the input not verified in full, whatever a baseline says.
         let bounded = all.contains { $0.rule == VerifyRules.boundRule }

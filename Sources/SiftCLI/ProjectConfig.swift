@@ -82,7 +82,7 @@ struct ProjectConfig: Sendable, Equatable {
                 }
             case "allowFingerprints":
                 for f in try strings(value, key) where !isFingerprint(f) {
-                    throw fail("'allowFingerprints' holds '\(Escape.terminal(f))', not a fingerprint such as sha256:0123456789abcdef")
+                    throw fail("'allowFingerprints' holds '\(Escape.terminal(f))', not a fingerprint such as sha256:0123456789abcdef as verify prints them")
                 }
             case "disableDetectors":
                 _ = try strings(value, key)
@@ -95,10 +95,10 @@ struct ProjectConfig: Sendable, Equatable {
         return config
     }
 
-    /// `sha256:` and hex digits, as `verify` prints fingerprints.
+    /// `sha256:`, `hmac:` or `loc:` and hex digits, as `verify` prints fingerprints.
     static func isFingerprint(_ s: String) -> Bool {
-        guard s.hasPrefix("sha256:") else { return false }
-        let hex = s.dropFirst(7)
+        guard let prefix = ["sha256:", "hmac:", "loc:"].first(where: { s.hasPrefix($0) }) else { return false }
+        let hex = s.dropFirst(prefix.count)
         return !hex.isEmpty && hex.count <= 64 && hex.allSatisfy { $0.isHexDigit }
     }
 

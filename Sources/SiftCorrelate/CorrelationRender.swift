@@ -9,13 +9,13 @@ public enum CorrelationFormat: String, Sendable, CaseIterable {
 /// Renders a `CorrelationReport` that went through the `Redactor`. Pure functions: report in, text out.
 public enum CorrelationRender {
     /// Renders in `format`.
-    public static func render(_ report: Redacted<CorrelationReport>, as format: CorrelationFormat) -> String {
-        render(report.value, as: format)
+    public static func render(_ report: Redacted<CorrelationReport>, as format: CorrelationFormat, colors: Colors = .off) -> String {
+        render(report.value, as: format, colors: colors)
     }
 
-    static func render(_ r: CorrelationReport, as format: CorrelationFormat) -> String {
+    static func render(_ r: CorrelationReport, as format: CorrelationFormat, colors: Colors = .off) -> String {
         switch format {
-        case .text: text(r)
+        case .text: text(r, colors: colors)
         case .json: json(r).render(pretty: true) + "\n"
         case .csv: csv(r)
         case .markdown: markdown(r)
@@ -121,7 +121,7 @@ public enum CorrelationRender {
     /// For a terminal: every untrusted string goes through `Escape.terminal`.
     public static func text(_ report: Redacted<CorrelationReport>) -> String { text(report.value) }
 
-    static func text(_ r: CorrelationReport) -> String {
+    static func text(_ r: CorrelationReport, colors: Colors = .off) -> String {
         let t = { (s: String?) in Escape.terminal(s ?? "-") }
         var out = "correlate: \(r.requests.count) requests: \(r.count(.matched)) matched, \(r.count(.clientOnly)) client-only, \(r.count(.idMismatch)) id-mismatch"
         if r.withoutRequestId > 0 { out += " (\(r.withoutRequestId) records without a request id)" }
@@ -147,7 +147,8 @@ public enum CorrelationRender {
             if c.status == .clientOnly, let cover = c.logsCover {
                 status += cover ? ": the logs cover its time" : ": outside the logs' time span"
             }
-            out += "\(t(e.sessionId)) #\(e.seq.map(String.init) ?? "-") \(t(e.method)) \(t(e.url)) → \(e.statusCode.map(String.init) ?? "-")  [\(status)]\n"
+            let shown = c.status == .matched ? colors.green(status) : c.status == .clientOnly ? colors.red(status) : colors.yellow(status)
+            out += "\(t(e.sessionId)) #\(e.seq.map(String.init) ?? "-") \(t(e.method)) \(t(e.url)) → \(e.statusCode.map(String.init) ?? "-")  [\(shown)]\n"
             out += "  id \(t(e.requestId))"
             if let echoed = e.echoedRequestId, echoed != e.requestId { out += "  echoed \(t(echoed))" }
             out += "\n"
@@ -165,7 +166,7 @@ public enum CorrelationRender {
         for id in r.serverOnly.withUserId.prefix(50) { out += "  \(id)\n" }
         if !r.findings.isEmpty {
             out += "\nfindings:\n"
-            for f in r.findings { out += "  \(f.severity.rawValue) \(f.rule) \(t(f.sessionId)) seq \(f.seq.map(String.init) ?? "-"): \(t(f.message))\n" }
+            for f in r.findings { out += "  \(colors.severity(f.severity, f.severity.rawValue)) \(f.rule) \(t(f.sessionId)) seq \(f.seq.map(String.init) ?? "-"): \(t(f.message))\n" }
         }
         return out
     }

@@ -144,8 +144,6 @@ public struct LogFormatEntry: Sendable {
 public enum LogCatalogue {
     public static func entry(named name: String) -> LogFormatEntry? { entries.first { $0.name == name } }
 
-    static let byName: [String: Int] = Dictionary(uniqueKeysWithValues: entries.enumerated().map { ($1.name, $0) })
-
     public static let entries: [LogFormatEntry] = [
         // MARK: JSON
         LogFormatEntry(name: "palbase-json", title: "the platform's JSON lines (palbase logs)", json: true,

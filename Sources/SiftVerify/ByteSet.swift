@@ -179,6 +179,47 @@ enum Shape {
     }
 
     /// Whether bytes look like text rather than binary: no NUL and few control bytes in the first KiB.
+    private static let placeholderWords: [[UInt8]] = [
+        "example", "xxxx", "sample", "dummy", "placeholder", "your_", "your-", "yourkey", "yourtoken", "redacted",
+        "changeme", "fake", "insert_", "replace_me", "replaceme",
+    ].map { Array($0.utf8) }
+
+    /// A documentation value, not a credential: `EXAMPLE`, `xxxx`, `your_token_here`, a run of five equal
+    /// characters, five in sequence (`abcde`, `12345`, `54321`), or at most three distinct characters.
+    static func isPlaceholder(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        let lower = b.map { ($0 >= 0x41 && $0 <= 0x5A) ? $0 | 0x20 : $0 }
+        for w in placeholderWords where lower.count >= w.count {
+            for i in 0...(lower.count - w.count) where lower[i] == w[0] && lower[i..<(i + w.count)].elementsEqual(w) { return true }
+        }
+        var same = 1, up = 1, down = 1
+        var seen = Set<UInt8>()
+        for i in 0..<b.count {
+            seen.insert(b[i])
+            if i == 0 { continue }
+            let a = b[i - 1], c = b[i]
+            same = c == a ? same + 1 : 1
+            let alnum = ByteSet.alnum.contains(a) && ByteSet.alnum.contains(c)
+            up = alnum && c == a &+ 1 ? up + 1 : 1
+            down = alnum && c &+ 1 == a ? down + 1 : 1
+            if same >= 5 || up >= 5 || down >= 5 { return true }
+        }
+        return b.count >= 12 && seen.count <= 3
+    }
+
+    /// Printable runs of at least `min` bytes inside binary bytes (strings in protobuf or gRPC framing).
+    static func printableRuns(_ b: UnsafeBufferPointer<UInt8>, min: Int = 8) -> [Range<Int>] {
+        var out: [Range<Int>] = []
+        var s = -1
+        for i in 0...b.count {
+            let printable = i < b.count && b[i] >= 0x20 && b[i] < 0x7F
+            if printable { if s < 0 { s = i } } else if s >= 0 {
+                if i - s >= min { out.append(s..<i) }
+                s = -1
+            }
+        }
+        return out
+    }
+
     static func looksLikeText(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
         let n = min(b.count, 1024)
         var bad = 0

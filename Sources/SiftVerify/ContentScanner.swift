@@ -604,7 +604,14 @@ final class ContentScanner {
             jsonText(b, location: location)
             return
         }
-        guard Shape.looksLikeText(b) else { return }
+        guard Shape.looksLikeText(b) else {
+            // Binary bytes (protobuf, gRPC framing): the printable runs inside still get the detectors.
+            let saved = rawRange
+            rawRange = nil
+            for r in Shape.printableRuns(b) { shapes(UnsafeBufferPointer(rebasing: b[r]), hints: []) { location } }
+            rawRange = saved
+            return
+        }
         if looksLikeForm(b) {
             form(b, location: location)
             return

@@ -150,7 +150,7 @@ final class DetectorEngine: @unchecked Sendable {
                             candidates += 1
                             if candidates > maxCandidates { complete = false; return }
                             if let m = d.match(input, i, anchor.count), m.end > m.start, m.start >= 0, m.end <= n {
-                                out.append(DetHit(detector: k, start: m.start, end: m.end, severity: m.severity ?? d.severity))
+                                out.append(DetHit(detector: k, start: m.start, end: m.end, severity: severity(d, m, b)))
                             }
                         }
                     }
@@ -163,7 +163,7 @@ final class DetectorEngine: @unchecked Sendable {
                 let d = detectors[k]
                 if skipURLStructural && d.urlStructural { continue }
                 if let m = d.whole?(input), m.end > m.start, m.start >= 0, m.end <= n {
-                    out.append(DetHit(detector: k, start: m.start, end: m.end, severity: m.severity ?? d.severity))
+                    out.append(DetHit(detector: k, start: m.start, end: m.end, severity: severity(d, m, b)))
                 }
             }
         }
@@ -244,6 +244,14 @@ final class DetectorEngine: @unchecked Sendable {
             i += 1
         }
         return nil
+    }
+
+    /// A match's severity: a placeholder (`ghp_xxxx…`, `AKIA…EXAMPLE`, a vendor's documented example)
+    /// is low, unless people choose such values (passwords, userinfo, listed names).
+    @inline(__always) private func severity(_ d: Detector, _ m: DetMatch, _ b: UnsafeBufferPointer<UInt8>) -> Severity {
+        let sev = m.severity ?? d.severity
+        guard sev > .low, !Fingerprint.humanChosen(d.rule) else { return sev }
+        return Shape.isPlaceholder(UnsafeBufferPointer(rebasing: b[m.start..<m.end])) ? .low : sev
     }
 
     /// Keeps, among overlapping matches, the one from the earliest (most specific) detector.

@@ -65,7 +65,7 @@ enum Sets {
 private func u(_ s: String) -> [UInt8] { Array(s.utf8) }
 
 /// `anchor` + a run of `body` bytes of `min...max` (longer runs are not this token), with word boundaries.
-private func prefixed(_ id: String, _ title: String, _ sev: Severity, _ prefixes: [String], _ body: ByteSet,
+func prefixed(_ id: String, _ title: String, _ sev: Severity, _ prefixes: [String], _ body: ByteSet,
                       min: Int, max: Int, before: ByteSet = .alnum, lowPrefixes: [String] = [],
                       clamp: Bool = false, check: (@Sendable (ScanInput, Int, Int) -> Bool)? = nil) -> Detector {
     let low = Set(lowPrefixes.map(u))
@@ -83,7 +83,7 @@ private func prefixed(_ id: String, _ title: String, _ sev: Severity, _ prefixes
 }
 
 /// Checks that a token mixes character classes (random tokens do; words and constants don't).
-@Sendable private func mixed(_ t: ScanInput, _ s: Int, _ e: Int) -> Bool {
+@Sendable func mixed(_ t: ScanInput, _ s: Int, _ e: Int) -> Bool {
     var lo = false, up = false, dg = false
     for i in s..<e {
         let c = t[i]
@@ -218,18 +218,7 @@ let detectorCatalogue: [Detector] = {
         return pemBlock(t, i)
     })
     d.append(Detector("pem-private-key", "PEM private key", .critical, anchors: ["-----BEGIN "]) { t, p, _ in pemBlock(t, p) })
-    d.append(Detector("jwt", "JSON Web Token", .high, anchors: ["eyJ"]) { t, p, _ in
-        guard t.boundaryBefore(p, .b64url) else { return nil }
-        let s1 = t.run(p, .b64url, max: 4096)
-        guard s1 >= 10, p + s1 < t.count, t[p + s1] == UInt8(ascii: ".") else { return nil }
-        let p2 = p + s1 + 1
-        let s2 = t.run(p2, .b64url, max: 16384)
-        guard s2 >= 10, p2 + s2 < t.count, t[p2 + s2] == UInt8(ascii: ".") else { return nil }
-        let p3 = p2 + s2 + 1
-        let s3 = t.run(p3, .b64url, max: 4096)
-        guard s3 >= 8 else { return nil }
-        return DetMatch(start: p, end: p3 + s3)
-    })
+    d.append(Detector("jwt", "JSON Web Token", .high, anchors: ["eyJ"]) { t, p, _ in jwtShape(t, p) })
     d.append(prefixed("aws-access-key", "AWS access key id", .critical,
                       ["AKIA", "ASIA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA", "ABIA", "ACCA"], .upperDigit,
                       min: 16, max: 16) { t, s, e in
@@ -449,6 +438,7 @@ let detectorCatalogue: [Detector] = {
         return DetMatch(start: p, end: p + len + a + 1 + 64)
     })
     d.append(prefixed("databricks-token", "Databricks personal access token", .high, ["dapi"], .hexLower, min: 32, max: 32))
+    d += providerDetectors()
     d.append(Detector("url-userinfo", "password in URL userinfo", .high, anchors: ["://"], rule: "redaction.url-userinfo",
                       urlStructural: true) { t, p, len in
         urlPassword(t, p + len)
@@ -504,13 +494,25 @@ let detectorCatalogue: [Detector] = {
         var s = 0, e = t.count
         while s < e && ByteSet.space.contains(t[s]) { s += 1 }
         while e > s && ByteSet.space.contains(t[e - 1]) { e -= 1 }
-        return looksLikeGenericSecret(UnsafeBufferPointer(rebasing: t.b[s..<e]), allowHex: true) ? DetMatch(start: s, end: e) : nil
+        guard looksLikeGenericSecret(UnsafeBufferPointer(rebasing: t.b[s..<e]), allowHex: true) else { return nil }
+        // A provider's name beside a random value of a key's shape: that provider's key, high.
+        return DetMatch(start: s, end: e, severity: t.hints.contains(.provider) && e - s >= 20 ? .high : nil)
     }, generic: true) { t, p, len in
         guard let a = assignment(t, p, len), a.hints.contains(.credential) else { return nil }
-        return looksLikeGenericSecret(UnsafeBufferPointer(rebasing: t.b[a.value.start..<a.value.end]), allowHex: true) ? a.value : nil
+        guard looksLikeGenericSecret(UnsafeBufferPointer(rebasing: t.b[a.value.start..<a.value.end]), allowHex: true) else { return nil }
+        var m = a.value
+        if m.end - m.start >= 20 && (a.hints.contains(.provider) || t.hints.contains(.provider) || providerNear(t, p)) { m.severity = .high }
+        return m
     })
     return d
 }()
+
+/// Whether a provider's name stands within 80 bytes before `p` (a label or a field name).
+func providerNear(_ t: ScanInput, _ p: Int) -> Bool {
+    let lo = Swift.max(0, p - 80)
+    for w in NameHints.providerNames where t.containsCI(Array(w.utf8), lo, p) { return true }
+    return false
+}
 
 /// A Discord bot token `[MNO]…(24).…(6).…(27+)` in `lo..<hi` (or exactly the whole value).
 private func discordToken(_ t: ScanInput, _ lo: Int, _ hi: Int, whole: Bool) -> DetMatch? {

@@ -258,7 +258,8 @@ final class VerifyWorker: @unchecked Sendable {
                                                 message: h.message, preview: nil, fingerprint: nil))
                 continue
             }
-            let fp = SecretMask.fingerprint(h.value)
+            let fp = Fingerprint.of(h.value, rule: h.rule, place: (session.sessionId ?? session.file) + "\u{0}" + h.location,
+                                    key: config.fingerprintKey)
             guard seen.insert(h.rule + "\u{0}" + h.location + "\u{0}" + fp).inserted else { continue }
             if keepValues && values.count < VerifyWorker.maxValues && !h.value.isEmpty { values.insert(h.value) }
             findings.append(session.finding(h.rule, h.severity, line: line, seq: seq, recordId: recordId, location: h.location,
@@ -315,7 +316,7 @@ final class VerifyWorker: @unchecked Sendable {
                 out.append(BlobHit(rule: h.rule, severity: h.severity, location: h.location, message: h.message, preview: nil, fingerprint: nil))
                 continue
             }
-            let fp = SecretMask.fingerprint(h.value)
+            let fp = Fingerprint.of(h.value, rule: h.rule, place: blob.root + "\u{0}" + h.location, key: config.fingerprintKey)
             guard seen.insert(h.rule + "\u{0}" + h.location + "\u{0}" + fp).inserted else { continue }
             out.append(BlobHit(rule: h.rule, severity: h.severity, location: h.location, message: h.message,
                                preview: SecretMask.preview(h.value), fingerprint: fp))

@@ -16,6 +16,8 @@ public struct VerifyConfig: Sendable, Equatable {
     public var disabledDetectors: Set<String> = []
     /// Fingerprints (`sha256:…`) of values known to be harmless (test fixtures): never reported.
     public var allowFingerprints: Set<String> = []
+    /// The fingerprint key (see `Fingerprint`): guessable values are fingerprinted with it.
+    public var fingerprintKey: [UInt8]? = nil
 
     public init(extraHeaders: [String] = [], extraQuery: [String] = [], extraBody: [String] = [],
                 disabledDetectors: Set<String> = [], allowFingerprints: Set<String> = []) {

@@ -59,10 +59,11 @@ public enum VerifyRender {
 
     /// Renders in `format`.
     public static func render(_ format: VerifyFormat, findings redacted: Redacted<[Finding]>, inputs: [InputSummary], summary: VerifySummary,
-                              blobs: [String: BlobSummary] = [:], version: String = ToolInfo.version) -> String {
+                              blobs: [String: BlobSummary] = [:], version: String = ToolInfo.version,
+                              colors: Colors = .off) -> String {
         let findings = redacted.value
         switch format {
-        case .text: return text(findings: findings, inputs: inputs, summary: summary)
+        case .text: return text(findings: findings, inputs: inputs, summary: summary, colors: colors)
         case .json: return json(findings: findings, inputs: inputs, summary: summary, blobs: blobs)
         case .csv: return csv(findings: findings)
         case .markdown: return markdown(findings: findings, inputs: inputs, summary: summary)
@@ -73,7 +74,7 @@ public enum VerifyRender {
     // MARK: text
 
     /// Grouped by input and file, then by record; terminal-escaped.
-    public static func text(findings: [Finding], inputs: [InputSummary], summary: VerifySummary) -> String {
+    public static func text(findings: [Finding], inputs: [InputSummary], summary: VerifySummary, colors: Colors = .off) -> String {
         var out = ""
         var lastGroup: String? = nil
         var lastRecord: String? = nil
@@ -95,7 +96,7 @@ public enum VerifyRender {
                 lastRecord = record
             }
             let sev = f.severity.rawValue.uppercased().padding(toLength: 8, withPad: " ", startingAt: 0)
-            out += "    \(sev)  \(f.rule)  \(Escape.terminal(f.location ?? ""))\n"
+            out += "    \(colors.severity(f.severity, sev))  \(f.rule)  \(Escape.terminal(f.location ?? ""))\n"
             out += "              \(Escape.terminal(f.message))\n"
             if f.preview != nil || f.fingerprint != nil {
                 var v: [String] = []
@@ -109,7 +110,7 @@ public enum VerifyRender {
             for e in i.errors { out += "  " + Escape.terminal(e) + "\n" }
         }
         if !out.isEmpty { out += "\n" }
-        out += "pbsift verify: \(summary.headline) in \(summary.inputs) input\(summary.inputs == 1 ? "" : "s")"
+        out += "pbsift verify: " + colors.bold(summary.headline) + " in \(summary.inputs) input\(summary.inputs == 1 ? "" : "s")"
         out += " (\(summary.records) record\(summary.records == 1 ? "" : "s"), \(summary.blobs) blob\(summary.blobs == 1 ? "" : "s") checked)"
         if summary.suppressed > 0 { out += "; \(summary.suppressed) accepted by the baseline" }
         out += "\n"

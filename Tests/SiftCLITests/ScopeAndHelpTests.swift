@@ -117,4 +117,18 @@ import Testing
         let right = try run(["correlate", incident, "--logs", "samples/logs", "--fail-on", "never"])
         #expect(!right.err.contains("note: none of"))
     }
+
+    @Test func colorIsHonouredByEveryTextCommand() throws {
+        let esc = "\u{1B}["
+        let cases: [[String]] = [
+            ["verify", incident], ["correlate", incident, "--logs", "samples/logs"], ["inspect", incident],
+            ["waterfall", incident], ["report", incident], ["show", incident, "38"],
+        ]
+        for args in cases {
+            let on = try run(args + ["--color", "always"])
+            let off = try run(args + ["--color", "never"])
+            #expect(on.out.contains(esc), "\(args[0]) --color always")
+            #expect(!off.out.contains(esc), "\(args[0]) --color never")
+        }
+    }
 }

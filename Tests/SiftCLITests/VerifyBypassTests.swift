@@ -244,3 +244,81 @@ import Darwin
         #expect(v.status == 1)
     }
 }
+
+/// Fingerprints and previews never give a guessable value back, in any output format.
+@Suite(.serialized) struct FingerprintTests {
+    static let otp = "48" + "2913"
+    static let word = "qwhz" + "kpte"
+
+    static func export(otp: String, word: String) throws -> String {
+        let body = #"{\"otp\":\"\#(otp)\",\"password\":\"\#(word)\"}"#
+        let line = #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_1","url":"https://api.example.test/login?code=\#(otp)","request":{"body":{"encoding":"utf8","size":10,"text":"\#(body)","contentType":"application/json"}}}"#
+        let dir = try makeTempDir()
+        let url = dir.appendingPathComponent(Fixture.sessionId + ".jsonl")
+        try Data((Fixture.header() + "\n" + line + "\n").utf8).write(to: url)
+        return url.path
+    }
+
+    /// Every run of 8+ hex digits in `text`.
+    static func hexRuns(_ text: String) -> Set<String> {
+        var out = Set<String>(), cur = ""
+        for ch in text.lowercased() + " " {
+            if ch.isHexDigit { cur.append(ch) } else { if cur.count >= 8 { out.insert(cur) }; cur = "" }
+        }
+        return out
+    }
+
+    @Test func noOutputLetsAGuessableValueBeRecovered() throws {
+        let path = try Self.export(otp: Self.otp, word: Self.word)
+        // Enumeration: the true values among candidates a brute force would try.
+        var candidates = (0..<2000).map { String(format: "%06d", 481_000 + $0) }
+        candidates += [Self.word, "qwhzkptf", "aaaaaaaa", "password"]
+        var digests = Set<String>()
+        for c in candidates {
+            let h = SHA256.hexDigest(Array(c.utf8))
+            for n in [8, 12, 16, 64] { digests.insert(String(h.prefix(n))) }
+        }
+        for format in ["text", "json", "sarif", "csv", "markdown"] {
+            let r = try Binary.run(["verify", "--format", format, path])
+            #expect(r.status == 1, "\(format)")
+            let all = r.out + r.err
+            #expect(!all.contains(Self.otp) && !all.contains(Self.word), "\(format) prints the value")
+            #expect(!all.contains("(6 chars)") && !all.contains("(8 chars)"), "\(format) prints the length")
+            for run in Self.hexRuns(all) {
+                #expect(!digests.contains(where: { run.contains($0) }), "\(format): a fingerprint is a hash of the value")
+            }
+        }
+        // Without a key the fingerprint names the place, not the value: another value there gets the same one.
+        let other = try Self.export(otp: "11" + "1111", word: "zzzz" + "qqqq")
+        let a = try VerifyBypassTests.verify([path]).findings.compactMap { $0["fingerprint"]?.string }
+        let b = try VerifyBypassTests.verify([other]).findings.compactMap { $0["fingerprint"]?.string }
+        #expect(!a.isEmpty && a.sorted() == b.sorted())
+        #expect(a.allSatisfy { $0.hasPrefix("loc:") })
+    }
+
+    @Test func keyedFingerprintsMatchAcrossRunsWithTheBaseline() throws {
+        let path = try Self.export(otp: Self.otp, word: Self.word)
+        let dir = try makeTempDir()
+        let base = dir.appendingPathComponent("baseline.json").path
+        let w = try Binary.run(["verify", "--write-baseline", base, path])
+        #expect(w.status == 0)
+        #expect(w.err.contains("wrote") && w.err.contains("fingerprint key"))
+        let text = try String(contentsOfFile: base, encoding: .utf8)
+        #expect(text.contains("hmac:") && !text.contains(Self.otp) && !text.contains(Self.word))
+        // The key stays beside the baseline; a second run matches every finding.
+        let r = try Binary.run(["verify", "--baseline", base, path])
+        #expect(r.status == 0)
+        // Another key, another fingerprint: without the key a guess cannot be checked.
+        let dir2 = try makeTempDir()
+        let base2 = dir2.appendingPathComponent("baseline.json").path
+        _ = try Binary.run(["verify", "--write-baseline", base2, path])
+        let text2 = try String(contentsOfFile: base2, encoding: .utf8)
+        #expect(VerifyBypassTests.hmacs(text) != VerifyBypassTests.hmacs(text2))
+    }
+}
+
+extension VerifyBypassTests {
+    static func hmacs(_ text: String) -> Set<String> {
+        Set(text.components(separatedBy: "\"").filter { $0.hasPrefix("hmac:") })
+    }
+}

@@ -65,9 +65,12 @@ import Testing
 
 @Suite struct MaskTests {
     @Test func previewNeverShowsMuch() {
-        #expect(SecretMask.preview("abcdefghijklmnop") == "abcd…(16 chars)")
-        #expect(SecretMask.preview("hunter2") == "h…(7 chars)")
-        #expect(SecretMask.preview("ab") == "…(2 chars)")
+        #expect(SecretMask.preview("k9Xq2mPz7LwR4tYv8NbC") == "k9Xq…(20 chars)")
+        // A value a brute force could enumerate shows nothing, not even its length.
+        #expect(SecretMask.preview("abcdefghijklmnop") == "…(value hidden)")
+        #expect(SecretMask.preview("hunter2") == "…(value hidden)")
+        #expect(SecretMask.preview("482913") == "…(value hidden)")
+        #expect(SecretMask.preview("ab") == "…(value hidden)")
         #expect(SecretMask.fingerprint("x") == SecretMask.fingerprint("x"))
         #expect(SecretMask.fingerprint("x").hasPrefix("sha256:"))
     }

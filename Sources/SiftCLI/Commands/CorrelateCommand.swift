@@ -218,7 +218,7 @@ public enum CorrelateCommand: SiftCommand {
             text = ReportEnvelope.render(ReportEnvelope.document(inputs: redactor.apply(outcome).value.inputs, findings: safe.value.findings,
                                                                  blobs: outcome.blobs, sections: CorrelationRender.sections(safe)))
         default:
-            text = CorrelationRender.render(safe, as: CorrelationFormat(rawValue: common.format) ?? .text)
+            text = CorrelationRender.render(safe, as: CorrelationFormat(rawValue: common.format) ?? .text, colors: common.colors)
         }
         if let failed = common.write(text, io: io) { return failed }
         let logsIncomplete = !report.logs.allErrors.isEmpty

@@ -15,8 +15,10 @@ public enum VerifyCommand: SiftCommand {
             URL-valued headers, URL userinfo, log messages, error descriptions and event attributes are \
             checked too, and \(VerifyRules.detectorIds.count) detectors look for credential shapes \
             (JWTs, Bearer and Basic credentials, PEM private keys, AWS, Palbase, GitHub, GitLab, Slack, \
-            Stripe, Google and other provider tokens) anywhere, under any name. Findings show a masked \
-            preview and a fingerprint, never a value. Exit status 1 means a finding at or above \
+            Stripe, Google, Azure, 1Password and other provider tokens) anywhere, under any name, names \
+            included. Findings show a masked preview and a fingerprint, never a value; a value short \
+            enough to guess shows neither its length nor a hash of it (see docs/verify.md). Writing a \
+            baseline exits 0. Exit status 1 means a finding at or above \
             --fail-on; 2 means an input could not be verified in full (2 wins).
             """,
         arguments: [
@@ -30,7 +32,7 @@ public enum VerifyCommand: SiftCommand {
                        takesPath: true),
             OptionSpec("baseline", value: "file", help: "Accept the findings this baseline lists (matched by rule and fingerprint).",
                        takesPath: true),
-            OptionSpec("write-baseline", value: "file", help: "Write a baseline accepting every current finding to this file.",
+            OptionSpec("write-baseline", value: "file", help: "Write a baseline accepting every current finding to this file (its fingerprint key goes beside it, in FILE.key).",
                        takesPath: true),
         ],
         examples: [
@@ -110,8 +112,23 @@ public enum VerifyCommand: SiftCommand {
 
     public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
         let common = try CommonOptions(options, spec: spec, io: io)
-        let config = try config(from: options)
+        var config = try config(from: options)
         let baseline = try baseline(from: options)
+        // The fingerprint key lives beside the baseline; the first --write-baseline creates it.
+        var keyWritten: String? = nil
+        if let b = options.value("baseline") { config.fingerprintKey = FingerprintKey.load(path: FingerprintKey.path(forBaseline: b)) }
+        if let w = options.value("write-baseline") {
+            let keyPath = FingerprintKey.path(forBaseline: w)
+            if let existing = FingerprintKey.load(path: keyPath) {
+                if config.fingerprintKey == nil { config.fingerprintKey = existing }
+            } else {
+                do {
+                    let key = try FingerprintKey.create(path: keyPath)
+                    if config.fingerprintKey == nil { config.fingerprintKey = key }
+                    keyWritten = keyPath
+                } catch { throw UsageError(error.description) }
+            }
+        }
 
         let analysis = VerifyAnalysis(config: config)
         analysis.keepSecretValues()
@@ -124,7 +141,16 @@ public enum VerifyCommand: SiftCommand {
         let all = safe.value
         var status: ExitStatus? = nil
         if let path = options.value("write-baseline") {
-            do { try Baseline(findings: all).write(path: path) } catch {
+            do {
+                let written = Baseline(findings: all)
+                try written.write(path: path)
+                let n = written.entries.count
+                var note = "pbsift: wrote \(n) baseline entr\(n == 1 ? "y" : "ies") to \(Escape.terminal(path))"
+                if let keyWritten { note += "; created the fingerprint key \(Escape.terminal(keyWritten)) (keep it beside the baseline)" }
+                io.err(note + "\n")
+                // Writing a baseline accepts every finding: the run succeeds unless an input was not read in full.
+                status = outcome.anyIncomplete || all.contains { $0.rule == VerifyRules.boundRule } ? .incomplete : .ok
+            } catch {
                 io.err("Error: \(Escape.terminal(error.description))\n")
                 status = .incomplete
             }
@@ -134,7 +160,7 @@ public enum VerifyCommand: SiftCommand {
                                     records: analysis.recordsScanned, blobs: analysis.blobsScanned)
         let format = VerifyFormat(rawValue: common.format) ?? .text
         let report = VerifyRender.render(format, findings: safe.map { baseline?.apply($0).kept ?? $0 }, inputs: redactor.apply(outcome.inputs).value,
-                                         summary: summary, blobs: outcome.blobs)
+                                         summary: summary, blobs: outcome.blobs, colors: common.colors)
         if let failed = common.write(report, io: io) { return failed }
         // A bound that stopped the checks leaves the input not verified in full, whatever a baseline says.
         let bounded = all.contains { $0.rule == VerifyRules.boundRule }

@@ -93,12 +93,43 @@ public enum SecretMask {
     /// At most the first 4 characters (fewer for a short value: never more than a quarter of it),
     /// then `…` and the length: `eyJh…(412 chars)`.
     public static func preview(_ value: String) -> String {
+        // A value a brute force could enumerate shows nothing of itself, not even its length.
+        if isGuessable(value) { return "…(value hidden)" }
         let chars = Array(value)
         let shown = min(4, chars.count / 4)
         let head = String(chars.prefix(shown)).unicodeScalars.map { s -> String in
             (s.value < 0x20 || s.value == 0x7F) ? "?" : String(s)
         }.joined()
         return "\(head)…(\(chars.count) chars)"
+    }
+
+    /// Whether a value is small enough to enumerate (a PIN, a one-time code, a short or one-class
+    /// password): its character classes give fewer than 100 bits of search space. Its fingerprint must
+    /// then be keyed, and its preview shows nothing.
+    public static func isGuessable(_ value: String) -> Bool {
+        var digit = false, lower = false, upper = false, other = false, wide = false
+        var n = 0
+        for u in value.unicodeScalars {
+            n += 1
+            switch u.value {
+            case 0x30...0x39: digit = true
+            case 0x61...0x7A: lower = true
+            case 0x41...0x5A: upper = true
+            case 0x20..<0x7F: other = true
+            default: wide = true
+            }
+        }
+        guard n > 0 else { return true }
+        var alphabet = 0.0
+        if digit { alphabet += 10 }
+        if lower { alphabet += 26 }
+        if upper { alphabet += 26 }
+        if other { alphabet += 33 }
+        if wide { alphabet += 1000 }
+        // Repeats shrink the space: count distinct characters too.
+        let distinct = Set(value.unicodeScalars).count
+        let bits = Double(n) * log2(max(alphabet, 2))
+        return bits < 100 || distinct < 8
     }
 
     /// `sha256:` and the first 16 hex digits of SHA-256 over the value's UTF-8 bytes: stable across

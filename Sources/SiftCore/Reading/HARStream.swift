@@ -116,45 +116,51 @@ struct HARStream {
         }
         while true {
             guard fill() else { return .ended }
-            // Copy a run of plain bytes at once.
-            let c = chunk[pos]
-            if scalar {
-                if c == 0x2C || c == 0x7D || c == 0x5D || c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 {
-                    return keep ? .value(out) : .tooLarge(size)
-                }
-            } else if inString {
-                if escape { escape = false } else if c == 0x5C { escape = true } else if c == 0x22 {
-                    inString = false
-                    if depth == 0 {
-                        append(c, &out, &size, &keep, limit)
-                        advance()
-                        return keep ? .value(out) : .tooLarge(size)
+            // Scan the rest of the chunk in one loop; copy what it consumed at once.
+            let start = pos, e = end
+            var i = pos
+            var done = false
+            var newlines = 0
+            chunk.withUnsafeBufferPointer { b in
+                scan: while i < e {
+                    let c = b[i]
+                    if scalar {
+                        if c == 0x2C || c == 0x7D || c == 0x5D || c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 {
+                            done = true
+                            break scan
+                        }
+                    } else if inString {
+                        if escape {
+                            escape = false
+                        } else if c == 0x5C {
+                            escape = true
+                        } else if c == 0x22 {
+                            inString = false
+                            if depth == 0 { i += 1; done = true; break scan }
+                        }
+                    } else {
+                        switch c {
+                        case 0x22: inString = true
+                        case 0x7B, 0x5B: depth += 1
+                        case 0x7D, 0x5D:
+                            depth -= 1
+                            if depth == 0 { i += 1; done = true; break scan }
+                        case 0x0A: newlines += 1
+                        default: break
+                        }
                     }
-                }
-            } else {
-                switch c {
-                case 0x22: inString = true
-                case 0x7B, 0x5B: depth += 1
-                case 0x7D, 0x5D:
-                    depth -= 1
-                    if depth == 0 {
-                        append(c, &out, &size, &keep, limit)
-                        advance()
-                        return keep ? .value(out) : .tooLarge(size)
-                    }
-                default: break
+                    i += 1
                 }
             }
-            append(c, &out, &size, &keep, limit)
-            advance()
-        }
-    }
-
-    @inline(__always)
-    private func append(_ c: UInt8, _ out: inout [UInt8], _ size: inout Int64, _ keep: inout Bool, _ limit: Int) {
-        size += 1
-        if keep {
-            if out.count < limit { out.append(c) } else { keep = false; out = [] }
+            let n = i - start
+            size += Int64(n)
+            if keep {
+                if out.count + n <= limit { out += chunk[start..<i] } else { keep = false; out = [] }
+            }
+            pos = i
+            offset += Int64(n)
+            line += newlines
+            if done { return keep ? .value(out) : .tooLarge(size) }
         }
     }
 

@@ -1,0 +1,200 @@
+import SiftCore
+
+// Provider token families taken from each provider's documented token format (prefix, alphabet,
+// length). Every detector is anchored on a literal, so the engine's byte-pair table still decides in
+// one pass which of them run.
+
+private func b(_ s: String) -> [UInt8] { Array(s.utf8) }
+
+/// `[A-Za-z0-9_~.-]`: the alphabet of Microsoft Entra client secrets.
+private let entraSecret = ByteSet("A-Za-z0-9_~.-")
+private let pathish = ByteSet("A-Za-z0-9_@/-")
+private let tailscaleBody = ByteSet("A-Za-z0-9-")
+private let sourcegraphBody = ByteSet("a-f0-9_")
+private let pineconeBody = ByteSet("A-Za-z0-9_-")
+private let alnumUpper = ByteSet("A-Z0-9")
+private let lowerDigit = ByteSet("a-z0-9")
+
+/// `prefix` + exactly `len` bytes of `set`, then `sep` + exactly `len2` bytes of `set2`.
+private func twoPart(_ id: String, _ title: String, _ sev: Severity, _ prefixes: [String], _ set: ByteSet, _ len: Int,
+                     _ sep: UInt8, _ set2: ByteSet, _ len2: ClosedRange<Int>, lowPrefixes: [String] = []) -> Detector {
+    let low = Set(lowPrefixes.map(b))
+    return Detector(id, title, sev, anchors: prefixes) { t, p, plen in
+        guard t.boundaryBefore(p) else { return nil }
+        let a = t.run(p + plen, set, max: len + 1)
+        guard a == len, p + plen + a < t.count, t[p + plen + a] == sep else { return nil }
+        let c = t.run(p + plen + a + 1, set2, max: len2.upperBound + 1)
+        guard len2.contains(c) else { return nil }
+        var m = DetMatch(start: p, end: p + plen + a + 1 + c)
+        if low.contains(Array(t.b[p..<(p + plen)])) { m.severity = .low }
+        return m
+    }
+}
+
+func providerDetectors() -> [Detector] {
+    var d: [Detector] = []
+    // Microsoft Entra ID (Azure AD) client secret: 3 characters, a digit, `Q~`, then 31–34 characters.
+    d.append(Detector("azure-ad-client-secret", "Microsoft Entra ID (Azure AD) client secret", .critical, anchors: ["Q~"]) { t, p, _ in
+        guard p >= 4, ByteSet.digit.contains(t[p - 1]), t.runBack(p - 1, entraSecret, max: 3) == 3, t.boundaryBefore(p - 4, entraSecret) else { return nil }
+        let l = t.run(p + 2, entraSecret, max: 35)
+        guard (31...34).contains(l), mixed(t, p + 2, p + 2 + l) else { return nil }
+        return DetMatch(start: p - 4, end: p + 2 + l)
+    })
+    // Amazon Bedrock API keys: long-term `ABSK` + base64 of `BedrockAPIKey-…`; short-term `bedrock-api-key-` + base64.
+    d.append(prefixed("aws-bedrock-api-key", "Amazon Bedrock API key", .critical, ["ABSKQmVkcm9ja0FQSUtleS", "bedrock-api-key-"],
+                      .b64pad, min: 40, max: 4096))
+    d.append(prefixed("onepassword-service-account-token", "1Password service account token", .critical, ["ops_eyJ"], .b64url,
+                      min: 100, max: 4096))
+    d.append(Detector("onepassword-secret-key", "1Password account Secret Key", .critical, anchors: ["A3-"]) { t, p, _ in
+        guard t.boundaryBefore(p) else { return nil }
+        var i = p + 3
+        for (k, len) in [6, 6, 5, 5, 5, 5].enumerated() {
+            guard t.run(i, alnumUpper, max: len + 1) == len else { return nil }
+            i += len
+            if k < 5 { guard i < t.count, t[i] == UInt8(ascii: "-") else { return nil }; i += 1 }
+        }
+        return DetMatch(start: p, end: i)
+    })
+    d.append(prefixed("artifactory-api-key", "JFrog Artifactory API key", .high, ["AKCp"], .alnum, min: 69, max: 69))
+    d.append(prefixed("artifactory-reference-token", "JFrog Artifactory reference token", .high, ["cmVmdGtu"], .b64url, min: 56, max: 56))
+    d.append(prefixed("planetscale-token", "PlanetScale token or password", .critical, ["pscale_tkn_", "pscale_pw_", "pscale_oauth_"],
+                      ByteSet("A-Za-z0-9_.=-"), min: 32, max: 64))
+    d.append(prefixed("flyio-token", "Fly.io access token", .critical, ["fm1r_", "fm1a_", "fm2_"], .b64pad, min: 40, max: 8192))
+    d.append(prefixed("flyio-org-token", "Fly.io organization token", .critical, ["fo1_"], .b64url, min: 43, max: 43))
+    d.append(prefixed("easypost-api-key", "EasyPost API key", .high, ["EZAK", "EZTK"], .alnum, min: 54, max: 54, lowPrefixes: ["EZTK"]))
+    d.append(prefixed("shippo-api-token", "Shippo API token", .high, ["shippo_live_", "shippo_test_"], .hexLower, min: 40, max: 40,
+                      lowPrefixes: ["shippo_test_"]))
+    d.append(prefixed("notion-token", "Notion integration token", .high, ["ntn_"], .alnum, min: 46, max: 46) { t, s, e in mixed(t, s + 4, e) })
+    d.append(prefixed("notion-legacy-token", "Notion integration token (legacy)", .high, ["secret_"], .alnum, min: 43, max: 43) { t, s, e in
+        mixed(t, s + 7, e)
+    })
+    d.append(prefixed("huggingface-org-token", "Hugging Face organization token", .high, ["api_org_"], ByteSet("A-Za-z"), min: 34, max: 34))
+    d.append(Detector("teams-webhook", "Microsoft Teams incoming webhook URL", .high,
+                      anchors: [".webhook.office.com/webhookb2/", "outlook.office.com/webhook/"]) { t, p, len in
+        let l = t.run(p + len, pathish, max: 400)
+        guard l >= 60, t.find(b("/IncomingWebhook/"), p + len, p + len + l) != nil else { return nil }
+        // The tenant's subdomain before `.webhook.office.com`.
+        let back = t.has(b(".webhook."), at: p) ? t.runBack(p, ByteSet("A-Za-z0-9-"), max: 63) : 0
+        return DetMatch(start: p - back, end: p + len + l)
+    })
+    d.append(twoPart("brevo-api-key", "Brevo (Sendinblue) API key", .high, ["xkeysib-", "xsmtpsib-"], .hexLower, 64,
+                     UInt8(ascii: "-"), .alnum, 16...16))
+    d.append(prefixed("adafruit-io-key", "Adafruit IO key", .high, ["aio_"], .alnum, min: 28, max: 28) { t, s, e in mixed(t, s + 4, e) })
+    d.append(prefixed("clojars-token", "Clojars deploy token", .high, ["CLOJARS_"], .alnum, min: 60, max: 60))
+    d.append(prefixed("duffel-token", "Duffel access token", .high, ["duffel_live_", "duffel_test_"], .b64url, min: 43, max: 43,
+                      lowPrefixes: ["duffel_test_"]))
+    d.append(prefixed("dropbox-token", "Dropbox short-lived access token", .high, ["sl.u.", "sl.B"], .b64url, min: 120, max: 1400))
+    d.append(prefixed("frameio-token", "Frame.io token", .high, ["fio-u-"], .b64url, min: 64, max: 64))
+    d.append(twoPart("flutterwave-secret-key", "Flutterwave secret key", .high, ["FLWSECK-", "FLWSECK_TEST-"], .hexLower, 32,
+                     UInt8(ascii: "-"), ByteSet("X"), 1...1, lowPrefixes: ["FLWSECK_TEST-"]))
+    d.append(prefixed("prefect-api-key", "Prefect API key", .high, ["pnu_"], .alnum, min: 36, max: 36))
+    d.append(prefixed("readme-api-key", "ReadMe API key", .high, ["rdme_"], .alnum, min: 70, max: 70))
+    d.append(prefixed("rubygems-api-key", "RubyGems API key", .high, ["rubygems_"], .hexLower, min: 48, max: 48))
+    d.append(prefixed("scalingo-token", "Scalingo API token", .high, ["tk-us-"], .b64url, min: 48, max: 48))
+    d.append(prefixed("supabase-token", "Supabase access token or secret key", .critical, ["sbp_", "sb_secret_"], .b64url, min: 30, max: 64))
+    d.append(prefixed("tailscale-key", "Tailscale key", .critical,
+                      ["tskey-auth-", "tskey-api-", "tskey-client-", "tskey-scim-", "tskey-webhook-"], tailscaleBody, min: 30, max: 80))
+    d.append(prefixed("typeform-token", "Typeform personal access token", .high, ["tfp_"], ByteSet("A-Za-z0-9_.-"), min: 40, max: 80))
+    d.append(prefixed("netlify-token", "Netlify personal access token", .high, ["nfp_"], .alnum, min: 36, max: 36))
+    d.append(prefixed("buildkite-token", "Buildkite API token", .high, ["bkua_"], .hexLower, min: 40, max: 40))
+    d.append(prefixed("render-api-key", "Render API key", .high, ["rnd_"], .alnum, min: 32, max: 32) { t, s, e in mixed(t, s + 4, e) })
+    d.append(prefixed("groq-api-key", "Groq API key", .critical, ["gsk_"], .alnum, min: 52, max: 52))
+    d.append(prefixed("replicate-token", "Replicate API token", .high, ["r8_"], .alnum, min: 37, max: 37))
+    d.append(prefixed("perplexity-api-key", "Perplexity API key", .high, ["pplx-"], .alnum, min: 48, max: 48))
+    d.append(prefixed("xai-api-key", "xAI API key", .high, ["xai-"], .alnum, min: 80, max: 80))
+    d.append(twoPart("langsmith-api-key", "LangSmith API key", .high, ["lsv2_pt_", "lsv2_sk_"], .hexLower, 32, UInt8(ascii: "_"),
+                     .hexLower, 10...10))
+    d.append(prefixed("infracost-api-key", "Infracost API key", .high, ["ico-"], .alnum, min: 32, max: 32))
+    d.append(prefixed("intra42-secret", "42 Intra client secret", .high, ["s-s4t2ud-", "s-s4t2af-"], .hexLower, min: 64, max: 64))
+    d.append(prefixed("sourcegraph-token", "Sourcegraph access token", .high, ["sgp_"], sourcegraphBody, min: 40, max: 80))
+    d.append(Detector("harness-token", "Harness access token", .high, anchors: ["pat.", "sat."]) { t, p, _ in
+        guard t.boundaryBefore(p) else { return nil }
+        let a = t.run(p + 4, .b64url, max: 23)
+        guard a == 22, t.has(b("."), at: p + 4 + a) else { return nil }
+        let c = t.run(p + 5 + a, .hex, max: 25)
+        guard c == 24, t.has(b("."), at: p + 5 + a + c) else { return nil }
+        let e = t.run(p + 6 + a + c, .alnum, max: 21)
+        guard e == 20 else { return nil }
+        return DetMatch(start: p, end: p + 6 + a + c + e)
+    })
+    d.append(twoPart("cloudflare-origin-ca-key", "Cloudflare Origin CA key", .high, ["v1.0-"], .hexLower, 24, UInt8(ascii: "-"),
+                     .hexLower, 146...146))
+    d.append(prefixed("mapbox-secret-token", "Mapbox secret token", .high, ["sk.eyJ"], ByteSet("A-Za-z0-9_.-"), min: 80, max: 300))
+    d.append(prefixed("pinecone-api-key", "Pinecone API key", .high, ["pcsk_"], pineconeBody, min: 60, max: 100))
+    d.append(prefixed("figma-token", "Figma personal access token", .high, ["figd_"], .b64url, min: 40, max: 60))
+    d.append(prefixed("bitbucket-app-password", "Atlassian Bitbucket app password", .high, ["ATBB"], .alnum, min: 28, max: 40) { t, s, e in
+        mixed(t, s + 4, e)
+    })
+    d.append(Detector("plaid-access-token", "Plaid access token", .high,
+                      anchors: ["access-production-", "access-development-", "access-sandbox-"]) { t, p, len in
+        guard t.boundaryBefore(p), Shape.isUUID(t.b, p + len) else { return nil }
+        var m = DetMatch(start: p, end: p + len + 36)
+        if t.has(b("access-sandbox-"), at: p) { m.severity = .low }
+        return m
+    })
+    d.append(prefixed("octopus-deploy-key", "Octopus Deploy API key", .high, ["API-"], alnumUpper, min: 26, max: 32) { t, s, e in
+        t.run(s + 4, .upper, max: 64) < e - s - 4 && t.run(s + 4, .digit, max: 64) < e - s - 4
+    })
+    d.append(prefixed("nuget-api-key", "NuGet API key", .high, ["oy2"], lowerDigit, min: 43, max: 43))
+    d.append(twoPart("defined-networking-key", "Defined Networking API key", .high, ["dnkey-"], alnumUpper, 26, UInt8(ascii: "-"),
+                     alnumUpper, 52...52))
+    d.append(prefixed("circleci-token", "CircleCI personal API token", .high, ["CCIPAT_"], .b64url, min: 40, max: 80))
+    d.append(prefixed("contentful-token", "Contentful personal access token", .high, ["CFPAT-"], .b64url, min: 43, max: 43))
+    d.append(prefixed("linear-oauth-token", "Linear OAuth token", .high, ["lin_oauth_"], .hexLower, min: 64, max: 64))
+    d.append(prefixed("mailersend-token", "MailerSend API token", .high, ["mlsn."], .alnum, min: 64, max: 70))
+    d.append(prefixed("alibaba-access-key", "Alibaba Cloud AccessKey ID", .high, ["LTAI"], .alnum, min: 12, max: 20) { t, s, e in
+        mixed(t, s + 4, e)
+    })
+    d.append(prefixed("zapier-webhook", "Zapier webhook URL", .high, ["hooks.zapier.com/hooks/catch/"], ByteSet("A-Za-z0-9/"), min: 10, max: 80))
+    // A JWT wrapped in base64 (`eyJ` encodes to `ZXlK`): decoded and checked as a JWT.
+    d.append(Detector("jwt-base64", "JSON Web Token wrapped in base64", .high, anchors: ["ZXlK"]) { t, p, _ in
+        guard t.boundaryBefore(p, .b64) else { return nil }
+        let l = t.run(p, .b64pad, max: 16384)
+        guard l >= 40, let dec = Base64.decode(bytes: UnsafeBufferPointer(rebasing: t.b[p..<(p + l)])) else { return nil }
+        let found = dec.withUnsafeBufferPointer { buf -> Bool in
+            let inner = ScanInput(b: buf, hints: [])
+            return jwtShape(inner, 0) != nil
+        }
+        return found ? DetMatch(start: p, end: p + l) : nil
+    })
+    // `curl -u user:password` (and `--user`).
+    d.append(Detector("curl-user", "credentials on a curl command line (-u user:password)", .high, anchors: ["-u ", "--user "],
+                      generic: true) { t, p, len in
+        guard p == 0 || t[p - 1] == 0x20 || t[p - 1] == 0x09 else { return nil }
+        var i = p + len
+        while i < t.count && t[i] == 0x20 { i += 1 }
+        var quote: UInt8 = 0
+        if i < t.count && (t[i] == UInt8(ascii: "'") || t[i] == UInt8(ascii: "\"")) { quote = t[i]; i += 1 }
+        var e = i, colon = -1
+        while e < t.count && e < i + 256 {
+            let c = t[e]
+            if quote != 0 ? c == quote : (c == 0x20 || c == 0x09 || c == 0x0A || c == UInt8(ascii: "\"")) { break }
+            if c == UInt8(ascii: ":") && colon < 0 { colon = e }
+            e += 1
+        }
+        guard colon > i, e - colon > 3, t[colon + 1] != UInt8(ascii: "$") else { return nil }
+        return DetMatch(start: colon + 1, end: e)
+    })
+    return d
+}
+
+/// A JWT at `p`: `eyJ…` header, `.`, `eyJ…` or any payload, and a signature; also an unsigned token
+/// (`header.payload.` with `alg: none`) and a two-part `header.payload` whose payload is JSON too.
+func jwtShape(_ t: ScanInput, _ p: Int) -> DetMatch? {
+    guard t.has(b("eyJ"), at: p), t.boundaryBefore(p, .b64url) else { return nil }
+    let s1 = t.run(p, .b64url, max: 4096)
+    guard s1 >= 10, p + s1 < t.count, t[p + s1] == UInt8(ascii: ".") else { return nil }
+    let p2 = p + s1 + 1
+    let s2 = t.run(p2, .b64url, max: 16384)
+    guard s2 >= 10 else { return nil }
+    let payloadIsJSON = t.has(b("eyJ"), at: p2)
+    if p2 + s2 < t.count, t[p2 + s2] == UInt8(ascii: ".") {
+        let p3 = p2 + s2 + 1
+        let s3 = t.run(p3, .b64url, max: 4096)
+        if s3 >= 8 { return DetMatch(start: p, end: p3 + s3) }
+        // Unsigned: an empty signature after a JSON payload.
+        return payloadIsJSON && s3 == 0 ? DetMatch(start: p, end: p3) : nil
+    }
+    // Two parts, both JSON objects.
+    return payloadIsJSON && s2 >= 16 ? DetMatch(start: p, end: p2 + s2) : nil
+}

@@ -38,6 +38,7 @@ public enum PBSift {
         RecordsCommand.self,
         ScrubCommand.self,
         HARCommand.self,
+        RulesCommand.self,
         CompletionsCommand.self,
     ]
 

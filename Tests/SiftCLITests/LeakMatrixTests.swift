@@ -89,6 +89,7 @@ enum LeakMatrix {
         "report": { [$0.export.path, "--logs", $0.logs.path] },
         "show": { [$0.export.path, "1", "--logs", $0.logs.path] },
         "har": { [$0.export.path] },
+        "rules": nil,
         // scrub writes an export, not a report: its output is checked by ScrubTests (verify finds nothing).
         "scrub": nil,
         "completions": nil,

@@ -76,33 +76,7 @@ public enum InspectCommand: SiftCommand {
             """)
 
     /// The rules the reader reports, with what each means (the man page lists them).
-    public static let readerRules: [(String, String)] = [
-        ("integrity.seq-gap", "A record's seq is missing, skips numbers, or goes backwards: records were lost or altered."),
-        ("integrity.seq-duplicate", "Two records carry the same seq."),
-        ("integrity.torn-line", "The last line is cut short (the app was killed mid-write)."),
-        ("integrity.malformed-line", "A line that is not a JSON object, is too long or too deep, or is blank."),
-        ("integrity.missing-header", "The session file does not start with a session header."),
-        ("integrity.session-id-mismatch", "The header's sessionId differs from the file name."),
-        ("integrity.blob-missing", "A body cites a blob the export does not hold."),
-        ("integrity.blob-hash-mismatch", "The SHA-256 of a blob's bytes differs from its name."),
-        ("integrity.blob-orphan", "A blob no record cites."),
-        ("integrity.body-size-mismatch", "A body's size disagrees with its text, data or blob."),
-        ("integrity.unknown-record-type", "Records of a type this version does not know (kept and counted)."),
-        ("limits.inline-body-too-large", "An inline body over 32768 bytes."),
-        ("limits.stored-body-too-large", "A stored body over 5242880 bytes."),
-        ("limits.store-over-budget", "Sessions and blobs over the 134217728-byte store budget."),
-        ("policy.frame-in-export", "A realtime frame record, which must never leave the device."),
-        ("archive.unsafe-path", "An entry name with .., an absolute path, a backslash or a NUL (read under a cleaned name)."),
-        ("archive.link-skipped", "A link, device, FIFO or socket entry: skipped, never followed."),
-        ("archive.crc-mismatch", "An entry's bytes do not match its recorded CRC-32."),
-        ("archive.truncated", "The archive, a compressed stream or an entry ends early."),
-        ("archive.decompression-limit", "Decompressed bytes or entries passed the bounds; the rest was not read."),
-        ("archive.corrupt", "The container's structure is damaged."),
-        ("archive.duplicate-entry", "Two entries with the same cleaned name (both are read)."),
-        ("archive.unsupported", "An entry uses an unsupported compression method or encryption."),
-        ("archive.unreadable", "The input could not be opened or read, is a device or socket, or holds no Palbe record (not a Palbe export)."),
-        ("archive.header-mismatch", "A zip entry's local header disagrees with its central directory (name, method, CRC-32 or sizes); read as the central directory says."),
-    ]
+    public static var readerRules: [(String, String)] { ReaderRules.all.map { ($0.id, $0.summary) } }
 
     /// `.It Cm rule` and its meaning, one per rule.
     static func ruleList(_ rules: [(String, String)]) -> String {

@@ -85,8 +85,7 @@ public enum VerifyCommand: SiftCommand {
 
     /// The reader's findings `verify` reports beside its own (the rest belong to `inspect`).
     static func reported(_ f: Finding) -> Bool {
-        f.rule.hasPrefix("redaction.") || f.rule.hasPrefix("secret.") || f.rule.hasPrefix("policy.")
-            || f.rule.hasPrefix("verify.") || f.rule == "archive.duplicate-entry"
+        [.redaction, .secret, .policy, .verify].contains(f.family) || f.rule == "archive.duplicate-entry"
     }
 
     /// The verify configuration from `--config` and `--extra-field` (shared with `report`).

@@ -71,13 +71,7 @@ public enum WaterfallCommand: SiftCommand {
             """)
 
     /// The rules the waterfall reports (the man page lists them).
-    public static let rules: [(String, String)] = [
-        (WaterfallRule.clockAnomaly, "An end before its start, timestamps out of order, or a transaction starting before the previous one ended (low)."),
-        (WaterfallRule.durationMismatch, "The record's duration and the metrics disagree by more than max(50 ms, 10 %) (low)."),
-        (WaterfallRule.missingMetrics, "An http, upload or download record without metrics (info)."),
-        (WaterfallRule.pending, "A request still pending at the end of the session (medium)."),
-        (WaterfallRule.limit, "Network records beyond the limit were checked but not kept (info)."),
-    ]
+    public static var rules: [(String, String)] { WaterfallRule.all.map { ($0.id, String($0.summary.dropLast()) + " (\($0.severity.rawValue)).") } }
 
     /// The filter the options ask for; throws `UsageError` for a bad number.
     static func filter(from options: ParsedOptions) throws -> WaterfallFilter {
@@ -117,7 +111,7 @@ public enum WaterfallCommand: SiftCommand {
            !analysis.sessions.contains(where: { $0.requests.contains(where: { isRequest($0, wanted) }) }) {
             throw UsageError(ShowAnalysis.notFound(selector, sessions: analysis.sessions))
         }
-        let mine = outcome.findings.filter { $0.rule.hasPrefix("waterfall.") }
+        let mine = outcome.findings.filter { $0.family == .waterfall }
         let report = WaterfallReport(sessions: analysis.sessions, findings: mine, filter: filter, redactor: .verify())
         let others = outcome.findings.count - mine.count
         if others > 0 && !common.quiet {
@@ -135,7 +129,7 @@ public enum WaterfallCommand: SiftCommand {
         if sink.closed { return .ok }
         // As for every command: the reader's findings count too (inspect lists them); of the
         // waterfall's own, those of the requests shown.
-        let counted = outcome.findings.filter { !$0.rule.hasPrefix("waterfall.") } + report.findings
+        let counted = outcome.findings.filter { $0.family != .waterfall } + report.findings
         return common.exitStatus(findings: counted, incomplete: outcome.anyIncomplete)
     }
 }

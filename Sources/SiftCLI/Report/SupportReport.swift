@@ -79,7 +79,7 @@ public struct SupportReport: Sendable {
 
     /// Rules that are about a credential reaching the export.
     public static func isLeak(_ f: Finding) -> Bool {
-        f.rule.hasPrefix("redaction.") || f.rule.hasPrefix("secret.") || f.rule == "policy.frame-in-export"
+        (f.family?.isLeak ?? false) || f.rule == "policy.frame-in-export"
     }
 
     /// Rules where the SDK's own contract was broken (a listed name whose value is not `***`).
@@ -108,7 +108,7 @@ public struct SupportReport: Sendable {
             lines.append(("credentials", false, t))
         }
         let bad = outcome.inputs.filter { $0.status != .ok }
-        let damage = findings.filter { $0.rule.hasPrefix("integrity.") || $0.rule.hasPrefix("archive.") || $0.rule.hasPrefix("limits.") }
+        let damage = findings.filter { [.integrity, .archive, .limits].contains($0.family) }
         let records = outcome.sessions.reduce(0) { $0 + $1.recordCount }
         if bad.isEmpty && damage.filter({ $0.severity >= .medium }).isEmpty {
             lines.append(("export", true, "Export intact: \(outcome.sessions.count) session\(outcome.sessions.count == 1 ? "" : "s"), \(records) records, every line read."))

@@ -1,0 +1,52 @@
+import Foundation
+
+/// What a rule is about: the part of its id before the first dot. Commands select findings by
+/// family (`waterfall` shows the `waterfall` family), never by matching id prefixes themselves.
+public enum RuleFamily: String, Sendable, CaseIterable, Comparable {
+    case integrity, limits, archive, policy, redaction, secret, verify, waterfall, correlation
+
+    /// The family of a rule id (`secret.jwt` → `secret`); nil for an id outside every family.
+    public init?(ruleId: String) {
+        guard let dot = ruleId.firstIndex(of: ".") else { return nil }
+        self.init(rawValue: String(ruleId[..<dot]))
+    }
+
+    public static func < (a: RuleFamily, b: RuleFamily) -> Bool {
+        (allCases.firstIndex(of: a) ?? 0) < (allCases.firstIndex(of: b) ?? 0)
+    }
+
+    /// Credentials that reached the export (`redaction`, `secret`, and a frame in the export).
+    public var isLeak: Bool { self == .redaction || self == .secret }
+}
+
+/// One rule an analysis can raise: its stable id, family, usual severity, a one-line summary and
+/// what to do about it. Each analysis declares its rules; `pbsift rules`, the man page and SARIF
+/// `tool.driver.rules` are generated from them, and a test fails when a raised rule is not declared.
+public struct Rule: Sendable, Equatable {
+    public var id: String
+    public var family: RuleFamily
+    /// The severity it is usually raised at (some rules are raised lower or higher by case).
+    public var severity: Severity
+    public var summary: String
+    public var help: String
+
+    /// `id` must be in a family (`family.name`); an id that is not is a programming error caught by tests.
+    public init(_ id: String, _ severity: Severity, _ summary: String, help: String = "") {
+        self.id = id
+        self.family = RuleFamily(ruleId: id) ?? .policy
+        self.severity = severity
+        self.summary = summary
+        self.help = help
+    }
+
+    /// As JSON (`pbsift rules --format json`).
+    public var json: JSONOut {
+        .object(["id": .string(id), "family": .string(family.rawValue), "severity": .string(severity.rawValue),
+                 "summary": .string(summary), "help": .string(help)])
+    }
+}
+
+extension Finding {
+    /// The family of the finding's rule.
+    public var family: RuleFamily? { RuleFamily(ruleId: rule) }
+}

@@ -1,0 +1,14 @@
+import SiftCore
+
+/// The rules the correlation raises (`pbsift rules` lists them).
+public enum CorrelationRules {
+    public static let all: [Rule] = [
+        Rule("correlation.echo-mismatch", .medium, "The server echoed a different request id than the one the SDK minted."),
+        Rule("correlation.server-time-implausible", .medium,
+             "A server line reports a duration longer than the device's whole request; it is not used for the server/network split."),
+        Rule("correlation.skew-disagreement", .medium,
+             "Lines with the request id only in free text give another clock skew than lines with it in a request-id field; only the latter are used."),
+        Rule("correlation.skew-whole-hours", .medium,
+             "The clock skew is close to a whole number of hours: the server logs may be in local time (see --log-timezone)."),
+    ]
+}

@@ -34,6 +34,8 @@ extension ServerLine: Redactable {
         l.file = r.text(file)
         l.parsed.level = r.text(parsed.level)
         l.parsed.message = r.text(parsed.message)
+        l.parsed.method = r.text(parsed.method)
+        l.parsed.path = r.url(parsed.path)
         return l
     }
 }

@@ -22,6 +22,13 @@ public final class VerifyTextDetector: SecretDetector, @unchecked Sendable {
             switch kind {
             case .url:
                 scanner.url(b, location: "", queryRule: "redaction.query")
+                // Shapes anywhere in it too (a path segment, a query name, the fragment), as
+                // stored and percent-decoded.
+                scanner.shapes(b, hints: []) { "" }
+                if b.contains(UInt8(ascii: "%")) {
+                    let decoded = Shape.percentDecode(b, plusIsSpace: false)
+                    decoded.withUnsafeBufferPointer { scanner.shapes($0, hints: []) { "" } }
+                }
             case .text:
                 // Shapes anywhere (JSON keys included), then the text as verify reads a body: JSON
                 // and form text by their names, percent-encoded text decoded.

@@ -1,5 +1,6 @@
 import Foundation
 import SiftCore
+import SiftVerify
 import SiftCorrelate
 import SiftWaterfall
 
@@ -88,11 +89,13 @@ public enum ShowCommand: SiftCommand {
         let outcome = Diagnostics.read(inputs, analyses: [show, waterfall, correlation], common: common, io: io)
 
         guard let match = show.matches.first else {
+            // The message names a record type from the export: it goes through the redactor.
+            let notFound = Redactor.verify().text(show.notFoundMessage())
             if outcome.anyIncomplete {
-                io.err("Error: \(Escape.terminal(show.notFoundMessage())); an input was not read in full\n")
+                io.err("Error: \(Escape.terminal(notFound)); an input was not read in full\n")
                 return .incomplete
             }
-            throw UsageError(show.notFoundMessage())
+            throw UsageError(notFound)
         }
         let places = Set(show.matches.map { "\($0.input)\u{0}\($0.file)\u{0}\($0.sessionId ?? "")" })
         if places.count > 1 {

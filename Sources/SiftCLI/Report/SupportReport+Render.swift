@@ -34,7 +34,7 @@ extension SupportReport {
             o += correlation?.clockSkew.seconds.map { String(format: " (skew %+.3f s applied)", $0) } ?? ""
             o += ".\n\n"
             for w in timeline.windows {
-                o += "### #\(w.failed.seq.map(String.init) ?? "?") \(Escape.markdown(masked(SupportReport.summary(of: w.failed))))\n\n"
+                o += "### #\(w.failed.seq.map(String.init) ?? "?") \(Escape.markdown(masked(SupportReport.summary(of: w.failed, redactor: redactor))))\n\n"
                 let rows = timelineEntries(w).map { e in
                     [e.ts.map { Timestamp.format($0) } ?? "—", e.side, Escape.markdown(e.text)]
                 }
@@ -76,7 +76,7 @@ extension SupportReport {
             o += "    " + SupportReport.phasesText(r) + "\n"
             if let c = correlated(r) {
                 for pl in c.lines.prefix(5) {
-                    let t = SupportReport.serverText(pl, max: 160)
+                    let t = SupportReport.serverText(pl, max: 160, redactor: redactor)
                     o += "    server \(Escape.terminal(pl.line.file)):\(pl.line.line) \(Escape.terminal(t).replacingOccurrences(of: "`", with: "'"))\n"
                 }
             }
@@ -100,14 +100,14 @@ extension SupportReport {
                 o += "    \(SupportReport.bar(r))  \(SupportReport.phasesText(r))\n"
                 o += "    \(Escape.terminal(whyText(r)))\n"
                 for pl in correlated(r)?.lines.prefix(5) ?? [] {
-                    let t = SupportReport.serverText(pl, max: 160)
+                    let t = SupportReport.serverText(pl, max: 160, redactor: redactor)
                     o += "    server \(Escape.terminal(pl.line.file)):\(pl.line.line) \(Escape.terminal(t))\n"
                 }
             }
             o += "\n"
         }
         for w in timeline.windows {
-            o += "around #\(w.failed.seq.map(String.init) ?? "?") \(Escape.terminal(masked(SupportReport.summary(of: w.failed))))\n"
+            o += "around #\(w.failed.seq.map(String.init) ?? "?") \(Escape.terminal(masked(SupportReport.summary(of: w.failed, redactor: redactor))))\n"
             for e in timelineEntries(w) {
                 o += "  \(e.ts.map { Timestamp.format($0) } ?? "—".padding(toLength: 24, withPad: " ", startingAt: 0))  \(e.side.padding(toLength: 8, withPad: " ", startingAt: 0))  \(Escape.terminal(e.text))\n"
             }
@@ -215,7 +215,7 @@ extension SupportReport {
         if let r = svg.range(of: "<svg") { svg = String(svg[r.lowerBound...]) }   // drop the XML declaration
         o += svg + "\n"
         for w in timeline.windows {
-            o += "<h3>Around #\(w.failed.seq.map(String.init) ?? "?") \(Escape.xml(Escape.terminal(masked(SupportReport.summary(of: w.failed)))))</h3>\n<table>"
+            o += "<h3>Around #\(w.failed.seq.map(String.init) ?? "?") \(Escape.xml(Escape.terminal(masked(SupportReport.summary(of: w.failed, redactor: redactor)))))</h3>\n<table>"
             for e in timelineEntries(w) {
                 o += "<tr><td>\(Escape.xml(e.ts.map { Timestamp.format($0) } ?? "—"))</td><td>\(Escape.xml(e.side))</td><td>\(Escape.xml(Escape.terminal(e.text)))</td></tr>\n"
             }

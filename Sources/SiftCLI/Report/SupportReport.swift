@@ -225,12 +225,12 @@ public struct SupportReport: Sendable {
     public func timelineEntries(_ w: FailureTimeline.Window) -> [(ts: Double?, side: String, text: String)] {
         var out: [(Double?, String, String)] = []
         for r in w.records {
-            let text = masked(SupportReport.summary(of: r))
+            let text = masked(SupportReport.summary(of: r, redactor: redactor))
             out.append((r.ts, r.line == w.failed.line ? "device ▶" : "device", "#\(r.seq.map(String.init) ?? "?") " + text))
         }
         if let c = correlated(input: w.input, file: w.file, line: w.failed.line) {
             for pl in c.lines {
-                let t = masked(SupportReport.serverText(pl, max: 200))
+                let t = masked(SupportReport.serverText(pl, max: 200, redactor: redactor))
                 out.append((pl.deviceTs, "server", "\(pl.line.file):\(pl.line.line) \(t)"))
             }
         }
@@ -241,32 +241,36 @@ public struct SupportReport: Sendable {
     }
 
     /// A server line in a few words: level, status, duration, message (at most `max` characters).
-    public static func serverText(_ pl: PlacedLine, max: Int) -> String {
+    /// Redacted before it is cut, so a cut never leaves part of a credential for the detectors to miss.
+    public static func serverText(_ pl: PlacedLine, max: Int, redactor: Redactor) -> String {
         let p = pl.line.parsed
         let t = [p.level, p.status.map(String.init), p.durationMs.map { duration($0) }, p.message]
             .compactMap { $0 }.joined(separator: " ")
-        return String(t.prefix(max))
+        return String(redactor.text(t).prefix(max))
     }
 
     /// One line for a record: `log error checkout: order failed`, `event flags.synced`, `POST …/v1/orders → 503`.
-    public static func summary(of r: Record) -> String {
+    /// Each part is redacted in its own kind (the URL as a URL) before anything is cut, so a cut
+    /// never leaves part of a credential for the detectors to miss.
+    public static func summary(of r: Record, redactor: Redactor) -> String {
         let j = r.json
+        let t = { (s: String?) in redactor.text(s) }
         switch r.type {
         case .log:
-            let label = j["label"]?.string.map { " \($0):" } ?? ""
-            var s = "log \(j["level"]?.string ?? "?")\(label) \(j["message"]?.string ?? "")"
-            if let e = j["error", "description"]?.string { s += " (\(e))" }
+            let label = t(j["label"]?.string).map { " \($0):" } ?? ""
+            var s = "log \(t(j["level"]?.string) ?? "?")\(label) \(t(j["message"]?.string) ?? "")"
+            if let e = t(j["error", "description"]?.string) { s += " (\(e))" }
             return String(s.prefix(240))
         case .event:
-            return "event \(j["name"]?.string ?? "?")"
+            return "event \(t(j["name"]?.string) ?? "?")"
         case .network:
-            var s = "\(j["method"]?.string ?? "?") \(String((j["url"]?.string ?? "").prefix(120)))"
+            var s = "\(t(j["method"]?.string) ?? "?") \(String((redactor.url(j["url"]?.string) ?? "").prefix(120)))"
             if let code = j["statusCode"]?.int { s += " → \(code)" }
-            if let st = j["state"]?.string, st != "success" { s += " [\(st)]" }
-            if let e = j["error", "description"]?.string { s += " (\(e))" }
+            if let st = t(j["state"]?.string), st != "success" { s += " [\(st)]" }
+            if let e = t(j["error", "description"]?.string) { s += " (\(e))" }
             return s
         default:
-            return r.typeName.isEmpty ? "record" : r.typeName
+            return r.typeName.isEmpty ? "record" : redactor.text(r.typeName)
         }
     }
 }

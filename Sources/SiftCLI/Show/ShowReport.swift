@@ -234,7 +234,7 @@ extension ShowReport {
         let c = correlation?.requests.first { $0.entry.input == m.input && $0.entry.file == m.file && $0.entry.line == m.record.line }
         if let correlation {
             let lines = c?.lines ?? []
-            let texts = lines.map { redactor.text(SupportReport.serverText($0, max: 300)) }
+            let texts = lines.map { redactor.text(SupportReport.serverText($0, max: 300, redactor: redactor)) }
             server = ServerSide(
                 status: c?.status.rawValue ?? (requestId == nil ? "no request id" : CorrelationStatus.clientOnly.rawValue),
                 skewSeconds: correlation.clockSkew.seconds, skewSamples: correlation.clockSkew.samples,
@@ -293,7 +293,8 @@ extension ShowReport {
 
     /// One record in a line, redacted with the values verify's checks find in it.
     static func maskedSummary(_ r: Record, secrets: RecordSecrets, redactor: Redactor) -> String {
-        redactor.adding(known: secrets.scan(r).values).text(SupportReport.summary(of: r))
+        let withRecord = redactor.adding(known: secrets.scan(r).values)
+        return withRecord.text(SupportReport.summary(of: r, redactor: withRecord))
     }
 
     /// `server clock 2.49 s ahead of the device`, `4 h 7 min behind`.

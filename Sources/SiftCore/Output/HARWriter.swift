@@ -185,7 +185,8 @@ public final class HARWriter: Analysis {
         }
     }
 
-    /// `Cookie: a=1; b=2` (or each `Set-Cookie: a=1; Path=/`) as HAR cookies.
+    /// `Cookie: a=1; b=2` (or each `Set-Cookie: a=1; Path=/`) as HAR cookies. Both headers are on
+    /// the SDK's redaction list: a value they carry is a credential, written as its masked preview.
     static func cookies(_ headers: JSONValue?, name: String) -> [JSONOut] {
         var out: [JSONOut] = []
         for h in headers?.elements ?? [] where h["name"]?.string?.lowercased() == name {
@@ -194,7 +195,8 @@ public final class HARWriter: Analysis {
             for p in name == "cookie" ? parts : Array(parts.prefix(1)) {
                 let kv = p.trimmingCharacters(in: CharacterSet.whitespaces)
                 guard let eq = kv.firstIndex(of: "=") else { continue }
-                out.append(.object(["name": .string(String(kv[..<eq])), "value": .string(String(kv[kv.index(after: eq)...]))]))
+                let v = String(kv[kv.index(after: eq)...])
+                out.append(.object(["name": .string(String(kv[..<eq])), "value": .string(v == "***" || v.isEmpty ? v : SecretMask.preview(v))]))
             }
         }
         return out

@@ -121,7 +121,7 @@ public final class Redactor: @unchecked Sendable {
 
     private func redactText(_ s: String) -> String {
         guard !s.isEmpty else { return s }
-        var out = known.replace(s)
+        var out = known.replace(Redactor.droppingUserinfos(s))
         // A masked preview (`AKIA…(20 chars)`) is never masked again: redacting is idempotent.
         let found = detect(out, .text).filter { !$0.isEmpty && !$0.contains("…") }
         guard !found.isEmpty else { return out }
@@ -217,10 +217,18 @@ public final class Redactor: @unchecked Sendable {
 
     private func redactHead(_ head: String, found: Set<String>) -> String {
         var out = known.replace(head)
-        for v in found.sorted(by: { $0.utf8.count > $1.utf8.count }) where out.contains(v) {
-            out = out.replacingOccurrences(of: v, with: SecretMask.preview(v))
+        var unmatched: [String] = []
+        for v in found.sorted(by: { $0.utf8.count > $1.utf8.count }) {
+            if out.contains(v) {
+                out = out.replacingOccurrences(of: v, with: SecretMask.preview(v))
+            } else {
+                unmatched.append(v)
+            }
         }
-        return out
+        // A value found only once decoded: the path segment holding its encoded form goes.
+        guard !unmatched.isEmpty else { return out }
+        return out.split(separator: "/", omittingEmptySubsequences: false)
+            .map { Redactor.maskEncodedTokens(String($0), holding: unmatched) }.joined(separator: "/")
     }
 
     /// `a=1&b=2`: the value of a listed name, or one holding a credential, becomes `***`.
@@ -257,6 +265,20 @@ public final class Redactor: @unchecked Sendable {
         let plain = Redactor.percentDecoded(part) ?? part
         if known.occurs(in: part) || known.occurs(in: plain) { return true }
         return found.contains { plain.contains($0) || part.contains($0) }
+    }
+
+    /// Every `scheme://user:pass@host` in a free text loses its userinfo, as a URL does.
+    static func droppingUserinfos(_ s: String) -> String {
+        guard s.contains("://") && s.contains("@") else { return s }
+        var out = ""
+        var rest = Substring(s)
+        while let sep = rest.range(of: "://") {
+            out += rest[..<sep.upperBound]
+            rest = rest[sep.upperBound...]
+            let end = rest.firstIndex(where: { "/?#\"'<> \t\n\r".contains($0) }) ?? rest.endIndex
+            if let at = rest[..<end].lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
+        }
+        return out + rest
     }
 
     /// `scheme://user:pass@host/…` → `scheme://host/…`.

@@ -1,5 +1,6 @@
 import Foundation
 import SiftCore
+import SiftVerify
 
 /// The one channel for problems with an input or a log. Every reading command reads its exports
 /// through `Diagnostics.read` and hands its log errors to `Diagnostics.logs`; each problem goes to
@@ -36,10 +37,13 @@ enum Diagnostics {
 
     /// `pbsift: PATH: reason` for each log problem (the log scanner's messages start with the path).
     static func logs(_ errors: [String], io: CommandIO) {
-        for e in errors { io.err("pbsift: \(Escape.terminal(e))\n") }
+        for e in errors { io.err("pbsift: \(Escape.terminal(redactor.text(e)))\n") }
     }
 
+    /// The reason names places inside the input (entry names, link targets): it is redacted.
     static func line(_ path: String, _ reason: String, io: CommandIO) {
-        io.err("pbsift: \(Escape.terminal(path)): \(Escape.terminal(reason))\n")
+        io.err("pbsift: \(Escape.terminal(path)): \(Escape.terminal(redactor.text(reason)))\n")
     }
+
+    static let redactor = Redactor.verify()
 }

@@ -71,4 +71,24 @@ import Testing
         let r = runCLI(args)
         Self.expectAbsent([Self.github, Self.aws, Self.slack, Self.password], in: r.out + r.err, args.joined(separator: " "))
     }
+
+    /// A tar entry that is a link: its name and target are named on standard error, masked.
+    @Test func linkNamesInAnArchiveAreMasked() throws {
+        let name = "PalbeConsole/link-" + Self.github
+        var header = [UInt8](repeating: 0, count: 512)
+        for (i, b) in name.utf8.prefix(100).enumerated() { header[i] = b }
+        for (i, b) in "0000644\0".utf8.enumerated() { header[100 + i] = b }
+        for (i, b) in "00000000000\0".utf8.enumerated() { header[124 + i] = b }
+        header[156] = UInt8(ascii: "2")
+        for (i, b) in ("/etc/" + Self.aws).utf8.prefix(100).enumerated() { header[157 + i] = b }
+        for (i, b) in "ustar\u{0}00".utf8.enumerated() { header[257 + i] = b }
+        for i in 148..<156 { header[i] = 0x20 }
+        let sum = header.reduce(0) { $0 + Int($1) }
+        for (i, b) in String(format: "%06o\0 ", sum).utf8.enumerated() { header[148 + i] = b }
+        let url = try makeTempDir().appendingPathComponent("export.tar")
+        try Data(header + [UInt8](repeating: 0, count: 1024)).write(to: url)
+        let r = runCLI(["inspect", url.path])
+        #expect(r.err.contains("link"))
+        Self.expectAbsent([Self.github, Self.aws], in: r.out + r.err, "inspect of a tar with a link")
+    }
 }

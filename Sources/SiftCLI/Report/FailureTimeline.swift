@@ -5,7 +5,7 @@ import SiftCore
 /// it to `context` seconds after, while the export streams past: a bounded look-back buffer per
 /// session, and open windows that collect what follows. Memory is bounded in records (`maxWindows`,
 /// `maxPerWindow`) and in bytes: a record whose line is over `maxRecordBytes` is kept as a slim copy
-/// of the fields a timeline shows (each text cut to 1 KiB), and the windows stop growing once they
+/// of the fields a timeline shows (each text cut to 1 KiB at a word's end), and the windows stop growing once they
 /// hold `maxBytes` — never by the session's size or its lines'.
 public final class FailureTimeline: Analysis, @unchecked Sendable {
     /// One failed request and the records around it (its own included), in file order.
@@ -49,7 +49,7 @@ public final class FailureTimeline: Analysis, @unchecked Sendable {
     public static func slim(_ r: Record) -> Record {
         guard r.json.doc.bytes.count > maxRecordBytes else { return r }
         func cut(_ v: JSONValue) -> JSONOut? {
-            if let s = v.string { return .string(String(s.prefix(1024))) }
+            if let s = v.string { return .string(cutText(s)) }
             if let i = v.int { return .int(i) }
             return nil
         }
@@ -58,6 +58,17 @@ public final class FailureTimeline: Analysis, @unchecked Sendable {
         if let d = r.json["error", "description"], let c = cut(d) { o["error"] = .object(["description": c]) }
         guard let doc = try? JSONDocument(string: JSONOut.object(o).render(pretty: false)) else { return r }
         return Record(line: r.line, json: doc.root)
+    }
+
+    /// `s` cut to `limit` characters without the word the cut falls in: it backs up to the last space
+    /// or delimiter (`"` `'` `&` `,` `;`), so no part of a credential straddling the cut is kept where
+    /// the redactor could no longer see it whole; with no such place, only a note of the length is kept.
+    static func cutText(_ s: String, limit: Int = 1024) -> String {
+        guard s.count > limit else { return s }
+        let head = s.prefix(limit)
+        let delimiters: Set<Character> = [" ", "\t", "\n", "\r", "\"", "'", "&", ",", ";"]
+        if let i = head.lastIndex(where: { delimiters.contains($0) }) { return String(head[..<i]) }
+        return "…(\(s.utf8.count) bytes cut)"
     }
 
     /// A network record that failed: state failure or cancelled, or an HTTP status of 400 or more.

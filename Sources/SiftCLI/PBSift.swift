@@ -120,6 +120,12 @@ public enum PBSift {
                 io.out(Help.command(spec))
                 return ExitStatus.ok.rawValue
             case .options(let parsed):
+                // A config file found by looking upward changes the defaults (even the gate's
+                // --fail-on) without being named: say which one, so it can't do so unseen.
+                if parsed.value("config") == nil, spec.allOptions.contains(where: { $0.name == "config" }),
+                   let found = ProjectConfig.find(from: FileManager.default.currentDirectoryPath) {
+                    io.err("pbsift: \(Escape.terminal(found)): defaults read from this config file (--config names another)\n")
+                }
                 return try command.run(try ProjectConfig.apply(to: parsed, spec: spec), io).rawValue
             }
         } catch let e as UsageError {

@@ -64,6 +64,7 @@ public final class VerifyAnalysis: Analysis {
     enum Item: Sendable {
         case record(Record, SessionPlace)
         case damaged([UInt8], Int, SessionPlace)
+        case other([UInt8], Int, SessionPlace)
         case blob(BlobContent)
     }
     private var batch: [Item] = []
@@ -87,6 +88,14 @@ public final class VerifyAnalysis: Analysis {
         if batchBytes >= VerifyAnalysis.batchBytesLimit || batch.count >= VerifyAnalysis.batchCountLimit { flush() }
     }
 
+    public func otherText(_ bytes: [UInt8], line: Int, file: SessionContext) {
+        let place = SessionPlace(file)
+        guard parallel else { worker.otherText(bytes, line: line, file: place); return }
+        batch.append(.other(bytes, line, place))
+        batchBytes += bytes.count
+        if batchBytes >= VerifyAnalysis.batchBytesLimit || batch.count >= VerifyAnalysis.batchCountLimit { flush() }
+    }
+
     public func blob(_ blob: BlobContent) {
         guard parallel else { worker.blob(blob); return }
         batch.append(.blob(blob))
@@ -106,6 +115,7 @@ public final class VerifyAnalysis: Analysis {
                 switch item {
                 case .record(let r, let place): w.record(r, session: place)
                 case .damaged(let bytes, let line, let place): w.damagedLine(bytes, line: line, session: place)
+                case .other(let bytes, let line, let place): w.otherText(bytes, line: line, file: place)
                 case .blob(let blob): w.blob(blob)
                 }
             }
@@ -245,6 +255,14 @@ final class VerifyWorker: @unchecked Sendable {
         scanner.hits.removeAll(keepingCapacity: true)
         scanner.rawText(bytes, location: "line (not a record; read as text)")
         emit(session, line: line, seq: nil, recordId: nil)
+    }
+
+    /// A line of a file that is neither a session file nor a blob, read as text.
+    func otherText(_ bytes: [UInt8], line: Int, file: SessionPlace) {
+        bytesScanned += Int64(bytes.count)
+        scanner.hits.removeAll(keepingCapacity: true)
+        scanner.rawText(bytes, location: "file (not a session file or blob; read as text)")
+        emit(file, line: line, seq: nil, recordId: nil)
     }
 
     /// Turns the scanner's hits into findings (one per rule, place and value).

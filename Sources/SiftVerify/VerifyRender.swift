@@ -40,14 +40,20 @@ public struct VerifySummary: Sendable, Equatable {
                         "suppressed": .int(suppressed)])
     }
 
-    /// `3 findings (1 critical, 2 high)` / `no findings`.
+    /// `3 findings (1 critical, 2 high)` / `no findings`; led by `not verified in full (N inputs not
+    /// read): ` when an input was not read in full, so "no findings" never stands alone for bytes
+    /// nobody checked.
     var headline: String {
-        if findings == 0 { return "no findings" }
+        var head = ""
+        if incompleteInputs > 0 {
+            head = "not verified in full (\(incompleteInputs) input\(incompleteInputs == 1 ? "" : "s") not read in full): "
+        }
+        if findings == 0 { return head + "no findings" }
         let parts = Severity.allCases.reversed().compactMap { s -> String? in
             guard let n = bySeverity[s], n > 0 else { return nil }
             return "\(n) \(s.rawValue)"
         }
-        return "\(findings) finding\(findings == 1 ? "" : "s") (\(parts.joined(separator: ", ")))"
+        return head + "\(findings) finding\(findings == 1 ? "" : "s") (\(parts.joined(separator: ", ")))"
     }
 }
 

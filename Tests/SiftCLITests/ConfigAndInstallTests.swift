@@ -22,6 +22,10 @@ import Testing
         // --fail-on never: verify finds the planted leaks and still exits 0.
         let verify = try Binary.run(["verify", incident], cwd: p.deep)
         #expect(verify.status == 0)
+        // A config found by looking upward is named on stderr: it can't lower the gate unseen.
+        let found = p.root.appendingPathComponent(".pbsift.json").path
+        #expect(verify.err.contains("pbsift: \(found): defaults read from this config file"), "\(verify.err)")
+        #expect(!(try Binary.run(["verify", incident, "--config", found], cwd: p.deep)).err.contains("defaults read from"))
         #expect(try Binary.run(["verify", incident], cwd: packageRoot).status == 1)
         // The logs: show and correlate read them without --logs.
         let show = try Binary.run(["show", incident, "38"], cwd: p.deep)

@@ -150,6 +150,9 @@ public protocol Analysis: AnyObject {
     func damagedLine(_ bytes: [UInt8], line: Int, session: SessionContext)
     func endSession(_ session: SessionContext)
     func blob(_ blob: BlobContent)
+    /// A piece of a file that is neither a session file nor a blob (notes, `export.json`, `store.json`,
+    /// a `.bak`): its raw bytes, one line or at most 64 KiB at a time; `file.file` names it.
+    func otherText(_ bytes: [UInt8], line: Int, file: SessionContext)
     func endInput(_ input: InputContext)
     /// The findings this analysis made, in any order.
     func finish() -> [Finding]
@@ -162,6 +165,7 @@ extension Analysis {
     public func damagedLine(_ bytes: [UInt8], line: Int, session: SessionContext) {}
     public func endSession(_ session: SessionContext) {}
     public func blob(_ blob: BlobContent) {}
+    public func otherText(_ bytes: [UInt8], line: Int, file: SessionContext) {}
     public func endInput(_ input: InputContext) {}
     public func finish() -> [Finding] { [] }
 }

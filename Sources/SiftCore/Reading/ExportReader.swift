@@ -260,7 +260,10 @@ final class InputPass {
             let peek = PrefixedSource.peek(marker, count: 2)
             let source: ByteSource = peek.peeked == [0x1f, 0x8b] ? GzipSource(wrapping: peek, limit: limits.maxInputBytes) : peek
             let sniffed = sniffHAR(entry: entry, source: source)
-            guard sniffed.isHAR else { break }
+            guard sniffed.isHAR else {
+                readAsText(entry: entry, source: sniffed.source, root: "")
+                break
+            }
             readHAR(entry: entry, source: sniffed.source) { error in
                 guard !marker.threw else { return }
                 let problem = (error as? ArchiveError)?.problem ?? .corrupt
@@ -268,7 +271,10 @@ final class InputPass {
                 if problem.leavesInputPartial { self.errors.append("\(entry.name): \(error)") }
             }
         case .other:
-            guard InputPass.isArchiveName(entry.name), !entry.isWholeInput else { break }
+            guard InputPass.isArchiveName(entry.name), !entry.isWholeInput else {
+                readAsText(entry: entry, source: entry.source, root: "")
+                break
+            }
             if isFolderInput {
                 // A folder's file: a path on disk (folder walks never follow links), read as its own input.
                 nestedExports.append((input.path.hasSuffix("/") ? input.path : input.path + "/") + entry.name)
@@ -282,10 +288,54 @@ final class InputPass {
     }
 
     func readStore(entry: ArchiveEntry, root: String) {
-        guard let bytes = readAll(entry.source, max: 1 << 20),
+        guard let bytes = readAsText(entry: entry, source: entry.source, root: root, keep: 1 << 20),
               let doc = try? JSONDocument(bytes: bytes, maxDepth: 16),
               let budget = doc.root["budgetBytes"]?.int, budget > 0 else { return }
         roots[root, default: RootInfo()].budget = Int64(budget)
+    }
+
+    /// Hands a file that is neither a session file nor a blob to the analyses as text, a line at a time
+    /// (a line over 64 KiB in pieces cut after a space where there is one), never holding more than
+    /// one piece and one chunk. Returns the file's bytes when `keep` is above 0 and the file is no longer.
+    @discardableResult
+    func readAsText(entry: ArchiveEntry, source: ByteSource, root: String, keep: Int = 0) -> [UInt8]? {
+        let file = SessionContext(input: input, file: entry.name, root: root, blobsAvailable: false)
+        let piece = 64 << 10
+        var kept: [UInt8] = []
+        var keeping = keep > 0
+        var pending: [UInt8] = []
+        var line = 1
+        var buf = [UInt8](repeating: 0, count: 64 << 10)
+        func emit(_ bytes: ArraySlice<UInt8>) {
+            guard !bytes.isEmpty else { return }
+            let copy = Array(bytes)
+            for a in analyses { a.otherText(copy, line: line, file: file) }
+        }
+        while !shouldStop() {
+            guard let n = try? buf.withUnsafeMutableBytes({ try source.read(into: $0) }), n > 0 else { break }
+            if keeping {
+                if kept.count + n <= keep { kept += buf[0..<n] } else { keeping = false; kept = [] }
+            }
+            pending += buf[0..<n]
+            var start = 0
+            while start < pending.count {
+                if let nl = pending[start...].firstIndex(of: 0x0A) {
+                    emit(pending[start..<nl])
+                    line += 1
+                    start = nl + 1
+                } else if pending.count - start >= piece {
+                    let window = pending[start..<(start + piece)]
+                    let cut = window.lastIndex(where: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }).map { $0 + 1 } ?? (start + piece)
+                    emit(pending[start..<cut])
+                    start = cut
+                } else {
+                    break
+                }
+            }
+            pending.removeFirst(start)
+        }
+        emit(pending[...])
+        return keeping ? kept : nil
     }
 
     func readAll(_ source: ByteSource, max: Int) -> [UInt8]? {

@@ -195,12 +195,10 @@ public struct CommonOptions: Sendable {
             return nil
         }
         do {
-            try Data(report.utf8).write(to: URL(fileURLWithPath: path))
+            try OutputFile.write(report, to: path)
             return nil
         } catch {
-            let reason = (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
-            io.err("Error: cannot write the report to '\(Escape.terminal(path))': \(reason)\n")
-            return .incomplete
+            return error.report(io)
         }
     }
 

@@ -130,6 +130,8 @@ public enum PBSift {
             }
         } catch let e as UsageError {
             return usageError(e.message, spec: spec, io: io)
+        } catch let e as OutputFile.Failure {
+            return e.report(io).rawValue
         } catch {
             io.err("Error: \(Escape.terminal(String(describing: error)))\n")
             return ExitStatus.incomplete.rawValue

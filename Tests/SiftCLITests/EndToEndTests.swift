@@ -140,9 +140,10 @@ struct Binary {
         let r = try Binary.run(["inspect", "-f", "csv", "-o", target, path])
         #expect(r.status == 0 && r.out.isEmpty)
         #expect(try String(contentsOfFile: target, encoding: .utf8).hasPrefix("sessionId,input,"))
-        let bad = try Binary.run(["inspect", "-o", dir.appendingPathComponent("no/such/report").path, path])
+        let missing = dir.appendingPathComponent("no/such/report").path
+        let bad = try Binary.run(["inspect", "-o", missing, path])
         #expect(bad.status == 2)
-        #expect(bad.err.hasPrefix("Error: cannot write the report to '"))
+        #expect(bad.err.hasPrefix("pbsift: \(missing): "))
     }
 
     /// A reader that goes away (`| head`) ends the run quietly with the status so far.

@@ -145,9 +145,10 @@ import Testing
         #expect(ok.write("hello\n", io: io) == nil)
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "hello\n")
         #expect(c.out.isEmpty)
-        let bad = try resolve(["-o", dir.appendingPathComponent("missing/dir/report.txt").path])
+        let missing = dir.appendingPathComponent("missing/dir/report.txt").path
+        let bad = try resolve(["-o", missing])
         #expect(bad.write("hello\n", io: io) == .incomplete)
-        #expect(c.err.hasPrefix("Error: cannot write the report to '"))
+        #expect(c.err.hasPrefix("pbsift: \(missing): "))
     }
 
     @Test func manPageIsFresh() throws {

@@ -124,30 +124,16 @@ public enum RecordsCommand: SiftCommand {
 /// Output written as it is produced, to standard output or a file, buffered.
 final class StreamSink: @unchecked Sendable {
     private let io: CommandIO
-    private let handle: FileHandle?
-    private let path: String?
+    private let file: OutputFile?
     private var buffer = ""
-    private var failed: String?
+    private var failed: OutputFile.Failure?
 
     init(path: String?, io: CommandIO) throws {
         self.io = io
-        self.path = path
-        if let path {
-            guard FileManager.default.createFile(atPath: path, contents: nil), let h = FileHandle(forWritingAtPath: path) else {
-                throw OutputError(path: path)
-            }
-            handle = h
-        } else {
-            handle = nil
-        }
+        file = try path.map { try OutputFile(path: $0) }
     }
 
-    struct OutputError: Error, CustomStringConvertible {
-        var path: String
-        var description: String { "cannot create the output file '\(Escape.terminal(path))'" }
-    }
-
-    var closed: Bool { handle == nil && io.stdoutClosed }
+    var closed: Bool { file == nil && io.stdoutClosed }
 
     func write(_ s: String) {
         buffer += s
@@ -156,8 +142,10 @@ final class StreamSink: @unchecked Sendable {
 
     func flush() {
         guard !buffer.isEmpty else { return }
-        if let handle {
-            do { try handle.write(contentsOf: Data(buffer.utf8)) } catch { failed = failed ?? "\(error)" }
+        if let file {
+            if failed == nil {
+                do { try file.write(Data(buffer.utf8)) } catch { failed = error }
+            }
         } else {
             io.out(buffer)
         }
@@ -167,12 +155,10 @@ final class StreamSink: @unchecked Sendable {
     /// Flushes and closes; returns `.incomplete` after telling standard error when the file failed.
     func finish() -> ExitStatus? {
         flush()
-        try? handle?.close()
-        if let failed, let path {
-            io.err("Error: cannot write to '\(Escape.terminal(path))': \(failed)\n")
-            return .incomplete
+        if failed == nil, let file {
+            do { try file.commit() } catch { failed = error }
         }
-        return nil
+        return failed?.report(io)
     }
 }
 

@@ -110,6 +110,37 @@ public final class Redactor: @unchecked Sendable {
         }
     }
 
+    // MARK: memo
+
+    /// Exports repeat their texts (the same URLs, headers and messages on every request), and
+    /// redacting is a pure function of the text for one redactor: each short text is redacted once.
+    /// Bounded: texts up to 2 KiB, 16 MiB of entries in all; past that every text is redacted anew.
+    private struct MemoKey: Hashable {
+        let url: Bool
+        let text: String
+    }
+    private var memo: [MemoKey: String] = [:]
+    private var memoBytes = 0
+    private static let memoTextLimit = 2048
+    private static let memoByteLimit = 16 << 20
+
+    private func memoized(_ s: String, url: Bool, _ redact: (String) -> String) -> String {
+        guard s.utf8.count <= Redactor.memoTextLimit else { return redact(s) }
+        let key = MemoKey(url: url, text: s)
+        lock.lock()
+        let hit = memo[key]
+        lock.unlock()
+        if let hit { return hit }
+        let out = redact(s)
+        lock.lock()
+        if memoBytes < Redactor.memoByteLimit {
+            memo[key] = out
+            memoBytes += s.utf8.count + out.utf8.count + 64
+        }
+        lock.unlock()
+        return out
+    }
+
     private func detect(_ s: String, _ kind: UntrustedKind) -> [String] {
         guard let detector else { return [] }
         lock.lock()
@@ -121,6 +152,10 @@ public final class Redactor: @unchecked Sendable {
 
     private func redactText(_ s: String) -> String {
         guard !s.isEmpty else { return s }
+        return memoized(s, url: false, redactTextUncached)
+    }
+
+    private func redactTextUncached(_ s: String) -> String {
         var out = known.replace(Redactor.droppingUserinfos(s))
         // A masked preview (`AKIA…(20 chars)`) is never masked again: redacting is idempotent.
         let found = detect(out, .text).filter { !$0.isEmpty && !$0.contains("…") }
@@ -195,6 +230,10 @@ public final class Redactor: @unchecked Sendable {
 
     private func redactURL(_ s: String) -> String {
         guard !s.isEmpty else { return s }
+        return memoized(s, url: true, redactURLUncached)
+    }
+
+    private func redactURLUncached(_ s: String) -> String {
         var url = Redactor.droppingUserinfo(s)
         // Where the query and fragment start.
         let q = url.firstIndex(where: { $0 == "?" || $0 == "#" })

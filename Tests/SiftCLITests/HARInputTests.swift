@@ -51,6 +51,8 @@ import SiftCore
         ("text content", "secret.jwt"),
         ("custom field", "secret.github-token"),
         ("location header", "redaction.url-in-header"),
+        ("queryString not in the url", "secret.github-token"),
+        ("redirectURL", "secret.github-token"),
     ])
     func verifyFindsEachFieldKind(kind: String, rule: String) throws {
         let t = HARFixture.token
@@ -73,6 +75,16 @@ import SiftCore
                                                      "text": Data(("key " + t).utf8).base64EncodedString()])
         case "text content":
             e = HARFixture.entry(url: url, content: ["size": 10, "mimeType": "text/plain", "text": "session " + HARFixture.jwt])
+        case "queryString not in the url":
+            e = HARFixture.entry(url: url)
+            var req = e["request"] as? Obj ?? [:]
+            req["queryString"] = [["name": "q", "value": t]]
+            e["request"] = req
+        case "redirectURL":
+            e = HARFixture.entry(url: url, status: 302)
+            var resp = e["response"] as? Obj ?? [:]
+            resp["redirectURL"] = "https://app.test/cb?next=" + t
+            e["response"] = resp
         case "custom field":
             e = HARFixture.entry(url: url, extra: ["_initiator": ["type": "script", "url": "https://x.test/?t=" + t]])
         default:

@@ -49,6 +49,7 @@ public enum HARMapping {
             request["headers"] = .array(headers(req, synthesize: "Cookie", separator: "; "))
             if let v = req["httpVersion"]?.string, !v.isEmpty { request["httpVersion"] = .string(v) }
             if let b = postBody(req["postData"]) { request["body"] = b }
+            if let q = queryNotInURL(req) { request["_queryString"] = q }
             keepCustom(req, into: &request, skip: [])
         }
         r["request"] = .object(request)
@@ -59,6 +60,10 @@ public enum HARMapping {
             if let v = resp["httpVersion"]?.string, !v.isEmpty { response["httpVersion"] = .string(v) }
             if let b = contentBody(resp["content"]) { response["body"] = b }
             if let t = resp["statusText"]?.string, !t.isEmpty { response["statusText"] = .string(t) }
+            // A redirect target the headers don't carry is kept, so verify reads it.
+            if let u = resp["redirectURL"]?.string, !u.isEmpty, header(resp, "Location") != u {
+                response["_redirectURL"] = .string(u)
+            }
             keepCustom(resp, into: &response, skip: ["_error"])
             r["response"] = .object(response)
         }
@@ -242,6 +247,22 @@ public enum HARMapping {
     }
 
     /// `_`-prefixed members and `comment` of `from`, kept under the same names.
+    /// `queryString` pairs whose value the entry's `url` does not carry (a HAR may list pairs that
+    /// differ from its URL): kept as `_queryString`, so verify reads every one of them.
+    static func queryNotInURL(_ req: JSONValue) -> JSONOut? {
+        guard let list = req["queryString"], list.count > 0 else { return nil }
+        let url = req["url"]?.string ?? ""
+        let decoded = url.removingPercentEncoding ?? url
+        var kept: [JSONOut] = []
+        for q in list.elements {
+            let name = q["name"]?.string ?? ""
+            let value = q["value"]?.string ?? ""
+            if value.isEmpty ? decoded.contains(name) : (url.contains(value) || decoded.contains(value)) { continue }
+            kept.append(.object(["name": .string(name), "value": .string(value)]))
+        }
+        return kept.isEmpty ? nil : .array(kept)
+    }
+
     static func keepCustom(_ from: JSONValue, into o: inout [String: JSONOut], skip: Set<String>) {
         from.forEachMember { k, v in
             guard k.hasPrefix("_") || k == "comment", !ownFields.contains(k), !skip.contains(k), o[k] == nil else { return }

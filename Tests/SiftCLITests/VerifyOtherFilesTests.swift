@@ -15,6 +15,8 @@ import SiftArchive
         ("store.json", { #"{"budgetBytes":134217728,"owner":"\#($0)"}"# }),
         // One line over the 64 KiB piece, the credential at its end.
         ("big.log", { String(repeating: "x", count: 70_000) + " " + String(repeating: "y ", count: 10) + $0 }),
+        // No white space at all: the credential straddles the 64 KiB cut.
+        ("seam.log", { String(repeating: "x", count: 65_536 - 21) + "=" + $0 + "&" + String(repeating: "z", count: 100) }),
     ]
 
     /// An export (folder, or zip of it) holding one clean session, a standard `export.json`, and `extra`.

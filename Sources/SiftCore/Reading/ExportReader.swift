@@ -301,6 +301,7 @@ final class InputPass {
     func readAsText(entry: ArchiveEntry, source: ByteSource, root: String, keep: Int = 0) -> [UInt8]? {
         let file = SessionContext(input: input, file: entry.name, root: root, blobsAvailable: false)
         let piece = 64 << 10
+        let overlap = 4 << 10
         var kept: [UInt8] = []
         var keeping = keep > 0
         var pending: [UInt8] = []
@@ -325,9 +326,16 @@ final class InputPass {
                     start = nl + 1
                 } else if pending.count - start >= piece {
                     let window = pending[start..<(start + piece)]
-                    let cut = window.lastIndex(where: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }).map { $0 + 1 } ?? (start + piece)
-                    emit(pending[start..<cut])
-                    start = cut
+                    if let space = window.lastIndex(where: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
+                        emit(pending[start...space])
+                        start = space + 1
+                    } else {
+                        // No white space to cut at: the next piece starts `overlap` bytes back, so a
+                        // credential across the cut is whole in one of them (one in the overlap may
+                        // be reported twice, never missed).
+                        emit(pending[start..<(start + piece)])
+                        start += piece - overlap
+                    }
                 } else {
                     break
                 }

@@ -25,11 +25,13 @@ public enum RecordsCommand: SiftCommand {
                        allowed: RecordFilter.levels),
             OptionSpec("label", value: "label", help: "Keep records with this label.", repeatable: true),
             OptionSpec("status", value: "code", help: "Keep network records with this status code or class, such as 503 or 5xx.",
+                       kind: .rule { RecordFilter.validStatus($0) ? nil : "a status code such as 503, or a class such as 5xx" },
                        repeatable: true),
             RecordScope.sessionOption,
             RecordScope.sinceOption,
             RecordScope.untilOption,
-            OptionSpec("grep", value: "pattern", help: "Keep records whose printed line (credentials masked) matches this regular expression."),
+            OptionSpec("grep", value: "pattern", help: "Keep records whose printed line (credentials masked) matches this regular expression.",
+                       kind: .regex),
             OptionSpec("columns", value: "list",
                        help: "CSV columns, comma-separated; nested fields by dots. Default: \(RecordFlattener.defaultColumns.joined(separator: ", ")).",
                        takesPath: false),
@@ -58,25 +60,17 @@ public enum RecordsCommand: SiftCommand {
             .Nm verify ) .
             """)
 
-    static func filter(from options: ParsedOptions) throws -> RecordFilter {
+    /// The filter the options ask for (the parser checked every value).
+    static func filter(from options: ParsedOptions) -> RecordFilter {
         var f = RecordFilter()
         f.types = Set(options.all("type"))
         f.minLevel = options.value("level")
         f.labels = Set(options.all("label"))
-        for s in options.all("status") where !RecordFilter.validStatus(s) {
-            throw UsageError("The value '\(s)' is invalid for '--status <code>'. Please provide a status code such as 503, or a class such as 5xx.")
-        }
         f.statuses = options.all("status")
-        let scope = try RecordScope(options)
+        let scope = RecordScope(options)
         f.since = scope.since
         f.until = scope.until
-        if let g = options.value("grep") {
-            do {
-                f.grep = try NSRegularExpression(pattern: g)
-            } catch {
-                throw UsageError("The value '\(g)' is invalid for '--grep <pattern>': not a regular expression.")
-            }
-        }
+        f.grep = options.regex("grep")
         return f
     }
 
@@ -95,7 +89,7 @@ public enum RecordsCommand: SiftCommand {
     public static func run(_ parsed: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
         let options = try jsonMeansJSONLines(parsed)
         let common = try CommonOptions(options, spec: spec, io: io)
-        let filter = try filter(from: options)
+        let filter = filter(from: options)
         let scope = RecordScope(session: options.value("session"))
         let columns = (options.value("columns") ?? RecordFlattener.defaultColumns.joined(separator: ","))
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }

@@ -29,7 +29,7 @@ public enum ScrubCommand: SiftCommand {
             OptionSpec("quiet", short: "q", help: "No summary on standard error."),
             OptionSpec("max-input-bytes", value: "n",
                        help: "Most bytes read (after decompression) from the input; K, M and G suffixes are binary.",
-                       default: ByteSize.describe(ReadLimits.default.maxInputBytes)),
+                       kind: .bytes, default: ByteSize.describe(ReadLimits.default.maxInputBytes)),
         ],
         examples: [
             ("pbsift scrub export.zip -o export-scrubbed.zip", "A copy to attach to a ticket."),
@@ -58,12 +58,7 @@ public enum ScrubCommand: SiftCommand {
         let quiet = options.flag("quiet")
         guard dryRun || options.value("output") != nil else { throw UsageError("Missing expected option '--output <path>'") }
         var limits = ReadLimits.default
-        if let s = options.value("max-input-bytes") {
-            guard let n = ByteSize.parse(s) else {
-                throw UsageError("The value '\(s)' is invalid for '--max-input-bytes <n>'. Please provide a number of bytes, such as 512M or 2G.")
-            }
-            limits.maxInputBytes = n
-        }
+        if let n = options.bytes("max-input-bytes") { limits.maxInputBytes = n }
         func fail(_ path: String, _ why: String) -> ExitStatus {
             io.err("pbsift: \(Escape.terminal(path)): \(Escape.terminal(why))\n")
             return .incomplete

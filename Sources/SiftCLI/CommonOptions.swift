@@ -199,16 +199,25 @@ public struct CommonOptions: Sendable {
         return q.dropLast().joined(separator: ", ") + " or " + (q.last ?? "")
     }
 
-    /// Writes the rendered report to standard output, or to the `-o` file. Returns nil when written,
-    /// or `.incomplete` after telling standard error why the file could not be written.
+    /// The sink the report goes to: the `-o` file's, or standard output's. Throws `OutputFailure`
+    /// (`pbsift: PATH: reason`, exit status 2) when the file cannot be opened.
+    public func openOutput(_ io: CommandIO) throws(OutputFailure) -> OutputSink {
+        guard let path = outputPath else { return io.stdout }
+        return try OutputSink.file(path: path)
+    }
+
+    /// Finishes the report's sink. Returns nil when written (or the reader went away), or
+    /// `.incomplete` after telling standard error why it could not be written.
+    public func close(_ sink: OutputSink, io: CommandIO) -> ExitStatus? {
+        sink.finish()?.report(io)
+    }
+
+    /// Writes a report held whole, through the sink; nil when written, else `.incomplete`.
     public func write(_ report: String, io: CommandIO) -> ExitStatus? {
-        guard let path = outputPath else {
-            io.out(report)
-            return nil
-        }
         do {
-            try OutputFile.write(report, to: path)
-            return nil
+            let sink = try openOutput(io)
+            sink.write(report)
+            return close(sink, io: io)
         } catch {
             return error.report(io)
         }

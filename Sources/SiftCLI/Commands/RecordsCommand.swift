@@ -93,7 +93,7 @@ public enum RecordsCommand: SiftCommand {
         let scope = RecordScope(session: options.value("session"))
         let columns = (options.value("columns") ?? RecordFlattener.defaultColumns.joined(separator: ","))
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        let sink = try StreamSink(path: common.outputPath, io: io)
+        let sink = try common.openOutput(io)
         let csv = common.format == "csv"
         if csv { sink.write(Escape.csvRow(columns)) }
         let masker = RecordMasker(config: VerifyConfig())
@@ -101,58 +101,18 @@ public enum RecordsCommand: SiftCommand {
             if csv {
                 sink.write(Escape.csvRow(columns.map { RecordFlattener.cell(object, column: $0) }))
             } else {
-                var line = JSONOut.object(object).render(pretty: false)
-                line += "\n"
-                sink.write(line)
+                var w = JSONWriter(pretty: false)
+                w.value(.object(object))
+                w.newline()
+                sink.write(w.buf)
             }
         }
         let outcome = Diagnostics.read(options.argument("input"), analyses: scope.wrap([analysis]), common: common, io: io,
                                        shouldStop: { [sink] in sink.closed })
         try scope.checkSessionMatched(outcome.sessions.map(\.sessionId))
-        if let failed = sink.finish() { return failed }
+        if let failed = common.close(sink, io: io) { return failed }
         if sink.closed { return .ok }
         return common.exitStatus(for: outcome)
-    }
-}
-
-/// Output written as it is produced, to standard output or a file, buffered.
-final class StreamSink: @unchecked Sendable {
-    private let io: CommandIO
-    private let file: OutputFile?
-    private var buffer = ""
-    private var failed: OutputFile.Failure?
-
-    init(path: String?, io: CommandIO) throws {
-        self.io = io
-        file = try path.map { try OutputFile(path: $0) }
-    }
-
-    var closed: Bool { file == nil && io.stdoutClosed }
-
-    func write(_ s: String) {
-        buffer += s
-        if buffer.utf8.count >= 1 << 16 { flush() }
-    }
-
-    func flush() {
-        guard !buffer.isEmpty else { return }
-        if let file {
-            if failed == nil {
-                do { try file.write(Data(buffer.utf8)) } catch { failed = error }
-            }
-        } else {
-            io.out(buffer)
-        }
-        buffer = ""
-    }
-
-    /// Flushes and closes; returns `.incomplete` after telling standard error when the file failed.
-    func finish() -> ExitStatus? {
-        flush()
-        if failed == nil, let file {
-            do { try file.commit() } catch { failed = error }
-        }
-        return failed?.report(io)
     }
 }
 

@@ -129,15 +129,18 @@ public enum ReportCommand: SiftCommand {
             verifySummary: VerifySummary(findings: all.filter(VerifyCommand.reported), suppressed: suppressed, inputs: outcome.inputs,
                                          records: verify.recordsScanned, blobs: verify.blobsScanned),
             slowest: slowest, redactor: redactor)
-        let sink = try StreamSink(path: common.outputPath, io: io)
+        let sink = try common.openOutput(io)
         switch common.format {
         case "markdown": sink.write(report.markdown())
-        case "json": report.json { sink.write($0) }
+        case "json":
+            var w = JSONWriter(pretty: true, sink: sink)
+            report.json(into: &w)
+            w.flush()
         case "csv": sink.write(report.csv())
         case "html": sink.write(report.html())
         default: sink.write(report.text(colors: common.colors))
         }
-        if let failed = sink.finish() { return failed }
+        if let failed = common.close(sink, io: io) { return failed }
         if sink.closed { return .ok }
         let logsIncomplete = !(correlated?.logs.allErrors.isEmpty ?? true)
         return common.exitStatus(findings: all, incomplete: outcome.anyIncomplete || logsIncomplete)

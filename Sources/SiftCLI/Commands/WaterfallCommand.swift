@@ -108,15 +108,19 @@ public enum WaterfallCommand: SiftCommand {
         if others > 0 && !common.quiet {
             io.err("note: the reader made \(others) other finding\(others == 1 ? "" : "s") (integrity, limits, archive, policy); see 'pbsift inspect'\n")
         }
-        let sink = try StreamSink(path: common.outputPath, io: io)
+        let sink = try common.openOutput(io)
         switch common.format {
-        case "json": WaterfallRender.json(report) { sink.write($0) }
+        case "json":
+            var w = JSONWriter(pretty: true, sink: sink)
+            WaterfallRender.json(report, into: &w)
+            w.newline()
+            w.flush()
         case "csv": sink.write(WaterfallRender.csv(report))
         case "markdown": sink.write(WaterfallRender.markdown(report))
         case "svg": sink.write(WaterfallRender.svg(report))
         default: sink.write(WaterfallRender.text(report, columns: io.columns, color: common.color))
         }
-        if let failed = sink.finish() { return failed }
+        if let failed = common.close(sink, io: io) { return failed }
         if sink.closed { return .ok }
         // As for every command: the reader's findings count too (inspect lists them); of the
         // waterfall's own, those of the requests shown.

@@ -231,14 +231,14 @@ extension SupportReport {
 
     /// The union of the other commands' documents under one envelope (`docs/schema/report.schema.json`).
     public func json() -> String {
-        var out = ""
-        json { out += $0 }
-        return out
+        var w = JSONWriter(pretty: true)
+        json(into: &w)
+        return w.text
     }
 
-    /// The JSON document, handed to `sink` in pieces: the envelope, then the waterfall document as its
-    /// own renderer streams it (it is the largest part and is never held whole).
-    public func json(sink: (String) -> Void) {
+    /// Writes the JSON document through `w`: the envelope's members, then the waterfall document
+    /// (without its findings) as the `waterfall` member, written by its own writer at this depth.
+    public func json(into w: inout JSONWriter) {
         // The envelope `inspect` writes (tool, inputs, sessions, blobs), over every analysis's findings.
         guard case .object(var doc) = ReportEnvelope.document(
             inputs: outcome.inputs, findings: findings, blobs: outcome.blobs,
@@ -262,36 +262,17 @@ extension SupportReport {
                                          "text": .string(e.text), "failed": .bool(e.failed)])
                             })])
         })
-        // `waterfall` sorts last: the envelope is left open after the other keys and the waterfall
-        // document is streamed in as its renderer writes it, indented one level.
-        var head = JSONOut.object(doc).render(pretty: true)
-        guard head.hasSuffix("\n}") else { sink(head + "\n"); return }
-        head.removeLast(2)
-        sink(head + ",\n  \"waterfall\": ")
-        let w = waterfall.withoutFindings()
-        var first = true
-        var pendingNewline = false
-        WaterfallRender.json(w, pretty: true) { piece in
-            var bytes = Array(piece.utf8)
-            if first {
-                // Drop the empty `findings` member the waterfall document starts with.
-                let empty = Array("{\n  \"findings\": [],\n".utf8)
-                if bytes.starts(with: empty) { bytes = Array("{\n".utf8) + bytes[empty.count...] }
-                first = false
-            }
-            var out: [UInt8] = []
-            out.reserveCapacity(bytes.count + bytes.count / 16)
-            if pendingNewline { out += [0x0A, 0x20, 0x20]; pendingNewline = false }
-            for (i, b) in bytes.enumerated() {
-                if b == 0x0A {
-                    if i == bytes.count - 1 { pendingNewline = true } else { out += [0x0A, 0x20, 0x20] }
-                } else {
-                    out.append(b)
-                }
-            }
-            sink(String(decoding: out, as: UTF8.self))
+        doc["waterfall"] = nil
+        w.beginObject()
+        for key in doc.keys.sorted() {
+            w.key(key)
+            w.value(doc[key] ?? .null)
         }
-        sink("\n}\n")
+        // `waterfall` sorts last among the keys.
+        w.key("waterfall")
+        WaterfallRender.json(waterfall, into: &w, findings: false)
+        w.endObject()
+        w.newline()
     }
 
     // MARK: CSV

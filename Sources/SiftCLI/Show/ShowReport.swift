@@ -121,7 +121,6 @@ struct ShowReport: Sendable {
     var server: ServerSide?
     var around: [Around]
 
-    var failed: Bool { state == "failure" || state == "cancelled" || (statusCode ?? 0) >= 400 }
 
     /// `GET https://api.example.test/v1/orders`.
     var requestLine: String { "\(method ?? "?") \(url ?? label ?? "?")" }
@@ -231,7 +230,7 @@ extension ShowReport {
         droppedTransactions = wf?.droppedTransactions ?? 0
 
         // The server's side.
-        let c = correlation?.requests.first { $0.entry.input == m.input && $0.entry.file == m.file && $0.entry.line == m.record.line }
+        let c = correlation?.requests.first { $0.entry.ref == m.ref }
         if let correlation {
             let lines = c?.lines ?? []
             let texts = lines.map { redactor.text(SupportReport.serverText($0, max: 300, redactor: redactor)) }
@@ -298,23 +297,11 @@ extension ShowReport {
     }
 
     /// `server clock 2.49 s ahead of the device`, `4 h 7 min behind`.
-    static func skewWords(_ s: Double) -> String {
-        let a = abs(s)
-        let side = s >= 0 ? "ahead of" : "behind"
-        let amount: String
-        if a < 1 {
-            amount = WaterfallFormat.duration(a * 1000)
-        } else if a < 120 {
-            amount = WaterfallFormat.fixed(a, 2) + " s"
-        } else if a < 7200 {
-            amount = "\(Int(a / 60)) min \(Int(a.truncatingRemainder(dividingBy: 60))) s"
-        } else if a < 1e9 {
-            amount = "\(Int(a / 3600)) h \(Int(a.truncatingRemainder(dividingBy: 3600) / 60)) min"
-        } else {
-            amount = "more than 30 years"
-        }
-        return "server clock \(amount) \(side) the device"
-    }
+    static func skewWords(_ s: Double) -> String { ClockSkew.words(s) }
+}
+
+extension ShowReport: NetworkRecordView {
+    var ref: RecordRef { RecordRef(input: input, file: file, line: line) }
 }
 
 extension ShowReport: Redactable {

@@ -1,34 +1,47 @@
 import Foundation
+import SiftCore
 
 /// Where a command writes, and what it knows about its terminal. Tests render into memory.
 public final class CommandIO: @unchecked Sendable {
-    /// Data (the report). Written through `out(_:)`.
-    public var stdoutSink: (String) -> Void
-    /// Diagnostics and progress.
-    public var stderrSink: (String) -> Void
+    /// Data (the report): the one buffered sink of standard output. A command with `-o` writes to
+    /// the file's sink instead (`CommonOptions.openOutput`).
+    public let stdout: OutputSink
+    /// Diagnostics and progress (unbuffered).
+    public let stderr: OutputSink
     public var stdoutIsTTY: Bool
     public var stderrIsTTY: Bool
     public var environment: [String: String]
     /// Terminal width for text output (COLUMNS, else 100).
     public var columns: Int
 
-    public init(stdout: @escaping (String) -> Void, stderr: @escaping (String) -> Void, stdoutIsTTY: Bool = false,
-                stderrIsTTY: Bool = false, environment: [String: String] = [:], columns: Int = 100) {
-        self.stdoutSink = stdout
-        self.stderrSink = stderr
+    public init(stdout: OutputSink, stderr: OutputSink, stdoutIsTTY: Bool = false, stderrIsTTY: Bool = false,
+                environment: [String: String] = [:], columns: Int = 100) {
+        self.stdout = stdout
+        self.stderr = stderr
         self.stdoutIsTTY = stdoutIsTTY
         self.stderrIsTTY = stderrIsTTY
         self.environment = environment
         self.columns = columns
     }
 
-    /// Tells whether standard output was closed by its reader (`| head`): a long-running command
-    /// checks `stdoutClosed` and stops producing output. In memory it is never closed.
-    public var stdoutClosedProbe: () -> Bool = { false }
+    /// In memory: each stream's text is handed to its closure.
+    public convenience init(stdout: @escaping (String) -> Void, stderr: @escaping (String) -> Void, stdoutIsTTY: Bool = false,
+                            stderrIsTTY: Bool = false, environment: [String: String] = [:], columns: Int = 100) {
+        self.init(stdout: .memory(stdout), stderr: .memory(stderr), stdoutIsTTY: stdoutIsTTY, stderrIsTTY: stderrIsTTY,
+                  environment: environment, columns: columns)
+    }
 
     /// True once standard output's reader has gone away (EPIPE); further output is dropped.
-    public var stdoutClosed: Bool { stdoutClosedProbe() }
+    public var stdoutClosed: Bool { stdout.closed }
 
-    public func out(_ s: String) { stdoutSink(s) }
-    public func err(_ s: String) { stderrSink(s) }
+    public func out(_ s: String) { stdout.write(s) }
+    public func err(_ s: String) { stderr.write(s) }
+}
+
+extension OutputFailure {
+    /// Tells standard error (`pbsift: PATH: reason`); returns exit status 2.
+    func report(_ io: CommandIO) -> ExitStatus {
+        io.err(message)
+        return .incomplete
+    }
 }

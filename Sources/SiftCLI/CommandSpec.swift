@@ -10,8 +10,13 @@ public struct OptionSpec: Sendable {
     /// `nil` for a flag; otherwise the value's placeholder in help (`format`, `file`, `ms`).
     public var valueName: String?
     public var help: String
-    /// When set, the only values accepted (checked by the parser, listed in help and completions).
-    public var allowed: [String]?
+    /// What the value must be; the parser checks it and keeps the typed value.
+    public var kind: ValueKind
+    /// The only values accepted, for a `.choice` (listed in help, the man page and completions).
+    public var allowed: [String]? {
+        if case .choice(let words) = kind { return words }
+        return nil
+    }
     /// Shown in help as `(default: …)`.
     public var defaultValue: String?
     /// May be given more than once (all values kept); otherwise the last one wins.
@@ -19,13 +24,15 @@ public struct OptionSpec: Sendable {
     /// Completions complete a file name for the value.
     public var takesPath: Bool
 
-    public init(_ name: String, short: Character? = nil, value: String? = nil, help: String, allowed: [String]? = nil,
-                default defaultValue: String? = nil, repeatable: Bool = false, takesPath: Bool = false) {
+    /// `allowed` is the same as `kind: .choice(allowed)`.
+    public init(_ name: String, short: Character? = nil, value: String? = nil, help: String, kind: ValueKind = .text,
+                allowed: [String]? = nil, default defaultValue: String? = nil, repeatable: Bool = false,
+                takesPath: Bool = false) {
         self.name = name
         self.short = short
         self.valueName = value
         self.help = help
-        self.allowed = allowed
+        self.kind = allowed.map(ValueKind.choice) ?? kind
         self.defaultValue = defaultValue
         self.repeatable = repeatable
         self.takesPath = takesPath
@@ -93,6 +100,8 @@ public struct CommandSpec: Sendable {
 public struct ParsedOptions: Sendable {
     /// Values by long option name, in the order given (scalar options: use `last`).
     public var values: [String: [String]] = [:]
+    /// The same values after their option's `ValueKind` checked them (read with `int`, `seconds`, …).
+    public var typed: [String: [OptionValue]] = [:]
     /// Flags given, by long name.
     public var flags: Set<String> = []
     public var positionals: [String] = []
@@ -109,7 +118,7 @@ public struct ParsedOptions: Sendable {
     public func flag(_ name: String) -> Bool { flags.contains(name) }
 }
 
-/// A usage error: printed as `Error: …`, then usage, exit 64.
+/// A usage error: printed as `Error: …`, then usage, exit 64. A bad value: `UsageError.invalid`.
 public struct UsageError: Error, Sendable {
     public var message: String
     public init(_ message: String) { self.message = message }

@@ -1,6 +1,7 @@
 import Foundation
 import SiftArchive
 import SiftCore
+import SiftVerify
 
 /// The options the frame adds to every reporting command, and their resolution.
 public enum CommonOptionTable {
@@ -27,7 +28,7 @@ public enum CommonOptionTable {
                        allowed: ["auto", "always", "never"], default: "auto"),
             OptionSpec("max-input-bytes", value: "n",
                        help: "Most bytes read (after decompression) from one input; K, M and G suffixes are binary.",
-                       default: ByteSize.describe(ReadLimits.default.maxInputBytes)),
+                       kind: .bytes, default: ByteSize.describe(ReadLimits.default.maxInputBytes)),
             ProjectConfig.option,
         ]
     }
@@ -76,10 +77,26 @@ extension ArgumentSpec {
 }
 
 extension OptionSpec {
-    /// `--logs <path>`, repeatable: server logs for `correlate` and `report`.
+    /// `--logs <path>`, repeatable: server logs for `correlate`, `show` and `report`.
     public static let logs = OptionSpec(
-        "logs", value: "path", help: "Server logs: a file, a folder (recursive), a .gz file, or - for standard input (repeatable).",
+        "logs", value: "path", help: "Server logs: a file, a folder (recursive), a .gz file, or - for standard input.",
         repeatable: true, takesPath: true)
+
+    /// `--window-margin <seconds>`: seconds around each session's time window (`correlate`, `show`, `report`).
+    static func windowMargin(help: String) -> OptionSpec {
+        OptionSpec("window-margin", value: "seconds", help: help, kind: .seconds(0...7 * 86400), default: "60")
+    }
+
+    /// `--context <seconds>`: seconds of records around a request (`show`, `report`).
+    static func context(help: String) -> OptionSpec {
+        OptionSpec("context", value: "seconds", help: help, kind: .int(0...3600), default: "10")
+    }
+
+    /// `--extra-field <name>`, repeatable: a name added to verify's redaction lists (`verify`, `report`).
+    static func extraField(help: String) -> OptionSpec {
+        OptionSpec("extra-field", value: "name", help: help,
+                   kind: .rule { ContractNames.normalise($0).isEmpty ? "a field name" : nil }, repeatable: true)
+    }
 
     /// `--format <format>`, as error messages name the option.
     public var display: String { "--\(name)" + (valueName.map { " <\($0)>" } ?? "") }
@@ -143,7 +160,7 @@ public struct CommonOptions: Sendable {
                 throw UsageError("'--json' conflicts with '--format \(given)'")
             }
             guard spec.formats.contains("json") else {
-                throw UsageError("'\(spec.name)' has no json output. Please provide one of \(Self.quotedList(spec.formats)).")
+                throw UsageError.invalid("json", for: "--format <format>", expected: "one of " + Self.quotedList(spec.formats))
             }
             format = "json"
         }
@@ -157,12 +174,7 @@ public struct CommonOptions: Sendable {
         }
         quiet = parsed.flag("quiet")
         var limits = ReadLimits.default
-        if let s = parsed.value("max-input-bytes") {
-            guard let n = ByteSize.parse(s) else {
-                throw UsageError("The value '\(s)' is invalid for '--max-input-bytes <n>'. Please provide a number of bytes, such as 512M or 2G.")
-            }
-            limits.maxInputBytes = n
-        }
+        if let n = parsed.bytes("max-input-bytes") { limits.maxInputBytes = n }
         // How long a pipe named as an input may stay silent (see ReadLimits.pipeWaitSeconds).
         if let w = io.environment["PBSIFT_PIPE_WAIT"].flatMap(Double.init), w.isFinite, w >= 0, w <= 86_400 {
             limits.pipeWaitSeconds = w
@@ -187,16 +199,25 @@ public struct CommonOptions: Sendable {
         return q.dropLast().joined(separator: ", ") + " or " + (q.last ?? "")
     }
 
-    /// Writes the rendered report to standard output, or to the `-o` file. Returns nil when written,
-    /// or `.incomplete` after telling standard error why the file could not be written.
+    /// The sink the report goes to: the `-o` file's, or standard output's. Throws `OutputFailure`
+    /// (`pbsift: PATH: reason`, exit status 2) when the file cannot be opened.
+    public func openOutput(_ io: CommandIO) throws(OutputFailure) -> OutputSink {
+        guard let path = outputPath else { return io.stdout }
+        return try OutputSink.file(path: path)
+    }
+
+    /// Finishes the report's sink. Returns nil when written (or the reader went away), or
+    /// `.incomplete` after telling standard error why it could not be written.
+    public func close(_ sink: OutputSink, io: CommandIO) -> ExitStatus? {
+        sink.finish()?.report(io)
+    }
+
+    /// Writes a report held whole, through the sink; nil when written, else `.incomplete`.
     public func write(_ report: String, io: CommandIO) -> ExitStatus? {
-        guard let path = outputPath else {
-            io.out(report)
-            return nil
-        }
         do {
-            try OutputFile.write(report, to: path)
-            return nil
+            let sink = try openOutput(io)
+            sink.write(report)
+            return close(sink, io: io)
         } catch {
             return error.report(io)
         }

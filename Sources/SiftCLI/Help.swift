@@ -93,13 +93,8 @@ public enum Help {
     /// The help text with its allowed values and default: `Output format. (values: text, json; default: text)`.
     public static func describe(_ o: OptionSpec) -> String {
         var text = o.help
-        if o.repeatable {
-            // Said once: a table's own "(repeatable)" gives way to the sentence.
-            for mark in [" (repeatable).", " (repeatable)"] where text.contains(mark) {
-                text = text.replacingOccurrences(of: mark, with: mark.hasSuffix(".") ? "." : "")
-            }
-            text += " Can be repeated."
-        }
+        // Said once, here: the tables' own help never says "repeatable".
+        if o.repeatable { text += " Can be repeated." }
         return describe(text, allowed: o.allowed, default: o.defaultValue)
     }
 

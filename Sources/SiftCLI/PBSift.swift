@@ -50,18 +50,15 @@ public enum PBSift {
     /// (`| head`), further output is dropped and the exit status is the command's so far.
     public static func main(_ argv: [String]) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
-        let out = FDWriter(fd: 1, buffered: true)
-        let err = FDWriter(fd: 2, buffered: false)
         let env = ProcessInfo.processInfo.environment
         let stdoutTTY = isatty(1) != 0
-        let io = CommandIO(stdout: { out.write($0) }, stderr: { err.write($0) }, stdoutIsTTY: stdoutTTY,
+        let io = CommandIO(stdout: .descriptor(1, label: "standard output"),
+                           stderr: .descriptor(2, label: "standard error", buffered: false), stdoutIsTTY: stdoutTTY,
                            stderrIsTTY: isatty(2) != 0, environment: env,
                            columns: terminalColumns(env: env, tty: stdoutTTY))
-        io.stdoutClosedProbe = { out.closed }
         var status = run(arguments: Array(argv.dropFirst()), io: io)
-        out.flush()
-        if let e = out.failure, e != EPIPE {
-            err.write("Error: cannot write to standard output: \(String(cString: strerror(e)))\n")
+        if let failure = io.stdout.finish() {
+            io.err(failure.message)
             if status == ExitStatus.ok.rawValue || status == ExitStatus.findings.rawValue {
                 status = ExitStatus.incomplete.rawValue
             }
@@ -130,7 +127,7 @@ public enum PBSift {
             }
         } catch let e as UsageError {
             return usageError(e.message, spec: spec, io: io)
-        } catch let e as OutputFile.Failure {
+        } catch let e as OutputFailure {
             return e.report(io).rawValue
         } catch {
             io.err("Error: \(Escape.terminal(String(describing: error)))\n")
@@ -170,47 +167,5 @@ public enum PBSift {
     static func topLevelUsageError(_ message: String, io: CommandIO) -> Int32 {
         io.err("Error: \(Escape.terminal(message))\nUsage: pbsift <subcommand>\n  See 'pbsift --help' for more information.\n")
         return ExitStatus.usage.rawValue
-    }
-}
-
-/// Writes to a file descriptor, optionally buffered. After EPIPE (or any write error) it drops output
-/// and remembers the error.
-final class FDWriter: @unchecked Sendable {
-    let fd: Int32
-    let buffered: Bool
-    private var buffer: [UInt8] = []
-    private(set) var failure: Int32?
-    var closed: Bool { failure != nil }
-
-    init(fd: Int32, buffered: Bool) {
-        self.fd = fd
-        self.buffered = buffered
-        if buffered { buffer.reserveCapacity(1 << 16) }
-    }
-
-    func write(_ s: String) {
-        guard failure == nil else { return }
-        buffer.append(contentsOf: s.utf8)
-        if !buffered || buffer.count >= 1 << 16 { flush() }
-    }
-
-    func flush() {
-        guard failure == nil else { buffer.removeAll(); return }
-        var offset = 0
-        buffer.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress else { return }
-            while offset < raw.count {
-                #if canImport(Glibc)
-                let n = Glibc.write(fd, base + offset, raw.count - offset)
-                #else
-                let n = Darwin.write(fd, base + offset, raw.count - offset)
-                #endif
-                if n > 0 { offset += n; continue }
-                if n < 0 && errno == EINTR { continue }
-                failure = n < 0 ? errno : EIO
-                return
-            }
-        }
-        buffer.removeAll(keepingCapacity: true)
     }
 }

@@ -44,13 +44,13 @@ public struct ArgvParser: Sendable {
                 parsed.flags.insert(opt.name)
                 return
             }
-            if let allowed = opt.allowed, !allowed.contains(value) {
-                throw UsageError("The value '\(value)' is invalid for '\(opt.display)'. Please provide one of \(CommonOptions.quotedList(allowed)).")
-            }
+            guard let typed = opt.kind.parse(value) else { throw UsageError.invalid(value, for: opt) }
             if opt.repeatable {
                 parsed.values[opt.name, default: []].append(value)
+                parsed.typed[opt.name, default: []].append(typed)
             } else {
                 parsed.values[opt.name] = [value]
+                parsed.typed[opt.name] = [typed]
             }
         }
         while i < args.count {
@@ -121,7 +121,7 @@ public struct ArgvParser: Sendable {
             }
             if let allowed = arg.allowed {
                 for v in take where !allowed.contains(v) {
-                    throw UsageError("The value '\(v)' is invalid for '<\(arg.name)>'. Please provide one of \(CommonOptions.quotedList(allowed)).")
+                    throw UsageError.invalid(v, for: "<\(arg.name)>", expected: "one of " + CommonOptions.quotedList(allowed))
                 }
             }
             parsed.arguments[arg.name] = Array(take)

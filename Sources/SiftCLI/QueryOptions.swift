@@ -5,14 +5,19 @@ import SiftCorrelate
 /// The `--emit-query` options that name where the ids and times live on the log platform.
 enum QueryOptions {
     static let options: [OptionSpec] = [
-        OptionSpec("id-field", value: "name", help: "With --emit-query: the field holding the request id. (default: request_id)"),
-        OptionSpec("time-field", value: "name",
-                   help: "With --emit-query: the timestamp field. (default: @timestamp for elasticsearch, ts for clickhouse and bigquery)"),
-        OptionSpec("table", value: "name",
-                   help: "With --emit-query: the table, or the Elasticsearch index. (default: logs, project.dataset.logs, logs-*)"),
-        OptionSpec("stream", value: "selector", help: "With --emit-query loki: the stream selector. (default: {job=~\".+\"})"),
-        OptionSpec("log-group", value: "name", help: "With --emit-query cloudwatch: the log group. (default: $LOG_GROUP)"),
+        option("id-field", value: "name", help: "With --emit-query: the field holding the request id. (default: request_id)"),
+        option("time-field", value: "name",
+               help: "With --emit-query: the timestamp field. (default: @timestamp for elasticsearch, ts for clickhouse and bigquery)"),
+        option("table", value: "name",
+               help: "With --emit-query: the table, or the Elasticsearch index. (default: logs, project.dataset.logs, logs-*)"),
+        option("stream", value: "selector", help: "With --emit-query loki: the stream selector. (default: {job=~\".+\"})"),
+        option("log-group", value: "name", help: "With --emit-query cloudwatch: the log group. (default: $LOG_GROUP)"),
     ]
+
+    /// A value that goes into a query: checked by `QueryTarget.problem`.
+    static func option(_ name: String, value: String, help: String) -> OptionSpec {
+        OptionSpec(name, value: value, help: help, kind: .rule { QueryTarget.problem(option: name, value: $0) })
+    }
 
     /// The target the options name; a usage error for a name that can't go into a query, or for an
     /// option given without `--emit-query`.
@@ -22,9 +27,6 @@ enum QueryOptions {
             guard let value = options.value(o.name) else { continue }
             guard platform != nil else {
                 throw UsageError("'--\(o.name)' applies only with '--emit-query <platform>'.")
-            }
-            if let problem = QueryTarget.problem(option: o.name, value: value) {
-                throw UsageError("The value '\(value)' is invalid for '--\(o.name) <\(o.valueName ?? "name")>'. Please provide \(problem).")
             }
             switch o.name {
             case "id-field": t.idField = value

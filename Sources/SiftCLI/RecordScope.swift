@@ -11,8 +11,8 @@ struct RecordScope: Sendable {
     var isEmpty: Bool { session == nil && since == nil && until == nil }
 
     static let sessionOption = OptionSpec("session", value: "id", help: "Only this session: its id or the start of it.")
-    static let sinceOption = OptionSpec("since", value: "time", help: "Keep records at or after this RFC 3339 time.")
-    static let untilOption = OptionSpec("until", value: "time", help: "Keep records at or before this RFC 3339 time.")
+    static let sinceOption = OptionSpec("since", value: "time", help: "Keep records at or after this RFC 3339 time.", kind: .time)
+    static let untilOption = OptionSpec("until", value: "time", help: "Keep records at or before this RFC 3339 time.", kind: .time)
     /// The three options, for a command's table.
     static let options = [sessionOption, sinceOption, untilOption]
 
@@ -22,19 +22,11 @@ struct RecordScope: Sendable {
         self.until = until
     }
 
-    /// Reads the options; throws `UsageError` for a time that is not RFC 3339.
-    init(_ options: ParsedOptions) throws {
+    /// Reads the options (the parser checked the times).
+    init(_ options: ParsedOptions) {
         session = options.value("session").flatMap { $0.isEmpty ? nil : $0 }
-        since = try RecordScope.time(options, "since")
-        until = try RecordScope.time(options, "until")
-    }
-
-    static func time(_ options: ParsedOptions, _ name: String) throws -> Double? {
-        guard let text = options.value(name) else { return nil }
-        guard let t = Timestamp.parse(text) else {
-            throw UsageError("The value '\(text)' is invalid for '--\(name) <time>'. Please provide an RFC 3339 time such as 2026-11-29T10:15:02Z.")
-        }
-        return t
+        since = options.time("since")
+        until = options.time("until")
     }
 
     /// Whether a record (not a header) falls in the time range; a record without a time does not

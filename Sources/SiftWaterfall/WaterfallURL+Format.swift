@@ -249,6 +249,17 @@ public enum WaterfallFormat {
         return String(s.prefix(max(0, width - 1))) + "…"
     }
 
+    /// `s` in at most `width` characters, cut in the middle so a path's tail survives:
+    /// `POST api.example.com/v…/orders/quote`.
+    public static func fitMiddle(_ s: String, _ width: Int) -> String {
+        guard width > 0 else { return "" }
+        guard s.count > width else { return s }
+        guard width > 3 else { return String(s.prefix(width)) }
+        let tail = (width - 1) / 2
+        let head = width - 1 - tail
+        return String(s.prefix(head)) + "…" + String(s.suffix(tail))
+    }
+
     /// Pads on the right (or left with `right: true`) to `width` characters.
     public static func pad(_ s: String, _ width: Int, right: Bool = false) -> String {
         let n = s.count

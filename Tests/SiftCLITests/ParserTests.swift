@@ -163,3 +163,62 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
         #expect(ByteSize.describe(1536) == "1536")
     }
 }
+
+/// Typed option values: every option whose value has a kind is checked by the parser, and every bad
+/// value gets the one message and exit 64, whatever the command.
+@Suite struct OptionValueTests {
+    /// The first of a few hostile values that `kind` rejects.
+    static func badValue(for kind: ValueKind) -> String? {
+        ["(", "-_", "", "nan", "1e999"].first { kind.parse($0) == nil }
+    }
+
+    @Test func everyTypedOptionRejectsABadValueWithTheOneTemplate() {
+        var checked = 0
+        for spec in PBSift.specs {
+            for o in spec.allOptions where o.valueName != nil {
+                if case .text = o.kind { continue }
+                guard let bad = Self.badValue(for: o.kind) else {
+                    Issue.record("no bad value for --\(o.name) of \(spec.name)")
+                    continue
+                }
+                let r = runCLI([spec.name, "--\(o.name)=\(bad)", "x"])
+                let expected = UsageError.invalid(bad, for: o).message
+                #expect(r.status == 64, "\(spec.name) --\(o.name)")
+                #expect(r.err.hasPrefix("Error: \(expected)\nUsage: pbsift \(spec.name) "), "\(spec.name) --\(o.name): \(r.err)")
+                checked += 1
+            }
+        }
+        #expect(checked >= 30)
+    }
+
+    @Test func typedValuesAreKept() throws {
+        guard case .options(let p) = try ArgvParser(spec: WaterfallCommand.spec).parse(
+            ["--slowest", "3", "--min-duration", "250", "--since", "2026-11-29T10:15:02Z", "--max-input-bytes", "2M", "x"]) else {
+            Issue.record("expected options")
+            return
+        }
+        #expect(p.int("slowest") == 3)
+        #expect(p.seconds("min-duration") == 0.25)
+        #expect(p.time("since") != nil)
+        #expect(p.bytes("max-input-bytes") == 2 << 20)
+        #expect(p.int("min-duration") == nil)
+    }
+
+    static let messages: [(ValueKind, String, String)] = [
+        (.int(1...Int.max), "0", "a positive whole number"),
+        (.int(0...1000), "1001", "a whole number from 0 to 1000"),
+        (.seconds(0...604800), "-1", "a number of seconds from 0 to 604800"),
+        (.milliseconds, "inf", "a number of milliseconds, such as 500"),
+        (.bytes, "1.5G", "a number of bytes, such as 512M or 2G"),
+        (.time, "yesterday", "an RFC 3339 time such as 2026-11-29T10:15:02Z"),
+        (.regex, "(", "a regular expression"),
+        (.choice(["a", "b"]), "c", "one of 'a' or 'b'"),
+    ]
+
+    @Test func expectations() {
+        for (kind, bad, expected) in Self.messages {
+            #expect(kind.parse(bad) == nil, "\(bad)")
+            #expect(kind.expectation(for: bad) == expected)
+        }
+    }
+}

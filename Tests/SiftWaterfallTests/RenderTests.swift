@@ -310,8 +310,13 @@ enum GoldenFixture {
             var tree = ""
             WaterfallRender.requestJSON(odd).write(into: &tree, pretty: pretty, indent: 0)
             #expect(fast == tree)
+            // Streamed through a sink in pieces, the document is the same bytes.
             var pieces: [String] = []
-            WaterfallRender.json(r, pretty: pretty) { pieces.append($0) }
+            let sink = OutputSink.memory { pieces.append($0) }
+            var w = JSONWriter(pretty: pretty, sink: sink)
+            WaterfallRender.json(r, into: &w)
+            w.newline()
+            w.flush()
             #expect(pieces.joined() == WaterfallRender.json(r, pretty: pretty))
         }
     }

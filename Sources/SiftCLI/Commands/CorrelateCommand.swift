@@ -32,14 +32,13 @@ public enum CorrelateCommand: SiftCommand {
             OptionSpec("emit-query", value: "platform",
                        help: "Print the log platform's queries for these ids and time window instead of scanning.",
                        allowed: QueryPlatform.allCases.map(\.rawValue)),
-            OptionSpec("window-margin", value: "seconds",
-                       help: "Seconds added before and after each session's time window (server-only ids, queries).",
-                       default: "60"),
+            OptionSpec.windowMargin(help: "Seconds added before and after each session's time window (server-only ids, queries)."),
             OptionSpec("log-format", value: "name",
                        help: "Read every log line as this format instead of detecting it per file.",
                        allowed: LogCatalogue.entries.map(\.name)),
             OptionSpec("log-timezone", value: "zone",
-                       help: "The zone of log times written without an offset: UTC, +02:00 or a name like Europe/Paris (default UTC)."),
+                       help: "The zone of log times written without an offset: UTC, +02:00 or a name like Europe/Paris (default UTC).",
+                       kind: .rule { LogReadOptions.zone($0) == nil ? "UTC, an offset like +02:00, or a zone name like Europe/Paris" : nil }),
             OptionSpec("request-id-header", value: "name",
                        help: "The header that carries the request id in HAR inputs.", default: "X-Request-Id"),
         ] + QueryOptions.options,
@@ -138,30 +137,16 @@ public enum CorrelateCommand: SiftCommand {
             commands whose query string stays within 10000 characters.
             """)
 
-    /// `--window-margin` in seconds (default 60; shared with `report`).
-    static func windowMargin(from options: ParsedOptions) throws -> Double {
-        guard let m = options.value("window-margin") else { return 60 }
-        guard let v = Double(m), v.isFinite, v >= 0, v <= 7 * 86400 else {
-            throw UsageError("The value '\(m)' is invalid for '--window-margin <seconds>'. Please provide a number of seconds from 0 to 604800.")
-        }
-        return v
+    /// `--window-margin` in seconds (default 60; shared with `show` and `report`).
+    static func windowMargin(from options: ParsedOptions) -> Double {
+        options.seconds("window-margin") ?? 60
     }
 
-    /// `--log-format` and `--log-timezone`.
-    static func readOptions(from options: ParsedOptions) throws -> LogReadOptions {
+    /// `--log-format` and `--log-timezone` (the parser checked both).
+    static func readOptions(from options: ParsedOptions) -> LogReadOptions {
         var read = LogReadOptions()
-        if let name = options.value("log-format") {
-            guard let f = LogFormat(rawValue: name) else {
-                throw UsageError("The value '\(name)' is invalid for '--log-format <name>'. Please provide one of \(CommonOptions.quotedList(LogCatalogue.entries.map(\.name))).")
-            }
-            read.format = f
-        }
-        if let z = options.value("log-timezone") {
-            guard let zone = LogReadOptions.zone(z) else {
-                throw UsageError("The value '\(z)' is invalid for '--log-timezone <zone>'. Please provide UTC, an offset like +02:00, or a zone name like Europe/Paris.")
-            }
-            read.timezone = zone
-        }
+        read.format = options.value("log-format").flatMap(LogFormat.init(rawValue:))
+        if let zone = options.value("log-timezone").flatMap(LogReadOptions.zone) { read.timezone = zone }
         return read
     }
 
@@ -169,14 +154,9 @@ public enum CorrelateCommand: SiftCommand {
         let common = try CommonOptions(options, spec: spec, io: io)
         let inputs = options.argument("input")
         let logs = options.all("logs")
-        let platform = try options.value("emit-query").map { name -> QueryPlatform in
-            guard let p = QueryPlatform(rawValue: name) else {
-                throw UsageError("The value '\(name)' is invalid for '--emit-query <platform>'. Please provide one of \(CommonOptions.quotedList(QueryPlatform.allCases.map(\.rawValue))).")
-            }
-            return p
-        }
-        let margin = try windowMargin(from: options)
-        let read = try readOptions(from: options)
+        let platform = options.value("emit-query").flatMap(QueryPlatform.init(rawValue:))
+        let margin = windowMargin(from: options)
+        let read = readOptions(from: options)
         let target = try QueryOptions.target(options, platform: platform)
         if platform == nil && logs.isEmpty {
             throw UsageError("Missing '--logs <path>' (or '--emit-query <platform>').")

@@ -43,7 +43,7 @@ public enum HARCommand: SiftCommand {
 
     public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
         let common = try CommonOptions(options, spec: spec, io: io)
-        let sink = try StreamSink(path: common.outputPath, io: io)
+        let sink = try common.openOutput(io)
         let config = VerifyConfig()
         let secrets = RecordSecrets(config: config)
         let base = Redactor.verify(config: config)
@@ -55,7 +55,7 @@ public enum HARCommand: SiftCommand {
         let outcome = Diagnostics.read(options.argument("input"), analyses: [writer], common: common, io: io,
                                        shouldStop: { [sink] in sink.closed })
         writer.close()
-        if let failed = sink.finish() { return failed }
+        if let failed = common.close(sink, io: io) { return failed }
         if sink.closed { return .ok }
         return common.exitStatus(for: outcome)
     }

@@ -25,11 +25,13 @@ public enum RecordsCommand: SiftCommand {
                        allowed: RecordFilter.levels),
             OptionSpec("label", value: "label", help: "Keep records with this label.", repeatable: true),
             OptionSpec("status", value: "code", help: "Keep network records with this status code or class, such as 503 or 5xx.",
+                       kind: .rule { RecordFilter.validStatus($0) ? nil : "a status code such as 503, or a class such as 5xx" },
                        repeatable: true),
             RecordScope.sessionOption,
             RecordScope.sinceOption,
             RecordScope.untilOption,
-            OptionSpec("grep", value: "pattern", help: "Keep records whose printed line (credentials masked) matches this regular expression."),
+            OptionSpec("grep", value: "pattern", help: "Keep records whose printed line (credentials masked) matches this regular expression.",
+                       kind: .regex),
             OptionSpec("columns", value: "list",
                        help: "CSV columns, comma-separated; nested fields by dots. Default: \(RecordFlattener.defaultColumns.joined(separator: ", ")).",
                        takesPath: false),
@@ -58,25 +60,17 @@ public enum RecordsCommand: SiftCommand {
             .Nm verify ) .
             """)
 
-    static func filter(from options: ParsedOptions) throws -> RecordFilter {
+    /// The filter the options ask for (the parser checked every value).
+    static func filter(from options: ParsedOptions) -> RecordFilter {
         var f = RecordFilter()
         f.types = Set(options.all("type"))
         f.minLevel = options.value("level")
         f.labels = Set(options.all("label"))
-        for s in options.all("status") where !RecordFilter.validStatus(s) {
-            throw UsageError("The value '\(s)' is invalid for '--status <code>'. Please provide a status code such as 503, or a class such as 5xx.")
-        }
         f.statuses = options.all("status")
-        let scope = try RecordScope(options)
+        let scope = RecordScope(options)
         f.since = scope.since
         f.until = scope.until
-        if let g = options.value("grep") {
-            do {
-                f.grep = try NSRegularExpression(pattern: g)
-            } catch {
-                throw UsageError("The value '\(g)' is invalid for '--grep <pattern>': not a regular expression.")
-            }
-        }
+        f.grep = options.regex("grep")
         return f
     }
 
@@ -95,11 +89,11 @@ public enum RecordsCommand: SiftCommand {
     public static func run(_ parsed: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
         let options = try jsonMeansJSONLines(parsed)
         let common = try CommonOptions(options, spec: spec, io: io)
-        let filter = try filter(from: options)
+        let filter = filter(from: options)
         let scope = RecordScope(session: options.value("session"))
         let columns = (options.value("columns") ?? RecordFlattener.defaultColumns.joined(separator: ","))
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        let sink = try StreamSink(path: common.outputPath, io: io)
+        let sink = try common.openOutput(io)
         let csv = common.format == "csv"
         if csv { sink.write(Escape.csvRow(columns)) }
         let masker = RecordMasker(config: VerifyConfig())
@@ -107,58 +101,18 @@ public enum RecordsCommand: SiftCommand {
             if csv {
                 sink.write(Escape.csvRow(columns.map { RecordFlattener.cell(object, column: $0) }))
             } else {
-                var line = JSONOut.object(object).render(pretty: false)
-                line += "\n"
-                sink.write(line)
+                var w = JSONWriter(pretty: false)
+                w.value(.object(object))
+                w.newline()
+                sink.write(w.buf)
             }
         }
         let outcome = Diagnostics.read(options.argument("input"), analyses: scope.wrap([analysis]), common: common, io: io,
                                        shouldStop: { [sink] in sink.closed })
         try scope.checkSessionMatched(outcome.sessions.map(\.sessionId))
-        if let failed = sink.finish() { return failed }
+        if let failed = common.close(sink, io: io) { return failed }
         if sink.closed { return .ok }
         return common.exitStatus(for: outcome)
-    }
-}
-
-/// Output written as it is produced, to standard output or a file, buffered.
-final class StreamSink: @unchecked Sendable {
-    private let io: CommandIO
-    private let file: OutputFile?
-    private var buffer = ""
-    private var failed: OutputFile.Failure?
-
-    init(path: String?, io: CommandIO) throws {
-        self.io = io
-        file = try path.map { try OutputFile(path: $0) }
-    }
-
-    var closed: Bool { file == nil && io.stdoutClosed }
-
-    func write(_ s: String) {
-        buffer += s
-        if buffer.utf8.count >= 1 << 16 { flush() }
-    }
-
-    func flush() {
-        guard !buffer.isEmpty else { return }
-        if let file {
-            if failed == nil {
-                do { try file.write(Data(buffer.utf8)) } catch { failed = error }
-            }
-        } else {
-            io.out(buffer)
-        }
-        buffer = ""
-    }
-
-    /// Flushes and closes; returns `.incomplete` after telling standard error when the file failed.
-    func finish() -> ExitStatus? {
-        flush()
-        if failed == nil, let file {
-            do { try file.commit() } catch { failed = error }
-        }
-        return failed?.report(io)
     }
 }
 

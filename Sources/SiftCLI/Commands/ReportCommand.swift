@@ -22,13 +22,10 @@ public enum ReportCommand: SiftCommand {
         ],
         options: [
             OptionSpec.logs,
-            OptionSpec("slowest", value: "n", help: "How many of the slowest requests to show.", default: "5"),
-            OptionSpec("context", value: "seconds", help: "Seconds of records shown before and after each failure.", default: "10"),
-            OptionSpec("window-margin", value: "seconds",
-                       help: "Seconds added before and after each session's time window when reading the logs.", default: "60"),
-            OptionSpec("extra-field", value: "name",
-                       help: "Also treat this header, parameter or field name as secret (repeatable), as in verify.",
-                       repeatable: true),
+            OptionSpec("slowest", value: "n", help: "How many of the slowest requests to show.", kind: .int(0...1000), default: "5"),
+            OptionSpec.context(help: "Seconds of records shown before and after each failure."),
+            OptionSpec.windowMargin(help: "Seconds added before and after each session's time window when reading the logs."),
+            OptionSpec.extraField(help: "Also treat this header, parameter or field name as secret, as in verify."),
             OptionSpec("config", value: "file", help: "A verify config file (see pbsift verify --help).", takesPath: true),
             OptionSpec("baseline", value: "file", help: "Accept the credential findings this verify baseline lists.", takesPath: true),
         ] + RecordScope.options,
@@ -85,9 +82,9 @@ public enum ReportCommand: SiftCommand {
         if inputs.contains("-") && logs.contains("-") {
             throw UsageError("Standard input can be the export or the logs, not both.")
         }
-        let slowest = try positiveInt(options, "slowest", default: 5, max: 1000)
-        let context = Double(try positiveInt(options, "context", default: 10, max: 3600))
-        let margin = try CorrelateCommand.windowMargin(from: options)
+        let slowest = options.int("slowest") ?? 5
+        let context = Double(options.int("context") ?? 10)
+        let margin = CorrelateCommand.windowMargin(from: options)
         let config = try VerifyCommand.config(from: options)
         let baseline = try VerifyCommand.baseline(from: options)
 
@@ -96,7 +93,7 @@ public enum ReportCommand: SiftCommand {
         let waterfall = WaterfallAnalysis()
         let correlation = CorrelationAnalysis()
         let timeline = FailureTimeline(context: context)
-        let scope = try RecordScope(options)
+        let scope = RecordScope(options)
         var outcome = Diagnostics.read(inputs, analyses: scope.wrap([verify, waterfall, correlation, timeline]), common: common, io: io)
         try scope.checkSessionMatched(outcome.sessions.map(\.sessionId))
         outcome.findings = outcome.findings.filter(scope.keeps)
@@ -132,25 +129,20 @@ public enum ReportCommand: SiftCommand {
             verifySummary: VerifySummary(findings: all.filter(VerifyCommand.reported), suppressed: suppressed, inputs: outcome.inputs,
                                          records: verify.recordsScanned, blobs: verify.blobsScanned),
             slowest: slowest, redactor: redactor)
-        let sink = try StreamSink(path: common.outputPath, io: io)
+        let sink = try common.openOutput(io)
         switch common.format {
         case "markdown": sink.write(report.markdown())
-        case "json": report.json { sink.write($0) }
+        case "json":
+            var w = JSONWriter(pretty: true, sink: sink)
+            report.json(into: &w)
+            w.flush()
         case "csv": sink.write(report.csv())
         case "html": sink.write(report.html())
         default: sink.write(report.text(colors: common.colors))
         }
-        if let failed = sink.finish() { return failed }
+        if let failed = common.close(sink, io: io) { return failed }
         if sink.closed { return .ok }
         let logsIncomplete = !(correlated?.logs.allErrors.isEmpty ?? true)
         return common.exitStatus(findings: all, incomplete: outcome.anyIncomplete || logsIncomplete)
-    }
-
-    static func positiveInt(_ options: ParsedOptions, _ name: String, default value: Int, max: Int) throws -> Int {
-        guard let text = options.value(name) else { return value }
-        guard let n = Int(text), n >= 0, n <= max else {
-            throw UsageError("The value '\(text)' is invalid for '--\(name) <\(name == "slowest" ? "n" : "seconds")>'. Please provide a whole number from 0 to \(max).")
-        }
-        return n
     }
 }

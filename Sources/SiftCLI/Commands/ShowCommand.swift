@@ -27,9 +27,8 @@ public enum ShowCommand: SiftCommand {
         options: [
             OptionSpec.logs,
             OptionSpec("session", value: "id", help: "The session to look in, when several match: its id or the start of it."),
-            OptionSpec("context", value: "seconds", help: "Seconds of records shown before and after the request.", default: "10"),
-            OptionSpec("window-margin", value: "seconds",
-                       help: "Seconds added before and after the session's time window when reading the logs.", default: "60"),
+            OptionSpec.context(help: "Seconds of records shown before and after the request."),
+            OptionSpec.windowMargin(help: "Seconds added before and after the session's time window when reading the logs."),
         ],
         examples: [
             ("pbsift show export.zip 52", "The request with seq 52: headers, bodies, phases, the records around it."),
@@ -77,10 +76,10 @@ public enum ShowCommand: SiftCommand {
         }
         let wanted = options.argument("request").first ?? ""
         guard let selector = ShowSelector(wanted) else {
-            throw UsageError("The value '\(wanted)' is invalid for '<request>'. Please provide a seq number, a request id (req_...) or a record id (rec_...).")
+            throw UsageError.invalid(wanted, for: "<request>", expected: "a seq number, a request id (req_...) or a record id (rec_...)")
         }
-        let context = Double(try ReportCommand.positiveInt(options, "context", default: 10, max: 3600))
-        let margin = try CorrelateCommand.windowMargin(from: options)
+        let context = Double(options.int("context") ?? 10)
+        let margin = CorrelateCommand.windowMargin(from: options)
         let session = options.value("session")
 
         let show = ShowAnalysis(selector: selector, session: session, context: context)

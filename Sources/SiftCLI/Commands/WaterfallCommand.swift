@@ -21,8 +21,9 @@ public enum WaterfallCommand: SiftCommand {
         ],
         options: [
             OptionSpec("request", value: "id", help: "Show only this request: a request id (req_...), a record id (rec_...) or a seq number."),
-            OptionSpec("slowest", value: "n", help: "Show only the N slowest requests (in timeline order)."),
-            OptionSpec("min-duration", value: "ms", help: "Show only requests that took at least this many milliseconds."),
+            OptionSpec("slowest", value: "n", help: "Show only the N slowest requests (in timeline order).", kind: .int(1...Int.max)),
+            OptionSpec("min-duration", value: "ms", help: "Show only requests that took at least this many milliseconds.",
+                       kind: .milliseconds),
             OptionSpec("category", value: "name", help: "Show only requests of this category: auth, call, generated, app, ..."),
             OptionSpec("source", value: "source", help: "Show only the SDK's own requests or the app's.", allowed: ["sdk", "app"]),
         ] + RecordScope.options,
@@ -73,22 +74,12 @@ public enum WaterfallCommand: SiftCommand {
     /// The rules the waterfall reports (the man page lists them).
     public static var rules: [(String, String)] { WaterfallRule.all.map { ($0.id, String($0.summary.dropLast()) + " (\($0.severity.rawValue)).") } }
 
-    /// The filter the options ask for; throws `UsageError` for a bad number.
-    static func filter(from options: ParsedOptions) throws -> WaterfallFilter {
+    /// The filter the options ask for (the parser checked the numbers).
+    static func filter(from options: ParsedOptions) -> WaterfallFilter {
         var f = WaterfallFilter()
         f.request = options.value("request")
-        if let s = options.value("slowest") {
-            guard let n = Int(s), n > 0 else {
-                throw UsageError("The value '\(s)' is invalid for '--slowest <n>'. Please provide a positive whole number.")
-            }
-            f.slowest = n
-        }
-        if let s = options.value("min-duration") {
-            guard let ms = Double(s), ms.isFinite, ms >= 0 else {
-                throw UsageError("The value '\(s)' is invalid for '--min-duration <ms>'. Please provide a number of milliseconds, such as 500.")
-            }
-            f.minDurationMs = ms
-        }
+        f.slowest = options.int("slowest")
+        f.minDurationMs = options.seconds("min-duration").map { $0 * 1000 }
         f.category = options.value("category")
         f.source = options.value("source")
         return f
@@ -101,8 +92,8 @@ public enum WaterfallCommand: SiftCommand {
 
     public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
         let common = try CommonOptions(options, spec: spec, io: io)
-        let filter = try filter(from: options)
-        let scope = try RecordScope(options)
+        let filter = filter(from: options)
+        let scope = RecordScope(options)
         let analysis = WaterfallAnalysis()
         var outcome = Diagnostics.read(options.argument("input"), analyses: scope.wrap([analysis]), common: common, io: io)
         try scope.checkSessionMatched(outcome.sessions.map(\.sessionId))
@@ -117,15 +108,19 @@ public enum WaterfallCommand: SiftCommand {
         if others > 0 && !common.quiet {
             io.err("note: the reader made \(others) other finding\(others == 1 ? "" : "s") (integrity, limits, archive, policy); see 'pbsift inspect'\n")
         }
-        let sink = try StreamSink(path: common.outputPath, io: io)
+        let sink = try common.openOutput(io)
         switch common.format {
-        case "json": WaterfallRender.json(report) { sink.write($0) }
+        case "json":
+            var w = JSONWriter(pretty: true, sink: sink)
+            WaterfallRender.json(report, into: &w)
+            w.newline()
+            w.flush()
         case "csv": sink.write(WaterfallRender.csv(report))
         case "markdown": sink.write(WaterfallRender.markdown(report))
         case "svg": sink.write(WaterfallRender.svg(report))
         default: sink.write(WaterfallRender.text(report, columns: io.columns, color: common.color))
         }
-        if let failed = sink.finish() { return failed }
+        if let failed = common.close(sink, io: io) { return failed }
         if sink.closed { return .ok }
         // As for every command: the reader's findings count too (inspect lists them); of the
         // waterfall's own, those of the requests shown.

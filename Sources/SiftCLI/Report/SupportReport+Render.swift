@@ -5,58 +5,122 @@ import SiftVerify
 import SiftWaterfall
 
 extension SupportReport {
+    // MARK: Shared facts
+
+    /// `1 input, 1 session, 53 records, 13 findings (8 high, 2 medium, 3 low)`: the one count of findings.
+    public var headline: String {
+        let records = outcome.sessions.reduce(0) { $0 + $1.recordCount }
+        let n = outcome.inputs.count, m = outcome.sessions.count
+        return "\(n) input\(n == 1 ? "" : "s"), \(m) session\(m == 1 ? "" : "s"), \(records) record\(records == 1 ? "" : "s"), "
+            + ReportEnvelope.findingsSummaryLine(findings)
+    }
+
+    /// The user of a session: its id, `signed out` (a header without one), or unknown (no header).
+    static func userText(_ s: SessionSummary) -> String {
+        s.userId ?? (s.hasHeader ? "(signed out)" : "(unknown: no session header)")
+    }
+
+    /// One line a session: `com.acme.shop 4.2.0 (512) · iPhone16,1, iOS 18.1.1 · user usr_123 · 53 records · …`.
+    static func sessionLine(_ s: SessionSummary) -> String {
+        var parts: [String] = []
+        if let a = InspectReport.appText(s) { parts.append(a) }
+        let device = [s.device.model, s.device.system].compactMap { $0 }.joined(separator: ", ")
+        if !device.isEmpty { parts.append(device) }
+        parts.append("user " + userText(s))
+        parts.append("\(s.recordCount) record\(s.recordCount == 1 ? "" : "s")")
+        if let span = InspectReport.spanText(s) { parts.append(span) }
+        if s.damagedLines > 0 { parts.append("\(s.damagedLines) damaged line\(s.damagedLines == 1 ? "" : "s")") }
+        return parts.joined(separator: " · ")
+    }
+
+    /// Sessions listed one line each in a report of several (the rest counted).
+    public static let maxSessionLines = 20
+
+    /// The server logs in a few facts: files and formats, errors, ids only the server saw.
+    struct ServerFacts {
+        var files: [(file: String, format: String)]
+        var moreFiles: Int
+        var errors: [String]
+        var serverOnly: Int
+        var truncated: Bool
+        var withUser: [String]
+    }
+
+    var serverFacts: ServerFacts? {
+        guard let c = correlation else { return nil }
+        return ServerFacts(files: c.logs.files.prefix(20).map { ($0.file, $0.format?.rawValue ?? "no matching line") },
+                           moreFiles: max(0, c.logs.files.count - 20), errors: c.logs.allErrors,
+                           serverOnly: c.serverOnly.ids.count, truncated: c.serverOnlyTruncated,
+                           withUser: c.serverOnly.withUserId.prefix(50).map(\.description))
+    }
+
+    static func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+
     // MARK: Markdown
 
     /// Ticket-ready Markdown (GitHub, and Jira-style trackers that take Markdown): every string from
     /// the export or the logs is escaped; code blocks hold only pbsift's own bars and masked text.
     public func markdown() -> String {
-        var o = "# pbsift report\n\n## Verdict\n\n"
+        var o = "# pbsift report\n\n" + Escape.markdown(headline) + "\n\n## Verdict\n\n"
         for v in verdict {
             o += "- \(v.ok ? "✅" : "❌") **\(v.key)**: \(Escape.markdown(v.text))\n"
         }
         o += "\n## Sessions\n\n"
-        let rows = outcome.sessions.map { s -> [String] in
+        let shown = outcome.sessions.prefix(50)
+        let rows = shown.map { s -> [String] in
             [Escape.markdownCode(s.sessionId ?? "(unknown)"), Escape.markdown(InspectReport.appText(s) ?? "—"),
              Escape.markdown([s.device.model, s.device.system].compactMap { $0 }.joined(separator: ", ")),
-             Escape.markdown(s.userId ?? "—"), Escape.markdown(s.launchedAt.map { Timestamp.format($0) } ?? "—"),
+             Escape.markdown(SupportReport.userText(s)), Escape.markdown(s.launchedAt.map { Timestamp.format($0) } ?? "—"),
              String(s.recordCount)]
         }
         o += ReportEnvelope.markdownTable(["session", "app", "device", "user", "launched", "records"], rows) + "\n"
+        if outcome.sessions.count > shown.count {
+            o += "_\(outcome.sessions.count - shown.count) more sessions: `pbsift inspect` lists them all._\n\n"
+        }
         o += ReportEnvelope.inputsMarkdown(outcome.inputs) + "\n"
         o += requestsMarkdown("Failed requests", Array(failed.prefix(SupportReport.maxFailedShown)), empty: "No request failed.")
         if failed.count > SupportReport.maxFailedShown {
             o += "_\(failed.count - SupportReport.maxFailedShown) more failed requests: `pbsift waterfall` or `pbsift records --status 4xx --status 5xx` list them all._\n\n"
         }
         o += requestsMarkdown("Slowest requests", slow, empty: "No request finished.")
-        if !timeline.windows.isEmpty {
+        if !failureWindows.isEmpty {
             o += "## Around each failure\n\n"
-            o += "Device records within \(Int(timeline.context)) s of each failure, and the server's lines for it placed on the device clock"
-            o += correlation?.clockSkew.seconds.map { String(format: " (skew %+.3f s applied)", $0) } ?? ""
-            o += ".\n\n"
-            for w in timeline.windows {
-                o += "### #\(w.failed.seq.map(String.init) ?? "?") \(Escape.markdown(masked(SupportReport.summary(of: w.failed, redactor: redactor))))\n\n"
+            o += "Device records within \(Int(timeline.context)) s of each failure (▶ marks a failed request), and the server's lines for it placed on the device clock"
+            o += correlation?.clockSkew.seconds.map { " (" + ShowReport.skewWords($0) + ", applied)" } ?? ""
+            o += "; failures whose records overlap share one timeline.\n\n"
+            for w in failureWindows {
+                o += "### " + windowTitle(w, escape: Escape.markdown) + "\n\n"
                 let rows = timelineEntries(w).map { e in
-                    [e.ts.map { Timestamp.format($0) } ?? "—", e.side, Escape.markdown(e.text)]
+                    [e.ts.map { Timestamp.format($0) } ?? "—", e.side, e.failed ? "**" + Escape.markdown(e.text) + "**" : Escape.markdown(e.text)]
                 }
                 o += ReportEnvelope.markdownTable(["device time", "side", "what"], rows) + "\n"
             }
             if timeline.dropped > 0 { o += "_\(timeline.dropped) more failures not shown._\n\n" }
         }
-        if let c = correlation {
+        if let f = serverFacts {
             o += "## Server logs\n\n"
-            o += "- \(c.logs.files.count) file\(c.logs.files.count == 1 ? "" : "s") scanned"
-            let formats = c.logs.files.prefix(20).map { "\(Escape.markdown($0.file)) as \(Escape.markdownCode($0.format?.rawValue ?? "no matching line"))" }
-            if !formats.isEmpty { o += " (" + formats.joined(separator: ", ") + (c.logs.files.count > 20 ? ", …" : "") + ")" }
-            if !c.logs.allErrors.isEmpty { o += "; errors: " + c.logs.allErrors.map { Escape.markdown($0) }.joined(separator: "; ") }
-            o += "\n- server-only request ids in the session window: \(c.serverOnly.ids.count)"
-            if !c.serverOnly.withUserId.isEmpty {
-                o += " (with this user: " + c.serverOnly.withUserId.prefix(10).map { Escape.markdownCode($0.description) }.joined(separator: ", ")
-                o += c.serverOnly.withUserId.count > 10 ? ", …)" : ")"
+            o += "- " + SupportReport.plural(f.files.count + f.moreFiles, "file") + " scanned"
+            let formats = f.files.map { "\(Escape.markdown($0.file)) as \(Escape.markdownCode($0.format))" }
+            if !formats.isEmpty { o += " (" + formats.joined(separator: ", ") + (f.moreFiles > 0 ? ", …" : "") + ")" }
+            if !f.errors.isEmpty { o += "; errors: " + f.errors.map { Escape.markdown($0) }.joined(separator: "; ") }
+            o += "\n- server-only request ids in the session window: \(f.serverOnly)\(f.truncated ? " (at least)" : "")"
+            if !f.withUser.isEmpty {
+                o += "\n- " + SupportReport.plural(f.withUser.count, "other request") + " of this user reached the server: "
+                o += f.withUser.map { Escape.markdownCode($0) }.joined(separator: ", ")
             }
             o += "\n\n"
         }
-        o += "## Findings\n\n" + ReportEnvelope.findingsMarkdown(findings)
+        o += ReportEnvelope.findingsMarkdown(findings)
         return o
+    }
+
+    /// `#31, #38 and #42 POST …/v1/orders (3 failures)` or `#38 POST … → 503`.
+    func windowTitle(_ w: FailureWindow, escape: (String) -> String) -> String {
+        let session = multiSession ? SessionSelector.short(w.sessionId) + " " : ""
+        if w.failures.count == 1, let f = w.failures.first {
+            return escape(session + "#\(f.seq.map(String.init) ?? "?") " + masked(SupportReport.summary(of: f, redactor: redactor)))
+        }
+        return escape(session + w.seqs + " (\(w.failures.count) failures within \(Int(timeline.context)) s of each other)")
     }
 
     func requestsMarkdown(_ title: String, _ requests: [WaterfallRequest], empty: String) -> String {
@@ -64,15 +128,17 @@ extension SupportReport {
         guard !requests.isEmpty else { return o + empty + "\n\n" }
         let rows = requests.map { r -> [String] in
             let c = correlated(r)
-            return ["#\(r.seq.map(String.init) ?? "?")", Escape.markdown(r.shortTitle),
-                    Escape.markdown(r.statusCode.map(String.init) ?? (r.state ?? "—")), SupportReport.duration(r.elapsedMs),
-                    Escape.markdown(c.map { $0.status.rawValue } ?? "—"), Escape.markdown(whyText(r))]
+            var row = ["#\(r.seq.map(String.init) ?? "?")", Escape.markdown(r.shortTitle),
+                       Escape.markdown(SupportReport.statusText(r)), SupportReport.duration(r.elapsedMs),
+                       Escape.markdown(c.map { $0.status.rawValue } ?? "—"), Escape.markdown(whyText(r))]
+            if multiSession { row.insert(Escape.markdownCode(SessionSelector.short(r.sessionId)), at: 0) }
+            return row
         }
-        o += ReportEnvelope.markdownTable(["seq", "request", "status", "time", "server", "where the time went"], rows) + "\n"
+        o += ReportEnvelope.markdownTable((multiSession ? ["session"] : []) + ["seq", "request", "status", "time", "server", "where the time went"], rows) + "\n"
         o += "```\n"
         for r in requests {
-            let label = Escape.terminal("#\(r.seq.map(String.init) ?? "?") \(r.shortTitle)").replacingOccurrences(of: "`", with: "'")
-            o += label.padding(toLength: 44, withPad: " ", startingAt: 0) + " " + SupportReport.bar(r) + "  " + SupportReport.duration(r.elapsedMs) + "\n"
+            let label = Escape.terminal(rowTitle(r, width: 44)).replacingOccurrences(of: "`", with: "'")
+            o += WaterfallFormat.pad(label, multiSession ? 58 : 44) + " " + SupportReport.bar(r) + "  " + SupportReport.duration(r.elapsedMs) + "\n"
             o += "    " + SupportReport.phasesText(r) + "\n"
             if let c = correlated(r) {
                 for pl in c.lines.prefix(5) {
@@ -81,22 +147,43 @@ extension SupportReport {
                 }
             }
         }
-        o += "```\nlegend: - blocked  d DNS  t TCP  s TLS  ^ request  = waiting  # download\n\n"
+        o += SupportReport.legend + "\n```\n\n"
         return o
     }
 
     // MARK: Text
 
     public func text(colors: Colors = .off) -> String {
-        var o = "pbsift report\n\n"
+        var o = colors.bold("pbsift report") + ": " + Escape.terminal(headline) + "\n\n"
         for v in verdict {
-            o += "  \(v.ok ? "ok  " : "FAIL") \(v.key.padding(toLength: 12, withPad: " ", startingAt: 0)) \(Escape.terminal(v.text))\n"
+            let mark = v.ok ? colors.green("ok  ") : colors.red("FAIL")
+            o += "  \(mark) \(colors.bold(v.key.padding(toLength: 12, withPad: " ", startingAt: 0))) \(Escape.terminal(v.text))\n"
         }
-        o += "\n" + InspectReport.overview(redactedOutcome, colors: colors) + "\n"
+        o += "\n"
+        if outcome.sessions.count <= 1 {
+            // One session: the inspect overview, without its own count line.
+            let overview = InspectReport.overview(redactedOutcome, colors: colors)
+            if let r = overview.range(of: "\n\n") { o += String(overview[r.upperBound...]) } else { o += overview }
+        } else {
+            let bad = outcome.inputs.filter { $0.status != .ok }
+            o += colors.bold("Inputs") + ": \(outcome.inputs.count), " + (bad.isEmpty ? "every one read in full\n" : "\(bad.count) not read in full\n")
+            if !bad.isEmpty { o += ReportEnvelope.inputsText(bad, colors: colors) }
+            o += colors.bold("Sessions") + ": \(outcome.sessions.count)\n"
+            for s in outcome.sessions.prefix(SupportReport.maxSessionLines) {
+                o += "  " + colors.bold(Escape.terminal(SessionSelector.short(s.sessionId))) + "  " + Escape.terminal(SupportReport.sessionLine(s)) + "\n"
+            }
+            if outcome.sessions.count > SupportReport.maxSessionLines {
+                o += "  " + colors.dim("… \(outcome.sessions.count - SupportReport.maxSessionLines) more (pbsift inspect lists every session)") + "\n"
+            }
+        }
+        o += "\n"
+        var drewBars = false
         for (title, list) in [("failed requests", Array(failed.prefix(SupportReport.maxFailedShown))), ("slowest requests", slow)] where !list.isEmpty {
-            o += "\(title)\n"
+            o += colors.bold(title) + "\n"
             for r in list {
-                o += "  #\(r.seq.map(String.init) ?? "?") \(Escape.terminal(r.shortTitle))  \(Escape.terminal(r.statusCode.map(String.init) ?? (r.state ?? "")))  \(SupportReport.duration(r.elapsedMs))\n"
+                let status = SupportReport.statusText(r)
+                let shownStatus = SupportReport.isFailed(r) ? colors.red(Escape.terminal(status)) : Escape.terminal(status)
+                o += "  \(Escape.terminal(rowTitle(r)))  \(shownStatus)  \(SupportReport.duration(r.elapsedMs))\n"
                 o += "    \(SupportReport.bar(r))  \(SupportReport.phasesText(r))\n"
                 o += "    \(Escape.terminal(whyText(r)))\n"
                 for pl in correlated(r)?.lines.prefix(5) ?? [] {
@@ -104,16 +191,39 @@ extension SupportReport {
                     o += "    server \(Escape.terminal(pl.line.file)):\(pl.line.line) \(Escape.terminal(t))\n"
                 }
             }
+            if failed.count > SupportReport.maxFailedShown && title == "failed requests" {
+                o += "  " + colors.dim("… \(failed.count - SupportReport.maxFailedShown) more (pbsift waterfall lists them all)") + "\n"
+            }
             o += "\n"
+            drewBars = true
         }
-        for w in timeline.windows {
-            o += "around #\(w.failed.seq.map(String.init) ?? "?") \(Escape.terminal(masked(SupportReport.summary(of: w.failed, redactor: redactor))))\n"
+        if drewBars { o += colors.dim(SupportReport.legend) + "\n\n" }
+        for w in failureWindows {
+            o += colors.bold("around " + windowTitle(w, escape: { Escape.terminal($0) })) + "\n"
             for e in timelineEntries(w) {
-                o += "  \(e.ts.map { Timestamp.format($0) } ?? "—".padding(toLength: 24, withPad: " ", startingAt: 0))  \(e.side.padding(toLength: 8, withPad: " ", startingAt: 0))  \(Escape.terminal(e.text))\n"
+                let ts = e.ts.map { Timestamp.format($0) } ?? "—".padding(toLength: 24, withPad: " ", startingAt: 0)
+                let line = "\(e.side.padding(toLength: 8, withPad: " ", startingAt: 0))  \(Escape.terminal(e.text))"
+                o += "  \(ts)  " + (e.failed ? colors.red(line) : line) + "\n"
             }
             o += "\n"
         }
-        o += "Findings\n" + ReportEnvelope.findingsText(findings, colors: colors)
+        if timeline.dropped > 0 { o += colors.dim("\(timeline.dropped) more failures not shown.") + "\n\n" }
+        if let f = serverFacts {
+            o += colors.bold("server logs") + "\n"
+            o += "  " + SupportReport.plural(f.files.count + f.moreFiles, "file") + " scanned"
+            if !f.files.isEmpty {
+                o += ": " + f.files.map { "\(Escape.terminal($0.file)) (\($0.format))" }.joined(separator: ", ") + (f.moreFiles > 0 ? ", …" : "")
+            }
+            o += "\n"
+            for e in f.errors.prefix(10) { o += "  " + colors.yellow("error") + " " + Escape.terminal(e) + "\n" }
+            o += "  server-only request ids in the session window: \(f.serverOnly)\(f.truncated ? " (at least)" : "")\n"
+            if !f.withUser.isEmpty {
+                o += "  " + SupportReport.plural(f.withUser.count, "other request") + " of this user reached the server:\n"
+                for id in f.withUser { o += "    " + Escape.terminal(id) + "\n" }
+            }
+            o += "\n"
+        }
+        o += ReportEnvelope.findingsText(findings, colors: colors)
         return o
     }
 
@@ -121,14 +231,14 @@ extension SupportReport {
 
     /// The union of the other commands' documents under one envelope (`docs/schema/report.schema.json`).
     public func json() -> String {
-        var out = ""
-        json { out += $0 }
-        return out
+        var w = JSONWriter(pretty: true)
+        json(into: &w)
+        return w.text
     }
 
-    /// The JSON document, handed to `sink` in pieces: the envelope, then the waterfall document as its
-    /// own renderer streams it (it is the largest part and is never held whole).
-    public func json(sink: (String) -> Void) {
+    /// Writes the JSON document through `w`: the envelope's members, then the waterfall document
+    /// (without its findings) as the `waterfall` member, written by its own writer at this depth.
+    public func json(into w: inout JSONWriter) {
         // The envelope `inspect` writes (tool, inputs, sessions, blobs), over every analysis's findings.
         guard case .object(var doc) = ReportEnvelope.document(
             inputs: outcome.inputs, findings: findings, blobs: outcome.blobs,
@@ -143,43 +253,26 @@ extension SupportReport {
         } else {
             doc["correlation"] = .null
         }
-        doc["failures"] = .array(timeline.windows.map { w in
-            .object(["sessionId": .opt(redactor.text(w.sessionId)), "seq": .opt(w.failed.seq), "recordId": .opt(redactor.text(w.failed.id)),
-                     "timeline": .array(timelineEntries(w).map { e in
-                         .object(["ts": .opt(e.ts.map { Timestamp.format($0) }), "side": .string(e.side.hasPrefix("device") ? "device" : "server"),
-                                  "text": .string(e.text)])
-                     })])
+        doc["failures"] = .array(failureWindows.map { w in
+            let first = w.failures.first
+            return .object(["sessionId": .opt(redactor.text(w.sessionId)), "seq": .opt(first?.seq), "recordId": .opt(redactor.text(first?.id)),
+                            "failures": .array(w.failures.map { f in .object(["seq": .opt(f.seq), "recordId": .opt(redactor.text(f.id))]) }),
+                            "timeline": .array(timelineEntries(w).map { e in
+                                .object(["ts": .opt(e.ts.map { Timestamp.format($0) }), "side": .string(e.side.hasPrefix("device") ? "device" : "server"),
+                                         "text": .string(e.text), "failed": .bool(e.failed)])
+                            })])
         })
-        // `waterfall` sorts last: the envelope is left open after the other keys and the waterfall
-        // document is streamed in as its renderer writes it, indented one level.
-        var head = JSONOut.object(doc).render(pretty: true)
-        guard head.hasSuffix("\n}") else { sink(head + "\n"); return }
-        head.removeLast(2)
-        sink(head + ",\n  \"waterfall\": ")
-        let w = waterfall.withoutFindings()
-        var first = true
-        var pendingNewline = false
-        WaterfallRender.json(w, pretty: true) { piece in
-            var bytes = Array(piece.utf8)
-            if first {
-                // Drop the empty `findings` member the waterfall document starts with.
-                let empty = Array("{\n  \"findings\": [],\n".utf8)
-                if bytes.starts(with: empty) { bytes = Array("{\n".utf8) + bytes[empty.count...] }
-                first = false
-            }
-            var out: [UInt8] = []
-            out.reserveCapacity(bytes.count + bytes.count / 16)
-            if pendingNewline { out += [0x0A, 0x20, 0x20]; pendingNewline = false }
-            for (i, b) in bytes.enumerated() {
-                if b == 0x0A {
-                    if i == bytes.count - 1 { pendingNewline = true } else { out += [0x0A, 0x20, 0x20] }
-                } else {
-                    out.append(b)
-                }
-            }
-            sink(String(decoding: out, as: UTF8.self))
+        doc["waterfall"] = nil
+        w.beginObject()
+        for key in doc.keys.sorted() {
+            w.key(key)
+            w.value(doc[key] ?? .null)
         }
-        sink("\n}\n")
+        // `waterfall` sorts last among the keys.
+        w.key("waterfall")
+        WaterfallRender.json(waterfall, into: &w, findings: false)
+        w.endObject()
+        w.newline()
     }
 
     // MARK: CSV
@@ -190,23 +283,44 @@ extension SupportReport {
     // MARK: HTML
 
     /// One self-contained page (no scripts, no external resources): the Markdown sections as HTML
-    /// and the session's waterfall as inline SVG.
+    /// and the session's waterfall as inline SVG. Every state has an icon as well as a colour.
     public func html() -> String {
+        let x = { (s: String) in Escape.xml(Escape.terminal(s)) }
+        let sevIcon: [Severity: String] = [.critical: "⛔", .high: "🔴", .medium: "🟠", .low: "🔵", .info: "ℹ️"]
         var o = "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>pbsift report</title>\n"
         o += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\n"
-        o += "<style>body{font:14px/1.4 system-ui,sans-serif;margin:2em;max-width:1200px}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;vertical-align:top;text-align:left}.ok{color:#1a7f37}.bad{color:#cf222e}pre{background:#f6f8fa;padding:8px;overflow:auto}</style></head><body>\n"
-        o += "<h1>pbsift report</h1>\n<h2>Verdict</h2>\n<ul>\n"
+        o += "<style>body{font:14px/1.4 system-ui,sans-serif;margin:2em;max-width:1200px}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;vertical-align:top;text-align:left}"
+        o += ".ok{color:#1a7f37}.bad{color:#cf222e}.ts,.nw{white-space:nowrap}tr.failed td{background:#fff0f0}tr.failed td.mark{font-weight:bold}pre{background:#f6f8fa;padding:8px;overflow:auto}</style></head><body>\n"
+        o += "<h1>pbsift report</h1>\n<p>\(x(headline))</p>\n<h2>Verdict</h2>\n<ul>\n"
         for v in verdict {
-            o += "<li class=\"\(v.ok ? "ok" : "bad")\"><b>\(Escape.xml(v.key))</b>: \(Escape.xml(v.text))</li>\n"
+            o += "<li class=\"\(v.ok ? "ok" : "bad")\">\(v.ok ? "✅" : "❌") <b>\(Escape.xml(v.key))</b>: \(x(v.text))</li>\n"
         }
-        o += "</ul>\n"
+        o += "</ul>\n<h2>Sessions</h2>\n"
+        o += "<table><tr><th>session</th><th>app</th><th>device</th><th>user</th><th>launched</th><th>records</th></tr>\n"
+        for s in outcome.sessions.prefix(50) {
+            o += "<tr><td class=\"nw\">\(x(s.sessionId ?? "(unknown)"))</td><td>\(x(InspectReport.appText(s) ?? "—"))</td>"
+            o += "<td>\(x([s.device.model, s.device.system].compactMap { $0 }.joined(separator: ", ")))</td><td>\(x(SupportReport.userText(s)))</td>"
+            o += "<td class=\"ts\">\(s.launchedAt.map { Timestamp.format($0) } ?? "—")</td><td>\(s.recordCount)</td></tr>\n"
+        }
+        o += "</table>\n"
+        if outcome.sessions.count > 50 { o += "<p>\(outcome.sessions.count - 50) more sessions: <code>pbsift inspect</code> lists them all.</p>\n" }
+        o += "<h2>Inputs</h2>\n<table><tr><th>input</th><th>container</th><th>status</th><th>errors</th></tr>\n"
+        for i in outcome.inputs {
+            o += "<tr><td>\(x(i.path))</td><td>\(i.container.rawValue)</td><td class=\"\(i.status == .ok ? "ok" : "bad")\">\(i.status == .ok ? "✅" : "❌") \(i.status.rawValue)</td>"
+            o += "<td>\(i.errors.map(x).joined(separator: "<br>"))</td></tr>\n"
+        }
+        o += "</table>\n"
         for (title, list) in [("Failed requests", Array(failed.prefix(SupportReport.maxFailedShown))), ("Slowest requests", slow)] {
             o += "<h2>\(title)</h2>\n"
             if list.isEmpty { o += "<p>None.</p>\n"; continue }
-            o += "<table><tr><th>seq</th><th>request</th><th>status</th><th>time</th><th>phases</th><th>where the time went</th></tr>\n"
+            o += "<table><tr>\(multiSession ? "<th>session</th>" : "")<th>seq</th><th>request</th><th>status</th><th>time</th><th>phases</th><th>where the time went</th></tr>\n"
             for r in list {
-                o += "<tr><td>\(r.seq.map(String.init) ?? "?")</td><td>\(Escape.xml(Escape.terminal(r.shortTitle)))</td><td>\(Escape.xml(r.statusCode.map(String.init) ?? (r.state ?? "")))</td>"
-                o += "<td>\(SupportReport.duration(r.elapsedMs))</td><td>\(Escape.xml(SupportReport.phasesText(r)))</td><td>\(Escape.xml(Escape.terminal(whyText(r))))</td></tr>\n"
+                let bad = SupportReport.isFailed(r)
+                o += "<tr\(bad ? " class=\"failed\"" : "")>"
+                if multiSession { o += "<td class=\"nw\">\(x(SessionSelector.short(r.sessionId)))</td>" }
+                o += "<td>\(r.seq.map(String.init) ?? "?")</td><td>\(x(r.shortTitle))</td>"
+                o += "<td class=\"nw\(bad ? " bad mark" : "")\">\(bad ? "✖ " : "")\(x(SupportReport.statusText(r)))</td>"
+                o += "<td class=\"nw\">\(SupportReport.duration(r.elapsedMs))</td><td>\(Escape.xml(SupportReport.phasesText(r)))</td><td>\(x(whyText(r)))</td></tr>\n"
             }
             o += "</table>\n"
         }
@@ -214,19 +328,43 @@ extension SupportReport {
         var svg = WaterfallRender.svg(waterfall)
         if let r = svg.range(of: "<svg") { svg = String(svg[r.lowerBound...]) }   // drop the XML declaration
         o += svg + "\n"
-        for w in timeline.windows {
-            o += "<h3>Around #\(w.failed.seq.map(String.init) ?? "?") \(Escape.xml(Escape.terminal(masked(SupportReport.summary(of: w.failed, redactor: redactor)))))</h3>\n<table>"
+        if !failureWindows.isEmpty {
+            o += "<h2>Around each failure</h2>\n<p>Device records within \(Int(timeline.context)) s of each failure (▶ marks a failed request), and the server's lines for it placed on the device clock"
+            o += correlation?.clockSkew.seconds.map { " (" + ShowReport.skewWords($0) + ", applied)" } ?? ""
+            o += ".</p>\n"
+        }
+        for w in failureWindows {
+            o += "<h3>Around \(Escape.xml(windowTitle(w, escape: { Escape.terminal($0) })))</h3>\n<table>"
             for e in timelineEntries(w) {
-                o += "<tr><td>\(Escape.xml(e.ts.map { Timestamp.format($0) } ?? "—"))</td><td>\(Escape.xml(e.side))</td><td>\(Escape.xml(Escape.terminal(e.text)))</td></tr>\n"
+                o += "<tr\(e.failed ? " class=\"failed\"" : "")><td class=\"ts\">\(Escape.xml(e.ts.map { Timestamp.format($0) } ?? "—"))</td><td class=\"nw\">\(Escape.xml(e.side))</td><td>\(x(e.text))</td></tr>\n"
             }
             o += "</table>\n"
         }
-        o += "<h2>Findings</h2>\n<table><tr><th>severity</th><th>rule</th><th>where</th><th>message</th><th>value</th></tr>\n"
-        for f in findings {
-            o += "<tr><td>\(f.severity.rawValue)</td><td>\(Escape.xml(f.rule))</td><td>\(Escape.xml(Escape.terminal(ReportEnvelope.whereText(f))))</td>"
-            o += "<td>\(Escape.xml(Escape.terminal(f.message)))</td><td>\(Escape.xml(f.preview ?? ""))</td></tr>\n"
+        if timeline.dropped > 0 { o += "<p>\(timeline.dropped) more failures not shown.</p>\n" }
+        if let f = serverFacts {
+            o += "<h2>Server logs</h2>\n<ul>\n<li>" + SupportReport.plural(f.files.count + f.moreFiles, "file") + " scanned"
+            if !f.files.isEmpty { o += ": " + f.files.map { "\(x($0.file)) as <code>\(x($0.format))</code>" }.joined(separator: ", ") + (f.moreFiles > 0 ? ", …" : "") }
+            o += "</li>\n"
+            for e in f.errors { o += "<li class=\"bad\">❌ \(x(e))</li>\n" }
+            o += "<li>server-only request ids in the session window: \(f.serverOnly)\(f.truncated ? " (at least)" : "")</li>\n"
+            if !f.withUser.isEmpty {
+                o += "<li>" + SupportReport.plural(f.withUser.count, "other request") + " of this user reached the server: "
+                o += f.withUser.map { "<code>\(x($0))</code>" }.joined(separator: ", ") + "</li>\n"
+            }
+            o += "</ul>\n"
         }
-        o += "</table>\n</body></html>\n"
+        o += "<h2>Findings</h2>\n<p>\(x(ReportEnvelope.findingsSummaryLine(findings)))</p>\n"
+        if !findings.isEmpty {
+            o += "<table><tr><th>severity</th><th>rule</th><th>where</th><th>message</th><th>value</th></tr>\n"
+            for (sev, group) in ReportEnvelope.bySeverity(findings) {
+                for f in group {
+                    o += "<tr><td class=\"nw\">\(sevIcon[sev] ?? "") \(sev.rawValue)</td><td class=\"nw\">\(Escape.xml(f.rule))</td><td>\(x(ReportEnvelope.whereText(f)))</td>"
+                    o += "<td>\(x(f.message))</td><td>\(Escape.xml(f.preview ?? ""))</td></tr>\n"
+                }
+            }
+            o += "</table>\n"
+        }
+        o += "</body></html>\n"
         return o
     }
 }

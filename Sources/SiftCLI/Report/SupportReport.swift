@@ -60,7 +60,23 @@ public struct SupportReport: Sendable {
             index[SupportReport.key(c.entry.input, c.entry.file, c.entry.line)] = index[SupportReport.key(c.entry.input, c.entry.file, c.entry.line)] ?? i
         }
         correlationIndex = index
+        failureWindows = SupportReport.merge(timeline.windows)
+        multiSession = outcome.sessions.count > 1 || Set(all.map(\.sessionId)).count > 1
     }
+
+    /// The timeline's windows, overlapping ones merged.
+    public let failureWindows: [FailureWindow]
+    /// Whether more than one session was read: request rows then name their session.
+    public let multiSession: Bool
+
+    /// `ses_4fd58165… #31 POST …` with several sessions, `#31 POST …` with one.
+    public func rowTitle(_ r: WaterfallRequest, width: Int? = nil) -> String {
+        var t = "#\(r.seq.map(String.init) ?? "?") " + r.shortTitle
+        if let width { t = WaterfallFormat.fitMiddle(t, width) }
+        return multiSession ? SessionSelector.short(r.sessionId) + " " + t : t
+    }
+
+
 
     /// `text` (from the export or the logs) redacted.
     public func masked(_ text: String) -> String { redactor.text(text) }
@@ -118,7 +134,9 @@ public struct SupportReport: Sendable {
             let broken = leaks.filter { SupportReport.contractRules.contains($0.rule) }.count
             let worst = leaks.map(\.severity).max() ?? .high
             let prints = Set(leaks.compactMap(\.fingerprint)).count
-            var t = "\(leaks.count) credential finding\(leaks.count == 1 ? "" : "s") (\(prints) distinct value\(prints == 1 ? "" : "s"), worst \(worst.rawValue)): "
+            var t = leaks.count == findings.count
+                ? "\(leaks.count) credential finding\(leaks.count == 1 ? "" : "s") (\(prints) distinct value\(prints == 1 ? "" : "s"), worst \(worst.rawValue)): "
+                : "\(leaks.count) of the \(findings.count) findings \(leaks.count == 1 ? "is a credential" : "are credentials") (\(prints) distinct value\(prints == 1 ? "" : "s"), worst \(worst.rawValue)): "
             t += "\(broken) where the SDK's redaction contract was broken, \(leaks.count - broken) where it is silent."
             lines.append(("credentials", false, t))
         }
@@ -140,7 +158,7 @@ public struct SupportReport: Sendable {
             lines.append(("failures", true, "No request failed."))
         } else {
             let parts = failed.prefix(3).map { r -> String in
-                var s = "\(r.shortTitle) \(outcomeText(r))"
+                var s = "\(multiSession ? SessionSelector.short(r.sessionId) + " " : "")\(r.shortTitle) \(outcomeText(r))"
                 if let c = correlated(r), c.status == .clientOnly, logsComplete { s += " (the server never saw it)" }
                 return s
             }
@@ -148,7 +166,7 @@ public struct SupportReport: Sendable {
                           + (failed.count > 3 ? "; …" : ".")))
         }
         if let top = (failed + slow).max(by: { $0.elapsedMs < $1.elapsedMs }), top.elapsedMs > 0 {
-            lines.append(("slowest", top.elapsedMs < 1000, "Slowest: \(top.shortTitle) took \(SupportReport.duration(top.elapsedMs)); \(whyText(top))."))
+            lines.append(("slowest", top.elapsedMs < 1000, "Slowest: \(multiSession ? SessionSelector.short(top.sessionId) + " " : "")\(top.shortTitle) took \(SupportReport.duration(top.elapsedMs)); \(whyText(top))."))
         }
         if let c = correlation, !logsComplete {
             // An unread log could hold any request's lines: no claim about what the server did not see.
@@ -161,12 +179,14 @@ public struct SupportReport: Sendable {
             let n = c.requests.count
             let matched = c.count(.matched) + c.count(.idMismatch)
             var t = "The server logs show \(matched) of \(n) request\(n == 1 ? "" : "s") with a request id"
-            if let s = c.clockSkew.seconds {
-                t += String(format: "; its clock is %@%.3f s from the device's", s >= 0 ? "+" : "", s)
-            }
+            if let s = c.clockSkew.seconds { t += "; " + ShowReport.skewWords(s) }
             if c.count(.clientOnly) > 0 { t += "; \(c.count(.clientOnly)) never reached it (or the logs don't cover them)" }
             if c.count(.idMismatch) > 0 { t += "; \(c.count(.idMismatch)) id\(c.count(.idMismatch) == 1 ? " was" : "s were") rewritten on the way" }
-            if !c.serverOnly.withUserId.isEmpty { t += "; \(c.serverOnly.withUserId.count) other request\(c.serverOnly.withUserId.count == 1 ? "" : "s") of this user reached the server from elsewhere" }
+            let others = c.serverOnly.withUserId
+            if !others.isEmpty {
+                t += "; \(others.count) other request\(others.count == 1 ? "" : "s") of this user reached the server from elsewhere: "
+                t += others.prefix(3).map(\.description).joined(separator: ", ") + (others.count > 3 ? ", …" : "")
+            }
             lines.append(("server", c.count(.clientOnly) == 0, t + "."))
         } else {
             lines.append(("server", true, "No server logs given (--logs): the server's side is not checked."))
@@ -177,6 +197,20 @@ public struct SupportReport: Sendable {
     /// Whether every log given was read in full (true without logs): only then may a report say the
     /// server never saw a request.
     public var logsComplete: Bool { correlation?.logs.allErrors.isEmpty ?? true }
+
+    /// A request that got no answer in time: the platform's time-out error (`NSURLErrorDomain -1001`,
+    /// "timed out"), without a status.
+    public static func isTimedOut(_ r: WaterfallRequest) -> Bool {
+        guard r.statusCode == nil, let e = r.error?.lowercased() else { return false }
+        return e.contains("timed out") || e.contains("timeout") || e.contains("-1001")
+    }
+
+    /// What a request row shows in its status column: the HTTP status, `timed out`, or the state.
+    public static func statusText(_ r: WaterfallRequest) -> String {
+        if let code = r.statusCode { return String(code) }
+        if isTimedOut(r) { return "timed out" }
+        return r.state ?? "—"
+    }
 
     /// `→ 503`, `timed out (NSURLErrorDomain -1001)`, `cancelled`.
     public func outcomeText(_ r: WaterfallRequest) -> String {
@@ -220,11 +254,26 @@ public struct SupportReport: Sendable {
         return parts.isEmpty ? "no phases (only the total is known)" : parts.joined(separator: " · ")
     }
 
-    /// A one-line bar of the phases, `width` cells: `ddtttsssss=====#`.
+    /// The glyphs of `bar(_:)`, and what each means (the legend under every bar).
+    public static let barGlyphs: [(Character, String)] = [
+        ("-", "blocked"), ("d", "DNS"), ("t", "TCP"), ("s", "TLS"), ("^", "request"), ("=", "waiting"), ("#", "download"),
+        ("x", "no response (timed out or failed)"), ("~", "no phases known"),
+    ]
+
+    /// `legend: - blocked  d DNS  …`.
+    public static var legend: String {
+        "legend: " + barGlyphs.map { "\($0.0) \($0.1)" }.joined(separator: "  ")
+    }
+
+    /// A one-line bar of the phases, `width` cells: `ddtttsssss=====#`. A request that failed without
+    /// a response draws the time after its last phase as `x` (a time-out is mostly that).
     public static func bar(_ r: WaterfallRequest, width: Int = 48) -> String {
         let sums = r.phaseSums
-        let total = WaterfallPhase.allCases.reduce(0.0) { $0 + (sums[$1] ?? 0) }
-        guard total > 0 else { return String(repeating: "~", count: max(1, width / 4)) }
+        let phases = WaterfallPhase.allCases.reduce(0.0) { $0 + (sums[$1] ?? 0) }
+        let noResponse = r.statusCode == nil && (r.state == "failure" || r.state == "cancelled")
+        let rest = noResponse ? max(0, r.elapsedMs - phases) : 0
+        let total = phases + rest
+        guard total > 0, total.isFinite else { return String(repeating: noResponse ? "x" : "~", count: max(1, width / 4)) }
         let glyph: [WaterfallPhase: Character] = [.blocked: "-", .dns: "d", .tcp: "t", .tls: "s", .request: "^", .waiting: "=", .download: "#"]
         var out = ""
         for p in WaterfallPhase.allCases {
@@ -232,21 +281,60 @@ public struct SupportReport: Sendable {
             let n = max(1, Int((v / total * Double(width)).rounded()))
             out += String(repeating: glyph[p] ?? "?", count: n)
         }
+        if rest > 0 { out += String(repeating: "x", count: max(1, width - out.count)) }
         return out
     }
 
-    /// The timeline around one failure: device records and the request's server lines (placed on
-    /// the device clock with the skew), sorted by time. Texts are masked and not yet escaped.
-    public func timelineEntries(_ w: FailureTimeline.Window) -> [(ts: Double?, side: String, text: String)] {
-        var out: [(Double?, String, String)] = []
+    /// Failures whose windows share records, shown once: every failure of it marked.
+    public struct FailureWindow: Sendable {
+        public var input: String
+        public var file: String
+        public var sessionId: String?
+        /// The failed records, in file order.
+        public var failures: [Record]
+        /// The records around them (the failures included), in file order, each once.
+        public var records: [Record]
+
+        /// `#31`, `#31, #38 and #42`.
+        public var seqs: String {
+            let all = failures.map { "#" + ($0.seq.map(String.init) ?? "?") }
+            guard all.count > 1, let last = all.last else { return all.first ?? "#?" }
+            return all.dropLast().joined(separator: ", ") + " and " + last
+        }
+    }
+
+    /// The timeline's windows with overlapping ones (same file, shared records) merged.
+    public static func merge(_ windows: [FailureTimeline.Window]) -> [FailureWindow] {
+        var out: [FailureWindow] = []
+        for w in windows {
+            if var last = out.last, last.input == w.input, last.file == w.file,
+               let end = last.records.last?.line, let start = w.records.first?.line, start <= end {
+                last.failures.append(w.failed)
+                last.records += w.records.filter { $0.line > end }
+                out[out.count - 1] = last
+            } else {
+                out.append(FailureWindow(input: w.input, file: w.file, sessionId: w.sessionId, failures: [w.failed], records: w.records))
+            }
+        }
+        return out
+    }
+
+    /// The timeline around failures: device records and each failed request's server lines (placed
+    /// on the device clock with the skew), sorted by time. Texts are masked and not yet escaped.
+    public func timelineEntries(_ w: FailureWindow) -> [(ts: Double?, side: String, text: String, failed: Bool)] {
+        var out: [(Double?, String, String, Bool)] = []
+        let failedLines = Set(w.failures.map(\.line))
         for r in w.records {
             let text = masked(SupportReport.summary(of: r, redactor: redactor))
-            out.append((r.ts, r.line == w.failed.line ? "device ▶" : "device", "#\(r.seq.map(String.init) ?? "?") " + text))
+            let failed = failedLines.contains(r.line)
+            out.append((r.ts, failed ? "device ▶" : "device", "#\(r.seq.map(String.init) ?? "?") " + text, failed))
         }
-        if let c = correlated(input: w.input, file: w.file, line: w.failed.line) {
-            for pl in c.lines {
+        var seen = Set<String>()
+        for f in w.failures {
+            guard let c = correlated(input: w.input, file: w.file, line: f.line) else { continue }
+            for pl in c.lines where seen.insert("\(pl.line.file)\u{0}\(pl.line.line)").inserted {
                 let t = masked(SupportReport.serverText(pl, max: 200, redactor: redactor))
-                out.append((pl.deviceTs, "server", "\(pl.line.file):\(pl.line.line) \(t)"))
+                out.append((pl.deviceTs, "server", "\(pl.line.file):\(pl.line.line) \(t)", false))
             }
         }
         return out.enumerated().sorted { a, b in

@@ -29,7 +29,7 @@ public enum ScrubCommand: SiftCommand {
             OptionSpec("quiet", short: "q", help: "No summary on standard error."),
             OptionSpec("max-input-bytes", value: "n",
                        help: "Most bytes read (after decompression) from the input; K, M and G suffixes are binary.",
-                       default: ByteSize.describe(ReadLimits.default.maxInputBytes)),
+                       kind: .bytes, default: ByteSize.describe(ReadLimits.default.maxInputBytes)),
         ],
         examples: [
             ("pbsift scrub export.zip -o export-scrubbed.zip", "A copy to attach to a ticket."),
@@ -58,12 +58,7 @@ public enum ScrubCommand: SiftCommand {
         let quiet = options.flag("quiet")
         guard dryRun || options.value("output") != nil else { throw UsageError("Missing expected option '--output <path>'") }
         var limits = ReadLimits.default
-        if let s = options.value("max-input-bytes") {
-            guard let n = ByteSize.parse(s) else {
-                throw UsageError("The value '\(s)' is invalid for '--max-input-bytes <n>'. Please provide a number of bytes, such as 512M or 2G.")
-            }
-            limits.maxInputBytes = n
-        }
+        if let n = options.bytes("max-input-bytes") { limits.maxInputBytes = n }
         func fail(_ path: String, _ why: String) -> ExitStatus {
             io.err("pbsift: \(Escape.terminal(path)): \(Escape.terminal(why))\n")
             return .incomplete
@@ -123,6 +118,10 @@ public enum ScrubCommand: SiftCommand {
                             data = edited
                             changes.append("\(entry.name): rewritten")
                         }
+                    } else if let edited = (try? scrubber.content(bytes)) ?? scrubber.values.replace(bytes, used: &scrubber.used) {
+                        // Any other file (notes, export.json, a stray .json) is read as text by verify.
+                        data = edited
+                        changes.append("\(entry.name): rewritten")
                     }
                     try out.add(name: name, bytes: data, wholeInput: entry.isWholeInput)
                 } catch {
@@ -146,6 +145,10 @@ public enum ScrubCommand: SiftCommand {
         lines.append("\(dryRun ? "would replace" : "replaced") \(placed.count) value\(placed.count == 1 ? "" : "s") in \(changes.count) file\(changes.count == 1 ? "" : "s")\(dryRun ? "" : "; wrote \(output ?? "")")")
         for e in placed.sorted(by: { ($0.rule, $0.fingerprint) < ($1.rule, $1.fingerprint) }) {
             lines.append("  \(e.rule)  \(e.fingerprint)")
+        }
+        if scrubber.framesReplaced > 0 {
+            let n = scrubber.framesReplaced
+            lines.append("  \(n) frame record\(n == 1 ? "" : "s") (policy.frame-in-export) \(dryRun ? "would be" : n == 1 ? "was" : "were") replaced by a 'scrubbed' record keeping seq and ts")
         }
         for c in changes { lines.append("  " + Escape.terminal(c)) }
         let text = lines.joined(separator: "\n") + "\n"
@@ -236,6 +239,14 @@ final class ScrubCollector: Analysis {
     func blob(_ blob: BlobContent) {
         if !blob.complete { incompleteBlob = true }
         hits += finder.hits(inContent: blob.bytes)
+    }
+
+    func damagedLine(_ bytes: [UInt8], line: Int, session: SessionContext) {
+        hits += finder.hits(inText: bytes)
+    }
+
+    func otherText(_ bytes: [UInt8], line: Int, file: SessionContext) {
+        hits += finder.hits(inText: bytes)
     }
 }
 

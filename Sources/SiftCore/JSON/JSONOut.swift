@@ -19,56 +19,18 @@ public indirect enum JSONOut: Sendable, Equatable {
     /// `.bool` or `.null`.
     public static func opt(_ b: Bool?) -> JSONOut { b.map { .bool($0) } ?? .null }
 
-    /// Renders as compact (one line) or pretty (two-space indent) JSON text.
+    /// Renders as compact (one line) or pretty (two-space indent) JSON text, through `JSONWriter`.
     public func render(pretty: Bool = true) -> String {
-        var out = ""
-        out.reserveCapacity(256)
-        write(into: &out, pretty: pretty, indent: 0)
-        return out
+        var w = JSONWriter(pretty: pretty)
+        w.value(self)
+        return w.text
     }
 
+    /// Appends the value to `out` as `JSONWriter` writes it at `indent`.
     public func write(into out: inout String, pretty: Bool, indent: Int) {
-        switch self {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .int(let i): out += String(i)
-        case .double(let d): out += JSONOut.format(d)
-        case .string(let s): JSONOut.quote(s, into: &out)
-        case .array(let a):
-            if a.isEmpty { out += "[]"; return }
-            out += "["
-            for (k, v) in a.enumerated() {
-                if k > 0 { out += "," }
-                if pretty { out += "\n"; JSONOut.indent(indent + 2, into: &out) }
-                v.write(into: &out, pretty: pretty, indent: indent + 2)
-            }
-            if pretty { out += "\n"; JSONOut.indent(indent, into: &out) }
-            out += "]"
-        case .object(let o):
-            if o.isEmpty { out += "{}"; return }
-            out += "{"
-            for (k, key) in o.keys.sorted().enumerated() {
-                if k > 0 { out += "," }
-                if pretty { out += "\n"; JSONOut.indent(indent + 2, into: &out) }
-                JSONOut.quote(key, into: &out)
-                out += pretty ? ": " : ":"
-                o[key]!.write(into: &out, pretty: pretty, indent: indent + 2)
-            }
-            if pretty { out += "\n"; JSONOut.indent(indent, into: &out) }
-            out += "}"
-        }
-    }
-
-    static let pads: [String] = (0...64).map { String(repeating: " ", count: $0) }
-
-    /// Appends `n` spaces (pretty-printing indentation) without building a new string for each line.
-    public static func indent(_ n: Int, into out: inout String) {
-        var left = n
-        while left > 0 {
-            let k = min(left, 64)
-            out += pads[k]
-            left -= k
-        }
+        var w = JSONWriter(pretty: pretty, indent: indent)
+        w.value(self)
+        out += w.text
     }
 
     /// Shortest round-tripping text; integral values keep a `.0`; NaN and infinities print as null.
@@ -77,42 +39,10 @@ public indirect enum JSONOut: Sendable, Equatable {
         return d.description
     }
 
-    /// Appends `s` as a JSON string literal. Escapes controls, and U+2028/2029 for JavaScript consumers.
+    /// Appends `s` as a JSON string literal, escaped as `JSONWriter` escapes it.
     public static func quote(_ s: String, into out: inout String) {
-        out += "\""
-        // Fast path: nothing to escape (no `"`, `\\`, control, DEL, or U+2028/2029, whose UTF-8 starts 0xE2).
-        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 }) {
-            out += s
-            out += "\""
-            return
-        }
-        var plainStart = s.unicodeScalars.startIndex
-        var idx = plainStart
-        let scalars = s.unicodeScalars
-        while idx != scalars.endIndex {
-            let c = scalars[idx]
-            var rep: String?
-            switch c {
-            case "\"": rep = "\\\""
-            case "\\": rep = "\\\\"
-            case "\n": rep = "\\n"
-            case "\r": rep = "\\r"
-            case "\t": rep = "\\t"
-            default:
-                if c.value < 0x20 || c.value == 0x7F || c.value == 0x2028 || c.value == 0x2029 {
-                    rep = String(format: "\\u%04x", c.value)
-                }
-            }
-            if let r = rep {
-                out += Substring(scalars[plainStart..<idx])
-                out += r
-                plainStart = scalars.index(after: idx)
-            }
-            idx = scalars.index(after: idx)
-        }
-        // `out += Substring(...)`, not `out.unicodeScalars.append(contentsOf:)`: the latter copies all of
-        // `out` on every call, which made rendering quadratic in the output size.
-        out += Substring(scalars[plainStart..<scalars.endIndex])
-        out += "\""
+        var w = JSONWriter(pretty: false)
+        w.string(s)
+        out += w.text
     }
 }

@@ -211,7 +211,7 @@ extension WaterfallRender {
                 let start = r.offsetMs.map { "+" + d($0) } ?? "?"
                 out += WaterfallFormat.pad(seq, seqW, right: true)
                 out += " "
-                out += WaterfallFormat.pad(WaterfallFormat.fit(t(r.shortTitle), labelW - 1), labelW)
+                out += WaterfallFormat.pad(WaterfallFormat.fitMiddle(t(r.shortTitle), labelW - 1), labelW)
                 out += WaterfallFormat.pad(status, statusW, right: true)
                 out += WaterfallFormat.pad(start, startW, right: true)
                 out += WaterfallFormat.pad(r.knownElapsedMs.map(d) ?? "?", timeW, right: true)
@@ -222,7 +222,7 @@ extension WaterfallRender {
                     for tx in r.transactions {
                         let txStart = tx.offsetMs.map { "+" + d($0) } ?? "?"
                         out += String(repeating: " ", count: seqW + 1)
-                            + WaterfallFormat.pad(WaterfallFormat.fit("  " + t(tx.subTitle), labelW - 1), labelW)
+                            + WaterfallFormat.pad(WaterfallFormat.fitMiddle("  " + t(tx.subTitle), labelW - 1), labelW)
                             + String(repeating: " ", count: statusW) + WaterfallFormat.pad(txStart, startW, right: true)
                             + WaterfallFormat.pad(tx.totalMs.map(d) ?? "?", timeW, right: true) + " |"
                             + barText(cells(tx.barPieces, axis: axis, width: barW), color: color) + "|\n"

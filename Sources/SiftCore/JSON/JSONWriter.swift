@@ -1,0 +1,203 @@
+/// The one JSON writer: every JSON document pbsift prints is written through it, as bytes, in
+/// `JSONOut`'s layout (pretty: two-space indent, `": "`; compact: one line), keys as the caller
+/// orders them (`value(_:)` sorts an object's keys). A document nested in another is written at
+/// the writer's depth, never rendered apart and spliced in.
+///
+/// With a sink, the bytes go to it in pieces of about 64 KiB, between members, so a large
+/// document is never held whole; without one, `text` is the document.
+public struct JSONWriter {
+    /// Bytes not yet handed to the sink.
+    public var buf: [UInt8] = []
+    public let pretty: Bool
+    /// Indentation of the first value's own lines (its members are indented two more).
+    private let base: Int
+    /// Members written in each open container.
+    private var counts: [Int] = []
+    private let sink: OutputSink?
+
+    public init(pretty: Bool = true, indent: Int = 0, sink: OutputSink? = nil) {
+        self.pretty = pretty
+        self.base = indent
+        self.sink = sink
+        counts.reserveCapacity(16)
+        buf.reserveCapacity(sink == nil ? 256 : OutputSink.capacity + 4096)
+    }
+
+    /// The bytes written so far as text (when writing to memory).
+    public var text: String { String(decoding: buf, as: UTF8.self) }
+
+    /// Hands the buffered bytes to the sink.
+    public mutating func flush() {
+        guard let sink, !buf.isEmpty else { return }
+        sink.write(buf)
+        buf.removeAll(keepingCapacity: true)
+    }
+
+    // MARK: structure
+
+    public mutating func beginObject() { open(0x7B) }
+    public mutating func endObject() { close(0x7D) }
+    public mutating func beginArray() { open(0x5B) }
+    public mutating func endArray() { close(0x5D) }
+
+    /// Starts the next member of the open object: `"key": `.
+    public mutating func key(_ k: StaticString) {
+        next()
+        buf.append(0x22)
+        lit(k)
+        if pretty { lit("\": ") } else { lit("\":") }
+    }
+
+    /// Starts the next member of the open object, `k` escaped.
+    public mutating func key(_ k: String) {
+        next()
+        string(k)
+        if pretty { lit(": ") } else { buf.append(0x3A) }
+    }
+
+    /// Starts the next element of the open array.
+    public mutating func element() { next() }
+
+    /// A newline (after a document, or between JSON Lines).
+    public mutating func newline() {
+        buf.append(0x0A)
+        if sink != nil && buf.count >= OutputSink.capacity { flush() }
+    }
+
+    // MARK: values
+
+    public mutating func null() { lit("null") }
+
+    public mutating func bool(_ v: Bool?) {
+        guard let v else { return null() }
+        if v { lit("true") } else { lit("false") }
+    }
+
+    public mutating func int(_ v: Int?) {
+        guard let v else { return null() }
+        if v >= 0 && v < 10 {
+            buf.append(48 + UInt8(v))
+        } else {
+            buf.append(contentsOf: String(v).utf8)
+        }
+    }
+
+    /// Shortest round-tripping text (`JSONOut.format`); NaN and infinities are null.
+    public mutating func double(_ v: Double?) {
+        guard let v else { return null() }
+        buf.append(contentsOf: JSONOut.format(v).utf8)
+    }
+
+    /// A string literal. Escapes `"`, `\`, controls, DEL, and U+2028/2029 for JavaScript consumers.
+    public mutating func string(_ s: String?) {
+        guard var s else { return null() }
+        s.withUTF8 { u in
+            buf.append(0x22)
+            var plain = 0
+            var i = 0
+            let n = u.count
+            while i < n {
+                let c = u[i]
+                var rep: StaticString?
+                var hex: UInt32 = 0
+                var skip = 1
+                switch c {
+                case 0x22: rep = "\\\""
+                case 0x5C: rep = "\\\\"
+                case 0x0A: rep = "\\n"
+                case 0x0D: rep = "\\r"
+                case 0x09: rep = "\\t"
+                case 0x00..<0x20, 0x7F: hex = UInt32(c)
+                case 0xE2 where i + 2 < n && u[i + 1] == 0x80 && (u[i + 2] == 0xA8 || u[i + 2] == 0xA9):
+                    hex = u[i + 2] == 0xA8 ? 0x2028 : 0x2029
+                    skip = 3
+                default:
+                    i += 1
+                    continue
+                }
+                buf.append(contentsOf: UnsafeBufferPointer(rebasing: u[plain..<i]))
+                if let rep {
+                    lit(rep)
+                } else {
+                    lit("\\u")
+                    for shift in [12, 8, 4, 0] {
+                        let d = UInt8((hex >> UInt32(shift)) & 0xF)
+                        buf.append(d < 10 ? 48 + d : 87 + d)
+                    }
+                }
+                i += skip
+                plain = i
+            }
+            buf.append(contentsOf: UnsafeBufferPointer(rebasing: u[plain..<n]))
+            buf.append(0x22)
+        }
+    }
+
+    /// A whole value; an object's keys sorted.
+    public mutating func value(_ v: JSONOut) {
+        switch v {
+        case .null: null()
+        case .bool(let b): bool(b)
+        case .int(let i): int(i)
+        case .double(let d): double(d)
+        case .string(let s): string(s)
+        case .array(let a):
+            open(0x5B)
+            for e in a {
+                next()
+                value(e)
+            }
+            close(0x5D)
+        case .object(let o):
+            open(0x7B)
+            for k in o.keys.sorted() {
+                key(k)
+                value(o[k] ?? .null)
+            }
+            close(0x7D)
+        }
+    }
+
+    /// Bytes written as they are (a number already formatted, a literal).
+    public mutating func raw(_ s: StaticString) { lit(s) }
+
+    /// Bytes written as they are.
+    public mutating func raw<C: Sequence>(bytes: C) where C.Element == UInt8 { buf.append(contentsOf: bytes) }
+
+    // MARK: layout
+
+    static let spaces = [UInt8](repeating: 0x20, count: 256)
+
+    private mutating func lit(_ s: StaticString) {
+        s.withUTF8Buffer { buf.append(contentsOf: $0) }
+    }
+
+    private mutating func indentLine(_ depth: Int) {
+        buf.append(0x0A)
+        var n = base + 2 * depth
+        while n > 0 {
+            let k = min(n, 256)
+            JSONWriter.spaces.withUnsafeBufferPointer { buf.append(contentsOf: UnsafeBufferPointer(rebasing: $0[0..<k])) }
+            n -= k
+        }
+    }
+
+    private mutating func open(_ c: UInt8) {
+        buf.append(c)
+        counts.append(0)
+    }
+
+    private mutating func next() {
+        if sink != nil && buf.count >= OutputSink.capacity { flush() }
+        guard let i = counts.indices.last else { return }
+        if counts[i] > 0 { buf.append(0x2C) }
+        counts[i] += 1
+        if pretty { indentLine(counts.count) }
+    }
+
+    private mutating func close(_ c: UInt8) {
+        let n = counts.popLast() ?? 0
+        if n > 0 && pretty { indentLine(counts.count) }
+        buf.append(c)
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+@testable import SiftCLI
+import SiftCore
+import SiftWaterfall
+
+/// `pbsift report` as a support engineer reads it: goldens per format on the support case, and one
+/// end-to-end check per thing a ticket needs (through the built binary).
+@Suite(.serialized) struct ReportReadsRightTests {
+    /// Compares `text` with `Golden/<name>` (re-recorded with `PBSIFT_RECORD_GOLDEN=1`).
+    func expectGolden(_ text: String, _ name: String) throws { try FrameTests().expectGolden(text, name) }
+
+    /// Runs the binary from the package root, so paths in the output are the relative ones given.
+    func report(_ args: [String], stdin: String? = nil, env: [String: String] = [:]) throws -> Binary.Result {
+        try Binary.run(["report"] + args, stdin: stdin, env: env, cwd: packageRoot)
+    }
+
+    static let incident = ["samples/export-incident.zip", "--logs", "samples/logs"]
+    static let severalSessions = ["samples/export-incident.zip", "samples/ses_6b0404f2-b094-40b8-ab01-a1c12a3a2107.jsonl",
+                                  "samples/ses_c393fd0e-1cc6-4be5-b836-46bf0324aac3.jsonl.gz", "samples/export-clean"]
+
+    @Test(arguments: [("text", "txt"), ("markdown", "md"), ("json", "json"), ("html", "html"), ("csv", "csv")])
+    func goldenPerFormat(_ format: String, _ ext: String) throws {
+        let r = try report(Self.incident + ["-f", format, "--fail-on", "never"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.err.isEmpty)
+        try expectGolden(r.out, "report-incident.\(ext)")
+    }
+
+    @Test func severalSessionsGolden() throws {
+        let r = try report(Self.severalSessions + ["--fail-on", "never"])
+        #expect(r.status == 0, "\(r.err)")
+        try expectGolden(r.out, "report-sessions.txt")
+    }
+
+    @Test func overlappingFailuresShareOneTimeline() throws {
+        let o = try report(Self.incident + ["--fail-on", "never"]).out
+        #expect(o.contains("around #31, #38 and #42 (3 failures within 10 s of each other)\n"))
+        #expect(o.components(separatedBy: "\naround ").count == 2, "one timeline for the three failures")
+        #expect(o.components(separatedBy: "device    #37 log info checkout: retrying order").count == 2, "each record once")
+        #expect(o.components(separatedBy: "device ▶  #").count == 4, "every failure marked")
+        let md = try report(Self.incident + ["-f", "markdown", "--fail-on", "never"]).out
+        #expect(md.components(separatedBy: "\n### ").count == 2)
+        let json = try JSONDocument(string: try report(Self.incident + ["--json", "--fail-on", "never"]).out)
+        let failures = json.root["failures"]?.elements ?? []
+        #expect(failures.count == 1)
+        #expect(failures.first?["failures"]?.elements.compactMap { $0["seq"]?.int } == [31, 38, 42])
+        #expect(failures.first?["timeline"]?.elements.filter { $0["failed"]?.bool == true }.count == 3)
+    }
+
+    @Test func oneFindingsCount() throws {
+        let o = try report(Self.incident + ["--fail-on", "never"]).out
+        #expect(o.hasPrefix("pbsift report: 1 input, 1 session, 53 records, 13 findings (8 high, 2 medium, 3 low)\n"))
+        #expect(o.contains("11 of the 13 findings are credentials"))
+        #expect(o.contains("\nFindings: 13 (8 high, 2 medium, 3 low)\n"))
+        #expect(!o.contains("pbsift inspect:"))
+        #expect(!o.contains("Findings\nFindings"))
+        let md = try report(Self.incident + ["-f", "markdown", "--fail-on", "never"]).out
+        #expect(md.components(separatedBy: "## Findings").count == 2, "one Findings heading")
+        #expect(md.contains("13 findings (8 high, 2 medium, 3 low)"))
+        let json = try JSONDocument(string: try report(Self.incident + ["--json", "--fail-on", "never"]).out)
+        #expect(json.root["findings"]?.count == 13)
+        #expect(json.root["summary", "total"]?.int == 13)
+    }
+
+    @Test func legendAndATimeoutGlyph() throws {
+        let o = try report(Self.incident + ["--fail-on", "never"]).out
+        #expect(o.contains("\nlegend: - blocked  d DNS  t TCP  s TLS  ^ request  = waiting  # download  x no response (timed out or failed)"))
+        #expect(o.contains("  #31 POST api.palbase.studio/v1/orders  timed out  30.0 s\n    -^xxxx"))
+        let md = try report(Self.incident + ["-f", "markdown", "--fail-on", "never"]).out
+        #expect(md.contains("| #31 | POST api.palbase.studio/v1/orders | timed out | 30.0 s |"))
+        #expect(md.contains("legend: - blocked"))
+    }
+
+    @Test func severalSessionsKeepTheVerdictOnTheFirstScreen() throws {
+        let o = try report(Self.severalSessions + ["--fail-on", "never"]).out
+        let firstScreen = o.split(separator: "\n", omittingEmptySubsequences: false).prefix(24).joined(separator: "\n")
+        for key in ["credentials", "export", "failures", "slowest", "server"] { #expect(firstScreen.contains(key)) }
+        #expect(firstScreen.contains("Sessions: 4\n  ses_4fd58165…  com.acme.shop 4.2.0 (512)"))
+        #expect(o.contains("  ses_4fd58165… #38 POST api.palbase.studio/v1/orders  503  5.1 s\n"))
+        #expect(o.contains("ses_4fd58165… POST api.palbase.studio/v1/orders → 503"), "the verdict names the session")
+        let md = try report(Self.severalSessions + ["-f", "markdown", "--fail-on", "never"]).out
+        #expect(md.contains("| session | seq | request |"))
+        #expect(md.contains("| `ses_4fd58165…` | #38 |"))
+    }
+
+    @Test func htmlHasEverySectionAndIcons() throws {
+        let h = try report(Self.incident + ["-f", "html", "--fail-on", "never"]).out
+        for section in ["Verdict", "Sessions", "Inputs", "Failed requests", "Slowest requests", "Waterfall", "Around each failure",
+                        "Server logs", "Findings"] {
+            #expect(h.contains("<h2>\(section)</h2>"), "\(section)")
+        }
+        #expect(h.contains("white-space:nowrap"))
+        #expect(h.contains("<td class=\"ts\">2026-11-29T10:15:52.054Z</td>"))
+        #expect(h.contains("❌ <b>credentials</b>"))
+        #expect(h.contains("✖ timed out"))
+        // Worst first: every high finding before the first medium, every medium before the first low.
+        let rows = h.components(separatedBy: "<tr><td class=\"nw\">").dropFirst().map { String($0.prefix(12)) }
+        let order = rows.compactMap { r -> Int? in r.contains("high") ? 3 : r.contains("medium") ? 2 : r.contains("low") ? 1 : nil }
+        #expect(order.count == 13)
+        #expect(order == order.sorted(by: >))
+        #expect(h.contains("🔴 high") && h.contains("🟠 medium") && h.contains("🔵 low"))
+    }
+
+    @Test func namesAreShortenedInTheMiddle() {
+        #expect(WaterfallFormat.fitMiddle("POST api.palbase.studio/v1/orders/quote", 24) == "POST api.pal…rders/quote")
+        #expect(WaterfallFormat.fitMiddle("POST api.palbase.studio/v1/orders", 24) == "POST api.pal…o/v1/orders")
+        #expect(WaterfallFormat.fitMiddle("short", 24) == "short")
+        #expect(WaterfallFormat.fitMiddle("abcdef", 3) == "abc")
+        #expect(WaterfallFormat.fitMiddle("abcdef", 0) == "")
+    }
+
+    @Test func skewInWordsAndTheUsersOtherRequests() throws {
+        let o = try report(Self.incident + ["--fail-on", "never"]).out
+        #expect(o.contains("server clock 2.49 s ahead of the device"))
+        #expect(!o.contains("+2.492 s"))
+        #expect(o.contains("3 other requests of this user reached the server from elsewhere: req_b3ce9959-4ff1-4b36-b290-9323c28df306, "))
+        #expect(o.contains("3 other requests of this user reached the server:\n    req_b3ce9959-4ff1-4b36-b290-9323c28df306\n"))
+        #expect(ShowReport.skewWords(-(4 * 3600 + 7 * 60 + 5)) == "server clock 4 h 7 min behind the device")
+    }
+
+    @Test func theVerdictIsColouredOnATerminal() throws {
+        let coloured = try report(Self.incident + ["--fail-on", "never", "--color", "always"]).out
+        #expect(coloured.contains("\u{1B}[31mFAIL\u{1B}[0m"))
+        #expect(coloured.contains("\u{1B}[32mok  \u{1B}[0m"))
+        let plain = try report(Self.incident + ["--fail-on", "never"]).out
+        #expect(!plain.contains("\u{1B}["))
+    }
+
+    @Test func aHeaderlessStdinSessionHasAnUnknownUser() throws {
+        let path = packageRoot.appendingPathComponent("samples/ses_6b0404f2-b094-40b8-ab01-a1c12a3a2107.jsonl").path
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").dropFirst().joined(separator: "\n") + "\n"
+        for format in ["text", "markdown", "html"] {
+            let r = try report(["-", "-f", format, "--fail-on", "never"], stdin: lines)
+            #expect(r.status == 0, "\(r.err)")
+            #expect(r.out.contains("unknown: no session header"), "\(format)")
+            #expect(!r.out.contains("signed out"), "\(format)")
+        }
+    }
+}

@@ -38,8 +38,10 @@ public struct SupportReport: Sendable {
         // Places, not copies: a large export holds many requests, and only a few are shown.
         var failed: [WaterfallRequest] = []
         var candidates: [(ms: Double, seq: Int, s: Int, r: Int)] = []
+        var sessionIds: Set<String?> = []
         for (si, s) in waterfall.sessions.enumerated() {
             for (ri, r) in s.requests.enumerated() {
+                sessionIds.insert(r.sessionId)
                 if SupportReport.isFailed(r) {
                     failed.append(r)
                 } else if r.state != "pending" {
@@ -61,7 +63,7 @@ public struct SupportReport: Sendable {
         }
         correlationIndex = index
         failureWindows = SupportReport.merge(timeline.windows)
-        multiSession = outcome.sessions.count > 1 || Set(all.map(\.sessionId)).count > 1
+        multiSession = outcome.sessions.count > 1 || sessionIds.count > 1
     }
 
     /// The timeline's windows, overlapping ones merged.

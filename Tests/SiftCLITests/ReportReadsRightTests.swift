@@ -137,4 +137,30 @@ import SiftWaterfall
             #expect(!r.out.contains("signed out"), "\(format)")
         }
     }
+
+    @Test func svgWaterfallHasStatusAndTimeColumnsAndMarksFailures() throws {
+        let r = try Binary.run(["waterfall", "samples/export-incident.zip", "-f", "svg", "--fail-on", "never"], cwd: packageRoot)
+        #expect(r.status == 0, "\(r.err)")
+        let svg = r.out
+        #expect(svg.contains(">status</text>") && svg.contains(">time</text>"))
+        #expect(svg.components(separatedBy: "<g class=\"failed\">").count == 4, "the three failed requests")
+        #expect(svg.contains("<text class=\"bad\" x=\"322.00\" y=\"591.00\">✖ timed out</text>"))
+        #expect(svg.contains(">✖ 503</text>") && svg.contains(">✖ 403</text>"))
+        #expect(svg.contains(">30.0 s</text>"))
+        // The report's HTML draws the same waterfall.
+        let html = try report(Self.incident + ["-f", "html", "--fail-on", "never"]).out
+        #expect(html.contains(">✖ 503</text>"))
+    }
+
+    @Test func correlateTextHasNoPlaceholdersAndRightPlurals() throws {
+        let all = try Binary.run(["correlate", "samples/export-incident.zip", "--logs", "samples/logs"], cwd: packageRoot).out
+        #expect(!all.contains(" - "), "no `-` placeholder")
+        #expect(!all.contains("ses_4fd58165-7cbf"), "session ids shortened")
+        #expect(all.contains("\nses_4fd58165… #38 POST https://api.palbase.studio/v1/orders → 503  [matched]\n"))
+        #expect(all.contains("(40 samples, 1 outlier; from request-id fields)"))
+        #expect(all.contains("clock skew: server clock 2.49 s ahead of the device ± "))
+        let one = try Binary.run(["correlate", "samples/export-incident.zip", "--logs", "samples/logs/app.txt"], cwd: packageRoot).out
+        #expect(one.contains("\nlogs: 1 file, 796 bytes, 7 lines\n"))
+        #expect(one.contains("\nses_4fd58165… #31 POST https://api.palbase.studio/v1/orders  [client-only"), "no `→ -` for a request without a status")
+    }
 }

@@ -35,18 +35,35 @@ public struct SupportReport: Sendable {
         self.verifySummary = verifySummary
         self.slowest = slowest
         self.redactor = redactor
-        let all = waterfall.sessions.flatMap(\.requests)
-        failed = all.filter(\.failed)
-        slow = all.filter { !$0.failed && $0.state != "pending" }
-            .sorted { $0.elapsedMs != $1.elapsedMs ? $0.elapsedMs > $1.elapsedMs : ($0.seq ?? 0) < ($1.seq ?? 0) }
-            .prefix(slowest).map { $0 }
+        // Places, not copies: a large export holds many requests, and only a few are shown.
+        var failed: [WaterfallRequest] = []
+        var candidates: [(ms: Double, seq: Int, s: Int, r: Int)] = []
+        var sessionIds: Set<String?> = []
+        for (si, s) in waterfall.sessions.enumerated() {
+            for (ri, r) in s.requests.enumerated() {
+                sessionIds.insert(r.sessionId)
+                if r.failed {
+                    failed.append(r)
+                } else if r.state != "pending" {
+                    candidates.append((r.elapsedMs, r.seq ?? 0, si, ri))
+                }
+            }
+        }
+        self.failed = failed
+        // The slowest first; equal times by seq, then in record order.
+        candidates.sort { a, b in
+            if a.ms != b.ms { return a.ms > b.ms }
+            if a.seq != b.seq { return a.seq < b.seq }
+            return a.s != b.s ? a.s < b.s : a.r < b.r
+        }
+        slow = candidates.prefix(slowest).map { waterfall.sessions[$0.s].requests[$0.r] }
         var index: [RecordRef: Int] = [:]
         for (i, c) in (redactedCorrelation?.value.requests ?? []).enumerated() where index[c.entry.ref] == nil {
             index[c.entry.ref] = i
         }
         correlationIndex = index
         failureWindows = SupportReport.merge(timeline.windows)
-        multiSession = outcome.sessions.count > 1 || Set(all.map(\.sessionId)).count > 1
+        multiSession = outcome.sessions.count > 1 || sessionIds.count > 1
     }
 
     /// The timeline's windows, overlapping ones merged.
@@ -151,7 +168,7 @@ public struct SupportReport: Sendable {
                           + (failed.count > 3 ? "; …" : ".")))
         }
         if let top = (failed + slow).max(by: { $0.elapsedMs < $1.elapsedMs }), top.elapsedMs > 0 {
-            lines.append(("slowest", top.elapsedMs < 1000, "Slowest: \(multiSession ? SessionSelector.short(top.sessionId) + " " : "")\(top.shortTitle) took \(SupportReport.duration(top.elapsedMs)); \(whyText(top))."))
+            lines.append(("slowest", top.elapsedMs < 1000, "Slowest: \(multiSession ? SessionSelector.short(top.sessionId) + " " : "")\(top.shortTitle) took \(Human.duration(ms: top.elapsedMs)); \(whyText(top))."))
         }
         if let c = correlation, !logsComplete {
             // An unread log could hold any request's lines: no claim about what the server did not see.
@@ -207,7 +224,7 @@ public struct SupportReport: Sendable {
     /// Where the time went, with the server's share when the logs tell it.
     public func whyText(_ r: WaterfallRequest) -> String {
         if let code = r.statusCode, code >= 400, r.elapsedMs < 1000 {
-            return "not slow: the server answered \(code) after \(SupportReport.duration(r.elapsedMs))"
+            return "not slow: the server answered \(code) after \(Human.duration(ms: r.elapsedMs))"
                 + (r.error.map { " (\($0))" } ?? "")
         }
         let hosts = r.host.map { WaterfallSummary.hostStats(waterfall.sessions, hosts: [$0]) } ?? [:]
@@ -215,7 +232,7 @@ public struct SupportReport: Sendable {
         if let c = correlated(r), let server = c.serverMs, let wait = c.waitingMs {
             let network = c.networkMs ?? max(0, wait - server)
             let who = server >= network ? "the backend" : "the network"
-            why += "; \(who): server \(SupportReport.duration(server)) of \(SupportReport.duration(wait)) waiting, network and queueing \(SupportReport.duration(network))"
+            why += "; \(who): server \(Human.duration(ms: server)) of \(Human.duration(ms: wait)) waiting, network and queueing \(Human.duration(ms: network))"
         } else if let c = correlated(r), c.status == .clientOnly {
             why += logsComplete ? "; no server line: it never reached the server, or the logs don't cover it"
                 : "; no server line in the logs that were read (some could not be read)"
@@ -223,18 +240,12 @@ public struct SupportReport: Sendable {
         return why
     }
 
-    public static func duration(_ ms: Double) -> String {
-        if ms >= 1000 { return String(format: "%.1f s", ms / 1000) }
-        if ms >= 10 { return String(format: "%.0f ms", ms) }
-        return String(format: "%.1f ms", ms)
-    }
-
     /// A phase breakdown: `DNS 18 ms · TCP 31 ms · TLS 42 ms · waiting 121 ms`.
     public static func phasesText(_ r: WaterfallRequest) -> String {
         let sums = r.phaseSums
         let parts = WaterfallPhase.allCases.compactMap { p -> String? in
             guard let v = sums[p], v > 0 else { return nil }
-            return "\(p.title) \(duration(v))"
+            return "\(p.title) \(Human.duration(ms: v))"
         }
         return parts.isEmpty ? "no phases (only the total is known)" : parts.joined(separator: " · ")
     }
@@ -332,7 +343,7 @@ public struct SupportReport: Sendable {
     /// Redacted before it is cut, so a cut never leaves part of a credential for the detectors to miss.
     public static func serverText(_ pl: PlacedLine, max: Int, redactor: Redactor) -> String {
         let p = pl.line.parsed
-        let t = [p.level, p.status.map(String.init), p.durationMs.map { duration($0) }, p.message]
+        let t = [p.level, p.status.map(String.init), p.durationMs.map { Human.duration(ms: $0) }, p.message]
             .compactMap { $0 }.joined(separator: " ")
         return String(redactor.text(t).prefix(max))
     }

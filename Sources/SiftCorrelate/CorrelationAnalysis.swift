@@ -2,7 +2,7 @@ import Foundation
 import SiftCore
 
 /// One network record, as far as the join needs it.
-public struct NetworkEntry: Sendable, Equatable {
+public struct NetworkEntry: NetworkRecordView, Sendable, Equatable {
     /// The input path as given on the command line.
     public var input: String
     /// The session file inside the input.
@@ -68,6 +68,9 @@ public struct NetworkEntry: Sendable, Equatable {
     public var mintedID: RequestID? { requestId.flatMap { RequestID($0.trimmingCharacters(in: .whitespaces)) } }
     /// The echoed id, parsed (nil when absent or malformed).
     public var echoedID: RequestID? { echoedRequestId.flatMap { RequestID($0.trimmingCharacters(in: .whitespaces)) } }
+
+    /// Where the record is (the join key with the waterfall, `show` and `report`).
+    public var ref: RecordRef { RecordRef(input: input, file: file, line: line) }
 }
 
 /// One session, as far as the join needs it.
@@ -160,14 +163,13 @@ public final class CorrelationAnalysis: Analysis {
         if sessions[k].userId == nil { sessions[k].userId = session.userId }
     }
 
-    /// The join's view of one network record.
+    /// The join's view of one network record: its typed view, and the device times of its last transaction.
     public static func entry(_ record: Record, input: String, file: String, sessionId: String?) -> NetworkEntry {
-        let j = record.json
-        var e = NetworkEntry(input: input, file: file, sessionId: sessionId, seq: record.seq, line: record.line,
-                             recordId: record.id, requestId: j["requestId"]?.string, echoedRequestId: j["echoedRequestId"]?.string,
-                             method: j["method"]?.string, url: j["url"]?.string, statusCode: j["statusCode"]?.int,
-                             state: j["state"]?.string, ts: record.ts, duration: j["duration"]?.double)
-        if let last = j["metrics", "transactions"]?.elements.last {
+        let n = NetworkRecord(network: record, input: input, file: file, sessionId: sessionId)
+        var e = NetworkEntry(input: n.ref.input, file: n.ref.file, sessionId: sessionId, seq: n.seq, line: n.ref.line,
+                             recordId: n.recordId, requestId: n.requestId, echoedRequestId: n.echoedRequestId,
+                             method: n.method, url: n.url, statusCode: n.statusCode, state: n.state, ts: n.ts, duration: n.duration)
+        if let last = record.json["metrics", "transactions"]?.elements.last {
             func t(_ k: String) -> Double? { last[k]?.string.flatMap(Timestamp.parse) }
             e.requestStart = t("requestStart")
             e.requestEnd = t("requestEnd")

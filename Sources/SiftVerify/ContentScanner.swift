@@ -248,6 +248,27 @@ final class ContentScanner {
         }
     }
 
+    /// The detectors over the percent-decoding of `b`, when it holds a `%XX` escape; a value already
+    /// reported from `hits[since...]` (found in the text as it stands) is not reported again.
+    func percentEncoded(_ b: UnsafeBufferPointer<UInt8>, since: Int, location: () -> String) {
+        guard let base = b.baseAddress, memchr(base, 0x25, b.count) != nil else { return }
+        let decoded = Shape.percentDecode(b, plusIsSpace: false)
+        guard decoded.count < b.count else { return }
+        decoded.withUnsafeBufferPointer { d in
+            guard hasStem(d) else { return }
+            let saved = rawRange
+            rawRange = nil
+            defer { rawRange = saved }
+            let mark = hits.count
+            shapes(d, hints: [], location: location)
+            guard hits.count > mark else { return }
+            let known = Set(hits[since..<mark].map(\.value))
+            let fresh = hits[mark...].filter { $0.bound || !known.contains($0.value) }
+            hits.removeSubrange(mark...)
+            hits.append(contentsOf: fresh)
+        }
+    }
+
     /// A plain record field (`ts`, `type`, `level`, `seq`): the detectors when it is a string.
     func plainField(_ v: JSONValue, key: String) {
         guard v.isString else { return }
@@ -300,6 +321,15 @@ final class ContentScanner {
         b.contains { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }
     }
 
+    /// Whether a value is an `http(s)://` URL: the contract's query names apply to every URL a
+    /// record holds, wherever it stands (a redirect target, a URL in metadata or a HAR field).
+    static func isURL(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard b.count > 8, b[0] | 0x20 == UInt8(ascii: "h"), b[1] | 0x20 == UInt8(ascii: "t"), b[2] | 0x20 == UInt8(ascii: "t"),
+              b[3] | 0x20 == UInt8(ascii: "p") else { return false }
+        let at = b[4] | 0x20 == UInt8(ascii: "s") ? 5 : 4
+        return b[at] == UInt8(ascii: ":") && b[at + 1] == UInt8(ascii: "/") && b[at + 2] == UInt8(ascii: "/")
+    }
+
     @inline(__always) static func isMask(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
         (b.count == 3 && b[0] == 0x2A && b[1] == 0x2A && b[2] == 0x2A) || ScrubPlaceholder.matches(b)
     }
@@ -350,7 +380,13 @@ final class ContentScanner {
                         breach(rule, what: "\(what) '\(clipName(loc.lastKey ?? ""))'", value: b, location: loc.render())
                     }
                 } else {
+                    let mark = hits.count
                     shapes(b, hints: hints) { loc.render() }
+                    if ContentScanner.isURL(b) {
+                        listedQuery(b, location: loc.render())
+                    } else {
+                        percentEncoded(b, since: mark) { loc.render() }
+                    }
                 }
             }
         case .number:
@@ -363,10 +399,15 @@ final class ContentScanner {
         }
     }
 
-    /// Free text (a log message, an error description): detectors only.
+    /// Free text (a log message, an error description): detectors only, on the text and on its
+    /// percent-decoding (a credential written `%67%68%70…` in a message leaks just the same).
     func freeText(_ v: JSONValue, location: String) {
         if v.isString {
-            withStringBytes(v) { b in shapes(b, hints: []) { location } }
+            withStringBytes(v) { b in
+                let mark = hits.count
+                shapes(b, hints: []) { location }
+                percentEncoded(b, since: mark) { location }
+            }
         } else {
             var loc = Loc(location, jsonPath: false)
             walk(v, &loc, names: nil, rule: "", what: "", listed: false, hints: [])
@@ -469,8 +510,29 @@ final class ContentScanner {
         if f + 1 < n { params(UnsafeBufferPointer(rebasing: b[(f + 1)..<n]), sigil: "#", location: location, rule: queryRule, header: header) }
     }
 
-    /// `a=1&b=2` of a query or fragment.
-    private func params(_ b: UnsafeBufferPointer<UInt8>, sigil: String, location: String, rule: String, header: String?) {
+    /// A URL standing in any other field (the detectors ran over it whole): its query and fragment
+    /// parameters under the contract's query names must be `***` too.
+    func listedQuery(_ b: UnsafeBufferPointer<UInt8>, location: String) {
+        let n = b.count
+        var q = n, f = n
+        for i in 0..<n {
+            if b[i] == UInt8(ascii: "?") && q == n { q = i }
+            if b[i] == UInt8(ascii: "#") { f = i; break }
+        }
+        if q > f { q = f }
+        if q < f {
+            params(UnsafeBufferPointer(rebasing: b[(q + 1)..<f]), sigil: "?", location: location, rule: "redaction.query",
+                   header: nil, onlyListed: true)
+        }
+        if f + 1 < n {
+            params(UnsafeBufferPointer(rebasing: b[(f + 1)..<n]), sigil: "#", location: location, rule: "redaction.query",
+                   header: nil, onlyListed: true)
+        }
+    }
+
+    /// `a=1&b=2` of a query or fragment (`onlyListed`: only the listed names are checked).
+    private func params(_ b: UnsafeBufferPointer<UInt8>, sigil: String, location: String, rule: String, header: String?,
+                        onlyListed: Bool = false) {
         // Values are percent-decoded: the raw-line prefilter does not apply.
         let saved = rawRange
         rawRange = nil
@@ -495,6 +557,7 @@ final class ContentScanner {
                 withBytes(name, rawName) { n in
                     let listed = queryNames.contains(raw: n)
                     func nameText() -> String { clipName(String(decoding: n, as: UTF8.self)) }
+                    if onlyListed && !listed { return }
                     if !listed { scanName(String(decoding: n, as: UTF8.self)) { "\(location) \(sigil)\(nameText())" } }
                     withBytes(value, rawValue) { v in
                         if listed {
@@ -532,6 +595,10 @@ final class ContentScanner {
         case .base64(let bytes, _):
             if let bytes { bytes.withUnsafeBufferPointer { content($0, contentType: body.contentType, location: location, depth: 0) } }
         case .blob(let hex, _, _, _):
+            // A reference that is not `sha256:<64 hex>` is text like any other: a credential can stand there.
+            if hex == nil, let r = v["blob"], r.isString {
+                withStringBytes(r) { shapes($0, hints: []) { "\(location).blob" } }
+            }
             return hex
         case .none, .invalid:
             break
@@ -1010,6 +1077,7 @@ final class ContentScanner {
                 }
             } else {
                 shapes(v, hints: hints, raw: rawRange) { path() }
+                if ContentScanner.isURL(v) { listedQuery(v, location: path()) }
             }
         }
         if escaped {

@@ -44,6 +44,15 @@ public final class SecretHitFinder: @unchecked Sendable {
         return collect()
     }
 
+    /// Every value the checks report in a line read as text (a damaged line, a file that is neither a
+    /// session file nor a blob, a HAR member outside the entries).
+    public func hits(inText bytes: [UInt8]) -> [SecretHit] {
+        worker.scanner.hits.removeAll(keepingCapacity: true)
+        worker.scanner.rawText(bytes, location: "text")
+        defer { worker.scanner.hits.removeAll(keepingCapacity: true) }
+        return collect()
+    }
+
     private func collect() -> [SecretHit] {
         let disabled = worker.config.disabledDetectors
         var seen = Set<String>()

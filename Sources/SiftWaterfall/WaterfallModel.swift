@@ -457,3 +457,8 @@ enum WaterfallJSON {
         return String(s.prefix(max)) + "…"
     }
 }
+
+extension WaterfallRequest: NetworkRecordView {
+    /// Where the record is (the join key with the correlation and `show`).
+    public var ref: RecordRef { RecordRef(input: input, file: file, line: line) }
+}

@@ -253,7 +253,7 @@ public struct WaterfallSummary: Sendable {
             return (nil, nil, "\(total): no timing metrics, only the total is known")
         }
         if let last = r.transactions.last, last.times.responseStart == nil, last.times.responseEnd == nil,
-           r.error != nil || r.state == "failure" || r.state == "cancelled" {
+           r.error != nil || NetworkRecord.endedWithoutResponse(state: r.state) {
             let why = r.error ?? r.state ?? "no response"
             return (nil, nil, "\(total) without a response: \(why)")
         }

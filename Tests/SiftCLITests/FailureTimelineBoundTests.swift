@@ -16,7 +16,7 @@ import SiftVerify
         #expect(slim.line == 7 && slim.seq == 3 && slim.type == .network && slim.id == "rec_3")
         #expect(slim.json["statusCode"]?.int == 503)
         #expect(slim.json["error", "description"]?.string == "…(1048576 bytes cut)")
-        #expect(FailureTimeline.isFailure(slim))
+        #expect(NetworkRecord.failed(slim))
     }
 
     /// A credential straddling the 1 KiB cut is dropped whole: `report` shows no 8-character piece of it.

@@ -111,13 +111,13 @@ public enum ShowCommand: SiftCommand {
 
         // The rebuilt request and its session's host statistics.
         let wfSession = waterfall.sessions.first { $0.input == match.input && $0.file == match.file }
-        let wf = wfSession?.requests.first { $0.line == match.record.line }
+        let wf = wfSession?.requests.first { $0.ref == match.ref }
         var hosts: [String: (requests: Int, opened: Int)] = [:]
         if let s = wfSession, let h = wf?.host { hosts = WaterfallSummary.hostStats([s], hosts: [h]) }
 
         var correlated: CorrelationReport?
         if !logs.isEmpty {
-            let requests = correlation.requests.filter { $0.input == match.input && $0.file == match.file }
+            let requests = correlation.requests.filter { $0.ref.sameFile(match.ref) }
             let sessions = correlation.sessions.filter { $0.input == match.input && $0.file == match.file }
             var scanOptions = ScanOptions()
             let scanProgress = ScanProgress(io: io, enabled: common.showProgress)

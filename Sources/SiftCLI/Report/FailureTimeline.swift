@@ -71,13 +71,6 @@ public final class FailureTimeline: Analysis, @unchecked Sendable {
         return "…(\(s.utf8.count) bytes cut)"
     }
 
-    /// A network record that failed: state failure or cancelled, or an HTTP status of 400 or more.
-    public static func isFailure(_ r: Record) -> Bool {
-        guard r.type == .network else { return false }
-        if let s = r.json["state"]?.string, s == "failure" || s == "cancelled" { return true }
-        if let code = r.json["statusCode"]?.int, code >= 400 { return true }
-        return false
-    }
 
     public func beginSession(_ session: SessionContext) {
         recent.removeAll()
@@ -98,7 +91,7 @@ public final class FailureTimeline: Analysis, @unchecked Sendable {
             heldBytes += size
             return false
         }
-        if FailureTimeline.isFailure(record) {
+        if NetworkRecord.failed(record) {
             let before = recent.filter { r in
                 guard let rt = r.ts, let t else { return false }
                 return rt >= t - context

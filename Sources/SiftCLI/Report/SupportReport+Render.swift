@@ -182,7 +182,7 @@ extension SupportReport {
             o += colors.bold(title) + "\n"
             for r in list {
                 let status = SupportReport.statusText(r)
-                let shownStatus = SupportReport.isFailed(r) ? colors.red(Escape.terminal(status)) : Escape.terminal(status)
+                let shownStatus = r.failed ? colors.red(Escape.terminal(status)) : Escape.terminal(status)
                 o += "  \(Escape.terminal(rowTitle(r)))  \(shownStatus)  \(SupportReport.duration(r.elapsedMs))\n"
                 o += "    \(SupportReport.bar(r))  \(SupportReport.phasesText(r))\n"
                 o += "    \(Escape.terminal(whyText(r)))\n"
@@ -315,7 +315,7 @@ extension SupportReport {
             if list.isEmpty { o += "<p>None.</p>\n"; continue }
             o += "<table><tr>\(multiSession ? "<th>session</th>" : "")<th>seq</th><th>request</th><th>status</th><th>time</th><th>phases</th><th>where the time went</th></tr>\n"
             for r in list {
-                let bad = SupportReport.isFailed(r)
+                let bad = r.failed
                 o += "<tr\(bad ? " class=\"failed\"" : "")>"
                 if multiSession { o += "<td class=\"nw\">\(x(SessionSelector.short(r.sessionId)))</td>" }
                 o += "<td>\(r.seq.map(String.init) ?? "?")</td><td>\(x(r.shortTitle))</td>"

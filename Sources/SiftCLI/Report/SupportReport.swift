@@ -36,13 +36,13 @@ public struct SupportReport: Sendable {
         self.slowest = slowest
         self.redactor = redactor
         let all = waterfall.sessions.flatMap(\.requests)
-        failed = all.filter(SupportReport.isFailed)
-        slow = all.filter { !SupportReport.isFailed($0) && $0.state != "pending" }
+        failed = all.filter(\.failed)
+        slow = all.filter { !$0.failed && $0.state != "pending" }
             .sorted { $0.elapsedMs != $1.elapsedMs ? $0.elapsedMs > $1.elapsedMs : ($0.seq ?? 0) < ($1.seq ?? 0) }
             .prefix(slowest).map { $0 }
-        var index: [String: Int] = [:]
-        for (i, c) in (redactedCorrelation?.value.requests ?? []).enumerated() {
-            index[SupportReport.key(c.entry.input, c.entry.file, c.entry.line)] = index[SupportReport.key(c.entry.input, c.entry.file, c.entry.line)] ?? i
+        var index: [RecordRef: Int] = [:]
+        for (i, c) in (redactedCorrelation?.value.requests ?? []).enumerated() where index[c.entry.ref] == nil {
+            index[c.entry.ref] = i
         }
         correlationIndex = index
         failureWindows = SupportReport.merge(timeline.windows)
@@ -73,21 +73,14 @@ public struct SupportReport: Sendable {
     /// The failed requests a report shows in full (the rest are counted).
     public static let maxFailedShown = 20
     /// Correlation results by request place (input, file, line).
-    private let correlationIndex: [String: Int]
+    private let correlationIndex: [RecordRef: Int]
 
-    public static func isFailed(_ r: WaterfallRequest) -> Bool {
-        r.state == "failure" || r.state == "cancelled" || (r.statusCode ?? 0) >= 400
-    }
+    /// The correlation of a waterfall request (the same record).
+    public func correlated(_ r: WaterfallRequest) -> CorrelatedRequest? { correlated(r.ref) }
 
-    private static func key(_ input: String, _ file: String, _ line: Int) -> String { "\(input)\u{0}\(file)\u{0}\(line)" }
-
-    /// The correlation of a waterfall request (same input, file and line).
-    public func correlated(_ r: WaterfallRequest) -> CorrelatedRequest? {
-        correlated(input: r.input, file: r.file, line: r.line)
-    }
-
-    public func correlated(input: String, file: String, line: Int) -> CorrelatedRequest? {
-        guard let c = correlation, let i = correlationIndex[SupportReport.key(input, file, line)] else { return nil }
+    /// The correlation of the record at `ref`.
+    public func correlated(_ ref: RecordRef) -> CorrelatedRequest? {
+        guard let c = correlation, let i = correlationIndex[ref] else { return nil }
         return c.requests[i]
     }
 
@@ -255,7 +248,7 @@ public struct SupportReport: Sendable {
     public static func bar(_ r: WaterfallRequest, width: Int = 48) -> String {
         let sums = r.phaseSums
         let phases = WaterfallPhase.allCases.reduce(0.0) { $0 + (sums[$1] ?? 0) }
-        let noResponse = r.statusCode == nil && (r.state == "failure" || r.state == "cancelled")
+        let noResponse = r.statusCode == nil && NetworkRecord.endedWithoutResponse(state: r.state)
         let rest = noResponse ? max(0, r.elapsedMs - phases) : 0
         let total = phases + rest
         guard total > 0, total.isFinite else { return String(repeating: noResponse ? "x" : "~", count: max(1, width / 4)) }
@@ -316,7 +309,7 @@ public struct SupportReport: Sendable {
         }
         var seen = Set<String>()
         for f in w.failures {
-            guard let c = correlated(input: w.input, file: w.file, line: f.line) else { continue }
+            guard let c = correlated(RecordRef(input: w.input, file: w.file, line: f.line)) else { continue }
             for pl in c.lines where seen.insert("\(pl.line.file)\u{0}\(pl.line.line)").inserted {
                 let t = masked(SupportReport.serverText(pl, max: 200, redactor: redactor))
                 out.append((pl.deviceTs, "server", "\(pl.line.file):\(pl.line.line) \(t)", false))

@@ -118,6 +118,10 @@ public enum ScrubCommand: SiftCommand {
                             data = edited
                             changes.append("\(entry.name): rewritten")
                         }
+                    } else if let edited = (try? scrubber.content(bytes)) ?? scrubber.values.replace(bytes, used: &scrubber.used) {
+                        // Any other file (notes, export.json, a stray .json) is read as text by verify.
+                        data = edited
+                        changes.append("\(entry.name): rewritten")
                     }
                     try out.add(name: name, bytes: data, wholeInput: entry.isWholeInput)
                 } catch {
@@ -141,6 +145,10 @@ public enum ScrubCommand: SiftCommand {
         lines.append("\(dryRun ? "would replace" : "replaced") \(placed.count) value\(placed.count == 1 ? "" : "s") in \(changes.count) file\(changes.count == 1 ? "" : "s")\(dryRun ? "" : "; wrote \(output ?? "")")")
         for e in placed.sorted(by: { ($0.rule, $0.fingerprint) < ($1.rule, $1.fingerprint) }) {
             lines.append("  \(e.rule)  \(e.fingerprint)")
+        }
+        if scrubber.framesReplaced > 0 {
+            let n = scrubber.framesReplaced
+            lines.append("  \(n) frame record\(n == 1 ? "" : "s") (policy.frame-in-export) \(dryRun ? "would be" : n == 1 ? "was" : "were") replaced by a 'scrubbed' record keeping seq and ts")
         }
         for c in changes { lines.append("  " + Escape.terminal(c)) }
         let text = lines.joined(separator: "\n") + "\n"
@@ -231,6 +239,14 @@ final class ScrubCollector: Analysis {
     func blob(_ blob: BlobContent) {
         if !blob.complete { incompleteBlob = true }
         hits += finder.hits(inContent: blob.bytes)
+    }
+
+    func damagedLine(_ bytes: [UInt8], line: Int, session: SessionContext) {
+        hits += finder.hits(inText: bytes)
+    }
+
+    func otherText(_ bytes: [UInt8], line: Int, file: SessionContext) {
+        hits += finder.hits(inText: bytes)
     }
 }
 

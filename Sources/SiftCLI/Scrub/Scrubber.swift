@@ -109,6 +109,8 @@ struct Scrubber {
     var renames: [String: (hex: String, size: Int)] = [:]
     /// Placeholders written.
     var used = Set<String>()
+    /// Frame records replaced by a `scrubbed` record.
+    var framesReplaced = 0
 
     init(values: ScrubValues, limits: ReadLimits) {
         self.values = values
@@ -145,7 +147,15 @@ struct Scrubber {
         while start < bytes.count {
             let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
             let line = Array(bytes[start..<end])
-            if let doc = try? JSONDocument(bytes: line, maxDepth: limits.maxJSONDepth), let edited = try document(doc) {
+            if let doc = try? JSONDocument(bytes: line, maxDepth: limits.maxJSONDepth), doc.root["type"]?.string == "frame" {
+                out += frameStandIn(doc.root)
+                framesReplaced += 1
+                changed = true
+            } else if let doc = try? JSONDocument(bytes: line, maxDepth: limits.maxJSONDepth), let edited = try document(doc) {
+                out += edited
+                changed = true
+            } else if let edited = values.replace(line, used: &used) {
+                // A damaged line is read as text by verify: its values are replaced where they stand.
                 out += edited
                 changed = true
             } else {
@@ -155,6 +165,19 @@ struct Scrubber {
             start = end + 1
         }
         return changed ? out : nil
+    }
+
+    /// A frame record never leaves the device (SESSION-FORMAT.md §2.7): its line is replaced by a
+    /// record of type `scrubbed` that keeps only its `seq` and `ts`, so the session's numbering has no
+    /// gap and the timeline keeps its place, and says what stood there.
+    mutating func frameStandIn(_ frame: JSONValue) -> [UInt8] {
+        var out = Array(#"{"type":"scrubbed""#.utf8)
+        for key in ["seq", "ts"] {
+            guard let v = frame[key], v.kind == .number || v.kind == .string else { continue }
+            out += Array(",\"\(key)\":".utf8) + Array(v.rawBytes)
+        }
+        out += Array(#","record":"frame","rule":"policy.frame-in-export"}"#.utf8)
+        return values.replace(out, used: &used) ?? out
     }
 
     /// One JSON document with its strings edited; nil when nothing changed.

@@ -62,6 +62,9 @@ final class ShowAnalysis: Analysis, @unchecked Sendable {
         var record: Record
         var before: [Record]
         var after: [Record]
+
+        /// Where the matched record is (the join key with the waterfall and the correlation).
+        var ref: RecordRef { RecordRef(input: input, file: file, line: record.line) }
     }
 
     /// A session the selector looked in.

@@ -121,7 +121,6 @@ struct ShowReport: Sendable {
     var server: ServerSide?
     var around: [Around]
 
-    var failed: Bool { state == "failure" || state == "cancelled" || (statusCode ?? 0) >= 400 }
 
     /// `GET https://api.example.test/v1/orders`.
     var requestLine: String { "\(method ?? "?") \(url ?? label ?? "?")" }
@@ -231,7 +230,7 @@ extension ShowReport {
         droppedTransactions = wf?.droppedTransactions ?? 0
 
         // The server's side.
-        let c = correlation?.requests.first { $0.entry.input == m.input && $0.entry.file == m.file && $0.entry.line == m.record.line }
+        let c = correlation?.requests.first { $0.entry.ref == m.ref }
         if let correlation {
             let lines = c?.lines ?? []
             let texts = lines.map { redactor.text(SupportReport.serverText($0, max: 300, redactor: redactor)) }
@@ -315,6 +314,10 @@ extension ShowReport {
         }
         return "server clock \(amount) \(side) the device"
     }
+}
+
+extension ShowReport: NetworkRecordView {
+    var ref: RecordRef { RecordRef(input: input, file: file, line: line) }
 }
 
 extension ShowReport: Redactable {

@@ -90,6 +90,15 @@ extension InputPass {
             session = s
             return s
         }
+        /// A member outside the entries, as the text `{"log": {"name": value}}` (or `{"name": value}`).
+        func other(_ parent: String?, _ name: String, _ bytes: [UInt8], line: Int) {
+            var key = ""
+            JSONOut.quote(name, into: &key)
+            let open = Array(((parent.map { "{\"\($0)\":" } ?? "") + "{" + key + ":").utf8)
+            let text = open + bytes + Array((parent == nil ? "}" : "}}").utf8)
+            let file = SessionContext(input: input, file: entry.name, root: "", blobsAvailable: false)
+            for a in analyses { a.otherText(text, line: line, file: file) }
+        }
         func lose(_ rule: String, _ severity: Severity, line: Int, offset: Int64, _ message: String, partial isPartial: Bool) {
             let s = current(line: line)
             s.damagedLines += 1
@@ -103,9 +112,14 @@ extension InputPass {
         while !shouldStop(), let event = stream.next() {
             switch event {
             case .logMember(let name, let bytes):
-                guard name == "creator" || name == "browser" else { continue }
-                guard let doc = try? JSONDocument(bytes: bytes, maxDepth: limits.maxJSONDepth) else { continue }
-                if name == "creator" { creator = doc.root } else { browser = doc.root }
+                if name == "creator" || name == "browser", let doc = try? JSONDocument(bytes: bytes, maxDepth: limits.maxJSONDepth) {
+                    if name == "creator" { creator = doc.root } else { browser = doc.root }
+                }
+                // Every member outside the entries (`pages`, `comment`, `_` fields…) is handed over as
+                // text, so verify reads what a HAR holds there too.
+                if name != "version" { other("log", name, bytes, line: stream.memberLine) }
+            case .rootMember(let name, let bytes, let line):
+                other(nil, name, bytes, line: line)
             case .entry(let index, let bytes, let line, let offset):
                 entries += 1
                 let doc: JSONDocument

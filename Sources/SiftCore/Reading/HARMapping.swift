@@ -162,30 +162,33 @@ public enum HARMapping {
         return found
     }
 
-    /// `{name, value}` pairs in order; the `cookies` list as a `synthesize` header when none is there.
+    /// `{name, value}` pairs in order; the `cookies` list as a `synthesize` header, for the cookies
+    /// no such header carries (a HAR's `cookies` may hold values its headers do not).
     static func headers(_ side: JSONValue, synthesize: String, separator: String?) -> [JSONOut] {
         var out: [JSONOut] = []
-        var has = false
+        var existing: [String] = []
         side["headers"]?.forEachElement { h in
             guard h.isObject else { return }
             let name = h["name"]?.string ?? ""
-            if name.lowercased() == synthesize.lowercased() { has = true }
-            var o: [String: JSONOut] = ["name": .string(name), "value": .string(h["value"]?.string ?? "")]
+            let value = h["value"]?.string ?? ""
+            if name.lowercased() == synthesize.lowercased() { existing.append(value) }
+            var o: [String: JSONOut] = ["name": .string(name), "value": .string(value)]
             if let c = h["comment"]?.string { o["comment"] = .string(c) }
             out.append(.object(o))
         }
-        if !has, let cookies = side["cookies"], cookies.count > 0 {
+        if let cookies = side["cookies"], cookies.count > 0 {
             var masked = true
             let pairs = cookies.elements.compactMap { c -> String? in
                 guard let n = c["name"]?.string else { return nil }
                 let v = c["value"]?.string ?? ""
+                if !existing.isEmpty && existing.contains(where: { $0.contains(v) }) { return nil }
                 let bytes = Array(v.utf8)
                 if v != "***" && !bytes.withUnsafeBufferPointer(ScrubPlaceholder.matches) { masked = false }
                 return n + "=" + v
             }
-            // Cookies whose values are all masked make a masked header.
-            if masked && !pairs.isEmpty {
-                out.append(.object(["name": .string(synthesize), "value": .string("***")]))
+            // Cookies whose values are all masked make a masked header (none when a header is there).
+            if masked {
+                if existing.isEmpty && !pairs.isEmpty { out.append(.object(["name": .string(synthesize), "value": .string("***")])) }
                 return out
             }
             if let separator {
@@ -248,19 +251,24 @@ public enum HARMapping {
 
     /// `_`-prefixed members and `comment` of `from`, kept under the same names.
     /// `queryString` pairs whose value the entry's `url` does not carry (a HAR may list pairs that
-    /// differ from its URL): kept as `_queryString`, so verify reads every one of them.
+    /// differ from its URL): kept as `_queryString`, the URL with those pairs as its query, so verify
+    /// reads every one of them as a query parameter.
     static func queryNotInURL(_ req: JSONValue) -> JSONOut? {
         guard let list = req["queryString"], list.count > 0 else { return nil }
         let url = req["url"]?.string ?? ""
         let decoded = url.removingPercentEncoding ?? url
-        var kept: [JSONOut] = []
+        var kept: [String] = []
         for q in list.elements {
             let name = q["name"]?.string ?? ""
             let value = q["value"]?.string ?? ""
             if value.isEmpty ? decoded.contains(name) : (url.contains(value) || decoded.contains(value)) { continue }
-            kept.append(.object(["name": .string(name), "value": .string(value)]))
+            kept.append(formEncode(name) + "=" + formEncode(value))
         }
-        return kept.isEmpty ? nil : .array(kept)
+        guard !kept.isEmpty else { return nil }
+        let base = url.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        let noFragment = base.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        let prefix = noFragment.lowercased().hasPrefix("http") ? noFragment : "https://har.invalid/"
+        return .string(prefix + "?" + kept.joined(separator: "&"))
     }
 
     static func keepCustom(_ from: JSONValue, into o: inout [String: JSONOut], skip: Set<String>) {

@@ -11,6 +11,8 @@ struct HARStream {
     enum Event {
         /// A member of `log` other than `entries` (`version`, `creator`, `browser`, `pages`, `comment`…).
         case logMember(name: String, bytes: [UInt8])
+        /// A member of the root object other than `log`, with the line where it starts.
+        case rootMember(name: String, bytes: [UInt8], line: Int)
         /// `log.entries[index]`, its raw bytes, and the line and byte offset where it starts.
         case entry(index: Int, bytes: [UInt8], line: Int, offset: Int64)
         /// An entry (or a member of `log`) over the size bound: skipped, its size counted.
@@ -47,6 +49,9 @@ struct HARStream {
         self.maxValue = max(1, maxValue)
         self.chunk = [UInt8](repeating: 0, count: chunkSize)
     }
+
+    /// The line where the last member handed out (`logMember`) starts.
+    private(set) var memberLine = 1
 
     /// Whether the document had a `log` object with an `entries` array.
     var foundEntries: Bool { sawEntries }
@@ -210,12 +215,15 @@ struct HARStream {
     }
 
     /// Skips or keeps the value of a member that is not walked into.
-    private mutating func otherValue(name: String, keep: Bool) -> Event? {
+    private mutating func otherValue(name: String, keep: Bool, root: Bool = false) -> Event? {
         let at = (line, offset)
+        memberLine = line
         switch capture(limit: keep ? maxValue : 0) {
-        case .value(let bytes): return keep ? .logMember(name: name, bytes: bytes) : nil
+        case .value(let bytes):
+            guard keep else { return nil }
+            return root ? .rootMember(name: name, bytes: bytes, line: at.0) : .logMember(name: name, bytes: bytes)
         case .tooLarge(let n):
-            return keep ? .tooLarge(what: "log.\(name)", bytes: n, line: at.0, offset: at.1) : nil
+            return keep ? .tooLarge(what: root ? name : "log.\(name)", bytes: n, line: at.0, offset: at.1) : nil
         case .broken(let why): return .damaged(message: "\(why) in \(place)", line: at.0, offset: at.1)
         case .ended: return ended()
         }
@@ -268,11 +276,17 @@ struct HARStream {
                     state = .logMembers
                     continue
                 }
-                if let e = otherValue(name: name, keep: false) { state = .done; return e }
+                // Any other member is kept too: verify reads it, so nothing in the file goes unchecked.
+                let event = otherValue(name: name, keep: true, root: true)
+                if case .damaged = event { state = .done; return event }
+                if case .truncated = event { state = .done; return event }
+                var after: Event?
                 switch separator(close: 0x7D) {
                 case .ok(let more): if !more { state = .done }
-                case .stop(let e): state = .done; return e
+                case .stop(let e): state = .done; after = e
                 }
+                if let event { pending = after; return event }
+                if let after { return after }
             case .logMembers:
                 place = "log"
                 let name: String

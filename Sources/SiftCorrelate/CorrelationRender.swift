@@ -103,23 +103,28 @@ public enum CorrelationRender {
     public static func text(_ report: Redacted<CorrelationReport>, colors: Colors = .off) -> String { text(report.value, colors: colors) }
 
     static func text(_ r: CorrelationReport, colors: Colors = .off) -> String {
-        let t = { (s: String?) in Escape.terminal(s ?? "-") }
-        var out = "correlate: \(r.requests.count) requests: \(r.count(.matched)) matched, \(r.count(.clientOnly)) client-only, \(r.count(.idMismatch)) id-mismatch"
-        if r.withoutRequestId > 0 { out += " (\(r.withoutRequestId) records without a request id)" }
+        let t = { (s: String?) in Escape.terminal(s ?? "") }
+        func n(_ count: Int, _ word: String, _ plural: String? = nil) -> String {
+            "\(count) " + (count == 1 ? word : plural ?? word + "s")
+        }
+        var out = "correlate: \(n(r.requests.count, "request")): \(r.count(.matched)) matched, \(r.count(.clientOnly)) client-only, \(r.count(.idMismatch)) id-mismatch"
+        if r.withoutRequestId > 0 { out += " (\(n(r.withoutRequestId, "record")) without a request id)" }
         out += "\n"
         let s = r.clockSkew
         if let sec = s.seconds {
-            out += "clock skew: server \(sec >= 0 ? "ahead" : "behind") by \(num(abs(sec), 3)) s ± \(num(s.uncertainty, 3)) s (\(s.samples) samples, \(s.outliers) outliers; from \(s.basis))\n"
+            out += "clock skew: \(ClockSkew.words(sec))"
+            if let u = s.uncertainty { out += " ± \(num(u, 3)) s" }
+            out += " (\(n(s.samples, "sample")), \(n(s.outliers, "outlier")); from \(s.basis))\n"
         } else {
             out += "clock skew: unknown (no matched request with timings)\n"
         }
-        out += "logs: \(r.logs.files.count) files, \(r.logs.bytes) bytes, \(r.logs.lineCount) lines\n"
+        out += "logs: \(n(r.logs.files.count, "file")), \(n(Int(clamping: r.logs.bytes), "byte")), \(n(r.logs.lineCount, "line"))\n"
         for f in r.logs.files.prefix(20) {
-            var line = "  \(t(f.file)) (\(f.encoding)\(f.format.map { ", " + $0.rawValue } ?? "")): \(f.lines) lines, \(f.matchedLines) matching"
+            var line = "  \(t(f.file)) (\(f.encoding)\(f.format.map { ", " + $0.rawValue } ?? "")): \(n(f.lines, "line")), \(f.matchedLines) matching"
             if f.longLines > 0 { line += ", \(f.longLines) too long" }
             out += line + "\n"
         }
-        if r.logs.files.count > 20 { out += "  … and \(r.logs.files.count - 20) more files\n" }
+        if r.logs.files.count > 20 { out += "  … and \(n(r.logs.files.count - 20, "more file"))\n" }
         for e in r.logs.allErrors { out += "  error: \(t(e))\n" }
         out += "\n"
         for c in r.requests {
@@ -129,27 +134,43 @@ public enum CorrelationRender {
                 status += cover ? ": the logs cover its time" : ": outside the logs' time span"
             }
             let shown = c.status == .matched ? colors.green(status) : c.status == .clientOnly ? colors.red(status) : colors.yellow(status)
-            out += "\(t(e.sessionId)) #\(e.seq.map(String.init) ?? "-") \(t(e.method)) \(t(e.url)) → \(e.statusCode.map(String.init) ?? "-")  [\(shown)]\n"
-            out += "  id \(t(e.requestId))"
+            var head = short(e.sessionId) + " #" + (e.seq.map(String.init) ?? "?") + " " + t(e.method ?? "?") + " " + t(e.url ?? "(no URL)")
+            if let code = e.statusCode { head += " → \(code)" }
+            out += head + "  [\(shown)]\n"
+            out += "  id \(e.requestId.map { t($0) } ?? "(none)")"
             if let echoed = e.echoedRequestId, echoed != e.requestId { out += "  echoed \(t(echoed))" }
             out += "\n"
-            if c.serverMs != nil && c.waitingMs != nil {
-                out += "  waiting \(num(c.waitingMs)) ms = server \(num(c.serverMs)) ms + network \(num(c.networkMs)) ms\n"
-            } else if c.serverMs != nil {
-                out += "  server \(num(c.serverMs)) ms\n"
+            if let wait = c.waitingMs, let server = c.serverMs {
+                out += "  waiting \(num(wait)) ms = server \(num(server)) ms + network \(num(c.networkMs ?? max(0, wait - server))) ms\n"
+            } else if let server = c.serverMs {
+                out += "  server \(num(server)) ms\n"
             }
             for p in c.lines {
                 let l = p.line
-                out += "  \(t(l.file)):\(l.line) \(l.parsed.ts.map { Timestamp.format($0) } ?? "-") \(t(l.parsed.level)) \(l.parsed.status.map(String.init) ?? "-") \(num(l.parsed.durationMs)) ms \(t(l.parsed.message))\n"
+                // Only what the line has: no `-` placeholders for a missing time, level, status or duration.
+                let parts = [l.parsed.ts.map { Timestamp.format($0) }, l.parsed.level.map { t($0) }, l.parsed.status.map(String.init),
+                             l.parsed.durationMs.map { num($0) + " ms" }, l.parsed.message.map { t($0) }].compactMap { $0 }.filter { !$0.isEmpty }
+                out += "  \(t(l.file)):\(l.line)" + (parts.isEmpty ? "" : " " + parts.joined(separator: " ")) + "\n"
             }
         }
         out += "\nserver-only ids in the session windows (±\(num(r.windowMargin, 0)) s): \(r.serverOnly.ids.count), with the session's user: \(r.serverOnly.withUserId.count)\n"
         for id in r.serverOnly.withUserId.prefix(50) { out += "  \(id)\n" }
         if !r.findings.isEmpty {
             out += "\nfindings:\n"
-            for f in r.findings { out += "  \(colors.severity(f.severity, f.severity.rawValue)) \(f.rule) \(t(f.sessionId)) seq \(f.seq.map(String.init) ?? "-"): \(t(f.message))\n" }
+            for f in r.findings {
+                var place = short(f.sessionId)
+                if let seq = f.seq { place += " seq \(seq)" }
+                out += "  \(colors.severity(f.severity, f.severity.rawValue)) \(f.rule) \(place): \(t(f.message))\n"
+            }
         }
         return out
+    }
+
+    /// `ses_4fd58165…`: a session id shortened for a terminal line (the JSON and CSV keep it whole).
+    static func short(_ id: String?) -> String {
+        guard let id else { return "(unknown session)" }
+        let clean = Escape.terminal(id)
+        return clean.count > 16 ? String(clean.prefix(12)) + "…" : clean
     }
 
     // MARK: Markdown
@@ -222,5 +243,31 @@ public enum CorrelationRender {
             }
         }
         return out
+    }
+}
+
+extension ClockSkew {
+    /// The skew in words: `server clock 2.49 s ahead of the device`, `4 h 7 min behind the device`.
+    public static func words(_ s: Double) -> String {
+        guard s.isFinite else { return "server clock offset unknown" }
+        let a = abs(s)
+        let side = s >= 0 ? "ahead of" : "behind"
+        let amount: String
+        if a < 0.001 {
+            amount = String(format: "%.2f ms", a * 1000)
+        } else if a < 0.01 {
+            amount = String(format: "%.1f ms", a * 1000)
+        } else if a < 0.9995 {
+            amount = String(format: "%.0f ms", a * 1000)
+        } else if a < 120 {
+            amount = String(format: "%.2f s", a)
+        } else if a < 7200 {
+            amount = "\(Int(a / 60)) min \(Int(a.truncatingRemainder(dividingBy: 60))) s"
+        } else if a < 1e9 {
+            amount = "\(Int(a / 3600)) h \(Int(a.truncatingRemainder(dividingBy: 3600) / 60)) min"
+        } else {
+            amount = "more than 30 years"
+        }
+        return "server clock \(amount) \(side) the device"
     }
 }

@@ -137,4 +137,94 @@ import SiftWaterfall
             #expect(!r.out.contains("signed out"), "\(format)")
         }
     }
+
+    @Test func svgWaterfallHasStatusAndTimeColumnsAndMarksFailures() throws {
+        let r = try Binary.run(["waterfall", "samples/export-incident.zip", "-f", "svg", "--fail-on", "never"], cwd: packageRoot)
+        #expect(r.status == 0, "\(r.err)")
+        let svg = r.out
+        #expect(svg.contains(">status</text>") && svg.contains(">time</text>"))
+        #expect(svg.components(separatedBy: "<g class=\"failed\">").count == 4, "the three failed requests")
+        #expect(svg.contains("<text class=\"bad\" x=\"322.00\" y=\"591.00\">✖ timed out</text>"))
+        #expect(svg.contains(">✖ 503</text>") && svg.contains(">✖ 403</text>"))
+        #expect(svg.contains(">30.0 s</text>"))
+        // The report's HTML draws the same waterfall.
+        let html = try report(Self.incident + ["-f", "html", "--fail-on", "never"]).out
+        #expect(html.contains(">✖ 503</text>"))
+    }
+
+    @Test func correlateTextHasNoPlaceholdersAndRightPlurals() throws {
+        let all = try Binary.run(["correlate", "samples/export-incident.zip", "--logs", "samples/logs"], cwd: packageRoot).out
+        #expect(!all.contains(" - "), "no `-` placeholder")
+        #expect(!all.contains("ses_4fd58165-7cbf"), "session ids shortened")
+        #expect(all.contains("\nses_4fd58165… #38 POST https://api.palbase.studio/v1/orders → 503  [matched]\n"))
+        #expect(all.contains("(40 samples, 1 outlier; from request-id fields)"))
+        #expect(all.contains("clock skew: server clock 2.49 s ahead of the device ± "))
+        let one = try Binary.run(["correlate", "samples/export-incident.zip", "--logs", "samples/logs/app.txt"], cwd: packageRoot).out
+        #expect(one.contains("\nlogs: 1 file, 796 bytes, 7 lines\n"))
+        #expect(one.contains("\nses_4fd58165… #31 POST https://api.palbase.studio/v1/orders  [client-only"), "no `→ -` for a request without a status")
+    }
+
+    @Test func waterfallSlowestKeepsTheSessionsStatisticsAndAMissingRequestIsAnError() throws {
+        func json(_ args: [String]) throws -> JSONValue {
+            let r = try Binary.run(["waterfall", "samples/export-incident.zip", "--json", "--fail-on", "never"] + args, cwd: packageRoot)
+            #expect(r.status == 0, "\(r.err)")
+            return try JSONDocument(string: r.out).root
+        }
+        let all = try json([]), three = try json(["--slowest", "3"])
+        #expect(three["requests"]?.count == 3)
+        #expect(three["summary", "sessions"]?.elements.first?["requests"]?.int == 33)
+        #expect(three["summary", "sessions"]?.elements.first?["busyMs"]?.double == all["summary", "sessions"]?.elements.first?["busyMs"]?.double)
+        let missing = try Binary.run(["waterfall", "samples/export-incident.zip", "--request", "999"], cwd: packageRoot)
+        #expect(missing.status == 64)
+        #expect(missing.err.contains("no request with seq 999 in this export; the nearest requests are seq 48, 50, 52"))
+        #expect(missing.out.isEmpty)
+    }
+
+    /// A session whose request body nests deeper than verify follows: the check stops there (`verify.bound`).
+    static func boundedSession() throws -> String {
+        let deep = String(repeating: "[", count: 300) + "{\"note\":\"x\"}" + String(repeating: "]", count: 300)
+        let body = #"{"encoding":"utf8","size":\#(deep.utf8.count),"text":"\#(deep.replacingOccurrences(of: "\"", with: "\\\""))","contentType":"application/json"}"#
+        let network = #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_0001","method":"POST","url":"https://api.example.test/v1/x","state":"success","statusCode":200,"request":{"body":\#(body)}}"#
+        return try Fixture.write([Fixture.header(), network])
+    }
+
+    @Test func aVerifyBoundMakesTheReportIncomplete() throws {
+        let path = try Self.boundedSession()
+        let r = try report([path, "--fail-on", "never"])
+        #expect(r.status == 2, "\(r.err)")
+        #expect(r.out.contains("FAIL credentials  Not checked in full: 1 value not checked in full (JSON nested deeper than 256 levels"))
+        #expect(r.out.contains("no credential in what was checked."))
+        // The same with a baseline that accepts everything: a bound is never accepted away.
+        let dir = try makeTempDir()
+        let baseline = dir.appendingPathComponent("baseline.json").path
+        _ = try Binary.run(["verify", path, "--write-baseline", baseline])
+        #expect(try report([path, "--baseline", baseline, "--fail-on", "never"]).status == 2)
+    }
+
+    @Test func reportUsesTheBaselinesFingerprintKey() throws {
+        // A short password fingerprints as hmac: under the key beside the baseline; report must use that
+        // key to match the baseline as verify does, so the accepted finding stays accepted.
+        let network = #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_0001","method":"POST","url":"https://api.example.test/v1/login","state":"success","statusCode":200,"request":{"body":{"encoding":"utf8","size":23,"text":"{\"password\":\"hunter22\"}","contentType":"application/json"}}}"#
+        let path = try Fixture.write([Fixture.header(), network])
+        let dir = try makeTempDir()
+        let baseline = dir.appendingPathComponent("baseline.json").path
+        let written = try Binary.run(["verify", path, "--write-baseline", baseline])
+        #expect(written.status == 0, "\(written.err)")
+        let v = try Binary.run(["verify", path, "--baseline", baseline, "--json"])
+        #expect(v.status == 0, "\(v.out)")
+        let r = try report([path, "--baseline", baseline, "--json"])
+        #expect(r.status == 0, "\(r.err)")
+        let doc = try JSONDocument(string: r.out)
+        #expect(doc.root["findings"]?.elements.contains { ($0["rule"]?.string ?? "").hasPrefix("redaction.") } == false)
+        #expect(doc.root["verify", "suppressed"]?.int == 1)
+    }
+
+    @Test func aBoundsMessageNamesTheOptionThatRaisesIt() throws {
+        let r = try report(["samples/ses_6b0404f2-b094-40b8-ab01-a1c12a3a2107.jsonl", "--max-input-bytes", "2K", "--fail-on", "never"])
+        #expect(r.status == 2)
+        #expect(r.err.contains("input passes the limit of 2048 bytes (--max-input-bytes raises it)"))
+        #expect(r.out.contains("FAIL credentials  Not checked: 1 input not read in full"))
+        #expect(r.out.contains("(--max-input-bytes raises it)"))
+        #expect(r.out.contains("; 1 record read."))
+    }
 }

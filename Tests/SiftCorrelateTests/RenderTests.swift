@@ -53,6 +53,6 @@ import SiftCore
         let text = CorrelationRender.text(report())
         #expect(!text.contains("\u{1b}"))
         #expect(text.contains("\\x1b[31m"))
-        #expect(text.contains("server ahead by 2.490 s"))
+        #expect(text.contains("server clock 2.49 s ahead of the device"))
     }
 }

@@ -104,8 +104,14 @@ public struct SupportReport: Sendable {
         let unread = outcome.inputs.filter { $0.status != .ok }
         let unreadText = "\(unread.count) input\(unread.count == 1 ? "" : "s") not read in full ("
             + unread.map { "\($0.path): \($0.errors.first ?? $0.status.rawValue)" }.joined(separator: "; ") + ")"
+        // A bound that stopped verify's checks (`verify.bound`): that part was not checked.
+        let bounds = findings.filter { $0.rule == VerifyRules.boundRule }
+        let boundText = "\(bounds.count) value\(bounds.count == 1 ? "" : "s") not checked in full ("
+            + bounds.prefix(2).map(\.message).joined(separator: "; ") + (bounds.count > 2 ? "; …" : "") + ")"
         if leaks.isEmpty && !unread.isEmpty {
             lines.append(("credentials", false, "Not checked: \(unreadText); no credential in what was read."))
+        } else if leaks.isEmpty && !bounds.isEmpty {
+            lines.append(("credentials", false, "Not checked in full: \(boundText); no credential in what was checked."))
         } else if leaks.isEmpty {
             lines.append(("credentials", true, "No credential found in the export."))
         } else {
@@ -115,7 +121,8 @@ public struct SupportReport: Sendable {
             var t = leaks.count == findings.count
                 ? "\(leaks.count) credential finding\(leaks.count == 1 ? "" : "s") (\(prints) distinct value\(prints == 1 ? "" : "s"), worst \(worst.rawValue)): "
                 : "\(leaks.count) of the \(findings.count) findings \(leaks.count == 1 ? "is a credential" : "are credentials") (\(prints) distinct value\(prints == 1 ? "" : "s"), worst \(worst.rawValue)): "
-            t += "\(broken) where the SDK's redaction contract was broken, \(leaks.count - broken) where it is silent."
+            t += "\(broken) where the SDK's redaction contract was broken, \(leaks.count - broken) where it is silent"
+            t += bounds.isEmpty ? "." : "; \(boundText)."
             lines.append(("credentials", false, t))
         }
         let bad = outcome.inputs.filter { $0.status != .ok }
@@ -126,7 +133,7 @@ public struct SupportReport: Sendable {
         } else {
             var t = ""
             if !bad.isEmpty { t += "\(bad.count) input\(bad.count == 1 ? "" : "s") not read in full (\(bad.map(\.path).joined(separator: ", "))). " }
-            t += "\(damage.count) integrity finding\(damage.count == 1 ? "" : "s"); \(records) records read."
+            t += "\(damage.count) integrity finding\(damage.count == 1 ? "" : "s"); \(records) record\(records == 1 ? "" : "s") read."
             lines.append(("export", false, t))
         }
         let failed = self.failed

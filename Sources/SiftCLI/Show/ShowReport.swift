@@ -297,23 +297,7 @@ extension ShowReport {
     }
 
     /// `server clock 2.49 s ahead of the device`, `4 h 7 min behind`.
-    static func skewWords(_ s: Double) -> String {
-        let a = abs(s)
-        let side = s >= 0 ? "ahead of" : "behind"
-        let amount: String
-        if a < 1 {
-            amount = WaterfallFormat.duration(a * 1000)
-        } else if a < 120 {
-            amount = WaterfallFormat.fixed(a, 2) + " s"
-        } else if a < 7200 {
-            amount = "\(Int(a / 60)) min \(Int(a.truncatingRemainder(dividingBy: 60))) s"
-        } else if a < 1e9 {
-            amount = "\(Int(a / 3600)) h \(Int(a.truncatingRemainder(dividingBy: 3600) / 60)) min"
-        } else {
-            amount = "more than 30 years"
-        }
-        return "server clock \(amount) \(side) the device"
-    }
+    static func skewWords(_ s: Double) -> String { ClockSkew.words(s) }
 }
 
 extension ShowReport: NetworkRecordView {

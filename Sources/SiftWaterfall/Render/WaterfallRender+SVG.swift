@@ -27,7 +27,10 @@ extension WaterfallRender {
         let chartX = labelW + 10
         let chartW = width - chartX - 20
         let rowH = 18.0
-        let maxLabel = 64
+        // Columns: the request (shortened in the middle), its status, its duration.
+        let maxLabel = 45
+        let statusX = 322.0
+        let timeX = labelW
 
         var body = ""
         var y = 30.0
@@ -51,7 +54,7 @@ extension WaterfallRender {
             func px(_ us: Micros) -> Double { chartX + Double(us - axis.start) / spanUs * chartW }
 
             // Rows of this block (bounded).
-            var rows: [(label: String, tip: String, pieces: [BarPiece], sub: Bool)] = []
+            var rows: [(label: String, tip: String, pieces: [BarPiece], sub: Bool, status: String, time: String, failed: Bool)] = []
             for index in session.timelineOrder {
                 let r = session.requests[index]
                 var tip = "\(r.shortTitle) · \(r.statusCode.map(String.init) ?? r.state ?? "no status") · start +\(r.offsetMs.map(d) ?? "?") · \(r.knownElapsedMs.map(d) ?? "no duration")"
@@ -59,12 +62,13 @@ extension WaterfallRender {
                 let known = WaterfallPhase.allCases.compactMap { p in sums[p].map { "\(p.title) \(d($0))" } }
                 if !known.isEmpty { tip += " · " + known.joined(separator: ", ") }
                 let label = "\(r.seq.map(String.init) ?? "?") \(r.shortTitle)"
-                rows.append((label, tip, r.barPieces, false))
+                let failed = svgFailed(r)
+                rows.append((label, tip, r.barPieces, false, svgStatus(r), r.knownElapsedMs.map(d) ?? "?", failed))
                 if r.transactions.count > 1 {
                     for t in r.transactions {
                         let tk = WaterfallPhase.allCases.compactMap { p in t.phases[p].map { "\(p.title) \(d($0))" } }
                         rows.append(("   " + t.subTitle, t.subTitle + (tk.isEmpty ? "" : " · " + tk.joined(separator: ", ")),
-                                     t.barPieces, true))
+                                     t.barPieces, true, t.statusCode.map(String.init) ?? "", t.totalMs.map(d) ?? "", false))
                     }
                 }
             }
@@ -90,16 +94,23 @@ extension WaterfallRender {
                 tick += step
                 ticks += 1
             }
-            body += "<text class=\"axis-title\" x=\"10\" y=\"\(f(y - 2))\">time from \(x(originName(tl.originSource)))</text>\n"
+            body += "<text class=\"axis-title\" x=\"10\" y=\"\(f(y - 2))\">request</text>"
+            body += "<text class=\"axis-title\" x=\"\(f(statusX))\" y=\"\(f(y - 2))\">status</text>"
+            body += "<text class=\"axis-title num\" x=\"\(f(timeX))\" y=\"\(f(y - 2))\">time</text>"
+            body += "<text class=\"axis-title num\" x=\"\(f(width - 20))\" y=\"\(f(y - 14))\">time from \(x(originName(tl.originSource)))</text>\n"
 
             for (i, row) in rows.enumerated() {
                 let ry = top + Double(i) * rowH
-                body += "<g>"
-                body += "<title>\(x(row.tip))</title>"
-                if i % 2 == 0 {
+                body += row.failed ? "<g class=\"failed\">" : "<g>"
+                body += "<title>\(x((row.failed ? "failed: " : "") + row.tip))</title>"
+                if row.failed {
+                    body += "<rect class=\"band-failed\" x=\"4\" y=\"\(f(ry))\" width=\"\(f(width - 8))\" height=\"\(f(rowH))\"/>"
+                } else if i % 2 == 0 {
                     body += "<rect class=\"band\" x=\"4\" y=\"\(f(ry))\" width=\"\(f(width - 8))\" height=\"\(f(rowH))\"/>"
                 }
-                body += "<text class=\"\(row.sub ? "sub" : "label")\" x=\"10\" y=\"\(f(ry + 13))\">\(x(WaterfallFormat.fit(row.label, maxLabel)))</text>"
+                body += "<text class=\"\(row.sub ? "sub" : "label")\" x=\"10\" y=\"\(f(ry + 13))\">\(x(WaterfallFormat.fitMiddle(row.label, maxLabel)))</text>"
+                body += "<text class=\"\(row.failed ? "bad" : row.sub ? "sub" : "label")\" x=\"\(f(statusX))\" y=\"\(f(ry + 13))\">\(row.failed ? "✖ " : "")\(x(WaterfallFormat.fit(row.status, 10)))</text>"
+                body += "<text class=\"\(row.sub ? "sub" : "label") num\" x=\"\(f(timeX))\" y=\"\(f(ry + 13))\">\(x(row.time))</text>"
                 for p in row.pieces {
                     let a = px(p.startUs), b = px(p.endUs)
                     let h = row.sub ? 8.0 : 12.0
@@ -126,7 +137,8 @@ extension WaterfallRender {
 
         var style = "text{fill:#212121}.title{font-size:15px;font-weight:bold}.session{font-size:13px;font-weight:bold}"
         style += ".facts{fill:#555}.axis{fill:#666;font-size:10px;text-anchor:middle}.axis-title{fill:#666;font-size:10px}"
-        style += ".tick{stroke:#e0e0e0;stroke-width:1}.band{fill:#f6f6f6}.sub{fill:#666}"
+        style += ".tick{stroke:#e0e0e0;stroke-width:1}.band{fill:#f6f6f6}.sub{fill:#666}.num{text-anchor:end}"
+        style += ".band-failed{fill:#fdecea}.bad{fill:#b3261e;font-weight:bold}"
         for st in BarStyle.allCases { style += ".p\(st.rawValue){fill:\(st.fill)}" }
 
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -136,5 +148,21 @@ extension WaterfallRender {
         out += body
         out += "</svg>\n"
         return out
+    }
+
+    /// Failed as the report counts it: state failure or cancelled, or an HTTP status of 400 and up.
+    static func svgFailed(_ r: WaterfallRequest) -> Bool {
+        r.state == "failure" || r.state == "cancelled" || (r.statusCode ?? 0) >= 400
+    }
+
+    /// The status column: the HTTP status, `timed out`, `failed`, `cancelled`, `pending` or `—`.
+    static func svgStatus(_ r: WaterfallRequest) -> String {
+        if let code = r.statusCode { return String(code) }
+        if let e = r.error?.lowercased(), e.contains("timed out") || e.contains("-1001") { return "timed out" }
+        switch r.state {
+        case "failure": return "failed"
+        case let s?: return s
+        case nil: return "—"
+        }
     }
 }

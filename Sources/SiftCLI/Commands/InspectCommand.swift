@@ -84,9 +84,9 @@ public enum InspectCommand: SiftCommand {
     }
 
     public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
-        let common = try CommonOptions(options, spec: spec, io: io)
-        let outcome = Diagnostics.read(options.argument("input"), analyses: [], common: common, io: io)
-        return common.finish(render(outcome, format: common.format, colors: common.colors), outcome: outcome, io: io)
+        var run = try ReadingRun(options, spec: spec, io: io)
+        try run.read(options.argument("input"), analyses: [])
+        return run.finish(render(run.outcome, format: run.common.format, colors: run.common.colors))
     }
 
     /// The report in one of the spec's formats.

@@ -107,13 +107,8 @@ public enum InputWalker {
 
     /// Standard input: JSON Lines, gzip'd or not; one entry named `-`.
     static func walkStdin(_ input: ByteSource, state: WalkState) {
-        let peek = PrefixedSource.peek(input, count: 2)
-        if peek.peeked == [0x1f, 0x8b] {
-            let gz = GzipSource(wrapping: peek, limit: state.limits.maxInputBytes)
-            state.deliver(raw: "-", declaredSize: nil, source: gz, clean: false, wholeInput: true)
-        } else {
-            state.deliver(raw: "-", declaredSize: nil, source: peek, clean: false, wholeInput: true)
-        }
+        let source = Sniff.inflatingIfGzip(input, limit: state.limits.maxInputBytes).source
+        state.deliver(raw: "-", declaredSize: nil, source: source, clean: false, wholeInput: true)
     }
 
     /// A non-seekable input named by path: gzip, tar or JSON Lines by its first bytes (zip needs seeking).
@@ -168,16 +163,54 @@ public enum InputWalker {
     }
 }
 
-/// Recognising a container by its first bytes.
-enum Sniff {
+/// Recognising what bytes are by their first bytes: the one sniffer of pbsift (exports, their
+/// entries, and server logs).
+public enum Sniff {
     enum Kind { case zip, tar, gzip, jsonl }
+
+    /// Whether `head` starts with the gzip magic `1f 8b`.
+    public static func isGzip<C: Collection>(_ head: C) -> Bool where C.Element == UInt8 {
+        head.starts(with: [0x1F, 0x8B])
+    }
+
+    /// `source` inflated (at most `limit` bytes) when its first bytes are gzip's, else `source` as it
+    /// is; the bytes looked at are replayed either way (a read error is kept for the next read).
+    public static func inflatingIfGzip(_ source: ByteSource, limit: Int64) -> (source: ByteSource, gzip: Bool) {
+        let peek = PrefixedSource.peek(source, count: 2)
+        guard isGzip(peek.peeked) else { return (peek, false) }
+        return (GzipSource(wrapping: peek, limit: limit), true)
+    }
+
+    /// The name of a compression pbsift does not read, recognised by its magic bytes.
+    public static func unsupportedCompression(_ head: [UInt8]) -> String? {
+        if head.starts(with: [0x28, 0xB5, 0x2F, 0xFD]) { return "zstd" }
+        if head.starts(with: [0x42, 0x5A, 0x68]) { return "bzip2" }
+        if head.starts(with: [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00]) { return "xz" }
+        if head.starts(with: [0x04, 0x22, 0x4D, 0x18]) { return "lz4" }
+        if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return "zip" }
+        return nil
+    }
+
+    /// The first `count` bytes of the file at `path` (empty when it cannot be read); a link is
+    /// opened only when `follow`.
+    public static func head(ofFile path: String, count: Int = 6, follow: Bool = false) -> [UInt8] {
+        let fd = PathBytes.cString(path).withUnsafeBufferPointer {
+            open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self),
+                 O_RDONLY | O_CLOEXEC | O_NONBLOCK | (follow ? 0 : O_NOFOLLOW))
+        }
+        guard fd >= 0 else { return [] }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: max(0, count))
+        let n = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        return n > 0 ? Array(head[0..<n]) : []
+    }
 
     static func kind(_ head: [UInt8], name: String) -> Kind {
         if head.count >= 4, head[0] == 0x50, head[1] == 0x4B,
            (head[2] == 3 && head[3] == 4) || (head[2] == 5 && head[3] == 6) || (head[2] == 7 && head[3] == 8) {
             return .zip
         }
-        if head.count >= 2, head[0] == 0x1f, head[1] == 0x8b { return .gzip }
+        if isGzip(head) { return .gzip }
         if isTar(head) { return .tar }
         let lower = name.lowercased()
         if lower.hasSuffix(".zip") { return .zip }

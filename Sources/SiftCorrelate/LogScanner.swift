@@ -118,6 +118,13 @@ public struct LogScanner: Sendable {
         var follow = false
 
         var openFlags: Int32 { O_RDONLY | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW) }
+
+        /// Opens the file (its path as bytes: a name that is not UTF-8 opens exactly that file).
+        func openFD() -> Int32 {
+            PathBytes.cString(path).withUnsafeBufferPointer {
+                open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), openFlags)
+            }
+        }
     }
 
     struct WorkItem {
@@ -140,7 +147,7 @@ public struct LogScanner: Sendable {
         case S_IFREG:
             regular(path, display: path, size: Int64(st.st_size), follow: false, into: &files, errors: &errors)
         case S_IFDIR:
-            walk(path, into: &files, errors: &errors, depth: 0)
+            walk(path, into: &files, errors: &errors)
         case S_IFIFO:
             files.append(FileRef(path: path, display: path, kind: .stream, size: 0))
         case S_IFLNK:
@@ -164,63 +171,35 @@ public struct LogScanner: Sendable {
         }
     }
 
-    func walk(_ dir: String, into files: inout [FileRef], errors: inout [String], depth: Int) {
-        guard depth < 64, files.count <= options.maxFiles else { return }
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else {
-            errors.append("\(dir): cannot list the folder")
+    /// A folder: the files of the one folder walk (`FolderListing`, the exports' too), with its
+    /// entry bound; a link, FIFO, device or socket inside is never opened, and is an error naming it.
+    func walk(_ dir: String, into files: inout [FileRef], errors: inout [String]) {
+        let listing = FolderListing.list(root: dir, maxEntries: options.maxEntries)
+        if let why = listing.rootError {
+            errors.append("\(dir): cannot open the folder: \(why)")
             return
         }
-        for name in names.sorted() {
-            let full = dir.hasSuffix("/") ? dir + name : dir + "/" + name
-            var st = stat()
-            guard lstat(full, &st) == 0 else {
-                errors.append("\(full): cannot read: \(String(cString: strerror(errno)))")
-                continue
-            }
-            switch st.st_mode & S_IFMT {
-            case S_IFREG:
-                regular(full, display: full, size: Int64(st.st_size), follow: false, into: &files, errors: &errors)
-            case S_IFDIR:
-                walk(full, into: &files, errors: &errors, depth: depth + 1)
-            default:
-                break  // links, devices, sockets: never followed inside a folder
-            }
+        for skip in listing.skipped {
+            errors.append("\(LogScanner.join(dir, skip.relative)): \(skip.reason)")
+        }
+        for f in listing.files {
+            regular(f.path, display: LogScanner.join(dir, f.relative), size: f.size, follow: false, into: &files, errors: &errors)
         }
     }
 
-    /// Whether the file starts with the gzip magic bytes `1f 8b`.
-    static func isGzip(_ path: String, follow: Bool = false) -> Bool {
-        magic(path, follow: follow).starts(with: [0x1F, 0x8B])
-    }
-
-    /// The first bytes of a file (empty when it cannot be read).
-    static func magic(_ path: String, follow: Bool = false) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW))
-        guard fd >= 0 else { return [] }
-        defer { close(fd) }
-        var head = [UInt8](repeating: 0, count: 6)
-        let n = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 6, 0) }
-        return n > 0 ? Array(head[0..<n]) : []
-    }
-
-    /// The name of a compression this scanner does not read, recognised by its magic bytes.
-    static func unsupportedCompression(_ head: [UInt8]) -> String? {
-        if head.starts(with: [0x28, 0xB5, 0x2F, 0xFD]) { return "zstd" }
-        if head.starts(with: [0x42, 0x5A, 0x68]) { return "bzip2" }
-        if head.starts(with: [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00]) { return "xz" }
-        if head.starts(with: [0x04, 0x22, 0x4D, 0x18]) { return "lz4" }
-        if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return "zip" }
-        return nil
+    /// `dir/name`, as errors and summaries show a file found in a folder.
+    static func join(_ dir: String, _ name: String) -> String {
+        dir.hasSuffix("/") ? dir + name : dir + "/" + name
     }
 
     /// A regular file to scan, or an error naming it when it is compressed in a way this scanner does not read.
     func regular(_ path: String, display: String, size: Int64, follow: Bool, into files: inout [FileRef], errors: inout [String]) {
-        let head = LogScanner.magic(path, follow: follow)
-        if let c = LogScanner.unsupportedCompression(head) {
+        let head = Sniff.head(ofFile: path, follow: follow)
+        if let c = Sniff.unsupportedCompression(head) {
             errors.append("\(display): \(c)-compressed, which is not read: decompress it to standard input (--logs -)")
             return
         }
-        files.append(FileRef(path: path, display: display, kind: head.starts(with: [0x1F, 0x8B]) ? .gzip : .plain, size: size, follow: follow))
+        files.append(FileRef(path: path, display: display, kind: Sniff.isGzip(head) ? .gzip : .plain, size: size, follow: follow))
     }
 
     // MARK: - Workers
@@ -254,7 +233,7 @@ public struct LogScanner: Sendable {
         var scanner = ChunkScanner(request: request, options: options, display: file.display)
         switch file.kind {
         case .plain:
-            let fd = open(file.path, file.openFlags)
+            let fd = file.openFD()
             guard fd >= 0 else {
                 scanner.out.error = "cannot open: \(String(cString: strerror(errno)))"
                 return scanner.out
@@ -270,7 +249,7 @@ public struct LogScanner: Sendable {
                 }
             }
         case .gzip:
-            let fd = open(file.path, file.openFlags)
+            let fd = file.openFD()
             guard fd >= 0 else {
                 scanner.out.error = "cannot open: \(String(cString: strerror(errno)))"
                 return scanner.out
@@ -282,14 +261,13 @@ public struct LogScanner: Sendable {
             defer { (src as? ReadAheadSource)?.close() }
             scanner.run(start: 0, end: Int64.max) { try src.read(into: $0) }
         case .stream:
-            let fd = file.path == "-" ? 0 : open(file.path, file.openFlags)
+            let fd = file.path == "-" ? 0 : file.openFD()
             guard fd >= 0 else {
                 scanner.out.error = "cannot open: \(String(cString: strerror(errno)))"
                 return scanner.out
             }
             defer { if fd != 0 { close(fd) } }
-            let raw = PeekSource(FileSource(fileDescriptor: fd))
-            var src: ByteSource = raw.startsWithGzipMagic() ? GzipSource(wrapping: raw, limit: options.maxInflatedBytes) : raw
+            var src = Sniff.inflatingIfGzip(FileSource(fileDescriptor: fd), limit: options.maxInflatedBytes).source
             if readAhead { src = ReadAheadSource(src, bufferBytes: options.chunkBytes) }
             defer { (src as? ReadAheadSource)?.close() }
             scanner.run(start: 0, end: Int64.max) { try src.read(into: $0) }

@@ -64,8 +64,10 @@ public struct ScanOptions: Sendable {
     public var maxSeen: Int = 200_000
     /// Bytes one gzip file may inflate to.
     public var maxInflatedBytes: Int64 = 1 << 40
-    /// Files a folder walk may yield.
+    /// Files scanned in all.
     public var maxFiles: Int = 100_000
+    /// Names a folder walk looks at (files, folders, links), as for an export's folder.
+    public var maxEntries: Int = ReadLimits.default.maxEntries
     /// How lines are read: a forced format, the zone of naive times, the year of syslog times.
     public var read = LogReadOptions()
     /// Called from the scanning threads with the bytes of each chunk read (for a progress line).

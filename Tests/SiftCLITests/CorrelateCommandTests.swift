@@ -61,6 +61,18 @@ import SiftCore
         #expect(r.out.contains("/nonexistent/api.log: cannot read"))
     }
 
+    /// A FIFO inside a --logs folder is never opened (the scan would wait for a writer): it is named
+    /// on standard error as `pbsift: PATH: reason`, the rest is still scanned, and the exit status is 2.
+    @Test func specialFileInALogsFolderIsReported() throws {
+        let (session, logs) = try setUp()
+        let folder = URL(fileURLWithPath: logs).deletingLastPathComponent().path
+        #expect(mkfifo(folder + "/tail.log", 0o600) == 0)
+        let r = runCLI(["correlate", "--json", session, "--logs", folder])
+        #expect(r.status == 2)
+        #expect(r.err.contains("pbsift: \(folder)/tail.log: a fifo; skipped, never opened\n"))
+        #expect(r.out.contains("\"matched\":1") || r.out.contains("\"matched\": 1"))
+    }
+
     @Test func progressOnATerminalOnly() throws {
         let (session, logs) = try setUp()
         let tty = runCLI(["correlate", "--json", session, "--logs", logs], stderrTTY: true)

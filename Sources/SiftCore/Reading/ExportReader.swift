@@ -226,9 +226,7 @@ final class InputPass {
         case .session(let root, let underSessions):
             // Sniff the bytes, not the name: a gzip'd session inside a folder or an archive.
             let marker = ThrowMarker(entry.source)
-            let peek = PrefixedSource.peek(marker, count: 2)
-            let gzip = peek.peeked == [0x1f, 0x8b]
-            let source: ByteSource = gzip ? GzipSource(wrapping: peek, limit: limits.maxInputBytes) : peek
+            let source = Sniff.inflatingIfGzip(marker, limit: limits.maxInputBytes).source
             sessionFiles += 1
             let onError = { (error: Error) in
                 // The walker recorded what the entry's own source threw; our inflater's problems are ours to report.
@@ -257,8 +255,7 @@ final class InputPass {
         case .other where InputPass.isHARName(entry.name):
             // A HAR beside or inside an export: read when its bytes say HAR.
             let marker = ThrowMarker(entry.source)
-            let peek = PrefixedSource.peek(marker, count: 2)
-            let source: ByteSource = peek.peeked == [0x1f, 0x8b] ? GzipSource(wrapping: peek, limit: limits.maxInputBytes) : peek
+            let source = Sniff.inflatingIfGzip(marker, limit: limits.maxInputBytes).source
             let sniffed = sniffHAR(entry: entry, source: source)
             guard sniffed.isHAR else {
                 readAsText(entry: entry, source: sniffed.source, root: "")

@@ -160,6 +160,13 @@ public final class WaterfallCollector {
                                          originUs: originUs, originSource: source, requests: b.requests))
     }
 
+    /// The finished sessions, handed over: the collector keeps none of them after.
+    public func takeSessions() -> [WaterfallSession] {
+        let out = sessions
+        sessions = []
+        return out
+    }
+
     /// Ends any open session and returns every finding, including the limit notice.
     public func finish() -> [Finding] {
         if current != nil { endSession(sessionId: nil, launchedAt: nil) }
@@ -364,6 +371,9 @@ public final class WaterfallAnalysis: Analysis {
 
     /// Sessions finished so far, with their requests.
     public var sessions: [WaterfallSession] { collector.sessions }
+
+    /// The finished sessions, handed over (`WaterfallReport` redacts them in place).
+    public func takeSessions() -> [WaterfallSession] { collector.takeSessions() }
 
     /// Starts collecting a session.
     public func beginSession(_ session: SessionContext) {

@@ -325,21 +325,29 @@ public struct WaterfallReport: Sendable {
 
     /// Builds a report; `filter` chooses the requests and the findings that concern them.
     /// Every text of the requests and findings kept goes through `redactor` (a report is what
-    /// renderers print, so it can't be made of raw export text).
-    public init(sessions: [WaterfallSession], findings: [Finding], filter: WaterfallFilter = WaterfallFilter(),
+    /// renderers print, so it can't be made of raw export text). The requests are redacted in place:
+    /// hand over sessions nothing else holds (`WaterfallAnalysis.takeSessions()`) and the export's
+    /// texts are let go as they are replaced, instead of being held twice.
+    public init(sessions: consuming [WaterfallSession], findings: [Finding], filter: WaterfallFilter = WaterfallFilter(),
                 options: WaterfallSummary.Options = WaterfallSummary.Options(), redactor: Redactor) {
-        let raw = filter.apply(sessions)
-        let kept = raw.map { $0.redacted(by: redactor) }
-        self.sessions = kept
         // `slowest` chooses what is shown; the statistics still describe every request the other
         // criteria keep.
         var every = filter
         every.slowest = nil
         var o = options
         if let n = filter.slowest { o.slowest = n }
-        let described = filter.slowest == nil ? kept : every.apply(sessions).map { $0.redacted(by: redactor) }
-        self.summary = WaterfallSummary(sessions: described, options: o)
-        self.findings = filter.apply(findings, kept: raw).map { $0.redacted(by: redactor) }.sorted(by: Finding.reportOrder)
+        var described: [WaterfallSession]? = nil
+        if filter.slowest != nil {
+            var all = every.apply(sessions)
+            for i in all.indices { all[i].redact(by: redactor) }
+            described = all
+        }
+        var kept = filter.apply(sessions)
+        _ = consume sessions
+        self.findings = filter.apply(findings, kept: kept).map { $0.redacted(by: redactor) }.sorted(by: Finding.reportOrder)
+        for i in kept.indices { kept[i].redact(by: redactor) }
+        self.summary = WaterfallSummary(sessions: described ?? kept, options: o)
+        self.sessions = kept
     }
 
     /// The same report without its findings (for a document that lists them elsewhere).

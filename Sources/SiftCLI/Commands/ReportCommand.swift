@@ -124,7 +124,7 @@ public enum ReportCommand: SiftCommand {
         // Never print a secret: every text goes through one redactor, which knows what verify found
         // and runs verify's detectors over each text.
         let redactor = Redactor.verify(config: config, known: verify.secretValues)
-        let waterfallReport = WaterfallReport(sessions: waterfall.sessions, findings: all.filter { $0.family == .waterfall },
+        let waterfallReport = WaterfallReport(sessions: waterfall.takeSessions(), findings: all.filter { $0.family == .waterfall },
                                               redactor: redactor)
         let report = SupportReport(
             outcome: outcome, findings: all, waterfall: waterfallReport, correlation: correlated, timeline: timeline,

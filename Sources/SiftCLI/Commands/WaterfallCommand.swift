@@ -103,7 +103,7 @@ public enum WaterfallCommand: SiftCommand {
             throw UsageError(ShowAnalysis.notFound(selector, sessions: analysis.sessions))
         }
         let mine = outcome.findings.filter { $0.family == .waterfall }
-        let report = WaterfallReport(sessions: analysis.sessions, findings: mine, filter: filter, redactor: .verify())
+        let report = WaterfallReport(sessions: analysis.takeSessions(), findings: mine, filter: filter, redactor: .verify())
         let others = outcome.findings.count - mine.count
         if others > 0 && !common.quiet {
             io.err("note: the reader made \(others) other finding\(others == 1 ? "" : "s") (integrity, limits, archive, policy); see 'pbsift inspect'\n")

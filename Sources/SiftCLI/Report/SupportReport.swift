@@ -35,18 +35,35 @@ public struct SupportReport: Sendable {
         self.verifySummary = verifySummary
         self.slowest = slowest
         self.redactor = redactor
-        let all = waterfall.sessions.flatMap(\.requests)
-        failed = all.filter(\.failed)
-        slow = all.filter { !$0.failed && $0.state != "pending" }
-            .sorted { $0.elapsedMs != $1.elapsedMs ? $0.elapsedMs > $1.elapsedMs : ($0.seq ?? 0) < ($1.seq ?? 0) }
-            .prefix(slowest).map { $0 }
+        // Places, not copies: a large export holds many requests, and only a few are shown.
+        var failed: [WaterfallRequest] = []
+        var candidates: [(ms: Double, seq: Int, s: Int, r: Int)] = []
+        var sessionIds: Set<String?> = []
+        for (si, s) in waterfall.sessions.enumerated() {
+            for (ri, r) in s.requests.enumerated() {
+                sessionIds.insert(r.sessionId)
+                if r.failed {
+                    failed.append(r)
+                } else if r.state != "pending" {
+                    candidates.append((r.elapsedMs, r.seq ?? 0, si, ri))
+                }
+            }
+        }
+        self.failed = failed
+        // The slowest first; equal times by seq, then in record order.
+        candidates.sort { a, b in
+            if a.ms != b.ms { return a.ms > b.ms }
+            if a.seq != b.seq { return a.seq < b.seq }
+            return a.s != b.s ? a.s < b.s : a.r < b.r
+        }
+        slow = candidates.prefix(slowest).map { waterfall.sessions[$0.s].requests[$0.r] }
         var index: [RecordRef: Int] = [:]
         for (i, c) in (redactedCorrelation?.value.requests ?? []).enumerated() where index[c.entry.ref] == nil {
             index[c.entry.ref] = i
         }
         correlationIndex = index
         failureWindows = SupportReport.merge(timeline.windows)
-        multiSession = outcome.sessions.count > 1 || Set(all.map(\.sessionId)).count > 1
+        multiSession = outcome.sessions.count > 1 || sessionIds.count > 1
     }
 
     /// The timeline's windows, overlapping ones merged.

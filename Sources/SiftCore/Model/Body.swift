@@ -99,6 +99,21 @@ public enum Base64 {
         return out
     }
 
+    /// The length `decode(bytes:)` returns, or nil where it returns nil, without decoding.
+    public static func decodedCount(bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var symbols = 0
+        var padding = false
+        for c in bytes {
+            if c == UInt8(ascii: "=") { padding = true; continue }
+            if c == 0x0A || c == 0x0D || c == 0x20 || c == 0x09 { continue }
+            if padding || table[Int(c)] < 0 { return nil }
+            symbols += 1
+        }
+        // Six bits a symbol; a byte out for every eight, and a last symbol alone is no byte.
+        if symbols % 4 == 1 { return nil }
+        return symbols * 6 / 8
+    }
+
     public static func encode(_ bytes: [UInt8]) -> String {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
         var out: [UInt8] = []

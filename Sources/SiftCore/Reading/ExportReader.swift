@@ -578,12 +578,11 @@ final class InputPass {
     }
 
     func checkBodies(_ record: Record, _ s: SessionContext) {
-        for body in Body.of(record) {
+        for body in BodyShape.of(record) {
             switch body.content {
             case .none:
                 break
-            case .text(let t):
-                let n = t.utf8.count
+            case .text(let n):
                 if n > FormatLimits.inlineBody {
                     findings.append(s.finding("limits.inline-body-too-large", .medium, record: record, location: body.location,
                         message: "inline body of \(n) bytes is over the SDK's \(FormatLimits.inlineBody)-byte limit"))
@@ -592,19 +591,19 @@ final class InputPass {
                     findings.append(s.finding("integrity.body-size-mismatch", .medium, record: record, location: body.location,
                         message: "size says \(size) bytes but the inline text holds \(n)"))
                 }
-            case .base64(let bytes, _):
-                guard let bytes else {
+            case .base64(let count):
+                guard let count else {
                     findings.append(s.finding("integrity.body-size-mismatch", .medium, record: record, location: body.location,
                         message: "base64 body data is not valid base64"))
                     continue
                 }
-                if bytes.count > FormatLimits.inlineBody {
+                if count > FormatLimits.inlineBody {
                     findings.append(s.finding("limits.inline-body-too-large", .medium, record: record, location: body.location,
-                        message: "inline body of \(bytes.count) bytes is over the SDK's \(FormatLimits.inlineBody)-byte limit"))
+                        message: "inline body of \(count) bytes is over the SDK's \(FormatLimits.inlineBody)-byte limit"))
                 }
-                if let size = body.size, size != bytes.count {
+                if let size = body.size, size != count {
                     findings.append(s.finding("integrity.body-size-mismatch", .medium, record: record, location: body.location,
-                        message: "size says \(size) bytes but the base64 data decodes to \(bytes.count)"))
+                        message: "size says \(size) bytes but the base64 data decodes to \(count)"))
                 }
             case .blob(let hex, let reference, let storedSize, let truncated):
                 guard let hex else {

@@ -1,49 +1,63 @@
 import SiftCore
 
 // Every text of a waterfall that came from the export, redacted before any renderer sees it
-// (`WaterfallReport.init` applies it).
+// (`WaterfallReport.init` applies it). The `redact(by:)` forms work in place, so the export's texts
+// are let go as their redacted forms replace them (a large export holds many requests).
 
 extension WaterfallTransaction: Redactable {
     public func redacted(by r: Redactor) -> WaterfallTransaction {
         var t = self
-        t.url = r.url(url)
-        t.networkProtocol = r.text(networkProtocol)
-        t.remoteAddress = r.text(remoteAddress)
-        t.tlsVersion = r.text(tlsVersion)
-        t.fetchType = r.text(fetchType)
-        t.anomalies = anomalies.map { r.text($0) }
+        t.redact(by: r)
         return t
+    }
+
+    public mutating func redact(by r: Redactor) {
+        url = r.url(url)
+        networkProtocol = r.text(networkProtocol)
+        remoteAddress = r.text(remoteAddress)
+        tlsVersion = r.text(tlsVersion)
+        fetchType = r.text(fetchType)
+        for k in anomalies.indices { anomalies[k] = r.text(anomalies[k]) }
     }
 }
 
 extension WaterfallRequest: Redactable {
     public func redacted(by r: Redactor) -> WaterfallRequest {
         var q = self
-        q.file = r.text(file)
-        q.sessionId = r.text(sessionId)
-        q.recordId = r.text(recordId)
-        q.requestId = r.text(requestId)
-        q.method = r.text(method)
-        q.url = r.url(url)
-        q.state = r.text(state)
-        q.source = r.text(source)
-        q.category = r.text(category)
-        q.kind = r.text(kind)
-        q.label = r.text(label)
-        q.error = r.text(error)
-        q.transactions = transactions.map { $0.redacted(by: r) }
-        q.cachedHost = r.text(host)
+        q.redact(by: r)
         return q
+    }
+
+    public mutating func redact(by r: Redactor) {
+        let rawHost = host
+        file = r.text(file)
+        sessionId = r.text(sessionId)
+        recordId = r.text(recordId)
+        requestId = r.text(requestId)
+        method = r.text(method)
+        url = r.url(url)
+        state = r.text(state)
+        source = r.text(source)
+        category = r.text(category)
+        kind = r.text(kind)
+        label = r.text(label)
+        error = r.text(error)
+        for k in transactions.indices { transactions[k].redact(by: r) }
+        cachedHost = r.text(rawHost)
     }
 }
 
 extension WaterfallSession: Redactable {
     public func redacted(by r: Redactor) -> WaterfallSession {
         var s = self
-        s.file = r.text(file)
-        s.sessionId = r.text(sessionId)
-        s.originSource = r.text(originSource)
-        s.requests = requests.map { $0.redacted(by: r) }
+        s.redact(by: r)
         return s
+    }
+
+    public mutating func redact(by r: Redactor) {
+        file = r.text(file)
+        sessionId = r.text(sessionId)
+        originSource = r.text(originSource)
+        for i in requests.indices { requests[i].redact(by: r) }
     }
 }

@@ -230,7 +230,7 @@ final class ScanProgress: @unchecked Sendable {
         guard t - lastDraw >= 0.1 else { return }
         lastDraw = t
         drawn = true
-        io.err("\r\u{1B}[Kscanning logs · " + ByteCount.humanBytes(bytes))
+        io.err("\r\u{1B}[Kscanning logs · " + Human.bytes(bytes))
     }
 
     func clear() {

@@ -233,6 +233,7 @@ extension SupportReport {
     public func json() -> String {
         var w = JSONWriter(pretty: true)
         json(into: &w)
+        w.newline()
         return w.text
     }
 
@@ -272,7 +273,6 @@ extension SupportReport {
         w.key("waterfall")
         WaterfallRender.json(waterfall, into: &w, findings: false)
         w.endObject()
-        w.newline()
     }
 
     // MARK: CSV

@@ -202,7 +202,7 @@ public enum CorrelateCommand: SiftCommand {
         let findings = ReportEnvelope.sorted(outcome.findings + report.findings)
         report.findings = findings
         let redactor = Redactor.verify()
-        let output = CorrelateOutput(report: redactor.apply(report), inputs: redactor.apply(outcome).map(\.inputs), blobs: outcome.blobs)
+        let output = CorrelateOutput(report: redactor.apply(report), inputs: redactor.apply(outcome.inputs), blobs: outcome.blobs)
         if let failed = common.report(output, with: reporters, io: io) { return failed }
         let logsIncomplete = !report.logs.allErrors.isEmpty
         return common.exitStatus(findings: findings, incomplete: outcome.anyIncomplete || logsIncomplete)
@@ -216,7 +216,7 @@ struct CorrelateOutput: FindingsReport {
     var blobs: [String: BlobSummary]
 
     var findingsDocument: FindingsDocument {
-        FindingsDocument(command: "correlate", findings: report.map(\.findings), inputs: inputs, rule: RuleRegistry.rule)
+        FindingsDocument(command: "correlate", findings: report.project(\.findings), inputs: inputs, rule: RuleRegistry.rule)
     }
 }
 

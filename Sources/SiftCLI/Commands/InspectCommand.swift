@@ -112,6 +112,6 @@ struct InspectOutput: FindingsReport {
     var outcome: Redacted<ReadOutcome>
 
     var findingsDocument: FindingsDocument {
-        FindingsDocument(command: "inspect", findings: outcome.map(\.findings), inputs: outcome.map(\.inputs), rule: RuleRegistry.rule)
+        FindingsDocument(command: "inspect", findings: outcome.project(\.findings), inputs: outcome.project(\.inputs), rule: RuleRegistry.rule)
     }
 }

@@ -167,7 +167,8 @@ public enum VerifyCommand: SiftCommand {
         let (kept, suppressed) = baseline?.apply(all) ?? (all, [])
         let summary = VerifySummary(findings: kept, suppressed: suppressed.count, inputs: outcome.inputs,
                                     records: analysis.recordsScanned, blobs: analysis.blobsScanned)
-        let output = VerifyOutput(findings: safe.map { baseline?.apply($0).kept ?? $0 }, inputs: redactor.apply(outcome.inputs),
+        let keptSet = Set(kept)
+        let output = VerifyOutput(findings: safe.filter { keptSet.contains($0) }, inputs: redactor.apply(outcome.inputs),
                                   summary: summary, blobs: outcome.blobs)
         if let failed = common.report(output, with: reporters, io: io) { return failed }
         // A bound that stopped the checks leaves the input not verified in full, whatever a baseline says.

@@ -116,7 +116,8 @@ public enum VerifyCommand: SiftCommand {
     }
 
     public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
-        let common = try CommonOptions(options, spec: spec, io: io)
+        var run = try ReadingRun(options, spec: spec, io: io)
+        let common = run.common
         var config = try config(from: options)
         let baseline = try baseline(from: options)
         // The fingerprint key lives beside the baseline; the first --write-baseline creates it.
@@ -137,7 +138,8 @@ public enum VerifyCommand: SiftCommand {
 
         let analysis = VerifyAnalysis(config: config)
         analysis.keepSecretValues()
-        let outcome = Diagnostics.read(options.argument("input"), analyses: [analysis], common: common, io: io)
+        try run.read(options.argument("input"), analyses: [analysis])
+        let outcome = run.outcome
 
         // Locations and messages name keys, headers and record types from the export: redacted
         // before they are printed or written to a baseline.
@@ -154,7 +156,7 @@ public enum VerifyCommand: SiftCommand {
                 if let keyWritten { note += "; created the fingerprint key \(Escape.terminal(keyWritten)) (keep it beside the baseline)" }
                 io.err(note + "\n")
                 // Writing a baseline accepts every finding: the run succeeds unless an input was not read in full.
-                status = outcome.anyIncomplete || all.contains { $0.rule == VerifyRules.boundRule } ? .incomplete : .ok
+                status = run.incomplete ? .incomplete : .ok
             } catch {
                 io.err("Error: \(Escape.terminal(error.description))\n")
                 status = .incomplete
@@ -168,8 +170,7 @@ public enum VerifyCommand: SiftCommand {
                                   summary: summary, blobs: outcome.blobs)
         if let failed = common.report(output, with: reporters, io: io) { return failed }
         // A bound that stopped the checks leaves the input not verified in full, whatever a baseline says.
-        let bounded = all.contains { $0.rule == VerifyRules.boundRule }
-        return status ?? common.exitStatus(findings: kept, incomplete: outcome.anyIncomplete || bounded)
+        return status ?? run.status(counting: kept)
     }
 }
 

@@ -26,7 +26,6 @@ public enum ReportCommand: SiftCommand {
             OptionSpec.context(help: "Seconds of records shown before and after each failure."),
             OptionSpec.windowMargin(help: "Seconds added before and after each session's time window when reading the logs."),
             OptionSpec.extraField(help: "Also treat this header, parameter or field name as secret, as in verify."),
-            OptionSpec("config", value: "file", help: "A verify config file (see pbsift verify --help).", takesPath: true),
             OptionSpec("baseline", value: "file", help: "Accept the credential findings this verify baseline lists.", takesPath: true),
         ] + RecordScope.options,
         examples: [

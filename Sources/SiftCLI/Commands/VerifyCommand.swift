@@ -26,8 +26,6 @@ public enum VerifyCommand: SiftCommand {
         ],
         options: [
             OptionSpec.extraField(help: "Add a name to every redaction list (headers, query parameters, body fields)."),
-            OptionSpec("config", value: "file", help: "A JSON config: extra names per list, allowed fingerprints, disabled detectors.",
-                       takesPath: true),
             OptionSpec("baseline", value: "file", help: "Accept the findings this baseline lists (matched by rule and fingerprint).",
                        takesPath: true),
             OptionSpec("write-baseline", value: "file", help: "Write a baseline accepting every current finding to this file (its fingerprint key goes beside it, in FILE.key).",
@@ -70,8 +68,14 @@ public enum VerifyCommand: SiftCommand {
             .Fl -fail-on .
             .Pp
             The config file
-            .Pq Fl -config
-            is JSON:
+            .Pq Fl -config , or the nearest Pa .pbsift.json
+            is JSON; verify reads its redaction keys (the file's schema, with
+            .Cm logs
+            and
+            .Cm failOn ,
+            is in
+            .Pa docs/config.md ;
+            a key it does not know is a usage error naming the file and the key):
             .Bd -literal -offset indent
             {"extraFields": {"headers": [], "query": [], "body": []},
              "allowFingerprints": [], "disableDetectors": []}
@@ -103,7 +107,7 @@ public enum VerifyCommand: SiftCommand {
     static func config(from options: ParsedOptions) throws -> VerifyConfig {
         var config = VerifyConfig()
         if let path = options.value("config") {
-            do { config.merge(try VerifyConfig.load(path: path)) } catch { throw UsageError(error.description) }
+            config.merge(try ProjectConfig.load(path: path).verify)
         }
         for name in options.all("extra-field") { config.addExtraField(name) }
         return config

@@ -132,6 +132,8 @@ public struct ArchiveEntry {
     /// True when the entry is the whole input (a bare file, a `.gz` of one, standard input), not a
     /// file inside a folder or an archive.
     public let isWholeInput: Bool
+    /// True when the container stored the entry compressed (a zip member with deflate).
+    public var isDeflated = false
 
     public init(name: String, rawName: String, declaredSize: Int64?, source: ByteSource, isWholeInput: Bool = false) {
         self.name = name

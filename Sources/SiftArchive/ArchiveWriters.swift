@@ -103,7 +103,7 @@ public final class DeflateStream {
     }
 }
 
-/// Writes a zip archive (stored entries, no zip64) to a sink as entries are added.
+/// Writes a zip archive (stored or deflate entries, no zip64) to a sink as entries are added.
 public final class ZipWriter {
     private let sink: ([UInt8]) throws -> Void
     private var offset: UInt64 = 0
@@ -120,23 +120,30 @@ public final class ZipWriter {
     private static func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
     private static func le32(_ v: UInt32) -> [UInt8] { (0..<4).map { UInt8(v >> (8 * UInt32($0)) & 0xFF) } }
 
-    /// Adds one file (`name` relative, `/`-separated).
-    public func add(name: String, bytes: [UInt8]) throws {
-        guard bytes.count < Int(UInt32.max), offset < UInt64(UInt32.max), count < 0xFFFF else {
+    /// Adds one file (`name` relative, `/`-separated), compressed with deflate when `deflate` is set.
+    public func add(name: String, bytes: [UInt8], deflate: Bool = false) throws {
+        let data = deflate ? try ZipWriter.rawDeflate(bytes) : bytes
+        guard bytes.count < Int(UInt32.max), data.count < Int(UInt32.max), offset < UInt64(UInt32.max), count < 0xFFFF else {
             throw WriteError("the zip output would need zip64, which this writer does not write")
         }
         let n = Array(name.utf8)
         let crc = CRC32.checksum(bytes)
         let size = UInt32(bytes.count)
         let here = UInt32(offset)
-        // Version 2.0, flag bit 11 (UTF-8 names), stored, no time.
-        let common = ZipWriter.le16(20) + ZipWriter.le16(0x0800) + ZipWriter.le16(0) + ZipWriter.le16(0) + ZipWriter.le16(0x21)
-            + ZipWriter.le32(crc) + ZipWriter.le32(size) + ZipWriter.le32(size) + ZipWriter.le16(n.count) + ZipWriter.le16(0)
+        // Version 2.0, flag bit 11 (UTF-8 names), stored (0) or deflate (8), no time.
+        let common = ZipWriter.le16(20) + ZipWriter.le16(0x0800) + ZipWriter.le16(deflate ? 8 : 0) + ZipWriter.le16(0) + ZipWriter.le16(0x21)
+            + ZipWriter.le32(crc) + ZipWriter.le32(UInt32(data.count)) + ZipWriter.le32(size) + ZipWriter.le16(n.count) + ZipWriter.le16(0)
         try emit([0x50, 0x4B, 0x03, 0x04] + common + n)
-        try emit(bytes)
+        try emit(data)
         central += [0x50, 0x4B, 0x01, 0x02] + ZipWriter.le16(0x031E) + common + ZipWriter.le16(0) + ZipWriter.le16(0)
             + ZipWriter.le16(0) + ZipWriter.le32(0o100644 << 16) + ZipWriter.le32(here) + n
         count += 1
+    }
+
+    /// `bytes` as one raw deflate stream (zip method 8).
+    static func rawDeflate(_ bytes: [UInt8]) throws -> [UInt8] {
+        let d = try DeflateStream(gzip: false)
+        return d.write(bytes) + d.finish()
     }
 
     /// Writes the central directory and its end record.

@@ -272,7 +272,8 @@ final class WalkState {
     /// Cleans the name (optionally), notes duplicates, and visits one regular file. Returns the
     /// wrapper, so the caller can tell whether reading it already met (and recorded) a problem.
     @discardableResult
-    func deliver(raw: String, declaredSize: Int64?, source: ByteSource, clean: Bool = true, wholeInput: Bool = false) -> EntrySource {
+    func deliver(raw: String, declaredSize: Int64?, source: ByteSource, clean: Bool = true, wholeInput: Bool = false,
+                 deflated: Bool = false) -> EntrySource {
         var name = raw
         if clean {
             let c = CleanName(raw)
@@ -285,7 +286,9 @@ final class WalkState {
             issue(.duplicateEntry, entry: name, message: "entry '\(name)' appears more than once; every copy is read")
         }
         let es = EntrySource(inner: source, state: self, name: name, wholeInput: wholeInput)
-        visit(ArchiveEntry(name: name, rawName: raw, declaredSize: declaredSize, source: es, isWholeInput: wholeInput))
+        var entry = ArchiveEntry(name: name, rawName: raw, declaredSize: declaredSize, source: es, isWholeInput: wholeInput)
+        entry.isDeflated = deflated
+        visit(entry)
         es.closed = true
         return es
     }

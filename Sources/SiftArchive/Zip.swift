@@ -238,7 +238,7 @@ final class ZipReader {
         }
         let source = ZipEntrySource(reader: self, file: file, fileSize: size, dataAt: dataAt, compressed: Int64(csize),
                                     uncompressed: Int64(usize), crc: crc, deflated: method == 8)
-        state.deliver(raw: raw, declaredSize: Int64(usize), source: source)
+        state.deliver(raw: raw, declaredSize: Int64(usize), source: source, deflated: method == 8)
     }
 
     /// Without an end record (a cut-short download), entries are found from their local headers,
@@ -294,7 +294,7 @@ final class ZipReader {
                 }
                 let source = ZipEntrySource(reader: self, file: file, fileSize: size, dataAt: dataAt, compressed: Int64(csize),
                                             uncompressed: Int64(usize), crc: crc, deflated: method == 8)
-                state.deliver(raw: raw, declaredSize: Int64(usize), source: source)
+                state.deliver(raw: raw, declaredSize: Int64(usize), source: source, deflated: method == 8)
                 continue
             }
             // A data descriptor follows the data: only a deflate stream tells where the data ends.
@@ -310,7 +310,7 @@ final class ZipReader {
             }
             let source = ZipEntrySource(reader: self, file: file, fileSize: size, dataAt: dataAt, compressed: size - dataAt,
                                         uncompressed: 0, crc: 0, deflated: true, sizesKnown: false, zip64Descriptor: z64 != nil)
-            let es = state.deliver(raw: raw, declaredSize: nil, source: source)
+            let es = state.deliver(raw: raw, declaredSize: nil, source: source, deflated: true)
             if state.stopped { return }
             if let f = es.failure {
                 guard f.problem == .crcMismatch || (f.problem == .corrupt && source.finished) else { return }

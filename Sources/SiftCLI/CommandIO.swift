@@ -45,3 +45,15 @@ extension OutputFailure {
         return .incomplete
     }
 }
+
+/// A command's report with its findings and inputs (redacted) for the shared finding formats.
+struct FindingsOutput<Report>: FindingsReport {
+    var command: String
+    var report: Report
+    var inputs: Redacted<[InputSummary]>
+    var findings: Redacted<[Finding]>
+
+    var findingsDocument: FindingsDocument {
+        FindingsDocument(command: command, findings: findings, inputs: inputs, rule: RuleRegistry.rule)
+    }
+}

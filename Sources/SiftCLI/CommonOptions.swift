@@ -212,6 +212,24 @@ public struct CommonOptions: Sendable {
         sink.finish()?.report(io)
     }
 
+    /// The context reporters write in: the sink, colour, width, `--fail-on`.
+    public func context(_ sink: OutputSink, io: CommandIO) -> ReportContext {
+        ReportContext(sink: sink, colors: colors, columns: io.columns, failOn: failOn)
+    }
+
+    /// Writes `report` with the reporter `--format` chose from the command's list (its first when
+    /// none matches), to standard output or the `-o` file. Returns nil when written; `.incomplete`
+    /// after telling standard error why it could not be; `.ok` when the reader of standard output
+    /// went away and `closedIsOK`.
+    public func report<R>(_ report: R, with reporters: [any Reporter<R>], io: CommandIO, closedIsOK: Bool = false) -> ExitStatus? {
+        guard let reporter = reporters.first(where: { $0.format == format }) ?? reporters.first else { return nil }
+        let sink: OutputSink
+        do { sink = try openOutput(io) } catch { return error.report(io) }
+        reporter.write(report, to: context(sink, io: io))
+        if let failed = close(sink, io: io) { return failed }
+        return closedIsOK && sink.closed ? .ok : nil
+    }
+
     /// Writes a report held whole, through the sink; nil when written, else `.incomplete`.
     public func write(_ report: String, io: CommandIO) -> ExitStatus? {
         do {

@@ -1,27 +1,8 @@
 import Foundation
 import SiftCore
 
-/// The output formats of `pbsift correlate`.
-public enum CorrelationFormat: String, Sendable, CaseIterable {
-    case text, json, csv, markdown
-}
-
 /// Renders a `CorrelationReport` that went through the `Redactor`. Pure functions: report in, text out.
 public enum CorrelationRender {
-    /// Renders in `format`.
-    public static func render(_ report: Redacted<CorrelationReport>, as format: CorrelationFormat, colors: Colors = .off) -> String {
-        render(report.value, as: format, colors: colors)
-    }
-
-    static func render(_ r: CorrelationReport, as format: CorrelationFormat, colors: Colors = .off) -> String {
-        switch format {
-        case .text: text(r, colors: colors)
-        case .json: json(r).render(pretty: true) + "\n"
-        case .csv: csv(r)
-        case .markdown: markdown(r)
-        }
-    }
-
     static func ts(_ t: Double?) -> JSONOut { t.map { .string(Timestamp.format($0, micro: true)) } ?? .null }
     static func ms(_ d: Double?) -> JSONOut { d.map { .double(($0 * 1000).rounded() / 1000) } ?? .null }
 
@@ -119,7 +100,7 @@ public enum CorrelationRender {
     static func num(_ d: Double?, _ digits: Int = 1) -> String { d.map { String(format: "%.\(digits)f", $0) } ?? "-" }
 
     /// For a terminal: every untrusted string goes through `Escape.terminal`.
-    public static func text(_ report: Redacted<CorrelationReport>) -> String { text(report.value) }
+    public static func text(_ report: Redacted<CorrelationReport>, colors: Colors = .off) -> String { text(report.value, colors: colors) }
 
     static func text(_ r: CorrelationReport, colors: Colors = .off) -> String {
         let t = { (s: String?) in Escape.terminal(s ?? "") }

@@ -2,11 +2,6 @@ import Foundation
 import SiftArchive
 import SiftCore
 
-/// Output formats of `verify`.
-public enum VerifyFormat: String, Sendable, CaseIterable {
-    case text, json, csv, markdown, sarif
-}
-
 /// Counts shown at the end of every format.
 public struct VerifySummary: Sendable, Equatable {
     public var inputs: Int
@@ -57,26 +52,10 @@ public struct VerifySummary: Sendable, Equatable {
     }
 }
 
-/// Renderers of `verify`: pure functions from findings to text. Every format carries the masked
-/// preview and the fingerprint only, never a value.
+/// Renderers of `verify`'s own formats: pure functions from redacted findings to text. Every
+/// format carries the masked preview and the fingerprint only, never a value. SARIF and JUnit XML
+/// are the shared finding formats (`SiftCore/Output/Reporters`).
 public enum VerifyRender {
-    /// The URI SARIF names as the tool's home.
-    public static let informationUri = "https://github.com/palbase/pbsift"
-
-    /// Renders in `format`.
-    public static func render(_ format: VerifyFormat, findings redacted: Redacted<[Finding]>, inputs: [InputSummary], summary: VerifySummary,
-                              blobs: [String: BlobSummary] = [:], version: String = ToolInfo.version,
-                              colors: Colors = .off) -> String {
-        let findings = redacted.value
-        switch format {
-        case .text: return text(findings: findings, inputs: inputs, summary: summary, colors: colors)
-        case .json: return json(findings: findings, inputs: inputs, summary: summary, blobs: blobs)
-        case .csv: return csv(findings: findings)
-        case .markdown: return markdown(findings: findings, inputs: inputs, summary: summary)
-        case .sarif: return sarif(findings: findings, inputs: inputs, version: version)
-        }
-    }
-
     // MARK: text
 
     /// Grouped by input and file, then by record; terminal-escaped.
@@ -167,95 +146,5 @@ public enum VerifyRender {
             out += "| " + cells.joined(separator: " | ") + " |\n"
         }
         return out
-    }
-
-    // MARK: sarif
-
-    /// SARIF 2.1.0 as GitHub code scanning accepts it.
-    public static func sarif(findings: [Finding], inputs: [InputSummary], version: String = ToolInfo.version) -> String {
-        let ruleIds = Array(Set(findings.map(\.rule))).sorted()
-        var index: [String: Int] = [:]
-        for (i, id) in ruleIds.enumerated() { index[id] = i }
-        let rules: [JSONOut] = ruleIds.map { id in
-            let r = VerifyRules.rule(for: id)
-            return .object([
-                "id": .string(r.id), "name": .string(r.name),
-                "shortDescription": .object(["text": .string(r.short)]),
-                "fullDescription": .object(["text": .string(r.full)]),
-                "defaultConfiguration": .object(["level": .string(level(r.severity))]),
-                "help": .object(["text": .string(r.help), "markdown": .string(r.help)]),
-                "properties": .object(["tags": .array([.string("security"), .string("secrets")]),
-                                       "security-severity": .string(securitySeverity(r.severity))]),
-            ])
-        }
-        let containers = Dictionary(inputs.map { ($0.path, $0.container) }, uniquingKeysWith: { a, _ in a })
-        let results: [JSONOut] = findings.map { f in
-            var text = f.message
-            if let loc = f.location { text += " [\(loc)]" }
-            if let p = f.preview { text += " value \(p)" }
-            if let s = f.sessionId { text += " session \(s)" }
-            if let s = f.seq { text += " seq \(s)" }
-            let fp = f.fingerprint ?? SecretMask.fingerprint([f.rule, f.sessionId ?? "", f.file ?? "", f.location ?? "",
-                                                               f.seq.map(String.init) ?? ""].joined(separator: "\u{0}"))
-            var physical: [String: JSONOut] = ["artifactLocation": .object(["uri": .string(uri(f, containers[f.input]))])]
-            physical["region"] = .object(["startLine": .int(max(1, f.line ?? 1))])
-            var loc: [String: JSONOut] = ["physicalLocation": .object(physical)]
-            if let l = f.location { loc["logicalLocations"] = .array([.object(["name": .string(l), "kind": .string("member")])]) }
-            return .object([
-                "ruleId": .string(f.rule), "ruleIndex": .int(index[f.rule] ?? 0), "level": .string(level(f.severity)),
-                "message": .object(["text": .string(text)]),
-                "locations": .array([.object(loc)]),
-                "partialFingerprints": .object(["pbsift/v1": .string(fp)]),
-                "properties": .object(["severity": .string(f.severity.rawValue)]),
-            ])
-        }
-        let run: JSONOut = .object([
-            "tool": .object(["driver": .object([
-                "name": .string("pbsift"), "version": .string(version), "semanticVersion": .string(version),
-                "informationUri": .string(informationUri), "rules": .array(rules),
-            ])]),
-            "results": .array(results),
-        ])
-        return JSONOut.object([
-            "$schema": .string("https://json.schemastore.org/sarif-2.1.0.json"),
-            "version": .string("2.1.0"),
-            "runs": .array([run]),
-        ]).render(pretty: true) + "\n"
-    }
-
-    /// SARIF levels: only `error`, `warning`, `note` are used.
-    public static func level(_ s: Severity) -> String {
-        switch s {
-        case .critical, .high: "error"
-        case .medium: "warning"
-        case .low, .info: "note"
-        }
-    }
-
-    static func securitySeverity(_ s: Severity) -> String {
-        switch s {
-        case .critical: "9.5"
-        case .high: "8.0"
-        case .medium: "5.5"
-        case .low: "3.0"
-        case .info: "1.0"
-        }
-    }
-
-    /// The artifact: the session file inside a folder input, else the input itself (an archive, a file).
-    static func uri(_ f: Finding, _ container: ContainerKind?) -> String {
-        var path = f.input
-        if let file = f.file, container == .folder || container == nil && !looksLikeFile(f.input) {
-            path = f.input.hasSuffix("/") ? f.input + file : f.input + "/" + file
-        }
-        if path.hasPrefix("./") { path = String(path.dropFirst(2)) }
-        if path == "-" { path = "stdin" }
-        let allowed = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "?#[]@!$&'()*+,;="))
-        let encoded = path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
-        return path.hasPrefix("/") ? "file://" + encoded : encoded
-    }
-
-    private static func looksLikeFile(_ p: String) -> Bool {
-        [".zip", ".tar", ".tgz", ".gz", ".jsonl"].contains { p.lowercased().hasSuffix($0) }
     }
 }

@@ -260,7 +260,7 @@ public final class WaterfallCollector {
         if let d = durationValue?.double, d.isFinite, abs(d) < 1.0e9 {
             let ms = (d * 1_000_000).rounded() / 1000
             if ms < 0 {
-                anomalies.append("duration is negative (\(WaterfallFormat.duration(ms)))")
+                anomalies.append("duration is negative (\(Human.duration(ms: ms)))")
                 anomalyLocation = "duration"
             } else {
                 r.durationMs = ms
@@ -295,7 +295,7 @@ public final class WaterfallCollector {
                 var t = TransactionReader.read(tx, index: index, maxLen: maxLen)
                 if let prev = r.transactions.last, let pe = prev.endUs, let s = t.startUs,
                    Double(pe - s) / 1000 > WaterfallRule.transactionOverlapToleranceMs {
-                    t.anomalies.append("transaction \(index + 1) starts \(WaterfallFormat.duration(Double(pe - s) / 1000)) before transaction \(index) ends")
+                    t.anomalies.append("transaction \(index + 1) starts \(Human.duration(ms: Double(pe - s) / 1000)) before transaction \(index) ends")
                 }
                 if !t.anomalies.isEmpty {
                     txLocations.insert(index)
@@ -308,7 +308,7 @@ public final class WaterfallCollector {
             }
             if let s = taskStart, let e = taskEnd {
                 if e < s {
-                    anomalies.append("taskEnd is \(WaterfallFormat.duration(Double(s - e) / 1000)) before taskStart")
+                    anomalies.append("taskEnd is \(Human.duration(ms: Double(s - e) / 1000)) before taskStart")
                     anomalyLocation = "metrics"
                 } else {
                     metricsSpanMs = Double(e - s) / 1000
@@ -341,7 +341,7 @@ public final class WaterfallCollector {
             let tolerance = max(WaterfallRule.mismatchFloorMs, WaterfallRule.mismatchFraction * max(d, m))
             if abs(d - m) > tolerance {
                 notes.append(finding(WaterfallRule.durationMismatch, b, r, location: "duration",
-                                     message: "record duration \(WaterfallFormat.duration(d)) but the metrics span \(WaterfallFormat.duration(m)) (off by \(WaterfallFormat.duration(abs(d - m))), tolerance \(WaterfallFormat.duration(tolerance)))"))
+                                     message: "record duration \(Human.duration(ms: d)) but the metrics span \(Human.duration(ms: m)) (off by \(Human.duration(ms: abs(d - m))), tolerance \(Human.duration(ms: tolerance)))"))
             }
         }
         let needsMetrics = r.kind == nil || r.kind == "http" || r.kind == "upload" || r.kind == "download"

@@ -245,7 +245,7 @@ public struct WaterfallTransaction: Sendable {
         for (k, v) in values.enumerated() {
             guard let v else { continue }
             if let pr = prev, v < pr.value {
-                anomalies.append("\(TransactionTimes.fieldNames[k]) is \(WaterfallFormat.duration(Double(pr.value - v) / 1000)) before \(pr.name)")
+                anomalies.append("\(TransactionTimes.fieldNames[k]) is \(Human.duration(ms: Double(pr.value - v) / 1000)) before \(pr.name)")
             }
             prev = (TransactionTimes.fieldNames[k], v)
         }

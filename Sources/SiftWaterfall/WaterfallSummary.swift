@@ -246,7 +246,7 @@ public struct WaterfallSummary: Sendable {
     /// The dominant phase of a request (largest summed over its transactions) and a sentence on it.
     public static func explain(_ r: WaterfallRequest, hosts: [String: (requests: Int, opened: Int)])
         -> (phase: WaterfallPhase?, ms: Double?, sentence: String) {
-        let total = WaterfallFormat.duration(r.elapsedMs)
+        let total = Human.duration(ms: r.elapsedMs)
         if r.transactions.isEmpty {
             if r.kind == "custom" { return (nil, nil, "\(total): a custom record has only its total, no phases") }
             if r.state == "pending" { return (nil, nil, "\(total) so far: still pending at the end of the session, no metrics") }
@@ -267,7 +267,7 @@ public struct WaterfallSummary: Sendable {
             if r.transactions.allSatisfy(\.isCacheHit) { return (nil, nil, "\(total): served from the local cache") }
             return (nil, nil, "\(total): no phase could be rebuilt from the metrics")
         }
-        let head = "\(phase.title) \(WaterfallFormat.duration(ms))"
+        let head = "\(phase.title) \(Human.duration(ms: ms))"
         let host = r.host ?? "the server"
         let stat = hosts[host] ?? (1, 1)
         let sentence: String
@@ -293,7 +293,7 @@ public struct WaterfallSummary: Sendable {
         case .request:
             let bytes = r.transactions.compactMap(\.requestBodyBytes).max() ?? r.requestBytes
             if let b = bytes, b > 0 {
-                sentence = "\(head) to send \(WaterfallFormat.bytes(b))"
+                sentence = "\(head) to send \(Human.bytes(b))"
             } else {
                 sentence = "\(head): sending the request was slow"
             }
@@ -302,7 +302,7 @@ public struct WaterfallSummary: Sendable {
         case .download:
             let bytes = r.transactions.compactMap(\.responseBodyBytes).max() ?? r.responseBytes
             if let b = bytes, b > 0 {
-                sentence = "\(head) for \(WaterfallFormat.bytes(b))"
+                sentence = "\(head) for \(Human.bytes(b))"
             } else {
                 sentence = "\(head): the response was slow to arrive"
             }
@@ -310,7 +310,7 @@ public struct WaterfallSummary: Sendable {
         var outside = ""
         if let d = r.durationMs, let m = r.totalMs {
             let tolerance = max(WaterfallRule.mismatchFloorMs, WaterfallRule.mismatchFraction * max(d, m))
-            if d - m > tolerance { outside = "; \(WaterfallFormat.duration(d - m)) of the record's duration lies outside the metrics" }
+            if d - m > tolerance { outside = "; \(Human.duration(ms: d - m)) of the record's duration lies outside the metrics" }
         }
         return (phase, ms, sentence + extra + outside)
     }

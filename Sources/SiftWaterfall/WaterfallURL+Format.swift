@@ -185,53 +185,8 @@ public enum WaterfallURL {
     }
 }
 
-/// Human formatting of durations, sizes and numbers for the renderers.
+/// Numbers and cells for the waterfall's renderers (durations and sizes: `Human`).
 public enum WaterfallFormat {
-    /// `0.42 ms`, `3.2 ms`, `412 ms`, `1.2 s`, `63 s`.
-    public static func duration(_ ms: Double) -> String {
-        guard ms.isFinite else { return "?" }
-        if ms < 0 { return "-" + duration(-ms) }
-        if ms == 0 { return "0 ms" }
-        if ms < 1 { return fixed(ms, 2) + " ms" }
-        if ms < 10 { return fixed(ms, 1) + " ms" }
-        if ms < 999.5 { return fixed(ms, 0) + " ms" }
-        if ms < 59_950 { return fixed(ms / 1000, 1) + " s" }
-        return fixed(ms / 1000, 0) + " s"
-    }
-
-    /// `v` (not negative) with `decimals` digits after the point, rounded half to even like
-    /// `%.Nf`; without String(format:), which is slow enough to show on a row per request.
-    public static func fixed(_ v: Double, _ decimals: Int) -> String {
-        var p: Int64 = 1
-        for _ in 0..<decimals { p *= 10 }
-        let pd = Double(p)
-        let product = v * pd
-        var scaled = product.rounded(.toNearestOrEven)
-        let floor = product.rounded(.down)
-        if product - floor == 0.5 {
-            // The product may have rounded onto a tie: decide on the exact v·p, as printf does.
-            let residue = (-(floor + 0.5)).addingProduct(v, pd)
-            if residue > 0 { scaled = floor + 1 } else if residue < 0 { scaled = floor }
-        }
-        guard v >= 0, scaled < 9.0e15 else { return String(format: "%.\(decimals)f", v) }
-        let n = Int64(scaled)
-        var s = String(n / p)
-        if decimals > 0 {
-            let f = String(n % p)
-            s += "." + String(repeating: "0", count: decimals - f.count) + f
-        }
-        return s
-    }
-
-    /// `512 B`, `48.2 kB`, `4.8 MB`, `1.1 GB` (powers of 1000).
-    public static func bytes(_ n: Int) -> String {
-        let d = Double(n)
-        if n < 1000 { return "\(n) B" }
-        if d < 999_950 { return String(format: "%.1f kB", d / 1000) }
-        if d < 999_950_000 { return String(format: "%.1f MB", d / 1_000_000) }
-        return String(format: "%.1f GB", d / 1_000_000_000)
-    }
-
     /// Milliseconds with at most 3 decimals and no trailing zeros (`412`, `0.123`), for tables and CSV.
     public static func number(_ ms: Double?) -> String {
         guard let ms, ms.isFinite else { return "" }

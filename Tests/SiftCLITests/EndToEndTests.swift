@@ -72,7 +72,7 @@ struct Binary {
         #expect(r.err == "Error: Unknown option '--formt'. Did you mean '--format'?\nUsage: pbsift inspect [<options>] <input> ...\n  See 'pbsift inspect --help' for more information.\n")
         let bad = try Binary.run(["inspect", "--format", "png", "x"])
         #expect(bad.status == 64)
-        #expect(bad.err.hasPrefix("Error: The value 'png' is invalid for '--format <format>'. Please provide one of 'text', 'json', 'csv' or 'markdown'.\n"))
+        #expect(bad.err.hasPrefix("Error: The value 'png' is invalid for '--format <format>'. Please provide one of 'text', 'json', 'csv', 'markdown', 'sarif' or 'junit'.\n"))
     }
 
     @Test(arguments: ["text", "json", "csv", "markdown"])

@@ -37,7 +37,7 @@ import SiftCore
         }
     }
 
-    /// Packs a folder as a zip (deflate members) or a tar.gz, under `PalbeConsole/`.
+    /// Packs a folder as a zip (deflate members, blobs stored) or a tar.gz, under `PalbeConsole/`.
     static func pack(_ root: URL, kind: String, to path: String) throws {
         let f = try NewFile(path: path)
         let gz = kind == "tar.gz" ? try DeflateStream(gzip: true) : nil
@@ -45,7 +45,7 @@ import SiftCore
         let zip = kind == "zip" ? ZipWriter(sink: sink) : nil
         let tar = kind == "zip" ? nil : TarWriter(sink: sink)
         for (name, bytes) in try ScrubTests.files(root) {
-            try zip?.add(name: "PalbeConsole/" + name, bytes: bytes)
+            try zip?.add(name: "PalbeConsole/" + name, bytes: bytes, deflate: !name.hasPrefix("blobs/"))
             try tar?.add(name: "PalbeConsole/" + name, bytes: bytes)
         }
         try zip?.finish()
@@ -57,6 +57,12 @@ import SiftCore
     /// Every file the output holds, inflated where compressed (the container, then each file).
     static func contents(_ path: String, kind: String) throws -> [(String, String)] {
         var files: [(String, [UInt8])]
+        if kind == "zip" {
+            // Members are compressed the way the input had them.
+            var methods: [String: Bool] = [:]
+            _ = InputWalker.walk(path: path, limits: .default) { methods[$0.name] = $0.isDeflated }
+            #expect(!methods.isEmpty && methods.allSatisfy { $0.value == !$0.key.contains("/blobs/") }, "\(methods)")
+        }
         if kind == "folder" {
             files = try ScrubTests.files(URL(fileURLWithPath: path))
         } else if kind == "zip" || kind == "tar.gz" {

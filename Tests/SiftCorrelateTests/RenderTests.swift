@@ -23,7 +23,7 @@ import SiftCore
     }
 
     @Test func jsonShape() throws {
-        let text = CorrelationRender.render(report(), as: .json)
+        let text = CorrelationRender.json(report()).render(pretty: true) + "\n"
         let doc = try JSONDocument(string: text)
         let r = doc.root
         #expect(r["requests"]?.elements.first?["status"]?.string == "matched")

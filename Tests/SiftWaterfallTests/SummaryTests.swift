@@ -113,7 +113,7 @@ import SiftVerify
         var r = WaterfallRequest(input: "i", file: "f", line: 1)
         r.transactions = [t]
         r.url = "https://cdn.acme.example/a.bin"
-        #expect(WaterfallSummary.explain(r, hosts: [:]).sentence == "download 900 ms for 4.8 MB")
+        #expect(WaterfallSummary.explain(r, hosts: [:]).sentence == "download 900 ms for 4.6 MiB")
     }
 
     @Test func phaseTotalsAndEndpoints() throws {
@@ -179,7 +179,7 @@ import SiftVerify
         }
         for v in values {
             for d in 0...2 {
-                #expect(WaterfallFormat.fixed(v, d) == String(format: "%.\(d)f", v), "\(v) \(d)")
+                #expect(Human.fixed(v, d) == String(format: "%.\(d)f", v), "\(v) \(d)")
             }
         }
     }

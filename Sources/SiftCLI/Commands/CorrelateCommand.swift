@@ -49,7 +49,7 @@ public enum CorrelateCommand: SiftCommand {
             ("pbsift correlate export.zip --emit-query loki", "The LogQL queries that fetch these requests' lines from Loki."),
             ("pbsift correlate -f csv -o joined.csv export.zip --logs api.log.gz", "One CSV row per request and server line."),
         ],
-        formats: ["text", "json", "csv", "markdown"],
+        formats: reporters.map(\.format),
         manSection: """
             With
             .Fl -format Cm json
@@ -150,6 +150,17 @@ public enum CorrelateCommand: SiftCommand {
         return read
     }
 
+    /// The formats, in `--format` order (text is the default).
+    static let reporters: [any Reporter<CorrelateOutput>] = [
+        Format.text("text") { r, c in CorrelationRender.text(r.report, colors: c.colors) },
+        Format.json { r, w in
+            w.value(ReportEnvelope.document(inputs: r.inputs.value, findings: r.report.value.findings, blobs: r.blobs,
+                                            sections: CorrelationRender.sections(r.report)))
+        },
+        Format.text("csv") { r, _ in CorrelationRender.csv(r.report) },
+        Format.text("markdown") { r, _ in CorrelationRender.markdown(r.report) },
+    ] + FindingsFormats.all()
+
     public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
         let common = try CommonOptions(options, spec: spec, io: io)
         let inputs = options.argument("input")
@@ -191,18 +202,21 @@ public enum CorrelateCommand: SiftCommand {
         let findings = ReportEnvelope.sorted(outcome.findings + report.findings)
         report.findings = findings
         let redactor = Redactor.verify()
-        let safe = redactor.apply(report)
-        let text: String
-        switch common.format {
-        case "json":
-            text = ReportEnvelope.render(ReportEnvelope.document(inputs: redactor.apply(outcome).value.inputs, findings: safe.value.findings,
-                                                                 blobs: outcome.blobs, sections: CorrelationRender.sections(safe)))
-        default:
-            text = CorrelationRender.render(safe, as: CorrelationFormat(rawValue: common.format) ?? .text, colors: common.colors)
-        }
-        if let failed = common.write(text, io: io) { return failed }
+        let output = CorrelateOutput(report: redactor.apply(report), inputs: redactor.apply(outcome).map(\.inputs), blobs: outcome.blobs)
+        if let failed = common.report(output, with: reporters, io: io) { return failed }
         let logsIncomplete = !report.logs.allErrors.isEmpty
         return common.exitStatus(findings: findings, incomplete: outcome.anyIncomplete || logsIncomplete)
+    }
+}
+
+/// What `correlate` prints: the join, redacted, with every finding and the inputs.
+struct CorrelateOutput: FindingsReport {
+    var report: Redacted<CorrelationReport>
+    var inputs: Redacted<[InputSummary]>
+    var blobs: [String: BlobSummary]
+
+    var findingsDocument: FindingsDocument {
+        FindingsDocument(command: "correlate", findings: report.map(\.findings), inputs: inputs, rule: RuleRegistry.rule)
     }
 }
 
@@ -230,7 +244,7 @@ final class ScanProgress: @unchecked Sendable {
         guard t - lastDraw >= 0.1 else { return }
         lastDraw = t
         drawn = true
-        io.err("\r\u{1B}[Kscanning logs · " + ByteCount.humanBytes(bytes))
+        io.err("\r\u{1B}[Kscanning logs · " + Human.bytes(bytes))
     }
 
     func clear() {

@@ -22,7 +22,7 @@ public enum InspectCommand: SiftCommand {
             ("pbsift inspect -f csv -o sessions.csv PalbeConsole/", "One CSV row per session of a copied store."),
             ("palbase debug tail --json | pbsift inspect -", "Inspect records piped from the Palbase CLI."),
         ],
-        formats: ["text", "json", "csv", "markdown"],
+        formats: reporters.map(\.format),
         manSection: """
             With
             .Fl -format Cm json
@@ -83,20 +83,35 @@ public enum InspectCommand: SiftCommand {
         rules.map { ".It Cm \($0.0)\n\($0.1)" }.joined(separator: "\n")
     }
 
+    /// The formats, in `--format` order (text is the default).
+    static let reporters: [any Reporter<InspectOutput>] = [
+        Format.text("text") { r, c in InspectReport.text(r.outcome, colors: c.colors) },
+        Format.text("json") { r, _ in InspectReport.json(r.outcome) },
+        Format.text("csv") { r, _ in InspectReport.csv(r.outcome) },
+        Format.text("markdown") { r, _ in InspectReport.markdown(r.outcome) },
+    ] + FindingsFormats.all()
+
     public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
         let common = try CommonOptions(options, spec: spec, io: io)
         let outcome = Diagnostics.read(options.argument("input"), analyses: [], common: common, io: io)
-        return common.finish(render(outcome, format: common.format, colors: common.colors), outcome: outcome, io: io)
+        if let failed = common.report(InspectOutput(outcome: Redactor.verify().apply(outcome)), with: reporters, io: io) { return failed }
+        return common.exitStatus(for: outcome)
     }
 
     /// The report in one of the spec's formats.
     public static func render(_ outcome: ReadOutcome, format: String, colors: Colors = .off) -> String {
-        let safe = Redactor.verify().apply(outcome)
-        switch format {
-        case "json": return InspectReport.json(safe)
-        case "csv": return InspectReport.csv(safe)
-        case "markdown": return InspectReport.markdown(safe)
-        default: return InspectReport.text(safe, colors: colors)
-        }
+        var text = ""
+        let reporter = reporters.first { $0.format == format } ?? reporters[0]
+        reporter.write(InspectOutput(outcome: Redactor.verify().apply(outcome)), to: ReportContext(sink: .memory { text += $0 }, colors: colors))
+        return text
+    }
+}
+
+/// What `inspect` prints: the outcome of the read, redacted.
+struct InspectOutput: FindingsReport {
+    var outcome: Redacted<ReadOutcome>
+
+    var findingsDocument: FindingsDocument {
+        FindingsDocument(command: "inspect", findings: outcome.map(\.findings), inputs: outcome.map(\.inputs), rule: RuleRegistry.rule)
     }
 }

@@ -35,7 +35,7 @@ public enum ReportCommand: SiftCommand {
             ("pbsift report export.zip -f html -o report.html", "One self-contained HTML page with the waterfall drawn."),
             ("pbsift report export.zip -f csv -o findings.csv", "Every finding as a spreadsheet row."),
         ],
-        formats: ["text", "markdown", "json", "csv", "html"],
+        formats: reporters.map(\.format),
         manSection: """
             The
             .Cm json
@@ -74,6 +74,15 @@ public enum ReportCommand: SiftCommand {
             .Ql @
             are prefixed with a quote so spreadsheets do not run them.
             """)
+
+    /// The formats, in `--format` order (text is the default).
+    static let reporters: [any Reporter<FindingsOutput<SupportReport>>] = [
+        Format.text("text") { r, c in r.report.text(colors: c.colors) },
+        Format.text("markdown") { r, _ in r.report.markdown() },
+        Format.json { r, w in r.report.json(into: &w) },
+        Format.text("csv") { r, _ in r.report.csv() },
+        Format.text("html") { r, _ in r.report.html() },
+    ] + FindingsFormats.all()
 
     public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
         let common = try CommonOptions(options, spec: spec, io: io)
@@ -132,19 +141,8 @@ public enum ReportCommand: SiftCommand {
             verifySummary: VerifySummary(findings: all.filter(VerifyCommand.reported), suppressed: suppressed, inputs: outcome.inputs,
                                          records: verify.recordsScanned, blobs: verify.blobsScanned),
             slowest: slowest, redactor: redactor)
-        let sink = try common.openOutput(io)
-        switch common.format {
-        case "markdown": sink.write(report.markdown())
-        case "json":
-            var w = JSONWriter(pretty: true, sink: sink)
-            report.json(into: &w)
-            w.flush()
-        case "csv": sink.write(report.csv())
-        case "html": sink.write(report.html())
-        default: sink.write(report.text(colors: common.colors))
-        }
-        if let failed = common.close(sink, io: io) { return failed }
-        if sink.closed { return .ok }
+        let output = FindingsOutput(command: spec.name, report: report, inputs: redactor.apply(outcome.inputs), findings: redactor.apply(all))
+        if let stopped = common.report(output, with: reporters, io: io, closedIsOK: true) { return stopped }
         let logsIncomplete = !(correlated?.logs.allErrors.isEmpty ?? true)
         // A bound that stopped verify's checks leaves the input not verified in full, whatever a baseline says.
         let bounded = outcome.findings.contains { $0.rule == VerifyRules.boundRule }

@@ -13,28 +13,35 @@ public enum RulesCommand: SiftCommand {
             """,
         arguments: [],
         options: [
-            OptionSpec("format", short: "f", value: "format", help: "Output format.", allowed: ["text", "json"], default: "text"),
+            OptionSpec("format", short: "f", value: "format", help: "Output format.", allowed: reporters.map(\.format), default: "text"),
             OptionSpec("json", help: "Same as --format json."),
         ],
         examples: [
             ("pbsift rules", "Every rule, one per line."),
             ("pbsift rules --json | jq -r '.[].id'", "Every rule id, one per line."),
         ],
-        formats: ["text", "json"],
+        formats: reporters.map(\.format),
         commonOptions: false)
 
+    /// The formats, in `--format` order (text is the default).
+    static let reporters: [any Reporter<[Rule]>] = [
+        Format.text("text") { rules, _ in RulesCommand.text(rules) },
+        Format.json { rules, w in w.value(.array(rules.map(\.json))) },
+    ]
+
     public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
-        let json = options.flag("json") || options.value("format") == "json"
-        io.out(json ? RulesCommand.json() : RulesCommand.text())
+        let format = options.flag("json") ? "json" : options.value("format") ?? "text"
+        let reporter = reporters.first { $0.format == format } ?? reporters[0]
+        reporter.write(RuleRegistry.all, to: ReportContext(sink: io.stdout))
         return .ok
     }
 
     /// `family  id  severity  summary`, aligned.
-    static func text() -> String {
-        let width = (RuleRegistry.all.map(\.id.count).max() ?? 0) + 2
+    static func text(_ rules: [Rule]) -> String {
+        let width = (rules.map(\.id.count).max() ?? 0) + 2
         var out = ""
         var family: RuleFamily? = nil
-        for r in RuleRegistry.all {
+        for r in rules {
             if r.family != family {
                 out += (family == nil ? "" : "\n") + r.family.rawValue + "\n"
                 family = r.family
@@ -43,9 +50,5 @@ public enum RulesCommand: SiftCommand {
                 + r.severity.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0) + r.summary + "\n"
         }
         return out
-    }
-
-    static func json() -> String {
-        JSONOut.array(RuleRegistry.all.map(\.json)).render(pretty: true) + "\n"
     }
 }

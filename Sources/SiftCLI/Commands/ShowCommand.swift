@@ -35,7 +35,7 @@ public enum ShowCommand: SiftCommand {
             ("pbsift show export.zip req_8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6b --logs logs/", "One request with the server's lines for it."),
             ("pbsift show export.zip rec_0c1d2e3f -f markdown -o request.md", "One request, ready for a ticket."),
         ],
-        formats: ["text", "markdown", "json"],
+        formats: reporters.map(\.format),
         manSection: """
             The exit status is that of
             .Nm inspect
@@ -66,6 +66,13 @@ public enum ShowCommand: SiftCommand {
             and
             .Cm around .
             """)
+
+    /// The formats, in `--format` order (text is the default).
+    static let reporters: [any Reporter<ShowReport>] = [
+        Format.text("text") { r, c in r.text(colors: c.colors) },
+        Format.text("markdown") { r, _ in r.markdown() },
+        Format.text("json") { r, _ in r.json() },
+    ]
 
     public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
         let common = try CommonOptions(options, spec: spec, io: io)
@@ -121,13 +128,7 @@ public enum ShowCommand: SiftCommand {
             Diagnostics.logs(correlated?.logs.allErrors ?? [], io: io)
         }
         let report = ShowReport(match: match, request: wf, hosts: hosts, correlation: correlated)
-        let text: String
-        switch common.format {
-        case "markdown": text = report.markdown()
-        case "json": text = report.json()
-        default: text = report.text(colors: common.colors)
-        }
-        if let failed = common.write(text, io: io) { return failed }
+        if let failed = common.report(report, with: reporters, io: io) { return failed }
         let logsIncomplete = !(correlated?.logs.allErrors.isEmpty ?? true)
         return common.exitStatus(findings: outcome.findings, incomplete: outcome.anyIncomplete || logsIncomplete)
     }

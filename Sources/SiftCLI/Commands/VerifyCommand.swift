@@ -40,7 +40,7 @@ public enum VerifyCommand: SiftCommand {
             ("pbsift verify --write-baseline .pbsift-baseline.json fixtures/", "Accept the known test credentials of a fixture."),
             ("pbsift verify --baseline .pbsift-baseline.json fixtures/", "Fail only on credentials not in the baseline."),
         ],
-        formats: VerifyFormat.allCases.map(\.rawValue),
+        formats: reporters.map(\.format),
         manSection: """
             Rule ids:
             .Bl -tag -width Ds
@@ -60,9 +60,14 @@ public enum VerifyCommand: SiftCommand {
             .Cm records , blobs , suppressed , incompleteInputs , findings , bySeverity .
             .Fl -format Cm sarif
             writes SARIF 2.1.0 for GitHub code scanning; each result's line is the record's line in its
-            session file and
+            session file (inside an archive or a gzip'd file, the result names the archive with no
+            line and the member as a logical location) and
             .Cm partialFingerprints
             carries the value's fingerprint.
+            .Fl -format Cm junit
+            writes JUnit XML for CI: one test suite per input and session file, one test case per rule
+            and place, failing at or above
+            .Fl -fail-on .
             .Pp
             The config file
             .Pq Fl -config
@@ -80,6 +85,14 @@ public enum VerifyCommand: SiftCommand {
              "entries": [{"rule", "fingerprint", "location", "sessionId"}]}
             .Ed
             """)
+
+    /// The formats, in `--format` order (text is the default).
+    static let reporters: [any Reporter<VerifyOutput>] = [
+        Format.text("text") { r, c in VerifyRender.text(findings: r.findings.value, inputs: r.inputs.value, summary: r.summary, colors: c.colors) },
+        Format.text("json") { r, _ in VerifyRender.json(findings: r.findings.value, inputs: r.inputs.value, summary: r.summary, blobs: r.blobs) },
+        Format.text("csv") { r, _ in VerifyRender.csv(findings: r.findings.value) },
+        Format.text("markdown") { r, _ in VerifyRender.markdown(findings: r.findings.value, inputs: r.inputs.value, summary: r.summary) },
+    ] + FindingsFormats.all()
 
     /// The reader's findings `verify` reports beside its own (the rest belong to `inspect`).
     static func reported(_ f: Finding) -> Bool {
@@ -150,12 +163,23 @@ public enum VerifyCommand: SiftCommand {
         let (kept, suppressed) = baseline?.apply(all) ?? (all, [])
         let summary = VerifySummary(findings: kept, suppressed: suppressed.count, inputs: outcome.inputs,
                                     records: analysis.recordsScanned, blobs: analysis.blobsScanned)
-        let format = VerifyFormat(rawValue: common.format) ?? .text
-        let report = VerifyRender.render(format, findings: safe.map { baseline?.apply($0).kept ?? $0 }, inputs: redactor.apply(outcome.inputs).value,
-                                         summary: summary, blobs: outcome.blobs, colors: common.colors)
-        if let failed = common.write(report, io: io) { return failed }
+        let output = VerifyOutput(findings: safe.map { baseline?.apply($0).kept ?? $0 }, inputs: redactor.apply(outcome.inputs),
+                                  summary: summary, blobs: outcome.blobs)
+        if let failed = common.report(output, with: reporters, io: io) { return failed }
         // A bound that stopped the checks leaves the input not verified in full, whatever a baseline says.
         let bounded = all.contains { $0.rule == VerifyRules.boundRule }
         return status ?? common.exitStatus(findings: kept, incomplete: outcome.anyIncomplete || bounded)
+    }
+}
+
+/// What `verify` prints: the findings (after the baseline) and the inputs, redacted; the counts.
+struct VerifyOutput: FindingsReport {
+    var findings: Redacted<[Finding]>
+    var inputs: Redacted<[InputSummary]>
+    var summary: VerifySummary
+    var blobs: [String: BlobSummary]
+
+    var findingsDocument: FindingsDocument {
+        FindingsDocument(command: "verify", findings: findings, inputs: inputs, rule: RuleRegistry.rule)
     }
 }

@@ -34,7 +34,7 @@ public enum WaterfallCommand: SiftCommand {
             ("pbsift waterfall -f svg -o waterfall.svg export.zip", "A browser-style network panel as one SVG file."),
             ("pbsift waterfall --json export.zip | jq '.summary.slowest[0].explanation'", "Why the slowest request was slow."),
         ],
-        formats: ["text", "json", "csv", "markdown", "svg"],
+        formats: reporters.map(\.format),
         manSection: """
             With
             .Fl -format Cm json
@@ -71,6 +71,15 @@ public enum WaterfallCommand: SiftCommand {
             .El
             """)
 
+    /// The formats, in `--format` order (text is the default).
+    static let reporters: [any Reporter<FindingsOutput<WaterfallReport>>] = [
+        Format.text("text") { r, c in WaterfallRender.text(r.report, columns: c.columns, color: c.colors.enabled) },
+        Format.json { r, w in WaterfallRender.json(r.report, into: &w) },
+        Format.text("csv") { r, _ in WaterfallRender.csv(r.report) },
+        Format.text("markdown") { r, _ in WaterfallRender.markdown(r.report) },
+        Format.text("svg") { r, _ in WaterfallRender.svg(r.report) },
+    ] + FindingsFormats.all()
+
     /// The rules the waterfall reports (the man page lists them).
     public static var rules: [(String, String)] { WaterfallRule.all.map { ($0.id, String($0.summary.dropLast()) + " (\($0.severity.rawValue)).") } }
 
@@ -103,25 +112,14 @@ public enum WaterfallCommand: SiftCommand {
             throw UsageError(ShowAnalysis.notFound(selector, sessions: analysis.sessions))
         }
         let mine = outcome.findings.filter { $0.family == .waterfall }
-        let report = WaterfallReport(sessions: analysis.takeSessions(), findings: mine, filter: filter, redactor: .verify())
+        let redactor = Redactor.verify()
+        let report = WaterfallReport(sessions: analysis.takeSessions(), findings: mine, filter: filter, redactor: redactor)
         let others = outcome.findings.count - mine.count
         if others > 0 && !common.quiet {
             io.err("note: the reader made \(others) other finding\(others == 1 ? "" : "s") (integrity, limits, archive, policy); see 'pbsift inspect'\n")
         }
-        let sink = try common.openOutput(io)
-        switch common.format {
-        case "json":
-            var w = JSONWriter(pretty: true, sink: sink)
-            WaterfallRender.json(report, into: &w)
-            w.newline()
-            w.flush()
-        case "csv": sink.write(WaterfallRender.csv(report))
-        case "markdown": sink.write(WaterfallRender.markdown(report))
-        case "svg": sink.write(WaterfallRender.svg(report))
-        default: sink.write(WaterfallRender.text(report, columns: io.columns, color: common.color))
-        }
-        if let failed = common.close(sink, io: io) { return failed }
-        if sink.closed { return .ok }
+        let output = FindingsOutput(command: spec.name, report: report, inputs: redactor.apply(outcome.inputs), findings: redactor.apply(report.findings))
+        if let stopped = common.report(output, with: reporters, io: io, closedIsOK: true) { return stopped }
         // As for every command: the reader's findings count too (inspect lists them); of the
         // waterfall's own, those of the requests shown.
         let counted = outcome.findings.filter { $0.family != .waterfall } + report.findings

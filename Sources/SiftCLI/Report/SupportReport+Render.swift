@@ -129,7 +129,7 @@ extension SupportReport {
         let rows = requests.map { r -> [String] in
             let c = correlated(r)
             var row = ["#\(r.seq.map(String.init) ?? "?")", Escape.markdown(r.shortTitle),
-                       Escape.markdown(SupportReport.statusText(r)), SupportReport.duration(r.elapsedMs),
+                       Escape.markdown(SupportReport.statusText(r)), Human.duration(ms: r.elapsedMs),
                        Escape.markdown(c.map { $0.status.rawValue } ?? "—"), Escape.markdown(whyText(r))]
             if multiSession { row.insert(Escape.markdownCode(SessionSelector.short(r.sessionId)), at: 0) }
             return row
@@ -138,7 +138,7 @@ extension SupportReport {
         o += "```\n"
         for r in requests {
             let label = Escape.terminal(rowTitle(r, width: 44)).replacingOccurrences(of: "`", with: "'")
-            o += WaterfallFormat.pad(label, multiSession ? 58 : 44) + " " + SupportReport.bar(r) + "  " + SupportReport.duration(r.elapsedMs) + "\n"
+            o += WaterfallFormat.pad(label, multiSession ? 58 : 44) + " " + SupportReport.bar(r) + "  " + Human.duration(ms: r.elapsedMs) + "\n"
             o += "    " + SupportReport.phasesText(r) + "\n"
             if let c = correlated(r) {
                 for pl in c.lines.prefix(5) {
@@ -183,7 +183,7 @@ extension SupportReport {
             for r in list {
                 let status = SupportReport.statusText(r)
                 let shownStatus = r.failed ? colors.red(Escape.terminal(status)) : Escape.terminal(status)
-                o += "  \(Escape.terminal(rowTitle(r)))  \(shownStatus)  \(SupportReport.duration(r.elapsedMs))\n"
+                o += "  \(Escape.terminal(rowTitle(r)))  \(shownStatus)  \(Human.duration(ms: r.elapsedMs))\n"
                 o += "    \(SupportReport.bar(r))  \(SupportReport.phasesText(r))\n"
                 o += "    \(Escape.terminal(whyText(r)))\n"
                 for pl in correlated(r)?.lines.prefix(5) ?? [] {
@@ -233,6 +233,7 @@ extension SupportReport {
     public func json() -> String {
         var w = JSONWriter(pretty: true)
         json(into: &w)
+        w.newline()
         return w.text
     }
 
@@ -272,7 +273,6 @@ extension SupportReport {
         w.key("waterfall")
         WaterfallRender.json(waterfall, into: &w, findings: false)
         w.endObject()
-        w.newline()
     }
 
     // MARK: CSV
@@ -320,7 +320,7 @@ extension SupportReport {
                 if multiSession { o += "<td class=\"nw\">\(x(SessionSelector.short(r.sessionId)))</td>" }
                 o += "<td>\(r.seq.map(String.init) ?? "?")</td><td>\(x(r.shortTitle))</td>"
                 o += "<td class=\"nw\(bad ? " bad mark" : "")\">\(bad ? "✖ " : "")\(x(SupportReport.statusText(r)))</td>"
-                o += "<td class=\"nw\">\(SupportReport.duration(r.elapsedMs))</td><td>\(Escape.xml(SupportReport.phasesText(r)))</td><td>\(x(whyText(r)))</td></tr>\n"
+                o += "<td class=\"nw\">\(Human.duration(ms: r.elapsedMs))</td><td>\(Escape.xml(SupportReport.phasesText(r)))</td><td>\(x(whyText(r)))</td></tr>\n"
             }
             o += "</table>\n"
         }

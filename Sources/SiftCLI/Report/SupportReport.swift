@@ -168,7 +168,7 @@ public struct SupportReport: Sendable {
                           + (failed.count > 3 ? "; …" : ".")))
         }
         if let top = (failed + slow).max(by: { $0.elapsedMs < $1.elapsedMs }), top.elapsedMs > 0 {
-            lines.append(("slowest", top.elapsedMs < 1000, "Slowest: \(multiSession ? SessionSelector.short(top.sessionId) + " " : "")\(top.shortTitle) took \(SupportReport.duration(top.elapsedMs)); \(whyText(top))."))
+            lines.append(("slowest", top.elapsedMs < 1000, "Slowest: \(multiSession ? SessionSelector.short(top.sessionId) + " " : "")\(top.shortTitle) took \(Human.duration(ms: top.elapsedMs)); \(whyText(top))."))
         }
         if let c = correlation, !logsComplete {
             // An unread log could hold any request's lines: no claim about what the server did not see.
@@ -224,7 +224,7 @@ public struct SupportReport: Sendable {
     /// Where the time went, with the server's share when the logs tell it.
     public func whyText(_ r: WaterfallRequest) -> String {
         if let code = r.statusCode, code >= 400, r.elapsedMs < 1000 {
-            return "not slow: the server answered \(code) after \(SupportReport.duration(r.elapsedMs))"
+            return "not slow: the server answered \(code) after \(Human.duration(ms: r.elapsedMs))"
                 + (r.error.map { " (\($0))" } ?? "")
         }
         let hosts = r.host.map { WaterfallSummary.hostStats(waterfall.sessions, hosts: [$0]) } ?? [:]
@@ -232,7 +232,7 @@ public struct SupportReport: Sendable {
         if let c = correlated(r), let server = c.serverMs, let wait = c.waitingMs {
             let network = c.networkMs ?? max(0, wait - server)
             let who = server >= network ? "the backend" : "the network"
-            why += "; \(who): server \(SupportReport.duration(server)) of \(SupportReport.duration(wait)) waiting, network and queueing \(SupportReport.duration(network))"
+            why += "; \(who): server \(Human.duration(ms: server)) of \(Human.duration(ms: wait)) waiting, network and queueing \(Human.duration(ms: network))"
         } else if let c = correlated(r), c.status == .clientOnly {
             why += logsComplete ? "; no server line: it never reached the server, or the logs don't cover it"
                 : "; no server line in the logs that were read (some could not be read)"
@@ -240,18 +240,12 @@ public struct SupportReport: Sendable {
         return why
     }
 
-    public static func duration(_ ms: Double) -> String {
-        if ms >= 1000 { return String(format: "%.1f s", ms / 1000) }
-        if ms >= 10 { return String(format: "%.0f ms", ms) }
-        return String(format: "%.1f ms", ms)
-    }
-
     /// A phase breakdown: `DNS 18 ms · TCP 31 ms · TLS 42 ms · waiting 121 ms`.
     public static func phasesText(_ r: WaterfallRequest) -> String {
         let sums = r.phaseSums
         let parts = WaterfallPhase.allCases.compactMap { p -> String? in
             guard let v = sums[p], v > 0 else { return nil }
-            return "\(p.title) \(duration(v))"
+            return "\(p.title) \(Human.duration(ms: v))"
         }
         return parts.isEmpty ? "no phases (only the total is known)" : parts.joined(separator: " · ")
     }
@@ -349,7 +343,7 @@ public struct SupportReport: Sendable {
     /// Redacted before it is cut, so a cut never leaves part of a credential for the detectors to miss.
     public static func serverText(_ pl: PlacedLine, max: Int, redactor: Redactor) -> String {
         let p = pl.line.parsed
-        let t = [p.level, p.status.map(String.init), p.durationMs.map { duration($0) }, p.message]
+        let t = [p.level, p.status.map(String.init), p.durationMs.map { Human.duration(ms: $0) }, p.message]
             .compactMap { $0 }.joined(separator: " ")
         return String(redactor.text(t).prefix(max))
     }

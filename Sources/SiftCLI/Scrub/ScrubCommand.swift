@@ -123,7 +123,7 @@ public enum ScrubCommand: SiftCommand {
                         data = edited
                         changes.append("\(entry.name): rewritten")
                     }
-                    try out.add(name: name, bytes: data, wholeInput: entry.isWholeInput)
+                    try out.add(name: name, bytes: data, deflate: entry.isDeflated)
                 } catch {
                     walkError = error
                 }
@@ -275,7 +275,8 @@ final class ScrubOutput {
         }
     }
 
-    func add(name: String, bytes: [UInt8], wholeInput: Bool) throws {
+    /// Adds one entry; `deflate`: the input stored it compressed (a zip member), so the copy does too.
+    func add(name: String, bytes: [UInt8], deflate: Bool) throws {
         switch sink {
         case .none: break
         case .folder(let root):
@@ -293,7 +294,7 @@ final class ScrubOutput {
             let f = try NewFile(path: root + "/" + name)
             try f.write(bytes)
             try f.close()
-        case .zip(let z, _): try z.add(name: name, bytes: bytes)
+        case .zip(let z, _): try z.add(name: name, bytes: bytes, deflate: deflate)
         case .tar(let t, _, _): try t.add(name: name, bytes: bytes)
         case .file(let f, let gzip):
             // The input was one file: gzip'd inputs were inflated by the walker, so compress again.

@@ -32,10 +32,10 @@ extension ShowReport {
         return String(cells)
     }
 
-    func ms(_ v: Double?) -> String { v.map(WaterfallFormat.duration) ?? "?" }
+    func ms(_ v: Double?) -> String { v.map { Human.duration(ms: $0) } ?? "?" }
 
     /// `+1.2 s` from the request's start.
-    func at(_ v: Double?) -> String { v.map { "+" + WaterfallFormat.duration($0) } ?? "?" }
+    func at(_ v: Double?) -> String { v.map { "+" + Human.duration(ms: $0) } ?? "?" }
 
     var identity: [String] {
         var ids: [String] = []
@@ -60,7 +60,7 @@ extension ShowReport {
 
     var whenLine: String {
         var s = "at " + (ts.map { Timestamp.format($0) } ?? "?")
-        if let d = durationMs { s += ", took " + WaterfallFormat.duration(d) }
+        if let d = durationMs { s += ", took " + Human.duration(ms: d) }
         if let v = httpVersion { s += ", " + v }
         return s
     }

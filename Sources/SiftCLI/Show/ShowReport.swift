@@ -26,11 +26,11 @@ struct ShowReport: Sendable {
         /// `application/json, 48.2 kB, blob sha256:9f2c0a1b…, stored 48.2 kB`, `none`.
         var summary: String {
             guard let size, size > 0 else { return size == 0 ? "none" : "not recorded" }
-            var parts: [String] = [contentType ?? "no content type", WaterfallFormat.bytes(size)]
+            var parts: [String] = [contentType ?? "no content type", Human.bytes(size)]
             if let e = encoding { parts.append(e == "utf8" ? "inline text" : "inline \(e)") }
             if let b = blob { parts.append("blob " + (b.count > 19 ? String(b.prefix(19)) + "…" : b)) }
-            if let s = storedSize, blob != nil { parts.append("stored \(WaterfallFormat.bytes(s))") }
-            if truncated { parts.append("truncated (only the first \(WaterfallFormat.bytes(storedSize ?? 0)) stored)") }
+            if let s = storedSize, blob != nil { parts.append("stored \(Human.bytes(s))") }
+            if truncated { parts.append("truncated (only the first \(Human.bytes(storedSize ?? 0)) stored)") }
             return parts.joined(separator: ", ")
         }
     }
@@ -254,9 +254,9 @@ extension ShowReport {
         if let wf {
             why = WaterfallSummary.explain(wf, hosts: hosts).sentence
             if let c, let s = c.serverMs {
-                why += "; server \(WaterfallFormat.duration(s)) of it"
+                why += "; server \(Human.duration(ms: s)) of it"
                 if let n = c.networkMs ?? c.waitingMs.map({ max(0, $0 - s) }) {
-                    why += ", network and queueing \(WaterfallFormat.duration(n))"
+                    why += ", network and queueing \(Human.duration(ms: n))"
                 }
             } else if let c, c.status == .clientOnly {
                 why += "; no server line carries its id: it never reached the server, or the logs don't cover it"

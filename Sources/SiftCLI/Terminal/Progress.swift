@@ -34,7 +34,7 @@ public final class Progress: Analysis {
 
     /// The line as drawn: `reading 2 inputs · 12.3 MiB · 45210 records`.
     public var line: String {
-        "reading \(inputs) input\(inputs == 1 ? "" : "s") · " + ByteCount.humanBytes(bytes) + " · \(records) records"
+        "reading \(inputs) input\(inputs == 1 ? "" : "s") · " + Human.bytes(bytes) + " · \(records) records"
     }
 
     /// Redraws when enabled and the interval has passed (or `force`).

@@ -114,6 +114,12 @@ public final class HARWriter: Analysis {
         phase("dns", t("domainLookupStart"), t("domainLookupEnd"))
         phase("connect", t("connectStart"), t("connectEnd") ?? t("secureConnectionEnd"))
         phase("ssl", t("secureConnectionStart"), t("secureConnectionEnd") ?? t("connectEnd"), counts: false)
+        // `ssl` is part of `connect` (HAR 1.2): never longer, and -1 when `connect` does not apply.
+        if case .double(let c) = timings["connect"] ?? .int(-1), case .double(let s) = timings["ssl"] ?? .int(-1) {
+            if s > c { timings["ssl"] = .double(c) }
+        } else {
+            timings["ssl"] = .int(-1)
+        }
         for (name, a, b) in [("send", "requestStart", "requestEnd"), ("wait", "requestEnd", "responseStart"),
                              ("receive", "responseStart", "responseEnd")] {
             phase(name, t(a), t(b))
@@ -135,23 +141,26 @@ public final class HARWriter: Analysis {
             "headers": .array(headerList(j["request", "headers"])),
             "cookies": .array(cookies(j["request", "headers"], name: "cookie")),
             "queryString": .array(query(url)),
-            "headersSize": .int(tx?["requestHeaderBytes"]?.int ?? -1),
-            "bodySize": .int(tx?["requestBodyBytes"]?.int ?? -1),
+            "headersSize": size(tx?["requestHeaderBytes"]),
+            "bodySize": size(tx?["requestBodyBytes"]),
         ]
         if isFirst, let body = j["request", "body"], body.isObject, let post = postData(body) { request["postData"] = post }
         e["request"] = .object(request)
 
         // Response: headers and body on the last transaction (the one the app saw).
-        let status = tx?["statusCode"]?.int ?? (isLast ? j["statusCode"]?.int : nil) ?? 0
+        let status = max(0, tx?["statusCode"]?.int ?? (isLast ? j["statusCode"]?.int : nil) ?? 0)
+        // `redirectURL` is a redirect's target: the next transaction's URL, or the last one's Location.
+        let isRedirect = (300..<400).contains(status)
+        let location = isLast ? headerValue(j["response", "headers"], "location") : nil
         var response: [String: JSONOut] = [
             "status": .int(status), "statusText": .string(j["response", "statusText"]?.string ?? ""),
             "httpVersion": .string(proto ?? j["response", "httpVersion"]?.string ?? ""),
             "headers": .array(isLast ? headerList(j["response", "headers"]) : []),
             "cookies": .array(isLast ? cookies(j["response", "headers"], name: "set-cookie") : []),
             "content": isLast ? content(j["response", "body"]) : .object(["size": .int(0), "mimeType": .string("x-unknown")]),
-            "redirectURL": .string(nextURL ?? ""),
-            "headersSize": .int(tx?["responseHeaderBytes"]?.int ?? -1),
-            "bodySize": .int(tx?["responseBodyBytes"]?.int ?? -1),
+            "redirectURL": .string(isRedirect ? nextURL ?? location ?? "" : ""),
+            "headersSize": size(tx?["responseHeaderBytes"]),
+            "bodySize": size(tx?["responseBodyBytes"]),
         ]
         if isLast, let d = j["error", "description"]?.string { response["_error"] = .string(d) }
         e["response"] = .object(response)
@@ -177,6 +186,17 @@ public final class HARWriter: Analysis {
         if let p = tx?["remotePort"]?.int { e["_remotePort"] = .int(p) }
         if let sessionId { e["_sessionId"] = .string(sessionId) }
         return .object(e)
+    }
+
+    /// A byte count HAR can hold: the number when it is 0 or more, else -1 (not known).
+    static func size(_ v: JSONValue?) -> JSONOut {
+        guard let n = v?.int, n >= 0 else { return .int(-1) }
+        return .int(n)
+    }
+
+    /// The value of the first header named `name` (lowercase).
+    static func headerValue(_ v: JSONValue?, _ name: String) -> String? {
+        v?.elements.first { $0["name"]?.string?.lowercased() == name }?["value"]?.string
     }
 
     static func headerList(_ v: JSONValue?) -> [JSONOut] {
@@ -219,19 +239,20 @@ public final class HARWriter: Analysis {
 
     static func postData(_ body: JSONValue) -> JSONOut? {
         let mime = JSONOut.string(body["contentType"]?.string ?? "")
-        if let t = body["text"]?.string { return .object(["mimeType": mime, "text": .string(t), "params": .array([])]) }
+        // `text` only: HAR 1.2 has `text` and `params` exclude each other.
+        if let t = body["text"]?.string { return .object(["mimeType": mime, "text": .string(t)]) }
         if let d = body["data"]?.string {
-            return .object(["mimeType": mime, "text": .string(d), "params": .array([]), "_encoding": .string("base64")])
+            return .object(["mimeType": mime, "text": .string(d), "_encoding": .string("base64")])
         }
         if let b = body["blob"]?.string {
-            return .object(["mimeType": mime, "text": .string(""), "params": .array([]), "_blob": .string(b),
+            return .object(["mimeType": mime, "text": .string(""), "_blob": .string(b),
                             "comment": .string("the body is stored in the export's blob \(b)")])
         }
         return nil
     }
 
     static func content(_ body: JSONValue?) -> JSONOut {
-        var c: [String: JSONOut] = ["size": .int(body?["size"]?.int ?? 0),
+        var c: [String: JSONOut] = ["size": .int(max(0, body?["size"]?.int ?? 0)),
                                     "mimeType": .string(body?["contentType"]?.string ?? "x-unknown")]
         if let t = body?["text"]?.string {
             c["text"] = .string(t)

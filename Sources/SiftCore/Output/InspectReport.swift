@@ -76,19 +76,7 @@ public enum InspectReport {
     /// `2026-11-29T10:15:01.004Z → 2026-11-29T10:20:11.900Z (5m 10.896s)`.
     public static func spanText(_ s: SessionSummary) -> String? {
         guard let a = s.firstTs, let b = s.lastTs else { return nil }
-        return Timestamp.format(a) + " → " + Timestamp.format(b) + " (" + durationText(b - a) + ")"
-    }
-
-    /// `850ms`, `12.5s`, `5m 10.9s`, `2h 03m`.
-    public static func durationText(_ d: Double) -> String {
-        if !d.isFinite { return "?" }
-        if d < 0 { return "-" + durationText(-d) }
-        if d < 1 { return "\(Int((d * 1000).rounded()))ms" }
-        if d < 60 { return String(format: "%.1fs", d) }
-        if d < 3600 { return "\(Int(d) / 60)m " + String(format: "%.1fs", d.truncatingRemainder(dividingBy: 60)) }
-        // Past about 285 000 years a span is not worth the digits (and `Int(d)` would trap).
-        guard d < 9.0e15 else { return ">250000y" }
-        return "\(Int(d) / 3600)h " + String(format: "%02dm", Int(d) % 3600 / 60)
+        return Timestamp.format(a) + " → " + Timestamp.format(b) + " (" + Human.duration(seconds: b - a) + ")"
     }
 
     /// `5 records: 3 network, 1 log, 1 event, 0 frame, 0 unknown`.
@@ -131,8 +119,8 @@ public enum InspectReport {
             for i in blobInputs {
                 guard let b = o.blobs[i.path] else { continue }
                 out += "  " + Escape.terminal(i.path) + ": \(b.count) blob\(b.count == 1 ? "" : "s"), "
-                out += ByteCount.humanBytes(b.bytes) + " stored, \(b.references) reference\(b.references == 1 ? "" : "s") to "
-                out += ByteCount.humanBytes(b.referencedBytes) + ", deduplication saved " + ByteCount.humanBytes(b.savedBytes) + "\n"
+                out += Human.bytes(b.bytes) + " stored, \(b.references) reference\(b.references == 1 ? "" : "s") to "
+                out += Human.bytes(b.referencedBytes) + ", deduplication saved " + Human.bytes(b.savedBytes) + "\n"
             }
         }
         return out
@@ -198,19 +186,5 @@ public enum InspectReport {
                                  + recordKeys.map { String(s.records[$0] ?? 0) } + [String(s.damagedLines)])
         }
         return out
-    }
-}
-
-/// Byte counts for people.
-public enum ByteCount {
-    /// `1.2 MiB`, `512 B`.
-    public static func humanBytes(_ n: Int64) -> String {
-        if n < 1024 { return "\(n) B" }
-        var v = Double(n)
-        for unit in ["KiB", "MiB", "GiB", "TiB"] {
-            v /= 1024
-            if v < 1024 || unit == "TiB" { return String(format: v < 10 ? "%.1f" : "%.0f", v) + " " + unit }
-        }
-        return "\(n) B"
     }
 }

@@ -11,7 +11,7 @@ extension WaterfallRender {
     /// `Escape.markdown`.
     public static func markdown(_ report: WaterfallReport) -> String {
         let m: (String) -> String = { Escape.markdown($0) }
-        let d = WaterfallFormat.duration
+        let d = Human.duration(ms:)
         func opt(_ v: Double?) -> String { v.map(d) ?? "—" }
         let s = report.summary
         var out = "## Waterfall\n\n"

@@ -20,7 +20,7 @@ extension WaterfallRender {
     /// text from the export goes through `Escape.xml`.
     public static func svg(_ report: WaterfallReport) -> String {
         let x = Escape.xml
-        let d = WaterfallFormat.duration
+        let d = Human.duration(ms:)
         func f(_ v: Double) -> String { String(format: "%.2f", v) }
         let width = 1200.0
         let labelW = 440.0

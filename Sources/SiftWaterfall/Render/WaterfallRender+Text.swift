@@ -172,7 +172,7 @@ extension WaterfallRender {
     public static func text(_ report: WaterfallReport, columns: Int = 100, color: Bool = false) -> String {
         let cols = max(40, min(columns, 1000))
         let t: (String) -> String = { Escape.terminal($0) }
-        let d = WaterfallFormat.duration
+        let d = Human.duration(ms:)
         var out = ""
         let s = report.summary
         out += "waterfall: \(report.sessions.count) session\(report.sessions.count == 1 ? "" : "s"), \(s.requestCount) request\(s.requestCount == 1 ? "" : "s"), \(s.transactionCount) transaction\(s.transactionCount == 1 ? "" : "s")\n"

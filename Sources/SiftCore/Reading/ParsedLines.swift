@@ -3,7 +3,7 @@ import Foundation
 /// A session file's lines, read and parsed as JSON on a second thread while the reader's thread runs
 /// the checks and the analyses on the lines before: the two halves of the work overlap, and both
 /// cores are used even for one file. Lines come back in order, with what the parser made of each;
-/// memory is bounded (a few batches of about 1 MiB of lines are ever waiting).
+/// memory is bounded (a few batches of about 256 KiB of lines are ever waiting).
 final class ParsedLines: @unchecked Sendable {
     typealias Item = (event: LineReader.Event, parsed: Result<JSONDocument, JSONParseError>?)
 
@@ -21,7 +21,7 @@ final class ParsedLines: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private var joined = false
 
-    static let batchBytes = 1 << 20
+    static let batchBytes = 256 << 10
     static let batchLines = 512
     static let maxBatches = 4
 

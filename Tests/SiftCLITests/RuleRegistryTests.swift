@@ -42,4 +42,11 @@ import Testing
         #expect(list.count == RuleRegistry.all.count)
         #expect(Set(list.compactMap { $0["family"] as? String }).isSubset(of: Set(RuleFamily.allCases.map(\.rawValue))))
     }
+
+    /// `docs/rules.md` is generated from the registry, as the man page is from the option tables.
+    @Test func rulesDocIsFresh() throws {
+        let checkedIn = try String(contentsOf: packageRoot.appendingPathComponent("docs/rules.md"), encoding: .utf8)
+        #expect(checkedIn == runCLI(["rules", "--format", "markdown"]).out,
+                "docs/rules.md is out of date, run `swift run pbsift rules --format markdown > docs/rules.md`")
+    }
 }

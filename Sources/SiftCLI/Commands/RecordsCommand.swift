@@ -42,7 +42,7 @@ public enum RecordsCommand: SiftCommand {
             ("pbsift records --level warning -f csv -o logs.csv export.zip", "Warnings and worse as a spreadsheet."),
             ("pbsift records --grep checkout export.zip | head -5", "The first five records that mention checkout."),
         ],
-        formats: ["jsonl", "csv"],
+        formats: lineFormats.map(\.format),
         manSection: """
             Each line of
             .Cm jsonl
@@ -86,33 +86,54 @@ public enum RecordsCommand: SiftCommand {
         return o
     }
 
+    /// The formats, in `--format` order: each writes one masked record per line as it is read.
+    static let lineFormats: [RecordLines] = [
+        RecordLines(format: "jsonl", header: { _ in nil }) { object, _, sink in
+            var w = JSONWriter(pretty: false)
+            w.value(.object(object))
+            w.newline()
+            sink.write(w.buf)
+        },
+        RecordLines(format: "csv", header: { Escape.csvRow($0) }) { object, columns, sink in
+            sink.write(Escape.csvRow(columns.map { RecordFlattener.cell(object, column: $0) }))
+        },
+    ]
+
     public static func run(_ parsed: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
         let options = try jsonMeansJSONLines(parsed)
-        let common = try CommonOptions(options, spec: spec, io: io)
+        // --since and --until are the filter's (a record without a time is judged there); the run keeps --session.
+        var run = try ReadingRun(options, spec: spec, io: io, scoped: false)
+        let common = run.common
         let filter = filter(from: options)
         let scope = RecordScope(session: options.value("session"))
         let columns = (options.value("columns") ?? RecordFlattener.defaultColumns.joined(separator: ","))
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let sink = try common.openOutput(io)
-        let csv = common.format == "csv"
-        if csv { sink.write(Escape.csvRow(columns)) }
+        let lines = lineFormats.first { $0.format == common.format } ?? lineFormats[0]
+        if let header = lines.header(columns) { sink.write(header) }
         let masker = RecordMasker(config: VerifyConfig())
         let analysis = RecordsAnalysis(filter: filter, transform: { o, record in masker.mask(o, record: record) }) { object in
-            if csv {
-                sink.write(Escape.csvRow(columns.map { RecordFlattener.cell(object, column: $0) }))
-            } else {
-                var w = JSONWriter(pretty: false)
-                w.value(.object(object))
-                w.newline()
-                sink.write(w.buf)
-            }
+            lines.line(object, columns, sink)
         }
-        let outcome = Diagnostics.read(options.argument("input"), analyses: scope.wrap([analysis]), common: common, io: io,
-                                       shouldStop: { [sink] in sink.closed })
-        try scope.checkSessionMatched(outcome.sessions.map(\.sessionId))
+        try run.read(options.argument("input"), analyses: scope.wrap([analysis]), shouldStop: { [sink] in sink.closed })
+        try scope.checkSessionMatched(run.outcome.sessions.map(\.sessionId))
         if let failed = common.close(sink, io: io) { return failed }
         if sink.closed { return .ok }
-        return common.exitStatus(for: outcome)
+        return run.status()
+    }
+}
+
+/// One format of `records`: an optional header from the columns, then one line per masked record.
+struct RecordLines: Sendable {
+    let format: String
+    let header: @Sendable ([String]) -> String?
+    let line: @Sendable ([String: JSONOut], [String], OutputSink) -> Void
+
+    init(format: String, header: @escaping @Sendable ([String]) -> String?,
+         line: @escaping @Sendable ([String: JSONOut], [String], OutputSink) -> Void) {
+        self.format = format
+        self.header = header
+        self.line = line
     }
 }
 

@@ -53,8 +53,16 @@ public struct Redacted<Value: Sendable>: Sendable {
 }
 
 extension Redacted {
-    /// Transforms the redacted value (for filtering or sorting, never for adding untrusted text).
-    public func map<T: Sendable>(_ f: (Value) -> T) -> Redacted<T> { Redacted<T>(f(value)) }
+    /// A part of the redacted value (`outcome.project(\.findings)`). A key path only reads what is
+    /// there, so no text can be added on the way: there is no closure-taking `map`.
+    public func project<T: Sendable>(_ part: KeyPath<Value, T>) -> Redacted<T> { Redacted<T>(value[keyPath: part]) }
+}
+
+extension Redacted {
+    /// The elements `isIncluded` keeps, in order (filtering adds no text).
+    public func filter<E: Sendable>(_ isIncluded: (E) -> Bool) -> Redacted<[E]> where Value == [E] {
+        Redacted<[E]>(value.filter(isIncluded))
+    }
 }
 
 /// The one redactor: replaces every credential in an untrusted text by its masked preview.

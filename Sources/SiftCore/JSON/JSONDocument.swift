@@ -201,7 +201,12 @@ struct JSONTapeParser {
                 let bs = w ^ 0x5C5C_5C5C_5C5C_5C5C
                 let special = ((q &- 0x0101_0101_0101_0101) & ~q) | ((bs &- 0x0101_0101_0101_0101) & ~bs)
                     | ((w &- 0x2020_2020_2020_2020) & ~w)
-                if special & 0x8080_8080_8080_8080 != 0 { break }
+                let hit = special & 0x8080_8080_8080_8080
+                if hit != 0 {
+                    // The lowest flagged byte is exact (a borrow only runs upward): go straight to it.
+                    i += hit.trailingZeroBitCount >> 3
+                    break
+                }
                 i += 8
             }
             guard i < n else { break }

@@ -448,7 +448,8 @@ final class InputPass {
         let fileName = entry.name.split(separator: "/").last.map(String.init) ?? entry.name
         let idFromName = fileName.hasPrefix("ses_") ? String(fileName.prefix { $0 != "." }) : nil
         s.sessionId = idFromName
-        var reader = LineReader(source: source, maxLine: limits.maxLineBytes)
+        let lines = ParsedLines(reader: LineReader(source: source, maxLine: limits.maxLineBytes), maxDepth: limits.maxJSONDepth)
+        defer { lines.finish() }
         var checker = SequenceChecker()
         var began = false
         var unknownTypes: [String: (count: Int, first: Record)] = [:]
@@ -459,15 +460,15 @@ final class InputPass {
             }
         }
         loop: while !shouldStop() {
-            let event: LineReader.Event?
+            let item: ParsedLines.Item?
             do {
-                event = try reader.next()
+                item = try lines.next()
             } catch {
                 // The lines before the damage were delivered; the rest of this file is lost.
                 onError(error)
                 break loop
             }
-            guard let event else { break }
+            guard let (event, parsed) = item else { break }
             switch event {
             case .tooLong(let number, let bytes):
                 begin()
@@ -481,9 +482,10 @@ final class InputPass {
                 var isLast = false
                 if case .unterminated = event { isLast = true }
                 let doc: JSONDocument
-                do {
-                    doc = try JSONDocument(bytes: bytes, maxDepth: limits.maxJSONDepth)
-                } catch {
+                switch parsed {
+                case .success(let d)?:
+                    doc = d
+                case .failure(let error)?:
                     begin()
                     s.damagedLines += 1
                     checker.damaged()
@@ -502,6 +504,8 @@ final class InputPass {
                     }
                     for a in analyses { a.damagedLine(bytes, line: number, session: s) }
                     continue loop
+                case nil:
+                    continue loop   // every line comes parsed
                 }
                 guard doc.root.isObject else {
                     begin()
@@ -575,7 +579,8 @@ final class InputPass {
             }
         }
         begin()
-        roots[root, default: RootInfo()].bytes += reader.bytesRead
+        lines.finish()
+        roots[root, default: RootInfo()].bytes += lines.bytesRead
         for (name, u) in unknownTypes.sorted(by: { $0.key < $1.key }) {
             let what = name.isEmpty ? "without a type" : (name == "session" ? "of type 'session' after the header"
                 : name == "\u{0}more" ? "of 100 or more other unknown types" : "of unknown type '\(name)'")

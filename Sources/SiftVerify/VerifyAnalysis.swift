@@ -71,12 +71,15 @@ public final class VerifyAnalysis: Analysis {
     private var batchBytes = 0
     private static let batchBytesLimit = 1 << 20
     private static let batchCountLimit = 512
+    /// What an item costs in flight beyond its bytes (its place, its record): a blank line is not free,
+    /// or a file of them queues batches without bound while the worker falls behind.
+    private static let itemCost = 256
 
     public func record(_ record: Record, session: SessionContext) {
         let place = SessionPlace(session)
         guard parallel else { worker.record(record, session: place); return }
         batch.append(.record(record, place))
-        batchBytes += record.json.doc.bytes.count
+        batchBytes += record.json.doc.bytes.count + VerifyAnalysis.itemCost
         if batchBytes >= VerifyAnalysis.batchBytesLimit || batch.count >= VerifyAnalysis.batchCountLimit { flush() }
     }
 
@@ -84,7 +87,7 @@ public final class VerifyAnalysis: Analysis {
         let place = SessionPlace(session)
         guard parallel else { worker.damagedLine(bytes, line: line, session: place); return }
         batch.append(.damaged(bytes, line, place))
-        batchBytes += bytes.count
+        batchBytes += bytes.count + VerifyAnalysis.itemCost
         if batchBytes >= VerifyAnalysis.batchBytesLimit || batch.count >= VerifyAnalysis.batchCountLimit { flush() }
     }
 
@@ -95,7 +98,7 @@ public final class VerifyAnalysis: Analysis {
         let place = SessionPlace(file)
         guard parallel else { worker.otherText(bytes, line: line, file: place); return }
         batch.append(.other(bytes, line, place))
-        batchBytes += bytes.count
+        batchBytes += bytes.count + VerifyAnalysis.itemCost
         if batchBytes >= VerifyAnalysis.batchBytesLimit || batch.count >= VerifyAnalysis.batchCountLimit { flush() }
     }
 

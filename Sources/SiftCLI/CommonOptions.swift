@@ -242,21 +242,10 @@ public struct CommonOptions: Sendable {
     }
 
     /// The exit status for findings: 2 when an input was not read in full (wins), else 1 when a
-    /// finding is at or above `--fail-on`, else 0.
+    /// finding is at or above `--fail-on`, else 0. Reading commands ask `ReadingRun.status`.
     public func exitStatus(findings: [Finding], incomplete: Bool) -> ExitStatus {
         if incomplete { return .incomplete }
         if let t = failOn, findings.contains(where: { $0.severity >= t }) { return .findings }
         return .ok
-    }
-
-    /// The exit status of one read: `exitStatus(findings:incomplete:)` over the outcome.
-    public func exitStatus(for outcome: ReadOutcome) -> ExitStatus {
-        exitStatus(findings: outcome.findings, incomplete: outcome.anyIncomplete)
-    }
-
-    /// Writes the report, then returns the exit status of the outcome (or 2 when writing failed).
-    public func finish(_ report: String, outcome: ReadOutcome, io: CommandIO) -> ExitStatus {
-        if let failed = write(report, io: io) { return failed }
-        return exitStatus(for: outcome)
     }
 }

@@ -1,8 +1,11 @@
 import Foundation
 import SiftCore
+import SiftVerify
 
 /// Defaults from a config file (`docs/config.md`): `.pbsift.json` in the working folder or the
 /// nearest folder above it, or the file `--config` names. The command line wins over the file.
+/// This is the one reader of that file: `verify` and `report` take their redaction names, allowed
+/// fingerprints and disabled detectors from `verify` below.
 ///
 /// ```json
 /// {"logs": ["logs/"], "failOn": "medium",
@@ -21,6 +24,8 @@ struct ProjectConfig: Sendable, Equatable {
     /// Log paths, resolved against the file's folder.
     var logs: [String] = []
     var failOn: String?
+    /// `extraFields`, `allowFingerprints` and `disableDetectors`, for `verify` and `report`.
+    var verify = VerifyConfig()
 
     /// `--config <file>`, on every reporting command.
     static let option = OptionSpec("config", value: "file",
@@ -75,17 +80,27 @@ struct ProjectConfig: Sendable, Equatable {
             case "extraFields":
                 guard value.isObject else { throw fail("'extraFields' must be an object with headers, query and body") }
                 for (k, v) in value.members {
-                    guard extraFieldKeys.contains(k) else {
-                        throw fail("unknown key 'extraFields.\(k)'; known: \(extraFieldKeys.joined(separator: ", "))")
+                    let names = try strings(v, "extraFields.\(k)")
+                    switch k {
+                    case "headers": config.verify.extraHeaders += names
+                    case "query": config.verify.extraQuery += names
+                    case "body": config.verify.extraBody += names
+                    default:
+                        throw fail("unknown key 'extraFields.\(Escape.terminal(k))'; known: \(extraFieldKeys.joined(separator: ", "))")
                     }
-                    _ = try strings(v, "extraFields.\(k)")
                 }
             case "allowFingerprints":
-                for f in try strings(value, key) where !isFingerprint(f) {
+                let prints = try strings(value, key)
+                for f in prints where !isFingerprint(f) {
                     throw fail("'allowFingerprints' holds '\(Escape.terminal(f))', not a fingerprint such as sha256:0123456789abcdef as verify prints them")
                 }
+                config.verify.allowFingerprints.formUnion(prints)
             case "disableDetectors":
-                _ = try strings(value, key)
+                let ids = try strings(value, key)
+                for id in ids where !VerifyConfig.isKnownDetector(id) {
+                    throw fail("'disableDetectors' holds '\(Escape.terminal(id))', which is no detector or rule id (pbsift rules lists them)")
+                }
+                config.verify.disabledDetectors.formUnion(ids)
             default:
                 var why = "unknown key '\(Escape.terminal(key))'"
                 if let s = Suggest.closest(to: key, in: keys) { why += ". Did you mean '\(s)'?" } else { why += "; known: \(keys.joined(separator: ", "))" }

@@ -3,8 +3,8 @@ import SiftCore
 
 /// What `verify` checks beyond the SDK's own lists: extra names, disabled detectors, allowed fingerprints.
 ///
-/// The config file is JSON:
-/// `{"extraFields": {"headers": [], "query": [], "body": []}, "allowFingerprints": [], "disableDetectors": []}`.
+/// Built from `--extra-field` and from the config file's `extraFields`, `allowFingerprints` and
+/// `disableDetectors` (the command line's one config reader, `docs/config.md`).
 public struct VerifyConfig: Sendable, Equatable {
     /// Header names added to the contract's header list (matched after normalisation).
     public var extraHeaders: [String] = []
@@ -44,44 +44,18 @@ public struct VerifyConfig: Sendable, Equatable {
         allowFingerprints.formUnion(other.allowFingerprints)
     }
 
-    /// Reads a config file. Unknown keys are ignored; a wrong type is an error naming the key.
-    public static func load(path: String) throws(VerifyError) -> VerifyConfig {
-        guard let data = FileManager.default.contents(atPath: path) else { throw .unreadableFile(path) }
-        let doc: JSONDocument
-        do { doc = try JSONDocument(bytes: Array(data)) } catch { throw .invalidFile(path, error.description) }
-        return try parse(doc.root, path: path)
-    }
+    /// Whether `id` names a detector (`jwt`) or a rule (`secret.jwt`, `redaction.query`) that
+    /// `disabledDetectors` can turn off.
+    public static func isKnownDetector(_ id: String) -> Bool { knownDetectorIds.contains(id) }
 
-    /// Parses a config from JSON text (for tests and embedding).
-    public static func parse(text: String) throws(VerifyError) -> VerifyConfig {
-        let doc: JSONDocument
-        do { doc = try JSONDocument(string: text) } catch { throw .invalidFile("config", error.description) }
-        return try parse(doc.root, path: "config")
-    }
-
-    static func parse(_ root: JSONValue, path: String) throws(VerifyError) -> VerifyConfig {
-        guard root.isObject else { throw .invalidFile(path, "the top level must be an object") }
-        func strings(_ v: JSONValue?, _ key: String) throws(VerifyError) -> [String] {
-            guard let v else { return [] }
-            guard v.isArray else { throw .invalidFile(path, "'\(key)' must be an array of strings") }
-            var out: [String] = []
-            for e in v.elements {
-                guard let s = e.string else { throw .invalidFile(path, "'\(key)' must be an array of strings") }
-                out.append(s)
-            }
-            return out
+    static let knownDetectorIds: Set<String> = {
+        var ids = Set(VerifyRules.all.map(\.id))
+        for d in detectorCatalogue {
+            ids.insert(d.id)
+            ids.insert(d.rule)
         }
-        var c = VerifyConfig()
-        if let ef = root["extraFields"] {
-            guard ef.isObject else { throw .invalidFile(path, "'extraFields' must be an object") }
-            c.extraHeaders = try strings(ef["headers"], "extraFields.headers")
-            c.extraQuery = try strings(ef["query"], "extraFields.query")
-            c.extraBody = try strings(ef["body"], "extraFields.body")
-        }
-        c.allowFingerprints = Set(try strings(root["allowFingerprints"], "allowFingerprints"))
-        c.disabledDetectors = Set(try strings(root["disableDetectors"], "disableDetectors"))
-        return c
-    }
+        return ids
+    }()
 }
 
 /// Errors of the verify library (config and baseline files).

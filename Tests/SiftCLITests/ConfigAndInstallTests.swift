@@ -61,6 +61,8 @@ import Testing
         (#"{"logs": "api.log"}"#, "'logs' must be an array of strings"),
         (#"{"extraFields": {"cookies": []}}"#, "unknown key 'extraFields.cookies'"),
         (#"{"allowFingerprints": ["abc"]}"#, "'allowFingerprints' holds 'abc'"),
+        (#"{"disableDetectors": ["jwtt"]}"#, "'disableDetectors' holds 'jwtt', which is no detector or rule id"),
+        (#"{"extraFields": {"headers": "X-Key"}}"#, "'extraFields.headers' must be an array of strings"),
         ("[1]", "the top level must be an object"),
         ("{", "not JSON"),
     ])

@@ -227,4 +227,23 @@ import SiftWaterfall
         #expect(r.out.contains("(--max-input-bytes raises it)"))
         #expect(r.out.contains("; 1 record read."))
     }
+
+    /// `verify --config` and `report --config` read the file with the one strict reader: a key it does
+    /// not know is an error naming the file and the key (it used to be ignored there).
+    @Test(arguments: ["verify", "report"])
+    func oneConfigReaderForVerifyAndReport(_ command: String) throws {
+        let dir = try makeTempDir()
+        let file = dir.appendingPathComponent("team.json").path
+        try Data(#"{"extraFields": {"headers": ["X-Team-Key"]}, "allowFingerprint": []}"#.utf8).write(to: URL(fileURLWithPath: file))
+        let r = try Binary.run([command, "samples/export-incident.zip", "--config", file], cwd: packageRoot)
+        #expect(r.status == 64)
+        #expect(r.err.contains("\(file): unknown key 'allowFingerprint'. Did you mean 'allowFingerprints'?"), "\(r.err)")
+        // A good file is read for its redaction names, as --extra-field.
+        let network = #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_0001","method":"GET","url":"https://api.example.test/v1/x","state":"success","statusCode":200,"request":{"headers":[{"name":"X-Team-Key","value":"abc123"}]}}"#
+        let path = try Fixture.write([Fixture.header(), network])
+        try Data(#"{"extraFields": {"headers": ["X-Team-Key"]}}"#.utf8).write(to: URL(fileURLWithPath: file))
+        let good = try Binary.run([command, path, "--config", file, "--json", "--fail-on", "never"], cwd: packageRoot)
+        #expect(good.status == 0, "\(good.err)")
+        #expect(good.out.contains("redaction.header"))
+    }
 }

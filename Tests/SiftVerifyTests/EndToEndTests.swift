@@ -186,10 +186,8 @@ private struct TempExport {
         #expect(throws: VerifyError.self) { try Baseline.parse(text: #"{"x":1}"#) }
     }
 
-    @Test func configFileErrorsNameTheProblem() throws {
-        #expect(throws: VerifyError.self) { try VerifyConfig.parse(text: #"{"extraFields": {"headers": "x"}}"#) }
-        #expect(throws: VerifyError.self) { try VerifyConfig.load(path: "/nonexistent/verify.json") }
-        let c = try VerifyConfig.parse(text: #"{"allowFingerprints": ["sha256:00"], "disableDetectors": ["jwt"]}"#)
-        #expect(c.allowFingerprints == ["sha256:00"] && c.disabledDetectors == ["jwt"])
+    @Test func detectorIdsTheConfigMayDisable() {
+        for id in ["jwt", "secret.jwt", "redaction.query"] { #expect(VerifyConfig.isKnownDetector(id), "\(id)") }
+        for id in ["jwtt", "secret.nope", ""] { #expect(!VerifyConfig.isKnownDetector(id), "\(id)") }
     }
 }

@@ -178,7 +178,7 @@ private let weak = "hunter" + "2"
     }
 
     @Test func extraFieldsFromConfig() throws {
-        var c = try VerifyConfig.parse(text: #"{"extraFields": {"headers": ["X-Session"], "query": ["session_id"], "body": ["sessionKey"]}}"#)
+        var c = VerifyConfig(extraHeaders: ["X-Session"], extraQuery: ["session_id"], extraBody: ["sessionKey"])
         c.addExtraField("pin")
         let f = try H.run([H.network(url: "https://x.test/?sessionId=abc&pin=1234", requestHeaders: [("x-session", "abc")],
                                      requestBody: H.textBody(#"{"session_key":"abc","PIN":"1234"}"#))], config: c)

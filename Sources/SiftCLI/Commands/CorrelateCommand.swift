@@ -162,7 +162,8 @@ public enum CorrelateCommand: SiftCommand {
     ] + FindingsFormats.all()
 
     public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
-        let common = try CommonOptions(options, spec: spec, io: io)
+        var run = try ReadingRun(options, spec: spec, io: io)
+        let common = run.common
         let inputs = options.argument("input")
         let logs = options.all("logs")
         let platform = options.value("emit-query").flatMap(QueryPlatform.init(rawValue:))
@@ -176,36 +177,29 @@ public enum CorrelateCommand: SiftCommand {
             throw UsageError("Standard input can be the export or the logs, not both.")
         }
         let analysis = CorrelationAnalysis()
-        let outcome = Diagnostics.read(inputs, analyses: [analysis], common: common, io: io,
-                                       requestIdHeader: options.value("request-id-header"))
+        try run.read(inputs, analyses: [analysis], requestIdHeader: options.value("request-id-header"))
+        let outcome = run.outcome
 
         if let platform {
             let scopes = QueryEmitter.scopes(requests: analysis.requests, sessions: analysis.sessions, margin: margin)
             if scopes.isEmpty {
                 if !common.quiet { io.err("warning: the inputs hold no request id: nothing to query\n") }
-                return common.finish("", outcome: outcome, io: io)
+                return run.finish("")
             }
             let text = QueryEmitter.emit(platform, scopes: scopes, target: target)
-            return common.finish(Redactor.verify().text(text), outcome: outcome, io: io)
+            return run.finish(Redactor.verify().text(text))
         }
 
-        var scanOptions = ScanOptions()
-        scanOptions.read = read
-        scanOptions.read.referenceTime = analysis.sessions.compactMap { $0.window?.from }.min()
-        let scanProgress = ScanProgress(io: io, enabled: common.showProgress)
-        if common.showProgress { scanOptions.progress = { scanProgress.add($0) } }
-        var report = Correlator.run(requests: analysis.requests, sessions: analysis.sessions, logs: logs,
-                                    options: CorrelationOptions(windowMargin: margin), scanOptions: scanOptions)
-        scanProgress.clear()
-        Diagnostics.logs(report.logs.allErrors, io: io)
+        var logRead = read
+        logRead.referenceTime = analysis.sessions.compactMap { $0.window?.from }.min()
+        var report = run.correlate(requests: analysis.requests, sessions: analysis.sessions, logs: logs, margin: margin, read: logRead)
         if !common.quiet, let hint = QueryOptions.noMatchHint(report) { io.err(hint) }
         let findings = ReportEnvelope.sorted(outcome.findings + report.findings)
         report.findings = findings
         let redactor = Redactor.verify()
         let output = CorrelateOutput(report: redactor.apply(report), inputs: redactor.apply(outcome.inputs), blobs: outcome.blobs)
         if let failed = common.report(output, with: reporters, io: io) { return failed }
-        let logsIncomplete = !report.logs.allErrors.isEmpty
-        return common.exitStatus(findings: findings, incomplete: outcome.anyIncomplete || logsIncomplete)
+        return run.status(counting: findings)
     }
 }
 

@@ -42,7 +42,8 @@ public enum HARCommand: SiftCommand {
             """)
 
     public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
-        let common = try CommonOptions(options, spec: spec, io: io)
+        var run = try ReadingRun(options, spec: spec, io: io)
+        let common = run.common
         let sink = try common.openOutput(io)
         let config = VerifyConfig()
         let secrets = RecordSecrets(config: config)
@@ -52,12 +53,11 @@ public enum HARCommand: SiftCommand {
             let redactor = found.values.isEmpty ? base : base.adding(known: found.values)
             return redactor.json(HARCommand.withholdEncodedBodies(entry, sides: found.bodies))
         }
-        let outcome = Diagnostics.read(options.argument("input"), analyses: [writer], common: common, io: io,
-                                       shouldStop: { [sink] in sink.closed })
+        try run.read(options.argument("input"), analyses: [writer], shouldStop: { [sink] in sink.closed })
         writer.close()
         if let failed = common.close(sink, io: io) { return failed }
         if sink.closed { return .ok }
-        return common.exitStatus(for: outcome)
+        return run.status()
     }
 
     /// A base64 body that holds a credential cannot be masked inside its encoding: its text is left

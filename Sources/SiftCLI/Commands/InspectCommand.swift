@@ -92,10 +92,11 @@ public enum InspectCommand: SiftCommand {
     ] + FindingsFormats.all()
 
     public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
-        let common = try CommonOptions(options, spec: spec, io: io)
-        let outcome = Diagnostics.read(options.argument("input"), analyses: [], common: common, io: io)
-        if let failed = common.report(InspectOutput(outcome: Redactor.verify().apply(outcome)), with: reporters, io: io) { return failed }
-        return common.exitStatus(for: outcome)
+        var run = try ReadingRun(options, spec: spec, io: io)
+        try run.read(options.argument("input"), analyses: [])
+        let output = InspectOutput(outcome: Redactor.verify().apply(run.outcome))
+        if let failed = run.common.report(output, with: reporters, io: io) { return failed }
+        return run.status()
     }
 
     /// The report in one of the spec's formats.

@@ -101,7 +101,9 @@ public enum RecordsCommand: SiftCommand {
 
     public static func run(_ parsed: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
         let options = try jsonMeansJSONLines(parsed)
-        let common = try CommonOptions(options, spec: spec, io: io)
+        // --since and --until are the filter's (a record without a time is judged there); the run keeps --session.
+        var run = try ReadingRun(options, spec: spec, io: io, scoped: false)
+        let common = run.common
         let filter = filter(from: options)
         let scope = RecordScope(session: options.value("session"))
         let columns = (options.value("columns") ?? RecordFlattener.defaultColumns.joined(separator: ","))
@@ -113,12 +115,11 @@ public enum RecordsCommand: SiftCommand {
         let analysis = RecordsAnalysis(filter: filter, transform: { o, record in masker.mask(o, record: record) }) { object in
             lines.line(object, columns, sink)
         }
-        let outcome = Diagnostics.read(options.argument("input"), analyses: scope.wrap([analysis]), common: common, io: io,
-                                       shouldStop: { [sink] in sink.closed })
-        try scope.checkSessionMatched(outcome.sessions.map(\.sessionId))
+        try run.read(options.argument("input"), analyses: scope.wrap([analysis]), shouldStop: { [sink] in sink.closed })
+        try scope.checkSessionMatched(run.outcome.sessions.map(\.sessionId))
         if let failed = common.close(sink, io: io) { return failed }
         if sink.closed { return .ok }
-        return common.exitStatus(for: outcome)
+        return run.status()
     }
 }
 

@@ -26,7 +26,6 @@ public enum ReportCommand: SiftCommand {
             OptionSpec.context(help: "Seconds of records shown before and after each failure."),
             OptionSpec.windowMargin(help: "Seconds added before and after each session's time window when reading the logs."),
             OptionSpec.extraField(help: "Also treat this header, parameter or field name as secret, as in verify."),
-            OptionSpec("config", value: "file", help: "A verify config file (see pbsift verify --help).", takesPath: true),
             OptionSpec("baseline", value: "file", help: "Accept the credential findings this verify baseline lists.", takesPath: true),
         ] + RecordScope.options,
         examples: [
@@ -85,7 +84,8 @@ public enum ReportCommand: SiftCommand {
     ] + FindingsFormats.all()
 
     public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
-        let common = try CommonOptions(options, spec: spec, io: io)
+        var run = try ReadingRun(options, spec: spec, io: io)
+        let common = run.common
         let inputs = options.argument("input")
         let logs = options.all("logs")
         if inputs.contains("-") && logs.contains("-") {
@@ -105,21 +105,12 @@ public enum ReportCommand: SiftCommand {
         let waterfall = WaterfallAnalysis()
         let correlation = CorrelationAnalysis()
         let timeline = FailureTimeline(context: context)
-        let scope = RecordScope(options)
-        var outcome = Diagnostics.read(inputs, analyses: scope.wrap([verify, waterfall, correlation, timeline]), common: common, io: io)
-        try scope.checkSessionMatched(outcome.sessions.map(\.sessionId))
-        outcome.findings = outcome.findings.filter(scope.keeps)
-        outcome.sessions = outcome.sessions.filter { SessionSelector.matches(scope.session, $0.sessionId) }
+        try run.read(inputs, analyses: [verify, waterfall, correlation, timeline])
+        let outcome = run.outcome
 
         var correlated: CorrelationReport? = nil
         if !logs.isEmpty {
-            var scanOptions = ScanOptions()
-            let scanProgress = ScanProgress(io: io, enabled: common.showProgress)
-            if common.showProgress { scanOptions.progress = { scanProgress.add($0) } }
-            correlated = Correlator.run(requests: correlation.requests, sessions: correlation.sessions, logs: logs,
-                                        options: CorrelationOptions(windowMargin: margin), scanOptions: scanOptions)
-            scanProgress.clear()
-            Diagnostics.logs(correlated?.logs.allErrors ?? [], io: io)
+            correlated = run.correlate(requests: correlation.requests, sessions: correlation.sessions, logs: logs, margin: margin)
         }
 
         // Every finding once: the reader's and verify's come with the outcome, correlate's with its report.
@@ -143,9 +134,7 @@ public enum ReportCommand: SiftCommand {
             slowest: slowest, redactor: redactor)
         let output = FindingsOutput(command: spec.name, report: report, inputs: redactor.apply(outcome.inputs), findings: redactor.apply(all))
         if let stopped = common.report(output, with: reporters, io: io, closedIsOK: true) { return stopped }
-        let logsIncomplete = !(correlated?.logs.allErrors.isEmpty ?? true)
         // A bound that stopped verify's checks leaves the input not verified in full, whatever a baseline says.
-        let bounded = outcome.findings.contains { $0.rule == VerifyRules.boundRule }
-        return common.exitStatus(findings: all, incomplete: outcome.anyIncomplete || logsIncomplete || bounded)
+        return run.status(counting: all)
     }
 }

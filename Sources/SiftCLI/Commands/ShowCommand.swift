@@ -75,7 +75,9 @@ public enum ShowCommand: SiftCommand {
     ]
 
     public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
-        let common = try CommonOptions(options, spec: spec, io: io)
+        // --session here chooses among the sessions holding the request: the analysis applies it.
+        var run = try ReadingRun(options, spec: spec, io: io, scoped: false)
+        let common = run.common
         let inputs = options.argument("input")
         let logs = options.all("logs")
         if inputs.contains("-") && logs.contains("-") {
@@ -92,7 +94,8 @@ public enum ShowCommand: SiftCommand {
         let show = ShowAnalysis(selector: selector, session: session, context: context)
         let waterfall = WaterfallAnalysis()
         let correlation = CorrelationAnalysis()
-        let outcome = Diagnostics.read(inputs, analyses: [show, waterfall, correlation], common: common, io: io)
+        try run.read(inputs, analyses: [show, waterfall, correlation])
+        let outcome = run.outcome
 
         guard let match = show.matches.first else {
             // The message names a record type from the export: it goes through the redactor.
@@ -119,17 +122,10 @@ public enum ShowCommand: SiftCommand {
         if !logs.isEmpty {
             let requests = correlation.requests.filter { $0.ref.sameFile(match.ref) }
             let sessions = correlation.sessions.filter { $0.input == match.input && $0.file == match.file }
-            var scanOptions = ScanOptions()
-            let scanProgress = ScanProgress(io: io, enabled: common.showProgress)
-            if common.showProgress { scanOptions.progress = { scanProgress.add($0) } }
-            correlated = Correlator.run(requests: requests, sessions: sessions, logs: logs,
-                                        options: CorrelationOptions(windowMargin: margin), scanOptions: scanOptions)
-            scanProgress.clear()
-            Diagnostics.logs(correlated?.logs.allErrors ?? [], io: io)
+            correlated = run.correlate(requests: requests, sessions: sessions, logs: logs, margin: margin)
         }
         let report = ShowReport(match: match, request: wf, hosts: hosts, correlation: correlated)
         if let failed = common.report(report, with: reporters, io: io) { return failed }
-        let logsIncomplete = !(correlated?.logs.allErrors.isEmpty ?? true)
-        return common.exitStatus(findings: outcome.findings, incomplete: outcome.anyIncomplete || logsIncomplete)
+        return run.status()
     }
 }

@@ -26,8 +26,6 @@ public enum VerifyCommand: SiftCommand {
         ],
         options: [
             OptionSpec.extraField(help: "Add a name to every redaction list (headers, query parameters, body fields)."),
-            OptionSpec("config", value: "file", help: "A JSON config: extra names per list, allowed fingerprints, disabled detectors.",
-                       takesPath: true),
             OptionSpec("baseline", value: "file", help: "Accept the findings this baseline lists (matched by rule and fingerprint).",
                        takesPath: true),
             OptionSpec("write-baseline", value: "file", help: "Write a baseline accepting every current finding to this file (its fingerprint key goes beside it, in FILE.key).",
@@ -70,8 +68,14 @@ public enum VerifyCommand: SiftCommand {
             .Fl -fail-on .
             .Pp
             The config file
-            .Pq Fl -config
-            is JSON:
+            .Pq Fl -config , or the nearest Pa .pbsift.json
+            is JSON; verify reads its redaction keys (the file's schema, with
+            .Cm logs
+            and
+            .Cm failOn ,
+            is in
+            .Pa docs/config.md ;
+            a key it does not know is a usage error naming the file and the key):
             .Bd -literal -offset indent
             {"extraFields": {"headers": [], "query": [], "body": []},
              "allowFingerprints": [], "disableDetectors": []}
@@ -103,7 +107,7 @@ public enum VerifyCommand: SiftCommand {
     static func config(from options: ParsedOptions) throws -> VerifyConfig {
         var config = VerifyConfig()
         if let path = options.value("config") {
-            do { config.merge(try VerifyConfig.load(path: path)) } catch { throw UsageError(error.description) }
+            config.merge(try ProjectConfig.load(path: path).verify)
         }
         for name in options.all("extra-field") { config.addExtraField(name) }
         return config
@@ -116,7 +120,8 @@ public enum VerifyCommand: SiftCommand {
     }
 
     public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
-        let common = try CommonOptions(options, spec: spec, io: io)
+        var run = try ReadingRun(options, spec: spec, io: io)
+        let common = run.common
         var config = try config(from: options)
         let baseline = try baseline(from: options)
         // The fingerprint key lives beside the baseline; the first --write-baseline creates it.
@@ -137,7 +142,8 @@ public enum VerifyCommand: SiftCommand {
 
         let analysis = VerifyAnalysis(config: config)
         analysis.keepSecretValues()
-        let outcome = Diagnostics.read(options.argument("input"), analyses: [analysis], common: common, io: io)
+        try run.read(options.argument("input"), analyses: [analysis])
+        let outcome = run.outcome
 
         // Locations and messages name keys, headers and record types from the export: redacted
         // before they are printed or written to a baseline.
@@ -154,7 +160,7 @@ public enum VerifyCommand: SiftCommand {
                 if let keyWritten { note += "; created the fingerprint key \(Escape.terminal(keyWritten)) (keep it beside the baseline)" }
                 io.err(note + "\n")
                 // Writing a baseline accepts every finding: the run succeeds unless an input was not read in full.
-                status = outcome.anyIncomplete || all.contains { $0.rule == VerifyRules.boundRule } ? .incomplete : .ok
+                status = run.incomplete ? .incomplete : .ok
             } catch {
                 io.err("Error: \(Escape.terminal(error.description))\n")
                 status = .incomplete
@@ -168,8 +174,7 @@ public enum VerifyCommand: SiftCommand {
                                   summary: summary, blobs: outcome.blobs)
         if let failed = common.report(output, with: reporters, io: io) { return failed }
         // A bound that stopped the checks leaves the input not verified in full, whatever a baseline says.
-        let bounded = all.contains { $0.rule == VerifyRules.boundRule }
-        return status ?? common.exitStatus(findings: kept, incomplete: outcome.anyIncomplete || bounded)
+        return status ?? run.status(counting: kept)
     }
 }
 

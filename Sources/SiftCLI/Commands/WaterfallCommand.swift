@@ -100,13 +100,12 @@ public enum WaterfallCommand: SiftCommand {
     }
 
     public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
-        let common = try CommonOptions(options, spec: spec, io: io)
+        var run = try ReadingRun(options, spec: spec, io: io)
+        let common = run.common
         let filter = filter(from: options)
-        let scope = RecordScope(options)
         let analysis = WaterfallAnalysis()
-        var outcome = Diagnostics.read(options.argument("input"), analyses: scope.wrap([analysis]), common: common, io: io)
-        try scope.checkSessionMatched(outcome.sessions.map(\.sessionId))
-        outcome.findings = outcome.findings.filter(scope.keeps)
+        try run.read(options.argument("input"), analyses: [analysis])
+        let outcome = run.outcome
         if let wanted = filter.request, let selector = ShowSelector(wanted),
            !analysis.sessions.contains(where: { $0.requests.contains(where: { isRequest($0, wanted) }) }) {
             throw UsageError(ShowAnalysis.notFound(selector, sessions: analysis.sessions))
@@ -123,6 +122,6 @@ public enum WaterfallCommand: SiftCommand {
         // As for every command: the reader's findings count too (inspect lists them); of the
         // waterfall's own, those of the requests shown.
         let counted = outcome.findings.filter { $0.family != .waterfall } + report.findings
-        return common.exitStatus(findings: counted, incomplete: outcome.anyIncomplete)
+        return run.status(counting: counted)
     }
 }

@@ -13,9 +13,11 @@ public enum ScrubCommand: SiftCommand {
             container (folder, .zip, .tar, .tar.gz, .jsonl, .jsonl.gz, HAR) in which every value verify \
             reports, at any severity, is replaced by ***scrubbed:<rule>:<fingerprint>***: the rule \
             that found it and its fingerprint, never the value. Values are replaced wherever they \
-            stand (headers, URLs, bodies, base64 and gzip'd bodies, blobs). A blob whose bytes change \
-            is stored under its new SHA-256 and every reference to it is updated, with the body \
-            sizes; everything else is copied byte for byte. The output must not exist: scrub never \
+            stand (headers, URLs, bodies, base64 and gzip'd bodies, blobs, damaged lines, other \
+            files). A blob whose bytes change is stored under its new SHA-256 and every reference to \
+            it is updated, with the body sizes. A frame record, which must never leave the device, \
+            becomes a record of type 'scrubbed' keeping only its seq and ts. A zip copy deflates the \
+            members its input deflated; everything else is copied byte for byte. The output must not exist: scrub never \
             writes over a file, never follows a link, writes under a temporary name and renames it \
             at the end, and writes nothing when the input could not be read in full (exit 2).
             """,

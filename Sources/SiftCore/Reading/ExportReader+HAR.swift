@@ -69,10 +69,12 @@ extension InputPass {
         func flush() {
             guard !group.isEmpty, let s = session else { return }
             seq += 1
+            let raw = HARMapping.RawValues()
             let out = HARMapping.record(group, seq: seq, fallbackId: "entries[\(groupStart.index)]",
-                                        requestIdHeader: requestIdHeader)
+                                        requestIdHeader: requestIdHeader, raw: raw)
+            let bytes = raw.splice(Array(out.render(pretty: false).utf8))
             group = []
-            guard let doc = try? JSONDocument(string: out.render(pretty: false), maxDepth: limits.maxJSONDepth) else { return }
+            guard let doc = try? JSONDocument(bytes: bytes, maxDepth: limits.maxJSONDepth) else { return }
             let record = Record(line: groupStart.line, json: doc.root)
             s.recordCount += 1
             s.counts["network", default: 0] += 1

@@ -23,12 +23,53 @@ public enum HARMapping {
         "_tlsVersion", "_remotePort", "_sessionId", "_session", "_metrics", "_encoding",
     ]
 
+    /// JSON values the mapping keeps as they stand in the entry (a body's text, a custom field): the
+    /// record holds a placeholder string for each, and `splice` puts the raw bytes in its place once
+    /// the record is rendered, so a large body is never unescaped, escaped again and copied twice.
+    /// The placeholder carries a random nonce, so no text in the input can stand for one.
+    public final class RawValues {
+        private var values: [ArraySlice<UInt8>] = []
+        private let tag: [UInt8]
+
+        public init() {
+            tag = Array("\"@@pbsift-raw:\(String(UInt64.random(in: 1...UInt64.max), radix: 16)):".utf8)
+        }
+
+        /// A placeholder for `raw` (one whole JSON value).
+        func slot(_ raw: ArraySlice<UInt8>) -> JSONOut {
+            values.append(raw)
+            return .string(String(decoding: tag.dropFirst(), as: UTF8.self) + "\(values.count - 1)@@")
+        }
+
+        /// `rendered` with every placeholder (with its quotes) replaced by its raw value.
+        public func splice(_ rendered: [UInt8]) -> [UInt8] {
+            guard !values.isEmpty, let first = tag.first else { return rendered }
+            var out: [UInt8] = []
+            out.reserveCapacity(rendered.count + values.reduce(0) { $0 + $1.count })
+            var i = 0, copied = 0
+            let n = rendered.count, t = tag.count
+            while i + t < n {
+                guard rendered[i] == first, rendered[i..<(i + t)].elementsEqual(tag) else { i += 1; continue }
+                var j = i + t, index = 0
+                while j < n, rendered[j] >= 0x30, rendered[j] <= 0x39, index < values.count { index = index * 10 + Int(rendered[j] - 0x30); j += 1 }
+                guard j + 3 <= n, rendered[j] == 0x40, rendered[j + 1] == 0x40, rendered[j + 2] == 0x22, index < values.count else { i += 1; continue }
+                out += rendered[copied..<i]
+                out += values[index]
+                i = j + 3
+                copied = i
+            }
+            out += rendered[copied...]
+            return out
+        }
+    }
+
     /// Whether `prefix` (an input's first bytes) starts a HAR document: `{`, then the member `"log"`.
     public static func looksLikeHAR(_ prefix: [UInt8]) -> Bool { HARStream.looksLikeHAR(prefix) }
 
     /// The network record of one entry, or of a redirect chain (`group`, in order). `fallbackId` names
     /// the entry when it carries no `_recordId` (`entries[3]`).
-    public static func record(_ group: [JSONValue], seq: Int, fallbackId: String, requestIdHeader: String = "X-Request-Id") -> JSONOut {
+    public static func record(_ group: [JSONValue], seq: Int, fallbackId: String, requestIdHeader: String = "X-Request-Id",
+                              raw: RawValues? = nil) -> JSONOut {
         guard let first = group.first, let last = group.last else { return .object([:]) }
         var r: [String: JSONOut] = ["type": .string("network"), "seq": .int(first["_seq"]?.int ?? seq)]
         r["id"] = .string(first["_recordId"]?.string ?? fallbackId)
@@ -48,9 +89,9 @@ public enum HARMapping {
         if let req {
             request["headers"] = .array(headers(req, synthesize: "Cookie", separator: "; "))
             if let v = req["httpVersion"]?.string, !v.isEmpty { request["httpVersion"] = .string(v) }
-            if let b = postBody(req["postData"]) { request["body"] = b }
+            if let b = postBody(req["postData"], raw: raw) { request["body"] = b }
             if let q = queryNotInURL(req) { request["_queryString"] = q }
-            keepCustom(req, into: &request, skip: [])
+            keepCustom(req, into: &request, skip: [], raw: raw)
         }
         r["request"] = .object(request)
 
@@ -58,13 +99,13 @@ public enum HARMapping {
         if let resp, status > 0 || (resp["headers"]?.count ?? 0) > 0 {
             var response: [String: JSONOut] = ["headers": .array(headers(resp, synthesize: "Set-Cookie", separator: nil))]
             if let v = resp["httpVersion"]?.string, !v.isEmpty { response["httpVersion"] = .string(v) }
-            if let b = contentBody(resp["content"]) { response["body"] = b }
+            if let b = contentBody(resp["content"], raw: raw) { response["body"] = b }
             if let t = resp["statusText"]?.string, !t.isEmpty { response["statusText"] = .string(t) }
             // A redirect target the headers don't carry is kept, so verify reads it.
             if let u = resp["redirectURL"]?.string, !u.isEmpty, header(resp, "Location") != u {
                 response["_redirectURL"] = .string(u)
             }
-            keepCustom(resp, into: &response, skip: ["_error"])
+            keepCustom(resp, into: &response, skip: ["_error"], raw: raw)
             r["response"] = .object(response)
         }
 
@@ -125,7 +166,7 @@ public enum HARMapping {
         if let ts = first["_ts"].flatMap(str) ?? taskEnd.map({ .string(stamp($0)) }) ?? first["startedDateTime"].flatMap(str) {
             r["ts"] = ts
         }
-        keepCustom(first, into: &r, skip: ["_resourceType", "_error"])
+        keepCustom(first, into: &r, skip: ["_resourceType", "_error"], raw: raw)
         return .object(r)
     }
 
@@ -201,11 +242,11 @@ public enum HARMapping {
     }
 
     /// `postData` as a body: its `text`, else its `params` form-encoded.
-    static func postBody(_ p: JSONValue?) -> JSONOut? {
+    static func postBody(_ p: JSONValue?, raw: RawValues? = nil) -> JSONOut? {
         guard let p, p.isObject else { return nil }
         let mime = p["mimeType"]?.string
-        if let t = p["text"]?.string, !t.isEmpty {
-            return body(text: t, base64: (p["encoding"] ?? p["_encoding"])?.string == "base64", mime: mime)
+        if let t = p["text"], t.isString, t.rawBytes.count > 2 {
+            return body(t, base64: (p["encoding"] ?? p["_encoding"])?.string == "base64", mime: mime, raw: raw)
         }
         guard let params = p["params"], params.count > 0 else { return nil }
         let form = params.elements.map { q -> String in
@@ -215,9 +256,87 @@ public enum HARMapping {
     }
 
     /// `content` as a body: `text`, base64 when `encoding` says so.
-    static func contentBody(_ c: JSONValue?) -> JSONOut? {
-        guard let c, c.isObject, let t = c["text"]?.string else { return nil }
-        return body(text: t, base64: c["encoding"]?.string == "base64", mime: c["mimeType"]?.string)
+    static func contentBody(_ c: JSONValue?, raw: RawValues? = nil) -> JSONOut? {
+        guard let c, c.isObject, let t = c["text"], t.isString else { return nil }
+        return body(t, base64: c["encoding"]?.string == "base64", mime: c["mimeType"]?.string, raw: raw)
+    }
+
+    /// A body from a string value of the entry: kept raw (see `RawValues`) when `raw` is given.
+    static func body(_ t: JSONValue, base64: Bool, mime: String?, raw: RawValues?) -> JSONOut {
+        guard let raw else { return body(text: t.string ?? "", base64: base64, mime: mime) }
+        let bytes = t.rawBytes
+        var o: [String: JSONOut] = [:]
+        if let mime { o["contentType"] = .string(mime) }
+        if base64 {
+            o["encoding"] = .string("base64")
+            o["data"] = raw.slot(bytes)
+            o["size"] = .int(base64Length(bytes) ?? Base64.decode(t.string ?? "")?.count ?? unescapedLength(bytes))
+        } else {
+            o["encoding"] = .string("utf8")
+            o["text"] = raw.slot(bytes)
+            o["size"] = .int(unescapedLength(bytes))
+        }
+        return .object(o)
+    }
+
+    /// The UTF-8 length of a JSON string literal's value (its raw bytes, quotes included), without
+    /// building it: each escape counts as the bytes it stands for.
+    static func unescapedLength(_ raw: ArraySlice<UInt8>) -> Int {
+        guard raw.count >= 2 else { return 0 }
+        var n = 0
+        var i = raw.startIndex + 1
+        let end = raw.endIndex - 1
+        while i < end {
+            guard raw[i] == 0x5C, i + 1 < end else { n += 1; i += 1; continue }
+            guard raw[i + 1] == UInt8(ascii: "u"), i + 5 < end + 0, let u = hex4(raw, i + 2) else { n += 1; i += 2; continue }
+            if (0xD800..<0xDC00).contains(u), i + 11 < end + 0, raw[i + 6] == 0x5C, raw[i + 7] == UInt8(ascii: "u"),
+               let lo = hex4(raw, i + 8), (0xDC00..<0xE000).contains(lo) {
+                n += 4
+                i += 12
+            } else {
+                n += u < 0x80 ? 1 : u < 0x800 ? 2 : 3
+                i += 6
+            }
+        }
+        return n
+    }
+
+    static func hex4(_ b: ArraySlice<UInt8>, _ at: Int) -> UInt32? {
+        guard at + 4 <= b.endIndex else { return nil }
+        var v: UInt32 = 0
+        for k in at..<(at + 4) {
+            let c = b[k]
+            let d: UInt32
+            switch c {
+            case 0x30...0x39: d = UInt32(c - 0x30)
+            case 0x41...0x46: d = UInt32(c - 0x37)
+            case 0x61...0x66: d = UInt32(c - 0x57)
+            default: return nil
+            }
+            v = v << 4 | d
+        }
+        return v
+    }
+
+    /// The decoded length of a base64 string literal with no escapes and no white space (nil when
+    /// it is not that plain: the caller decodes it).
+    static func base64Length(_ raw: ArraySlice<UInt8>) -> Int? {
+        guard raw.count >= 2 else { return nil }
+        let body = raw.dropFirst().dropLast()
+        guard body.count % 4 == 0 else { return nil }
+        var pad = 0
+        for (k, c) in zip(body.indices, body) {
+            switch c {
+            case 0x41...0x5A, 0x61...0x7A, 0x30...0x39, 0x2B, 0x2F:
+                if pad > 0 { return nil }
+            case 0x3D:
+                guard k >= body.endIndex - 2 else { return nil }
+                pad += 1
+            default:
+                return nil
+            }
+        }
+        return body.count / 4 * 3 - pad
     }
 
     static func body(text: String, base64: Bool, mime: String?) -> JSONOut {
@@ -256,12 +375,19 @@ public enum HARMapping {
     static func queryNotInURL(_ req: JSONValue) -> JSONOut? {
         guard let list = req["queryString"], list.count > 0 else { return nil }
         let url = req["url"]?.string ?? ""
-        let decoded = url.removingPercentEncoding ?? url
+        var decodedURL: String?
+        var decoded: String {
+            if let d = decodedURL { return d }
+            let d = url.removingPercentEncoding ?? url
+            decodedURL = d
+            return d
+        }
         var kept: [String] = []
         for q in list.elements {
             let name = q["name"]?.string ?? ""
             let value = q["value"]?.string ?? ""
-            if value.isEmpty ? decoded.contains(name) : (url.contains(value) || decoded.contains(value)) { continue }
+            // The URL as it stands first: percent-decoding it (Foundation) is the slow path.
+            if value.isEmpty ? (url.contains(name) || decoded.contains(name)) : (url.contains(value) || decoded.contains(value)) { continue }
             kept.append(formEncode(name) + "=" + formEncode(value))
         }
         guard !kept.isEmpty else { return nil }
@@ -271,10 +397,10 @@ public enum HARMapping {
         return .string(prefix + "?" + kept.joined(separator: "&"))
     }
 
-    static func keepCustom(_ from: JSONValue, into o: inout [String: JSONOut], skip: Set<String>) {
+    static func keepCustom(_ from: JSONValue, into o: inout [String: JSONOut], skip: Set<String>, raw: RawValues? = nil) {
         from.forEachMember { k, v in
             guard k.hasPrefix("_") || k == "comment", !ownFields.contains(k), !skip.contains(k), o[k] == nil else { return }
-            o[k] = v.out
+            o[k] = raw?.slot(v.rawBytes) ?? v.out
         }
     }
 

@@ -137,6 +137,11 @@ struct HARStream {
                     } else if inString {
                         if escape {
                             escape = false
+                        } else if c != 0x5C && c != 0x22 {
+                            // The body of a string: skip to its next quote or backslash in one tight loop.
+                            i += 1
+                            while i < e && b[i] != 0x22 && b[i] != 0x5C { i += 1 }
+                            continue
                         } else if c == 0x5C {
                             escape = true
                         } else if c == 0x22 {

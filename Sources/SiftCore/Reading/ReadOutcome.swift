@@ -60,4 +60,7 @@ public struct ReadOutcome: Sendable {
 
     /// True when some input was not read in full (exit status 2).
     public var anyIncomplete: Bool { inputs.contains { $0.status != .ok } }
+
+    /// Nothing read yet.
+    public init() {}
 }

@@ -1,0 +1,83 @@
+import Foundation
+import SiftCore
+import SiftCorrelate
+import SiftVerify
+
+/// The skeleton every reading command runs through (in the manner of swift-format's `Frontend`):
+/// the command declares its analyses (and, in its spec, its formats); the run resolves the report
+/// options, reads every input once with those analyses (the `--session`/`--since`/`--until` scope,
+/// the progress line, `pbsift: PATH: reason` for each input not read in full), scans the server
+/// logs when asked, and computes the exit status by one rule (`status(counting:)`).
+struct ReadingRun {
+    /// The report options (`--format`, `--output`, `--fail-on`, `--color`, limits…).
+    let common: CommonOptions
+    /// What `--session`, `--since` and `--until` keep.
+    let scope: RecordScope
+    let io: CommandIO
+    /// What the read found: inputs, sessions, the reader's and the analyses' findings (those of the
+    /// chosen sessions only).
+    var outcome: ReadOutcome
+    /// Problems with the server logs, each already on standard error.
+    private(set) var logErrors: [String] = []
+
+    /// Rules whose finding means a check stopped at a bound: the input was not checked in full
+    /// (exit status 2, whatever a baseline or `--fail-on` says).
+    static let boundRules: Set<String> = [VerifyRules.boundRule]
+
+    /// Resolves the report options and the scope (unless `scoped` is false: the command keeps
+    /// `--session` for itself). Throws `UsageError` for a value the parser could not judge.
+    init(_ options: ParsedOptions, spec: CommandSpec, io: CommandIO, scoped: Bool = true) throws {
+        common = try CommonOptions(options, spec: spec, io: io)
+        scope = scoped ? RecordScope(options) : RecordScope(session: nil)
+        self.io = io
+        outcome = ReadOutcome()
+    }
+
+    /// Reads `inputs` once with `analyses`, each seeing only what the scope keeps; keeps the chosen
+    /// sessions' findings. Throws `UsageError` when `--session` matches no session.
+    mutating func read(_ inputs: [String], analyses: [any Analysis], shouldStop: (@Sendable () -> Bool)? = nil,
+                       requestIdHeader: String? = nil) throws {
+        outcome = Diagnostics.read(inputs, analyses: scope.wrap(analyses), common: common, io: io,
+                                   shouldStop: shouldStop, requestIdHeader: requestIdHeader)
+        try scope.checkSessionMatched(outcome.sessions.map(\.sessionId))
+        if !scope.isEmpty {
+            let scope = scope
+            outcome.findings = outcome.findings.filter(scope.keeps)
+            outcome.sessions = outcome.sessions.filter { SessionSelector.matches(scope.session, $0.sessionId) }
+        }
+    }
+
+    /// Scans `logs` for the requests' lines (`Correlator.run`), with the progress line and one
+    /// `pbsift: PATH: reason` per log problem; the problems count for the exit status.
+    mutating func correlate(requests: [NetworkEntry], sessions: [SessionEntry], logs: [String], margin: Double,
+                            read: LogReadOptions = LogReadOptions()) -> CorrelationReport {
+        var scanOptions = ScanOptions()
+        scanOptions.read = read
+        scanOptions.maxEntries = common.limits.maxEntries
+        let progress = ScanProgress(io: io, enabled: common.showProgress)
+        if common.showProgress { scanOptions.progress = { progress.add($0) } }
+        let report = Correlator.run(requests: requests, sessions: sessions, logs: logs,
+                                    options: CorrelationOptions(windowMargin: margin), scanOptions: scanOptions)
+        progress.clear()
+        Diagnostics.logs(report.logs.allErrors, io: io)
+        logErrors += report.logs.allErrors
+        return report
+    }
+
+    /// Whether something was not read or checked in full: an input, a log, or a check stopped at a bound.
+    var incomplete: Bool {
+        outcome.anyIncomplete || !logErrors.isEmpty || outcome.findings.contains { Self.boundRules.contains($0.rule) }
+    }
+
+    /// The one exit-status rule: 2 when `incomplete` (it wins), else 1 when one of `findings` (the
+    /// findings the command reports; by default all of the read's) is at or above `--fail-on`, else 0.
+    func status(counting findings: [Finding]? = nil) -> ExitStatus {
+        common.exitStatus(findings: findings ?? outcome.findings, incomplete: incomplete)
+    }
+
+    /// Writes a report rendered whole, then returns `status(counting:)` (2 when it could not be written).
+    func finish(_ report: String, counting findings: [Finding]? = nil) -> ExitStatus {
+        if let failed = common.write(report, io: io) { return failed }
+        return status(counting: findings)
+    }
+}

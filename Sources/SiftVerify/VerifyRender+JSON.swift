@@ -1,0 +1,12 @@
+import Foundation
+import SiftCore
+
+extension VerifyRender {
+    /// The shared envelope (`tool`, `inputs`, `findings`, `summary`, see `ReportEnvelope`) plus a
+    /// `verify` section: `{"records", "blobs", "suppressed", "incompleteInputs", "inputs", "findings", "bySeverity"}`.
+    public static func json(findings: [Finding], inputs: [InputSummary], summary: VerifySummary,
+                            blobs: [String: BlobSummary] = [:]) -> String {
+        ReportEnvelope.render(ReportEnvelope.document(inputs: inputs, findings: findings, blobs: blobs,
+                                                      sections: ["verify": summary.json]))
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import SiftCore
+
+extension VerifyRender {
+    /// Grouped by input and file, then by record; terminal-escaped.
+    public static func text(findings: [Finding], inputs: [InputSummary], summary: VerifySummary, colors: Colors = .off) -> String {
+        var out = ""
+        var lastGroup: String? = nil
+        var lastRecord: String? = nil
+        for f in findings {
+            let group = f.input + "\u{0}" + (f.file ?? "")
+            if group != lastGroup {
+                if lastGroup != nil { out += "\n" }
+                out += Escape.terminal(f.input) + (f.file.map { "  " + Escape.terminal($0) } ?? "") + "\n"
+                lastGroup = group
+                lastRecord = nil
+            }
+            var head: [String] = []
+            if let l = f.line { head.append("line \(l)") }
+            if let s = f.seq { head.append("seq \(s)") }
+            if let r = f.recordId { head.append(Escape.terminal(r)) }
+            let record = head.joined(separator: " · ")
+            if record != lastRecord {
+                out += "  " + (record.isEmpty ? "(no record)" : record) + "\n"
+                lastRecord = record
+            }
+            let sev = f.severity.rawValue.uppercased().padding(toLength: 8, withPad: " ", startingAt: 0)
+            out += "    \(colors.severity(f.severity, sev))  \(f.rule)  \(Escape.terminal(f.location ?? ""))\n"
+            out += "              \(Escape.terminal(f.message))\n"
+            if f.preview != nil || f.fingerprint != nil {
+                var v: [String] = []
+                if let p = f.preview { v.append("value " + Escape.terminal(p)) }
+                if let fp = f.fingerprint { v.append("fingerprint " + fp) }
+                out += "              " + v.joined(separator: "  ") + "\n"
+            }
+        }
+        for i in inputs where i.status != .ok {
+            out += (out.isEmpty ? "" : "\n") + "input \(Escape.terminal(i.path)) could not be verified in full (\(i.status.rawValue))\n"
+            for e in i.errors { out += "  " + Escape.terminal(e) + "\n" }
+        }
+        if !out.isEmpty { out += "\n" }
+        out += "pbsift verify: " + colors.bold(summary.headline) + " in \(summary.inputs) input\(summary.inputs == 1 ? "" : "s")"
+        out += " (\(summary.records) record\(summary.records == 1 ? "" : "s"), \(summary.blobs) blob\(summary.blobs == 1 ? "" : "s") checked)"
+        if summary.suppressed > 0 { out += "; \(summary.suppressed) accepted by the baseline" }
+        out += "\n"
+        return out
+    }
+}

@@ -24,8 +24,10 @@ let package = Package(
         .target(name: "SiftWaterfall", dependencies: ["SiftCore"]),
         // `correlate`: server log scanning and the request-id join.
         .target(name: "SiftCorrelate", dependencies: ["SiftCore", "SiftArchive"]),
+        // `report`: the analyses composed into one support report, led by a verdict; its renderers.
+        .target(name: "SiftReport", dependencies: ["SiftCore", "SiftVerify", "SiftWaterfall", "SiftCorrelate"]),
         // The option table, the parser, the commands, exit codes, colour and progress.
-        .target(name: "SiftCLI", dependencies: ["SiftCore", "SiftVerify", "SiftWaterfall", "SiftCorrelate"]),
+        .target(name: "SiftCLI", dependencies: ["SiftCore", "SiftVerify", "SiftWaterfall", "SiftCorrelate", "SiftReport"]),
         .executableTarget(name: "pbsift", dependencies: ["SiftCLI"]),
         // The fuzz targets' entry points (`fuzz/Entries`), built plainly so `swift test` replays
         // `fuzz/regressions`; the libFuzzer build is `fuzz/run`, never part of `swift build`.
@@ -38,6 +40,6 @@ let package = Package(
         .testTarget(name: "SiftWaterfallTests", dependencies: ["SiftWaterfall", "SiftVerify"], resources: [.copy("Golden")]),
         .testTarget(name: "SiftCorrelateTests", dependencies: ["SiftCorrelate", "SiftVerify"], exclude: ["Formats"]),
         .testTarget(name: "SiftFuzzTests", dependencies: ["SiftFuzz"]),
-        .testTarget(name: "SiftCLITests", dependencies: ["SiftCLI"], resources: [.copy("Golden")]),
+        .testTarget(name: "SiftCLITests", dependencies: ["SiftCLI", "SiftReport"], resources: [.copy("Golden")]),
     ]
 )

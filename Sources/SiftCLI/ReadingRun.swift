@@ -1,5 +1,6 @@
 import Foundation
 import SiftCore
+import SiftReport
 import SiftCorrelate
 import SiftVerify
 

@@ -1,5 +1,6 @@
 import Foundation
 import SiftCore
+import SiftReport
 
 /// `--session`, `--since`, `--until`: which sessions and which stretch of time a command reads.
 struct RecordScope: Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SiftCore
+@testable import SiftReport
 import SiftVerify
 @testable import SiftCLI
 

@@ -38,4 +38,18 @@ import Testing
         }
         #expect(try JSONDocument(string: "null").root.base64DecodedCount == nil)
     }
+
+    /// The parser skips plain text a word at a time: a quote, a backslash or a control byte at any
+    /// offset of a word is still seen.
+    @Test func stringsEndAndEscapeAtEveryOffset() throws {
+        for k in 0..<20 {
+            let head = String(repeating: "a", count: k)
+            let doc = try JSONDocument(string: "{\"s\": \"\(head)\\n\(head)\", \"t\": \"\(head)\"}")
+            #expect(doc.root["s"]?.string == head + "\n" + head)
+            #expect(doc.root["t"]?.string == head)
+            #expect(throws: JSONParseError.self) { try JSONDocument(string: "\"\(head)\u{01}\(head)\"") }
+            #expect(throws: JSONParseError.self) { try JSONDocument(string: "\"\(head)") }
+            #expect(doc.root["s"]?.decodedUTF8Count == 2 * k + 1)
+        }
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SiftCore
+import SiftReport
 import SiftWaterfall
 
 /// Which request `pbsift show` explains: a `seq` number, a request id (`req_…`) or a record id.
@@ -29,22 +30,6 @@ public enum ShowSelector: Sendable, Equatable {
         case .requestId(let id): return r.json["requestId"]?.string == id || r.json["echoedRequestId"]?.string == id
         case .recordId(let id): return r.id == id
         }
-    }
-}
-
-/// Session ids as `--session` selects them: the whole id, or a prefix of it with or without `ses_`.
-public enum SessionSelector {
-    public static func matches(_ wanted: String?, _ sessionId: String?) -> Bool {
-        guard let wanted, !wanted.isEmpty else { return true }
-        guard let id = sessionId else { return false }
-        let bare = id.hasPrefix("ses_") ? String(id.dropFirst(4)) : id
-        return id.hasPrefix(wanted) || bare.hasPrefix(wanted)
-    }
-
-    /// `ses_4fd58165…`: the id shortened for messages.
-    public static func short(_ id: String?) -> String {
-        guard let id else { return "(unknown session)" }
-        return id.count > 16 ? String(id.prefix(12)) + "…" : id
     }
 }
 

@@ -194,6 +194,22 @@ struct JSONTapeParser {
         let n = b.count
         let base = b.baseAddress!
         while i < n {
+            // Eight bytes at a time past plain text: no quote, backslash or control byte in the word.
+            while i + 8 <= n {
+                let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                let q = w ^ 0x2222_2222_2222_2222
+                let bs = w ^ 0x5C5C_5C5C_5C5C_5C5C
+                let special = ((q &- 0x0101_0101_0101_0101) & ~q) | ((bs &- 0x0101_0101_0101_0101) & ~bs)
+                    | ((w &- 0x2020_2020_2020_2020) & ~w)
+                let hit = special & 0x8080_8080_8080_8080
+                if hit != 0 {
+                    // The lowest flagged byte is exact (a borrow only runs upward): go straight to it.
+                    i += hit.trailingZeroBitCount >> 3
+                    break
+                }
+                i += 8
+            }
+            guard i < n else { break }
             let c = base[i]
             if c == 0x22 {
                 nodes.append(JSONNode(kind: .string, escaped: escaped, start: Int32(start + 1), end: Int32(i), next: Int32(nodes.count + 1), count: 0))

@@ -51,8 +51,10 @@ extension JSONValue {
         return acc & 0x8080_8080_8080_8080 == 0
     }
 
-    /// The byte count `unescape` writes for `b[s..<e]`, without writing it.
+    /// The byte count `unescape` writes for `b[s..<e]`, without writing it: the length less what
+    /// each escape saves, going from backslash to backslash.
     static func unescapedCount(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int) -> Int {
+        guard let base = b.baseAddress else { return 0 }
         func hex4(_ at: Int) -> UInt32 {
             var v: UInt32 = 0
             for k in 0..<4 { v = v << 4 | UInt32(max(0, hexValue(at + k < e ? b[at + k] : 0))) }
@@ -62,22 +64,28 @@ extension JSONValue {
             let cp = (v >= 0xD800 && v < 0xE000) || v > 0x10FFFF ? 0xFFFD : v
             return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4
         }
-        var i = s, o = 0
-        while i < e {
-            if b[i] != 0x5C { o += 1; i += 1; continue }
-            guard i + 1 < e else { i += 1; continue }
-            guard b[i + 1] == UInt8(ascii: "u") else { o += 1; i += 2; continue }
-            let hi = hex4(i + 2)
-            i += 6
+        var o = e - s
+        var i = s
+        while i < e, let p = memchr(base + i, 0x5C, e - i) {
+            let k = base.distance(to: p.assumingMemoryBound(to: UInt8.self))
+            guard k + 1 < e else { return o - 1 }          // a last lone backslash is dropped
+            guard b[k + 1] == UInt8(ascii: "u") else {      // two bytes for one
+                o -= 1
+                i = k + 2
+                continue
+            }
+            let hi = hex4(k + 2)
+            i = k + 6
             if hi >= 0xD800 && hi < 0xDC00, i + 6 <= e, b[i] == 0x5C, b[i + 1] == UInt8(ascii: "u") {
                 let lo = hex4(i + 2)
                 if lo >= 0xDC00 && lo < 0xE000 {
-                    o += 4
+                    o -= 12 - 4
                     i += 6
                     continue
                 }
             }
-            o += width(hi)
+            // `\uXXXX` is six bytes, and can run past the end only in the count (never in a parsed line).
+            o -= min(6, e - k) - width(hi)
         }
         return o
     }

@@ -103,12 +103,16 @@ public enum Base64 {
     public static func decodedCount(bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         var symbols = 0
         var padding = false
-        for c in bytes {
-            if c == UInt8(ascii: "=") { padding = true; continue }
-            if c == 0x0A || c == 0x0D || c == 0x20 || c == 0x09 { continue }
-            if padding || table[Int(c)] < 0 { return nil }
-            symbols += 1
+        let ok = table.withUnsafeBufferPointer { t -> Bool in
+            for c in bytes {
+                if c == UInt8(ascii: "=") { padding = true; continue }
+                if c == 0x0A || c == 0x0D || c == 0x20 || c == 0x09 { continue }
+                if padding || t[Int(c)] < 0 { return false }
+                symbols += 1
+            }
+            return true
         }
+        guard ok else { return nil }
         // Six bits a symbol; a byte out for every eight, and a last symbol alone is no byte.
         if symbols % 4 == 1 { return nil }
         return symbols * 6 / 8

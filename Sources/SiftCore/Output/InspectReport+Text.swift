@@ -43,7 +43,14 @@ extension InspectReport {
         var out = colors.bold("pbsift inspect") + ": \(o.inputs.count) input\(o.inputs.count == 1 ? "" : "s"), "
         out += "\(o.sessions.count) session\(o.sessions.count == 1 ? "" : "s"), \(records) record\(records == 1 ? "" : "s"), "
         out += ReportEnvelope.findingsSummaryLine(o.findings) + "\n\n"
-        out += ReportEnvelope.inputsText(o.inputs, colors: colors)
+        return out + overviewBody(redacted, colors: colors)
+    }
+
+    /// The overview without its count line: inputs, each session's facts, blobs (`report` puts its
+    /// own count line, over every analysis's findings, above it).
+    public static func overviewBody(_ redacted: Redacted<ReadOutcome>, colors: Colors = .off) -> String {
+        let o = redacted.value
+        var out = ReportEnvelope.inputsText(o.inputs, colors: colors)
         for s in o.sessions {
             out += "\n" + colors.bold("Session " + Escape.terminal(s.sessionId ?? "(unknown)")) + "\n"
             var rows: [(String, String)] = [("input", Escape.terminal(s.input) + (ReportEnvelope.sameFile(input: s.input, file: s.file) ? "" : ": " + Escape.terminal(s.file)))]

@@ -86,7 +86,7 @@ extension SupportReport {
         if !failureWindows.isEmpty {
             o += "## Around each failure\n\n"
             o += "Device records within \(Int(timeline.context)) s of each failure (▶ marks a failed request), and the server's lines for it placed on the device clock"
-            o += correlation?.clockSkew.seconds.map { " (" + ShowReport.skewWords($0) + ", applied)" } ?? ""
+            o += correlation?.clockSkew.seconds.map { " (" + ClockSkew.words($0) + ", applied)" } ?? ""
             o += "; failures whose records overlap share one timeline.\n\n"
             for w in failureWindows {
                 o += "### " + windowTitle(w, escape: Escape.markdown) + "\n\n"
@@ -162,8 +162,7 @@ extension SupportReport {
         o += "\n"
         if outcome.sessions.count <= 1 {
             // One session: the inspect overview, without its own count line.
-            let overview = InspectReport.overview(redactedOutcome, colors: colors)
-            if let r = overview.range(of: "\n\n") { o += String(overview[r.upperBound...]) } else { o += overview }
+            o += InspectReport.overviewBody(redactedOutcome, colors: colors)
         } else {
             let bad = outcome.inputs.filter { $0.status != .ok }
             o += colors.bold("Inputs") + ": \(outcome.inputs.count), " + (bad.isEmpty ? "every one read in full\n" : "\(bad.count) not read in full\n")
@@ -330,7 +329,7 @@ extension SupportReport {
         o += svg + "\n"
         if !failureWindows.isEmpty {
             o += "<h2>Around each failure</h2>\n<p>Device records within \(Int(timeline.context)) s of each failure (▶ marks a failed request), and the server's lines for it placed on the device clock"
-            o += correlation?.clockSkew.seconds.map { " (" + ShowReport.skewWords($0) + ", applied)" } ?? ""
+            o += correlation?.clockSkew.seconds.map { " (" + ClockSkew.words($0) + ", applied)" } ?? ""
             o += ".</p>\n"
         }
         for w in failureWindows {

@@ -181,7 +181,7 @@ public struct SupportReport: Sendable {
             let n = c.requests.count
             let matched = c.count(.matched) + c.count(.idMismatch)
             var t = "The server logs show \(matched) of \(n) request\(n == 1 ? "" : "s") with a request id"
-            if let s = c.clockSkew.seconds { t += "; " + ShowReport.skewWords(s) }
+            if let s = c.clockSkew.seconds { t += "; " + ClockSkew.words(s) }
             if c.count(.clientOnly) > 0 { t += "; \(c.count(.clientOnly)) never reached it (or the logs don't cover them)" }
             if c.count(.idMismatch) > 0 { t += "; \(c.count(.idMismatch)) id\(c.count(.idMismatch) == 1 ? " was" : "s were") rewritten on the way" }
             let others = c.serverOnly.withUserId

@@ -1,0 +1,129 @@
+import Foundation
+
+/// A session file's lines, read and parsed as JSON on a second thread while the reader's thread runs
+/// the checks and the analyses on the lines before: the two halves of the work overlap, and both
+/// cores are used even for one file. Lines come back in order, with what the parser made of each;
+/// memory is bounded (a few batches of about 256 KiB of lines are ever waiting).
+final class ParsedLines: @unchecked Sendable {
+    typealias Item = (event: LineReader.Event, parsed: Result<JSONDocument, JSONParseError>?)
+
+    /// Dropped by the reading thread when it ends, so nothing holds the source after `finish()`.
+    private var reader: LineReader?
+    private var readerBytes: Int64 = 0
+    private let maxDepth: Int
+    private let cond = NSCondition()
+    private var batches: [[Item]] = []
+    private var failure: Error?
+    private var producerDone = false
+    private var stopped = false
+    private var current: [Item] = []
+    private var at = 0
+    private let done = DispatchSemaphore(value: 0)
+    private var joined = false
+
+    static let batchBytes = 256 << 10
+    static let batchLines = 512
+    static let maxBatches = 4
+
+    init(reader: LineReader, maxDepth: Int) {
+        self.reader = reader
+        self.maxDepth = maxDepth
+        Thread.detachNewThread { [self] in
+            produce()
+            self.readerBytes = self.reader?.bytesRead ?? 0
+            self.reader = nil
+            done.signal()
+        }
+    }
+
+    /// Bytes the reader consumed from the source (after `finish()`).
+    var bytesRead: Int64 { readerBytes }
+
+    private func produce() {
+        var batch: [Item] = []
+        var bytes = 0
+        func hand(_ b: [Item]) -> Bool {
+            cond.lock()
+            while batches.count >= ParsedLines.maxBatches && !stopped { cond.wait() }
+            let keepGoing = !stopped
+            if keepGoing { batches.append(b) }
+            cond.signal()
+            cond.unlock()
+            return keepGoing
+        }
+        while true {
+            let event: LineReader.Event?
+            do {
+                event = try reader?.next()
+            } catch {
+                if !batch.isEmpty && !hand(batch) { break }
+                batch = []
+                cond.lock()
+                failure = error
+                cond.unlock()
+                break
+            }
+            guard let event else { break }
+            var parsed: Result<JSONDocument, JSONParseError>? = nil
+            switch event {
+            case .line(let b, _), .unterminated(let b, _):
+                bytes += b.count
+                do throws(JSONParseError) {
+                    parsed = .success(try JSONDocument(bytes: b, maxDepth: maxDepth))
+                } catch {
+                    parsed = .failure(error)
+                }
+            case .tooLong:
+                break
+            }
+            batch.append((event, parsed))
+            if batch.count >= ParsedLines.batchLines || bytes >= ParsedLines.batchBytes {
+                guard hand(batch) else { break }
+                batch = []
+                bytes = 0
+            }
+        }
+        if !batch.isEmpty { _ = hand(batch) }
+        cond.lock()
+        producerDone = true
+        cond.signal()
+        cond.unlock()
+    }
+
+    /// The next line and its parse, nil at the end; throws what the source threw (after the lines
+    /// before it).
+    func next() throws -> Item? {
+        if at < current.count {
+            defer { at += 1 }
+            return current[at]
+        }
+        cond.lock()
+        while batches.isEmpty && !producerDone { cond.wait() }
+        if batches.isEmpty {
+            let f = failure
+            failure = nil
+            cond.unlock()
+            if let f { throw f }
+            return nil
+        }
+        current = batches.removeFirst()
+        cond.signal()
+        cond.unlock()
+        at = 1
+        return current[0]
+    }
+
+    /// Stops the reading thread (when the caller stops early) and waits for it: the source is not
+    /// touched after this returns.
+    func finish() {
+        guard !joined else { return }
+        joined = true
+        cond.lock()
+        stopped = true
+        cond.broadcast()
+        cond.unlock()
+        done.wait()
+    }
+
+    deinit { finish() }
+}

@@ -115,7 +115,7 @@ final class ContentScanner {
     static let linkHeaderName = NameSet(["link"])
 
     init(config: VerifyConfig) {
-        engine = DetectorEngine(disabled: config.disabledDetectors)
+        engine = DetectorEngine.shared(disabled: config.disabledDetectors)
         headerNames = NameSet(ContractNames.headers + config.extraHeaders)
         queryNames = NameSet(ContractNames.query + config.extraQuery)
         bodyNames = NameSet(ContractNames.body + config.extraBody)
@@ -1138,3 +1138,19 @@ final class ContentScanner {
 }
 
 import Foundation
+
+extension DetectorEngine {
+    private static let cacheLock = NSLock()
+    nonisolated(unsafe) private static var cache: [Set<String>: DetectorEngine] = [:]
+
+    /// One engine per set of disabled detectors, built once per process: an engine never changes after
+    /// it is built, and building one (tables over every anchor) costs more than checking a small export.
+    static func shared(disabled: Set<String>) -> DetectorEngine {
+        cacheLock.lock()
+        defer { cacheLock.unlock() }
+        if let e = cache[disabled] { return e }
+        let e = DetectorEngine(disabled: disabled)
+        if cache.count < 8 { cache[disabled] = e }
+        return e
+    }
+}

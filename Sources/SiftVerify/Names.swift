@@ -47,13 +47,14 @@ struct NameSet: Sendable {
         return h
     }
 
-    /// Whether the raw name normalises to a member (ASCII lowercasing; non-ASCII names never match).
+    /// Whether the raw name normalises to a member (ASCII lowercasing). Bytes outside ASCII are left
+    /// out like `_` and `-`: a byte that is not UTF-8 (read as U+FFFD), a zero-width space or any other
+    /// invisible character must not take `password` off the list.
     func contains(raw: UnsafeBufferPointer<UInt8>) -> Bool {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         var len = 0
         for c in raw {
-            if c == UInt8(ascii: "_") || c == UInt8(ascii: "-") { continue }
-            if c >= 0x80 { return false }
+            if c == UInt8(ascii: "_") || c == UInt8(ascii: "-") || c >= 0x80 { continue }
             len += 1
             if len > maxLength { return false }
             let l = (c >= 0x41 && c <= 0x5A) ? c | 0x20 : c

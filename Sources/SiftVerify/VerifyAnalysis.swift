@@ -88,6 +88,9 @@ public final class VerifyAnalysis: Analysis {
         if batchBytes >= VerifyAnalysis.batchBytesLimit || batch.count >= VerifyAnalysis.batchCountLimit { flush() }
     }
 
+    /// Notes, `export.json`, backups: every file of an export is scanned.
+    public var readsOtherFiles: Bool { true }
+
     public func otherText(_ bytes: [UInt8], line: Int, file: SessionContext) {
         let place = SessionPlace(file)
         guard parallel else { worker.otherText(bytes, line: line, file: place); return }
@@ -170,7 +173,9 @@ final class VerifyWorker: @unchecked Sendable {
     let config: VerifyConfig
     let scanner: ContentScanner
 
-    private var findings: [Finding] = []
+    /// Per rule and file the first findings in full, the rest counted (`FindingTally`): an export with
+    /// a credential on every line costs a count, not a finding per line. Filtered before they are counted.
+    private var findings = FindingTally()
     /// The raw secret values found, kept only when asked (for masking other renderers' text), bounded.
     var keepValues = false
     var values = Set<String>()
@@ -272,16 +277,16 @@ final class VerifyWorker: @unchecked Sendable {
         for h in scanner.hits {
             if h.bound {
                 guard seen.insert(h.rule + "\u{0}" + h.location + "\u{0}" + h.message).inserted else { continue }
-                findings.append(session.finding(h.rule, h.severity, line: line, seq: seq, recordId: recordId, location: h.location,
-                                                message: h.message, preview: nil, fingerprint: nil))
+                add(session.finding(h.rule, h.severity, line: line, seq: seq, recordId: recordId, location: h.location,
+                                     message: h.message, preview: nil, fingerprint: nil), to: &findings)
                 continue
             }
             let fp = Fingerprint.of(h.value, rule: h.rule, place: (session.sessionId ?? session.file) + "\u{0}" + h.location,
                                     key: config.fingerprintKey)
             guard seen.insert(h.rule + "\u{0}" + h.location + "\u{0}" + fp).inserted else { continue }
             if keepValues && values.count < VerifyWorker.maxValues && !h.value.isEmpty { values.insert(h.value) }
-            findings.append(session.finding(h.rule, h.severity, line: line, seq: seq, recordId: recordId, location: h.location,
-                                            message: h.message, preview: SecretMask.preview(h.value), fingerprint: fp))
+            add(session.finding(h.rule, h.severity, line: line, seq: seq, recordId: recordId, location: h.location,
+                                 message: h.message, preview: SecretMask.preview(h.value), fingerprint: fp), to: &findings)
         }
         scanner.hits.removeAll(keepingCapacity: true)
     }
@@ -298,16 +303,6 @@ final class VerifyWorker: @unchecked Sendable {
         case .frame: frame(j)
         case .session, .other: generic(j)
         }
-    }
-
-    /// The distinct credential values one record holds (inline content only; blobs are not read).
-    func secretValues(_ record: Record) -> [String] {
-        var refs: [String] = []
-        scan(record, refs: &refs)
-        var seen = Set<String>()
-        let values = scanner.hits.filter { !$0.bound }.map(\.value).filter { !$0.isEmpty && seen.insert($0).inserted }
-        scanner.hits.removeAll(keepingCapacity: true)
-        return values
     }
 
     func blob(_ blob: BlobContent) {
@@ -344,6 +339,15 @@ final class VerifyWorker: @unchecked Sendable {
         blobFiles[key] = (blob.input, blob.file)
     }
 
+    /// Counts `f` unless a disabled detector or an allowed fingerprint drops it.
+    private func add(_ f: Finding, to tally: inout FindingTally) {
+        let disabled = config.disabledDetectors
+        if disabled.contains(f.rule) { return }
+        if f.rule.hasPrefix("secret."), disabled.contains(String(f.rule.dropFirst(7))) { return }
+        if let fp = f.fingerprint, config.allowFingerprints.contains(fp) { return }
+        tally.append(f)
+    }
+
     func finish() -> [Finding] {
         var out = findings
         var referenced = Set<String>()
@@ -351,29 +355,21 @@ final class VerifyWorker: @unchecked Sendable {
             guard let hits = blobHits[ref.key] else { continue }
             referenced.insert(ref.key)
             for h in hits {
-                out.append(Finding(rule: h.rule, severity: h.severity, input: ref.input, file: ref.file, sessionId: ref.sessionId,
-                                   seq: ref.seq, line: ref.line, recordId: ref.recordId, location: h.location,
-                                   message: h.message + " (in a blob this record references)",
-                                   preview: h.preview, fingerprint: h.fingerprint))
+                add(Finding(rule: h.rule, severity: h.severity, input: ref.input, file: ref.file, sessionId: ref.sessionId,
+                            seq: ref.seq, line: ref.line, recordId: ref.recordId, location: h.location,
+                            message: h.message + " (in a blob this record references)",
+                            preview: h.preview, fingerprint: h.fingerprint), to: &out)
             }
         }
         for (key, hits) in blobHits where !referenced.contains(key) && !hits.isEmpty {
             let where_ = blobFiles[key]
             for h in hits {
-                out.append(Finding(rule: h.rule, severity: h.severity, input: where_?.input ?? "", file: where_?.file,
-                                   location: h.location, message: h.message + " (in a blob no record references)",
-                                   preview: h.preview, fingerprint: h.fingerprint))
+                add(Finding(rule: h.rule, severity: h.severity, input: where_?.input ?? "", file: where_?.file,
+                            location: h.location, message: h.message + " (in a blob no record references)",
+                            preview: h.preview, fingerprint: h.fingerprint), to: &out)
             }
         }
-        let disabled = config.disabledDetectors
-        out = out.filter { f in
-            if disabled.contains(f.rule) { return false }
-            if f.rule.hasPrefix("secret."), disabled.contains(String(f.rule.dropFirst(7))) { return false }
-            if let fp = f.fingerprint, config.allowFingerprints.contains(fp) { return false }
-            return true
-        }
-        out.sort(by: Finding.reportOrder)
-        return out
+        return out.findings.sorted(by: Finding.reportOrder)
     }
 
     /// Raw ranges of the inline utf8 body texts of a network record, ascending.
@@ -426,6 +422,8 @@ final class VerifyWorker: @unchecked Sendable {
                             defer { i += 1 }
                             guard tr.isObject else { return }
                             tr.forEachMember { tk, tv in
+                                // Every name is checked, the format's and any other (a credential used as a name).
+                                scanner.scanName(tk) { "metrics.transactions[\(i)].\(clipName(tk))" }
                                 if tk == "url" && tv.isString {
                                     scanner.withStringBytes(tv) {
                                         scanner.url($0, location: "metrics.transactions[\(i)].url", queryRule: "redaction.query")
@@ -440,6 +438,7 @@ final class VerifyWorker: @unchecked Sendable {
                     } else {
                         var loc = Loc("metrics", jsonPath: false)
                         loc.push(.key(k))
+                        scanner.scanName(k) { loc.render() }
                         scanner.walk(x, &loc, names: nil, rule: "", what: "", listed: false, hints: scanner.hints(k))
                     }
                 }
@@ -525,21 +524,5 @@ final class VerifyWorker: @unchecked Sendable {
             scanner.walk(v, &loc, names: nil, rule: "", what: "", listed: false, hints: scanner.hints(key))
         default: break
         }
-    }
-}
-
-/// Finds the credential values in one record, with every check `verify` runs, so that a command
-/// printing record contents (`records`) can mask them.
-public final class SecretValueFinder: @unchecked Sendable {
-    private let worker: VerifyWorker
-
-    public init(config: VerifyConfig = VerifyConfig()) {
-        worker = VerifyWorker(config: config)
-    }
-
-    /// The distinct secret values in `record` (longest first, so that masking a value never leaves
-    /// a longer one that contains it half-masked).
-    public func values(in record: Record) -> [String] {
-        worker.secretValues(record).sorted { $0.utf8.count > $1.utf8.count }
     }
 }

@@ -74,17 +74,12 @@ enum PlantedLeaks {
         let doc = try JSONDocument(bytes: Array(try Data(contentsOf: url)))
         let fingerprints = Set(doc.root["leaks"]?.elements.compactMap { $0["fingerprint"]?.string } ?? [])
         var found: [String] = []
-        let finder = SecretValueFinder()
-        final class Collect: Analysis {
-            let finder: SecretValueFinder
-            var values: [String] = []
-            init(_ f: SecretValueFinder) { finder = f }
-            func record(_ record: Record, session: SessionContext) { values += finder.values(in: record) }
-        }
-        let c = Collect(finder)
-        _ = ExportReader().read(inputs: [packageRoot.appendingPathComponent("samples/export-incident.zip").path], analyses: [c])
+        // verify's own analysis, keeping the raw values it finds (in memory only).
+        let analysis = VerifyAnalysis(parallel: false)
+        analysis.keepSecretValues()
+        _ = ExportReader().read(inputs: [packageRoot.appendingPathComponent("samples/export-incident.zip").path], analyses: [analysis])
         // A guessable value's fingerprint names its place, not the value: every such value the checks find is planted.
-        for v in Set(c.values) where fingerprints.contains(SecretMask.fingerprint(v)) || SecretMask.isGuessable(v) { found.append(v) }
+        for v in Set(analysis.secretValues) where fingerprints.contains(SecretMask.fingerprint(v)) || SecretMask.isGuessable(v) { found.append(v) }
         #expect(found.count >= 8)
         return found
     }

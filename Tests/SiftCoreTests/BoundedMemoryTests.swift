@@ -73,3 +73,70 @@ import SiftArchive
         #expect(Human.duration(seconds: .nan) == "?")
     }
 }
+
+/// A tally's summary carries an order-free digest of the fingerprints it counted, and a summary made
+/// by one tally passes through another untouched.
+@Suite struct FindingTallyDigestTests {
+    static func finding(_ i: Int, fingerprint: String? = nil) -> Finding {
+        Finding(rule: "secret.test", severity: .high, input: "in", file: "f", line: i, message: "m", fingerprint: fingerprint)
+    }
+
+    @Test func summaryFingerprintNamesTheCountedSet() {
+        func summary(_ order: [Int]) -> Finding? {
+            var t = FindingTally(keep: 2)
+            for i in order { t.append(Self.finding(i, fingerprint: "fp\(i)")) }
+            return t.findings.first { FindingTally.isSummary($0) }
+        }
+        let a = summary([1, 2, 3, 4, 5]), b = summary([1, 2, 5, 4, 3]), c = summary([1, 2, 3, 4, 6])
+        #expect(a?.fingerprint?.hasPrefix("set:") ?? false)
+        #expect(a?.fingerprint == b?.fingerprint)
+        #expect(a?.fingerprint != c?.fingerprint)
+        var outer = FindingTally(keep: 2)
+        outer += [Self.finding(1), Self.finding(2)] + (a.map { [$0] } ?? [])
+        #expect(outer.findings.count == 3)
+        #expect(outer.findings.contains { $0.message.hasPrefix("3 more findings") })
+    }
+
+    @Test func findingsWithoutFingerprintsMakeASummaryWithout() {
+        var t = FindingTally(keep: 1)
+        for i in 0..<5 { t.append(Self.finding(i)) }
+        #expect(t.findings.count == 2)
+        #expect(t.findings.allSatisfy { $0.fingerprint == nil })
+    }
+}
+
+/// A file that is neither a session file nor a blob, whose bytes stop part-way (here: a gzip stream
+/// cut short, inflated by the reader): what was read is handed over, the error is a finding, and
+/// the input is partial (exit 2). Never a silent end of the scan.
+@Suite struct OtherFileReadErrorTests {
+    final class Texts: Analysis {
+        var lines = 0
+        var readsOtherFiles: Bool { true }
+        func otherText(_ bytes: [UInt8], line: Int, file: SessionContext) { lines += 1 }
+    }
+
+    @Test func failureMidReadIsAFindingAndLeavesTheInputPartial() throws {
+        let text = (1...5000).map { "line \($0) of the notes" }.joined(separator: "\n")
+        let whole = try DeflateStream.gzip(Array(text.utf8))
+        let cut = Array(whole.prefix(whole.count / 2))
+        let texts = Texts()
+        let pass = InputPass(path: "in", limits: .default, analyses: [texts])
+        pass.visit(ArchiveEntry(name: "notes.har.gz", rawName: "notes.har.gz", declaredSize: nil, source: MemorySource(cut)))
+        #expect(pass.partial)
+        #expect(texts.lines > 100 && texts.lines < 5000, "\(texts.lines)")
+        #expect(pass.errors.all.contains { $0.hasPrefix("notes.har.gz: ") }, "\(pass.errors.all)")
+        #expect(pass.findings.findings.contains { $0.rule == "archive.truncated" && $0.file == "notes.har.gz" })
+    }
+
+    @Test func nothingReadsOtherFilesUnlessAnAnalysisAsks() throws {
+        final class Quiet: Analysis {
+            var lines = 0
+            func otherText(_ bytes: [UInt8], line: Int, file: SessionContext) { lines += 1 }
+        }
+        let quiet = Quiet()
+        let pass = InputPass(path: "in", limits: .default, analyses: [quiet])
+        pass.visit(ArchiveEntry(name: "notes.txt", rawName: "notes.txt", declaredSize: nil, source: MemorySource(Array("a\nb\n".utf8))))
+        #expect(quiet.lines == 0)
+        #expect(!pass.partial)
+    }
+}

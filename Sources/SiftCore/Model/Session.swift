@@ -151,8 +151,11 @@ public protocol Analysis: AnyObject {
     func endSession(_ session: SessionContext)
     func blob(_ blob: BlobContent)
     /// A piece of a file that is neither a session file nor a blob (notes, `export.json`, `store.json`,
-    /// a `.bak`): its raw bytes, one line or at most 64 KiB at a time; `file.file` names it.
+    /// a `.bak`): its raw bytes, one line or at most 64 KiB at a time; `file.file` names it. Such
+    /// files are read only when some analysis says `readsOtherFiles`.
     func otherText(_ bytes: [UInt8], line: Int, file: SessionContext)
+    /// True when `otherText` wants the files that are neither session files nor blobs (default false).
+    var readsOtherFiles: Bool { get }
     func endInput(_ input: InputContext)
     /// The findings this analysis made, in any order.
     func finish() -> [Finding]
@@ -166,6 +169,7 @@ extension Analysis {
     public func endSession(_ session: SessionContext) {}
     public func blob(_ blob: BlobContent) {}
     public func otherText(_ bytes: [UInt8], line: Int, file: SessionContext) {}
+    public var readsOtherFiles: Bool { false }
     public func endInput(_ input: InputContext) {}
     public func finish() -> [Finding] { [] }
 }

@@ -228,13 +228,7 @@ final class InputPass {
             let marker = ThrowMarker(entry.source)
             let source = Sniff.inflatingIfGzip(marker, limit: limits.maxInputBytes).source
             sessionFiles += 1
-            let onError = { (error: Error) in
-                // The walker recorded what the entry's own source threw; our inflater's problems are ours to report.
-                guard !marker.threw else { return }
-                let problem = (error as? ArchiveError)?.problem ?? .corrupt
-                self.finding(problem.rawValue, .high, file: entry.name, message: "\(error)")
-                if problem.leavesInputPartial { self.errors.append("\(entry.name): \(error)") }
-            }
+            let onError = readFailed(entry, marker)
             let sniffed = sniffHAR(entry: entry, source: source)
             if sniffed.isHAR {
                 readHAR(entry: entry, source: sniffed.source, onError: onError)
@@ -258,18 +252,17 @@ final class InputPass {
             let source = Sniff.inflatingIfGzip(marker, limit: limits.maxInputBytes).source
             let sniffed = sniffHAR(entry: entry, source: source)
             guard sniffed.isHAR else {
-                readAsText(entry: entry, source: sniffed.source, root: "")
+                guard analyses.contains(where: \.readsOtherFiles) else { break }
+                readAsText(entry: entry, source: sniffed.source, root: "", onError: readFailed(entry, marker))
                 break
             }
-            readHAR(entry: entry, source: sniffed.source) { error in
-                guard !marker.threw else { return }
-                let problem = (error as? ArchiveError)?.problem ?? .corrupt
-                self.finding(problem.rawValue, .high, file: entry.name, message: "\(error)")
-                if problem.leavesInputPartial { self.errors.append("\(entry.name): \(error)") }
-            }
+            readHAR(entry: entry, source: sniffed.source, onError: readFailed(entry, marker))
         case .other:
             guard InputPass.isArchiveName(entry.name), !entry.isWholeInput else {
-                readAsText(entry: entry, source: entry.source, root: "")
+                // Only an analysis that scans them needs their bytes (the walker skips or drains the rest).
+                guard analyses.contains(where: \.readsOtherFiles) else { break }
+                let marker = ThrowMarker(entry.source)
+                readAsText(entry: entry, source: marker, root: "", onError: readFailed(entry, marker))
                 break
             }
             if isFolderInput {
@@ -285,7 +278,8 @@ final class InputPass {
     }
 
     func readStore(entry: ArchiveEntry, root: String) {
-        guard let bytes = readAsText(entry: entry, source: entry.source, root: root, keep: 1 << 20),
+        let marker = ThrowMarker(entry.source)
+        guard let bytes = readAsText(entry: entry, source: marker, root: root, keep: 1 << 20, onError: readFailed(entry, marker)),
               let doc = try? JSONDocument(bytes: bytes, maxDepth: 16),
               let budget = doc.root["budgetBytes"]?.int, budget > 0 else { return }
         roots[root, default: RootInfo()].budget = Int64(budget)
@@ -293,9 +287,12 @@ final class InputPass {
 
     /// Hands a file that is neither a session file nor a blob to the analyses as text, a line at a time
     /// (a line over 64 KiB in pieces cut after a space where there is one), never holding more than
-    /// one piece and one chunk. Returns the file's bytes when `keep` is above 0 and the file is no longer.
+    /// one piece and one chunk. Returns the file's bytes when `keep` is above 0 and the file is no longer
+    /// (nil when reading failed). A read error ends the file: what was read is handed over, and the
+    /// error goes to `onError`.
     @discardableResult
-    func readAsText(entry: ArchiveEntry, source: ByteSource, root: String, keep: Int = 0) -> [UInt8]? {
+    func readAsText(entry: ArchiveEntry, source: ByteSource, root: String, keep: Int = 0,
+                    onError: (Error) -> Void) -> [UInt8]? {
         let file = SessionContext(input: input, file: entry.name, root: root, blobsAvailable: false)
         let piece = 64 << 10
         let overlap = 4 << 10
@@ -310,7 +307,15 @@ final class InputPass {
             for a in analyses { a.otherText(copy, line: line, file: file) }
         }
         while !shouldStop() {
-            guard let n = try? buf.withUnsafeMutableBytes({ try source.read(into: $0) }), n > 0 else { break }
+            let n: Int
+            do {
+                n = try buf.withUnsafeMutableBytes { try source.read(into: $0) }
+            } catch {
+                onError(error)
+                keeping = false
+                break
+            }
+            if n == 0 { break }
             if keeping {
                 if kept.count + n <= keep { kept += buf[0..<n] } else { keeping = false; kept = [] }
             }
@@ -343,14 +348,18 @@ final class InputPass {
         return keeping ? kept : nil
     }
 
-    func readAll(_ source: ByteSource, max: Int) -> [UInt8]? {
-        var out: [UInt8] = []
-        var buf = [UInt8](repeating: 0, count: 64 << 10)
-        while true {
-            guard let n = try? buf.withUnsafeMutableBytes({ try source.read(into: $0) }) else { return nil }
-            if n == 0 { return out }
-            if out.count + n > max { return nil }
-            out += buf[0..<n]
+    /// What a read error of `entry` does: a finding, and the input is partial (exit 2, `pbsift: PATH:
+    /// reason`). What the entry's own source threw, the walker has recorded already (`marker`); what
+    /// the readers stacked on it throw (an inflater, a HAR stream) is reported here.
+    func readFailed(_ entry: ArchiveEntry, _ marker: ThrowMarker) -> (Error) -> Void {
+        { error in
+            guard !marker.threw else { return }
+            let problem = (error as? ArchiveError)?.problem ?? .corrupt
+            self.finding(problem.rawValue, .high, file: entry.name, message: "\(error)")
+            if problem.leavesInputPartial {
+                self.errors.append(entry.isWholeInput ? "\(error)" : "\(entry.name): \(error)")
+                self.partial = true
+            }
         }
     }
 

@@ -17,6 +17,11 @@ public struct FindingTally: Sendable {
         var severity: Severity
         var first: Finding
         var last: Finding
+        /// Of the counted findings, those with a fingerprint, and an order-free digest of their
+        /// baseline keys (rule and fingerprint): the summary's own fingerprint, so a baseline that
+        /// accepts a summary stops accepting it once the set of findings behind it changes.
+        var fingerprinted = 0
+        var digest: UInt64 = 0
     }
 
     public let keep: Int
@@ -26,8 +31,13 @@ public struct FindingTally: Sendable {
 
     public init(keep: Int = FindingTally.defaultKeep) { self.keep = max(1, keep) }
 
-    /// Adds one finding (kept, or counted once its rule and file have `keep`).
+    /// Adds one finding (kept, or counted once its rule and file have `keep`). A summary another
+    /// tally made (an analysis bounds its own findings) is kept as it is.
     public mutating func append(_ f: Finding) {
+        if FindingTally.isSummary(f) {
+            kept.append(f)
+            return
+        }
         let key = Key(input: f.input, file: f.file, rule: f.rule)
         let n = perKey[key, default: 0]
         if n < keep {
@@ -35,14 +45,32 @@ public struct FindingTally: Sendable {
             kept.append(f)
             return
         }
-        if var o = overflow[key] {
-            o.count += 1
-            o.severity = max(o.severity, f.severity)
-            o.last = f
-            overflow[key] = o
-        } else {
-            overflow[key] = Overflow(count: 1, severity: f.severity, first: f, last: f)
+        var o = overflow[key] ?? Overflow(severity: f.severity, first: f, last: f)
+        o.count += 1
+        o.severity = max(o.severity, f.severity)
+        o.last = f
+        if let fp = f.fingerprint {
+            o.fingerprinted += 1
+            o.digest &+= FindingTally.hash(f.rule + "\u{0}" + fp)
         }
+        overflow[key] = o
+    }
+
+    /// FNV-1a over the bytes, then a 64-bit finaliser (the same in every process, unlike `Hasher`).
+    static func hash(_ text: String) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in text.utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
+        h ^= h >> 33
+        h &*= 0xff51_afd7_ed55_8ccd
+        h ^= h >> 33
+        return h
+    }
+
+    static let summaryPhrase = " of this rule in this file, not listed (the first "
+
+    /// Whether `f` is a summary a tally made.
+    public static func isSummary(_ f: Finding) -> Bool {
+        f.recordId == nil && f.preview == nil && f.message.contains(summaryPhrase)
     }
 
     public static func += (tally: inout FindingTally, findings: [Finding]) {
@@ -58,9 +86,11 @@ public struct FindingTally: Sendable {
         var out = kept
         for (key, o) in overflow {
             let places = o.first.line.flatMap { a in o.last.line.map { b in "; lines \(a) to \(b)" } } ?? ""
+            let digest = String(o.digest, radix: 16)
             out.append(Finding(rule: key.rule, severity: o.severity, input: key.input, file: key.file,
                                sessionId: o.last.sessionId, seq: o.last.seq, line: o.last.line,
-                               message: "\(o.count) more finding\(o.count == 1 ? "" : "s") of this rule in this file, not listed (the first \(keep) are)\(places)"))
+                               message: "\(o.count) more finding\(o.count == 1 ? "" : "s")\(FindingTally.summaryPhrase)\(keep) are)\(places)",
+                               fingerprint: o.fingerprinted > 0 ? "set:" + String(repeating: "0", count: 16 - digest.count) + digest : nil))
         }
         return out
     }

@@ -25,10 +25,15 @@ struct LineReader {
     /// Bytes consumed from the source.
     private(set) var bytesRead: Int64 = 0
 
+    private let chunkSize: Int
+
+    /// The chunk starts at 16 KiB and doubles, up to `chunkSize`, each time a read fills it: a small
+    /// file never pays for the large buffer.
     init(source: ByteSource, maxLine: Int, chunkSize: Int = 256 << 10) {
         self.source = source
         self.maxLine = maxLine
-        self.chunk = [UInt8](repeating: 0, count: chunkSize)
+        self.chunkSize = max(1, chunkSize)
+        self.chunk = [UInt8](repeating: 0, count: min(16 << 10, self.chunkSize))
     }
 
     /// The next line, or nil at the end. Throws what the source throws (the lines before are good).
@@ -88,6 +93,9 @@ struct LineReader {
                     return .unterminated(line, number: lineNumber)
                 }
                 return nil
+            }
+            if end == chunk.count && chunk.count < chunkSize {
+                chunk = [UInt8](repeating: 0, count: min(chunk.count * 2, chunkSize))
             }
             let n = try chunk.withUnsafeMutableBytes { try source.read(into: $0) }
             if n == 0 { eof = true }

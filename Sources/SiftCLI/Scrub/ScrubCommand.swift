@@ -227,6 +227,8 @@ final class ScrubCollector: Analysis {
     let finder = SecretHitFinder()
     var hits: [SecretHit] = []
     var incompleteBlob = false
+    /// Every file is scrubbed, so every file is read (export.json, notes, stray files).
+    var readsOtherFiles: Bool { true }
 
     func record(_ record: Record, session: SessionContext) {
         for h in finder.hits(in: record) {

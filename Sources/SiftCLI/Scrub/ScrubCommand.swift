@@ -79,8 +79,10 @@ public enum ScrubCommand: SiftCommand {
         let outcome = ExportReader(limits: limits).read(inputs: [input], analyses: [collect])
         redactor = redactor.adding(known: collect.hits.map(\.value))
         guard let summary = outcome.inputs.first else { return fail(input, "not read") }
-        if summary.status != .ok || collect.incompleteBlob {
-            let why = summary.errors.first ?? (collect.incompleteBlob ? "a blob is larger than the bound and cannot be rewritten" : "not read in full")
+        // A value verify's checks could not reach (past a bound) can't be replaced: nothing is written.
+        if summary.status != .ok || collect.incompleteBlob || collect.finder.bounds > 0 {
+            let why = summary.errors.first ?? (collect.incompleteBlob ? "a blob is larger than the bound and cannot be rewritten"
+                : collect.finder.bounds > 0 ? "verify's checks stopped at a bound; run pbsift verify to see where" : "not read in full")
             return fail(input, "not read in full (\(why)); nothing written")
         }
         var scrubber = Scrubber(values: ScrubValues(hits: collect.hits), limits: limits)

@@ -183,6 +183,20 @@ import SiftCore
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
+    /// Files beside the sessions (export.json, a note) are read and scrubbed like the rest.
+    @Test(arguments: ["export.json", "store.json", "notes.txt"]) func otherFilesAreScrubbed(_ name: String) throws {
+        let root = try makeTempDir().appendingPathComponent("PalbeConsole")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("sessions"), withIntermediateDirectories: true)
+        try Data((Fixture.clean.joined(separator: "\n") + "\n").utf8)
+            .write(to: root.appendingPathComponent("sessions").appendingPathComponent(Self.sid + ".jsonl"))
+        try Data(#"{"format":"palbe-console-export","note":"\#(Self.token)"}"#.utf8).write(to: root.appendingPathComponent(name))
+        let out = try makeTempDir().appendingPathComponent("copy").path
+        let r = runCLI(["scrub", root.path, "-o", out])
+        #expect(r.status == 0, "\(r.err)")
+        let copy = String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: out).appendingPathComponent(name))) ?? Data(), as: UTF8.self)
+        #expect(copy.contains("***scrubbed:") && !copy.contains(Self.token), "\(name): \(copy)")
+    }
+
     @Test func refusals() throws {
         let input = try Self.input("jsonl.gz")
         // The output exists: never written over.

@@ -269,6 +269,41 @@ final class ContentScanner {
         }
     }
 
+    /// The detectors over each base64 run of `b` (20 characters or more of either alphabet), decoded,
+    /// when it decodes to something holding a detector's stem: a credential written in base64 in a
+    /// message or a field leaks just the same. A value already reported from `hits[since...]` is not
+    /// reported again.
+    func base64Encoded(_ b: UnsafeBufferPointer<UInt8>, since: Int, location: () -> String) {
+        guard b.count >= ContentScanner.base64MinRun else { return }
+        var i = 0
+        while i < b.count {
+            guard ContentScanner.base64Bytes.contains(b[i]) else { i += 1; continue }
+            var e = i
+            while e < b.count && ContentScanner.base64Bytes.contains(b[e]) { e += 1 }
+            defer { i = e }
+            let n = e - i
+            guard n >= ContentScanner.base64MinRun else { continue }
+            // A run whose length leaves one symbol over can't end a base64 text: that symbol goes.
+            guard let decoded = Base64.decode(bytes: UnsafeBufferPointer(rebasing: b[i..<(e - (n % 4 == 1 ? 1 : 0))])) else { continue }
+            decoded.withUnsafeBufferPointer { d in
+                guard hasStem(d) else { return }
+                let saved = rawRange
+                rawRange = nil
+                defer { rawRange = saved }
+                let mark = hits.count
+                shapes(d, hints: [], location: location)
+                guard hits.count > mark else { return }
+                let known = Set(hits[since..<mark].map(\.value))
+                let fresh = hits[mark...].filter { $0.bound || !known.contains($0.value) }
+                hits.removeSubrange(mark...)
+                hits.append(contentsOf: fresh)
+            }
+        }
+    }
+
+    static let base64Bytes = ByteSet("A-Za-z0-9+/_-")
+    static let base64MinRun = 20
+
     /// A plain record field (`ts`, `type`, `level`, `seq`): the detectors when it is a string.
     func plainField(_ v: JSONValue, key: String) {
         guard v.isString else { return }
@@ -386,6 +421,7 @@ final class ContentScanner {
                         listedQuery(b, location: loc.render())
                     } else {
                         percentEncoded(b, since: mark) { loc.render() }
+                        base64Encoded(b, since: mark) { loc.render() }
                     }
                 }
             }
@@ -407,6 +443,7 @@ final class ContentScanner {
                 let mark = hits.count
                 shapes(b, hints: []) { location }
                 percentEncoded(b, since: mark) { location }
+                base64Encoded(b, since: mark) { location }
             }
         } else {
             var loc = Loc(location, jsonPath: false)

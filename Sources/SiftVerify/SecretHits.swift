@@ -53,7 +53,11 @@ public final class SecretHitFinder: @unchecked Sendable {
         return collect()
     }
 
+    /// How many times the checks stopped at a bound (`verify.bound`): bytes they did not check.
+    public private(set) var bounds = 0
+
     private func collect() -> [SecretHit] {
+        bounds += worker.scanner.hits.filter(\.bound).count
         let disabled = worker.config.disabledDetectors
         var seen = Set<String>()
         var out: [SecretHit] = []

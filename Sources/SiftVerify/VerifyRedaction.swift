@@ -43,6 +43,7 @@ public final class VerifyTextDetector: SecretDetector, @unchecked Sendable {
                     let decoded = Shape.percentDecode(b, plusIsSpace: false)
                     decoded.withUnsafeBufferPointer { scanner.shapes($0, hints: []) { "" } }
                 }
+                scanner.base64Encoded(b, since: 0) { "" }
                 contractPairs(b, into: &pairs)
             }
         }

@@ -90,5 +90,9 @@ import Testing
         let r = runCLI(["inspect", url.path])
         #expect(r.err.contains("link"))
         Self.expectAbsent([Self.github, Self.aws], in: r.out + r.err, "inspect of a tar with a link")
+        // scrub refuses the input (exit 2) and says why, through the same redactor.
+        let s = runCLI(["scrub", url.path, "--dry-run"])
+        #expect(s.status == 2 && s.err.contains("link"), "\(s.err)")
+        Self.expectAbsent([Self.github, Self.aws], in: s.out + s.err, "scrub of a tar with a link")
     }
 }

@@ -58,6 +58,20 @@ import Testing
         }
     }
 
+    /// `scrub` lists the files it changes: names inside the input (a session file's) are printed
+    /// masked, on both streams.
+    @Test func scrubListingNamesNoCredential() throws {
+        let fx = try #require(Self.fixture)
+        let dry = try Binary.run(["scrub", fx.export.path, "--dry-run"])
+        let written = fx.dir.appendingPathComponent("scrubbed-\(UUID().uuidString)")
+        let real = try Binary.run(["scrub", fx.export.path, "-o", written.path])
+        #expect(dry.status == 0 && real.status == 0, "\(dry.err) \(real.err)")
+        for (what, text) in [("--dry-run stdout", dry.out), ("--dry-run stderr", dry.err), ("-o stdout", real.out), ("-o stderr", real.err)] {
+            let leaks = fx.leaks(in: text)
+            #expect(leaks.isEmpty, "scrub \(what) leaks \(leaks.joined(separator: ", "))")
+        }
+    }
+
     /// With colour on, `report` says the same as without it (ANSI stripped), findings listed once.
     @Test func reportColourChangesNothingButColour() throws {
         let fx = try #require(Self.fixture)
@@ -229,8 +243,17 @@ final class LeakFixture: @unchecked Sendable {
         lines.append(Self.json(["type": shaped("record type"), "seq": 8, "ts": t(9), shaped("unknown.field name"): shaped("unknown.field value")]))
         lines.append(Self.json(["type": "log", "seq": 9, "ts": t(10), "level": "error", "message": "see " + Self.percentAll(shaped("log.message percent-encoded"))]))
 
+        // Base64 in free text and in a metadata value: the decoded form is the credential.
+        lines.append(Self.json(["type": "log", "seq": 10, "ts": t(11), "level": "error",
+                                "message": "b64 " + Data(("k=" + shaped("log.message base64")).utf8).base64EncodedString(),
+                                "metadata": ["blob": Data(shaped("log.metadata base64").utf8).base64EncodedString()]]))
+
         try Data((lines.joined(separator: "\n") + "\n").utf8)
             .write(to: root.appendingPathComponent("sessions").appendingPathComponent(Self.sessionId + ".jsonl"))
+        // A session file whose name is a credential (names inside an export are data).
+        try Data((Self.json(["type": "session", "seq": 0, "ts": t(1), "formatVersion": 1, "sessionId": "ses_" + shaped("session id"),
+                             "launchedAt": t(1)]) + "\n").utf8)
+            .write(to: root.appendingPathComponent("sessions").appendingPathComponent(shaped("session file name") + ".jsonl"))
 
         let logLines = [
             Self.json(["ts": "2026-11-29T10:15:02.500Z", "level": "error", "request_id": Self.requestId, "method": "GET",
@@ -250,6 +273,9 @@ final class LeakFixture: @unchecked Sendable {
         for (field, v) in secrets {
             if text.contains(v) { out.append(field); continue }
             if text.contains(LeakFixture.percentAll(v)) { out.append(field + " (percent-encoded)"); continue }
+            if text.lowercased().contains(v.utf8.map { String(format: "%02x", $0) }.joined()) { out.append(field + " (hex)"); continue }
+            let middle = v.dropFirst((v.count - 12) / 2).prefix(12)
+            if text.contains(middle) { out.append(field + " (a 12-character piece)"); continue }
             if decodedForms.contains(where: { $0.contains(v) }) { out.append(field + " (encoded)") }
         }
         return out

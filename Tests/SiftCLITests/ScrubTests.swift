@@ -183,6 +183,31 @@ import SiftCore
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
+    /// Files beside the sessions (export.json, a note) are read and scrubbed like the rest.
+    @Test(arguments: ["export.json", "store.json", "notes.txt"]) func otherFilesAreScrubbed(_ name: String) throws {
+        let root = try makeTempDir().appendingPathComponent("PalbeConsole")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("sessions"), withIntermediateDirectories: true)
+        try Data((Fixture.clean.joined(separator: "\n") + "\n").utf8)
+            .write(to: root.appendingPathComponent("sessions").appendingPathComponent(Self.sid + ".jsonl"))
+        try Data(#"{"format":"palbe-console-export","note":"\#(Self.token)"}"#.utf8).write(to: root.appendingPathComponent(name))
+        let out = try makeTempDir().appendingPathComponent("copy").path
+        let r = runCLI(["scrub", root.path, "-o", out])
+        #expect(r.status == 0, "\(r.err)")
+        let copy = String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: out).appendingPathComponent(name))) ?? Data(), as: UTF8.self)
+        #expect(copy.contains("***scrubbed:") && !copy.contains(Self.token), "\(name): \(copy)")
+    }
+
+    /// A gzip'd body that inflates past verify's bound: its end is never checked, so nothing is written.
+    @Test func aBodyPastTheBoundIsRefused() throws {
+        let bomb = Base64.encode(try DeflateStream.gzip([UInt8](repeating: 0x41, count: 17 << 20)))
+        let n = #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_1","method":"POST","url":"https://a.example.test/","state":"success","statusCode":200,"duration":0.1,"request":{"headers":[],"body":{"size":1,"contentType":"application/octet-stream","encoding":"base64","data":"\#(bomb)"}}}"#
+        let file = try Fixture.write([Fixture.header(), n])
+        let out = try makeTempDir().appendingPathComponent("copy.jsonl").path
+        let r = runCLI(["scrub", file, "-o", out])
+        #expect(r.status == 2 && r.err.contains("bound"), "\(r.err)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
     @Test func refusals() throws {
         let input = try Self.input("jsonl.gz")
         // The output exists: never written over.

@@ -61,8 +61,11 @@ public enum ScrubCommand: SiftCommand {
         guard dryRun || options.value("output") != nil else { throw UsageError("Missing expected option '--output <path>'") }
         var limits = ReadLimits.default
         if let n = options.bytes("max-input-bytes") { limits.maxInputBytes = n }
+        // Names inside the input (entries, link targets) can hold a credential: every text that
+        // is not the user's own path is printed through verify's redactor.
+        var redactor = Redactor.verify()
         func fail(_ path: String, _ why: String) -> ExitStatus {
-            io.err("pbsift: \(Escape.terminal(path)): \(Escape.terminal(why))\n")
+            io.err("pbsift: \(Escape.terminal(path)): \(Escape.terminal(redactor.text(why)))\n")
             return .incomplete
         }
         let output = options.value("output")
@@ -74,9 +77,12 @@ public enum ScrubCommand: SiftCommand {
         // 1. What verify finds, and whether the input reads in full.
         let collect = ScrubCollector()
         let outcome = ExportReader(limits: limits).read(inputs: [input], analyses: [collect])
+        redactor = redactor.adding(known: collect.hits.map(\.value))
         guard let summary = outcome.inputs.first else { return fail(input, "not read") }
-        if summary.status != .ok || collect.incompleteBlob {
-            let why = summary.errors.first ?? (collect.incompleteBlob ? "a blob is larger than the bound and cannot be rewritten" : "not read in full")
+        // A value verify's checks could not reach (past a bound) can't be replaced: nothing is written.
+        if summary.status != .ok || collect.incompleteBlob || collect.finder.bounds > 0 {
+            let why = summary.errors.first ?? (collect.incompleteBlob ? "a blob is larger than the bound and cannot be rewritten"
+                : collect.finder.bounds > 0 ? "verify's checks stopped at a bound; run pbsift verify to see where" : "not read in full")
             return fail(input, "not read in full (\(why)); nothing written")
         }
         var scrubber = Scrubber(values: ScrubValues(hits: collect.hits), limits: limits)
@@ -152,7 +158,7 @@ public enum ScrubCommand: SiftCommand {
             let n = scrubber.framesReplaced
             lines.append("  \(n) frame record\(n == 1 ? "" : "s") (policy.frame-in-export) \(dryRun ? "would be" : n == 1 ? "was" : "were") replaced by a 'scrubbed' record keeping seq and ts")
         }
-        for c in changes { lines.append("  " + Escape.terminal(c)) }
+        for c in changes { lines.append("  " + Escape.terminal(redactor.text(c))) }
         let text = lines.joined(separator: "\n") + "\n"
         if dryRun { io.out(text) } else if !quiet { io.err(text) }
         return .ok
@@ -223,6 +229,8 @@ final class ScrubCollector: Analysis {
     let finder = SecretHitFinder()
     var hits: [SecretHit] = []
     var incompleteBlob = false
+    /// Every file is scrubbed, so every file is read (export.json, notes, stray files).
+    var readsOtherFiles: Bool { true }
 
     func record(_ record: Record, session: SessionContext) {
         for h in finder.hits(in: record) {

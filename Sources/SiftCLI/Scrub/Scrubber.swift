@@ -215,7 +215,10 @@ struct Scrubber {
     private mutating func walk(_ v: JSONValue, _ edits: inout [(Range<Int>, [UInt8])]) throws {
         switch v.kind {
         case .string:
-            if let out = values.replace(v.stringBytes, used: &used) {
+            let bytes = v.stringBytes
+            var out = values.replace(bytes, used: &used)
+            if let decoded = try base64Runs(out ?? bytes) { out = decoded }
+            if let out {
                 edits.append((Scrubber.range(v), Scrubber.quoted(String(decoding: out, as: UTF8.self))))
             }
         case .array:
@@ -229,6 +232,36 @@ struct Scrubber {
         default:
             break
         }
+    }
+
+    /// `s` with each base64 run (20 symbols or more, as verify decodes them in a string) that holds
+    /// a value once decoded encoded again with the value replaced; nil when none does.
+    mutating func base64Runs(_ s: [UInt8]) throws -> [UInt8]? {
+        func isSymbol(_ c: UInt8) -> Bool {
+            switch c {
+            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x2B, 0x2F, 0x2D, 0x5F: true
+            default: false
+            }
+        }
+        var out: [UInt8] = []
+        var changed = false
+        var i = 0
+        while i < s.count {
+            guard isSymbol(s[i]) else { out.append(s[i]); i += 1; continue }
+            var e = i
+            while e < s.count && isSymbol(s[e]) { e += 1 }
+            let run = s[i..<e]
+            i = e
+            let spare = run.count % 4 == 1 ? 1 : 0
+            guard run.count >= 20, let decoded = Base64.decode(String(decoding: run.dropLast(spare), as: UTF8.self)),
+                  let edited = try content(decoded) else {
+                out += run
+                continue
+            }
+            out += Array(Base64.encode(edited).utf8) + run.suffix(spare)
+            changed = true
+        }
+        return changed ? out : nil
     }
 
     /// A body object of the export format (or a HAR `content`/`postData`): its text or base64 data,

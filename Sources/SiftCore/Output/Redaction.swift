@@ -187,8 +187,8 @@ public final class Redactor: @unchecked Sendable {
         var token = ""
         func flush() {
             guard !token.isEmpty else { return }
-            let decoded = [Redactor.percentDecoded(token), Base64.decode(token).flatMap { String(validating: $0, as: UTF8.self) }]
-                .compactMap { $0 }
+            let decoded = ([Redactor.percentDecoded(token), Base64.decode(token).flatMap { String(validating: $0, as: UTF8.self) }]
+                .compactMap { $0 }) + Redactor.base64Runs(token)
             if decoded.contains(where: { d in values.contains { d.contains($0) } }) || values.contains(where: { token.contains($0) }) {
                 out += SecretMask.preview(decoded.first ?? token)
             } else {
@@ -202,6 +202,26 @@ public final class Redactor: @unchecked Sendable {
                 out.append(ch)
             } else {
                 token.append(ch)
+            }
+        }
+        flush()
+        return out
+    }
+
+    /// Each run of 16 base64 symbols or more inside `token` (`k=<base64>`, `"<base64>",`), decoded.
+    static func base64Runs(_ token: String) -> [String] {
+        var out: [String] = []
+        var run: [UInt8] = []
+        func flush() {
+            defer { run.removeAll(keepingCapacity: true) }
+            guard run.count >= 16 else { return }
+            if run.count % 4 == 1 { run.removeLast() }
+            if let d = run.withUnsafeBufferPointer({ Base64.decode(bytes: $0) }) { out.append(String(decoding: d, as: UTF8.self)) }
+        }
+        for c in token.utf8 {
+            switch c {
+            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x2B, 0x2F, 0x2D, 0x5F: run.append(c)
+            default: flush()
             }
         }
         flush()

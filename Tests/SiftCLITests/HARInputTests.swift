@@ -53,6 +53,12 @@ import SiftCore
         ("location header", "redaction.url-in-header"),
         ("queryString not in the url", "secret.github-token"),
         ("redirectURL", "secret.github-token"),
+        ("pageref", "secret.github-token"),
+        ("connection", "secret.github-token"),
+        ("cache comment", "secret.github-token"),
+        ("timings comment", "secret.github-token"),
+        ("content comment", "secret.github-token"),
+        ("params beside text", "redaction.body-field"),
     ])
     func verifyFindsEachFieldKind(kind: String, rule: String) throws {
         let t = HARFixture.token
@@ -85,6 +91,26 @@ import SiftCore
             var resp = e["response"] as? Obj ?? [:]
             resp["redirectURL"] = "https://app.test/cb?next=" + t
             e["response"] = resp
+        case "pageref", "connection", "cache comment", "timings comment", "content comment":
+            e = HARFixture.entry(url: url)
+            switch kind {
+            case "pageref": e["pageref"] = t
+            case "connection": e["connection"] = t
+            case "cache comment": e["cache"] = ["comment": t]
+            case "timings comment":
+                var tm = e["timings"] as? Obj ?? [:]
+                tm["comment"] = t
+                e["timings"] = tm
+            default:
+                var resp = e["response"] as? Obj ?? [:]
+                var content = resp["content"] as? Obj ?? [:]
+                content["comment"] = t
+                resp["content"] = content
+                e["response"] = resp
+            }
+        case "params beside text":
+            e = HARFixture.entry(method: "POST", url: url, postData: ["mimeType": "application/json", "text": "{}",
+                                                                      "params": [["name": "password", "value": HARFixture.password]]])
         case "custom field":
             e = HARFixture.entry(url: url, extra: ["_initiator": ["type": "script", "url": "https://x.test/?t=" + t]])
         default:

@@ -139,6 +139,10 @@ extension InputPass {
                          "log.entries[\(index)] is not an object", partial: false)
                     continue
                 }
+                // Members of an entry the mapping does not carry into the record are handed over as
+                // text, so verify reads a credential there too (`pageref`, `connection`, comments,
+                // `params` beside a `postData.text`).
+                for (name, bytes) in HARMapping.unmapped(e) { other("entry", name, bytes, line: line) }
                 let key = e["_sessionId"]?.string
                 if session == nil || key != sessionKey {
                     end()

@@ -397,6 +397,28 @@ public enum HARMapping {
         return .string(prefix + "?" + kept.joined(separator: "&"))
     }
 
+    /// Members of an entry that no record field carries: `pageref`, `connection`, `cache`, the
+    /// `comment` of `timings` and of the response's `content`, and `postData.params` when a
+    /// `postData.text` stands beside them (the body is the text). Each with its dotted name.
+    static func unmapped(_ e: JSONValue) -> [(String, [UInt8])] {
+        var out: [(String, [UInt8])] = []
+        for k in ["pageref", "connection", "cache"] { if let v = e[k] { out.append((k, Array(v.rawBytes))) } }
+        if let v = e["timings", "comment"] { out.append(("timings.comment", Array(v.rawBytes))) }
+        if let v = e["response", "content", "comment"] { out.append(("response.content.comment", Array(v.rawBytes))) }
+        if let p = e["request", "postData"], p["text"]?.string?.isEmpty == false, let v = p["params"], v.count > 0 {
+            // The pairs as an object, so each value is read under its name (`password` is a listed name).
+            var text = "{"
+            for (i, q) in v.elements.enumerated() {
+                if i > 0 { text += "," }
+                JSONOut.quote(q["name"]?.string ?? "", into: &text)
+                text += ":"
+                JSONOut.quote(q["value"]?.string ?? "", into: &text)
+            }
+            out.append(("request.postData.params", Array((text + "}").utf8)))
+        }
+        return out
+    }
+
     static func keepCustom(_ from: JSONValue, into o: inout [String: JSONOut], skip: Set<String>, raw: RawValues? = nil) {
         from.forEachMember { k, v in
             guard k.hasPrefix("_") || k == "comment", !ownFields.contains(k), !skip.contains(k), o[k] == nil else { return }

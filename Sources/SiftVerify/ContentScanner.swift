@@ -254,19 +254,23 @@ final class ContentScanner {
         guard let base = b.baseAddress, memchr(base, 0x25, b.count) != nil else { return }
         let decoded = Shape.percentDecode(b, plusIsSpace: false)
         guard decoded.count < b.count else { return }
-        decoded.withUnsafeBufferPointer { d in
-            guard hasStem(d) else { return }
-            let saved = rawRange
-            rawRange = nil
-            defer { rawRange = saved }
-            let mark = hits.count
-            shapes(d, hints: [], location: location)
-            guard hits.count > mark else { return }
-            let known = Set(hits[since..<mark].map(\.value))
-            let fresh = hits[mark...].filter { $0.bound || !known.contains($0.value) }
-            hits.removeSubrange(mark...)
-            hits.append(contentsOf: fresh)
-        }
+        decoded.withUnsafeBufferPointer { decodedForm($0, since: since, location: location) }
+    }
+
+    /// The detectors over a decoded form `d` of a value, when it holds a detector's stem; a value
+    /// already reported from `hits[since...]` (found in the text as it stands) is not reported again.
+    private func decodedForm(_ d: UnsafeBufferPointer<UInt8>, since: Int, location: () -> String) {
+        guard hasStem(d) else { return }
+        let saved = rawRange
+        rawRange = nil
+        defer { rawRange = saved }
+        let mark = hits.count
+        shapes(d, hints: [], location: location)
+        guard hits.count > mark else { return }
+        let known = Set(hits[since..<mark].map(\.value))
+        let fresh = hits[mark...].filter { $0.bound || !known.contains($0.value) }
+        hits.removeSubrange(mark...)
+        hits.append(contentsOf: fresh)
     }
 
     /// The detectors over each base64 run of `b` (20 characters or more of either alphabet), decoded,
@@ -285,19 +289,7 @@ final class ContentScanner {
             guard n >= ContentScanner.base64MinRun else { continue }
             // A run whose length leaves one symbol over can't end a base64 text: that symbol goes.
             guard let decoded = Base64.decode(bytes: UnsafeBufferPointer(rebasing: b[i..<(e - (n % 4 == 1 ? 1 : 0))])) else { continue }
-            decoded.withUnsafeBufferPointer { d in
-                guard hasStem(d) else { return }
-                let saved = rawRange
-                rawRange = nil
-                defer { rawRange = saved }
-                let mark = hits.count
-                shapes(d, hints: [], location: location)
-                guard hits.count > mark else { return }
-                let known = Set(hits[since..<mark].map(\.value))
-                let fresh = hits[mark...].filter { $0.bound || !known.contains($0.value) }
-                hits.removeSubrange(mark...)
-                hits.append(contentsOf: fresh)
-            }
+            decoded.withUnsafeBufferPointer { decodedForm($0, since: since, location: location) }
         }
     }
 

@@ -23,18 +23,21 @@ public struct Body: Sendable {
     public let json: JSONValue
 
     /// Reads one body object.
+    /// The lowercase hex of a well-formed `sha256:<64 hex>` blob reference; nil for any other text.
+    static func blobHex(_ reference: String) -> String? {
+        guard reference.hasPrefix("sha256:") else { return nil }
+        let h = String(reference.dropFirst(7))
+        guard h.utf8.count == 64, h.utf8.allSatisfy({ hexValue($0) >= 0 }) else { return nil }
+        return h.lowercased()
+    }
+
     public init(location: String, json: JSONValue) {
         self.location = location
         self.json = json
         self.size = json["size"]?.int
         self.contentType = json["contentType"]?.string
         if let blob = json["blob"]?.string {
-            var hex: String? = nil
-            if blob.hasPrefix("sha256:") {
-                let h = String(blob.dropFirst(7))
-                if h.utf8.count == 64, h.utf8.allSatisfy({ hexValue($0) >= 0 }) { hex = h.lowercased() }
-            }
-            content = .blob(hex: hex, reference: blob, storedSize: json["storedSize"]?.int,
+            content = .blob(hex: Body.blobHex(blob), reference: blob, storedSize: json["storedSize"]?.int,
                              truncated: json["truncated"]?.bool ?? false)
         } else if let enc = json["encoding"]?.string {
             if enc == "utf8", let t = json["text"]?.string {

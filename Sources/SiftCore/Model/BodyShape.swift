@@ -23,12 +23,7 @@ struct BodyShape {
         self.location = location
         self.size = json["size"]?.int
         if let blob = json["blob"]?.string {
-            var hex: String? = nil
-            if blob.hasPrefix("sha256:") {
-                let h = String(blob.dropFirst(7))
-                if h.utf8.count == 64, h.utf8.allSatisfy({ hexValue($0) >= 0 }) { hex = h.lowercased() }
-            }
-            content = .blob(hex: hex, reference: blob, storedSize: json["storedSize"]?.int,
+            content = .blob(hex: Body.blobHex(blob), reference: blob, storedSize: json["storedSize"]?.int,
                             truncated: json["truncated"]?.bool ?? false)
         } else if let enc = json["encoding"]?.string {
             if enc == "utf8", let n = json["text"]?.decodedUTF8Count {

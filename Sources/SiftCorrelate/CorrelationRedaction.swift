@@ -6,14 +6,7 @@ import SiftCore
 extension NetworkEntry: Redactable {
     public func redacted(by r: Redactor) -> NetworkEntry {
         var e = self
-        e.file = r.text(file)
-        e.sessionId = r.text(sessionId)
-        e.recordId = r.text(recordId)
-        e.requestId = r.text(requestId)
-        e.echoedRequestId = r.text(echoedRequestId)
-        e.method = r.text(method)
-        e.url = r.url(url)
-        e.state = r.text(state)
+        e.record.redact(by: r)
         return e
     }
 }

@@ -4,6 +4,37 @@ import SiftCore
 // (`WaterfallReport.init` applies it). The `redact(by:)` forms work in place, so the export's texts
 // are let go as their redacted forms replace them (a large export holds many requests).
 
+/// Redacts each repeated text (a URL, a host, a method, a file name) once: the requests that shared
+/// one copy of it before share one redacted copy after. Bounded; past `maxEntries` a text is
+/// redacted on its own.
+final class SharedRedaction {
+    let redactor: Redactor
+    private var texts: [String: String] = [:]
+    private var urls: [String: String] = [:]
+    static let maxEntries = 4096
+
+    init(_ redactor: Redactor) { self.redactor = redactor }
+
+    func text(_ s: String?) -> String? {
+        guard let s else { return nil }
+        guard s.utf8.count > 15 else { return redactor.text(s) }
+        if let hit = texts[s] { return hit }
+        let out = redactor.text(s)
+        if texts.count < SharedRedaction.maxEntries { texts[s] = out }
+        return out
+    }
+
+    func url(_ s: String?) -> String? {
+        guard let s else { return nil }
+        if let hit = urls[s] { return hit }
+        let out = redactor.url(s)
+        if urls.count < SharedRedaction.maxEntries { urls[s] = out }
+        return out
+    }
+
+    func unique(_ s: String?) -> String? { redactor.text(s) }
+}
+
 extension WaterfallTransaction: Redactable {
     public func redacted(by r: Redactor) -> WaterfallTransaction {
         var t = self
@@ -11,13 +42,15 @@ extension WaterfallTransaction: Redactable {
         return t
     }
 
-    public mutating func redact(by r: Redactor) {
+    public mutating func redact(by r: Redactor) { redact(SharedRedaction(r)) }
+
+    mutating func redact(_ r: SharedRedaction) {
         url = r.url(url)
         networkProtocol = r.text(networkProtocol)
         remoteAddress = r.text(remoteAddress)
         tlsVersion = r.text(tlsVersion)
         fetchType = r.text(fetchType)
-        for k in anomalies.indices { anomalies[k] = r.text(anomalies[k]) }
+        for k in anomalies.indices { anomalies[k] = r.text(anomalies[k]) ?? "" }
     }
 }
 
@@ -28,21 +61,16 @@ extension WaterfallRequest: Redactable {
         return q
     }
 
-    public mutating func redact(by r: Redactor) {
+    public mutating func redact(by r: Redactor) { redact(SharedRedaction(r)) }
+
+    mutating func redact(_ r: SharedRedaction) {
         let rawHost = host
-        file = r.text(file)
-        sessionId = r.text(sessionId)
-        recordId = r.text(recordId)
-        requestId = r.text(requestId)
-        method = r.text(method)
-        url = r.url(url)
-        state = r.text(state)
+        record.redact(unique: r.unique, repeated: r.text, url: r.url)
         source = r.text(source)
         category = r.text(category)
         kind = r.text(kind)
         label = r.text(label)
-        error = r.text(error)
-        for k in transactions.indices { transactions[k].redact(by: r) }
+        for k in transactions.indices { transactions[k].redact(r) }
         cachedHost = r.text(rawHost)
     }
 }
@@ -55,9 +83,10 @@ extension WaterfallSession: Redactable {
     }
 
     public mutating func redact(by r: Redactor) {
+        let shared = SharedRedaction(r)
         file = r.text(file)
         sessionId = r.text(sessionId)
         originSource = r.text(originSource)
-        for i in requests.indices { requests[i].redact(by: r) }
+        for i in requests.indices { requests[i].redact(shared) }
     }
 }

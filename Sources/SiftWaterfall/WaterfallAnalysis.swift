@@ -48,6 +48,9 @@ public final class WaterfallCollector {
     /// Network records seen but not kept because of `limits.maxRequests`.
     public private(set) var droppedRequests = 0
     private var kept = 0
+    /// Memory the kept requests hold, about: their buffers and `WaterfallRequest.heapBytes`.
+    public private(set) var heldBytes = 0
+    private var droppedByCount = false
     private var current: Builder?
     /// Repeated texts (URLs, hosts, methods, states, errors) kept once for every request.
     private let pool = StringPool()
@@ -65,6 +68,8 @@ public final class WaterfallCollector {
         var suppressed: [String: Int] = [:]
         var pendingById: [String: Finding] = [:]
         var pendingWithoutId: [Finding] = []
+        /// `requests.capacity` as counted in `heldBytes`.
+        var countedCapacity = 0
 
         init(input: String, file: String, sessionId: String?) {
             self.input = input
@@ -108,11 +113,18 @@ public final class WaterfallCollector {
                             message: "request still pending at the end of the session: the app was killed, hung, or the session ended mid-flight")
             if let id = request.recordId { b.pendingById[id] = f } else { b.pendingWithoutId.append(f) }
         }
-        if kept < limits.maxRequests {
+        // The next append may move the session's requests to a buffer twice the size.
+        let stride = MemoryLayout<WaterfallRequest>.stride
+        let growth = b.requests.count == b.requests.capacity ? max(b.requests.capacity, 4) * 2 * stride : 0
+        let cost = request.heapBytes
+        if kept < limits.maxRequests && heldBytes + cost + growth + pool.unpooledBytes <= limits.maxBytes {
             kept += 1
+            heldBytes += cost
             b.requests.append(request)
+            countCapacity(b)
         } else {
             droppedRequests += 1
+            if kept >= limits.maxRequests { droppedByCount = true }
             if limitInput == nil { limitInput = b.input }
         }
     }
@@ -158,6 +170,11 @@ public final class WaterfallCollector {
         for i in b.findings.indices where b.findings[i].sessionId == nil { b.findings[i].sessionId = b.sessionId }
         for i in b.requests.indices where b.requests[i].sessionId == nil { b.requests[i].sessionId = b.sessionId }
         findings += b.findings
+        // The finished session's requests at their size, not the growing buffer's.
+        if b.requests.capacity > b.requests.count + b.requests.count / 16 {
+            b.requests = b.requests.withUnsafeBufferPointer { Array($0) }
+            countCapacity(b)
+        }
         sessions.append(WaterfallSession(input: b.input, file: b.file, sessionId: b.sessionId, launchedAt: b.launchedAt,
                                          originUs: originUs, originSource: source, requests: b.requests))
     }
@@ -174,10 +191,20 @@ public final class WaterfallCollector {
         if current != nil { endSession(sessionId: nil, launchedAt: nil) }
         var out = findings
         if droppedRequests > 0 {
+            let bound = droppedByCount ? "the limit of \(limits.maxRequests)"
+                : "the waterfall's memory bound (\(Human.bytes(limits.maxBytes)) of requests)"
             out.append(Finding(rule: WaterfallRule.limit, severity: .info, input: limitInput ?? "-",
-                               message: "\(droppedRequests) network records beyond the limit of \(limits.maxRequests) were checked but not kept for the waterfall"))
+                               message: "\(droppedRequests) network records beyond \(bound) were checked but not kept for the waterfall"))
         }
         return out
+    }
+
+    /// Counts the session's request buffer at its size (`heldBytes`).
+    private func countCapacity(_ b: Builder) {
+        let cap = b.requests.capacity
+        guard cap != b.countedCapacity else { return }
+        heldBytes += (cap - b.countedCapacity) * MemoryLayout<WaterfallRequest>.stride
+        b.countedCapacity = cap
     }
 
     private func emit(_ f: Finding, _ b: Builder) {

@@ -375,6 +375,18 @@ public struct WaterfallRequest: Sendable {
         get { ints.1 == .min ? nil : ints.1 }
         set { ints.1 = newValue ?? .min }
     }
+    /// What this request holds on the heap, about, beyond its fixed part: its transactions and the
+    /// texts of its own (pooled texts are counted by the pool).
+    public var heapBytes: Int {
+        var n = StringPool.heapBytes(recordId) + StringPool.heapBytes(requestId)
+        if record.echoedRequestId != requestId { n += StringPool.heapBytes(record.echoedRequestId) }
+        if !transactions.isEmpty { n += 32 + transactions.count * MemoryLayout<WaterfallTransaction>.stride }
+        for t in transactions {
+            for a in t.anomalies { n += 16 + StringPool.heapBytes(a) }
+        }
+        return n
+    }
+
     /// Transactions beyond `WaterfallLimits.maxTransactions` that were not kept.
     public var droppedTransactions: Int {
         get { Int(droppedRaw) }
@@ -459,9 +471,12 @@ public struct WaterfallSession: Sendable {
 
 /// Bounds on the work one export can cause.
 public struct WaterfallLimits: Sendable {
-    /// Requests kept across all sessions (about 1.4 KB each: 150 000 keep memory near 200 MiB); more are
-    /// counted in a `waterfall.limit` finding, not kept.
+    /// Requests kept across all sessions; more are counted in a `waterfall.limit` finding, not kept.
     public var maxRequests = 150_000
+    /// Memory the kept requests may hold, about (each request's fixed part, its transactions and the
+    /// texts of its own; repeated texts are pooled and bounded apart): 150 000 requests of one
+    /// transaction each take about 100 MiB. Past it, requests are counted in `waterfall.limit`, not kept.
+    public var maxBytes = 112 << 20
     /// Transactions kept per request.
     public var maxTransactions = 64
     /// Findings per rule per session; the rest are summed up in one more finding.

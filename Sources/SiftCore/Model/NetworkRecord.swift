@@ -250,6 +250,9 @@ public final class StringPool {
     private var bytes = 0
     public let maxEntries: Int
     public let maxBytes: Int
+    /// Heap bytes of the texts handed out as copies of their own (the pool was full), about: what
+    /// pooling did not bound, for a caller that keeps a budget.
+    public private(set) var unpooledBytes = 0
 
     public init(maxEntries: Int = 4096, maxBytes: Int = 1 << 20) {
         self.maxEntries = maxEntries
@@ -281,8 +284,17 @@ public final class StringPool {
             slots[i] = s
             count += 1
             bytes += b.count
+        } else {
+            unpooledBytes += StringPool.heapBytes(s)
         }
         return s
+    }
+
+    /// What a string keeps on the heap, about: nothing up to 15 bytes (stored inline), else its
+    /// bytes and a header.
+    public static func heapBytes(_ s: String?) -> Int {
+        guard let n = s?.utf8.count, n > 15 else { return 0 }
+        return n + 33
     }
 
     /// The pooled copy of `s`.

@@ -101,9 +101,9 @@ public enum PBSift {
             return topLevelUsageError(ArgvParser.unknownOption(first, candidates: ["--help", "--version"]), io: io)
         }
         guard let command = commands.first(where: { $0.spec.name == first }) else {
-            var msg = "Unknown subcommand '\(Escape.terminal(first))'"
-            if let s = Suggest.closest(to: first, in: specs.map(\.name) + ["help"]) { msg += ". Did you mean '\(s)'?" }
-            return topLevelUsageError(msg, io: io)
+            var reason = "unknown subcommand"
+            if let s = Suggest.closest(to: first, in: specs.map(\.name) + ["help"]) { reason += "; did you mean '\(s)'?" }
+            return topLevelUsageError(UsageError(reason, about: first), io: io)
         }
         return dispatch(command, rest, io: io)
     }
@@ -126,11 +126,11 @@ public enum PBSift {
                 return try command.run(try ProjectConfig.apply(to: parsed, spec: spec), io).rawValue
             }
         } catch let e as UsageError {
-            return usageError(e.message, spec: spec, io: io)
+            return usageError(e, spec: spec, io: io)
         } catch let e as OutputFailure {
             return e.report(io).rawValue
         } catch {
-            io.err("Error: \(Escape.terminal(String(describing: error)))\n")
+            io.err("pbsift: \(spec.name): \(Escape.terminal(String(describing: error)))\n")
             return ExitStatus.incomplete.rawValue
         }
     }
@@ -150,22 +150,22 @@ public enum PBSift {
             return ExitStatus.ok.rawValue
         }
         guard let spec = specs.first(where: { $0.name == name }) else {
-            var msg = "Unknown subcommand '\(Escape.terminal(name))'"
-            if let s = Suggest.closest(to: name, in: specs.map(\.name)) { msg += ". Did you mean '\(s)'?" }
-            return topLevelUsageError(msg, io: io)
+            var reason = "unknown subcommand"
+            if let s = Suggest.closest(to: name, in: specs.map(\.name)) { reason += "; did you mean '\(s)'?" }
+            return topLevelUsageError(UsageError(reason, about: name), io: io)
         }
         io.out(Help.command(spec))
         return ExitStatus.ok.rawValue
     }
 
-    /// `Error: …` / `Usage: …` / `  See 'pbsift <cmd> --help' for more information.`, exit 64.
-    static func usageError(_ message: String, spec: CommandSpec, io: CommandIO) -> Int32 {
-        io.err("Error: \(Escape.terminal(message))\nUsage: \(spec.usageLine)\n  See 'pbsift \(spec.name) --help' for more information.\n")
+    /// `pbsift: WHAT: reason` / `Usage: …` / `  See 'pbsift <cmd> --help' for more information.`, exit 64.
+    static func usageError(_ e: UsageError, spec: CommandSpec, io: CommandIO) -> Int32 {
+        io.err("\(e.line(command: spec.name))\nUsage: \(spec.usageLine)\n  See 'pbsift \(spec.name) --help' for more information.\n")
         return ExitStatus.usage.rawValue
     }
 
-    static func topLevelUsageError(_ message: String, io: CommandIO) -> Int32 {
-        io.err("Error: \(Escape.terminal(message))\nUsage: pbsift <subcommand>\n  See 'pbsift --help' for more information.\n")
+    static func topLevelUsageError(_ e: UsageError, io: CommandIO) -> Int32 {
+        io.err("\(e.line(command: "pbsift"))\nUsage: pbsift <subcommand>\n  See 'pbsift --help' for more information.\n")
         return ExitStatus.usage.rawValue
     }
 }

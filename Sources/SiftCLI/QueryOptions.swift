@@ -26,7 +26,7 @@ enum QueryOptions {
         for o in QueryOptions.options {
             guard let value = options.value(o.name) else { continue }
             guard platform != nil else {
-                throw UsageError("'--\(o.name)' applies only with '--emit-query <platform>'.")
+                throw UsageError("applies only with '--emit-query <platform>'", about: "--" + o.name)
             }
             switch o.name {
             case "id-field": t.idField = value

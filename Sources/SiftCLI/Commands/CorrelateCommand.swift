@@ -171,10 +171,10 @@ public enum CorrelateCommand: SiftCommand {
         let read = readOptions(from: options)
         let target = try QueryOptions.target(options, platform: platform)
         if platform == nil && logs.isEmpty {
-            throw UsageError("Missing '--logs <path>' (or '--emit-query <platform>').")
+            throw UsageError("missing '--logs <path>' (or '--emit-query <platform>')")
         }
         if inputs.contains("-") && logs.contains("-") {
-            throw UsageError("Standard input can be the export or the logs, not both.")
+            throw UsageError("standard input can be the export or the logs, not both", about: "-")
         }
         let analysis = CorrelationAnalysis()
         try run.read(inputs, analyses: [analysis], requestIdHeader: options.value("request-id-header"))

@@ -78,7 +78,7 @@ public enum RecordsCommand: SiftCommand {
     static func jsonMeansJSONLines(_ options: ParsedOptions) throws -> ParsedOptions {
         guard options.flag("json") else { return options }
         if let given = options.value("format"), given != "jsonl" {
-            throw UsageError("'--json' conflicts with '--format \(given)'")
+            throw UsageError("conflicts with '--format \(given)'", about: "--json")
         }
         var o = options
         o.flags.remove("json")

@@ -55,11 +55,11 @@ public enum ScrubCommand: SiftCommand {
         commonOptions: false)
 
     public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
-        guard let input = options.argument("input").first else { throw UsageError("Missing expected argument '<input>'") }
-        guard input != "-" else { throw UsageError("scrub needs a file or a folder, not standard input") }
+        guard let input = options.argument("input").first else { throw UsageError("missing argument '<input>'") }
+        guard input != "-" else { throw UsageError("scrub needs a file or a folder, not standard input", about: "-") }
         let dryRun = options.flag("dry-run")
         let quiet = options.flag("quiet")
-        guard dryRun || options.value("output") != nil else { throw UsageError("Missing expected option '--output <path>'") }
+        guard dryRun || options.value("output") != nil else { throw UsageError("missing option '--output <path>'") }
         var limits = ReadLimits.default
         if let n = options.bytes("max-input-bytes") { limits.maxInputBytes = n }
         // Names inside the input (entries, link targets) can hold a credential: every text that

@@ -14,7 +14,8 @@ public enum ScrubCommand: SiftCommand {
             reports, at any severity, is replaced by ***scrubbed:<rule>:<fingerprint>***: the rule \
             that found it and its fingerprint, never the value. Values are replaced wherever they \
             stand (headers, URLs, bodies, base64 and gzip'd bodies, blobs, damaged lines, other \
-            files). A blob whose bytes change is stored under its new SHA-256 and every reference to \
+            files); a file or folder whose name holds one is renamed, the value becoming \
+            scrubbed-<rule>-<fingerprint> and the extension kept. A blob whose bytes change is stored under its new SHA-256 and every reference to \
             it is updated, with the body sizes. A frame record, which must never leave the device, \
             becomes a record of type 'scrubbed' keeping only its seq and ts. A zip copy deflates the \
             members its input deflated; everything else is copied byte for byte. The output must not exist: scrub never \
@@ -130,6 +131,10 @@ public enum ScrubCommand: SiftCommand {
                         // Any other file (notes, export.json, a stray .json) is read as text by verify.
                         data = edited
                         changes.append("\(entry.name): rewritten")
+                    }
+                    if !entry.isWholeInput, let renamed = scrubber.values.rename(name, used: &scrubber.used) {
+                        changes.append("\(name) → \(renamed) (renamed)")
+                        name = renamed
                     }
                     try out.add(name: name, bytes: data, deflate: entry.isDeflated)
                 } catch {
@@ -248,6 +253,11 @@ final class ScrubCollector: Analysis {
                 }
             }
         }
+    }
+
+    /// File and folder names are data: a credential there is replaced in the copy's names.
+    func entryName(_ file: SessionContext) {
+        for part in SecretHitFinder.nameParts(file.file) { hits += finder.hits(inName: part.name) }
     }
 
     func blob(_ blob: BlobContent) {

@@ -37,6 +37,70 @@ struct ScrubValues {
 
     var isEmpty: Bool { entries.isEmpty }
 
+    /// The placeholder standing in a file or folder name: `scrubbed-<rule>-<fingerprint hex>`, with
+    /// none of the characters (`*`, `:`) a file system or an unzip tool may refuse.
+    static func namePlaceholder(rule: String, fingerprint: String) -> String {
+        let hex = fingerprint.hasPrefix("sha256:") ? String(fingerprint.dropFirst(7)) : fingerprint
+        let safe = String(String.UnicodeScalarView((rule + "-" + hex).unicodeScalars.map { c in
+            (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || (c >= "0" && c <= "9") || c == "." || c == "-" || c == "_" ? c : "-"
+        }))
+        return "scrubbed-" + safe
+    }
+
+    /// An entry's name with every value that stands in one of its parts (a folder's or the file's own
+    /// name) replaced by its name placeholder, keeping the `/`s and the file's extension; nil when
+    /// nothing changed. A blob's own name (its hash) is never changed. A session file that loses a value
+    /// also loses a leading `ses_`: its name no longer says the session's id (its header does).
+    func rename(_ name: String, used: inout Set<String>) -> String? {
+        let parts = SecretHitFinder.nameParts(name)
+        guard !parts.isEmpty else { return nil }
+        let checked = Set(parts.map(\.path))
+        var out: [String] = []
+        var path = ""
+        var changed = false
+        let all = name.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        for (i, p) in all.enumerated() {
+            path += (path.isEmpty ? "" : "/") + p
+            guard checked.contains(path) else { out.append(p); continue }
+            var bytes = Array(p.utf8)
+            var hit = false
+            for e in entries {
+                let with = Array(ScrubValues.namePlaceholder(rule: e.rule, fingerprint: e.fingerprint).utf8)
+                for form in e.forms where !form.isEmpty && bytes.count >= form.count {
+                    guard let r = ScrubValues.replaceAll(bytes, form, with) else { continue }
+                    bytes = r
+                    hit = true
+                    used.insert(e.placeholder)
+                }
+            }
+            guard hit else { out.append(p); continue }
+            var new = String(decoding: bytes, as: UTF8.self)
+            let isFile = i == all.count - 1
+            if isFile {
+                let ext = ScrubValues.fileExtension(p)
+                if !ext.isEmpty && !new.hasSuffix(ext) { new += ext }
+                let lower = p.lowercased()
+                if lower.hasSuffix(".jsonl") || lower.hasSuffix(".jsonl.gz"), new.hasPrefix("ses_") { new = String(new.dropFirst(4)) }
+            }
+            out.append(new)
+            changed = true
+        }
+        return changed ? out.joined(separator: "/") : nil
+    }
+
+    /// `.jsonl.gz`, `.har`, `.txt`: what a name ends with that says what the file is (the known
+    /// double extensions, else the last `.` and up to 8 letters or digits after it).
+    static func fileExtension(_ name: String) -> String {
+        let lower = name.lowercased()
+        for ext in [".jsonl.gz", ".har.gz", ".tar.gz", ".json.gz", ".log.gz"] where lower.hasSuffix(ext) {
+            return String(name.suffix(ext.count))
+        }
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
+        let ext = name[name.index(after: dot)...]
+        guard !ext.isEmpty, ext.count <= 8, ext.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else { return "" }
+        return String(name[dot...])
+    }
+
     static func percentEncode(_ s: String, lower: Bool = false) -> String {
         var out = ""
         for b in s.utf8 {

@@ -131,9 +131,10 @@ public struct UsageError: Error, Sendable {
         self.what = what
     }
 
-    /// The line standard error gets: `pbsift: WHAT: reason` (`WHAT` defaults to `command`).
-    public func line(command: String) -> String {
-        "pbsift: \(Escape.terminal(what ?? command)): \(Escape.terminal(reason))"
+    /// The line standard error gets: `pbsift: WHAT: reason` (`WHAT` defaults to `command`). Both
+    /// are command-line text (an export's text in a reason went through the `Redactor` first).
+    public func line(command: String) -> SafeText {
+        "pbsift: \(argument: what ?? command): \(argument: reason)"
     }
 }
 

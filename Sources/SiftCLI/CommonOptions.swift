@@ -231,7 +231,7 @@ public struct CommonOptions: Sendable {
     }
 
     /// Writes a report held whole, through the sink; nil when written, else `.incomplete`.
-    public func write(_ report: String, io: CommandIO) -> ExitStatus? {
+    public func write(_ report: SafeText, io: CommandIO) -> ExitStatus? {
         do {
             let sink = try openOutput(io)
             sink.write(report)

@@ -85,7 +85,7 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
             _ = try ArgvParser(spec: testSpec).parse(c.args)
             Issue.record("expected a usage error")
         } catch let e as UsageError {
-            #expect(e.line(command: "probe") == c.message)
+            #expect(e.line(command: "probe").string == c.message)
         } catch {
             Issue.record("unexpected error \(error)")
         }
@@ -182,7 +182,7 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
                     continue
                 }
                 let r = runCLI([spec.name, "--\(o.name)=\(bad)", "x"])
-                let expected = UsageError.invalid(bad, for: o).line(command: spec.name)
+                let expected = UsageError.invalid(bad, for: o).line(command: spec.name).string
                 #expect(r.status == 64, "\(spec.name) --\(o.name)")
                 #expect(r.err.hasPrefix("\(expected)\nUsage: pbsift \(spec.name) "), "\(spec.name) --\(o.name): \(r.err)")
                 #expect(r.err.hasPrefix("pbsift: --\(o.name) "), "\(spec.name) --\(o.name): \(r.err)")

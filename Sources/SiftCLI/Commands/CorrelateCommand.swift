@@ -187,7 +187,7 @@ public enum CorrelateCommand: SiftCommand {
                 return run.finish("")
             }
             let text = QueryEmitter.emit(platform, scopes: scopes, target: target)
-            return run.finish(Redactor.verify().text(text))
+            return run.finish(SafeText(escaped: Redactor.verify().text(text.untrusted)))
         }
 
         var logRead = read
@@ -238,7 +238,7 @@ final class ScanProgress: @unchecked Sendable {
         guard t - lastDraw >= 0.1 else { return }
         lastDraw = t
         drawn = true
-        io.err("\r\u{1B}[Kscanning logs · " + Human.bytes(bytes))
+        io.err("\r\u{1B}[Kscanning logs · \(bytes: bytes)")
     }
 
     func clear() {

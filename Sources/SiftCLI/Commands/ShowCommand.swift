@@ -100,12 +100,12 @@ public enum ShowCommand: SiftCommand {
 
         guard let match = show.matches.first else {
             // The message names a record type from the export: it goes through the redactor.
-            let notFound = Redactor.verify().text(show.notFoundMessage())
+            let notFound = Redactor.verify().text(show.notFoundMessage().untrusted)
             if outcome.anyIncomplete {
-                io.err("pbsift: show: \(Escape.terminal(notFound)); an input was not read in full\n")
+                io.err("pbsift: show: \(notFound); an input was not read in full\n")
                 return .incomplete
             }
-            throw UsageError(notFound)
+            throw UsageError(notFound.value)
         }
         let places = Set(show.matches.map { "\($0.input)\u{0}\($0.file)\u{0}\($0.sessionId ?? "")" })
         if places.count > 1 {

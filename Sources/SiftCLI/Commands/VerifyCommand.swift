@@ -156,13 +156,13 @@ public enum VerifyCommand: SiftCommand {
                 let written = Baseline(findings: all)
                 try written.write(path: path)
                 let n = written.entries.count
-                var note = "pbsift: wrote \(n) baseline entr\(n == 1 ? "y" : "ies") to \(Escape.terminal(path))"
-                if let keyWritten { note += "; created the fingerprint key \(Escape.terminal(keyWritten)) (keep it beside the baseline)" }
+                var note: SafeText = "pbsift: wrote \(n) baseline entr\(n == 1 ? "y" : "ies") to \(argument: path)"
+                if let keyWritten { note += "; created the fingerprint key \(argument: keyWritten) (keep it beside the baseline)" }
                 io.err(note + "\n")
                 // Writing a baseline accepts every finding: the run succeeds unless an input was not read in full.
                 status = run.incomplete ? .incomplete : .ok
             } catch {
-                io.err("pbsift: --write-baseline: \(Escape.terminal(error.description))\n")
+                io.err("pbsift: --write-baseline: \(argument: error.description)\n")
                 status = .incomplete
             }
         }

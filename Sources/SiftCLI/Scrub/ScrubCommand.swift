@@ -66,7 +66,7 @@ public enum ScrubCommand: SiftCommand {
         // is not the user's own path is printed through verify's redactor.
         var redactor = Redactor.verify()
         func fail(_ path: String, _ why: String) -> ExitStatus {
-            io.err("pbsift: \(Escape.terminal(path)): \(Escape.terminal(redactor.text(why)))\n")
+            io.err("pbsift: \(argument: path): \(redactor.text(why.untrusted))\n")
             return .incomplete
         }
         let output = options.value("output")
@@ -154,17 +154,21 @@ public enum ScrubCommand: SiftCommand {
         }
 
         // 4. What was done.
-        var lines: [String] = []
+        var lines: [SafeText] = []
         let placed = scrubber.values.entries.filter { scrubber.used.contains($0.placeholder) }
-        lines.append("\(dryRun ? "would replace" : "replaced") \(placed.count) value\(placed.count == 1 ? "" : "s") in \(changes.count) file\(changes.count == 1 ? "" : "s")\(dryRun ? "" : "; wrote \(output ?? "")")")
+        let verb: SafeText = dryRun ? "would replace" : "replaced"
+        let wrote: SafeText = dryRun ? "" : "; wrote \(argument: output ?? "")"
+        lines.append("\(verb) \(placed.count) value\(placed.count == 1 ? "" : "s") in \(changes.count) file\(changes.count == 1 ? "" : "s")\(wrote)")
         for e in placed.sorted(by: { ($0.rule, $0.fingerprint) < ($1.rule, $1.fingerprint) }) {
-            lines.append("  \(e.rule)  \(e.fingerprint)")
+            // A rule id and a fingerprint: pbsift's own words.
+            lines.append("  \(SafeText(program: e.rule))  \(SafeText(program: e.fingerprint))")
         }
         if scrubber.framesReplaced > 0 {
             let n = scrubber.framesReplaced
-            lines.append("  \(n) frame record\(n == 1 ? "" : "s") (policy.frame-in-export) \(dryRun ? "would be" : n == 1 ? "was" : "were") replaced by a 'scrubbed' record keeping seq and ts")
+            let were: SafeText = dryRun ? "would be" : n == 1 ? "was" : "were"
+            lines.append("  \(n) frame record\(n == 1 ? "" : "s") (policy.frame-in-export) \(were) replaced by a 'scrubbed' record keeping seq and ts")
         }
-        for c in changes { lines.append("  " + Escape.terminal(redactor.text(c))) }
+        for c in changes { lines.append("  \(redactor.text(c.untrusted))") }
         let text = lines.joined(separator: "\n") + "\n"
         if dryRun { io.out(text) } else if !quiet { io.err(text) }
         return .ok

@@ -474,7 +474,45 @@ final class VerifyWorker: @unchecked Sendable {
                     }
                 }
             case "error": error(v)
+            case "_webSocketMessages" where v.isArray: webSocketMessages(v)
             default: genericValue(v, key: key)
+            }
+        }
+    }
+
+    /// A HAR entry's WebSocket messages (Chrome's `_webSocketMessages`: `type`, `time`, `opcode`,
+    /// `data`): socket traffic, where access tokens ride, read like a frame's body. A text message
+    /// (`opcode` 1) is read as a (possibly cut) JSON document, so the body-field names apply; a binary
+    /// one (`opcode` 2) is base64 and is decoded first. Every other member gets the detectors.
+    private func webSocketMessages(_ v: JSONValue) {
+        scanner.scanName("_webSocketMessages") { "_webSocketMessages" }
+        var i = 0
+        v.forEachElement { m in
+            defer { i += 1 }
+            let at = "_webSocketMessages[\(i)]"
+            guard m.isObject else {
+                var loc = Loc(at, jsonPath: false)
+                scanner.walk(m, &loc, names: nil, rule: "", what: "", listed: false, hints: [])
+                return
+            }
+            let binary = m["opcode"]?.int == 2
+            m.forEachMember { k, x in
+                scanner.scanName(k) { "\(at).\(clipName(k))" }
+                if k == "data", x.isString {
+                    let location = "\(at).data"
+                    if binary, let decoded = x.string.flatMap(Base64.decode), !decoded.isEmpty {
+                        let saved = scanner.rawRange
+                        scanner.rawRange = nil
+                        decoded.withUnsafeBufferPointer { scanner.content($0, contentType: nil, location: location, depth: 1) }
+                        scanner.rawRange = saved
+                    }
+                    // The text as it stands too: a binary message's base64 can hold a value in its own right.
+                    scanner.withStringBytes(x) { scanner.content($0, contentType: nil, location: location, depth: 0) }
+                } else {
+                    var loc = Loc(at, jsonPath: false)
+                    loc.push(.key(k))
+                    scanner.walk(x, &loc, names: nil, rule: "", what: "", listed: false, hints: scanner.hints(k))
+                }
             }
         }
     }

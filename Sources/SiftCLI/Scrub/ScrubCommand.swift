@@ -87,6 +87,7 @@ public enum ScrubCommand: SiftCommand {
             return fail(input, "not read in full (\(why)); nothing written")
         }
         var scrubber = Scrubber(values: ScrubValues(hits: collect.hits), limits: limits)
+        scrubber.cookies = collect.cookies
         let gzipped = ScrubCommand.startsWithGzip(input)
 
         // 2. The blobs whose bytes change, and their new names.
@@ -237,6 +238,8 @@ public enum ScrubCommand: SiftCommand {
 final class ScrubCollector: Analysis {
     let finder = SecretHitFinder()
     var hits: [SecretHit] = []
+    /// HAR cookies (`name \0 value`) whose header verify reported, with its placeholder.
+    var cookies: [String: String] = [:]
     var incompleteBlob = false
     /// Every file is scrubbed, so every file is read (export.json, notes, stray files).
     var readsOtherFiles: Bool { true }
@@ -244,12 +247,16 @@ final class ScrubCollector: Analysis {
     func record(_ record: Record, session: SessionContext) {
         for h in finder.hits(in: record) {
             hits.append(h)
-            // A cookie header's value is also written as its cookies, one by one (HAR `cookies`).
+            // A cookie header's value is also written as its cookies, one by one (HAR `cookies`): a
+            // long value is replaced wherever it stands, and every pair in its own `cookies` entry.
             if h.location.lowercased().contains("cookie") {
+                let placeholder = ScrubPlaceholder.make(rule: h.rule, fingerprint: h.fingerprint)
                 for pair in h.value.split(separator: ";") {
                     guard let eq = pair.firstIndex(of: "=") else { continue }
+                    let n = String(pair[..<eq]).trimmingCharacters(in: .whitespaces)
                     let v = String(pair[pair.index(after: eq)...]).trimmingCharacters(in: .whitespaces)
                     if v.utf8.count >= 8 { hits.append(SecretHit(value: v, rule: h.rule, severity: h.severity, location: h.location)) }
+                    if !v.isEmpty && cookies[n + "\u{0}" + v] == nil { cookies[n + "\u{0}" + v] = placeholder }
                 }
             }
         }

@@ -175,6 +175,9 @@ struct Scrubber {
     var used = Set<String>()
     /// Frame records replaced by a `scrubbed` record.
     var framesReplaced = 0
+    /// HAR cookies (`name \0 value`) whose `Cookie` or `Set-Cookie` header verify reported, and the
+    /// placeholder of that report.
+    var cookies: [String: String] = [:]
 
     init(values: ScrubValues, limits: ReadLimits) {
         self.values = values
@@ -291,11 +294,27 @@ struct Scrubber {
             var handled = Set<String>()
             try body(v, &edits, handled: &handled)
             try v.forEachMember { k, x in
-                if !handled.contains(k) { try walk(x, &edits) }
+                guard !handled.contains(k) else { return }
+                if k == "cookies", x.isArray, !cookies.isEmpty {
+                    try x.forEachElement { try cookie($0, &edits) }
+                } else {
+                    try walk(x, &edits)
+                }
             }
         default:
             break
         }
+    }
+
+    /// One member of a HAR `cookies` list: its value is replaced when verify reported the header it
+    /// stands for (a `Cookie` or `Set-Cookie` that carries a value is a finding however short the
+    /// value: such values are not replaced wherever they stand, only here).
+    private mutating func cookie(_ c: JSONValue, _ edits: inout [(Range<Int>, [UInt8])]) throws {
+        guard c.isObject, let name = c["name"]?.string, let value = c["value"], let v = value.string,
+              let placeholder = cookies[name + "\u{0}" + v] else { try walk(c, &edits); return }
+        used.insert(placeholder)
+        edits.append((Scrubber.range(value), Scrubber.quoted(placeholder)))
+        try c.forEachMember { k, x in if k != "value" { try walk(x, &edits) } }
     }
 
     /// `s` with each base64 run (20 symbols or more, as verify decodes them in a string) that holds
@@ -322,7 +341,16 @@ struct Scrubber {
                 out += run
                 continue
             }
-            out += Array(Base64.encode(edited).utf8) + run.suffix(spare)
+            // The run's own padding goes: the new text carries its own, in the run's alphabet
+            // (base64url, unpadded when the run was, for a JWT part or a URL-safe token).
+            var pad = 0
+            while spare == 0, i < s.count, s[i] == 0x3D, pad < 2 { i += 1; pad += 1 }
+            var encoded = Array(Base64.encode(edited).utf8)
+            if run.contains(0x2D) || run.contains(0x5F) {
+                encoded = encoded.map { $0 == 0x2B ? 0x2D : $0 == 0x2F ? 0x5F : $0 }
+                if pad == 0 { while encoded.last == 0x3D { encoded.removeLast() } }
+            }
+            out += encoded + run.suffix(spare)
             changed = true
         }
         return changed ? out : nil

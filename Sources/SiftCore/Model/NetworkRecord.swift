@@ -219,7 +219,7 @@ extension NetworkRecord: Redactable {
 
     /// Every text that came from the export, redacted in place (the input path is the user's own).
     public mutating func redact(by r: Redactor) {
-        redact(unique: { r.text($0) }, repeated: { r.text($0) }, url: { r.url($0) })
+        redact(unique: { r.text($0.untrusted).value }, repeated: { r.text($0.untrusted).value }, url: { r.url($0.untrusted).value })
     }
 
     /// Every text that came from the export, redacted in place: `unique` for the ids, `repeated` for

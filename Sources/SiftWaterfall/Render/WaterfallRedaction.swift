@@ -17,9 +17,9 @@ final class SharedRedaction {
 
     func text(_ s: String?) -> String? {
         guard let s else { return nil }
-        guard s.utf8.count > 15 else { return redactor.text(s) }
+        guard s.utf8.count > 15 else { return redactor.text(s.untrusted).value }
         if let hit = texts[s] { return hit }
-        let out = redactor.text(s)
+        let out = redactor.text(s.untrusted).value
         if texts.count < SharedRedaction.maxEntries { texts[s] = out }
         return out
     }
@@ -27,12 +27,12 @@ final class SharedRedaction {
     func url(_ s: String?) -> String? {
         guard let s else { return nil }
         if let hit = urls[s] { return hit }
-        let out = redactor.url(s)
+        let out = redactor.url(s.untrusted).value
         if urls.count < SharedRedaction.maxEntries { urls[s] = out }
         return out
     }
 
-    func unique(_ s: String?) -> String? { redactor.text(s) }
+    func unique(_ s: String?) -> String? { redactor.text(s.untrusted).value }
 }
 
 extension WaterfallTransaction: Redactable {
@@ -84,9 +84,9 @@ extension WaterfallSession: Redactable {
 
     public mutating func redact(by r: Redactor) {
         let shared = SharedRedaction(r)
-        file = r.text(file)
-        sessionId = r.text(sessionId)
-        originSource = r.text(originSource)
+        file = r.text(file.untrusted).value
+        sessionId = r.text(sessionId.untrusted).value
+        originSource = r.text(originSource.untrusted).value
         for i in requests.indices { requests[i].redact(shared) }
     }
 }

@@ -188,10 +188,29 @@ final class DetectorEngine: @unchecked Sendable {
 
     /// Appends to `out` the offsets (plus `base`) where a stem starts; with `first`, stops at the first.
     func stemHits(_ b: UnsafeBufferPointer<UInt8>, base: Int = 0, first: Bool = false, into out: inout [Int]) -> Int? {
-        let n = b.count
-        guard n >= 2, let p = b.baseAddress else { return nil }
-        let bloom = bloom4, short = short2
         let limit = maxCandidates
+        var saturated: Int? = nil
+        forEachStem(b) { i in
+            out.append(base + i)
+            if first { return true }
+            if out.count >= limit { saturated = base + i; return true }
+            return false
+        }
+        return saturated
+    }
+
+    /// Whether a stem starts anywhere in `b` (no allocation, no state).
+    func hasStem(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        var found = false
+        forEachStem(b) { _ in found = true; return true }
+        return found
+    }
+
+    /// Calls `hit` with each offset in `b` where a stem starts, in order, until it returns true.
+    @inline(__always) private func forEachStem(_ b: UnsafeBufferPointer<UInt8>, _ hit: (Int) -> Bool) {
+        let n = b.count
+        guard n >= 2, let p = b.baseAddress else { return }
+        let bloom = bloom4, short = short2
         @inline(__always) func matches(_ st: [UInt8], _ i: Int, from: Int) -> Bool {
             guard i + st.count <= n else { return false }
             var j = from
@@ -227,9 +246,7 @@ final class DetectorEngine: @unchecked Sendable {
             let inShort = (short[pair >> 6] >> UInt64(pair & 63)) & 1 != 0
             if inBloom || inShort {
                 if (inBloom && checkLong(w, i)) || (inShort && checkShort(pair, i)) {
-                    out.append(base + i)
-                    if first { return nil }
-                    if out.count >= limit { return base + i }
+                    if hit(i) { return }
                 }
             }
             i += 1
@@ -237,13 +254,10 @@ final class DetectorEngine: @unchecked Sendable {
         while i + 2 <= n {
             let pair = Int(p[i]) | Int(p[i + 1]) << 8
             if (short[pair >> 6] >> UInt64(pair & 63)) & 1 != 0 && checkShort(pair, i) {
-                out.append(base + i)
-                if first { return nil }
-                if out.count >= limit { return base + i }
+                if hit(i) { return }
             }
             i += 1
         }
-        return nil
     }
 
     /// A match's severity: a placeholder (`ghp_xxxx…`, `AKIA…EXAMPLE`, a vendor's documented example)

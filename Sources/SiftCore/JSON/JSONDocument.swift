@@ -36,14 +36,14 @@ struct JSONNode {
 /// One parsed JSON text. Immutable; values are reached through `root`.
 public final class JSONDocument: @unchecked Sendable {
     public let bytes: [UInt8]
-    @usableFromInline var nodes: [JSONNode]
+    /// The tape. A constant: a `var` of a class costs a dynamic exclusivity check at every read.
+    @usableFromInline let nodes: [JSONNode]
     /// Some object holds the same member name twice (readers disagree on which copy counts).
     public private(set) var hasDuplicateKeys = false
 
     /// Parses `bytes` as exactly one JSON value (surrounding white space allowed), at most `maxDepth` deep.
     public init(bytes: [UInt8], maxDepth: Int = 512) throws(JSONParseError) {
         self.bytes = bytes
-        self.nodes = []
         // Offsets are 32-bit on the tape: a text of 2 GiB or more is refused, never truncated.
         guard bytes.count < Int(Int32.max) else {
             throw JSONParseError(reason: .syntax, offset: 0, message: "JSON text of \(bytes.count) bytes is over the 2 GiB bound")

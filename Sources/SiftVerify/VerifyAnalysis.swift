@@ -21,7 +21,7 @@ struct SessionPlace: Sendable {
         blobsAvailable = s.blobsAvailable
     }
 
-    func finding(_ rule: String, _ severity: Severity, line: Int, seq: Int?, recordId: String?, location: String, message: String,
+    func finding(_ rule: String, _ severity: Severity, line: Int?, seq: Int?, recordId: String?, location: String, message: String,
                  preview: String?, fingerprint: String?) -> Finding {
         Finding(rule: rule, severity: severity, input: input, file: file, sessionId: sessionId, seq: seq,
                 line: line, recordId: recordId, location: location, message: message, preview: preview,
@@ -90,6 +90,7 @@ public final class VerifyAnalysis: Analysis {
         case record(Record, SessionPlace)
         case damaged([UInt8], Int, SessionPlace)
         case other([UInt8], Int, SessionPlace)
+        case name(SessionPlace, [NamePart])
         case blob(BlobContent)
     }
     private var batch: [Item] = []
@@ -106,6 +107,7 @@ public final class VerifyAnalysis: Analysis {
         case .record(let r, let place): checker.record(r, session: place)
         case .damaged(let bytes, let line, let place): checker.damagedLine(bytes, line: line, session: place)
         case .other(let bytes, let line, let place): checker.otherText(bytes, line: line, file: place)
+        case .name(let place, let parts): checker.entryName(place, parts: parts)
         case .blob(let blob): checker.blob(blob)
         }
     }
@@ -135,6 +137,18 @@ public final class VerifyAnalysis: Analysis {
     public func otherText(_ bytes: [UInt8], line: Int, file: SessionContext) {
         handle(.other(bytes, line, SessionPlace(file)), bytes: bytes.count + VerifyAnalysis.itemCost)
     }
+
+    /// Every entry's name: a credential in a file or folder name leaks like one in its content.
+    /// Each part of the path is checked once per input (a folder once, not once per file in it).
+    public func entryName(_ file: SessionContext) {
+        let place = SessionPlace(file)
+        let parts = SecretHitFinder.nameParts(place.file).filter { namesSeen.insert(place.input + "\u{0}" + $0.path).inserted }
+        guard !parts.isEmpty else { return }
+        handle(.name(place, parts), bytes: place.file.utf8.count + VerifyAnalysis.itemCost)
+    }
+
+    /// Folder paths whose names were handed over, by `input \0 path`.
+    private var namesSeen = Set<String>()
 
     public func blob(_ blob: BlobContent) {
         // A second copy under the same name (a duplicate archive entry) is checked too when its bytes differ.
@@ -232,6 +246,9 @@ final class ByteBudget: @unchecked Sendable {
         cond.unlock()
     }
 }
+
+/// One part of an entry's path (`SecretHitFinder.nameParts`).
+typealias NamePart = (path: String, name: String, isFolder: Bool)
 
 /// What checking some items found, before it is applied to the run's results (`VerifyWorker.apply`).
 struct VerifyOutput: @unchecked Sendable {
@@ -387,8 +404,22 @@ final class VerifyWorker: @unchecked Sendable {
         emit(file, line: line, seq: nil, recordId: nil)
     }
 
+    /// An entry's name: the parts of its path not checked before (`SecretHitFinder.nameParts`), every
+    /// folder on its path, then the file's own name. A finding names the file or folder (`file`), its
+    /// location is `file name` or `folder name`.
+    func entryName(_ place: SessionPlace, parts: [NamePart]) {
+        for part in parts {
+            scanner.hits.removeAll(keepingCapacity: true)
+            scanner.rawText(Array(part.name.utf8), location: part.isFolder ? "folder name" : "file name")
+            var at = place
+            at.file = part.path
+            at.sessionId = nil
+            emit(at, line: nil, seq: nil, recordId: nil)
+        }
+    }
+
     /// Turns the scanner's hits into findings (one per rule, place and value).
-    private func emit(_ session: SessionPlace, line: Int, seq: Int?, recordId: String?) {
+    private func emit(_ session: SessionPlace, line: Int?, seq: Int?, recordId: String?) {
         guard !scanner.hits.isEmpty else { return }
         var seen = Set<String>()
         for h in scanner.hits {
@@ -554,7 +585,45 @@ final class VerifyWorker: @unchecked Sendable {
                     }
                 }
             case "error": error(v)
+            case "_webSocketMessages" where v.isArray: webSocketMessages(v)
             default: genericValue(v, key: key)
+            }
+        }
+    }
+
+    /// A HAR entry's WebSocket messages (Chrome's `_webSocketMessages`: `type`, `time`, `opcode`,
+    /// `data`): socket traffic, where access tokens ride, read like a frame's body. A text message
+    /// (`opcode` 1) is read as a (possibly cut) JSON document, so the body-field names apply; a binary
+    /// one (`opcode` 2) is base64 and is decoded first. Every other member gets the detectors.
+    private func webSocketMessages(_ v: JSONValue) {
+        scanner.scanName("_webSocketMessages") { "_webSocketMessages" }
+        var i = 0
+        v.forEachElement { m in
+            defer { i += 1 }
+            let at = "_webSocketMessages[\(i)]"
+            guard m.isObject else {
+                var loc = Loc(at, jsonPath: false)
+                scanner.walk(m, &loc, names: nil, rule: "", what: "", listed: false, hints: [])
+                return
+            }
+            let binary = m["opcode"]?.int == 2
+            m.forEachMember { k, x in
+                scanner.scanName(k) { "\(at).\(clipName(k))" }
+                if k == "data", x.isString {
+                    let location = "\(at).data"
+                    if binary, let decoded = x.string.flatMap(Base64.decode), !decoded.isEmpty {
+                        let saved = scanner.rawRange
+                        scanner.rawRange = nil
+                        decoded.withUnsafeBufferPointer { scanner.content($0, contentType: nil, location: location, depth: 1) }
+                        scanner.rawRange = saved
+                    }
+                    // The text as it stands too: a binary message's base64 can hold a value in its own right.
+                    scanner.withStringBytes(x) { scanner.content($0, contentType: nil, location: location, depth: 0) }
+                } else {
+                    var loc = Loc(at, jsonPath: false)
+                    loc.push(.key(k))
+                    scanner.walk(x, &loc, names: nil, rule: "", what: "", listed: false, hints: scanner.hints(k))
+                }
             }
         }
     }

@@ -161,6 +161,9 @@ public enum CorrelateCommand: SiftCommand {
         Format.text("markdown") { r, _ in CorrelationRender.markdown(r.report) },
     ] + FindingsFormats.all()
 
+    /// The findings `correlate` reports, and counts for its exit status: the reader's and the join's.
+    static let reports = FindingSelection([.integrity, .limits, .archive, .policy, .correlation])
+
     public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
         var run = try ReadingRun(options, spec: spec, io: io)
         let common = run.common
@@ -171,10 +174,10 @@ public enum CorrelateCommand: SiftCommand {
         let read = readOptions(from: options)
         let target = try QueryOptions.target(options, platform: platform)
         if platform == nil && logs.isEmpty {
-            throw UsageError("Missing '--logs <path>' (or '--emit-query <platform>').")
+            throw UsageError("missing '--logs <path>' (or '--emit-query <platform>')")
         }
         if inputs.contains("-") && logs.contains("-") {
-            throw UsageError("Standard input can be the export or the logs, not both.")
+            throw UsageError("standard input can be the export or the logs, not both", about: "-")
         }
         let analysis = CorrelationAnalysis()
         try run.read(inputs, analyses: [analysis], requestIdHeader: options.value("request-id-header"))
@@ -187,14 +190,14 @@ public enum CorrelateCommand: SiftCommand {
                 return run.finish("")
             }
             let text = QueryEmitter.emit(platform, scopes: scopes, target: target)
-            return run.finish(Redactor.verify().text(text))
+            return run.finish(SafeText(escaped: Redactor.verify().text(text.untrusted)))
         }
 
         var logRead = read
         logRead.referenceTime = analysis.sessions.compactMap { $0.window?.from }.min()
         var report = run.correlate(requests: analysis.requests, sessions: analysis.sessions, logs: logs, margin: margin, read: logRead)
         if !common.quiet, let hint = QueryOptions.noMatchHint(report) { io.err(hint) }
-        let findings = ReportEnvelope.sorted(outcome.findings + report.findings)
+        let findings = ReportEnvelope.sorted((outcome.findings + report.findings).filter(reports.keeps))
         report.findings = findings
         let redactor = Redactor.verify()
         let output = CorrelateOutput(report: redactor.apply(report), inputs: redactor.apply(outcome.inputs), blobs: outcome.blobs)
@@ -238,7 +241,7 @@ final class ScanProgress: @unchecked Sendable {
         guard t - lastDraw >= 0.1 else { return }
         lastDraw = t
         drawn = true
-        io.err("\r\u{1B}[Kscanning logs · " + Human.bytes(bytes))
+        io.err("\r\u{1B}[Kscanning logs · \(bytes: bytes)")
     }
 
     func clear() {

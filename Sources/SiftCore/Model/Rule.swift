@@ -28,14 +28,18 @@ public struct Rule: Sendable, Equatable {
     /// The severity it is usually raised at (some rules are raised lower or higher by case).
     public var severity: Severity
     public var summary: String
+    /// What the rule checks and why, in full (SARIF `fullDescription`); empty: the summary says it all.
+    public var detail: String
+    /// What to do about a finding.
     public var help: String
 
     /// `id` must be in a family (`family.name`); an id that is not is a programming error caught by tests.
-    public init(_ id: String, _ severity: Severity, _ summary: String, help: String = "") {
+    public init(_ id: String, _ severity: Severity, _ summary: String, detail: String = "", help: String = "") {
         self.id = id
         self.family = RuleFamily(ruleId: id) ?? .policy
         self.severity = severity
         self.summary = summary
+        self.detail = detail
         self.help = help
     }
 
@@ -43,6 +47,27 @@ public struct Rule: Sendable, Equatable {
     public var json: JSONOut {
         .object(["id": .string(id), "family": .string(family.rawValue), "severity": .string(severity.rawValue),
                  "summary": .string(summary), "help": .string(help)])
+    }
+}
+
+/// The findings a command reports: whole families, plus single rules of another family it
+/// declares by name. What a command lists is what decides its exit status (`--fail-on`).
+public struct FindingSelection: Sendable {
+    public let families: Set<RuleFamily>
+    /// Rules of other families the command reports too (`verify` lists `archive.duplicate-entry`:
+    /// a repeated entry can hide content from its checks).
+    public let rules: Set<String>
+
+    public init(_ families: Set<RuleFamily>, plus rules: [Rule] = []) {
+        self.families = families
+        self.rules = Set(rules.map(\.id))
+    }
+
+    /// Every family.
+    public static let all = FindingSelection(Set(RuleFamily.allCases))
+
+    public func keeps(_ f: Finding) -> Bool {
+        f.family.map(families.contains) ?? false || rules.contains(f.rule)
     }
 }
 

@@ -19,7 +19,7 @@ let package = Package(
         // The session model, JSON, the reader, integrity checks, findings and output helpers.
         .target(name: "SiftCore", dependencies: ["SiftArchive"]),
         // `verify`: the redaction contract and credential detectors.
-        .target(name: "SiftVerify", dependencies: ["SiftCore"]),
+        .target(name: "SiftVerify", dependencies: ["SiftCore", "SiftArchive"]),
         // `waterfall`: timing phases per transaction, summaries, renderers.
         .target(name: "SiftWaterfall", dependencies: ["SiftCore"]),
         // `correlate`: server log scanning and the request-id join.

@@ -34,14 +34,15 @@ public final class CommandIO: @unchecked Sendable {
     /// True once standard output's reader has gone away (EPIPE); further output is dropped.
     public var stdoutClosed: Bool { stdout.closed }
 
-    public func out(_ s: String) { stdout.write(s) }
-    public func err(_ s: String) { stderr.write(s) }
+    /// Only `SafeText` reaches either stream: pbsift's own words, and export text through the `Redactor`.
+    public func out(_ s: SafeText) { stdout.write(s) }
+    public func err(_ s: SafeText) { stderr.write(s) }
 }
 
 extension OutputFailure {
     /// Tells standard error (`pbsift: PATH: reason`); returns exit status 2.
     func report(_ io: CommandIO) -> ExitStatus {
-        io.err(message)
+        io.err(line)
         return .incomplete
     }
 }

@@ -118,10 +118,24 @@ public struct ParsedOptions: Sendable {
     public func flag(_ name: String) -> Bool { flags.contains(name) }
 }
 
-/// A usage error: printed as `Error: …`, then usage, exit 64. A bad value: `UsageError.invalid`.
+/// A usage error: printed as `pbsift: WHAT: reason` like every other error, then the usage line,
+/// exit 64. `what` is the option, argument, file or subcommand at fault (nil: the command itself).
+/// A bad value: `UsageError.invalid`.
 public struct UsageError: Error, Sendable {
-    public var message: String
-    public init(_ message: String) { self.message = message }
+    /// What is at fault, as the user wrote it (`--format <format>`, a config file's path); nil for the command.
+    public var what: String?
+    /// Lowercase, no final period: `unknown option; did you mean '--format'?`.
+    public var reason: String
+    public init(_ reason: String, about what: String? = nil) {
+        self.reason = reason
+        self.what = what
+    }
+
+    /// The line standard error gets: `pbsift: WHAT: reason` (`WHAT` defaults to `command`). Both
+    /// are command-line text (an export's text in a reason went through the `Redactor` first).
+    public func line(command: String) -> SafeText {
+        "pbsift: \(argument: what ?? command): \(argument: reason)"
+    }
 }
 
 /// One subcommand: its table and what it does.

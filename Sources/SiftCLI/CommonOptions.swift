@@ -157,7 +157,7 @@ public struct CommonOptions: Sendable {
         var format = parsed.value("format") ?? spec.formats.first ?? "text"
         if parsed.flag("json") {
             if let given = parsed.value("format"), given != "json" {
-                throw UsageError("'--json' conflicts with '--format \(given)'")
+                throw UsageError("conflicts with '--format \(given)'", about: "--json")
             }
             guard spec.formats.contains("json") else {
                 throw UsageError.invalid("json", for: "--format <format>", expected: "one of " + Self.quotedList(spec.formats))
@@ -231,7 +231,7 @@ public struct CommonOptions: Sendable {
     }
 
     /// Writes a report held whole, through the sink; nil when written, else `.incomplete`.
-    public func write(_ report: String, io: CommandIO) -> ExitStatus? {
+    public func write(_ report: SafeText, io: CommandIO) -> ExitStatus? {
         do {
             let sink = try openOutput(io)
             sink.write(report)

@@ -37,12 +37,12 @@ enum Diagnostics {
 
     /// `pbsift: PATH: reason` for each log problem (the log scanner's messages start with the path).
     static func logs(_ errors: [String], io: CommandIO) {
-        for e in errors { io.err("pbsift: \(Escape.terminal(redactor.text(e)))\n") }
+        for e in errors { io.err("pbsift: \(redactor.text(e.untrusted))\n") }
     }
 
     /// The reason names places inside the input (entry names, link targets): it is redacted.
     static func line(_ path: String, _ reason: String, io: CommandIO) {
-        io.err("pbsift: \(Escape.terminal(path)): \(Escape.terminal(redactor.text(reason)))\n")
+        io.err("pbsift: \(argument: path): \(redactor.text(reason.untrusted))\n")
     }
 
     static let redactor = Redactor.verify()

@@ -4,7 +4,7 @@ import SiftCore
 /// What an option's value must be. The parser checks every value against its option's kind and
 /// keeps the typed result (`ParsedOptions.int`, `.seconds`, `.bytes`, `.time`, `.regex`); a value
 /// that does not fit is one usage error, whatever the option or command (`UsageError.invalid`):
-/// `The value 'X' is invalid for '--opt <v>'. Please provide <expectation>.`, exit 64.
+/// `pbsift: --opt <v>: invalid value 'X'; expected <expectation>`, exit 64.
 public enum ValueKind: Sendable {
     /// Any text.
     case text
@@ -23,7 +23,7 @@ public enum ValueKind: Sendable {
     /// A regular expression (ICU syntax, as `NSRegularExpression` reads it).
     case regex
     /// A command's own check: nil when the text is fine, else what to provide instead
-    /// (`a field name`), as the error's `Please provide …` says it.
+    /// (`a field name`), as the error's `expected …` says it.
     case rule(@Sendable (String) -> String?)
 
     /// The typed value of `text`, or nil when it does not fit.
@@ -47,7 +47,7 @@ public enum ValueKind: Sendable {
         }
     }
 
-    /// What a valid value looks like, as `Please provide …` ends: `a positive whole number`.
+    /// What a valid value looks like, as `expected …` ends: `a positive whole number`.
     public func expectation(for text: String) -> String {
         switch self {
         case .text: return "a value"
@@ -91,9 +91,9 @@ public enum OptionValue: Sendable, Equatable {
 
 extension UsageError {
     /// The one message for a value that does not fit its option or argument:
-    /// `The value 'png' is invalid for '--format <format>'. Please provide one of 'text' or 'json'.`
+    /// `pbsift: --format <format>: invalid value 'png'; expected one of 'text' or 'json'`.
     public static func invalid(_ value: String, for label: String, expected: String) -> UsageError {
-        UsageError("The value '\(value)' is invalid for '\(label)'. Please provide \(expected).")
+        UsageError("invalid value '\(value)'; expected \(expected)", about: label)
     }
 
     /// The message for `value` given to `option`, from its kind.

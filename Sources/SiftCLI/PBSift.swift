@@ -58,7 +58,7 @@ public enum PBSift {
                            columns: terminalColumns(env: env, tty: stdoutTTY))
         var status = run(arguments: Array(argv.dropFirst()), io: io)
         if let failure = io.stdout.finish() {
-            io.err(failure.message)
+            io.err(failure.line)
             if status == ExitStatus.ok.rawValue || status == ExitStatus.findings.rawValue {
                 status = ExitStatus.incomplete.rawValue
             }
@@ -81,16 +81,16 @@ public enum PBSift {
     /// Runs one command line (without the program name) against `io`; returns the exit status.
     public static func run(arguments: [String], io: CommandIO) -> Int32 {
         guard let first = arguments.first else {
-            io.out(Help.topLevel(specs))
+            io.out(SafeText(program: Help.topLevel(specs)))
             return ExitStatus.ok.rawValue
         }
         let rest = Array(arguments.dropFirst())
         switch first {
         case "--help", "-h":
-            io.out(Help.topLevel(specs))
+            io.out(SafeText(program: Help.topLevel(specs)))
             return ExitStatus.ok.rawValue
         case "--version":
-            io.out(([version] + Accelerators.engineLines).joined(separator: "\n") + "\n")
+            io.out(SafeText(program: ([version] + Accelerators.engineLines).joined(separator: "\n") + "\n"))
             return ExitStatus.ok.rawValue
         case "help":
             return help(rest, io: io)
@@ -101,9 +101,9 @@ public enum PBSift {
             return topLevelUsageError(ArgvParser.unknownOption(first, candidates: ["--help", "--version"]), io: io)
         }
         guard let command = commands.first(where: { $0.spec.name == first }) else {
-            var msg = "Unknown subcommand '\(Escape.terminal(first))'"
-            if let s = Suggest.closest(to: first, in: specs.map(\.name) + ["help"]) { msg += ". Did you mean '\(s)'?" }
-            return topLevelUsageError(msg, io: io)
+            var reason = "unknown subcommand"
+            if let s = Suggest.closest(to: first, in: specs.map(\.name) + ["help"]) { reason += "; did you mean '\(s)'?" }
+            return topLevelUsageError(UsageError(reason, about: first), io: io)
         }
         return dispatch(command, rest, io: io)
     }
@@ -114,23 +114,23 @@ public enum PBSift {
         do {
             switch try ArgvParser(spec: spec).parse(args) {
             case .help:
-                io.out(Help.command(spec))
+                io.out(SafeText(program: Help.command(spec)))
                 return ExitStatus.ok.rawValue
             case .options(let parsed):
                 // A config file found by looking upward changes the defaults (even the gate's
                 // --fail-on) without being named: say which one, so it can't do so unseen.
                 if parsed.value("config") == nil, spec.allOptions.contains(where: { $0.name == "config" }),
                    let found = ProjectConfig.find(from: FileManager.default.currentDirectoryPath) {
-                    io.err("pbsift: \(Escape.terminal(found)): defaults read from this config file (--config names another)\n")
+                    io.err("pbsift: \(argument: found): defaults read from this config file (--config names another)\n")
                 }
                 return try command.run(try ProjectConfig.apply(to: parsed, spec: spec), io).rawValue
             }
         } catch let e as UsageError {
-            return usageError(e.message, spec: spec, io: io)
+            return usageError(e, spec: spec, io: io)
         } catch let e as OutputFailure {
             return e.report(io).rawValue
         } catch {
-            io.err("Error: \(Escape.terminal(String(describing: error)))\n")
+            io.err("pbsift: \(SafeText(program: spec.name)): \(Redactor.verify().text(String(describing: error).untrusted))\n")
             return ExitStatus.incomplete.rawValue
         }
     }
@@ -138,34 +138,34 @@ public enum PBSift {
     /// `pbsift help`, `pbsift help <command>`, `pbsift help --man`.
     static func help(_ args: [String], io: CommandIO) -> Int32 {
         guard let name = args.first else {
-            io.out(Help.topLevel(specs))
+            io.out(SafeText(program: Help.topLevel(specs)))
             return ExitStatus.ok.rawValue
         }
         if name == "--man" {
-            io.out(ManPage.render())
+            io.out(SafeText(program: ManPage.render()))
             return ExitStatus.ok.rawValue
         }
         if name == "help" || name == "--help" || name == "-h" {
-            io.out(Help.topLevel(specs))
+            io.out(SafeText(program: Help.topLevel(specs)))
             return ExitStatus.ok.rawValue
         }
         guard let spec = specs.first(where: { $0.name == name }) else {
-            var msg = "Unknown subcommand '\(Escape.terminal(name))'"
-            if let s = Suggest.closest(to: name, in: specs.map(\.name)) { msg += ". Did you mean '\(s)'?" }
-            return topLevelUsageError(msg, io: io)
+            var reason = "unknown subcommand"
+            if let s = Suggest.closest(to: name, in: specs.map(\.name)) { reason += "; did you mean '\(s)'?" }
+            return topLevelUsageError(UsageError(reason, about: name), io: io)
         }
-        io.out(Help.command(spec))
+        io.out(SafeText(program: Help.command(spec)))
         return ExitStatus.ok.rawValue
     }
 
-    /// `Error: …` / `Usage: …` / `  See 'pbsift <cmd> --help' for more information.`, exit 64.
-    static func usageError(_ message: String, spec: CommandSpec, io: CommandIO) -> Int32 {
-        io.err("Error: \(Escape.terminal(message))\nUsage: \(spec.usageLine)\n  See 'pbsift \(spec.name) --help' for more information.\n")
+    /// `pbsift: WHAT: reason` / `Usage: …` / `  See 'pbsift <cmd> --help' for more information.`, exit 64.
+    static func usageError(_ e: UsageError, spec: CommandSpec, io: CommandIO) -> Int32 {
+        io.err("\(e.line(command: spec.name))\nUsage: \(SafeText(program: spec.usageLine))\n  See 'pbsift \(SafeText(program: spec.name)) --help' for more information.\n")
         return ExitStatus.usage.rawValue
     }
 
-    static func topLevelUsageError(_ message: String, io: CommandIO) -> Int32 {
-        io.err("Error: \(Escape.terminal(message))\nUsage: pbsift <subcommand>\n  See 'pbsift --help' for more information.\n")
+    static func topLevelUsageError(_ e: UsageError, io: CommandIO) -> Int32 {
+        io.err("\(e.line(command: "pbsift"))\nUsage: pbsift <subcommand>\n  See 'pbsift --help' for more information.\n")
         return ExitStatus.usage.rawValue
     }
 }

@@ -34,7 +34,7 @@ public struct ArgvParser: Sendable {
         func takeValue(_ opt: OptionSpec, inline: String?) throws -> String {
             if let inline { return inline }
             guard i + 1 < args.count, !(args[i + 1].hasPrefix("-") && args[i + 1] != "-") else {
-                throw UsageError("Missing value for '\(opt.display)'")
+                throw UsageError("missing value", about: opt.display)
             }
             i += 1
             return args[i]
@@ -70,10 +70,10 @@ public struct ArgvParser: Sendable {
                     name = String(body)
                 }
                 guard let opt = table.first(where: { $0.name == name }) else {
-                    throw UsageError(Self.unknownOption("--" + name, candidates: table.map { "--" + $0.name }))
+                    throw Self.unknownOption("--" + name, candidates: table.map { "--" + $0.name })
                 }
                 if opt.valueName == nil {
-                    if inline != nil { throw UsageError("The option '--\(name)' does not take a value") }
+                    if inline != nil { throw UsageError("takes no value", about: "--" + name) }
                     try store(opt, nil)
                 } else {
                     try store(opt, try takeValue(opt, inline: inline))
@@ -87,7 +87,7 @@ public struct ArgvParser: Sendable {
                         var candidates = table.compactMap { $0.short.map { "-" + String($0) } }
                         if chars.count > 1 { candidates = table.map { "--" + $0.name } }
                         let typed = chars.count > 1 && j == 0 ? "-" + String(chars) : "-" + String(c)
-                        throw UsageError(Self.unknownOption(typed, candidates: candidates))
+                        throw Self.unknownOption(typed, candidates: candidates)
                     }
                     if opt.valueName == nil {
                         try store(opt, nil)
@@ -117,7 +117,7 @@ public struct ArgvParser: Sendable {
                 take = rest.prefix(rest.count > laterRequired ? 1 : 0)
             }
             if take.isEmpty && !arg.optional {
-                throw UsageError("Missing expected argument '\(arg.usage)'")
+                throw UsageError("missing argument '\(arg.usage)'")
             }
             if let allowed = arg.allowed {
                 for v in take where !allowed.contains(v) {
@@ -128,15 +128,15 @@ public struct ArgvParser: Sendable {
             rest = rest.dropFirst(take.count)
         }
         if let extra = rest.first {
-            throw UsageError("Unexpected argument '\(extra)'")
+            throw UsageError("unexpected argument '\(extra)'")
         }
     }
 
-    /// `Unknown option '--formt'. Did you mean '--format'?`
-    static func unknownOption(_ typed: String, candidates: [String]) -> String {
-        var msg = "Unknown option '\(typed)'"
-        if let best = Suggest.closest(to: typed, in: candidates) { msg += ". Did you mean '\(best)'?" }
-        return msg
+    /// `pbsift: --formt: unknown option; did you mean '--format'?`
+    static func unknownOption(_ typed: String, candidates: [String]) -> UsageError {
+        var reason = "unknown option"
+        if let best = Suggest.closest(to: typed, in: candidates) { reason += "; did you mean '\(best)'?" }
+        return UsageError(reason, about: typed)
     }
 }
 

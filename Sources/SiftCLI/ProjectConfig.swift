@@ -49,8 +49,8 @@ struct ProjectConfig: Sendable, Equatable {
     /// Reads and checks a config file: a key it does not know, or a value of the wrong kind, is a
     /// usage error naming the file and the key.
     static func load(path: String) throws -> ProjectConfig {
-        func fail(_ why: String) -> UsageError { UsageError("\(path): \(why) (see docs/config.md)") }
-        guard let data = FileManager.default.contents(atPath: path) else { throw UsageError("\(path): cannot read the config file") }
+        func fail(_ why: String) -> UsageError { UsageError("\(why) (see docs/config.md)", about: path) }
+        guard let data = FileManager.default.contents(atPath: path) else { throw UsageError("cannot read the config file", about: path) }
         guard data.count <= 1 << 20 else { throw fail("larger than 1 MiB") }
         let root: JSONValue
         do { root = try JSONDocument(bytes: Array(data)).root } catch { throw fail("not JSON: \(error)") }

@@ -26,7 +26,7 @@ enum QueryOptions {
         for o in QueryOptions.options {
             guard let value = options.value(o.name) else { continue }
             guard platform != nil else {
-                throw UsageError("'--\(o.name)' applies only with '--emit-query <platform>'.")
+                throw UsageError("applies only with '--emit-query <platform>'", about: "--" + o.name)
             }
             switch o.name {
             case "id-field": t.idField = value
@@ -40,16 +40,17 @@ enum QueryOptions {
     }
 
     /// A note when the logs hold none of the ids the sessions minted: the wrong logs, or another time.
-    static func noMatchHint(_ report: CorrelationReport) -> String? {
+    static func noMatchHint(_ report: CorrelationReport) -> SafeText? {
         let withId = report.requests.count
         guard withId > 0, report.count(.matched) + report.count(.idMismatch) == 0 else { return nil }
         let files = report.logs.files.count
-        var window = ""
+        var window: SafeText = ""
         if let from = report.sessions.compactMap(\.windowFrom).min(), let to = report.sessions.compactMap(\.windowTo).max() {
-            window = " (the sessions ran \(Timestamp.format(from)) to \(Timestamp.format(to)), margin included)"
+            window = " (the sessions ran \(SafeText(program: Timestamp.format(from))) to \(SafeText(program: Timestamp.format(to))), margin included)"
         }
-        return "note: none of the \(withId) request id\(withId == 1 ? "" : "s") of these sessions appears in the given logs "
-            + "(\(files) file\(files == 1 ? "" : "s"), \(report.logs.lineCount) line\(report.logs.lineCount == 1 ? "" : "s")): "
+        let lines = report.logs.lineCount
+        let head: SafeText = "note: none of the \(withId) request id\(withId == 1 ? "" : "s") of these sessions appears in the given logs "
+        return head + "(\(files) file\(files == 1 ? "" : "s"), \(lines) line\(lines == 1 ? "" : "s")): "
             + "are these the right logs, and do they cover the sessions' time\(window)?\n"
     }
 }

@@ -77,7 +77,7 @@ struct ReadingRun {
     }
 
     /// Writes a report rendered whole, then returns `status(counting:)` (2 when it could not be written).
-    func finish(_ report: String, counting findings: [Finding]? = nil) -> ExitStatus {
+    func finish(_ report: SafeText, counting findings: [Finding]? = nil) -> ExitStatus {
         if let failed = common.write(report, io: io) { return failed }
         return status(counting: findings)
     }

@@ -55,7 +55,7 @@ struct RecordScope: Sendable {
     func checkSessionMatched(_ sessionIds: [String?]) throws {
         guard let wanted = session, !sessionIds.contains(where: { SessionSelector.matches(wanted, $0) }) else { return }
         let known = sessionIds.compactMap { $0 }.prefix(5).joined(separator: ", ")
-        throw UsageError("no session matches '--session \(wanted)' in this export" + (known.isEmpty ? "" : "; it holds \(known)"))
+        throw UsageError("no session matches '\(wanted)' in this export" + (known.isEmpty ? "" : "; it holds \(known)"), about: "--session")
     }
 }
 

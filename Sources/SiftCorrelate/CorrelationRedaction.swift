@@ -6,14 +6,14 @@ import SiftCore
 extension NetworkEntry: Redactable {
     public func redacted(by r: Redactor) -> NetworkEntry {
         var e = self
-        e.file = r.text(file)
-        e.sessionId = r.text(sessionId)
-        e.recordId = r.text(recordId)
-        e.requestId = r.text(requestId)
-        e.echoedRequestId = r.text(echoedRequestId)
-        e.method = r.text(method)
-        e.url = r.url(url)
-        e.state = r.text(state)
+        e.file = r.text(file.untrusted).value
+        e.sessionId = r.text(sessionId.untrusted).value
+        e.recordId = r.text(recordId.untrusted).value
+        e.requestId = r.text(requestId.untrusted).value
+        e.echoedRequestId = r.text(echoedRequestId.untrusted).value
+        e.method = r.text(method.untrusted).value
+        e.url = r.url(url.untrusted).value
+        e.state = r.text(state.untrusted).value
         return e
     }
 }
@@ -21,9 +21,9 @@ extension NetworkEntry: Redactable {
 extension SessionEntry: Redactable {
     public func redacted(by r: Redactor) -> SessionEntry {
         var e = self
-        e.file = r.text(file)
-        e.sessionId = r.text(sessionId)
-        e.userId = r.text(userId)
+        e.file = r.text(file.untrusted).value
+        e.sessionId = r.text(sessionId.untrusted).value
+        e.userId = r.text(userId.untrusted).value
         return e
     }
 }
@@ -31,11 +31,11 @@ extension SessionEntry: Redactable {
 extension ServerLine: Redactable {
     public func redacted(by r: Redactor) -> ServerLine {
         var l = self
-        l.file = r.text(file)
-        l.parsed.level = r.text(parsed.level)
-        l.parsed.message = r.text(parsed.message)
-        l.parsed.method = r.text(parsed.method)
-        l.parsed.path = r.url(parsed.path)
+        l.file = r.text(file.untrusted).value
+        l.parsed.level = r.text(parsed.level.untrusted).value
+        l.parsed.message = r.text(parsed.message.untrusted).value
+        l.parsed.method = r.text(parsed.method.untrusted).value
+        l.parsed.path = r.url(parsed.path.untrusted).value
         return l
     }
 }
@@ -60,11 +60,11 @@ extension CorrelationReport: Redactable {
         }
         c.logs.files = logs.files.map { f in
             var f = f
-            f.file = r.text(f.file)
-            f.error = r.text(f.error)
+            f.file = r.text(f.file.untrusted).value
+            f.error = r.text(f.error.untrusted).value
             return f
         }
-        c.logs.errors = logs.errors.map { r.text($0) }
+        c.logs.errors = logs.errors.map { r.text($0.untrusted).value }
         // The join is done: the lines live on in `requests` (redacted above).
         c.logs.lines = []
         c.findings = findings.map { $0.redacted(by: r) }

@@ -118,7 +118,7 @@ extension SupportReport {
     func windowTitle(_ w: FailureWindow, escape: (String) -> String) -> String {
         let session = multiSession ? SessionSelector.short(w.sessionId) + " " : ""
         if w.failures.count == 1, let f = w.failures.first {
-            return escape(session + "#\(f.seq.map(String.init) ?? "?") " + masked(SupportReport.summary(of: f, redactor: redactor)))
+            return escape(session + "#\(f.seq.map(String.init) ?? "?") " + masked(SupportReport.summary(of: f, redactor: redactor).untrusted))
         }
         return escape(session + w.seqs + " (\(w.failures.count) failures within \(Int(timeline.context)) s of each other)")
     }
@@ -255,8 +255,8 @@ extension SupportReport {
         }
         doc["failures"] = .array(failureWindows.map { w in
             let first = w.failures.first
-            return .object(["sessionId": .opt(redactor.text(w.sessionId)), "seq": .opt(first?.seq), "recordId": .opt(redactor.text(first?.id)),
-                            "failures": .array(w.failures.map { f in .object(["seq": .opt(f.seq), "recordId": .opt(redactor.text(f.id))]) }),
+            return .object(["sessionId": .opt(redactor.text(w.sessionId.untrusted).value), "seq": .opt(first?.seq), "recordId": .opt(redactor.text(first?.id.untrusted).value),
+                            "failures": .array(w.failures.map { f in .object(["seq": .opt(f.seq), "recordId": .opt(redactor.text(f.id.untrusted).value)]) }),
                             "timeline": .array(timelineEntries(w).map { e in
                                 .object(["ts": .opt(e.ts.map { Timestamp.format($0) }), "side": .string(e.side.hasPrefix("device") ? "device" : "server"),
                                          "text": .string(e.text), "failed": .bool(e.failed)])

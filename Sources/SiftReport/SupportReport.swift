@@ -81,7 +81,7 @@ public struct SupportReport: Sendable {
 
 
     /// `text` (from the export or the logs) redacted.
-    public func masked(_ text: String) -> String { redactor.text(text) }
+    public func masked(_ text: Untrusted) -> String { redactor.text(text).value }
 
     /// Every failed request (state failure or cancelled, or HTTP 400 and up), in record order.
     public let failed: [WaterfallRequest]
@@ -321,7 +321,7 @@ public struct SupportReport: Sendable {
         var out: [(Double?, String, String, Bool)] = []
         let failedLines = Set(w.failures.map(\.line))
         for r in w.records {
-            let text = masked(SupportReport.summary(of: r, redactor: redactor))
+            let text = masked(SupportReport.summary(of: r, redactor: redactor).untrusted)
             let failed = failedLines.contains(r.line)
             out.append((r.ts, failed ? "device ▶" : "device", "#\(r.seq.map(String.init) ?? "?") " + text, failed))
         }
@@ -329,7 +329,7 @@ public struct SupportReport: Sendable {
         for f in w.failures {
             guard let c = correlated(RecordRef(input: w.input, file: w.file, line: f.line)) else { continue }
             for pl in c.lines where seen.insert("\(pl.line.file)\u{0}\(pl.line.line)").inserted {
-                let t = masked(SupportReport.serverText(pl, max: 200, redactor: redactor))
+                let t = masked(SupportReport.serverText(pl, max: 200, redactor: redactor).untrusted)
                 out.append((pl.deviceTs, "server", "\(pl.line.file):\(pl.line.line) \(t)", false))
             }
         }
@@ -345,7 +345,7 @@ public struct SupportReport: Sendable {
         let p = pl.line.parsed
         let t = [p.level, p.status.map(String.init), p.durationMs.map { Human.duration(ms: $0) }, p.message]
             .compactMap { $0 }.joined(separator: " ")
-        return String(redactor.text(t).prefix(max))
+        return String(redactor.text(t.untrusted).value.prefix(max))
     }
 
     /// One line for a record: `log error checkout: order failed`, `event flags.synced`, `POST …/v1/orders → 503`.
@@ -353,7 +353,7 @@ public struct SupportReport: Sendable {
     /// never leaves part of a credential for the detectors to miss.
     public static func summary(of r: Record, redactor: Redactor) -> String {
         let j = r.json
-        let t = { (s: String?) in redactor.text(s) }
+        let t = { (s: String?) in redactor.text(s.untrusted).value }
         switch r.type {
         case .log:
             let label = t(j["label"]?.string).map { " \($0):" } ?? ""
@@ -363,13 +363,13 @@ public struct SupportReport: Sendable {
         case .event:
             return "event \(t(j["name"]?.string) ?? "?")"
         case .network:
-            var s = "\(t(j["method"]?.string) ?? "?") \(String((redactor.url(j["url"]?.string) ?? "").prefix(120)))"
+            var s = "\(t(j["method"]?.string) ?? "?") \(String((redactor.url(j["url"]?.string.untrusted).value ?? "").prefix(120)))"
             if let code = j["statusCode"]?.int { s += " → \(code)" }
             if let st = t(j["state"]?.string), st != "success" { s += " [\(st)]" }
             if let e = t(j["error", "description"]?.string) { s += " (\(e))" }
             return s
         default:
-            return r.typeName.isEmpty ? "record" : redactor.text(r.typeName)
+            return r.typeName.isEmpty ? "record" : redactor.text(r.typeName.untrusted).value
         }
     }
 }

@@ -53,6 +53,34 @@ public final class SecretHitFinder: @unchecked Sendable {
         return collect()
     }
 
+    /// Every value the checks report in one part of an entry name (a file's or a folder's own name).
+    public func hits(inName name: String) -> [SecretHit] {
+        worker.scanner.hits.removeAll(keepingCapacity: true)
+        worker.scanner.rawText(Array(name.utf8), location: "file name")
+        defer { worker.scanner.hits.removeAll(keepingCapacity: true) }
+        return collect()
+    }
+
+    /// The parts of an entry name to check: each folder on its path (with the path up to it) and the
+    /// file's own name. A blob's name (`blobs/<hh>/<64 hex>`) is its hash, not a credential: it and its
+    /// `<hh>` folder are left out.
+    public static func nameParts(_ name: String) -> [(path: String, name: String, isFolder: Bool)] {
+        let parts = name.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        var out: [(String, String, Bool)] = []
+        var path = ""
+        let blob = parts.count >= 3 && parts[parts.count - 3] == "blobs" && isBlobHex(parts[parts.count - 1])
+        for (i, p) in parts.enumerated() {
+            path += (path.isEmpty ? "" : "/") + p
+            if blob && i >= parts.count - 2 { continue }
+            out.append((path, p, i < parts.count - 1))
+        }
+        return out
+    }
+
+    static func isBlobHex(_ s: String) -> Bool {
+        s.utf8.count == 64 && s.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) || ($0 >= 0x41 && $0 <= 0x46) }
+    }
+
     /// How many times the checks stopped at a bound (`verify.bound`): bytes they did not check.
     public private(set) var bounds = 0
 

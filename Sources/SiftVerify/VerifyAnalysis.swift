@@ -21,7 +21,7 @@ struct SessionPlace: Sendable {
         blobsAvailable = s.blobsAvailable
     }
 
-    func finding(_ rule: String, _ severity: Severity, line: Int, seq: Int?, recordId: String?, location: String, message: String,
+    func finding(_ rule: String, _ severity: Severity, line: Int?, seq: Int?, recordId: String?, location: String, message: String,
                  preview: String?, fingerprint: String?) -> Finding {
         Finding(rule: rule, severity: severity, input: input, file: file, sessionId: sessionId, seq: seq,
                 line: line, recordId: recordId, location: location, message: message, preview: preview,
@@ -65,6 +65,7 @@ public final class VerifyAnalysis: Analysis {
         case record(Record, SessionPlace)
         case damaged([UInt8], Int, SessionPlace)
         case other([UInt8], Int, SessionPlace)
+        case name(SessionPlace)
         case blob(BlobContent)
     }
     private var batch: [Item] = []
@@ -102,6 +103,15 @@ public final class VerifyAnalysis: Analysis {
         if batchBytes >= VerifyAnalysis.batchBytesLimit || batch.count >= VerifyAnalysis.batchCountLimit { flush() }
     }
 
+    /// Every entry's name: a credential in a file or folder name leaks like one in its content.
+    public func entryName(_ file: SessionContext) {
+        let place = SessionPlace(file)
+        guard parallel else { worker.entryName(place); return }
+        batch.append(.name(place))
+        batchBytes += place.file.utf8.count + VerifyAnalysis.itemCost
+        if batchBytes >= VerifyAnalysis.batchBytesLimit || batch.count >= VerifyAnalysis.batchCountLimit { flush() }
+    }
+
     public func blob(_ blob: BlobContent) {
         guard parallel else { worker.blob(blob); return }
         batch.append(.blob(blob))
@@ -122,6 +132,7 @@ public final class VerifyAnalysis: Analysis {
                 case .record(let r, let place): w.record(r, session: place)
                 case .damaged(let bytes, let line, let place): w.damagedLine(bytes, line: line, session: place)
                 case .other(let bytes, let line, let place): w.otherText(bytes, line: line, file: place)
+                case .name(let place): w.entryName(place)
                 case .blob(let blob): w.blob(blob)
                 }
             }
@@ -273,8 +284,25 @@ final class VerifyWorker: @unchecked Sendable {
         emit(file, line: line, seq: nil, recordId: nil)
     }
 
+    /// Folder paths whose names were checked, by `input \0 path`: a folder is checked once, not once per file in it.
+    private var namesSeen = Set<String>()
+
+    /// An entry's name, each part once per input: every folder on its path, then the file's own name.
+    /// A finding names the file or folder (`file`), its location is `file name` or `folder name`.
+    func entryName(_ place: SessionPlace) {
+        for part in SecretHitFinder.nameParts(place.file) {
+            guard namesSeen.insert(place.input + "\u{0}" + part.path).inserted else { continue }
+            scanner.hits.removeAll(keepingCapacity: true)
+            scanner.rawText(Array(part.name.utf8), location: part.isFolder ? "folder name" : "file name")
+            var at = place
+            at.file = part.path
+            at.sessionId = nil
+            emit(at, line: nil, seq: nil, recordId: nil)
+        }
+    }
+
     /// Turns the scanner's hits into findings (one per rule, place and value).
-    private func emit(_ session: SessionPlace, line: Int, seq: Int?, recordId: String?) {
+    private func emit(_ session: SessionPlace, line: Int?, seq: Int?, recordId: String?) {
         guard !scanner.hits.isEmpty else { return }
         var seen = Set<String>()
         for h in scanner.hits {
@@ -446,7 +474,45 @@ final class VerifyWorker: @unchecked Sendable {
                     }
                 }
             case "error": error(v)
+            case "_webSocketMessages" where v.isArray: webSocketMessages(v)
             default: genericValue(v, key: key)
+            }
+        }
+    }
+
+    /// A HAR entry's WebSocket messages (Chrome's `_webSocketMessages`: `type`, `time`, `opcode`,
+    /// `data`): socket traffic, where access tokens ride, read like a frame's body. A text message
+    /// (`opcode` 1) is read as a (possibly cut) JSON document, so the body-field names apply; a binary
+    /// one (`opcode` 2) is base64 and is decoded first. Every other member gets the detectors.
+    private func webSocketMessages(_ v: JSONValue) {
+        scanner.scanName("_webSocketMessages") { "_webSocketMessages" }
+        var i = 0
+        v.forEachElement { m in
+            defer { i += 1 }
+            let at = "_webSocketMessages[\(i)]"
+            guard m.isObject else {
+                var loc = Loc(at, jsonPath: false)
+                scanner.walk(m, &loc, names: nil, rule: "", what: "", listed: false, hints: [])
+                return
+            }
+            let binary = m["opcode"]?.int == 2
+            m.forEachMember { k, x in
+                scanner.scanName(k) { "\(at).\(clipName(k))" }
+                if k == "data", x.isString {
+                    let location = "\(at).data"
+                    if binary, let decoded = x.string.flatMap(Base64.decode), !decoded.isEmpty {
+                        let saved = scanner.rawRange
+                        scanner.rawRange = nil
+                        decoded.withUnsafeBufferPointer { scanner.content($0, contentType: nil, location: location, depth: 1) }
+                        scanner.rawRange = saved
+                    }
+                    // The text as it stands too: a binary message's base64 can hold a value in its own right.
+                    scanner.withStringBytes(x) { scanner.content($0, contentType: nil, location: location, depth: 0) }
+                } else {
+                    var loc = Loc(at, jsonPath: false)
+                    loc.push(.key(k))
+                    scanner.walk(x, &loc, names: nil, rule: "", what: "", listed: false, hints: scanner.hints(k))
+                }
             }
         }
     }

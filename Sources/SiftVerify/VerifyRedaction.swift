@@ -1,3 +1,4 @@
+import SiftArchive
 import SiftCore
 
 /// Verify's checks as the output layer's `SecretDetector`: the `Redactor` runs them over each text
@@ -36,7 +37,7 @@ public final class VerifyTextDetector: SecretDetector, @unchecked Sendable {
                 var i = 0
                 while i < b.count && ByteSet.space.contains(b[i]) { i += 1 }
                 let structured = i < b.count && (b[i] == UInt8(ascii: "{") || b[i] == UInt8(ascii: "["))
-                if structured || b.contains(UInt8(ascii: "=")) || b.starts(with: [0x1F, 0x8B]) {
+                if structured || b.contains(UInt8(ascii: "=")) || Sniff.isGzip(b) {
                     scanner.content(b, contentType: nil, location: "", depth: 0)
                 }
                 if b.contains(UInt8(ascii: "%")) {

@@ -66,7 +66,7 @@ public enum VerifyRules {
     }()
 
     /// Every rule as the registry holds it.
-    public static var rules: [Rule] { all.map { Rule($0.id, $0.severity, $0.short, help: $0.help) } }
+    public static var rules: [Rule] { all.map { Rule($0.id, $0.severity, $0.short, detail: $0.full, help: $0.help) } }
 
     /// The ids of the value-shape detectors (`jwt`, `aws-access-key`, …).
     public static var detectorIds: [String] { detectorCatalogue.map(\.id) }

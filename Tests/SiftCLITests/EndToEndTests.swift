@@ -69,10 +69,10 @@ struct Binary {
         let r = try Binary.run(["inspect", "--formt", "json", "x"])
         #expect(r.status == 64)
         #expect(r.out.isEmpty)
-        #expect(r.err == "Error: Unknown option '--formt'. Did you mean '--format'?\nUsage: pbsift inspect [<options>] <input> ...\n  See 'pbsift inspect --help' for more information.\n")
+        #expect(r.err == "pbsift: --formt: unknown option; did you mean '--format'?\nUsage: pbsift inspect [<options>] <input> ...\n  See 'pbsift inspect --help' for more information.\n")
         let bad = try Binary.run(["inspect", "--format", "png", "x"])
         #expect(bad.status == 64)
-        #expect(bad.err.hasPrefix("Error: The value 'png' is invalid for '--format <format>'. Please provide one of 'text', 'json', 'csv', 'markdown', 'sarif' or 'junit'.\n"))
+        #expect(bad.err.hasPrefix("pbsift: --format <format>: invalid value 'png'; expected one of 'text', 'json', 'csv', 'markdown', 'sarif' or 'junit'\n"))
     }
 
     @Test(arguments: ["text", "json", "csv", "markdown"])

@@ -62,11 +62,11 @@ import Testing
 
     @Test func usageErrorsExit64() {
         let cases: [([String], String)] = [
-            (["inspect", "--formt", "json", "x"], "Error: Unknown option '--formt'. Did you mean '--format'?\nUsage: pbsift inspect [<options>] <input> ...\n  See 'pbsift inspect --help' for more information.\n"),
-            (["inspect"], "Error: Missing expected argument '<input> ...'\nUsage: pbsift inspect [<options>] <input> ...\n  See 'pbsift inspect --help' for more information.\n"),
-            (["inpsect", "x"], "Error: Unknown subcommand 'inpsect'. Did you mean 'inspect'?\nUsage: pbsift <subcommand>\n  See 'pbsift --help' for more information.\n"),
-            (["--verison"], "Error: Unknown option '--verison'. Did you mean '--version'?\nUsage: pbsift <subcommand>\n  See 'pbsift --help' for more information.\n"),
-            (["help", "nosuch"], "Error: Unknown subcommand 'nosuch'\nUsage: pbsift <subcommand>\n  See 'pbsift --help' for more information.\n"),
+            (["inspect", "--formt", "json", "x"], "pbsift: --formt: unknown option; did you mean '--format'?\nUsage: pbsift inspect [<options>] <input> ...\n  See 'pbsift inspect --help' for more information.\n"),
+            (["inspect"], "pbsift: inspect: missing argument '<input> ...'\nUsage: pbsift inspect [<options>] <input> ...\n  See 'pbsift inspect --help' for more information.\n"),
+            (["inpsect", "x"], "pbsift: inpsect: unknown subcommand; did you mean 'inspect'?\nUsage: pbsift <subcommand>\n  See 'pbsift --help' for more information.\n"),
+            (["--verison"], "pbsift: --verison: unknown option; did you mean '--version'?\nUsage: pbsift <subcommand>\n  See 'pbsift --help' for more information.\n"),
+            (["help", "nosuch"], "pbsift: nosuch: unknown subcommand\nUsage: pbsift <subcommand>\n  See 'pbsift --help' for more information.\n"),
         ]
         for (args, err) in cases {
             let r = runCLI(args)
@@ -79,7 +79,7 @@ import Testing
                      ["inspect", "--color", "sometimes", "x"]] {
             let r = runCLI(args)
             #expect(r.status == 64, "\(args)")
-            #expect(r.err.hasPrefix("Error: "))
+            #expect(r.err.hasPrefix("pbsift: "))
         }
     }
 

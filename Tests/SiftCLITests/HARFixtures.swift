@@ -79,6 +79,72 @@ enum HARFixture {
                         entries: [ok, failed, cached])
     }
 
+    /// Chromium's DevTools export in full, from its HAR writer (`front_end/models/har/Log.ts`): an
+    /// `_initiator` with a script stack (`callFrames` with `functionName`, `scriptId`, `url`,
+    /// `lineNumber`, `columnNumber`, and a `parent` stack), `_priority`, `_resourceType`,
+    /// `_fromCache`, `connection`, `pageref` `page_N`, `serverIPAddress` without brackets; the
+    /// response's `_transferSize` and `_error` (null when none); `content.compression`; timings with
+    /// `_blocked_queueing` and `_blocked_proxy`; cookies with `expires`, `httpOnly`, `secure`,
+    /// `sameSite`; and a WebSocket entry (status 101, `_resourceType: websocket`) whose
+    /// `_webSocketMessages` hold `type` (`send`/`receive`), `time` (seconds since 1970), `opcode`
+    /// (1 text, 2 binary: `data` in base64) and `data`. `messages` replaces the socket's messages.
+    static func chromium(messages: [Obj]? = nil, initiatorURL: String = "https://shop.example.test/static/app.js") -> Obj {
+        let initiator: Obj = [
+            "type": "script",
+            "stack": ["callFrames": [["functionName": "loadOrders", "scriptId": "31", "url": initiatorURL,
+                                      "lineNumber": 120, "columnNumber": 17]],
+                      "parent": ["description": "Promise.then",
+                                 "callFrames": [["functionName": "", "scriptId": "31", "url": initiatorURL, "lineNumber": 88, "columnNumber": 3]]]],
+        ]
+        let timings: [String: Double] = ["blocked": 2.5, "dns": -1, "ssl": -1, "connect": -1, "send": 0.2, "wait": 41.3, "receive": 1.1]
+        var ok = entry(url: "https://api.example.test/v1/orders", requestHeaders: [header("X-Request-Id", requestId)],
+                       cookies: [["name": "theme", "value": "dark", "path": "/", "domain": "api.example.test",
+                                  "expires": "2027-01-01T00:00:00.000Z", "httpOnly": false, "secure": true, "sameSite": "Lax"]],
+                       content: ["size": 11, "mimeType": "application/json", "compression": 0, "text": "{\"ok\":true}"],
+                       timings: timings,
+                       extra: ["_initiator": initiator, "_priority": "High", "_resourceType": "fetch", "connection": "48211",
+                               "pageref": "page_2", "serverIPAddress": "2001:db8::1"],
+                       httpVersion: "h2")
+        var resp = (ok["response"] as? Obj) ?? [:]
+        resp["_transferSize"] = 312
+        resp["_error"] = NSNull()
+        ok["response"] = resp
+        var t = (ok["timings"] as? Obj) ?? [:]
+        t["_blocked_queueing"] = 1.9
+        t["_blocked_proxy"] = 0.3
+        ok["timings"] = t
+        let socketMessages = messages ?? [
+            ["type": "send", "time": 1_764_411_302.101, "opcode": 1, "data": #"{"topic":"realtime:orders","event":"phx_join","payload":{},"ref":"1"}"#],
+            ["type": "receive", "time": 1_764_411_302.143, "opcode": 1, "data": #"{"topic":"realtime:orders","event":"phx_reply","payload":{"status":"ok"},"ref":"1"}"#],
+            ["type": "send", "time": 1_764_411_302.150, "opcode": 2, "data": Data([0x82, 0x01, 0x00, 0x7F]).base64EncodedString()],
+        ]
+        var socket = entry(url: "wss://rt.example.test/socket/websocket?vsn=2.0.0", started: "2026-11-29T10:15:02.100Z", status: 101,
+                           requestHeaders: [header("Upgrade", "websocket"), header("Sec-WebSocket-Version", "13")],
+                           responseHeaders: [header("Upgrade", "websocket"), header("Connection", "Upgrade")],
+                           timings: ["blocked": 0.8, "dns": 3, "connect": 22, "ssl": 14, "send": 0.1, "wait": 18, "receive": 0],
+                           extra: ["_initiator": ["type": "script", "url": initiatorURL, "lineNumber": 12], "_priority": "VeryHigh",
+                                   "_resourceType": "websocket", "connection": "48240", "pageref": "page_2",
+                                   "serverIPAddress": "192.0.2.20", "_webSocketMessages": socketMessages])
+        var sresp = (socket["response"] as? Obj) ?? [:]
+        sresp["statusText"] = "Switching Protocols"
+        sresp["_transferSize"] = 0
+        sresp["_error"] = NSNull()
+        socket["response"] = sresp
+        var cached = entry(url: "https://cdn.example.test/app.css", started: "2026-11-29T10:15:02.200Z",
+                           timings: ["blocked": -1, "dns": -1, "ssl": -1, "connect": -1, "send": 0, "wait": 0.4, "receive": 0.1],
+                           extra: ["_fromCache": "disk", "_resourceType": "stylesheet", "_priority": "VeryHigh",
+                                   "_initiator": ["type": "parser", "url": "https://shop.example.test/", "lineNumber": 9],
+                                   "pageref": "page_2"])
+        var cresp = (cached["response"] as? Obj) ?? [:]
+        cresp["_transferSize"] = 0
+        cresp["_error"] = NSNull()
+        cached["response"] = cresp
+        return document(creator: "WebInspector", version: "537.36",
+                        pages: [["startedDateTime": "2026-11-29T10:15:01.000Z", "id": "page_2", "title": "https://shop.example.test/",
+                                 "pageTimings": ["onContentLoad": 180.4, "onLoad": 312.9]]],
+                        entries: [ok, socket, cached])
+    }
+
     /// Firefox: a local time with its offset, `browser`, no `pages` member, `HTTP/2` spelled out,
     /// -1 for `blocked` and `ssl` on plain HTTP, -1 body sizes.
     static var firefox: Obj {

@@ -13,10 +13,11 @@ import SiftCore
     }
 
     /// Each tool's shape reads as one session of network records, with no finding of its own.
-    @Test(arguments: [("chrome", 3), ("firefox", 2), ("safari", 2), ("charles", 1), ("mitmproxy", 2)])
+    @Test(arguments: [("chrome", 3), ("chromium", 3), ("firefox", 2), ("safari", 2), ("charles", 1), ("mitmproxy", 2)])
     func everyToolsShapeReads(tool: String, requests: Int) throws {
         let doc: Obj = switch tool {
         case "chrome": HARFixture.chrome
+        case "chromium": HARFixture.chromium()
         case "firefox": HARFixture.firefox
         case "safari": HARFixture.safari
         case "charles": HARFixture.charles
@@ -59,6 +60,10 @@ import SiftCore
         ("timings comment", "secret.github-token"),
         ("content comment", "secret.github-token"),
         ("params beside text", "redaction.body-field"),
+        ("websocket text message", "redaction.body-field"),
+        ("websocket binary message", "secret.github-token"),
+        ("websocket message shape", "secret.jwt"),
+        ("initiator stack url", "redaction.query"),
     ])
     func verifyFindsEachFieldKind(kind: String, rule: String) throws {
         let t = HARFixture.token
@@ -113,6 +118,18 @@ import SiftCore
                                                                       "params": [["name": "password", "value": HARFixture.password]]])
         case "custom field":
             e = HARFixture.entry(url: url, extra: ["_initiator": ["type": "script", "url": "https://x.test/?t=" + t]])
+        case "websocket text message", "websocket binary message", "websocket message shape":
+            let data = kind == "websocket text message" ? #"{"event":"auth","payload":{"access_token":"\#(HARFixture.password)"}}"#
+                : kind == "websocket message shape" ? "hello " + HARFixture.jwt
+                : Data(#"{"k":"\#(t)"}"#.utf8).base64EncodedString()
+            e = HARFixture.entry(url: "wss://rt.example.test/socket", status: 101,
+                                 extra: ["_resourceType": "websocket",
+                                         "_webSocketMessages": [["type": "send", "time": 1_764_411_302.1,
+                                                                 "opcode": kind == "websocket binary message" ? 2 : 1, "data": data]]])
+        case "initiator stack url":
+            e = HARFixture.entry(url: url, extra: ["_initiator": ["type": "script", "stack": ["callFrames": [
+                ["functionName": "f", "scriptId": "1", "url": "https://x.test/app.js?code=" + HARFixture.password, "lineNumber": 1, "columnNumber": 2],
+            ]]]])
         default:
             e = HARFixture.entry(url: url, status: 302,
                                  responseHeaders: [HARFixture.header("Location", "https://app.test/cb?access_token=" + HARFixture.password)])
@@ -123,6 +140,56 @@ import SiftCore
         let rules = doc["findings"]?.elements.compactMap { $0["rule"]?.string } ?? []
         #expect(rules.contains(rule), "\(kind): \(rules)")
         #expect(!r.out.contains(t) && !r.out.contains(HARFixture.password), "\(kind)")
+    }
+
+    /// A Chromium capture with credentials in its WebSocket messages (text JSON, binary base64) and in
+    /// its initiator's stack: verify finds each; the scrubbed copy keeps every message (type, time,
+    /// opcode), its binary data still base64, is as valid a HAR as its input, and verify finds nothing in it.
+    @Test func chromiumWebSocketMessagesAreCheckedAndScrubbed() throws {
+        let t = HARFixture.token, pw = HARFixture.password
+        let messages: [Obj] = [
+            ["type": "send", "time": 1_764_411_302.101, "opcode": 1,
+             "data": #"{"topic":"realtime:orders","event":"phx_join","payload":{"access_token":"\#(pw)"},"ref":"1"}"#],
+            ["type": "receive", "time": 1_764_411_302.143, "opcode": 1, "data": #"{"event":"phx_reply","payload":{"status":"ok"}}"#],
+            ["type": "send", "time": 1_764_411_302.150, "opcode": 2, "data": Data("key=\(t)".utf8).base64EncodedString()],
+        ]
+        let doc = HARFixture.chromium(messages: messages, initiatorURL: "https://shop.example.test/app.js?access_token=" + pw)
+        // Chrome writes one member HAR 1.2 does not know (a cookie's `sameSite`); scrub adds no other.
+        let violations = HARValidator.validate(try JSONDocument(bytes: Array(try HARFixture.data(doc))).root)
+        #expect(violations == ["log.entries[0].request.cookies[0].sameSite: is not a HAR 1.2 field and has no '_'"])
+        let path = try HARFixture.write(doc)
+        let (r, found) = try json(["verify", "--json", path])
+        #expect(r.status == 1)
+        let places = Set((found["findings"]?.elements ?? []).compactMap { $0["location"]?.string })
+        for want in ["_webSocketMessages[0].data $.payload.access_token", "_webSocketMessages[2].data form:key",
+                     "_initiator.stack.callFrames[0].url ?access_token", "_initiator.stack.parent.callFrames[0].url ?access_token",
+                     "_initiator.url ?access_token"] {
+            #expect(places.contains(want), "\(want): \(places.sorted())")
+        }
+
+        let out = try makeTempDir().appendingPathComponent("scrubbed.har").path
+        let s = runCLI(["scrub", path, "-o", out, "-q"])
+        #expect(s.status == 0, "\(s.err)")
+        let v = runCLI(["verify", "--fail-on", "low", out])
+        #expect(v.status == 0, "\(v.out)")
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: out)))
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(!text.contains(t) && !text.contains(pw))
+        let copy = try JSONDocument(bytes: bytes).root
+        #expect(HARValidator.validate(copy) == violations, "\(HARValidator.validate(copy))")
+        let after = copy["log", "entries"]?.elements[1]["_webSocketMessages"]?.elements ?? []
+        #expect(after.count == messages.count)
+        for (m, o) in zip(after, messages) {
+            #expect(m["type"]?.string == o["type"] as? String && m["opcode"]?.int == o["opcode"] as? Int)
+            #expect(m["time"]?.double == o["time"] as? Double)
+        }
+        #expect(after[1]["data"]?.string == messages[1]["data"] as? String, "a message with no credential is kept as it was")
+        let binary = try #require(after[2]["data"]?.string.flatMap { Data(base64Encoded: $0) })
+        #expect(String(decoding: binary, as: UTF8.self).hasPrefix("key=***scrubbed:"))
+        // The other entries' Chromium fields are kept.
+        let first = copy["log", "entries"]?.elements[0]
+        #expect(first?["_priority"]?.string == "High" && first?["response", "_transferSize"]?.int == 312)
+        #expect(first?["timings", "_blocked_queueing"]?.double == 1.9)
     }
 
     /// The waterfall's phases come from HAR timings (ssl inside connect, -1 = no phase).

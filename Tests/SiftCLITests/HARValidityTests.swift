@@ -21,7 +21,7 @@ import SiftCore
         where !name.hasSuffix(".json") {
             out.append("samples/damaged/" + name)
         }
-        return out.sorted() + ["@leak-matrix", "@hostile", "@chrome", "@firefox", "@safari", "@charles", "@mitmproxy"]
+        return out.sorted() + ["@leak-matrix", "@hostile", "@chrome", "@chromium", "@firefox", "@safari", "@charles", "@mitmproxy"]
     }()
 
     static func path(_ name: String) throws -> String {
@@ -29,6 +29,7 @@ import SiftCore
         case "@leak-matrix": return try #require(LeakMatrixTests.fixture).export.path
         case "@hostile": return try Fixture.write([Fixture.header()] + hostile)
         case "@chrome": return try HARFixture.write(HARFixture.chrome)
+        case "@chromium": return try HARFixture.write(HARFixture.chromium())
         case "@firefox": return try HARFixture.write(HARFixture.firefox)
         case "@safari": return try HARFixture.write(HARFixture.safari)
         case "@charles": return try HARFixture.write(HARFixture.charles)

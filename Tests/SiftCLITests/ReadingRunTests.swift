@@ -27,7 +27,7 @@ import Testing
         for command in ["waterfall", "report", "records"] {
             let r = runCLI([command, "--session", "ses_nomatch", session])
             #expect(r.status == 64, "\(command)")
-            #expect(r.err.hasPrefix("Error: no session matches '--session ses_nomatch'"), "\(command): \(r.err)")
+            #expect(r.err.hasPrefix("pbsift: --session: no session matches 'ses_nomatch'"), "\(command): \(r.err)")
         }
     }
 }

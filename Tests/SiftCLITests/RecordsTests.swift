@@ -37,7 +37,7 @@ import SiftVerify
         let path = try Fixture.write(Fixture.clean)
         let r = runCLI(["records"] + extra + [path])
         #expect(r.status == 64)
-        #expect(r.err.hasPrefix("Error: "))
+        #expect(r.err.hasPrefix("pbsift: "))
     }
 
     @Test func secretHeadersAreMasked() throws {

@@ -24,7 +24,7 @@ import Testing
         #expect(json.out == plain.out && !json.out.isEmpty)
         let clash = try run(["records", "--json", "-f", "csv", incident])
         #expect(clash.status == 64)
-        #expect(clash.err.hasPrefix("Error: '--json' conflicts with '--format csv'"))
+        #expect(clash.err.hasPrefix("pbsift: --json: conflicts with '--format csv'"))
     }
 
     @Test func sessionSinceUntilOnRecordsWaterfallAndReport() throws {
@@ -48,7 +48,7 @@ import Testing
 
         let none = try run(["report", incident, "--session", "ses_nosuch"])
         #expect(none.status == 64)
-        #expect(none.err.hasPrefix("Error: no session matches '--session ses_nosuch' in this export"))
+        #expect(none.err.hasPrefix("pbsift: --session: no session matches 'ses_nosuch' in this export"))
         let badTime = try run(["waterfall", incident, "--since", "yesterday"])
         #expect(badTime.status == 64)
     }
@@ -65,7 +65,7 @@ import Testing
     @Test func aRequestThatDoesNotExistIsAnError() throws {
         let r = try run(["waterfall", "--request", "99", incident])
         #expect(r.status == 64)
-        #expect(r.err.hasPrefix("Error: no request with seq 99 in this export; the nearest requests are seq 48, 50, 52"))
+        #expect(r.err.hasPrefix("pbsift: --request: no request with seq 99 in this export; the nearest requests are seq 48, 50, 52"))
         let id = try run(["waterfall", "--request", "req_00000000-0000-4000-8000-000000000000", incident])
         #expect(id.status == 64)
         #expect(id.err.contains("no request id req_00000000-0000-4000-8000-000000000000"))
@@ -107,7 +107,7 @@ import Testing
         #expect(es.out.contains(#"{"terms":{"req":["#))
         let alone = try run(["correlate", incident, "--logs", "samples/logs", "--stream", "{app=\"x\"}"])
         #expect(alone.status == 64)
-        #expect(alone.err.hasPrefix("Error: '--stream' applies only with '--emit-query <platform>'."))
+        #expect(alone.err.hasPrefix("pbsift: --stream: applies only with '--emit-query <platform>'"))
         let bad = try run(["correlate", incident, "--emit-query", "clickhouse", "--table", "x y"])
         #expect(bad.status == 64)
         // Logs that hold none of the session's ids: a hint on standard error.

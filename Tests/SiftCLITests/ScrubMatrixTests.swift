@@ -99,7 +99,7 @@ import SiftCore
         // No planted credential, in any form, in any byte of the copy.
         var leaked: [String] = []
         for (name, text) in try Self.contents(out, kind: kind) {
-            let found = leaks(text)
+            let found = leaks(name) + leaks(text)
             if !found.isEmpty { leaked.append("\(name): \(found.joined(separator: ", "))") }
         }
         #expect(leaked.isEmpty, "\(kind):\n\(leaked.joined(separator: "\n"))")
@@ -128,6 +128,90 @@ import SiftCore
         }
     }
 
+    /// Credentials in file and folder names (a session root, a session file, a note, a folder): the
+    /// copy names each with a placeholder, keeping extensions and roles — the session file is still a
+    /// session file, blobs stay beside their sessions under their hashes and every reference resolves.
+    @Test(arguments: ["folder", "zip", "tar", "tar.gz"]) func credentialsInNamesAreRenamed(kind: String) throws {
+        let token = HARFixture.token
+        let other = "gh" + "o_" + String(repeating: "Z9y8", count: 9)
+        // `PalbeConsole-<token>/` holds the sessions and blobs of ScrubTests.folder().
+        let top = try makeTempDir()
+        let root = top.appendingPathComponent("PalbeConsole-" + token)
+        try FileManager.default.moveItem(at: try ScrubTests.folder(), to: root)
+        let sessions = root.appendingPathComponent("sessions")
+        try FileManager.default.moveItem(at: sessions.appendingPathComponent(ScrubTests.sid + ".jsonl"),
+                                         to: sessions.appendingPathComponent(token + ".jsonl"))
+        // A session whose id (header and name) is a credential: names and header still agree afterwards.
+        let sid2 = "ses_" + other
+        try Data((Fixture.header().replacingOccurrences(of: Fixture.sessionId, with: sid2) + "\n" + Fixture.log.replacingOccurrences(of: "\"seq\":2", with: "\"seq\":1") + "\n").utf8)
+            .write(to: sessions.appendingPathComponent(sid2 + ".jsonl"))
+        try Data("see ticket\n".utf8).write(to: root.appendingPathComponent("notes-\(other).txt"))
+        try FileManager.default.createDirectory(at: root.appendingPathComponent(other), withIntermediateDirectories: true)
+        try Data("x\n".utf8).write(to: root.appendingPathComponent(other + "/readme.md"))
+
+        var input = top.path
+        if kind != "folder" {
+            input = try makeTempDir().appendingPathComponent("export.\(kind)").path
+            let f = try NewFile(path: input)
+            let gz = kind == "tar.gz" ? try DeflateStream(gzip: true) : nil
+            let sink: ([UInt8]) throws -> Void = { bytes in try f.write(gz.map { $0.write(bytes) } ?? bytes) }
+            let zip = kind == "zip" ? ZipWriter(sink: sink) : nil
+            let tar = kind == "zip" ? nil : TarWriter(sink: sink)
+            for (name, bytes) in try ScrubTests.files(top) {
+                try zip?.add(name: name, bytes: bytes, deflate: !name.contains("/blobs/"))
+                try tar?.add(name: name, bytes: bytes)
+            }
+            try zip?.finish()
+            try tar?.finish()
+            if let gz { try f.write(gz.finish()) }
+            try f.close()
+        }
+
+        // verify names every part holding a credential.
+        let before = try json(["verify", "--json", input])
+        let places = (before["findings"]?.elements ?? []).filter { ["file name", "folder name"].contains($0["location"]?.string ?? "") }
+        #expect(places.count == 5, "\(kind): \(places.map(\.rawText))")
+
+        let out = try makeTempDir().appendingPathComponent("scrubbed" + (kind == "folder" ? "" : "." + kind)).path
+        let r = runCLI(["scrub", input, "-o", out])
+        #expect(r.status == 0, "\(kind): \(r.err)")
+        #expect(r.err.contains("(renamed)") && !r.err.contains(token) && !r.err.contains(other), "\(kind): \(r.err)")
+
+        // No credential in any name or byte; the roles kept.
+        let files = try Self.contents(out, kind: kind == "tar" ? "tar.gz" : kind)
+        let names = files.map(\.0)
+        for (name, text) in files {
+            #expect(!name.contains(token) && !name.contains(other) && !text.contains(token) && !text.contains(other), "\(kind): \(name)")
+        }
+        // The placeholder names the rule that reported the value at the highest severity (here, where
+        // the token also stands in a body), as in the content.
+        let placeholder = "scrubbed-"
+        #expect(names.filter { $0.contains("/sessions/\(placeholder)") && $0.hasSuffix(".jsonl") }.count == 2, "\(kind): \(names)")
+        #expect(names.contains { $0.contains("/notes-scrubbed-secret.github-") && $0.hasSuffix(".txt") }, "\(kind): \(names)")
+        #expect(names.contains { $0.hasSuffix("/readme.md") && $0.contains("/scrubbed-secret.github-") }, "\(kind): \(names)")
+        #expect(names.filter { $0.contains("/blobs/") }.count == 2, "\(kind): \(names)")
+        #expect(names.allSatisfy { $0.hasPrefix("PalbeConsole-" + placeholder) }, "\(kind): \(names)")
+
+        // verify passes; inspect shows an intact export: every session, record and blob, no finding.
+        let v = runCLI(["verify", "--fail-on", "low", out])
+        #expect(v.status == 0, "\(kind): \(v.out)\(v.err)")
+        let a = try json(["inspect", "--json", input]), b = try json(["inspect", "--json", out])
+        #expect(b["inputs"]?.elements.first?["status"]?.string == "ok", "\(kind)")
+        #expect(b["findings"]?.count == 0, "\(kind): \(b["findings"]?.rawText ?? "")")
+        #expect(a["findings"]?.count == 0, "\(kind): \(a["findings"]?.rawText ?? "")")
+        #expect(b["sessions"]?.count == 2, "\(kind)")
+        #expect(b["blobs"]?["count"]?.int == 2 && b["blobs"]?["references"]?.int == a["blobs"]?["references"]?.int, "\(kind)")
+        let records = { (v: JSONValue) in (v["sessions"]?.elements ?? []).map { $0["recordCount"]?.int ?? -1 }.sorted() }
+        #expect(records(a) == records(b), "\(kind)")
+        for args in [["waterfall", "--json"], ["correlate", "--json", "--logs", "/dev/null"]] {
+            let x = try json(args + [input]), y = try json(args + [out])
+            #expect(Self.shape(x["requests"]) == Self.shape(y["requests"]), "\(kind) \(args[0])")
+        }
+        // The dry run says the same and writes nothing.
+        let dry = runCLI(["scrub", "--dry-run", input])
+        #expect(dry.status == 0 && dry.out.contains("(renamed)") && !dry.out.contains(token), "\(kind): \(dry.out)")
+    }
+
     /// A JSON value with its strings left out where they name a place or show a masked value: the
     /// numbers, booleans and structure that make a waterfall or a correlation.
     static func shape(_ v: JSONValue?) -> String {
@@ -154,7 +238,7 @@ import SiftCore
 }
 
 /// A HAR with a credential in every field a HAR holds: URL path, query and fragment, `queryString`
-/// pairs, header names and values, cookies, `postData` text and params, `content` text (plain,
+/// pairs, header names and values, cookies, `postData` text and params (JSON keys too), `content` text (plain,
 /// base64, base64 of gzip), `redirectURL`, `comment`s, `_` fields (nested too), `pages`, `creator`,
 /// and one written fully percent-encoded.
 final class HARLeakFixture {
@@ -188,7 +272,8 @@ final class HARLeakFixture {
             cookies: [["name": "session", "value": plain("request cookie")]],
             responseCookies: [["name": "sid", "value": plain("response cookie")]],
             postData: ["mimeType": "application/json",
-                       "text": LeakFixture.json(["password": plain("postData password"), "note": shaped("postData value")])],
+                       "text": LeakFixture.json(["password": plain("postData password"), "note": shaped("postData value"),
+                                                 shaped("postData key"): "v"])],
             content: ["size": 60, "mimeType": "text/plain", "text": "issued " + shaped("content text")],
             extra: ["comment": "see " + shaped("entry comment"), "_custom": shaped("custom field"),
                     "_initiator": ["type": "script", "stack": ["url": "https://x.example/?token=" + plain("initiator url")]]])
@@ -208,7 +293,7 @@ final class HARLeakFixture {
                        "params": [["name": "password", "value": plain("postData.params password")],
                                   ["name": "note", "value": shaped("postData.params value")]]],
             content: ["size": 40, "mimeType": "application/json", "encoding": "base64",
-                      "text": Data(LeakFixture.json(["access": shaped("content base64")]).utf8).base64EncodedString()])
+                      "text": Data(LeakFixture.json(["access": shaped("content base64"), shaped("content base64 key"): 1]).utf8).base64EncodedString()])
         let e3 = HARFixture.entry(
             url: "https://api.example.test/v1/raw", started: "2026-11-29T10:15:04.000Z",
             content: ["size": 40, "mimeType": "application/octet-stream", "encoding": "base64", "text": gz])

@@ -79,7 +79,7 @@ import Testing
     func badValuesAreUsageErrors(_ extra: [String]) throws {
         let r = runCLI(["waterfall"] + extra + [try Self.export()])
         #expect(r.status == 64)
-        #expect(r.err.hasPrefix("Error: "))
+        #expect(r.err.hasPrefix("pbsift: "))
     }
 }
 

@@ -138,6 +138,10 @@ private struct TempExport {
         for r in rules {
             #expect(r["shortDescription", "text"]?.string != nil && r["fullDescription", "text"]?.string != nil && r["help", "text"]?.string != nil)
             #expect(["error", "warning", "note"].contains(r["defaultConfiguration", "level"]?.string ?? ""))
+            // The full description is the rule's long text from the registry, not its summary again.
+            let rule = try #require(VerifyRules.all.first { $0.id == r["id"]?.string })
+            #expect(r["fullDescription", "text"]?.string == rule.full)
+            #expect(r["help", "text"]?.string == rule.help)
         }
         let results = run["results"]?.elements ?? []
         #expect(results.count == o.findings.count)

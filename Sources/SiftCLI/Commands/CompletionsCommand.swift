@@ -1,4 +1,5 @@
 import Foundation
+import SiftCore
 
 /// `pbsift completions <shell>`: a shell completion script on standard output.
 public enum CompletionsCommand: SiftCommand {
@@ -15,7 +16,7 @@ public enum CompletionsCommand: SiftCommand {
         commonOptions: false)
 
     public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
-        io.out(Completions.script(for: options.argument("shell").first ?? "bash"))
+        io.out(SafeText(program: Completions.script(for: options.argument("shell").first ?? "bash")))
         return .ok
     }
 }

@@ -173,10 +173,10 @@ public enum CorrelateCommand: SiftCommand {
         let read = readOptions(from: options)
         let target = try QueryOptions.target(options, platform: platform)
         if platform == nil && logs.isEmpty {
-            throw UsageError("Missing '--logs <path>' (or '--emit-query <platform>').")
+            throw UsageError("missing '--logs <path>' (or '--emit-query <platform>')")
         }
         if inputs.contains("-") && logs.contains("-") {
-            throw UsageError("Standard input can be the export or the logs, not both.")
+            throw UsageError("standard input can be the export or the logs, not both", about: "-")
         }
         let analysis = CorrelationAnalysis()
         try run.read(inputs, analyses: [analysis], requestIdHeader: options.value("request-id-header"))
@@ -189,7 +189,7 @@ public enum CorrelateCommand: SiftCommand {
                 return run.finish("")
             }
             let text = QueryEmitter.emit(platform, scopes: scopes, target: target)
-            return run.finish(Redactor.verify().text(text))
+            return run.finish(SafeText(escaped: Redactor.verify().text(text.untrusted)))
         }
 
         var logRead = read
@@ -240,7 +240,7 @@ final class ScanProgress: @unchecked Sendable {
         guard t - lastDraw >= 0.1 else { return }
         lastDraw = t
         drawn = true
-        io.err("\r\u{1B}[Kscanning logs · " + Human.bytes(bytes))
+        io.err("\r\u{1B}[Kscanning logs · \(bytes: bytes)")
     }
 
     func clear() {

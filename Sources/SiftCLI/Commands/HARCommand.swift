@@ -48,7 +48,7 @@ public enum HARCommand: SiftCommand {
         let config = VerifyConfig()
         let secrets = RecordSecrets(config: config)
         let base = Redactor.verify(config: config)
-        let writer = HARWriter(creatorVersion: PBSift.version, write: { sink.write($0) }) { entry, record in
+        let writer = HARWriter(creatorVersion: PBSift.version, sink: sink) { entry, record in
             let found = secrets.scan(record)
             let redactor = found.values.isEmpty ? base : base.adding(known: found.values)
             return redactor.json(HARCommand.withholdEncodedBodies(entry, sides: found.bodies))

@@ -78,7 +78,7 @@ public enum RecordsCommand: SiftCommand {
     static func jsonMeansJSONLines(_ options: ParsedOptions) throws -> ParsedOptions {
         guard options.flag("json") else { return options }
         if let given = options.value("format"), given != "jsonl" {
-            throw UsageError("'--json' conflicts with '--format \(given)'")
+            throw UsageError("conflicts with '--format \(given)'", about: "--json")
         }
         var o = options
         o.flags.remove("json")
@@ -89,13 +89,10 @@ public enum RecordsCommand: SiftCommand {
     /// The formats, in `--format` order: each writes one masked record per line as it is read.
     static let lineFormats: [RecordLines] = [
         RecordLines(format: "jsonl", header: { _ in nil }) { object, _, sink in
-            var w = JSONWriter(pretty: false)
-            w.value(.object(object))
-            w.newline()
-            sink.write(w.buf)
+            sink.write(Escape.jsonLine(object))
         },
-        RecordLines(format: "csv", header: { Escape.csvRow($0) }) { object, columns, sink in
-            sink.write(Escape.csvRow(columns.map { RecordFlattener.cell(object, column: $0) }))
+        RecordLines(format: "csv", header: { Escape.csvRow(arguments: $0) }) { object, columns, sink in
+            sink.write(Escape.csvRow(object.cells(columns)))
         },
     ]
 
@@ -112,7 +109,7 @@ public enum RecordsCommand: SiftCommand {
         let lines = lineFormats.first { $0.format == common.format } ?? lineFormats[0]
         if let header = lines.header(columns) { sink.write(header) }
         let masker = RecordMasker(config: VerifyConfig())
-        let analysis = RecordsAnalysis(filter: filter, transform: { o, record in masker.mask(o, record: record) }) { object in
+        let analysis = RecordsAnalysis(filter: filter, redact: { o, record in masker.mask(o, record: record) }) { object in
             lines.line(object, columns, sink)
         }
         try run.read(options.argument("input"), analyses: scope.wrap([analysis]), shouldStop: { [sink] in sink.closed })
@@ -126,11 +123,11 @@ public enum RecordsCommand: SiftCommand {
 /// One format of `records`: an optional header from the columns, then one line per masked record.
 struct RecordLines: Sendable {
     let format: String
-    let header: @Sendable ([String]) -> String?
-    let line: @Sendable ([String: JSONOut], [String], OutputSink) -> Void
+    let header: @Sendable ([String]) -> SafeText?
+    let line: @Sendable (Redacted<[String: JSONOut]>, [String], OutputSink) -> Void
 
-    init(format: String, header: @escaping @Sendable ([String]) -> String?,
-         line: @escaping @Sendable ([String: JSONOut], [String], OutputSink) -> Void) {
+    init(format: String, header: @escaping @Sendable ([String]) -> SafeText?,
+         line: @escaping @Sendable (Redacted<[String: JSONOut]>, [String], OutputSink) -> Void) {
         self.format = format
         self.header = header
         self.line = line
@@ -152,7 +149,7 @@ struct RecordMasker: @unchecked Sendable {
 
     static let withheld = "[withheld: the body holds a credential]"
 
-    func mask(_ object: [String: JSONOut], record: Record) -> [String: JSONOut] {
+    func mask(_ object: [String: JSONOut], record: Record) -> Redacted<[String: JSONOut]> {
         let found = secrets.scan(record)
         var o = object
         for side in found.bodies {
@@ -162,7 +159,6 @@ struct RecordMasker: @unchecked Sendable {
             o[side] = .object(part)
         }
         let redactor = found.values.isEmpty ? base : base.adding(known: found.values)
-        guard case .object(let out) = redactor.json(.object(o)) else { return o }
-        return out
+        return redactor.json(object: o)
     }
 }

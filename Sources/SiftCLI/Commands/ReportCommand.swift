@@ -90,7 +90,7 @@ public enum ReportCommand: SiftCommand {
         let inputs = options.argument("input")
         let logs = options.all("logs")
         if inputs.contains("-") && logs.contains("-") {
-            throw UsageError("Standard input can be the export or the logs, not both.")
+            throw UsageError("standard input can be the export or the logs, not both", about: "-")
         }
         let slowest = options.int("slowest") ?? 5
         let context = Double(options.int("context") ?? 10)

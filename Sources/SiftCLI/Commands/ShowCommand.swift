@@ -82,7 +82,7 @@ public enum ShowCommand: SiftCommand {
         let inputs = options.argument("input")
         let logs = options.all("logs")
         if inputs.contains("-") && logs.contains("-") {
-            throw UsageError("Standard input can be the export or the logs, not both.")
+            throw UsageError("standard input can be the export or the logs, not both", about: "-")
         }
         let wanted = options.argument("request").first ?? ""
         guard let selector = ShowSelector(wanted) else {
@@ -100,17 +100,17 @@ public enum ShowCommand: SiftCommand {
 
         guard let match = show.matches.first else {
             // The message names a record type from the export: it goes through the redactor.
-            let notFound = Redactor.verify().text(show.notFoundMessage())
+            let notFound = Redactor.verify().text(show.notFoundMessage().untrusted)
             if outcome.anyIncomplete {
-                io.err("Error: \(Escape.terminal(notFound)); an input was not read in full\n")
+                io.err("pbsift: show: \(notFound); an input was not read in full\n")
                 return .incomplete
             }
-            throw UsageError(notFound)
+            throw UsageError(notFound.value)
         }
         let places = Set(show.matches.map { "\($0.input)\u{0}\($0.file)\u{0}\($0.sessionId ?? "")" })
         if places.count > 1 {
             let list = show.matches.prefix(5).map { SessionSelector.short($0.sessionId) + " (seq \($0.record.seq.map(String.init) ?? "?"))" }
-            throw UsageError("\(places.count) sessions hold '\(wanted)': \(list.joined(separator: ", "))\(places.count > 5 ? ", …" : ""). Please choose one with '--session <id>'.")
+            throw UsageError("\(places.count) sessions hold '\(wanted)': \(list.joined(separator: ", "))\(places.count > 5 ? ", …" : ""); choose one with '--session <id>'")
         }
 
         // The rebuilt request and its session's host statistics.

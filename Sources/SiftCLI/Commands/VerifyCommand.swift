@@ -116,7 +116,7 @@ public enum VerifyCommand: SiftCommand {
     /// The baseline from `--baseline`, if given (shared with `report`).
     static func baseline(from options: ParsedOptions) throws -> Baseline? {
         guard let path = options.value("baseline") else { return nil }
-        do { return try Baseline.load(path: path) } catch { throw UsageError(error.description) }
+        do { return try Baseline.load(path: path) } catch { throw UsageError(error.description, about: "--baseline") }
     }
 
     public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
@@ -136,7 +136,7 @@ public enum VerifyCommand: SiftCommand {
                     let key = try FingerprintKey.create(path: keyPath)
                     if config.fingerprintKey == nil { config.fingerprintKey = key }
                     keyWritten = keyPath
-                } catch { throw UsageError(error.description) }
+                } catch { throw UsageError(error.description, about: "--write-baseline") }
             }
         }
 
@@ -156,13 +156,13 @@ public enum VerifyCommand: SiftCommand {
                 let written = Baseline(findings: all)
                 try written.write(path: path)
                 let n = written.entries.count
-                var note = "pbsift: wrote \(n) baseline entr\(n == 1 ? "y" : "ies") to \(Escape.terminal(path))"
-                if let keyWritten { note += "; created the fingerprint key \(Escape.terminal(keyWritten)) (keep it beside the baseline)" }
+                var note: SafeText = "pbsift: wrote \(n) baseline entr\(n == 1 ? "y" : "ies") to \(argument: path)"
+                if let keyWritten { note += "; created the fingerprint key \(argument: keyWritten) (keep it beside the baseline)" }
                 io.err(note + "\n")
                 // Writing a baseline accepts every finding: the run succeeds unless an input was not read in full.
                 status = run.incomplete ? .incomplete : .ok
             } catch {
-                io.err("Error: \(Escape.terminal(error.description))\n")
+                io.err("pbsift: --write-baseline: \(argument: error.description)\n")
                 status = .incomplete
             }
         }

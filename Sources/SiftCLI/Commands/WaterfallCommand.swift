@@ -108,7 +108,7 @@ public enum WaterfallCommand: SiftCommand {
         let outcome = run.outcome
         if let wanted = filter.request, let selector = ShowSelector(wanted),
            !analysis.sessions.contains(where: { $0.requests.contains(where: { isRequest($0, wanted) }) }) {
-            throw UsageError(ShowAnalysis.notFound(selector, sessions: analysis.sessions))
+            throw UsageError(ShowAnalysis.notFound(selector, sessions: analysis.sessions), about: "--request")
         }
         let mine = outcome.findings.filter { $0.family == .waterfall }
         let redactor = Redactor.verify()

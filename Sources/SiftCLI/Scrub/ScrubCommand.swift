@@ -14,7 +14,8 @@ public enum ScrubCommand: SiftCommand {
             reports, at any severity, is replaced by ***scrubbed:<rule>:<fingerprint>***: the rule \
             that found it and its fingerprint, never the value. Values are replaced wherever they \
             stand (headers, URLs, bodies, base64 and gzip'd bodies, blobs, damaged lines, other \
-            files). A blob whose bytes change is stored under its new SHA-256 and every reference to \
+            files); a file or folder whose name holds one is renamed, the value becoming \
+            scrubbed-<rule>-<fingerprint> and the extension kept. A blob whose bytes change is stored under its new SHA-256 and every reference to \
             it is updated, with the body sizes. A frame record, which must never leave the device, \
             becomes a record of type 'scrubbed' keeping only its seq and ts. A zip copy deflates the \
             members its input deflated; everything else is copied byte for byte. The output must not exist: scrub never \
@@ -54,18 +55,18 @@ public enum ScrubCommand: SiftCommand {
         commonOptions: false)
 
     public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
-        guard let input = options.argument("input").first else { throw UsageError("Missing expected argument '<input>'") }
-        guard input != "-" else { throw UsageError("scrub needs a file or a folder, not standard input") }
+        guard let input = options.argument("input").first else { throw UsageError("missing argument '<input>'") }
+        guard input != "-" else { throw UsageError("scrub needs a file or a folder, not standard input", about: "-") }
         let dryRun = options.flag("dry-run")
         let quiet = options.flag("quiet")
-        guard dryRun || options.value("output") != nil else { throw UsageError("Missing expected option '--output <path>'") }
+        guard dryRun || options.value("output") != nil else { throw UsageError("missing option '--output <path>'") }
         var limits = ReadLimits.default
         if let n = options.bytes("max-input-bytes") { limits.maxInputBytes = n }
         // Names inside the input (entries, link targets) can hold a credential: every text that
         // is not the user's own path is printed through verify's redactor.
         var redactor = Redactor.verify()
         func fail(_ path: String, _ why: String) -> ExitStatus {
-            io.err("pbsift: \(Escape.terminal(path)): \(Escape.terminal(redactor.text(why)))\n")
+            io.err("pbsift: \(argument: path): \(redactor.text(why.untrusted))\n")
             return .incomplete
         }
         let output = options.value("output")
@@ -86,6 +87,7 @@ public enum ScrubCommand: SiftCommand {
             return fail(input, "not read in full (\(why)); nothing written")
         }
         var scrubber = Scrubber(values: ScrubValues(hits: collect.hits), limits: limits)
+        scrubber.cookies = collect.cookies
         let gzipped = ScrubCommand.startsWithGzip(input)
 
         // 2. The blobs whose bytes change, and their new names.
@@ -131,6 +133,10 @@ public enum ScrubCommand: SiftCommand {
                         data = edited
                         changes.append("\(entry.name): rewritten")
                     }
+                    if !entry.isWholeInput, let renamed = scrubber.values.rename(name, used: &scrubber.used) {
+                        changes.append("\(name) → \(renamed) (renamed)")
+                        name = renamed
+                    }
                     try out.add(name: name, bytes: data, deflate: entry.isDeflated)
                 } catch {
                     walkError = error
@@ -148,17 +154,21 @@ public enum ScrubCommand: SiftCommand {
         }
 
         // 4. What was done.
-        var lines: [String] = []
+        var lines: [SafeText] = []
         let placed = scrubber.values.entries.filter { scrubber.used.contains($0.placeholder) }
-        lines.append("\(dryRun ? "would replace" : "replaced") \(placed.count) value\(placed.count == 1 ? "" : "s") in \(changes.count) file\(changes.count == 1 ? "" : "s")\(dryRun ? "" : "; wrote \(output ?? "")")")
+        let verb: SafeText = dryRun ? "would replace" : "replaced"
+        let wrote: SafeText = dryRun ? "" : "; wrote \(argument: output ?? "")"
+        lines.append("\(verb) \(placed.count) value\(placed.count == 1 ? "" : "s") in \(changes.count) file\(changes.count == 1 ? "" : "s")\(wrote)")
         for e in placed.sorted(by: { ($0.rule, $0.fingerprint) < ($1.rule, $1.fingerprint) }) {
-            lines.append("  \(e.rule)  \(e.fingerprint)")
+            // A rule id and a fingerprint: pbsift's own words.
+            lines.append("  \(SafeText(program: e.rule))  \(SafeText(program: e.fingerprint))")
         }
         if scrubber.framesReplaced > 0 {
             let n = scrubber.framesReplaced
-            lines.append("  \(n) frame record\(n == 1 ? "" : "s") (policy.frame-in-export) \(dryRun ? "would be" : n == 1 ? "was" : "were") replaced by a 'scrubbed' record keeping seq and ts")
+            let were: SafeText = dryRun ? "would be" : n == 1 ? "was" : "were"
+            lines.append("  \(n) frame record\(n == 1 ? "" : "s") (policy.frame-in-export) \(were) replaced by a 'scrubbed' record keeping seq and ts")
         }
-        for c in changes { lines.append("  " + Escape.terminal(redactor.text(c))) }
+        for c in changes { lines.append("  \(redactor.text(c.untrusted))") }
         let text = lines.joined(separator: "\n") + "\n"
         if dryRun { io.out(text) } else if !quiet { io.err(text) }
         return .ok
@@ -228,6 +238,8 @@ public enum ScrubCommand: SiftCommand {
 final class ScrubCollector: Analysis {
     let finder = SecretHitFinder()
     var hits: [SecretHit] = []
+    /// HAR cookies (`name \0 value`) whose header verify reported, with its placeholder.
+    var cookies: [String: String] = [:]
     var incompleteBlob = false
     /// Every file is scrubbed, so every file is read (export.json, notes, stray files).
     var readsOtherFiles: Bool { true }
@@ -235,15 +247,24 @@ final class ScrubCollector: Analysis {
     func record(_ record: Record, session: SessionContext) {
         for h in finder.hits(in: record) {
             hits.append(h)
-            // A cookie header's value is also written as its cookies, one by one (HAR `cookies`).
+            // A cookie header's value is also written as its cookies, one by one (HAR `cookies`): a
+            // long value is replaced wherever it stands, and every pair in its own `cookies` entry.
             if h.location.lowercased().contains("cookie") {
+                let placeholder = ScrubPlaceholder.make(rule: h.rule, fingerprint: h.fingerprint)
                 for pair in h.value.split(separator: ";") {
                     guard let eq = pair.firstIndex(of: "=") else { continue }
+                    let n = String(pair[..<eq]).trimmingCharacters(in: .whitespaces)
                     let v = String(pair[pair.index(after: eq)...]).trimmingCharacters(in: .whitespaces)
                     if v.utf8.count >= 8 { hits.append(SecretHit(value: v, rule: h.rule, severity: h.severity, location: h.location)) }
+                    if !v.isEmpty && cookies[n + "\u{0}" + v] == nil { cookies[n + "\u{0}" + v] = placeholder }
                 }
             }
         }
+    }
+
+    /// File and folder names are data: a credential there is replaced in the copy's names.
+    func entryName(_ file: SessionContext) {
+        for part in SecretHitFinder.nameParts(file.file) { hits += finder.hits(inName: part.name) }
     }
 
     func blob(_ blob: BlobContent) {

@@ -37,6 +37,70 @@ struct ScrubValues {
 
     var isEmpty: Bool { entries.isEmpty }
 
+    /// The placeholder standing in a file or folder name: `scrubbed-<rule>-<fingerprint hex>`, with
+    /// none of the characters (`*`, `:`) a file system or an unzip tool may refuse.
+    static func namePlaceholder(rule: String, fingerprint: String) -> String {
+        let hex = fingerprint.hasPrefix("sha256:") ? String(fingerprint.dropFirst(7)) : fingerprint
+        let safe = String(String.UnicodeScalarView((rule + "-" + hex).unicodeScalars.map { c in
+            (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || (c >= "0" && c <= "9") || c == "." || c == "-" || c == "_" ? c : "-"
+        }))
+        return "scrubbed-" + safe
+    }
+
+    /// An entry's name with every value that stands in one of its parts (a folder's or the file's own
+    /// name) replaced by its name placeholder, keeping the `/`s and the file's extension; nil when
+    /// nothing changed. A blob's own name (its hash) is never changed. A session file that loses a value
+    /// also loses a leading `ses_`: its name no longer says the session's id (its header does).
+    func rename(_ name: String, used: inout Set<String>) -> String? {
+        let parts = SecretHitFinder.nameParts(name)
+        guard !parts.isEmpty else { return nil }
+        let checked = Set(parts.map(\.path))
+        var out: [String] = []
+        var path = ""
+        var changed = false
+        let all = name.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        for (i, p) in all.enumerated() {
+            path += (path.isEmpty ? "" : "/") + p
+            guard checked.contains(path) else { out.append(p); continue }
+            var bytes = Array(p.utf8)
+            var hit = false
+            for e in entries {
+                let with = Array(ScrubValues.namePlaceholder(rule: e.rule, fingerprint: e.fingerprint).utf8)
+                for form in e.forms where !form.isEmpty && bytes.count >= form.count {
+                    guard let r = ScrubValues.replaceAll(bytes, form, with) else { continue }
+                    bytes = r
+                    hit = true
+                    used.insert(e.placeholder)
+                }
+            }
+            guard hit else { out.append(p); continue }
+            var new = String(decoding: bytes, as: UTF8.self)
+            let isFile = i == all.count - 1
+            if isFile {
+                let ext = ScrubValues.fileExtension(p)
+                if !ext.isEmpty && !new.hasSuffix(ext) { new += ext }
+                let lower = p.lowercased()
+                if lower.hasSuffix(".jsonl") || lower.hasSuffix(".jsonl.gz"), new.hasPrefix("ses_") { new = String(new.dropFirst(4)) }
+            }
+            out.append(new)
+            changed = true
+        }
+        return changed ? out.joined(separator: "/") : nil
+    }
+
+    /// `.jsonl.gz`, `.har`, `.txt`: what a name ends with that says what the file is (the known
+    /// double extensions, else the last `.` and up to 8 letters or digits after it).
+    static func fileExtension(_ name: String) -> String {
+        let lower = name.lowercased()
+        for ext in [".jsonl.gz", ".har.gz", ".tar.gz", ".json.gz", ".log.gz"] where lower.hasSuffix(ext) {
+            return String(name.suffix(ext.count))
+        }
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
+        let ext = name[name.index(after: dot)...]
+        guard !ext.isEmpty, ext.count <= 8, ext.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else { return "" }
+        return String(name[dot...])
+    }
+
     static func percentEncode(_ s: String, lower: Bool = false) -> String {
         var out = ""
         for b in s.utf8 {
@@ -111,6 +175,9 @@ struct Scrubber {
     var used = Set<String>()
     /// Frame records replaced by a `scrubbed` record.
     var framesReplaced = 0
+    /// HAR cookies (`name \0 value`) whose `Cookie` or `Set-Cookie` header verify reported, and the
+    /// placeholder of that report.
+    var cookies: [String: String] = [:]
 
     init(values: ScrubValues, limits: ReadLimits) {
         self.values = values
@@ -235,11 +302,27 @@ struct Scrubber {
             var handled = Set<String>()
             try body(v, &edits, handled: &handled)
             try v.forEachMember { k, x in
-                if !handled.contains(k) { try walk(x, &edits) }
+                guard !handled.contains(k) else { return }
+                if k == "cookies", x.isArray, !cookies.isEmpty {
+                    try x.forEachElement { try cookie($0, &edits) }
+                } else {
+                    try walk(x, &edits)
+                }
             }
         default:
             break
         }
+    }
+
+    /// One member of a HAR `cookies` list: its value is replaced when verify reported the header it
+    /// stands for (a `Cookie` or `Set-Cookie` that carries a value is a finding however short the
+    /// value: such values are not replaced wherever they stand, only here).
+    private mutating func cookie(_ c: JSONValue, _ edits: inout [(Range<Int>, [UInt8])]) throws {
+        guard c.isObject, let name = c["name"]?.string, let value = c["value"], let v = value.string,
+              let placeholder = cookies[name + "\u{0}" + v] else { try walk(c, &edits); return }
+        used.insert(placeholder)
+        edits.append((Scrubber.range(value), Scrubber.quoted(placeholder)))
+        try c.forEachMember { k, x in if k != "value" { try walk(x, &edits) } }
     }
 
     /// `s` with each base64 run (20 symbols or more, as verify decodes them in a string) that holds
@@ -266,7 +349,16 @@ struct Scrubber {
                 out += run
                 continue
             }
-            out += Array(Base64.encode(edited).utf8) + run.suffix(spare)
+            // The run's own padding goes: the new text carries its own, in the run's alphabet
+            // (base64url, unpadded when the run was, for a JWT part or a URL-safe token).
+            var pad = 0
+            while spare == 0, i < s.count, s[i] == 0x3D, pad < 2 { i += 1; pad += 1 }
+            var encoded = Array(Base64.encode(edited).utf8)
+            if run.contains(0x2D) || run.contains(0x5F) {
+                encoded = encoded.map { $0 == 0x2B ? 0x2D : $0 == 0x2F ? 0x5F : $0 }
+                if pad == 0 { while encoded.last == 0x3D { encoded.removeLast() } }
+            }
+            out += encoded + run.suffix(spare)
             changed = true
         }
         return changed ? out : nil

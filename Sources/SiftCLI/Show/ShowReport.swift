@@ -141,7 +141,7 @@ extension ShowReport {
         let secrets = RecordSecrets()
         let base = Redactor.verify()
         let redactor = base.adding(known: secrets.scan(m.record).values)
-        func mask(_ s: String?) -> String? { redactor.text(s) }
+        func mask(_ s: String?) -> String? { redactor.text(s.untrusted).value }
         let j = m.record.json
 
         input = m.input
@@ -154,7 +154,7 @@ extension ShowReport {
         requestId = j["requestId"]?.string
         echoedRequestId = j["echoedRequestId"]?.string
         method = j["method"]?.string
-        url = redactor.url(wf?.url ?? j["url"]?.string)
+        url = redactor.url((wf?.url ?? j["url"]?.string).untrusted).value
         statusCode = j["statusCode"]?.int
         state = j["state"]?.string
         if let e = j["error"], e.isObject {
@@ -225,7 +225,7 @@ extension ShowReport {
             let phases = t.segments.map { seg in
                 Phase(phase: seg.phase, startMs: off(seg.startUs) ?? 0, ms: Double(seg.endUs - seg.startUs) / 1000)
             }
-            return Transaction(index: t.index, url: redactor.url(t.url), statusCode: t.statusCode, offsetMs: off(t.startUs),
+            return Transaction(index: t.index, url: redactor.url(t.url.untrusted).value, statusCode: t.statusCode, offsetMs: off(t.startUs),
                                totalMs: t.totalMs, phases: phases, notes: notes, anomalies: t.anomalies)
         }
         droppedTransactions = wf?.droppedTransactions ?? 0
@@ -234,7 +234,7 @@ extension ShowReport {
         let c = correlation?.requests.first { $0.entry.ref == m.ref }
         if let correlation {
             let lines = c?.lines ?? []
-            let texts = lines.map { redactor.text(SupportReport.serverText($0, max: 300, redactor: redactor)) }
+            let texts = lines.map { redactor.text((SupportReport.serverText($0, max: 300, redactor: redactor)).untrusted).value }
             server = ServerSide(
                 status: c?.status.rawValue ?? (requestId == nil ? "no request id" : CorrelationStatus.clientOnly.rawValue),
                 skewSeconds: correlation.clockSkew.seconds, skewSamples: correlation.clockSkew.samples,
@@ -294,7 +294,7 @@ extension ShowReport {
     /// One record in a line, redacted with the values verify's checks find in it.
     static func maskedSummary(_ r: Record, secrets: RecordSecrets, redactor: Redactor) -> String {
         let withRecord = redactor.adding(known: secrets.scan(r).values)
-        return withRecord.text(SupportReport.summary(of: r, redactor: withRecord))
+        return withRecord.text((SupportReport.summary(of: r, redactor: withRecord)).untrusted).value
     }
 
     /// `server clock 2.49 s ahead of the device`, `4 h 7 min behind`.
@@ -309,26 +309,26 @@ extension ShowReport: Redactable {
     /// Every text that came from the export or the logs.
     func redacted(by r: Redactor) -> ShowReport {
         var x = self
-        x.file = r.text(file)
-        x.sessionId = r.text(sessionId)
-        x.user = r.text(user)
-        x.recordId = r.text(recordId)
-        x.requestId = r.text(requestId)
-        x.echoedRequestId = r.text(echoedRequestId)
-        x.method = r.text(method)
-        x.state = r.text(state)
-        x.error = r.text(error)
-        x.source = r.text(source)
-        x.kind = r.text(kind)
-        x.category = r.text(category)
-        x.label = r.text(label)
-        x.httpVersion = r.text(httpVersion)
-        func headers(_ h: [Header]) -> [Header] { h.map { Header(name: r.text($0.name), value: r.text($0.value)) } }
+        x.file = r.text(file.untrusted).value
+        x.sessionId = r.text(sessionId.untrusted).value
+        x.user = r.text(user.untrusted).value
+        x.recordId = r.text(recordId.untrusted).value
+        x.requestId = r.text(requestId.untrusted).value
+        x.echoedRequestId = r.text(echoedRequestId.untrusted).value
+        x.method = r.text(method.untrusted).value
+        x.state = r.text(state.untrusted).value
+        x.error = r.text(error.untrusted).value
+        x.source = r.text(source.untrusted).value
+        x.kind = r.text(kind.untrusted).value
+        x.category = r.text(category.untrusted).value
+        x.label = r.text(label.untrusted).value
+        x.httpVersion = r.text(httpVersion.untrusted).value
+        func headers(_ h: [Header]) -> [Header] { h.map { Header(name: r.text($0.name.untrusted).value, value: r.text($0.value.untrusted).value) } }
         func body(_ b: Body?) -> Body? {
             guard var b else { return nil }
-            b.contentType = r.text(b.contentType)
-            b.encoding = r.text(b.encoding)
-            b.blob = r.text(b.blob)
+            b.contentType = r.text(b.contentType.untrusted).value
+            b.encoding = r.text(b.encoding.untrusted).value
+            b.blob = r.text(b.blob.untrusted).value
             return b
         }
         x.requestHeaders = headers(requestHeaders)
@@ -337,24 +337,24 @@ extension ShowReport: Redactable {
         x.responseBody = body(responseBody)
         x.transactions = transactions.map { t in
             var t = t
-            t.notes = t.notes.map { r.text($0) }
-            t.anomalies = t.anomalies.map { r.text($0) }
+            t.notes = t.notes.map { r.text($0.untrusted).value }
+            t.anomalies = t.anomalies.map { r.text($0.untrusted).value }
             return t
         }
-        x.verdict = r.text(verdict)
+        x.verdict = r.text(verdict.untrusted).value
         x.server = server.map { s in
             var s = s
             s.lines = s.lines.map { l in
                 var l = l
-                l.file = r.text(l.file)
-                l.text = r.text(l.text)
+                l.file = r.text(l.file.untrusted).value
+                l.text = r.text(l.text.untrusted).value
                 return l
             }
             return s
         }
         x.around = around.map { a in
             var a = a
-            a.text = r.text(a.text)
+            a.text = r.text(a.text.untrusted).value
             return a
         }
         return x

@@ -33,8 +33,8 @@ public final class Progress: Analysis {
     }
 
     /// The line as drawn: `reading 2 inputs · 12.3 MiB · 45210 records`.
-    public var line: String {
-        "reading \(inputs) input\(inputs == 1 ? "" : "s") · " + Human.bytes(bytes) + " · \(records) records"
+    public var line: SafeText {
+        "reading \(inputs) input\(inputs == 1 ? "" : "s") · \(bytes: bytes) · \(records) records"
     }
 
     /// Redraws when enabled and the interval has passed (or `force`).
@@ -44,7 +44,7 @@ public final class Progress: Analysis {
         guard force || t - lastDraw >= interval else { return }
         lastDraw = t
         drawn = true
-        io.err("\r\u{1B}[K" + line)
+        io.err("\r\u{1B}[K\(line)")
     }
 
     /// Erases the line, if one was drawn.

@@ -28,14 +28,18 @@ public struct Rule: Sendable, Equatable {
     /// The severity it is usually raised at (some rules are raised lower or higher by case).
     public var severity: Severity
     public var summary: String
+    /// What the rule checks and why, in full (SARIF `fullDescription`); empty: the summary says it all.
+    public var detail: String
+    /// What to do about a finding.
     public var help: String
 
     /// `id` must be in a family (`family.name`); an id that is not is a programming error caught by tests.
-    public init(_ id: String, _ severity: Severity, _ summary: String, help: String = "") {
+    public init(_ id: String, _ severity: Severity, _ summary: String, detail: String = "", help: String = "") {
         self.id = id
         self.family = RuleFamily(ruleId: id) ?? .policy
         self.severity = severity
         self.summary = summary
+        self.detail = detail
         self.help = help
     }
 

@@ -155,7 +155,12 @@ public protocol Analysis: AnyObject {
     /// files are read only when some analysis says `readsOtherFiles`.
     func otherText(_ bytes: [UInt8], line: Int, file: SessionContext)
     /// True when `otherText` wants the files that are neither session files nor blobs (default false).
+    /// Such an analysis is also handed every entry's name (`entryName`).
     var readsOtherFiles: Bool { get }
+    /// The name of an entry inside the input (`file.file`: a session file, a blob, any other file), once
+    /// per entry, before its content; only for analyses that say `readsOtherFiles`, and never for a bare
+    /// file whose one entry is the input itself (its name is the user's own path).
+    func entryName(_ file: SessionContext)
     func endInput(_ input: InputContext)
     /// The findings this analysis made, in any order.
     func finish() -> [Finding]
@@ -170,6 +175,7 @@ extension Analysis {
     public func blob(_ blob: BlobContent) {}
     public func otherText(_ bytes: [UInt8], line: Int, file: SessionContext) {}
     public var readsOtherFiles: Bool { false }
+    public func entryName(_ file: SessionContext) {}
     public func endInput(_ input: InputContext) {}
     public func finish() -> [Finding] { [] }
 }

@@ -23,6 +23,20 @@ public enum Escape {
         fields.map(csvField).joined(separator: ",") + "\r\n"
     }
 
+    /// One CSV row of redacted fields, ready for a sink.
+    public static func csvRow(_ fields: Redacted<[String]>) -> SafeText { SafeText(verified: csvRow(fields.value)) }
+
+    /// One CSV row of the user's own words (column names given on the command line), ready for a sink.
+    public static func csvRow(arguments fields: [String]) -> SafeText { SafeText(verified: csvRow(fields)) }
+
+    /// One redacted JSON object as a JSON Lines line (compact, newline-terminated), ready for a sink.
+    public static func jsonLine(_ object: Redacted<[String: JSONOut]>) -> SafeText {
+        var w = JSONWriter(pretty: false)
+        w.value(.object(object.value))
+        w.newline()
+        return SafeText(verified: w.text)
+    }
+
     /// Text inside a GitHub/Jira Markdown table cell or paragraph: HTML and Markdown punctuation
     /// neutralised, `|` escaped, newlines as `<br>`.
     public static func markdown(_ s: String) -> String {

@@ -13,10 +13,11 @@ import Foundation
 ///   `_state`, `_duration`, `_error`, `_taskStart`, `_taskEnd`, `_fetchType`, `_reusedConnection`,
 ///   `_tlsVersion`, `_remotePort`, `_sessionId`, and the session header as `_session` on the first
 ///   entry of each session. A body stored in a blob is named (`_blob`), not copied.
-/// - Every entry goes through `transform` before it is written (the command masks credentials there).
+/// - Every entry goes through `redact` before it is written: only a `Redactor` makes the
+///   `Redacted<JSONOut>` it must return.
 public final class HARWriter: Analysis {
-    private let write: (String) -> Void
-    private let transform: (JSONOut, Record) -> JSONOut
+    private let sink: OutputSink
+    private let transform: (JSONOut, Record) -> Redacted<JSONOut>
     private let creator: String
     private var started = false
     private var entries = 0
@@ -25,12 +26,13 @@ public final class HARWriter: Analysis {
     /// Entries written.
     public var entryCount: Int { entries }
 
-    public init(creatorVersion: String, write: @escaping (String) -> Void,
-                transform: @escaping (JSONOut, Record) -> JSONOut = { o, _ in o }) {
-        self.write = write
-        self.transform = transform
+    public init(creatorVersion: String, sink: OutputSink, redact: @escaping (JSONOut, Record) -> Redacted<JSONOut>) {
+        self.sink = sink
+        self.transform = redact
         self.creator = creatorVersion
     }
+
+    private func write(_ s: String) { sink.write(s) }
 
     private func head() {
         guard !started else { return }
@@ -58,7 +60,7 @@ public final class HARWriter: Analysis {
                 headerWritten.insert(key)
                 first = false
             }
-            write((entries == 0 ? "\n      " : ",\n      ") + transform(e, record).render(pretty: false))
+            write((entries == 0 ? "\n      " : ",\n      ") + transform(e, record).value.render(pretty: false))
             entries += 1
         }
     }

@@ -23,6 +23,8 @@ public struct OutputFailure: Error, CustomStringConvertible, Sendable {
 
     /// The line standard error gets: `pbsift: PATH: reason`.
     public var message: String { "pbsift: \(Escape.terminal(path)): \(Escape.terminal(reason))\n" }
+    /// `message`, for standard error.
+    public var line: SafeText { SafeText(verified: message) }
 }
 
 /// The one way a command opens its `-o` file (through `OutputSink.file`). A device, FIFO or socket,

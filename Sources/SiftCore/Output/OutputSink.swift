@@ -67,19 +67,24 @@ public final class OutputSink: @unchecked Sendable {
         return OutputFailure(path: label, errno: e)
     }
 
-    public func write(_ s: String) {
+    /// Writes text an output may carry (see `SafeText`): the one way in from outside the output layer.
+    public func write(_ text: SafeText) { write(text.string) }
+
+    /// The output layer's own writers (reporters, the JSON writer, the HAR writer) write rendered
+    /// text here; nothing outside this module can hand the sink a `String`.
+    func write(_ s: String) {
         guard errorCode == nil else { return }
         if case .memory(let f) = target { f(s); return }
         var s = s
         s.withUTF8 { append(UnsafeRawBufferPointer($0)) }
     }
 
-    public func write(_ bytes: [UInt8]) {
+    func write(_ bytes: [UInt8]) {
         guard errorCode == nil else { return }
         bytes.withUnsafeBytes { append($0) }
     }
 
-    public func write(_ bytes: UnsafeRawBufferPointer) {
+    func write(_ bytes: UnsafeRawBufferPointer) {
         guard errorCode == nil else { return }
         append(bytes)
     }

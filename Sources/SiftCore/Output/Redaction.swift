@@ -7,10 +7,13 @@ import SiftArchive
 // (as a value, a name, or an encoded form of one) and it may hold terminal control sequences. It
 // reaches an output only through a `Redactor`, and a medium's escaping (`Escape`) runs after it.
 //
-// - A single string: wrap it in `Untrusted` where it is read; `redactor.text(u)` / `redactor.url(u)`
-//   give the printable (not yet escaped) form.
+// - A single string: wrap it in `Untrusted` where it is read (`s.untrusted`); `redactor.text(u)` /
+//   `redactor.url(u)` give a `Redacted<String>` (not yet escaped), which `SafeText` interpolates
+//   escaped for a terminal. The redactor takes no `String`.
 // - A report model: conform it to `Redactable`; `redactor.apply(model)` gives a `Redacted<Model>`,
-//   the only thing renderers accept.
+//   the only thing renderers accept. Inside `redacted(by:)` each field is redacted as
+//   `r.text(field.untrusted).value`.
+// - A JSON tree (records, HAR entries): `redactor.json(tree)` gives a `Redacted<JSONOut>`.
 
 /// Text that came from an export or a server log. It has no public way back to `String`: it
 /// becomes printable only through `Redactor.text(_:)` or `Redactor.url(_:)`. Interpolating it
@@ -22,6 +25,16 @@ public struct Untrusted: Sendable, Hashable, CustomStringConvertible, CustomDebu
     public var debugDescription: String { "‹untrusted›" }
     /// Whether the text is empty (safe to ask: it reveals nothing).
     public var isEmpty: Bool { raw.isEmpty }
+}
+
+extension String {
+    /// This text as read from an export or a log: printable only through a `Redactor`.
+    public var untrusted: Untrusted { Untrusted(self) }
+}
+
+extension Optional where Wrapped == String {
+    /// This text, when there is one, as read from an export or a log.
+    public var untrusted: Untrusted? { map(Untrusted.init) }
 }
 
 /// What kind of text a detector looks at: a URL is masked by its structure (userinfo, query pairs).
@@ -56,6 +69,18 @@ extension Redacted {
     /// A part of the redacted value (`outcome.project(\.findings)`). A key path only reads what is
     /// there, so no text can be added on the way: there is no closure-taking `map`.
     public func project<T: Sendable>(_ part: KeyPath<Value, T>) -> Redacted<T> { Redacted<T>(value[keyPath: part]) }
+}
+
+extension Optional where Wrapped == Redacted<String> {
+    /// The redacted text, when there was one (`r.text(field.untrusted).value` for an optional field).
+    public var value: String? { self?.value }
+}
+
+extension Redacted where Value == [String: JSONOut] {
+    /// The cells of a flattened record for these columns (`RecordFlattener.cell`).
+    public func cells(_ columns: [String]) -> Redacted<[String]> {
+        Redacted<[String]>(columns.map { RecordFlattener.cell(value, column: $0) })
+    }
 }
 
 extension Redacted {
@@ -95,24 +120,33 @@ public final class Redactor: @unchecked Sendable {
     public func apply<T: Redactable>(_ values: [T]) -> Redacted<[T]> { Redacted(values.map { $0.redacted(by: self) }) }
 
     /// Free text, printable once escaped for its medium.
-    public func text(_ u: Untrusted) -> String { redactText(u.raw) }
+    public func text(_ u: Untrusted) -> Redacted<String> { Redacted(redactText(u.raw)) }
+
+    /// Free text, when there is one.
+    public func text(_ u: Untrusted?) -> Redacted<String>? { u.map(text) }
 
     /// A URL, printable once escaped for its medium.
-    public func url(_ u: Untrusted) -> String { redactURL(u.raw) }
+    public func url(_ u: Untrusted) -> Redacted<String> { Redacted(redactURL(u.raw)) }
 
-    /// Shorthands for models that keep their strings as `String` (each call is the boundary).
-    public func text(_ s: String) -> String { redactText(s) }
-    public func text(_ s: String?) -> String? { s.map(redactText) }
-    public func url(_ s: String?) -> String? { s.map(redactURL) }
+    /// A URL, when there is one.
+    public func url(_ u: Untrusted?) -> Redacted<String>? { u.map(url) }
 
-    /// Every string in a JSON value, object keys included.
-    public func json(_ v: JSONOut) -> JSONOut {
+    /// Every string in a JSON value (read from an export), object keys included.
+    public func json(_ v: JSONOut) -> Redacted<JSONOut> { Redacted(redactJSON(v)) }
+
+    /// Every string in a JSON object (read from an export), keys included.
+    public func json(object o: [String: JSONOut]) -> Redacted<[String: JSONOut]> {
+        guard case .object(let out) = redactJSON(.object(o)) else { return Redacted([:]) }
+        return Redacted(out)
+    }
+
+    private func redactJSON(_ v: JSONOut) -> JSONOut {
         switch v {
         case .string(let s): return .string(redactText(s))
-        case .array(let a): return .array(a.map(json))
+        case .array(let a): return .array(a.map(redactJSON))
         case .object(let o):
             var out: [String: JSONOut] = [:]
-            for (k, x) in o { out[redactText(k)] = json(x) }
+            for (k, x) in o { out[redactText(k)] = redactJSON(x) }
             return .object(out)
         default: return v
         }
@@ -422,11 +456,11 @@ extension Finding: Redactable {
     /// record type): both are redacted, as are the file, session and record ids.
     public func redacted(by r: Redactor) -> Finding {
         var f = self
-        f.file = r.text(file)
-        f.sessionId = r.text(sessionId)
-        f.recordId = r.text(recordId)
-        f.location = r.text(location)
-        f.message = r.text(message)
+        f.file = r.text(file.untrusted)?.value
+        f.sessionId = r.text(sessionId.untrusted)?.value
+        f.recordId = r.text(recordId.untrusted)?.value
+        f.location = r.text(location.untrusted)?.value
+        f.message = r.text(message.untrusted).value
         return f
     }
 }
@@ -435,13 +469,14 @@ extension SessionSummary: Redactable {
     /// The session header's fields (user id, environment, bundle id, device…) come from the export.
     public func redacted(by r: Redactor) -> SessionSummary {
         var s = self
-        s.sessionId = r.text(sessionId)
-        s.file = r.text(file)
-        s.app = (r.text(app.bundleId), r.text(app.version), r.text(app.build))
-        s.sdk = (r.text(sdk.name), r.text(sdk.version))
-        s.device = (r.text(device.model), r.text(device.system), r.text(device.locale), r.text(device.timeZone))
-        s.environmentRef = r.text(environmentRef)
-        s.userId = r.text(userId)
+        func t(_ s: String?) -> String? { r.text(s.untrusted)?.value }
+        s.sessionId = t(sessionId)
+        s.file = r.text(file.untrusted).value
+        s.app = (t(app.bundleId), t(app.version), t(app.build))
+        s.sdk = (t(sdk.name), t(sdk.version))
+        s.device = (t(device.model), t(device.system), t(device.locale), t(device.timeZone))
+        s.environmentRef = t(environmentRef)
+        s.userId = t(userId)
         return s
     }
 }
@@ -450,7 +485,7 @@ extension InputSummary: Redactable {
     /// The path is the user's; the errors name places inside the input (archive entry names).
     public func redacted(by r: Redactor) -> InputSummary {
         var i = self
-        i.errors = errors.map { r.text($0) }
+        i.errors = errors.map { r.text($0.untrusted).value }
         return i
     }
 }

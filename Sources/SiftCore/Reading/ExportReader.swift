@@ -219,6 +219,11 @@ final class InputPass {
 
     func visit(_ entry: ArchiveEntry) {
         entries += 1
+        // Names inside an input are data and can hold a credential: analyses that read every file get them.
+        if !entry.isWholeInput, analyses.contains(where: \.readsOtherFiles) {
+            let file = SessionContext(input: input, file: entry.name, root: "", blobsAvailable: false)
+            for a in analyses where a.readsOtherFiles { a.entryName(file) }
+        }
         // A bare file or standard input is one session file, whatever its name.
         let role: EntryRole = entry.isWholeInput
             ? .session(root: "", underSessions: false) : InputPass.role(of: entry.name)

@@ -59,26 +59,27 @@ public struct RecordFilter: Sendable {
     }
 }
 
-/// Streams every kept record, flattened, to `emit` as it is read (nothing accumulates).
+/// Streams every kept record, flattened and redacted, to `emit` as it is read (nothing accumulates).
 public final class RecordsAnalysis: Analysis {
     let filter: RecordFilter
-    let transform: ([String: JSONOut], Record) -> [String: JSONOut]
-    let emit: ([String: JSONOut]) -> Void
+    let redact: ([String: JSONOut], Record) -> Redacted<[String: JSONOut]>
+    let emit: (Redacted<[String: JSONOut]>) -> Void
     public private(set) var emitted = 0
 
-    /// `transform` runs on each flattened record before it is emitted (e.g. masking secrets).
-    public init(filter: RecordFilter, transform: @escaping ([String: JSONOut], Record) -> [String: JSONOut] = { o, _ in o },
-                emit: @escaping ([String: JSONOut]) -> Void) {
+    /// `redact` runs on each flattened record before `--grep` sees it and before it is emitted: only
+    /// a `Redactor` makes what it returns.
+    public init(filter: RecordFilter, redact: @escaping ([String: JSONOut], Record) -> Redacted<[String: JSONOut]>,
+                emit: @escaping (Redacted<[String: JSONOut]>) -> Void) {
         self.filter = filter
-        self.transform = transform
+        self.redact = redact
         self.emit = emit
     }
 
     public func record(_ record: Record, session: SessionContext) {
         guard filter.keeps(record) else { return }
-        let object = transform(RecordFlattener.object(record, session: session), record)
+        let object = redact(RecordFlattener.object(record, session: session), record)
         if let grep = filter.grep {
-            let line = JSONOut.object(object).render(pretty: false)
+            let line = JSONOut.object(object.value).render(pretty: false)
             if grep.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) == nil { return }
         }
         emitted += 1

@@ -12,12 +12,12 @@ extension WaterfallTransaction: Redactable {
     }
 
     public mutating func redact(by r: Redactor) {
-        url = r.url(url)
-        networkProtocol = r.text(networkProtocol)
-        remoteAddress = r.text(remoteAddress)
-        tlsVersion = r.text(tlsVersion)
-        fetchType = r.text(fetchType)
-        for k in anomalies.indices { anomalies[k] = r.text(anomalies[k]) }
+        url = r.url(url.untrusted).value
+        networkProtocol = r.text(networkProtocol.untrusted).value
+        remoteAddress = r.text(remoteAddress.untrusted).value
+        tlsVersion = r.text(tlsVersion.untrusted).value
+        fetchType = r.text(fetchType.untrusted).value
+        for k in anomalies.indices { anomalies[k] = r.text(anomalies[k].untrusted).value }
     }
 }
 
@@ -30,20 +30,20 @@ extension WaterfallRequest: Redactable {
 
     public mutating func redact(by r: Redactor) {
         let rawHost = host
-        file = r.text(file)
-        sessionId = r.text(sessionId)
-        recordId = r.text(recordId)
-        requestId = r.text(requestId)
-        method = r.text(method)
-        url = r.url(url)
-        state = r.text(state)
-        source = r.text(source)
-        category = r.text(category)
-        kind = r.text(kind)
-        label = r.text(label)
-        error = r.text(error)
+        file = r.text(file.untrusted).value
+        sessionId = r.text(sessionId.untrusted).value
+        recordId = r.text(recordId.untrusted).value
+        requestId = r.text(requestId.untrusted).value
+        method = r.text(method.untrusted).value
+        url = r.url(url.untrusted).value
+        state = r.text(state.untrusted).value
+        source = r.text(source.untrusted).value
+        category = r.text(category.untrusted).value
+        kind = r.text(kind.untrusted).value
+        label = r.text(label.untrusted).value
+        error = r.text(error.untrusted).value
         for k in transactions.indices { transactions[k].redact(by: r) }
-        cachedHost = r.text(rawHost)
+        cachedHost = r.text(rawHost.untrusted).value
     }
 }
 
@@ -55,9 +55,9 @@ extension WaterfallSession: Redactable {
     }
 
     public mutating func redact(by r: Redactor) {
-        file = r.text(file)
-        sessionId = r.text(sessionId)
-        originSource = r.text(originSource)
+        file = r.text(file.untrusted).value
+        sessionId = r.text(sessionId.untrusted).value
+        originSource = r.text(originSource.untrusted).value
         for i in requests.indices { requests[i].redact(by: r) }
     }
 }

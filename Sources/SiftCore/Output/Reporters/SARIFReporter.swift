@@ -88,7 +88,7 @@ public enum SARIFDocument {
         return .object([
             "id": .string(r.id), "name": .string(camel(r.id)),
             "shortDescription": .object(["text": .string(r.summary)]),
-            "fullDescription": .object(["text": .string(r.summary + (r.summary.hasSuffix(".") ? "" : "."))]),
+            "fullDescription": .object(["text": .string(r.detail.isEmpty ? r.summary + (r.summary.hasSuffix(".") ? "" : ".") : r.detail)]),
             "defaultConfiguration": .object(["level": .string(level(r.severity))]),
             "help": .object(["text": .string(help), "markdown": .string(help)]),
             "properties": .object(["tags": .array(tags), "security-severity": .string(securitySeverity(r.severity))]),

@@ -297,7 +297,39 @@ import SiftCore
     /// A document whose `log` has no `entries` reads as a finding, not as a clean empty session.
     @Test func harWithoutEntriesIsAFinding() throws {
         let path = try HARFixture.write(["log": ["version": "1.2", "creator": ["name": "x", "version": "1"]]])
-        let (_, doc) = try json(["inspect", "--json", path])
+        let (r, doc) = try json(["inspect", "--json", path])
+        #expect(r.status == 2)
         #expect(doc["findings"]?.elements.contains { $0["message"]?.string?.contains("no log.entries") == true } == true)
+    }
+
+    /// A HAR with no request in it — an empty capture, or one whose every entry is damaged — is not
+    /// checked: like an empty file, every command says so on stderr and exits 2 (verify never passes
+    /// on nothing), and scrub writes nothing. Beside an export that holds records, it changes nothing.
+    @Test(arguments: ["empty", "damaged"]) func harWithNoRequestIsNotChecked(kind: String) throws {
+        let dir = try makeTempDir()
+        let path = dir.appendingPathComponent("capture.har").path
+        let text = kind == "empty"
+            ? #"{"log":{"version":"1.2","creator":{"name":"WebInspector","version":"537.36"},"pages":[],"entries":[]}}"#
+            : #"{"log":{"version":"1.2","creator":{"name":"WebInspector","version":"537.36"},"entries":[{"request":nul}]}}"#
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let why = kind == "empty" ? "no request to check (a HAR capture with no entries)"
+            : "no request to check (a HAR capture none of whose 1 entry could be read)"
+        for command in [["verify"], ["verify", "--fail-on", "critical"], ["inspect"], ["waterfall"], ["records"], ["har"]] {
+            let r = runCLI(command + [path])
+            #expect(r.status == 2, "\(command) \(kind): \(r.out)")
+            #expect(r.err.contains("pbsift: \(path): \(why)"), "\(command) \(kind): \(r.err)")
+        }
+        let (_, doc) = try json(["inspect", "--json", path])
+        #expect(doc["inputs"]?.elements.first?["status"]?.string == "unreadable")
+        #expect(doc["inputs"]?.elements.first?["container"]?.string == "har")
+        let out = dir.appendingPathComponent("scrubbed.har").path
+        #expect(runCLI(["scrub", path, "-o", out]).status == 2)
+        #expect(!FileManager.default.fileExists(atPath: out))
+
+        // Beside a session that holds records, the input is checked.
+        try Data((Fixture.clean.joined(separator: "\n") + "\n").utf8)
+            .write(to: dir.appendingPathComponent(Fixture.sessionId + ".jsonl"))
+        let beside = runCLI(["verify", "--fail-on", "critical", dir.path])
+        #expect(beside.status == 0, "\(kind): \(beside.out)\(beside.err)")
     }
 }

@@ -163,6 +163,9 @@ public enum CorrelateCommand: SiftCommand {
         Format.text("markdown") { r, _ in CorrelationRender.markdown(r.report) },
     ] + FindingsFormats.all()
 
+    /// The findings `correlate` reports, and counts for its exit status: the reader's and the join's.
+    static let reports = FindingSelection([.integrity, .limits, .archive, .policy, .correlation])
+
     public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
         var run = try ReadingRun(options, spec: spec, io: io)
         let common = run.common
@@ -196,7 +199,7 @@ public enum CorrelateCommand: SiftCommand {
         logRead.referenceTime = analysis.sessions.compactMap { $0.window?.from }.min()
         var report = run.correlate(requests: analysis.requests, sessions: analysis.sessions, logs: logs, margin: margin, read: logRead)
         if !common.quiet, let hint = QueryOptions.noMatchHint(report) { io.err(hint) }
-        let findings = ReportEnvelope.sorted(outcome.findings + report.findings)
+        let findings = ReportEnvelope.sorted((outcome.findings + report.findings).filter(reports.keeps))
         report.findings = findings
         let redactor = Redactor.verify()
         let output = CorrelateOutput(report: redactor.apply(report), inputs: redactor.apply(outcome.inputs), blobs: outcome.blobs)

@@ -91,9 +91,13 @@ public enum InspectCommand: SiftCommand {
         Format.text("markdown") { r, _ in InspectReport.markdown(r.outcome) },
     ] + FindingsFormats.all()
 
+    /// The findings `inspect` reports, and counts for its exit status: the reader's.
+    static let reports = FindingSelection([.integrity, .limits, .archive, .policy])
+
     public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
         var run = try ReadingRun(options, spec: spec, io: io)
         try run.read(options.argument("input"), analyses: [])
+        run.outcome.findings = run.outcome.findings.filter(reports.keeps)
         let output = InspectOutput(outcome: Redactor.verify().apply(run.outcome))
         if let failed = run.common.report(output, with: reporters, io: io) { return failed }
         return run.status()

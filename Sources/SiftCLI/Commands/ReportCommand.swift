@@ -84,6 +84,9 @@ public enum ReportCommand: SiftCommand {
         Format.text("html") { r, _ in r.report.html() },
     ] + FindingsFormats.all()
 
+    /// The findings `report` lists, and counts for its exit status: every family.
+    static let reports = FindingSelection.all
+
     public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
         var run = try ReadingRun(options, spec: spec, io: io)
         let common = run.common
@@ -115,7 +118,7 @@ public enum ReportCommand: SiftCommand {
         }
 
         // Every finding once: the reader's and verify's come with the outcome, correlate's with its report.
-        var all = outcome.findings + (correlated?.findings ?? [])
+        var all = (outcome.findings + (correlated?.findings ?? [])).filter(reports.keeps)
         var suppressed = 0
         if let baseline {
             let (kept, dropped) = baseline.apply(all)
@@ -126,7 +129,7 @@ public enum ReportCommand: SiftCommand {
         // Never print a secret: every text goes through one redactor, which knows what verify found
         // and runs verify's detectors over each text.
         let redactor = Redactor.verify(config: config, known: verify.secretValues)
-        let waterfallReport = WaterfallReport(sessions: waterfall.takeSessions(), findings: all.filter { $0.family == .waterfall },
+        let waterfallReport = WaterfallReport(sessions: waterfall.takeSessions(), findings: all.filter(WaterfallCommand.reports.keeps),
                                               redactor: redactor)
         let report = SupportReport(
             outcome: outcome, findings: all, waterfall: waterfallReport, correlation: correlated, timeline: timeline,

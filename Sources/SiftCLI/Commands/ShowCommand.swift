@@ -127,6 +127,7 @@ public enum ShowCommand: SiftCommand {
         }
         let report = ShowReport(match: match, request: wf, hosts: hosts, correlation: correlated)
         if let failed = common.report(report, with: reporters, io: io) { return failed }
-        return run.status()
+        // It lists no findings: it exits as `inspect` does (on the reader's).
+        return run.status(counting: run.outcome.findings.filter(InspectCommand.reports.keeps))
     }
 }

@@ -98,10 +98,11 @@ public enum VerifyCommand: SiftCommand {
         Format.text("markdown") { r, _ in VerifyRender.markdown(findings: r.findings.value, inputs: r.inputs.value, summary: r.summary) },
     ] + FindingsFormats.all()
 
-    /// The reader's findings `verify` reports beside its own (the rest belong to `inspect`).
-    static func reported(_ f: Finding) -> Bool {
-        [.redaction, .secret, .policy, .verify].contains(f.family) || f.rule == "archive.duplicate-entry"
-    }
+    /// The findings `verify` reports (and counts for its exit status): its own families, the
+    /// reader's policy findings and duplicate entries (the rest belong to `inspect`).
+    static let reports = FindingSelection([.redaction, .secret, .policy, .verify], plus: [ReaderRules.duplicateEntry])
+
+    static func reported(_ f: Finding) -> Bool { reports.keeps(f) }
 
     /// The verify configuration from `--config` and `--extra-field` (shared with `report`).
     static func config(from options: ParsedOptions) throws -> VerifyConfig {

@@ -71,6 +71,10 @@ public enum WaterfallCommand: SiftCommand {
             .El
             """)
 
+    /// The findings the waterfall reports, and counts for its exit status (the reader's are
+    /// `inspect`'s; a note on standard error says how many there were).
+    static let reports = FindingSelection([.waterfall])
+
     /// The formats, in `--format` order (text is the default).
     static let reporters: [any Reporter<FindingsOutput<WaterfallReport>>] = [
         Format.text("text") { r, c in WaterfallRender.text(r.report, columns: c.columns, color: c.colors.enabled) },
@@ -110,7 +114,7 @@ public enum WaterfallCommand: SiftCommand {
            !analysis.sessions.contains(where: { $0.requests.contains(where: { isRequest($0, wanted) }) }) {
             throw UsageError(ShowAnalysis.notFound(selector, sessions: analysis.sessions), about: "--request")
         }
-        let mine = outcome.findings.filter { $0.family == .waterfall }
+        let mine = outcome.findings.filter(reports.keeps)
         let redactor = Redactor.verify()
         let report = WaterfallReport(sessions: analysis.takeSessions(), findings: mine, filter: filter, redactor: redactor)
         let others = outcome.findings.count - mine.count
@@ -119,9 +123,7 @@ public enum WaterfallCommand: SiftCommand {
         }
         let output = FindingsOutput(command: spec.name, report: report, inputs: redactor.apply(outcome.inputs), findings: redactor.apply(report.findings))
         if let stopped = common.report(output, with: reporters, io: io, closedIsOK: true) { return stopped }
-        // As for every command: the reader's findings count too (inspect lists them); of the
-        // waterfall's own, those of the requests shown.
-        let counted = outcome.findings.filter { $0.family != .waterfall } + report.findings
-        return run.status(counting: counted)
+        // What is listed decides the exit status: the waterfall's findings of the requests shown.
+        return run.status(counting: report.findings)
     }
 }

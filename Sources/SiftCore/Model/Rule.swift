@@ -50,6 +50,27 @@ public struct Rule: Sendable, Equatable {
     }
 }
 
+/// The findings a command reports: whole families, plus single rules of another family it
+/// declares by name. What a command lists is what decides its exit status (`--fail-on`).
+public struct FindingSelection: Sendable {
+    public let families: Set<RuleFamily>
+    /// Rules of other families the command reports too (`verify` lists `archive.duplicate-entry`:
+    /// a repeated entry can hide content from its checks).
+    public let rules: Set<String>
+
+    public init(_ families: Set<RuleFamily>, plus rules: [Rule] = []) {
+        self.families = families
+        self.rules = Set(rules.map(\.id))
+    }
+
+    /// Every family.
+    public static let all = FindingSelection(Set(RuleFamily.allCases))
+
+    public func keeps(_ f: Finding) -> Bool {
+        f.family.map(families.contains) ?? false || rules.contains(f.rule)
+    }
+}
+
 extension Finding {
     /// The family of the finding's rule.
     public var family: RuleFamily? { RuleFamily(ruleId: rule) }

@@ -22,6 +22,12 @@ extension InputPass {
         return (true, peek)
     }
 
+    /// Why HAR input gave no record: an empty capture, or entries none of which could be read.
+    func emptyHARReason() -> String {
+        harEntries == 0 ? "a HAR capture with no entries"
+            : "a HAR capture none of whose \(harEntries) entr\(harEntries == 1 ? "y" : "ies") could be read"
+    }
+
     func readHAR(entry: ArchiveEntry, source: ByteSource, onError: (Error) -> Void) {
         sawHAR = true
         var stream = HARStream(source: source, maxValue: limits.maxLineBytes)
@@ -76,6 +82,7 @@ extension InputPass {
             group = []
             guard let doc = try? JSONDocument(bytes: bytes, maxDepth: limits.maxJSONDepth) else { return }
             let record = Record(line: groupStart.line, json: doc.root)
+            harRecords += 1
             s.recordCount += 1
             s.counts["network", default: 0] += 1
             s.bytes += Int64(groupBytes)
@@ -124,6 +131,7 @@ extension InputPass {
                 other(nil, name, bytes, line: line)
             case .entry(let index, let bytes, let line, let offset):
                 entries += 1
+                harEntries += 1
                 let doc: JSONDocument
                 do {
                     doc = try JSONDocument(bytes: bytes, maxDepth: limits.maxJSONDepth)

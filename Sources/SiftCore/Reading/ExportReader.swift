@@ -97,6 +97,9 @@ final class InputPass {
     var isFolderInput = false
     /// A HAR document was read (the input's container is then `har` when it is a bare file).
     var sawHAR = false
+    /// HAR entries met, and the network records made of them, over every HAR in the input.
+    var harEntries = 0
+    var harRecords = 0
     var requestIdHeader = "X-Request-Id"
 
     /// `.zip`, `.tar`, `.tar.gz`, `.tgz`: an export packed inside the input.
@@ -147,11 +150,11 @@ final class InputPass {
         for a in analyses { a.endInput(input) }
 
         var status: InputStatus = result.unreadable ? .unreadable : (result.isPartial || partial ? .partial : .ok)
-        if status == .ok, palbeRecords == 0, !sawHAR, nestedExports.isEmpty {
-            // Nothing in it is a Palbe record: a verdict on it would be a verdict on nothing.
-            let what = notAnExportReason(result.container)
-            finding(ArchiveProblem.unreadable.rawValue, .high, file: nil, message: "not a Palbe export (\(what))")
-            errors.append("not a Palbe export (\(what))")
+        if status == .ok, palbeRecords == 0, harRecords == 0, nestedExports.isEmpty {
+            // Nothing in it is a Palbe record or a HAR request: a verdict on it would be a verdict on nothing.
+            let why = sawHAR ? "no request to check (\(emptyHARReason()))" : "not a Palbe export (\(notAnExportReason(result.container)))"
+            finding(ArchiveProblem.unreadable.rawValue, .high, file: nil, message: why)
+            errors.append(why)
             status = .unreadable
         }
         let summary = InputSummary(path: input.path, container: input.container, status: status, errors: errors.all)

@@ -3,6 +3,9 @@ import Foundation
 /// The rules the reader raises while it reads an export: integrity, limits, policy, archive.
 /// (`inspect`'s man page section and `pbsift rules` list them.)
 public enum ReaderRules {
+    /// `verify` reports it too: a repeated entry can hide content from its checks.
+    public static let duplicateEntry = Rule("archive.duplicate-entry", .high, "Two entries with the same cleaned name (both are read).")
+
     public static let all: [Rule] = [
         Rule("integrity.seq-gap", .high, "A record's seq is missing, skips numbers, or goes backwards: records were lost or altered."),
         Rule("integrity.seq-duplicate", .high, "Two records carry the same seq."),
@@ -25,7 +28,7 @@ public enum ReaderRules {
         Rule("archive.truncated", .high, "The archive, a compressed stream or an entry ends early."),
         Rule("archive.decompression-limit", .high, "Decompressed bytes or entries passed the bounds; the rest was not read."),
         Rule("archive.corrupt", .high, "The container's structure is damaged."),
-        Rule("archive.duplicate-entry", .high, "Two entries with the same cleaned name (both are read)."),
+        duplicateEntry,
         Rule("archive.unsupported", .high, "An entry uses an unsupported compression method or encryption."),
         Rule("archive.unreadable", .high, "The input could not be opened or read, is a device or socket, or holds no Palbe record (not a Palbe export)."),
         Rule("archive.header-mismatch", .high, "A zip entry's local header disagrees with its central directory (name, method, CRC-32 or sizes); read as the central directory says."),

@@ -23,7 +23,7 @@ struct SessionPlace: Sendable {
 
     func finding(_ rule: String, _ severity: Severity, line: Int?, seq: Int?, recordId: String?, location: String, message: String,
                  preview: String?, fingerprint: String?) -> Finding {
-        Finding(rule: rule, severity: severity, input: input, file: file, sessionId: sessionId, seq: seq,
+        Finding(rule: VerifyRules.catalogue[rule], severity: severity, input: input, file: file, sessionId: sessionId, seq: seq,
                 line: line, recordId: recordId, location: location, message: message, preview: preview,
                 fingerprint: fingerprint)
     }
@@ -386,7 +386,7 @@ final class VerifyWorker: @unchecked Sendable {
             guard let hits = blobHits[ref.key] else { continue }
             referenced.insert(ref.key)
             for h in hits {
-                add(Finding(rule: h.rule, severity: h.severity, input: ref.input, file: ref.file, sessionId: ref.sessionId,
+                add(Finding(rule: VerifyRules.catalogue[h.rule], severity: h.severity, input: ref.input, file: ref.file, sessionId: ref.sessionId,
                             seq: ref.seq, line: ref.line, recordId: ref.recordId, location: h.location,
                             message: h.message + " (in a blob this record references)",
                             preview: h.preview, fingerprint: h.fingerprint), to: &out)
@@ -395,7 +395,7 @@ final class VerifyWorker: @unchecked Sendable {
         for (key, hits) in blobHits where !referenced.contains(key) && !hits.isEmpty {
             let where_ = blobFiles[key]
             for h in hits {
-                add(Finding(rule: h.rule, severity: h.severity, input: where_?.input ?? "", file: where_?.file,
+                add(Finding(rule: VerifyRules.catalogue[h.rule], severity: h.severity, input: where_?.input ?? "", file: where_?.file,
                             location: h.location, message: h.message + " (in a blob no record references)",
                             preview: h.preview, fingerprint: h.fingerprint), to: &out)
             }

@@ -149,7 +149,7 @@ public final class WaterfallCollector {
             }
         }
         for (rule, n) in b.suppressed.sorted(by: { $0.key < $1.key }) {
-            b.findings.append(Finding(rule: rule, severity: WaterfallRule.severity(rule), input: b.input, file: b.file,
+            b.findings.append(Finding(rule: WaterfallRule.catalogue[rule], severity: WaterfallRule.severity(rule), input: b.input, file: b.file,
                                       sessionId: b.sessionId,
                                       message: "\(n) more \(rule) findings in this session were not listed"))
         }
@@ -172,7 +172,7 @@ public final class WaterfallCollector {
         if current != nil { endSession(sessionId: nil, launchedAt: nil) }
         var out = findings
         if droppedRequests > 0 {
-            out.append(Finding(rule: WaterfallRule.limit, severity: .info, input: limitInput ?? "-",
+            out.append(Finding(rule: WaterfallRule.catalogue[WaterfallRule.limit], severity: .info, input: limitInput ?? "-",
                                message: "\(droppedRequests) network records beyond the limit of \(limits.maxRequests) were checked but not kept for the waterfall"))
         }
         return out
@@ -189,7 +189,7 @@ public final class WaterfallCollector {
     }
 
     private func finding(_ rule: String, _ b: Builder, _ r: WaterfallRequest, location: String?, message: String) -> Finding {
-        Finding(rule: rule, severity: WaterfallRule.severity(rule), input: b.input, file: b.file, sessionId: b.sessionId,
+        Finding(rule: WaterfallRule.catalogue[rule], severity: WaterfallRule.severity(rule), input: b.input, file: b.file, sessionId: b.sessionId,
                 seq: r.seq, line: r.line, recordId: r.recordId, location: location, message: message)
     }
 

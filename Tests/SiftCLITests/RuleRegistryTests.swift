@@ -1,5 +1,8 @@
 import Foundation
 import SiftCore
+import SiftCorrelate
+import SiftVerify
+import SiftWaterfall
 import Testing
 @testable import SiftCLI
 
@@ -32,6 +35,28 @@ import Testing
         for id in raised.sorted() {
             #expect(RuleRegistry.rule(id) != nil, "\(id) is raised but not declared: declare it with its analysis")
         }
+    }
+
+    /// A finding is built from a `RuleID`, which code gets from its module's catalogue: every
+    /// catalogue id is registered, and every registered rule is in a catalogue, so a finding can be
+    /// raised for exactly the registered rules.
+    @Test func theCataloguesFindingsAreBuiltFromAreTheRegistry() {
+        let catalogues = [(ReaderRules.all, ReaderRules.catalogue), (VerifyRules.rules, VerifyRules.catalogue),
+                          (WaterfallRule.all, WaterfallRule.catalogue), (CorrelationRules.all, CorrelationRules.catalogue)]
+        var declared = Set<String>()
+        for (rules, catalogue) in catalogues {
+            for r in rules {
+                #expect(catalogue.contains(r.id))
+                #expect(catalogue[r.id] == r.ref)
+                #expect(RuleRegistry.rule(r.id) != nil, "\(r.id) is declared but not registered")
+                declared.insert(r.id)
+            }
+        }
+        #expect(declared == Set(RuleRegistry.all.map(\.id)))
+        #expect(!ReaderRules.catalogue.contains("secret.jwt") && VerifyRules.catalogue.contains("secret.jwt"))
+        // What a finding says is its rule's id, as before.
+        let f = Finding(rule: ReaderRules.catalogue["integrity.seq-gap"], severity: .high, input: "x", message: "m")
+        #expect(f.rule == "integrity.seq-gap" && f.family == .integrity)
     }
 
     @Test func rulesCommandListsTheRegistry() throws {

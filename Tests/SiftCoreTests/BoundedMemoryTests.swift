@@ -22,9 +22,9 @@ import SiftArchive
     @Test func tallyKeepsTheWorstSeverityOfWhatItCounts() {
         var tally = FindingTally(keep: 2)
         for i in 0..<10 {
-            tally.append(Finding(rule: "r", severity: i == 7 ? .critical : .low, input: "in", file: "f", line: i, message: "m"))
+            tally.append(Finding(rule: Rule("r", .info, "a test rule").ref, severity: i == 7 ? .critical : .low, input: "in", file: "f", line: i, message: "m"))
         }
-        tally.append(Finding(rule: "other", severity: .info, input: "in", file: "f", message: "m"))
+        tally.append(Finding(rule: Rule("other", .info, "a test rule").ref, severity: .info, input: "in", file: "f", message: "m"))
         let all = tally.findings
         #expect(all.count == 4)
         #expect(tally.dropped == 8)
@@ -78,7 +78,7 @@ import SiftArchive
 /// by one tally passes through another untouched.
 @Suite struct FindingTallyDigestTests {
     static func finding(_ i: Int, fingerprint: String? = nil) -> Finding {
-        Finding(rule: "secret.test", severity: .high, input: "in", file: "f", line: i, message: "m", fingerprint: fingerprint)
+        Finding(rule: Rule("secret.test", .info, "a test rule").ref, severity: .high, input: "in", file: "f", line: i, message: "m", fingerprint: fingerprint)
     }
 
     @Test func summaryFingerprintNamesTheCountedSet() {

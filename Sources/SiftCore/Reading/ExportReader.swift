@@ -115,7 +115,7 @@ final class InputPass {
     }
 
     func finding(_ rule: String, _ severity: Severity, file: String?, message: String) {
-        findings.append(Finding(rule: rule, severity: severity, input: input.path, file: file, message: message))
+        findings.append(Finding(rule: ReaderRules.catalogue[rule], severity: severity, input: input.path, file: file, message: message))
     }
 
     func run() -> (InputSummary, [SessionSummary], BlobSummary, [Finding]) {

@@ -100,7 +100,7 @@ public struct FindingTally: Sendable {
         for (key, o) in overflow {
             let places = o.first.line.flatMap { a in o.last.line.map { b in "; lines \(a) to \(b)" } } ?? ""
             let digest = String(o.digest, radix: 16)
-            out.append(Finding(rule: key.rule, severity: o.severity, input: key.input, file: key.file,
+            out.append(Finding(rule: o.last.ruleID, severity: o.severity, input: key.input, file: key.file,
                                sessionId: o.last.sessionId, seq: o.last.seq, line: o.last.line,
                                message: "\(o.count) more finding\(o.count == 1 ? "" : "s")\(FindingTally.summaryPhrase)\(keep) are)\(places)",
                                fingerprint: o.fingerprinted > 0 ? "set:" + String(repeating: "0", count: 16 - digest.count) + digest : nil))

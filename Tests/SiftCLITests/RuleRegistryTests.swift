@@ -75,3 +75,40 @@ import Testing
                 "docs/rules.md is out of date, run `swift run pbsift rules --format markdown > docs/rules.md`")
     }
 }
+
+/// What a command lists is what decides its exit status: in SARIF (which lists every finding a
+/// command reports), each command's findings are of the families it declares, and `--fail-on`
+/// fails exactly when one of them is at or above it.
+@Suite struct ListedDecidesExitTests {
+    static let commands: [(name: String, selection: FindingSelection, extra: Bool)] = [
+        ("inspect", InspectCommand.reports, false), ("verify", VerifyCommand.reports, false),
+        ("waterfall", WaterfallCommand.reports, false), ("correlate", CorrelateCommand.reports, true),
+        ("report", ReportCommand.reports, true),
+    ]
+
+    @Test(arguments: ["info", "medium", "high", "critical"])
+    func listedFindingsDecideTheExit(_ failOn: String) throws {
+        let fx = try #require(LeakMatrixTests.fixture)
+        let threshold = try #require(Severity(rawValue: failOn))
+        var checked = 0
+        for c in Self.commands {
+            let args = [c.name, fx.export.path] + (c.extra ? ["--logs", fx.logs.path] : []) + ["--format", "sarif", "--fail-on", failOn]
+            let r = runCLI(args)
+            guard r.status != 2 else { continue }   // not read in full: 2 wins whatever is listed
+            let doc = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any], "\(c.name)")
+            let results = ((doc["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]]) ?? []
+            var worst: Severity? = nil
+            for res in results {
+                let id = try #require(res["ruleId"] as? String)
+                let family = try #require(RuleFamily(ruleId: id))
+                #expect(c.selection.families.contains(family) || c.selection.rules.contains(id), "\(c.name) lists \(id)")
+                let sev = (res["properties"] as? [String: Any])?["severity"] as? String
+                if let s = sev.flatMap(Severity.init(rawValue:)) { worst = max(worst ?? s, s) }
+            }
+            let expected: Int32 = (worst.map { $0 >= threshold } ?? false) ? 1 : 0
+            #expect(r.status == expected, "\(c.name) --fail-on \(failOn): status \(r.status), worst listed \(worst?.rawValue ?? "none")")
+            if !results.isEmpty { checked += 1 }
+        }
+        #expect(checked >= 3, "most commands list findings on the leak fixture")
+    }
+}

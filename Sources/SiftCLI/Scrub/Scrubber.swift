@@ -213,12 +213,20 @@ struct Scrubber {
         var start = 0
         while start < bytes.count {
             let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
+            if end == start || (end == start + 1 && bytes[start] == 0x0D) {
+                // A blank line holds nothing to edit (a file of them is copied, not parsed line by line).
+                out += bytes[start..<end]
+                if end < bytes.count { out.append(0x0A) }
+                start = end + 1
+                continue
+            }
             let line = Array(bytes[start..<end])
-            if let doc = try? JSONDocument(bytes: line, maxDepth: limits.maxJSONDepth), doc.root["type"]?.string == "frame" {
+            let doc = try? JSONDocument(bytes: line, maxDepth: limits.maxJSONDepth)
+            if let doc, doc.root["type"]?.string == "frame" {
                 out += frameStandIn(doc.root)
                 framesReplaced += 1
                 changed = true
-            } else if let doc = try? JSONDocument(bytes: line, maxDepth: limits.maxJSONDepth), let edited = try document(doc) {
+            } else if let doc, let edited = try document(doc) {
                 out += edited
                 changed = true
             } else if let edited = values.replace(line, used: &used) {

@@ -56,6 +56,19 @@ public struct FindingTally: Sendable {
         overflow[key] = o
     }
 
+    /// Counts `count` findings past the kept ones without building each: the first of them is `first`,
+    /// the last `last` (same rule, input and file, no fingerprint). A reader that bounds a file's
+    /// repeated problems itself hands the overflow over once.
+    public mutating func appendCounted(first: Finding, last: Finding, count: Int, severity: Severity) {
+        guard count > 0 else { return }
+        let key = Key(input: first.input, file: first.file, rule: first.rule)
+        var o = overflow[key] ?? Overflow(severity: severity, first: first, last: last)
+        o.count += count
+        o.severity = max(o.severity, severity)
+        o.last = last
+        overflow[key] = o
+    }
+
     /// FNV-1a over the bytes, then a 64-bit finaliser (the same in every process, unlike `Hasher`).
     static func hash(_ text: String) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325

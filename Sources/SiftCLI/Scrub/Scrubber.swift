@@ -28,8 +28,12 @@ struct ScrubValues {
             let escaped = Array(quoted.utf8.dropFirst().dropLast())
             let percent = Array(ScrubValues.percentEncode(value).utf8)
             let every = value.utf8.map { b -> String in let h = String(b, radix: 16, uppercase: true); return "%" + (h.count == 1 ? "0" + h : h) }.joined()
+            // A space stands as `+` in a query or a form (verify reports the value decoded).
+            let plus = value.contains(" ")
+                ? [Array(value.replacingOccurrences(of: " ", with: "+").utf8),
+                   Array(ScrubValues.percentEncode(value).replacingOccurrences(of: "%20", with: "+").utf8)] : []
             for f in [escaped, percent, Array(ScrubValues.percentEncode(value, lower: true).utf8), Array(every.utf8),
-                      Array(every.lowercased().utf8)] where !forms.contains(f) { forms.append(f) }
+                      Array(every.lowercased().utf8)] + plus where !forms.contains(f) { forms.append(f) }
             entries.append(Entry(placeholder: ScrubPlaceholder.make(rule: h.rule, fingerprint: h.fingerprint), forms: forms,
                                  rule: h.rule, fingerprint: h.fingerprint))
         }
@@ -116,6 +120,63 @@ struct ScrubValues {
         return out
     }
 
+    /// `bytes` with each part between URL delimiters (`&`, `=`, `?`, `#`, `;`, `/`) that holds a
+    /// value only once percent-decoded more than once (any mix of encoded bytes, as verify decodes a
+    /// query value) replaced whole by that value's placeholder; nil when none does.
+    func replaceEncodedParts(_ bytes: [UInt8], used: inout Set<String>) -> [UInt8]? {
+        guard bytes.contains(UInt8(ascii: "%")) else { return nil }
+        let stops: Set<UInt8> = [0x26, 0x3D, 0x3F, 0x23, 0x3B, 0x2F, 0x20, 0x22, 0x27]
+        var out: [UInt8] = []
+        var changed = false
+        var i = 0
+        while i < bytes.count {
+            guard !stops.contains(bytes[i]) else { out.append(bytes[i]); i += 1; continue }
+            var e = i
+            while e < bytes.count && !stops.contains(bytes[e]) { e += 1 }
+            let part = Array(bytes[i..<e])
+            i = e
+            var form = part
+            var placeholder: String?
+            for _ in 0..<3 where form.contains(UInt8(ascii: "%")) && placeholder == nil {
+                form = ScrubValues.percentDecode(form)
+                placeholder = entries.first { e in e.forms.contains { f in !f.isEmpty && ScrubValues.replaceAll(form, f, []) != nil } }?.placeholder
+            }
+            if let placeholder {
+                out += Array(placeholder.utf8)
+                used.insert(placeholder)
+                changed = true
+            } else {
+                out += part
+            }
+        }
+        return changed ? out : nil
+    }
+
+    /// `%XX` resolved (`+` as a space).
+    static func percentDecode(_ b: [UInt8]) -> [UInt8] {
+        func hex(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 48...57: c - 48
+            case 65...70: c - 55
+            case 97...102: c - 87
+            default: nil
+            }
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(b.count)
+        var i = 0
+        while i < b.count {
+            if b[i] == 0x25, i + 2 < b.count, let x = hex(b[i + 1]), let y = hex(b[i + 2]) {
+                out.append(x << 4 | y)
+                i += 3
+            } else {
+                out.append(b[i] == 0x2B ? 0x20 : b[i])
+                i += 1
+            }
+        }
+        return out
+    }
+
     /// `bytes` with every form of every value replaced; nil when nothing was there. `used` collects
     /// the placeholders written.
     func replace(_ bytes: [UInt8], used: inout Set<String>) -> [UInt8]? {
@@ -185,13 +246,23 @@ struct Scrubber {
     }
 
     /// Bytes with the values replaced: inflated first when gzip'd (then compressed again).
-    mutating func content(_ bytes: [UInt8]) throws -> [UInt8]? {
-        if bytes.count >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B {
+    /// Gzip in gzip is inflated as deep as verify reads it (five layers).
+    mutating func content(_ bytes: [UInt8], depth: Int = 0) throws -> [UInt8]? {
+        if depth < 5, bytes.count >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B {
             let inner = try Scrubber.inflate(bytes, limit: limits.maxInputBytes)
-            guard let out = values.replace(inner, used: &used) else { return nil }
+            guard let out = try content(inner, depth: depth + 1) else { return nil }
             return try DeflateStream.gzip(out)
         }
-        return values.replace(bytes, used: &used)
+        return try innerDocument(bytes) ?? values.replace(bytes, used: &used)
+    }
+
+    /// Text that is itself a JSON document with escapes in it (a body's text, a JSON string holding
+    /// JSON): edited by the same walk, so a value stored as `\u0070…` is found decoded, as verify
+    /// reads it; nil when it is no such document or nothing changed.
+    mutating func innerDocument(_ bytes: [UInt8]) throws -> [UInt8]? {
+        guard let first = bytes.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }), first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
+              bytes.contains(0x5C), let doc = try? JSONDocument(bytes: bytes, maxDepth: limits.maxJSONDepth) else { return nil }
+        return try document(doc)
     }
 
     static func inflate(_ bytes: [UInt8], limit: Int64) throws -> [UInt8] {
@@ -291,8 +362,9 @@ struct Scrubber {
         switch v.kind {
         case .string:
             let bytes = v.stringBytes
-            var out = values.replace(bytes, used: &used)
+            var out = try innerDocument(bytes) ?? values.replace(bytes, used: &used)
             if let decoded = try base64Runs(out ?? bytes) { out = decoded }
+            if let decoded = values.replaceEncodedParts(out ?? bytes, used: &used) { out = decoded }
             if let out {
                 edits.append((Scrubber.range(v), Scrubber.quoted(String(decoding: out, as: UTF8.self))))
             }
@@ -380,7 +452,7 @@ struct Scrubber {
             } else if utf8 && key == "text" {
                 handled.insert(key)
                 let old = t.stringBytes
-                guard let out = values.replace(old, used: &used) else { continue }
+                guard let out = try innerDocument(old) ?? values.replace(old, used: &used) else { continue }
                 edits.append((Scrubber.range(t), Scrubber.quoted(String(decoding: out, as: UTF8.self))))
                 if let size, size.int == old.count { edits.append((Scrubber.range(size), Array(String(out.count).utf8))); handled.insert("size") }
             }

@@ -100,4 +100,24 @@ import Testing
         let zeros = Self.verify(try Self.write(tar + [UInt8](repeating: 0, count: 9216), "z.tar"))
         #expect(zeros.status == 0, "\(zeros.err)")
     }
+
+    /// A file beside the sessions that is gzip'd is read inflated; one compressed another way (a zip
+    /// under another name) is said unread.
+    @Test func compressedOtherFilesAreReadOrSaidUnread() throws {
+        var inner: [UInt8] = []
+        let iw = ZipWriter { inner += $0 }
+        try iw.add(name: "x.txt", bytes: Array("t \(Self.token)".utf8), deflate: true)
+        try iw.finish()
+        for (name, bytes, status) in [("notes.txt.gz", try DeflateStream.gzip(Array("t \(Self.token)".utf8)), Int32(1)),
+                                      ("attachment.dat", inner, Int32(2))] {
+            var out: [UInt8] = []
+            let w = ZipWriter { out += $0 }
+            try w.add(name: "sessions/\(Fixture.sessionId).jsonl", bytes: Self.session)
+            try w.add(name: name, bytes: bytes)
+            try w.finish()
+            let r = Self.verify(try Self.write(out, "o.zip"))
+            #expect(r.status == status, "\(name): \(r.out) \(r.err)")
+            if status == 2 { #expect(r.err.contains("holds zip data, which is not read"), "\(r.err)") }
+        }
+    }
 }

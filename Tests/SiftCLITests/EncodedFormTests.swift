@@ -34,7 +34,25 @@ import Testing
             network(2, body: text(escapedPassword)),
             network(3, url: "https://api.example.test/v1/x?token=\(password)+more", body: #"{"size":0}"#),
             network(4, body: b64),
+            network(5, url: "https://api.example.test/v1/x?x=" + twice(token), body: #"{"size":0}"#),
+            network(6, url: "https://api.example.test/v1/x?redirect=" + every("https://b.example.test/cb?token=" + password),
+                    body: #"{"size":0}"#),
         ])
+    }
+
+    /// Every byte as `%XX`; and that again (a value percent-encoded twice).
+    static func every(_ s: String) -> String { s.utf8.map { String(format: "%%%02X", $0) }.joined() }
+    static func twice(_ s: String) -> String { every(every(s)) }
+
+    /// A query value percent-encoded twice, and a URL with a listed parameter inside a query value
+    /// (a redirect target), are found, masked in place, and replaced by `scrub`.
+    @Test func nestedQueryValuesAreFoundAndMasked() throws {
+        let path = try Self.export()
+        let v = runCLI(["verify", path])
+        #expect(v.out.contains("?x") && v.out.contains("?redirect ?token"), "\(v.out)")
+        let w = runCLI(["waterfall", path, "--format", "csv"])
+        #expect(w.out.contains("?x=***") && w.out.contains("?redirect=***"), "\(w.out)")
+        #expect(!w.out.contains(Self.twice(Self.token)) && !w.out.contains(Self.every("https://b.example.test/cb?token=" + Self.password)))
     }
 
     /// The token's distinctive middle, in any output: the escaped form spells all of it but one letter.

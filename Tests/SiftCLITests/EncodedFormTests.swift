@@ -55,6 +55,20 @@ import Testing
         #expect(!w.out.contains(Self.twice(Self.token)) && !w.out.contains(Self.every("https://b.example.test/cb?token=" + Self.password)))
     }
 
+    /// A HAR websocket message sent as binary (base64) holding a listed field: `records` prints the
+    /// record whole, and the message's base64 text decodes back to the value, so it goes.
+    @Test func base64WebSocketMessageIsNotPrinted() throws {
+        let b64 = Data(#"{"token":"\#(Self.password)"}"#.utf8).base64EncodedString()
+        let entry = HARFixture.entry(url: "wss://api.example.test/socket",
+                                     extra: ["_webSocketMessages": [["type": "receive", "time": 1.0, "opcode": 2, "data": b64]]])
+        let path = try HARFixture.write(HARFixture.document(creator: "WebInspector", entries: [entry]))
+        #expect(runCLI(["verify", path]).status == 1)
+        for args in [["records", path], ["records", path, "--format", "csv"]] {
+            let r = runCLI(args)
+            #expect(!r.out.contains(b64.prefix(24)) && !Self.leaks(r.out), "\(args) prints the message:\n\(r.out)")
+        }
+    }
+
     /// The token's distinctive middle, in any output: the escaped form spells all of it but one letter.
     static func leaks(_ s: String) -> Bool {
         s.contains(String(token.dropFirst(8).prefix(16))) || s.contains(String(password.dropFirst(2)))

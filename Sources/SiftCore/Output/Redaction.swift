@@ -199,6 +199,11 @@ public final class Redactor: @unchecked Sendable {
 
     private func redactTextUncached(_ s: String) -> String {
         var out = known.replace(Redactor.droppingUserinfos(s))
+        // A known value inside a base64 run (a websocket message, a value the detectors read only
+        // under a name they no longer see): the run goes.
+        if !known.values.isEmpty, Redactor.base64Runs(out).contains(where: { known.occurs(in: $0) }) {
+            out = Redactor.maskEncodedTokens(out, holding: known.values)
+        }
         // A masked preview (`AKIA…(20 chars)`) is never masked again: redacting is idempotent.
         let found = detect(out, .text).filter { !$0.isEmpty && !$0.contains("…") }
         guard !found.isEmpty else { return out }

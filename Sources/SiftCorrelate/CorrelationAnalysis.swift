@@ -123,6 +123,8 @@ public final class CorrelationAnalysis: Analysis {
     public let maxRequests: Int
     /// Network records past `maxRequests`, not kept.
     public private(set) var droppedRequests = 0
+    /// The input where the first record was not kept.
+    private var limitInput: String?
     /// Repeated texts (URLs, methods, states) shared between the records.
     private let pool = StringPool()
 
@@ -157,7 +159,12 @@ public final class CorrelationAnalysis: Analysis {
         }
         if sessions[k].sessionId == nil { sessions[k].sessionId = session.sessionId }
         guard record.type == .network else { return }
-        guard requests.count < maxRequests else { droppedRequests += 1; return }
+        guard maxRequests > 0 else { return }   // sessions only: no join, nothing left out of one
+        guard requests.count < maxRequests else {
+            droppedRequests += 1
+            if limitInput == nil { limitInput = session.input.path }
+            return
+        }
         requests.append(CorrelationAnalysis.entry(record, input: session.input.path, file: session.file,
                                                   sessionId: sessions[k].sessionId ?? session.sessionId, pool: pool))
     }
@@ -180,6 +187,14 @@ public final class CorrelationAnalysis: Analysis {
             e.responseEnd = t("responseEnd")
         }
         return e
+    }
+
+    /// Says how many network records the join did not keep (`correlation.limit`): a bound reached is never silent.
+    public func finish() -> [Finding] {
+        guard droppedRequests > 0 else { return [] }
+        return [Finding(rule: CorrelationRules.catalogue["correlation.limit"], severity: .medium, input: limitInput ?? "-",
+                        message: "\(droppedRequests) network records beyond the limit of \(maxRequests) were not kept for the join: "
+                            + "their server lines were not looked for")]
     }
 
     /// Hands the collected records and sessions over (for tests and callers that build them by hand).

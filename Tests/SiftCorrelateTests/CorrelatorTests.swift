@@ -138,6 +138,21 @@ import SiftCore
         let report = Correlator.run(requests: analysis.requests, sessions: analysis.sessions, logs: [exampleLogsDir() + "/logs"])
         #expect(report.count(.matched) == 4)
     }
+
+    /// A join that leaves records out says so (`correlation.limit`); one that collects sessions only does not.
+    @Test func aRecordLeftOutOfTheJoinIsAFinding() throws {
+        guard FileManager.default.fileExists(atPath: examples + "/PalbeConsole") else { return }
+        let bounded = CorrelationAnalysis(maxRequests: 2)
+        let outcome = ExportReader().read(inputs: [examples + "/PalbeConsole"], analyses: [bounded])
+        #expect(bounded.requests.count == 2 && bounded.droppedRequests == 4)
+        let limit = outcome.findings.filter { $0.rule == "correlation.limit" }
+        #expect(limit.count == 1)
+        #expect(limit.first?.message.hasPrefix("4 network records beyond the limit of 2") == true)
+        let sessionsOnly = CorrelationAnalysis(maxRequests: 0)
+        let quiet = ExportReader().read(inputs: [examples + "/PalbeConsole"], analyses: [sessionsOnly])
+        #expect(!quiet.findings.contains { $0.rule == "correlation.limit" })
+        #expect(sessionsOnly.sessions.count == 1)
+    }
 }
 
 /// The repository's samples (`samples/`, written by `samples/generate.py`) and what they are known to hold.

@@ -272,6 +272,12 @@ public final class StringPool {
     /// The pooled string of UTF-8 `b` (made the first time it is seen).
     public func string(_ b: UnsafeBufferPointer<UInt8>) -> String {
         guard b.count > 15 else { return String(decoding: b, as: UTF8.self) }
+        return find(b, orAdd: String(decoding: b, as: UTF8.self))
+    }
+
+    /// The slot holding `b`'s text, or `make()` put in the free slot where it belongs (while the
+    /// pool has room; else only counted in `unpooledBytes`).
+    private func find(_ b: UnsafeBufferPointer<UInt8>, orAdd make: @autoclosure () -> String) -> String {
         var i = StringPool.hash(b) & mask
         while let s = slots[i] {
             var t = s
@@ -279,7 +285,7 @@ public final class StringPool {
             if equal { return s }
             i = (i + 1) & mask
         }
-        let s = String(decoding: b, as: UTF8.self)
+        let s = make()
         if count < maxEntries && bytes + b.count <= maxBytes {
             slots[i] = s
             count += 1
@@ -301,7 +307,7 @@ public final class StringPool {
     public func intern(_ s: String) -> String {
         guard s.utf8.count > 15 else { return s }
         var t = s
-        return t.withUTF8 { string($0) }
+        return t.withUTF8 { find($0, orAdd: s) }
     }
 
     /// A string member's text cut to `max` UTF-8 bytes (then `…` after the first `max` characters),

@@ -269,8 +269,20 @@ final class InputPass {
             guard InputPass.isArchiveName(entry.name), !entry.isWholeInput else {
                 // Only an analysis that scans them needs their bytes (the walker skips or drains the rest).
                 guard analyses.contains(where: \.readsOtherFiles) else { break }
+                // A gzip'd file (`notes.txt.gz`) is read inflated: its compressed bytes hide its text.
+                // Bytes compressed some other way (an archive under another name, zstd, xz…) can't
+                // be read as text: said so, never passed as checked.
                 let marker = ThrowMarker(entry.source)
-                readAsText(entry: entry, source: marker, root: "", onError: readFailed(entry, marker))
+                let peek = PrefixedSource.peek(marker, count: 6)
+                if !Sniff.isGzip(peek.peeked), let kind = Sniff.unsupportedCompression(peek.peeked) {
+                    let msg = "holds \(kind) data, which is not read; extract it and pass it as an input"
+                    finding(ArchiveProblem.unsupported.rawValue, .medium, file: entry.name, message: msg)
+                    errors.append("\(entry.name): \(msg)")
+                    partial = true
+                    break
+                }
+                let source = Sniff.inflatingIfGzip(peek, limit: limits.maxInputBytes).source
+                readAsText(entry: entry, source: source, root: "", onError: readFailed(entry, marker))
                 break
             }
             if isFolderInput {

@@ -373,9 +373,9 @@ extension HARMapping {
 
         func has(_ k: String) -> Bool { keys.contains(k) }
 
-        /// Sets `k` (replacing an earlier value, as a dictionary does).
+        /// Adds `k`: each name is put once (the mapping's names are distinct; kept `_` members are
+        /// put only when `has` says the name is new).
         mutating func put(_ k: String, bytes: [UInt8]) {
-            if let i = keys.firstIndex(of: k) { values[i] = bytes; return }
             keys.append(k)
             values.append(bytes)
         }

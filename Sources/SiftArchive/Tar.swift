@@ -145,7 +145,8 @@ final class TarEntrySource: ByteSource {
 struct TarReader {
     let stream: TarStream
     let state: WalkState
-    /// Read the stream to its end after the end-of-archive blocks (lets gzip check its trailer).
+    /// Whether the stream is compressed. Either way it is read to its end after the end-of-archive
+    /// blocks (which lets gzip check its trailer), and the bytes there must be zero.
     let drain: Bool
     private static let maxMetaBytes: Int64 = 1 << 20
     private static let maxMetaRun = 64
@@ -193,7 +194,12 @@ struct TarReader {
                 let at2 = stream.offset
                 let got2 = try stream.readFully(into: block.baseAddress!, count: 512)
                 if got2 == 0 || (got2 == 512 && isZero(UnsafeRawBufferPointer(block))) {
-                    if drain { try drainRest() }
+                    // Writers pad to a record size with zeros; anything else there is read by no one.
+                    let (_, nonZero) = try skipZeros(.max)
+                    if let nonZero {
+                        state.issue(.corrupt, entry: nil, offset: nonZero,
+                                    message: "bytes after the tar end-of-archive blocks are not zero (at tar offset \(nonZero)); they belong to no entry and were not checked")
+                    }
                     return
                 }
                 if got2 < 512 {
@@ -291,8 +297,8 @@ struct TarReader {
                 let data = TarEntrySource(stream: stream, size: size)
                 let es = state.deliver(raw: name, declaredSize: size, source: data)
                 if es.failure != nil || state.stopped { return }
-                let rest = size - data.consumed + padding(size)
-                guard try skip(rest, at: headerAt, entry: shown) else { return }
+                guard try skip(size - data.consumed, at: headerAt, entry: shown) else { return }
+                guard try padded(padding(size), at: headerAt, entry: shown) else { return }
             case UInt8(ascii: "5"):
                 continue
             case UInt8(ascii: "1"), UInt8(ascii: "2"):
@@ -320,8 +326,37 @@ struct TarReader {
         return true
     }
 
-    private func drainRest() throws {
-        while try stream.skip(1 << 20) > 0 {}
+    /// Reads up to `count` bytes that should be zero; how many were read, and where the first byte
+    /// that is not zero stands.
+    private func skipZeros(_ count: Int64) throws -> (done: Int64, nonZeroAt: Int64?) {
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 8)
+        defer { chunk.deallocate() }
+        var done: Int64 = 0
+        var nonZero: Int64?
+        while done < count {
+            let at = stream.offset
+            let n = try stream.read(into: chunk.baseAddress!, count: Int(min(Int64(chunk.count), count - done)))
+            if n == 0 { break }
+            if nonZero == nil, let i = UnsafeRawBufferPointer(rebasing: chunk[..<n]).firstIndex(where: { $0 != 0 }) { nonZero = at + Int64(i) }
+            done += Int64(n)
+        }
+        return (done, nonZero)
+    }
+
+    /// The padding after an entry's data: zeros in a tar; bytes there are read by no one, so any
+    /// other byte is an issue. False (with a `.truncated` issue) when the stream ends first.
+    private func padded(_ count: Int64, at headerAt: Int64, entry: String) throws -> Bool {
+        let (done, nonZero) = try skipZeros(count)
+        if let nonZero {
+            state.issue(.corrupt, entry: entry, offset: nonZero,
+                        message: "tar entry '\(entry)': the padding after its data is not zero (at tar offset \(nonZero)); those bytes belong to no entry and were not checked")
+        }
+        if done < count {
+            state.issue(.truncated, entry: entry, offset: stream.offset,
+                        message: "tar archive ends at offset \(stream.offset) inside the entry whose header is at offset \(headerAt)")
+            return false
+        }
+        return true
     }
 
     private func isZero(_ b: UnsafeRawBufferPointer) -> Bool {

@@ -19,6 +19,9 @@ final class ZipReader {
     static let inBufSize = 128 * 1024
     /// Bytes inflated only to find where an unread entry ends (no central directory).
     private var skipped: Int64 = 0
+    /// The byte ranges the central directory accounts for (entries' local headers and data, the
+    /// directory, the end records); `descriptor`: a data descriptor may follow the range.
+    private var covered: [(start: Int64, end: Int64, descriptor: Bool)] = []
 
     init(file: FileSource, size: Int64, state: WalkState) {
         self.file = file
@@ -52,6 +55,9 @@ final class ZipReader {
         var cdOffset: UInt64
         /// Where the central directory must stop (the zip64 end record or the end record).
         var cdLimit: Int64
+        /// Where the end record stands, and its length (with its comment).
+        var endAt: Int64
+        var endLength: Int64
     }
 
     private func findEnd() throws -> End? {
@@ -72,7 +78,7 @@ final class ZipReader {
         guard let at = best else { return nil }
         let eocdPos = tailStart + Int64(at)
         var end = End(entries: UInt64(tail.u16(at + 10)), cdSize: UInt64(tail.u32(at + 12)),
-                      cdOffset: UInt64(tail.u32(at + 16)), cdLimit: eocdPos)
+                      cdOffset: UInt64(tail.u32(at + 16)), cdLimit: eocdPos, endAt: eocdPos, endLength: 22)
         // zip64: a locator just before the end record points at the zip64 end record.
         if eocdPos >= 20 {
             let loc = try bytes(at: eocdPos - 20, count: 20)
@@ -80,7 +86,8 @@ final class ZipReader {
                 let z64At = loc.u64(8)
                 let rec = z64At < UInt64(size) ? try bytes(at: Int64(z64At), count: 56) : []
                 if rec.count == 56, rec.u32(0) == 0x0606_4B50 {
-                    end = End(entries: rec.u64(32), cdSize: rec.u64(40), cdOffset: rec.u64(48), cdLimit: Int64(z64At))
+                    end = End(entries: rec.u64(32), cdSize: rec.u64(40), cdOffset: rec.u64(48), cdLimit: Int64(z64At),
+                              endAt: eocdPos, endLength: 22)
                 } else {
                     state.issue(.corrupt, entry: nil, offset: Int64(clamping: z64At),
                                 message: "zip64 end record not found at offset \(z64At) named by its locator; using the 32-bit end record")
@@ -140,6 +147,10 @@ final class ZipReader {
             guard variable.count == nameLength + extraLength else { break }
             found += 1
             let recordAt = pos
+            if commentLength > 0 {
+                let c = pos + 46 + Int64(nameLength + extraLength)
+                commentRanges.append((c, c + Int64(commentLength)))
+            }
             pos += 46 + Int64(nameLength + extraLength + commentLength)
             try entry(fixed, name: Array(variable[..<nameLength]), extra: Array(variable[nameLength...]), recordAt: recordAt, delta: localDelta)
         }
@@ -147,6 +158,53 @@ final class ZipReader {
             state.issue(.corrupt, entry: nil, offset: end.cdLimit,
                         message: "zip end record says \(end.entries) entries but the central directory holds \(found)")
         }
+        if !state.stopped {
+            covered.append((declared + delta, pos, false))
+            covered.append((end.cdLimit, end.endAt + end.endLength, false)) // the zip64 end records, the end record
+            unaccounted()
+        }
+    }
+
+    /// Bytes the central directory accounts for in no way (before the first entry, between entries,
+    /// after the end record, an archive comment, comments in the directory) are read by no one: a
+    /// tool that reads local headers, or a person, may still find data there. One issue says where.
+    private func unaccounted() {
+        var gaps: [(Int64, Int64)] = []
+        var cursor: Int64 = 0
+        var descriptorAt: Int64 = -1
+        for r in covered.sorted(by: { $0.start < $1.start }) {
+            if r.start > cursor {
+                // A data descriptor (12 or 20 bytes, 4 more with its signature) after an entry's data.
+                let length = r.start - cursor
+                if !(cursor == descriptorAt && [12, 16, 20, 24].contains(length)) { gaps.append((cursor, r.start)) }
+            }
+            if r.end >= cursor {
+                cursor = r.end
+                descriptorAt = r.descriptor ? r.end : -1
+            }
+        }
+        if cursor < size, !(cursor == descriptorAt && [12, 16, 20, 24].contains(size - cursor)) { gaps.append((cursor, size)) }
+        gaps.append(contentsOf: commentRanges)
+        guard let first = gaps.min(by: { $0.0 < $1.0 }) else { return }
+        let total = gaps.reduce(Int64(0)) { $0 + ($1.1 - $1.0) }
+        let places = gaps.count == 1 ? "" : " in \(gaps.count) places"
+        state.issue(.corrupt, entry: nil, offset: first.0,
+                    message: "\(total) bytes of the zip\(places) belong to no entry (the first at offset \(first.0): data before, between or "
+                        + "after the entries, or a comment); they were not checked")
+    }
+
+    /// Comments of central-directory records (read by no one).
+    private var commentRanges: [(Int64, Int64)] = []
+
+    /// Accounts for one entry's local header and data.
+    private func cover(local: UInt64, delta: Int64, compressed: UInt64, flags: UInt16) throws {
+        guard local < (1 << 62), compressed < (1 << 62) else { return }
+        let at = Int64(local) + delta
+        guard at >= 0, at + 30 <= size else { return }
+        let h = try bytes(at: at, count: 30)
+        guard h.count == 30, h.u32(0) == 0x0403_4B50 else { return }
+        let dataAt = at + 30 + Int64(h.u16(26)) + Int64(h.u16(28))
+        covered.append((at, dataAt + Int64(compressed), flags & 0x08 != 0))
     }
 
     /// One central-directory record: skip what is not a readable regular file, else visit it.
@@ -187,6 +245,7 @@ final class ZipReader {
             }
         }
 
+        try cover(local: local, delta: delta, compressed: csize, flags: flags)
         if clean.isDirectory || mode == 0x4000 || (host == 0 && external & 0x10 != 0 && usize == 0) { return }
         if mode == 0xA000 {
             state.issue(.linkSkipped, entry: shown, offset: recordAt, message: "zip entry '\(shown)' is a symbolic link; skipped")

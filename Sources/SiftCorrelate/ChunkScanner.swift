@@ -14,6 +14,8 @@ struct ChunkScanner {
     let windows: [(lo: Double, hi: Double)]
     var wantedScratch: [RequestID] = []
     var othersScratch: [RequestID] = []
+    /// The date and time of day of the last line's time, read once per second of log.
+    var seconds = LogTime.SecondCache()
 
     init(request: ScanRequest, options: ScanOptions, display: String) {
         self.request = request
@@ -226,13 +228,14 @@ struct ChunkScanner {
 
     /// One line holding at least one well-formed id (the first at `firstAt`).
     mutating func handleLine(_ line: UnsafePointer<UInt8>, _ n: Int, first: RequestID, firstAt: Int, lineNumber: Int) {
-        // Reused buffers: no allocation per line.
+        // Reused buffers: no allocation per line (taken out first, so each is uniquely referenced
+        // and emptying it keeps its storage).
         var wanted = wantedScratch
         var others = othersScratch
-        wanted.removeAll(keepingCapacity: true)
-        others.removeAll(keepingCapacity: true)
         wantedScratch = []
         othersScratch = []
+        wanted.removeAll(keepingCapacity: true)
+        others.removeAll(keepingCapacity: true)
         defer {
             wantedScratch = wanted
             othersScratch = others
@@ -273,7 +276,7 @@ struct ChunkScanner {
                 out.droppedLines += 1
             }
         }
-        if !others.isEmpty && ts == nil, let (t, zoned) = LogTime.findZoned(in: line, count: n) {
+        if !others.isEmpty && ts == nil, let (t, zoned) = LogTime.findZoned(in: line, count: n, cache: &seconds) {
             ts = zoned ? t : LineParser.localize(t, options.read)
         }
         if let t = ts {

@@ -1,67 +1,70 @@
 import Foundation
 import SiftCore
 
-/// One network record, as far as the join needs it.
+/// One network record, as far as the join needs it: the shared `NetworkRecord` (its fields are
+/// defined there, once) and the device times of its last transaction.
 public struct NetworkEntry: NetworkRecordView, Sendable, Equatable {
-    /// The input path as given on the command line.
-    public var input: String
-    /// The session file inside the input.
-    public var file: String
-    /// The session the record belongs to (nil for stdin without a header).
-    public var sessionId: String?
-    /// The record's `seq`.
-    public var seq: Int?
-    /// Line in the session file.
-    public var line: Int
-    /// The record's `id`.
-    public var recordId: String?
-    /// The minted `X-Request-Id` as written.
-    public var requestId: String?
-    /// The echoed `X-Request-Id` as written.
-    public var echoedRequestId: String?
-    /// The HTTP method.
-    public var method: String?
-    /// The URL as recorded (query values already redacted by the SDK).
-    public var url: String?
-    /// The response status, absent when no response arrived.
-    public var statusCode: Int?
-    /// `success`, `failure`, `pending` or `cancelled`.
-    public var state: String?
-    /// The record's `ts` (device clock, seconds since 1970).
-    public var ts: Double?
-    /// The record's `duration`, seconds.
-    public var duration: Double?
-    /// From the last transaction of `metrics` (device clock).
-    public var requestStart: Double?
-    /// When the request was sent in full (device clock).
-    public var requestEnd: Double?
-    /// When the first response byte arrived (device clock).
-    public var responseStart: Double?
-    /// When the last response byte arrived (device clock).
-    public var responseEnd: Double?
+    /// The record as every analysis sees it.
+    public var record: NetworkRecord
+    // Device times of the last transaction, seconds since 1970; NaN when absent.
+    private var times: (Double, Double, Double, Double) = (.nan, .nan, .nan, .nan)
 
     public init(input: String, file: String, sessionId: String?, seq: Int?, line: Int, recordId: String? = nil,
                 requestId: String? = nil, echoedRequestId: String? = nil, method: String? = nil, url: String? = nil,
                 statusCode: Int? = nil, state: String? = nil, ts: Double? = nil, duration: Double? = nil,
                 requestStart: Double? = nil, requestEnd: Double? = nil, responseStart: Double? = nil, responseEnd: Double? = nil) {
-        self.input = input
-        self.file = file
-        self.sessionId = sessionId
-        self.seq = seq
-        self.line = line
-        self.recordId = recordId
-        self.requestId = requestId
-        self.echoedRequestId = echoedRequestId
-        self.method = method
-        self.url = url
-        self.statusCode = statusCode
-        self.state = state
-        self.ts = ts
-        self.duration = duration
+        record = NetworkRecord(ref: RecordRef(input: input, file: file, line: line), sessionId: sessionId)
+        record.seq = seq
+        record.recordId = recordId
+        record.requestId = requestId
+        record.echoedRequestId = echoedRequestId
+        record.method = method
+        record.url = url
+        record.statusCode = statusCode
+        record.state = state
+        record.ts = ts
+        record.duration = duration
         self.requestStart = requestStart
         self.requestEnd = requestEnd
         self.responseStart = responseStart
         self.responseEnd = responseEnd
+    }
+
+    /// The join's view of `record`, without device times.
+    public init(record: NetworkRecord) { self.record = record }
+
+    /// The input path as given on the command line.
+    public var input: String { get { record.ref.input } set { record.ref.input = newValue } }
+    /// The session file inside the input.
+    public var file: String { get { record.ref.file } set { record.ref.file = newValue } }
+    /// Line in the session file.
+    public var line: Int { get { record.ref.line } set { record.ref.line = newValue } }
+    /// The session the record belongs to (nil for stdin without a header).
+    public var sessionId: String? { get { record.sessionId } set { record.sessionId = newValue } }
+    public var seq: Int? { get { record.seq } set { record.seq = newValue } }
+    public var recordId: String? { get { record.recordId } set { record.recordId = newValue } }
+    public var requestId: String? { get { record.requestId } set { record.requestId = newValue } }
+    public var echoedRequestId: String? { get { record.echoedRequestId } set { record.echoedRequestId = newValue } }
+    public var method: String? { get { record.method } set { record.method = newValue } }
+    public var url: String? { get { record.url } set { record.url = newValue } }
+    public var statusCode: Int? { get { record.statusCode } set { record.statusCode = newValue } }
+    public var state: String? { get { record.state } set { record.state = newValue } }
+    public var ts: Double? { get { record.ts } set { record.ts = newValue } }
+    public var duration: Double? { get { record.duration } set { record.duration = newValue } }
+
+    private static func get(_ v: Double) -> Double? { v.isNaN ? nil : v }
+    /// From the last transaction of `metrics` (device clock).
+    public var requestStart: Double? { get { Self.get(times.0) } set { times.0 = newValue ?? .nan } }
+    /// When the request was sent in full (device clock).
+    public var requestEnd: Double? { get { Self.get(times.1) } set { times.1 = newValue ?? .nan } }
+    /// When the first response byte arrived (device clock).
+    public var responseStart: Double? { get { Self.get(times.2) } set { times.2 = newValue ?? .nan } }
+    /// When the last response byte arrived (device clock).
+    public var responseEnd: Double? { get { Self.get(times.3) } set { times.3 = newValue ?? .nan } }
+
+    public static func == (a: NetworkEntry, b: NetworkEntry) -> Bool {
+        a.record == b.record && a.requestStart == b.requestStart && a.requestEnd == b.requestEnd
+            && a.responseStart == b.responseStart && a.responseEnd == b.responseEnd
     }
 
     /// The minted id, parsed (nil when absent or malformed).
@@ -70,7 +73,7 @@ public struct NetworkEntry: NetworkRecordView, Sendable, Equatable {
     public var echoedID: RequestID? { echoedRequestId.flatMap { RequestID($0.trimmingCharacters(in: .whitespaces)) } }
 
     /// Where the record is (the join key with the waterfall, `show` and `report`).
-    public var ref: RecordRef { RecordRef(input: input, file: file, line: line) }
+    public var ref: RecordRef { record.ref }
 }
 
 /// One session, as far as the join needs it.
@@ -120,7 +123,10 @@ public final class CorrelationAnalysis: Analysis {
     public let maxRequests: Int
     /// Network records past `maxRequests`, not kept.
     public private(set) var droppedRequests = 0
+    /// Repeated texts (URLs, methods, states) shared between the records.
+    private let pool = StringPool()
 
+    /// `maxRequests`: records kept at most; 0 collects the sessions only (a report without logs).
     public init(maxRequests: Int = 1_000_000) { self.maxRequests = maxRequests }
 
     /// Starts collecting a session.
@@ -153,7 +159,7 @@ public final class CorrelationAnalysis: Analysis {
         guard record.type == .network else { return }
         guard requests.count < maxRequests else { droppedRequests += 1; return }
         requests.append(CorrelationAnalysis.entry(record, input: session.input.path, file: session.file,
-                                                  sessionId: sessions[k].sessionId ?? session.sessionId))
+                                                  sessionId: sessions[k].sessionId ?? session.sessionId, pool: pool))
     }
 
     /// Fills what only the reader knew (a session id from the file name).
@@ -164,11 +170,8 @@ public final class CorrelationAnalysis: Analysis {
     }
 
     /// The join's view of one network record: its typed view, and the device times of its last transaction.
-    public static func entry(_ record: Record, input: String, file: String, sessionId: String?) -> NetworkEntry {
-        let n = NetworkRecord(network: record, input: input, file: file, sessionId: sessionId)
-        var e = NetworkEntry(input: n.ref.input, file: n.ref.file, sessionId: sessionId, seq: n.seq, line: n.ref.line,
-                             recordId: n.recordId, requestId: n.requestId, echoedRequestId: n.echoedRequestId,
-                             method: n.method, url: n.url, statusCode: n.statusCode, state: n.state, ts: n.ts, duration: n.duration)
+    public static func entry(_ record: Record, input: String, file: String, sessionId: String?, pool: StringPool? = nil) -> NetworkEntry {
+        var e = NetworkEntry(record: NetworkRecord(network: record, input: input, file: file, sessionId: sessionId, pool: pool))
         if let last = record.json["metrics", "transactions"]?.elements.last {
             func t(_ k: String) -> Double? { last[k]?.string.flatMap(Timestamp.parse) }
             e.requestStart = t("requestStart")

@@ -6,14 +6,7 @@ import SiftCore
 extension NetworkEntry: Redactable {
     public func redacted(by r: Redactor) -> NetworkEntry {
         var e = self
-        e.file = r.text(file.untrusted).value
-        e.sessionId = r.text(sessionId.untrusted).value
-        e.recordId = r.text(recordId.untrusted).value
-        e.requestId = r.text(requestId.untrusted).value
-        e.echoedRequestId = r.text(echoedRequestId.untrusted).value
-        e.method = r.text(method.untrusted).value
-        e.url = r.url(url.untrusted).value
-        e.state = r.text(state.untrusted).value
+        e.record.redact(by: r)
         return e
     }
 }

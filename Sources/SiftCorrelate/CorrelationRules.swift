@@ -2,6 +2,9 @@ import SiftCore
 
 /// The rules the correlation raises (`pbsift rules` lists them).
 public enum CorrelationRules {
+    /// The correlation's rules by id.
+    public static let catalogue = RuleCatalogue(all)
+
     public static let all: [Rule] = [
         Rule("correlation.echo-mismatch", .medium, "The server echoed a different request id than the one the SDK minted."),
         Rule("correlation.server-time-implausible", .medium,

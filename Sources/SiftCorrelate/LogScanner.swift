@@ -179,8 +179,16 @@ public struct LogScanner: Sendable {
             errors.append("\(dir): cannot open the folder: \(why)")
             return
         }
+        var hinted = false
         for skip in listing.skipped {
-            errors.append("\(LogScanner.join(dir, skip.relative)): \(skip.reason)")
+            var line = "\(LogScanner.join(dir, skip.relative)): \(skip.reason)"
+            if skip.why == .link && !hinted {
+                // A folder of links (Kubernetes' /var/log/containers) is read by naming its files: a link
+                // named on the command line is followed once.
+                hinted = true
+                line += " (a link named on the command line is followed: to read a folder of links, name its files: --logs \(LogScanner.join(dir, "*.log")))"
+            }
+            errors.append(line)
         }
         for f in listing.files {
             regular(f.path, display: LogScanner.join(dir, f.relative), size: f.size, follow: false, into: &files, errors: &errors)

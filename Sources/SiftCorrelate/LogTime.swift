@@ -101,11 +101,24 @@ public enum LogTime {
 
     /// As `iso`, and whether the time carried a zone (`Z`, an offset, ` UTC`): one without is naive.
     public static func isoZoned(_ p: UnsafePointer<UInt8>, _ n: Int) -> (Double, Int, Bool)? {
-        guard n >= 19, let year = digits(p, 0, 4), p[4] == 0x2D, let month = digits(p, 5, 2), p[7] == 0x2D,
+        guard n >= 19, let seconds = isoSeconds(p) else { return nil }
+        return isoTail(p, n, seconds)
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS` at `p` (19 readable bytes), checked: seconds since the epoch.
+    @inline(__always)
+    static func isoSeconds(_ p: UnsafePointer<UInt8>) -> Int? {
+        guard let year = digits(p, 0, 4), p[4] == 0x2D, let month = digits(p, 5, 2), p[7] == 0x2D,
               let day = digits(p, 8, 2), p[10] == UInt8(ascii: "T") || p[10] == UInt8(ascii: "t") || p[10] == 0x20,
               let hour = digits(p, 11, 2), p[13] == 0x3A, let minute = digits(p, 14, 2), p[16] == 0x3A,
               let second = digits(p, 17, 2),
               (1...12).contains(month), (1...31).contains(day), hour <= 23, minute <= 59, second <= 60 else { return nil }
+        return Timestamp.daysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second
+    }
+
+    /// What follows the seconds: a fraction and a zone. The time, the bytes used and whether it is zoned.
+    @inline(__always)
+    static func isoTail(_ p: UnsafePointer<UInt8>, _ n: Int, _ seconds: Int) -> (Double, Int, Bool) {
         var i = 19
         let frac = fraction(p, &i, n, comma: true)
         var offset = 0
@@ -127,8 +140,34 @@ public enum LogTime {
                 zoned = true
             }
         }
-        let days = Timestamp.daysFromCivil(year, month, day)
-        return (Double(days * 86400 + hour * 3600 + minute * 60 + second - offset) + frac, i, zoned)
+        return (Double(seconds - offset) + frac, i, zoned)
+    }
+
+    /// The last `YYYY-MM-DDTHH:MM:SS` read and its seconds: log lines come many to a second, so most
+    /// lines read only their fraction and zone (`findZoned(in:count:cache:)`).
+    struct SecondCache {
+        var a: UInt64 = 0
+        var b: UInt64 = 0
+        var c: UInt64 = 0
+        var seconds: Int?
+
+        /// `isoZoned` through the cache: the same result, the date and time of day checked and
+        /// computed only when the 19 bytes differ from the last ones.
+        @inline(__always)
+        mutating func isoZoned(_ p: UnsafePointer<UInt8>, _ n: Int) -> (Double, Int, Bool)? {
+            guard n >= 19 else { return nil }
+            let raw = UnsafeRawPointer(p)
+            let a = raw.loadUnaligned(as: UInt64.self), b = raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            let c = raw.loadUnaligned(fromByteOffset: 11, as: UInt64.self)
+            if seconds == nil || a != self.a || b != self.b || c != self.c {
+                self.a = a
+                self.b = b
+                self.c = c
+                seconds = LogTime.isoSeconds(p)
+            }
+            guard let s = seconds else { return nil }
+            return LogTime.isoTail(p, n, s)
+        }
     }
 
     /// A whole value as a time, and whether it carried a zone (an epoch number does).
@@ -207,12 +246,18 @@ public enum LogTime {
 
     /// As `find`, and whether the time carried a zone (a naive one is taken in `--log-timezone`).
     public static func findZoned(in p: UnsafePointer<UInt8>, count n: Int) -> (Double, Bool)? {
+        var cache = SecondCache()
+        return findZoned(in: p, count: n, cache: &cache)
+    }
+
+    /// `findZoned`, reading RFC 3339-like times through `cache`.
+    static func findZoned(in p: UnsafePointer<UInt8>, count n: Int, cache: inout SecondCache) -> (Double, Bool)? {
         var i = 0
         var tries = 0
         // RFC 3339-like: look at each '-' that could be the one after the year.
         while i < n, tries < 24, let h = memchr(p + i, 0x2D, n - i) {
             let k = p.distance(to: h.assumingMemoryBound(to: UInt8.self))
-            if k >= 4, let (t, _, zoned) = isoZoned(p + k - 4, n - k + 4) { return (t, zoned) }
+            if k >= 4, let (t, _, zoned) = cache.isoZoned(p + k - 4, n - k + 4) { return (t, zoned) }
             i = k + 1
             tries += 1
         }

@@ -33,6 +33,24 @@ public struct RequestID: Hashable, Comparable, Sendable, CustomStringConvertible
     @inline(__always)
     public static func parseUUID(_ p: UnsafePointer<UInt8>) -> RequestID? {
         guard p[8] == 0x2D, p[13] == 0x2D, p[18] == 0x2D, p[23] == 0x2D else { return nil }
+        #if _endian(little)
+        // Eight digits at a time: 0-7, then 9-12 with 14-17, 19-22 with 24-27, and 28-35.
+        let raw = UnsafeRawPointer(p)
+        @inline(__always) func four(_ at: Int) -> UInt64 { UInt64(raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)) }
+        let (a, okA) = hex8(raw.loadUnaligned(as: UInt64.self))
+        let (b, okB) = hex8(four(9) | four(14) << 32)
+        let (c, okC) = hex8(four(19) | four(24) << 32)
+        let (d, okD) = hex8(raw.loadUnaligned(fromByteOffset: 28, as: UInt64.self))
+        guard okA && okB && okC && okD else { return nil }
+        return RequestID(hi: a << 32 | b, lo: c << 32 | d)
+        #else
+        return parseUUIDBytewise(p)
+        #endif
+    }
+
+    /// `parseUUID` a digit at a time (its reference, and the path of big-endian machines).
+    static func parseUUIDBytewise(_ p: UnsafePointer<UInt8>) -> RequestID? {
+        guard p[8] == 0x2D, p[13] == 0x2D, p[18] == 0x2D, p[23] == 0x2D else { return nil }
         var hi: UInt64 = 0
         var lo: UInt64 = 0
         var bad: UInt8 = 0
@@ -48,6 +66,22 @@ public struct RequestID: Hashable, Comparable, Sendable, CustomStringConvertible
             lo = lo << 4 | UInt64(v & 0x0F)
         }
         return bad & 0xF0 == 0 ? RequestID(hi: hi, lo: lo) : nil
+    }
+
+    /// Eight hex digits (either case) loaded little-endian (the first digit in the low byte): their
+    /// value, and whether all eight are hex digits.
+    @inline(__always)
+    static func hex8(_ w: UInt64) -> (UInt64, Bool) {
+        let high: UInt64 = 0x8080_8080_8080_8080
+        // Per byte, with every byte below 0x80 (no carry between bytes): bit 7 of `c + (0x80 - x)` says c >= x.
+        let digit = (w &+ 0x5050_5050_5050_5050) & ~(w &+ 0x4646_4646_4646_4646)          // 0x30...0x39
+        let l = w | 0x2020_2020_2020_2020
+        let letter = (l &+ 0x1F1F_1F1F_1F1F_1F1F) & ~(l &+ 0x1919_1919_1919_1919)          // a...f, A...F
+        let ok = w & high == 0 && (digit | letter) & high == high
+        let v = (w & 0x0F0F_0F0F_0F0F_0F0F) &+ ((w >> 6) & 0x0101_0101_0101_0101) &* 9
+        let t1 = ((v & 0x000F_000F_000F_000F) << 4) | ((v >> 8) & 0x000F_000F_000F_000F)
+        let t2 = ((t1 & 0x0000_00FF_0000_00FF) << 8) | ((t1 >> 16) & 0x0000_00FF_0000_00FF)
+        return (((t2 & 0xFFFF) << 16) | ((t2 >> 32) & 0xFFFF), ok)
     }
 
     /// The value of one hex digit (either case), or 0xFF for any other byte.

@@ -22,6 +22,8 @@ public final class FailureTimeline: Analysis, @unchecked Sendable {
     public let maxPerWindow: Int
     /// Records with a longer line are kept as a slim copy (`slim(_:)`).
     public static let maxRecordBytes = 2048
+    /// The look-back buffer keeps records up to this size whole until a window takes them.
+    static let maxWholeBytes = 16 << 10
     /// The most line bytes the windows hold together; past it, windows stop growing and new failures are dropped.
     public let maxBytes: Int
     /// Line bytes held by the windows.
@@ -79,34 +81,45 @@ public final class FailureTimeline: Analysis, @unchecked Sendable {
 
     public func record(_ full: Record, session: SessionContext) {
         guard full.type != .session else { return }
-        let record = FailureTimeline.slim(full)
-        let size = record.json.doc.bytes.count
-        let t = record.ts
+        // Slimmed when a window takes it (slimming is the same whenever it is done): most records
+        // are never shown, and slimming every one cost more than the rest of the timeline.
+        var slimmed: Record?
+        func shown() -> Record {
+            if let s = slimmed { return s }
+            let s = FailureTimeline.slim(full)
+            slimmed = s
+            return s
+        }
+        let t = full.ts
         // Close windows this record is past; add it to the others.
         open.removeAll { i in
             guard let end = windows[i].failed.ts.map({ $0 + context }) else { return true }
             if let t, t > end { return true }
+            let record = shown()
+            let size = record.json.doc.bytes.count
             if windows[i].records.count >= maxPerWindow || heldBytes + size > maxBytes { return true }
             windows[i].records.append(record)
             heldBytes += size
             return false
         }
-        if NetworkRecord.failed(record) {
+        if NetworkRecord.failed(full) {
+            let record = shown()
             let before = recent.filter { r in
                 guard let rt = r.ts, let t else { return false }
                 return rt >= t - context
-            }.suffix(maxPerWindow / 2)
-            let cost = before.reduce(size) { $0 + $1.json.doc.bytes.count }
+            }.suffix(maxPerWindow / 2).map(FailureTimeline.slim)
+            let cost = before.reduce(record.json.doc.bytes.count) { $0 + $1.json.doc.bytes.count }
             if windows.count < maxWindows && heldBytes + cost <= maxBytes {
                 heldBytes += cost
                 windows.append(Window(input: session.input.path, file: session.file, sessionId: session.sessionId,
-                                      failed: record, records: Array(before) + [record]))
+                                      failed: record, records: before + [record]))
                 open.append(windows.count - 1)
             } else {
                 dropped += 1
             }
         }
-        recent.append(record)
+        // The look-back keeps a small record whole, a large one slimmed (its memory is bounded).
+        recent.append(full.json.doc.bytes.count <= FailureTimeline.maxWholeBytes ? full : shown())
         if let t {
             let cut = recent.firstIndex { ($0.ts ?? t) >= t - context } ?? recent.count
             if cut > 0 { recent.removeFirst(cut) }

@@ -156,14 +156,8 @@ final class ContentScanner {
         }
     }
 
-    private var stemScratch: [Int] = []
-
     /// Whether a stem starts in `b` (a value the line pass left out).
-    func hasStem(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        stemScratch.removeAll(keepingCapacity: true)
-        _ = engine.stemHits(b, first: true, into: &stemScratch)
-        return !stemScratch.isEmpty
-    }
+    @inline(__always) func hasStem(_ b: UnsafeBufferPointer<UInt8>) -> Bool { engine.hasStem(b) }
 
     /// Whether an anchor stem starts inside `r` (offsets in the current line).
     @inline(__always) func rawHasHit(_ r: Range<Int>) -> Bool {

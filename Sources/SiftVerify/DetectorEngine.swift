@@ -29,6 +29,8 @@ final class DetectorEngine: @unchecked Sendable {
     /// so the branch after them is well predicted.
     private let tri: UnsafeMutablePointer<UInt64>
     private let pairs: UnsafeMutablePointer<UInt64>
+    /// The first byte pair of every stem (64 K bits): the one test at most offsets, before the trigram.
+    private let firstPairs: UnsafeMutablePointer<UInt64>
     private let shortStems: [UInt16: [[UInt8]]]
     /// Most anchor hits examined in one buffer (a hostile string of repeated anchors stays bounded).
     let maxCandidates = 4096
@@ -84,9 +86,13 @@ final class DetectorEngine: @unchecked Sendable {
         pairs.initialize(repeating: 0, count: 1024)
         tri = .allocate(capacity: 1024)
         tri.initialize(repeating: 0, count: 1024)
+        firstPairs = .allocate(capacity: 1024)
+        firstPairs.initialize(repeating: 0, count: 1024)
         var longs: [UInt32: [[UInt8]]] = [:]
         var shorts: [UInt16: [[UInt8]]] = [:]
         for st in stems.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            let fk = Int(st[0]) | Int(st[1]) << 8
+            firstPairs[fk >> 6] |= 1 << UInt64(fk & 63)
             if st.count == 2 {
                 let pk = Int(st[0]) | Int(st[1]) << 8
                 pairs[pk >> 6] |= 1 << UInt64(pk & 63)
@@ -116,6 +122,7 @@ final class DetectorEngine: @unchecked Sendable {
         short2.deallocate()
         pairs.deallocate()
         tri.deallocate()
+        firstPairs.deallocate()
     }
 
     /// Detector index by id (nil when disabled or unknown).
@@ -188,10 +195,29 @@ final class DetectorEngine: @unchecked Sendable {
 
     /// Appends to `out` the offsets (plus `base`) where a stem starts; with `first`, stops at the first.
     func stemHits(_ b: UnsafeBufferPointer<UInt8>, base: Int = 0, first: Bool = false, into out: inout [Int]) -> Int? {
-        let n = b.count
-        guard n >= 2, let p = b.baseAddress else { return nil }
-        let bloom = bloom4, short = short2
         let limit = maxCandidates
+        var saturated: Int? = nil
+        forEachStem(b) { i in
+            out.append(base + i)
+            if first { return true }
+            if out.count >= limit { saturated = base + i; return true }
+            return false
+        }
+        return saturated
+    }
+
+    /// Whether a stem starts anywhere in `b` (no allocation, no state).
+    func hasStem(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        var found = false
+        forEachStem(b) { _ in found = true; return true }
+        return found
+    }
+
+    /// Calls `hit` with each offset in `b` where a stem starts, in order, until it returns true.
+    @inline(__always) private func forEachStem(_ b: UnsafeBufferPointer<UInt8>, _ hit: (Int) -> Bool) {
+        let n = b.count
+        guard n >= 2, let p = b.baseAddress else { return }
+        let bloom = bloom4, short = short2
         @inline(__always) func matches(_ st: [UInt8], _ i: Int, from: Int) -> Bool {
             guard i + st.count <= n else { return false }
             var j = from
@@ -215,11 +241,13 @@ final class DetectorEngine: @unchecked Sendable {
         }
         var i = 0
         let raw = UnsafeRawPointer(p)
-        let pairSet = pairs, triSet = tri
+        let pairSet = pairs, triSet = tri, first = firstPairs
         while i + 4 <= n {
             let w = raw.loadUnaligned(fromByteOffset: i, as: UInt32.self)
-            let h3 = DetectorEngine.triIndex(w & 0xFF_FFFF)
             let pair = Int(w & 0xFFFF)
+            // Most offsets start no stem's first pair: one bit test, and on.
+            if (first[pair >> 6] >> UInt64(pair & 63)) & 1 == 0 { i += 1; continue }
+            let h3 = DetectorEngine.triIndex(w & 0xFF_FFFF)
             let any = (triSet[h3 >> 6] >> UInt64(h3 & 63)) | (pairSet[pair >> 6] >> UInt64(pair & 63))
             if any & 1 == 0 { i += 1; continue }
             let h = DetectorEngine.bloomIndex(w)
@@ -227,9 +255,7 @@ final class DetectorEngine: @unchecked Sendable {
             let inShort = (short[pair >> 6] >> UInt64(pair & 63)) & 1 != 0
             if inBloom || inShort {
                 if (inBloom && checkLong(w, i)) || (inShort && checkShort(pair, i)) {
-                    out.append(base + i)
-                    if first { return nil }
-                    if out.count >= limit { return base + i }
+                    if hit(i) { return }
                 }
             }
             i += 1
@@ -237,13 +263,10 @@ final class DetectorEngine: @unchecked Sendable {
         while i + 2 <= n {
             let pair = Int(p[i]) | Int(p[i + 1]) << 8
             if (short[pair >> 6] >> UInt64(pair & 63)) & 1 != 0 && checkShort(pair, i) {
-                out.append(base + i)
-                if first { return nil }
-                if out.count >= limit { return base + i }
+                if hit(i) { return }
             }
             i += 1
         }
-        return nil
     }
 
     /// A match's severity: a placeholder (`ghp_xxxx…`, `AKIA…EXAMPLE`, a vendor's documented example)

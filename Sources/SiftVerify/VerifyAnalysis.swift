@@ -23,7 +23,7 @@ struct SessionPlace: Sendable {
 
     func finding(_ rule: String, _ severity: Severity, line: Int?, seq: Int?, recordId: String?, location: String, message: String,
                  preview: String?, fingerprint: String?) -> Finding {
-        Finding(rule: rule, severity: severity, input: input, file: file, sessionId: sessionId, seq: seq,
+        Finding(rule: VerifyRules.catalogue[rule], severity: severity, input: input, file: file, sessionId: sessionId, seq: seq,
                 line: line, recordId: recordId, location: location, message: message, preview: preview,
                 fingerprint: fingerprint)
     }
@@ -35,37 +35,62 @@ struct SessionPlace: Sendable {
 /// Blob findings are reported once for every record that references the blob (blobs may arrive before
 /// or after those records), and once on their own when no record references them.
 ///
-/// With `parallel` (the default) the checks run on a second thread while the reader parses the next
-/// lines; records go over in batches of about 1 MiB and at most 8 MiB of line and blob bytes are in flight, and `finish()` waits for them.
+/// With `parallel` (the default) the checks run on worker threads (one per core, at most
+/// `maxWorkers`) while the reader parses the next lines: records go over in batches of about 1 MiB,
+/// batches are dealt to the workers in turn, and at most 8 MiB of line and blob bytes are in flight.
+/// What each batch found is applied to the run's results in batch order, so the findings are the same
+/// whatever the number of workers and however their work interleaves. `finish()` waits for them.
 public final class VerifyAnalysis: Analysis {
     public let config: VerifyConfig
+    /// The run's results (every batch's output is applied here, in order); the checker when serial.
     let worker: VerifyWorker
     private let parallel: Bool
-    private let queue = DispatchQueue(label: "pbsift.verify")
+    private var lanes: [Lane] = []
     private let budget = ByteBudget(limit: 8 << 20)
+    private let applied = OrderedApply()
+    private var nextBatch = 0
+    /// Blobs handed over, by key: a second copy under the same name is checked only when its bytes differ.
+    private var blobShas: [String: Set<String>] = [:]
+
+    /// Workers of a parallel run at most (each a thread with its own scanner).
+    static let maxWorkers = 4
+
+    /// One worker: a serial queue and the checker only it uses.
+    final class Lane: @unchecked Sendable {
+        let queue: DispatchQueue
+        let checker: VerifyWorker
+        init(_ k: Int, config: VerifyConfig) {
+            queue = DispatchQueue(label: "pbsift.verify.\(k)")
+            checker = VerifyWorker(config: config)
+        }
+    }
 
     /// A verify analysis with the contract lists extended and detectors disabled as `config` says.
     public init(config: VerifyConfig = VerifyConfig(), parallel: Bool = true) {
         self.config = config
         self.worker = VerifyWorker(config: config)
         self.parallel = parallel
+        if parallel {
+            let n = max(1, min(VerifyAnalysis.maxWorkers, ProcessInfo.processInfo.activeProcessorCount))
+            lanes = (0..<n).map { Lane($0, config: config) }
+        }
     }
 
     /// The number of value-shape detectors enabled.
     public var detectorCount: Int { worker.scanner.engine.detectors.count }
     /// Records checked (header lines included).
-    public var recordsScanned: Int { flush(); return queue.sync { worker.recordsScanned } }
+    public var recordsScanned: Int { drain(); return applied.locked { worker.recordsScanned } }
     /// Distinct blobs checked.
-    public var blobsScanned: Int { flush(); return queue.sync { worker.blobsScanned } }
+    public var blobsScanned: Int { drain(); return applied.locked { worker.blobsScanned } }
     /// Bytes of record lines and blobs checked.
-    public var bytesScanned: Int64 { flush(); return queue.sync { worker.bytesScanned } }
+    public var bytesScanned: Int64 { drain(); return applied.locked { worker.bytesScanned } }
 
-    /// Work handed to the worker in batches (one wake-up per batch, not per record).
+    /// Work handed to the workers in batches (one wake-up per batch, not per record).
     enum Item: Sendable {
         case record(Record, SessionPlace)
         case damaged([UInt8], Int, SessionPlace)
         case other([UInt8], Int, SessionPlace)
-        case name(SessionPlace)
+        case name(SessionPlace, [NamePart])
         case blob(BlobContent)
     }
     private var batch: [Item] = []
@@ -73,50 +98,63 @@ public final class VerifyAnalysis: Analysis {
     private static let batchBytesLimit = 1 << 20
     private static let batchCountLimit = 512
     /// What an item costs in flight beyond its bytes (its place, its record): a blank line is not free,
-    /// or a file of them queues batches without bound while the worker falls behind.
+    /// or a file of them queues batches without bound while the workers fall behind.
     private static let itemCost = 256
 
-    public func record(_ record: Record, session: SessionContext) {
-        let place = SessionPlace(session)
-        guard parallel else { worker.record(record, session: place); return }
-        batch.append(.record(record, place))
-        batchBytes += record.json.doc.bytes.count + VerifyAnalysis.itemCost
+    /// Checks one item on `checker`, its output left in `checker.out`.
+    private static func check(_ item: Item, on checker: VerifyWorker) {
+        switch item {
+        case .record(let r, let place): checker.record(r, session: place)
+        case .damaged(let bytes, let line, let place): checker.damagedLine(bytes, line: line, session: place)
+        case .other(let bytes, let line, let place): checker.otherText(bytes, line: line, file: place)
+        case .name(let place, let parts): checker.entryName(place, parts: parts)
+        case .blob(let blob): checker.blob(blob)
+        }
+    }
+
+    private func handle(_ item: Item, bytes: Int) {
+        guard parallel else {
+            VerifyAnalysis.check(item, on: worker)
+            worker.apply(worker.takeOutput())
+            return
+        }
+        batch.append(item)
+        batchBytes += bytes
         if batchBytes >= VerifyAnalysis.batchBytesLimit || batch.count >= VerifyAnalysis.batchCountLimit { flush() }
     }
 
+    public func record(_ record: Record, session: SessionContext) {
+        handle(.record(record, SessionPlace(session)), bytes: record.json.doc.bytes.count + VerifyAnalysis.itemCost)
+    }
+
     public func damagedLine(_ bytes: [UInt8], line: Int, session: SessionContext) {
-        let place = SessionPlace(session)
-        guard parallel else { worker.damagedLine(bytes, line: line, session: place); return }
-        batch.append(.damaged(bytes, line, place))
-        batchBytes += bytes.count + VerifyAnalysis.itemCost
-        if batchBytes >= VerifyAnalysis.batchBytesLimit || batch.count >= VerifyAnalysis.batchCountLimit { flush() }
+        handle(.damaged(bytes, line, SessionPlace(session)), bytes: bytes.count + VerifyAnalysis.itemCost)
     }
 
     /// Notes, `export.json`, backups: every file of an export is scanned.
     public var readsOtherFiles: Bool { true }
 
     public func otherText(_ bytes: [UInt8], line: Int, file: SessionContext) {
-        let place = SessionPlace(file)
-        guard parallel else { worker.otherText(bytes, line: line, file: place); return }
-        batch.append(.other(bytes, line, place))
-        batchBytes += bytes.count + VerifyAnalysis.itemCost
-        if batchBytes >= VerifyAnalysis.batchBytesLimit || batch.count >= VerifyAnalysis.batchCountLimit { flush() }
+        handle(.other(bytes, line, SessionPlace(file)), bytes: bytes.count + VerifyAnalysis.itemCost)
     }
 
     /// Every entry's name: a credential in a file or folder name leaks like one in its content.
+    /// Each part of the path is checked once per input (a folder once, not once per file in it).
     public func entryName(_ file: SessionContext) {
         let place = SessionPlace(file)
-        guard parallel else { worker.entryName(place); return }
-        batch.append(.name(place))
-        batchBytes += place.file.utf8.count + VerifyAnalysis.itemCost
-        if batchBytes >= VerifyAnalysis.batchBytesLimit || batch.count >= VerifyAnalysis.batchCountLimit { flush() }
+        let parts = SecretHitFinder.nameParts(place.file).filter { namesSeen.insert(place.input + "\u{0}" + $0.path).inserted }
+        guard !parts.isEmpty else { return }
+        handle(.name(place, parts), bytes: place.file.utf8.count + VerifyAnalysis.itemCost)
     }
 
+    /// Folder paths whose names were handed over, by `input \0 path`.
+    private var namesSeen = Set<String>()
+
     public func blob(_ blob: BlobContent) {
-        guard parallel else { worker.blob(blob); return }
-        batch.append(.blob(blob))
-        batchBytes += blob.bytes.count
-        if batchBytes >= VerifyAnalysis.batchBytesLimit { flush() }
+        // A second copy under the same name (a duplicate archive entry) is checked too when its bytes differ.
+        let key = VerifyWorker.blobKey(blob.input, blob.root, blob.name.lowercased())
+        guard blobShas[key, default: []].insert(blob.sha256).inserted else { return }
+        handle(.blob(blob), bytes: blob.bytes.count)
     }
 
     private func flush() {
@@ -125,36 +163,63 @@ public final class VerifyAnalysis: Analysis {
         batch = []
         batchBytes = 0
         budget.acquire(size)
-        let w = worker, b = budget
-        queue.async {
-            for item in items {
-                switch item {
-                case .record(let r, let place): w.record(r, session: place)
-                case .damaged(let bytes, let line, let place): w.damagedLine(bytes, line: line, session: place)
-                case .other(let bytes, let line, let place): w.otherText(bytes, line: line, file: place)
-                case .name(let place): w.entryName(place)
-                case .blob(let blob): w.blob(blob)
-                }
-            }
+        let seq = nextBatch
+        nextBatch += 1
+        let lane = lanes[seq % lanes.count], b = budget, results = applied, state = worker
+        lane.queue.async {
+            for item in items { VerifyAnalysis.check(item, on: lane.checker) }
+            results.put(seq, lane.checker.takeOutput(), into: state)
             b.release(size)
         }
     }
 
-    public func finish() -> [Finding] {
+    /// Hands over what is batched and waits until every batch is applied.
+    private func drain() {
         flush()
-        queue.sync {}
-        return worker.finish()
+        for lane in lanes { lane.queue.sync {} }
+    }
+
+    public func finish() -> [Finding] {
+        drain()
+        return applied.locked { worker.finish() }
     }
 
     /// Keep the raw values of what the checks find (in memory only, at most 100 000), so that a
     /// report can mask them wherever other analyses' text repeats them. Call before reading.
-    public func keepSecretValues() { queue.sync { worker.keepValues = true } }
+    public func keepSecretValues() {
+        drain()
+        applied.locked { worker.keepValues = true }
+        for lane in lanes { lane.queue.sync { lane.checker.keepValues = true } }
+    }
 
     /// The raw values found so far (when `keepSecretValues()` was called), longest first. Never print
     /// them: they are for `SecretMask` replacement only.
     public var secretValues: [String] {
-        flush()
-        return queue.sync { worker.values.sorted { $0.utf8.count != $1.utf8.count ? $0.utf8.count > $1.utf8.count : $0 < $1 } }
+        drain()
+        return applied.locked { worker.values.sorted { $0.utf8.count != $1.utf8.count ? $0.utf8.count > $1.utf8.count : $0 < $1 } }
+    }
+}
+
+/// Applies the workers' outputs to the run's results in batch order, whichever worker finishes first.
+final class OrderedApply: @unchecked Sendable {
+    private let lock = NSLock()
+    private var next = 0
+    private var waiting: [Int: VerifyOutput] = [:]
+
+    func put(_ seq: Int, _ output: VerifyOutput, into state: VerifyWorker) {
+        lock.lock()
+        defer { lock.unlock() }
+        waiting[seq] = output
+        while let o = waiting.removeValue(forKey: next) {
+            state.apply(o)
+            next += 1
+        }
+    }
+
+    func locked<R>(_ body: () -> R) -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
     }
 }
 
@@ -182,10 +247,29 @@ final class ByteBudget: @unchecked Sendable {
     }
 }
 
-/// The checks themselves, run on one thread at a time.
+/// One part of an entry's path (`SecretHitFinder.nameParts`).
+typealias NamePart = (path: String, name: String, isFolder: Bool)
+
+/// What checking some items found, before it is applied to the run's results (`VerifyWorker.apply`).
+struct VerifyOutput: @unchecked Sendable {
+    /// Findings in the order they were made, not yet filtered or counted.
+    var findings: [Finding] = []
+    /// Raw values of those findings (when kept), in order.
+    var values: [String] = []
+    var blobRefs: [VerifyWorker.BlobRef] = []
+    var blobs: [VerifyWorker.BlobResult] = []
+    var records = 0
+    var bytes: Int64 = 0
+}
+
+/// The checks themselves (`record`, `blob`…, each leaving what it found in `out`), and the results of a
+/// run (`apply`, `finish`). A worker thread owns one for its checks; the run's results live in another.
 final class VerifyWorker: @unchecked Sendable {
     let config: VerifyConfig
     let scanner: ContentScanner
+
+    /// What the checks found since `takeOutput()`.
+    private var out = VerifyOutput()
 
     /// Per rule and file the first findings in full, the rest counted (`FindingTally`): an export with
     /// a credential on every line costs a count, not a finding per line. Filtered before they are counted.
@@ -199,13 +283,12 @@ final class VerifyWorker: @unchecked Sendable {
     private var blobHits: [String: [BlobHit]] = [:]
     private var blobFiles: [String: (input: String, file: String)] = [:]
     private var blobRefs: [BlobRef] = []
-    private var blobShas: [String: Set<String>] = [:]
 
     private(set) var recordsScanned = 0
     private(set) var blobsScanned = 0
     private(set) var bytesScanned: Int64 = 0
 
-    private struct BlobHit {
+    struct BlobHit {
         var rule: String
         var severity: Severity
         var location: String
@@ -214,7 +297,7 @@ final class VerifyWorker: @unchecked Sendable {
         var fingerprint: String?
     }
 
-    private struct BlobRef {
+    struct BlobRef {
         var key: String
         var input: String
         var file: String
@@ -224,14 +307,51 @@ final class VerifyWorker: @unchecked Sendable {
         var recordId: String?
     }
 
+    /// One blob's check.
+    struct BlobResult {
+        var key: String
+        var input: String
+        var file: String
+        var bytes: Int64
+        var hits: [BlobHit]
+    }
+
     init(config: VerifyConfig) {
         self.config = config
         self.scanner = ContentScanner(config: config)
     }
 
+    /// Hands over what the checks found since the last call.
+    func takeOutput() -> VerifyOutput {
+        defer { out = VerifyOutput() }
+        return out
+    }
+
+    /// Adds what some checks found to the run's results (outputs are applied in the order of their items).
+    func apply(_ o: VerifyOutput) {
+        recordsScanned += o.records
+        bytesScanned += o.bytes
+        for f in o.findings { add(f, to: &findings) }
+        if keepValues {
+            for v in o.values where values.count < VerifyWorker.maxValues { values.insert(v) }
+        }
+        blobRefs += o.blobRefs
+        for b in o.blobs {
+            blobsScanned += 1
+            bytesScanned += b.bytes
+            var hits: [BlobHit] = blobHits[b.key] ?? []
+            var seen = Set(hits.map { $0.rule + "\u{0}" + $0.location + "\u{0}" + ($0.fingerprint ?? $0.message) })
+            for h in b.hits where seen.insert(h.rule + "\u{0}" + h.location + "\u{0}" + (h.fingerprint ?? h.message)).inserted {
+                hits.append(h)
+            }
+            blobHits[b.key] = hits
+            blobFiles[b.key] = (b.input, b.file)
+        }
+    }
+
     func record(_ record: Record, session: SessionPlace) {
-        recordsScanned += 1
-        bytesScanned += Int64(record.json.doc.bytes.count)
+        out.records += 1
+        out.bytes += Int64(record.json.doc.bytes.count)
         var refs: [String] = []
         scan(record, refs: &refs)
         let duplicates = record.json.doc.duplicateKeys()
@@ -261,7 +381,7 @@ final class VerifyWorker: @unchecked Sendable {
         emit(session, line: record.line, seq: record.seq, recordId: record.id)
         if !refs.isEmpty && session.blobsAvailable {
             for hex in Set(refs) {
-                blobRefs.append(BlobRef(key: VerifyWorker.blobKey(session.input, session.root, hex), input: session.input,
+                out.blobRefs.append(BlobRef(key: VerifyWorker.blobKey(session.input, session.root, hex), input: session.input,
                                         file: session.file, sessionId: session.sessionId, seq: record.seq, line: record.line,
                                         recordId: record.id))
             }
@@ -270,7 +390,7 @@ final class VerifyWorker: @unchecked Sendable {
 
     /// A line that is not a record: its bytes read as raw text.
     func damagedLine(_ bytes: [UInt8], line: Int, session: SessionPlace) {
-        bytesScanned += Int64(bytes.count)
+        out.bytes += Int64(bytes.count)
         scanner.hits.removeAll(keepingCapacity: true)
         scanner.rawText(bytes, location: "line (not a record; read as text)")
         emit(session, line: line, seq: nil, recordId: nil)
@@ -278,20 +398,17 @@ final class VerifyWorker: @unchecked Sendable {
 
     /// A line of a file that is neither a session file nor a blob, read as text.
     func otherText(_ bytes: [UInt8], line: Int, file: SessionPlace) {
-        bytesScanned += Int64(bytes.count)
+        out.bytes += Int64(bytes.count)
         scanner.hits.removeAll(keepingCapacity: true)
         scanner.rawText(bytes, location: "file (not a session file or blob; read as text)")
         emit(file, line: line, seq: nil, recordId: nil)
     }
 
-    /// Folder paths whose names were checked, by `input \0 path`: a folder is checked once, not once per file in it.
-    private var namesSeen = Set<String>()
-
-    /// An entry's name, each part once per input: every folder on its path, then the file's own name.
-    /// A finding names the file or folder (`file`), its location is `file name` or `folder name`.
-    func entryName(_ place: SessionPlace) {
-        for part in SecretHitFinder.nameParts(place.file) {
-            guard namesSeen.insert(place.input + "\u{0}" + part.path).inserted else { continue }
+    /// An entry's name: the parts of its path not checked before (`SecretHitFinder.nameParts`), every
+    /// folder on its path, then the file's own name. A finding names the file or folder (`file`), its
+    /// location is `file name` or `folder name`.
+    func entryName(_ place: SessionPlace, parts: [NamePart]) {
+        for part in parts {
             scanner.hits.removeAll(keepingCapacity: true)
             scanner.rawText(Array(part.name.utf8), location: part.isFolder ? "folder name" : "file name")
             var at = place
@@ -308,16 +425,16 @@ final class VerifyWorker: @unchecked Sendable {
         for h in scanner.hits {
             if h.bound {
                 guard seen.insert(h.rule + "\u{0}" + h.location + "\u{0}" + h.message).inserted else { continue }
-                add(session.finding(h.rule, h.severity, line: line, seq: seq, recordId: recordId, location: h.location,
-                                     message: h.message, preview: nil, fingerprint: nil), to: &findings)
+                out.findings.append(session.finding(h.rule, h.severity, line: line, seq: seq, recordId: recordId, location: h.location,
+                                                    message: h.message, preview: nil, fingerprint: nil))
                 continue
             }
             let fp = Fingerprint.of(h.value, rule: h.rule, place: (session.sessionId ?? session.file) + "\u{0}" + h.location,
                                     key: config.fingerprintKey)
             guard seen.insert(h.rule + "\u{0}" + h.location + "\u{0}" + fp).inserted else { continue }
-            if keepValues && values.count < VerifyWorker.maxValues && !h.value.isEmpty { values.insert(h.value) }
-            add(session.finding(h.rule, h.severity, line: line, seq: seq, recordId: recordId, location: h.location,
-                                 message: h.message, preview: SecretMask.preview(h.value), fingerprint: fp), to: &findings)
+            if keepValues && !h.value.isEmpty { out.values.append(h.value) }
+            out.findings.append(session.finding(h.rule, h.severity, line: line, seq: seq, recordId: recordId, location: h.location,
+                                                message: h.message, preview: SecretMask.preview(h.value), fingerprint: fp))
         }
         scanner.hits.removeAll(keepingCapacity: true)
     }
@@ -336,14 +453,10 @@ final class VerifyWorker: @unchecked Sendable {
         }
     }
 
+    /// Checks a blob (the caller skips a copy already checked: same name, same bytes).
     func blob(_ blob: BlobContent) {
         let hex = blob.name.lowercased()
         let key = VerifyWorker.blobKey(blob.input, blob.root, hex)
-        // A second copy under the same name (a duplicate archive entry) is checked too when its bytes differ.
-        if blobHits[key] != nil && blobShas[key]?.contains(blob.sha256) ?? true { return }
-        blobShas[key, default: []].insert(blob.sha256)
-        blobsScanned += 1
-        bytesScanned += Int64(blob.bytes.count)
         scanner.hits.removeAll(keepingCapacity: true)
         let location = "blob sha256:\(clipName(hex))"
         blob.bytes.withUnsafeBufferPointer {
@@ -352,22 +465,18 @@ final class VerifyWorker: @unchecked Sendable {
         if !blob.complete && Int64(blob.bytes.count) < blob.size {
             scanner.bound("only the first \(blob.bytes.count) of the blob's \(blob.size) bytes were checked", location: location)
         }
-        var out: [BlobHit] = blobHits[key] ?? []
-        var seen = Set(out.map { $0.rule + "\u{0}" + $0.location + "\u{0}" + ($0.fingerprint ?? $0.message) })
+        var hits: [BlobHit] = []
         for h in scanner.hits {
             if h.bound {
-                guard seen.insert(h.rule + "\u{0}" + h.location + "\u{0}" + h.message).inserted else { continue }
-                out.append(BlobHit(rule: h.rule, severity: h.severity, location: h.location, message: h.message, preview: nil, fingerprint: nil))
+                hits.append(BlobHit(rule: h.rule, severity: h.severity, location: h.location, message: h.message, preview: nil, fingerprint: nil))
                 continue
             }
             let fp = Fingerprint.of(h.value, rule: h.rule, place: blob.root + "\u{0}" + h.location, key: config.fingerprintKey)
-            guard seen.insert(h.rule + "\u{0}" + h.location + "\u{0}" + fp).inserted else { continue }
-            out.append(BlobHit(rule: h.rule, severity: h.severity, location: h.location, message: h.message,
-                               preview: SecretMask.preview(h.value), fingerprint: fp))
+            hits.append(BlobHit(rule: h.rule, severity: h.severity, location: h.location, message: h.message,
+                                preview: SecretMask.preview(h.value), fingerprint: fp))
         }
         scanner.hits.removeAll(keepingCapacity: true)
-        blobHits[key] = out
-        blobFiles[key] = (blob.input, blob.file)
+        out.blobs.append(BlobResult(key: key, input: blob.input, file: blob.file, bytes: Int64(blob.bytes.count), hits: hits))
     }
 
     /// Counts `f` unless a disabled detector or an allowed fingerprint drops it.
@@ -386,7 +495,7 @@ final class VerifyWorker: @unchecked Sendable {
             guard let hits = blobHits[ref.key] else { continue }
             referenced.insert(ref.key)
             for h in hits {
-                add(Finding(rule: h.rule, severity: h.severity, input: ref.input, file: ref.file, sessionId: ref.sessionId,
+                add(Finding(rule: VerifyRules.catalogue[h.rule], severity: h.severity, input: ref.input, file: ref.file, sessionId: ref.sessionId,
                             seq: ref.seq, line: ref.line, recordId: ref.recordId, location: h.location,
                             message: h.message + " (in a blob this record references)",
                             preview: h.preview, fingerprint: h.fingerprint), to: &out)
@@ -395,7 +504,7 @@ final class VerifyWorker: @unchecked Sendable {
         for (key, hits) in blobHits where !referenced.contains(key) && !hits.isEmpty {
             let where_ = blobFiles[key]
             for h in hits {
-                add(Finding(rule: h.rule, severity: h.severity, input: where_?.input ?? "", file: where_?.file,
+                add(Finding(rule: VerifyRules.catalogue[h.rule], severity: h.severity, input: where_?.input ?? "", file: where_?.file,
                             location: h.location, message: h.message + " (in a blob no record references)",
                             preview: h.preview, fingerprint: h.fingerprint), to: &out)
             }
@@ -460,7 +569,9 @@ final class VerifyWorker: @unchecked Sendable {
                                         scanner.url($0, location: "metrics.transactions[\(i)].url", queryRule: "redaction.query")
                                     }
                                 } else if tv.isString || tv.isObject || tv.isArray {
-                                    var loc = Loc("metrics.transactions[\(i)]", jsonPath: false)
+                                    // Rendered `metrics.transactions[i].name`, only when a check reports something.
+                                    var loc = Loc("metrics.transactions", jsonPath: false)
+                                    loc.push(.index(i))
                                     loc.push(.key(tk))
                                     scanner.walk(tv, &loc, names: nil, rule: "", what: "", listed: false, hints: scanner.hints(tk))
                                 }

@@ -66,7 +66,10 @@ public enum VerifyRules {
     }()
 
     /// Every rule as the registry holds it.
-    public static var rules: [Rule] { all.map { Rule($0.id, $0.severity, $0.short, detail: $0.full, help: $0.help) } }
+    public static let rules: [Rule] = all.map { Rule($0.id, $0.severity, $0.short, detail: $0.full, help: $0.help) }
+
+    /// Verify's rules by id (a detector's hit carries its rule as text).
+    public static let catalogue = RuleCatalogue(rules)
 
     /// The ids of the value-shape detectors (`jwt`, `aws-access-key`, …).
     public static var detectorIds: [String] { detectorCatalogue.map(\.id) }

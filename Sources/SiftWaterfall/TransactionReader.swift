@@ -15,12 +15,12 @@ public enum TransactionReader {
     static let names: [[UInt8]] = (TransactionTimes.fieldNames + otherNames).map { Array($0.utf8) }
 
     /// The transaction, by the fast path when it can.
-    public static func read(_ tx: JSONValue, index: Int, maxLen: Int) -> WaterfallTransaction {
-        fast(tx, index: index, maxLen: maxLen) ?? slow(tx, index: index, maxLen: maxLen)
+    public static func read(_ tx: JSONValue, index: Int, maxLen: Int, pool: StringPool? = nil) -> WaterfallTransaction {
+        fast(tx, index: index, maxLen: maxLen, pool: pool) ?? slow(tx, index: index, maxLen: maxLen, pool: pool)
     }
 
     /// Member by member through `JSONValue`.
-    public static func slow(_ tx: JSONValue, index: Int, maxLen: Int) -> WaterfallTransaction {
+    public static func slow(_ tx: JSONValue, index: Int, maxLen: Int, pool: StringPool? = nil) -> WaterfallTransaction {
         var times = TransactionTimes()
         var unreadable: [String] = []
         for (k, name) in TransactionTimes.fieldNames.enumerated() {
@@ -31,21 +31,21 @@ public enum TransactionReader {
             }
         }
         var t = WaterfallTransaction(index: index, times: times, reusedConnection: tx["reusedConnection"]?.bool,
-                                     fetchType: WaterfallJSON.string(tx["fetchType"], max: 64))
+                                     fetchType: WaterfallJSON.string(tx["fetchType"], max: 64, pool: pool))
         t.anomalies = unreadable + t.anomalies
-        t.networkProtocol = WaterfallJSON.string(tx["networkProtocol"], max: 64)
-        t.remoteAddress = WaterfallJSON.string(tx["remoteAddress"], max: 256)
+        t.networkProtocol = WaterfallJSON.string(tx["networkProtocol"], max: 64, pool: pool)
+        t.remoteAddress = WaterfallJSON.string(tx["remoteAddress"], max: 256, pool: pool)
         t.remotePort = tx["remotePort"]?.int
-        t.tlsVersion = WaterfallJSON.string(tx["tlsVersion"], max: 64)
+        t.tlsVersion = WaterfallJSON.string(tx["tlsVersion"], max: 64, pool: pool)
         t.statusCode = tx["statusCode"]?.int
-        t.url = WaterfallJSON.string(tx["url"], max: maxLen)
+        t.url = WaterfallJSON.string(tx["url"], max: maxLen, pool: pool)
         t.requestBodyBytes = tx["requestBodyBytes"]?.int
         t.responseBodyBytes = tx["responseBodyBytes"]?.int
         return t
     }
 
     /// One pass over the raw bytes; nil when the slow path must run.
-    public static func fast(_ tx: JSONValue, index: Int, maxLen: Int) -> WaterfallTransaction? {
+    public static func fast(_ tx: JSONValue, index: Int, maxLen: Int, pool: StringPool? = nil) -> WaterfallTransaction? {
         let raw = tx.rawBytes
         return raw.withUnsafeBufferPointer { b -> WaterfallTransaction? in
             let n = b.count
@@ -74,8 +74,14 @@ public enum TransactionReader {
                 return nil
             }
             func text(_ s: Int, _ e: Int, max: Int) -> String {
-                let t = String(decoding: UnsafeBufferPointer(rebasing: b[s..<e]), as: UTF8.self)
-                return t.utf8.count <= max ? t : String(t.prefix(max)) + "…"
+                let bytes = UnsafeBufferPointer(rebasing: b[s..<e])
+                if let pool, bytes.count <= max {
+                    let t = pool.string(bytes)
+                    if t.utf8.count <= max { return t }
+                }
+                let t = String(decoding: bytes, as: UTF8.self)
+                let cut = t.utf8.count <= max ? t : String(t.prefix(max)) + "…"
+                return pool?.intern(cut) ?? cut
             }
             func integer(_ s: Int, _ e: Int) -> Int? {
                 var i = s
@@ -167,11 +173,11 @@ public enum TransactionReader {
                             case .invalid: unreadable.append((id, "\(name) is not a timestamp"))
                             case .value(let us): times.set(id, us)
                             }
-                        case 12: fetchType = WaterfallJSON.string(v, max: 64)
-                        case 13: proto = WaterfallJSON.string(v, max: 64)
-                        case 14: address = WaterfallJSON.string(v, max: 256)
-                        case 16: tls = WaterfallJSON.string(v, max: 64)
-                        case 18: url = WaterfallJSON.string(v, max: maxLen)
+                        case 12: fetchType = WaterfallJSON.string(v, max: 64, pool: pool)
+                        case 13: proto = WaterfallJSON.string(v, max: 64, pool: pool)
+                        case 14: address = WaterfallJSON.string(v, max: 256, pool: pool)
+                        case 16: tls = WaterfallJSON.string(v, max: 64, pool: pool)
+                        case 18: url = WaterfallJSON.string(v, max: maxLen, pool: pool)
                         default: break
                         }
                     } else {

@@ -48,7 +48,12 @@ public final class WaterfallCollector {
     /// Network records seen but not kept because of `limits.maxRequests`.
     public private(set) var droppedRequests = 0
     private var kept = 0
+    /// Memory the kept requests hold, about: their buffers and `WaterfallRequest.heapBytes`.
+    public private(set) var heldBytes = 0
+    private var droppedByCount = false
     private var current: Builder?
+    /// Repeated texts (URLs, hosts, methods, states, errors) kept once for every request.
+    private let pool = StringPool()
     private var limitInput: String?
 
     final class Builder {
@@ -63,6 +68,8 @@ public final class WaterfallCollector {
         var suppressed: [String: Int] = [:]
         var pendingById: [String: Finding] = [:]
         var pendingWithoutId: [Finding] = []
+        /// `requests.capacity` as counted in `heldBytes`.
+        var countedCapacity = 0
 
         init(input: String, file: String, sessionId: String?) {
             self.input = input
@@ -106,11 +113,18 @@ public final class WaterfallCollector {
                             message: "request still pending at the end of the session: the app was killed, hung, or the session ended mid-flight")
             if let id = request.recordId { b.pendingById[id] = f } else { b.pendingWithoutId.append(f) }
         }
-        if kept < limits.maxRequests {
+        // The next append may move the session's requests to a buffer twice the size.
+        let stride = MemoryLayout<WaterfallRequest>.stride
+        let growth = b.requests.count == b.requests.capacity ? max(b.requests.capacity, 4) * 2 * stride : 0
+        let cost = request.heapBytes
+        if kept < limits.maxRequests && heldBytes + cost + growth + pool.unpooledBytes <= limits.maxBytes {
             kept += 1
+            heldBytes += cost
             b.requests.append(request)
+            countCapacity(b)
         } else {
             droppedRequests += 1
+            if kept >= limits.maxRequests { droppedByCount = true }
             if limitInput == nil { limitInput = b.input }
         }
     }
@@ -149,13 +163,18 @@ public final class WaterfallCollector {
             }
         }
         for (rule, n) in b.suppressed.sorted(by: { $0.key < $1.key }) {
-            b.findings.append(Finding(rule: rule, severity: WaterfallRule.severity(rule), input: b.input, file: b.file,
+            b.findings.append(Finding(rule: WaterfallRule.catalogue[rule], severity: WaterfallRule.severity(rule), input: b.input, file: b.file,
                                       sessionId: b.sessionId,
                                       message: "\(n) more \(rule) findings in this session were not listed"))
         }
         for i in b.findings.indices where b.findings[i].sessionId == nil { b.findings[i].sessionId = b.sessionId }
         for i in b.requests.indices where b.requests[i].sessionId == nil { b.requests[i].sessionId = b.sessionId }
         findings += b.findings
+        // The finished session's requests at their size, not the growing buffer's.
+        if b.requests.capacity > b.requests.count + b.requests.count / 16 {
+            b.requests = b.requests.withUnsafeBufferPointer { Array($0) }
+            countCapacity(b)
+        }
         sessions.append(WaterfallSession(input: b.input, file: b.file, sessionId: b.sessionId, launchedAt: b.launchedAt,
                                          originUs: originUs, originSource: source, requests: b.requests))
     }
@@ -172,10 +191,20 @@ public final class WaterfallCollector {
         if current != nil { endSession(sessionId: nil, launchedAt: nil) }
         var out = findings
         if droppedRequests > 0 {
-            out.append(Finding(rule: WaterfallRule.limit, severity: .info, input: limitInput ?? "-",
-                               message: "\(droppedRequests) network records beyond the limit of \(limits.maxRequests) were checked but not kept for the waterfall"))
+            let bound = droppedByCount ? "the limit of \(limits.maxRequests)"
+                : "the waterfall's memory bound (\(Human.bytes(limits.maxBytes)) of requests)"
+            out.append(Finding(rule: WaterfallRule.catalogue[WaterfallRule.limit], severity: .info, input: limitInput ?? "-",
+                               message: "\(droppedRequests) network records beyond \(bound) were checked but not kept for the waterfall"))
         }
         return out
+    }
+
+    /// Counts the session's request buffer at its size (`heldBytes`).
+    private func countCapacity(_ b: Builder) {
+        let cap = b.requests.capacity
+        guard cap != b.countedCapacity else { return }
+        heldBytes += (cap - b.countedCapacity) * MemoryLayout<WaterfallRequest>.stride
+        b.countedCapacity = cap
     }
 
     private func emit(_ f: Finding, _ b: Builder) {
@@ -189,7 +218,7 @@ public final class WaterfallCollector {
     }
 
     private func finding(_ rule: String, _ b: Builder, _ r: WaterfallRequest, location: String?, message: String) -> Finding {
-        Finding(rule: rule, severity: WaterfallRule.severity(rule), input: b.input, file: b.file, sessionId: b.sessionId,
+        Finding(rule: WaterfallRule.catalogue[rule], severity: WaterfallRule.severity(rule), input: b.input, file: b.file, sessionId: b.sessionId,
                 seq: r.seq, line: r.line, recordId: r.recordId, location: location, message: message)
     }
 
@@ -200,64 +229,49 @@ public final class WaterfallCollector {
         var r = WaterfallRequest(input: b.input, file: b.file, line: record.line)
         r.sessionId = b.sessionId
         r.seq = record.seq
+        r.record.ts = record.ts
         // One pass over the record's members (names are short: no allocation); the first of a
-        // repeated name wins, as with `JSONValue`'s subscript.
-        var seen: UInt32 = 0
-        var durationValue: JSONValue?
+        // repeated name wins, as with `JSONValue`'s subscript. The shared fields are read by
+        // `NetworkRecord` (bits 0…8), the waterfall's own here.
+        let textLimits = NetworkRecord.TextLimits(long: maxLen)
+        var seen: UInt16 = 0
         var metricsValue: JSONValue?
         j.forEachMember { key, v in
-            let bit: UInt32
+            if let f = NetworkRecord.Field(key) {
+                guard seen & f.bit == 0 else { return }
+                seen |= f.bit
+                r.record.set(f, from: v, limits: textLimits, pool: pool)
+                return
+            }
+            let bit: UInt16
             switch key {
-            case "id": bit = 1
-            case "requestId": bit = 2
-            case "method": bit = 4
-            case "url": bit = 8
-            case "statusCode": bit = 16
-            case "state": bit = 32
-            case "source": bit = 64
-            case "category": bit = 128
-            case "kind": bit = 256
-            case "label": bit = 512
-            case "response": bit = 1024
-            case "request": bit = 2048
-            case "duration": bit = 4096
-            case "metrics": bit = 8192
-            case "error": bit = 16384
+            case "source": bit = 1 << 9
+            case "category": bit = 1 << 10
+            case "kind": bit = 1 << 11
+            case "label": bit = 1 << 12
+            case "response": bit = 1 << 13
+            case "request": bit = 1 << 14
+            case "metrics": bit = 1 << 15
             default: return
             }
             guard seen & bit == 0 else { return }
             seen |= bit
             switch bit {
-            case 1: r.recordId = WaterfallJSON.string(v, max: maxLen)
-            case 2: r.requestId = WaterfallJSON.string(v, max: maxLen)
-            case 4: r.method = WaterfallJSON.string(v, max: 64)
-            case 8: r.url = WaterfallJSON.string(v, max: maxLen)
-            case 16: r.statusCode = v.int
-            case 32: r.state = WaterfallJSON.string(v, max: 64)
-            case 64: r.source = WaterfallJSON.string(v, max: 64)
-            case 128: r.category = WaterfallJSON.string(v, max: 128)
-            case 256: r.kind = WaterfallJSON.string(v, max: 64)
-            case 512: r.label = WaterfallJSON.string(v, max: 256)
-            case 1024: r.responseBytes = v["body", "size"]?.int
-            case 2048: r.requestBytes = v["body", "size"]?.int
-            case 4096: durationValue = v
-            case 8192: metricsValue = v
-            default:
-                var text = WaterfallJSON.string(v["description"], max: 256) ?? ""
-                let domain = WaterfallJSON.string(v["domain"], max: 128)
-                let code = v["code"]?.int
-                if domain != nil || code != nil {
-                    let tag = [domain, code.map(String.init)].compactMap { $0 }.joined(separator: " ")
-                    text += text.isEmpty ? tag : " (\(tag))"
-                }
-                r.error = text.isEmpty ? nil : text
+            case 1 << 9: r.source = WaterfallJSON.string(v, max: 64, pool: pool)
+            case 1 << 10: r.category = WaterfallJSON.string(v, max: 128, pool: pool)
+            case 1 << 11: r.kind = WaterfallJSON.string(v, max: 64, pool: pool)
+            case 1 << 12: r.label = WaterfallJSON.string(v, max: 256, pool: pool)
+            case 1 << 13: r.responseBytes = v["body", "size"]?.int
+            case 1 << 14: r.requestBytes = v["body", "size"]?.int
+            default: metricsValue = v
             }
         }
-        r.cachedHost = r.url.flatMap(WaterfallURL.host)
+        r.record.shareIds()
+        r.cachedHost = r.url.flatMap(WaterfallURL.host).map(pool.intern)
 
         var anomalies: [String] = []
         var anomalyLocation = "metrics"
-        if let d = durationValue?.double, d.isFinite, abs(d) < 1.0e9 {
+        if let d = r.record.duration, d.isFinite, abs(d) < 1.0e9 {
             let ms = (d * 1_000_000).rounded() / 1000
             if ms < 0 {
                 anomalies.append("duration is negative (\(Human.duration(ms: ms)))")
@@ -292,7 +306,7 @@ public final class WaterfallCollector {
                     txLocations.insert(index)
                     return
                 }
-                var t = TransactionReader.read(tx, index: index, maxLen: maxLen)
+                var t = TransactionReader.read(tx, index: index, maxLen: maxLen, pool: pool)
                 if let prev = r.transactions.last, let pe = prev.endUs, let s = t.startUs,
                    Double(pe - s) / 1000 > WaterfallRule.transactionOverlapToleranceMs {
                     t.anomalies.append("transaction \(index + 1) starts \(Human.duration(ms: Double(pe - s) / 1000)) before transaction \(index) ends")

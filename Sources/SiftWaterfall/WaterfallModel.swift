@@ -152,55 +152,72 @@ public struct WaterfallSegment: Sendable, Equatable {
 }
 
 /// One HTTP transaction of a request: the first attempt, a redirect or a retry.
+///
+/// Stored compactly (a large export keeps hundreds of thousands): the phases, start, end and total
+/// are computed from the timestamps when asked, numbers are fixed-width with a sentinel for
+/// "absent", and texts are shared through the collector's `StringPool`.
 public struct WaterfallTransaction: Sendable {
     /// 0-based position in `metrics.transactions`.
     public var index: Int
     public var times: TransactionTimes
-    public var phases: WaterfallPhases
-    /// fetchStart (or the earliest timestamp when fetchStart is missing).
-    public var startUs: Micros?
-    /// responseEnd (or the latest timestamp when responseEnd is missing).
-    public var endUs: Micros?
-    /// Start offset from the session's origin, in milliseconds (set when the session ends).
-    public var offsetMs: Double?
-    /// fetchStart → responseEnd, or earliest → latest timestamp, in milliseconds.
-    public var totalMs: Double?
-    public var reusedConnection: Bool?
+    private var offsetRaw = Double.nan
+    private var ints: (Int, Int, Int, Int) = (.min, .min, .min, .min)
+    /// 0 absent, 1 false, 2 true.
+    private var reusedRaw: UInt8 = 0
     public var networkProtocol: String?
     public var remoteAddress: String?
-    public var remotePort: Int?
     public var tlsVersion: String?
-    public var statusCode: Int?
     /// The transaction's URL (userinfo removed, secret query values masked).
     public var url: String?
     /// `network`, `localCache`, `serverPush`, `unknown`.
     public var fetchType: String?
-    public var requestBodyBytes: Int?
-    public var responseBodyBytes: Int?
     /// Clock problems seen inside this transaction, one lowercase phrase each.
     public var anomalies: [String]
+
+    /// The phase durations (§2.4), from the timestamps.
+    public var phases: WaterfallPhases { WaterfallTransaction.phases(times, reusedConnection: reusedConnection) }
+    /// fetchStart (or the earliest timestamp when fetchStart is missing).
+    public var startUs: Micros? { times.fetchStart ?? times.earliest }
+    /// responseEnd (or the latest timestamp when responseEnd is missing).
+    public var endUs: Micros? { times.responseEnd ?? times.latest }
+    /// fetchStart → responseEnd, or earliest → latest timestamp, in milliseconds.
+    public var totalMs: Double? {
+        guard let s = startUs, let e = endUs, e >= s else { return nil }
+        return Double(e - s) / 1000
+    }
+    /// Start offset from the session's origin, in milliseconds (set when the session ends).
+    public var offsetMs: Double? {
+        get { offsetRaw.isNaN ? nil : offsetRaw }
+        set { offsetRaw = newValue ?? .nan }
+    }
+    public var reusedConnection: Bool? {
+        get { reusedRaw == 0 ? nil : reusedRaw == 2 }
+        set { reusedRaw = newValue.map { $0 ? 2 : 1 } ?? 0 }
+    }
+    public var remotePort: Int? {
+        get { ints.0 == .min ? nil : ints.0 }
+        set { ints.0 = newValue ?? .min }
+    }
+    public var statusCode: Int? {
+        get { ints.1 == .min ? nil : ints.1 }
+        set { ints.1 = newValue ?? .min }
+    }
+    public var requestBodyBytes: Int? {
+        get { ints.2 == .min ? nil : ints.2 }
+        set { ints.2 = newValue ?? .min }
+    }
+    public var responseBodyBytes: Int? {
+        get { ints.3 == .min ? nil : ints.3 }
+        set { ints.3 = newValue ?? .min }
+    }
 
     /// A transaction from its timestamps: computes phases, anomalies, start, end and total.
     public init(index: Int, times: TransactionTimes, reusedConnection: Bool? = nil, fetchType: String? = nil) {
         self.index = index
         self.times = times
-        self.reusedConnection = reusedConnection
         self.fetchType = fetchType
-        let computed = WaterfallTransaction.compute(times, reusedConnection: reusedConnection)
-        self.phases = computed.phases
-        self.anomalies = computed.anomalies
-        self.startUs = times.fetchStart ?? times.earliest
-        self.endUs = times.responseEnd ?? times.latest
-        if let s = startUs, let e = endUs, e >= s { totalMs = Double(e - s) / 1000 } else { totalMs = nil }
-        self.offsetMs = nil
-        self.networkProtocol = nil
-        self.remoteAddress = nil
-        self.remotePort = nil
-        self.tlsVersion = nil
-        self.statusCode = nil
-        self.url = nil
-        self.requestBodyBytes = nil
-        self.responseBodyBytes = nil
+        self.anomalies = WaterfallTransaction.anomalies(times)
+        self.reusedConnection = reusedConnection
     }
 
     /// Whether the response came from the local cache.
@@ -222,6 +239,11 @@ public struct WaterfallTransaction: Sendable {
     /// either end, or whose end is before its start, is nil. `anomalies` lists every pair of present
     /// timestamps out of order (consecutive in §2.4 order; each inversion is named once).
     public static func compute(_ t: TransactionTimes, reusedConnection: Bool?) -> (phases: WaterfallPhases, anomalies: [String]) {
+        (phases(t, reusedConnection: reusedConnection), anomalies(t))
+    }
+
+    /// The phases of `compute`.
+    public static func phases(_ t: TransactionTimes, reusedConnection: Bool?) -> WaterfallPhases {
         func span(_ a: Micros?, _ b: Micros?) -> Double? {
             guard let a, let b, b >= a else { return nil }
             return Double(b - a) / 1000
@@ -238,18 +260,21 @@ public struct WaterfallTransaction: Sendable {
         p.request = span(t.requestStart, t.requestEnd)
         p.waiting = span(t.requestEnd, t.responseStart)
         p.download = span(t.responseStart, t.responseEnd)
+        return p
+    }
 
+    /// The anomalies of `compute`: every pair of present timestamps out of order.
+    public static func anomalies(_ t: TransactionTimes) -> [String] {
         var anomalies: [String] = []
-        var prev: (name: String, value: Micros)?
-        let values = t.ordered
-        for (k, v) in values.enumerated() {
-            guard let v else { continue }
+        var prev: (index: Int, value: Micros)?
+        for k in 0..<11 {
+            guard let v = t.get(k) else { continue }
             if let pr = prev, v < pr.value {
-                anomalies.append("\(TransactionTimes.fieldNames[k]) is \(Human.duration(ms: Double(pr.value - v) / 1000)) before \(pr.name)")
+                anomalies.append("\(TransactionTimes.fieldNames[k]) is \(Human.duration(ms: Double(pr.value - v) / 1000)) before \(TransactionTimes.fieldNames[pr.index])")
             }
-            prev = (TransactionTimes.fieldNames[k], v)
+            prev = (k, v)
         }
-        return (p, anomalies)
+        return anomalies
     }
 
     /// The phases as absolute segments for drawing, in waterfall order (only phases that happened).
@@ -271,59 +296,101 @@ public struct WaterfallTransaction: Sendable {
     }
 }
 
-/// One network record's request, rebuilt: identity, timing, and its transactions.
+/// One network record's request, rebuilt: identity, timing, and its transactions. The fields every
+/// analysis reads are the shared `NetworkRecord` (`record`), defined there once; this adds the
+/// waterfall's own. Numbers are fixed-width with a sentinel for "absent".
 public struct WaterfallRequest: Sendable {
-    /// The input path as given on the command line.
-    public var input: String
-    /// The session file inside the input.
-    public var file: String
-    public var sessionId: String?
-    /// 1-based line in `file`.
-    public var line: Int
-    public var seq: Int?
-    public var recordId: String?
-    public var requestId: String?
-    public var method: String?
-    /// The record's URL (userinfo removed, secret query values masked).
-    public var url: String?
-    public var statusCode: Int?
-    /// `success`, `failure`, `pending`, `cancelled`.
-    public var state: String?
+    /// The record as every analysis sees it (its URL with userinfo removed, secret query values masked).
+    public var record: NetworkRecord
     /// `sdk` or `app`.
     public var source: String?
     public var category: String?
     /// `http`, `upload`, `download`, `custom`.
     public var kind: String?
     public var label: String?
-    /// When the request started: metrics taskStart, else the first transaction's start, else
-    /// `ts` − `duration`, else `ts`.
-    public var startUs: Micros?
-    /// Start offset from the session's origin (launchedAt, or the first record), in ms.
-    public var offsetMs: Double?
-    /// The record's `duration` × 1000.
-    public var durationMs: Double?
-    /// From the metrics: taskEnd − taskStart, else first transaction start → last transaction end.
-    public var totalMs: Double?
     public var transactions: [WaterfallTransaction]
+    /// `host`, computed once when the collector reads the record.
+    var cachedHost: String?
+    private var startRaw = Micros.min
+    private var doubles: (Double, Double, Double) = (.nan, .nan, .nan)
+    private var ints: (Int, Int) = (.min, .min)
+    private var droppedRaw: Int32 = 0
     /// Whether the record carried a `metrics` object.
     public var hasMetrics: Bool
-    /// `response.body.size`.
-    public var responseBytes: Int?
-    /// `request.body.size`.
-    public var requestBytes: Int?
-    /// The record's `error`: `description (domain code)`, when it failed.
-    public var error: String?
-    /// Transactions beyond `WaterfallLimits.maxTransactions` that were not kept.
-    public var droppedTransactions: Int
 
     /// An empty request read at `line` of `file` in `input`.
     public init(input: String, file: String, line: Int) {
-        self.input = input
-        self.file = file
-        self.line = line
+        self.record = NetworkRecord(ref: RecordRef(input: input, file: file, line: line))
         self.transactions = []
         self.hasMetrics = false
-        self.droppedTransactions = 0
+    }
+
+    /// The input path as given on the command line.
+    public var input: String { get { record.ref.input } set { record.ref.input = newValue } }
+    /// The session file inside the input.
+    public var file: String { get { record.ref.file } set { record.ref.file = newValue } }
+    /// 1-based line in `file`.
+    public var line: Int { get { record.ref.line } set { record.ref.line = newValue } }
+    public var sessionId: String? { get { record.sessionId } set { record.sessionId = newValue } }
+    public var seq: Int? { get { record.seq } set { record.seq = newValue } }
+    public var recordId: String? { get { record.recordId } set { record.recordId = newValue } }
+    public var requestId: String? { get { record.requestId } set { record.requestId = newValue } }
+    public var method: String? { get { record.method } set { record.method = newValue } }
+    /// The record's URL (userinfo removed, secret query values masked).
+    public var url: String? { get { record.url } set { record.url = newValue } }
+    public var statusCode: Int? { get { record.statusCode } set { record.statusCode = newValue } }
+    /// `success`, `failure`, `pending`, `cancelled`.
+    public var state: String? { get { record.state } set { record.state = newValue } }
+    /// The record's `error`: `description (domain code)`, when it failed.
+    public var error: String? { get { record.error } set { record.error = newValue } }
+
+    /// When the request started: metrics taskStart, else the first transaction's start, else
+    /// `ts` − `duration`, else `ts`.
+    public var startUs: Micros? {
+        get { startRaw == .min ? nil : startRaw }
+        set { startRaw = newValue ?? .min }
+    }
+    /// Start offset from the session's origin (launchedAt, or the first record), in ms.
+    public var offsetMs: Double? {
+        get { doubles.0.isNaN ? nil : doubles.0 }
+        set { doubles.0 = newValue ?? .nan }
+    }
+    /// The record's `duration` × 1000.
+    public var durationMs: Double? {
+        get { doubles.1.isNaN ? nil : doubles.1 }
+        set { doubles.1 = newValue ?? .nan }
+    }
+    /// From the metrics: taskEnd − taskStart, else first transaction start → last transaction end.
+    public var totalMs: Double? {
+        get { doubles.2.isNaN ? nil : doubles.2 }
+        set { doubles.2 = newValue ?? .nan }
+    }
+    /// `response.body.size`.
+    public var responseBytes: Int? {
+        get { ints.0 == .min ? nil : ints.0 }
+        set { ints.0 = newValue ?? .min }
+    }
+    /// `request.body.size`.
+    public var requestBytes: Int? {
+        get { ints.1 == .min ? nil : ints.1 }
+        set { ints.1 = newValue ?? .min }
+    }
+    /// What this request holds on the heap, about, beyond its fixed part: its transactions and the
+    /// texts of its own (pooled texts are counted by the pool).
+    public var heapBytes: Int {
+        var n = StringPool.heapBytes(recordId) + StringPool.heapBytes(requestId)
+        if record.echoedRequestId != requestId { n += StringPool.heapBytes(record.echoedRequestId) }
+        if !transactions.isEmpty { n += 32 + transactions.count * MemoryLayout<WaterfallTransaction>.stride }
+        for t in transactions {
+            for a in t.anomalies { n += 16 + StringPool.heapBytes(a) }
+        }
+        return n
+    }
+
+    /// Transactions beyond `WaterfallLimits.maxTransactions` that were not kept.
+    public var droppedTransactions: Int {
+        get { Int(droppedRaw) }
+        set { droppedRaw = Int32(clamping: newValue) }
     }
 
     /// Seconds since 1970.
@@ -346,9 +413,6 @@ public struct WaterfallRequest: Sendable {
 
     /// Host of the URL (lowercased, no userinfo), when it has one.
     public var host: String? { cachedHost ?? url.flatMap(WaterfallURL.host) }
-
-    /// `host`, computed once when the collector reads the record.
-    var cachedHost: String?
 
     /// `METHOD host/path` without the query, for labels.
     public var shortTitle: String {
@@ -407,9 +471,12 @@ public struct WaterfallSession: Sendable {
 
 /// Bounds on the work one export can cause.
 public struct WaterfallLimits: Sendable {
-    /// Requests kept across all sessions (about 1.4 KB each: 150 000 keep memory near 200 MiB); more are
-    /// counted in a `waterfall.limit` finding, not kept.
+    /// Requests kept across all sessions; more are counted in a `waterfall.limit` finding, not kept.
     public var maxRequests = 150_000
+    /// Memory the kept requests may hold, about (each request's fixed part, its transactions and the
+    /// texts of its own; repeated texts are pooled and bounded apart): 150 000 requests of one
+    /// transaction each take about 100 MiB. Past it, requests are counted in `waterfall.limit`, not kept.
+    public var maxBytes = 112 << 20
     /// Transactions kept per request.
     public var maxTransactions = 64
     /// Findings per rule per session; the rest are summed up in one more finding.
@@ -451,14 +518,12 @@ enum WaterfallJSON {
         return Micros(us)
     }
 
-    static func string(_ v: JSONValue?, max: Int) -> String? {
-        guard let s = v?.string else { return nil }
-        if s.utf8.count <= max { return s }
-        return String(s.prefix(max)) + "…"
+    static func string(_ v: JSONValue?, max: Int, pool: StringPool? = nil) -> String? {
+        StringPool.text(v, max: max, pool: pool)
     }
 }
 
 extension WaterfallRequest: NetworkRecordView {
     /// Where the record is (the join key with the correlation and `show`).
-    public var ref: RecordRef { RecordRef(input: input, file: file, line: line) }
+    public var ref: RecordRef { record.ref }
 }

@@ -91,7 +91,7 @@ import FoundationXML
 
     /// Text from an export is escaped for XML after redaction: no markup, no raw controls.
     @Test func junitEscapesUntrustedText() {
-        let f = Finding(rule: "policy.frame-in-export", severity: .high, input: "in<put>", file: "a\u{1B}]52;c;x\u{07}.jsonl",
+        let f = Finding(rule: Rule("policy.frame-in-export", .info, "a test rule").ref, severity: .high, input: "in<put>", file: "a\u{1B}]52;c;x\u{07}.jsonl",
                         line: 3, location: "\"quoted\" & <tag>", message: "m\u{202E}x", preview: "ghp_…(40 chars)", fingerprint: "sha256:00")
         let doc = FindingsDocument(command: "verify", findings: Redactor().apply([f]), inputs: Redactor().apply([InputSummary]()),
                                    rule: RuleRegistry.rule)

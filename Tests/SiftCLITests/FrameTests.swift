@@ -124,8 +124,8 @@ import Testing
 
     @Test func exitStatusFromOutcome() throws {
         let opts = try resolve([])
-        let high = Finding(rule: "policy.frame-in-export", severity: .high, input: "a", message: "m")
-        let info = Finding(rule: "integrity.unknown-record-type", severity: .info, input: "a", message: "m")
+        let high = Finding(rule: Rule("policy.frame-in-export", .info, "a test rule").ref, severity: .high, input: "a", message: "m")
+        let info = Finding(rule: Rule("integrity.unknown-record-type", .info, "a test rule").ref, severity: .info, input: "a", message: "m")
         #expect(opts.exitStatus(findings: [], incomplete: false) == .ok)
         #expect(opts.exitStatus(findings: [info], incomplete: false) == .ok)
         #expect(opts.exitStatus(findings: [info, high], incomplete: false) == .findings)

@@ -97,9 +97,9 @@ import Testing
 
     @Test func findingsPieces() {
         let f = [
-            Finding(rule: "integrity.unknown-record-type", severity: .info, input: "a.zip", file: "sessions/x.jsonl",
+            Finding(rule: Rule("integrity.unknown-record-type", .info, "a test rule").ref, severity: .info, input: "a.zip", file: "sessions/x.jsonl",
                     line: 4, message: "unknown record type 'trace'"),
-            Finding(rule: "secret.jwt", severity: .critical, input: "a.zip", file: "sessions/x.jsonl", seq: 9, line: 10,
+            Finding(rule: Rule("secret.jwt", .info, "a test rule").ref, severity: .critical, input: "a.zip", file: "sessions/x.jsonl", seq: 9, line: 10,
                     location: "response.body $.token", message: "a jwt, unredacted", preview: "eyJh…(300 chars)",
                     fingerprint: "sha256:0123456789abcdef"),
         ]

@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func findingsAreRedacted() {
-        let f = Finding(rule: "integrity.unknown-type", severity: .info, input: "x", location: "request.body $." + Self.token,
+        let f = Finding(rule: Rule("integrity.unknown-type", .info, "a test rule").ref, severity: .info, input: "x", location: "request.body $." + Self.token,
                         message: "unknown record type '\(Self.token)'")
         let g = f.redacted(by: .verify())
         #expect(!(g.location ?? "").contains(Self.token) && !g.message.contains(Self.token))

@@ -1,5 +1,8 @@
 import Foundation
 import SiftCore
+import SiftCorrelate
+import SiftVerify
+import SiftWaterfall
 import Testing
 @testable import SiftCLI
 
@@ -34,6 +37,28 @@ import Testing
         }
     }
 
+    /// A finding is built from a `RuleID`, which code gets from its module's catalogue: every
+    /// catalogue id is registered, and every registered rule is in a catalogue, so a finding can be
+    /// raised for exactly the registered rules.
+    @Test func theCataloguesFindingsAreBuiltFromAreTheRegistry() {
+        let catalogues = [(ReaderRules.all, ReaderRules.catalogue), (VerifyRules.rules, VerifyRules.catalogue),
+                          (WaterfallRule.all, WaterfallRule.catalogue), (CorrelationRules.all, CorrelationRules.catalogue)]
+        var declared = Set<String>()
+        for (rules, catalogue) in catalogues {
+            for r in rules {
+                #expect(catalogue.contains(r.id))
+                #expect(catalogue[r.id] == r.ref)
+                #expect(RuleRegistry.rule(r.id) != nil, "\(r.id) is declared but not registered")
+                declared.insert(r.id)
+            }
+        }
+        #expect(declared == Set(RuleRegistry.all.map(\.id)))
+        #expect(!ReaderRules.catalogue.contains("secret.jwt") && VerifyRules.catalogue.contains("secret.jwt"))
+        // What a finding says is its rule's id, as before.
+        let f = Finding(rule: ReaderRules.catalogue["integrity.seq-gap"], severity: .high, input: "x", message: "m")
+        #expect(f.rule == "integrity.seq-gap" && f.family == .integrity)
+    }
+
     @Test func rulesCommandListsTheRegistry() throws {
         let text = runCLI(["rules"]).out
         for r in RuleRegistry.all { #expect(text.contains(r.id)) }
@@ -48,5 +73,42 @@ import Testing
         let checkedIn = try String(contentsOf: packageRoot.appendingPathComponent("docs/rules.md"), encoding: .utf8)
         #expect(checkedIn == runCLI(["rules", "--format", "markdown"]).out,
                 "docs/rules.md is out of date, run `swift run pbsift rules --format markdown > docs/rules.md`")
+    }
+}
+
+/// What a command lists is what decides its exit status: in SARIF (which lists every finding a
+/// command reports), each command's findings are of the families it declares, and `--fail-on`
+/// fails exactly when one of them is at or above it.
+@Suite struct ListedDecidesExitTests {
+    static let commands: [(name: String, selection: FindingSelection, extra: Bool)] = [
+        ("inspect", InspectCommand.reports, false), ("verify", VerifyCommand.reports, false),
+        ("waterfall", WaterfallCommand.reports, false), ("correlate", CorrelateCommand.reports, true),
+        ("report", ReportCommand.reports, true),
+    ]
+
+    @Test(arguments: ["info", "medium", "high", "critical"])
+    func listedFindingsDecideTheExit(_ failOn: String) throws {
+        let fx = try #require(LeakMatrixTests.fixture)
+        let threshold = try #require(Severity(rawValue: failOn))
+        var checked = 0
+        for c in Self.commands {
+            let args = [c.name, fx.export.path] + (c.extra ? ["--logs", fx.logs.path] : []) + ["--format", "sarif", "--fail-on", failOn]
+            let r = runCLI(args)
+            guard r.status != 2 else { continue }   // not read in full: 2 wins whatever is listed
+            let doc = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any], "\(c.name)")
+            let results = ((doc["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]]) ?? []
+            var worst: Severity? = nil
+            for res in results {
+                let id = try #require(res["ruleId"] as? String)
+                let family = try #require(RuleFamily(ruleId: id))
+                #expect(c.selection.families.contains(family) || c.selection.rules.contains(id), "\(c.name) lists \(id)")
+                let sev = (res["properties"] as? [String: Any])?["severity"] as? String
+                if let s = sev.flatMap(Severity.init(rawValue:)) { worst = max(worst ?? s, s) }
+            }
+            let expected: Int32 = (worst.map { $0 >= threshold } ?? false) ? 1 : 0
+            #expect(r.status == expected, "\(c.name) --fail-on \(failOn): status \(r.status), worst listed \(worst?.rawValue ?? "none")")
+            if !results.isEmpty { checked += 1 }
+        }
+        #expect(checked >= 3, "most commands list findings on the leak fixture")
     }
 }

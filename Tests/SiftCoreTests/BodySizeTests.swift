@@ -26,6 +26,14 @@ import Testing
         for t in BodySizeTests.texts {
             let v = try BodySizeTests.document(t).root
             #expect(v.decodedUTF8Count == v.string?.utf8.count, "\(t)")
+            #expect(v.measuredUTF8Count == v.string?.utf8.count, "\(t)")
+        }
+        // The parser's count, with a byte of 0x80 or more at every offset of a word.
+        for k in 0..<20 {
+            let head = Array(String(repeating: "a", count: k).utf8)
+            let v = try BodySizeTests.document(head + [0xC3, 0xA9] + head + Array(#"\n"#.utf8)).root
+            #expect(v.decodedUTF8Count == v.string?.utf8.count, "\(k)")
+            #expect(try BodySizeTests.document(head + Array(#"\u00e9"#.utf8) + head).root.decodedUTF8Count == 2 * k + 2)
         }
         let number = try JSONDocument(string: "12").root
         #expect(number.decodedUTF8Count == nil)

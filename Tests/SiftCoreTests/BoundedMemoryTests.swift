@@ -22,9 +22,9 @@ import SiftArchive
     @Test func tallyKeepsTheWorstSeverityOfWhatItCounts() {
         var tally = FindingTally(keep: 2)
         for i in 0..<10 {
-            tally.append(Finding(rule: "r", severity: i == 7 ? .critical : .low, input: "in", file: "f", line: i, message: "m"))
+            tally.append(Finding(rule: Rule("r", .info, "a test rule").ref, severity: i == 7 ? .critical : .low, input: "in", file: "f", line: i, message: "m"))
         }
-        tally.append(Finding(rule: "other", severity: .info, input: "in", file: "f", message: "m"))
+        tally.append(Finding(rule: Rule("other", .info, "a test rule").ref, severity: .info, input: "in", file: "f", message: "m"))
         let all = tally.findings
         #expect(all.count == 4)
         #expect(tally.dropped == 8)
@@ -78,7 +78,7 @@ import SiftArchive
 /// by one tally passes through another untouched.
 @Suite struct FindingTallyDigestTests {
     static func finding(_ i: Int, fingerprint: String? = nil) -> Finding {
-        Finding(rule: "secret.test", severity: .high, input: "in", file: "f", line: i, message: "m", fingerprint: fingerprint)
+        Finding(rule: Rule("secret.test", .info, "a test rule").ref, severity: .high, input: "in", file: "f", line: i, message: "m", fingerprint: fingerprint)
     }
 
     @Test func summaryFingerprintNamesTheCountedSet() {
@@ -138,5 +138,141 @@ import SiftArchive
         pass.visit(ArchiveEntry(name: "notes.txt", rawName: "notes.txt", declaredSize: nil, source: MemorySource(Array("a\nb\n".utf8))))
         #expect(quiet.lines == 0)
         #expect(!pass.partial)
+    }
+}
+
+/// Damaged lines cost little each: a run of blank lines is one event of the line reader, never seen by
+/// the analyses, and a file's repeated problems are counted past the first ones, not built one by one
+/// (50 MiB of newlines in a zip took minutes when each blank line was a finding handed on).
+@Suite struct DamagedLineCostTests {
+    final class Counter: Analysis {
+        var damaged = 0
+        var records = 0
+        func damagedLine(_ bytes: [UInt8], line: Int, session: SessionContext) { damaged += 1 }
+        func record(_ record: Record, session: SessionContext) { records += 1 }
+    }
+
+    @Test func aRunOfBlankLinesIsAFewEvents() throws {
+        // Newlines and CRLF blank lines, across many chunk boundaries (the chunk is 16 KiB at first).
+        let text = Array(String(repeating: "\n", count: 1_000_000).utf8) + Array(String(repeating: "\r\n", count: 1000).utf8)
+            + Array("{}\n\n".utf8)
+        var reader = LineReader(source: MemorySource(text), maxLine: 1 << 20)
+        var events = 0
+        var blank = 0
+        var lastNumber = 0
+        while let e = try reader.next() {
+            events += 1
+            switch e {
+            case .blank(let number, let count):
+                #expect(number == lastNumber + 1)
+                blank += count
+                lastNumber = number + count - 1
+            case .line(let bytes, let number):
+                #expect(bytes == Array("{}".utf8))
+                #expect(number == lastNumber + 1)
+                lastNumber = number
+            default:
+                Issue.record("unexpected \(e)")
+            }
+        }
+        #expect(blank == 1_001_001)
+        #expect(lastNumber == 1_001_002)
+        // One event per chunk read at most (the chunk grows to 256 KiB), not one per line.
+        #expect(events < 100, "\(events)")
+    }
+
+    @Test func blankLinesReachNoAnalysisAndDamagedOnesDo() throws {
+        let export = try TempExport()
+        defer { export.cleanup() }
+        var text = TempExport.header + "\n"
+        text += String(repeating: "\n", count: 300_000)
+        text += String(repeating: "x\n", count: 2000)
+        text += String(repeating: "[]\n", count: 2000)
+        text += String(repeating: "\r\n", count: 100) + "  \n"
+        let path = try export.writeSession(text)
+        let counter = Counter()
+        let outcome = ExportReader().read(inputs: [path], analyses: [counter])
+        #expect(counter.damaged == 4000)
+        #expect(counter.records == 1)
+        #expect(outcome.sessions.first?.damagedLines == 304_101)
+        let malformed = outcome.findings.filter { $0.rule == "integrity.malformed-line" }
+        // Per severity the first ones in full; one summary per rule and file.
+        let summaries = malformed.filter { FindingTally.isSummary($0) }
+        #expect(summaries.count == 1)
+        #expect(malformed.count == FindingTally.defaultKeep + 1)
+        #expect(summaries.first?.message.hasPrefix("\(304_101 - FindingTally.defaultKeep) more findings") == true)
+        #expect(summaries.first?.severity == .medium)
+        #expect(summaries.first?.message.contains("lines \(2 + FindingTally.defaultKeep) to 304102") == true, "\(summaries)")
+    }
+
+    @Test func recordsWithoutSeqAreCountedPastTheFirst() throws {
+        let export = try TempExport()
+        defer { export.cleanup() }
+        let path = try export.writeSession(TempExport.header + "\n" + String(repeating: "{}\n", count: 5000))
+        let outcome = ExportReader().read(inputs: [path], analyses: [])
+        let gaps = outcome.findings.filter { $0.rule == "integrity.seq-gap" }
+        #expect(gaps.count == FindingTally.defaultKeep + 1)
+        #expect(gaps.last.map(FindingTally.isSummary) == true || gaps.contains { FindingTally.isSummary($0) })
+        #expect(gaps.contains { $0.message.hasPrefix("\(5000 - FindingTally.defaultKeep) more findings") && $0.message.contains("to 5001") })
+    }
+}
+
+/// An input not read in full makes no claim about its blobs that the unread part could prove wrong.
+@Suite struct PartialBlobClaimTests {
+    @Test func aBlobWhoseSessionWasNotReadIsNoOrphan() throws {
+        let export = try TempExport()
+        defer { export.cleanup() }
+        let body = Array("blob bytes".utf8)
+        let hex = try export.writeBlob(body)
+        let record = #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_1","method":"GET","url":"https://a.test/","state":"success","statusCode":200,"response":{"body":{"size":10,"storedSize":10,"encoding":"blob","blob":"sha256:\#(hex)"}}}"#
+        _ = try export.writeSession(TempExport.header + "\n" + record + "\n" + String(repeating: "x", count: 4096) + "\n")
+        // Whole: referenced, no orphan.
+        let whole = ExportReader().read(inputs: [export.dir.path], analyses: [])
+        #expect(!whole.findings.contains { $0.rule == "integrity.blob-orphan" })
+        // Lines over the bound are not read: the reference could sit in one.
+        var limits = ReadLimits.default
+        limits.maxLineBytes = 1024
+        let cut = ExportReader(limits: limits).read(inputs: [export.dir.path], analyses: [])
+        #expect(cut.inputs.first?.status == .partial)
+        // The blob's reference was read here (the long line is after it): still no orphan.
+        #expect(!cut.findings.contains { $0.rule == "integrity.blob-orphan" })
+        // A second blob no read line names: not claimed while a line went unread; said so instead.
+        _ = try export.writeBlob(Array("other".utf8))
+        let again = ExportReader(limits: limits).read(inputs: [export.dir.path], analyses: [])
+        #expect(!again.findings.contains { $0.rule == "integrity.blob-orphan" })
+        #expect(again.inputs.first?.errors.contains { $0.hasPrefix("not checked: whether 1 blob is referenced") } == true,
+                "\(again.inputs.first?.errors ?? [])")
+        let full = ExportReader().read(inputs: [export.dir.path], analyses: [])
+        #expect(full.findings.filter { $0.rule == "integrity.blob-orphan" }.count == 1)
+    }
+
+    @Test func aBlobInAnUnreadEntryIsNotMissing() throws {
+        let export = try TempExport()
+        defer { export.cleanup() }
+        let blob = Array("blob bytes".utf8)
+        let hex = SHA256.hexDigest(blob)
+        let record = #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_1","method":"GET","url":"https://a.test/","state":"success","statusCode":200,"response":{"body":{"size":10,"storedSize":10,"encoding":"blob","blob":"sha256:\#(hex)"}}}"#
+        // The session first, then a large blob, then the referenced one: a read cut in the large one never
+        // reaches it.
+        var zip: [UInt8] = []
+        let writer = ZipWriter { zip += $0 }
+        try writer.add(name: "sessions/\(TempExport.sessionId).jsonl", bytes: Array((TempExport.header + "\n" + record + "\n").utf8))
+        let padding = [UInt8](repeating: 0x41, count: 64 << 10)
+        let padHex = SHA256.hexDigest(padding)
+        try writer.add(name: "blobs/\(padHex.prefix(2))/\(padHex)", bytes: padding)
+        try writer.add(name: "blobs/\(hex.prefix(2))/\(hex)", bytes: blob)
+        try writer.finish()
+        let path = export.dir.appendingPathComponent("cut.zip").path
+        try Data(zip).write(to: URL(fileURLWithPath: path))
+        let whole = ExportReader().read(inputs: [path], analyses: [])
+        #expect(whole.inputs.first?.status == .ok)
+        #expect(!whole.findings.contains { $0.rule == "integrity.blob-missing" })
+        var limits = ReadLimits.default
+        limits.maxInputBytes = 20 << 10
+        let cut = ExportReader(limits: limits).read(inputs: [path], analyses: [])
+        #expect(cut.inputs.first?.status == .partial)
+        #expect(!cut.findings.contains { $0.rule == "integrity.blob-missing" })
+        #expect(cut.inputs.first?.errors.contains { $0.hasPrefix("not checked: whether 1 referenced blob is in the export") } == true,
+                "\(cut.inputs.first?.errors ?? [])")
     }
 }

@@ -32,4 +32,46 @@ import Testing
         #expect(NetworkRecord(record, in: session) == nil)
         #expect(!NetworkRecord.failed(record))
     }
+
+    @Test func sharedFieldsAreReadOnceAndNumbersMayBeAbsent() throws {
+        let id = "req_" + "5f0c7a1e-3b8d-4c52-9a41-0d6e2f7b9c13"
+        let line = #"{"type":"network","seq":7,"ts":"2026-11-29T10:15:03.000Z","id":"rec_1","method":"GET","method":"POST","#
+            + #""url":"https://api.example/v1/orders","requestId":"\#(id)","echoedRequestId":"\#(id)","state":"failure","#
+            + #""duration":0.25,"error":{"domain":"NSURLErrorDomain","code":-1001,"description":"The request timed out."}}"#
+        let record = Record(line: 9, json: try JSONDocument(bytes: Array(line.utf8)).root)
+        let r = NetworkRecord(network: record, input: "in", file: "f", sessionId: "ses_1")
+        #expect(r.method == "GET")   // the first of a repeated name, as the subscript reads it
+        #expect(r.seq == 7 && r.statusCode == nil && r.duration == 0.25 && r.ts != nil)
+        #expect(r.error == "The request timed out. (NSURLErrorDomain -1001)")
+        #expect(r.requestId == id && r.echoedRequestId == id)
+        #expect(r.failed)
+        var m = r
+        m.statusCode = 503
+        m.seq = nil
+        m.ts = nil
+        #expect(m.statusCode == 503 && m.seq == nil && m.ts == nil && m != r)
+    }
+
+    @Test func aPoolKeepsOneCopyOfEachTextAndIsBounded() throws {
+        // Where a native string keeps its bytes: one copy, one address.
+        func address(_ s: String) -> UInt {
+            var t = s
+            return t.withUTF8 { UInt(bitPattern: $0.baseAddress) }
+        }
+        let pool = StringPool(maxEntries: 2, maxBytes: 1 << 20)
+        let url = "https://api.example/v1/orders?page=1"
+        // Fresh copies each time (a string literal, or a copy of a string, shares its storage already).
+        let a = pool.intern(String(decoding: Array(url.utf8), as: UTF8.self))
+        let b = pool.intern(String(decoding: Array(url.utf8), as: UTF8.self))
+        #expect(a == url && address(a) == address(b))
+        #expect(pool.intern("short") == "short")
+        _ = pool.intern("https://api.example/v1/second")
+        #expect(pool.unpooledBytes == 0)
+        // Full: a third text is a copy of its own, counted.
+        let third = "https://api.example/v1/third-one"
+        let c = pool.intern(String(decoding: Array(third.utf8), as: UTF8.self))
+        let d = pool.intern(String(decoding: Array(third.utf8), as: UTF8.self))
+        #expect(c == d && address(c) != address(d))
+        #expect(pool.unpooledBytes == 2 * StringPool.heapBytes(c))
+    }
 }

@@ -128,7 +128,8 @@ import SiftArchive
         #expect(r.lines.count == 2)
         // As in an export's folder: a link or a FIFO inside is never opened, and is named.
         #expect(Set(r.errors) == [
-            dir + "/logs/link.log: a symbolic link; skipped, never followed",
+            dir + "/logs/link.log: a symbolic link; skipped, never followed (a link named on the command line is "
+                + "followed: to read a folder of links, name its files: --logs \(dir)/logs/*.log)",
             dir + "/logs/b/pipe.log: a fifo; skipped, never opened",
             dir + "/logs/c.log.zst: zstd-compressed, which is not read: decompress it to standard input (--logs -)",
             dir + "/missing.log: cannot read: No such file or directory",

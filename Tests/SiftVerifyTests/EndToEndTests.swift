@@ -160,13 +160,13 @@ private struct TempExport {
     }
 
     @Test func csvAndMarkdownEscapeUntrustedText() {
-        let f = Finding(rule: "secret.jwt", severity: .high, input: "x", file: "s.jsonl", line: 1,
+        let f = Finding(rule: Rule("secret.jwt", .info, "a test rule").ref, severity: .high, input: "x", file: "s.jsonl", line: 1,
                         location: "request.headers[=cmd|x]", message: "a,b \"c\"\nd", preview: "eyJh…(9 chars)", fingerprint: "sha256:00")
         let csv = VerifyRender.csv(findings: [f])
         #expect(csv.contains("\"a,b \"\"c\"\"\nd\""))
         let md = VerifyRender.markdown(findings: [f], inputs: [], summary: VerifySummary(findings: [f]))
         #expect(md.contains("\\|") && !md.contains("\nd |"))
-        let text = VerifyRender.text(findings: [Finding(rule: "secret.jwt", severity: .high, input: "x\u{1b}[31m", message: "m")],
+        let text = VerifyRender.text(findings: [Finding(rule: Rule("secret.jwt", .info, "a test rule").ref, severity: .high, input: "x\u{1b}[31m", message: "m")],
                                      inputs: [], summary: VerifySummary(findings: []))
         #expect(!text.contains("\u{1b}"))
     }

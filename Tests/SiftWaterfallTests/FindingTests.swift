@@ -105,6 +105,30 @@ import SiftVerify
         #expect(f.map(\.rule) == [WaterfallRule.limit])
     }
 
+    @Test func requestsBeyondTheMemoryBoundAreCountedNotKept() throws {
+        // Each request holds 64 transactions, each with its own unique 1 KiB URL (never pooled alike):
+        // the bound, not the count, stops them, and what is kept stays under it.
+        var limits = WaterfallLimits()
+        limits.maxBytes = 256 << 10
+        let c = WaterfallCollector(limits: limits)
+        c.beginSession(input: "in", file: "f", sessionId: "ses_x")
+        for i in 1...40 {
+            let txs = (0..<64).map { k in
+                Fx.reused(at: Double(i) * 100 - 28, url: "https://a.example/\(i)/\(k)/" + String(repeating: "x", count: 1024))
+            }
+            c.add(try Fx.record(i, Fx.network(seq: i, id: "rec_\(i)", url: "https://a.example/x", durationMs: 28,
+                                              endMs: Double(i) * 100, txs: txs)))
+        }
+        let f = c.finish()
+        let kept = c.sessions.first?.requests.count ?? 0
+        #expect(kept > 0 && kept < 40)
+        #expect(c.droppedRequests == 40 - kept)
+        #expect(c.heldBytes <= limits.maxBytes)
+        let limit = f.filter { $0.rule == WaterfallRule.limit }
+        #expect(limit.count == 1)
+        #expect(limit.first?.message == "\(40 - kept) network records beyond the waterfall's memory bound (256 KiB of requests) were checked but not kept for the waterfall")
+    }
+
     @Test func originIsLaunchOrFirstRecord() throws {
         // With a header: offsets from launchedAt.
         let line = Fx.network(seq: 1, id: "rec_1", url: "https://a.example/x", durationMs: 28, endMs: 1031,

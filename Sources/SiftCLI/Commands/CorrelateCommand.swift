@@ -9,7 +9,9 @@ public enum CorrelateCommand: SiftCommand {
         abstract: "Join each request with the server's log lines through its request id.",
         discussion: """
             Reads the exports, then scans the --logs (files, folders walked recursively without \
-            following links, .gz files, or - for standard input) for the req_<uuid> ids each network \
+            following links, .gz files, or - for standard input; a link named on the command line is \
+            followed, so a folder of links such as /var/log/containers is read as --logs DIR/*.log) for \
+            the req_<uuid> ids each network \
             record minted or had echoed. Per request: its server lines, and its status: matched, \
             client-only (no server line) or id-mismatch (the echoed id differs: something rewrote it). \
             The server-minus-device clock skew is estimated from the matched requests (from the lines whose \

@@ -107,7 +107,8 @@ public enum ReportCommand: SiftCommand {
         let verify = VerifyAnalysis(config: config)
         verify.keepSecretValues()
         let waterfall = WaterfallAnalysis()
-        let correlation = CorrelationAnalysis()
+        // Without logs there is no join: the network records are the waterfall's alone.
+        let correlation = logs.isEmpty ? CorrelationAnalysis(maxRequests: 0) : CorrelationAnalysis()
         let timeline = FailureTimeline(context: context)
         try run.read(inputs, analyses: [verify, waterfall, correlation, timeline])
         let outcome = run.outcome

@@ -28,8 +28,12 @@ struct ScrubValues {
             let escaped = Array(quoted.utf8.dropFirst().dropLast())
             let percent = Array(ScrubValues.percentEncode(value).utf8)
             let every = value.utf8.map { b -> String in let h = String(b, radix: 16, uppercase: true); return "%" + (h.count == 1 ? "0" + h : h) }.joined()
+            // A space stands as `+` in a query or a form (verify reports the value decoded).
+            let plus = value.contains(" ")
+                ? [Array(value.replacingOccurrences(of: " ", with: "+").utf8),
+                   Array(ScrubValues.percentEncode(value).replacingOccurrences(of: "%20", with: "+").utf8)] : []
             for f in [escaped, percent, Array(ScrubValues.percentEncode(value, lower: true).utf8), Array(every.utf8),
-                      Array(every.lowercased().utf8)] where !forms.contains(f) { forms.append(f) }
+                      Array(every.lowercased().utf8)] + plus where !forms.contains(f) { forms.append(f) }
             entries.append(Entry(placeholder: ScrubPlaceholder.make(rule: h.rule, fingerprint: h.fingerprint), forms: forms,
                                  rule: h.rule, fingerprint: h.fingerprint))
         }
@@ -185,13 +189,23 @@ struct Scrubber {
     }
 
     /// Bytes with the values replaced: inflated first when gzip'd (then compressed again).
-    mutating func content(_ bytes: [UInt8]) throws -> [UInt8]? {
-        if bytes.count >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B {
+    /// Gzip in gzip is inflated as deep as verify reads it (five layers).
+    mutating func content(_ bytes: [UInt8], depth: Int = 0) throws -> [UInt8]? {
+        if depth < 5, bytes.count >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B {
             let inner = try Scrubber.inflate(bytes, limit: limits.maxInputBytes)
-            guard let out = values.replace(inner, used: &used) else { return nil }
+            guard let out = try content(inner, depth: depth + 1) else { return nil }
             return try DeflateStream.gzip(out)
         }
-        return values.replace(bytes, used: &used)
+        return try innerDocument(bytes) ?? values.replace(bytes, used: &used)
+    }
+
+    /// Text that is itself a JSON document with escapes in it (a body's text, a JSON string holding
+    /// JSON): edited by the same walk, so a value stored as `\u0070…` is found decoded, as verify
+    /// reads it; nil when it is no such document or nothing changed.
+    mutating func innerDocument(_ bytes: [UInt8]) throws -> [UInt8]? {
+        guard let first = bytes.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }), first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
+              bytes.contains(0x5C), let doc = try? JSONDocument(bytes: bytes, maxDepth: limits.maxJSONDepth) else { return nil }
+        return try document(doc)
     }
 
     static func inflate(_ bytes: [UInt8], limit: Int64) throws -> [UInt8] {
@@ -213,12 +227,20 @@ struct Scrubber {
         var start = 0
         while start < bytes.count {
             let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
+            if end == start || (end == start + 1 && bytes[start] == 0x0D) {
+                // A blank line holds nothing to edit (a file of them is copied, not parsed line by line).
+                out += bytes[start..<end]
+                if end < bytes.count { out.append(0x0A) }
+                start = end + 1
+                continue
+            }
             let line = Array(bytes[start..<end])
-            if let doc = try? JSONDocument(bytes: line, maxDepth: limits.maxJSONDepth), doc.root["type"]?.string == "frame" {
+            let doc = try? JSONDocument(bytes: line, maxDepth: limits.maxJSONDepth)
+            if let doc, doc.root["type"]?.string == "frame" {
                 out += frameStandIn(doc.root)
                 framesReplaced += 1
                 changed = true
-            } else if let doc = try? JSONDocument(bytes: line, maxDepth: limits.maxJSONDepth), let edited = try document(doc) {
+            } else if let doc, let edited = try document(doc) {
                 out += edited
                 changed = true
             } else if let edited = values.replace(line, used: &used) {
@@ -283,7 +305,7 @@ struct Scrubber {
         switch v.kind {
         case .string:
             let bytes = v.stringBytes
-            var out = values.replace(bytes, used: &used)
+            var out = try innerDocument(bytes) ?? values.replace(bytes, used: &used)
             if let decoded = try base64Runs(out ?? bytes) { out = decoded }
             if let out {
                 edits.append((Scrubber.range(v), Scrubber.quoted(String(decoding: out, as: UTF8.self))))
@@ -372,7 +394,7 @@ struct Scrubber {
             } else if utf8 && key == "text" {
                 handled.insert(key)
                 let old = t.stringBytes
-                guard let out = values.replace(old, used: &used) else { continue }
+                guard let out = try innerDocument(old) ?? values.replace(old, used: &used) else { continue }
                 edits.append((Scrubber.range(t), Scrubber.quoted(String(decoding: out, as: UTF8.self))))
                 if let size, size.int == old.count { edits.append((Scrubber.range(size), Array(String(out.count).utf8))); handled.insert("size") }
             }

@@ -36,14 +36,14 @@ struct JSONNode {
 /// One parsed JSON text. Immutable; values are reached through `root`.
 public final class JSONDocument: @unchecked Sendable {
     public let bytes: [UInt8]
-    @usableFromInline var nodes: [JSONNode]
+    /// The tape. A constant: a `var` of a class costs a dynamic exclusivity check at every read.
+    @usableFromInline let nodes: [JSONNode]
     /// Some object holds the same member name twice (readers disagree on which copy counts).
     public private(set) var hasDuplicateKeys = false
 
     /// Parses `bytes` as exactly one JSON value (surrounding white space allowed), at most `maxDepth` deep.
     public init(bytes: [UInt8], maxDepth: Int = 512) throws(JSONParseError) {
         self.bytes = bytes
-        self.nodes = []
         // Offsets are 32-bit on the tape: a text of 2 GiB or more is refused, never truncated.
         guard bytes.count < Int(Int32.max) else {
             throw JSONParseError(reason: .syntax, offset: 0, message: "JSON text of \(bytes.count) bytes is over the 2 GiB bound")
@@ -188,19 +188,26 @@ struct JSONTapeParser {
         return i
     }
 
+    /// A string's node: its content, and in `count` the UTF-8 length of its decoded text when the
+    /// content is all ASCII (escapes counted as the bytes they stand for), -1 otherwise.
     mutating func string(_ b: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
         var i = start + 1
         var escaped = false
+        var nonASCII = false
+        var saved = 0
         let n = b.count
         let base = b.baseAddress!
+        @inline(__always) func width(_ v: Int) -> Int { v < 0x80 ? 1 : v < 0x800 ? 2 : 3 }
         while i < n {
-            // Eight bytes at a time past plain text: no quote, backslash or control byte in the word.
+            // Eight bytes at a time past plain ASCII text: no quote, backslash, control byte or (until
+            // the first) byte of 0x80 or more in the word.
+            let high: UInt64 = nonASCII ? 0 : 0x8080_8080_8080_8080
             while i + 8 <= n {
                 let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
                 let q = w ^ 0x2222_2222_2222_2222
                 let bs = w ^ 0x5C5C_5C5C_5C5C_5C5C
                 let special = ((q &- 0x0101_0101_0101_0101) & ~q) | ((bs &- 0x0101_0101_0101_0101) & ~bs)
-                    | ((w &- 0x2020_2020_2020_2020) & ~w)
+                    | ((w &- 0x2020_2020_2020_2020) & ~w) | (w & high)
                 let hit = special & 0x8080_8080_8080_8080
                 if hit != 0 {
                     // The lowest flagged byte is exact (a borrow only runs upward): go straight to it.
@@ -212,7 +219,8 @@ struct JSONTapeParser {
             guard i < n else { break }
             let c = base[i]
             if c == 0x22 {
-                nodes.append(JSONNode(kind: .string, escaped: escaped, start: Int32(start + 1), end: Int32(i), next: Int32(nodes.count + 1), count: 0))
+                let decoded = nonASCII ? -1 : Int32(truncatingIfNeeded: i - start - 1 - saved)
+                nodes.append(JSONNode(kind: .string, escaped: escaped, start: Int32(start + 1), end: Int32(i), next: Int32(nodes.count + 1), count: decoded))
                 return i + 1
             }
             if c == 0x5C {
@@ -222,18 +230,39 @@ struct JSONTapeParser {
                 switch e {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
                      UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    saved += 1
                     i += 2
                 case UInt8(ascii: "u"):
                     guard i + 6 <= n else { return fail(.unterminated, i, "line ends inside a \\u escape") }
-                    for k in 2..<6 where hexValue(base[i + k]) < 0 {
-                        return fail(.syntax, i + k, "invalid \\u escape")
+                    var v = 0
+                    for k in 2..<6 {
+                        let h = hexValue(base[i + k])
+                        if h < 0 { return fail(.syntax, i + k, "invalid \\u escape") }
+                        v = v << 4 | h
                     }
                     i += 6
+                    if v >= 0xD800 && v < 0xE000 {
+                        // A surrogate pair decodes to 4 bytes; a lone surrogate to U+FFFD (3 bytes).
+                        if v < 0xDC00, i + 6 <= n, base[i] == 0x5C, base[i + 1] == UInt8(ascii: "u") {
+                            var lo = 0
+                            for k in 2..<6 { lo = lo << 4 | max(0, hexValue(base[i + k])) }
+                            if lo >= 0xDC00 && lo < 0xE000 {
+                                // 12 bytes for 4: the second escape, read next (and validated then, as
+                                // any escape), counts as a lone surrogate (6 for 3), this one 6 for 1.
+                                saved += 6 - 1
+                                continue
+                            }
+                        }
+                        saved += 6 - 3
+                    } else {
+                        saved += 6 - width(v)
+                    }
                 default:
                     return fail(.syntax, i + 1, "invalid escape '\\\(printable(e))'")
                 }
                 continue
             }
+            if c >= 0x80 { nonASCII = true; i += 1; continue }
             if c < 0x20 { return fail(.syntax, i, "control character in a string") }
             i += 1
         }

@@ -8,6 +8,14 @@ extension JSONValue {
     public var decodedUTF8Count: Int? {
         let n = node
         guard n.kind == .string else { return nil }
+        // The parser measured it (all ASCII), or found a byte of 0x80 or more (-1).
+        return n.count >= 0 ? Int(n.count) : string?.utf8.count
+    }
+
+    /// `decodedUTF8Count` measured from the bytes (the parser's count is checked against it in tests).
+    var measuredUTF8Count: Int? {
+        let n = node
+        guard n.kind == .string else { return nil }
         let s = Int(n.start), e = Int(n.end)
         let count: Int? = doc.bytes.withUnsafeBufferPointer { b in
             guard JSONValue.isASCII(b, s, e) else { return nil }

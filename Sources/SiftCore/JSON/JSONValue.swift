@@ -19,7 +19,10 @@ public struct JSONValue: @unchecked Sendable {
     public var isString: Bool { node.kind == .string }
 
     /// Number of members (object) or elements (array); 0 otherwise.
-    public var count: Int { Int(node.count) }
+    public var count: Int {
+        let n = node
+        return n.kind == .object || n.kind == .array ? Int(n.count) : 0
+    }
 
     /// The member named `key` (the first one, if the name repeats).
     public subscript(key: String) -> JSONValue? {

@@ -22,8 +22,10 @@ public enum Severity: String, Sendable, CaseIterable, Comparable, Codable {
 /// Findings are data, not errors: a report lists them all, sorted, and the exit status
 /// compares the worst of them with `--fail-on`.
 public struct Finding: Sendable, Hashable {
+    /// The declared rule the finding was raised for.
+    public let ruleID: RuleID
     /// Stable lowercase rule id, e.g. `integrity.seq-gap`, `secret.jwt`.
-    public var rule: String
+    public var rule: String { ruleID.id }
     public var severity: Severity
     /// The input path as given on the command line.
     public var input: String
@@ -44,10 +46,12 @@ public struct Finding: Sendable, Hashable {
     /// Stable fingerprint of a secret value (`sha256:` + 16 hex digits).
     public var fingerprint: String?
 
-    public init(rule: String, severity: Severity, input: String, file: String? = nil, sessionId: String? = nil,
+    /// A finding of a declared rule (`rule.ref`, or `catalogue[id]`): there is no way to raise one
+    /// from an id as text.
+    public init(rule: RuleID, severity: Severity, input: String, file: String? = nil, sessionId: String? = nil,
                 seq: Int? = nil, line: Int? = nil, recordId: String? = nil, location: String? = nil,
                 message: String, preview: String? = nil, fingerprint: String? = nil) {
-        self.rule = rule
+        self.ruleID = rule
         self.severity = severity
         self.input = input
         self.file = file

@@ -47,26 +47,56 @@ extension NetworkRecordView {
     public var failed: Bool { NetworkRecord.failed(state: state, statusCode: statusCode) }
 }
 
-/// The typed view of a network record as the export holds it: the fields the analyses read.
-public struct NetworkRecord: NetworkRecordView, Sendable {
+/// The typed view of a network record as the export holds it: the fields every analysis reads,
+/// defined once. The waterfall (`WaterfallRequest`) and the join (`NetworkEntry`) store one of these
+/// and add only what is theirs.
+///
+/// Stored compactly, since a large export keeps a hundred thousand of them: numbers are fixed-width
+/// values (an absent one is a sentinel, not an optional's extra bytes), and texts read through a
+/// `StringPool` share one copy of each repeated value (methods, states, URLs, errors).
+public struct NetworkRecord: NetworkRecordView, Sendable, Equatable {
     public var ref: RecordRef
     public var sessionId: String?
-    public var seq: Int?
     /// The record's `id`.
     public var recordId: String?
-    /// The minted and the echoed `X-Request-Id`, as written.
+    /// The minted and the echoed `X-Request-Id`, as written (one copy when they are equal).
     public var requestId: String?
     public var echoedRequestId: String?
     public var method: String?
     public var url: String?
-    public var statusCode: Int?
     public var state: String?
-    /// The error the request ended with, when it did.
+    /// The error the request ended with: `description (domain code)`.
     public var error: String?
+    private var seqRaw = Int.min
+    private var statusRaw = Int.min
+    private var tsRaw = Double.nan
+    private var durationRaw = Double.nan
+
+    public var seq: Int? {
+        get { seqRaw == .min ? nil : seqRaw }
+        set { seqRaw = newValue ?? .min }
+    }
+    /// The response status, absent when no response arrived.
+    public var statusCode: Int? {
+        get { statusRaw == .min ? nil : statusRaw }
+        set { statusRaw = newValue ?? .min }
+    }
     /// The record's `ts` (device clock, seconds since 1970).
-    public var ts: Double?
-    /// The record's `duration`, seconds.
-    public var duration: Double?
+    public var ts: Double? {
+        get { tsRaw.isNaN ? nil : tsRaw }
+        set { tsRaw = newValue ?? .nan }
+    }
+    /// The record's `duration`, seconds, as written.
+    public var duration: Double? {
+        get { durationRaw.isNaN ? nil : durationRaw }
+        set { durationRaw = newValue ?? .nan }
+    }
+
+    /// A record at `ref` with no field read yet.
+    public init(ref: RecordRef, sessionId: String? = nil) {
+        self.ref = ref
+        self.sessionId = sessionId
+    }
 
     /// The view of `record`, or nil when it is not a network record.
     public init?(_ record: Record, in session: SessionContext) {
@@ -75,21 +105,92 @@ public struct NetworkRecord: NetworkRecordView, Sendable {
     }
 
     /// The view of `record`, known to be a network record, at line `record.line` of `file` in `input`.
-    public init(network record: Record, input: String, file: String, sessionId: String?) {
-        let j = record.json
-        ref = RecordRef(input: input, file: file, line: record.line)
-        self.sessionId = sessionId
+    /// With `limits`, long texts are cut as `TextLimits` says; with `pool`, repeated texts share storage.
+    public init(network record: Record, input: String, file: String, sessionId: String?, limits: TextLimits? = nil,
+                pool: StringPool? = nil) {
+        self.init(ref: RecordRef(input: input, file: file, line: record.line), sessionId: sessionId)
         seq = record.seq
-        recordId = record.id
-        requestId = j["requestId"]?.string
-        echoedRequestId = j["echoedRequestId"]?.string
-        method = j["method"]?.string
-        url = j["url"]?.string
-        statusCode = j["statusCode"]?.int
-        state = j["state"]?.string
-        error = j["error"]?.string
         ts = record.ts
-        duration = j["duration"]?.double
+        var seen: UInt16 = 0
+        record.json.forEachMember { key, v in
+            guard let f = Field(key), seen & f.bit == 0 else { return }
+            seen |= f.bit
+            set(f, from: v, limits: limits, pool: pool)
+        }
+        shareIds()
+    }
+
+    /// The members of a network record this view reads.
+    public enum Field: UInt8, CaseIterable, Sendable {
+        case id, requestId, echoedRequestId, method, url, statusCode, state, error, duration
+
+        /// The field a member name stands for.
+        public init?(_ name: String) {
+            switch name {
+            case "id": self = .id
+            case "requestId": self = .requestId
+            case "echoedRequestId": self = .echoedRequestId
+            case "method": self = .method
+            case "url": self = .url
+            case "statusCode": self = .statusCode
+            case "state": self = .state
+            case "error": self = .error
+            case "duration": self = .duration
+            default: return nil
+            }
+        }
+
+        /// A bit of its own, for a caller's "first of a repeated name wins" mask (bits 0…8).
+        public var bit: UInt16 { 1 << UInt16(rawValue) }
+    }
+
+    /// How long texts are cut (`nil` limits: never).
+    public struct TextLimits: Sendable {
+        /// Ids and URLs.
+        public var long: Int
+        /// Method and state.
+        public var short = 64
+        /// The error's description and domain.
+        public var description = 256
+        public var domain = 128
+
+        public init(long: Int) { self.long = long }
+    }
+
+    /// Reads member `field` from its value `v` (the first of a repeated name, as `JSONValue`'s subscript).
+    public mutating func set(_ field: Field, from v: JSONValue, limits: TextLimits?, pool: StringPool?) {
+        let long = limits?.long ?? .max
+        let short = limits?.short ?? .max
+        switch field {
+        case .id: recordId = StringPool.text(v, max: long, pool: nil)
+        case .requestId: requestId = StringPool.text(v, max: long, pool: nil)
+        case .echoedRequestId: echoedRequestId = StringPool.text(v, max: long, pool: nil)
+        case .method: method = StringPool.text(v, max: short, pool: pool)
+        case .url: url = StringPool.text(v, max: long, pool: pool)
+        case .statusCode: statusCode = v.int
+        case .state: state = StringPool.text(v, max: short, pool: pool)
+        case .duration: duration = v.double
+        case .error:
+            var text = StringPool.text(v["description"], max: limits?.description ?? .max, pool: nil) ?? ""
+            let domain = StringPool.text(v["domain"], max: limits?.domain ?? .max, pool: nil)
+            let code = v["code"]?.int
+            if domain != nil || code != nil {
+                let tag = [domain, code.map(String.init)].compactMap { $0 }.joined(separator: " ")
+                text += text.isEmpty ? tag : " (\(tag))"
+            }
+            error = text.isEmpty ? nil : (pool?.intern(text) ?? text)
+        }
+    }
+
+    /// The echoed id shares the minted one's storage when they are equal (most records).
+    public mutating func shareIds() {
+        if let e = echoedRequestId, let m = requestId, e == m { echoedRequestId = m }
+    }
+
+    public static func == (a: NetworkRecord, b: NetworkRecord) -> Bool {
+        a.ref == b.ref && a.sessionId == b.sessionId && a.recordId == b.recordId && a.requestId == b.requestId
+            && a.echoedRequestId == b.echoedRequestId && a.method == b.method && a.url == b.url && a.state == b.state
+            && a.error == b.error && a.seq == b.seq && a.statusCode == b.statusCode && a.ts == b.ts && a.duration == b.duration
     }
 
     /// The one definition of a failed request: it ended in `failure` or was `cancelled`, or the
@@ -106,5 +207,120 @@ public struct NetworkRecord: NetworkRecordView, Sendable {
     /// The states of a request that did not complete: `failure` and `cancelled`.
     public static func endedWithoutResponse(state: String?) -> Bool {
         state == "failure" || state == "cancelled"
+    }
+}
+
+extension NetworkRecord: Redactable {
+    public func redacted(by r: Redactor) -> NetworkRecord {
+        var x = self
+        x.redact(by: r)
+        return x
+    }
+
+    /// Every text that came from the export, redacted in place (the input path is the user's own).
+    public mutating func redact(by r: Redactor) {
+        redact(unique: { r.text($0.untrusted).value }, repeated: { r.text($0.untrusted).value }, url: { r.url($0.untrusted).value })
+    }
+
+    /// Every text that came from the export, redacted in place: `unique` for the ids, `repeated` for
+    /// texts many records share (file, session, method, state, error) and `url` for the URL, which a
+    /// caller may redact once each so that the redacted copies are shared too.
+    public mutating func redact(unique: (String?) -> String?, repeated: (String?) -> String?, url: (String?) -> String?) {
+        let sameIds = echoedRequestId == requestId
+        ref.file = repeated(ref.file) ?? ""
+        sessionId = repeated(sessionId)
+        recordId = unique(recordId)
+        requestId = unique(requestId)
+        echoedRequestId = sameIds ? requestId : unique(echoedRequestId)
+        method = repeated(method)
+        self.url = url(self.url)
+        state = repeated(state)
+        error = repeated(error)
+    }
+}
+
+/// One shared copy of each repeated text: the same URL, host, method or error on a hundred thousand
+/// requests is one string, not a hundred thousand. Bounded: up to `maxEntries` texts of `maxBytes`
+/// in all; past that a text is returned as a copy of its own. Texts of 15 bytes or fewer are stored
+/// inside a `String` anyway and are never pooled. Not thread-safe: one per collector.
+public final class StringPool {
+    private var slots: [String?]
+    private var mask: Int
+    private var count = 0
+    private var bytes = 0
+    public let maxEntries: Int
+    public let maxBytes: Int
+    /// Heap bytes of the texts handed out as copies of their own (the pool was full), about: what
+    /// pooling did not bound, for a caller that keeps a budget.
+    public private(set) var unpooledBytes = 0
+
+    public init(maxEntries: Int = 4096, maxBytes: Int = 1 << 20) {
+        self.maxEntries = maxEntries
+        self.maxBytes = maxBytes
+        var n = 16
+        while n < maxEntries * 2 { n *= 2 }
+        slots = Array(repeating: nil, count: n)
+        mask = n - 1
+    }
+
+    @inline(__always) private static func hash(_ b: UnsafeBufferPointer<UInt8>) -> Int {
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        for c in b { h = (h ^ UInt64(c)) &* 0x100_0000_01B3 }
+        return Int(truncatingIfNeeded: h ^ (h >> 29))
+    }
+
+    /// The pooled string of UTF-8 `b` (made the first time it is seen).
+    public func string(_ b: UnsafeBufferPointer<UInt8>) -> String {
+        guard b.count > 15 else { return String(decoding: b, as: UTF8.self) }
+        return find(b, orAdd: String(decoding: b, as: UTF8.self))
+    }
+
+    /// The slot holding `b`'s text, or `make()` put in the free slot where it belongs (while the
+    /// pool has room; else only counted in `unpooledBytes`).
+    private func find(_ b: UnsafeBufferPointer<UInt8>, orAdd make: @autoclosure () -> String) -> String {
+        var i = StringPool.hash(b) & mask
+        while let s = slots[i] {
+            var t = s
+            let equal = t.withUTF8 { u in u.count == b.count && memcmp(u.baseAddress!, b.baseAddress!, b.count) == 0 }
+            if equal { return s }
+            i = (i + 1) & mask
+        }
+        let s = make()
+        if count < maxEntries && bytes + b.count <= maxBytes {
+            slots[i] = s
+            count += 1
+            bytes += b.count
+        } else {
+            unpooledBytes += StringPool.heapBytes(s)
+        }
+        return s
+    }
+
+    /// What a string keeps on the heap, about: nothing up to 15 bytes (stored inline), else its
+    /// bytes and a header.
+    public static func heapBytes(_ s: String?) -> Int {
+        guard let n = s?.utf8.count, n > 15 else { return 0 }
+        return n + 33
+    }
+
+    /// The pooled copy of `s`.
+    public func intern(_ s: String) -> String {
+        guard s.utf8.count > 15 else { return s }
+        var t = s
+        return t.withUTF8 { find($0, orAdd: s) }
+    }
+
+    /// A string member's text cut to `max` UTF-8 bytes (then `…` after the first `max` characters),
+    /// as the waterfall always cut them; nil when `v` is not a string. Through `pool` when given.
+    public static func text(_ v: JSONValue?, max: Int, pool: StringPool?) -> String? {
+        guard let v, v.isString else { return nil }
+        let n = v.node
+        if let pool, !n.escaped, Int(n.end - n.start) <= max {
+            let s = v.doc.bytes.withUnsafeBufferPointer { pool.string(UnsafeBufferPointer(rebasing: $0[Int(n.start)..<Int(n.end)])) }
+            if s.utf8.count <= max { return s }
+        }
+        guard let s = v.string else { return nil }
+        let cut = s.utf8.count <= max ? s : String(s.prefix(max)) + "…"
+        return pool?.intern(cut) ?? cut
     }
 }

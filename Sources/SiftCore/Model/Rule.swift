@@ -23,15 +23,18 @@ public enum RuleFamily: String, Sendable, CaseIterable, Comparable {
 /// what to do about it. Each analysis declares its rules; `pbsift rules`, the man page and SARIF
 /// `tool.driver.rules` are generated from them, and a test fails when a raised rule is not declared.
 public struct Rule: Sendable, Equatable {
-    public var id: String
-    public var family: RuleFamily
+    public let id: String
+    public let family: RuleFamily
     /// The severity it is usually raised at (some rules are raised lower or higher by case).
-    public var severity: Severity
-    public var summary: String
+    public let severity: Severity
+    public let summary: String
     /// What the rule checks and why, in full (SARIF `fullDescription`); empty: the summary says it all.
-    public var detail: String
+    public let detail: String
     /// What to do about a finding.
-    public var help: String
+    public let help: String
+
+    /// What a `Finding` is built from: only a declared rule gives one.
+    public var ref: RuleID { RuleID(id) }
 
     /// `id` must be in a family (`family.name`); an id that is not is a programming error caught by tests.
     public init(_ id: String, _ severity: Severity, _ summary: String, detail: String = "", help: String = "") {
@@ -47,6 +50,33 @@ public struct Rule: Sendable, Equatable {
     public var json: JSONOut {
         .object(["id": .string(id), "family": .string(family.rawValue), "severity": .string(severity.rawValue),
                  "summary": .string(summary), "help": .string(help)])
+    }
+}
+
+/// The id of a declared rule, as a `Finding` is built from it. Only `Rule` makes one (`rule.ref`),
+/// and code that carries an id as text (a detector's hit, a reader's problem) gets it from its
+/// module's `RuleCatalogue`: a finding cannot be raised for a rule nobody declared.
+public struct RuleID: Sendable, Hashable {
+    public let id: String
+    fileprivate init(_ id: String) { self.id = id }
+}
+
+/// A module's declared rules by id (`ReaderRules.catalogue["integrity.seq-gap"]`).
+public struct RuleCatalogue: Sendable {
+    private let byId: [String: RuleID]
+
+    public init(_ rules: [Rule]) {
+        byId = Dictionary(rules.map { ($0.id, $0.ref) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// Whether a rule of this id is declared here.
+    public func contains(_ id: String) -> Bool { byId[id] != nil }
+
+    /// The declared rule of `id`. An id no rule declares is a programming error, stopped here
+    /// before it can reach a report (the tests raise every rule).
+    public subscript(_ id: String) -> RuleID {
+        guard let r = byId[id] else { preconditionFailure("no rule '\(id)' is declared") }
+        return r
     }
 }
 

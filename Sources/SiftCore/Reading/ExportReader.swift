@@ -115,7 +115,7 @@ final class InputPass {
     }
 
     func finding(_ rule: String, _ severity: Severity, file: String?, message: String) {
-        findings.append(Finding(rule: rule, severity: severity, input: input.path, file: file, message: message))
+        findings.append(Finding(rule: ReaderRules.catalogue[rule], severity: severity, input: input.path, file: file, message: message))
     }
 
     func run() -> (InputSummary, [SessionSummary], BlobSummary, [Finding]) {
@@ -142,7 +142,7 @@ final class InputPass {
                 }
             }
         }
-        resolveBlobs()
+        resolveBlobs(walkComplete: !result.isPartial, allLinesRead: !result.isPartial && !partial && blobRefsDropped == 0)
         if blobRefsDropped > 0 {
             errors.append("more than \(InputPass.maxBlobRefs) blob references; \(blobRefsDropped) were not checked")
             partial = true
@@ -269,8 +269,20 @@ final class InputPass {
             guard InputPass.isArchiveName(entry.name), !entry.isWholeInput else {
                 // Only an analysis that scans them needs their bytes (the walker skips or drains the rest).
                 guard analyses.contains(where: \.readsOtherFiles) else { break }
+                // A gzip'd file (`notes.txt.gz`) is read inflated: its compressed bytes hide its text.
+                // Bytes compressed some other way (an archive under another name, zstd, xz…) can't
+                // be read as text: said so, never passed as checked.
                 let marker = ThrowMarker(entry.source)
-                readAsText(entry: entry, source: marker, root: "", onError: readFailed(entry, marker))
+                let peek = PrefixedSource.peek(marker, count: 6)
+                if !Sniff.isGzip(peek.peeked), let kind = Sniff.unsupportedCompression(peek.peeked) {
+                    let msg = "holds \(kind) data, which is not read; extract it and pass it as an input"
+                    finding(ArchiveProblem.unsupported.rawValue, .medium, file: entry.name, message: msg)
+                    errors.append("\(entry.name): \(msg)")
+                    partial = true
+                    break
+                }
+                let source = Sniff.inflatingIfGzip(peek, limit: limits.maxInputBytes).source
+                readAsText(entry: entry, source: source, root: "", onError: readFailed(entry, marker))
                 break
             }
             if isFolderInput {
@@ -419,8 +431,13 @@ final class InputPass {
         for a in analyses { a.blob(blob) }
     }
 
-    func resolveBlobs() {
+    /// The blob cross-checks. A blob is "missing" only when every entry of the input was seen
+    /// (`walkComplete`), and "orphan" only when every line of every session file was read too
+    /// (`allLinesRead`): a reference in an unread line, or a blob in an unread entry, would prove the
+    /// claim wrong. What could not be checked is said (the input is partial already: exit 2).
+    func resolveBlobs(walkComplete: Bool = true, allLinesRead: Bool = true) {
         var referenced: [String: Set<String>] = [:]
+        var missingUnchecked = 0
         for r in blobRefs {
             referenced[r.root, default: []].insert(r.hex)
             guard r.session.blobsAvailable else { continue }
@@ -430,17 +447,32 @@ final class InputPass {
                         recordId: r.recordId, location: r.location,
                         message: "storedSize says \(stored) bytes but blob sha256:\(r.hex.prefix(12))… holds \(b.size)"))
                 }
+            } else if !walkComplete {
+                missingUnchecked += 1
             } else {
                 findings.append(r.session.finding("integrity.blob-missing", .medium, line: r.line, seq: r.seq,
                     recordId: r.recordId, location: r.location,
                     message: "body refers to blob sha256:\(r.hex.prefix(12))…, which is not in the export"))
             }
         }
+        var orphansUnchecked = 0
         for (root, blobs) in blobsSeen {
             for (hex, b) in blobs.sorted(by: { $0.key < $1.key }) where !(referenced[root]?.contains(hex) ?? false) {
+                guard allLinesRead else {
+                    orphansUnchecked += 1
+                    continue
+                }
                 finding("integrity.blob-orphan", .low, file: b.file,
                         message: "blob is referenced by no record of the exported sessions")
             }
+        }
+        if missingUnchecked > 0 {
+            let n = missingUnchecked
+            errors.append("not checked: whether \(n) referenced blob\(n == 1 ? " is" : "s are") in the export (the input was not read in full)")
+        }
+        if orphansUnchecked > 0 {
+            let n = orphansUnchecked
+            errors.append("not checked: whether \(n) blob\(n == 1 ? " is" : "s are") referenced by a record (not every session line was read)")
         }
         for (root, info) in roots.sorted(by: { $0.key < $1.key }) where info.bytes > info.budget {
             finding("limits.store-over-budget", .medium, file: root.isEmpty ? nil : root,
@@ -461,6 +493,15 @@ final class InputPass {
         var checker = SequenceChecker()
         var began = false
         var unknownTypes: [String: (count: Int, first: Record)] = [:]
+        var repeated = RepeatedFindings(keep: findings.keep)
+        /// A finding a line can repeat: built in full for the first of its rule, counted after.
+        func note(_ rule: String, _ severity: Severity, line: Int, record: Record? = nil, count: Int = 1,
+                  message: @autoclosure () -> String) {
+            repeated.note(rule, severity, line: line, seq: record?.seq, count: count, into: &findings) { n in
+                if let record { return s.finding(rule, severity, record: record, message: message()) }
+                return s.finding(rule, severity, line: n, message: message())
+            }
+        }
         func begin() {
             if !began {
                 began = true
@@ -478,14 +519,20 @@ final class InputPass {
             }
             guard let (event, parsed) = item else { break }
             switch event {
+            case .blank(let number, let count):
+                // Nothing to scan in them: the analyses never see blank lines.
+                begin()
+                s.damagedLines += count
+                checker.damaged(count)
+                note("integrity.malformed-line", .low, line: number, count: count, message: "blank line")
             case .tooLong(let number, let bytes):
                 begin()
                 s.damagedLines += 1
                 checker.damaged()
                 partial = true
                 errors.append("\(entry.name): line \(number) is \(bytes) bytes, over the \(limits.maxLineBytes)-byte line limit; skipped")
-                findings.append(s.finding("integrity.malformed-line", .medium, line: number,
-                    message: "line of \(bytes) bytes is over the \(limits.maxLineBytes)-byte line limit; not read"))
+                note("integrity.malformed-line", .medium, line: number,
+                     message: "line of \(bytes) bytes is over the \(limits.maxLineBytes)-byte line limit; not read")
             case .line(let bytes, let number), .unterminated(let bytes, let number):
                 var isLast = false
                 if case .unterminated = event { isLast = true }
@@ -501,16 +548,19 @@ final class InputPass {
                         findings.append(s.finding("integrity.torn-line", .low, line: number,
                             message: "the last line is cut short (\(bytes.count) bytes, no newline): \(error.message)"))
                     } else if error.reason == .empty {
-                        findings.append(s.finding("integrity.malformed-line", .low, line: number, message: "blank line"))
+                        note("integrity.malformed-line", .low, line: number, message: "blank line")
                     } else {
                         if error.reason == .tooDeep {
                             partial = true
                             errors.append("\(entry.name): line \(number) nests deeper than \(limits.maxJSONDepth); skipped")
                         }
-                        findings.append(s.finding("integrity.malformed-line", .medium, line: number,
-                            message: "line is not valid JSON: \(error.description)"))
+                        note("integrity.malformed-line", .medium, line: number,
+                             message: "line is not valid JSON: \(error.description)")
                     }
-                    for a in analyses { a.damagedLine(bytes, line: number, session: s) }
+                    // White space only: nothing in it to scan.
+                    if error.reason != .empty {
+                        for a in analyses { a.damagedLine(bytes, line: number, session: s) }
+                    }
                     continue loop
                 case nil:
                     continue loop   // every line comes parsed
@@ -519,8 +569,7 @@ final class InputPass {
                     begin()
                     s.damagedLines += 1
                     checker.damaged()
-                    findings.append(s.finding("integrity.malformed-line", .medium, line: number,
-                        message: "line is JSON but not an object"))
+                    note("integrity.malformed-line", .medium, line: number, message: "line is JSON but not an object")
                     for a in analyses { a.damagedLine(bytes, line: number, session: s) }
                     continue loop
                 }
@@ -564,12 +613,12 @@ final class InputPass {
                 }
                 if case .other = record.type {} else { palbeRecords += 1 }
                 if let problem = checker.check(record.seq) {
-                    findings.append(s.finding(problem.rule, .high, record: record, message: problem.message))
+                    note(problem.rule, .high, line: number, record: record, message: problem.message)
                 }
                 switch record.type {
                 case .frame:
-                    findings.append(s.finding("policy.frame-in-export", .high, record: record,
-                        message: "a realtime frame record is in the export; frames must never leave the device (their bodies carry access tokens)"))
+                    note("policy.frame-in-export", .high, line: number, record: record,
+                         message: "a realtime frame record is in the export; frames must never leave the device (their bodies carry access tokens)")
                 case .other(var name):
                     // A bounded number of names: each keeps its first record.
                     if unknownTypes[name] == nil && unknownTypes.count >= 100 { name = "\u{0}more" }
@@ -588,6 +637,7 @@ final class InputPass {
         }
         begin()
         lines.finish()
+        repeated.flush(into: &findings)
         roots[root, default: RootInfo()].bytes += lines.bytesRead
         for (name, u) in unknownTypes.sorted(by: { $0.key < $1.key }) {
             let what = name.isEmpty ? "without a type" : (name == "session" ? "of type 'session' after the header"
@@ -670,6 +720,64 @@ final class InputPass {
     }
 }
 
+/// One session file's findings per rule, for the problems a line can repeat (blank or damaged lines,
+/// seq gaps, frames): the first `keep` of a rule are built in full, the rest only counted (their worst
+/// severity, the first and the last line), and handed to the input's tally once at the end of the
+/// file (`FindingTally.appendCounted`). Gigabytes of damaged lines cost a count each, not a finding.
+struct RepeatedFindings {
+    struct Slot {
+        var rule: String
+        var kept = 0
+        var counted = 0
+        var severity: Severity
+        var first: Finding?
+        var lastLine: Int?
+        var lastSeq: Int?
+    }
+    let keep: Int
+    private var slots: [Slot] = []
+
+    init(keep: Int) { self.keep = keep }
+
+    /// Notes `count` findings of `rule` on lines `line`, `line + 1`, …; `make(line)` builds the one on a
+    /// line (only called for the kept ones and the first counted one).
+    mutating func note(_ rule: String, _ severity: Severity, line: Int, seq: Int? = nil, count: Int = 1,
+                       into tally: inout FindingTally, make: (Int) -> Finding) {
+        // A few rules per file, each a literal: equal strings share storage, so this compares words.
+        let i: Int
+        if let found = slots.firstIndex(where: { $0.rule == rule }) {
+            i = found
+        } else {
+            slots.append(Slot(rule: rule, severity: severity))
+            i = slots.count - 1
+        }
+        var n = 0
+        while n < count && slots[i].kept < keep {
+            tally.append(make(line + n))
+            slots[i].kept += 1
+            n += 1
+        }
+        guard n < count else { return }
+        if slots[i].first == nil { slots[i].first = make(line + n) }
+        slots[i].counted += count - n
+        slots[i].severity = max(slots[i].severity, severity)
+        slots[i].lastLine = line + count - 1
+        slots[i].lastSeq = seq
+    }
+
+    /// Hands the counted findings to `tally`.
+    func flush(into tally: inout FindingTally) {
+        for slot in slots where slot.counted > 0 {
+            guard let first = slot.first else { continue }
+            var last = first
+            last.line = slot.lastLine
+            last.seq = slot.lastSeq
+            last.recordId = nil
+            tally.appendCounted(first: first, last: last, count: slot.counted, severity: slot.severity)
+        }
+    }
+}
+
 /// Tracks `seq` in write order: a gap means records were lost, a repeat that one was altered or replayed.
 /// The seqs seen are kept bounded (`SeqSeen`).
 struct SequenceChecker {
@@ -687,8 +795,8 @@ struct SequenceChecker {
         seen.insert(seq)
     }
 
-    /// A line that could not be read sits here; a gap of that many seqs is explained by it.
-    mutating func damaged() { damagedSinceLast += 1 }
+    /// `count` lines that could not be read sit here; a gap of that many seqs is explained by them.
+    mutating func damaged(_ count: Int = 1) { damagedSinceLast &+= count }
 
     mutating func check(_ seq: Int?) -> Problem? {
         guard let seq else {

@@ -56,6 +56,19 @@ public struct FindingTally: Sendable {
         overflow[key] = o
     }
 
+    /// Counts `count` findings past the kept ones without building each: the first of them is `first`,
+    /// the last `last` (same rule, input and file, no fingerprint). A reader that bounds a file's
+    /// repeated problems itself hands the overflow over once.
+    public mutating func appendCounted(first: Finding, last: Finding, count: Int, severity: Severity) {
+        guard count > 0 else { return }
+        let key = Key(input: first.input, file: first.file, rule: first.rule)
+        var o = overflow[key] ?? Overflow(severity: severity, first: first, last: last)
+        o.count += count
+        o.severity = max(o.severity, severity)
+        o.last = last
+        overflow[key] = o
+    }
+
     /// FNV-1a over the bytes, then a 64-bit finaliser (the same in every process, unlike `Hasher`).
     static func hash(_ text: String) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -87,7 +100,7 @@ public struct FindingTally: Sendable {
         for (key, o) in overflow {
             let places = o.first.line.flatMap { a in o.last.line.map { b in "; lines \(a) to \(b)" } } ?? ""
             let digest = String(o.digest, radix: 16)
-            out.append(Finding(rule: key.rule, severity: o.severity, input: key.input, file: key.file,
+            out.append(Finding(rule: o.last.ruleID, severity: o.severity, input: key.input, file: key.file,
                                sessionId: o.last.sessionId, seq: o.last.seq, line: o.last.line,
                                message: "\(o.count) more finding\(o.count == 1 ? "" : "s")\(FindingTally.summaryPhrase)\(keep) are)\(places)",
                                fingerprint: o.fingerprinted > 0 ? "set:" + String(repeating: "0", count: 16 - digest.count) + digest : nil))

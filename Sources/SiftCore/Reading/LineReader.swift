@@ -10,6 +10,9 @@ struct LineReader {
         case unterminated([UInt8], number: Int)
         /// A line longer than the bound; its bytes were skipped.
         case tooLong(number: Int, bytes: Int)
+        /// `count` blank lines (empty, or a lone `\r`) in a row, the first numbered `number`: a file
+        /// of newlines is a few events per chunk, not one per line.
+        case blank(number: Int, count: Int)
     }
 
     private let source: ByteSource
@@ -45,6 +48,26 @@ struct LineReader {
                     return b.baseAddress!.distance(to: p.assumingMemoryBound(to: UInt8.self))
                 }
                 if let nl = found {
+                    if pending.isEmpty && !skipping && (nl == start || (nl == start + 1 && chunk[start] == 0x0D)) {
+                        let first = lineNumber + 1
+                        var count = 1
+                        var i = nl + 1
+                        chunk.withUnsafeBufferPointer { b in
+                            while i < end {
+                                if b[i] == 0x0A {
+                                    i += 1
+                                } else if b[i] == 0x0D && i + 1 < end && b[i + 1] == 0x0A {
+                                    i += 2
+                                } else {
+                                    break
+                                }
+                                count += 1
+                            }
+                        }
+                        lineNumber += count
+                        start = i
+                        return .blank(number: first, count: count)
+                    }
                     lineNumber += 1
                     let s = start
                     start = nl + 1

@@ -3,7 +3,8 @@ import Foundation
 /// A session file's lines, read and parsed as JSON on a second thread while the reader's thread runs
 /// the checks and the analyses on the lines before: the two halves of the work overlap, and both
 /// cores are used even for one file. Lines come back in order, with what the parser made of each;
-/// memory is bounded (a few batches of about 256 KiB of lines are ever waiting).
+/// memory is bounded: a few batches of about 256 KiB of lines wait at most, and no more than
+/// `maxQueuedBytes` of them beyond one batch (a file of 15 MiB lines has one line waiting, not four).
 final class ParsedLines: @unchecked Sendable {
     typealias Item = (event: LineReader.Event, parsed: Result<JSONDocument, JSONParseError>?)
 
@@ -13,6 +14,9 @@ final class ParsedLines: @unchecked Sendable {
     private let maxDepth: Int
     private let cond = NSCondition()
     private var batches: [[Item]] = []
+    /// Line bytes in `batches`, each batch's size beside it.
+    private var queuedBytes = 0
+    private var batchSizes: [Int] = []
     private var failure: Error?
     private var producerDone = false
     private var stopped = false
@@ -24,6 +28,7 @@ final class ParsedLines: @unchecked Sendable {
     static let batchBytes = 256 << 10
     static let batchLines = 512
     static let maxBatches = 4
+    static let maxQueuedBytes = 1 << 20
 
     init(reader: LineReader, maxDepth: Int) {
         self.reader = reader
@@ -42,11 +47,18 @@ final class ParsedLines: @unchecked Sendable {
     private func produce() {
         var batch: [Item] = []
         var bytes = 0
-        func hand(_ b: [Item]) -> Bool {
+        func hand(_ b: [Item], bytes: Int) -> Bool {
             cond.lock()
-            while batches.count >= ParsedLines.maxBatches && !stopped { cond.wait() }
+            while !stopped && (batches.count >= ParsedLines.maxBatches
+                               || (!batches.isEmpty && queuedBytes + bytes > ParsedLines.maxQueuedBytes)) {
+                cond.wait()
+            }
             let keepGoing = !stopped
-            if keepGoing { batches.append(b) }
+            if keepGoing {
+                batches.append(b)
+                batchSizes.append(bytes)
+                queuedBytes += bytes
+            }
             cond.signal()
             cond.unlock()
             return keepGoing
@@ -56,7 +68,7 @@ final class ParsedLines: @unchecked Sendable {
             do {
                 event = try reader?.next()
             } catch {
-                if !batch.isEmpty && !hand(batch) { break }
+                if !batch.isEmpty && !hand(batch, bytes: bytes) { break }
                 batch = []
                 cond.lock()
                 failure = error
@@ -73,17 +85,17 @@ final class ParsedLines: @unchecked Sendable {
                 } catch {
                     parsed = .failure(error)
                 }
-            case .tooLong:
+            case .tooLong, .blank:
                 break
             }
             batch.append((event, parsed))
             if batch.count >= ParsedLines.batchLines || bytes >= ParsedLines.batchBytes {
-                guard hand(batch) else { break }
+                guard hand(batch, bytes: bytes) else { break }
                 batch = []
                 bytes = 0
             }
         }
-        if !batch.isEmpty { _ = hand(batch) }
+        if !batch.isEmpty { _ = hand(batch, bytes: bytes) }
         cond.lock()
         producerDone = true
         cond.signal()
@@ -106,7 +118,9 @@ final class ParsedLines: @unchecked Sendable {
             if let f { throw f }
             return nil
         }
+        current = []   // the batch before is released before the next is taken
         current = batches.removeFirst()
+        queuedBytes -= batchSizes.removeFirst()
         cond.signal()
         cond.unlock()
         at = 1

@@ -3,6 +3,9 @@ import Foundation
 /// The rules the reader raises while it reads an export: integrity, limits, policy, archive.
 /// (`inspect`'s man page section and `pbsift rules` list them.)
 public enum ReaderRules {
+    /// The reader's rules by id.
+    public static let catalogue = RuleCatalogue(all)
+
     /// `verify` reports it too: a repeated entry can hide content from its checks.
     public static let duplicateEntry = Rule("archive.duplicate-entry", .high, "Two entries with the same cleaned name (both are read).")
 

@@ -4,6 +4,37 @@ import SiftCore
 // (`WaterfallReport.init` applies it). The `redact(by:)` forms work in place, so the export's texts
 // are let go as their redacted forms replace them (a large export holds many requests).
 
+/// Redacts each repeated text (a URL, a host, a method, a file name) once: the requests that shared
+/// one copy of it before share one redacted copy after. Bounded; past `maxEntries` a text is
+/// redacted on its own.
+final class SharedRedaction {
+    let redactor: Redactor
+    private var texts: [String: String] = [:]
+    private var urls: [String: String] = [:]
+    static let maxEntries = 4096
+
+    init(_ redactor: Redactor) { self.redactor = redactor }
+
+    func text(_ s: String?) -> String? {
+        guard let s else { return nil }
+        guard s.utf8.count > 15 else { return redactor.text(s.untrusted).value }
+        if let hit = texts[s] { return hit }
+        let out = redactor.text(s.untrusted).value
+        if texts.count < SharedRedaction.maxEntries { texts[s] = out }
+        return out
+    }
+
+    func url(_ s: String?) -> String? {
+        guard let s else { return nil }
+        if let hit = urls[s] { return hit }
+        let out = redactor.url(s.untrusted).value
+        if urls.count < SharedRedaction.maxEntries { urls[s] = out }
+        return out
+    }
+
+    func unique(_ s: String?) -> String? { redactor.text(s.untrusted).value }
+}
+
 extension WaterfallTransaction: Redactable {
     public func redacted(by r: Redactor) -> WaterfallTransaction {
         var t = self
@@ -11,13 +42,15 @@ extension WaterfallTransaction: Redactable {
         return t
     }
 
-    public mutating func redact(by r: Redactor) {
-        url = r.url(url.untrusted).value
-        networkProtocol = r.text(networkProtocol.untrusted).value
-        remoteAddress = r.text(remoteAddress.untrusted).value
-        tlsVersion = r.text(tlsVersion.untrusted).value
-        fetchType = r.text(fetchType.untrusted).value
-        for k in anomalies.indices { anomalies[k] = r.text(anomalies[k].untrusted).value }
+    public mutating func redact(by r: Redactor) { redact(SharedRedaction(r)) }
+
+    mutating func redact(_ r: SharedRedaction) {
+        url = r.url(url)
+        networkProtocol = r.text(networkProtocol)
+        remoteAddress = r.text(remoteAddress)
+        tlsVersion = r.text(tlsVersion)
+        fetchType = r.text(fetchType)
+        for k in anomalies.indices { anomalies[k] = r.text(anomalies[k]) ?? "" }
     }
 }
 
@@ -28,22 +61,17 @@ extension WaterfallRequest: Redactable {
         return q
     }
 
-    public mutating func redact(by r: Redactor) {
+    public mutating func redact(by r: Redactor) { redact(SharedRedaction(r)) }
+
+    mutating func redact(_ r: SharedRedaction) {
         let rawHost = host
-        file = r.text(file.untrusted).value
-        sessionId = r.text(sessionId.untrusted).value
-        recordId = r.text(recordId.untrusted).value
-        requestId = r.text(requestId.untrusted).value
-        method = r.text(method.untrusted).value
-        url = r.url(url.untrusted).value
-        state = r.text(state.untrusted).value
-        source = r.text(source.untrusted).value
-        category = r.text(category.untrusted).value
-        kind = r.text(kind.untrusted).value
-        label = r.text(label.untrusted).value
-        error = r.text(error.untrusted).value
-        for k in transactions.indices { transactions[k].redact(by: r) }
-        cachedHost = r.text(rawHost.untrusted).value
+        record.redact(unique: r.unique, repeated: r.text, url: r.url)
+        source = r.text(source)
+        category = r.text(category)
+        kind = r.text(kind)
+        label = r.text(label)
+        for k in transactions.indices { transactions[k].redact(r) }
+        cachedHost = r.text(rawHost)
     }
 }
 
@@ -55,9 +83,10 @@ extension WaterfallSession: Redactable {
     }
 
     public mutating func redact(by r: Redactor) {
+        let shared = SharedRedaction(r)
         file = r.text(file.untrusted).value
         sessionId = r.text(sessionId.untrusted).value
         originSource = r.text(originSource.untrusted).value
-        for i in requests.indices { requests[i].redact(by: r) }
+        for i in requests.indices { requests[i].redact(shared) }
     }
 }

@@ -62,7 +62,7 @@ extension WaterfallRender {
                 let known = WaterfallPhase.allCases.compactMap { p in sums[p].map { "\(p.title) \(d($0))" } }
                 if !known.isEmpty { tip += " · " + known.joined(separator: ", ") }
                 let label = "\(r.seq.map(String.init) ?? "?") \(r.shortTitle)"
-                let failed = svgFailed(r)
+                let failed = r.failed
                 rows.append((label, tip, r.barPieces, false, svgStatus(r), r.knownElapsedMs.map(d) ?? "?", failed))
                 if r.transactions.count > 1 {
                     for t in r.transactions {
@@ -148,11 +148,6 @@ extension WaterfallRender {
         out += body
         out += "</svg>\n"
         return out
-    }
-
-    /// Failed as the report counts it: state failure or cancelled, or an HTTP status of 400 and up.
-    static func svgFailed(_ r: WaterfallRequest) -> Bool {
-        r.state == "failure" || r.state == "cancelled" || (r.statusCode ?? 0) >= 400
     }
 
     /// The status column: the HTTP status, `timed out`, `failed`, `cancelled`, `pending` or `—`.

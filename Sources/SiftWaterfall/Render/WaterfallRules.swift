@@ -1,6 +1,9 @@
 import SiftCore
 
 extension WaterfallRule {
+    /// The waterfall's rules by id.
+    public static let catalogue = RuleCatalogue(all)
+
     /// The rules the waterfall raises (`pbsift rules` and the man page list them).
     public static let all: [Rule] = [
         Rule(clockAnomaly, .low, "An end before its start, timestamps out of order, or a transaction starting before the previous one ended."),

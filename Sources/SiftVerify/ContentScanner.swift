@@ -533,6 +533,27 @@ final class ContentScanner {
         if f + 1 < n { params(UnsafeBufferPointer(rebasing: b[(f + 1)..<n]), sigil: "#", location: location, rule: queryRule, header: header) }
     }
 
+    /// How deep `nestedValue` has gone.
+    private var nesting = 0
+
+    /// A query value that is a URL or a query of its own (a redirect target, `return_to=`), or that
+    /// is percent-encoded once more: its listed parameters and its shapes are checked too, three
+    /// levels deep.
+    private func nestedValue(_ v: UnsafeBufferPointer<UInt8>, location: String) {
+        guard nesting < 3 else { return }
+        nesting += 1
+        defer { nesting -= 1 }
+        if v.contains(UInt8(ascii: "?")) || v.contains(UInt8(ascii: "#")) { listedQuery(v, location: location) }
+        if v.contains(UInt8(ascii: "%")) {
+            let again = Shape.percentDecode(v, plusIsSpace: true)
+            guard again.count < v.count else { return }
+            again.withUnsafeBufferPointer { d in
+                shapes(d, hints: []) { location }
+                nestedValue(d, location: location)
+            }
+        }
+    }
+
     /// A URL standing in any other field (the detectors ran over it whole): its query and fragment
     /// parameters under the contract's query names must be `***` too.
     func listedQuery(_ b: UnsafeBufferPointer<UInt8>, location: String) {
@@ -591,6 +612,7 @@ final class ContentScanner {
                             }
                         } else {
                             shapes(v, hints: keyInfo(n).hints) { "\(location) \(sigil)\(nameText())" }
+                            nestedValue(v, location: "\(location) \(sigil)\(nameText())")
                         }
                     }
                 }

@@ -34,7 +34,39 @@ import Testing
             network(2, body: text(escapedPassword)),
             network(3, url: "https://api.example.test/v1/x?token=\(password)+more", body: #"{"size":0}"#),
             network(4, body: b64),
+            network(5, url: "https://api.example.test/v1/x?x=" + twice(token), body: #"{"size":0}"#),
+            network(6, url: "https://api.example.test/v1/x?redirect=" + every("https://b.example.test/cb?token=" + password),
+                    body: #"{"size":0}"#),
         ])
+    }
+
+    /// Every byte as `%XX`; and that again (a value percent-encoded twice).
+    static func every(_ s: String) -> String { s.utf8.map { String(format: "%%%02X", $0) }.joined() }
+    static func twice(_ s: String) -> String { every(every(s)) }
+
+    /// A query value percent-encoded twice, and a URL with a listed parameter inside a query value
+    /// (a redirect target), are found, masked in place, and replaced by `scrub`.
+    @Test func nestedQueryValuesAreFoundAndMasked() throws {
+        let path = try Self.export()
+        let v = runCLI(["verify", path])
+        #expect(v.out.contains("?x") && v.out.contains("?redirect ?token"), "\(v.out)")
+        let w = runCLI(["waterfall", path, "--format", "csv"])
+        #expect(w.out.contains("?x=***") && w.out.contains("?redirect=***"), "\(w.out)")
+        #expect(!w.out.contains(Self.twice(Self.token)) && !w.out.contains(Self.every("https://b.example.test/cb?token=" + Self.password)))
+    }
+
+    /// A HAR websocket message sent as binary (base64) holding a listed field: `records` prints the
+    /// record whole, and the message's base64 text decodes back to the value, so it goes.
+    @Test func base64WebSocketMessageIsNotPrinted() throws {
+        let b64 = Data(#"{"token":"\#(Self.password)"}"#.utf8).base64EncodedString()
+        let entry = HARFixture.entry(url: "wss://api.example.test/socket",
+                                     extra: ["_webSocketMessages": [["type": "receive", "time": 1.0, "opcode": 2, "data": b64]]])
+        let path = try HARFixture.write(HARFixture.document(creator: "WebInspector", entries: [entry]))
+        #expect(runCLI(["verify", path]).status == 1)
+        for args in [["records", path], ["records", path, "--format", "csv"]] {
+            let r = runCLI(args)
+            #expect(!r.out.contains(b64.prefix(24)) && !Self.leaks(r.out), "\(args) prints the message:\n\(r.out)")
+        }
     }
 
     /// The token's distinctive middle, in any output: the escaped form spells all of it but one letter.

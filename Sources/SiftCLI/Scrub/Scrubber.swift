@@ -120,6 +120,63 @@ struct ScrubValues {
         return out
     }
 
+    /// `bytes` with each part between URL delimiters (`&`, `=`, `?`, `#`, `;`, `/`) that holds a
+    /// value only once percent-decoded more than once (any mix of encoded bytes, as verify decodes a
+    /// query value) replaced whole by that value's placeholder; nil when none does.
+    func replaceEncodedParts(_ bytes: [UInt8], used: inout Set<String>) -> [UInt8]? {
+        guard bytes.contains(UInt8(ascii: "%")) else { return nil }
+        let stops: Set<UInt8> = [0x26, 0x3D, 0x3F, 0x23, 0x3B, 0x2F, 0x20, 0x22, 0x27]
+        var out: [UInt8] = []
+        var changed = false
+        var i = 0
+        while i < bytes.count {
+            guard !stops.contains(bytes[i]) else { out.append(bytes[i]); i += 1; continue }
+            var e = i
+            while e < bytes.count && !stops.contains(bytes[e]) { e += 1 }
+            let part = Array(bytes[i..<e])
+            i = e
+            var form = part
+            var placeholder: String?
+            for _ in 0..<3 where form.contains(UInt8(ascii: "%")) && placeholder == nil {
+                form = ScrubValues.percentDecode(form)
+                placeholder = entries.first { e in e.forms.contains { f in !f.isEmpty && ScrubValues.replaceAll(form, f, []) != nil } }?.placeholder
+            }
+            if let placeholder {
+                out += Array(placeholder.utf8)
+                used.insert(placeholder)
+                changed = true
+            } else {
+                out += part
+            }
+        }
+        return changed ? out : nil
+    }
+
+    /// `%XX` resolved (`+` as a space).
+    static func percentDecode(_ b: [UInt8]) -> [UInt8] {
+        func hex(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 48...57: c - 48
+            case 65...70: c - 55
+            case 97...102: c - 87
+            default: nil
+            }
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(b.count)
+        var i = 0
+        while i < b.count {
+            if b[i] == 0x25, i + 2 < b.count, let x = hex(b[i + 1]), let y = hex(b[i + 2]) {
+                out.append(x << 4 | y)
+                i += 3
+            } else {
+                out.append(b[i] == 0x2B ? 0x20 : b[i])
+                i += 1
+            }
+        }
+        return out
+    }
+
     /// `bytes` with every form of every value replaced; nil when nothing was there. `used` collects
     /// the placeholders written.
     func replace(_ bytes: [UInt8], used: inout Set<String>) -> [UInt8]? {
@@ -307,6 +364,7 @@ struct Scrubber {
             let bytes = v.stringBytes
             var out = try innerDocument(bytes) ?? values.replace(bytes, used: &used)
             if let decoded = try base64Runs(out ?? bytes) { out = decoded }
+            if let decoded = values.replaceEncodedParts(out ?? bytes, used: &used) { out = decoded }
             if let out {
                 edits.append((Scrubber.range(v), Scrubber.quoted(String(decoding: out, as: UTF8.self))))
             }

@@ -199,6 +199,11 @@ public final class Redactor: @unchecked Sendable {
 
     private func redactTextUncached(_ s: String) -> String {
         var out = known.replace(Redactor.droppingUserinfos(s))
+        // A known value inside a base64 run (a websocket message, a value the detectors read only
+        // under a name they no longer see): the run goes.
+        if !known.values.isEmpty, Redactor.base64Runs(out).contains(where: { known.occurs(in: $0) }) {
+            out = Redactor.maskEncodedTokens(out, holding: known.values)
+        }
         // A masked preview (`AKIA…(20 chars)`) is never masked again: redacting is idempotent.
         let found = detect(out, .text).filter { !$0.isEmpty && !$0.contains("…") }
         guard !found.isEmpty else { return out }
@@ -374,9 +379,12 @@ public final class Redactor: @unchecked Sendable {
 
     /// Whether a stored query part holds a credential, as stored or once decoded.
     private func holds(_ part: String, _ found: Set<String>) -> Bool {
-        let plain = Redactor.percentDecoded(part) ?? part
-        if known.occurs(in: part) || known.occurs(in: plain) { return true }
-        return found.contains { plain.contains($0) || part.contains($0) }
+        // Decoded as many times as verify decodes a query value (a value percent-encoded twice).
+        var forms = [part]
+        while forms.count < 4, let next = Redactor.percentDecoded(forms[forms.count - 1]), next != forms[forms.count - 1] {
+            forms.append(next)
+        }
+        return forms.contains { f in known.occurs(in: f) || found.contains { f.contains($0) } }
     }
 
     /// Every `scheme://user:pass@host` in a free text loses its userinfo, as a URL does.

@@ -220,6 +220,11 @@ struct ChunkScanner {
             counted = ls
             let le = ByteSearch.index(of: 0x0A, base + p + 40, count - p - 40).map { p + 40 + $0 } ?? count
             handleLine(base + ls, le - ls, first: first, firstAt: p - ls, lineNumber: lineBase + linesBefore + 1)
+            if le < count {
+                // The line's own newline is counted here: the next walk starts at the next line.
+                counted = le + 1
+                linesBefore += 1
+            }
             pos = le + 1
         }
         if counted < count { linesBefore += countNewlines(base + counted, count - counted) }
@@ -234,8 +239,9 @@ struct ChunkScanner {
         var others = othersScratch
         wantedScratch = []
         othersScratch = []
-        wanted.removeAll(keepingCapacity: true)
-        others.removeAll(keepingCapacity: true)
+        // Emptied from the end (at most a few ids each; `removeAll` costs more than that).
+        while !wanted.isEmpty { wanted.removeLast() }
+        while !others.isEmpty { others.removeLast() }
         defer {
             wantedScratch = wanted
             othersScratch = others

@@ -22,8 +22,9 @@ public final class FailureTimeline: Analysis, @unchecked Sendable {
     public let maxPerWindow: Int
     /// Records with a longer line are kept as a slim copy (`slim(_:)`).
     public static let maxRecordBytes = 2048
-    /// The look-back buffer keeps records up to this size whole until a window takes them.
-    static let maxWholeBytes = 16 << 10
+    /// The look-back buffer keeps records whole (slimmed only when a window takes them) while their
+    /// lines hold at most this much together; past it, a record is slimmed as it is read.
+    static let maxWholeBytes = 2 << 20
     /// The most line bytes the windows hold together; past it, windows stop growing and new failures are dropped.
     public let maxBytes: Int
     /// Line bytes held by the windows.
@@ -32,7 +33,9 @@ public final class FailureTimeline: Analysis, @unchecked Sendable {
     /// Failed records seen beyond `maxWindows` (counted, not kept).
     public private(set) var dropped = 0
 
-    private var recent: [Record] = []
+    /// The look-back: records whole (`whole` > 0, their line's size) or slimmed (0).
+    private var recent: [(record: Record, whole: Int)] = []
+    private var recentWholeBytes = 0
     private var open: [Int] = []   // indices into `windows` still collecting
 
     public init(context: Double = 10, maxWindows: Int = 20, maxPerWindow: Int = 60, maxBytes: Int = 8 << 20) {
@@ -76,6 +79,7 @@ public final class FailureTimeline: Analysis, @unchecked Sendable {
 
     public func beginSession(_ session: SessionContext) {
         recent.removeAll()
+        recentWholeBytes = 0
         open.removeAll()
     }
 
@@ -104,7 +108,7 @@ public final class FailureTimeline: Analysis, @unchecked Sendable {
         }
         if NetworkRecord.failed(full) {
             let record = shown()
-            let before = recent.filter { r in
+            let before = recent.map(\.record).filter { r in
                 guard let rt = r.ts, let t else { return false }
                 return rt >= t - context
             }.suffix(maxPerWindow / 2).map(FailureTimeline.slim)
@@ -118,12 +122,20 @@ public final class FailureTimeline: Analysis, @unchecked Sendable {
                 dropped += 1
             }
         }
-        // The look-back keeps a small record whole, a large one slimmed (its memory is bounded).
-        recent.append(full.json.doc.bytes.count <= FailureTimeline.maxWholeBytes ? full : shown())
-        if let t {
-            let cut = recent.firstIndex { ($0.ts ?? t) >= t - context } ?? recent.count
-            if cut > 0 { recent.removeFirst(cut) }
+        // The look-back keeps records whole while they fit its bytes, else slimmed (bounded either way).
+        let size = full.json.doc.bytes.count
+        if recentWholeBytes + size <= FailureTimeline.maxWholeBytes {
+            recent.append((full, size))
+            recentWholeBytes += size
+        } else {
+            recent.append((shown(), 0))
         }
-        if recent.count > maxPerWindow { recent.removeFirst(recent.count - maxPerWindow) }
+        var cut = 0
+        if let t { cut = recent.firstIndex { ($0.record.ts ?? t) >= t - context } ?? recent.count }
+        cut = max(cut, recent.count - maxPerWindow)
+        if cut > 0 {
+            for k in 0..<cut { recentWholeBytes -= recent[k].whole }
+            recent.removeFirst(cut)
+        }
     }
 }

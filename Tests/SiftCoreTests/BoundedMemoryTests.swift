@@ -276,3 +276,23 @@ import SiftArchive
                 "\(cut.inputs.first?.errors ?? [])")
     }
 }
+
+/// Lines parsed ahead of the checks are bounded in bytes, not only in batches: a file of 2 MiB lines
+/// keeps one of them waiting, where four batches of one line each used to wait.
+@Suite struct ParsedLinesBoundTests {
+    @Test func longLinesWaitOneAtATime() throws {
+        let line = Array(("{\"type\":\"log\",\"message\":\"" + String(repeating: "a", count: 2 << 20) + "\"}\n").utf8)
+        var text: [UInt8] = []
+        for _ in 0..<12 { text += line }
+        let lines = ParsedLines(reader: LineReader(source: MemorySource(text), maxLine: 16 << 20), maxDepth: 64)
+        defer { lines.finish() }
+        _ = try lines.next()
+        // Let the reading thread run as far ahead as it may.
+        for _ in 0..<50 where lines.waitingBytes < line.count { usleep(10_000) }
+        usleep(100_000)
+        #expect(lines.waitingBytes <= line.count, "\(lines.waitingBytes)")
+        var count = 1
+        while try lines.next() != nil { count += 1 }
+        #expect(count == 12)
+    }
+}

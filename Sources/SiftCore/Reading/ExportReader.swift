@@ -537,33 +537,40 @@ final class InputPass {
                 var isLast = false
                 if case .unterminated = event { isLast = true }
                 let doc: JSONDocument
+                var failure: JSONParseError?
                 switch parsed {
                 case .success(let d)?:
                     doc = d
                 case .failure(let error)?:
+                    failure = error
+                    fallthrough
+                case nil:
+                    // nil: not JSON from its first byte on (`ParsedLines.cannotBeObject`); the parser's
+                    // own message is only worked out for the findings built in full.
                     begin()
                     s.damagedLines += 1
                     checker.damaged()
+                    let maxDepth = limits.maxJSONDepth
+                    func error() -> JSONParseError { failure ?? ParsedLines.parseError(bytes, maxDepth: maxDepth) }
+                    let reason = failure?.reason ?? .syntax
                     if isLast {
                         findings.append(s.finding("integrity.torn-line", .low, line: number,
-                            message: "the last line is cut short (\(bytes.count) bytes, no newline): \(error.message)"))
-                    } else if error.reason == .empty {
+                            message: "the last line is cut short (\(bytes.count) bytes, no newline): \(error().message)"))
+                    } else if reason == .empty {
                         note("integrity.malformed-line", .low, line: number, message: "blank line")
                     } else {
-                        if error.reason == .tooDeep {
+                        if reason == .tooDeep {
                             partial = true
                             errors.append("\(entry.name): line \(number) nests deeper than \(limits.maxJSONDepth); skipped")
                         }
                         note("integrity.malformed-line", .medium, line: number,
-                             message: "line is not valid JSON: \(error.description)")
+                             message: "line is not valid JSON: \(error().description)")
                     }
                     // White space only: nothing in it to scan.
-                    if error.reason != .empty {
+                    if reason != .empty {
                         for a in analyses { a.damagedLine(bytes, line: number, session: s) }
                     }
                     continue loop
-                case nil:
-                    continue loop   // every line comes parsed
                 }
                 guard doc.root.isObject else {
                     begin()
@@ -725,17 +732,16 @@ final class InputPass {
 /// severity, the first and the last line), and handed to the input's tally once at the end of the
 /// file (`FindingTally.appendCounted`). Gigabytes of damaged lines cost a count each, not a finding.
 struct RepeatedFindings {
-    struct Slot {
-        var rule: String
-        var kept = 0
-        var counted = 0
-        var severity: Severity
-        var first: Finding?
-        var lastLine: Int?
-        var lastSeq: Int?
-    }
     let keep: Int
-    private var slots: [Slot] = []
+    // One entry per rule, side by side: plain numbers, so noting a line copies no finding (a struct
+    // of slots holding each first finding cost a thousand instructions a line in retains alone).
+    private var rules: [String] = []
+    private var kept: [Int] = []
+    private var counted: [Int] = []
+    private var severity: [Severity] = []
+    private var lastLine: [Int] = []
+    private var lastSeq: [Int?] = []
+    private var first: [Finding?] = []
 
     init(keep: Int) { self.keep = keep }
 
@@ -744,36 +750,44 @@ struct RepeatedFindings {
     mutating func note(_ rule: String, _ severity: Severity, line: Int, seq: Int? = nil, count: Int = 1,
                        into tally: inout FindingTally, make: (Int) -> Finding) {
         // A few rules per file, each a literal: equal strings share storage, so this compares words.
-        let i: Int
-        if let found = slots.firstIndex(where: { $0.rule == rule }) {
-            i = found
-        } else {
-            slots.append(Slot(rule: rule, severity: severity))
-            i = slots.count - 1
+        var i = 0
+        while i < rules.count && rules[i] != rule { i += 1 }
+        if i == rules.count {
+            rules.append(rule)
+            kept.append(0)
+            counted.append(0)
+            self.severity.append(severity)
+            lastLine.append(line)
+            lastSeq.append(nil)
+            first.append(nil)
         }
         var n = 0
-        while n < count && slots[i].kept < keep {
+        while n < count && kept[i] < keep {
             tally.append(make(line + n))
-            slots[i].kept += 1
+            kept[i] += 1
             n += 1
         }
         guard n < count else { return }
-        if slots[i].first == nil { slots[i].first = make(line + n) }
-        slots[i].counted += count - n
-        slots[i].severity = max(slots[i].severity, severity)
-        slots[i].lastLine = line + count - 1
-        slots[i].lastSeq = seq
+        if counted[i] == 0 {
+            first[i] = make(line + n)
+            self.severity[i] = severity
+        } else if severity > self.severity[i] {
+            self.severity[i] = severity
+        }
+        counted[i] += count - n
+        lastLine[i] = line + count - 1
+        lastSeq[i] = seq
     }
 
     /// Hands the counted findings to `tally`.
     func flush(into tally: inout FindingTally) {
-        for slot in slots where slot.counted > 0 {
-            guard let first = slot.first else { continue }
-            var last = first
-            last.line = slot.lastLine
-            last.seq = slot.lastSeq
+        for i in rules.indices where counted[i] > 0 {
+            guard let f = first[i] else { continue }
+            var last = f
+            last.line = lastLine[i]
+            last.seq = lastSeq[i]
             last.recordId = nil
-            tally.appendCounted(first: first, last: last, count: slot.counted, severity: slot.severity)
+            tally.appendCounted(first: f, last: last, count: counted[i], severity: severity[i])
         }
     }
 }

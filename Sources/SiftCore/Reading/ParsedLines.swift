@@ -41,6 +41,13 @@ final class ParsedLines: @unchecked Sendable {
         }
     }
 
+    /// Line bytes parsed and waiting for `next()` (for tests).
+    var waitingBytes: Int {
+        cond.lock()
+        defer { cond.unlock() }
+        return queuedBytes
+    }
+
     /// Bytes the reader consumed from the source (after `finish()`).
     var bytesRead: Int64 { readerBytes }
 
@@ -80,6 +87,9 @@ final class ParsedLines: @unchecked Sendable {
             switch event {
             case .line(let b, _), .unterminated(let b, _):
                 bytes += b.count
+                // A line that is no JSON object or array from its first byte on is damaged whatever
+                // follows: not parsed here (a file of `x` lines spent most of its time making parse errors).
+                if ParsedLines.cannotBeObject(b) { break }
                 do throws(JSONParseError) {
                     parsed = .success(try JSONDocument(bytes: b, maxDepth: maxDepth))
                 } catch {
@@ -100,6 +110,29 @@ final class ParsedLines: @unchecked Sendable {
         producerDone = true
         cond.signal()
         cond.unlock()
+    }
+
+    /// Whether `line` starts, after JSON white space, with a byte that opens neither an object nor an
+    /// array: then it is not a record, and its parse (left nil) is only an error message.
+    static func cannotBeObject(_ line: [UInt8]) -> Bool {
+        for c in line {
+            switch c {
+            case 0x20, 0x09, 0x0D, 0x0A: continue
+            case UInt8(ascii: "{"), UInt8(ascii: "["): return false
+            default: return true
+            }
+        }
+        return false   // white space only: the parser says "empty"
+    }
+
+    /// What the parser says of a line `cannotBeObject` let through unparsed.
+    static func parseError(_ line: [UInt8], maxDepth: Int) -> JSONParseError {
+        do throws(JSONParseError) {
+            _ = try JSONDocument(bytes: line, maxDepth: maxDepth)
+        } catch {
+            return error
+        }
+        return JSONParseError(reason: .syntax, offset: 0, message: "not a JSON object")
     }
 
     /// The next line and its parse, nil at the end; throws what the source threw (after the lines

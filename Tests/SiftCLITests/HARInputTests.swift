@@ -333,3 +333,93 @@ import SiftCore
         #expect(beside.status == 0, "\(kind): \(beside.out)\(beside.err)")
     }
 }
+
+/// The record bytes the reader makes of each HAR entry straight from its tape are exactly those of
+/// the reference mapping (a `JSONOut` tree rendered with its kept values spliced in), for every
+/// tool's shape, the leak fixture, `pbsift har`'s own output (redirect chains grouped back), and
+/// entries with escapes, non-ASCII text, and fields of unexpected kinds.
+@Suite struct HARRecordBytesTests {
+    typealias Obj = HARFixture.Obj
+
+    static func reference(_ group: [JSONValue], seq: Int, id: String, header: String) -> [UInt8] {
+        let raw = HARMapping.RawValues()
+        let out = HARMapping.record(group, seq: seq, fallbackId: id, requestIdHeader: header, raw: raw)
+        return raw.splice(Array(out.render(pretty: false).utf8))
+    }
+
+    /// Every entry of `doc`, grouped as the reader groups them (consecutive `_recordId`s).
+    static func compare(_ bytes: [UInt8], _ name: String) throws -> Int {
+        let root = try JSONDocument(bytes: bytes).root
+        let entries = root["log", "entries"]?.elements ?? []
+        var groups: [[JSONValue]] = []
+        for e in entries {
+            if let id = e["_recordId"]?.string, let last = groups.last?.last, last["_recordId"]?.string == id {
+                groups[groups.count - 1].append(e)
+            } else {
+                groups.append([e])
+            }
+        }
+        for (i, g) in groups.enumerated() {
+            for header in ["X-Request-Id", "x-correlation-id"] {
+                let want = reference(g, seq: i + 1, id: "entries[\(i)]", header: header)
+                let got = HARMapping.recordBytes(g, seq: i + 1, fallbackId: "entries[\(i)]", requestIdHeader: header)
+                #expect(got == want, "\(name) group \(i):\n\(String(decoding: got, as: UTF8.self))\n\(String(decoding: want, as: UTF8.self))")
+            }
+        }
+        return groups.count
+    }
+
+    static var odd: Obj {
+        var e = HARFixture.entry(method: "PO\u{e9}ST", url: "https://api.example.test/v1/caf\u{e9}?q=\u{2028}&x=%2F",
+                                 requestHeaders: [["name": "X-Esc", "value": "a\"b\\c/\u{1}\u{7f}", "comment": "\u{2029}"],
+                                                  ["name": 3, "value": ["x"]], ["value": "no name"],
+                                                  ["name": "Cookie", "value": "a=1"], ["name": "COO\u{212A}IE", "value": "k=1"],
+                                                  ["name": "X-Correlation-\u{130}d", "value": "req_0"], ["name": "X-Correlation-Id", "value": "req_1"]],
+                                 responseHeaders: [["name": "Set-Cookie", "value": "s=\u{e9}t\u{e9}"], ["name": "Location", "value": "/next"]],
+                                 cookies: [["name": "a", "value": "1"], ["name": "b", "value": "***"], ["value": "nameless"]],
+                                 responseCookies: [["name": "s", "value": "\u{e9}t\u{e9}"], ["name": "t", "value": "two"]],
+                                 postData: ["mimeType": 7, "params": [["name": "p w", "value": "\u{e9}&="], ["value": "v"]]],
+                                 content: ["size": 3, "mimeType": "text/plain", "text": "\u{0}\"\u{e9}\\u"],
+                                 timings: ["blocked": -1, "dns": 1e300, "connect": 3.3333, "ssl": 9, "send": 0, "wait": -5, "receive": 1.5],
+                                 extra: ["_requestId": 42, "_echoedRequestId": "req_\u{e9}", "_label": ["x"], "_resourceType": "xhr",
+                                         "_seq": "7", "_url": 1, "_statusCode": "200", "_state": 0, "_duration": "1e999",
+                                         "_error": "boom \u{e9}", "_remotePort": 443.0, "_tlsVersion": "1.3", "_reusedConnection": "yes",
+                                         "_fetchType": "Disk Cache", "comment": "c\u{e9}", "_custom": ["a": [1, 2.5, NSNull()]],
+                                         "serverIPAddress": "[::1]", "_metrics": true, "_taskStart": 5, "_ts": "2026-11-29T10:15:02Z"],
+                                 httpVersion: "HTTP/2")
+        var resp = (e["response"] as? Obj) ?? [:]
+        resp["statusText"] = "\u{e9}"
+        resp["redirectURL"] = "https://b.example/\u{e9}"
+        resp["_transferSize"] = 12
+        resp["comment"] = "r"
+        e["response"] = resp
+        var req = (e["request"] as? Obj) ?? [:]
+        req["queryString"] = [["name": "q", "value": "not in url \u{e9}"], ["name": "x", "value": "/"]]
+        req["_encoding"] = "none"
+        req["headers"] = ((req["headers"] as? [Any]) ?? []) + ["not an object"]
+        e["request"] = req
+        var failed = HARFixture.entry(url: "https://api.example.test/fail", status: 0, extra: ["_error": ["domain": "NSURLErrorDomain", "code": -1001, "description": "t"]])
+        failed.removeValue(forKey: "timings")
+        failed["time"] = 12.5
+        let noTimes = HARFixture.entry(url: "https://api.example.test/x", started: "not a date", extra: ["_metrics": false])
+        return HARFixture.document(creator: "odd", entries: [e, failed, noTimes, ["request": "x"], [:]])
+    }
+
+    @Test func directBytesEqualTheReference() throws {
+        var docs: [(String, [UInt8])] = []
+        for (name, doc) in [("chrome", HARFixture.chrome), ("chromium", HARFixture.chromium()), ("firefox", HARFixture.firefox),
+                            ("safari", HARFixture.safari), ("charles", HARFixture.charles), ("mitmproxy", HARFixture.mitmproxy),
+                            ("leak", HARLeakFixture().document), ("odd", Self.odd)] {
+            docs.append((name, Array(try HARFixture.data(doc))))
+        }
+        // `pbsift har`'s own output: records split into transactions and read back.
+        let fx = try #require(LeakMatrixTests.fixture)
+        for input in [fx.export.path, packageRoot.appendingPathComponent("samples/export-incident.zip").path] {
+            let r = runCLI(["har", input])
+            docs.append((input, Array(r.out.utf8)))
+        }
+        var groups = 0
+        for (name, bytes) in docs { groups += try Self.compare(bytes, name) }
+        #expect(groups > 30)
+    }
+}

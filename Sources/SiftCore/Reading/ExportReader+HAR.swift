@@ -75,10 +75,8 @@ extension InputPass {
         func flush() {
             guard !group.isEmpty, let s = session else { return }
             seq += 1
-            let raw = HARMapping.RawValues()
-            let out = HARMapping.record(group, seq: seq, fallbackId: "entries[\(groupStart.index)]",
-                                        requestIdHeader: requestIdHeader, raw: raw)
-            let bytes = raw.splice(Array(out.render(pretty: false).utf8))
+            let bytes = HARMapping.recordBytes(group, seq: seq, fallbackId: "entries[\(groupStart.index)]",
+                                               requestIdHeader: requestIdHeader)
             group = []
             guard let doc = try? JSONDocument(bytes: bytes, maxDepth: limits.maxJSONDepth) else { return }
             let record = Record(line: groupStart.line, json: doc.root)

@@ -287,7 +287,18 @@ public enum HARMapping {
         var i = raw.startIndex + 1
         let end = raw.endIndex - 1
         while i < end {
-            guard raw[i] == 0x5C, i + 1 < end else { n += 1; i += 1; continue }
+            // The bytes up to the next backslash count one each: find it with memchr.
+            if raw[i] != 0x5C {
+                let next = raw.withUnsafeBufferPointer { b -> Int in
+                    let from = i - raw.startIndex
+                    guard let base = b.baseAddress, let p = memchr(base + from, 0x5C, end - i) else { return end }
+                    return raw.startIndex + base.distance(to: p.assumingMemoryBound(to: UInt8.self))
+                }
+                n += next - i
+                i = next
+                continue
+            }
+            guard i + 1 < end else { n += 1; i += 1; continue }
             guard raw[i + 1] == UInt8(ascii: "u"), i + 5 < end + 0, let u = hex4(raw, i + 2) else { n += 1; i += 2; continue }
             if (0xD800..<0xDC00).contains(u), i + 11 < end + 0, raw[i + 6] == 0x5C, raw[i + 7] == UInt8(ascii: "u"),
                let lo = hex4(raw, i + 8), (0xDC00..<0xE000).contains(lo) {
@@ -387,7 +398,8 @@ public enum HARMapping {
             let name = q["name"]?.string ?? ""
             let value = q["value"]?.string ?? ""
             // The URL as it stands first: percent-decoding it (Foundation) is the slow path.
-            if value.isEmpty ? (url.contains(name) || decoded.contains(name)) : (url.contains(value) || decoded.contains(value)) { continue }
+            let needle = value.isEmpty ? name : value
+            if containsFast(url, needle) || decoded.contains(needle) { continue }
             kept.append(formEncode(name) + "=" + formEncode(value))
         }
         guard !kept.isEmpty else { return nil }
@@ -395,6 +407,30 @@ public enum HARMapping {
         let noFragment = base.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
         let prefix = noFragment.lowercased().hasPrefix("http") ? noFragment : "https://har.invalid/"
         return .string(prefix + "?" + kept.joined(separator: "&"))
+    }
+
+    /// `hay.contains(needle)` (Foundation's search), as bytes when both are ASCII: the same answer
+    /// without a Foundation string per call.
+    static func containsFast(_ hay: String, _ needle: String) -> Bool {
+        if needle.isEmpty { return hay.contains(needle) }
+        let h = hay.utf8, n = needle.utf8
+        guard h.allSatisfy({ $0 < 0x80 }), n.allSatisfy({ $0 < 0x80 }) else { return hay.contains(needle) }
+        guard n.count <= h.count else { return false }
+        let hb = Array(h), nb = Array(n)
+        return hb.withUnsafeBufferPointer { hp in
+            nb.withUnsafeBufferPointer { np in
+                guard let h0 = hp.baseAddress, let n0 = np.baseAddress else { return false }
+                var i = 0
+                let last = hp.count - np.count
+                while i <= last {
+                    guard let p = memchr(h0 + i, Int32(np[0]), last - i + 1) else { return false }
+                    let at = h0.distance(to: p.assumingMemoryBound(to: UInt8.self))
+                    if memcmp(h0 + at, n0, np.count) == 0 { return true }
+                    i = at + 1
+                }
+                return false
+            }
+        }
     }
 
     /// Members of an entry that no record field carries: `pageref`, `connection`, `cache`, the

@@ -156,6 +156,11 @@ struct HARStream {
                             depth -= 1
                             if depth == 0 { i += 1; done = true; break scan }
                         case 0x0A: newlines += 1
+                        case 0x20:
+                            // Indentation: a run of spaces in one tight loop.
+                            i += 1
+                            while i < e && b[i] == 0x20 { i += 1 }
+                            continue
                         default: break
                         }
                     }

@@ -94,4 +94,18 @@ import Testing
         let bytes = String(decoding: (try? Data(contentsOf: out)) ?? Data(), as: UTF8.self)
         #expect(!Self.leaks(bytes))
     }
+
+    /// `har` checks a record once, not once per transaction: a record with thousands of
+    /// transactions (each an entry) took minutes, growing with the square of their number.
+    @Test func harScansARecordOncePerRecord() throws {
+        let tx = #"{"fetchStart":"2026-11-29T10:15:02.000Z","responseEnd":"2026-11-29T10:15:03.000Z"}"#
+        let txs = Array(repeating: tx, count: 4000).joined(separator: ",")
+        let line = #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"r1","method":"GET","url":"https://a.example.test/","state":"success","statusCode":200,"duration":0.1,"metrics":{"transactions":[\#(txs)]}}"#
+        let path = try Fixture.write([Fixture.header(), line])
+        let start = Date()
+        let r = runCLI(["har", path])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.components(separatedBy: "\"_recordId\":\"r1\"").count == 4001)
+        #expect(Date().timeIntervalSince(start) < 60)
+    }
 }

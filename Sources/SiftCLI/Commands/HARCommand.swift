@@ -48,10 +48,11 @@ public enum HARCommand: SiftCommand {
         let config = VerifyConfig()
         let secrets = RecordSecrets(config: config)
         let base = Redactor.verify(config: config)
-        let writer = HARWriter(creatorVersion: PBSift.version, sink: sink) { entry, record in
+        // One scan per record, whatever the number of its transactions (entries).
+        let writer = HARWriter(creatorVersion: PBSift.version, sink: sink) { record in
             let found = secrets.scan(record)
             let redactor = found.values.isEmpty ? base : base.adding(known: found.values)
-            return redactor.json(HARCommand.withholdEncodedBodies(entry, sides: found.bodies))
+            return { entry in redactor.json(HARCommand.withholdEncodedBodies(entry, sides: found.bodies)) }
         }
         try run.read(options.argument("input"), analyses: [writer], shouldStop: { [sink] in sink.closed })
         writer.close()

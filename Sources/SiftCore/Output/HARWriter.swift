@@ -17,7 +17,9 @@ import Foundation
 ///   `Redacted<JSONOut>` it must return.
 public final class HARWriter: Analysis {
     private let sink: OutputSink
-    private let transform: (JSONOut, Record) -> Redacted<JSONOut>
+    /// Called once per record (its checks cost as much as the record is long); gives what redacts
+    /// each of its entries (one per transaction).
+    private let transform: (Record) -> (JSONOut) -> Redacted<JSONOut>
     private let creator: String
     private var started = false
     private var entries = 0
@@ -26,7 +28,7 @@ public final class HARWriter: Analysis {
     /// Entries written.
     public var entryCount: Int { entries }
 
-    public init(creatorVersion: String, sink: OutputSink, redact: @escaping (JSONOut, Record) -> Redacted<JSONOut>) {
+    public init(creatorVersion: String, sink: OutputSink, redact: @escaping (Record) -> (JSONOut) -> Redacted<JSONOut>) {
         self.sink = sink
         self.transform = redact
         self.creator = creatorVersion
@@ -52,6 +54,7 @@ public final class HARWriter: Analysis {
         guard record.type == .network else { return }
         head()
         var first = !headerWritten.contains(key)
+        let redact = transform(record)
         for e in HARWriter.entries(record, sessionId: session.sessionId) {
             var e = e
             if first, case .object(var o) = e {
@@ -60,7 +63,7 @@ public final class HARWriter: Analysis {
                 headerWritten.insert(key)
                 first = false
             }
-            write((entries == 0 ? "\n      " : ",\n      ") + transform(e, record).value.render(pretty: false))
+            write((entries == 0 ? "\n      " : ",\n      ") + redact(e).value.render(pretty: false))
             entries += 1
         }
     }

@@ -40,9 +40,14 @@ public final class VerifyTextDetector: SecretDetector, @unchecked Sendable {
                 if structured || b.contains(UInt8(ascii: "=")) || Sniff.isGzip(b) {
                     scanner.content(b, contentType: nil, location: "", depth: 0)
                 }
-                if b.contains(UInt8(ascii: "%")) {
-                    let decoded = Shape.percentDecode(b, plusIsSpace: false)
+                // Percent-encoded text decoded, again while it still is (three times at most, as a
+                // query value is).
+                var encoded = Array(b)
+                for _ in 0..<3 where encoded.contains(UInt8(ascii: "%")) {
+                    let decoded = encoded.withUnsafeBufferPointer { Shape.percentDecode($0, plusIsSpace: false) }
+                    guard decoded.count < encoded.count else { break }
                     decoded.withUnsafeBufferPointer { scanner.shapes($0, hints: []) { "" } }
+                    encoded = decoded
                 }
                 scanner.base64Encoded(b, since: 0) { "" }
                 contractPairs(b, into: &pairs)

@@ -53,6 +53,11 @@ import Testing
         let w = runCLI(["waterfall", path, "--format", "csv"])
         #expect(w.out.contains("?x=***") && w.out.contains("?redirect=***"), "\(w.out)")
         #expect(!w.out.contains(Self.twice(Self.token)) && !w.out.contains(Self.every("https://b.example.test/cb?token=" + Self.password)))
+        // `records` and `har` print the URL as a text: masked there too.
+        for args in [["records", path], ["har", path]] {
+            let r = runCLI(args)
+            #expect(!r.out.contains(Self.twice(Self.token).prefix(60)), "\(args) prints the twice-encoded token")
+        }
     }
 
     /// A HAR websocket message sent as binary (base64) holding a listed field: `records` prints the

@@ -237,7 +237,8 @@ public final class Redactor: @unchecked Sendable {
         var token = ""
         func flush() {
             guard !token.isEmpty else { return }
-            let decoded = ([Redactor.percentDecoded(token), Base64.decode(token).flatMap { String(validating: $0, as: UTF8.self) }]
+            let once = Redactor.percentDecoded(token)
+            let decoded = ([once, once.flatMap(Redactor.percentDecoded), Base64.decode(token).flatMap { String(validating: $0, as: UTF8.self) }]
                 .compactMap { $0 }) + Redactor.base64Runs(token)
             if decoded.contains(where: { d in values.contains { d.contains($0) } }) || values.contains(where: { token.contains($0) }) {
                 out += SecretMask.preview(decoded.first ?? token)

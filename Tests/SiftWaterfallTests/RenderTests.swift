@@ -318,6 +318,12 @@ enum GoldenFixture {
             w.newline()
             w.flush()
             #expect(pieces.joined() == WaterfallRender.json(r, pretty: pretty))
+            // The summary, written one session at a time, is the tree's bytes.
+            var summaryTree = ""
+            WaterfallRender.summaryJSON(r.summary).write(into: &summaryTree, pretty: pretty, indent: 0)
+            var sw = JSONWriter(pretty: pretty)
+            WaterfallRender.writeSummary(r.summary, into: &sw)
+            #expect(sw.text == summaryTree)
         }
     }
 }

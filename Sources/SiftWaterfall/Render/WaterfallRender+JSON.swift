@@ -43,7 +43,13 @@ public enum WaterfallRender {
         w.beginObject()
         if findings {
             w.key("findings")
-            w.value(.array(report.findings.map(\.json)))
+            // One finding's tree at a time: an export of many sessions has many findings.
+            w.beginArray()
+            for f in report.findings {
+                w.element()
+                w.value(f.json)
+            }
+            w.endArray()
         }
         w.key("requests")
         w.beginArray()
@@ -55,7 +61,7 @@ public enum WaterfallRender {
         }
         w.endArray()
         w.key("summary")
-        w.value(summaryJSON(report.summary))
+        writeSummary(report.summary, into: &w)
         w.endObject()
     }
 
@@ -195,39 +201,76 @@ extension WaterfallRender {
         ])
     }
 
-    static func summaryJSON(_ s: WaterfallSummary) -> JSONOut {
+    /// Writes `summaryJSON(s)` exactly as `JSONOut` prints it, one session's tree at a time (an
+    /// export can hold a hundred thousand sessions). Keys in sorted order.
+    public static func writeSummary(_ s: WaterfallSummary, into w: inout JSONWriter) {
+        w.beginObject()
+        w.key("endpoints")
+        w.value(.array(s.endpoints.map(endpointJSON)))
+        w.key("endpointsOmitted")
+        w.value(.int(s.endpointsOmitted))
+        w.key("phases")
+        w.value(phasesJSON(s))
+        w.key("requests")
+        w.value(.int(s.requestCount))
+        w.key("sessions")
+        w.beginArray()
+        for t in s.timelines {
+            w.element()
+            w.value(timelineJSON(t))
+        }
+        w.endArray()
+        w.key("slowest")
+        w.value(.array(s.slowest.map(slowJSON)))
+        w.key("transactions")
+        w.value(.int(s.transactionCount))
+        w.endObject()
+    }
+
+    /// The summary as one tree (tests compare the streamed form with it).
+    public static func summaryJSON(_ s: WaterfallSummary) -> JSONOut {
+        .object([
+            "requests": .int(s.requestCount),
+            "transactions": .int(s.transactionCount),
+            "sessions": .array(s.timelines.map(timelineJSON)),
+            "slowest": .array(s.slowest.map(slowJSON)),
+            "phases": phasesJSON(s),
+            "endpoints": .array(s.endpoints.map(endpointJSON)),
+            "endpointsOmitted": .int(s.endpointsOmitted),
+        ])
+    }
+
+    static func phasesJSON(_ s: WaterfallSummary) -> JSONOut {
         var phases: [String: JSONOut] = [:]
         for p in s.phases {
             phases[p.phase.rawValue] = .object(["totalMs": ms(p.totalMs), "count": .int(p.count), "maxMs": ms(p.maxMs)])
         }
-        return .object([
-            "requests": .int(s.requestCount),
-            "transactions": .int(s.transactionCount),
-            "sessions": .array(s.timelines.map { t in
-                .object([
-                    "sessionId": .opt(t.sessionId), "input": .string(t.input), "file": .string(t.file),
-                    "launchedAt": .opt(t.launchedAt.map { Timestamp.format($0, micro: true) }),
-                    "origin": .string(t.originSource), "requests": .int(t.requestCount),
-                    "firstOffsetMs": ms(t.firstOffsetMs), "endOffsetMs": ms(t.endOffsetMs), "busyMs": ms(t.busyMs),
-                    "maxConcurrency": .int(t.maxConcurrency), "maxConcurrencyAtMs": ms(t.maxConcurrencyAtMs),
-                    "idleGapCount": .int(t.idleGapCount),
-                    "idleGaps": .array(t.idleGaps.map { .object(["startOffsetMs": ms($0.startOffsetMs), "durationMs": ms($0.durationMs)]) }),
-                ])
-            }),
-            "slowest": .array(s.slowest.map { x in
-                .object([
-                    "sessionId": .opt(x.sessionId), "seq": .opt(x.seq), "recordId": .opt(x.recordId),
-                    "requestId": .opt(x.requestId), "title": .string(x.title), "elapsedMs": ms(x.elapsedMs),
-                    "dominantPhase": .opt(x.dominant?.rawValue), "dominantMs": ms(x.dominantMs),
-                    "explanation": .string(x.explanation),
-                ])
-            }),
-            "phases": .object(phases),
-            "endpoints": .array(s.endpoints.map { e in
-                .object(["endpoint": .string(e.key), "count": .int(e.count), "p50Ms": ms(e.p50Ms), "p95Ms": ms(e.p95Ms),
-                         "maxMs": ms(e.maxMs), "totalMs": ms(e.totalMs)])
-            }),
-            "endpointsOmitted": .int(s.endpointsOmitted),
+        return .object(phases)
+    }
+
+    static func timelineJSON(_ t: WaterfallSummary.Timeline) -> JSONOut {
+        .object([
+            "sessionId": .opt(t.sessionId), "input": .string(t.input), "file": .string(t.file),
+            "launchedAt": .opt(t.launchedAt.map { Timestamp.format($0, micro: true) }),
+            "origin": .string(t.originSource), "requests": .int(t.requestCount),
+            "firstOffsetMs": ms(t.firstOffsetMs), "endOffsetMs": ms(t.endOffsetMs), "busyMs": ms(t.busyMs),
+            "maxConcurrency": .int(t.maxConcurrency), "maxConcurrencyAtMs": ms(t.maxConcurrencyAtMs),
+            "idleGapCount": .int(t.idleGapCount),
+            "idleGaps": .array(t.idleGaps.map { .object(["startOffsetMs": ms($0.startOffsetMs), "durationMs": ms($0.durationMs)]) }),
         ])
+    }
+
+    static func slowJSON(_ x: WaterfallSummary.Slow) -> JSONOut {
+        .object([
+            "sessionId": .opt(x.sessionId), "seq": .opt(x.seq), "recordId": .opt(x.recordId),
+            "requestId": .opt(x.requestId), "title": .string(x.title), "elapsedMs": ms(x.elapsedMs),
+            "dominantPhase": .opt(x.dominant?.rawValue), "dominantMs": ms(x.dominantMs),
+            "explanation": .string(x.explanation),
+        ])
+    }
+
+    static func endpointJSON(_ e: WaterfallSummary.Endpoint) -> JSONOut {
+        .object(["endpoint": .string(e.key), "count": .int(e.count), "p50Ms": ms(e.p50Ms), "p95Ms": ms(e.p95Ms),
+                 "maxMs": ms(e.maxMs), "totalMs": ms(e.totalMs)])
     }
 }

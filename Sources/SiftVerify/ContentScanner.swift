@@ -512,10 +512,14 @@ final class ContentScanner {
         if let pw, !ContentScanner.isMask(UnsafeBufferPointer(rebasing: b[pw.start..<pw.end])) {
             let value = UnsafeBufferPointer(rebasing: b[pw.start..<pw.end])
             let shape = engine.shapeOf(value)
-            var message = header.map { "a URL in header '\(clipName($0))' carries a password in its userinfo" }
-                ?? "the URL carries a password in its userinfo"
+            // A user name alone (no password) that looks random: a token used as the user.
+            let userOnly = pw.severity == .medium
+            let what = userOnly ? "a random-looking user name (a token)" : "a password"
+            var message = header.map { "a URL in header '\(clipName($0))' carries \(what) in its userinfo" }
+                ?? "the URL carries \(what) in its userinfo"
             if let shape { message += "; it looks like \(article(shape.title))" }
-            hits.append(RawHit(rule: "redaction.url-userinfo", severity: shape == nil ? .high : .critical, location: location,
+            let severity: Severity = shape != nil ? .critical : userOnly ? .medium : .high
+            hits.append(RawHit(rule: "redaction.url-userinfo", severity: severity, location: location,
                                value: String(decoding: value, as: UTF8.self), message: message))
         }
         // Detectors over scheme, authority and path (the password was reported above).

@@ -539,6 +539,8 @@ final class ContentScanner {
 
     /// How deep `nestedValue` has gone.
     private var nesting = 0
+    /// How deep JSON documents held in JSON strings have been followed.
+    private var jsonInString = 0
 
     /// A query value that is a URL or a query of its own (a redirect target, `return_to=`), or that
     /// is percent-encoded once more: its listed parameters and its shapes are checked too, three
@@ -1125,8 +1127,10 @@ final class ContentScanner {
                     breach("redaction.body-field", what: "body field '\(clipName(innermostKey()))'", value: v, location: path())
                 }
             } else {
+                let before = hits.count
                 shapes(v, hints: hints, raw: rawRange) { path() }
                 if ContentScanner.isURL(v) { listedQuery(v, location: path()) }
+                if jsonInString < 3 && looksLikeJSON(v, level: 0) { innerDocument(v, shapeHitsFrom: before, location: path()) }
             }
         }
         if escaped {
@@ -1139,6 +1143,27 @@ final class ContentScanner {
             // With `ownStems` the value passed its own stem check already: the detectors run in full.
             handle(raw, ownStems ? nil : rawBase.map { ($0 + s)..<($0 + e) })
         }
+    }
+
+    /// A JSON document serialised into a string (`{"data":"{\"token\":…}"}`): its names are checked
+    /// against the body list like the outer ones, three levels deep. The string's shapes were found
+    /// already (from `shapeHitsFrom`): only the inner breaches are kept, and a shape hit on the same value
+    /// gives way to the breach.
+    private func innerDocument(_ v: UnsafeBufferPointer<UInt8>, shapeHitsFrom before: Int, location: String) {
+        jsonInString += 1
+        defer { jsonInString -= 1 }
+        let saved = rawRange
+        rawRange = nil
+        defer { rawRange = saved }
+        let mid = hits.count
+        jsonText(v, location: location, ownStems: true)
+        let breaches = hits[mid...].filter { $0.rule == "redaction.body-field" }
+        hits.removeSubrange(mid...)
+        guard !breaches.isEmpty else { return }
+        let values = Set(breaches.map(\.value))
+        let kept = hits[before..<mid].filter { !values.contains($0.value) }
+        hits.replaceSubrange(before..<mid, with: kept)
+        hits.append(contentsOf: breaches)
     }
 
     /// Resolves JSON string escapes (`\n`, `\"`, `\uXXXX` with surrogate pairs); tolerant of a cut escape.

@@ -85,4 +85,16 @@ import SiftCore
         let clean = try VerifyBypassTests.verify([try VerifyBypassTests.session([Self.log("Bearer authentication failed")])])
         #expect(clean.rules.isEmpty)
     }
+
+    @Test func jsonSerialisedInAJSONStringIsWalked() throws {
+        // {"data":"{\"token\":\"…\"}"} as the body text, which is itself a JSON string in the record.
+        let inner = "{\"token\":\"" + Self.plain + "\"}"
+        let outer = "{\"data\":" + VerifyBypassTests.json(inner) + "}"
+        let body = #"{"size":\#(outer.utf8.count),"contentType":"application/json","encoding":"utf8","text":\#(VerifyBypassTests.json(outer))}"#
+        try Self.check(Self.network(url: "https://api.example.test/x", body: body), secret: Self.plain, rule: "redaction.body-field")
+        // Twice serialised, too.
+        let twice = "{\"envelope\":" + VerifyBypassTests.json(outer) + "}"
+        let body2 = #"{"size":\#(twice.utf8.count),"contentType":"application/json","encoding":"utf8","text":\#(VerifyBypassTests.json(twice))}"#
+        try Self.check(Self.network(url: "https://api.example.test/x", body: body2), secret: Self.plain, rule: "redaction.body-field")
+    }
 }

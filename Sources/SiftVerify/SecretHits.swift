@@ -33,6 +33,24 @@ public final class SecretHitFinder: @unchecked Sendable {
         var refs: [String] = []
         worker.scan(record, refs: &refs)
         defer { worker.scanner.hits.removeAll(keepingCapacity: true) }
+        // A name held more than once: every copy is checked, as verify checks them, so a value under
+        // a later copy (a second `password`, a header's second `value`) is found too.
+        let duplicates = record.json.doc.duplicateKeys()
+        guard !duplicates.isEmpty else { return collect() }
+        var all = worker.scanner.hits
+        let copies = min(duplicates.map(\.ranges.count).max() ?? 1, 64)
+        for k in 1..<max(copies, 2) {
+            var bytes = record.json.doc.bytes
+            for d in duplicates {
+                let keep = min(k, d.ranges.count - 1)
+                for (j, r) in d.ranges.enumerated() where j != keep && !r.isEmpty { bytes[r.lowerBound] = UInt8(ascii: "_") }
+            }
+            guard let doc = try? JSONDocument(bytes: bytes) else { continue }
+            worker.scanner.hits.removeAll(keepingCapacity: true)
+            worker.scan(Record(line: record.line, json: doc.root), refs: &refs)
+            all += worker.scanner.hits
+        }
+        worker.scanner.hits = all
         return collect()
     }
 

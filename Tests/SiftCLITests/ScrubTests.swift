@@ -183,6 +183,40 @@ import SiftCore
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
+    /// A name held twice in one object (`verify.duplicate-key`): the first copy keeps its name, every
+    /// later one is renamed to a name held nowhere else in the record, and a credential under a later
+    /// copy is replaced too (a header's second `value` is a credential by its header's name alone).
+    @Test func duplicateNamesAreRenamedAndTheirValuesScrubbed() throws {
+        let network = Fixture.network.replacingOccurrences(of: #""duration":0.120}"#, with:
+            #""duration":0.120,"request":{"headers":[{"name":"Authorization","value":"***","value":"Bearer \#(Self.password)"}]}}"#)
+        let log = Fixture.log.replacingOccurrences(of: #""message":"cart loaded""#, with:
+            #""message~2":"earlier","message":"cart loaded","message":"retry with \#(Self.token)""#)
+        let dir = try makeTempDir()
+        let input = dir.appendingPathComponent("\(Self.sid).jsonl").path
+        try Data(([Fixture.header(), network, log].joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: input))
+        let before = runCLI(["verify", "--fail-on", "low", input])
+        #expect(before.status == 1 && before.out.contains("verify.duplicate-key"), "\(before.out)")
+
+        let dry = runCLI(["scrub", "--dry-run", input])
+        #expect(dry.status == 0, "\(dry.err)")
+        #expect(dry.out.contains("'message' in one object → 'message~3'") && dry.out.contains("'value' in one object → 'value~2'"), "\(dry.out)")
+        #expect(!dry.out.contains(Self.token) && !dry.out.contains(Self.password))
+
+        let out = dir.appendingPathComponent("scrubbed.jsonl").path
+        let r = runCLI(["scrub", input, "-o", out])
+        #expect(r.status == 0, "\(r.err)")
+        let text = String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: out))) ?? Data(), as: UTF8.self)
+        #expect(!text.contains(Self.token) && !text.contains(Self.password), "\(text)")
+        #expect(text.contains(#""message~2":"earlier","message":"cart loaded","message~3":"retry with ***scrubbed:"#), "\(text)")
+        #expect(text.contains(#"{"name":"Authorization","value":"***","value~2":"Bearer ***scrubbed:"#) ||
+                text.contains(#"{"name":"Authorization","value":"***","value~2":"***scrubbed:"#), "\(text)")
+        let v = runCLI(["verify", "--fail-on", "low", out])
+        #expect(v.status == 0, "\(v.out)")
+        let a = try json(["inspect", "--json", input]), b = try json(["inspect", "--json", out])
+        #expect(b["findings"]?.count == 0, "\(b["findings"]?.rawText ?? "")")
+        #expect(b["sessions"]?.elements.first?["recordCount"]?.int == a["sessions"]?.elements.first?["recordCount"]?.int)
+    }
+
     /// Files beside the sessions (export.json, a note) are read and scrubbed like the rest.
     @Test(arguments: ["export.json", "store.json", "notes.txt"]) func otherFilesAreScrubbed(_ name: String) throws {
         let root = try makeTempDir().appendingPathComponent("PalbeConsole")

@@ -107,6 +107,7 @@ public enum ScrubCommand: SiftCommand {
 
         // 3. Every entry, rewritten or copied, into the same kind of container.
         var changes: [String] = []
+        var renamedNames: [String] = []
         let temp = output.map { ScrubCommand.tempName(for: $0) }
         do {
             let out = try ScrubOutput(kind: summary.container, gzip: gzipped, path: temp, dryRun: dryRun)
@@ -128,6 +129,10 @@ public enum ScrubCommand: SiftCommand {
                             data = edited
                             changes.append("\(entry.name): rewritten")
                         }
+                        for k in scrubber.keyRenames {
+                            renamedNames.append("\(entry.name) line \(k.line): a later copy of '\(k.from)' in one object → '\(k.to)' (verify.duplicate-key)")
+                        }
+                        scrubber.keyRenames.removeAll()
                     } else if let edited = (try? scrubber.content(bytes)) ?? scrubber.values.replace(bytes, used: &scrubber.used) {
                         // Any other file (notes, export.json, a stray .json) is read as text by verify.
                         data = edited
@@ -168,7 +173,7 @@ public enum ScrubCommand: SiftCommand {
             let were: SafeText = dryRun ? "would be" : n == 1 ? "was" : "were"
             lines.append("  \(n) frame record\(n == 1 ? "" : "s") (policy.frame-in-export) \(were) replaced by a 'scrubbed' record keeping seq and ts")
         }
-        for c in changes { lines.append("  \(redactor.text(c.untrusted))") }
+        for c in changes + renamedNames { lines.append("  \(redactor.text(c.untrusted))") }
         let text = lines.joined(separator: "\n") + "\n"
         if dryRun { io.out(text) } else if !quiet { io.err(text) }
         return .ok

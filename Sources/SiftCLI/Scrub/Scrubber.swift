@@ -236,6 +236,8 @@ struct Scrubber {
     var used = Set<String>()
     /// Frame records replaced by a `scrubbed` record.
     var framesReplaced = 0
+    /// Later copies of a name held twice in one object, renamed since the last look (`line` counts from 1).
+    var keyRenames: [(line: Int, from: String, to: String)] = []
     /// HAR cookies (`name \0 value`) whose `Cookie` or `Set-Cookie` header verify reported, and the
     /// placeholder of that report.
     var cookies: [String: String] = [:]
@@ -282,7 +284,9 @@ struct Scrubber {
         out.reserveCapacity(bytes.count)
         var changed = false
         var start = 0
+        var number = 0
         while start < bytes.count {
+            number += 1
             let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
             if end == start || (end == start + 1 && bytes[start] == 0x0D) {
                 // A blank line holds nothing to edit (a file of them is copied, not parsed line by line).
@@ -297,7 +301,7 @@ struct Scrubber {
                 out += frameStandIn(doc.root)
                 framesReplaced += 1
                 changed = true
-            } else if let doc, let edited = try document(doc) {
+            } else if let doc, let edited = try resolved(doc, edited: try document(doc), line: number) {
                 out += edited
                 changed = true
             } else if let edited = values.replace(line, used: &used) {
@@ -311,6 +315,58 @@ struct Scrubber {
             start = end + 1
         }
         return changed ? out : nil
+    }
+
+    /// A record whose object holds a name more than once (`verify.duplicate-key`: readers disagree on
+    /// which copy counts): `edited` (or the record as it stands) with every later copy renamed
+    /// `<name>~2`, `<name>~3`…, a name held nowhere else in the record, so the first copy keeps its
+    /// name (the one pbsift reads) and no copy's value is lost; the other values were already
+    /// replaced, every copy having been checked. `edited` when no name is held twice.
+    mutating func resolved(_ doc: JSONDocument, edited: [UInt8]?, line: Int) throws -> [UInt8]? {
+        guard doc.hasDuplicateKeys else { return edited }
+        let bytes = edited ?? doc.bytes
+        guard let current = try? JSONDocument(bytes: bytes, maxDepth: limits.maxJSONDepth) else { return edited }
+        let duplicates = current.duplicateKeys()
+        guard !duplicates.isEmpty else { return edited }
+        var taken = Set<String>()
+        Scrubber.names(current.root, into: &taken)
+        var edits: [(Range<Int>, [UInt8])] = []
+        for d in duplicates {
+            for r in d.ranges.dropFirst() {
+                var k = 2
+                while taken.contains(d.name + "~\(k)") { k += 1 }
+                let name = d.name + "~\(k)"
+                taken.insert(name)
+                edits.append((r, Array(Scrubber.quoted(name).dropFirst().dropLast())))
+                keyRenames.append((line: line, from: d.name, to: name))
+            }
+        }
+        edits.sort { $0.0.lowerBound < $1.0.lowerBound }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 8 * edits.count)
+        var at = 0
+        for (r, b) in edits where r.lowerBound >= at {
+            out += bytes[at..<r.lowerBound]
+            out += b
+            at = r.upperBound
+        }
+        out += bytes[at...]
+        return out
+    }
+
+    /// Every member name in `v`, at any depth.
+    static func names(_ v: JSONValue, into names: inout Set<String>) {
+        switch v.kind {
+        case .object:
+            v.forEachMember { k, x in
+                names.insert(k)
+                Scrubber.names(x, into: &names)
+            }
+        case .array:
+            v.forEachElement { Scrubber.names($0, into: &names) }
+        default:
+            break
+        }
     }
 
     /// A frame record never leaves the device (SESSION-FORMAT.md §2.7): its line is replaced by a

@@ -512,10 +512,14 @@ final class ContentScanner {
         if let pw, !ContentScanner.isMask(UnsafeBufferPointer(rebasing: b[pw.start..<pw.end])) {
             let value = UnsafeBufferPointer(rebasing: b[pw.start..<pw.end])
             let shape = engine.shapeOf(value)
-            var message = header.map { "a URL in header '\(clipName($0))' carries a password in its userinfo" }
-                ?? "the URL carries a password in its userinfo"
+            // A user name alone (no password) that looks random: a token used as the user.
+            let userOnly = pw.severity == .medium
+            let what = userOnly ? "a random-looking user name (a token)" : "a password"
+            var message = header.map { "a URL in header '\(clipName($0))' carries \(what) in its userinfo" }
+                ?? "the URL carries \(what) in its userinfo"
             if let shape { message += "; it looks like \(article(shape.title))" }
-            hits.append(RawHit(rule: "redaction.url-userinfo", severity: shape == nil ? .high : .critical, location: location,
+            let severity: Severity = shape != nil ? .critical : userOnly ? .medium : .high
+            hits.append(RawHit(rule: "redaction.url-userinfo", severity: severity, location: location,
                                value: String(decoding: value, as: UTF8.self), message: message))
         }
         // Detectors over scheme, authority and path (the password was reported above).
@@ -535,6 +539,8 @@ final class ContentScanner {
 
     /// How deep `nestedValue` has gone.
     private var nesting = 0
+    /// How deep JSON documents held in JSON strings have been followed.
+    private var jsonInString = 0
 
     /// A query value that is a URL or a query of its own (a redirect target, `return_to=`), or that
     /// is percent-encoded once more: its listed parameters and its shapes are checked too, three
@@ -1121,8 +1127,10 @@ final class ContentScanner {
                     breach("redaction.body-field", what: "body field '\(clipName(innermostKey()))'", value: v, location: path())
                 }
             } else {
+                let before = hits.count
                 shapes(v, hints: hints, raw: rawRange) { path() }
                 if ContentScanner.isURL(v) { listedQuery(v, location: path()) }
+                if jsonInString < 3 && looksLikeJSON(v, level: 0) { innerDocument(v, shapeHitsFrom: before, location: path()) }
             }
         }
         if escaped {
@@ -1135,6 +1143,27 @@ final class ContentScanner {
             // With `ownStems` the value passed its own stem check already: the detectors run in full.
             handle(raw, ownStems ? nil : rawBase.map { ($0 + s)..<($0 + e) })
         }
+    }
+
+    /// A JSON document serialised into a string (`{"data":"{\"token\":…}"}`): its names are checked
+    /// against the body list like the outer ones, three levels deep. The string's shapes were found
+    /// already (from `shapeHitsFrom`): only the inner breaches are kept, and a shape hit on the same value
+    /// gives way to the breach.
+    private func innerDocument(_ v: UnsafeBufferPointer<UInt8>, shapeHitsFrom before: Int, location: String) {
+        jsonInString += 1
+        defer { jsonInString -= 1 }
+        let saved = rawRange
+        rawRange = nil
+        defer { rawRange = saved }
+        let mid = hits.count
+        jsonText(v, location: location, ownStems: true)
+        let breaches = hits[mid...].filter { $0.rule == "redaction.body-field" }
+        hits.removeSubrange(mid...)
+        guard !breaches.isEmpty else { return }
+        let values = Set(breaches.map(\.value))
+        let kept = hits[before..<mid].filter { !values.contains($0.value) }
+        hits.replaceSubrange(before..<mid, with: kept)
+        hits.append(contentsOf: breaches)
     }
 
     /// Resolves JSON string escapes (`\n`, `\"`, `\uXXXX` with surrogate pairs); tolerant of a cut escape.

@@ -461,9 +461,11 @@ let detectorCatalogue: [Detector] = {
         var i = p + len
         while i < t.count && t[i] == 0x20 { i += 1 }
         let l = t.run(i, .bearerToken, max: 4096)
-        guard l >= 16 else { return nil }
+        guard l >= 8 else { return nil }
         var digitOrPunct = false
         for k in i..<(i + l) where !ByteSet.lower.contains(t[k]) && !ByteSet.upper.contains(t[k]) { digitOrPunct = true; break }
+        // A short value (8 to 15 bytes) counts when it also mixes character classes, as tokens do.
+        if l < 16 && !mixed(t, i, i + l) { return nil }
         return digitOrPunct ? DetMatch(start: i, end: i + l) : nil
     })
     d.append(Detector("basic-auth", "HTTP Basic credentials", .high, anchors: ["Basic ", "basic ", "BASIC "], generic: true) { t, p, len in
@@ -489,7 +491,7 @@ let detectorCatalogue: [Detector] = {
     })
     d.append(Detector("generic-secret", "high-entropy value under a credential-like name", .medium,
                       anchors: ["token", "Token", "TOKEN", "secret", "Secret", "SECRET", "api_key", "apiKey", "API_KEY", "apikey",
-                                "api-key", "Api-Key", "credential", "Credential", "CREDENTIAL", "access_key", "accessKey", "ACCESS_KEY"],
+                                "api-key", "Api-Key", "Authorization", "authorization", "AUTHORIZATION", "credential", "Credential", "CREDENTIAL", "access_key", "accessKey", "ACCESS_KEY"],
                       hints: .credential, whole: { t in
         var s = 0, e = t.count
         while s < e && ByteSet.space.contains(t[s]) { s += 1 }
@@ -554,6 +556,11 @@ func urlPassword(_ t: ScanInput, _ p: Int, limit: Int = Int.max) -> DetMatch? {
     guard at > p else { return nil }
     var colon = -1
     for k in p..<at where t[k] == UInt8(ascii: ":") { colon = k; break }
+    if colon < 0 {
+        // `scheme://TOKEN@host`: a user name alone that looks random is a credential (a token used as the user).
+        let user = UnsafeBufferPointer(rebasing: t.b[p..<at])
+        return looksLikeGenericSecret(user, allowHex: true) ? DetMatch(start: p, end: at, severity: .medium) : nil
+    }
     guard colon > p, colon + 1 < at else { return nil }
     let pw = UnsafeBufferPointer(rebasing: t.b[(colon + 1)..<at])
     if Shape.percentDecoded(pw) == Array("***".utf8) { return nil }

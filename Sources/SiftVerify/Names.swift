@@ -18,11 +18,14 @@ public enum ContractNames {
         "sessiontoken", "authtoken", "token",
     ]
 
-    /// Lowercase, then drop every `_` and `-`: `Access-Token`, `accessToken`, `ACCESS_TOKEN` → `accesstoken`.
+    /// Lowercase, then drop every `_`, `-` and white space: `Access-Token`, `accessToken`, `ACCESS_TOKEN`,
+    /// `Access Token ` → `accesstoken`.
     public static func normalise(_ name: String) -> String {
         var out = ""
         out.reserveCapacity(name.utf8.count)
-        for ch in name.lowercased().unicodeScalars where ch != "_" && ch != "-" { out.unicodeScalars.append(ch) }
+        for ch in name.lowercased().unicodeScalars where ch != "_" && ch != "-" && !(ch.value <= 0x20 || ch.value == 0x7F) {
+            out.unicodeScalars.append(ch)
+        }
         return out
     }
 }
@@ -50,11 +53,34 @@ struct NameSet: Sendable {
     /// Whether the raw name normalises to a member (ASCII lowercasing). Bytes outside ASCII are left
     /// out like `_` and `-`: a byte that is not UTF-8 (read as U+FFFD), a zero-width space or any other
     /// invisible character must not take `password` off the list.
+    /// White space and control bytes (`"Authorization "`, a tab) are left out too. A name with a
+    /// bracket suffix (`token[]`, `token[0]`, `user[token]`, the array and nesting syntax of PHP and
+    /// Rails forms) is also matched by its innermost named part.
     func contains(raw: UnsafeBufferPointer<UInt8>) -> Bool {
+        if containsWhole(raw: raw) { return true }
+        guard let leaf = NameSet.bracketLeaf(raw) else { return false }
+        return containsWhole(raw: leaf)
+    }
+
+    /// The innermost bracketed part of `a[b][c]` that is not empty or a number, else the part before the first `[`.
+    static func bracketLeaf(_ raw: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+        guard let first = raw.firstIndex(of: UInt8(ascii: "[")), raw.last == UInt8(ascii: "]") else { return nil }
+        var end = raw.count - 1
+        while end > first {
+            guard let open = raw[first..<end].lastIndex(of: UInt8(ascii: "[")) else { break }
+            let part = UnsafeBufferPointer(rebasing: raw[(open + 1)..<end])
+            if !part.isEmpty && !part.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 || $0 <= 0x20 }) { return part }
+            guard open > first, raw[open - 1] == UInt8(ascii: "]") else { break }
+            end = open - 1
+        }
+        return UnsafeBufferPointer(rebasing: raw[0..<first])
+    }
+
+    private func containsWhole(raw: UnsafeBufferPointer<UInt8>) -> Bool {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         var len = 0
         for c in raw {
-            if c == UInt8(ascii: "_") || c == UInt8(ascii: "-") || c >= 0x80 { continue }
+            if c == UInt8(ascii: "_") || c == UInt8(ascii: "-") || c >= 0x80 || c <= 0x20 || c == 0x7F { continue }
             len += 1
             if len > maxLength { return false }
             let l = (c >= 0x41 && c <= 0x5A) ? c | 0x20 : c

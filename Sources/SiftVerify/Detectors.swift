@@ -188,6 +188,9 @@ private func assignment(_ t: ScanInput, _ p: Int, _ len: Int) -> (value: DetMatc
     guard nameEnd > nameStart else { return nil }
     let hints = NameHints.of(raw: UnsafeBufferPointer(rebasing: t.b[nameStart..<nameEnd]))
     var i = nameEnd
+    // A bracket suffix of the PHP and Rails array syntax: `token[]=`, `token[0]=`, `user[token]=`.
+    let suffixLimit = Swift.min(t.count, i + 8)
+    while i < suffixLimit && (t[i] == UInt8(ascii: "[") || t[i] == UInt8(ascii: "]") || ByteSet.digit.contains(t[i])) { i += 1 }
     // Optional closing quote of a JSON or escaped JSON name.
     if i < t.count && t[i] == UInt8(ascii: "\\") { i += 1 }
     if i < t.count && (t[i] == UInt8(ascii: "\"") || t[i] == UInt8(ascii: "'")) { i += 1 }
@@ -456,10 +459,13 @@ let detectorCatalogue: [Detector] = {
         return DetMatch(start: p + len, end: e)
     })
     // Generic, context-bound detectors: lose any overlap with a specific one above.
-    d.append(Detector("bearer", "Bearer credential", .high, anchors: ["Bearer ", "bearer ", "BEARER "], generic: true) { t, p, len in
+    d.append(Detector("bearer", "Bearer credential", .high, anchors: ["Bearer", "bearer", "BEARER"], generic: true) { t, p, len in
         guard t.boundaryBefore(p) else { return nil }
         var i = p + len
-        while i < t.count && t[i] == 0x20 { i += 1 }
+        // `Bearer <token>`, also after a tab or a colon (`bearer: <token>`).
+        if i < t.count && t[i] == UInt8(ascii: ":") { i += 1 }
+        guard i < t.count, t[i] == 0x20 || t[i] == 0x09 else { return nil }
+        while i < t.count && (t[i] == 0x20 || t[i] == 0x09) { i += 1 }
         let l = t.run(i, .bearerToken, max: 4096)
         guard l >= 8 else { return nil }
         var digitOrPunct = false
@@ -491,7 +497,7 @@ let detectorCatalogue: [Detector] = {
     })
     d.append(Detector("generic-secret", "high-entropy value under a credential-like name", .medium,
                       anchors: ["token", "Token", "TOKEN", "secret", "Secret", "SECRET", "api_key", "apiKey", "API_KEY", "apikey",
-                                "api-key", "Api-Key", "Authorization", "authorization", "AUTHORIZATION", "credential", "Credential", "CREDENTIAL", "access_key", "accessKey", "ACCESS_KEY"],
+                                "api-key", "Api-Key", "API-KEY", "APIKEY", "ApiKey", "Authorization", "authorization", "AUTHORIZATION", "credential", "Credential", "CREDENTIAL", "access_key", "accessKey", "ACCESS_KEY"],
                       hints: .credential, whole: { t in
         var s = 0, e = t.count
         while s < e && ByteSet.space.contains(t[s]) { s += 1 }
@@ -500,7 +506,17 @@ let detectorCatalogue: [Detector] = {
         // A provider's name beside a random value of a key's shape: that provider's key, high.
         return DetMatch(start: s, end: e, severity: t.hints.contains(.provider) && e - s >= 20 ? .high : nil)
     }, generic: true) { t, p, len in
-        guard let a = assignment(t, p, len), a.hints.contains(.credential) else { return nil }
+        guard var a = assignment(t, p, len), a.hints.contains(.credential) else { return nil }
+        // `Authorization: Token <value>` and other schemes: the value follows the scheme word.
+        if a.value.end < t.count, t[a.value.end] == 0x20, a.value.end - a.value.start <= 6,
+           authSchemes.contains(String(decoding: t.b[a.value.start..<a.value.end], as: UTF8.self).lowercased()) {
+            var s = a.value.end
+            while s < t.count && t[s] == 0x20 { s += 1 }
+            var e = s
+            let limit = Swift.min(t.count, s + 512)
+            while e < limit && !Sets.assignmentStop.contains(t[e]) { e += 1 }
+            a.value = DetMatch(start: s, end: e)
+        }
         guard looksLikeGenericSecret(UnsafeBufferPointer(rebasing: t.b[a.value.start..<a.value.end]), allowHex: true) else { return nil }
         var m = a.value
         if m.end - m.start >= 20 && (a.hints.contains(.provider) || t.hints.contains(.provider) || providerNear(t, p)) { m.severity = .high }
@@ -508,6 +524,9 @@ let detectorCatalogue: [Detector] = {
     })
     return d
 }()
+
+/// Authorization scheme words that stand between a header name and its credential.
+private let authSchemes: Set<String> = ["token", "key", "apikey", "sso-key", "ssws", "bot", "digest", "hmac"]
 
 /// Whether a provider's name stands within 80 bytes before `p` (a label or a field name).
 func providerNear(_ t: ScanInput, _ p: Int) -> Bool {

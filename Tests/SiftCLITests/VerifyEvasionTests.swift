@@ -62,7 +62,9 @@ import SiftCore
 
     @Test func headerLinesInFreeTextAreSeen() throws {
         let v = Self.random(31)
-        for text in ["curl -H 'X-Api-Key: \(v)' https://api.example.test", "curl -H \"Authorization: \(v)\" https://api.example.test"] {
+        for text in ["curl -H 'X-Api-Key: \(v)' https://api.example.test", "curl -H \"Authorization: \(v)\" https://api.example.test",
+                     "X-API-KEY: \(v)", "APIKEY=\(v)", "curl -H 'Authorization: Token \(v)'", "form user[token]=\(v) sent",
+                     "retry token[0]=\(v)"] {
             try Self.check(Self.log(text), secret: v, rule: "secret.generic-secret", severity: "medium", status: 0)
         }
     }
@@ -81,6 +83,7 @@ import SiftCore
         try Self.check(Self.log("retrying with Bearer \(v) now"), secret: v, rule: "secret.bearer")
         let headers = #"[{"name":"X-Upstream","value":"Bearer \#(v)"}]"#
         try Self.check(Self.network(url: "https://api.example.test/x", headers: headers), secret: v, rule: "secret.bearer")
+        for text in ["Bearer\t\(v)", "bearer: \(v)"] { try Self.check(Self.log(text), secret: v, rule: "secret.bearer") }
         // Prose after the word is not a token.
         let clean = try VerifyBypassTests.verify([try VerifyBypassTests.session([Self.log("Bearer authentication failed")])])
         #expect(clean.rules.isEmpty)

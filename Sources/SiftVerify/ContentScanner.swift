@@ -408,6 +408,10 @@ final class ContentScanner {
                     } else {
                         percentEncoded(b, since: mark) { loc.render() }
                         base64Encoded(b, since: mark) { loc.render() }
+                        // A JSON document serialised into a metadata value: its names are on the same list.
+                        if names != nil && jsonInString < 3 && looksLikeJSON(b, level: 0) {
+                            innerDocument(b, shapeHitsFrom: mark, location: loc.render(), rule: rule, what: what)
+                        }
                     }
                 }
             }
@@ -1149,7 +1153,8 @@ final class ContentScanner {
     /// against the body list like the outer ones, three levels deep. The string's shapes were found
     /// already (from `shapeHitsFrom`): only the inner breaches are kept, and a shape hit on the same value
     /// gives way to the breach.
-    private func innerDocument(_ v: UnsafeBufferPointer<UInt8>, shapeHitsFrom before: Int, location: String) {
+    func innerDocument(_ v: UnsafeBufferPointer<UInt8>, shapeHitsFrom before: Int, location: String,
+                       rule: String = "redaction.body-field", what: String = "body field") {
         jsonInString += 1
         defer { jsonInString -= 1 }
         let saved = rawRange
@@ -1157,7 +1162,13 @@ final class ContentScanner {
         defer { rawRange = saved }
         let mid = hits.count
         jsonText(v, location: location, ownStems: true)
-        let breaches = hits[mid...].filter { $0.rule == "redaction.body-field" }
+        var breaches = hits[mid...].filter { $0.rule == "redaction.body-field" }
+        if rule != "redaction.body-field" {
+            for k in breaches.indices {
+                breaches[k].rule = rule
+                if breaches[k].message.hasPrefix("body field ") { breaches[k].message = what + breaches[k].message.dropFirst(10) }
+            }
+        }
         hits.removeSubrange(mid...)
         guard !breaches.isEmpty else { return }
         let values = Set(breaches.map(\.value))

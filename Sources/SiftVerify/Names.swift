@@ -64,7 +64,7 @@ struct NameSet: Sendable {
 
     /// The innermost bracketed part of `a[b][c]` that is not empty or a number, else the part before the first `[`.
     static func bracketLeaf(_ raw: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
-        guard let first = raw.firstIndex(of: UInt8(ascii: "[")), raw.last == UInt8(ascii: "]") else { return nil }
+        guard raw.last == UInt8(ascii: "]"), let first = raw.firstIndex(of: UInt8(ascii: "[")) else { return nil }
         var end = raw.count - 1
         while end > first {
             guard let open = raw[first..<end].lastIndex(of: UInt8(ascii: "[")) else { break }

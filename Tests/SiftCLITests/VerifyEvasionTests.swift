@@ -100,4 +100,10 @@ import SiftCore
         let body2 = #"{"size":\#(twice.utf8.count),"contentType":"application/json","encoding":"utf8","text":\#(VerifyBypassTests.json(twice))}"#
         try Self.check(Self.network(url: "https://api.example.test/x", body: body2), secret: Self.plain, rule: "redaction.body-field")
     }
+
+    @Test func jsonSerialisedInAMetadataValueIsWalked() throws {
+        let inner = "{\"token\":\"" + Self.plain + "\"}"
+        let line = #"{"type":"log","seq":2,"ts":"2026-11-29T10:15:03.500Z","level":"info","label":"x","message":"ok","metadata":{"payload":\#(VerifyBypassTests.json(inner))}}"#
+        try Self.check(line, secret: Self.plain, rule: "redaction.metadata-field")
+    }
 }

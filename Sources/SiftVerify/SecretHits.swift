@@ -36,8 +36,14 @@ public final class SecretHitFinder: @unchecked Sendable {
         // A name held more than once: every copy is checked, as verify checks them, so a value under
         // a later copy (a second `password`, a header's second `value`) is found too.
         let duplicates = record.json.doc.duplicateKeys()
-        guard !duplicates.isEmpty else { return collect() }
         var all = worker.scanner.hits
+        // A record mapped from input that held a name twice (a HAR entry) carries each copy mapped.
+        for copy in record.copies {
+            worker.scan(Record(line: record.line, json: copy), refs: &refs)
+            all += worker.scanner.hits
+        }
+        worker.scanner.hits = all
+        guard !duplicates.isEmpty else { return collect() }
         let copies = min(duplicates.map(\.ranges.count).max() ?? 1, 64)
         for k in 1..<max(copies, 2) {
             var bytes = record.json.doc.bytes

@@ -378,6 +378,22 @@ final class VerifyWorker: @unchecked Sendable {
             }
             scanner.hits = all
         }
+        if !record.duplicateNames.isEmpty || !record.copies.isEmpty {
+            // Mapped from input that held a name twice (a HAR entry): each copy was mapped on its own.
+            var all = scanner.hits
+            for d in record.duplicateNames {
+                all.append(RawHit(rule: "verify.duplicate-key", severity: .high, location: d.place,
+                                  value: "", message: "the name '\(clipName(d.name))' appears \(d.count) times in one object; every copy was checked",
+                                  bound: true))
+            }
+            for copy in record.copies {
+                var more: [String] = []
+                scan(Record(line: record.line, json: copy), refs: &more)
+                refs += more
+                all += scanner.hits
+            }
+            scanner.hits = all
+        }
         emit(session, line: record.line, seq: record.seq, recordId: record.id)
         if !refs.isEmpty && session.blobsAvailable {
             for hex in Set(refs) {

@@ -142,6 +142,87 @@ import SiftCore
         #expect(!r.out.contains(t) && !r.out.contains(HARFixture.password), "\(kind)")
     }
 
+    /// A name held twice in one object of an entry (`verify.duplicate-key`): the place is named, and
+    /// the value under every copy is checked, whichever copy holds the credential.
+    @Test(arguments: [
+        ("header value", "log.entries[0].request.headers[0]", "value", "redaction.header"),
+        ("header value swapped", "log.entries[0].request.headers[0]", "value", "redaction.header"),
+        ("cookie value", "log.entries[0].request.cookies[0]", "value", "redaction.header"),
+        ("query value", "log.entries[0].request.queryString[0]", "value", "secret.github-token"),
+        ("postData text", "log.entries[0].request.postData", "text", "redaction.body-field"),
+        ("content text", "log.entries[0].response.content", "text", "secret.jwt"),
+        ("websocket data", "log.entries[0]._webSocketMessages[0]", "data", "redaction.body-field"),
+        ("entry comment", "log.entries[0].cache", "comment", "secret.github-token"),
+        ("request url", "log.entries[0].request", "url", "redaction.query"),
+    ])
+    func duplicateNamesAreNamedAndEveryCopyChecked(kind: String, place: String, name: String, rule: String) throws {
+        let t = HARFixture.token, pw = HARFixture.password
+        let mark = "DUP" + "MARK"
+        let url = "https://api.example.test/v1/me"
+        var e: Obj
+        var first = "***", second = ""
+        switch kind {
+        case "header value", "header value swapped":
+            e = HARFixture.entry(url: url, requestHeaders: [HARFixture.header("Authorization", mark)])
+            second = "Bearer " + pw
+            if kind == "header value swapped" { swap(&first, &second) }
+        case "cookie value":
+            e = HARFixture.entry(url: url, cookies: [["name": "sid", "value": mark]])
+            second = pw
+        case "query value":
+            e = HARFixture.entry(url: url)
+            var req = e["request"] as? Obj ?? [:]
+            req["queryString"] = [["name": "q", "value": mark]]
+            e["request"] = req
+            second = t
+        case "postData text":
+            e = HARFixture.entry(method: "POST", url: url, postData: ["mimeType": "application/json", "text": mark])
+            first = "{}"
+            second = #"{\"password\":\"\#(pw)\"}"#
+        case "content text":
+            e = HARFixture.entry(url: url, content: ["size": 10, "mimeType": "text/plain", "text": mark])
+            first = "ok"
+            second = "session " + HARFixture.jwt
+        case "websocket data":
+            e = HARFixture.entry(url: "wss://rt.example.test/socket", status: 101,
+                                 extra: ["_resourceType": "websocket",
+                                         "_webSocketMessages": [["type": "send", "time": 1_764_411_302.1, "opcode": 1, "data": mark]]])
+            first = "{}"
+            second = #"{\"access_token\":\"\#(pw)\"}"#
+        case "entry comment":
+            e = HARFixture.entry(url: url)
+            e["cache"] = ["comment": mark]
+            first = "none"
+            second = t
+        default:
+            e = HARFixture.entry(url: mark)
+            first = url
+            second = url + "?access_token=" + pw
+        }
+        var text = String(decoding: try HARFixture.data(HARFixture.document(creator: "WebInspector", entries: [e])), as: UTF8.self)
+        text = text.replacingOccurrences(of: "\"\(mark)\"", with: "\"\(first)\", \"\(name)\" : \"\(second)\"")
+        let path = try makeTempDir().appendingPathComponent("capture.har").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let (r, doc) = try json(["verify", "--json", path])
+        #expect(r.status == 1, "\(kind)")
+        let findings = doc["findings"]?.elements ?? []
+        #expect(findings.contains { $0["rule"]?.string == "verify.duplicate-key" && $0["location"]?.string == place
+            && $0["severity"]?.string == "high" }, "\(kind): \(r.out)")
+        #expect(findings.contains { $0["rule"]?.string == rule }, "\(kind): \(r.out)")
+        #expect(!r.out.contains(t) && !r.out.contains(pw), "\(kind)")
+
+        // Scrub replaces the credential under whichever copy holds it, renames later copies
+        // `<name>~2`, and its copy passes verify.
+        let out = try makeTempDir().appendingPathComponent("scrubbed.har").path
+        let s = runCLI(["scrub", path, "-o", out])
+        #expect(s.status == 0, "\(kind): \(s.err)")
+        #expect(s.err.contains("'\(name)' in one object → '\(name)~2'") && !s.err.contains(t) && !s.err.contains(pw), "\(kind): \(s.err)")
+        let copy = String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: out))) ?? Data(), as: UTF8.self)
+        #expect(!copy.contains(t) && !copy.contains(pw) && copy.contains("\"\(name)~2\""), "\(kind): \(copy)")
+        let v = runCLI(["verify", "--fail-on", "low", out])
+        #expect(v.status == 0, "\(kind): \(v.out)")
+    }
+
     /// A Chromium capture with credentials in its WebSocket messages (text JSON, binary base64) and in
     /// its initiator's stack: verify finds each; the scrubbed copy keeps every message (type, time,
     /// opcode), its binary data still base64, is as valid a HAR as its input, and verify finds nothing in it.

@@ -217,6 +217,31 @@ import SiftCore
         #expect(b["sessions"]?.elements.first?["recordCount"]?.int == a["sessions"]?.elements.first?["recordCount"]?.int)
     }
 
+    /// A gzip'd HAR whose entry holds a header's `value` twice: `--dry-run` names the line of the
+    /// later copy, the copy (gzip'd again) keeps the first, renames the later one `value~2` with its
+    /// credential replaced, and passes verify.
+    @Test func harDuplicateNamesAreRenamedAndTheirValuesScrubbed() throws {
+        let mark = "DUP" + "MARK"
+        let e = HARFixture.entry(url: "https://api.example.test/v1/me", requestHeaders: [HARFixture.header("Authorization", mark)])
+        var text = String(decoding: try HARFixture.data(HARFixture.document(creator: "WebInspector", entries: [e])), as: UTF8.self)
+        text = text.replacingOccurrences(of: "\"\(mark)\"", with: "\"***\",\n\"value\" : \"Bearer \(Self.password)\"")
+        let line = (text.components(separatedBy: "\n").firstIndex { $0.contains(Self.password) } ?? -1) + 1
+        let input = try makeTempDir().appendingPathComponent("capture.har.gz").path
+        try Data(try DeflateStream.gzip(Array(text.utf8))).write(to: URL(fileURLWithPath: input))
+        let before = runCLI(["verify", "--fail-on", "low", input])
+        #expect(before.status == 1 && before.out.contains("verify.duplicate-key") && before.out.contains("redaction.header"), "\(before.out)")
+
+        let dry = runCLI(["scrub", "--dry-run", input])
+        #expect(dry.status == 0 && dry.out.contains("line \(line): a later copy of 'value' in one object → 'value~2'"), "\(dry.out)")
+        let out = try makeTempDir().appendingPathComponent("scrubbed.har.gz").path
+        let r = runCLI(["scrub", input, "-o", out, "-q"])
+        #expect(r.status == 0, "\(r.err)")
+        let copy = String(decoding: try Scrubber.inflate(Array(try Data(contentsOf: URL(fileURLWithPath: out))), limit: 1 << 20), as: UTF8.self)
+        #expect(!copy.contains(Self.password) && copy.contains(#""value" : "***""#) && copy.contains(#""value~2" : "***scrubbed:"#), "\(copy)")
+        let v = runCLI(["verify", "--fail-on", "low", out])
+        #expect(v.status == 0, "\(v.out)")
+    }
+
     /// Files beside the sessions (export.json, a note) are read and scrubbed like the rest.
     @Test(arguments: ["export.json", "store.json", "notes.txt"]) func otherFilesAreScrubbed(_ name: String) throws {
         let root = try makeTempDir().appendingPathComponent("PalbeConsole")

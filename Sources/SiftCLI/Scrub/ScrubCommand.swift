@@ -207,7 +207,8 @@ public enum ScrubCommand: SiftCommand {
                 throw WriteError("a HAR file over \(16 * limits.maxLineBytes) bytes is not rewritten")
             }
             let doc = try JSONDocument(bytes: bytes, maxDepth: limits.maxJSONDepth)
-            return try scrubber.document(doc)
+            // A name held twice in one object (verify.duplicate-key): later copies are renamed, as in a session file.
+            return try scrubber.resolved(doc, edited: try scrubber.document(doc), line: 1)
         }
         return try scrubber.jsonLines(bytes)
     }

@@ -317,7 +317,7 @@ struct Scrubber {
         return changed ? out : nil
     }
 
-    /// A record whose object holds a name more than once (`verify.duplicate-key`: readers disagree on
+    /// A record (or a HAR document) whose object holds a name more than once (`verify.duplicate-key`: readers disagree on
     /// which copy counts): `edited` (or the record as it stands) with every later copy renamed
     /// `<name>~2`, `<name>~3`…, a name held nowhere else in the record, so the first copy keeps its
     /// name (the one pbsift reads) and no copy's value is lost; the other values were already
@@ -338,7 +338,9 @@ struct Scrubber {
                 let name = d.name + "~\(k)"
                 taken.insert(name)
                 edits.append((r, Array(Scrubber.quoted(name).dropFirst().dropLast())))
-                keyRenames.append((line: line, from: d.name, to: name))
+                // A document of several lines (a HAR): the line the copy stands on.
+                let newlines = bytes[..<r.lowerBound].reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
+                keyRenames.append((line: line + newlines, from: d.name, to: name))
             }
         }
         edits.sort { $0.0.lowerBound < $1.0.lowerBound }

@@ -59,6 +59,25 @@ public struct Record: Sendable {
 
     /// The record's `id` (network records).
     public var id: String? { json["id"]?.string }
+
+    /// A record mapped from input that held a name twice in one object (a HAR entry): each such
+    /// name with its place, and the record mapped once more per later copy, so every copy is
+    /// checked (`verify.duplicate-key`). Empty for most records.
+    public var duplicateNames: [DuplicateName] = []
+    public var copies: [JSONValue] = []
+}
+
+/// A member name held more than once in one object of the input, where it stands.
+public struct DuplicateName: Sendable, Hashable {
+    /// The object's place (`log.entries[3].request.headers[0]`).
+    public var place: String
+    public var name: String
+    public var count: Int
+    public init(place: String, name: String, count: Int) {
+        self.place = place
+        self.name = name
+        self.count = count
+    }
 }
 
 /// One input being read (a command-line argument).

@@ -36,6 +36,8 @@ extension InputPass {
         var session: SessionContext?
         var sessionKey: String?
         var group: [JSONValue] = []
+        /// Each grouped entry's index and line.
+        var groupPlaces: [(index: Int, line: Int)] = []
         var groupBytes = 0
         var groupStart = (index: 0, line: 0)
         var groupId: String?
@@ -77,9 +79,26 @@ extension InputPass {
             seq += 1
             let bytes = HARMapping.recordBytes(group, seq: seq, fallbackId: "entries[\(groupStart.index)]",
                                                requestIdHeader: requestIdHeader)
+            let members = group, places = groupPlaces
             group = []
+            groupPlaces = []
             guard let doc = try? JSONDocument(bytes: bytes, maxDepth: limits.maxJSONDepth) else { return }
-            let record = Record(line: groupStart.line, json: doc.root)
+            var record = Record(line: groupStart.line, json: doc.root)
+            // An entry that holds a name twice in one object: the mapping reads one copy, so the
+            // record names each such name and carries the entry mapped once per later copy, and
+            // verify checks every copy (`verify.duplicate-key`).
+            for (e, place) in zip(members, places) where e.doc.hasDuplicateKeys {
+                HARMapping.duplicateNames(e, path: "log.entries[\(place.index)]", into: &record.duplicateNames)
+                let unmapped = HARMapping.unmapped(e)
+                for variant in HARMapping.duplicateVariants(e.doc, maxDepth: limits.maxJSONDepth) {
+                    let copy = HARMapping.recordBytes([variant.root], seq: seq, fallbackId: "entries[\(place.index)]",
+                                                      requestIdHeader: requestIdHeader)
+                    if let copyDoc = try? JSONDocument(bytes: copy, maxDepth: limits.maxJSONDepth) { record.copies.append(copyDoc.root) }
+                    for (name, bytes) in HARMapping.unmapped(variant.root) where !unmapped.contains(where: { $0.0 == name && $0.1 == bytes }) {
+                        other("entry", name, bytes, line: place.line)
+                    }
+                }
+            }
             harRecords += 1
             s.recordCount += 1
             s.counts["network", default: 0] += 1
@@ -162,6 +181,7 @@ extension InputPass {
                 }
                 groupId = rid
                 group.append(e)
+                groupPlaces.append((index, line))
                 groupBytes += bytes.count
             case .tooLarge(let what, let bytes, let line, let offset):
                 lose("integrity.malformed-line", .medium, line: line, offset: offset,

@@ -566,3 +566,47 @@ public enum HARMapping {
 extension String {
     func leftPadded(_ n: Int) -> String { count >= n ? self : String(repeating: "0", count: n - count) + self }
 }
+
+extension HARMapping {
+    /// Every object in `v` that holds a name more than once: its place under `path`, the name, how many copies.
+    static func duplicateNames(_ v: JSONValue, path: String, into out: inout [DuplicateName]) {
+        switch v.kind {
+        case .object:
+            var counts: [String: Int] = [:]
+            var order: [String] = []
+            v.forEachMember { k, x in
+                if counts[k] == nil { order.append(k) }
+                counts[k, default: 0] += 1
+                duplicateNames(x, path: path + "." + (k.count > 64 ? String(k.prefix(64)) + "…" : k), into: &out)
+            }
+            for k in order where (counts[k] ?? 0) > 1 { out.append(DuplicateName(place: path, name: k, count: counts[k] ?? 0)) }
+        case .array:
+            var i = 0
+            v.forEachElement { x in
+                duplicateNames(x, path: path + "[\(i)]", into: &out)
+                i += 1
+            }
+        default:
+            break
+        }
+    }
+
+    /// `doc` once per later copy of a name it holds twice in one object (at most 64): in the k-th,
+    /// copy k of each such name is the one that stands (the others renamed), as verify reads a
+    /// session record's copies. Empty when no name is held twice.
+    static func duplicateVariants(_ doc: JSONDocument, maxDepth: Int) -> [JSONDocument] {
+        let duplicates = doc.duplicateKeys()
+        guard !duplicates.isEmpty else { return [] }
+        let copies = min(duplicates.map(\.ranges.count).max() ?? 1, 64)
+        var out: [JSONDocument] = []
+        for k in 1..<max(copies, 2) {
+            var bytes = doc.bytes
+            for d in duplicates {
+                let keep = min(k, d.ranges.count - 1)
+                for (j, r) in d.ranges.enumerated() where j != keep && !r.isEmpty { bytes[r.lowerBound] = UInt8(ascii: "_") }
+            }
+            if let variant = try? JSONDocument(bytes: bytes, maxDepth: maxDepth) { out.append(variant) }
+        }
+        return out
+    }
+}

@@ -7,7 +7,7 @@ import SiftWaterfall
 /// `pbsift report`: everything the other commands found, in one pass, led by a verdict.
 /// It composes their analyses and renderers; it re-implements none of them.
 public struct SupportReport: Sendable {
-    /// The reader's outcome, redacted.
+    /// The reader's outcome, redacted, without its findings (`findings` holds those shown).
     public let redactedOutcome: Redacted<ReadOutcome>
     public var outcome: ReadOutcome { redactedOutcome.value }
     /// Every finding of every analysis, sorted, redacted.
@@ -27,7 +27,11 @@ public struct SupportReport: Sendable {
     /// `waterfall` must have been built with the same `redactor`.
     public init(outcome: ReadOutcome, findings: [Finding], waterfall: WaterfallReport, correlation: CorrelationReport?,
                 timeline: FailureTimeline, verifySummary: VerifySummary, slowest: Int, redactor: Redactor) {
-        self.redactedOutcome = redactor.apply(outcome)
+        // The outcome's findings are not redacted a second time: `findings` are the ones shown (an
+        // export of many sessions has many, and each copy counts).
+        var read = outcome
+        read.findings = []
+        self.redactedOutcome = redactor.apply(read)
         self.findings = findings.map { $0.redacted(by: redactor) }
         self.waterfall = waterfall
         self.redactedCorrelation = correlation.map { redactor.apply($0) }

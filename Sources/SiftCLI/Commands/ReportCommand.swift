@@ -107,10 +107,11 @@ public enum ReportCommand: SiftCommand {
         let verify = VerifyAnalysis(config: config)
         verify.keepSecretValues()
         let waterfall = WaterfallAnalysis()
-        // Without logs there is no join: the network records are the waterfall's alone.
-        let correlation = logs.isEmpty ? CorrelationAnalysis(maxRequests: 0) : CorrelationAnalysis()
+        // Without logs there is no join: the network records are the waterfall's alone, and no
+        // session is collected for it (an export can hold a hundred thousand).
+        let correlation = CorrelationAnalysis()
         let timeline = FailureTimeline(context: context)
-        try run.read(inputs, analyses: [verify, waterfall, correlation, timeline])
+        try run.read(inputs, analyses: logs.isEmpty ? [verify, waterfall, timeline] : [verify, waterfall, correlation, timeline])
         let outcome = run.outcome
 
         var correlated: CorrelationReport? = nil

@@ -44,14 +44,7 @@ public final class SecretHitFinder: @unchecked Sendable {
         }
         worker.scanner.hits = all
         guard !duplicates.isEmpty else { return collect() }
-        let copies = min(duplicates.map(\.ranges.count).max() ?? 1, 64)
-        for k in 1..<max(copies, 2) {
-            var bytes = record.json.doc.bytes
-            for d in duplicates {
-                let keep = min(k, d.ranges.count - 1)
-                for (j, r) in d.ranges.enumerated() where j != keep && !r.isEmpty { bytes[r.lowerBound] = UInt8(ascii: "_") }
-            }
-            guard let doc = try? JSONDocument(bytes: bytes) else { continue }
+        for doc in record.json.doc.laterCopies(duplicates) {
             worker.scanner.hits.removeAll(keepingCapacity: true)
             worker.scan(Record(line: record.line, json: doc.root), refs: &refs)
             all += worker.scanner.hits

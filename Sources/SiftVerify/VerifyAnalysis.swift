@@ -362,15 +362,8 @@ final class VerifyWorker: @unchecked Sendable {
                                            value: "", message: "the name '\(clipName(d.name))' appears \(d.ranges.count) times in one object; every copy was checked",
                                            bound: true))
             }
-            let copies = min(duplicates.map(\.ranges.count).max() ?? 1, 64)
             var all = scanner.hits
-            for k in 1..<max(copies, 2) {
-                var bytes = record.json.doc.bytes
-                for d in duplicates {
-                    let keep = min(k, d.ranges.count - 1)
-                    for (j, r) in d.ranges.enumerated() where j != keep && !r.isEmpty { bytes[r.lowerBound] = UInt8(ascii: "_") }
-                }
-                guard let doc = try? JSONDocument(bytes: bytes) else { continue }
+            for doc in record.json.doc.laterCopies(duplicates) {
                 var more: [String] = []
                 scan(Record(line: record.line, json: doc.root), refs: &more)
                 refs += more

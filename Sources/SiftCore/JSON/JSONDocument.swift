@@ -59,6 +59,25 @@ public final class JSONDocument: @unchecked Sendable {
         hasDuplicateKeys = parser.duplicates
     }
 
+    /// The document once per later copy of the repeated names `duplicates` (from `duplicateKeys()`), at
+    /// most 63 documents: in the k-th, every copy of each repeated name but its k-th (or its last) is
+    /// renamed out of the way (its quote becomes `_`), so a reader that takes one copy sees that one.
+    /// Readers disagree on which copy counts; checking each of these checks every copy.
+    public func laterCopies(_ duplicates: [(name: String, ranges: [Range<Int>])]) -> [JSONDocument] {
+        guard !duplicates.isEmpty else { return [] }
+        let copies = min(duplicates.map(\.ranges.count).max() ?? 1, 64)
+        var out: [JSONDocument] = []
+        for k in 1..<max(copies, 2) {
+            var b = bytes
+            for d in duplicates {
+                let keep = min(k, d.ranges.count - 1)
+                for (j, r) in d.ranges.enumerated() where j != keep && !r.isEmpty { b[r.lowerBound] = UInt8(ascii: "_") }
+            }
+            if let doc = try? JSONDocument(bytes: b) { out.append(doc) }
+        }
+        return out
+    }
+
     /// Every member name that appears more than once in one object: its decoded name and the byte
     /// ranges (content between the quotes) of each copy's name, in order. Empty for most documents.
     public func duplicateKeys() -> [(name: String, ranges: [Range<Int>])] {

@@ -478,6 +478,39 @@ public enum HARMapping {
 
     static func stamp(_ us: Int64) -> String { Timestamp.format(Double(us) / 1_000_000, micro: true) }
 
+    /// The phases of an entry's `timings` from `start`, each handed to `put` as a transaction field
+    /// and its time (HAR 1.2: a phase that does not apply is -1; `ssl` is inside `connect`); with no
+    /// `timings`, the entry's `time` ends it. Returns the end. One definition for both record writers.
+    static func phases(_ e: JSONValue, start: Int64, put: (String, Int64) -> Void) -> Int64? {
+        guard let t = e["timings"], t.isObject else {
+            guard let time = micros(e["time"]) else { return nil }
+            put("responseEnd", start + time)
+            return start + time
+        }
+        var c = start
+        if let b = micros(t["blocked"]) { c += b }
+        if let d = micros(t["dns"]) {
+            put("domainLookupStart", c); c += d; put("domainLookupEnd", c)
+        }
+        if let k = micros(t["connect"]) {
+            put("connectStart", c)
+            c += k
+            if let s = micros(t["ssl"]) {
+                put("secureConnectionStart", c - min(s, k))
+                put("secureConnectionEnd", c)
+            }
+            put("connectEnd", c)
+        }
+        let send = micros(t["send"]), wait = micros(t["wait"]), receive = micros(t["receive"])
+        if send != nil || wait != nil || receive != nil {
+            put("requestStart", c); c += send ?? 0; put("requestEnd", c)
+        }
+        if wait != nil || receive != nil {
+            c += wait ?? 0; put("responseStart", c); c += receive ?? 0; put("responseEnd", c)
+        }
+        return c
+    }
+
     /// One transaction from an entry's `startedDateTime` and `timings`, with its start and end.
     static func transaction(_ e: JSONValue) -> ([String: JSONOut], Int64?, Int64?) {
         var tx: [String: JSONOut] = [:]
@@ -486,33 +519,7 @@ public enum HARMapping {
         if let start {
             func put(_ k: String, _ v: Int64) { tx[k] = .string(stamp(v)) }
             put("fetchStart", start)
-            if let t = e["timings"], t.isObject {
-                var c = start
-                if let b = micros(t["blocked"]) { c += b }
-                if let d = micros(t["dns"]) {
-                    put("domainLookupStart", c); c += d; put("domainLookupEnd", c)
-                }
-                if let k = micros(t["connect"]) {
-                    put("connectStart", c)
-                    c += k
-                    if let s = micros(t["ssl"]) {
-                        put("secureConnectionStart", c - min(s, k))
-                        put("secureConnectionEnd", c)
-                    }
-                    put("connectEnd", c)
-                }
-                let send = micros(t["send"]), wait = micros(t["wait"]), receive = micros(t["receive"])
-                if send != nil || wait != nil || receive != nil {
-                    put("requestStart", c); c += send ?? 0; put("requestEnd", c)
-                }
-                if wait != nil || receive != nil {
-                    c += wait ?? 0; put("responseStart", c); c += receive ?? 0; put("responseEnd", c)
-                }
-                end = c
-            } else if let time = micros(e["time"]) {
-                end = start + time
-                put("responseEnd", start + time)
-            }
+            end = phases(e, start: start, put: put)
         }
         let req = e["request"], resp = e["response"]
         if let u = req?["url"]?.string, e["_noTransactionURL"]?.bool != true { tx["url"] = .string(u) }

@@ -268,33 +268,7 @@ extension HARMapping {
         if let start {
             func put(_ k: String, _ v: Int64) { tx.put(k, text: stamp(v)) }
             put("fetchStart", start)
-            if let t = e["timings"], t.isObject {
-                var c = start
-                if let b = micros(t["blocked"]) { c += b }
-                if let d = micros(t["dns"]) {
-                    put("domainLookupStart", c); c += d; put("domainLookupEnd", c)
-                }
-                if let k = micros(t["connect"]) {
-                    put("connectStart", c)
-                    c += k
-                    if let s = micros(t["ssl"]) {
-                        put("secureConnectionStart", c - min(s, k))
-                        put("secureConnectionEnd", c)
-                    }
-                    put("connectEnd", c)
-                }
-                let send = micros(t["send"]), wait = micros(t["wait"]), receive = micros(t["receive"])
-                if send != nil || wait != nil || receive != nil {
-                    put("requestStart", c); c += send ?? 0; put("requestEnd", c)
-                }
-                if wait != nil || receive != nil {
-                    c += wait ?? 0; put("responseStart", c); c += receive ?? 0; put("responseEnd", c)
-                }
-                end = c
-            } else if let time = micros(e["time"]) {
-                end = start + time
-                put("responseEnd", start + time)
-            }
+            end = phases(e, start: start, put: put)
         }
         let req = e["request"], resp = e["response"]
         if let u = req?["url"], u.isString, e["_noTransactionURL"]?.bool != true { tx.put("url", string: u) }

@@ -231,27 +231,6 @@ enum Shape {
         return bad * 50 <= n
     }
 
-    /// Decodes `%XX` and `+` (form encoding) into bytes.
-    static func percentDecode(_ b: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(b.count)
-        var i = 0
-        while i < b.count {
-            let c = b[i]
-            if c == UInt8(ascii: "%"), i + 2 < b.count, let h = hexNibble(b[i + 1]), let l = hexNibble(b[i + 2]) {
-                out.append(h << 4 | l)
-                i += 3
-            } else if c == UInt8(ascii: "+") && plusIsSpace {
-                out.append(0x20)
-                i += 1
-            } else {
-                out.append(c)
-                i += 1
-            }
-        }
-        return out
-    }
-
     @inline(__always) static func hexNibble(_ c: UInt8) -> UInt8? {
         switch c {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - 48

@@ -246,7 +246,7 @@ final class ContentScanner {
     /// reported from `hits[since...]` (found in the text as it stands) is not reported again.
     func percentEncoded(_ b: UnsafeBufferPointer<UInt8>, since: Int, location: () -> String) {
         guard let base = b.baseAddress, memchr(base, 0x25, b.count) != nil else { return }
-        let decoded = Shape.percentDecode(b, plusIsSpace: false)
+        let decoded = Percent.decode(b, plusIsSpace: false)
         guard decoded.count < b.count else { return }
         decoded.withUnsafeBufferPointer { decodedForm($0, since: since, location: location) }
     }
@@ -555,7 +555,7 @@ final class ContentScanner {
         defer { nesting -= 1 }
         if v.contains(UInt8(ascii: "?")) || v.contains(UInt8(ascii: "#")) { listedQuery(v, location: location) }
         if v.contains(UInt8(ascii: "%")) {
-            let again = Shape.percentDecode(v, plusIsSpace: true)
+            let again = Percent.decode(v, plusIsSpace: true)
             guard again.count < v.count else { return }
             again.withUnsafeBufferPointer { d in
                 shapes(d, hints: []) { location }
@@ -602,8 +602,8 @@ final class ContentScanner {
                 let rawName = UnsafeBufferPointer(rebasing: pair[0..<eq])
                 let rawValue = eq < pair.count ? UnsafeBufferPointer(rebasing: pair[(eq + 1)...]) : UnsafeBufferPointer(rebasing: pair[pair.count...])
                 // Percent-decode only when there is something to decode.
-                let name = ContentScanner.needsDecoding(rawName) ? Shape.percentDecode(rawName, plusIsSpace: true) : nil
-                let value = ContentScanner.needsDecoding(rawValue) ? Shape.percentDecode(rawValue, plusIsSpace: true) : nil
+                let name = ContentScanner.needsDecoding(rawName) ? Percent.decode(rawName, plusIsSpace: true) : nil
+                let value = ContentScanner.needsDecoding(rawValue) ? Percent.decode(rawValue, plusIsSpace: true) : nil
                 func withBytes<R>(_ decoded: [UInt8]?, _ raw: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
                     if let decoded { return decoded.withUnsafeBufferPointer(body) }
                     return body(raw)
@@ -778,8 +778,8 @@ final class ContentScanner {
                 let pair = UnsafeBufferPointer(rebasing: b[start..<end])
                 var eq = pair.count
                 for k in 0..<pair.count where pair[k] == UInt8(ascii: "=") { eq = k; break }
-                let name = Shape.percentDecode(UnsafeBufferPointer(rebasing: pair[0..<eq]), plusIsSpace: true)
-                let value = eq < pair.count ? Shape.percentDecode(UnsafeBufferPointer(rebasing: pair[(eq + 1)...]), plusIsSpace: true) : []
+                let name = Percent.decode(UnsafeBufferPointer(rebasing: pair[0..<eq]), plusIsSpace: true)
+                let value = eq < pair.count ? Percent.decode(UnsafeBufferPointer(rebasing: pair[(eq + 1)...]), plusIsSpace: true) : []
                 let nameText = clipName(String(decoding: name, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
                 let loc = "\(location) form:\(nameText)"
                 let listed = name.withUnsafeBufferPointer { formNames.contains(raw: $0) }

@@ -587,5 +587,5 @@ func urlPassword(_ t: ScanInput, _ p: Int, limit: Int = Int.max) -> DetMatch? {
 }
 
 extension Shape {
-    static func percentDecoded(_ b: UnsafeBufferPointer<UInt8>) -> [UInt8] { percentDecode(b, plusIsSpace: false) }
+    static func percentDecoded(_ b: UnsafeBufferPointer<UInt8>) -> [UInt8] { Percent.decode(b, plusIsSpace: false) }
 }

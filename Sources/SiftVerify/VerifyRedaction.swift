@@ -27,7 +27,7 @@ public final class VerifyTextDetector: SecretDetector, @unchecked Sendable {
                 // stored and percent-decoded.
                 scanner.shapes(b, hints: []) { "" }
                 if b.contains(UInt8(ascii: "%")) {
-                    let decoded = Shape.percentDecode(b, plusIsSpace: false)
+                    let decoded = Percent.decode(b, plusIsSpace: false)
                     decoded.withUnsafeBufferPointer { scanner.shapes($0, hints: []) { "" } }
                 }
             case .text:
@@ -44,7 +44,7 @@ public final class VerifyTextDetector: SecretDetector, @unchecked Sendable {
                 // query value is).
                 var encoded = Array(b)
                 for _ in 0..<3 where encoded.contains(UInt8(ascii: "%")) {
-                    let decoded = encoded.withUnsafeBufferPointer { Shape.percentDecode($0, plusIsSpace: false) }
+                    let decoded = encoded.withUnsafeBufferPointer { Percent.decode($0, plusIsSpace: false) }
                     guard decoded.count < encoded.count else { break }
                     decoded.withUnsafeBufferPointer { scanner.shapes($0, hints: []) { "" } }
                     encoded = decoded

@@ -138,7 +138,7 @@ struct ScrubValues {
             var form = part
             var placeholder: String?
             for _ in 0..<3 where form.contains(UInt8(ascii: "%")) && placeholder == nil {
-                form = ScrubValues.percentDecode(form)
+                form = Percent.decode(form, plusIsSpace: true)
                 placeholder = entries.first { e in e.forms.contains { f in !f.isEmpty && ScrubValues.replaceAll(form, f, []) != nil } }?.placeholder
             }
             if let placeholder {
@@ -152,30 +152,6 @@ struct ScrubValues {
         return changed ? out : nil
     }
 
-    /// `%XX` resolved (`+` as a space).
-    static func percentDecode(_ b: [UInt8]) -> [UInt8] {
-        func hex(_ c: UInt8) -> UInt8? {
-            switch c {
-            case 48...57: c - 48
-            case 65...70: c - 55
-            case 97...102: c - 87
-            default: nil
-            }
-        }
-        var out: [UInt8] = []
-        out.reserveCapacity(b.count)
-        var i = 0
-        while i < b.count {
-            if b[i] == 0x25, i + 2 < b.count, let x = hex(b[i + 1]), let y = hex(b[i + 2]) {
-                out.append(x << 4 | y)
-                i += 3
-            } else {
-                out.append(b[i] == 0x2B ? 0x20 : b[i])
-                i += 1
-            }
-        }
-        return out
-    }
 
     /// `bytes` with every form of every value replaced; nil when nothing was there. `used` collects
     /// the placeholders written.

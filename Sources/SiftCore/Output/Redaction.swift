@@ -282,27 +282,7 @@ public final class Redactor: @unchecked Sendable {
     /// `%XX` (and `+` as a space) resolved; nil when there is nothing to resolve.
     static func percentDecoded(_ s: String) -> String? {
         guard s.contains("%") || s.contains("+") else { return nil }
-        var bytes: [UInt8] = []
-        let u = Array(s.utf8)
-        var i = 0
-        func hex(_ c: UInt8) -> UInt8? {
-            switch c {
-            case 48...57: return c - 48
-            case 65...70: return c - 55
-            case 97...102: return c - 87
-            default: return nil
-            }
-        }
-        while i < u.count {
-            if u[i] == 0x25, i + 2 < u.count, let a = hex(u[i + 1]), let b = hex(u[i + 2]) {
-                bytes.append(a << 4 | b)
-                i += 3
-            } else {
-                bytes.append(u[i] == 0x2B ? 0x20 : u[i])
-                i += 1
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        return String(decoding: Percent.decode(Array(s.utf8), plusIsSpace: true), as: UTF8.self)
     }
 
     // MARK: URL

@@ -2,7 +2,7 @@
 public enum Percent {
     /// `%XX` resolved to its byte (a `%` without two hex digits after it stays as it is); with
     /// `plusIsSpace` (form encoding), `+` is a space.
-    public static func decode(_ b: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool) -> [UInt8] {
+    @inlinable public static func decode(_ b: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(b.count)
         var i = 0
@@ -25,7 +25,7 @@ public enum Percent {
     }
 
     /// The value of one hex digit, either case.
-    @inline(__always) public static func nibble(_ c: UInt8) -> UInt8? {
+    @inlinable @inline(__always) public static func nibble(_ c: UInt8) -> UInt8? {
         switch c {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - 48
         case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - 87

@@ -208,7 +208,7 @@ public enum ScrubCommand: SiftCommand {
             }
             let doc = try JSONDocument(bytes: bytes, maxDepth: limits.maxJSONDepth)
             // A name held twice in one object (verify.duplicate-key): later copies are renamed, as in a session file.
-            return try scrubber.resolved(doc, edited: try scrubber.document(doc), line: 1)
+            return try scrubber.resolved(doc, edited: try scrubber.document(doc), line: 1, prefix: "_")
         }
         return try scrubber.jsonLines(bytes)
     }

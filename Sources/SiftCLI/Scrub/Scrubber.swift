@@ -298,7 +298,8 @@ struct Scrubber {
     /// `<name>~2`, `<name>~3`…, a name held nowhere else in the record, so the first copy keeps its
     /// name (the one pbsift reads) and no copy's value is lost; the other values were already
     /// replaced, every copy having been checked. `edited` when no name is held twice.
-    mutating func resolved(_ doc: JSONDocument, edited: [UInt8]?, line: Int) throws -> [UInt8]? {
+    /// `prefix` goes before each new name: `_` in a HAR, where a name of one's own starts with `_`.
+    mutating func resolved(_ doc: JSONDocument, edited: [UInt8]?, line: Int, prefix: String = "") throws -> [UInt8]? {
         guard doc.hasDuplicateKeys else { return edited }
         let bytes = edited ?? doc.bytes
         guard let current = try? JSONDocument(bytes: bytes, maxDepth: limits.maxJSONDepth) else { return edited }
@@ -306,24 +307,28 @@ struct Scrubber {
         guard !duplicates.isEmpty else { return edited }
         var taken = Set<String>()
         Scrubber.names(current.root, into: &taken)
-        var edits: [(Range<Int>, [UInt8])] = []
+        var edits: [(Range<Int>, [UInt8], from: String, to: String)] = []
         for d in duplicates {
             for r in d.ranges.dropFirst() {
                 var k = 2
-                while taken.contains(d.name + "~\(k)") { k += 1 }
-                let name = d.name + "~\(k)"
+                while taken.contains(prefix + d.name + "~\(k)") { k += 1 }
+                let name = prefix + d.name + "~\(k)"
                 taken.insert(name)
-                edits.append((r, Array(Scrubber.quoted(name).dropFirst().dropLast())))
-                // A document of several lines (a HAR): the line the copy stands on.
-                let newlines = bytes[..<r.lowerBound].reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
-                keyRenames.append((line: line + newlines, from: d.name, to: name))
+                edits.append((r, Array(Scrubber.quoted(name).dropFirst().dropLast()), d.name, name))
             }
         }
         edits.sort { $0.0.lowerBound < $1.0.lowerBound }
+        // A document of several lines (a HAR): the line each copy stands on, counted in one pass.
+        var newlines = 0, counted = 0
+        for e in edits {
+            for i in counted..<e.0.lowerBound where bytes[i] == 0x0A { newlines += 1 }
+            counted = max(counted, e.0.lowerBound)
+            keyRenames.append((line: line + newlines, from: e.from, to: e.to))
+        }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + 8 * edits.count)
         var at = 0
-        for (r, b) in edits where r.lowerBound >= at {
+        for (r, b, _, _) in edits where r.lowerBound >= at {
             out += bytes[at..<r.lowerBound]
             out += b
             at = r.upperBound

@@ -3,7 +3,7 @@ import SiftCore
 
 /// One network record, as far as the join needs it: the shared `NetworkRecord` (its fields are
 /// defined there, once) and the device times of its last transaction.
-public struct NetworkEntry: NetworkRecordView, Sendable, Equatable {
+public struct NetworkEntry: NetworkRecordHolder, Sendable, Equatable {
     /// The record as every analysis sees it.
     public var record: NetworkRecord
     // Device times of the last transaction, seconds since 1970; NaN when absent.
@@ -33,25 +33,6 @@ public struct NetworkEntry: NetworkRecordView, Sendable, Equatable {
     /// The join's view of `record`, without device times.
     public init(record: NetworkRecord) { self.record = record }
 
-    /// The input path as given on the command line.
-    public var input: String { get { record.ref.input } set { record.ref.input = newValue } }
-    /// The session file inside the input.
-    public var file: String { get { record.ref.file } set { record.ref.file = newValue } }
-    /// Line in the session file.
-    public var line: Int { get { record.ref.line } set { record.ref.line = newValue } }
-    /// The session the record belongs to (nil for stdin without a header).
-    public var sessionId: String? { get { record.sessionId } set { record.sessionId = newValue } }
-    public var seq: Int? { get { record.seq } set { record.seq = newValue } }
-    public var recordId: String? { get { record.recordId } set { record.recordId = newValue } }
-    public var requestId: String? { get { record.requestId } set { record.requestId = newValue } }
-    public var echoedRequestId: String? { get { record.echoedRequestId } set { record.echoedRequestId = newValue } }
-    public var method: String? { get { record.method } set { record.method = newValue } }
-    public var url: String? { get { record.url } set { record.url = newValue } }
-    public var statusCode: Int? { get { record.statusCode } set { record.statusCode = newValue } }
-    public var state: String? { get { record.state } set { record.state = newValue } }
-    public var ts: Double? { get { record.ts } set { record.ts = newValue } }
-    public var duration: Double? { get { record.duration } set { record.duration = newValue } }
-
     private static func get(_ v: Double) -> Double? { v.isNaN ? nil : v }
     /// From the last transaction of `metrics` (device clock).
     public var requestStart: Double? { get { Self.get(times.0) } set { times.0 = newValue ?? .nan } }
@@ -72,8 +53,6 @@ public struct NetworkEntry: NetworkRecordView, Sendable, Equatable {
     /// The echoed id, parsed (nil when absent or malformed).
     public var echoedID: RequestID? { echoedRequestId.flatMap { RequestID($0.trimmingCharacters(in: .whitespaces)) } }
 
-    /// Where the record is (the join key with the waterfall, `show` and `report`).
-    public var ref: RecordRef { record.ref }
 }
 
 /// One session, as far as the join needs it.

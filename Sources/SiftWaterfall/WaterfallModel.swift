@@ -325,25 +325,6 @@ public struct WaterfallRequest: Sendable {
         self.hasMetrics = false
     }
 
-    /// The input path as given on the command line.
-    public var input: String { get { record.ref.input } set { record.ref.input = newValue } }
-    /// The session file inside the input.
-    public var file: String { get { record.ref.file } set { record.ref.file = newValue } }
-    /// 1-based line in `file`.
-    public var line: Int { get { record.ref.line } set { record.ref.line = newValue } }
-    public var sessionId: String? { get { record.sessionId } set { record.sessionId = newValue } }
-    public var seq: Int? { get { record.seq } set { record.seq = newValue } }
-    public var recordId: String? { get { record.recordId } set { record.recordId = newValue } }
-    public var requestId: String? { get { record.requestId } set { record.requestId = newValue } }
-    public var method: String? { get { record.method } set { record.method = newValue } }
-    /// The record's URL (userinfo removed, secret query values masked).
-    public var url: String? { get { record.url } set { record.url = newValue } }
-    public var statusCode: Int? { get { record.statusCode } set { record.statusCode = newValue } }
-    /// `success`, `failure`, `pending`, `cancelled`.
-    public var state: String? { get { record.state } set { record.state = newValue } }
-    /// The record's `error`: `description (domain code)`, when it failed.
-    public var error: String? { get { record.error } set { record.error = newValue } }
-
     /// When the request started: metrics taskStart, else the first transaction's start, else
     /// `ts` − `duration`, else `ts`.
     public var startUs: Micros? {
@@ -523,7 +504,5 @@ enum WaterfallJSON {
     }
 }
 
-extension WaterfallRequest: NetworkRecordView {
-    /// Where the record is (the join key with the correlation and `show`).
-    public var ref: RecordRef { record.ref }
-}
+/// The record's fields (`input`, `url`, `state`…) come through `NetworkRecordHolder`.
+extension WaterfallRequest: NetworkRecordHolder {}

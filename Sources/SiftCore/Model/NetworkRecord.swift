@@ -47,6 +47,40 @@ extension NetworkRecordView {
     public var failed: Bool { NetworkRecord.failed(state: state, statusCode: statusCode) }
 }
 
+/// A type that stores one `NetworkRecord` and adds its own fields (the waterfall's `WaterfallRequest`,
+/// the join's `NetworkEntry`): the record's fields read and written through it, defined here once.
+public protocol NetworkRecordHolder: NetworkRecordView {
+    /// The record as every analysis sees it.
+    var record: NetworkRecord { get set }
+}
+
+extension NetworkRecordHolder {
+    /// Where the record is (the join key between the waterfall, the correlation, `show` and `report`).
+    @inlinable public var ref: RecordRef { record.ref }
+    /// The input path as given on the command line.
+    @inlinable public var input: String { get { record.ref.input } set { record.ref.input = newValue } }
+    /// The session file inside the input.
+    @inlinable public var file: String { get { record.ref.file } set { record.ref.file = newValue } }
+    /// 1-based line in `file`.
+    @inlinable public var line: Int { get { record.ref.line } set { record.ref.line = newValue } }
+    /// The session the record belongs to (nil for stdin without a header).
+    @inlinable public var sessionId: String? { get { record.sessionId } set { record.sessionId = newValue } }
+    @inlinable public var seq: Int? { get { record.seq } set { record.seq = newValue } }
+    @inlinable public var recordId: String? { get { record.recordId } set { record.recordId = newValue } }
+    @inlinable public var requestId: String? { get { record.requestId } set { record.requestId = newValue } }
+    @inlinable public var echoedRequestId: String? { get { record.echoedRequestId } set { record.echoedRequestId = newValue } }
+    @inlinable public var method: String? { get { record.method } set { record.method = newValue } }
+    /// The record's URL (userinfo removed, secret query values masked, where the reader masked it).
+    @inlinable public var url: String? { get { record.url } set { record.url = newValue } }
+    @inlinable public var statusCode: Int? { get { record.statusCode } set { record.statusCode = newValue } }
+    /// `success`, `failure`, `pending`, `cancelled`.
+    @inlinable public var state: String? { get { record.state } set { record.state = newValue } }
+    /// The record's `error`: `description (domain code)`, when it failed.
+    @inlinable public var error: String? { get { record.error } set { record.error = newValue } }
+    @inlinable public var ts: Double? { get { record.ts } set { record.ts = newValue } }
+    @inlinable public var duration: Double? { get { record.duration } set { record.duration = newValue } }
+}
+
 /// The typed view of a network record as the export holds it: the fields every analysis reads,
 /// defined once. The waterfall (`WaterfallRequest`) and the join (`NetworkEntry`) store one of these
 /// and add only what is theirs.

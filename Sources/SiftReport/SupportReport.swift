@@ -67,7 +67,7 @@ public struct SupportReport: Sendable {
         }
         correlationIndex = index
         failureWindows = SupportReport.merge(timeline.windows)
-        multiSession = outcome.sessions.count > 1 || sessionIds.count > 1
+        multiSession = outcome.totalSessions > 1 || sessionIds.count > 1
     }
 
     /// The timeline's windows, overlapping ones merged.
@@ -148,9 +148,9 @@ public struct SupportReport: Sendable {
         }
         let bad = outcome.inputs.filter { $0.status != .ok }
         let damage = findings.filter { [.integrity, .archive, .limits].contains($0.family) }
-        let records = outcome.sessions.reduce(0) { $0 + $1.recordCount }
+        let records = outcome.totalRecords, sessions = outcome.totalSessions
         if bad.isEmpty && damage.filter({ $0.severity >= .medium }).isEmpty {
-            lines.append(("export", true, "Export intact: \(outcome.sessions.count) session\(outcome.sessions.count == 1 ? "" : "s"), \(records) records, every line read."))
+            lines.append(("export", true, "Export intact: \(sessions) session\(sessions == 1 ? "" : "s"), \(records) records, every line read."))
         } else {
             var t = ""
             if !bad.isEmpty { t += "\(bad.count) input\(bad.count == 1 ? "" : "s") not read in full (\(bad.map(\.path).joined(separator: ", "))). " }

@@ -84,8 +84,8 @@ extension SupportReport {
         }
         o += ReportEnvelope.inputsMarkdown(outcome.inputs) + "\n"
         o += requestsMarkdown("Failed requests", Array(failed.prefix(SupportReport.maxFailedShown)), empty: "No request failed.")
-        if failed.count > SupportReport.maxFailedShown {
-            o += "_\(failed.count - SupportReport.maxFailedShown) more failed requests: `pbsift waterfall` or `pbsift records --status 4xx --status 5xx` list them all._\n\n"
+        if failedCount > SupportReport.maxFailedShown {
+            o += "_\(failedCount - SupportReport.maxFailedShown) more failed requests: `pbsift waterfall` or `pbsift records --status 4xx --status 5xx` list them all._\n\n"
         }
         o += requestsMarkdown("Slowest requests", slow, empty: "No request finished.")
         if !failureWindows.isEmpty {
@@ -195,8 +195,8 @@ extension SupportReport {
                     o += "    server \(Escape.terminal(pl.line.file)):\(pl.line.line) \(Escape.terminal(t))\n"
                 }
             }
-            if failed.count > SupportReport.maxFailedShown && title == "failed requests" {
-                o += "  " + colors.dim("… \(failed.count - SupportReport.maxFailedShown) more (pbsift waterfall lists them all)") + "\n"
+            if failedCount > SupportReport.maxFailedShown && title == "failed requests" {
+                o += "  " + colors.dim("… \(failedCount - SupportReport.maxFailedShown) more (pbsift waterfall lists them all)") + "\n"
             }
             o += "\n"
             drewBars = true

@@ -125,6 +125,13 @@ public final class Redactor: @unchecked Sendable {
     /// Free text, when there is one.
     public func text(_ u: Untrusted?) -> Redacted<String>? { u.map(text) }
 
+    /// A text that does not repeat (a record or request id): redacted as `text(_:)` does, without
+    /// the memo (an entry per id would fill it with texts never asked for again).
+    public func uniqueText(_ u: Untrusted?) -> Redacted<String>? {
+        guard let u else { return nil }
+        return Redacted(u.raw.isEmpty ? u.raw : redactTextUncached(u.raw))
+    }
+
     /// A URL, printable once escaped for its medium.
     public func url(_ u: Untrusted) -> Redacted<String> { Redacted(redactURL(u.raw)) }
 
@@ -370,7 +377,8 @@ public final class Redactor: @unchecked Sendable {
 
     /// Every `scheme://user:pass@host` in a free text loses its userinfo, as a URL does.
     static func droppingUserinfos(_ s: String) -> String {
-        guard s.contains("://") && s.contains("@") else { return s }
+        // Bytes first: a text without `://` and `@` (most of them) is left without Foundation's search.
+        guard Redactor.mayHoldUserinfo(s), s.contains("://") && s.contains("@") else { return s }
         var out = ""
         var rest = Substring(s)
         while let sep = rest.range(of: "://") {
@@ -380,6 +388,25 @@ public final class Redactor: @unchecked Sendable {
             if let at = rest[..<end].lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
         }
         return out + rest
+    }
+
+    /// Whether the bytes of `s` hold `://` and `@`: without them no userinfo can be dropped (no
+    /// character is canonically equivalent to `:`, `/` or `@`, so the searches after it agree).
+    static func mayHoldUserinfo(_ s: String) -> Bool {
+        var at = false
+        var sep = false
+        var run = 0   // `:`, `:/` seen just before
+        for c in s.utf8 {
+            switch c {
+            case 0x40: at = true; run = 0
+            case 0x3A: run = 1
+            case 0x2F:
+                if run == 2 { sep = true; run = 0 } else if run == 1 { run = 2 } else { run = 0 }
+            default: run = 0
+            }
+            if at && sep { return true }
+        }
+        return false
     }
 
     /// `scheme://user:pass@host/…` → `scheme://host/…`.

@@ -211,17 +211,10 @@ public struct SupportReport: Sendable {
     /// server never saw a request.
     public var logsComplete: Bool { correlation?.logs.allErrors.isEmpty ?? true }
 
-    /// A request that got no answer in time: the platform's time-out error (`NSURLErrorDomain -1001`,
-    /// "timed out"), without a status.
-    public static func isTimedOut(_ r: WaterfallRequest) -> Bool {
-        guard r.statusCode == nil, let e = r.error?.lowercased() else { return false }
-        return e.contains("timed out") || e.contains("timeout") || e.contains("-1001")
-    }
-
     /// What a request row shows in its status column: the HTTP status, `timed out`, or the state.
     public static func statusText(_ r: WaterfallRequest) -> String {
         if let code = r.statusCode { return String(code) }
-        if isTimedOut(r) { return "timed out" }
+        if r.timedOut { return "timed out" }
         return r.state ?? "—"
     }
 

@@ -363,11 +363,15 @@ final class VerifyWorker: @unchecked Sendable {
                                            bound: true))
             }
             var all = scanner.hits
+            // In each later document the other copies are renamed out of the way (`message` →
+            // `_essage`); what sits under a renamed copy was already checked, under its own name, in
+            // the record itself, so only what the kept copies add is taken.
+            let renamed = record.json.doc.setAsideNames(duplicates)
             for doc in record.json.doc.laterCopies(duplicates) {
                 var more: [String] = []
                 scan(Record(line: record.line, json: doc.root), refs: &more)
                 refs += more
-                all += scanner.hits
+                all += scanner.hits.filter { !Self.underRenamedCopy($0.location, renamed) }
             }
             scanner.hits = all
         }
@@ -395,6 +399,12 @@ final class VerifyWorker: @unchecked Sendable {
                                         recordId: record.id))
             }
         }
+    }
+
+    /// Whether a location path (`headers.Authorization`, `body.user[0].token`) passes through one of
+    /// `renamed`, a name as `JSONDocument.laterCopies` renames the copies it sets aside.
+    static func underRenamedCopy(_ location: String, _ renamed: Set<String>) -> Bool {
+        location.split(whereSeparator: { $0 == "." || $0 == "[" }).contains { renamed.contains(String($0)) }
     }
 
     /// A line that is not a record: its bytes read as raw text.

@@ -116,7 +116,7 @@ extension Redactor {
     /// The redactor every command prints through: verify's detectors over each text, plus the
     /// values a verify pass found (`known`, never printed).
     public static func verify(config: VerifyConfig = VerifyConfig(), known: [String] = []) -> Redactor {
-        Redactor(known: known, detector: VerifyTextDetector(config: config))
+        Redactor(known: known, makeDetector: { VerifyTextDetector(config: config) })
     }
 }
 

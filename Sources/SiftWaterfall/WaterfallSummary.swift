@@ -339,13 +339,13 @@ public struct WaterfallReport: Sendable {
         var described: [WaterfallSession]? = nil
         if filter.slowest != nil {
             var all = every.apply(sessions)
-            for i in all.indices { all[i].redact(by: redactor) }
+            WaterfallSession.redactAll(&all, by: redactor)
             described = all
         }
         var kept = filter.apply(sessions)
         _ = consume sessions
         self.findings = filter.apply(findings, kept: kept).map { $0.redacted(by: redactor) }.sorted(by: Finding.reportOrder)
-        for i in kept.indices { kept[i].redact(by: redactor) }
+        WaterfallSession.redactAll(&kept, by: redactor)
         self.summary = WaterfallSummary(sessions: described ?? kept, options: o)
         self.sessions = kept
     }

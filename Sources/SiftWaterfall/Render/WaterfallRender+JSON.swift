@@ -53,16 +53,56 @@ public enum WaterfallRender {
         }
         w.key("requests")
         w.beginArray()
-        for s in report.sessions {
-            for r in s.requests {
-                w.element()
-                w.request(r)
-            }
-        }
+        writeRequests(report.sessions, into: &w)
         w.endArray()
         w.key("summary")
         writeSummary(report.summary, into: &w)
         w.endObject()
+    }
+
+    /// Requests one task of `writeRequests` writes, and requests written apart before they are copied in.
+    static let jsonPiece = 128
+    static let jsonRound = 4096
+
+    /// Every request of `sessions`, in order, as elements of the array open in `w`: written apart at
+    /// `w`'s indentation in pieces on every core, a round at a time (so memory stays bounded), then
+    /// copied in. The bytes are those `w.request(_:)` writes in place.
+    static func writeRequests(_ sessions: [WaterfallSession], into w: inout JSONWriter) {
+        let indent = w.valueIndent
+        let pretty = w.pretty
+        var refs: [(s: Int, r: Int)] = []
+        refs.reserveCapacity(jsonRound)
+        func emit() {
+            let batch = refs
+            refs.removeAll(keepingCapacity: true)
+            let pieces = (batch.count + jsonPiece - 1) / jsonPiece
+            let out = RenderedPieces(count: pieces)
+            DispatchQueue.concurrentPerform(iterations: pieces) { k in
+                var pw = JSONWriter(pretty: pretty, indent: indent)
+                var ends: [Int] = []
+                for j in (k * jsonPiece)..<min((k + 1) * jsonPiece, batch.count) {
+                    pw.request(sessions[batch[j].s].requests[batch[j].r])
+                    ends.append(pw.buf.count)
+                }
+                out.set(k, bytes: pw.buf, ends: ends)
+            }
+            for k in 0..<pieces {
+                let (bytes, ends) = out.take(k)
+                var start = 0
+                for e in ends {
+                    w.element()
+                    w.raw(bytes: bytes[start..<e])
+                    start = e
+                }
+            }
+        }
+        for (si, s) in sessions.enumerated() {
+            for ri in s.requests.indices {
+                refs.append((si, ri))
+                if refs.count == jsonRound { emit() }
+            }
+        }
+        if !refs.isEmpty { emit() }
     }
 
     /// Writes `requestJSON(r)` exactly as `JSONOut` prints it at `indent`, without building it.
@@ -150,13 +190,14 @@ extension JSONWriter {
             k("offsetMs"); ms(t.offsetMs)
             k("phases")
             beginObject()
-            k("blocked"); ms(t.phases.blocked)
-            k("dns"); ms(t.phases.dns)
-            k("download"); ms(t.phases.download)
-            k("request"); ms(t.phases.request)
-            k("tcp"); ms(t.phases.tcp)
-            k("tls"); ms(t.phases.tls)
-            k("waiting"); ms(t.phases.waiting)
+            let phases = t.phases   // computed from the timestamps: once, not per phase
+            k("blocked"); ms(phases.blocked)
+            k("dns"); ms(phases.dns)
+            k("download"); ms(phases.download)
+            k("request"); ms(phases.request)
+            k("tcp"); ms(phases.tcp)
+            k("tls"); ms(phases.tls)
+            k("waiting"); ms(phases.waiting)
             endObject()
             k("remoteAddress"); string(t.remoteAddress)
             k("remotePort"); int(t.remotePort)
@@ -272,5 +313,24 @@ extension WaterfallRender {
     static func endpointJSON(_ e: WaterfallSummary.Endpoint) -> JSONOut {
         .object(["endpoint": .string(e.key), "count": .int(e.count), "p50Ms": ms(e.p50Ms), "p95Ms": ms(e.p95Ms),
                  "maxMs": ms(e.maxMs), "totalMs": ms(e.totalMs)])
+    }
+}
+
+/// The pieces `WaterfallRender.writeRequests` wrote apart, each with the end of each request in it.
+private final class RenderedPieces: @unchecked Sendable {
+    private let lock = NSLock()
+    private var pieces: [(bytes: [UInt8], ends: [Int])?]
+    init(count: Int) { pieces = Array(repeating: nil, count: count) }
+    func set(_ k: Int, bytes: [UInt8], ends: [Int]) {
+        lock.lock()
+        pieces[k] = (bytes, ends)
+        lock.unlock()
+    }
+    func take(_ k: Int) -> (bytes: [UInt8], ends: [Int]) {
+        lock.lock()
+        defer { lock.unlock() }
+        let p = pieces[k] ?? ([], [])
+        pieces[k] = nil
+        return p
     }
 }

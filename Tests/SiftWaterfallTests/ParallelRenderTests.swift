@@ -12,7 +12,7 @@ import SiftVerify
     static func sessions() throws -> [WaterfallSession] {
         let jwt = ["eyJhbGciOiJIUzI1NiJ9", "eyJzdWIiOiJ1c2VyLTQyIn0", "c2lnLXZhbHVlLWZvci10ZXN0"].joined(separator: ".")
         let c = WaterfallCollector()
-        for (s, n) in [(0, 4500), (1, 300), (2, 3)] {
+        for (s, n) in [(0, 4100), (1, 200), (2, 3)] {
             c.beginSession(input: "export.zip", file: "sessions/s\(s).jsonl", sessionId: nil)
             c.add(try Fx.record(1, Fx.header(sessionId: "ses_\(s)")))
             for i in 0..<n {
@@ -54,7 +54,7 @@ import SiftVerify
             let written = try JSONDocument(string: WaterfallRender.json(report, pretty: pretty)).root["requests"]?.rawText
             #expect(expected != nil)
             #expect(written == expected)
-            #expect(!(written ?? "").contains("c2lnLXZhbHVlLWZvci10ZXN0"))
+            #expect((written ?? "").contains("Bearer eyJh…("))
         }
     }
 }

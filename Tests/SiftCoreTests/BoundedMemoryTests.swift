@@ -296,3 +296,32 @@ import SiftArchive
         #expect(count == 12)
     }
 }
+
+/// Lines parsed on one thread or on several come back the same, in order.
+@Suite struct ParsedLinesWorkersTests {
+    @Test func oneWorkerAndManyGiveTheSameLines() throws {
+        var text: [UInt8] = []
+        for i in 0..<5000 {
+            let line = i % 101 == 0 ? "{\"type\":" : (i % 89 == 0 ? "" : "{\"type\":\"log\",\"seq\":\(i),\"message\":\"\(String(repeating: "x", count: i % 300))\"}")
+            text += Array((line + "\n").utf8)
+        }
+        func read(_ workers: Int) throws -> [String] {
+            let lines = ParsedLines(reader: LineReader(source: MemorySource(text), maxLine: 1 << 20), maxDepth: 64, workers: workers)
+            defer { lines.finish() }
+            var out: [String] = []
+            while let (event, parsed) = try lines.next() {
+                switch (event, parsed) {
+                case (.line(let b, let n), .success(let doc)?): out.append("\(n) \(b.count) \(doc.root["seq"]?.int ?? -1)")
+                case (.line(_, let n), .failure(let e)?): out.append("\(n) error \(e.message)")
+                case (.blank(let n, let c), _): out.append("\(n) blank \(c)")
+                default: out.append("other")
+                }
+            }
+            return out
+        }
+        let one = try read(1)
+        #expect(one.count > 4900)
+        #expect(try read(4) == one)
+        #expect(try read(2) == one)
+    }
+}

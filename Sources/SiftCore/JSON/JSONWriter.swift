@@ -58,8 +58,8 @@ public struct JSONWriter {
     /// Starts the next element of the open array.
     public mutating func element() { next() }
 
-    /// The indentation a value written next here starts at: a writer made with it
-    /// (`JSONWriter(pretty:indent:)`) writes that value apart exactly as this one would.
+    /// The `indent` of a writer whose document is the next value here: what it writes can follow
+    /// `element()` or `key(_:)` byte for byte (values rendered apart, side by side, then written in order).
     public var valueIndent: Int { base + 2 * counts.count }
 
     /// A newline (after a document, or between JSON Lines).

@@ -405,8 +405,7 @@ public final class Redactor: @unchecked Sendable {
 
     /// Every `scheme://user:pass@host` in a free text loses its userinfo, as a URL does.
     static func droppingUserinfos(_ s: String) -> String {
-        // Bytes first: a text without `://` and `@` (most of them) is left without Foundation's search.
-        guard Redactor.mayHoldUserinfo(s), s.contains("://") && s.contains("@") else { return s }
+        guard mayHoldUserinfo(s) else { return s }
         var out = ""
         var rest = Substring(s)
         while let sep = rest.range(of: "://") {
@@ -418,21 +417,23 @@ public final class Redactor: @unchecked Sendable {
         return out + rest
     }
 
-    /// Whether the bytes of `s` hold `://` and `@`: without them no userinfo can be dropped (no
-    /// character is canonically equivalent to `:`, `/` or `@`, so the searches after it agree).
+    /// Whether the bytes of `s` hold both `://` and `@` (one pass over UTF-8, where Foundation's
+    /// `contains` cost thousands of instructions a text). A text this lets through needlessly
+    /// comes back unchanged from `droppingUserinfos`.
     static func mayHoldUserinfo(_ s: String) -> Bool {
         var at = false
         var sep = false
-        var run = 0   // `:`, `:/` seen just before
+        var p1: UInt8 = 0
+        var p2: UInt8 = 0
         for c in s.utf8 {
-            switch c {
-            case 0x40: at = true; run = 0
-            case 0x3A: run = 1
-            case 0x2F:
-                if run == 2 { sep = true; run = 0 } else if run == 1 { run = 2 } else { run = 0 }
-            default: run = 0
+            if c == 0x40 {
+                at = true
+            } else if c == 0x2F && p1 == 0x2F && p2 == 0x3A {
+                sep = true
             }
             if at && sep { return true }
+            p2 = p1
+            p1 = c
         }
         return false
     }

@@ -1,4 +1,3 @@
-import Foundation
 import SiftCore
 
 // Every text of a waterfall that came from the export, redacted before any renderer sees it
@@ -77,6 +76,12 @@ extension WaterfallRequest: Redactable {
 }
 
 extension WaterfallSession: Redactable {
+    /// Redacts every session in place, sessions side by side on the worker threads (each redacted
+    /// text is the same whichever thread redacts it).
+    static func redact(_ sessions: inout [WaterfallSession], by r: Redactor) {
+        Parallel.forEach(&sessions) { $0.redact(by: r) }
+    }
+
     public func redacted(by r: Redactor) -> WaterfallSession {
         var s = self
         s.redact(by: r)
@@ -90,37 +95,4 @@ extension WaterfallSession: Redactable {
         originSource = r.text(originSource.untrusted).value
         for i in requests.indices { requests[i].redact(shared) }
     }
-
-    /// Requests redacted by one task of `redactAll` (each task with its own `SharedRedaction`).
-    static let redactPiece = 256
-
-    /// Every session redacted in place, as `redact(by:)` does, the requests of each in pieces on
-    /// every core (they hold most of a large export's texts; the redactor runs a detector per thread).
-    static func redactAll(_ sessions: inout [WaterfallSession], by r: Redactor) {
-        for i in sessions.indices {
-            sessions[i].file = r.text(sessions[i].file.untrusted).value
-            sessions[i].sessionId = r.text(sessions[i].sessionId.untrusted).value
-            sessions[i].originSource = r.text(sessions[i].originSource.untrusted).value
-            let n = sessions[i].requests.count
-            let pieces = (n + redactPiece - 1) / redactPiece
-            guard pieces > 1 else {
-                let shared = SharedRedaction(r)
-                for k in sessions[i].requests.indices { sessions[i].requests[k].redact(shared) }
-                continue
-            }
-            sessions[i].requests.withUnsafeMutableBufferPointer { p in
-                let requests = RequestsBuffer(p: p)
-                DispatchQueue.concurrentPerform(iterations: pieces) { piece in
-                    let shared = SharedRedaction(r)
-                    let lo = piece * redactPiece
-                    for k in lo..<min(lo + redactPiece, n) { requests.p[k].redact(shared) }
-                }
-            }
-        }
-    }
-}
-
-/// The requests of one session, each piece of them written by one task only.
-private struct RequestsBuffer: @unchecked Sendable {
-    let p: UnsafeMutableBufferPointer<WaterfallRequest>
 }

@@ -60,49 +60,65 @@ public enum WaterfallRender {
         w.endObject()
     }
 
-    /// Requests one task of `writeRequests` writes, and requests written apart before they are copied in.
-    static let jsonPiece = 128
-    static let jsonRound = 4096
+    /// Requests rendered side by side per batch, in a window of `requestWindow` at a time.
+    static let requestBatch = 256
+    static let requestWindow = 8192
 
-    /// Every request of `sessions`, in order, as elements of the array open in `w`: written apart at
-    /// `w`'s indentation in pieces on every core, a round at a time (so memory stays bounded), then
-    /// copied in. The bytes are those `w.request(_:)` writes in place.
+    /// Writes every request of `sessions` as elements of the open array, in order. With more than one
+    /// worker, a window of requests is rendered in batches on the worker threads, each batch into
+    /// bytes of its own at the array's indent, and the bytes are written in order: the same document
+    /// as one `request(_:)` after another, with at most a window's bytes held beyond the writer's.
     static func writeRequests(_ sessions: [WaterfallSession], into w: inout JSONWriter) {
+        let total = sessions.reduce(0) { $0 + $1.requests.count }
+        guard ReadWorkers.count > 1 && total > requestBatch else {
+            for s in sessions {
+                for r in s.requests {
+                    w.element()
+                    w.request(r)
+                }
+            }
+            return
+        }
+        // Batches of (session, requests) that never cross a session.
+        var batches: [(session: Int, range: Range<Int>)] = []
+        for (i, s) in sessions.enumerated() {
+            var at = 0
+            while at < s.requests.count {
+                let end = min(at + requestBatch, s.requests.count)
+                batches.append((i, at..<end))
+                at = end
+            }
+        }
         let indent = w.valueIndent
         let pretty = w.pretty
-        var refs: [(s: Int, r: Int)] = []
-        refs.reserveCapacity(jsonRound)
-        func emit() {
-            let batch = refs
-            refs.removeAll(keepingCapacity: true)
-            let pieces = (batch.count + jsonPiece - 1) / jsonPiece
-            let out = RenderedPieces(count: pieces)
-            DispatchQueue.concurrentPerform(iterations: pieces) { k in
-                var pw = JSONWriter(pretty: pretty, indent: indent)
+        var from = 0
+        while from < batches.count {
+            var to = from
+            var n = 0
+            while to < batches.count && n < requestWindow {
+                n += batches[to].range.count
+                to += 1
+            }
+            let rendered = Parallel.map(Array(batches[from..<to])) { b -> (bytes: [UInt8], ends: [Int]) in
+                var sub = JSONWriter(pretty: pretty, indent: indent)
                 var ends: [Int] = []
-                for j in (k * jsonPiece)..<min((k + 1) * jsonPiece, batch.count) {
-                    pw.request(sessions[batch[j].s].requests[batch[j].r])
-                    ends.append(pw.buf.count)
+                ends.reserveCapacity(b.range.count)
+                for r in sessions[b.session].requests[b.range] {
+                    sub.request(r)
+                    ends.append(sub.buf.count)
                 }
-                out.set(k, bytes: pw.buf, ends: ends)
+                return (sub.buf, ends)
             }
-            for k in 0..<pieces {
-                let (bytes, ends) = out.take(k)
+            for part in rendered {
                 var start = 0
-                for e in ends {
+                for end in part.ends {
                     w.element()
-                    w.raw(bytes: bytes[start..<e])
-                    start = e
+                    w.buf.append(contentsOf: part.bytes[start..<end])
+                    start = end
                 }
             }
+            from = to
         }
-        for (si, s) in sessions.enumerated() {
-            for ri in s.requests.indices {
-                refs.append((si, ri))
-                if refs.count == jsonRound { emit() }
-            }
-        }
-        if !refs.isEmpty { emit() }
     }
 
     /// Writes `requestJSON(r)` exactly as `JSONOut` prints it at `indent`, without building it.
@@ -313,24 +329,5 @@ extension WaterfallRender {
     static func endpointJSON(_ e: WaterfallSummary.Endpoint) -> JSONOut {
         .object(["endpoint": .string(e.key), "count": .int(e.count), "p50Ms": ms(e.p50Ms), "p95Ms": ms(e.p95Ms),
                  "maxMs": ms(e.maxMs), "totalMs": ms(e.totalMs)])
-    }
-}
-
-/// The pieces `WaterfallRender.writeRequests` wrote apart, each with the end of each request in it.
-private final class RenderedPieces: @unchecked Sendable {
-    private let lock = NSLock()
-    private var pieces: [(bytes: [UInt8], ends: [Int])?]
-    init(count: Int) { pieces = Array(repeating: nil, count: count) }
-    func set(_ k: Int, bytes: [UInt8], ends: [Int]) {
-        lock.lock()
-        pieces[k] = (bytes, ends)
-        lock.unlock()
-    }
-    func take(_ k: Int) -> (bytes: [UInt8], ends: [Int]) {
-        lock.lock()
-        defer { lock.unlock() }
-        let p = pieces[k] ?? ([], [])
-        pieces[k] = nil
-        return p
     }
 }

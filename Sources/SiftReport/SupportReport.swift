@@ -70,7 +70,7 @@ public struct SupportReport: Sendable {
         slow = candidates.prefix(slowest).map { waterfall.sessions[$0.s].requests[$0.r] }
         // The connection counts `whyText` quotes, for every host a row or the verdict can show, in
         // one pass (not a pass over every request per row).
-        shownHosts = Set((failed + slow).compactMap(\.host))
+        shownHosts = Set((failed + slow + (slowestFailed.map { [$0] } ?? [])).compactMap(\.host))
         shownHostStats = WaterfallSummary.hostStats(waterfall.sessions, hosts: shownHosts)
         var index: [RecordRef: Int] = [:]
         for (i, c) in (redactedCorrelation?.value.requests ?? []).enumerated() where index[c.entry.ref] == nil {
@@ -107,7 +107,7 @@ public struct SupportReport: Sendable {
     let slowestFailed: WaterfallRequest?
     /// The slowest requests that did not fail, at most `slowest`.
     public let slow: [WaterfallRequest]
-    /// `WaterfallSummary.hostStats` of the hosts of `failed` and `slow`.
+    /// `WaterfallSummary.hostStats` of the hosts of `failed`, `slow` and `slowestFailed`.
     private let shownHostStats: [String: (requests: Int, opened: Int)]
     private let shownHosts: Set<String>
     /// The failed requests a report shows in full (the rest are counted).

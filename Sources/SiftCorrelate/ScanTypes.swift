@@ -55,7 +55,7 @@ public struct ScanOptions: Sendable {
     /// A longer line is skipped and counted (`LogFileSummary.longLines`).
     public var maxLineBytes: Int = 1 << 20
     /// Files (and segments of large plain files) scanned at once.
-    public var workers: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    public var workers: Int = ReadWorkers.count
     /// A plain file at least twice this size is split into segments scanned in parallel.
     public var segmentBytes: Int64 = 64 << 20
     /// Matching lines kept in all (the rest are counted in `LogScanResult.droppedLines`).

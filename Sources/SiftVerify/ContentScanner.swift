@@ -151,11 +151,14 @@ final class ContentScanner {
         keyCacheHash.initialize(repeating: 0, count: ContentScanner.keyCacheSize)
         keyCacheInfo = UnsafeMutablePointer<UInt32>.allocate(capacity: ContentScanner.keyCacheSize)
         keyCacheInfo.initialize(repeating: 0, count: ContentScanner.keyCacheSize)
+        keyCacheBytes = UnsafeMutablePointer<UInt8>.allocate(capacity: ContentScanner.keyCacheSize * ContentScanner.keyCacheWidth)
+        keyCacheBytes.initialize(repeating: 0, count: ContentScanner.keyCacheSize * ContentScanner.keyCacheWidth)
     }
 
     deinit {
         keyCacheHash.deallocate()
         keyCacheInfo.deallocate()
+        keyCacheBytes.deallocate()
     }
 
     // MARK: - Line prefilter
@@ -203,23 +206,41 @@ final class ContentScanner {
     // MARK: - Key facts cache
 
     private static let keyCacheSize = 8192
+    /// Keys of at most this many bytes are cached; a longer one is looked up each time.
+    private static let keyCacheWidth = 32
     private let keyCacheHash: UnsafeMutablePointer<UInt64>
     private let keyCacheInfo: UnsafeMutablePointer<UInt32>
+    /// Each slot's key bytes: a cached answer is used only for exactly those bytes, never for another
+    /// key whose hash collides (an input can be made to collide with a name found clean).
+    private let keyCacheBytes: UnsafeMutablePointer<UInt8>
 
     /// Whether a raw JSON key is on the body list, and its hints; cached by the key's bytes.
     @inline(__always) func keyInfo(_ raw: UnsafeBufferPointer<UInt8>) -> (listed: Bool, hints: NameHints) {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for c in raw { h = (h ^ UInt64(c)) &* 0x100_0000_01b3 }
-        h |= 1
+        return keyInfo(raw, hash: h)
+    }
+
+    /// `keyInfo` with the key's hash given (tests force collisions through it).
+    @inline(__always) func keyInfo(_ raw: UnsafeBufferPointer<UInt8>, hash: UInt64) -> (listed: Bool, hints: NameHints) {
+        let h = hash | 1
         let slot = Int(truncatingIfNeeded: (h >> 17) ^ h) & (ContentScanner.keyCacheSize - 1)
-        if keyCacheHash[slot] == h {
+        let width = ContentScanner.keyCacheWidth
+        let cacheable = raw.count < width
+        let kept = keyCacheBytes + slot * width
+        if cacheable && keyCacheHash[slot] == h && Int(kept[0]) == raw.count
+            && (raw.isEmpty || memcmp(kept + 1, raw.baseAddress!, raw.count) == 0) {
             let v = keyCacheInfo[slot]
             return (v & 0x8000_0000 != 0, NameHints(rawValue: v & 0x7FFF_FFFF))
         }
         let listed = bodyNames.contains(raw: raw)
         let hints = NameHints.of(raw: raw)
-        keyCacheHash[slot] = h
-        keyCacheInfo[slot] = hints.rawValue | (listed ? 0x8000_0000 : 0)
+        if cacheable {
+            keyCacheHash[slot] = h
+            keyCacheInfo[slot] = hints.rawValue | (listed ? 0x8000_0000 : 0)
+            kept[0] = UInt8(raw.count)
+            if let base = raw.baseAddress { (kept + 1).update(from: base, count: raw.count) }
+        }
         return (listed, hints)
     }
 
@@ -1026,8 +1047,8 @@ final class ContentScanner {
             var cursor = 0
             hitsCopy.withUnsafeBufferPointer { hits in
                 /// Whether the string `s..<e` of `b` must be looked at (strings come in increasing order): an
-                /// anchor stem starts in it. Without `ownStems` or the line's offsets, also a string that may
-                /// be a URL or a JSON document (their listed names are checked whatever the stems).
+                /// anchor stem starts in it, or it may be a URL or a JSON document (their listed names are
+                /// checked whatever the stems); without `ownStems` or the line's offsets, also an escaped one.
                 @inline(__always) func hit(_ s: Int, _ e: Int, escaped: Bool) -> Bool {
                     if useOwn {
                         // Past the last offset kept, the string is looked at on its own.
@@ -1037,14 +1058,18 @@ final class ContentScanner {
                         } else if DetectorEngine.stemInside(hits, &cursor, s, e) {
                             return true
                         }
-                        if ownStems { return false }
-                        return escaped || ContentScanner.isURL(v) || looksLikeJSON(v, level: 0)
+                        // A URL or a JSON document in a string has its listed names checked whatever
+                        // the stems (`{"data":"{\"otp\":…}"}`, `?otp=…`).
+                        if ContentScanner.isURL(v) || looksLikeJSON(v, level: 1) { return true }
+                        return !ownStems && escaped
                     }
                     guard let base = rawBase else { return true }
                     let lo = base + s, hi = base + e
                     if let sat = saturated, hi > sat { return true }
                     while cursor < hits.count && hits[cursor] < lo { cursor += 1 }
-                    return cursor < hits.count && hits[cursor] < hi
+                    if cursor < hits.count && hits[cursor] < hi { return true }
+                    let v = UnsafeBufferPointer(rebasing: b[s..<e])
+                    return ContentScanner.isURL(v) || looksLikeJSON(v, level: 1)
                 }
                 while i < n {
                     let c = p[i]

@@ -72,7 +72,7 @@ public final class VerifyAnalysis: Analysis {
         self.worker = VerifyWorker(config: config)
         self.parallel = parallel
         if parallel {
-            let n = max(1, min(VerifyAnalysis.maxWorkers, ProcessInfo.processInfo.activeProcessorCount))
+            let n = max(1, min(VerifyAnalysis.maxWorkers, ReadWorkers.count))
             lanes = (0..<n).map { Lane($0, config: config) }
         }
     }

@@ -49,4 +49,17 @@ import Testing
             }
         }
     }
+
+    /// The log scan follows the same setting: one thread and four join the same lines.
+    @Test func correlateWithOneThreadAndManyWritesTheSame() throws {
+        let samples = packageRoot.appendingPathComponent("samples")
+        let args = ["correlate", "--format", "json", samples.appendingPathComponent("export-incident.zip").path,
+                    "--logs", samples.appendingPathComponent("logs").path]
+        let one = try Binary.run(args, env: ["PBSIFT_THREADS": "1"])
+        let many = try Binary.run(args, env: ["PBSIFT_THREADS": "4"])
+        #expect(one.status == many.status)
+        #expect(one.out == many.out)
+        #expect(one.err == many.err)
+        #expect(!one.out.isEmpty)
+    }
 }

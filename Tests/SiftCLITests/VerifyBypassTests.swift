@@ -141,6 +141,21 @@ import Darwin
         return #"{"type":"network","seq":\#(seq),"ts":"2026-11-29T10:15:02.000Z","id":"rec_\#(seq)","url":\#(json(url))\#(b)}"#
     }
 
+    /// A JSON document serialised into a string of a body, at any depth, has its listed names
+    /// checked even when nothing in it looks like a credential (`otp` holds no detector's stem).
+    @Test func listedNamesInsideAStringOfABodyAreChecked() throws {
+        let inner = #"{\"otp\":\"123456\"}"#
+        let lines = [
+            Self.network(1, body: #"{"data":"\#(inner)"}"#),
+            Self.network(2, body: #"{"a":{"b":"\#(inner)"}}"#),
+            Self.network(3, body: #"[{"k":"\#(inner)"}]"#),
+            Self.network(4, body: #"{"data":"  \#(inner)"}"#),
+        ]
+        let v = try Self.verify([try Self.session(lines)])
+        let lineNumbers = Set(v.findings.filter { $0["rule"]?.string == "redaction.body-field" }.compactMap { $0["line"]?.int })
+        #expect(lineNumbers == [2, 3, 4, 5])
+    }
+
     @Test func deepJSONBodyScansOnAndSaysSo() throws {
         let deep = String(repeating: "[", count: 300) + "{\"password\":\"hunter2x\",\"note\":\"\(Self.token(6))\"}" + String(repeating: "]", count: 300)
         let v = try Self.verify([try Self.session([Self.network(1, body: deep)])])

@@ -223,3 +223,20 @@ let negativeCases: [String] = {
         #expect(inSlashed.contains { $0.rule == rule && PrefilterTests.sameValue($0.fingerprint, c.value) }, "escaped slashes: \(c.id)")
     }
 }
+
+/// The scanner's cache of key facts answers only for the exact bytes it was filled with.
+@Suite struct KeyCacheTests {
+    @Test func aCollidingKeyIsLookedUpNotTakenFromTheCache() {
+        let scanner = ContentScanner(config: VerifyConfig())
+        func info(_ key: String, hash: UInt64) -> (listed: Bool, hints: NameHints) {
+            var k = key
+            return k.withUTF8 { scanner.keyInfo($0, hash: hash) }
+        }
+        let hash: UInt64 = 0x1234_5678_9abc_def1
+        #expect(info("id", hash: hash).listed == false)
+        #expect(info("password", hash: hash).listed == true, "same hash, other bytes: not the cached answer")
+        #expect(info("id", hash: hash).listed == false)
+        let long = "x" + String(repeating: "y", count: 40) + "password"
+        #expect(info(long, hash: hash).listed == info(long, hash: hash).listed)
+    }
+}

@@ -133,7 +133,10 @@ public enum ManPage {
             .Fl -version
             names the engines in use.
             .It Ev PBSIFT_THREADS
-            How many threads parse and render side by side, from 1 to 64 (default: one per core).
+            How many threads parse, check, scan logs and render side by side, from 1 to 64
+            (default: one per core;
+            .Cm verify Ns 's
+            checks use at most 4).
             The output is the same whatever the number.
             .El
             .Sh FILES

@@ -290,9 +290,44 @@ import SiftArchive
         // Let the reading thread run as far ahead as it may.
         for _ in 0..<50 where lines.waitingBytes < line.count { usleep(10_000) }
         usleep(100_000)
-        #expect(lines.waitingBytes <= line.count, "\(lines.waitingBytes)")
+        // One line waiting: its text and its tape (a few values).
+        #expect(lines.waitingBytes <= line.count + 4096, "\(lines.waitingBytes)")
         var count = 1
         while try lines.next() != nil { count += 1 }
         #expect(count == 12)
+    }
+
+    /// A line of many small values is counted at what its parse holds (20 bytes a value), not its
+    /// length: a 1 MiB line of `[0,0,…]` waits alone.
+    @Test func manyValuedLinesAreCountedAsParsed() throws {
+        let line = Array(("{\"type\":\"log\",\"v\":[" + Array(repeating: "0", count: 256 << 10).joined(separator: ",") + "]}\n").utf8)
+        var text: [UInt8] = []
+        for _ in 0..<8 { text += line }
+        let lines = ParsedLines(reader: LineReader(source: MemorySource(text), maxLine: 16 << 20), maxDepth: 64)
+        defer { lines.finish() }
+        _ = try lines.next()
+        for _ in 0..<50 where lines.waitingBytes < line.count { usleep(10_000) }
+        usleep(100_000)
+        // Text 512 KiB and tape 5 MiB each: one waits (counted by length, six would).
+        #expect(lines.waitingBytes < 2 * (256 << 10) * 20, "\(lines.waitingBytes)")
+        var count = 1
+        while try lines.next() != nil { count += 1 }
+        #expect(count == 8)
+    }
+
+    /// A line of more values than the bound is refused (named), never parsed into a tape of any size.
+    @Test func aLineOfTooManyValuesIsRefused() throws {
+        let text = "[" + Array(repeating: "0", count: 1000).joined(separator: ",") + "]"
+        #expect(throws: JSONParseError.self) { try JSONDocument(bytes: Array(text.utf8), maxValues: 500) }
+        do {
+            _ = try JSONDocument(bytes: Array(text.utf8), maxValues: 500)
+        } catch {
+            #expect(error.reason == .tooMany)
+            #expect(error.message.contains("more than 500 JSON values"))
+        }
+        #expect((try? JSONDocument(bytes: Array(text.utf8), maxValues: 1001)) != nil)
+        let object = "{" + (0..<1000).map { "\"k\($0)\":0" }.joined(separator: ",") + "}"
+        #expect((try? JSONDocument(bytes: Array(object.utf8), maxValues: 1000)) == nil)
+        #expect((try? JSONDocument(bytes: Array(object.utf8), maxValues: 2001)) != nil)
     }
 }

@@ -3,8 +3,10 @@ import Foundation
 /// A session file's lines, read and parsed as JSON on a second thread while the reader's thread runs
 /// the checks and the analyses on the lines before: the two halves of the work overlap, and both
 /// cores are used even for one file. Lines come back in order, with what the parser made of each;
-/// memory is bounded: a few batches of about 256 KiB of lines wait at most, and no more than
-/// `maxQueuedBytes` of them beyond one batch (a file of 15 MiB lines has one line waiting, not four).
+/// memory is bounded: a few batches of about 768 KiB wait at most, and no more than `maxQueuedBytes`
+/// of them beyond one batch (a file of 15 MiB lines has one line waiting, not four). Bytes are
+/// counted as held: a line's text and its parse (`JSONDocument.heldBytes`), which for a line of many
+/// small values is ten times the line.
 final class ParsedLines: @unchecked Sendable {
     typealias Item = (event: LineReader.Event, parsed: Result<JSONDocument, JSONParseError>?)
 
@@ -12,9 +14,10 @@ final class ParsedLines: @unchecked Sendable {
     private var reader: LineReader?
     private var readerBytes: Int64 = 0
     private let maxDepth: Int
+    private let maxValues: Int
     private let cond = NSCondition()
     private var batches: [[Item]] = []
-    /// Line bytes in `batches`, each batch's size beside it.
+    /// Bytes held by `batches`, each batch's size beside it.
     private var queuedBytes = 0
     private var batchSizes: [Int] = []
     private var failure: Error?
@@ -25,14 +28,15 @@ final class ParsedLines: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private var joined = false
 
-    static let batchBytes = 256 << 10
+    static let batchBytes = 768 << 10
     static let batchLines = 512
     static let maxBatches = 4
-    static let maxQueuedBytes = 1 << 20
+    static let maxQueuedBytes = 3 << 20
 
-    init(reader: LineReader, maxDepth: Int) {
+    init(reader: LineReader, maxDepth: Int, maxValues: Int = Int.max) {
         self.reader = reader
         self.maxDepth = maxDepth
+        self.maxValues = maxValues
         Thread.detachNewThread { [self] in
             produce()
             self.readerBytes = self.reader?.bytesRead ?? 0
@@ -41,7 +45,7 @@ final class ParsedLines: @unchecked Sendable {
         }
     }
 
-    /// Line bytes parsed and waiting for `next()` (for tests).
+    /// Bytes parsed and waiting for `next()`, text and parse (for tests).
     var waitingBytes: Int {
         cond.lock()
         defer { cond.unlock() }
@@ -91,7 +95,9 @@ final class ParsedLines: @unchecked Sendable {
                 // follows: not parsed here (a file of `x` lines spent most of its time making parse errors).
                 if ParsedLines.cannotBeObject(b) { break }
                 do throws(JSONParseError) {
-                    parsed = .success(try JSONDocument(bytes: b, maxDepth: maxDepth))
+                    let doc = try JSONDocument(bytes: b, maxDepth: maxDepth, maxValues: maxValues)
+                    bytes += doc.heldBytes - b.count   // and its tape
+                    parsed = .success(doc)
                 } catch {
                     parsed = .failure(error)
                 }

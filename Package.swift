@@ -34,12 +34,14 @@ let package = Package(
         .target(name: "SiftFuzz", dependencies: ["SiftArchive", "SiftCore", "SiftVerify", "SiftWaterfall", "SiftCorrelate"],
                 path: "fuzz/Entries"),
 
+        // Test-only: one scratch folder per test process, removed at exit.
+        .target(name: "SiftTestSupport", path: "Tests/SiftTestSupport"),
         .testTarget(name: "SiftArchiveTests", dependencies: ["SiftArchive", "CZlib"]),
-        .testTarget(name: "SiftCoreTests", dependencies: ["SiftCore"], exclude: ["Fixtures"]),
-        .testTarget(name: "SiftVerifyTests", dependencies: ["SiftVerify"]),
+        .testTarget(name: "SiftCoreTests", dependencies: ["SiftTestSupport", "SiftCore"], exclude: ["Fixtures"]),
+        .testTarget(name: "SiftVerifyTests", dependencies: ["SiftTestSupport", "SiftVerify"]),
         .testTarget(name: "SiftWaterfallTests", dependencies: ["SiftWaterfall", "SiftVerify"], resources: [.copy("Golden")]),
-        .testTarget(name: "SiftCorrelateTests", dependencies: ["SiftCorrelate", "SiftVerify"], exclude: ["Formats"]),
+        .testTarget(name: "SiftCorrelateTests", dependencies: ["SiftTestSupport", "SiftCorrelate", "SiftVerify"], exclude: ["Formats"]),
         .testTarget(name: "SiftFuzzTests", dependencies: ["SiftFuzz"]),
-        .testTarget(name: "SiftCLITests", dependencies: ["SiftCLI", "SiftReport"], resources: [.copy("Golden")]),
+        .testTarget(name: "SiftCLITests", dependencies: ["SiftTestSupport", "SiftCLI", "SiftReport"], resources: [.copy("Golden")]),
     ]
 )

@@ -13,9 +13,11 @@ enum Diagnostics {
 
     /// Reads `inputs` with `analyses` (and the progress line), then reports every input not read in full.
     static func read(_ inputs: [String], analyses: [any Analysis], common: CommonOptions, io: CommandIO,
-                     shouldStop: (@Sendable () -> Bool)? = nil, requestIdHeader: String? = nil) -> ReadOutcome {
+                     shouldStop: (@Sendable () -> Bool)? = nil, requestIdHeader: String? = nil,
+                     keepsSession: (@Sendable (String?) -> Bool)? = nil) -> ReadOutcome {
         let progress = Progress(io: io, options: common)
         let reader = ExportReader(limits: common.limits)
+        if let keepsSession { reader.keepsSession = keepsSession }
         if let shouldStop { reader.shouldStop = shouldStop }
         if let requestIdHeader { reader.requestIdHeader = requestIdHeader }
         let outcome = reader.read(inputs: inputs, analyses: analyses + [progress])

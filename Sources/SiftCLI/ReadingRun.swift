@@ -35,16 +35,22 @@ struct ReadingRun {
     }
 
     /// Reads `inputs` once with `analyses`, each seeing only what the scope keeps; keeps the chosen
-    /// sessions' findings. Throws `UsageError` when `--session` matches no session.
+    /// sessions' findings and lists only the chosen sessions (`matching`: a command that keeps
+    /// `--session` for itself passes its own scope). Throws `UsageError` when `--session` matches no session.
     mutating func read(_ inputs: [String], analyses: [any Analysis], shouldStop: (@Sendable () -> Bool)? = nil,
-                       requestIdHeader: String? = nil) throws {
+                       requestIdHeader: String? = nil, matching: RecordScope? = nil) throws {
+        let chosen = matching ?? scope
+        var keepsSession: (@Sendable (String?) -> Bool)? = nil
+        if let wanted = chosen.session {
+            keepsSession = { (id: String?) -> Bool in SessionSelector.matches(wanted, id) }
+        }
         outcome = Diagnostics.read(inputs, analyses: scope.wrap(analyses), common: common, io: io,
-                                   shouldStop: shouldStop, requestIdHeader: requestIdHeader)
-        try scope.checkSessionMatched(outcome.sessions.map(\.sessionId))
+                                   shouldStop: shouldStop, requestIdHeader: requestIdHeader,
+                                   keepsSession: keepsSession)
+        try chosen.checkSessionMatched(outcome)
         if !scope.isEmpty {
             let scope = scope
             outcome.findings = outcome.findings.filter(scope.keeps)
-            outcome.sessions = outcome.sessions.filter { SessionSelector.matches(scope.session, $0.sessionId) }
         }
     }
 

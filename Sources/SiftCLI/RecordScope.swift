@@ -51,10 +51,11 @@ struct RecordScope: Sendable {
         return SessionSelector.matches(session, f.sessionId)
     }
 
-    /// A usage error when `--session` matched none of the sessions read.
-    func checkSessionMatched(_ sessionIds: [String?]) throws {
-        guard let wanted = session, !sessionIds.contains(where: { SessionSelector.matches(wanted, $0) }) else { return }
-        let known = sessionIds.compactMap { $0 }.prefix(5).joined(separator: ", ")
+    /// A usage error when `--session` matched none of the sessions read (the reader counted only the
+    /// matching ones, and kept the first ids it met to name them).
+    func checkSessionMatched(_ outcome: ReadOutcome) throws {
+        guard let wanted = session, outcome.sessionCount == 0 else { return }
+        let known = outcome.firstSessionIds.prefix(5).joined(separator: ", ")
         throw UsageError("no session matches '\(wanted)' in this export" + (known.isEmpty ? "" : "; it holds \(known)"), about: "--session")
     }
 }

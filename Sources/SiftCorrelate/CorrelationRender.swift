@@ -38,8 +38,8 @@ public enum CorrelationRender {
             .object([
                 "sessionId": .opt(s.entry.sessionId), "userId": .opt(s.entry.userId),
                 "window": .object(["from": ts(s.windowFrom), "to": ts(s.windowTo)]),
-                "serverOnly": .object(["count": .int(s.serverOnly.ids.count),
-                                       "withUserId": .int(s.serverOnly.withUserId.count)]),
+                "serverOnly": .object(["count": .int(s.serverOnly.count),
+                                       "withUserId": .int(s.serverOnly.withUserId)]),
             ])
         }
         let files: [JSONOut] = r.logs.files.map { f in

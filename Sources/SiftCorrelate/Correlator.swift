@@ -96,8 +96,23 @@ public struct CorrelatedSession: Sendable, Equatable {
     public var windowFrom: Double?
     /// The end of the window searched (device clock, margin included).
     public var windowTo: Double?
-    /// Ids in the window that none of the session's records carries.
-    public var serverOnly = ServerOnlyIDs()
+    /// How many ids in the window none of the session's records carries (the ids themselves are
+    /// listed once, for all sessions, in `CorrelationReport.serverOnly`: sessions that share their
+    /// time would each hold the same hundred thousand ids).
+    public var serverOnly = ServerOnlyCounts()
+}
+
+/// How many server-only ids a session's window holds.
+public struct ServerOnlyCounts: Sendable, Equatable {
+    /// Distinct ids in the window that none of the session's records carries.
+    public var count = 0
+    /// Those whose line also carries the session's `userId`.
+    public var withUserId = 0
+
+    public init(count: Int = 0, withUserId: Int = 0) {
+        self.count = count
+        self.withUserId = withUserId
+    }
 }
 
 /// Options of the join.
@@ -233,6 +248,9 @@ public enum Correlator {
         var outSessions: [CorrelatedSession] = []
         var unionIDs: Set<RequestID> = []
         var unionUser: Set<RequestID> = []
+        // One pair of sets, emptied for each session: only the counts are kept per session.
+        var ids: Set<RequestID> = []
+        var withUser: Set<RequestID> = []
         for s in sessions {
             var cs = CorrelatedSession(entry: s)
             guard let w = s.window else { outSessions.append(cs); continue }
@@ -240,8 +258,8 @@ public enum Correlator {
             cs.windowTo = w.to + options.windowMargin
             let mine = carried[s.sessionId ?? ""] ?? []
             let bit: UInt64? = s.userId.flatMap { u in users.firstIndex(of: u) }.map { 1 << UInt64($0) }
-            var ids: Set<RequestID> = []
-            var withUser: Set<RequestID> = []
+            ids.removeAll(keepingCapacity: true)
+            withUser.removeAll(keepingCapacity: true)
             for seen in scan.seen {
                 let t = seen.ts - offset
                 guard t >= w.from - options.windowMargin, t <= w.to + options.windowMargin, !mine.contains(seen.id) else { continue }
@@ -252,7 +270,7 @@ public enum Correlator {
                     if let b = bit, seen.userMask & b != 0 { unionUser.insert(seen.id) }
                 }
             }
-            cs.serverOnly = ServerOnlyIDs(ids: ids.sorted(), withUserId: withUser.sorted())
+            cs.serverOnly = ServerOnlyCounts(count: ids.count, withUserId: withUser.count)
             outSessions.append(cs)
         }
         let union = ServerOnlyIDs(ids: unionIDs.sorted(), withUserId: unionUser.sorted())

@@ -53,11 +53,15 @@ public struct LogScanner: Sendable {
         var perItem = options
         perItem.maxServerLines = max(1000, options.maxServerLines / max(1, items.count))
         perItem.maxSeen = max(1000, options.maxSeen / max(1, items.count))
-        let outcomes = LogScanner(request: request, options: perItem).run(items: items, files: files)
+        let scanner = LogScanner(request: request, options: perItem)
+        let readAhead = options.workers > items.count
         // Merge in item order: line numbers of a segment follow the lines of the segments before it.
+        // Items are scanned a batch at a time and merged before the next batch, so what the items
+        // found is held for one batch, never for thousands of log files at once.
         var summaries = files.map { LogFileSummary(file: $0.display, encoding: $0.kind.encoding) }
         var lineBase = [Int](repeating: 0, count: files.count)
         var stopped = [Bool](repeating: false, count: files.count)
+        func merge(_ items: [WorkItem], _ outcomes: [ItemOutcome]) {
         for (item, out) in zip(items, outcomes) {
             let k = item.file
             if stopped[k] { continue }
@@ -86,6 +90,14 @@ public struct LogScanner: Sendable {
                 stopped[k] = true
             }
             summaries[k] = s
+        }
+        }
+        let batch = max(32, options.workers * 8)
+        var next = 0
+        while next < items.count {
+            let part = Array(items[next..<min(items.count, next + batch)])
+            next += part.count
+            merge(part, scanner.run(items: part, files: files, readAhead: readAhead))
         }
         result.files = summaries
         return result
@@ -212,13 +224,13 @@ public struct LogScanner: Sendable {
 
     // MARK: - Workers
 
-    func run(items: [WorkItem], files: [FileRef]) -> [ItemOutcome] {
+    func run(items: [WorkItem], files: [FileRef], readAhead: Bool? = nil) -> [ItemOutcome] {
         let slots = Mutex<[ItemOutcome?]>(Array(repeating: nil, count: items.count))
         let next = Atomic<Int>(0)
         let workers = max(1, min(options.workers, items.count))
         let stdinAt = items.firstIndex { files[$0.file].kind == .stream }
         // A spare core inflates ahead of the scan (one gzip file, or stdin).
-        let readAhead = options.workers > items.count
+        let readAhead = readAhead ?? (options.workers > items.count)
         let body: @Sendable (Int) -> Void = { _ in
             while true {
                 let k = next.add(1, ordering: .relaxed).oldValue

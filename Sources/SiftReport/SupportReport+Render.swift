@@ -9,10 +9,15 @@ extension SupportReport {
 
     /// `1 input, 1 session, 53 records, 13 findings (8 high, 2 medium, 3 low)`: the one count of findings.
     public var headline: String {
-        let records = outcome.sessions.reduce(0) { $0 + $1.recordCount }
-        let n = outcome.inputs.count, m = outcome.sessions.count
+        let records = outcome.totalRecords
+        let n = outcome.inputs.count, m = outcome.totalSessions
         return "\(n) input\(n == 1 ? "" : "s"), \(m) session\(m == 1 ? "" : "s"), \(records) record\(records == 1 ? "" : "s"), "
             + ReportEnvelope.findingsSummaryLine(findings)
+    }
+
+    /// What `pbsift inspect` lists of these sessions: `them all`, or `the first 10000` when the list is bounded.
+    static func inspectLists(_ outcome: ReadOutcome) -> String {
+        outcome.sessionsNotListed > 0 ? "the first \(outcome.sessions.count)" : "them all"
     }
 
     /// The user of a session: its id, `signed out` (a header without one), or unknown (no header).
@@ -74,13 +79,13 @@ extension SupportReport {
              String(s.recordCount)]
         }
         o += ReportEnvelope.markdownTable(["session", "app", "device", "user", "launched", "records"], rows) + "\n"
-        if outcome.sessions.count > shown.count {
-            o += "_\(outcome.sessions.count - shown.count) more sessions: `pbsift inspect` lists them all._\n\n"
+        if outcome.totalSessions > shown.count {
+            o += "_\(outcome.totalSessions - shown.count) more sessions: `pbsift inspect` lists \(SupportReport.inspectLists(outcome))._\n\n"
         }
         o += ReportEnvelope.inputsMarkdown(outcome.inputs) + "\n"
         o += requestsMarkdown("Failed requests", Array(failed.prefix(SupportReport.maxFailedShown)), empty: "No request failed.")
-        if failed.count > SupportReport.maxFailedShown {
-            o += "_\(failed.count - SupportReport.maxFailedShown) more failed requests: `pbsift waterfall` or `pbsift records --status 4xx --status 5xx` list them all._\n\n"
+        if failedCount > SupportReport.maxFailedShown {
+            o += "_\(failedCount - SupportReport.maxFailedShown) more failed requests: `pbsift waterfall` or `pbsift records --status 4xx --status 5xx` list them all._\n\n"
         }
         o += requestsMarkdown("Slowest requests", slow, empty: "No request finished.")
         if !failureWindows.isEmpty {
@@ -167,12 +172,12 @@ extension SupportReport {
             let bad = outcome.inputs.filter { $0.status != .ok }
             o += colors.bold("Inputs") + ": \(outcome.inputs.count), " + (bad.isEmpty ? "every one read in full\n" : "\(bad.count) not read in full\n")
             if !bad.isEmpty { o += ReportEnvelope.inputsText(bad, colors: colors) }
-            o += colors.bold("Sessions") + ": \(outcome.sessions.count)\n"
+            o += colors.bold("Sessions") + ": \(outcome.totalSessions)\n"
             for s in outcome.sessions.prefix(SupportReport.maxSessionLines) {
                 o += "  " + colors.bold(Escape.terminal(SessionSelector.short(s.sessionId))) + "  " + Escape.terminal(SupportReport.sessionLine(s)) + "\n"
             }
-            if outcome.sessions.count > SupportReport.maxSessionLines {
-                o += "  " + colors.dim("… \(outcome.sessions.count - SupportReport.maxSessionLines) more (pbsift inspect lists every session)") + "\n"
+            if outcome.totalSessions > SupportReport.maxSessionLines {
+                o += "  " + colors.dim("… \(outcome.totalSessions - SupportReport.maxSessionLines) more (pbsift inspect lists \(outcome.sessionsNotListed > 0 ? SupportReport.inspectLists(outcome) : "every session"))") + "\n"
             }
         }
         o += "\n"
@@ -190,8 +195,8 @@ extension SupportReport {
                     o += "    server \(Escape.terminal(pl.line.file)):\(pl.line.line) \(Escape.terminal(t))\n"
                 }
             }
-            if failed.count > SupportReport.maxFailedShown && title == "failed requests" {
-                o += "  " + colors.dim("… \(failed.count - SupportReport.maxFailedShown) more (pbsift waterfall lists them all)") + "\n"
+            if failedCount > SupportReport.maxFailedShown && title == "failed requests" {
+                o += "  " + colors.dim("… \(failedCount - SupportReport.maxFailedShown) more (pbsift waterfall lists them all)") + "\n"
             }
             o += "\n"
             drewBars = true
@@ -242,8 +247,7 @@ extension SupportReport {
         // The envelope `inspect` writes (tool, inputs, sessions, blobs), over every analysis's findings.
         guard case .object(var doc) = ReportEnvelope.document(
             inputs: outcome.inputs, findings: findings, blobs: outcome.blobs,
-            sections: ["sessions": .array(outcome.sessions.map(InspectReport.sessionJSON)),
-                       "blobs": ReportEnvelope.blobJSON(ReportEnvelope.blobTotals(outcome.blobs))]) else { return }
+            sections: InspectReport.sections(outcome)) else { return }
         doc["verdict"] = .array(verdict.map { .object(["key": .string($0.key), "ok": .bool($0.ok), "text": .string($0.text)]) })
         doc["verify"] = verifySummary.json
         if let c = redactedCorrelation {
@@ -302,7 +306,7 @@ extension SupportReport {
             o += "<td class=\"ts\">\(s.launchedAt.map { Timestamp.format($0) } ?? "—")</td><td>\(s.recordCount)</td></tr>\n"
         }
         o += "</table>\n"
-        if outcome.sessions.count > 50 { o += "<p>\(outcome.sessions.count - 50) more sessions: <code>pbsift inspect</code> lists them all.</p>\n" }
+        if outcome.totalSessions > 50 { o += "<p>\(outcome.totalSessions - 50) more sessions: <code>pbsift inspect</code> lists \(x(SupportReport.inspectLists(outcome))).</p>\n" }
         o += "<h2>Inputs</h2>\n<table><tr><th>input</th><th>container</th><th>status</th><th>errors</th></tr>\n"
         for i in outcome.inputs {
             o += "<tr><td>\(x(i.path))</td><td>\(i.container.rawValue)</td><td class=\"\(i.status == .ok ? "ok" : "bad")\">\(i.status == .ok ? "✅" : "❌") \(i.status.rawValue)</td>"

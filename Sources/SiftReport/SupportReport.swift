@@ -41,19 +41,26 @@ public struct SupportReport: Sendable {
         self.redactor = redactor
         // Places, not copies: a large export holds many requests, and only a few are shown.
         var failed: [WaterfallRequest] = []
+        var failedCount = 0
+        var slowestFailed: WaterfallRequest?
         var candidates: [(ms: Double, seq: Int, s: Int, r: Int)] = []
         var sessionIds: Set<String?> = []
         for (si, s) in waterfall.sessions.enumerated() {
             for (ri, r) in s.requests.enumerated() {
                 sessionIds.insert(r.sessionId)
                 if r.failed {
-                    failed.append(r)
+                    // The first few in full; the rest counted, and the slowest of them kept.
+                    failedCount += 1
+                    if failed.count < SupportReport.maxFailedShown { failed.append(r) }
+                    if slowestFailed.map({ r.elapsedMs > $0.elapsedMs }) ?? true { slowestFailed = r }
                 } else if r.state != "pending" {
                     candidates.append((r.elapsedMs, r.seq ?? 0, si, ri))
                 }
             }
         }
         self.failed = failed
+        self.failedCount = failedCount
+        self.slowestFailed = slowestFailed
         // The slowest first; equal times by seq, then in record order.
         candidates.sort { a, b in
             if a.ms != b.ms { return a.ms > b.ms }
@@ -67,7 +74,7 @@ public struct SupportReport: Sendable {
         }
         correlationIndex = index
         failureWindows = SupportReport.merge(timeline.windows)
-        multiSession = outcome.sessions.count > 1 || sessionIds.count > 1
+        multiSession = outcome.totalSessions > 1 || sessionIds.count > 1
     }
 
     /// The timeline's windows, overlapping ones merged.
@@ -87,8 +94,13 @@ public struct SupportReport: Sendable {
     /// `text` (from the export or the logs) redacted.
     public func masked(_ text: Untrusted) -> String { redactor.text(text).value }
 
-    /// Every failed request (state failure or cancelled, or HTTP 400 and up), in record order.
+    /// The first `maxFailedShown` failed requests (state failure or cancelled, or HTTP 400 and up),
+    /// in record order (an export can hold a hundred thousand; the rest are counted in `failedCount`).
     public let failed: [WaterfallRequest]
+    /// Every failed request, counted.
+    public let failedCount: Int
+    /// The failed request that took longest.
+    let slowestFailed: WaterfallRequest?
     /// The slowest requests that did not fail, at most `slowest`.
     public let slow: [WaterfallRequest]
     /// The failed requests a report shows in full (the rest are counted).
@@ -148,9 +160,9 @@ public struct SupportReport: Sendable {
         }
         let bad = outcome.inputs.filter { $0.status != .ok }
         let damage = findings.filter { [.integrity, .archive, .limits].contains($0.family) }
-        let records = outcome.sessions.reduce(0) { $0 + $1.recordCount }
+        let records = outcome.totalRecords, sessions = outcome.totalSessions
         if bad.isEmpty && damage.filter({ $0.severity >= .medium }).isEmpty {
-            lines.append(("export", true, "Export intact: \(outcome.sessions.count) session\(outcome.sessions.count == 1 ? "" : "s"), \(records) records, every line read."))
+            lines.append(("export", true, "Export intact: \(sessions) session\(sessions == 1 ? "" : "s"), \(records) records, every line read."))
         } else {
             var t = ""
             if !bad.isEmpty { t += "\(bad.count) input\(bad.count == 1 ? "" : "s") not read in full (\(bad.map(\.path).joined(separator: ", "))). " }
@@ -168,10 +180,10 @@ public struct SupportReport: Sendable {
                 if let c = correlated(r), c.status == .clientOnly, logsComplete { s += " (the server never saw it)" }
                 return s
             }
-            lines.append(("failures", false, "\(failed.count) request\(failed.count == 1 ? "" : "s") failed: " + parts.joined(separator: "; ")
-                          + (failed.count > 3 ? "; …" : ".")))
+            lines.append(("failures", false, "\(failedCount) request\(failedCount == 1 ? "" : "s") failed: " + parts.joined(separator: "; ")
+                          + (failedCount > 3 ? "; …" : ".")))
         }
-        if let top = (failed + slow).max(by: { $0.elapsedMs < $1.elapsedMs }), top.elapsedMs > 0 {
+        if let top = ((slowestFailed.map { [$0] } ?? []) + slow).max(by: { $0.elapsedMs < $1.elapsedMs }), top.elapsedMs > 0 {
             lines.append(("slowest", top.elapsedMs < 1000, "Slowest: \(multiSession ? SessionSelector.short(top.sessionId) + " " : "")\(top.shortTitle) took \(Human.duration(ms: top.elapsedMs)); \(whyText(top))."))
         }
         if let c = correlation, !logsComplete {
@@ -204,17 +216,10 @@ public struct SupportReport: Sendable {
     /// server never saw a request.
     public var logsComplete: Bool { correlation?.logs.allErrors.isEmpty ?? true }
 
-    /// A request that got no answer in time: the platform's time-out error (`NSURLErrorDomain -1001`,
-    /// "timed out"), without a status.
-    public static func isTimedOut(_ r: WaterfallRequest) -> Bool {
-        guard r.statusCode == nil, let e = r.error?.lowercased() else { return false }
-        return e.contains("timed out") || e.contains("timeout") || e.contains("-1001")
-    }
-
     /// What a request row shows in its status column: the HTTP status, `timed out`, or the state.
     public static func statusText(_ r: WaterfallRequest) -> String {
         if let code = r.statusCode { return String(code) }
-        if isTimedOut(r) { return "timed out" }
+        if r.timedOut { return "timed out" }
         return r.state ?? "—"
     }
 

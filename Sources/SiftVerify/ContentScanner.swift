@@ -949,13 +949,30 @@ final class ContentScanner {
             var depth = 0, overflow = 0, i = 0
             var deepReported = false
             let bs: UInt8 = 0x5C, quote: UInt8 = 0x22
-            let hitsCopy = lineHits
-            let saturated = lineSaturatedFrom
+            // Without the line's offsets (`rawBase`), or with `ownStems`, one pass over the text finds where
+            // stems start (and how short they are), for every value at once.
+            let useOwn = ownStems || rawBase == nil
+            var own: [Int] = []
+            let ownSaturated = useOwn ? engine.stemStarts(b, into: &own) : nil
+            let hitsCopy = useOwn ? own : lineHits
+            let saturated = useOwn ? ownSaturated : lineSaturatedFrom
             var cursor = 0
             hitsCopy.withUnsafeBufferPointer { hits in
-                /// Whether an anchor stem starts in `s..<e` of `b` (values come in increasing order).
-                @inline(__always) func hit(_ s: Int, _ e: Int) -> Bool {
-                    if ownStems { return hasStem(UnsafeBufferPointer(rebasing: b[s..<e])) }
+                /// Whether the string `s..<e` of `b` must be looked at (strings come in increasing order): an
+                /// anchor stem starts in it. Without `ownStems` or the line's offsets, also a string that may
+                /// be a URL or a JSON document (their listed names are checked whatever the stems).
+                @inline(__always) func hit(_ s: Int, _ e: Int, escaped: Bool) -> Bool {
+                    if useOwn {
+                        // Past the last offset kept, the string is looked at on its own.
+                        let v = UnsafeBufferPointer(rebasing: b[s..<e])
+                        if let sat = saturated, e > sat {
+                            if hasStem(v) { return true }
+                        } else if DetectorEngine.stemInside(hits, &cursor, s, e) {
+                            return true
+                        }
+                        if ownStems { return false }
+                        return escaped || ContentScanner.isURL(v) || looksLikeJSON(v, level: 0)
+                    }
                     guard let base = rawBase else { return true }
                     let lo = base + s, hi = base + e
                     if let sat = saturated, hi > sat { return true }
@@ -1032,7 +1049,7 @@ final class ContentScanner {
                         if s > e { s = e }
                         guard overflow == 0, depth > 0 else {
                             // Top level, or nested past the depth tracked: the detectors still run.
-                            if hit(s, e) {
+                            if hit(s, e, escaped: escaped) {
                                 jsonValue(b, s, e, isString: true, escaped: escaped, listed: false, hints: [], frames: fr, depth: depth,
                                           overflow: overflow, level: level, rawBase: rawBase, location: location, ownStems: ownStems)
                             }
@@ -1049,7 +1066,7 @@ final class ContentScanner {
                             fr[depth - 1].keyListed = info.listed
                             fr[depth - 1].keyHints = info.hints
                             // The name itself gets the detectors, like a value.
-                            if hit(s, e) {
+                            if hit(s, e, escaped: escaped) {
                                 jsonValue(b, s, e, isString: true, escaped: escaped, listed: false, hints: [], frames: fr, depth: depth,
                                           overflow: overflow, level: level, rawBase: rawBase, location: location, ownStems: ownStems)
                             }
@@ -1059,7 +1076,7 @@ final class ContentScanner {
                         let hints = top.isObject ? top.keyHints : top.hintsAbove
                         // Escapes can't hide an anchor from the stems (they stop before `/`, `"` and `\\`, and
                         // `\\u` is a stem itself), so the raw range decides for escaped values too.
-                        if listed || !hints.isEmpty || hit(s, e) {
+                        if listed || !hints.isEmpty || hit(s, e, escaped: escaped) {
                             jsonValue(b, s, e, isString: true, escaped: escaped, listed: listed, hints: hints, frames: fr, depth: depth,
                                       overflow: overflow, level: level, rawBase: rawBase, location: location, ownStems: ownStems)
                         }

@@ -31,6 +31,10 @@ final class DetectorEngine: @unchecked Sendable {
     private let pairs: UnsafeMutablePointer<UInt64>
     /// The first byte pair of every stem (64 K bits): the one test at most offsets, before the trigram.
     private let firstPairs: UnsafeMutablePointer<UInt64>
+    /// The same set as `firstPairs`, one byte per pair (64 KiB; text touches a few KiB of it): eight
+    /// offsets are tested with a 16-bit load and an `or` each, and only a block where one passes is
+    /// looked at offset by offset.
+    private let firstPairBytes: UnsafeMutablePointer<UInt8>
     private let shortStems: [UInt16: [[UInt8]]]
     /// Most anchor hits examined in one buffer (a hostile string of repeated anchors stays bounded).
     let maxCandidates = 4096
@@ -88,11 +92,14 @@ final class DetectorEngine: @unchecked Sendable {
         tri.initialize(repeating: 0, count: 1024)
         firstPairs = .allocate(capacity: 1024)
         firstPairs.initialize(repeating: 0, count: 1024)
+        firstPairBytes = .allocate(capacity: 65536)
+        firstPairBytes.initialize(repeating: 0, count: 65536)
         var longs: [UInt32: [[UInt8]]] = [:]
         var shorts: [UInt16: [[UInt8]]] = [:]
         for st in stems.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
             let fk = Int(st[0]) | Int(st[1]) << 8
             firstPairs[fk >> 6] |= 1 << UInt64(fk & 63)
+            firstPairBytes[fk] = 1
             if st.count == 2 {
                 let pk = Int(st[0]) | Int(st[1]) << 8
                 pairs[pk >> 6] |= 1 << UInt64(pk & 63)
@@ -111,6 +118,7 @@ final class DetectorEngine: @unchecked Sendable {
                 short2[Int(k) >> 6] |= 1 << UInt64(Int(k) & 63)
             }
         }
+        precondition(stems.allSatisfy { $0.count < 256 }, "stems are shorter than 256 bytes (`stemStarts` packs their length in a byte)")
         longKeys = longs.keys.sorted()
         longStems = longKeys.map { longs[$0] ?? [] }
         shortStems = shorts
@@ -123,6 +131,7 @@ final class DetectorEngine: @unchecked Sendable {
         pairs.deallocate()
         tri.deallocate()
         firstPairs.deallocate()
+        firstPairBytes.deallocate()
     }
 
     /// Detector index by id (nil when disabled or unknown).
@@ -206,6 +215,57 @@ final class DetectorEngine: @unchecked Sendable {
         return saturated
     }
 
+    /// Appends to `out`, for each offset in `b` where a stem starts, `offset << 8 | length` of the shortest
+    /// stem there: `hasStem` of any slice `s..<e` of `b` is whether some entry has `s <= offset` and
+    /// `offset + length <= e` (`stemInside`). At most `maxCandidates` entries; past that, the offset of the
+    /// last one is returned (slices ending after it need `hasStem`).
+    func stemStarts(_ b: UnsafeBufferPointer<UInt8>, into out: inout [Int]) -> Int? {
+        guard let p = b.baseAddress else { return nil }
+        let limit = maxCandidates
+        var saturated: Int? = nil
+        forEachStem(b) { i in
+            out.append(i << 8 | shortestStem(p, i, b.count))
+            if out.count >= limit { saturated = i; return true }
+            return false
+        }
+        return saturated
+    }
+
+    /// Whether an entry of `starts` (from `stemStarts`, from `cursor` on, offsets ascending) is a stem
+    /// lying inside `s..<e`; `cursor` moves past the entries before `s` (slices come in ascending order).
+    @inline(__always) static func stemInside(_ starts: UnsafeBufferPointer<Int>, _ cursor: inout Int, _ s: Int, _ e: Int) -> Bool {
+        while cursor < starts.count && (starts[cursor] >> 8) < s { cursor += 1 }
+        var k = cursor
+        while k < starts.count {
+            let o = starts[k] >> 8
+            if o >= e { return false }
+            if o + (starts[k] & 0xFF) <= e { return true }
+            k += 1
+        }
+        return false
+    }
+
+    /// Length of the shortest stem starting at `i` of `p[0..<n]` (0 when none does).
+    private func shortestStem(_ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> Int {
+        var best = Int.max
+        @inline(__always) func consider(_ st: [UInt8]) {
+            guard st.count < best, i + st.count <= n else { return }
+            for j in 0..<st.count where p[i + j] != st[j] { return }
+            best = st.count
+        }
+        if i + 2 <= n, let list = shortStems[UInt16(p[i]) | UInt16(p[i + 1]) << 8] { list.forEach(consider) }
+        if i + 4 <= n {
+            let w = DetectorEngine.word(p[i], p[i + 1], p[i + 2], p[i + 3])
+            var lo = 0, hi = longKeys.count
+            while lo < hi {
+                let mid = (lo + hi) >> 1
+                if longKeys[mid] < w { lo = mid + 1 } else { hi = mid }
+            }
+            if lo < longKeys.count, longKeys[lo] == w { longStems[lo].forEach(consider) }
+        }
+        return best == Int.max ? 0 : min(best, 255)
+    }
+
     /// Whether a stem starts anywhere in `b` (no allocation, no state).
     func hasStem(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
         var found = false
@@ -241,23 +301,42 @@ final class DetectorEngine: @unchecked Sendable {
         }
         var i = 0
         let raw = UnsafeRawPointer(p)
-        let pairSet = pairs, triSet = tri, first = firstPairs
-        while i + 4 <= n {
-            let w = raw.loadUnaligned(fromByteOffset: i, as: UInt32.self)
+        let pairSet = pairs, triSet = tri, first = firstPairs, firstBytes = firstPairBytes
+        @inline(__always) func pairAt(_ k: Int) -> Int {
+            Int(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: k, as: UInt16.self)))
+        }
+        /// The full test at offset `k` (its 4-byte window must lie inside `b`); true when `hit` says stop.
+        @inline(__always) func test(_ k: Int) -> Bool {
+            let w = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: k, as: UInt32.self))
             let pair = Int(w & 0xFFFF)
             // Most offsets start no stem's first pair: one bit test, and on.
-            if (first[pair >> 6] >> UInt64(pair & 63)) & 1 == 0 { i += 1; continue }
+            if (first[pair >> 6] >> UInt64(pair & 63)) & 1 == 0 { return false }
             let h3 = DetectorEngine.triIndex(w & 0xFF_FFFF)
             let any = (triSet[h3 >> 6] >> UInt64(h3 & 63)) | (pairSet[pair >> 6] >> UInt64(pair & 63))
-            if any & 1 == 0 { i += 1; continue }
+            if any & 1 == 0 { return false }
             let h = DetectorEngine.bloomIndex(w)
             let inBloom = (bloom[h >> 6] >> UInt64(h & 63)) & 1 != 0
             let inShort = (short[pair >> 6] >> UInt64(pair & 63)) & 1 != 0
             if inBloom || inShort {
-                if (inBloom && checkLong(w, i)) || (inShort && checkShort(pair, i)) {
-                    if hit(i) { return }
+                if (inBloom && checkLong(w, k)) || (inShort && checkShort(pair, k)) {
+                    return hit(k)
                 }
             }
+            return false
+        }
+        // Eight offsets at a time while their 4-byte windows fit: most blocks hold no stem's first pair.
+        while i + 11 <= n {
+            let any = firstBytes[pairAt(i)] | firstBytes[pairAt(i + 1)] | firstBytes[pairAt(i + 2)] | firstBytes[pairAt(i + 3)]
+                | firstBytes[pairAt(i + 4)] | firstBytes[pairAt(i + 5)] | firstBytes[pairAt(i + 6)] | firstBytes[pairAt(i + 7)]
+            if any != 0 {
+                for k in i..<(i + 8) where firstBytes[pairAt(k)] != 0 {
+                    if test(k) { return }
+                }
+            }
+            i += 8
+        }
+        while i + 4 <= n {
+            if test(i) { return }
             i += 1
         }
         while i + 2 <= n {

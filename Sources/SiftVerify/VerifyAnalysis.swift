@@ -55,7 +55,8 @@ public final class VerifyAnalysis: Analysis {
     private let applied = OrderedApply()
     private var nextBatch = 0
     /// Blobs handed over, by key: a second copy under the same name is checked only when its bytes differ.
-    private var blobShas: [String: Set<String>] = [:]
+    /// The blobs checked (name and bytes), as 128-bit digests: a hundred thousand blobs cost a few MiB.
+    private var blobsChecked = Set<BlobCopy>()
 
     /// Workers of a parallel run at most (each a thread with its own scanner).
     static let maxWorkers = 4
@@ -211,7 +212,7 @@ public final class VerifyAnalysis: Analysis {
     public func blob(_ blob: BlobContent) {
         // A second copy under the same name (a duplicate archive entry) is checked too when its bytes differ.
         let key = VerifyWorker.blobKey(blob.input, blob.root, blob.name.lowercased())
-        guard blobShas[key, default: []].insert(blob.sha256).inserted else { return }
+        guard blobsChecked.insert(BlobCopy(key + "\u{0}" + blob.sha256)).inserted else { return }
         handle(.blob(blob), bytes: blob.bytes.capacity + VerifyAnalysis.itemCost)
     }
 
@@ -397,6 +398,8 @@ final class VerifyWorker: @unchecked Sendable {
         for b in o.blobs {
             blobsScanned += 1
             bytesScanned += b.bytes
+            // Only a blob with findings is remembered: an export of a hundred thousand clean blobs costs nothing here.
+            guard !b.hits.isEmpty else { continue }
             var hits: [BlobHit] = blobHits[b.key] ?? []
             var seen = Set(hits.map { $0.rule + "\u{0}" + $0.location + "\u{0}" + ($0.fingerprint ?? $0.message) })
             for h in b.hits where seen.insert(h.rule + "\u{0}" + h.location + "\u{0}" + (h.fingerprint ?? h.message)).inserted {
@@ -421,11 +424,15 @@ final class VerifyWorker: @unchecked Sendable {
                                            bound: true))
             }
             var all = scanner.hits
+            // In each later document the other copies are renamed out of the way (`message` →
+            // `_essage`); what sits under a renamed copy was already checked, under its own name, in
+            // the record itself, so only what the kept copies add is taken.
+            let renamed = record.json.doc.setAsideNames(duplicates)
             for doc in record.json.doc.laterCopies(duplicates) {
                 var more: [String] = []
                 scan(Record(line: record.line, json: doc.root), refs: &more)
                 refs += more
-                all += scanner.hits
+                all += scanner.hits.filter { !Self.underRenamedCopy($0.location, renamed) }
             }
             scanner.hits = all
         }
@@ -453,6 +460,12 @@ final class VerifyWorker: @unchecked Sendable {
                                         recordId: record.id))
             }
         }
+    }
+
+    /// Whether a location path (`headers.Authorization`, `body.user[0].token`) passes through one of
+    /// `renamed`, a name as `JSONDocument.laterCopies` renames the copies it sets aside.
+    static func underRenamedCopy(_ location: String, _ renamed: Set<String>) -> Bool {
+        location.split(whereSeparator: { $0 == "." || $0 == "[" }).contains { renamed.contains(String($0)) }
     }
 
     /// A line that is not a record: its bytes read as raw text.
@@ -771,5 +784,24 @@ final class VerifyWorker: @unchecked Sendable {
             scanner.walk(v, &loc, names: nil, rule: "", what: "", listed: false, hints: scanner.hints(key))
         default: break
         }
+    }
+}
+
+/// A blob's place, name and SHA-256 as two independent 64-bit FNV-1a digests (a 128-bit key: the
+/// chance that two of a million blobs collide is below 10⁻²⁵).
+struct BlobCopy: Hashable {
+    let a: UInt64
+    let b: UInt64
+
+    init(_ text: String) {
+        var a: UInt64 = 0xcbf2_9ce4_8422_2325
+        var b: UInt64 = 0x8422_2325_cbf2_9ce4
+        for byte in text.utf8 {
+            a = (a ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            b = (b &+ UInt64(byte)) &* 0x9e37_79b9_7f4a_7c15
+            b ^= b >> 29
+        }
+        self.a = a
+        self.b = b
     }
 }

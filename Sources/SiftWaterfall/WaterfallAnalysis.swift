@@ -43,8 +43,10 @@ public final class WaterfallCollector {
     public let limits: WaterfallLimits
     /// Finished sessions, in the order they ended.
     public private(set) var sessions: [WaterfallSession] = []
-    /// Findings of finished sessions (unsorted).
-    public private(set) var findings: [Finding] = []
+    /// Findings of finished sessions (unsorted): per rule, the first `maxFindingsPerRule` of a session
+    /// and the first `FindingTally.defaultKeepPerInput` of an input are listed, the rest counted.
+    public var findings: [Finding] { tally.findings }
+    private var tally = FindingTally(keep: Int.max)
     /// Network records seen but not kept because of `limits.maxRequests`.
     public private(set) var droppedRequests = 0
     private var kept = 0
@@ -162,14 +164,14 @@ public final class WaterfallCollector {
                 }
             }
         }
-        for (rule, n) in b.suppressed.sorted(by: { $0.key < $1.key }) {
-            b.findings.append(Finding(rule: WaterfallRule.catalogue[rule], severity: WaterfallRule.severity(rule), input: b.input, file: b.file,
-                                      sessionId: b.sessionId,
-                                      message: "\(n) more \(rule) findings in this session were not listed"))
-        }
         for i in b.findings.indices where b.findings[i].sessionId == nil { b.findings[i].sessionId = b.sessionId }
         for i in b.requests.indices where b.requests[i].sessionId == nil { b.requests[i].sessionId = b.sessionId }
-        findings += b.findings
+        for f in b.findings { tally.append(f) }
+        for (rule, n) in b.suppressed.sorted(by: { $0.key < $1.key }) {
+            tally.append(Finding(rule: WaterfallRule.catalogue[rule], severity: WaterfallRule.severity(rule), input: b.input, file: b.file,
+                                 sessionId: b.sessionId,
+                                 message: "\(n) more \(rule) findings in this session were not listed"), counting: n)
+        }
         // The finished session's requests at their size, not the growing buffer's.
         if b.requests.capacity > b.requests.count + b.requests.count / 16 {
             b.requests = b.requests.withUnsafeBufferPointer { Array($0) }

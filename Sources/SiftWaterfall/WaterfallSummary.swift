@@ -105,7 +105,7 @@ public struct WaterfallSummary: Sendable {
         }
         self.requestCount = requestCount
         self.transactionCount = transactionCount
-        timelines = sessions.map { WaterfallSummary.timeline($0, options) }
+        timelines = Parallel.map(sessions) { WaterfallSummary.timeline($0, options) }
 
         // Per phase (by `order`): total, count, max. Arrays, not a dictionary: this loop sees every transaction.
         var sum = [Double](repeating: 0, count: 7)
@@ -339,13 +339,13 @@ public struct WaterfallReport: Sendable {
         var described: [WaterfallSession]? = nil
         if filter.slowest != nil {
             var all = every.apply(sessions)
-            for i in all.indices { all[i].redact(by: redactor) }
+            WaterfallSession.redact(&all, by: redactor)
             described = all
         }
         var kept = filter.apply(sessions)
         _ = consume sessions
         self.findings = filter.apply(findings, kept: kept).map { $0.redacted(by: redactor) }.sorted(by: Finding.reportOrder)
-        for i in kept.indices { kept[i].redact(by: redactor) }
+        WaterfallSession.redact(&kept, by: redactor)
         self.summary = WaterfallSummary(sessions: described ?? kept, options: o)
         self.sessions = kept
     }

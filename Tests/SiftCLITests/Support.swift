@@ -1,4 +1,5 @@
 import Foundation
+import SiftTestSupport
 import Testing
 @testable import SiftCLI
 
@@ -29,9 +30,7 @@ let packageRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent
 
 /// A fresh temporary folder for one test.
 func makeTempDir() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("pbsift-cli-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
+    Scratch.directory("cli")
 }
 
 /// Small session files written at test time.

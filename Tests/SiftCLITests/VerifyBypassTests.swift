@@ -103,6 +103,27 @@ import Darwin
         #expect(dup.contains { ($0["message"]?.string ?? "").contains("'type'") })
     }
 
+    /// A credential in the first copy of a repeated name is reported once, at the name the record
+    /// gives it, never at the name its set-aside copy carries while the later copies are checked
+    /// (`_essage`); names that start with an escape or a multi-byte character keep every copy checked.
+    @Test func aSetAsideCopyIsNeverNamed() throws {
+        let lines = [
+            #"{"type":"log","seq":1,"ts":"2026-11-29T10:15:02.000Z","level":"info","message":\#(Self.json("token " + Self.token(6))),"message":"fine"}"#,
+            #"{"type":"log","seq":2,"ts":"2026-11-29T10:15:02.100Z","level":"info","message":"m","extra":{"\u00e9t":\#(Self.json(Self.token(7))),"\u00e9t":"x"}}"#,
+            #"{"type":"log","seq":3,"ts":"2026-11-29T10:15:02.200Z","level":"info","message":"m","extra":{"ét":"x","ét":\#(Self.json(Self.token(8)))}}"#,
+            #"{"type":"log","seq":4,"ts":"2026-11-29T10:15:02.300Z","level":"info","message":"m","extra":{"\"q":"x","\"q":\#(Self.json(Self.token(9)))}}"#,
+            // A second repeated name that starts with an escape once made every later-copy document
+            // invalid, so the header's second `value` went unchecked.
+            #"{"type":"network","seq":5,"ts":"2026-11-29T10:15:02.400Z","id":"rec_5","url":"https://api.example.test/x","request":{"headers":[{"name":"Authorization","\"alue":"1","value":"***","value":"Bearer abcdefghijklmnopqrstuv12345","\"alue":"2"}]}}"#,
+        ]
+        let v = try Self.verify([try Self.session(lines)])
+        let secrets = v.findings.filter { $0["rule"]?.string == "secret.github-token" }
+        #expect(secrets.count == 4, "one per record: \(secrets.map { $0["location"]?.string ?? "" })")
+        #expect(!secrets.contains { ($0["location"]?.string ?? "").contains("_") })
+        #expect(Set(v.findings.filter { $0["rule"]?.string == "verify.duplicate-key" }.compactMap { $0["line"]?.int }) == [2, 3, 4, 5, 6])
+        #expect(v.findings.contains { $0["rule"]?.string == "redaction.header" && $0["line"]?.int == 6 })
+    }
+
     // MARK: limits
 
     /// A log record whose message is `text`.

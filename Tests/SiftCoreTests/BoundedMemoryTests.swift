@@ -290,29 +290,10 @@ import SiftArchive
         // Let the reading thread run as far ahead as it may.
         for _ in 0..<50 where lines.waitingBytes < line.count { usleep(10_000) }
         usleep(100_000)
-        // One line waiting: its text and its tape (a few values).
-        #expect(lines.waitingBytes <= line.count + 4096, "\(lines.waitingBytes)")
+        #expect(lines.waitingBytes <= line.count, "\(lines.waitingBytes)")
         var count = 1
         while try lines.next() != nil { count += 1 }
         #expect(count == 12)
-    }
-
-    /// A line of many small values is counted at what its parse holds (20 bytes a value), not its
-    /// length: a 1 MiB line of `[0,0,…]` waits alone.
-    @Test func manyValuedLinesAreCountedAsParsed() throws {
-        let line = Array(("{\"type\":\"log\",\"v\":[" + Array(repeating: "0", count: 256 << 10).joined(separator: ",") + "]}\n").utf8)
-        var text: [UInt8] = []
-        for _ in 0..<8 { text += line }
-        let lines = ParsedLines(reader: LineReader(source: MemorySource(text), maxLine: 16 << 20), maxDepth: 64)
-        defer { lines.finish() }
-        _ = try lines.next()
-        for _ in 0..<50 where lines.waitingBytes < line.count { usleep(10_000) }
-        usleep(100_000)
-        // Text 512 KiB and tape 5 MiB each: one waits (counted by length, six would).
-        #expect(lines.waitingBytes < 2 * (256 << 10) * 20, "\(lines.waitingBytes)")
-        var count = 1
-        while try lines.next() != nil { count += 1 }
-        #expect(count == 8)
     }
 
     /// A line of more values than the bound is refused (named), never parsed into a tape of any size.
@@ -329,5 +310,34 @@ import SiftArchive
         let object = "{" + (0..<1000).map { "\"k\($0)\":0" }.joined(separator: ",") + "}"
         #expect((try? JSONDocument(bytes: Array(object.utf8), maxValues: 1000)) == nil)
         #expect((try? JSONDocument(bytes: Array(object.utf8), maxValues: 2001)) != nil)
+    }
+}
+
+/// Lines parsed on one thread or on several come back the same, in order.
+@Suite struct ParsedLinesWorkersTests {
+    @Test func oneWorkerAndManyGiveTheSameLines() throws {
+        var text: [UInt8] = []
+        for i in 0..<5000 {
+            let line = i % 101 == 0 ? "{\"type\":" : (i % 89 == 0 ? "" : "{\"type\":\"log\",\"seq\":\(i),\"message\":\"\(String(repeating: "x", count: i % 300))\"}")
+            text += Array((line + "\n").utf8)
+        }
+        func read(_ workers: Int) throws -> [String] {
+            let lines = ParsedLines(reader: LineReader(source: MemorySource(text), maxLine: 1 << 20), maxDepth: 64, workers: workers)
+            defer { lines.finish() }
+            var out: [String] = []
+            while let (event, parsed) = try lines.next() {
+                switch (event, parsed) {
+                case (.line(let b, let n), .success(let doc)?): out.append("\(n) \(b.count) \(doc.root["seq"]?.int ?? -1)")
+                case (.line(_, let n), .failure(let e)?): out.append("\(n) error \(e.message)")
+                case (.blank(let n, let c), _): out.append("\(n) blank \(c)")
+                default: out.append("other")
+                }
+            }
+            return out
+        }
+        let one = try read(1)
+        #expect(one.count > 4900)
+        #expect(try read(4) == one)
+        #expect(try read(2) == one)
     }
 }

@@ -1,11 +1,12 @@
 import Foundation
+import SiftTestSupport
 import Testing
 @testable import SiftCore
 
 /// The one sink and the one JSON writer.
 @Suite struct OutputSinkTests {
     @Test func fileIsWrittenWholeOnFinish() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pbsift-sink-\(UUID().uuidString)")
+        let dir = Scratch.directory("sink")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let path = dir.appendingPathComponent("out.txt").path
         let sink = try OutputSink.file(path: path)

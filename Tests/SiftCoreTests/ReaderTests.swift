@@ -1,4 +1,5 @@
 import Foundation
+import SiftTestSupport
 import Testing
 @testable import SiftCore
 import SiftArchive
@@ -7,7 +8,7 @@ import SiftArchive
 struct TempExport {
     let dir: URL
     init() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("pbsift-core-\(UUID().uuidString)")
+        dir = Scratch.directory("core")
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("sessions"), withIntermediateDirectories: true)
     }
     static let sessionId = "ses_5f0c7a1e-3b8d-4c52-9a41-0d6e2f7b9c13"

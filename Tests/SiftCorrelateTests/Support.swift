@@ -1,13 +1,11 @@
 import Foundation
+import SiftTestSupport
 import SiftCore
 @testable import SiftCorrelate
 
 /// A fresh temporary folder per test.
 func tempDir(_ name: String = #function) -> String {
-    let clean = name.filter { $0.isLetter || $0.isNumber }
-    let dir = NSTemporaryDirectory() + "sift-correlate-\(clean)-\(UUID().uuidString.prefix(8))"
-    try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    return dir
+    Scratch.directory(name).path
 }
 
 func write(_ path: String, _ text: String) {

@@ -1,4 +1,5 @@
 import Foundation
+import SiftTestSupport
 import Testing
 @testable import SiftCore
 @testable import SiftVerify
@@ -16,7 +17,7 @@ private func examplePath() -> String? {
 private struct TempExport {
     let dir: URL
     init() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("pbsift-verify-\(UUID().uuidString)")
+        dir = Scratch.directory("verify")
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("sessions"), withIntermediateDirectories: true)
     }
     static let header = #"{"type":"session","seq":0,"ts":"2026-11-29T10:15:01.004Z","formatVersion":1,"sessionId":"ses_5f0c7a1e-3b8d-4c52-9a41-0d6e2f7b9c13","launchedAt":"2026-11-29T10:15:01.002Z","app":{"bundleId":"com.acme.shop","version":"4.2.0","build":"512"},"sdk":{"name":"palbe-swift","version":"3.1.0"},"device":{"model":"iPhone16,1","system":"iOS 18.1.1","locale":"en_GB","timeZone":"Europe/London"},"environmentRef":"env_prod_eu","userId":"usr_123"}"#

@@ -90,6 +90,21 @@ import SiftVerify
         #expect(f.last?.message == "7 more waterfall.missing-metrics findings in this session were not listed")
     }
 
+    @Test func findingsPerRuleAreBoundedPerInputAcrossSessions() throws {
+        // One finding in each of many sessions: past the input's bound they are counted, not kept.
+        let c = WaterfallCollector()
+        let sessions = FindingTally.defaultKeepPerInput + 50
+        for i in 0..<sessions {
+            c.beginSession(input: "in", file: "f\(i)", sessionId: "ses_\(i)")
+            c.add(try Fx.record(1, Fx.network(seq: 1, id: "rec_1", url: "https://a.example/x", durationMs: 5,
+                                              endMs: 10, txs: [], metrics: false)))
+            c.endSession(sessionId: "ses_\(i)", launchedAt: nil)
+        }
+        let f = c.finish().filter { $0.rule == WaterfallRule.missingMetrics }
+        #expect(f.count == FindingTally.defaultKeepPerInput + 1)
+        #expect(f.last?.message.hasPrefix("50 more findings of this rule in this input") == true, "\(String(describing: f.last?.message))")
+    }
+
     @Test func requestsBeyondTheLimitAreCountedNotKept() throws {
         var limits = WaterfallLimits()
         limits.maxRequests = 2

@@ -112,8 +112,7 @@ public enum RecordsCommand: SiftCommand {
         let analysis = RecordsAnalysis(filter: filter, redact: { o, record in masker.mask(o, record: record) }) { object in
             lines.line(object, columns, sink)
         }
-        try run.read(options.argument("input"), analyses: scope.wrap([analysis]), shouldStop: { [sink] in sink.closed })
-        try scope.checkSessionMatched(run.outcome.sessions.map(\.sessionId))
+        try run.read(options.argument("input"), analyses: scope.wrap([analysis]), shouldStop: { [sink] in sink.closed }, matching: scope)
         if let failed = common.close(sink, io: io) { return failed }
         if sink.closed { return .ok }
         return run.status()

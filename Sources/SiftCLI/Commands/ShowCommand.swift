@@ -107,10 +107,9 @@ public enum ShowCommand: SiftCommand {
             }
             throw UsageError(notFound.value)
         }
-        let places = Set(show.matches.map { "\($0.input)\u{0}\($0.file)\u{0}\($0.sessionId ?? "")" })
-        if places.count > 1 {
+        if show.placeCount > 1 {
             let list = show.matches.prefix(5).map { SessionSelector.short($0.sessionId) + " (seq \($0.record.seq.map(String.init) ?? "?"))" }
-            throw UsageError("\(places.count) sessions hold '\(wanted)': \(list.joined(separator: ", "))\(places.count > 5 ? ", …" : ""); choose one with '--session <id>'")
+            throw UsageError("\(show.placeCount) sessions hold '\(wanted)': \(list.joined(separator: ", "))\(show.placeCount > 5 ? ", …" : ""); choose one with '--session <id>'")
         }
 
         // The rebuilt request and its session's host statistics.

@@ -77,10 +77,10 @@ public enum WaterfallCommand: SiftCommand {
 
     /// The formats, in `--format` order (text is the default).
     static let reporters: [any Reporter<FindingsOutput<WaterfallReport>>] = [
-        Format.text("text") { r, c in WaterfallRender.text(r.report, columns: c.columns, color: c.colors.enabled) },
+        Format.textStream("text") { r, c, emit in WaterfallRender.text(r.report, columns: c.columns, color: c.colors.enabled, into: emit) },
         Format.json { r, w in WaterfallRender.json(r.report, into: &w) },
-        Format.text("csv") { r, _ in WaterfallRender.csv(r.report) },
-        Format.text("markdown") { r, _ in WaterfallRender.markdown(r.report) },
+        Format.textStream("csv") { r, _, emit in WaterfallRender.csv(r.report, into: emit) },
+        Format.textStream("markdown") { r, _, emit in WaterfallRender.markdown(r.report, into: emit) },
         Format.text("svg") { r, _ in WaterfallRender.svg(r.report) },
     ] + FindingsFormats.all()
 

@@ -132,6 +132,9 @@ public enum ManPage {
             The results are the same either way;
             .Fl -version
             names the engines in use.
+            .It Ev PBSIFT_THREADS
+            How many threads parse and render side by side, from 1 to 64 (default: one per core).
+            The output is the same whatever the number.
             .El
             .Sh FILES
             An export holds the folder layout the SDK writes:

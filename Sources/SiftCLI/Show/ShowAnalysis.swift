@@ -69,7 +69,15 @@ final class ShowAnalysis: Analysis, @unchecked Sendable {
     let session: String?
     let context: Double
     let maxAround: Int
+    /// The first `maxMatches` records that matched, with their neighbours (only the first is shown;
+    /// the others name the sessions when several hold the request).
     private(set) var matches: [Match] = []
+    static let maxMatches = 5
+    /// Every record that matched, and the session files they are in (a file is read in one go, so a
+    /// new place is a file other than the last match's).
+    private(set) var matchCount = 0
+    private(set) var placeCount = 0
+    private var lastPlace: (input: String, file: String)?
     private(set) var sessions: [SessionSeen] = []
     /// Network records with a request id, in the sessions looked in.
     private(set) var requestIdCount = 0
@@ -128,6 +136,13 @@ final class ShowAnalysis: Analysis, @unchecked Sendable {
             if let q = r.seq, sessions[k].requestSeqs.count < 1_000_000 { sessions[k].requestSeqs.append(q) }
             if r.json["requestId"]?.string != nil { requestIdCount += 1 }
             if selector.matches(r) {
+                matchCount += 1
+                if lastPlace?.input != s.input.path || lastPlace?.file != s.file {
+                    placeCount += 1
+                    lastPlace = (s.input.path, s.file)
+                }
+            }
+            if selector.matches(r) && matches.count < ShowAnalysis.maxMatches {
                 let t = r.ts
                 let before = recent.filter { p in
                     guard let pt = p.ts, let t else { return true }

@@ -67,9 +67,10 @@ public final class JSONDocument: @unchecked Sendable {
 
     /// The document once per later copy of the repeated names `duplicates` (from `duplicateKeys()`), at
     /// most 63 documents: in the k-th, every copy of each repeated name but its k-th (or its last) is
-    /// renamed out of the way (its quote becomes `_`), so a reader that takes one copy sees that one.
-    /// Readers disagree on which copy counts; checking each of these checks every copy. Made one at a
-    /// time as the sequence is walked: a 16 MiB line holds one copy at a time, not 63.
+    /// renamed out of the way (its first character becomes `_`, see `setAside`), so a reader that takes
+    /// one copy sees that one. Readers disagree on which copy counts; checking each of these checks
+    /// every copy. Made one at a time as the sequence is walked: a 16 MiB line holds one copy at a
+    /// time, not 63.
     public func laterCopies(_ duplicates: [(name: String, ranges: [Range<Int>])]) -> some Sequence<JSONDocument> {
         let copies = duplicates.isEmpty ? 0 : min(duplicates.map(\.ranges.count).max() ?? 1, 64)
         let bytes = self.bytes
@@ -77,10 +78,38 @@ public final class JSONDocument: @unchecked Sendable {
             var b = bytes
             for d in duplicates {
                 let keep = min(k, d.ranges.count - 1)
-                for (j, r) in d.ranges.enumerated() where j != keep && !r.isEmpty { b[r.lowerBound] = UInt8(ascii: "_") }
+                for (j, r) in d.ranges.enumerated() where j != keep { Self.setAside(&b, r) }
             }
             return try? JSONDocument(bytes: b)
         }
+    }
+
+    /// Renames the member name whose content is `b[r]` out of the way, keeping the text valid JSON and
+    /// its length: every byte of its first character (a UTF-8 sequence, or an escape such as `\"` or
+    /// `\u00e9`) becomes `_`. `message` becomes `_essage`.
+    static func setAside(_ b: inout [UInt8], _ r: Range<Int>) {
+        guard let first = r.first else { return }
+        var end = first + 1
+        if b[first] == UInt8(ascii: "\\") {
+            end = first + (first + 1 < r.upperBound && b[first + 1] == UInt8(ascii: "u") ? 6 : 2)
+        } else if b[first] >= 0xC0 {
+            while end < r.upperBound && b[end] & 0xC0 == 0x80 { end += 1 }
+        }
+        for i in first..<min(end, r.upperBound) { b[i] = UInt8(ascii: "_") }
+    }
+
+    /// The names the copies set aside by `laterCopies` carry there (`_essage` for `message`): what a
+    /// location inside such a copy is named.
+    public func setAsideNames(_ duplicates: [(name: String, ranges: [Range<Int>])]) -> Set<String> {
+        var names = Set<String>()
+        for d in duplicates {
+            for r in d.ranges {
+                var b = Array(bytes[r])
+                Self.setAside(&b, 0..<b.count)
+                names.insert(String(decoding: JSONValue.unescape(b, 0, b.count), as: UTF8.self))
+            }
+        }
+        return names
     }
 
     /// Every member name that appears more than once in one object: its decoded name and the byte

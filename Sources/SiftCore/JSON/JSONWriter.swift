@@ -58,6 +58,10 @@ public struct JSONWriter {
     /// Starts the next element of the open array.
     public mutating func element() { next() }
 
+    /// The `indent` of a writer whose document is the next value here: what it writes can follow
+    /// `element()` or `key(_:)` byte for byte (values rendered apart, side by side, then written in order).
+    public var valueIndent: Int { base + 2 * counts.count }
+
     /// A newline (after a document, or between JSON Lines).
     public mutating func newline() {
         buf.append(0x0A)

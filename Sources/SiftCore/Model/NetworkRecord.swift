@@ -77,6 +77,12 @@ extension NetworkRecordHolder {
     @inlinable public var state: String? { get { record.state } set { record.state = newValue } }
     /// The record's `error`: `description (domain code)`, when it failed.
     @inlinable public var error: String? { get { record.error } set { record.error = newValue } }
+    /// A request that got no answer in time: the platform's time-out error (`NSURLErrorDomain -1001`,
+    /// "timed out"), without a status. The one definition every report and picture uses.
+    public var timedOut: Bool {
+        guard statusCode == nil, let e = error?.lowercased() else { return false }
+        return e.contains("timed out") || e.contains("timeout") || e.contains("-1001")
+    }
     @inlinable public var ts: Double? { get { record.ts } set { record.ts = newValue } }
     @inlinable public var duration: Double? { get { record.duration } set { record.duration = newValue } }
 }

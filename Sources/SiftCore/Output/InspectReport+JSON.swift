@@ -31,8 +31,18 @@ extension InspectReport {
     public static func json(_ redacted: Redacted<ReadOutcome>) -> String {
         let o = redacted.value
         return ReportEnvelope.render(ReportEnvelope.document(
-            inputs: o.inputs, findings: o.findings, blobs: o.blobs,
-            sections: ["sessions": .array(o.sessions.map(sessionJSON)),
-                       "blobs": ReportEnvelope.blobJSON(ReportEnvelope.blobTotals(o.blobs))]))
+            inputs: o.inputs, findings: o.findings, blobs: o.blobs, sections: sections(o)))
+    }
+
+    /// `sessions` and `blobs`, and `sessionsNotListed` (with the total) when the list was bounded.
+    public static func sections(_ o: ReadOutcome) -> [String: JSONOut] {
+        var sections: [String: JSONOut] = ["sessions": .array(o.sessions.map(sessionJSON)),
+                                           "blobs": ReportEnvelope.blobJSON(ReportEnvelope.blobTotals(o.blobs))]
+        if o.sessionsNotListed > 0 {
+            sections["sessionsNotListed"] = .int(o.sessionsNotListed)
+            sections["sessionCount"] = .int(o.totalSessions)
+            sections["recordCount"] = .int(o.totalRecords)
+        }
+        return sections
     }
 }

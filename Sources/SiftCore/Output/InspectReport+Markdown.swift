@@ -4,9 +4,9 @@ extension InspectReport {
     /// Ticket-ready Markdown: summary, inputs, sessions, blobs, findings; every export string escaped.
     public static func markdown(_ redacted: Redacted<ReadOutcome>) -> String {
         let o = redacted.value
-        let records = o.sessions.reduce(0) { $0 + $1.recordCount }
+        let records = o.totalRecords, sessions = o.totalSessions
         var out = "# pbsift inspect\n\n"
-        out += "\(o.inputs.count) input\(o.inputs.count == 1 ? "" : "s"), \(o.sessions.count) session\(o.sessions.count == 1 ? "" : "s"), "
+        out += "\(o.inputs.count) input\(o.inputs.count == 1 ? "" : "s"), \(sessions) session\(sessions == 1 ? "" : "s"), "
         out += "\(records) record\(records == 1 ? "" : "s"), " + ReportEnvelope.findingsSummaryLine(o.findings) + "\n\n"
         out += ReportEnvelope.inputsMarkdown(o.inputs) + "\n"
         out += "## Sessions\n\n"
@@ -23,6 +23,7 @@ extension InspectReport {
             out += ReportEnvelope.markdownTable(
                 ["Session", "File", "App", "SDK", "Device", "Environment", "User", "Launched", "Time span", "Records"]
                     + recordKeys + ["Damaged lines"], rows)
+            if let note = o.sessionsNotListedNote { out += "\n_" + note + "._\n" }
         }
         let blobInputs = o.inputs.filter { (o.blobs[$0.path]?.count ?? 0) > 0 }
         if !blobInputs.isEmpty {

@@ -39,9 +39,9 @@ extension InspectReport {
     /// `text` without its findings: the inputs, each session's facts, blobs (`report` shows it).
     public static func overview(_ redacted: Redacted<ReadOutcome>, colors: Colors = .off) -> String {
         let o = redacted.value
-        let records = o.sessions.reduce(0) { $0 + $1.recordCount }
+        let records = o.totalRecords, sessions = o.totalSessions
         var out = colors.bold("pbsift inspect") + ": \(o.inputs.count) input\(o.inputs.count == 1 ? "" : "s"), "
-        out += "\(o.sessions.count) session\(o.sessions.count == 1 ? "" : "s"), \(records) record\(records == 1 ? "" : "s"), "
+        out += "\(sessions) session\(sessions == 1 ? "" : "s"), \(records) record\(records == 1 ? "" : "s"), "
         out += ReportEnvelope.findingsSummaryLine(o.findings) + "\n\n"
         return out + overviewBody(redacted, colors: colors)
     }
@@ -66,6 +66,7 @@ extension InspectReport {
             if s.damagedLines > 0 { rows.append(("damaged", colors.yellow("\(s.damagedLines) line\(s.damagedLines == 1 ? "" : "s")"))) }
             for (k, v) in rows { out += "  " + colors.dim(k.padding(toLength: 13, withPad: " ", startingAt: 0)) + v + "\n" }
         }
+        if let note = o.sessionsNotListedNote { out += "\n" + colors.dim("… " + note) + "\n" }
         let blobInputs = o.inputs.filter { (o.blobs[$0.path]?.count ?? 0) > 0 }
         if !blobInputs.isEmpty {
             out += "\n" + colors.bold("Blobs") + "\n"

@@ -50,6 +50,11 @@ public struct Format<Report>: Reporter {
         Format(format) { report, context in context.sink.write(render(report, context)) }
     }
 
+    /// A format rendered as text in pieces, each written as it is made (a long listing is never held whole).
+    public static func textStream(_ format: String, _ render: @escaping @Sendable (Report, ReportContext, (String) -> Void) -> Void) -> Format {
+        Format(format) { report, context in render(report, context) { context.sink.write($0) } }
+    }
+
     /// A JSON document written through the one JSON writer (pretty), followed by a newline.
     public static func json(_ format: String = "json", _ write: @escaping @Sendable (Report, inout JSONWriter) -> Void) -> Format {
         Format(format) { report, context in

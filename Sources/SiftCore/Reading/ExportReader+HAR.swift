@@ -71,7 +71,7 @@ extension InputPass {
             flush()
             guard let s = session else { return }
             for a in analyses { a.endSession(s) }
-            sessions.append(summary(of: s))
+            list(s)
             session = nil
         }
         func flush() {

@@ -17,6 +17,10 @@ public final class ExportReader {
     public var shouldStop: @Sendable () -> Bool = { false }
     /// The header whose value is a HAR entry's request id (`correlate --request-id-header`).
     public var requestIdHeader = "X-Request-Id"
+    /// Which sessions (by id) the outcome lists and counts (`--session`); every one by default.
+    public var keepsSession: @Sendable (String?) -> Bool = { _ in true }
+    /// Sessions listed in full at most (`ReadOutcome.maxListedSessions`).
+    public var maxListedSessions = ReadOutcome.maxListedSessions
 
     public init(limits: ReadLimits = .default) {
         self.limits = limits
@@ -32,9 +36,20 @@ public final class ExportReader {
             let pass = InputPass(path: path, limits: limits, analyses: analyses)
             pass.shouldStop = shouldStop
             pass.requestIdHeader = requestIdHeader
+            pass.keepsSession = keepsSession
+            pass.sessionRoom = max(0, maxListedSessions - outcome.sessions.count)
+            pass.firstSessionIds = outcome.firstSessionIds
             let (summary, sessions, blobs, found) = pass.run()
             outcome.inputs.append(summary)
             outcome.sessions += sessions
+            outcome.sessionCount += pass.sessionCount
+            outcome.recordCount += pass.recordCount
+            outcome.firstSessionIds = pass.firstSessionIds
+            if pass.sessionCount > sessions.count && outcome.sessionsNotListed == pass.sessionCount - sessions.count {
+                // The first input past the bound says so, once.
+                findings.append(Finding(rule: ReaderRules.catalogue["limits.sessions-not-listed"], severity: .info, input: path,
+                                        message: "more than \(maxListedSessions) sessions: the first \(maxListedSessions) are listed, the rest only counted in the totals (every session was read and checked)"))
+            }
             outcome.blobs[path] = blobs
             findings += found
             // Exports in a folder of exports are inputs of their own, read right after it.
@@ -87,7 +102,13 @@ final class InputPass {
     /// Blob references kept for the checks at the end of the input; past this, the rest are counted.
     static let maxBlobRefs = 200_000
     var blobRefsDropped = 0
+    /// Sessions listed (at most `sessionRoom`), and every session counted (`keepsSession` chooses).
     var sessions: [SessionSummary] = []
+    var sessionRoom = Int.max
+    var sessionCount = 0
+    var recordCount = 0
+    var firstSessionIds: [String] = []
+    var keepsSession: @Sendable (String?) -> Bool = { _ in true }
     var blobRefs: [BlobRef] = []
     var blobsSeen: [String: [String: BlobSeen]] = [:]   // root -> hex -> blob
     var roots: [String: RootInfo] = [:]
@@ -659,7 +680,7 @@ final class InputPass {
                 message: "\(u.count) record\(u.count == 1 ? "" : "s") \(what), kept and counted"))
         }
         for a in analyses { a.endSession(s) }
-        sessions.append(summary(of: s))
+        list(s)
     }
 
     func checkBodies(_ record: Record, _ s: SessionContext) {
@@ -717,6 +738,15 @@ final class InputPass {
                     message: "body object is not one of the format's shapes: \(why)"))
             }
         }
+    }
+
+    /// Counts a finished session, and lists it while there is room (`sessionRoom`).
+    func list(_ s: SessionContext) {
+        if let id = s.sessionId, firstSessionIds.count < 5 { firstSessionIds.append(id) }
+        guard keepsSession(s.sessionId) else { return }
+        sessionCount += 1
+        recordCount += s.recordCount
+        if sessions.count < sessionRoom { sessions.append(summary(of: s)) }
     }
 
     func summary(of s: SessionContext) -> SessionSummary {

@@ -1,15 +1,24 @@
 import Foundation
 
-/// Keeps a run's findings bounded, however many lines repeat the same problem: per rule and file, the
-/// first `keep` findings in full; the rest are counted, with their worst severity and the first and
-/// last places, and become one summary finding at the end. A gigabyte of blank lines costs a count.
+/// Keeps a run's findings bounded, however many lines or files repeat the same problem: per rule and
+/// file, the first `keep` findings in full; the rest are counted, with their worst severity and the
+/// first and last places, and become one summary finding at the end. Per rule and input, at most
+/// `keepPerInput` findings and file summaries are listed; past that (an export of a hundred thousand
+/// session files, each with the same problem) the rest become one summary for the input. A gigabyte of
+/// blank lines costs a count, and so does a hundred thousand files of them.
 public struct FindingTally: Sendable {
     /// Findings kept in full per rule and file.
     public static let defaultKeep = 50
+    /// Findings and file summaries listed per rule and input.
+    public static let defaultKeepPerInput = 1000
 
     struct Key: Hashable {
         var input: String
         var file: String?
+        var rule: String
+    }
+    struct InputKey: Hashable {
+        var input: String
         var rule: String
     }
     struct Overflow {
@@ -22,38 +31,81 @@ public struct FindingTally: Sendable {
         /// accepts a summary stops accepting it once the set of findings behind it changes.
         var fingerprinted = 0
         var digest: UInt64 = 0
+
+        mutating func add(_ f: Finding, counting n: Int = 1) {
+            count += n
+            severity = max(severity, f.severity)
+            last = f
+            if let fp = f.fingerprint {
+                fingerprinted += 1
+                digest &+= FindingTally.hash(f.rule + "\u{0}" + fp)
+            }
+        }
+
+        var fingerprint: String? {
+            guard fingerprinted > 0 else { return nil }
+            let hex = String(digest, radix: 16)
+            return "set:" + String(repeating: "0", count: 16 - hex.count) + hex
+        }
     }
 
     public let keep: Int
+    public let keepPerInput: Int
     private var kept: [Finding] = []
     private var perKey: [Key: Int] = [:]
     private var overflow: [Key: Overflow] = [:]
+    /// Per rule and input: findings kept in full plus file summaries started.
+    private var listed: [InputKey: Int] = [:]
+    private var inputOverflow: [InputKey: Overflow] = [:]
 
-    public init(keep: Int = FindingTally.defaultKeep) { self.keep = max(1, keep) }
+    public init(keep: Int = FindingTally.defaultKeep, keepPerInput: Int = FindingTally.defaultKeepPerInput) {
+        self.keep = max(1, keep)
+        self.keepPerInput = max(1, keepPerInput)
+    }
 
-    /// Adds one finding (kept, or counted once its rule and file have `keep`). A summary another
-    /// tally made (an analysis bounds its own findings) is kept as it is.
-    public mutating func append(_ f: Finding) {
+    /// Whether one more line (a finding in full, or a file's summary) of `rule` fits the input's bound;
+    /// counts it when it does.
+    private mutating func list(_ key: InputKey) -> Bool {
+        let n = listed[key, default: 0]
+        guard n < keepPerInput else { return false }
+        listed[key] = n + 1
+        return true
+    }
+
+    /// Adds one finding (kept, or counted once its rule and file have `keep`, or its rule and input
+    /// `keepPerInput`). A summary another tally made (an analysis bounds its own findings) is kept as it is.
+    /// `counting`: how many findings `f` stands for (a summary of its own, such as the waterfall's
+    /// per-session one), counted as that many when it is not listed.
+    public mutating func append(_ f: Finding, counting weight: Int = 1) {
         if FindingTally.isSummary(f) {
             kept.append(f)
             return
         }
         let key = Key(input: f.input, file: f.file, rule: f.rule)
+        let inputKey = InputKey(input: f.input, rule: f.rule)
         let n = perKey[key, default: 0]
         if n < keep {
+            guard list(inputKey) else {
+                countForInput(inputKey, f, n: weight)
+                return
+            }
             perKey[key] = n + 1
             kept.append(f)
             return
         }
-        var o = overflow[key] ?? Overflow(severity: f.severity, first: f, last: f)
-        o.count += 1
-        o.severity = max(o.severity, f.severity)
-        o.last = f
-        if let fp = f.fingerprint {
-            o.fingerprinted += 1
-            o.digest &+= FindingTally.hash(f.rule + "\u{0}" + fp)
+        if overflow[key] == nil {
+            guard list(inputKey) else {
+                countForInput(inputKey, f, n: weight)
+                return
+            }
+            overflow[key] = Overflow(severity: f.severity, first: f, last: f)
         }
-        overflow[key] = o
+        overflow[key]?.add(f, counting: weight)
+    }
+
+    private mutating func countForInput(_ key: InputKey, _ f: Finding, n: Int) {
+        if inputOverflow[key] == nil { inputOverflow[key] = Overflow(severity: f.severity, first: f, last: f) }
+        inputOverflow[key]?.add(f, counting: n)
     }
 
     /// Counts `count` findings past the kept ones without building each: the first of them is `first`,
@@ -62,6 +114,15 @@ public struct FindingTally: Sendable {
     public mutating func appendCounted(first: Finding, last: Finding, count: Int, severity: Severity) {
         guard count > 0 else { return }
         let key = Key(input: first.input, file: first.file, rule: first.rule)
+        let inputKey = InputKey(input: first.input, rule: first.rule)
+        if overflow[key] == nil && !list(inputKey) {
+            var o = inputOverflow[inputKey] ?? Overflow(severity: severity, first: first, last: last)
+            o.count += count
+            o.severity = max(o.severity, severity)
+            o.last = last
+            inputOverflow[inputKey] = o
+            return
+        }
         var o = overflow[key] ?? Overflow(severity: severity, first: first, last: last)
         o.count += count
         o.severity = max(o.severity, severity)
@@ -80,10 +141,11 @@ public struct FindingTally: Sendable {
     }
 
     static let summaryPhrase = " of this rule in this file, not listed (the first "
+    static let inputSummaryPhrase = " of this rule in this input, not listed (the first "
 
     /// Whether `f` is a summary a tally made.
     public static func isSummary(_ f: Finding) -> Bool {
-        f.recordId == nil && f.preview == nil && f.message.contains(summaryPhrase)
+        f.recordId == nil && f.preview == nil && (f.message.contains(summaryPhrase) || f.message.contains(inputSummaryPhrase))
     }
 
     public static func += (tally: inout FindingTally, findings: [Finding]) {
@@ -91,19 +153,40 @@ public struct FindingTally: Sendable {
     }
 
     /// How many findings were counted but not kept.
-    public var dropped: Int { overflow.values.reduce(0) { $0 + $1.count } }
+    public var dropped: Int {
+        overflow.values.reduce(0) { $0 + $1.count } + inputOverflow.values.reduce(0) { $0 + $1.count }
+    }
+
+    /// Whether the per-input bound was reached for some rule (findings of whole files went unlisted).
+    public var reachedInputBound: Bool { !inputOverflow.isEmpty }
+
+    /// `file line 12`, `file`, or `line 12`: where a counted finding was.
+    static func place(_ f: Finding) -> String {
+        switch (f.file, f.line) {
+        case let (file?, line?): return "\(file) line \(line)"
+        case let (file?, nil): return file
+        case let (nil, line?): return "line \(line)"
+        case (nil, nil): return "the input"
+        }
+    }
 
     /// The kept findings, then one summary per rule and file that passed `keep`: its worst severity,
-    /// the count, and where the first and last of them were.
+    /// the count, and where the first and last of them were; then one summary per rule and input that
+    /// passed `keepPerInput`.
     public var findings: [Finding] {
         var out = kept
         for (key, o) in overflow {
             let places = o.first.line.flatMap { a in o.last.line.map { b in "; lines \(a) to \(b)" } } ?? ""
-            let digest = String(o.digest, radix: 16)
             out.append(Finding(rule: o.last.ruleID, severity: o.severity, input: key.input, file: key.file,
                                sessionId: o.last.sessionId, seq: o.last.seq, line: o.last.line,
                                message: "\(o.count) more finding\(o.count == 1 ? "" : "s")\(FindingTally.summaryPhrase)\(keep) are)\(places)",
-                               fingerprint: o.fingerprinted > 0 ? "set:" + String(repeating: "0", count: 16 - digest.count) + digest : nil))
+                               fingerprint: o.fingerprint))
+        }
+        for (key, o) in inputOverflow.sorted(by: { $0.key.rule < $1.key.rule }) {
+            let places = "; the first in \(FindingTally.place(o.first)), the last in \(FindingTally.place(o.last))"
+            out.append(Finding(rule: o.last.ruleID, severity: o.severity, input: key.input, file: nil,
+                               message: "\(o.count) more finding\(o.count == 1 ? "" : "s")\(FindingTally.inputSummaryPhrase)\(keepPerInput) findings and file summaries are)\(places)",
+                               fingerprint: o.fingerprint))
         }
         return out
     }

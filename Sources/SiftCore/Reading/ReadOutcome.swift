@@ -53,10 +53,35 @@ public struct BlobSummary: Sendable {
 /// Everything one pass over the inputs produced.
 public struct ReadOutcome: Sendable {
     public var inputs: [InputSummary] = []
+    /// The sessions listed: the first `maxListedSessions` read (of those the reader was asked to keep).
     public var sessions: [SessionSummary] = []
+    /// Every session read (of those the reader was asked to keep), listed or not.
+    public var sessionCount = 0
+    /// Records (after the header) of every session counted in `sessionCount`.
+    public var recordCount = 0
+    /// The ids of the first few sessions read, whether kept or not (to name them when `--session`
+    /// matches none).
+    public var firstSessionIds: [String] = []
     public var blobs: [String: BlobSummary] = [:]
     /// Reader findings (integrity, limits, archive, policy) and every analysis's findings, sorted.
     public var findings: [Finding] = []
+
+    /// Sessions listed in full at most: past this, a session is counted (`sessionCount`,
+    /// `recordCount`) but not listed, and a `limits.sessions-not-listed` finding says so.
+    public static let maxListedSessions = 10_000
+    /// How many of the sessions read are not in `sessions`.
+    public var sessionsNotListed: Int { max(0, sessionCount - sessions.count) }
+    /// Every session read, listed or not.
+    public var totalSessions: Int { max(sessionCount, sessions.count) }
+    /// The records of every session read, listed or not.
+    public var totalRecords: Int {
+        sessionsNotListed > 0 ? recordCount : sessions.reduce(0) { $0 + $1.recordCount }
+    }
+    /// `(the first 10000 of 100000 sessions are listed)`, or nothing when every session is.
+    public var sessionsNotListedNote: String? {
+        sessionsNotListed == 0 ? nil
+            : "\(sessionsNotListed) more session\(sessionsNotListed == 1 ? "" : "s") not listed: the first \(sessions.count) of \(totalSessions) are (a bound of the report; every session was read and checked)"
+    }
 
     /// True when some input was not read in full (exit status 2).
     public var anyIncomplete: Bool { inputs.contains { $0.status != .ok } }

@@ -24,6 +24,7 @@ public enum ReaderRules {
         Rule("limits.inline-body-too-large", .medium, "An inline body over 32768 bytes."),
         Rule("limits.stored-body-too-large", .medium, "A stored body over 5242880 bytes."),
         Rule("limits.store-over-budget", .medium, "Sessions and blobs over the 134217728-byte store budget."),
+        Rule("limits.sessions-not-listed", .info, "More than 10000 sessions: the first 10000 are listed, the rest only counted (all are read and checked)."),
         Rule("policy.frame-in-export", .high, "A realtime frame record, which must never leave the device."),
         Rule("archive.unsafe-path", .high, "An entry name with .., an absolute path, a backslash or a NUL (read under a cleaned name)."),
         Rule("archive.link-skipped", .high, "A link, device, FIFO or socket entry: skipped, never followed."),

@@ -76,6 +76,12 @@ extension WaterfallRequest: Redactable {
 }
 
 extension WaterfallSession: Redactable {
+    /// Redacts every session in place, sessions side by side on the worker threads (each redacted
+    /// text is the same whichever thread redacts it).
+    static func redact(_ sessions: inout [WaterfallSession], by r: Redactor) {
+        Parallel.forEach(&sessions) { $0.redact(by: r) }
+    }
+
     public func redacted(by r: Redactor) -> WaterfallSession {
         var s = self
         s.redact(by: r)

@@ -53,16 +53,72 @@ public enum WaterfallRender {
         }
         w.key("requests")
         w.beginArray()
-        for s in report.sessions {
-            for r in s.requests {
-                w.element()
-                w.request(r)
-            }
-        }
+        writeRequests(report.sessions, into: &w)
         w.endArray()
         w.key("summary")
         writeSummary(report.summary, into: &w)
         w.endObject()
+    }
+
+    /// Requests rendered side by side per batch, in a window of `requestWindow` at a time.
+    static let requestBatch = 256
+    static let requestWindow = 8192
+
+    /// Writes every request of `sessions` as elements of the open array, in order. With more than one
+    /// worker, a window of requests is rendered in batches on the worker threads, each batch into
+    /// bytes of its own at the array's indent, and the bytes are written in order: the same document
+    /// as one `request(_:)` after another, with at most a window's bytes held beyond the writer's.
+    static func writeRequests(_ sessions: [WaterfallSession], into w: inout JSONWriter) {
+        let total = sessions.reduce(0) { $0 + $1.requests.count }
+        guard ReadWorkers.count > 1 && total > requestBatch else {
+            for s in sessions {
+                for r in s.requests {
+                    w.element()
+                    w.request(r)
+                }
+            }
+            return
+        }
+        // Batches of (session, requests) that never cross a session.
+        var batches: [(session: Int, range: Range<Int>)] = []
+        for (i, s) in sessions.enumerated() {
+            var at = 0
+            while at < s.requests.count {
+                let end = min(at + requestBatch, s.requests.count)
+                batches.append((i, at..<end))
+                at = end
+            }
+        }
+        let indent = w.valueIndent
+        let pretty = w.pretty
+        var from = 0
+        while from < batches.count {
+            var to = from
+            var n = 0
+            while to < batches.count && n < requestWindow {
+                n += batches[to].range.count
+                to += 1
+            }
+            let rendered = Parallel.map(Array(batches[from..<to])) { b -> (bytes: [UInt8], ends: [Int]) in
+                var sub = JSONWriter(pretty: pretty, indent: indent)
+                var ends: [Int] = []
+                ends.reserveCapacity(b.range.count)
+                for r in sessions[b.session].requests[b.range] {
+                    sub.request(r)
+                    ends.append(sub.buf.count)
+                }
+                return (sub.buf, ends)
+            }
+            for part in rendered {
+                var start = 0
+                for end in part.ends {
+                    w.element()
+                    w.buf.append(contentsOf: part.bytes[start..<end])
+                    start = end
+                }
+            }
+            from = to
+        }
     }
 
     /// Writes `requestJSON(r)` exactly as `JSONOut` prints it at `indent`, without building it.

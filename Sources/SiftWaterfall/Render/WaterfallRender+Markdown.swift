@@ -10,6 +10,13 @@ extension WaterfallRender {
     /// from the export), then the summaries and findings. Every export string goes through
     /// `Escape.markdown`.
     public static func markdown(_ report: WaterfallReport) -> String {
+        var all = ""
+        markdown(report) { all += $0 }
+        return all
+    }
+
+    /// `markdown`, handed to `emit` in pieces of about 64 KiB as it is made.
+    public static func markdown(_ report: WaterfallReport, into emit: (String) -> Void) {
         let m: (String) -> String = { Escape.markdown($0) }
         let d = Human.duration(ms:)
         func opt(_ v: Double?) -> String { v.map(d) ?? "—" }
@@ -30,6 +37,10 @@ extension WaterfallRender {
                 facts.append("idle: " + tl.idleGaps.map { "\(d($0.durationMs)) from +\(d($0.startOffsetMs))" }.joined(separator: ", "))
             }
             out += facts.joined(separator: " · ") + "\n"
+            if out.utf8.count >= chunkBytes {
+                emit(out)
+                out = ""
+            }
             guard !session.requests.isEmpty else { continue }
             out += "\n| # | seq | request | status | start | time | blocked | DNS | TCP | TLS | request | waiting | download |\n"
             out += "|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
@@ -93,8 +104,12 @@ extension WaterfallRender {
             out += "\n#### Findings\n\n| severity | rule | seq | record | message |\n|---|---|---:|---|---|\n"
             for f in report.findings {
                 out += "| \(f.severity.rawValue) | \(f.rule) | \(f.seq.map(String.init) ?? "") | \(m(f.recordId ?? "")) | \(m(f.message)) |\n"
+                if out.utf8.count >= chunkBytes {
+                    emit(out)
+                    out = ""
+                }
             }
         }
-        return out
+        emit(out)
     }
 }

@@ -153,7 +153,7 @@ extension WaterfallRender {
     /// The status column: the HTTP status, `timed out`, `failed`, `cancelled`, `pending` or `—`.
     static func svgStatus(_ r: WaterfallRequest) -> String {
         if let code = r.statusCode { return String(code) }
-        if let e = r.error?.lowercased(), e.contains("timed out") || e.contains("-1001") { return "timed out" }
+        if r.timedOut { return "timed out" }
         switch r.state {
         case "failure": return "failed"
         case let s?: return s

@@ -170,6 +170,14 @@ extension WaterfallRender {
     /// for redirects and retries), a legend, then the summaries and the findings. Colour (ANSI) only
     /// when `color` is true; every string from the export goes through `Escape.terminal`.
     public static func text(_ report: WaterfallReport, columns: Int = 100, color: Bool = false) -> String {
+        var all = ""
+        text(report, columns: columns, color: color) { all += $0 }
+        return all
+    }
+
+    /// `text`, handed to `emit` in pieces of about 64 KiB as it is made: an export of many sessions is
+    /// never held as one text.
+    public static func text(_ report: WaterfallReport, columns: Int = 100, color: Bool = false, into emit: (String) -> Void) {
         let cols = max(40, min(columns, 1000))
         let t: (String) -> String = { Escape.terminal($0) }
         let d = Human.duration(ms:)
@@ -196,6 +204,10 @@ extension WaterfallRender {
             out += facts + "\n"
             guard let axis = WaterfallReport.axis(session) else {
                 out += "  (no request with a known start)\n"
+                if out.utf8.count >= chunkBytes {
+                    emit(out)
+                    out = ""
+                }
                 continue
             }
             let spanLabel = d(Double(axis.end - axis.start) / 1000)
@@ -233,6 +245,10 @@ extension WaterfallRender {
                 out += "  idle: " + tl.idleGaps.map { "\(d($0.durationMs)) from +\(d($0.startOffsetMs))" }.joined(separator: ", ")
                 if tl.idleGapCount > tl.idleGaps.count { out += " (and \(tl.idleGapCount - tl.idleGaps.count) shorter)" }
                 out += "\n"
+            }
+            if out.utf8.count >= chunkBytes {
+                emit(out)
+                out = ""
             }
         }
         out += "\nlegend: " + legend(color: color) + "\n"
@@ -275,10 +291,17 @@ extension WaterfallRender {
                 if let rid = f.recordId { at += t(rid) + " " }
                 out += "  " + WaterfallFormat.pad(f.severity.rawValue, 7) + WaterfallFormat.pad(f.rule, 28) + " " + at
                     + t(f.message) + "\n"
+                if out.utf8.count >= chunkBytes {
+                    emit(out)
+                    out = ""
+                }
             }
         }
-        return out
+        emit(out)
     }
+
+    /// Text handed to the sink at a time by the streamed renderers.
+    static let chunkBytes = 64 << 10
 
     static func originName(_ source: String) -> String {
         switch source {

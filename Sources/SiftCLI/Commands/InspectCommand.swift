@@ -98,6 +98,10 @@ public enum InspectCommand: SiftCommand {
         var run = try ReadingRun(options, spec: spec, io: io)
         try run.read(options.argument("input"), analyses: [])
         run.outcome.findings = run.outcome.findings.filter(reports.keeps)
+        if run.outcome.sessionsNotListed > 0 && run.common.format == "csv" {
+            // A CSV holds rows only: the bound is said where a person sees it.
+            io.err("note: \(run.outcome.sessions.count) of \(run.outcome.totalSessions) sessions listed (limits.sessions-not-listed)\n")
+        }
         let output = InspectOutput(outcome: Redactor.verify().apply(run.outcome))
         if let failed = run.common.report(output, with: reporters, io: io) { return failed }
         return run.status()

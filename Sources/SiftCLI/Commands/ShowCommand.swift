@@ -95,7 +95,8 @@ public enum ShowCommand: SiftCommand {
         let show = ShowAnalysis(selector: selector, session: session, context: context)
         let waterfall = WaterfallAnalysis()
         let correlation = CorrelationAnalysis()
-        try run.read(inputs, analyses: [show, waterfall, correlation])
+        // Without logs there is no join: no request or session is collected for it.
+        try run.read(inputs, analyses: logs.isEmpty ? [show, waterfall] : [show, waterfall, correlation])
         let outcome = run.outcome
 
         guard let match = show.matches.first else {

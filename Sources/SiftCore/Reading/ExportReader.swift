@@ -79,7 +79,6 @@ final class InputPass {
     struct BlobSeen {
         var file: String
         var size: Int64
-        var sha: String
     }
     struct RootInfo {
         var bytes: Int64 = 0
@@ -433,7 +432,7 @@ final class InputPass {
         let name = hex.lowercased()
         roots[root, default: RootInfo()].bytes += total
         if blobsSeen[root]?[name] == nil {
-            blobsSeen[root, default: [:]][name] = BlobSeen(file: entry.name, size: total, sha: sha)
+            blobsSeen[root, default: [:]][name] = BlobSeen(file: entry.name, size: total)
         }
         let wellFormed = name.utf8.count == 64 && name.utf8.allSatisfy { hexValue($0) >= 0 }
         if wellFormed && sha != name && complete {

@@ -105,6 +105,22 @@ import SiftVerify
         #expect(f.last?.message.hasPrefix("50 more findings of this rule in this input") == true, "\(String(describing: f.last?.message))")
     }
 
+    @Test func svgStopsDrawingSessionsPastItsRowBound() throws {
+        // More sessions than the SVG draws rows: the rest are counted in the note, not drawn.
+        let c = WaterfallCollector()
+        let sessions = WaterfallRender.svgMaxRows + 100
+        for i in 0..<sessions {
+            c.beginSession(input: "in", file: "f\(i)", sessionId: "ses_\(i)")
+            c.add(try Fx.record(1, Fx.network(seq: 1, id: "rec_1", url: "https://a.example/x", durationMs: 28,
+                                              endMs: 100, txs: [Fx.reused(at: 72)])))
+            c.endSession(sessionId: "ses_\(i)", launchedAt: nil)
+        }
+        let report = WaterfallReport(sessions: c.takeSessions(), findings: c.finish(), redactor: Redactor.verify())
+        let svg = WaterfallRender.svg(report)
+        #expect(svg.contains("100 more rows not drawn (limit \(WaterfallRender.svgMaxRows)), 99 more sessions not drawn;"))
+        #expect(!svg.contains("session ses_\(sessions - 1)<"))
+    }
+
     @Test func requestsBeyondTheLimitAreCountedNotKept() throws {
         var limits = WaterfallLimits()
         limits.maxRequests = 2

@@ -386,6 +386,11 @@ public final class Redactor: @unchecked Sendable {
     /// `contains` cost thousands of instructions a text). A text this lets through needlessly
     /// comes back unchanged from `droppingUserinfos`.
     static func mayHoldUserinfo(_ s: String) -> Bool {
+        // Most texts hold no `@`: memchr says so without looking at each byte here.
+        let noAt = s.utf8.withContiguousStorageIfAvailable { b in
+            b.isEmpty || memchr(b.baseAddress!, 0x40, b.count) == nil
+        }
+        if noAt == true { return false }
         var at = false
         var sep = false
         var p1: UInt8 = 0

@@ -62,7 +62,7 @@ public enum WaterfallRender {
 
     /// Requests rendered side by side per batch, in a window of `requestWindow` at a time.
     static let requestBatch = 256
-    static let requestWindow = 8192
+    static let requestWindow = 2048
 
     /// Writes every request of `sessions` as elements of the open array, in order. With more than one
     /// worker, a window of requests is rendered in batches on the worker threads, each batch into

@@ -39,9 +39,17 @@ extension WaterfallRender {
         y += 14
         var rowsDrawn = 0
         var rowsSkipped = 0
+        var sessionsSkipped = 0
 
         for (si, session) in report.sessions.enumerated() {
             let tl = s.timelines[si]
+            if rowsDrawn >= svgMaxRows && rowsSkipped > 0 {
+                // No room left: the session is counted, not drawn (a hundred thousand session headers
+                // and axes would make the file, and the memory, grow with the export).
+                sessionsSkipped += 1
+                rowsSkipped += session.requests.reduce(0) { $0 + 1 + ($1.transactions.count > 1 ? $1.transactions.count : 0) }
+                continue
+            }
             y += 24
             body += "<text class=\"session\" x=\"10\" y=\"\(f(y))\">session \(x(session.sessionId ?? "(unknown)"))</text>\n"
             y += 16
@@ -122,7 +130,8 @@ extension WaterfallRender {
         }
         if rowsSkipped > 0 {
             y += 20
-            body += "<text class=\"facts\" x=\"10\" y=\"\(f(y))\">\(rowsSkipped) more rows not drawn (limit \(svgMaxRows)); use --slowest or --min-duration to narrow.</text>\n"
+            let sessions = sessionsSkipped == 0 ? "" : ", \(sessionsSkipped) more session\(sessionsSkipped == 1 ? "" : "s") not drawn"
+            body += "<text class=\"facts\" x=\"10\" y=\"\(f(y))\">\(rowsSkipped) more rows not drawn (limit \(svgMaxRows))\(sessions); use --slowest or --min-duration to narrow.</text>\n"
         }
         // Legend.
         y += 30

@@ -85,6 +85,12 @@ public final class FailureTimeline: Analysis, @unchecked Sendable {
 
     public func record(_ full: Record, session: SessionContext) {
         guard full.type != .session else { return }
+        // Every window taken and none still collecting: nothing read from here on is shown, and a
+        // failure is only counted (the look-back would feed no window).
+        if open.isEmpty && windows.count >= maxWindows {
+            if NetworkRecord.failed(full) { dropped += 1 }
+            return
+        }
         // Slimmed when a window takes it (slimming is the same whenever it is done): most records
         // are never shown, and slimming every one cost more than the rest of the timeline.
         var slimmed: Record?

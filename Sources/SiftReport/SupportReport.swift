@@ -68,6 +68,10 @@ public struct SupportReport: Sendable {
             return a.s != b.s ? a.s < b.s : a.r < b.r
         }
         slow = candidates.prefix(slowest).map { waterfall.sessions[$0.s].requests[$0.r] }
+        // The connection counts `whyText` quotes, for every host a row or the verdict can show, in
+        // one pass (not a pass over every request per row).
+        shownHosts = Set((failed + slow + (slowestFailed.map { [$0] } ?? [])).compactMap(\.host))
+        shownHostStats = WaterfallSummary.hostStats(waterfall.sessions, hosts: shownHosts)
         var index: [RecordRef: Int] = [:]
         for (i, c) in (redactedCorrelation?.value.requests ?? []).enumerated() where index[c.entry.ref] == nil {
             index[c.entry.ref] = i
@@ -103,6 +107,9 @@ public struct SupportReport: Sendable {
     let slowestFailed: WaterfallRequest?
     /// The slowest requests that did not fail, at most `slowest`.
     public let slow: [WaterfallRequest]
+    /// `WaterfallSummary.hostStats` of the hosts of `failed`, `slow` and `slowestFailed`.
+    private let shownHostStats: [String: (requests: Int, opened: Int)]
+    private let shownHosts: Set<String>
     /// The failed requests a report shows in full (the rest are counted).
     public static let maxFailedShown = 20
     /// Correlation results by request place (input, file, line).
@@ -236,7 +243,14 @@ public struct SupportReport: Sendable {
             return "not slow: the server answered \(code) after \(Human.duration(ms: r.elapsedMs))"
                 + (r.error.map { " (\($0))" } ?? "")
         }
-        let hosts = r.host.map { WaterfallSummary.hostStats(waterfall.sessions, hosts: [$0]) } ?? [:]
+        var hosts: [String: (requests: Int, opened: Int)] = [:]
+        if let h = r.host {
+            if shownHosts.contains(h) {
+                if let known = shownHostStats[h] { hosts[h] = known }
+            } else {
+                hosts = WaterfallSummary.hostStats(waterfall.sessions, hosts: [h])
+            }
+        }
         var why = WaterfallSummary.explain(r, hosts: hosts).sentence
         if let c = correlated(r), let server = c.serverMs, let wait = c.waitingMs {
             let network = c.networkMs ?? max(0, wait - server)

@@ -1,5 +1,10 @@
 import SiftArchive
 import SiftCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Verify's checks as the output layer's `SecretDetector`: the `Redactor` runs them over each text
 /// it prints, so a credential is masked wherever it stands, whether or not a verify pass saw it.
@@ -37,17 +42,20 @@ public final class VerifyTextDetector: SecretDetector, @unchecked Sendable {
                 var i = 0
                 while i < b.count && ByteSet.space.contains(b[i]) { i += 1 }
                 let structured = i < b.count && (b[i] == UInt8(ascii: "{") || b[i] == UInt8(ascii: "["))
-                if structured || b.contains(UInt8(ascii: "=")) || Sniff.isGzip(b) {
+                let gzip = b.count >= 2 && b[0] == 0x1F && b[1] == 0x8B   // `Sniff.isGzip`, without the generic call
+                if structured || VerifyTextDetector.holds(b, UInt8(ascii: "=")) || gzip {
                     scanner.content(b, contentType: nil, location: "", depth: 0)
                 }
                 // Percent-encoded text decoded, again while it still is (three times at most, as a
                 // query value is).
-                var encoded = Array(b)
-                for _ in 0..<3 where encoded.contains(UInt8(ascii: "%")) {
-                    let decoded = encoded.withUnsafeBufferPointer { Percent.decode($0, plusIsSpace: false) }
-                    guard decoded.count < encoded.count else { break }
-                    decoded.withUnsafeBufferPointer { scanner.shapes($0, hints: []) { "" } }
-                    encoded = decoded
+                if VerifyTextDetector.holds(b, UInt8(ascii: "%")) {
+                    var encoded = Array(b)
+                    for _ in 0..<3 where encoded.contains(UInt8(ascii: "%")) {
+                        let decoded = encoded.withUnsafeBufferPointer { Percent.decode($0, plusIsSpace: false) }
+                        guard decoded.count < encoded.count else { break }
+                        decoded.withUnsafeBufferPointer { scanner.shapes($0, hints: []) { "" } }
+                        encoded = decoded
+                    }
                 }
                 scanner.base64Encoded(b, since: 0) { "" }
                 contractPairs(b, into: &pairs)
@@ -58,6 +66,12 @@ public final class VerifyTextDetector: SecretDetector, @unchecked Sendable {
         scanner.hits.removeAll(keepingCapacity: true)
         pairs.removeAll(keepingCapacity: true)
         return values
+    }
+
+    /// Whether `b` holds the byte `c` (memchr).
+    private static func holds(_ b: UnsafeBufferPointer<UInt8>, _ c: UInt8) -> Bool {
+        guard let base = b.baseAddress, !b.isEmpty else { return false }
+        return memchr(base, Int32(c), b.count) != nil
     }
 
     private var pairs: [String] = []
@@ -102,7 +116,7 @@ extension Redactor {
     /// The redactor every command prints through: verify's detectors over each text, plus the
     /// values a verify pass found (`known`, never printed).
     public static func verify(config: VerifyConfig = VerifyConfig(), known: [String] = []) -> Redactor {
-        Redactor(known: known, detector: VerifyTextDetector(config: config))
+        Redactor(known: known, makeDetector: { VerifyTextDetector(config: config) })
     }
 }
 

@@ -171,6 +171,8 @@ public struct JSONWriter {
     // MARK: layout
 
     static let spaces = [UInt8](repeating: 0x20, count: 256)
+    /// `,`, a newline and 256 spaces: a member's start is one slice of it.
+    static let commaIndent: [UInt8] = [0x2C, 0x0A] + [UInt8](repeating: 0x20, count: 256)
 
     private mutating func lit(_ s: StaticString) {
         s.withUTF8Buffer { buf.append(contentsOf: $0) }
@@ -193,10 +195,21 @@ public struct JSONWriter {
 
     private mutating func next() {
         if sink != nil && buf.count >= OutputSink.capacity { flush() }
-        guard let i = counts.indices.last else { return }
-        if counts[i] > 0 { buf.append(0x2C) }
-        counts[i] += 1
-        if pretty { indentLine(counts.count) }
+        let depth = counts.count
+        guard depth > 0 else { return }
+        let comma = counts[depth - 1] > 0
+        counts[depth - 1] += 1
+        guard pretty else {
+            if comma { buf.append(0x2C) }
+            return
+        }
+        // `,` and the new line's indentation in one append (the common case).
+        let n = max(0, base + 2 * depth)
+        guard n <= 256 else {
+            if comma { buf.append(0x2C) }
+            return indentLine(depth)
+        }
+        JSONWriter.commaIndent.withUnsafeBufferPointer { buf.append(contentsOf: UnsafeBufferPointer(rebasing: $0[(comma ? 0 : 1)..<(2 + n)])) }
     }
 
     private mutating func close(_ c: UInt8) {

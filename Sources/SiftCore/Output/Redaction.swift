@@ -100,17 +100,34 @@ extension Redacted {
 public final class Redactor: @unchecked Sendable {
     private let known: ValueMatcher
     private let detector: SecretDetector?
+    /// Makes another detector like `detector`, so threads redacting at once each run their own.
+    private let makeDetector: (@Sendable () -> SecretDetector)?
+    /// Detectors made by `makeDetector` not in use (guarded by `lock`).
+    private var spare: [SecretDetector] = []
     private let lock = NSLock()
 
-    /// `known`: values already known to be secret (never printed). `detector`: verify's checks.
+    /// `known`: values already known to be secret (never printed). `detector`: verify's checks, run
+    /// by one thread at a time.
     public init(known: [String] = [], detector: SecretDetector? = nil) {
         self.known = ValueMatcher(known)
         self.detector = detector
+        self.makeDetector = nil
+    }
+
+    /// `makeDetector`: verify's checks; each thread redacting at the same time runs a detector of
+    /// its own (one is made when every other is in use).
+    public init(known: [String] = [], makeDetector: @escaping @Sendable () -> SecretDetector) {
+        self.known = ValueMatcher(known)
+        let first = makeDetector()
+        self.detector = first
+        self.makeDetector = makeDetector
+        self.spare = [first]
     }
 
     /// The same detector with more known values (e.g. those one record holds).
     public func adding(known values: [String]) -> Redactor {
-        Redactor(known: known.values + values, detector: detector)
+        if let makeDetector { return Redactor(known: known.values + values, makeDetector: makeDetector) }
+        return Redactor(known: known.values + values, detector: detector)
     }
 
     /// Redacts a model (every string of it) for a renderer.
@@ -124,6 +141,13 @@ public final class Redactor: @unchecked Sendable {
 
     /// Free text, when there is one.
     public func text(_ u: Untrusted?) -> Redacted<String>? { u.map(text) }
+
+    /// A text that does not repeat (a record or request id): redacted as `text(_:)` does, without
+    /// the memo (an entry per id would fill it with texts never asked for again).
+    public func uniqueText(_ u: Untrusted?) -> Redacted<String>? {
+        guard let u else { return nil }
+        return Redacted(u.raw.isEmpty ? u.raw : redactTextUncached(u.raw))
+    }
 
     /// A URL, printable once escaped for its medium.
     public func url(_ u: Untrusted) -> Redacted<String> { Redacted(redactURL(u.raw)) }
@@ -185,9 +209,20 @@ public final class Redactor: @unchecked Sendable {
 
     private func detect(_ s: String, _ kind: UntrustedKind) -> [String] {
         guard let detector else { return [] }
+        guard let makeDetector else {
+            lock.lock()
+            defer { lock.unlock() }
+            return detector.secrets(in: s, kind: kind)
+        }
         lock.lock()
-        defer { lock.unlock() }
-        return detector.secrets(in: s, kind: kind)
+        let idle = spare.popLast()
+        lock.unlock()
+        let d = idle ?? makeDetector()
+        let found = d.secrets(in: s, kind: kind)
+        lock.lock()
+        spare.append(d)
+        lock.unlock()
+        return found
     }
 
     // MARK: text

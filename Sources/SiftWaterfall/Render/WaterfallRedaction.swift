@@ -32,7 +32,7 @@ final class SharedRedaction {
         return out
     }
 
-    func unique(_ s: String?) -> String? { redactor.text(s.untrusted).value }
+    func unique(_ s: String?) -> String? { redactor.uniqueText(s.untrusted).value }
 }
 
 extension WaterfallTransaction: Redactable {

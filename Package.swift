@@ -19,7 +19,10 @@ let package = Package(
         // The session model, JSON, the reader, integrity checks, findings and output helpers.
         .target(name: "SiftCore", dependencies: ["SiftArchive"]),
         // `verify`: the redaction contract and credential detectors.
-        .target(name: "SiftVerify", dependencies: ["SiftCore", "SiftArchive"]),
+        // Release builds leave out the run-time exclusivity checks here (the compiler's static ones stay):
+        // the scanner's state is touched per value, and the checks cost about as much as the work.
+        .target(name: "SiftVerify", dependencies: ["SiftCore", "SiftArchive"],
+                swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         // `waterfall`: timing phases per transaction, summaries, renderers.
         .target(name: "SiftWaterfall", dependencies: ["SiftCore"]),
         // `correlate`: server log scanning and the request-id join.

@@ -27,18 +27,43 @@ enum PathComp {
 
 /// Where inside a record a value stands: `log.metadata $.a[0].b` (JSON path after a prefix) or
 /// `metrics.transactions[0].remoteAddress` (dotted record fields). Rendered only when a hit needs it.
+/// The first steps are held inline (no allocation for the usual two or three); deeper ones in `spill`.
 struct Loc {
     var prefix: String
     var jsonPath: Bool
-    var comps: [PathComp] = []
+    private var c0: PathComp = .index(0), c1: PathComp = .index(0), c2: PathComp = .index(0), c3: PathComp = .index(0)
+    private var spill: [PathComp] = []
+    private var depth = 0
 
     init(_ prefix: String, jsonPath: Bool) {
         self.prefix = prefix
         self.jsonPath = jsonPath
     }
 
-    mutating func push(_ c: PathComp) { comps.append(c) }
-    mutating func pop() { comps.removeLast() }
+    mutating func push(_ c: PathComp) {
+        switch depth {
+        case 0: c0 = c
+        case 1: c1 = c
+        case 2: c2 = c
+        case 3: c3 = c
+        default: spill.append(c)
+        }
+        depth += 1
+    }
+
+    mutating func pop() {
+        depth -= 1
+        switch depth {
+        case 0: c0 = .index(0)
+        case 1: c1 = .index(0)
+        case 2: c2 = .index(0)
+        case 3: c3 = .index(0)
+        default: spill.removeLast()
+        }
+    }
+
+    /// The steps, outermost first.
+    var comps: [PathComp] { Array([c0, c1, c2, c3].prefix(depth)) + spill }
 
     var lastKey: String? {
         for c in comps.reversed() { if case .key(let k) = c { return k } }
@@ -75,6 +100,8 @@ func article(_ title: String) -> String {
 
 /// Names from an export go into locations and messages: long ones are cut so a value can't ride along.
 func clipName(_ s: String) -> String {
+    // 64 bytes or fewer are 64 characters or fewer.
+    if s.utf8.count <= 64 { return s }
     var count = 0
     for (i, _) in s.indices.enumerated() where i >= 64 { count = i; break }
     if count == 0 { return s }
@@ -138,6 +165,8 @@ final class ContentScanner {
     private var lineSaturatedFrom: Int? = nil
     /// The raw range (in the current line) of the value being scanned, when it came from the line.
     var rawRange: Range<Int>? = nil
+    /// Where the bytes of that value start when they are the line's own (no escape to resolve).
+    private var rawDirect: UnsafePointer<UInt8>? = nil
 
     /// Prepares the prefilter for one record line: one pass over its raw bytes.
     /// `skip`: ascending, disjoint ranges (inline JSON body texts) the JSON scanner checks value by value
@@ -230,17 +259,27 @@ final class ContentScanner {
 
     /// A name (a JSON key, a header or parameter name) is checked like a value: a credential used as a
     /// name leaks just the same. Skipped when the record line holds no anchor at all.
+    /// Names with a stem that the detectors found nothing in are remembered (`cleanNames`): records repeat them.
     func scanName(_ key: String, location: () -> String) {
         guard !key.isEmpty, !(lineHits.isEmpty && lineSaturatedFrom == nil) else { return }
         var k = key
-        k.withUTF8 { b in
-            guard hasStem(b) else { return }
-            let saved = rawRange
-            rawRange = nil
-            shapes(b, hints: [], location: location)
-            rawRange = saved
-        }
+        k.withUTF8 { scanName(bytes: $0, location: location) }
     }
+
+    /// `scanName` of a name's bytes.
+    func scanName(bytes b: UnsafeBufferPointer<UInt8>, location: () -> String) {
+        guard !b.isEmpty, !(lineHits.isEmpty && lineSaturatedFrom == nil) else { return }
+        guard hasStem(b), !cleanNames.contains(b) else { return }
+        let saved = rawRange
+        rawRange = nil
+        let mark = hits.count
+        shapes(b, hints: [], location: location)
+        if hits.count == mark { cleanNames.insert(b) }
+        rawRange = saved
+    }
+
+    /// Names `scanName` checked and found clean (the check depends on the name's bytes alone).
+    private let cleanNames = ByteStringMemo()
 
     /// The detectors over the percent-decoding of `b`, when it holds a `%XX` escape; a value already
     /// reported from `hits[since...]` (found in the text as it stands) is not reported again.
@@ -361,16 +400,18 @@ final class ContentScanner {
     /// `rawRange` is the value's place in the line, for the prefilter.
     func withStringBytes<R>(_ v: JSONValue, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         let raw = v.rawBytes
-        let saved = rawRange
+        let saved = rawRange, savedDirect = rawDirect
         rawRange = raw.startIndex..<raw.endIndex
-        defer { rawRange = saved }
+        defer { rawRange = saved; rawDirect = savedDirect }
         let direct: R? = raw.withUnsafeBufferPointer { rb -> R? in
             guard rb.count >= 2 else { return nil }
             let inner = UnsafeBufferPointer(rebasing: rb[1..<(rb.count - 1)])
             if let base = inner.baseAddress, memchr(base, 0x5C, inner.count) != nil { return nil }
+            rawDirect = inner.baseAddress
             return body(inner)
         }
         if let direct { return direct }
+        rawDirect = nil
         let decoded = v.stringBytes
         return decoded.withUnsafeBufferPointer(body)
     }
@@ -497,6 +538,10 @@ final class ContentScanner {
     /// A URL: the password of its userinfo, its listed query (and fragment) parameters, detectors elsewhere.
     func url(_ b: UnsafeBufferPointer<UInt8>, location: String, queryRule: String, header: String? = nil) {
         let n = b.count
+        // When `b` is the value as it stands in the line (no escape: the raw range is the text and its two
+        // quotes), each part is prefiltered by its own raw range rather than the whole URL's.
+        let rawStart: Int? = b.baseAddress != nil && b.baseAddress == rawDirect ? rawRange.flatMap { $0.count == n + 2 ? $0.lowerBound + 1 : nil } : nil
+        func raw(_ lo: Int, _ hi: Int) -> Range<Int>? { rawStart.map { ($0 + lo)..<($0 + hi) } }
         var q = n, f = n
         for i in 0..<n {
             if b[i] == UInt8(ascii: "?") && q == n { q = i }
@@ -528,17 +573,23 @@ final class ContentScanner {
         }
         // Detectors over scheme, authority and path (the password was reported above).
         let before = hits.count
-        shapes(UnsafeBufferPointer(rebasing: b[0..<authorityEnd]), hints: [], skipURL: true) { location }
+        shapes(UnsafeBufferPointer(rebasing: b[0..<authorityEnd]), hints: [], skipURL: true, raw: raw(0, authorityEnd)) { location }
         if let pw, hits.count > before {
             // Scan around the password (reported above) so a token used as the user name is still seen.
             hits.removeSubrange(before...)
-            shapes(UnsafeBufferPointer(rebasing: b[0..<pw.start]), hints: [], skipURL: true) { location }
-            shapes(UnsafeBufferPointer(rebasing: b[pw.end..<authorityEnd]), hints: [], skipURL: true) { location }
+            shapes(UnsafeBufferPointer(rebasing: b[0..<pw.start]), hints: [], skipURL: true, raw: raw(0, pw.start)) { location }
+            shapes(UnsafeBufferPointer(rebasing: b[pw.end..<authorityEnd]), hints: [], skipURL: true, raw: raw(pw.end, authorityEnd)) { location }
         }
         // The path may carry a URL of its own (a redirect target with userinfo): every detector runs there.
-        if authorityEnd < q { shapes(UnsafeBufferPointer(rebasing: b[authorityEnd..<q]), hints: []) { location } }
-        if q < f { params(UnsafeBufferPointer(rebasing: b[(q + 1)..<f]), sigil: "?", location: location, rule: queryRule, header: header) }
-        if f + 1 < n { params(UnsafeBufferPointer(rebasing: b[(f + 1)..<n]), sigil: "#", location: location, rule: queryRule, header: header) }
+        if authorityEnd < q { shapes(UnsafeBufferPointer(rebasing: b[authorityEnd..<q]), hints: [], raw: raw(authorityEnd, q)) { location } }
+        if q < f {
+            params(UnsafeBufferPointer(rebasing: b[(q + 1)..<f]), sigil: "?", location: location, rule: queryRule, header: header,
+                   rawStart: rawStart.map { $0 + q + 1 })
+        }
+        if f + 1 < n {
+            params(UnsafeBufferPointer(rebasing: b[(f + 1)..<n]), sigil: "#", location: location, rule: queryRule, header: header,
+                   rawStart: rawStart.map { $0 + f + 1 })
+        }
     }
 
     /// How deep `nestedValue` has gone.
@@ -585,9 +636,11 @@ final class ContentScanner {
     }
 
     /// `a=1&b=2` of a query or fragment (`onlyListed`: only the listed names are checked).
+    /// `rawStart`: where `b` starts in the line when it stands there as is; a value that needs no decoding
+    /// is then prefiltered by its own raw range.
     private func params(_ b: UnsafeBufferPointer<UInt8>, sigil: String, location: String, rule: String, header: String?,
-                        onlyListed: Bool = false) {
-        // Values are percent-decoded: the raw-line prefilter does not apply.
+                        onlyListed: Bool = false, rawStart: Int? = nil) {
+        // Values are percent-decoded: the raw-line prefilter does not apply to them.
         let saved = rawRange
         rawRange = nil
         defer { rawRange = saved }
@@ -621,8 +674,12 @@ final class ContentScanner {
                                 breach(rule, what: what, value: v, location: "\(location) \(sigil)\(nameText())")
                             }
                         } else {
-                            shapes(v, hints: keyInfo(n).hints) { "\(location) \(sigil)\(nameText())" }
-                            nestedValue(v, location: "\(location) \(sigil)\(nameText())")
+                            let valueRaw = value == nil && eq < pair.count ? rawStart.map { ($0 + start + eq + 1)..<($0 + end) } : nil
+                            shapes(v, hints: keyInfo(n).hints, raw: valueRaw) { "\(location) \(sigil)\(nameText())" }
+                            // Only a value holding `?`, `#` or `%` has anything nested (its location is built then).
+                            if v.contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") || $0 == UInt8(ascii: "%") }) {
+                                nestedValue(v, location: "\(location) \(sigil)\(nameText())")
+                            }
                         }
                     }
                 }
@@ -638,6 +695,16 @@ final class ContentScanner {
         guard v.isObject else { return nil }
         if v["blob"] == nil, let enc = v["encoding"], enc.stringEquals("utf8"), let t = v["text"], t.isString {
             textBody(t, contentType: v["contentType"]?.string, location: location)
+            extras(v, location: location)
+            return nil
+        }
+        if v["blob"].map({ !$0.isString }) ?? true, let enc = v["encoding"], enc.stringEquals("base64"), let d = v["data"], d.isString {
+            // What `Body` makes of it (`.base64`), decoded from the value's bytes without a String in between
+            // (bytes that are not base64 fail the decoding either way).
+            let decoded: [UInt8]? = withStringBytes(d) { Base64.decode(bytes: $0) }
+            if let decoded {
+                decoded.withUnsafeBufferPointer { content($0, contentType: v["contentType"]?.string, location: location, depth: 0) }
+            }
             extras(v, location: location)
             return nil
         }

@@ -186,7 +186,6 @@ private func assignment(_ t: ScanInput, _ p: Int, _ len: Int) -> (value: DetMatc
     let nameStart = p - t.runBack(p, .ident, max: 48)
     let nameEnd = p + len + t.run(p + len, .ident, max: 48)
     guard nameEnd > nameStart else { return nil }
-    let hints = NameHints.of(raw: UnsafeBufferPointer(rebasing: t.b[nameStart..<nameEnd]))
     var i = nameEnd
     // A bracket suffix of the PHP and Rails array syntax: `token[]=`, `token[0]=`, `user[token]=`.
     let suffixLimit = Swift.min(t.count, i + 8)
@@ -205,6 +204,8 @@ private func assignment(_ t: ScanInput, _ p: Int, _ len: Int) -> (value: DetMatc
     let limit = Swift.min(t.count, i + 512)
     while e < limit && !stop.contains(t[e]) { e += 1 }
     guard e > i else { return nil }
+    // The name's hints last: most anchors stand in no assignment at all.
+    let hints = NameHints.of(raw: UnsafeBufferPointer(rebasing: t.b[nameStart..<nameEnd]))
     return (DetMatch(start: i, end: e), hints)
 }
 

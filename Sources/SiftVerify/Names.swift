@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The redaction contract's name lists (SESSION-FORMAT.md §3) and name normalisation.
 public enum ContractNames {
     /// Request and response header names whose values must be `***`.
@@ -32,16 +38,28 @@ public enum ContractNames {
 
 /// A set of normalised names, matched against raw name bytes without allocating.
 struct NameSet: Sendable {
-    private var hashes: Set<UInt64> = []
+    /// The names' hashes, sorted (a list has a few dozen: a binary search beats hashing the hash).
+    private var hashes: [UInt64] = []
     private(set) var maxLength = 0
 
     init(_ names: [String]) {
+        var set = Set<UInt64>()
         for n in names {
             let norm = ContractNames.normalise(n)
             guard !norm.isEmpty else { continue }
-            hashes.insert(NameSet.hash(Array(norm.utf8)))
+            set.insert(NameSet.hash(Array(norm.utf8)))
             maxLength = max(maxLength, norm.utf8.count)
         }
+        hashes = set.sorted()
+    }
+
+    private func has(_ h: UInt64) -> Bool {
+        var lo = 0, hi = hashes.count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if hashes[mid] < h { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < hashes.count && hashes[lo] == h
     }
 
     static func hash<C: Collection>(_ normalised: C) -> UInt64 where C.Element == UInt8 {
@@ -86,7 +104,7 @@ struct NameSet: Sendable {
             let l = (c >= 0x41 && c <= 0x5A) ? c | 0x20 : c
             h = (h ^ UInt64(l)) &* 0x100_0000_01b3
         }
-        return len > 0 && hashes.contains(h)
+        return len > 0 && has(h)
     }
 
     func contains(_ name: String) -> Bool {
@@ -218,5 +236,82 @@ struct NameHints: OptionSet, Sendable {
         if twilioWords.contains(where: has) { h.insert(.twilio) }
         if providerWords.contains(where: has) { h.insert(.provider) }
         return h
+    }
+}
+
+/// A bounded set of byte strings, compared byte for byte (no Unicode equivalence: `K` and the Kelvin
+/// sign are different names here): a memo of per-name work that most records repeat. Once full, it
+/// stops growing and what it does not hold is simply not memoised.
+final class ByteStringMemo {
+    private static let slots = 4096
+    private static let maxProbes = 8
+    private static let arenaCapacity = 1 << 18
+    /// Longer strings are not memoised.
+    static let maxLength = 256
+    private let hashes: UnsafeMutablePointer<UInt64>
+    private let offsets: UnsafeMutablePointer<Int>
+    private let lengths: UnsafeMutablePointer<Int>
+    private let arena: UnsafeMutablePointer<UInt8>
+    private var arenaUsed = 0
+
+    init() {
+        hashes = .allocate(capacity: ByteStringMemo.slots)
+        hashes.initialize(repeating: 0, count: ByteStringMemo.slots)
+        offsets = .allocate(capacity: ByteStringMemo.slots)
+        offsets.initialize(repeating: 0, count: ByteStringMemo.slots)
+        lengths = .allocate(capacity: ByteStringMemo.slots)
+        lengths.initialize(repeating: 0, count: ByteStringMemo.slots)
+        arena = .allocate(capacity: ByteStringMemo.arenaCapacity)
+    }
+
+    deinit {
+        hashes.deallocate()
+        offsets.deallocate()
+        lengths.deallocate()
+        arena.deallocate()
+    }
+
+    @inline(__always) private static func hash(_ b: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for c in b { h = (h ^ UInt64(c)) &* 0x100_0000_01b3 }
+        return h | 1
+    }
+
+    private func equal(_ slot: Int, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard lengths[slot] == b.count else { return false }
+        guard let base = b.baseAddress else { return true }
+        return memcmp(arena + offsets[slot], base, b.count) == 0
+    }
+
+    func contains(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard b.count <= ByteStringMemo.maxLength else { return false }
+        let h = ByteStringMemo.hash(b)
+        var slot = Int(truncatingIfNeeded: h >> 20) & (ByteStringMemo.slots - 1)
+        for _ in 0..<ByteStringMemo.maxProbes {
+            let sh = hashes[slot]
+            if sh == 0 { return false }
+            if sh == h && equal(slot, b) { return true }
+            slot = (slot + 1) & (ByteStringMemo.slots - 1)
+        }
+        return false
+    }
+
+    func insert(_ b: UnsafeBufferPointer<UInt8>) {
+        guard b.count <= ByteStringMemo.maxLength, arenaUsed + b.count <= ByteStringMemo.arenaCapacity else { return }
+        let h = ByteStringMemo.hash(b)
+        var slot = Int(truncatingIfNeeded: h >> 20) & (ByteStringMemo.slots - 1)
+        for _ in 0..<ByteStringMemo.maxProbes {
+            let sh = hashes[slot]
+            if sh == h && equal(slot, b) { return }
+            if sh == 0 {
+                if let base = b.baseAddress { (arena + arenaUsed).update(from: base, count: b.count) }
+                hashes[slot] = h
+                offsets[slot] = arenaUsed
+                lengths[slot] = b.count
+                arenaUsed += b.count
+                return
+            }
+            slot = (slot + 1) & (ByteStringMemo.slots - 1)
+        }
     }
 }

@@ -31,7 +31,7 @@ let package = Package(
         .target(name: "SiftReport", dependencies: ["SiftCore", "SiftVerify", "SiftWaterfall", "SiftCorrelate"]),
         // The option table, the parser, the commands, exit codes, colour and progress.
         .target(name: "SiftCLI", dependencies: ["SiftCore", "SiftVerify", "SiftWaterfall", "SiftCorrelate", "SiftReport"]),
-        .executableTarget(name: "pbsift", dependencies: ["SiftCLI"]),
+        .executableTarget(name: "pbsift", dependencies: ["SiftCLI", "CZlib"]),
         // The fuzz targets' entry points (`fuzz/Entries`), built plainly so `swift test` replays
         // `fuzz/regressions`; the libFuzzer build is `fuzz/run`, never part of `swift build`.
         .target(name: "SiftFuzz", dependencies: ["SiftArchive", "SiftCore", "SiftVerify", "SiftWaterfall", "SiftCorrelate"],

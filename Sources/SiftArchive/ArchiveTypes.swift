@@ -15,23 +15,27 @@ public struct ReadLimits: Sendable, Equatable {
     public var maxLineBytes: Int
     /// Nesting depth of one JSON value.
     public var maxJSONDepth: Int
+    /// Values (objects, arrays, names, scalars) in one line or HAR entry: each costs 20 bytes parsed,
+    /// so this bounds a parsed line at 20 MiB (a 16 MiB line of `[0,0,…]` would be 160 MiB).
+    public var maxJSONValues: Int
     /// The largest blob the reader buffers for analysis (hashing still covers every byte).
     public var maxBlobBytes: Int
     /// The longest wait, in seconds, for a pipe (FIFO) named as an input to be written to: for its
     /// first byte (nothing is writing to it yet), and between bytes after. Then the input is unreadable.
     public var pipeWaitSeconds: Double
 
-    /// Eight times the SDK's 128 MiB store budget, 16 MiB lines, depth 512, 16 MiB blobs.
+    /// Eight times the SDK's 128 MiB store budget, 16 MiB lines, depth 512, 1 Mi values a line, 16 MiB blobs.
     public static let `default` = ReadLimits(
         maxInputBytes: 8 * 134_217_728, maxEntries: 200_000, maxLineBytes: 16 << 20,
         maxJSONDepth: 512, maxBlobBytes: 16 << 20)
 
     public init(maxInputBytes: Int64, maxEntries: Int, maxLineBytes: Int, maxJSONDepth: Int, maxBlobBytes: Int,
-                pipeWaitSeconds: Double = 10) {
+                pipeWaitSeconds: Double = 10, maxJSONValues: Int = 1 << 20) {
         self.maxInputBytes = maxInputBytes
         self.maxEntries = maxEntries
         self.maxLineBytes = maxLineBytes
         self.maxJSONDepth = maxJSONDepth
+        self.maxJSONValues = maxJSONValues
         self.maxBlobBytes = maxBlobBytes
         self.pipeWaitSeconds = pipeWaitSeconds
     }

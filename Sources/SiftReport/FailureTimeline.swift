@@ -4,9 +4,10 @@ import SiftCore
 /// Keeps, for each failed network record, the records of its session from `context` seconds before
 /// it to `context` seconds after, while the export streams past: a bounded look-back buffer per
 /// session, and open windows that collect what follows. Memory is bounded in records (`maxWindows`,
-/// `maxPerWindow`) and in bytes: a record whose line is over `maxRecordBytes` is kept as a slim copy
-/// of the fields a timeline shows (each text cut to 1 KiB at a word's end), and the windows stop growing once they
-/// hold `maxBytes` — never by the session's size or its lines'.
+/// `maxPerWindow`) and in bytes, counted as held (a record's text and its parsed tape): a record whose
+/// line is over `maxRecordBytes` is kept as a slim copy of the fields a timeline shows (each text cut
+/// to 1 KiB at a word's end), and the windows stop growing once they hold `maxBytes` — never by the
+/// session's size or its lines'.
 public final class FailureTimeline: Analysis, @unchecked Sendable {
     /// One failed request and the records around it (its own included), in file order.
     public struct Window: Sendable {
@@ -22,18 +23,19 @@ public final class FailureTimeline: Analysis, @unchecked Sendable {
     public let maxPerWindow: Int
     /// Records with a longer line are kept as a slim copy (`slim(_:)`).
     public static let maxRecordBytes = 2048
-    /// The look-back buffer keeps records whole (slimmed only when a window takes them) while their
-    /// lines hold at most this much together; past it, a record is slimmed as it is read.
+    /// The look-back buffer keeps records whole (slimmed only when a window takes them) while they
+    /// hold at most this much together; past it, a record is slimmed as it is read.
     static let maxWholeBytes = 2 << 20
-    /// The most line bytes the windows hold together; past it, windows stop growing and new failures are dropped.
+    /// The most bytes the windows' records hold together; past it, windows stop growing and new
+    /// failures are dropped (counted in `dropped`).
     public let maxBytes: Int
-    /// Line bytes held by the windows.
+    /// Bytes held by the windows' records (text and tape).
     public private(set) var heldBytes = 0
     public private(set) var windows: [Window] = []
     /// Failed records seen beyond `maxWindows` (counted, not kept).
     public private(set) var dropped = 0
 
-    /// The look-back: records whole (`whole` > 0, their line's size) or slimmed (0).
+    /// The look-back: records whole (`whole` > 0, what they hold) or slimmed (0).
     private var recent: [(record: Record, whole: Int)] = []
     private var recentWholeBytes = 0
     private var open: [Int] = []   // indices into `windows` still collecting
@@ -106,7 +108,7 @@ public final class FailureTimeline: Analysis, @unchecked Sendable {
             guard let end = windows[i].failed.ts.map({ $0 + context }) else { return true }
             if let t, t > end { return true }
             let record = shown()
-            let size = record.json.doc.bytes.count
+            let size = record.json.doc.heldBytes
             if windows[i].records.count >= maxPerWindow || heldBytes + size > maxBytes { return true }
             windows[i].records.append(record)
             heldBytes += size
@@ -118,7 +120,7 @@ public final class FailureTimeline: Analysis, @unchecked Sendable {
                 guard let rt = r.ts, let t else { return false }
                 return rt >= t - context
             }.suffix(maxPerWindow / 2).map(FailureTimeline.slim)
-            let cost = before.reduce(record.json.doc.bytes.count) { $0 + $1.json.doc.bytes.count }
+            let cost = before.reduce(record.json.doc.heldBytes) { $0 + $1.json.doc.heldBytes }
             if windows.count < maxWindows && heldBytes + cost <= maxBytes {
                 heldBytes += cost
                 windows.append(Window(input: session.input.path, file: session.file, sessionId: session.sessionId,
@@ -129,7 +131,7 @@ public final class FailureTimeline: Analysis, @unchecked Sendable {
             }
         }
         // The look-back keeps records whole while they fit its bytes, else slimmed (bounded either way).
-        let size = full.json.doc.bytes.count
+        let size = full.json.doc.heldBytes
         if recentWholeBytes + size <= FailureTimeline.maxWholeBytes {
             recent.append((full, size))
             recentWholeBytes += size

@@ -36,8 +36,11 @@ struct SessionPlace: Sendable {
 /// or after those records), and once on their own when no record references them.
 ///
 /// With `parallel` (the default) the checks run on worker threads (one per core, at most
-/// `maxWorkers`) while the reader parses the next lines: records go over in batches of about 1 MiB,
-/// batches are dealt to the workers in turn, and at most 8 MiB of line and blob bytes are in flight.
+/// `maxWorkers`) while the reader parses the next lines: records go over in batches of about 2 MiB,
+/// batches are dealt to the workers in turn, and at most `budgetLimit` bytes are in flight, counted
+/// as held (a parsed record's text and tape, not its line's length). An item that costs half the
+/// budget or more (a record of several MiB) is checked on the reader's thread once the workers are
+/// idle: handed over, it would sit in the queue while the reader parsed the next one.
 /// What each batch found is applied to the run's results in batch order, so the findings are the same
 /// whatever the number of workers and however their work interleaves. `finish()` waits for them.
 public final class VerifyAnalysis: Analysis {
@@ -46,7 +49,9 @@ public final class VerifyAnalysis: Analysis {
     let worker: VerifyWorker
     private let parallel: Bool
     private var lanes: [Lane] = []
-    private let budget = ByteBudget(limit: 8 << 20)
+    private let budget = ByteBudget(limit: VerifyAnalysis.budgetLimit)
+    /// Bytes in flight between the reader and the workers at most (held bytes: `cost(of:)`).
+    static let budgetLimit = 16 << 20
     private let applied = OrderedApply()
     private var nextBatch = 0
     /// Blobs handed over, by key: a second copy under the same name is checked only when its bytes differ.
@@ -80,11 +85,11 @@ public final class VerifyAnalysis: Analysis {
     /// The number of value-shape detectors enabled.
     public var detectorCount: Int { worker.scanner.engine.detectors.count }
     /// Records checked (header lines included).
-    public var recordsScanned: Int { drain(); return applied.locked { worker.recordsScanned } }
+    public var recordsScanned: Int { drain(); return applied.locked { worker.recordsScanned } + inertRecords }
     /// Distinct blobs checked.
     public var blobsScanned: Int { drain(); return applied.locked { worker.blobsScanned } }
     /// Bytes of record lines and blobs checked.
-    public var bytesScanned: Int64 { drain(); return applied.locked { worker.bytesScanned } }
+    public var bytesScanned: Int64 { drain(); return applied.locked { worker.bytesScanned } + inertBytes }
 
     /// Work handed to the workers in batches (one wake-up per batch, not per record).
     enum Item: Sendable {
@@ -96,7 +101,7 @@ public final class VerifyAnalysis: Analysis {
     }
     private var batch: [Item] = []
     private var batchBytes = 0
-    private static let batchBytesLimit = 1 << 20
+    private static let batchBytesLimit = 2 << 20
     private static let batchCountLimit = 512
     /// What an item costs in flight beyond its bytes (its place, its record): a blank line is not free,
     /// or a file of them queues batches without bound while the workers fall behind.
@@ -119,24 +124,77 @@ public final class VerifyAnalysis: Analysis {
             worker.apply(worker.takeOutput())
             return
         }
+        if bytes >= VerifyAnalysis.budgetLimit / 2 {
+            // Large: checked here, in order, once every batch before it is applied.
+            drain()
+            applied.locked {
+                VerifyAnalysis.check(item, on: worker)
+                worker.apply(worker.takeOutput())
+            }
+            return
+        }
         batch.append(item)
         batchBytes += bytes
         if batchBytes >= VerifyAnalysis.batchBytesLimit || batch.count >= VerifyAnalysis.batchCountLimit { flush() }
     }
 
     public func record(_ record: Record, session: SessionContext) {
-        handle(.record(record, SessionPlace(session)), bytes: record.json.doc.bytes.count + VerifyAnalysis.itemCost)
+        // `{}`: no name, no value, nothing to check.
+        if record.copies.isEmpty && record.duplicateNames.isEmpty && isInert(record.json.doc.bytes) {
+            inertRecords += 1
+            inertBytes += Int64(record.json.doc.bytes.count)
+            return
+        }
+        handle(.record(record, SessionPlace(session)), bytes: VerifyAnalysis.cost(of: record))
     }
 
     public func damagedLine(_ bytes: [UInt8], line: Int, session: SessionContext) {
-        handle(.damaged(bytes, line, SessionPlace(session)), bytes: bytes.count + VerifyAnalysis.itemCost)
+        if isInert(bytes) {
+            inertBytes += Int64(bytes.count)
+            return
+        }
+        handle(.damaged(bytes, line, SessionPlace(session)), bytes: bytes.capacity + VerifyAnalysis.itemCost)
+    }
+
+    /// Bytes of lines and records that could raise nothing (`isInert`): counted as checked, never queued.
+    private var inertBytes: Int64 = 0
+    private var inertRecords = 0
+
+    /// Whether raw text can raise no finding, decided at about the cost of reading it: no string (no
+    /// `"` or `\`, so no name and nothing under a listed one), fewer brackets than the depth the JSON
+    /// scan reports, and no credential stem (every detector starts from one). A file of `x` lines
+    /// then costs a scan of its bytes, not a check handed to a worker per line.
+    func isInert(_ bytes: [UInt8]) -> Bool {
+        let scanner = worker.scanner
+        return bytes.withUnsafeBufferPointer { b in
+            guard let p = b.baseAddress else { return true }
+            if memchr(p, 0x22, b.count) != nil || memchr(p, 0x5C, b.count) != nil { return false }
+            if b.count >= scanner.maxJSONDepth {
+                var open = 0
+                for c in b where c == UInt8(ascii: "{") || c == UInt8(ascii: "[") { open += 1 }
+                if open >= scanner.maxJSONDepth { return false }
+            }
+            return !scanner.hasStem(b)
+        }
+    }
+
+    /// What a record holds while it waits for a worker: its text and tape, those of the copies a HAR
+    /// entry was mapped to, and the item's own cost.
+    static func cost(of record: Record) -> Int {
+        var n = record.json.doc.heldBytes + VerifyAnalysis.itemCost
+        for c in record.copies { n += c.doc.heldBytes }
+        return n
     }
 
     /// Notes, `export.json`, backups: every file of an export is scanned.
     public var readsOtherFiles: Bool { true }
 
     public func otherText(_ bytes: [UInt8], line: Int, file: SessionContext) {
-        handle(.other(bytes, line, SessionPlace(file)), bytes: bytes.count + VerifyAnalysis.itemCost)
+        if isInert(bytes) {
+            inertBytes += Int64(bytes.count)
+            return
+        }
+        handle(.other(bytes, line, SessionPlace(file)), bytes: bytes.capacity + VerifyAnalysis.itemCost)
     }
 
     /// Every entry's name: a credential in a file or folder name leaks like one in its content.
@@ -155,7 +213,7 @@ public final class VerifyAnalysis: Analysis {
         // A second copy under the same name (a duplicate archive entry) is checked too when its bytes differ.
         let key = VerifyWorker.blobKey(blob.input, blob.root, blob.name.lowercased())
         guard blobsChecked.insert(BlobCopy(key + "\u{0}" + blob.sha256)).inserted else { return }
-        handle(.blob(blob), bytes: blob.bytes.count)
+        handle(.blob(blob), bytes: blob.bytes.capacity + VerifyAnalysis.itemCost)
     }
 
     private func flush() {

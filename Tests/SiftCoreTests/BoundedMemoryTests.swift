@@ -295,6 +295,22 @@ import SiftArchive
         while try lines.next() != nil { count += 1 }
         #expect(count == 12)
     }
+
+    /// A line of more values than the bound is refused (named), never parsed into a tape of any size.
+    @Test func aLineOfTooManyValuesIsRefused() throws {
+        let text = "[" + Array(repeating: "0", count: 1000).joined(separator: ",") + "]"
+        #expect(throws: JSONParseError.self) { try JSONDocument(bytes: Array(text.utf8), maxValues: 500) }
+        do {
+            _ = try JSONDocument(bytes: Array(text.utf8), maxValues: 500)
+        } catch {
+            #expect(error.reason == .tooMany)
+            #expect(error.message.contains("more than 500 JSON values"))
+        }
+        #expect((try? JSONDocument(bytes: Array(text.utf8), maxValues: 1001)) != nil)
+        let object = "{" + (0..<1000).map { "\"k\($0)\":0" }.joined(separator: ",") + "}"
+        #expect((try? JSONDocument(bytes: Array(object.utf8), maxValues: 1000)) == nil)
+        #expect((try? JSONDocument(bytes: Array(object.utf8), maxValues: 2001)) != nil)
+    }
 }
 
 /// Lines parsed on one thread or on several come back the same, in order.

@@ -35,6 +35,8 @@ public enum ShowSelector: Sendable, Equatable {
 
 /// Finds the request `show` explains while the export streams past, with the records around it
 /// (at most `maxAround` on each side within `context` seconds), and what exists when it is not there.
+/// Only the first match is kept whole: a neighbour over `maxWholeBytes`, and every later match (only
+/// its place is listed), is kept as the slim copy a timeline shows (`FailureTimeline.slim`).
 final class ShowAnalysis: Analysis, @unchecked Sendable {
     /// One network record that matched, with its neighbours in file order.
     struct Match {
@@ -85,6 +87,14 @@ final class ShowAnalysis: Analysis, @unchecked Sendable {
     private var currentIndex: Int?
     private var header: JSONValue?
 
+    /// A neighbour record with a longer line is kept slim.
+    static let maxWholeBytes = 64 << 10
+
+    /// `r` whole when small, else its slim copy.
+    private static func around(_ r: Record) -> Record {
+        r.json.doc.bytes.count > maxWholeBytes ? FailureTimeline.slim(r) : r
+    }
+
     init(selector: ShowSelector, session: String?, context: Double = 10, maxAround: Int = 12) {
         self.selector = selector
         self.session = session
@@ -119,7 +129,7 @@ final class ShowAnalysis: Analysis, @unchecked Sendable {
             if matches[m].after.count >= maxAround || (end != nil && (r.ts ?? 0) > (end ?? 0)) {
                 open = nil
             } else {
-                matches[m].after.append(r)
+                matches[m].after.append(ShowAnalysis.around(r))
             }
         }
         if r.type == .network {
@@ -139,14 +149,21 @@ final class ShowAnalysis: Analysis, @unchecked Sendable {
                     return pt >= t - context
                 }.suffix(maxAround)
                 let user = header?["userId"]?.string
-                matches.append(Match(input: s.input.path, file: s.file, sessionId: s.sessionId, userId: user,
-                                     hasHeader: header != nil, record: r, before: Array(before), after: []))
-                open = matches.count - 1
+                if matches.isEmpty {
+                    matches.append(Match(input: s.input.path, file: s.file, sessionId: s.sessionId, userId: user,
+                                         hasHeader: header != nil, record: r, before: Array(before), after: []))
+                    open = matches.count - 1
+                } else {
+                    // Shown only by its place: it is slim, with no neighbours.
+                    matches.append(Match(input: s.input.path, file: s.file, sessionId: s.sessionId, userId: user,
+                                         hasHeader: header != nil, record: FailureTimeline.slim(r), before: [], after: []))
+                    open = nil
+                }
             }
         } else if case .seq = selector, let q = r.seq, sessions[k].otherSeqs.count < 100_000 {
             sessions[k].otherSeqs[q] = r.typeName
         }
-        recent.append(r)
+        recent.append(ShowAnalysis.around(r))
         if recent.count > maxAround { recent.removeFirst(recent.count - maxAround) }
     }
 

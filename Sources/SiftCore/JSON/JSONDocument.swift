@@ -10,7 +10,7 @@ public enum JSONKind: UInt8, Sendable {
 /// Why a line is not one valid JSON value.
 public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Reason: String, Sendable {
-        case empty, syntax, tooDeep, unterminated, trailing
+        case empty, syntax, tooDeep, tooMany, unterminated, trailing
     }
     public var reason: Reason
     /// Byte offset (0-based) in the parsed text.
@@ -41,14 +41,20 @@ public final class JSONDocument: @unchecked Sendable {
     /// Some object holds the same member name twice (readers disagree on which copy counts).
     public private(set) var hasDuplicateKeys = false
 
-    /// Parses `bytes` as exactly one JSON value (surrounding white space allowed), at most `maxDepth` deep.
-    public init(bytes: [UInt8], maxDepth: Int = 512) throws(JSONParseError) {
+    /// The most values a line of an export may hold (`ReadLimits.maxJSONValues`): a value costs 20
+    /// bytes on the tape, so a 16 MiB line of `[0,0,…]` would take 160 MiB; one of a million values
+    /// takes 20 MiB. A record holds a few hundred.
+    public static let maxLineValues = 1 << 20
+
+    /// Parses `bytes` as exactly one JSON value (surrounding white space allowed), at most `maxDepth`
+    /// deep and of at most `maxValues` values (objects, arrays, names and scalars, each counted).
+    public init(bytes: [UInt8], maxDepth: Int = 512, maxValues: Int = Int.max) throws(JSONParseError) {
         self.bytes = bytes
         // Offsets are 32-bit on the tape: a text of 2 GiB or more is refused, never truncated.
         guard bytes.count < Int(Int32.max) else {
             throw JSONParseError(reason: .syntax, offset: 0, message: "JSON text of \(bytes.count) bytes is over the 2 GiB bound")
         }
-        var parser = JSONTapeParser(maxDepth: maxDepth)
+        var parser = JSONTapeParser(maxDepth: maxDepth, maxValues: maxValues)
         let result: Result<[JSONNode], JSONParseError> = bytes.withUnsafeBufferPointer { buf in
             parser.parse(buf)
         }
@@ -63,20 +69,19 @@ public final class JSONDocument: @unchecked Sendable {
     /// most 63 documents: in the k-th, every copy of each repeated name but its k-th (or its last) is
     /// renamed out of the way (its first character becomes `_`, see `setAside`), so a reader that takes
     /// one copy sees that one. Readers disagree on which copy counts; checking each of these checks
-    /// every copy.
-    public func laterCopies(_ duplicates: [(name: String, ranges: [Range<Int>])]) -> [JSONDocument] {
-        guard !duplicates.isEmpty else { return [] }
-        let copies = min(duplicates.map(\.ranges.count).max() ?? 1, 64)
-        var out: [JSONDocument] = []
-        for k in 1..<max(copies, 2) {
+    /// every copy. Made one at a time as the sequence is walked: a 16 MiB line holds one copy at a
+    /// time, not 63.
+    public func laterCopies(_ duplicates: [(name: String, ranges: [Range<Int>])]) -> some Sequence<JSONDocument> {
+        let copies = duplicates.isEmpty ? 0 : min(duplicates.map(\.ranges.count).max() ?? 1, 64)
+        let bytes = self.bytes
+        return (1..<max(copies, 1)).lazy.compactMap { k -> JSONDocument? in
             var b = bytes
             for d in duplicates {
                 let keep = min(k, d.ranges.count - 1)
                 for (j, r) in d.ranges.enumerated() where j != keep { Self.setAside(&b, r) }
             }
-            if let doc = try? JSONDocument(bytes: b) { out.append(doc) }
+            return try? JSONDocument(bytes: b)
         }
-        return out
     }
 
     /// Renames the member name whose content is `b[r]` out of the way, keeping the text valid JSON and
@@ -130,6 +135,10 @@ public final class JSONDocument: @unchecked Sendable {
         return out
     }
 
+    /// Bytes this document holds: its text and its tape (what a bound on parsed lines counts). A
+    /// parsed value costs 20 bytes: a line of many small values holds ten times its length.
+    public var heldBytes: Int { bytes.count + nodes.count * MemoryLayout<JSONNode>.stride }
+
     public convenience init(string: String, maxDepth: Int = 512) throws(JSONParseError) {
         try self.init(bytes: Array(string.utf8), maxDepth: maxDepth)
     }
@@ -140,16 +149,24 @@ public final class JSONDocument: @unchecked Sendable {
 
 struct JSONTapeParser {
     let maxDepth: Int
+    let maxValues: Int
     var nodes: [JSONNode] = []
     var error: JSONParseError?
     /// Some object holds a member name twice.
     var duplicates = false
     private var keyHashes: [UInt64] = []
 
-    init(maxDepth: Int) { self.maxDepth = maxDepth }
+    init(maxDepth: Int, maxValues: Int = Int.max) {
+        self.maxDepth = maxDepth
+        self.maxValues = maxValues
+    }
+
+    /// The tape reserved up front: a value per 12 bytes, at most `maxReserve` values (a long line is
+    /// mostly one long string: reserving for its length cost 1.7 times the line, untouched).
+    static let maxReserve = 1 << 15
 
     mutating func parse(_ buf: UnsafeBufferPointer<UInt8>) -> Result<[JSONNode], JSONParseError> {
-        nodes.reserveCapacity(max(8, buf.count / 12))
+        nodes.reserveCapacity(min(max(8, buf.count / 12), JSONTapeParser.maxReserve))
         var i = skipWS(buf, 0)
         if i >= buf.count {
             return .failure(JSONParseError(reason: .empty, offset: 0, message: "empty line"))
@@ -159,6 +176,10 @@ struct JSONTapeParser {
         i = skipWS(buf, i)
         if i < buf.count {
             return .failure(JSONParseError(reason: .trailing, offset: i, message: "unexpected data after the JSON value"))
+        }
+        // A tape that grew past its reservation keeps its size, not the last doubling's.
+        if nodes.count > JSONTapeParser.maxReserve && nodes.capacity > nodes.count + nodes.count / 8 {
+            nodes = nodes.withUnsafeBufferPointer { Array($0) }
         }
         return .success(nodes)
     }
@@ -171,6 +192,10 @@ struct JSONTapeParser {
             if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { i += 1 } else { break }
         }
         return i
+    }
+
+    mutating func tooMany(_ at: Int) -> Int {
+        fail(.tooMany, at, "more than \(maxValues) JSON values")
     }
 
     mutating func fail(_ reason: JSONParseError.Reason, _ at: Int, _ msg: String) -> Int {
@@ -327,6 +352,7 @@ struct JSONTapeParser {
             i += 1
         } else {
             while true {
+                if nodes.count >= maxValues { return tooMany(i) }
                 i = value(b, i, depth: depth)
                 if error != nil { return i }
                 count += 1
@@ -353,6 +379,7 @@ struct JSONTapeParser {
             i += 1
         } else {
             while true {
+                if nodes.count >= maxValues - 1 { return tooMany(i) }
                 guard i < b.count else { return fail(.unterminated, i, "line ends inside an object") }
                 guard b[i] == UInt8(ascii: "\"") else { return fail(.syntax, i, "expected a member name") }
                 i = string(b, i)

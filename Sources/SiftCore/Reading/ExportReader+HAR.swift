@@ -151,11 +151,11 @@ extension InputPass {
                 harEntries += 1
                 let doc: JSONDocument
                 do {
-                    doc = try JSONDocument(bytes: bytes, maxDepth: limits.maxJSONDepth)
+                    doc = try JSONDocument(bytes: bytes, maxDepth: limits.maxJSONDepth, maxValues: limits.maxJSONValues)
                 } catch {
                     lose("integrity.malformed-line", .medium, line: line, offset: offset,
                          "log.entries[\(index)] is not valid JSON: \(error.description); the entries after it are read",
-                         partial: error.reason == .tooDeep)
+                         partial: error.reason == .tooDeep || error.reason == .tooMany)
                     continue
                 }
                 let e = doc.root

@@ -508,7 +508,8 @@ final class InputPass {
         let fileName = entry.name.split(separator: "/").last.map(String.init) ?? entry.name
         let idFromName = fileName.hasPrefix("ses_") ? String(fileName.prefix { $0 != "." }) : nil
         s.sessionId = idFromName
-        let lines = ParsedLines(reader: LineReader(source: source, maxLine: limits.maxLineBytes), maxDepth: limits.maxJSONDepth)
+        let lines = ParsedLines(reader: LineReader(source: source, maxLine: limits.maxLineBytes), maxDepth: limits.maxJSONDepth,
+                                maxValues: limits.maxJSONValues)
         defer { lines.finish() }
         var checker = SequenceChecker()
         var began = false
@@ -573,7 +574,7 @@ final class InputPass {
                     let maxDepth = limits.maxJSONDepth
                     func error() -> JSONParseError { failure ?? ParsedLines.parseError(bytes, maxDepth: maxDepth) }
                     let reason = failure?.reason ?? .syntax
-                    if isLast {
+                    if isLast && reason != .tooMany {
                         findings.append(s.finding("integrity.torn-line", .low, line: number,
                             message: "the last line is cut short (\(bytes.count) bytes, no newline): \(error().message)"))
                     } else if reason == .empty {
@@ -582,9 +583,14 @@ final class InputPass {
                         if reason == .tooDeep {
                             partial = true
                             errors.append("\(entry.name): line \(number) nests deeper than \(limits.maxJSONDepth); skipped")
+                        } else if reason == .tooMany {
+                            partial = true
+                            errors.append("\(entry.name): line \(number) holds more than \(limits.maxJSONValues) JSON values; skipped")
                         }
                         note("integrity.malformed-line", .medium, line: number,
-                             message: "line is not valid JSON: \(error().description)")
+                             message: reason == .tooMany
+                                ? "line holds more than \(limits.maxJSONValues) JSON values, over the limit; not read as a record"
+                                : "line is not valid JSON: \(error().description)")
                     }
                     // White space only: nothing in it to scan.
                     if reason != .empty {

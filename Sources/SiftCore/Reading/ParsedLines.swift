@@ -26,6 +26,7 @@ final class ParsedLines: @unchecked Sendable {
     private var reader: LineReader?
     private var readerBytes: Int64 = 0
     private let maxDepth: Int
+    private let maxValues: Int
     private let workers: Int
     private let cond = NSCondition()
     /// Batches in read order, parsed or not, not yet taken by `next()`.
@@ -46,9 +47,10 @@ final class ParsedLines: @unchecked Sendable {
     static let maxBatches = 8
     static let maxQueuedBytes = 2 << 20
 
-    init(reader: LineReader, maxDepth: Int, workers: Int = ReadWorkers.count) {
+    init(reader: LineReader, maxDepth: Int, maxValues: Int = Int.max, workers: Int = ReadWorkers.count) {
         self.reader = reader
         self.maxDepth = maxDepth
+        self.maxValues = maxValues
         self.workers = max(1, workers)
         Thread.detachNewThread { [self] in
             produce()
@@ -138,7 +140,7 @@ final class ParsedLines: @unchecked Sendable {
         batch.claimed = true
         cond.unlock()
         guard mine else { return }
-        let items = ParsedLines.parse(batch.events, maxDepth: maxDepth)
+        let items = ParsedLines.parse(batch.events, maxDepth: maxDepth, maxValues: maxValues)
         cond.lock()
         batch.items = items
         cond.broadcast()
@@ -147,7 +149,7 @@ final class ParsedLines: @unchecked Sendable {
 
     /// Each line with its parse (nil for a line that is no record from its first byte on, a blank
     /// run or a line over the bound).
-    static func parse(_ events: [LineReader.Event], maxDepth: Int) -> [Item] {
+    static func parse(_ events: [LineReader.Event], maxDepth: Int, maxValues: Int = Int.max) -> [Item] {
         var items: [Item] = []
         items.reserveCapacity(events.count)
         for event in events {
@@ -158,7 +160,7 @@ final class ParsedLines: @unchecked Sendable {
                 // follows: not parsed here (a file of `x` lines spent most of its time making parse errors).
                 if ParsedLines.cannotBeObject(b) { break }
                 do throws(JSONParseError) {
-                    parsed = .success(try JSONDocument(bytes: b, maxDepth: maxDepth))
+                    parsed = .success(try JSONDocument(bytes: b, maxDepth: maxDepth, maxValues: maxValues))
                 } catch {
                     parsed = .failure(error)
                 }

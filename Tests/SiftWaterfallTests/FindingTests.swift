@@ -90,16 +90,21 @@ import SiftVerify
         #expect(f.last?.message == "7 more waterfall.missing-metrics findings in this session were not listed")
     }
 
-    @Test func findingsPerRuleAreBoundedPerInputAcrossSessions() throws {
-        // One finding in each of many sessions: past the input's bound they are counted, not kept.
+    /// A collector fed `count` sessions, each holding the one record `line`.
+    static func sessions(_ count: Int, _ line: String) throws -> WaterfallCollector {
         let c = WaterfallCollector()
-        let sessions = FindingTally.defaultKeepPerInput + 50
-        for i in 0..<sessions {
+        for i in 0..<count {
             c.beginSession(input: "in", file: "f\(i)", sessionId: "ses_\(i)")
-            c.add(try Fx.record(1, Fx.network(seq: 1, id: "rec_1", url: "https://a.example/x", durationMs: 5,
-                                              endMs: 10, txs: [], metrics: false)))
+            c.add(try Fx.record(1, line))
             c.endSession(sessionId: "ses_\(i)", launchedAt: nil)
         }
+        return c
+    }
+
+    @Test func findingsPerRuleAreBoundedPerInputAcrossSessions() throws {
+        // One finding in each of many sessions: past the input's bound they are counted, not kept.
+        let c = try Self.sessions(FindingTally.defaultKeepPerInput + 50,
+                                  Fx.network(seq: 1, id: "rec_1", url: "https://a.example/x", durationMs: 5, endMs: 10, txs: [], metrics: false))
         let f = c.finish().filter { $0.rule == WaterfallRule.missingMetrics }
         #expect(f.count == FindingTally.defaultKeepPerInput + 1)
         #expect(f.last?.message.hasPrefix("50 more findings of this rule in this input") == true, "\(String(describing: f.last?.message))")
@@ -107,14 +112,9 @@ import SiftVerify
 
     @Test func svgStopsDrawingSessionsPastItsRowBound() throws {
         // More sessions than the SVG draws rows: the rest are counted in the note, not drawn.
-        let c = WaterfallCollector()
         let sessions = WaterfallRender.svgMaxRows + 100
-        for i in 0..<sessions {
-            c.beginSession(input: "in", file: "f\(i)", sessionId: "ses_\(i)")
-            c.add(try Fx.record(1, Fx.network(seq: 1, id: "rec_1", url: "https://a.example/x", durationMs: 28,
-                                              endMs: 100, txs: [Fx.reused(at: 72)])))
-            c.endSession(sessionId: "ses_\(i)", launchedAt: nil)
-        }
+        let c = try Self.sessions(sessions,
+                                  Fx.network(seq: 1, id: "rec_1", url: "https://a.example/x", durationMs: 28, endMs: 100, txs: [Fx.reused(at: 72)]))
         let report = WaterfallReport(sessions: c.takeSessions(), findings: c.finish(), redactor: Redactor.verify())
         let svg = WaterfallRender.svg(report)
         #expect(svg.contains("100 more rows not drawn (limit \(WaterfallRender.svgMaxRows)), 99 more sessions not drawn;"))

@@ -16,6 +16,9 @@ public final class FailureTimeline: Analysis, @unchecked Sendable {
         public var sessionId: String?
         public var failed: Record
         public var records: [Record]
+        /// It holds less than its time span: closed at `maxPerWindow` records or at `maxBytes`, or its
+        /// look-back held more records than the half of `maxPerWindow` it keeps.
+        public var cutShort = false
     }
 
     public let context: Double
@@ -34,6 +37,8 @@ public final class FailureTimeline: Analysis, @unchecked Sendable {
     public private(set) var windows: [Window] = []
     /// Failed records seen beyond `maxWindows` (counted, not kept).
     public private(set) var dropped = 0
+    /// How many windows hold less than their time span (`Window.cutShort`).
+    public var cutShort: Int { windows.reduce(0) { $0 + ($1.cutShort ? 1 : 0) } }
 
     /// The look-back: records whole (`whole` > 0, what they hold) or slimmed (0).
     private var recent: [(record: Record, whole: Int)] = []
@@ -109,22 +114,27 @@ public final class FailureTimeline: Analysis, @unchecked Sendable {
             if let t, t > end { return true }
             let record = shown()
             let size = record.json.doc.heldBytes
-            if windows[i].records.count >= maxPerWindow || heldBytes + size > maxBytes { return true }
+            if windows[i].records.count >= maxPerWindow || heldBytes + size > maxBytes {
+                windows[i].cutShort = true
+                return true
+            }
             windows[i].records.append(record)
             heldBytes += size
             return false
         }
         if NetworkRecord.failed(full) {
             let record = shown()
-            let before = recent.map(\.record).filter { r in
+            let inSpan = recent.map(\.record).filter { r in
                 guard let rt = r.ts, let t else { return false }
                 return rt >= t - context
-            }.suffix(maxPerWindow / 2).map(FailureTimeline.slim)
+            }
+            let lookBackCut = inSpan.count > maxPerWindow / 2
+            let before = inSpan.suffix(maxPerWindow / 2).map(FailureTimeline.slim)
             let cost = before.reduce(record.json.doc.heldBytes) { $0 + $1.json.doc.heldBytes }
             if windows.count < maxWindows && heldBytes + cost <= maxBytes {
                 heldBytes += cost
                 windows.append(Window(input: session.input.path, file: session.file, sessionId: session.sessionId,
-                                      failed: record, records: before + [record]))
+                                      failed: record, records: before + [record], cutShort: lookBackCut))
                 open.append(windows.count - 1)
             } else {
                 dropped += 1

@@ -5,6 +5,13 @@ import SiftVerify
 import SiftWaterfall
 
 extension SupportReport {
+    /// Says that some timelines hold less than their time span, and the bounds that cut them.
+    var timelineCutText: String {
+        let n = timeline.cutShort
+        return "\(n) timeline\(n == 1 ? "" : "s") cut short: one keeps at most \(timeline.maxPerWindow) records "
+            + "(\(timeline.maxPerWindow / 2) before its failure), all together at most \(timeline.maxBytes >> 20) MiB"
+    }
+
     // MARK: Shared facts
 
     /// `1 input, 1 session, 53 records, 13 findings (8 high, 2 medium, 3 low)`: the one count of findings.
@@ -101,6 +108,7 @@ extension SupportReport {
                 o += ReportEnvelope.markdownTable(["device time", "side", "what"], rows) + "\n"
             }
             if timeline.dropped > 0 { o += "_\(timeline.dropped) more failures not shown._\n\n" }
+            if timeline.cutShort > 0 { o += "_\(timelineCutText)._\n\n" }
         }
         if let f = serverFacts {
             o += "## Server logs\n\n"
@@ -212,6 +220,7 @@ extension SupportReport {
             o += "\n"
         }
         if timeline.dropped > 0 { o += colors.dim("\(timeline.dropped) more failures not shown.") + "\n\n" }
+        if timeline.cutShort > 0 { o += colors.dim("\(timelineCutText).") + "\n\n" }
         if let f = serverFacts {
             o += colors.bold("server logs") + "\n"
             o += "  " + SupportReport.plural(f.files.count + f.moreFiles, "file") + " scanned"
@@ -266,6 +275,9 @@ extension SupportReport {
                                          "text": .string(e.text), "failed": .bool(e.failed)])
                             })])
         })
+        // Present only when a bound was reached, so ordinary reports keep their shape.
+        if timeline.dropped > 0 { doc["failuresNotShown"] = .int(timeline.dropped) }
+        if timeline.cutShort > 0 { doc["timelinesCutShort"] = .int(timeline.cutShort) }
         doc["waterfall"] = nil
         w.beginObject()
         for key in doc.keys.sorted() {
@@ -344,6 +356,7 @@ extension SupportReport {
             o += "</table>\n"
         }
         if timeline.dropped > 0 { o += "<p>\(timeline.dropped) more failures not shown.</p>\n" }
+        if timeline.cutShort > 0 { o += "<p>\(timelineCutText).</p>\n" }
         if let f = serverFacts {
             o += "<h2>Server logs</h2>\n<ul>\n<li>" + SupportReport.plural(f.files.count + f.moreFiles, "file") + " scanned"
             if !f.files.isEmpty { o += ": " + f.files.map { "\(x($0.file)) as <code>\(x($0.format))</code>" }.joined(separator: ", ") + (f.moreFiles > 0 ? ", …" : "") }

@@ -246,4 +246,24 @@ import SiftWaterfall
         #expect(good.status == 0, "\(good.err)")
         #expect(good.out.contains("redaction.header"))
     }
+
+    /// A timeline that holds less than its time span says so, in every format, with the bound.
+    @Test func aTimelineCutShortSaysSo() throws {
+        func log(_ seq: Int, _ ms: Int) -> String {
+            #"{"type":"log","seq":\#(seq),"ts":"2026-11-29T10:15:0\#(ms / 1000).\#(String(format: "%03d", ms % 1000))Z","level":"info","message":"m\#(seq)"}"#
+        }
+        var lines = [Fixture.header()]
+        for s in 1...40 { lines.append(log(s, 1000 + s * 10)) }   // 40 records just before the failure
+        lines.append(#"{"type":"network","seq":41,"ts":"2026-11-29T10:15:02.000Z","id":"rec_41","url":"https://api.example.test/x","state":"failure","statusCode":500,"duration":0.1}"#)
+        for s in 42...141 { lines.append(log(s, 2000 + (s - 41) * 10)) }   // 100 just after it
+        let path = try Fixture.write(lines)
+        let text = try Binary.run(["report", path, "--fail-on", "never"])
+        #expect(text.out.contains("1 timeline cut short: one keeps at most 60 records (30 before its failure)"), "\(text.out)")
+        let md = try Binary.run(["report", path, "-f", "markdown", "--fail-on", "never"])
+        #expect(md.out.contains("_1 timeline cut short"))
+        let json = try Binary.run(["report", path, "-f", "json", "--fail-on", "never"])
+        #expect(try JSONDocument(string: json.out).root["timelinesCutShort"]?.int == 1)
+        let html = try Binary.run(["report", path, "-f", "html", "--fail-on", "never"])
+        #expect(html.out.contains("<p>1 timeline cut short"))
+    }
 }

@@ -1050,26 +1050,26 @@ final class ContentScanner {
                 /// anchor stem starts in it, or it may be a URL or a JSON document (their listed names are
                 /// checked whatever the stems); without `ownStems` or the line's offsets, also an escaped one.
                 @inline(__always) func hit(_ s: Int, _ e: Int, escaped: Bool) -> Bool {
+                    let v = UnsafeBufferPointer(rebasing: b[s..<e])
                     if useOwn {
                         // Past the last offset kept, the string is looked at on its own.
-                        let v = UnsafeBufferPointer(rebasing: b[s..<e])
                         if let sat = saturated, e > sat {
                             if hasStem(v) { return true }
                         } else if DetectorEngine.stemInside(hits, &cursor, s, e) {
                             return true
                         }
-                        // A URL or a JSON document in a string has its listed names checked whatever
-                        // the stems (`{"data":"{\"otp\":…}"}`, `?otp=…`).
-                        if ContentScanner.isURL(v) || looksLikeJSON(v, level: 1) { return true }
-                        return !ownStems && escaped
+                    } else if let base = rawBase {
+                        let lo = base + s, hi = base + e
+                        if let sat = saturated, hi > sat { return true }
+                        while cursor < hits.count && hits[cursor] < lo { cursor += 1 }
+                        if cursor < hits.count && hits[cursor] < hi { return true }
+                    } else {
+                        return true
                     }
-                    guard let base = rawBase else { return true }
-                    let lo = base + s, hi = base + e
-                    if let sat = saturated, hi > sat { return true }
-                    while cursor < hits.count && hits[cursor] < lo { cursor += 1 }
-                    if cursor < hits.count && hits[cursor] < hi { return true }
-                    let v = UnsafeBufferPointer(rebasing: b[s..<e])
-                    return ContentScanner.isURL(v) || looksLikeJSON(v, level: 1)
+                    // A URL or a JSON document in a string has its listed names checked whatever
+                    // the stems (`{"data":"{\"otp\":…}"}`, `?otp=…`).
+                    if ContentScanner.isURL(v) || looksLikeJSON(v, level: 1) { return true }
+                    return useOwn && !ownStems && escaped
                 }
                 while i < n {
                     let c = p[i]

@@ -15,11 +15,13 @@ public struct CleanName: Sendable, Equatable {
     public init(_ raw: String) {
         var reasons: [String] = []
         var s = raw
-        if s.contains("\u{0}") {
+        // Byte scans: `String.contains(String)` goes through Foundation's locale-aware search, some
+        // 30,000 instructions a name (an export of 100,000 files paid it twice for each).
+        if s.utf8.contains(0) {
             reasons.append("contains a nul byte")
             s = s.replacingOccurrences(of: "\u{0}", with: "\u{FFFD}")
         }
-        if s.contains("\\") {
+        if s.utf8.contains(UInt8(ascii: "\\")) {
             reasons.append("uses backslashes")
             s = s.replacingOccurrences(of: "\\", with: "/")
         }

@@ -340,4 +340,44 @@ import SiftArchive
         #expect(try read(4) == one)
         #expect(try read(2) == one)
     }
+
+    /// A file that ends within the first batch is read and parsed on the caller's thread; its lines,
+    /// and a read error after them, come back as from a longer file.
+    @Test func aSmallFileIsReadInPlace() throws {
+        final class Failing: ByteSource {
+            var text: [UInt8]
+            init(_ text: [UInt8]) { self.text = text }
+            func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+                guard !text.isEmpty else { throw ArchiveError(.truncated, "cut short") }
+                let n = min(buffer.count, text.count)
+                buffer.copyBytes(from: text[0..<n])
+                text.removeFirst(n)
+                return n
+            }
+        }
+        let text = Array("{\"seq\":1}\n\n\n{\"seq\":\n{\"seq\":2}".utf8)
+        for failing in [false, true] {
+            let source: ByteSource = failing ? Failing(text) : MemorySource(text)
+            let lines = ParsedLines(reader: LineReader(source: source, maxLine: 1 << 20), maxDepth: 64)
+            var out: [String] = []
+            var threw = false
+            do {
+                while let (event, parsed) = try lines.next() {
+                    switch (event, parsed) {
+                    case (.line(_, let n), .success(let doc)?), (.unterminated(_, let n), .success(let doc)?):
+                        out.append("\(n) \(doc.root["seq"]?.int ?? -1)")
+                    case (.line(_, let n), .failure?): out.append("\(n) error")
+                    case (.blank(let n, let c), _): out.append("\(n) blank \(c)")
+                    default: out.append("other")
+                    }
+                }
+            } catch {
+                threw = true
+            }
+            lines.finish()
+            #expect(out == ["1 1", "2 blank 2", "4 error"] + (failing ? [] : ["5 2"]))
+            #expect(threw == failing)
+            #expect(lines.bytesRead == Int64(text.count))
+        }
+    }
 }

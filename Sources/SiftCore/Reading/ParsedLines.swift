@@ -1,6 +1,7 @@
 import Foundation
 
-/// A session file's lines, read on a second thread and parsed as JSON in batches on the worker
+/// A session file's lines, read on a second thread (past the first batch, which the caller's thread
+/// reads: a small file needs no other thread) and parsed as JSON in batches on the worker
 /// threads (`ReadWorkers.count`, one per core) while the reader's thread runs the checks and the
 /// analyses on the lines before: reading, parsing and checking overlap, and every core is used even
 /// for one file. The reader's thread parses a batch itself when it would otherwise wait. Lines come
@@ -52,8 +53,58 @@ final class ParsedLines: @unchecked Sendable {
         self.maxDepth = maxDepth
         self.maxValues = maxValues
         self.workers = max(1, workers)
-        Thread.detachNewThread { [self] in
-            produce()
+    }
+
+    /// Whether the first batch was read (`start()`), and whether a reading thread was started.
+    private var started = false
+    private var threadRunning = false
+
+    /// Reads the first batch on the caller's thread. A file that ends within it (most session files
+    /// of an export of many) is parsed here too, with no thread and no hand-over: a thread per file
+    /// made an export of 100,000 small files wait on some 6 context switches each. A longer file
+    /// hands the batch on and goes on reading on its own thread, as before.
+    private func start() {
+        started = true
+        guard var r = reader else {
+            producerDone = true
+            return
+        }
+        var events: [LineReader.Event] = []
+        var bytes = 0
+        var error: Error?
+        var ended = false
+        while true {
+            let event: LineReader.Event?
+            do {
+                event = try r.next()
+            } catch let e {
+                error = e
+                break
+            }
+            guard let event else {
+                ended = true
+                break
+            }
+            switch event {
+            case .line(let b, _), .unterminated(let b, _): bytes += b.count
+            case .tooLong, .blank: break
+            }
+            events.append(event)
+            if events.count >= ParsedLines.batchLines || bytes >= ParsedLines.batchBytes { break }
+        }
+        if ended || error != nil {
+            readerBytes = r.bytesRead
+            reader = nil
+            current = ParsedLines.parse(events, maxDepth: maxDepth, maxValues: maxValues)
+            at = 0
+            failure = error
+            producerDone = true
+            return
+        }
+        reader = r
+        threadRunning = true
+        Thread.detachNewThread { [self, events, bytes] in
+            produce(first: events, bytes: bytes)
             self.readerBytes = self.reader?.bytesRead ?? 0
             self.reader = nil
             done.signal()
@@ -72,7 +123,8 @@ final class ParsedLines: @unchecked Sendable {
 
     private var inFlight: Int { batches.count - head }
 
-    private func produce() {
+    /// Hands `first` (the batch `start()` read) on, then reads the rest of the file in batches.
+    private func produce(first: [LineReader.Event], bytes firstBytes: Int) {
         var events: [LineReader.Event] = []
         var bytes = 0
         func hand(_ e: [LineReader.Event], bytes: Int) -> Bool {
@@ -102,7 +154,8 @@ final class ParsedLines: @unchecked Sendable {
             }
             return true
         }
-        while true {
+        var going = hand(first, bytes: firstBytes)
+        while going {
             let event: LineReader.Event?
             do {
                 event = try reader?.next()
@@ -121,12 +174,12 @@ final class ParsedLines: @unchecked Sendable {
             }
             events.append(event)
             if events.count >= ParsedLines.batchLines || bytes >= ParsedLines.batchBytes {
-                guard hand(events, bytes: bytes) else { break }
+                going = hand(events, bytes: bytes)
                 events = []
                 bytes = 0
             }
         }
-        if !events.isEmpty { _ = hand(events, bytes: bytes) }
+        if going && !events.isEmpty { _ = hand(events, bytes: bytes) }
         cond.lock()
         producerDone = true
         cond.broadcast()
@@ -198,6 +251,7 @@ final class ParsedLines: @unchecked Sendable {
     /// The next line and its parse, nil at the end; throws what the source threw (after the lines
     /// before it).
     func next() throws -> Item? {
+        if !started { start() }
         if at < current.count {
             defer { at += 1 }
             return current[at]
@@ -239,6 +293,11 @@ final class ParsedLines: @unchecked Sendable {
     func finish() {
         guard !joined else { return }
         joined = true
+        guard threadRunning else {
+            if let r = reader { readerBytes = r.bytesRead }
+            reader = nil
+            return
+        }
         cond.lock()
         stopped = true
         cond.broadcast()

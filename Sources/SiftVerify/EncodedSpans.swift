@@ -60,8 +60,8 @@ enum EncodedSpans {
     static func isText(printable: Int, of count: Int) -> Bool { count > 0 && printable * 100 >= count * 85 }
 
     /// `b[from..<to]` (symbols of either base64 alphabet) decoded; a symbol left over at the end is
-    /// dropped. Nil when the first 36 bytes are mostly not printable (an image, random bytes): the
-    /// rest is not decoded.
+    /// dropped. Nil when fewer than half of the first 36 bytes are printable (an image, random bytes:
+    /// about 38 %): the rest is not decoded.
     static func base64(_ b: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> (bytes: [UInt8], printable: Int)? {
         var out: [UInt8] = []
         out.reserveCapacity((to - from) * 3 / 4)
@@ -77,7 +77,7 @@ enum EncodedSpans {
                     let c = UInt8(truncatingIfNeeded: acc >> bits)
                     out.append(c)
                     if EncodedSpans.printable(c) { printable += 1 }
-                    if out.count == 36 && printable < 22 { return nil }
+                    if out.count == 36 && printable < 18 { return nil }
                 }
             }
             return (out, printable)
@@ -95,7 +95,7 @@ enum EncodedSpans {
             let c = h << 4 | l
             out.append(c)
             if EncodedSpans.printable(c) { printable += 1 }
-            if out.count == 36 && printable < 22 { return nil }
+            if out.count == 36 && printable < 18 { return nil }
             k += 2
         }
         return (out, printable)
@@ -121,6 +121,10 @@ extension ContentScanner {
     private func decodeRuns(_ b: UnsafeBufferPointer<UInt8>, covered: [Range<Int>], since: Int, location: () -> String) {
         let set = EncodedSpans.runBytes
         let n = b.count
+        // Matches do not overlap: in order of their start, their ends are in order too, and runs come in
+        // order, so one cursor walks them.
+        let covered = covered.sorted { $0.lowerBound < $1.lowerBound }
+        var c = 0
         var i = 0
         while i < n {
             guard set.contains(b[i]) else { i += 1; continue }
@@ -143,7 +147,8 @@ extension ContentScanner {
             let s = i
             i = e
             guard e - s >= EncodedSpans.minBase64 else { continue }
-            if covered.contains(where: { $0.lowerBound < e && s < $0.upperBound }) { continue }
+            while c < covered.count && covered[c].upperBound <= s { c += 1 }
+            if c < covered.count && covered[c].lowerBound < e { continue }
             if !nonHex {
                 // Hex digits (and `-`, `_`): a hex encoding when it is one even run, else an id, a
                 // UUID or a hash, never base64 of text.

@@ -37,14 +37,22 @@ public final class SecretHitFinder: @unchecked Sendable {
         // a later copy (a second `password`, a header's second `value`) is found too.
         let duplicates = record.json.doc.duplicateKeys()
         var all = worker.scanner.hits
-        // A record mapped from input that held a name twice (a HAR entry) carries each copy mapped.
+        // A record mapped from input that held a name twice (a HAR entry) carries each copy mapped
+        // (as many as the budget of later copies let the reader map; the rest are a bound).
+        if record.duplicateNames.contains(where: { $0.checked < $0.count }) {
+            all.append(RawHit(rule: VerifyRules.boundRule, severity: .high, location: "record", value: "",
+                              message: "copies of a repeated name were not checked", bound: true))
+        }
         for copy in record.copies {
             worker.scan(Record(line: record.line, json: copy), refs: &refs)
             all += worker.scanner.hits
         }
         worker.scanner.hits = all
         guard !duplicates.isEmpty else { return collect() }
-        for doc in record.json.doc.laterCopies(duplicates) {
+        // Up to the line's budget of later copies, as verify checks them; past it a bound is counted.
+        let checked = JSONDocument.laterCopiesChecked(duplicates, bytes: record.json.doc.bytes.count)
+        all += VerifyWorker.duplicateHits(duplicates, checked: checked).filter { $0.rule == VerifyRules.boundRule }
+        for doc in record.json.doc.laterCopies(duplicates, limit: checked) {
             worker.scanner.hits.removeAll(keepingCapacity: true)
             worker.scan(Record(line: record.line, json: doc.root), refs: &refs)
             all += worker.scanner.hits

@@ -417,18 +417,16 @@ final class VerifyWorker: @unchecked Sendable {
         scan(record, refs: &refs)
         let duplicates = record.json.doc.duplicateKeys()
         if !duplicates.isEmpty {
-            // Readers disagree on which copy of a repeated name counts: check the record once per copy.
-            for d in duplicates {
-                scanner.hits.append(RawHit(rule: "verify.duplicate-key", severity: .high, location: "record",
-                                           value: "", message: "the name '\(clipName(d.name))' appears \(d.ranges.count) times in one object; every copy was checked",
-                                           bound: true))
-            }
+            // Readers disagree on which copy of a repeated name counts: check the record once per
+            // copy, up to the line's budget of later copies.
+            let checked = JSONDocument.laterCopiesChecked(duplicates, bytes: record.json.doc.bytes.count)
+            scanner.hits += VerifyWorker.duplicateHits(duplicates, checked: checked)
             var all = scanner.hits
             // In each later document the other copies are renamed out of the way (`message` →
             // `_essage`); what sits under a renamed copy was already checked, under its own name, in
             // the record itself, so only what the kept copies add is taken.
             let renamed = record.json.doc.setAsideNames(duplicates)
-            for doc in record.json.doc.laterCopies(duplicates) {
+            for doc in record.json.doc.laterCopies(duplicates, limit: checked) {
                 var more: [String] = []
                 scan(Record(line: record.line, json: doc.root), refs: &more)
                 refs += more
@@ -440,9 +438,17 @@ final class VerifyWorker: @unchecked Sendable {
             // Mapped from input that held a name twice (a HAR entry): each copy was mapped on its own.
             var all = scanner.hits
             for d in record.duplicateNames {
+                let checked = d.checked >= d.count ? "every copy was checked"
+                    : d.checked <= 1 ? "only the first copy was checked" : "the first \(d.checked) copies were checked"
                 all.append(RawHit(rule: "verify.duplicate-key", severity: .high, location: d.place,
-                                  value: "", message: "the name '\(clipName(d.name))' appears \(d.count) times in one object; every copy was checked",
+                                  value: "", message: "the name '\(clipName(d.name))' appears \(d.count) times in one object; \(checked)",
                                   bound: true))
+                if d.checked < d.count {
+                    all.append(RawHit(rule: VerifyRules.boundRule, severity: .high, location: d.place, value: "",
+                                      message: "copies of '\(clipName(d.name))' past the first \(d.checked) were not checked: each later copy is the "
+                                          + "whole entry checked again, up to \(JSONDocument.laterCopyBudget >> 20) MiB and 63 times an entry",
+                                      bound: true))
+                }
             }
             for copy in record.copies {
                 var more: [String] = []
@@ -460,6 +466,32 @@ final class VerifyWorker: @unchecked Sendable {
                                         recordId: record.id))
             }
         }
+    }
+
+    /// A `verify.duplicate-key` finding per repeated name, and one `verify.bound` naming the copies
+    /// not checked when the record's later copies checked (`checked`, see
+    /// `JSONDocument.laterCopiesChecked`) do not reach every copy of every name.
+    static func duplicateHits(_ duplicates: [(name: String, ranges: [Range<Int>])], checked: Int) -> [RawHit] {
+        var hits: [RawHit] = []
+        var unchecked: [String] = []
+        let firstCopies = checked == 0 ? "only the first copy was" : "the first \(checked + 1) copies were"
+        for d in duplicates {
+            let n = d.ranges.count
+            let whole = n <= checked + 1
+            if !whole { unchecked.append("'\(clipName(d.name))' (\(n) copies)") }
+            hits.append(RawHit(rule: "verify.duplicate-key", severity: .high, location: "record", value: "",
+                               message: "the name '\(clipName(d.name))' appears \(n) times in one object; "
+                                   + (whole ? "every copy was checked" : "\(firstCopies) checked"),
+                               bound: true))
+        }
+        if !unchecked.isEmpty {
+            let names = unchecked.prefix(3).joined(separator: ", ") + (unchecked.count > 3 ? " and \(unchecked.count - 3) more names" : "")
+            hits.append(RawHit(rule: VerifyRules.boundRule, severity: .high, location: "record", value: "",
+                               message: "copies of \(names) past the first \(checked + 1) were not checked: each later copy is the whole "
+                                   + "record checked again, up to \(JSONDocument.laterCopyBudget >> 20) MiB and 63 times a record",
+                               bound: true))
+        }
+        return hits
     }
 
     /// Whether a location path (`headers.Authorization`, `body.user[0].token`) passes through one of

@@ -103,6 +103,30 @@ import Darwin
         #expect(dup.contains { ($0["message"]?.string ?? "").contains("'type'") })
     }
 
+    /// A large record that repeats a name many times is checked once per copy up to the budget of
+    /// later copies (64 MiB a line): the copies within it are checked, the rest named as not checked
+    /// (`verify.bound`, exit 2), never passed as checked.
+    @Test func laterCopiesPastTheBudgetAreNamed() throws {
+        let pad = String(repeating: " ", count: 9 << 20)
+        // Ten copies of an Authorization header's `value`, 9 MiB a copy of the record: seven later
+        // copies (copies 1 to 7) fit. Copy 3 is unmasked (checked), copy 9 too (past the budget).
+        let values = (0..<10).map { "\"value\":" + Self.json($0 == 3 ? "plain-three-\($0)" : $0 == 9 ? "plain-nine-\($0)" : "***") }
+        let line = #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_1","url":"https://api.example.test/x","pad":"\#(pad)","request":{"headers":[{"name":"Authorization",\#(values.joined(separator: ","))}]}}"#
+        let v = try Self.verify([try Self.session([line])])
+        let header = v.findings.filter { $0["rule"]?.string == "redaction.header" }
+        #expect(header.count == 1, "\(header)")
+        #expect(header.first?["preview"]?.string == SecretMask.preview("plain-three-3"))
+        let dup = v.findings.filter { $0["rule"]?.string == "verify.duplicate-key" }
+        #expect(dup.count == 1 && (dup.first?["message"]?.string ?? "").contains("appears 10 times in one object; the first 8 copies were checked"), "\(dup)")
+        let bound = v.findings.filter { $0["rule"]?.string == "verify.bound" }
+        #expect(bound.count == 1 && (bound.first?["message"]?.string ?? "").contains("'value' (10 copies) past the first 8 were not checked"), "\(bound)")
+        #expect(bound.first?["line"]?.int == 2)
+        #expect(v.status == 2)
+        #expect(JSONDocument.laterCopiesChecked([("note", Array(repeating: 0..<1, count: 64))], bytes: 1 << 20) == 63)
+        #expect(JSONDocument.laterCopiesChecked([("note", Array(repeating: 0..<1, count: 100))], bytes: 100) == 63)
+        #expect(JSONDocument.laterCopiesChecked([("note", Array(repeating: 0..<1, count: 64))], bytes: 16 << 20) == 4)
+    }
+
     /// A credential in the first copy of a repeated name is reported once, at the name the record
     /// gives it, never at the name its set-aside copy carries while the later copies are checked
     /// (`_essage`); names that start with an escape or a multi-byte character keep every copy checked.

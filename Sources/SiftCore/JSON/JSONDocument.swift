@@ -71,10 +71,10 @@ public final class JSONDocument: @unchecked Sendable {
     /// one copy sees that one. Readers disagree on which copy counts; checking each of these checks
     /// every copy. Made one at a time as the sequence is walked: a 16 MiB line holds one copy at a
     /// time, not 63.
-    public func laterCopies(_ duplicates: [(name: String, ranges: [Range<Int>])]) -> some Sequence<JSONDocument> {
-        let copies = duplicates.isEmpty ? 0 : min(duplicates.map(\.ranges.count).max() ?? 1, 64)
+    /// `limit`: only the first `limit` of them (see `laterCopiesChecked`).
+    public func laterCopies(_ duplicates: [(name: String, ranges: [Range<Int>])], limit: Int = Int.max) -> some Sequence<JSONDocument> {
         let bytes = self.bytes
-        return (1..<max(copies, 1)).lazy.compactMap { k -> JSONDocument? in
+        return (1..<(1 + min(max(0, limit), Self.laterCopyCount(duplicates)))).lazy.compactMap { k -> JSONDocument? in
             var b = bytes
             for d in duplicates {
                 let keep = min(k, d.ranges.count - 1)
@@ -82,6 +82,23 @@ public final class JSONDocument: @unchecked Sendable {
             }
             return try? JSONDocument(bytes: b)
         }
+    }
+
+    /// The bytes of later copies checked per line (four copies of a line at the 16 MiB line bound;
+    /// 63 copies of any line up to 1 MiB): each later copy is the whole line again, so a 16 MiB line
+    /// holding a name 63 times would be checked 63 times over. Copies past it are named, not checked.
+    public static let laterCopyBudget = 64 << 20
+
+    /// How many documents `laterCopies` makes for `duplicates`: one fewer than the most copies of a
+    /// name, at most 63 (a name held more often has its copies past the 64th unchecked).
+    public static func laterCopyCount(_ duplicates: [(name: String, ranges: [Range<Int>])]) -> Int {
+        duplicates.isEmpty ? 0 : min(duplicates.map(\.ranges.count).max() ?? 1, 64) - 1
+    }
+
+    /// How many of the later copies of a text of `bytes` bytes fit `budget`.
+    public static func laterCopiesChecked(_ duplicates: [(name: String, ranges: [Range<Int>])], bytes: Int,
+                                          budget: Int = laterCopyBudget) -> Int {
+        min(laterCopyCount(duplicates), budget / max(1, bytes))
     }
 
     /// Renames the member name whose content is `b[r]` out of the way, keeping the text valid JSON and

@@ -73,10 +73,14 @@ public struct DuplicateName: Sendable, Hashable {
     public var place: String
     public var name: String
     public var count: Int
-    public init(place: String, name: String, count: Int) {
+    /// How many of the copies were mapped and checked: all of them, or the first few when the
+    /// entry's later copies reached `JSONDocument.laterCopyBudget`.
+    public var checked: Int
+    public init(place: String, name: String, count: Int, checked: Int? = nil) {
         self.place = place
         self.name = name
         self.count = count
+        self.checked = checked ?? count
     }
 }
 

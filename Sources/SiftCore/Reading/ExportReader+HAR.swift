@@ -88,9 +88,16 @@ extension InputPass {
             // record names each such name and carries the entry mapped once per later copy, and
             // verify checks every copy (`verify.duplicate-key`).
             for (e, place) in zip(members, places) where e.doc.hasDuplicateKeys {
+                let named = record.duplicateNames.count
                 HARMapping.duplicateNames(e, path: "log.entries[\(place.index)]", into: &record.duplicateNames)
+                // Each later copy is the whole entry mapped again: as many as fit the budget of a line's later copies.
+                let duplicates = e.doc.duplicateKeys()
+                let checked = JSONDocument.laterCopiesChecked(duplicates, bytes: e.doc.bytes.count)
+                for i in named..<record.duplicateNames.count {
+                    record.duplicateNames[i].checked = min(record.duplicateNames[i].count, checked + 1)
+                }
                 let unmapped = HARMapping.unmapped(e)
-                for variant in HARMapping.duplicateVariants(e.doc, maxDepth: limits.maxJSONDepth) {
+                for variant in HARMapping.duplicateVariants(e.doc, duplicates, maxDepth: limits.maxJSONDepth, limit: checked) {
                     let copy = HARMapping.recordBytes([variant.root], seq: seq, fallbackId: "entries[\(place.index)]",
                                                       requestIdHeader: requestIdHeader)
                     if let copyDoc = try? JSONDocument(bytes: copy, maxDepth: limits.maxJSONDepth) { record.copies.append(copyDoc.root) }

@@ -598,22 +598,19 @@ extension HARMapping {
         }
     }
 
-    /// `doc` once per later copy of a name it holds twice in one object (at most 64): in the k-th,
-    /// copy k of each such name is the one that stands (the others renamed), as verify reads a
-    /// session record's copies. Empty when no name is held twice.
-    static func duplicateVariants(_ doc: JSONDocument, maxDepth: Int) -> [JSONDocument] {
-        let duplicates = doc.duplicateKeys()
-        guard !duplicates.isEmpty else { return [] }
-        let copies = min(duplicates.map(\.ranges.count).max() ?? 1, 64)
-        var out: [JSONDocument] = []
-        for k in 1..<max(copies, 2) {
+    /// `doc` once per later copy of a name it holds twice in one object (at most 63, and at most
+    /// `limit`): in the k-th, copy k of each such name is the one that stands (the others renamed),
+    /// as verify reads a session record's copies. Empty when no name is held twice. Made one at a
+    /// time as the sequence is walked.
+    static func duplicateVariants(_ doc: JSONDocument, _ duplicates: [(name: String, ranges: [Range<Int>])], maxDepth: Int,
+                                  limit: Int = Int.max) -> some Sequence<JSONDocument> {
+        (1..<(1 + min(max(0, limit), JSONDocument.laterCopyCount(duplicates)))).lazy.compactMap { k -> JSONDocument? in
             var bytes = doc.bytes
             for d in duplicates {
                 let keep = min(k, d.ranges.count - 1)
                 for (j, r) in d.ranges.enumerated() where j != keep && !r.isEmpty { bytes[r.lowerBound] = UInt8(ascii: "_") }
             }
-            if let variant = try? JSONDocument(bytes: bytes, maxDepth: maxDepth) { out.append(variant) }
+            return try? JSONDocument(bytes: bytes, maxDepth: maxDepth)
         }
-        return out
     }
 }

@@ -39,7 +39,7 @@ public enum VerifyRules {
              "The SDK does not parse URL-valued headers, so an OAuth code or token in a redirect Location leaks.",
              "Redact URL-valued headers; rotate the credential."),
         rule("verify.bound", "A bound stopped the checks: part of the input was not verified", .high,
-             "pbsift checks every byte or says which it did not: encodings nested too deep, a gzip body past its inflation bound, a blob past the read bound, JSON nested deeper than the tracked depth, or a value with too many credential-anchor candidates. The input is not verified in full (exit status 2).",
+             "pbsift checks every byte or says which it did not: encodings nested too deep, a gzip body past its inflation bound, a blob past the read bound, JSON nested deeper than the tracked depth, a value with too many credential-anchor candidates, or the copies of a repeated name past 64 MiB of a record's later copies. The input is not verified in full (exit status 2).",
              "Check the named place by hand, or re-export with smaller bodies."),
         rule("verify.duplicate-key", "A JSON object holds the same name more than once", .high,
              "Readers disagree on which copy of a repeated name counts (pbsift's first, most others' last), so an export can show one value to a checker and another to a tool. pbsift checks the record once per copy.",

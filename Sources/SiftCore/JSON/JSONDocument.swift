@@ -497,7 +497,7 @@ struct JSONTapeParser {
             for x in 0..<count {
                 let n = nodes[k]
                 if n.escaped { return false }
-                let print = fingerprint(base, Int(n.start), Int(n.end))
+                let print = fingerprint(base, Int(n.start), Int(n.end), b.count)
                 for y in 0..<x where table[y] == print { return false }
                 table[x] = print
                 k = Int(nodes[Int(n.next)].next)
@@ -512,7 +512,7 @@ struct JSONTapeParser {
             if n.escaped { return false }
             // 0 marks a free slot; a low bit set on each keeps them apart (two fingerprints that
             // differ only there are taken for equal: the decoded check then decides).
-            let print = fingerprint(base, Int(n.start), Int(n.end)) | 1
+            let print = fingerprint(base, Int(n.start), Int(n.end), b.count) | 1
             var slot = Int(truncatingIfNeeded: (print &* 0x9E37_79B9_7F4A_7C15) >> shift)
             while table[slot] != 0 {
                 if table[slot] == print { return false }
@@ -524,17 +524,22 @@ struct JSONTapeParser {
         return true
     }
 
-    /// A 64-bit fingerprint of the bytes `base[s..<e]`: equal bytes, equal fingerprints. Their length,
-    /// and their first and last eight bytes (all of them when fewer than nine).
+    /// A 64-bit fingerprint of the bytes `base[s..<e]` (`n` bytes readable from `base`): equal bytes,
+    /// equal fingerprints. Their length, and their first and last eight bytes (all of them when
+    /// fewer than nine).
     @inline(__always)
-    static func fingerprint(_ base: UnsafePointer<UInt8>, _ s: Int, _ e: Int) -> UInt64 {
+    static func fingerprint(_ base: UnsafePointer<UInt8>, _ s: Int, _ e: Int, _ n: Int) -> UInt64 {
         let length = e - s
         var first: UInt64 = 0, last: UInt64 = 0
         if length >= 8 {
             first = UnsafeRawPointer(base + s).loadUnaligned(as: UInt64.self)
             last = UnsafeRawPointer(base + e - 8).loadUnaligned(as: UInt64.self)
+        } else if s + 8 <= n {
+            // The name and what follows it (its closing quote at least), cut to the name's bytes:
+            // the first byte lowest, as below.
+            first = UnsafeRawPointer(base + s).loadUnaligned(as: UInt64.self).littleEndian & ((1 << UInt64(8 * length)) - 1)
         } else {
-            for i in s..<e { first = first << 8 | UInt64(base[i]) }
+            for i in s..<e { first |= UInt64(base[i]) << UInt64(8 * (i - s)) }
         }
         return (first &* 0x9E37_79B9_7F4A_7C15) ^ ((last &* 0xC2B2_AE3D_27D4_EB4F) >> 1) ^ UInt64(length) << 56
     }

@@ -305,12 +305,11 @@ final class DetectorEngine: @unchecked Sendable {
         @inline(__always) func pairAt(_ k: Int) -> Int {
             Int(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: k, as: UInt16.self)))
         }
-        /// The full test at offset `k` (its 4-byte window must lie inside `b`); true when `hit` says stop.
+        /// The full test at offset `k`, whose byte pair starts a stem (`firstPairBytes`; its 4-byte window
+        /// must lie inside `b`); true when `hit` says stop.
         @inline(__always) func test(_ k: Int) -> Bool {
             let w = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: k, as: UInt32.self))
             let pair = Int(w & 0xFFFF)
-            // Most offsets start no stem's first pair: one bit test, and on.
-            if (first[pair >> 6] >> UInt64(pair & 63)) & 1 == 0 { return false }
             let h3 = DetectorEngine.triIndex(w & 0xFF_FFFF)
             let any = (triSet[h3 >> 6] >> UInt64(h3 & 63)) | (pairSet[pair >> 6] >> UInt64(pair & 63))
             if any & 1 == 0 { return false }
@@ -336,7 +335,9 @@ final class DetectorEngine: @unchecked Sendable {
             i += 8
         }
         while i + 4 <= n {
-            if test(i) { return }
+            // Most offsets start no stem's first pair: one bit test, and on.
+            let pair = pairAt(i)
+            if (first[pair >> 6] >> UInt64(pair & 63)) & 1 != 0 && test(i) { return }
             i += 1
         }
         while i + 2 <= n {
@@ -353,7 +354,8 @@ final class DetectorEngine: @unchecked Sendable {
     @inline(__always) private func severity(_ d: Detector, _ m: DetMatch, _ b: UnsafeBufferPointer<UInt8>) -> Severity {
         let sev = m.severity ?? d.severity
         guard sev > .low, !Fingerprint.humanChosen(d.rule) else { return sev }
-        return Shape.isPlaceholder(UnsafeBufferPointer(rebasing: b[m.start..<m.end])) ? .low : sev
+        let from = m.secretFrom.map { Swift.min(Swift.max($0, m.start), m.end) } ?? m.start
+        return Shape.isPlaceholder(UnsafeBufferPointer(rebasing: b[from..<m.end])) ? .low : sev
     }
 
     /// Keeps, among overlapping matches, the one from the earliest (most specific) detector.

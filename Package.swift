@@ -42,7 +42,7 @@ let package = Package(
         .testTarget(name: "SiftArchiveTests", dependencies: ["SiftArchive", "CZlib"]),
         .testTarget(name: "SiftCoreTests", dependencies: ["SiftTestSupport", "SiftCore"], exclude: ["Fixtures"]),
         .testTarget(name: "SiftVerifyTests", dependencies: ["SiftTestSupport", "SiftVerify"]),
-        .testTarget(name: "SiftWaterfallTests", dependencies: ["SiftWaterfall", "SiftVerify"], resources: [.copy("Golden")]),
+        .testTarget(name: "SiftWaterfallTests", dependencies: ["SiftTestSupport", "SiftWaterfall", "SiftVerify"], resources: [.copy("Golden")]),
         .testTarget(name: "SiftCorrelateTests", dependencies: ["SiftTestSupport", "SiftCorrelate", "SiftVerify"], exclude: ["Formats"]),
         .testTarget(name: "SiftFuzzTests", dependencies: ["SiftFuzz"]),
         .testTarget(name: "SiftCLITests", dependencies: ["SiftTestSupport", "SiftCLI", "SiftReport"], resources: [.copy("Golden")]),

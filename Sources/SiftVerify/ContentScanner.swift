@@ -147,18 +147,15 @@ final class ContentScanner {
         queryNames = NameSet(ContractNames.query + config.extraQuery)
         bodyNames = NameSet(ContractNames.body + config.extraBody)
         formNames = NameSet(ContractNames.body + ContractNames.query + config.extraBody + config.extraQuery)
-        keyCacheHash = UnsafeMutablePointer<UInt64>.allocate(capacity: ContentScanner.keyCacheSize)
-        keyCacheHash.initialize(repeating: 0, count: ContentScanner.keyCacheSize)
         keyCacheInfo = UnsafeMutablePointer<UInt32>.allocate(capacity: ContentScanner.keyCacheSize)
-        keyCacheInfo.initialize(repeating: 0, count: ContentScanner.keyCacheSize)
-        keyCacheBytes = UnsafeMutablePointer<UInt8>.allocate(capacity: ContentScanner.keyCacheSize * ContentScanner.keyCacheWidth)
-        keyCacheBytes.initialize(repeating: 0, count: ContentScanner.keyCacheSize * ContentScanner.keyCacheWidth)
+        keyCacheInfo.initialize(repeating: ContentScanner.keyCacheEmpty, count: ContentScanner.keyCacheSize)
+        keyCacheWords = UnsafeMutablePointer<UInt64>.allocate(capacity: ContentScanner.keyCacheSize * 4)
+        keyCacheWords.initialize(repeating: 0, count: ContentScanner.keyCacheSize * 4)
     }
 
     deinit {
-        keyCacheHash.deallocate()
         keyCacheInfo.deallocate()
-        keyCacheBytes.deallocate()
+        keyCacheWords.deallocate()
     }
 
     // MARK: - Line prefilter
@@ -206,42 +203,83 @@ final class ContentScanner {
     // MARK: - Key facts cache
 
     private static let keyCacheSize = 8192
-    /// Keys of at most this many bytes are cached; a longer one is looked up each time.
+    /// Keys of fewer than this many bytes are cached; a longer one is looked up each time.
     private static let keyCacheWidth = 32
-    private let keyCacheHash: UnsafeMutablePointer<UInt64>
+    /// Each slot's answer: hints in the low 16 bits, the key's length in bits 16–23, listed in bit 31
+    /// (`keyCacheEmpty` marks a slot never filled: no key is 255 bytes long here).
     private let keyCacheInfo: UnsafeMutablePointer<UInt32>
-    /// Each slot's key bytes: a cached answer is used only for exactly those bytes, never for another
-    /// key whose hash collides (an input can be made to collide with a name found clean).
-    private let keyCacheBytes: UnsafeMutablePointer<UInt8>
+    private static let keyCacheEmpty: UInt32 = 0xFF << 16
+    /// Each slot's key bytes as four little-endian words, zero past the key: a cached answer is used
+    /// only for exactly those bytes, never for another key whose hash collides (an input can be made
+    /// to collide with a name found clean).
+    private let keyCacheWords: UnsafeMutablePointer<UInt64>
+
+    /// The key bytes `p[from..<min(from + 8, count)]` as a little-endian word, zero above them.
+    /// `readable`: how many bytes from `p` may be read (at least `count`); a whole word is loaded when it fits.
+    @inline(__always) static func keyWord(_ p: UnsafePointer<UInt8>, _ from: Int, _ count: Int, _ readable: Int) -> UInt64 {
+        let m = count - from
+        if m <= 0 { return 0 }
+        if from + 8 <= readable {
+            let w = UInt64(littleEndian: UnsafeRawPointer(p + from).loadUnaligned(as: UInt64.self))
+            return m >= 8 ? w : w & ((1 << UInt64(m << 3)) &- 1)
+        }
+        var w: UInt64 = 0
+        var k = 0
+        while k < m && k < 8 {
+            w |= UInt64(p[from + k]) << UInt64(k << 3)
+            k += 1
+        }
+        return w
+    }
 
     /// Whether a raw JSON key is on the body list, and its hints; cached by the key's bytes.
-    @inline(__always) func keyInfo(_ raw: UnsafeBufferPointer<UInt8>) -> (listed: Bool, hints: NameHints) {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for c in raw { h = (h ^ UInt64(c)) &* 0x100_0000_01b3 }
-        return keyInfo(raw, hash: h)
+    /// `readable`: how many bytes from the key's start may be read (the rest of the text it stands
+    /// in), so that its bytes are loaded a word at a time; nil when only the key itself may be.
+    @inline(__always) func keyInfo(_ raw: UnsafeBufferPointer<UInt8>, readable: Int? = nil) -> (listed: Bool, hints: NameHints) {
+        let n = raw.count
+        guard n < ContentScanner.keyCacheWidth, let p = raw.baseAddress else { return keyFacts(raw) }
+        let r = max(readable ?? n, n)
+        let w0 = ContentScanner.keyWord(p, 0, n, r)
+        let w1 = n > 8 ? ContentScanner.keyWord(p, 8, n, r) : 0
+        let w2 = n > 16 ? ContentScanner.keyWord(p, 16, n, r) : 0
+        let w3 = n > 24 ? ContentScanner.keyWord(p, 24, n, r) : 0
+        var h = (w0 &* 0x9E37_79B9_7F4A_7C15) ^ (w1 &* 0xC2B2_AE3D_27D4_EB4F) ^ (w2 &* 0x1656_67B1_9E37_79F9)
+            ^ (w3 &* 0x85EB_CA77_C2B2_AE63) ^ UInt64(n)
+        h ^= h >> 29
+        return keyInfo(raw, words: (w0, w1, w2, w3), hash: h &* 0xBF58_476D_1CE4_E5B9)
     }
 
     /// `keyInfo` with the key's hash given (tests force collisions through it).
-    @inline(__always) func keyInfo(_ raw: UnsafeBufferPointer<UInt8>, hash: UInt64) -> (listed: Bool, hints: NameHints) {
-        let h = hash | 1
+    func keyInfo(_ raw: UnsafeBufferPointer<UInt8>, hash: UInt64) -> (listed: Bool, hints: NameHints) {
+        let n = raw.count
+        guard n < ContentScanner.keyCacheWidth, let p = raw.baseAddress else { return keyFacts(raw) }
+        let words = (ContentScanner.keyWord(p, 0, n, n), ContentScanner.keyWord(p, 8, n, n), ContentScanner.keyWord(p, 16, n, n),
+                     ContentScanner.keyWord(p, 24, n, n))
+        return keyInfo(raw, words: words, hash: hash)
+    }
+
+    /// The cache lookup of a key under 32 bytes, given its bytes as words (`keyWord`) and its hash.
+    @inline(__always) private func keyInfo(_ raw: UnsafeBufferPointer<UInt8>, words: (UInt64, UInt64, UInt64, UInt64),
+                                           hash h: UInt64) -> (listed: Bool, hints: NameHints) {
         let slot = Int(truncatingIfNeeded: (h >> 17) ^ h) & (ContentScanner.keyCacheSize - 1)
-        let width = ContentScanner.keyCacheWidth
-        let cacheable = raw.count < width
-        let kept = keyCacheBytes + slot * width
-        if cacheable && keyCacheHash[slot] == h && Int(kept[0]) == raw.count
-            && (raw.isEmpty || memcmp(kept + 1, raw.baseAddress!, raw.count) == 0) {
-            let v = keyCacheInfo[slot]
-            return (v & 0x8000_0000 != 0, NameHints(rawValue: v & 0x7FFF_FFFF))
+        let kept = keyCacheWords + slot * 4
+        let v = keyCacheInfo[slot]
+        let n = raw.count
+        if Int((v >> 16) & 0xFF) == n && kept[0] == words.0 && kept[1] == words.1 && kept[2] == words.2 && kept[3] == words.3 {
+            return (v & 0x8000_0000 != 0, NameHints(rawValue: v & 0xFFFF))
         }
-        let listed = bodyNames.contains(raw: raw)
-        let hints = NameHints.of(raw: raw)
-        if cacheable {
-            keyCacheHash[slot] = h
-            keyCacheInfo[slot] = hints.rawValue | (listed ? 0x8000_0000 : 0)
-            kept[0] = UInt8(raw.count)
-            if let base = raw.baseAddress { (kept + 1).update(from: base, count: raw.count) }
-        }
-        return (listed, hints)
+        let facts = keyFacts(raw)
+        keyCacheInfo[slot] = facts.hints.rawValue | UInt32(n) << 16 | (facts.listed ? 0x8000_0000 : 0)
+        kept[0] = words.0
+        kept[1] = words.1
+        kept[2] = words.2
+        kept[3] = words.3
+        return facts
+    }
+
+    /// What `keyInfo` caches: the body list and the hints of a raw key.
+    private func keyFacts(_ raw: UnsafeBufferPointer<UInt8>) -> (listed: Bool, hints: NameHints) {
+        (bodyNames.contains(raw: raw), NameHints.of(raw: raw))
     }
 
     /// `keyInfo` for a key already decoded to a String.
@@ -342,12 +380,16 @@ final class ContentScanner {
             let n = e - i
             guard n >= ContentScanner.base64MinRun else { continue }
             // A run whose length leaves one symbol over can't end a base64 text: that symbol goes.
-            guard let decoded = Base64.decode(bytes: UnsafeBufferPointer(rebasing: b[i..<(e - (n % 4 == 1 ? 1 : 0))])) else { continue }
-            decoded.withUnsafeBufferPointer { decodedForm($0, since: since, location: location) }
+            runBuffer.withDecoded(UnsafeBufferPointer(rebasing: b[i..<(e - (n % 4 == 1 ? 1 : 0))])) { decoded in
+                if let decoded { decodedForm(decoded, since: since, location: location) }
+            }
         }
     }
 
     static let base64Bytes = ByteSet("A-Za-z0-9+/_-")
+    /// Where `base64Encoded` decodes a run, and `body` a base64 body (neither calls the other).
+    private let runBuffer = Base64Buffer()
+    private let bodyBuffer = Base64Buffer()
     static let base64MinRun = 20
 
     /// A plain record field (`ts`, `type`, `level`, `seq`): the detectors when it is a string.
@@ -722,9 +764,18 @@ final class ContentScanner {
         if v["blob"].map({ !$0.isString }) ?? true, let enc = v["encoding"], enc.stringEquals("base64"), let d = v["data"], d.isString {
             // What `Body` makes of it (`.base64`), decoded from the value's bytes without a String in between
             // (bytes that are not base64 fail the decoding either way).
-            let decoded: [UInt8]? = withStringBytes(d) { Base64.decode(bytes: $0) }
-            if let decoded {
-                decoded.withUnsafeBufferPointer { content($0, contentType: v["contentType"]?.string, location: location, depth: 0) }
+            let contentType = v["contentType"]?.string
+            let saved = rawRange, savedDirect = rawDirect
+            withStringBytes(d) { data in
+                bodyBuffer.withDecoded(data) { decoded in
+                    // The decoding is checked with the scanner's state as it was outside `withStringBytes`.
+                    let inner = rawRange, innerDirect = rawDirect
+                    rawRange = saved
+                    rawDirect = savedDirect
+                    if let decoded { content(decoded, contentType: contentType, location: location, depth: 0) }
+                    rawRange = inner
+                    rawDirect = innerDirect
+                }
             }
             extras(v, location: location)
             return nil
@@ -1014,6 +1065,9 @@ final class ContentScanner {
         return false
     }
 
+    /// The bytes that end a number or `true`/`false`/`null` in `jsonText`.
+    private static let scalarStops = ByteSet(",}] \n\r\t\"\\")
+
     /// Decodes a key or value range of the scanned text: once per escaping level.
     private func decode(_ raw: UnsafeBufferPointer<UInt8>, level: Int) -> [UInt8] {
         let once = ContentScanner.unescapeJSON(raw)
@@ -1037,6 +1091,7 @@ final class ContentScanner {
             var depth = 0, overflow = 0, i = 0
             var deepReported = false
             let bs: UInt8 = 0x5C, quote: UInt8 = 0x22
+            let scalarStops = ContentScanner.scalarStops
             // Without the line's offsets (`rawBase`), or with `ownStems`, one pass over the text finds where
             // stems start (and how short they are), for every value at once.
             let useOwn = ownStems || rawBase == nil
@@ -1068,7 +1123,16 @@ final class ContentScanner {
                     }
                     // A URL or a JSON document in a string has its listed names checked whatever
                     // the stems (`{"data":"{\"otp\":…}"}`, `?otp=…`).
-                    if ContentScanner.isURL(v) || looksLikeJSON(v, level: 1) { return true }
+                    // Only a string starting with `h`, or with white space, an escape, `{` or `[`, can be either.
+                    if e > s {
+                        let c0 = p[s]
+                        if c0 | 0x20 == UInt8(ascii: "h") {
+                            if ContentScanner.isURL(v) { return true }
+                        } else if c0 == UInt8(ascii: "{") || c0 == UInt8(ascii: "[") || c0 == bs || c0 == 0x20 || c0 == 0x0A || c0 == 0x0D
+                                    || c0 == 0x09 {
+                            if looksLikeJSON(v, level: 1) { return true }
+                        }
+                    }
                     return useOwn && !ownStems && escaped
                 }
                 while i < n {
@@ -1120,16 +1184,17 @@ final class ContentScanner {
                         var e = n, next = n
                         if level == 0 {
                             while j < n {
-                                let d = p[j]
-                                if d == quote { e = j; next = j + 1; break }
-                                if d == bs { escaped = true; j += 2; continue }
-                                j += 1
+                                j = ByteScan.first(quote, or: bs, in: p, from: j, n)
+                                if j >= n { break }
+                                if p[j] == quote { e = j; next = j + 1; break }
+                                escaped = true
+                                j += 2
                             }
                         } else {
                             while j < n {
                                 // Only a backslash can end or escape anything here: jump to the next one.
-                                guard let q = memchr(p + j, Int32(bs), n - j) else { j = n; break }
-                                j = UnsafePointer<UInt8>(q.assumingMemoryBound(to: UInt8.self)) - p
+                                j = ByteScan.first(bs, in: p, from: j, n)
+                                if j >= n { j = n; break }
                                 let nx = j + 1 < n ? p[j + 1] : 0
                                 if nx == quote { e = j; next = j + 2; break }
                                 escaped = true
@@ -1150,7 +1215,7 @@ final class ContentScanner {
                         let top = fr[depth - 1]
                         if top.isObject && !top.haveKey {
                             let raw = UnsafeBufferPointer(rebasing: b[s..<e])
-                            let info = escaped ? decode(raw, level: level).withUnsafeBufferPointer { keyInfo($0) } : keyInfo(raw)
+                            let info = escaped ? decode(raw, level: level).withUnsafeBufferPointer { keyInfo($0) } : keyInfo(raw, readable: n - s)
                             fr[depth - 1].keyStart = s
                             fr[depth - 1].keyEnd = e
                             fr[depth - 1].keyEscaped = escaped
@@ -1174,12 +1239,7 @@ final class ContentScanner {
                         }
                     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
                         var j = i + 1
-                        while j < n {
-                            let d = p[j]
-                            if d == UInt8(ascii: ",") || d == UInt8(ascii: "}") || d == UInt8(ascii: "]") || d == 0x20 || d == 0x0A
-                                || d == 0x0D || d == 0x09 || d == quote || d == bs { break }
-                            j += 1
-                        }
+                        while j < n && !scalarStops.contains(p[j]) { j += 1 }
                         if overflow == 0 && depth > 0 {
                             let top = fr[depth - 1]
                             let listed = top.isObject ? (top.haveKey && (top.keyListed || top.listedAbove)) : top.listedAbove

@@ -305,12 +305,11 @@ final class DetectorEngine: @unchecked Sendable {
         @inline(__always) func pairAt(_ k: Int) -> Int {
             Int(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: k, as: UInt16.self)))
         }
-        /// The full test at offset `k` (its 4-byte window must lie inside `b`); true when `hit` says stop.
+        /// The full test at offset `k`, whose byte pair starts a stem (`firstPairBytes`; its 4-byte window
+        /// must lie inside `b`); true when `hit` says stop.
         @inline(__always) func test(_ k: Int) -> Bool {
             let w = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: k, as: UInt32.self))
             let pair = Int(w & 0xFFFF)
-            // Most offsets start no stem's first pair: one bit test, and on.
-            if (first[pair >> 6] >> UInt64(pair & 63)) & 1 == 0 { return false }
             let h3 = DetectorEngine.triIndex(w & 0xFF_FFFF)
             let any = (triSet[h3 >> 6] >> UInt64(h3 & 63)) | (pairSet[pair >> 6] >> UInt64(pair & 63))
             if any & 1 == 0 { return false }
@@ -336,7 +335,9 @@ final class DetectorEngine: @unchecked Sendable {
             i += 8
         }
         while i + 4 <= n {
-            if test(i) { return }
+            // Most offsets start no stem's first pair: one bit test, and on.
+            let pair = pairAt(i)
+            if (first[pair >> 6] >> UInt64(pair & 63)) & 1 != 0 && test(i) { return }
             i += 1
         }
         while i + 2 <= n {

@@ -78,7 +78,36 @@ public final class WaterfallCollector {
             self.file = file
             self.sessionId = sessionId
         }
+
+        /// Where a record read now stands, as its request and findings name it.
+        var place: Place { Place(input: input, file: file, sessionId: sessionId) }
     }
+
+    /// Where a network record stands: its input and file, and the session id known when it was read
+    /// (the header's, once read). All that `parse` needs besides the record, so that records can be
+    /// parsed on any thread while the requests are filed in order.
+    public struct Place: Sendable {
+        public var input: String
+        public var file: String
+        public var sessionId: String?
+
+        public init(input: String, file: String, sessionId: String?) {
+            self.input = input
+            self.file = file
+            self.sessionId = sessionId
+        }
+    }
+
+    /// A network record parsed (`parse`), not yet filed: its request and the findings it raised
+    /// (pending excepted). Its texts come from the parsing thread's pool; `add` moves them to the
+    /// collector's.
+    public struct Parsed: @unchecked Sendable {
+        var request: WaterfallRequest
+        var notes: [Finding]
+    }
+
+    /// The pool `add` parses with when no parsed form is handed in.
+    private let scratch = StringPool()
 
     /// A collector with no session yet.
     public init(limits: WaterfallLimits = WaterfallLimits()) {
@@ -92,7 +121,9 @@ public final class WaterfallCollector {
     }
 
     /// Takes one record of the current session (any type; only the header and network records matter).
-    public func add(_ record: Record) {
+    /// `parsed`: the record's `parse` when it was parsed already (on another thread); else it is
+    /// parsed here.
+    public func add(_ record: Record, parsed: Parsed? = nil) {
         let b: Builder
         if let c = current { b = c } else {
             b = Builder(input: "-", file: "-", sessionId: nil)
@@ -105,14 +136,17 @@ public final class WaterfallCollector {
             return
         }
         guard record.type == .network else { return }
-        let (request, notes) = parse(record, b)
-        for n in notes { emit(n, b) }
+        var p = parsed ?? WaterfallCollector.parse(record, at: b.place, limits: limits, pool: scratch)
+        // One copy of each repeated text for every request, whichever thread parsed it.
+        p.request.intern(into: pool)
+        let request = p.request
+        for n in p.notes { emit(n, b) }
         if let id = request.recordId, request.state != "pending", b.pendingById[id] != nil {
             b.pendingById[id] = nil
         }
         if request.state == "pending" {
-            let f = finding(WaterfallRule.pending, b, request, location: "state",
-                            message: "request still pending at the end of the session: the app was killed, hung, or the session ended mid-flight")
+            let f = WaterfallCollector.finding(WaterfallRule.pending, b.place, request, location: "state",
+                                               message: "request still pending at the end of the session: the app was killed, hung, or the session ended mid-flight")
             if let id = request.recordId { b.pendingById[id] = f } else { b.pendingWithoutId.append(f) }
         }
         // The next append may move the session's requests to a buffer twice the size.
@@ -219,13 +253,14 @@ public final class WaterfallCollector {
         }
     }
 
-    private func finding(_ rule: String, _ b: Builder, _ r: WaterfallRequest, location: String?, message: String) -> Finding {
+    private static func finding(_ rule: String, _ b: Place, _ r: WaterfallRequest, location: String?, message: String) -> Finding {
         Finding(rule: WaterfallRule.catalogue[rule], severity: WaterfallRule.severity(rule), input: b.input, file: b.file, sessionId: b.sessionId,
                 seq: r.seq, line: r.line, recordId: r.recordId, location: location, message: message)
     }
 
-    /// Rebuilds one network record; returns it with the findings it raised (pending excepted).
-    private func parse(_ record: Record, _ b: Builder) -> (WaterfallRequest, [Finding]) {
+    /// Rebuilds one network record read at `b`, its texts through `pool` (one per thread); returns
+    /// it with the findings it raised (pending excepted). Pure but for the pool: any thread may run it.
+    public static func parse(_ record: Record, at b: Place, limits: WaterfallLimits, pool: StringPool) -> Parsed {
         let j = record.json
         let maxLen = limits.maxStringLength
         var r = WaterfallRequest(input: b.input, file: b.file, line: record.line)
@@ -350,62 +385,252 @@ public final class WaterfallCollector {
         if !anomalies.isEmpty {
             let shown = anomalies.prefix(3).joined(separator: "; ")
             let more = anomalies.count > 3 ? " (and \(anomalies.count - 3) more)" : ""
-            notes.append(finding(WaterfallRule.clockAnomaly, b, r, location: anomalyLocation,
+            notes.append(WaterfallCollector.finding(WaterfallRule.clockAnomaly, b, r, location: anomalyLocation,
                                  message: "timing cannot be trusted: \(shown)\(more)"))
         }
         if let d = r.durationMs, let m = metricsSpanMs, r.state != "pending" {
             let tolerance = max(WaterfallRule.mismatchFloorMs, WaterfallRule.mismatchFraction * max(d, m))
             if abs(d - m) > tolerance {
-                notes.append(finding(WaterfallRule.durationMismatch, b, r, location: "duration",
+                notes.append(WaterfallCollector.finding(WaterfallRule.durationMismatch, b, r, location: "duration",
                                      message: "record duration \(Human.duration(ms: d)) but the metrics span \(Human.duration(ms: m)) (off by \(Human.duration(ms: abs(d - m))), tolerance \(Human.duration(ms: tolerance)))"))
             }
         }
         let needsMetrics = r.kind == nil || r.kind == "http" || r.kind == "upload" || r.kind == "download"
         if needsMetrics && r.state != "pending" {
             if !r.hasMetrics {
-                notes.append(finding(WaterfallRule.missingMetrics, b, r, location: "metrics",
+                notes.append(WaterfallCollector.finding(WaterfallRule.missingMetrics, b, r, location: "metrics",
                                      message: "\(r.kind ?? "network") record without metrics: only its total duration is known"))
             } else if r.transactions.isEmpty {
-                notes.append(finding(WaterfallRule.missingMetrics, b, r, location: "metrics.transactions",
+                notes.append(WaterfallCollector.finding(WaterfallRule.missingMetrics, b, r, location: "metrics.transactions",
                                      message: "metrics without any transaction: no phase can be rebuilt"))
             }
         }
-        return (r, notes)
+        return Parsed(request: r, notes: notes)
     }
 }
 
 /// The waterfall as a listener on the reader's one pass: collects every network record, rebuilds
 /// its phases, and reports `waterfall.*` findings.
+///
+/// With more than one worker (`ReadWorkers.count`), network records are parsed off the reader's
+/// thread: the reader's calls are batched as they come (a session's start and end, its header, its
+/// network records), each batch is dealt to a worker (one serial queue each, with a string pool of
+/// its own) that parses its network records, and the batches are filed into the collector in batch
+/// order, whichever worker finishes first. The collector sees the same calls in the same order as
+/// when it is fed on the reader's thread, so the requests and findings are the same whatever the
+/// number of workers. At most `budgetLimit` bytes of records are in flight (counted as held: text
+/// and tape).
 public final class WaterfallAnalysis: Analysis {
-    /// Where the requests and findings accumulate.
+    /// Where the requests and findings accumulate (read it after `finish()`).
     public let collector: WaterfallCollector
+    private let lanes: [Lane]
+    private let filer: Filer
+    private let budget = WaterfallBudget(limit: WaterfallAnalysis.budgetLimit)
+    private var nextBatch = 0
+    private var batch: [Event] = []
+    private var batchBytes = 0
+    /// Where the next network record stands, as the collector will see it (kept on the reader's thread).
+    private var place = WaterfallCollector.Place(input: "-", file: "-", sessionId: nil)
+    /// Whether a record with a `ts` was handed over in this session (only the first one's counts).
+    private var sentTs = false
 
-    /// An analysis to hand to `ExportReader.read(inputs:analyses:)`.
-    public init(limits: WaterfallLimits = WaterfallLimits()) {
+    /// Bytes of records in flight between the reader and the workers at most.
+    static let budgetLimit = 8 << 20
+    private static let batchBytesLimit = 1 << 20
+    private static let batchCountLimit = 256
+    /// What an event costs in flight beyond its record.
+    private static let eventCost = 256
+    /// Workers of a parallel run at most.
+    static let maxWorkers = 4
+
+    /// One reader call, as the collector takes it.
+    enum Event: @unchecked Sendable {
+        case begin(input: String, file: String, sessionId: String?)
+        /// A header, or the session's first record with a `ts`.
+        case record(Record)
+        case network(Record, WaterfallCollector.Place)
+        case end(sessionId: String?, launchedAt: Double?)
+    }
+
+    /// One worker: a serial queue and the pool only it parses with.
+    final class Lane: @unchecked Sendable {
+        let queue: DispatchQueue
+        let pool = StringPool()
+        init(_ k: Int) { queue = DispatchQueue(label: "pbsift.waterfall.\(k)") }
+    }
+
+    /// Files parsed batches into the collector in batch order, whichever worker finishes first; a
+    /// batch's bytes count against the budget until it is filed.
+    final class Filer: @unchecked Sendable {
+        private let lock = NSLock()
+        private var next = 0
+        private var waiting: [Int: (events: [Event], parsed: [WaterfallCollector.Parsed?], bytes: Int)] = [:]
+        let collector: WaterfallCollector
+        let budget: WaterfallBudget
+
+        init(_ collector: WaterfallCollector, budget: WaterfallBudget) {
+            self.collector = collector
+            self.budget = budget
+        }
+
+        func put(_ seq: Int, _ events: [Event], _ parsed: [WaterfallCollector.Parsed?], bytes: Int) {
+            lock.lock()
+            defer { lock.unlock() }
+            waiting[seq] = (events, parsed, bytes)
+            while let w = waiting.removeValue(forKey: next) {
+                WaterfallAnalysis.file(w.events, w.parsed, into: collector)
+                budget.release(w.bytes)
+                next += 1
+            }
+        }
+    }
+
+    /// An analysis to hand to `ExportReader.read(inputs:analyses:)`; `parallel: false` keeps every
+    /// record on the reader's thread.
+    public init(limits: WaterfallLimits = WaterfallLimits(), parallel: Bool = true) {
         collector = WaterfallCollector(limits: limits)
+        filer = Filer(collector, budget: budget)
+        let n = parallel ? min(WaterfallAnalysis.maxWorkers, ReadWorkers.count) : 1
+        lanes = n > 1 ? (0..<n).map { Lane($0) } : []
     }
 
     /// Sessions finished so far, with their requests.
-    public var sessions: [WaterfallSession] { collector.sessions }
+    public var sessions: [WaterfallSession] { drain(); return collector.sessions }
 
     /// The finished sessions, handed over (`WaterfallReport` redacts them in place).
-    public func takeSessions() -> [WaterfallSession] { collector.takeSessions() }
+    public func takeSessions() -> [WaterfallSession] { drain(); return collector.takeSessions() }
 
     /// Starts collecting a session.
     public func beginSession(_ session: SessionContext) {
-        collector.beginSession(input: session.input.path, file: session.file, sessionId: session.sessionId)
+        place = WaterfallCollector.Place(input: session.input.path, file: session.file, sessionId: session.sessionId)
+        sentTs = false
+        hand(.begin(input: session.input.path, file: session.file, sessionId: session.sessionId), bytes: 0)
     }
 
     /// Takes one record (network records and the header matter).
     public func record(_ record: Record, session: SessionContext) {
-        collector.add(record)
+        switch record.type {
+        case .network:
+            sentTs = sentTs || record.ts != nil
+            hand(.network(record, place), bytes: record.json.doc.heldBytes)
+        case .session:
+            // The header names the session for the records after it (as the collector reads it).
+            if let id = record.json["sessionId"]?.string { place.sessionId = id }
+            sentTs = sentTs || record.ts != nil
+            hand(.record(record), bytes: record.json.doc.heldBytes)
+        default:
+            guard !sentTs, record.ts != nil else { return }
+            sentTs = true
+            hand(.record(record), bytes: record.json.doc.heldBytes)
+        }
     }
 
     /// Ends the session: origin, offsets, findings.
     public func endSession(_ session: SessionContext) {
-        collector.endSession(sessionId: session.sessionId, launchedAt: session.launchedAt)
+        hand(.end(sessionId: session.sessionId, launchedAt: session.launchedAt), bytes: 0)
+        // As the collector: a record after the end opens a session of its own.
+        place = WaterfallCollector.Place(input: "-", file: "-", sessionId: nil)
+        sentTs = false
     }
 
     /// Every `waterfall.*` finding.
-    public func finish() -> [Finding] { collector.finish() }
+    public func finish() -> [Finding] {
+        drain()
+        return collector.finish()
+    }
+
+    private func hand(_ event: Event, bytes: Int) {
+        guard !lanes.isEmpty else {
+            WaterfallAnalysis.file([event], [nil], into: collector)
+            return
+        }
+        batch.append(event)
+        batchBytes += bytes + WaterfallAnalysis.eventCost
+        if batchBytes >= WaterfallAnalysis.batchBytesLimit || batch.count >= WaterfallAnalysis.batchCountLimit { flush() }
+    }
+
+    private func flush() {
+        guard !batch.isEmpty else { return }
+        let events = batch, size = batchBytes
+        batch = []
+        batchBytes = 0
+        budget.acquire(size)
+        let seq = nextBatch
+        nextBatch += 1
+        let lane = lanes[seq % lanes.count], filer = filer, limits = collector.limits
+        lane.queue.async {
+            var parsed = [WaterfallCollector.Parsed?](repeating: nil, count: events.count)
+            for (k, e) in events.enumerated() {
+                if case .network(let r, let at) = e { parsed[k] = WaterfallCollector.parse(r, at: at, limits: limits, pool: lane.pool) }
+            }
+            filer.put(seq, events, parsed, bytes: size)
+        }
+    }
+
+    /// Hands over what is batched and waits until every batch is filed.
+    private func drain() {
+        flush()
+        for lane in lanes { lane.queue.sync {} }
+    }
+
+    /// The collector's calls for `events` (with their parsed forms), in order.
+    static func file(_ events: [Event], _ parsed: [WaterfallCollector.Parsed?], into c: WaterfallCollector) {
+        for (k, e) in events.enumerated() {
+            switch e {
+            case .begin(let input, let file, let sessionId): c.beginSession(input: input, file: file, sessionId: sessionId)
+            case .record(let r): c.add(r)
+            case .network(let r, _): c.add(r, parsed: parsed[k])
+            case .end(let sessionId, let launchedAt): c.endSession(sessionId: sessionId, launchedAt: launchedAt)
+            }
+        }
+    }
+}
+
+/// Bytes in flight between the reader and the workers; `acquire` waits while over the limit (one
+/// batch larger than the limit still passes when nothing else is in flight).
+final class WaterfallBudget: @unchecked Sendable {
+    private let limit: Int
+    private var used = 0
+    private let cond = NSCondition()
+
+    init(limit: Int) { self.limit = limit }
+
+    func acquire(_ n: Int) {
+        cond.lock()
+        while used > 0 && used + n > limit { cond.wait() }
+        used += n
+        cond.unlock()
+    }
+
+    func release(_ n: Int) {
+        cond.lock()
+        used -= n
+        cond.broadcast()
+        cond.unlock()
+    }
+}
+
+extension WaterfallRequest {
+    /// Its repeated texts (those `WaterfallCollector.parse` reads through a pool) replaced by
+    /// `pool`'s copies: requests parsed on several threads, each with a pool of its own, share one
+    /// copy of each text once filed, and the collector's pool counts them as one pool would.
+    mutating func intern(into pool: StringPool) {
+        func i(_ s: inout String?) { if let t = s, t.utf8.count > 15 { s = pool.intern(t) } }
+        i(&record.method)
+        i(&record.url)
+        i(&record.state)
+        i(&record.error)
+        i(&source)
+        i(&category)
+        i(&kind)
+        i(&label)
+        i(&cachedHost)
+        for k in transactions.indices {
+            i(&transactions[k].fetchType)
+            i(&transactions[k].networkProtocol)
+            i(&transactions[k].remoteAddress)
+            i(&transactions[k].tlsVersion)
+            i(&transactions[k].url)
+        }
+    }
 }

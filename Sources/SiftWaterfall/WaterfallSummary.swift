@@ -105,25 +105,35 @@ public struct WaterfallSummary: Sendable {
         }
         self.requestCount = requestCount
         self.transactionCount = transactionCount
-        timelines = Parallel.map(sessions) { WaterfallSummary.timeline($0, options) }
+        // Per session, side by side: its timeline, each transaction's phases and each request's
+        // endpoint key (the costly parts). They are summed and grouped below in session order, as
+        // one loop over every request would.
+        let parts = Parallel.map(sessions) { s -> (timeline: Timeline, phases: [WaterfallPhases], keys: [(String, Double)]) in
+            var phases: [WaterfallPhases] = []
+            var keys: [(String, Double)] = []
+            keys.reserveCapacity(s.requests.count)
+            for r in s.requests {
+                for t in r.transactions { phases.append(t.phases) }
+                if let ms = r.knownElapsedMs { keys.append((WaterfallURL.endpointKey(method: r.method, url: r.url), ms)) }
+            }
+            return (WaterfallSummary.timeline(s, options), phases, keys)
+        }
+        timelines = parts.map(\.timeline)
 
         // Per phase (by `order`): total, count, max. Arrays, not a dictionary: this loop sees every transaction.
         var sum = [Double](repeating: 0, count: 7)
         var count = [Int](repeating: 0, count: 7)
         var most = [Double](repeating: 0, count: 7)
-        for s in sessions {
-            for r in s.requests {
-                for t in r.transactions {
-                    let p = t.phases
-                    func add(_ k: Int, _ v: Double?) {
-                        guard let v else { return }
-                        sum[k] += v
-                        count[k] += 1
-                        if v > most[k] { most[k] = v }
-                    }
-                    add(0, p.blocked); add(1, p.dns); add(2, p.tcp); add(3, p.tls)
-                    add(4, p.request); add(5, p.waiting); add(6, p.download)
+        for part in parts {
+            for p in part.phases {
+                func add(_ k: Int, _ v: Double?) {
+                    guard let v else { return }
+                    sum[k] += v
+                    count[k] += 1
+                    if v > most[k] { most[k] = v }
                 }
+                add(0, p.blocked); add(1, p.dns); add(2, p.tcp); add(3, p.tls)
+                add(4, p.request); add(5, p.waiting); add(6, p.download)
             }
         }
         phases = WaterfallPhase.allCases.map { p in
@@ -131,11 +141,8 @@ public struct WaterfallSummary: Sendable {
         }
 
         var byKey: [String: [Double]] = [:]
-        for s in sessions {
-            for r in s.requests {
-                guard let ms = r.knownElapsedMs else { continue }
-                byKey[WaterfallURL.endpointKey(method: r.method, url: r.url), default: []].append(ms)
-            }
+        for part in parts {
+            for (key, ms) in part.keys { byKey[key, default: []].append(ms) }
         }
         var eps = byKey.map { key, values -> Endpoint in
             let sorted = values.sorted()

@@ -17,7 +17,8 @@ final class SharedRedaction {
 
     func text(_ s: String?) -> String? {
         guard let s else { return nil }
-        guard s.utf8.count > 15 else { return redactor.text(s.untrusted).value }
+        // Short texts too (a method, a state, `h2`): a lookup here costs less than the redactor's
+        // shared memo, which takes a lock.
         if let hit = texts[s] { return hit }
         let out = redactor.text(s.untrusted).value
         if texts.count < SharedRedaction.maxEntries { texts[s] = out }

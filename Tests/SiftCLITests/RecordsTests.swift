@@ -110,7 +110,7 @@ enum PlantedLeaks {
     @Test func standardInputMasksFromTheFirstRecordOnward() throws {
         let text = Self.lines.joined(separator: "\n") + "\n"
         let r = try Binary.run(["records", "--columns", "seq,message", "-f", "csv", "--type", "log", "-"], stdin: text)
-        let out = r.out.split(separator: "\n").map(String.init)
+        let out = r.out.components(separatedBy: "\r\n")
         let late = try #require(out.first { $0.hasPrefix("3,") })
         #expect(late.contains("login") && !late.contains(Self.password))
     }

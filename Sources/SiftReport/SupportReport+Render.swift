@@ -252,11 +252,12 @@ extension SupportReport {
 
     /// Writes the JSON document through `w`: the envelope's members, then the waterfall document
     /// (without its findings) as the `waterfall` member, written by its own writer at this depth.
+    /// Members are written as they are made: the sessions, findings and failures one element at a
+    /// time, so the document is never held as one tree.
     public func json(into w: inout JSONWriter) {
         // The envelope `inspect` writes (tool, inputs, sessions, blobs), over every analysis's findings.
-        guard case .object(var doc) = ReportEnvelope.document(
-            inputs: outcome.inputs, findings: findings, blobs: outcome.blobs,
-            sections: InspectReport.sections(outcome)) else { return }
+        var doc = ReportEnvelope.members(inputs: outcome.inputs, findings: findings, blobs: outcome.blobs,
+                                         sections: InspectReport.sections(outcome))
         doc["verdict"] = .array(verdict.map { .object(["key": .string($0.key), "ok": .bool($0.ok), "text": .string($0.text)]) })
         doc["verify"] = verifySummary.json
         if let c = redactedCorrelation {
@@ -266,24 +267,21 @@ extension SupportReport {
         } else {
             doc["correlation"] = .null
         }
-        doc["failures"] = .array(failureWindows.map { w in
+        let redactor = redactor
+        doc.array("failures", failureWindows) { w in
             let first = w.failures.first
             return .object(["sessionId": .opt(redactor.text(w.sessionId.untrusted).value), "seq": .opt(first?.seq), "recordId": .opt(redactor.text(first?.id.untrusted).value),
                             "failures": .array(w.failures.map { f in .object(["seq": .opt(f.seq), "recordId": .opt(redactor.text(f.id.untrusted).value)]) }),
-                            "timeline": .array(timelineEntries(w).map { e in
+                            "timeline": .array(self.timelineEntries(w).map { e in
                                 .object(["ts": .opt(e.ts.map { Timestamp.format($0) }), "side": .string(e.side.hasPrefix("device") ? "device" : "server"),
                                          "text": .string(e.text), "failed": .bool(e.failed)])
                             })])
-        })
+        }
         // Present only when a bound was reached, so ordinary reports keep their shape.
         if timeline.dropped > 0 { doc["failuresNotShown"] = .int(timeline.dropped) }
         if timeline.cutShort > 0 { doc["timelinesCutShort"] = .int(timeline.cutShort) }
-        doc["waterfall"] = nil
         w.beginObject()
-        for key in doc.keys.sorted() {
-            w.key(key)
-            w.value(doc[key] ?? .null)
-        }
+        doc.writeMembers(into: &w)
         // `waterfall` sorts last among the keys.
         w.key("waterfall")
         WaterfallRender.json(waterfall, into: &w, findings: false)

@@ -297,14 +297,23 @@ final class ContentScanner {
     func shapes(_ b: UnsafeBufferPointer<UInt8>, hints: NameHints, skipURL: Bool = false, raw: Range<Int>? = nil,
                 location: () -> String) {
         guard !b.isEmpty else { return }
-        if hints.isEmpty, let r = raw ?? rawRange, !rawHasHit(r) { return }
+        let since = hits.count
+        if hints.isEmpty, let r = raw ?? rawRange, !rawHasHit(r) {
+            encodedSpans(b, covered: [], since: since, location: location)
+            return
+        }
         scratch.removeAll(keepingCapacity: true)
         let complete = engine.scan(ScanInput(b: b, hints: hints), skipURLStructural: skipURL, into: &scratch)
         if !complete {
             bound("more than \(engine.maxCandidates) credential-anchor candidates in one value; the rest of it was not checked",
                   location: location())
         }
-        guard !scratch.isEmpty else { return }
+        guard !scratch.isEmpty else {
+            encodedSpans(b, covered: [], since: since, location: location)
+            return
+        }
+        let covered = scratch.compactMap { engine.detectors[$0.detector].generic ? nil : $0.start..<$0.end }
+        defer { encodedSpans(b, covered: covered, since: since, location: location) }
         let loc = location()
         for h in scratch {
             let d = engine.detectors[h.detector]
@@ -511,7 +520,6 @@ final class ContentScanner {
                         listedQuery(b, location: loc.render())
                     } else {
                         percentEncoded(b, since: mark) { loc.render() }
-                        base64Encoded(b, since: mark) { loc.render() }
                         // A JSON document serialised into a metadata value: its names are on the same list.
                         if names != nil && jsonInString < 3 && looksLikeJSON(b, level: 0) {
                             innerDocument(b, shapeHitsFrom: mark, location: loc.render(), rule: rule, what: what)
@@ -537,7 +545,6 @@ final class ContentScanner {
                 let mark = hits.count
                 shapes(b, hints: []) { location }
                 percentEncoded(b, since: mark) { location }
-                base64Encoded(b, since: mark) { location }
             }
         } else {
             var loc = Loc(location, jsonPath: false)
@@ -659,6 +666,8 @@ final class ContentScanner {
     private var nesting = 0
     /// How deep JSON documents held in JSON strings have been followed.
     private var jsonInString = 0
+    /// How deep `encodedSpans` has decoded (base64 in hex…).
+    var encodedDepth = 0
 
     /// A query value that is a URL or a query of its own (a redirect target, `return_to=`), or that
     /// is percent-encoded once more: its listed parameters and its shapes are checked too, three
@@ -1133,6 +1142,8 @@ final class ContentScanner {
                             if looksLikeJSON(v, level: 1) { return true }
                         }
                     }
+                    // A run that may be an encoded credential (`{"d":"Z2hw…"}`) is decoded by `shapes`.
+                    if EncodedSpans.mayHold(v, raw: true) { return true }
                     return useOwn && !ownStems && escaped
                 }
                 while i < n {

@@ -354,7 +354,8 @@ final class DetectorEngine: @unchecked Sendable {
     @inline(__always) private func severity(_ d: Detector, _ m: DetMatch, _ b: UnsafeBufferPointer<UInt8>) -> Severity {
         let sev = m.severity ?? d.severity
         guard sev > .low, !Fingerprint.humanChosen(d.rule) else { return sev }
-        return Shape.isPlaceholder(UnsafeBufferPointer(rebasing: b[m.start..<m.end])) ? .low : sev
+        let from = m.secretFrom.map { Swift.min(Swift.max($0, m.start), m.end) } ?? m.start
+        return Shape.isPlaceholder(UnsafeBufferPointer(rebasing: b[from..<m.end])) ? .low : sev
     }
 
     /// Keeps, among overlapping matches, the one from the earliest (most specific) detector.

@@ -6,6 +6,9 @@ struct DetMatch: Sendable, Equatable {
     var end: Int
     /// Overrides the detector's severity (test keys are `low`).
     var severity: Severity? = nil
+    /// Where the secret part starts, when the match opens with public parts (a Slack token's ids):
+    /// a placeholder is judged from there.
+    var secretFrom: Int? = nil
 }
 
 /// One value-shape credential detector: anchored on cheap literals (the prefilter), then a small
@@ -65,16 +68,21 @@ enum Sets {
 private func u(_ s: String) -> [UInt8] { Array(s.utf8) }
 
 /// `anchor` + a run of `body` bytes of `min...max` (longer runs are not this token), with word boundaries.
+/// `glued`: whether a match whose prefix follows a byte of `before` (`abcghp_…`, `#fragxoxb-…`) still
+/// stands (called with the match's start and end); without it, such a match never does.
 func prefixed(_ id: String, _ title: String, _ sev: Severity, _ prefixes: [String], _ body: ByteSet,
                       min: Int, max: Int, before: ByteSet = .alnum, lowPrefixes: [String] = [],
-                      clamp: Bool = false, check: (@Sendable (ScanInput, Int, Int) -> Bool)? = nil) -> Detector {
+                      clamp: Bool = false, glued: (@Sendable (ScanInput, Int, Int) -> Bool)? = nil,
+                      check: (@Sendable (ScanInput, Int, Int) -> Bool)? = nil) -> Detector {
     let low = Set(lowPrefixes.map(u))
     return Detector(id, title, sev, anchors: prefixes) { t, p, len in
-        guard t.boundaryBefore(p, before) else { return nil }
+        let bounded = t.boundaryBefore(p, before)
+        guard bounded || glued != nil else { return nil }
         let l = t.run(p + len, body, max: max + 1)
         guard l >= min else { return nil }
         if l > max && !clamp { return nil }
         let end = p + len + Swift.min(l, max)
+        if !bounded, let glued, !glued(t, p, end) { return nil }
         if let check, !check(t, p, end) { return nil }
         var m = DetMatch(start: p, end: end)
         if !low.isEmpty, low.contains(Array(t.b[p..<(p + len)])) { m.severity = .low }
@@ -90,6 +98,50 @@ func prefixed(_ id: String, _ title: String, _ sev: Severity, _ prefixes: [Strin
         if ByteSet.lower.contains(c) { lo = true } else if ByteSet.upper.contains(c) { up = true } else if ByteSet.digit.contains(c) { dg = true }
     }
     return (lo ? 1 : 0) + (up ? 1 : 0) + (dg ? 1 : 0) >= 2
+}
+
+/// A token's random body glued to the text before it: all three character classes, changing class
+/// at least every third byte on average (`monitoringEnabledForTenant2024` changes four times).
+@Sendable func randomBody(_ t: ScanInput, _ s: Int, _ e: Int) -> Bool {
+    guard e - s >= 16 else { return false }
+    var lo = false, up = false, dg = false, changes = 0, last = 0
+    for i in s..<e {
+        let c = t[i]
+        let k = ByteSet.lower.contains(c) ? 1 : ByteSet.upper.contains(c) ? 2 : ByteSet.digit.contains(c) ? 3 : 0
+        if k == 1 { lo = true } else if k == 2 { up = true } else if k == 3 { dg = true }
+        if i > s && k != last { changes += 1 }
+        last = k
+    }
+    return lo && up && dg && changes * 3 >= (e - s - 1)
+}
+
+/// Glued-prefix rules, one per token family whose format makes a match without a word boundary
+/// safe (the text before is part of a word: `abcghp_…`, `#fragxoxb-…`, `xAKIA…` decoded).
+enum Glued {
+    /// `ghp_`…: the classic 36 random characters, exactly.
+    static let github: @Sendable (ScanInput, Int, Int) -> Bool = { t, s, e in e - s == 40 && randomBody(t, s + 4, e) }
+    /// `github_pat_`: 22 characters, `_`, 59 characters.
+    static let githubPAT: @Sendable (ScanInput, Int, Int) -> Bool = { t, s, e in
+        e - s == 93 && t[s + 33] == UInt8(ascii: "_") && randomBody(t, s + 11, s + 33) && randomBody(t, s + 34, e)
+    }
+    /// `xoxb-`, `xoxp-`, `xoxa-`, `xoxr-`, `xoxs-`: the numeric workspace id and a `-` after the prefix.
+    static let slack: @Sendable (ScanInput, Int, Int) -> Bool = { t, s, e in
+        guard !t.has(Array("xoxe-".utf8), at: s), !t.has(Array("xoxo-".utf8), at: s), !t.has(Array("xapp-".utf8), at: s) else { return false }
+        let ids = t.run(s + 5, .digit, max: 32)
+        return ids >= 6 && s + 5 + ids < e && t[s + 5 + ids] == UInt8(ascii: "-")
+    }
+    /// `sk_live_`, `rk_live_` (not test keys): a random body.
+    static let stripe: @Sendable (ScanInput, Int, Int) -> Bool = { t, s, e in
+        (t.has(Array("sk_live_".utf8), at: s) || t.has(Array("rk_live_".utf8), at: s)) && randomBody(t, s + 8, e)
+    }
+    /// `AKIA`, `ASIA` after a lowercase letter (never after a capital or a digit: the run's length
+    /// would be unknown): 16 base32 characters holding a digit.
+    static let aws: @Sendable (ScanInput, Int, Int) -> Bool = { t, s, e in
+        guard s > 0, ByteSet.lower.contains(t[s - 1]), t.has(Array("AKIA".utf8), at: s) || t.has(Array("ASIA".utf8), at: s) else { return false }
+        let body = UnsafeBufferPointer(rebasing: t.b[(s + 4)..<e])
+        return Shape.all(body, base32) && body.contains { ByteSet.digit.contains($0) }
+    }
+    static let base32 = ByteSet("A-Z2-7")
 }
 
 /// A PEM private-key block starting at `p` (the `-----BEGIN`): to its `-----END …-----`, or to the end of a cut one.
@@ -225,7 +277,7 @@ let detectorCatalogue: [Detector] = {
     d.append(Detector("jwt", "JSON Web Token", .high, anchors: ["eyJ"]) { t, p, _ in jwtShape(t, p) })
     d.append(prefixed("aws-access-key", "AWS access key id", .critical,
                       ["AKIA", "ASIA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA", "ABIA", "ACCA"], .upperDigit,
-                      min: 16, max: 16) { t, s, e in
+                      min: 16, max: 16, glued: Glued.aws) { t, s, e in
         !String(decoding: t.b[s..<e], as: UTF8.self).hasSuffix("EXAMPLE")
     })
     d.append(Detector("aws-secret-key", "AWS secret access key", .critical,
@@ -238,15 +290,26 @@ let detectorCatalogue: [Detector] = {
     d.append(prefixed("palbase-project-key", "Palbase project key", .high, ["pbk_live_", "pbk_test_"], .alnum,
                       min: 32, max: 32, lowPrefixes: ["pbk_test_"]))
     d.append(prefixed("github-token", "GitHub token", .critical, ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"], .alnum,
-                      min: 36, max: 255))
+                      min: 36, max: 255, glued: Glued.github))
     d.append(prefixed("github-pat", "GitHub fine-grained personal access token", .critical, ["github_pat_"], .word,
-                      min: 50, max: 255))
+                      min: 50, max: 255, glued: Glued.githubPAT))
     d.append(prefixed("gitlab-token", "GitLab token", .critical,
                       ["glpat-", "glptt-", "gldt-", "glrt-", "glcbt-", "glsoat-", "glffct-", "gloas-", "glimt-", "glagent-", "glft-"],
                       .b64url, min: 20, max: 255))
-    d.append(prefixed("slack-token", "Slack token", .critical, ["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxe-", "xoxo-", "xapp-"],
-                      Sets.slackBody, min: 20, max: 255) { t, s, e in
+    let slack = prefixed("slack-token", "Slack token", .critical, ["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxe-", "xoxo-", "xapp-"],
+                         Sets.slackBody, min: 20, max: 255, glued: Glued.slack) { t, s, e in
         t.run(s + 5, .digit, max: 64) > 0 || mixed(t, s + 5, e)
+    }
+    d.append(Detector(slack.id, slack.title, slack.severity, anchors: slack.anchors) { t, p, len in
+        guard var m = slack.match(t, p, len) else { return nil }
+        // `xoxb-<workspace id>-<user id>-<secret>`: the ids are public numbers (`1234567890` is no
+        // placeholder there); the part after the last `-` is what a placeholder would show in.
+        if ByteSet.digit.contains(t[p + 5]) {
+            var k = m.end
+            while k > p + 5 && t[k - 1] != UInt8(ascii: "-") { k -= 1 }
+            if k > p + 5 && m.end - k >= 8 { m.secretFrom = k }
+        }
+        return m
     })
     d.append(Detector("slack-webhook", "Slack incoming webhook URL", .high,
                       anchors: ["hooks.slack.com/services/", "hooks.slack.com/workflows/", "hooks.slack.com/triggers/"]) { t, p, len in
@@ -255,7 +318,7 @@ let detectorCatalogue: [Detector] = {
         return DetMatch(start: p, end: p + len + l)
     })
     d.append(prefixed("stripe-key", "Stripe secret or restricted key", .critical, ["sk_live_", "rk_live_", "sk_test_", "rk_test_"],
-                      .alnum, min: 20, max: 247, lowPrefixes: ["sk_test_", "rk_test_"]))
+                      .alnum, min: 20, max: 247, lowPrefixes: ["sk_test_", "rk_test_"], glued: Glued.stripe))
     d.append(prefixed("stripe-webhook-secret", "Stripe webhook signing secret", .high, ["whsec_"], .alnum, min: 32, max: 128))
     d.append(prefixed("google-api-key", "Google API key", .high, ["AIza"], .b64url, min: 35, max: 35))
     d.append(prefixed("google-oauth-access-token", "Google OAuth access token", .high, ["ya29."], .b64url, min: 20, max: 2048))

@@ -52,6 +52,31 @@ import Testing
         #expect(InspectReport.json(Redactor.verify().apply(o)) == InspectReport.json(Redactor.verify().apply(o)))
     }
 
+    /// The envelope written member by member (sessions and findings one at a time, through a writer
+    /// with a sink) is byte for byte the tree `ReportEnvelope.document` renders.
+    @Test func streamedEnvelopeIsTheTreesBytes() throws {
+        let (_, o) = try outcome(Fixture.withFrame + ["", "{not json", "[1]"])
+        let r = Redactor.verify().apply(o).value
+        var sections: [String: JSONOut] = ["sessions": .array(r.sessions.map(InspectReport.sessionJSON)),
+                                           "blobs": ReportEnvelope.blobJSON(ReportEnvelope.blobTotals(r.blobs))]
+        sections["extra"] = .object(["b": .int(1), "a": .array([])])
+        let tree = ReportEnvelope.render(ReportEnvelope.document(inputs: r.inputs, findings: r.findings, blobs: r.blobs,
+                                                                 sections: sections))
+        var members = InspectReport.sections(r)
+        members["extra"] = .object(["b": .int(1), "a": .array([])])
+        members.array("empty", [Int]()) { .int($0) }
+        let box = TextBox()
+        var w = JSONWriter(pretty: true, sink: OutputSink.memory { box.text += $0 })
+        ReportEnvelope.members(inputs: r.inputs, findings: r.findings, blobs: r.blobs, sections: members).write(into: &w)
+        w.newline()
+        w.flush()
+        let streamed = box.text
+        #expect(r.findings.count >= 3)
+        #expect(streamed == tree.replacingOccurrences(of: "\n  \"extra\"", with: "\n  \"empty\": [],\n  \"extra\""))
+    }
+
+    final class TextBox: @unchecked Sendable { var text = "" }
+
     @Test func textFormat() throws {
         let (_, o) = try outcome(Fixture.withFrame)
         let t = InspectReport.text(Redactor.verify().apply(o))

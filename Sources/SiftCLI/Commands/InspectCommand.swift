@@ -86,7 +86,7 @@ public enum InspectCommand: SiftCommand {
     /// The formats, in `--format` order (text is the default).
     static let reporters: [any Reporter<InspectOutput>] = [
         Format.text("text") { r, c in InspectReport.text(r.outcome, colors: c.colors) },
-        Format.text("json") { r, _ in InspectReport.json(r.outcome) },
+        Format.json { r, w in InspectReport.json(r.outcome, into: &w) },
         Format.text("csv") { r, _ in InspectReport.csv(r.outcome) },
         Format.text("markdown") { r, _ in InspectReport.markdown(r.outcome) },
     ] + FindingsFormats.all()

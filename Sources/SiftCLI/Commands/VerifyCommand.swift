@@ -16,7 +16,7 @@ public enum VerifyCommand: SiftCommand {
             checked too, and \(VerifyRules.detectorIds.count) detectors look for credential shapes \
             (JWTs, Bearer and Basic credentials, PEM private keys, AWS, Palbase, GitHub, GitLab, Slack, \
             Stripe, Google, Azure, 1Password and other provider tokens) anywhere, under any name, names \
-            included. Findings show a masked preview and a fingerprint, never a value; a value short \
+            included, and inside base64 or hex runs of any string once decoded. Findings show a masked preview and a fingerprint, never a value; a value short \
             enough to guess shows neither its length nor a hash of it (see docs/verify.md). Writing a \
             baseline exits 0. Exit status 1 means a finding at or above \
             --fail-on; 2 means an input could not be verified in full (2 wins).

@@ -32,8 +32,10 @@ struct ScrubValues {
             let plus = value.contains(" ")
                 ? [Array(value.replacingOccurrences(of: " ", with: "+").utf8),
                    Array(ScrubValues.percentEncode(value).replacingOccurrences(of: "%20", with: "+").utf8)] : []
+            // Most URL builders keep `/` as it is (a base64 value in a query: `/` kept, `+` and `=` encoded).
+            let slash = Array(ScrubValues.percentEncode(value, keepSlash: true).utf8)
             for f in [escaped, percent, Array(ScrubValues.percentEncode(value, lower: true).utf8), Array(every.utf8),
-                      Array(every.lowercased().utf8)] + plus where !forms.contains(f) { forms.append(f) }
+                      Array(every.lowercased().utf8), slash] + plus where !forms.contains(f) { forms.append(f) }
             entries.append(Entry(placeholder: ScrubPlaceholder.make(rule: h.rule, fingerprint: h.fingerprint), forms: forms,
                                  rule: h.rule, fingerprint: h.fingerprint))
         }
@@ -105,12 +107,14 @@ struct ScrubValues {
         return String(name[dot...])
     }
 
-    static func percentEncode(_ s: String, lower: Bool = false) -> String {
+    static func percentEncode(_ s: String, lower: Bool = false, keepSlash: Bool = false) -> String {
         var out = ""
         for b in s.utf8 {
             switch b {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
                  UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
+                out.unicodeScalars.append(UnicodeScalar(b))
+            case UInt8(ascii: "/") where keepSlash:
                 out.unicodeScalars.append(UnicodeScalar(b))
             default:
                 let h = String(b, radix: 16, uppercase: !lower)

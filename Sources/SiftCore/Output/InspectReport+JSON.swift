@@ -29,20 +29,29 @@ extension InspectReport {
 
     /// The whole JSON document, pretty, with a final newline.
     public static func json(_ redacted: Redacted<ReadOutcome>) -> String {
-        let o = redacted.value
-        return ReportEnvelope.render(ReportEnvelope.document(
-            inputs: o.inputs, findings: o.findings, blobs: o.blobs, sections: sections(o)))
+        var w = JSONWriter(pretty: true)
+        json(redacted, into: &w)
+        w.newline()
+        return w.text
     }
 
-    /// `sessions` and `blobs`, and `sessionsNotListed` (with the total) when the list was bounded.
-    public static func sections(_ o: ReadOutcome) -> [String: JSONOut] {
-        var sections: [String: JSONOut] = ["sessions": .array(o.sessions.map(sessionJSON)),
-                                           "blobs": ReportEnvelope.blobJSON(ReportEnvelope.blobTotals(o.blobs))]
+    /// The whole JSON document through `w` (a writer with a sink writes it as it goes).
+    public static func json(_ redacted: Redacted<ReadOutcome>, into w: inout JSONWriter) {
+        let o = redacted.value
+        ReportEnvelope.members(inputs: o.inputs, findings: o.findings, blobs: o.blobs, sections: sections(o)).write(into: &w)
+    }
+
+    /// `sessions` (written one session at a time) and `blobs`, and `sessionsNotListed` (with the
+    /// total) when the list was bounded.
+    public static func sections(_ o: ReadOutcome) -> JSONMembers {
+        var m = JSONMembers()
+        m.array("sessions", o.sessions, sessionJSON)
+        m["blobs"] = ReportEnvelope.blobJSON(ReportEnvelope.blobTotals(o.blobs))
         if o.sessionsNotListed > 0 {
-            sections["sessionsNotListed"] = .int(o.sessionsNotListed)
-            sections["sessionCount"] = .int(o.totalSessions)
-            sections["recordCount"] = .int(o.totalRecords)
+            m["sessionsNotListed"] = .int(o.sessionsNotListed)
+            m["sessionCount"] = .int(o.totalSessions)
+            m["recordCount"] = .int(o.totalRecords)
         }
-        return sections
+        return m
     }
 }

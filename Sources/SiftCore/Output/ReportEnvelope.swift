@@ -84,6 +84,18 @@ public enum ReportEnvelope {
         return .object(o)
     }
 
+    /// The envelope as `document` makes it, as members written one piece at a time: `findings` one
+    /// finding at a time, each built as it is written (the bytes are `document`'s).
+    public static func members(inputs: [InputSummary], findings: [Finding], blobs: [String: BlobSummary] = [:],
+                               sections: JSONMembers = JSONMembers()) -> JSONMembers {
+        var o = sections
+        o["tool"] = tool
+        o["inputs"] = self.inputs(inputs, blobs: blobs)
+        o.array("findings", sorted(findings)) { $0.json }
+        o["summary"] = summary(findings)
+        return o
+    }
+
     /// Pretty JSON text with a final newline.
     public static func render(_ doc: JSONOut) -> String { doc.render(pretty: true) + "\n" }
 

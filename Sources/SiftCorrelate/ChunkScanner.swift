@@ -11,25 +11,19 @@ struct ChunkScanner {
     /// Lines before the current region.
     var lineBase = 0
     let userNeedles: [[UInt8]]
-    let windows: [(lo: Double, hi: Double)]
+    let windows: IntervalUnion
     var wantedScratch: [RequestID] = []
     var othersScratch: [RequestID] = []
     /// The date and time of day of the last line's time, read once per second of log.
     var seconds = LogTime.SecondCache()
 
-    init(request: ScanRequest, options: ScanOptions, display: String) {
+    /// `windows`: `request.windows` as one `IntervalUnion` (made once per scan, not per file).
+    init(request: ScanRequest, windows: IntervalUnion, options: ScanOptions, display: String) {
         self.request = request
         self.options = options
         self.display = display
         self.userNeedles = request.userIds.prefix(64).map { Array($0.utf8) }
-        // Sorted and merged, for a binary search per line.
-        var w = request.windows.filter { $0.lo <= $0.hi }.sorted { $0.lo < $1.lo }
-        var merged: [(lo: Double, hi: Double)] = []
-        for x in w {
-            if let last = merged.last, x.lo <= last.hi { merged[merged.count - 1].hi = max(last.hi, x.hi) } else { merged.append(x) }
-        }
-        w = merged
-        self.windows = w
+        self.windows = windows
     }
 
     /// Reads with `read` until it returns 0 or throws; scans the lines that start in [start, end).
@@ -301,15 +295,7 @@ struct ChunkScanner {
         }
     }
 
-    func inWindow(_ t: Double) -> Bool {
-        var lo = 0
-        var hi = windows.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if windows[mid].hi < t { lo = mid + 1 } else { hi = mid }
-        }
-        return lo < windows.count && windows[lo].lo <= t
-    }
+    func inWindow(_ t: Double) -> Bool { windows.contains(t) }
 
     /// Whether `word` occurs in the line as a whole token (not inside a longer word).
     func contains(_ line: UnsafePointer<UInt8>, _ n: Int, _ word: [UInt8]) -> Bool {

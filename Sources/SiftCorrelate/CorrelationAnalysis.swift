@@ -49,9 +49,9 @@ public struct NetworkEntry: NetworkRecordHolder, Sendable, Equatable {
     }
 
     /// The minted id, parsed (nil when absent or malformed).
-    public var mintedID: RequestID? { requestId.flatMap { RequestID($0.trimmingCharacters(in: .whitespaces)) } }
+    public var mintedID: RequestID? { requestId.flatMap { RequestID(trimmingWhitespace($0)) } }
     /// The echoed id, parsed (nil when absent or malformed).
-    public var echoedID: RequestID? { echoedRequestId.flatMap { RequestID($0.trimmingCharacters(in: .whitespaces)) } }
+    public var echoedID: RequestID? { echoedRequestId.flatMap { RequestID(trimmingWhitespace($0)) } }
 
 }
 
@@ -174,6 +174,13 @@ public final class CorrelationAnalysis: Analysis {
         return [Finding(rule: CorrelationRules.catalogue["correlation.limit"], severity: .medium, input: limitInput ?? "-",
                         message: "\(droppedRequests) network records beyond the limit of \(maxRequests) were not kept for the join: "
                             + "their server lines were not looked for")]
+    }
+
+    /// Hands the network records over and keeps none: the join's copy is then the only one (a hundred
+    /// thousand records are not held twice).
+    public func takeRequests() -> [NetworkEntry] {
+        defer { requests = [] }
+        return requests
     }
 
     /// Hands the collected records and sessions over (for tests and callers that build them by hand).

@@ -6,7 +6,9 @@ import SiftCore
 extension NetworkEntry: Redactable {
     public func redacted(by r: Redactor) -> NetworkEntry {
         var e = self
-        e.record.redact(by: r)
+        // Ids do not repeat: redacted without the memo (a hundred thousand would fill it for nothing).
+        e.record.redact(unique: { r.uniqueText($0.untrusted).value }, repeated: { r.text($0.untrusted).value },
+                        url: { r.url($0.untrusted).value })
         return e
     }
 }

@@ -21,27 +21,74 @@ public enum CorrelationRender {
     /// `correlation` (counts), `logs`. A command adds the shared envelope (`tool`, `inputs`, `findings`, `summary`).
     public static func sections(_ report: Redacted<CorrelationReport>) -> [String: JSONOut] { sections(report.value) }
 
-    static func sections(_ r: CorrelationReport) -> [String: JSONOut] {
-        let requests: [JSONOut] = r.requests.map { c in
-            let e = c.entry
-            return .object([
-                "sessionId": .opt(e.sessionId), "seq": .opt(e.seq), "recordId": .opt(e.recordId),
-                "requestId": .opt(e.requestId), "echoedRequestId": .opt(e.echoedRequestId),
-                "method": .opt(e.method), "url": .opt(e.url), "statusCode": .opt(e.statusCode),
-                "ts": ts(e.ts), "status": .string(c.status.rawValue),
-                "serverLines": .array(c.lines.map(lineJSON)),
-                "serverMs": ms(c.serverMs), "waitingMs": ms(c.waitingMs), "networkMs": ms(c.networkMs),
-                "logsCover": .opt(c.logsCover),
-            ])
+    /// `sections(_:)` without `requests` and `sessions` (one entry per request and per session): what
+    /// `write(_:listing:to:)` completes as it writes.
+    public static func summarySections(_ report: Redacted<CorrelationReport>) -> [String: JSONOut] {
+        var o = sections(report.value, listing: false)
+        o["requests"] = nil
+        o["sessions"] = nil
+        return o
+    }
+
+    /// Writes `document` (an object) with its keys sorted, as `JSONWriter.value` would, and with the
+    /// `requests` and `sessions` of `report` made and written one entry at a time (a hundred thousand
+    /// requests are never held as one JSON value): the same bytes as `w.value` of the document with
+    /// `sections(_:)`, in a fraction of the memory.
+    public static func write(_ document: JSONOut, listing report: Redacted<CorrelationReport>, to w: inout JSONWriter) {
+        guard case .object(var o) = document else { return w.value(document) }
+        let r = report.value
+        o["requests"] = .null
+        o["sessions"] = .null
+        w.beginObject()
+        for k in o.keys.sorted() {
+            w.key(k)
+            switch k {
+            case "requests":
+                w.beginArray()
+                for c in r.requests {
+                    w.element()
+                    w.value(requestJSON(c))
+                }
+                w.endArray()
+            case "sessions":
+                w.beginArray()
+                for s in r.sessions {
+                    w.element()
+                    w.value(sessionJSON(s))
+                }
+                w.endArray()
+            default:
+                w.value(o[k] ?? .null)
+            }
         }
-        let sessions: [JSONOut] = r.sessions.map { s in
-            .object([
-                "sessionId": .opt(s.entry.sessionId), "userId": .opt(s.entry.userId),
-                "window": .object(["from": ts(s.windowFrom), "to": ts(s.windowTo)]),
-                "serverOnly": .object(["count": .int(s.serverOnly.count),
-                                       "withUserId": .int(s.serverOnly.withUserId)]),
-            ])
-        }
+        w.endObject()
+    }
+
+    static func requestJSON(_ c: CorrelatedRequest) -> JSONOut {
+        let e = c.entry
+        return .object([
+            "sessionId": .opt(e.sessionId), "seq": .opt(e.seq), "recordId": .opt(e.recordId),
+            "requestId": .opt(e.requestId), "echoedRequestId": .opt(e.echoedRequestId),
+            "method": .opt(e.method), "url": .opt(e.url), "statusCode": .opt(e.statusCode),
+            "ts": ts(e.ts), "status": .string(c.status.rawValue),
+            "serverLines": .array(c.lines.map(lineJSON)),
+            "serverMs": ms(c.serverMs), "waitingMs": ms(c.waitingMs), "networkMs": ms(c.networkMs),
+            "logsCover": .opt(c.logsCover),
+        ])
+    }
+
+    static func sessionJSON(_ s: CorrelatedSession) -> JSONOut {
+        .object([
+            "sessionId": .opt(s.entry.sessionId), "userId": .opt(s.entry.userId),
+            "window": .object(["from": ts(s.windowFrom), "to": ts(s.windowTo)]),
+            "serverOnly": .object(["count": .int(s.serverOnly.count),
+                                   "withUserId": .int(s.serverOnly.withUserId)]),
+        ])
+    }
+
+    static func sections(_ r: CorrelationReport, listing: Bool = true) -> [String: JSONOut] {
+        let requests: [JSONOut] = listing ? r.requests.map(requestJSON) : []
+        let sessions: [JSONOut] = listing ? r.sessions.map(sessionJSON) : []
         let files: [JSONOut] = r.logs.files.map { f in
             .object([
                 "file": .string(f.file), "encoding": .string(f.encoding), "format": .opt(f.format?.rawValue),
@@ -102,7 +149,27 @@ public enum CorrelationRender {
     /// For a terminal: every untrusted string goes through `Escape.terminal`.
     public static func text(_ report: Redacted<CorrelationReport>, colors: Colors = .off) -> String { text(report.value, colors: colors) }
 
+    /// The text in pieces of about 64 KiB, each handed to `emit` as it is made (a hundred thousand
+    /// requests are never held as one text).
+    public static func text(_ report: Redacted<CorrelationReport>, colors: Colors = .off, emit: (String) -> Void) {
+        text(report.value, colors: colors, emit: emit)
+    }
+
     static func text(_ r: CorrelationReport, colors: Colors = .off) -> String {
+        var whole = ""
+        text(r, colors: colors) { whole += $0 }
+        return whole
+    }
+
+    /// Hands `out` to `emit` once it holds 64 KiB or more.
+    @inline(__always)
+    static func spill(_ out: inout String, _ emit: (String) -> Void) {
+        guard out.utf8.count >= 1 << 16 else { return }
+        emit(out)
+        out = ""
+    }
+
+    static func text(_ r: CorrelationReport, colors: Colors = .off, emit: (String) -> Void) {
         let t = { (s: String?) in Escape.terminal(s ?? "") }
         func n(_ count: Int, _ word: String, _ plural: String? = nil) -> String {
             "\(count) " + (count == 1 ? word : plural ?? word + "s")
@@ -152,6 +219,7 @@ public enum CorrelationRender {
                              l.parsed.durationMs.map { num($0) + " ms" }, l.parsed.message.map { t($0) }].compactMap { $0 }.filter { !$0.isEmpty }
                 out += "  \(t(l.file)):\(l.line)" + (parts.isEmpty ? "" : " " + parts.joined(separator: " ")) + "\n"
             }
+            spill(&out, emit)
         }
         out += "\nserver-only ids in the session windows (±\(num(r.windowMargin, 0)) s): \(r.serverOnly.ids.count), with the session's user: \(r.serverOnly.withUserId.count)\n"
         for id in r.serverOnly.withUserId.prefix(50) { out += "  \(id)\n" }
@@ -161,9 +229,10 @@ public enum CorrelationRender {
                 var place = short(f.sessionId)
                 if let seq = f.seq { place += " seq \(seq)" }
                 out += "  \(colors.severity(f.severity, f.severity.rawValue)) \(f.rule) \(place): \(t(f.message))\n"
+                spill(&out, emit)
             }
         }
-        return out
+        emit(out)
     }
 
     /// `ses_4fd58165…`: a session id shortened for a terminal line (the JSON and CSV keep it whole).
@@ -178,7 +247,16 @@ public enum CorrelationRender {
     /// For a ticket: every untrusted string goes through `Escape.markdown`.
     public static func markdown(_ report: Redacted<CorrelationReport>) -> String { markdown(report.value) }
 
+    /// The Markdown in pieces of about 64 KiB, each handed to `emit` as it is made.
+    public static func markdown(_ report: Redacted<CorrelationReport>, emit: (String) -> Void) { markdown(report.value, emit: emit) }
+
     static func markdown(_ r: CorrelationReport) -> String {
+        var whole = ""
+        markdown(r) { whole += $0 }
+        return whole
+    }
+
+    static func markdown(_ r: CorrelationReport, emit: (String) -> Void) {
         let m = { (s: String?) in Escape.markdown(s ?? "") }
         var out = "## Correlation\n\n"
         out += "| requests | matched | client-only | id-mismatch | server-only | with user | clock skew (s) |\n|---:|---:|---:|---:|---:|---:|---:|\n"
@@ -196,13 +274,16 @@ public enum CorrelationRender {
             var id = m(e.requestId)
             if let echoed = e.echoedRequestId, echoed != e.requestId { id += "<br>echoed " + m(echoed) }
             out += "| \(m(e.sessionId)) | \(e.seq.map(String.init) ?? "") | \(m(e.method)) | \(m(e.url)) | \(e.statusCode.map(String.init) ?? "") | \(id) | \(c.status.rawValue) | \(c.lines.count) | \(num(c.serverMs)) | \(num(c.networkMs)) |\n"
+            spill(&out, emit)
         }
-        let lines = r.requests.flatMap { c in c.lines.map { (c, $0) } }
-        if !lines.isEmpty {
+        if r.requests.contains(where: { !$0.lines.isEmpty }) {
             out += "\n### Server lines\n\n| request id | file | line | ts | level | status | ms | message |\n|---|---|---:|---|---|---:|---:|---|\n"
-            for (c, p) in lines {
-                let l = p.line
-                out += "| \(m(c.entry.requestId)) | \(m(l.file)) | \(l.line) | \(l.parsed.ts.map { Timestamp.format($0) } ?? "") | \(m(l.parsed.level)) | \(l.parsed.status.map(String.init) ?? "") | \(num(l.parsed.durationMs)) | \(m(l.parsed.message)) |\n"
+            for c in r.requests {
+                for p in c.lines {
+                    let l = p.line
+                    out += "| \(m(c.entry.requestId)) | \(m(l.file)) | \(l.line) | \(l.parsed.ts.map { Timestamp.format($0) } ?? "") | \(m(l.parsed.level)) | \(l.parsed.status.map(String.init) ?? "") | \(num(l.parsed.durationMs)) | \(m(l.parsed.message)) |\n"
+                }
+                spill(&out, emit)
             }
         }
         if !r.logs.allErrors.isEmpty {
@@ -211,9 +292,12 @@ public enum CorrelationRender {
         }
         if !r.findings.isEmpty {
             out += "\n### Findings\n\n| severity | rule | session | seq | message |\n|---|---|---|---:|---|\n"
-            for f in r.findings { out += "| \(f.severity.rawValue) | \(m(f.rule)) | \(m(f.sessionId)) | \(f.seq.map(String.init) ?? "") | \(m(f.message)) |\n" }
+            for f in r.findings {
+                out += "| \(f.severity.rawValue) | \(m(f.rule)) | \(m(f.sessionId)) | \(f.seq.map(String.init) ?? "") | \(m(f.message)) |\n"
+                spill(&out, emit)
+            }
         }
-        return out
+        emit(out)
     }
 
     // MARK: CSV
@@ -221,7 +305,16 @@ public enum CorrelationRender {
     /// One row per request and server line (a request without lines has one row with empty line fields).
     public static func csv(_ report: Redacted<CorrelationReport>) -> String { csv(report.value) }
 
+    /// The CSV in pieces of about 64 KiB, each handed to `emit` as it is made.
+    public static func csv(_ report: Redacted<CorrelationReport>, emit: (String) -> Void) { csv(report.value, emit: emit) }
+
     static func csv(_ r: CorrelationReport) -> String {
+        var whole = ""
+        csv(r) { whole += $0 }
+        return whole
+    }
+
+    static func csv(_ r: CorrelationReport, emit: (String) -> Void) {
         var out = Escape.csvRow(["sessionId", "seq", "recordId", "requestId", "echoedRequestId", "status", "method", "url",
                                  "statusCode", "serverMs", "waitingMs", "networkMs", "file", "line", "ts", "deviceTs", "level",
                                  "lineStatus", "durationMs", "message", "format"])
@@ -241,8 +334,9 @@ public enum CorrelationRender {
                                              l.parsed.status.map(String.init) ?? "", f(l.parsed.durationMs), l.parsed.message ?? "",
                                              l.parsed.format.rawValue])
             }
+            spill(&out, emit)
         }
-        return out
+        emit(out)
     }
 }
 

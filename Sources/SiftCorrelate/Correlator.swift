@@ -139,7 +139,8 @@ public struct CorrelationReport: Sendable {
     public var serverOnlyTruncated: Bool
     /// The server-minus-device clock offset.
     public var clockSkew: ClockSkew
-    /// What the log scan found (files, bytes, lines, errors).
+    /// What the log scan found (files, bytes, line counts, errors). Its `lines` and `seen` are empty:
+    /// the join placed the lines in `requests` and counted the window ids in `sessions` and `serverOnly`.
     public var logs: LogScanResult
     /// Network records without a request id (app traffic): not joinable.
     public var withoutRequestId: Int
@@ -183,6 +184,7 @@ public enum Correlator {
             for id in l.ids { byID[id, default: []].append(k) }
         }
         var joined: [CorrelatedRequest] = []
+        joined.reserveCapacity(requests.count)
         var withoutID = 0
         var findings: [Finding] = []
         for r in requests {
@@ -221,10 +223,12 @@ public enum Correlator {
         findings += skewFindings(skew, input: requests.first?.input ?? "")
         let spans = scan.files.compactMap { f in f.firstTs.flatMap { a in f.lastTs.map { (a, $0) } } }
         if !spans.isEmpty {
+            // The files' spans, margin included, merged once: a binary search per request.
+            let covered = IntervalUnion(spans.map { (lo: $0.0 - options.windowMargin, hi: $0.1 + options.windowMargin) })
             for i in joined.indices {
                 guard let t = joined[i].entry.requestStart ?? joined[i].entry.ts else { continue }
                 let st = t + (skew.seconds ?? 0)
-                joined[i].logsCover = spans.contains { st >= $0.0 - options.windowMargin && st <= $0.1 + options.windowMargin }
+                joined[i].logsCover = covered.contains(st)
             }
         }
         if let s = skew.seconds {
@@ -234,50 +238,170 @@ public enum Correlator {
                 }
             }
         }
-        // Server-only ids per session.
-        let users = userIds(sessions)
-        var carriedAll: Set<RequestID> = []
-        var carried: [String: Set<RequestID>] = [:]
-        for r in requests {
-            for id in [r.mintedID, r.echoedID].compactMap({ $0 }) {
-                carriedAll.insert(id)
-                carried[r.sessionId ?? "", default: []].insert(id)
-            }
-        }
-        let offset = skew.seconds ?? 0
+        // Server-only ids per session, and across sessions.
+        let only = serverOnly(requests: requests, sessions: sessions, seen: scan.seen, offset: skew.seconds ?? 0,
+                              margin: options.windowMargin)
         var outSessions: [CorrelatedSession] = []
-        var unionIDs: Set<RequestID> = []
-        var unionUser: Set<RequestID> = []
-        // One pair of sets, emptied for each session: only the counts are kept per session.
-        var ids: Set<RequestID> = []
-        var withUser: Set<RequestID> = []
-        for s in sessions {
+        outSessions.reserveCapacity(sessions.count)
+        for (k, s) in sessions.enumerated() {
             var cs = CorrelatedSession(entry: s)
-            guard let w = s.window else { outSessions.append(cs); continue }
-            cs.windowFrom = w.from - options.windowMargin
-            cs.windowTo = w.to + options.windowMargin
-            let mine = carried[s.sessionId ?? ""] ?? []
-            let bit: UInt64? = s.userId.flatMap { u in users.firstIndex(of: u) }.map { 1 << UInt64($0) }
-            ids.removeAll(keepingCapacity: true)
-            withUser.removeAll(keepingCapacity: true)
-            for seen in scan.seen {
-                let t = seen.ts - offset
-                guard t >= w.from - options.windowMargin, t <= w.to + options.windowMargin, !mine.contains(seen.id) else { continue }
-                ids.insert(seen.id)
-                if let b = bit, seen.userMask & b != 0 { withUser.insert(seen.id) }
-                if !carriedAll.contains(seen.id) {
-                    unionIDs.insert(seen.id)
-                    if let b = bit, seen.userMask & b != 0 { unionUser.insert(seen.id) }
-                }
+            if let w = s.window {
+                cs.windowFrom = w.from - options.windowMargin
+                cs.windowTo = w.to + options.windowMargin
+                cs.serverOnly = only.counts[k]
             }
-            cs.serverOnly = ServerOnlyCounts(count: ids.count, withUserId: withUser.count)
             outSessions.append(cs)
         }
-        let union = ServerOnlyIDs(ids: unionIDs.sorted(), withUserId: unionUser.sorted())
+        let union = ServerOnlyIDs(ids: only.ids, withUserId: only.withUserId)
+        // The join is done: the lines live on in `joined`, the window ids in the counts.
+        var logs = scan
+        logs.lines = []
+        logs.seen = []
         return CorrelationReport(requests: joined, sessions: outSessions, serverOnly: union,
-                                 serverOnlyTruncated: scan.droppedSeen > 0, clockSkew: skew, logs: scan,
+                                 serverOnlyTruncated: scan.droppedSeen > 0, clockSkew: skew, logs: logs,
                                  withoutRequestId: withoutID, windowMargin: options.windowMargin,
                                  findings: findings.sorted(by: Finding.reportOrder))
+    }
+
+    /// What `serverOnly` finds: per session (in the order given; zero without a window), and across sessions.
+    struct ServerOnlyResult {
+        var counts: [ServerOnlyCounts]
+        var ids: [RequestID]
+        var withUserId: [RequestID]
+    }
+
+    /// The ids seen in each session's window (device clock: `seen.ts - offset`, ± `margin`) that none of
+    /// its records carries, counted per session; and, across sessions, those no record carries at all,
+    /// sorted. Near-linear whatever the number of sessions: the seen ids are sorted by time once, each
+    /// window is a range of them found by binary search, and the distinct ids of all ranges are counted
+    /// together (`DistinctCount`) — a thousand sessions sharing one window with a hundred thousand ids
+    /// cost a few sorts, not a hundred million set insertions.
+    static func serverOnly(requests: [NetworkEntry], sessions: [SessionEntry], seen: [SeenID], offset: Double,
+                           margin: Double) -> ServerOnlyResult {
+        var result = ServerOnlyResult(counts: Array(repeating: ServerOnlyCounts(), count: sessions.count), ids: [], withUserId: [])
+        guard !seen.isEmpty else { return result }
+        let windows: [(lo: Double, hi: Double)?] = sessions.map { s in
+            s.window.flatMap { w in
+                let x = (lo: w.from - margin, hi: w.to + margin)
+                return x.lo <= x.hi ? x : nil   // NaN or empty: holds nothing
+            }
+        }
+        var userBit: [String: Int] = [:]
+        for (k, u) in userIds(sessions).enumerated() { userBit[u] = k }
+        let bits: [Int?] = sessions.map { s in s.userId.flatMap { userBit[$0] } }
+        var carriedAll: Set<RequestID> = []
+        for r in requests {
+            if let m = r.mintedID { carriedAll.insert(m) }
+            if let e = r.echoedID { carriedAll.insert(e) }
+        }
+
+        // The seen ids by time. Those some record carries (none when the scan looked for these
+        // records' ids: a wanted id is never a seen one) are kept apart and checked per session.
+        struct Point {
+            var t: Double
+            var id: RequestID
+            var mask: UInt64
+        }
+        var free: [Point] = []
+        var carried: [Point] = []
+        for s in seen {
+            let t = s.ts - offset
+            guard !t.isNaN else { continue }
+            if carriedAll.contains(s.id) { carried.append(Point(t: t, id: s.id, mask: s.userMask)) } else { free.append(Point(t: t, id: s.id, mask: s.userMask)) }
+        }
+        free.sort { $0.t < $1.t }
+        carried.sort { $0.t < $1.t }
+        func range(_ points: [Point], _ w: (lo: Double, hi: Double)) -> Range<Int> {
+            func first(_ past: (Double) -> Bool) -> Int {
+                var lo = 0
+                var hi = points.count
+                while lo < hi {
+                    let mid = (lo + hi) / 2
+                    if past(points[mid].t) { hi = mid } else { lo = mid + 1 }
+                }
+                return lo
+            }
+            let a = first { $0 >= w.lo }
+            let b = first { $0 > w.hi }
+            return a..<max(a, b)
+        }
+
+        // Dense numbers for the distinct free ids.
+        var number: [RequestID: Int32] = [:]
+        var values: [Int32] = []
+        values.reserveCapacity(free.count)
+        for p in free {
+            if let n = number[p.id] {
+                values.append(n)
+            } else {
+                let n = Int32(number.count)
+                number[p.id] = n
+                values.append(n)
+            }
+        }
+        let ranges = windows.map { w in w.map { range(free, $0) } ?? 0..<0 }
+        let counts = DistinctCount.count(values: values, distinct: number.count, ranges: ranges)
+        for k in sessions.indices { result.counts[k].count = counts[k] }
+        // With the session's user: per user, the subsequence of points whose line carries it.
+        var sessionsOfUser: [Int: [Int]] = [:]
+        for k in sessions.indices where windows[k] != nil {
+            if let b = bits[k] { sessionsOfUser[b, default: []].append(k) }
+        }
+        for (b, members) in sessionsOfUser.sorted(by: { $0.key < $1.key }) {
+            let bit: UInt64 = 1 << UInt64(b)
+            let positions = free.indices.filter { free[$0].mask & bit != 0 }
+            func lowerBound(_ x: Int) -> Int {
+                var lo = 0
+                var hi = positions.count
+                while lo < hi {
+                    let mid = (lo + hi) / 2
+                    if positions[mid] < x { lo = mid + 1 } else { hi = mid }
+                }
+                return lo
+            }
+            let sub = positions.map { values[$0] }
+            let subRanges = members.map { k in lowerBound(ranges[k].lowerBound)..<lowerBound(ranges[k].upperBound) }
+            let withUser = DistinctCount.count(values: sub, distinct: number.count, ranges: subRanges)
+            for (j, k) in members.enumerated() { result.counts[k].withUserId = withUser[j] }
+        }
+        // Ids some record carries: counted for the sessions whose records do not.
+        if !carried.isEmpty {
+            var mine: [String: Set<RequestID>] = [:]
+            let carriedSeen = Set(carried.map(\.id))
+            for r in requests {
+                for id in [r.mintedID, r.echoedID].compactMap({ $0 }) where carriedSeen.contains(id) {
+                    mine[r.sessionId ?? "", default: []].insert(id)
+                }
+            }
+            var ids: Set<RequestID> = []
+            var withUser: Set<RequestID> = []
+            for k in sessions.indices {
+                guard let w = windows[k] else { continue }
+                let own = mine[sessions[k].sessionId ?? ""] ?? []
+                ids.removeAll(keepingCapacity: true)
+                withUser.removeAll(keepingCapacity: true)
+                for p in carried[range(carried, w)] where !own.contains(p.id) {
+                    ids.insert(p.id)
+                    if let b = bits[k], p.mask & (1 << UInt64(b)) != 0 { withUser.insert(p.id) }
+                }
+                result.counts[k].count += ids.count
+                result.counts[k].withUserId += withUser.count
+            }
+        }
+        // Across sessions: the ids no record carries, in some window (with its user: in the window of
+        // a session of that user, on a line that carries it).
+        let all = IntervalUnion(windows.compactMap { $0 })
+        var union: Set<RequestID> = []
+        for p in free where all.contains(p.t) { union.insert(p.id) }
+        var unionUser: Set<RequestID> = []
+        for (b, members) in sessionsOfUser {
+            let bit: UInt64 = 1 << UInt64(b)
+            let theirs = IntervalUnion(members.compactMap { windows[$0] })
+            for p in free where p.mask & bit != 0 && theirs.contains(p.t) { unionUser.insert(p.id) }
+        }
+        result.ids = union.sorted()
+        result.withUserId = unionUser.sorted()
+        return result
     }
 
     /// The device's whole request, milliseconds: request start to the last response byte (or the record's duration).

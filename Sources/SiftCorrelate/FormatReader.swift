@@ -19,7 +19,7 @@ public struct LogReadOptions: Sendable, Equatable {
 
     /// A zone from `UTC`, `Z`, `+02:00`, `-0530`, `+2` or an IANA name (`Europe/Paris`); nil when unknown.
     public static func zone(_ text: String) -> TimeZone? {
-        let t = text.trimmingCharacters(in: .whitespaces)
+        let t = trimmingWhitespace(text)
         if t.uppercased() == "UTC" || t.uppercased() == "Z" || t.uppercased() == "GMT" { return TimeZone(secondsFromGMT: 0) }
         if let f = t.first, f == "+" || f == "-" {
             let digits = t.dropFirst().filter { $0 != ":" }
@@ -326,7 +326,7 @@ extension LineParser {
     /// A time written as text or a number: digits in `unit` (by digit count for `.auto`), else RFC 3339 or
     /// the common log format; a time without a zone is taken in `--log-timezone`.
     static func timeValue(_ s: String, number: Bool, unit: TimeUnit, options: LogReadOptions) -> Double? {
-        let t = s.trimmingCharacters(in: .whitespaces)
+        let t = trimmingWhitespace(s)
         if unit != .auto, !t.isEmpty, t.allSatisfy({ $0.isASCIIDigit || $0 == "." }), let d = Double(t), d.isFinite, d >= 0 {
             let secs = d * unit.milliseconds / 1000
             return Timestamp.inRange(secs) ? secs : nil
@@ -362,19 +362,19 @@ extension LineParser {
     }
 
     static func status(_ s: String) -> Int? {
-        guard let n = Int(s.trimmingCharacters(in: .whitespaces)), (100...599).contains(n) else { return nil }
+        guard let n = Int(trimmingWhitespace(s)), (100...599).contains(n) else { return nil }
         return n
     }
 
     static func method(_ s: String) -> String? {
         if let (m, _) = requestLine(s) { return m }
-        let t = s.trimmingCharacters(in: .whitespaces)
+        let t = trimmingWhitespace(s)
         return !t.isEmpty && t.count <= 12 && t.allSatisfy({ $0 >= "A" && $0 <= "Z" }) ? t : nil
     }
 
     static func path(_ s: String) -> String? {
         if let (_, p) = requestLine(s) { return clip(p) }
-        let t = s.trimmingCharacters(in: .whitespaces)
+        let t = trimmingWhitespace(s)
         if let (_, p) = requestLine(t) { return clip(p) }
         return t.isEmpty || t == "-" || t.contains(" ") ? nil : clip(t)
     }
@@ -495,7 +495,7 @@ extension LineParser {
     static func fieldIDs(_ v: LineView, _ e: LogFormatEntry, messageAt: Int?) -> [RequestID] {
         var out: [RequestID] = []
         func add(_ s: String) {
-            let t = s.trimmingCharacters(in: .whitespaces)
+            let t = trimmingWhitespace(s)
             if t.utf8.count == 40, let id = RequestID(t.lowercased().hasPrefix("req_") ? "req_" + t.dropFirst(4) : t), !out.contains(id) {
                 out.append(id)
             }

@@ -92,6 +92,19 @@ public enum LineParser {
 
     /// Lowercase, without `_`, `-`, `@`, `.`: `@timestamp` → `timestamp`, `x_request_id` → `xrequestid`.
     static func normalize(_ key: String) -> String {
+        // ASCII (nearly every key): lowercased and the four separators dropped, byte by byte.
+        var k = key
+        if let ascii = k.withUTF8({ b -> String? in
+            guard !b.contains(where: { $0 >= 0x80 }) else { return nil }
+            return String(unsafeUninitializedCapacity: b.count) { out in
+                var n = 0
+                for c in b where c != 0x5F && c != 0x2D && c != 0x40 && c != 0x2E {
+                    out[n] = c >= 0x41 && c <= 0x5A ? c + 0x20 : c
+                    n += 1
+                }
+                return n
+            }
+        }) { return ascii }
         var out = ""
         out.reserveCapacity(key.utf8.count)
         for u in key.unicodeScalars where u != "_" && u != "-" && u != "@" && u != "." {
@@ -185,7 +198,7 @@ public enum LineParser {
 
     /// A duration written as text: `38.2`, `38ms`, `0.038s`, `120µs`, `1.5m`; a bare number is read in the key's unit.
     static func durationText(_ s: String, factor: Double) -> Double? {
-        let t = s.trimmingCharacters(in: .whitespaces)
+        let t = trimmingWhitespace(s)
         if let d = Double(t) { return durationMs(d, factor: factor) }
         let units: [(String, Double)] = [("ms", 1), ("µs", 1e-3), ("us", 1e-3), ("ns", 1e-6), ("s", 1e3), ("m", 6e4)]
         for (u, f) in units where t.hasSuffix(u) {

@@ -11,13 +11,19 @@ import SiftCore
 /// two reads is seen whole. Memory per worker is one buffer of `chunkBytes + maxLineBytes`.
 public struct LogScanner: Sendable {
     /// What to look for.
-    public var request: ScanRequest
+    public var request: ScanRequest {
+        didSet { windows = IntervalUnion(request.windows) }
+    }
     /// Bounds and knobs.
     public var options: ScanOptions
+    /// `request.windows` sorted and merged, once for every file (a hundred thousand session windows
+    /// are not sorted again for each of thousands of files).
+    private(set) var windows: IntervalUnion
 
     public init(request: ScanRequest, options: ScanOptions = ScanOptions()) {
         self.request = request
         self.options = options
+        self.windows = IntervalUnion(request.windows)
     }
 
     /// Scans every path (files, folders walked recursively in sorted order without following links,
@@ -250,7 +256,7 @@ public struct LogScanner: Sendable {
     }
 
     func scanItem(_ item: WorkItem, file: FileRef, readAhead: Bool) -> ItemOutcome {
-        var scanner = ChunkScanner(request: request, options: options, display: file.display)
+        var scanner = ChunkScanner(request: request, windows: windows, options: options, display: file.display)
         switch file.kind {
         case .plain:
             let fd = file.openFD()

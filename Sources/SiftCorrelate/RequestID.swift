@@ -174,3 +174,14 @@ public struct RequestIDSet: Sendable {
         return false
     }
 }
+
+/// `s.trimmingCharacters(in: .whitespaces)`, without Foundation when there is nothing to trim (an
+/// ASCII first and last byte that is neither a space nor a tab: the common case, a hundred thousand
+/// times per join).
+@inline(__always)
+func trimmingWhitespace(_ s: String) -> String {
+    guard let first = s.utf8.first, let last = s.utf8.last else { return s }
+    @inline(__always) func plain(_ c: UInt8) -> Bool { c < 0x80 && c != 0x20 && c != 0x09 }
+    if plain(first) && plain(last) { return s }
+    return s.trimmingCharacters(in: .whitespaces)
+}

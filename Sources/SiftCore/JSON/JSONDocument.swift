@@ -263,33 +263,67 @@ struct JSONTapeParser {
 
     /// A string's node: its content, and in `count` the UTF-8 length of its decoded text when the
     /// content is all ASCII (escapes counted as the bytes they stand for), -1 otherwise.
+    ///
+    /// Sixteen bytes at a time: the bytes that end or interrupt plain text (a quote, a backslash, a
+    /// control byte and, until the first, a byte of 0x80 or more) are found with byte-wise vector
+    /// arithmetic, then taken in order within the block; a two-byte escape (`\"`, `\n`…) is checked
+    /// there without leaving it. Anything else (a `\u` escape, an invalid escape, a backslash in a
+    /// block's last byte, a control byte, the first non-ASCII byte) and the last bytes of the text
+    /// (under 16) go through the byte-at-a-time code, which decides every error.
     mutating func string(_ b: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
         var i = start + 1
         var escaped = false
         var nonASCII = false
+        // 0x80 in every lane until a byte of 0x80 or more was seen, then 0.
+        var keepHigh = SIMD16<UInt8>(repeating: 0x80)
         var saved = 0
         let n = b.count
         let base = b.baseAddress!
         @inline(__always) func width(_ v: Int) -> Int { v < 0x80 ? 1 : v < 0x800 ? 2 : 3 }
-        while i < n {
-            // Eight bytes at a time past plain ASCII text: no quote, backslash, control byte or (until
-            // the first) byte of 0x80 or more in the word.
-            let high: UInt64 = nonASCII ? 0 : 0x8080_8080_8080_8080
-            while i + 8 <= n {
-                let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-                let q = w ^ 0x2222_2222_2222_2222
-                let bs = w ^ 0x5C5C_5C5C_5C5C_5C5C
-                let special = ((q &- 0x0101_0101_0101_0101) & ~q) | ((bs &- 0x0101_0101_0101_0101) & ~bs)
-                    | ((w &- 0x2020_2020_2020_2020) & ~w) | (w & high)
-                let hit = special & 0x8080_8080_8080_8080
-                if hit != 0 {
-                    // The lowest flagged byte is exact (a borrow only runs upward): go straight to it.
-                    i += hit.trailingZeroBitCount >> 3
-                    break
+        // Offsets stay below `n` (under 2 GiB: `JSONDocument.init`), so `&+` cannot wrap here.
+        while true {
+            // The next byte to look at byte by byte: `at`.
+            var at = i
+            if i &+ 16 <= n {
+                let v = UnsafeRawPointer(base + i).loadUnaligned(as: SIMD16<UInt8>.self)
+                // A lane's top bit: the byte is a quote, a backslash or below 0x20 (`x - c` borrows
+                // into the top bit when `x` is `c`, and `x - 0x20` when `x` is below 0x20; no borrow
+                // crosses lanes), or (until the first) 0x80 or more, for which all three set it too:
+                // the top bit of `v` itself takes them out once one was seen.
+                let any = ((v ^ SIMD16(repeating: 0x22)) &- 1) | ((v ^ SIMD16(repeating: 0x5C)) &- 1)
+                    | (v &- SIMD16(repeating: 0x20))
+                let special = any & (~v | keepHigh)
+                let words = unsafeBitCast(special, to: SIMD2<UInt64>.self)
+                let lo = words.x & 0x8080_8080_8080_8080, hi = words.y & 0x8080_8080_8080_8080
+                if lo | hi == 0 {
+                    i &+= 16
+                    continue
                 }
-                i += 8
+                // One bit per byte of the block (bit k: byte k).
+                var mask = JSONTapeParser.bits(lo) | JSONTapeParser.bits(hi) << 8
+                while true {
+                    let p = mask.trailingZeroBitCount
+                    at = i &+ p
+                    guard p < 15, base[at] == 0x5C, JSONTapeParser.isShortEscape(base[at &+ 1]) else { break }
+                    // A two-byte escape inside the block: the byte it escapes is no special byte.
+                    escaped = true
+                    saved &+= 1
+                    mask &= ~(3 << UInt32(truncatingIfNeeded: p))
+                    if mask == 0 { break }
+                }
+                if mask == 0 {
+                    i &+= 16
+                    continue
+                }
+            } else {
+                while at < n {
+                    let c = base[at]
+                    if c == 0x22 || c == 0x5C || c < 0x20 || (c >= 0x80 && !nonASCII) { break }
+                    at &+= 1
+                }
+                guard at < n else { break }
             }
-            guard i < n else { break }
+            i = at
             let c = base[i]
             if c == 0x22 {
                 let decoded = nonASCII ? -1 : Int32(truncatingIfNeeded: i - start - 1 - saved)
@@ -335,11 +369,33 @@ struct JSONTapeParser {
                 }
                 continue
             }
-            if c >= 0x80 { nonASCII = true; i += 1; continue }
-            if c < 0x20 { return fail(.syntax, i, "control character in a string") }
-            i += 1
+            if c >= 0x80 {
+                nonASCII = true
+                keepHigh = SIMD16(repeating: 0)
+                i += 1
+                continue
+            }
+            return fail(.syntax, i, "control character in a string")
         }
         return fail(.unterminated, start, "line ends inside a string")
+    }
+
+    /// The top bit of each byte of `x`, gathered: bit k is byte k's.
+    @inline(__always)
+    static func bits(_ x: UInt64) -> UInt32 {
+        UInt32(truncatingIfNeeded: ((x >> 7) &* 0x0102_0408_1020_4080) >> 56)
+    }
+
+    /// Whether `\` followed by `c` is a two-byte escape (`\u` is six bytes).
+    @inline(__always)
+    static func isShortEscape(_ c: UInt8) -> Bool {
+        switch c {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+             UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            return true
+        default:
+            return false
+        }
     }
 
     mutating func array(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, depth: Int) -> Int {
@@ -407,6 +463,13 @@ struct JSONTapeParser {
 
     /// Sets `duplicates` when two member names of the object at node `me` are equal (escapes resolved).
     private mutating func checkDuplicates(_ b: UnsafeBufferPointer<UInt8>, object me: Int, count: Int) {
+        // Names without escapes (nearly every object): distinct fingerprints of their bytes mean
+        // distinct names, and nothing more is done. Otherwise the names are hashed as decoded.
+        let slots = count <= 8 ? count : 1 << (Int.bitWidth - (2 * count - 1).leadingZeroBitCount)
+        let distinct = withUnsafeTemporaryAllocation(of: UInt64.self, capacity: slots) { table in
+            nodes.withUnsafeBufferPointer { JSONTapeParser.distinctPlainNames(b, $0, object: me, count: count, table: table) }
+        }
+        if distinct { return }
         keyHashes.removeAll(keepingCapacity: true)
         var k = me + 1
         for _ in 0..<count {
@@ -420,6 +483,65 @@ struct JSONTapeParser {
             keyHashes.sort()
             for x in 1..<count where keyHashes[x] == keyHashes[x - 1] { duplicates = true; return }
         }
+    }
+
+    /// Whether the `count` member names of the object at `nodes[me]` are all free of escapes and
+    /// their fingerprints all differ: then no two names are equal. False says only that this could
+    /// not tell. `table` holds `count` fingerprints (8 names or fewer, compared pairwise) or is a
+    /// hash set of a power of two slots, at least twice `count`.
+    static func distinctPlainNames(_ b: UnsafeBufferPointer<UInt8>, _ nodes: UnsafeBufferPointer<JSONNode>, object me: Int,
+                                   count: Int, table: UnsafeMutableBufferPointer<UInt64>) -> Bool {
+        guard let base = b.baseAddress else { return false }
+        var k = me + 1
+        if count <= 8 {
+            for x in 0..<count {
+                let n = nodes[k]
+                if n.escaped { return false }
+                let print = fingerprint(base, Int(n.start), Int(n.end), b.count)
+                for y in 0..<x where table[y] == print { return false }
+                table[x] = print
+                k = Int(nodes[Int(n.next)].next)
+            }
+            return true
+        }
+        table.initialize(repeating: 0)
+        let shift = UInt64(UInt64.bitWidth - table.count.trailingZeroBitCount)
+        let last = table.count - 1
+        for _ in 0..<count {
+            let n = nodes[k]
+            if n.escaped { return false }
+            // 0 marks a free slot; a low bit set on each keeps them apart (two fingerprints that
+            // differ only there are taken for equal: the decoded check then decides).
+            let print = fingerprint(base, Int(n.start), Int(n.end), b.count) | 1
+            var slot = Int(truncatingIfNeeded: (print &* 0x9E37_79B9_7F4A_7C15) >> shift)
+            while table[slot] != 0 {
+                if table[slot] == print { return false }
+                slot = (slot &+ 1) & last
+            }
+            table[slot] = print
+            k = Int(nodes[Int(n.next)].next)
+        }
+        return true
+    }
+
+    /// A 64-bit fingerprint of the bytes `base[s..<e]` (`n` bytes readable from `base`): equal bytes,
+    /// equal fingerprints. Their length, and their first and last eight bytes (all of them when
+    /// fewer than nine).
+    @inline(__always)
+    static func fingerprint(_ base: UnsafePointer<UInt8>, _ s: Int, _ e: Int, _ n: Int) -> UInt64 {
+        let length = e - s
+        var first: UInt64 = 0, last: UInt64 = 0
+        if length >= 8 {
+            first = UnsafeRawPointer(base + s).loadUnaligned(as: UInt64.self)
+            last = UnsafeRawPointer(base + e - 8).loadUnaligned(as: UInt64.self)
+        } else if s + 8 <= n {
+            // The name and what follows it (its closing quote at least), cut to the name's bytes:
+            // the first byte lowest, as below.
+            first = UnsafeRawPointer(base + s).loadUnaligned(as: UInt64.self).littleEndian & ((1 << UInt64(8 * length)) - 1)
+        } else {
+            for i in s..<e { first |= UInt64(base[i]) << UInt64(8 * (i - s)) }
+        }
+        return (first &* 0x9E37_79B9_7F4A_7C15) ^ ((last &* 0xC2B2_AE3D_27D4_EB4F) >> 1) ^ UInt64(length) << 56
     }
 
     /// FNV-1a over a member name's decoded UTF-8 bytes.

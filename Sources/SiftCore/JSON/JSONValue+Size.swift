@@ -33,8 +33,39 @@ extension JSONValue {
             return stringBytes.withUnsafeBufferPointer { Base64.decodedCount(bytes: $0) }
         }
         return doc.bytes.withUnsafeBufferPointer { b in
-            Base64.decodedCount(bytes: UnsafeBufferPointer(rebasing: b[Int(n.start)..<Int(n.end)]))
+            let s = Int(n.start), e = Int(n.end)
+            // Whole blocks of symbols only (no padding, white space or stranger) decode to 3 bytes per
+            // 4 symbols whatever follows; the rest is counted by `Base64.decodedCount` itself.
+            let plain = JSONValue.base64Prefix(b, s, e)
+            return Base64.decodedCount(bytes: UnsafeBufferPointer(rebasing: b[(s + plain)..<e])).map { $0 + plain / 4 * 3 }
         }
+    }
+
+    /// How many bytes from `b[s]` on, in whole blocks of 16 before `e`, are base64 symbols of either
+    /// alphabet (`A`–`Z`, `a`–`z`, `0`–`9`, `+`, `/`, `-`, `_`): a multiple of 16.
+    static func base64Prefix(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int) -> Int {
+        guard let base = b.baseAddress else { return 0 }
+        var i = s
+        // A lane's top bit: the byte is in `lo..<lo + count` (count at most 128): `x - lo` is then
+        // below `count`, which borrows; a byte of 0x80 or more after the subtraction is out.
+        @inline(__always) func within(_ v: SIMD16<UInt8>, _ lo: UInt8, _ count: UInt8) -> SIMD16<UInt8> {
+            let y = v &- SIMD16(repeating: lo)
+            return (y &- SIMD16(repeating: count)) & ~y
+        }
+        @inline(__always) func equals(_ v: SIMD16<UInt8>, _ c: UInt8) -> SIMD16<UInt8> {
+            let y = v ^ SIMD16(repeating: c)
+            return (y &- 1) & ~y
+        }
+        while i + 16 <= e {
+            let v = UnsafeRawPointer(base + i).loadUnaligned(as: SIMD16<UInt8>.self)
+            let symbol = within(v | SIMD16(repeating: 0x20), UInt8(ascii: "a"), 26) | within(v, UInt8(ascii: "0"), 10)
+                | equals(v, UInt8(ascii: "+")) | equals(v, UInt8(ascii: "/")) | equals(v, UInt8(ascii: "-"))
+                | equals(v, UInt8(ascii: "_"))
+            let words = unsafeBitCast(symbol, to: SIMD2<UInt64>.self)
+            guard words.x & words.y & 0x8080_8080_8080_8080 == 0x8080_8080_8080_8080 else { break }
+            i += 16
+        }
+        return i - s
     }
 
     /// Whether `b[s..<e]` holds no byte of 0x80 or more (eight bytes at a time).

@@ -26,28 +26,41 @@ public struct JSONValue: @unchecked Sendable {
 
     /// The member named `key` (the first one, if the name repeats).
     public subscript(key: String) -> JSONValue? {
-        let n = node
+        let doc = self.doc
+        let n = doc.nodes[index]
         guard n.kind == .object, n.count > 0 else { return nil }
-        var k = key
-        return k.withUTF8 { keyBytes -> JSONValue? in
-            doc.bytes.withUnsafeBufferPointer { b -> JSONValue? in
-                var i = index + 1
-                for _ in 0..<n.count {
-                    let kn = doc.nodes[i]
-                    let v = Int(kn.next)
-                    if kn.escaped {
-                        if JSONValue(doc: doc, index: i).stringBytes.elementsEqual(keyBytes) {
-                            return JSONValue(doc: doc, index: v)
-                        }
-                    } else if Int(kn.end - kn.start) == keyBytes.count,
-                              memcmp(b.baseAddress! + Int(kn.start), keyBytes.baseAddress!, keyBytes.count) == 0 {
-                        return JSONValue(doc: doc, index: v)
-                    }
-                    i = Int(doc.nodes[v].next)
+        var key = key
+        let found = key.withUTF8 { k in
+            doc.nodes.withUnsafeBufferPointer { nodes in
+                doc.bytes.withUnsafeBufferPointer { b in
+                    JSONValue.member(k, of: index, count: Int(n.count), nodes, b, doc)
                 }
-                return nil
             }
         }
+        return found.map { JSONValue(doc: doc, index: $0) }
+    }
+
+    /// The tape index of the value of the first member named `key` of the object at `nodes[object]`.
+    @inline(__always)
+    static func member(_ key: UnsafeBufferPointer<UInt8>, of object: Int, count: Int, _ nodes: UnsafeBufferPointer<JSONNode>,
+                       _ b: UnsafeBufferPointer<UInt8>, _ doc: JSONDocument) -> Int? {
+        let length = key.count
+        var i = object + 1
+        for _ in 0..<count {
+            let kn = nodes[i]
+            let v = Int(kn.next)
+            if kn.escaped {
+                if JSONValue(doc: doc, index: i).stringBytes.elementsEqual(key) { return v }
+            } else if Int(kn.end &- kn.start) == length {
+                // Names are short and differ early: compared here, not through a call.
+                let s = Int(kn.start)
+                var k = 0
+                while k < length && b[s &+ k] == key[k] { k &+= 1 }
+                if k == length { return v }
+            }
+            i = Int(nodes[v].next)
+        }
+        return nil
     }
 
     /// Follows a path of member names.

@@ -202,7 +202,14 @@ final class ParsedLines: @unchecked Sendable {
             defer { at += 1 }
             return current[at]
         }
-        current = []   // the batch before is released before the next is taken
+        // The batch before is released before the next is taken, and freed (its lines and their
+        // tapes, where nothing else holds them) on a worker: the checks' thread goes straight on.
+        if workers > 1 && !current.isEmpty {
+            let done = current
+            current = []
+            DispatchQueue.global().async { withExtendedLifetime(done) {} }
+        }
+        current = []
         cond.lock()
         while true {
             if head < batches.count, let batch = batches[head], let items = batch.items {

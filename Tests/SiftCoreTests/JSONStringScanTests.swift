@@ -1,0 +1,211 @@
+import Testing
+@testable import SiftCore
+
+/// The string scanner reads sixteen bytes at a time; what it makes of a string must be what reading
+/// it a byte at a time makes (`Reference`), wherever in a block, or at the end of the text, a quote,
+/// an escape, a control byte or a byte of 0x80 or more falls.
+@Suite struct JSONStringScanTests {
+    /// What the parser made of one string starting at byte 0 of `text`.
+    struct Outcome: Equatable, CustomStringConvertible {
+        var next = 0
+        var end = 0
+        var escaped = false
+        var count: Int32 = 0
+        var error: JSONParseError?
+        var description: String {
+            error.map { "error \($0.reason) at \($0.offset): \($0.message)" }
+                ?? "end \(end), next \(next), escaped \(escaped), count \(count)"
+        }
+    }
+
+    static func scan(_ text: [UInt8]) -> Outcome {
+        var parser = JSONTapeParser(maxDepth: 512)
+        let next = text.withUnsafeBufferPointer { parser.string($0, 0) }
+        if let e = parser.error { return Outcome(error: e) }
+        let node = parser.nodes[0]
+        #expect(node.start == 1)
+        return Outcome(next: next, end: Int(node.end), escaped: node.escaped, count: node.count)
+    }
+
+    /// The scanner as it was before it read blocks: byte by byte.
+    static func reference(_ b: [UInt8]) -> Outcome {
+        func fail(_ r: JSONParseError.Reason, _ at: Int, _ m: String) -> Outcome {
+            Outcome(error: JSONParseError(reason: r, offset: at, message: m))
+        }
+        func printable(_ c: UInt8) -> String {
+            (c >= 0x20 && c < 0x7F) ? String(UnicodeScalar(c)) : "\\x" + String(c, radix: 16)
+        }
+        func width(_ v: Int) -> Int { v < 0x80 ? 1 : v < 0x800 ? 2 : 3 }
+        var i = 1, escaped = false, nonASCII = false, saved = 0
+        let n = b.count
+        while i < n {
+            let c = b[i]
+            if c == 0x22 {
+                return Outcome(next: i + 1, end: i, escaped: escaped,
+                               count: nonASCII ? -1 : Int32(truncatingIfNeeded: i - 1 - saved))
+            }
+            if c == 0x5C {
+                escaped = true
+                guard i + 1 < n else { break }
+                let e = b[i + 1]
+                switch e {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+                     UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    saved += 1
+                    i += 2
+                case UInt8(ascii: "u"):
+                    guard i + 6 <= n else { return fail(.unterminated, i, "line ends inside a \\u escape") }
+                    var v = 0
+                    for k in 2..<6 {
+                        let h = hexValue(b[i + k])
+                        if h < 0 { return fail(.syntax, i + k, "invalid \\u escape") }
+                        v = v << 4 | h
+                    }
+                    i += 6
+                    if v >= 0xD800 && v < 0xE000 {
+                        if v < 0xDC00, i + 6 <= n, b[i] == 0x5C, b[i + 1] == UInt8(ascii: "u") {
+                            var lo = 0
+                            for k in 2..<6 { lo = lo << 4 | max(0, hexValue(b[i + k])) }
+                            if lo >= 0xDC00 && lo < 0xE000 {
+                                saved += 6 - 1
+                                continue
+                            }
+                        }
+                        saved += 6 - 3
+                    } else {
+                        saved += 6 - width(v)
+                    }
+                default:
+                    return fail(.syntax, i + 1, "invalid escape '\\\(printable(e))'")
+                }
+                continue
+            }
+            if c >= 0x80 { nonASCII = true; i += 1; continue }
+            if c < 0x20 { return fail(.syntax, i, "control character in a string") }
+            i += 1
+        }
+        return fail(.unterminated, 0, "line ends inside a string")
+    }
+
+    /// What can interrupt plain text: every kind of escape (valid, invalid, cut short), quotes,
+    /// control bytes, DEL, and UTF-8 both valid and not.
+    static let tokens: [[UInt8]] = [
+        #"""#, #"\""#, #"\\"#, #"\/"#, #"\b"#, #"\f"#, #"\n"#, #"\r"#, #"\t"#, #"\u0041"#, #"\u00e9"#, #"\u20ac"#,
+        #"\ud83d\ude00"#, #"\ud83d"#, #"\udc00"#, #"\ud83dx"#, #"\ud83d\u0041"#, #"\x"#, #"\'"#, #"\u12"#, #"\u12G4"#,
+        #"\\\""#, #"\"\""#, "\\", "\\u",
+    ].map { Array($0.utf8) } + [[0x00], [0x09], [0x0A], [0x1F], [0x7F], [0x80], [0xFF], [0xC3, 0xA9], [0xC3, 0x28],
+                                [0xE2, 0x82], [0xF0, 0x9F, 0x98, 0x80], [0x5C, 0x80], [0x5C, 0x00]]
+
+    /// One token at every offset of the first three blocks, with text after it of every length up to
+    /// past a block, ending with a quote or with the line.
+    @Test func oneTokenAtEveryPosition() {
+        for token in JSONStringScanTests.tokens {
+            for before in 0..<40 {
+                for after in 0..<20 {
+                    for closed in [true, false] {
+                        var text: [UInt8] = [0x22] + Array(repeating: UInt8(ascii: "a"), count: before) + token
+                            + Array(repeating: UInt8(ascii: "b"), count: after)
+                        if closed { text.append(0x22) }
+                        let got = JSONStringScanTests.scan(text)
+                        let want = JSONStringScanTests.reference(text)
+                        #expect(got == want, "\(token) after \(before), \(after) more, closed \(closed)")
+                        if got != want { return }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Two tokens, the second at every distance from the first, across block boundaries.
+    @Test func twoTokensAtEveryDistance() {
+        let tokens = JSONStringScanTests.tokens
+        for first in tokens {
+            for second in tokens {
+                for before in [0, 5, 12, 13, 14, 15, 16, 17] {
+                    for gap in 0..<18 {
+                        let text: [UInt8] = [0x22] + Array(repeating: UInt8(ascii: "a"), count: before) + first
+                            + Array(repeating: UInt8(ascii: "b"), count: gap) + second
+                            + Array(repeating: UInt8(ascii: "c"), count: 17) + [0x22]
+                        let got = JSONStringScanTests.scan(text)
+                        let want = JSONStringScanTests.reference(text)
+                        #expect(got == want, "\(first) after \(before), \(second) \(gap) later")
+                        if got != want { return }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Random strings made mostly of the bytes that matter, of every length up to five blocks.
+    @Test func randomStrings() {
+        var state: UInt64 = 0x5EED
+        func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        let alphabet = Array(#"a\\\\\"nu0d8cDE/"#.utf8) + [0x01, 0x1F, 0x20, 0x7F, 0x80, 0xC3, 0xA9, 0xFF]
+        for _ in 0..<40_000 {
+            let length = Int(next() % 80)
+            var text: [UInt8] = [0x22]
+            for _ in 0..<length { text.append(alphabet[Int(next() % UInt64(alphabet.count))]) }
+            if next() % 4 != 0 { text.append(0x22) }
+            let got = JSONStringScanTests.scan(text)
+            let want = JSONStringScanTests.reference(text)
+            #expect(got == want, "\(text)")
+            if got != want { return }
+        }
+    }
+
+    /// Long runs of two-byte escapes (JSON text inside JSON) and plain runs, block after block.
+    @Test func longEscapedText() throws {
+        let inner = #"{\"page\": 1, \"items\": [{\"id\": \"prd_4704b9e2\", \"name\": \"Wool \\\"Scarf\\\"\", \"tags\": []}]}"#
+        for k in 0..<40 {
+            let text = Array(("\"" + String(repeating: "x", count: k) + String(repeating: inner, count: 7) + "\"").utf8)
+            #expect(JSONStringScanTests.scan(text) == JSONStringScanTests.reference(text))
+            let doc = try JSONDocument(bytes: Array("{\"s\":".utf8) + text + Array("}".utf8))
+            #expect(doc.root["s"]?.decodedUTF8Count == doc.root["s"]?.string?.utf8.count)
+        }
+    }
+
+    /// Member names compared in place or decoded: a repeat is found either way, and only a repeat.
+    @Test func repeatedNames() throws {
+        let cases: [(String, Bool)] = [
+            (#"{"a":1,"b":2}"#, false), (#"{"a":1,"a":2}"#, true), (#"{"a":1,"\u0061":2}"#, true),
+            (#"{"abcdefghijkl":1,"abcdefghijkm":2}"#, false), (#"{"abcdefghijkl":1,"abcdefghijkl":2}"#, true),
+            (#"{"abcdefgh-middle-xyz":1,"abcdefgh+middle+xyz":2}"#, false),
+            (#"{"abcdefgh-middle-xyz":1,"abcdefgh-middle-xyz":2}"#, true),
+            ("{" + (0..<40).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + "}", false),
+            ("{" + (0..<40).map { "\"k\($0 % 39)\":\($0)" }.joined(separator: ",") + "}", true),
+            ("{" + (0..<40).map { "\"key-with-a-long-shared-prefix-\($0)-and-suffix\":\($0)" }.joined(separator: ",") + "}", false),
+            ("{" + (0..<40).map { "\"key-with-a-long-shared-prefix-\($0 % 39)-and-suffix\":\($0)" }.joined(separator: ",") + "}", true),
+        ]
+        for (text, repeated) in cases {
+            let doc = try JSONDocument(string: text)
+            #expect(doc.hasDuplicateKeys == repeated, "\(text)")
+        }
+    }
+
+    /// Base64 counted a block at a time must count what `Base64.decodedCount` counts, wherever a
+    /// padding sign, white space, a URL-safe symbol or a stranger falls.
+    @Test func base64CountedInBlocks() throws {
+        let symbols = Array("ABCXYZabcxyz0189+/-_".utf8)
+        let odd: [[UInt8]] = [[], Array("=".utf8), Array("==".utf8), [0x20], Array(#"\n"#.utf8), Array("*".utf8),
+                              Array("@".utf8), Array("[".utf8), Array("`".utf8), Array("{".utf8), Array(":".utf8),
+                              Array(".".utf8), Array(",".utf8), [0xC3, 0xA9], [0x7F], Array("=A".utf8)]
+        for length in 0..<50 {
+            for o in odd {
+                for at in stride(from: 0, through: length, by: 3) {
+                    var data = (0..<length).map { symbols[$0 * 7 % symbols.count] }
+                    data.insert(contentsOf: o, at: at)
+                    let doc = try JSONDocument(bytes: Array(#"{"d":""#.utf8) + data + Array(#""}"#.utf8))
+                    let value = try #require(doc.root["d"])
+                    let want = value.stringBytes.withUnsafeBufferPointer { Base64.decodedCount(bytes: $0) }
+                    #expect(value.base64DecodedCount == want, "\(data)")
+                }
+            }
+        }
+    }
+}

@@ -115,34 +115,51 @@ public enum ScrubCommand: SiftCommand {
             let walk = InputWalker.walk(path: input, limits: limits) { entry in
                 guard walkError == nil else { return }
                 do {
-                    let bytes = try ScrubCommand.readAll(entry.source)
                     var name = entry.name
-                    var data = bytes
                     if let hex = ScrubCommand.blobHex(entry.name) {
+                        // A blob is read whole: the first read refused any over the blob bound.
+                        let bytes = try ScrubCommand.readAll(entry.source)
+                        var data = bytes
                         if let renamed = scrubber.renames[hex], let out = try scrubber.content(bytes) {
                             name = String(entry.name.dropLast(hex.count + 3)) + renamed.hex.prefix(2) + "/" + renamed.hex
                             data = out
                             changes.append("\(entry.name) → \(name) (re-hashed)")
                         }
-                    } else if ScrubCommand.isJSONText(entry, bytes) {
-                        if let edited = try ScrubCommand.rewrite(bytes, scrubber: &scrubber, limits: limits) {
-                            data = edited
-                            changes.append("\(entry.name): rewritten")
+                        if !entry.isWholeInput, let renamed = scrubber.values.rename(name, used: &scrubber.used) {
+                            changes.append("\(name) → \(renamed) (renamed)")
+                            name = renamed
                         }
+                        try out.add(name: name, bytes: data, deflate: entry.isDeflated)
+                        return
+                    }
+                    // Any other entry is streamed: read, edited and written a line or a piece at a time.
+                    let renamed = entry.isWholeInput ? nil : scrubber.values.rename(name, used: &scrubber.used)
+                    let sink = try out.begin(name: renamed ?? name, deflate: entry.isDeflated, sizeHint: entry.declaredSize)
+                    let isJSON = ScrubCommand.isJSONText(entry)
+                    let peek = PrefixedSource.peek(entry.source, count: 2)
+                    let changed: Bool
+                    if Scrubber.isGzip(peek.peeked) && (!isJSON || !entry.isWholeInput) {
+                        // A gzip'd file in a folder or an archive (a whole input was inflated by the walker).
+                        changed = try scrubber.gzipped(peek, scratchNear: out.scratchNear, to: sink) { s, source, sink in
+                            isJSON ? try s.jsonText(source, to: sink) : try s.otherText(source, to: sink, depth: 1)
+                        }
+                    } else if isJSON {
+                        changed = try scrubber.jsonText(peek, to: sink)
+                    } else {
+                        changed = try scrubber.otherText(peek, to: sink, depth: 0)
+                    }
+                    try sink.finish()
+                    if changed { changes.append("\(entry.name): rewritten") }
+                    if isJSON {
                         for k in scrubber.keyRenames {
                             renamedNames.append("\(entry.name) line \(k.line): a later copy of '\(k.from)' in one object → '\(k.to)' (verify.duplicate-key)")
                         }
                         scrubber.keyRenames.removeAll()
-                    } else if let edited = (try? scrubber.content(bytes)) ?? scrubber.values.replace(bytes, used: &scrubber.used) {
-                        // Any other file (notes, export.json, a stray .json) is read as text by verify.
-                        data = edited
-                        changes.append("\(entry.name): rewritten")
                     }
-                    if !entry.isWholeInput, let renamed = scrubber.values.rename(name, used: &scrubber.used) {
+                    if let renamed {
                         changes.append("\(name) → \(renamed) (renamed)")
                         name = renamed
                     }
-                    try out.add(name: name, bytes: data, deflate: entry.isDeflated)
                 } catch {
                     walkError = error
                 }
@@ -190,7 +207,7 @@ public enum ScrubCommand: SiftCommand {
     }
 
     /// Session files, HAR documents and whole-file inputs are JSON text to edit; anything else is copied.
-    static func isJSONText(_ entry: ArchiveEntry, _ bytes: [UInt8]) -> Bool {
+    static func isJSONText(_ entry: ArchiveEntry) -> Bool {
         let n = entry.name.lowercased()
         return entry.isWholeInput || n.hasSuffix(".jsonl") || n.hasSuffix(".jsonl.gz") || n.hasSuffix(".har") || n.hasSuffix(".har.gz")
     }
@@ -287,12 +304,17 @@ final class ScrubCollector: Analysis {
     }
 }
 
-/// Where scrubbed entries go: a folder, a zip, a tar (gzip'd or not), or one file.
+/// Where scrubbed entries go: a folder, a zip, a tar (gzip'd or not), or one file. An entry is added
+/// whole (`add`) or written a piece at a time (`begin`); a tar entry written in pieces is gathered in
+/// a scratch file first, its header needing its size.
 final class ScrubOutput {
     enum Sink { case folder(String), zip(ZipWriter, NewFile), tar(TarWriter, NewFile, DeflateStream?), file(NewFile, Bool), none }
     private var sink: Sink
+    /// A path whose folder takes the scratch files (the output's own folder; a temporary one for a dry run).
+    let scratchNear: String
 
     init(kind: ContainerKind, gzip: Bool, path: String?, dryRun: Bool) throws {
+        scratchNear = !dryRun ? path ?? "" : URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("pbsift-scrub").path
         guard let path, !dryRun else { sink = .none; return }
         switch kind {
         case .folder:
@@ -300,7 +322,7 @@ final class ScrubOutput {
             sink = .folder(path)
         case .zip:
             let f = try NewFile(path: path)
-            sink = .zip(ZipWriter(sink: { try f.write($0) }), f)
+            sink = .zip(ZipWriter(file: f), f)
         case .tar, .tarGz:
             let f = try NewFile(path: path)
             let d = kind == .tarGz ? try DeflateStream(gzip: true) : nil
@@ -312,23 +334,61 @@ final class ScrubOutput {
         }
     }
 
+    /// A new file in the output folder, its folders made as needed.
+    private static func newFile(root: String, name: String) throws -> NewFile {
+        var dir = root
+        let parts = name.split(separator: "/").map(String.init)
+        for p in parts.dropLast() {
+            dir += "/" + p
+            var st = stat()
+            if lstat(dir, &st) != 0 {
+                guard mkdir(dir, 0o755) == 0 else { throw WriteError("cannot create '\(dir)': \(String(cString: strerror(errno)))") }
+            } else if st.st_mode & S_IFMT != S_IFDIR {
+                throw WriteError("'\(dir)' is not a folder")
+            }
+        }
+        return try NewFile(path: root + "/" + name)
+    }
+
+    /// Starts an entry written a piece at a time; `deflate` as for `add`, `sizeHint` its likely size.
+    func begin(name: String, deflate: Bool, sizeHint: Int64?) throws -> EntrySink {
+        switch sink {
+        case .none:
+            return EntrySink(put: { _ in }, end: {})
+        case .folder(let root):
+            let f = try ScrubOutput.newFile(root: root, name: name)
+            return EntrySink(put: { try f.write($0) }, end: { try f.close() })
+        case .zip(let z, _):
+            let e = try z.begin(name: name, deflate: deflate, sizeHint: sizeHint)
+            return EntrySink(put: { try e.write($0) }, end: { try e.finish() })
+        case .tar(let t, _, _):
+            let spool = try SpoolFile(near: scratchNear)
+            return EntrySink(put: { try spool.write($0) }, end: { try t.add(name: name, size: spool.count) { try spool.copy(to: $0) } })
+        case .file(let f, let gzip):
+            // The input was one file: gzip'd inputs were inflated by the walker, so compress again
+            // (unless what is written is gzip'd already), deciding on the first bytes.
+            final class Decision { var deflater: DeflateStream?? }
+            let decision = Decision()
+            let decide = { (first: UnsafeRawBufferPointer) throws -> DeflateStream? in
+                if let d = decision.deflater { return d }
+                let d = gzip && !(first.count >= 2 && first[0] == 0x1F && first[1] == 0x8B) ? try DeflateStream(gzip: true) : nil
+                decision.deflater = .some(d)
+                return d
+            }
+            return EntrySink(put: { raw in
+                if let d = try decide(raw) { try f.write(d.write(raw)) } else { try f.write(raw) }
+            }, end: {
+                if let d = try decide(UnsafeRawBufferPointer(start: nil, count: 0)) { try f.write(d.finish()) }
+            })
+        }
+    }
+
     /// Adds one entry; `deflate`: the input stored it compressed (a zip member), so the copy does too.
     func add(name: String, bytes: [UInt8], deflate: Bool) throws {
         switch sink {
         case .none: break
         case .folder(let root):
-            var dir = root
-            let parts = name.split(separator: "/").map(String.init)
-            for p in parts.dropLast() {
-                dir += "/" + p
-                var st = stat()
-                if lstat(dir, &st) != 0 {
-                    guard mkdir(dir, 0o755) == 0 else { throw WriteError("cannot create '\(dir)': \(String(cString: strerror(errno)))") }
-                } else if st.st_mode & S_IFMT != S_IFDIR {
-                    throw WriteError("'\(dir)' is not a folder")
-                }
-            }
-            let f = try NewFile(path: root + "/" + name)
+            let f = try ScrubOutput.newFile(root: root, name: name)
             try f.write(bytes)
             try f.close()
         case .zip(let z, _): try z.add(name: name, bytes: bytes, deflate: deflate)

@@ -258,7 +258,8 @@ struct Scrubber {
         }
     }
 
-    /// A JSON Lines file: each line that parses is edited; any other line is kept as it is.
+    /// A JSON Lines file held whole (gzip inside a gzip'd session file): each line that parses is
+    /// edited; any other line is kept as it is. `streamLines` is the same, a line at a time.
     mutating func jsonLines(_ bytes: [UInt8]) throws -> [UInt8]? {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
@@ -276,16 +277,7 @@ struct Scrubber {
                 continue
             }
             let line = Array(bytes[start..<end])
-            let doc = try? JSONDocument(bytes: line, maxDepth: limits.maxJSONDepth)
-            if let doc, doc.root["type"]?.string == "frame" {
-                out += frameStandIn(doc.root)
-                framesReplaced += 1
-                changed = true
-            } else if let doc, let edited = try resolved(doc, edited: try document(doc), line: number) {
-                out += edited
-                changed = true
-            } else if let edited = values.replace(line, used: &used) {
-                // A damaged line is read as text by verify: its values are replaced where they stand.
+            if let edited = try self.line(line, number: number) {
                 out += edited
                 changed = true
             } else {

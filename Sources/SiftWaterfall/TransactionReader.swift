@@ -13,6 +13,13 @@ public enum TransactionReader {
     static let otherNames = ["reusedConnection", "fetchType", "networkProtocol", "remoteAddress", "remotePort",
                              "tlsVersion", "statusCode", "url", "requestBodyBytes", "responseBodyBytes"]
     static let names: [[UInt8]] = (TransactionTimes.fieldNames + otherNames).map { Array($0.utf8) }
+    /// The ids of `names` by their length (at most six share one): a member name is compared with
+    /// these only.
+    static let idsByLength: [[Int]] = {
+        var t = [[Int]](repeating: [], count: 32)
+        for (k, n) in names.enumerated() where n.count < 32 { t[n.count].append(k) }
+        return t
+    }()
 
     /// The transaction, by the fast path when it can.
     public static func read(_ tx: JSONValue, index: Int, maxLen: Int, pool: StringPool? = nil) -> WaterfallTransaction {
@@ -47,6 +54,7 @@ public enum TransactionReader {
     /// One pass over the raw bytes; nil when the slow path must run.
     public static func fast(_ tx: JSONValue, index: Int, maxLen: Int, pool: StringPool? = nil) -> WaterfallTransaction? {
         let raw = tx.rawBytes
+        let names = TransactionReader.names, idsByLength = TransactionReader.idsByLength
         return raw.withUnsafeBufferPointer { b -> WaterfallTransaction? in
             let n = b.count
             guard n >= 2, b[0] == 0x7B else { return nil }
@@ -153,10 +161,12 @@ public enum TransactionReader {
                 // Which member is it?
                 let klen = ke - ks
                 var id = -1
-                for (k, name) in names.enumerated() where name.count == klen {
-                    if name.withUnsafeBufferPointer({ memcmp($0.baseAddress!, b.baseAddress! + ks, klen) == 0 }) {
-                        id = k
-                        break
+                if klen > 0 && klen < idsByLength.count {
+                    for k in idsByLength[klen] where names[k][0] == b[ks] {
+                        if names[k].withUnsafeBufferPointer({ memcmp($0.baseAddress!, b.baseAddress! + ks, klen) == 0 }) {
+                            id = k
+                            break
+                        }
                     }
                 }
                 if id >= 0 && seen & (1 << UInt32(id)) == 0 {

@@ -123,7 +123,7 @@ public final class WaterfallCollector {
     /// Takes one record of the current session (any type; only the header and network records matter).
     /// `parsed`: the record's `parse` when it was parsed already (on another thread); else it is
     /// parsed here.
-    public func add(_ record: Record, parsed: Parsed? = nil) {
+    public func add(_ record: Record, parsed: consuming Parsed? = nil) {
         let b: Builder
         if let c = current { b = c } else {
             b = Builder(input: "-", file: "-", sessionId: nil)
@@ -136,7 +136,10 @@ public final class WaterfallCollector {
             return
         }
         guard record.type == .network else { return }
-        var p = parsed ?? WaterfallCollector.parse(record, at: b.place, limits: limits, pool: scratch)
+        // Taken, not copied: the request's transactions are then this one's alone, and interning
+        // their texts writes them in place.
+        var p: Parsed
+        if let q = consume parsed { p = q } else { p = WaterfallCollector.parse(record, at: b.place, limits: limits, pool: scratch) }
         // One copy of each repeated text for every request, whichever thread parsed it.
         p.request.intern(into: pool)
         let request = p.request
@@ -253,6 +256,27 @@ public final class WaterfallCollector {
         }
     }
 
+    /// What a network record's member name stands for: 0 nothing the waterfall reads, 1…9 the
+    /// `NetworkRecord.Field` of raw value 0…8, 16…22 the waterfall's own (`source`, `category`,
+    /// `kind`, `label`, `response`, `request`, `metrics`: bits 9…15). By length first, then one or
+    /// two comparisons of short strings, rather than a comparison with every name.
+    static func member(_ key: String) -> UInt8 {
+        func f(_ x: NetworkRecord.Field) -> UInt8 { x.rawValue + 1 }
+        switch key.utf8.count {
+        case 2: return key == "id" ? f(.id) : 0
+        case 3: return key == "url" ? f(.url) : 0
+        case 4: return key == "kind" ? 18 : 0
+        case 5: return key == "state" ? f(.state) : key == "label" ? 19 : key == "error" ? f(.error) : 0
+        case 6: return key == "method" ? f(.method) : key == "source" ? 16 : 0
+        case 7: return key == "request" ? 21 : key == "metrics" ? 22 : 0
+        case 8: return key == "duration" ? f(.duration) : key == "category" ? 17 : key == "response" ? 20 : 0
+        case 9: return key == "requestId" ? f(.requestId) : 0
+        case 10: return key == "statusCode" ? f(.statusCode) : 0
+        case 15: return key == "echoedRequestId" ? f(.echoedRequestId) : 0
+        default: return 0
+        }
+    }
+
     private static func finding(_ rule: String, _ b: Place, _ r: WaterfallRequest, location: String?, message: String) -> Finding {
         Finding(rule: WaterfallRule.catalogue[rule], severity: WaterfallRule.severity(rule), input: b.input, file: b.file, sessionId: b.sessionId,
                 seq: r.seq, line: r.line, recordId: r.recordId, location: location, message: message)
@@ -274,23 +298,15 @@ public final class WaterfallCollector {
         var seen: UInt16 = 0
         var metricsValue: JSONValue?
         j.forEachMember { key, v in
-            if let f = NetworkRecord.Field(key) {
+            let m = WaterfallCollector.member(key)
+            guard m != 0 else { return }
+            if m < 16, let f = NetworkRecord.Field(rawValue: m - 1) {
                 guard seen & f.bit == 0 else { return }
                 seen |= f.bit
                 r.record.set(f, from: v, limits: textLimits, pool: pool)
                 return
             }
-            let bit: UInt16
-            switch key {
-            case "source": bit = 1 << 9
-            case "category": bit = 1 << 10
-            case "kind": bit = 1 << 11
-            case "label": bit = 1 << 12
-            case "response": bit = 1 << 13
-            case "request": bit = 1 << 14
-            case "metrics": bit = 1 << 15
-            default: return
-            }
+            let bit: UInt16 = 1 << UInt16(m - 16 + 9)
             guard seen & bit == 0 else { return }
             seen |= bit
             switch bit {
@@ -473,12 +489,12 @@ public final class WaterfallAnalysis: Analysis {
             self.budget = budget
         }
 
-        func put(_ seq: Int, _ events: [Event], _ parsed: [WaterfallCollector.Parsed?], bytes: Int) {
+        func put(_ seq: Int, _ events: [Event], _ parsed: consuming [WaterfallCollector.Parsed?], bytes: Int) {
             lock.lock()
             defer { lock.unlock() }
             waiting[seq] = (events, parsed, bytes)
-            while let w = waiting.removeValue(forKey: next) {
-                WaterfallAnalysis.file(w.events, w.parsed, into: collector)
+            while var w = waiting.removeValue(forKey: next) {
+                WaterfallAnalysis.file(w.events, &w.parsed, into: collector)
                 budget.release(w.bytes)
                 next += 1
             }
@@ -541,7 +557,8 @@ public final class WaterfallAnalysis: Analysis {
 
     private func hand(_ event: Event, bytes: Int) {
         guard !lanes.isEmpty else {
-            WaterfallAnalysis.file([event], [nil], into: collector)
+            var none: [WaterfallCollector.Parsed?] = [nil]
+            WaterfallAnalysis.file([event], &none, into: collector)
             return
         }
         batch.append(event)
@@ -563,7 +580,7 @@ public final class WaterfallAnalysis: Analysis {
             for (k, e) in events.enumerated() {
                 if case .network(let r, let at) = e { parsed[k] = WaterfallCollector.parse(r, at: at, limits: limits, pool: lane.pool) }
             }
-            filer.put(seq, events, parsed, bytes: size)
+            filer.put(seq, events, consume parsed, bytes: size)
         }
     }
 
@@ -573,13 +590,16 @@ public final class WaterfallAnalysis: Analysis {
         for lane in lanes { lane.queue.sync {} }
     }
 
-    /// The collector's calls for `events` (with their parsed forms), in order.
-    static func file(_ events: [Event], _ parsed: [WaterfallCollector.Parsed?], into c: WaterfallCollector) {
+    /// The collector's calls for `events` (with their parsed forms, taken out of `parsed`), in order.
+    static func file(_ events: [Event], _ parsed: inout [WaterfallCollector.Parsed?], into c: WaterfallCollector) {
         for (k, e) in events.enumerated() {
             switch e {
             case .begin(let input, let file, let sessionId): c.beginSession(input: input, file: file, sessionId: sessionId)
             case .record(let r): c.add(r)
-            case .network(let r, _): c.add(r, parsed: parsed[k])
+            case .network(let r, _):
+                let p = parsed[k]
+                parsed[k] = nil
+                c.add(r, parsed: p)
             case .end(let sessionId, let launchedAt): c.endSession(sessionId: sessionId, launchedAt: launchedAt)
             }
         }

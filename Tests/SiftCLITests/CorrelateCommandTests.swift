@@ -146,3 +146,23 @@ extension CorrelateCommandTests {
         }
     }
 }
+
+/// A credential the export holds (a `password` body field) is masked where a server line repeats it
+/// as free text no detector recognises, in every format.
+@Suite struct CorrelateKnownValuesTests {
+    @Test(arguments: ["text", "json", "csv", "markdown"])
+    func serverLineRepeatingAnExportPasswordIsMasked(_ format: String) throws {
+        let password = "Hunter" + "2-" + "qzvb" + "wrtk" + "plmn"
+        let body = #"{\"password\":\"\#(password)\"}"#
+        let network = #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_0001","method":"POST","url":"https://api.example.test/v1/login","state":"success","statusCode":200,"duration":0.4,"requestId":"\#(CorrelateCommandTests.id)","request":{"headers":[],"body":{"size":30,"contentType":"application/json","encoding":"utf8","text":"\#(body)"}}}"#
+        let session = try Fixture.write([Fixture.header(), network])
+        let logs = try makeTempDir().appendingPathComponent("api.log").path
+        let line = #"{"ts": "2026-11-29T10:15:02.200Z", "level": "info", "request_id": "\#(CorrelateCommandTests.id)", "status": 200, "msg": "login ok pw \#(password)"}"#
+        try Data((line + "\n").utf8).write(to: URL(fileURLWithPath: logs))
+        let r = try Binary.run(["correlate", "-f", format, session, "--logs", logs])
+        #expect(r.status != 64, "\(r.err)")
+        #expect(r.out.contains("login ok pw"), "the server line is printed")
+        #expect(!r.out.contains(password) && !r.err.contains(password))
+        #expect(!r.out.contains("qzvbwrtk"))
+    }
+}

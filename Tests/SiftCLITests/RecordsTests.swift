@@ -84,3 +84,34 @@ enum PlantedLeaks {
         return found
     }
 }
+
+/// A credential one record holds is masked where another record repeats it as free text: before it
+/// (files are read twice) and after it (standard input too).
+@Suite struct RecordsKnownValuesTests {
+    static let password = "Hunter" + "2-" + "qzvb" + "wrtk" + "plmn"
+    static var lines: [String] {
+        let body = #"{\"password\":\"\#(password)\"}"#
+        let early = #"{"type":"log","seq":1,"ts":"2026-11-29T10:15:01.500Z","level":"info","label":"auth","message":"retry with \#(password) soon"}"#
+        let net = #"{"type":"network","seq":2,"ts":"2026-11-29T10:15:02.000Z","id":"rec_1","method":"POST","url":"https://x.test/login","request":{"headers":[],"body":{"size":30,"contentType":"application/json","encoding":"utf8","text":"\#(body)"}}}"#
+        let late = #"{"type":"log","seq":3,"ts":"2026-11-29T10:15:03.000Z","level":"info","label":"auth","message":"login \#(password) ok"}"#
+        return [Fixture.header(), early, net, late]
+    }
+
+    @Test(arguments: ["jsonl", "csv"])
+    func laterAndEarlierCopiesAreMaskedInAFile(_ format: String) throws {
+        let path = try Fixture.write(Self.lines)
+        for extra in [[], ["--type", "log"]] {
+            let r = try Binary.run(["records", "-f", format, "--columns", "seq,message"] + extra + [path])
+            #expect(r.out.contains("retry with") && r.out.contains("login"), "\(r.err)")
+            #expect(!r.out.contains(Self.password) && !r.out.contains("qzvbwrtk"))
+        }
+    }
+
+    @Test func standardInputMasksFromTheFirstRecordOnward() throws {
+        let text = Self.lines.joined(separator: "\n") + "\n"
+        let r = try Binary.run(["records", "--columns", "seq,message", "-f", "csv", "--type", "log", "-"], stdin: text)
+        let out = r.out.components(separatedBy: "\r\n")
+        let late = try #require(out.first { $0.hasPrefix("3,") })
+        #expect(late.contains("login") && !late.contains(Self.password))
+    }
+}

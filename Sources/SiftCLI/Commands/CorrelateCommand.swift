@@ -1,6 +1,7 @@
 import Foundation
 import SiftCore
 import SiftCorrelate
+import SiftVerify
 
 /// `pbsift correlate <input>... --logs PATH...`: join every request with the server's own log lines.
 public enum CorrelateCommand: SiftCommand {
@@ -184,8 +185,14 @@ public enum CorrelateCommand: SiftCommand {
             throw UsageError("standard input can be the export or the logs, not both", about: "-")
         }
         let analysis = CorrelationAnalysis()
-        try run.read(inputs, analyses: [analysis], requestIdHeader: options.value("request-id-header"))
+        // verify's checks collect the credentials the exports hold (kept in memory, never printed), so
+        // that a server line repeating one as free text is masked too; their findings are verify's to report.
+        let verify = VerifyAnalysis(config: VerifyConfig())
+        verify.keepSecretValues()
+        try run.read(inputs, analyses: [analysis, verify], requestIdHeader: options.value("request-id-header"))
+        run.outcome.findings.removeAll { VerifyRules.catalogue.contains($0.rule) || $0.rule == VerifyRules.boundRule }
         let outcome = run.outcome
+        let redactor = Redactor.verify(known: verify.secretValues)
 
         if let platform {
             let scopes = QueryEmitter.scopes(requests: analysis.requests, sessions: analysis.sessions, margin: margin)
@@ -194,7 +201,7 @@ public enum CorrelateCommand: SiftCommand {
                 return run.finish("")
             }
             let text = QueryEmitter.emit(platform, scopes: scopes, target: target)
-            return run.finish(SafeText(escaped: Redactor.verify().text(text.untrusted)))
+            return run.finish(SafeText(escaped: redactor.text(text.untrusted)))
         }
 
         var logRead = read
@@ -209,7 +216,6 @@ public enum CorrelateCommand: SiftCommand {
             if !common.quiet, let hint = QueryOptions.noMatchHint(report) { io.err(hint) }
             findings = ReportEnvelope.sorted((outcome.findings + report.findings).filter(reports.keeps))
             report.findings = findings
-            let redactor = Redactor.verify()
             output = CorrelateOutput(report: redactor.apply(report), inputs: redactor.apply(outcome.inputs), blobs: outcome.blobs)
         }
         if let failed = common.report(output, with: reporters, io: io) { return failed }

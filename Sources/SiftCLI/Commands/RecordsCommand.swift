@@ -13,7 +13,10 @@ public enum RecordsCommand: SiftCommand {
             decodes to UTF-8 text gains a text field. With --format csv, one row per record with the \
             chosen --columns (nested fields by dots: error.code). Credentials are masked in both \
             formats: values the SDK's contract names, and values shaped like a credential, are \
-            replaced by their masked preview. A pipe closed early (| head) ends quietly.
+            replaced by their masked preview, and so is every copy of such a value in any other record \
+            (a password repeated in a log message). Files and folders are read twice for that (first \
+            for the values); standard input is read once, so a copy there is masked only from the \
+            record where the value is first found onward. A pipe closed early (| head) ends quietly.
             """,
         arguments: [
             ArgumentSpec.exports,
@@ -108,15 +111,50 @@ public enum RecordsCommand: SiftCommand {
         let sink = try common.openOutput(io)
         let lines = lineFormats.first { $0.format == common.format } ?? lineFormats[0]
         if let header = lines.header(columns) { sink.write(header) }
+        let inputs = options.argument("input")
         let masker = RecordMasker(config: VerifyConfig())
+        // A credential any record holds is masked wherever another record repeats it as free text. Inputs
+        // that can be read twice are read first for the values alone; standard input (read once) masks a
+        // value from the record where it is first found onward.
+        if inputs.allSatisfy(Self.readsTwice) {
+            let silent = CommandIO(stdout: { _ in }, stderr: { _ in })
+            var first = try ReadingRun(options, spec: spec, io: silent, scoped: false)
+            try first.read(inputs, analyses: scope.wrap([KnownValues(masker: masker)]), shouldStop: { [sink] in sink.closed },
+                           matching: scope)
+        }
         let analysis = RecordsAnalysis(filter: filter, redact: { o, record in masker.mask(o, record: record) }) { object in
             lines.line(object, columns, sink)
         }
-        try run.read(options.argument("input"), analyses: scope.wrap([analysis]), shouldStop: { [sink] in sink.closed }, matching: scope)
+        try run.read(inputs, analyses: scope.wrap([KnownValues(masker: masker), analysis]), shouldStop: { [sink] in sink.closed },
+                     matching: scope)
+        if masker.full && !common.quiet {
+            io.err("note: more than \(RecordMasker.maxValues) credential values or \(RecordMasker.maxBytes / 1024) KiB of them: "
+                   + "later ones are masked in their own record only (limits.known-values)\n")
+        }
         if let failed = common.close(sink, io: io) { return failed }
         if sink.closed { return .ok }
         return run.status()
     }
+
+    /// Whether an input can be read a second time: a file or a folder (not standard input, a pipe or a device).
+    static func readsTwice(_ path: String) -> Bool {
+        guard path != "-" else { return false }
+        var st = stat()
+        guard stat(path, &st) == 0 else { return true }  // the read reports the problem
+        let kind = st.st_mode & S_IFMT
+        return kind == S_IFREG || kind == S_IFDIR
+    }
+}
+
+/// Hands every record (kept by the filter or not) to the masker before `records` prints it, so that
+/// the credentials it holds are known to every record printed after it.
+final class KnownValues: Analysis {
+    let masker: RecordMasker
+
+    init(masker: RecordMasker) { self.masker = masker }
+
+    func record(_ record: Record, session: SessionContext) { masker.learn(record) }
+    func finish() -> [Finding] { [] }
 }
 
 /// One format of `records`: an optional header from the columns, then one line per masked record.
@@ -134,22 +172,60 @@ struct RecordLines: Sendable {
 }
 
 /// Redacts a flattened record before `records` prints it: the values verify's checks find in the
-/// record (contract breaches, credential shapes, decoded bodies) and every credential shape in any
-/// string, names included, are replaced by their masked preview; a base64 or gzip body that holds
-/// a credential is withheld (its stored form decodes back to the value).
-struct RecordMasker: @unchecked Sendable {
+/// record (contract breaches, credential shapes, decoded bodies), the values found in the records
+/// read before it (or in the first pass over the inputs), and every credential shape in any string,
+/// names included, are replaced by their masked preview; a base64 or gzip body that holds a
+/// credential is withheld (its stored form decodes back to the value). The known values are bounded
+/// (`maxValues`, `maxBytes`): past the bound a value is masked in its own record only, and `full` says so.
+final class RecordMasker: @unchecked Sendable {
+    static let maxValues = 10_000
+    static let maxBytes = 1 << 20
+
     let secrets: RecordSecrets
     let base: Redactor
+    private let lock = NSLock()
+    private var known: Set<String> = []
+    private var knownBytes = 0
+    /// `base` with every known value (remade when one is added).
+    private var current: Redactor
+    /// What `learn` found in the last record, for `mask` of the same record.
+    private var last: (record: Record, values: [String], bodies: Set<String>)?
+    private(set) var full = false
 
     init(config: VerifyConfig) {
         secrets = RecordSecrets(config: config)
         base = Redactor.verify(config: config)
+        current = base
     }
 
     static let withheld = "[withheld: the body holds a credential]"
 
-    func mask(_ object: [String: JSONOut], record: Record) -> Redacted<[String: JSONOut]> {
+    /// Scans a record and keeps the values it holds (within the bound).
+    func learn(_ record: Record) {
+        lock.lock()
+        defer { lock.unlock() }
         let found = secrets.scan(record)
+        last = (record, found.values, found.bodies)
+        var added: [String] = []
+        for v in found.values where !known.contains(v) {
+            let size = v.utf8.count
+            guard known.count < Self.maxValues, knownBytes <= Self.maxBytes - size else { full = true; continue }
+            known.insert(v)
+            knownBytes += size
+            added.append(v)
+        }
+        if !added.isEmpty { current = current.adding(known: added) }
+    }
+
+    func mask(_ object: [String: JSONOut], record: Record) -> Redacted<[String: JSONOut]> {
+        lock.lock()
+        let found: (values: [String], bodies: Set<String>)
+        if let last, last.record.line == record.line, last.record.seq == record.seq, last.record.id == record.id,
+           last.record.tsText == record.tsText { found = (last.values, last.bodies) } else { found = secrets.scan(record) }
+        last = nil
+        let own = found.values.filter { !known.contains($0) }
+        let redactor = own.isEmpty ? current : current.adding(known: own)
+        lock.unlock()
         var o = object
         for side in found.bodies {
             guard case .object(var part)? = o[side], case .object(var body)? = part["body"], body["data"] != nil else { continue }
@@ -157,7 +233,6 @@ struct RecordMasker: @unchecked Sendable {
             part["body"] = .object(body)
             o[side] = .object(part)
         }
-        let redactor = found.values.isEmpty ? base : base.adding(known: found.values)
         return redactor.json(object: o)
     }
 }

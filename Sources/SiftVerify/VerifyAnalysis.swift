@@ -282,30 +282,6 @@ final class OrderedApply: @unchecked Sendable {
     }
 }
 
-/// Bytes in flight between the reader and the worker; `acquire` waits while over the limit (one item
-/// larger than the limit still passes when nothing else is in flight).
-final class ByteBudget: @unchecked Sendable {
-    private let limit: Int
-    private var used = 0
-    private let cond = NSCondition()
-
-    init(limit: Int) { self.limit = limit }
-
-    func acquire(_ n: Int) {
-        cond.lock()
-        while used > 0 && used + n > limit { cond.wait() }
-        used += n
-        cond.unlock()
-    }
-
-    func release(_ n: Int) {
-        cond.lock()
-        used -= n
-        cond.broadcast()
-        cond.unlock()
-    }
-}
-
 /// One part of an entry's path (`SecretHitFinder.nameParts`).
 typealias NamePart = (path: String, name: String, isFolder: Bool)
 

@@ -441,7 +441,7 @@ public final class WaterfallAnalysis: Analysis {
     public let collector: WaterfallCollector
     private let lanes: [Lane]
     private let filer: Filer
-    private let budget = WaterfallBudget(limit: WaterfallAnalysis.budgetLimit)
+    private let budget = ByteBudget(limit: WaterfallAnalysis.budgetLimit)
     private var nextBatch = 0
     private var batch: [Event] = []
     private var batchBytes = 0
@@ -482,9 +482,9 @@ public final class WaterfallAnalysis: Analysis {
         private var next = 0
         private var waiting: [Int: (events: [Event], parsed: [WaterfallCollector.Parsed?], bytes: Int)] = [:]
         let collector: WaterfallCollector
-        let budget: WaterfallBudget
+        let budget: ByteBudget
 
-        init(_ collector: WaterfallCollector, budget: WaterfallBudget) {
+        init(_ collector: WaterfallCollector, budget: ByteBudget) {
             self.collector = collector
             self.budget = budget
         }
@@ -603,30 +603,6 @@ public final class WaterfallAnalysis: Analysis {
             case .end(let sessionId, let launchedAt): c.endSession(sessionId: sessionId, launchedAt: launchedAt)
             }
         }
-    }
-}
-
-/// Bytes in flight between the reader and the workers; `acquire` waits while over the limit (one
-/// batch larger than the limit still passes when nothing else is in flight).
-final class WaterfallBudget: @unchecked Sendable {
-    private let limit: Int
-    private var used = 0
-    private let cond = NSCondition()
-
-    init(limit: Int) { self.limit = limit }
-
-    func acquire(_ n: Int) {
-        cond.lock()
-        while used > 0 && used + n > limit { cond.wait() }
-        used += n
-        cond.unlock()
-    }
-
-    func release(_ n: Int) {
-        cond.lock()
-        used -= n
-        cond.broadcast()
-        cond.unlock()
     }
 }
 

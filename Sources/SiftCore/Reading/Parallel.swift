@@ -47,3 +47,27 @@ public enum Parallel {
         }
     }
 }
+
+/// Bytes in flight between a reader and its workers; `acquire` waits while over the limit (one item
+/// larger than the limit still passes when nothing else is in flight).
+public final class ByteBudget: @unchecked Sendable {
+    private let limit: Int
+    private var used = 0
+    private let cond = NSCondition()
+
+    public init(limit: Int) { self.limit = limit }
+
+    public func acquire(_ n: Int) {
+        cond.lock()
+        while used > 0 && used + n > limit { cond.wait() }
+        used += n
+        cond.unlock()
+    }
+
+    public func release(_ n: Int) {
+        cond.lock()
+        used -= n
+        cond.broadcast()
+        cond.unlock()
+    }
+}

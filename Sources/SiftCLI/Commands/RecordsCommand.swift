@@ -185,9 +185,13 @@ final class RecordMasker: @unchecked Sendable {
     let base: Redactor
     private let lock = NSLock()
     private var known: Set<String> = []
+    /// The known values in the order they were found.
+    private var knownList: [String] = []
     private var knownBytes = 0
-    /// `base` with every known value (remade when one is added).
+    /// `base` with every known value, remade by `mask` only after values were added: a first pass
+    /// that finds many values builds it once, not once per value.
     private var current: Redactor
+    private var stale = false
     /// What `learn` found in the last record, for `mask` of the same record.
     private var last: (record: Record, values: [String], bodies: Set<String>)?
     private(set) var full = false
@@ -206,15 +210,14 @@ final class RecordMasker: @unchecked Sendable {
         defer { lock.unlock() }
         let found = secrets.scan(record)
         last = (record, found.values, found.bodies)
-        var added: [String] = []
         for v in found.values where !known.contains(v) {
             let size = v.utf8.count
             guard known.count < Self.maxValues, knownBytes <= Self.maxBytes - size else { full = true; continue }
             known.insert(v)
+            knownList.append(v)
             knownBytes += size
-            added.append(v)
+            stale = true
         }
-        if !added.isEmpty { current = current.adding(known: added) }
     }
 
     func mask(_ object: [String: JSONOut], record: Record) -> Redacted<[String: JSONOut]> {
@@ -223,6 +226,10 @@ final class RecordMasker: @unchecked Sendable {
         if let last, last.record.line == record.line, last.record.seq == record.seq, last.record.id == record.id,
            last.record.tsText == record.tsText { found = (last.values, last.bodies) } else { found = secrets.scan(record) }
         last = nil
+        if stale {
+            current = base.adding(known: knownList)
+            stale = false
+        }
         let own = found.values.filter { !known.contains($0) }
         let redactor = own.isEmpty ? current : current.adding(known: own)
         lock.unlock()

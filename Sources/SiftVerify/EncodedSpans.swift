@@ -43,14 +43,6 @@ enum EncodedSpans {
         return false
     }
 
-    private static let table: [Int8] = {
-        var t = [Int8](repeating: -1, count: 256)
-        for (i, c) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8.enumerated() { t[Int(c)] = Int8(i) }
-        t[Int(UInt8(ascii: "-"))] = 62
-        t[Int(UInt8(ascii: "_"))] = 63
-        return t
-    }()
-
     @inline(__always) static func printable(_ c: UInt8) -> Bool {
         (c >= 0x20 && c < 0x7F) || c == 0x09 || c == 0x0A || c == 0x0D
     }
@@ -66,7 +58,7 @@ enum EncodedSpans {
         var out: [UInt8] = []
         out.reserveCapacity((to - from) * 3 / 4)
         var acc: UInt32 = 0, bits: UInt32 = 0, printable = 0
-        return table.withUnsafeBufferPointer { t -> (bytes: [UInt8], printable: Int)? in
+        return Base64.table.withUnsafeBufferPointer { t -> (bytes: [UInt8], printable: Int)? in
             for k in from..<to {
                 let v = t[Int(b[k])]
                 if v < 0 { return nil }

@@ -65,7 +65,8 @@ public struct Body: Sendable {
 
 /// Standard and URL-safe base64, tolerant of missing padding and white space.
 public enum Base64 {
-    private static let table: [Int8] = {
+    /// Each byte's 6-bit value in either alphabet (`+/` and `-_`), -1 for any other byte.
+    public static let table: [Int8] = {
         var t = [Int8](repeating: -1, count: 256)
         for (i, c) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8.enumerated() { t[Int(c)] = Int8(i) }
         t[Int(UInt8(ascii: "-"))] = 62

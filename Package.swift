@@ -39,7 +39,7 @@ let package = Package(
 
         // Test-only: one scratch folder per test process, removed at exit.
         .target(name: "SiftTestSupport", path: "Tests/SiftTestSupport"),
-        .testTarget(name: "SiftArchiveTests", dependencies: ["SiftArchive", "CZlib"]),
+        .testTarget(name: "SiftArchiveTests", dependencies: ["SiftTestSupport", "SiftArchive", "CZlib"]),
         .testTarget(name: "SiftCoreTests", dependencies: ["SiftTestSupport", "SiftCore"], exclude: ["Fixtures"]),
         .testTarget(name: "SiftVerifyTests", dependencies: ["SiftTestSupport", "SiftVerify"]),
         .testTarget(name: "SiftWaterfallTests", dependencies: ["SiftTestSupport", "SiftWaterfall", "SiftVerify"], resources: [.copy("Golden")]),

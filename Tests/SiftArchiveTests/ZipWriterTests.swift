@@ -1,4 +1,5 @@
 import Foundation
+import SiftTestSupport
 import Testing
 @testable import SiftArchive
 
@@ -48,18 +49,6 @@ import Testing
         return path
     }
 
-    static func tool(_ args: [String]) -> Int32? {
-        guard let dir = ["/usr/bin", "/bin", "/usr/local/bin"].first(where: { FileManager.default.isExecutableFile(atPath: $0 + "/" + args[0]) })
-        else { return nil }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: dir + "/" + args[0])
-        p.arguments = Array(args.dropFirst())
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        guard (try? p.run()) != nil else { return nil }
-        p.waitUntilExit()
-        return p.terminationStatus
-    }
 
     /// Read back by pbsift's own reader (no issue, every byte), by Python's zipfile and by unzip.
     static func expectReadsBack(_ path: String, _ label: String) {
@@ -68,7 +57,7 @@ import Testing
         #expect(seen.map(\.name) == contents.map(\.0), "\(label)")
         for (v, c) in zip(seen, contents) { #expect(v.bytes == c.1 && v.error == nil, "\(label): \(c.0)") }
         for tool in [["python3", "-m", "zipfile", "-t", path], ["unzip", "-tq", path]] {
-            guard let status = Self.tool(tool) else { continue }
+            guard let status = ExternalTool.status(tool) else { continue }
             #expect(status == 0, "\(label): \(tool[0]) rejects it")
         }
     }
@@ -139,6 +128,6 @@ import Testing
         let end = bytes.count - 22
         #expect(bytes[end..<(end + 4)] == [0x50, 0x4B, 0x05, 0x06] && bytes[end + 10] == 0xFF && bytes[end + 11] == 0xFF)
         // pbsift reading it back (through scrub) is checked in ScrubStreamTests.
-        if let status = Self.tool(["python3", "-m", "zipfile", "-t", path]) { #expect(status == 0) }
+        if let status = ExternalTool.status(["python3", "-m", "zipfile", "-t", path]) { #expect(status == 0) }
     }
 }

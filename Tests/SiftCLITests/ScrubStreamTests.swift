@@ -1,4 +1,5 @@
 import Foundation
+import SiftTestSupport
 import Testing
 @testable import SiftCLI
 import SiftArchive
@@ -128,24 +129,11 @@ import SiftCore
         #expect(walk.issues.isEmpty && files.count == 65_541)
         #expect(files.first.map { ScrubValues.replaceAll($0.1, Array(Self.password.utf8), []) == nil } == true)
         for tool in [["python3", "-m", "zipfile", "-t", out], ["unzip", "-tq", out]] {
-            guard let status = Self.tool(tool) else { continue }
+            guard let status = ExternalTool.status(tool) else { continue }
             #expect(status == 0, "\(tool[0]) rejects the zip64 output")
         }
     }
 
-    /// Runs a tool by name from PATH; nil when it is not installed.
-    static func tool(_ args: [String]) -> Int32? {
-        guard let dir = ["/usr/bin", "/bin", "/usr/local/bin"].first(where: { FileManager.default.isExecutableFile(atPath: $0 + "/" + args[0]) })
-        else { return nil }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: dir + "/" + args[0])
-        p.arguments = Array(args.dropFirst())
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        guard (try? p.run()) != nil else { return nil }
-        p.waitUntilExit()
-        return p.terminationStatus
-    }
 
     /// A write that fails part way (the file-size limit reached while the copy is written): exit 2
     /// with `pbsift: PATH: reason`, and neither the output nor a temporary or scratch file is left.

@@ -277,6 +277,26 @@ public final class WaterfallCollector {
         }
     }
 
+    /// `member(_:)` of a name's bytes (unescaped), compared where they lie.
+    static func member(_ key: UnsafeBufferPointer<UInt8>) -> UInt8 {
+        func f(_ x: NetworkRecord.Field) -> UInt8 { x.rawValue + 1 }
+        let n = key.count
+        @inline(__always) func eq(_ s: StaticString) -> Bool { memcmp(s.utf8Start, key.baseAddress!, n) == 0 }
+        switch n {
+        case 2: return eq("id") ? f(.id) : 0
+        case 3: return eq("url") ? f(.url) : 0
+        case 4: return eq("kind") ? 18 : 0
+        case 5: return eq("state") ? f(.state) : eq("label") ? 19 : eq("error") ? f(.error) : 0
+        case 6: return eq("method") ? f(.method) : eq("source") ? 16 : 0
+        case 7: return eq("request") ? 21 : eq("metrics") ? 22 : 0
+        case 8: return eq("duration") ? f(.duration) : eq("category") ? 17 : eq("response") ? 20 : 0
+        case 9: return eq("requestId") ? f(.requestId) : 0
+        case 10: return eq("statusCode") ? f(.statusCode) : 0
+        case 15: return eq("echoedRequestId") ? f(.echoedRequestId) : 0
+        default: return 0
+        }
+    }
+
     private static func finding(_ rule: String, _ b: Place, _ r: WaterfallRequest, location: String?, message: String) -> Finding {
         Finding(rule: WaterfallRule.catalogue[rule], severity: WaterfallRule.severity(rule), input: b.input, file: b.file, sessionId: b.sessionId,
                 seq: r.seq, line: r.line, recordId: r.recordId, location: location, message: message)
@@ -295,80 +315,86 @@ public final class WaterfallCollector {
         // repeated name wins, as with `JSONValue`'s subscript. The shared fields are read by
         // `NetworkRecord` (bits 0…8), the waterfall's own here.
         let textLimits = NetworkRecord.TextLimits(long: maxLen)
-        var seen: UInt16 = 0
-        var metricsValue: JSONValue?
-        j.forEachMember { key, v in
-            let m = WaterfallCollector.member(key)
-            guard m != 0 else { return }
-            if m < 16, let f = NetworkRecord.Field(rawValue: m - 1) {
-                guard seen & f.bit == 0 else { return }
-                seen |= f.bit
-                r.record.set(f, from: v, limits: textLimits, pool: pool)
-                return
-            }
-            let bit: UInt16 = 1 << UInt16(m - 16 + 9)
-            guard seen & bit == 0 else { return }
-            seen |= bit
-            switch bit {
-            case 1 << 9: r.source = WaterfallJSON.string(v, max: 64, pool: pool)
-            case 1 << 10: r.category = WaterfallJSON.string(v, max: 128, pool: pool)
-            case 1 << 11: r.kind = WaterfallJSON.string(v, max: 64, pool: pool)
-            case 1 << 12: r.label = WaterfallJSON.string(v, max: 256, pool: pool)
-            case 1 << 13: r.responseBytes = v["body", "size"]?.int
-            case 1 << 14: r.requestBytes = v["body", "size"]?.int
-            default: metricsValue = v
-            }
-        }
-        r.record.shareIds()
-        r.cachedHost = r.url.flatMap(WaterfallURL.host).map(pool.intern)
-
         var anomalies: [String] = []
         var anomalyLocation = "metrics"
-        if let d = r.record.duration, d.isFinite, abs(d) < 1.0e9 {
-            let ms = (d * 1_000_000).rounded() / 1000
-            if ms < 0 {
-                anomalies.append("duration is negative (\(Human.duration(ms: ms)))")
-                anomalyLocation = "duration"
-            } else {
-                r.durationMs = ms
-            }
-        }
-
         var taskStart: Micros?
         var taskEnd: Micros?
         var metricsSpanMs: Double?
-        if let m = metricsValue, m.isObject {
+        // Read off the tape: member names compared as bytes where they lie, bodies never touched.
+        let root = j.tapeIndex
+        j.doc.withTape { t in
+            var seen: UInt16 = 0
+            var metrics: Int?
+            t.forEachMember(root) { k, v in
+                let m = t.isEscaped(k) ? WaterfallCollector.member(t.value(k).string ?? "") : WaterfallCollector.member(t.raw(k))
+                guard m != 0 else { return }
+                if m < 16, let f = NetworkRecord.Field(rawValue: m - 1) {
+                    guard seen & f.bit == 0 else { return }
+                    seen |= f.bit
+                    r.record.set(f, t, v, limits: textLimits, pool: pool)
+                    return
+                }
+                let bit: UInt16 = 1 << UInt16(m - 16 + 9)
+                guard seen & bit == 0 else { return }
+                seen |= bit
+                switch bit {
+                case 1 << 9: r.source = StringPool.text(t, v, max: 64, pool: pool)
+                case 1 << 10: r.category = StringPool.text(t, v, max: 128, pool: pool)
+                case 1 << 11: r.kind = StringPool.text(t, v, max: 64, pool: pool)
+                case 1 << 12: r.label = StringPool.text(t, v, max: 256, pool: pool)
+                case 1 << 13: r.responseBytes = t.member(v, "body").flatMap { t.member($0, "size") }.flatMap(t.int)
+                case 1 << 14: r.requestBytes = t.member(v, "body").flatMap { t.member($0, "size") }.flatMap(t.int)
+                default: metrics = v
+                }
+            }
+            r.record.shareIds()
+            r.cachedHost = r.url.flatMap(WaterfallURL.host).map(pool.intern)
+
+            if let d = r.record.duration, d.isFinite, abs(d) < 1.0e9 {
+                let ms = (d * 1_000_000).rounded() / 1000
+                if ms < 0 {
+                    anomalies.append("duration is negative (\(Human.duration(ms: ms)))")
+                    anomalyLocation = "duration"
+                } else {
+                    r.durationMs = ms
+                }
+            }
+
+            guard let m = metrics, t.kind(m) == .object else { return }
             r.hasMetrics = true
-            switch WaterfallJSON.stamp(m["taskStart"]) {
+            switch WaterfallJSON.stamp(t, t.member(m, "taskStart")) {
             case .value(let v): taskStart = v
             case .invalid: anomalies.append("taskStart is not a timestamp")
             case .absent: break
             }
-            switch WaterfallJSON.stamp(m["taskEnd"]) {
+            switch WaterfallJSON.stamp(t, t.member(m, "taskEnd")) {
             case .value(let v): taskEnd = v
             case .invalid: anomalies.append("taskEnd is not a timestamp")
             case .absent: break
             }
             var index = 0
             var txLocations: Set<Int> = []
-            m["transactions"]?.forEachElement { tx in
-                defer { index += 1 }
-                guard index < limits.maxTransactions else { r.droppedTransactions += 1; return }
-                guard tx.isObject else {
-                    anomalies.append("transaction \(index + 1) is not an object")
-                    txLocations.insert(index)
-                    return
+            if let txs = t.member(m, "transactions") {
+                r.transactions.reserveCapacity(min(t.count(txs), limits.maxTransactions))
+                t.forEachElement(txs) { tx in
+                    defer { index += 1 }
+                    guard index < limits.maxTransactions else { r.droppedTransactions += 1; return }
+                    guard t.kind(tx) == .object else {
+                        anomalies.append("transaction \(index + 1) is not an object")
+                        txLocations.insert(index)
+                        return
+                    }
+                    var x = TransactionReader.read(t, tx, index: index, maxLen: maxLen, pool: pool)
+                    if let prev = r.transactions.last, let pe = prev.endUs, let s = x.startUs,
+                       Double(pe - s) / 1000 > WaterfallRule.transactionOverlapToleranceMs {
+                        x.anomalies.append("transaction \(index + 1) starts \(Human.duration(ms: Double(pe - s) / 1000)) before transaction \(index) ends")
+                    }
+                    if !x.anomalies.isEmpty {
+                        txLocations.insert(index)
+                        anomalies += x.anomalies.map { "transaction \(index + 1): \($0)" }
+                    }
+                    r.transactions.append(x)
                 }
-                var t = TransactionReader.read(tx, index: index, maxLen: maxLen, pool: pool)
-                if let prev = r.transactions.last, let pe = prev.endUs, let s = t.startUs,
-                   Double(pe - s) / 1000 > WaterfallRule.transactionOverlapToleranceMs {
-                    t.anomalies.append("transaction \(index + 1) starts \(Human.duration(ms: Double(pe - s) / 1000)) before transaction \(index) ends")
-                }
-                if !t.anomalies.isEmpty {
-                    txLocations.insert(index)
-                    anomalies += t.anomalies.map { "transaction \(index + 1): \($0)" }
-                }
-                r.transactions.append(t)
             }
             if txLocations.count == 1, let only = txLocations.first, anomalyLocation == "metrics" {
                 anomalyLocation = "metrics.transactions[\(only)]"

@@ -224,7 +224,10 @@ public struct WaterfallTransaction: Sendable {
     public var isCacheHit: Bool { fetchType == "localCache" }
 
     /// Whether this transaction paid for a new connection (a known TCP, TLS or DNS phase).
-    public var openedConnection: Bool { phases.tcp != nil || phases.tls != nil || phases.dns != nil }
+    public var openedConnection: Bool {
+        let p = phases
+        return p.tcp != nil || p.tls != nil || p.dns != nil
+    }
 
     /// The phase arithmetic of SESSION-FORMAT.md §2.4, in milliseconds with microsecond precision.
     ///
@@ -490,6 +493,20 @@ enum WaterfallJSON {
         let us = (t * 1_000_000).rounded()
         guard us.isFinite, abs(us) < 9.0e15 else { return .invalid }
         return .value(Micros(us))
+    }
+
+    /// `stamp(_:)` of the value at tape index `i` (nil: absent).
+    static func stamp(_ t: JSONTapeView, _ i: Int?) -> Stamp {
+        guard let i else { return .absent }
+        switch t.kind(i) {
+        case .null: return .absent
+        case .string: break
+        default: return .invalid
+        }
+        var parsed = Timestamp.parse(bytes: t.raw(i))
+        if parsed == nil, t.isEscaped(i), let s = t.value(i).string { parsed = Timestamp.parse(s) }
+        guard let p = parsed, let us = micros(p) else { return .invalid }
+        return .value(us)
     }
 
     static func micros(_ seconds: Double?) -> Micros? {

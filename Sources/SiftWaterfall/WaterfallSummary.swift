@@ -236,15 +236,40 @@ public struct WaterfallSummary: Sendable {
     }
 
     /// Per host (of those in `hosts`): requests, and how many of them opened a new connection.
+    /// Sessions side by side; a request's host is looked up once, and only the last host seen is
+    /// compared again (requests to one host come in runs).
     public static func hostStats(_ sessions: [WaterfallSession], hosts: Set<String>) -> [String: (requests: Int, opened: Int)] {
-        var out: [String: (requests: Int, opened: Int)] = [:]
-        for s in sessions {
+        let parts = Parallel.map(sessions) { s -> [String: (requests: Int, opened: Int)] in
+            var out: [String: (requests: Int, opened: Int)] = [:]
+            // The run of requests to the last host seen: counted here, added to `out` when it ends.
+            var last: String?
+            var kept = false
+            var run = (requests: 0, opened: 0)
+            func end() {
+                guard let h = last, run.requests > 0 else { return }
+                out[h, default: (0, 0)].requests += run.requests
+                out[h, default: (0, 0)].opened += run.opened
+                run = (0, 0)
+            }
             for r in s.requests {
-                guard let h = r.host, hosts.contains(h) else { continue }
-                var c = out[h] ?? (0, 0)
-                c.requests += 1
-                if r.transactions.contains(where: \.openedConnection) { c.opened += 1 }
-                out[h] = c
+                guard let h = r.host else { continue }
+                if h != last {
+                    end()
+                    last = h
+                    kept = hosts.contains(h)
+                }
+                guard kept else { continue }
+                run.requests += 1
+                if r.transactions.contains(where: \.openedConnection) { run.opened += 1 }
+            }
+            end()
+            return out
+        }
+        var out: [String: (requests: Int, opened: Int)] = [:]
+        for part in parts {
+            for (h, c) in part {
+                out[h, default: (0, 0)].requests += c.requests
+                out[h, default: (0, 0)].opened += c.opened
             }
         }
         return out

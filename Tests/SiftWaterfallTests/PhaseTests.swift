@@ -220,6 +220,13 @@ import SiftWaterfall
         #"{"extra":{"nested":["}",{"a":"\"]"}]},"networkProtocol":"h3","fetchType" : "localCache" , "remoteAddress":"2001:db8::1"}"#,
         #"{"remotePort":1234567890123456789,"statusCode":-200,"url":"\u00e9\u2028"}"#,
         #"{ "fetchStart" : "2026-11-29T10:15:01.000123Z" , "responseEnd" : "2026-11-29T10:15:01.000Z" }"#,
+        // Every member the reader knows, each with a value of its own.
+        #"{"fetchStart":"2026-11-29T10:15:01.000Z","domainLookupStart":"2026-11-29T10:15:01.001Z","domainLookupEnd":"2026-11-29T10:15:01.003Z","# +
+            #""connectStart":"2026-11-29T10:15:01.006Z","secureConnectionStart":"2026-11-29T10:15:01.010Z","# +
+            #""secureConnectionEnd":"2026-11-29T10:15:01.015Z","connectEnd":"2026-11-29T10:15:01.021Z","requestStart":"2026-11-29T10:15:01.028Z","# +
+            #""requestEnd":"2026-11-29T10:15:01.036Z","responseStart":"2026-11-29T10:15:01.045Z","responseEnd":"2026-11-29T10:15:01.055Z","# +
+            #""reusedConnection":false,"fetchType":"network","networkProtocol":"h2","remoteAddress":"203.0.113.9","remotePort":8443,"# +
+            #""tlsVersion":"TLSv1.3","statusCode":301,"url":"https://a.example/r","requestBodyBytes":7,"responseBodyBytes":9}"#,
     ])
     func fastPathEqualsSlowPath(_ json: String) throws {
         let v = try JSONDocument(string: json).root

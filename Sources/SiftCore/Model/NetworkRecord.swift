@@ -152,10 +152,13 @@ public struct NetworkRecord: NetworkRecordView, Sendable, Equatable {
         seq = record.seq
         ts = record.ts
         var seen: UInt16 = 0
-        record.json.forEachMember { key, v in
-            guard let f = Field(key), seen & f.bit == 0 else { return }
-            seen |= f.bit
-            set(f, from: v, limits: limits, pool: pool)
+        let root = record.json.tapeIndex
+        record.json.doc.withTape { t in
+            t.forEachMember(root) { k, v in
+                guard let f = Field(t, k), seen & f.bit == 0 else { return }
+                seen |= f.bit
+                set(f, t, v, limits: limits, pool: pool)
+            }
         }
         shareIds()
     }
@@ -178,6 +181,31 @@ public struct NetworkRecord: NetworkRecordView, Sendable, Equatable {
             case "duration": self = .duration
             default: return nil
             }
+        }
+
+        /// The field the member name at tape index `k` stands for (its bytes compared where they lie).
+        @inlinable public init?(_ t: JSONTapeView, _ k: Int) {
+            if t.isEscaped(k) {
+                guard let name = t.value(k).string else { return nil }
+                self.init(name)
+                return
+            }
+            let b = t.raw(k)
+            @inline(__always) func eq(_ s: StaticString) -> Bool {
+                s.utf8CodeUnitCount == b.count && memcmp(s.utf8Start, b.baseAddress!, b.count) == 0
+            }
+            switch b.count {
+            case 2: if eq("id") { self = .id; return }
+            case 3: if eq("url") { self = .url; return }
+            case 5: if eq("state") { self = .state; return }; if eq("error") { self = .error; return }
+            case 6: if eq("method") { self = .method; return }
+            case 8: if eq("duration") { self = .duration; return }
+            case 9: if eq("requestId") { self = .requestId; return }
+            case 10: if eq("statusCode") { self = .statusCode; return }
+            case 15: if eq("echoedRequestId") { self = .echoedRequestId; return }
+            default: break
+            }
+            return nil
         }
 
         /// A bit of its own, for a caller's "first of a repeated name wins" mask (bits 0…8).
@@ -219,6 +247,29 @@ public struct NetworkRecord: NetworkRecordView, Sendable, Equatable {
                 text += text.isEmpty ? tag : " (\(tag))"
             }
             error = text.isEmpty ? nil : (pool?.intern(text) ?? text)
+        }
+    }
+
+    /// `set(_:from:limits:pool:)` for the value at tape index `v` (the same result, read off the tape).
+    public mutating func set(_ field: Field, _ t: JSONTapeView, _ v: Int, limits: TextLimits?, pool: StringPool?) {
+        let long = limits?.long ?? .max
+        let short = limits?.short ?? .max
+        switch field {
+        case .id: recordId = StringPool.text(t, v, max: long, pool: nil)
+        case .requestId: requestId = StringPool.text(t, v, max: long, pool: nil)
+        case .echoedRequestId:
+            // Most records echo the minted id: the same bytes share its string.
+            if let m = requestId, t.kind(v) == .string, !t.isEscaped(v), m.utf8.count <= long, StringPool.same(m, t.raw(v)) {
+                echoedRequestId = m
+            } else {
+                echoedRequestId = StringPool.text(t, v, max: long, pool: nil)
+            }
+        case .method: method = StringPool.text(t, v, max: short, pool: pool)
+        case .url: url = StringPool.text(t, v, max: long, pool: pool)
+        case .statusCode: statusCode = t.int(v)
+        case .state: state = StringPool.text(t, v, max: short, pool: pool)
+        case .duration: duration = t.double(v)
+        case .error: set(.error, from: t.value(v), limits: limits, pool: pool)
         }
     }
 
@@ -266,16 +317,28 @@ extension NetworkRecord: Redactable {
     /// texts many records share (file, session, method, state, error) and `url` for the URL, which a
     /// caller may redact once each so that the redacted copies are shared too.
     public mutating func redact(unique: (String?) -> String?, repeated: (String?) -> String?, url: (String?) -> String?) {
+        redact(unique: unique, repeated: { s, _ in repeated(s) }, url: url)
+    }
+
+    /// `redact(unique:repeated:url:)` telling `repeated` which text it is given (`RepeatedText`):
+    /// a caller may keep the last one of each apart, since records in a row share them.
+    public mutating func redact(unique: (String?) -> String?, repeated: (String?, RepeatedText) -> String?,
+                                url: (String?) -> String?) {
         let sameIds = echoedRequestId == requestId
-        ref.file = repeated(ref.file) ?? ""
-        sessionId = repeated(sessionId)
+        ref.file = repeated(ref.file, .file) ?? ""
+        sessionId = repeated(sessionId, .sessionId)
         recordId = unique(recordId)
         requestId = unique(requestId)
         echoedRequestId = sameIds ? requestId : unique(echoedRequestId)
-        method = repeated(method)
+        method = repeated(method, .method)
         self.url = url(self.url)
-        state = repeated(state)
-        error = repeated(error)
+        state = repeated(state, .state)
+        error = repeated(error, .error)
+    }
+
+    /// The texts of a record that many records share.
+    public enum RepeatedText: Int, CaseIterable, Sendable {
+        case file, sessionId, method, state, error
     }
 }
 
@@ -348,6 +411,25 @@ public final class StringPool {
         guard s.utf8.count > 15 else { return s }
         var t = s
         return t.withUTF8 { find($0, orAdd: s) }
+    }
+
+    /// Whether `s` is exactly the bytes `b`.
+    @inlinable public static func same(_ s: String, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        var s = s
+        return s.withUTF8 { u in u.count == b.count && (b.count == 0 || memcmp(u.baseAddress!, b.baseAddress!, b.count) == 0) }
+    }
+
+    /// `text(_:max:pool:)` of the value at tape index `i` (the same text, read off the tape).
+    public static func text(_ t: JSONTapeView, _ i: Int, max: Int, pool: StringPool?) -> String? {
+        guard t.kind(i) == .string else { return nil }
+        if !t.isEscaped(i) {
+            let b = t.raw(i)
+            if b.count <= max {
+                let s = pool?.string(b) ?? String(decoding: b, as: UTF8.self)
+                if s.utf8.count <= max { return s }
+            }
+        }
+        return text(t.value(i), max: max, pool: pool)
     }
 
     /// A string member's text cut to `max` UTF-8 bytes (then `…` after the first `max` characters),

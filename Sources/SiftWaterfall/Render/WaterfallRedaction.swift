@@ -12,8 +12,34 @@ final class SharedRedaction {
     private var texts: [String: String] = [:]
     private var urls: [String: String] = [:]
     static let maxEntries = 4096
+    /// Per field (`Slot`), the last text redacted and its redaction: requests in a row mostly share
+    /// their method, state, host, protocol…, and comparing with the last one (the same pooled
+    /// string: its storage compared, no hash) costs less than a lookup.
+    private var last: [(text: String, out: String)?] = Array(repeating: nil, count: Slot.allCases.count)
+
+    /// The texts a request holds, each with its own last-redacted memo.
+    enum Slot: Int, CaseIterable {
+        case file, sessionId, method, state, error, url, source, category, kind, label, host
+        case txURL, txProtocol, txAddress, txTLS, txFetchType, anomaly
+    }
 
     init(_ redactor: Redactor) { self.redactor = redactor }
+
+    func text(_ s: String?, _ slot: Slot) -> String? {
+        guard let s else { return nil }
+        if let l = last[slot.rawValue], l.text == s { return l.out }
+        let out = text(s) ?? s
+        last[slot.rawValue] = (s, out)
+        return out
+    }
+
+    func url(_ s: String?, _ slot: Slot) -> String? {
+        guard let s else { return nil }
+        if let l = last[slot.rawValue], l.text == s { return l.out }
+        let out = url(s) ?? s
+        last[slot.rawValue] = (s, out)
+        return out
+    }
 
     func text(_ s: String?) -> String? {
         guard let s else { return nil }
@@ -46,12 +72,12 @@ extension WaterfallTransaction: Redactable {
     public mutating func redact(by r: Redactor) { redact(SharedRedaction(r)) }
 
     mutating func redact(_ r: SharedRedaction) {
-        url = r.url(url)
-        networkProtocol = r.text(networkProtocol)
-        remoteAddress = r.text(remoteAddress)
-        tlsVersion = r.text(tlsVersion)
-        fetchType = r.text(fetchType)
-        for k in anomalies.indices { anomalies[k] = r.text(anomalies[k]) ?? "" }
+        url = r.url(url, .txURL)
+        networkProtocol = r.text(networkProtocol, .txProtocol)
+        remoteAddress = r.text(remoteAddress, .txAddress)
+        tlsVersion = r.text(tlsVersion, .txTLS)
+        fetchType = r.text(fetchType, .txFetchType)
+        for k in anomalies.indices { anomalies[k] = r.text(anomalies[k], .anomaly) ?? "" }
     }
 }
 
@@ -66,13 +92,21 @@ extension WaterfallRequest: Redactable {
 
     mutating func redact(_ r: SharedRedaction) {
         let rawHost = host
-        record.redact(unique: r.unique, repeated: r.text, url: r.url)
-        source = r.text(source)
-        category = r.text(category)
-        kind = r.text(kind)
-        label = r.text(label)
+        record.redact(unique: r.unique, repeated: { s, which in
+            switch which {
+            case .file: r.text(s, .file)
+            case .sessionId: r.text(s, .sessionId)
+            case .method: r.text(s, .method)
+            case .state: r.text(s, .state)
+            case .error: r.text(s, .error)
+            }
+        }, url: { r.url($0, .url) })
+        source = r.text(source, .source)
+        category = r.text(category, .category)
+        kind = r.text(kind, .kind)
+        label = r.text(label, .label)
         for k in transactions.indices { transactions[k].redact(r) }
-        cachedHost = r.text(rawHost)
+        cachedHost = r.text(rawHost, .host)
     }
 }
 

@@ -70,11 +70,12 @@ public enum WaterfallRender {
     /// as one `request(_:)` after another, with at most a window's bytes held beyond the writer's.
     static func writeRequests(_ sessions: [WaterfallSession], into w: inout JSONWriter) {
         let total = sessions.reduce(0) { $0 + $1.requests.count }
+        let writer = RequestJSONWriter(pretty: w.pretty, indent: w.valueIndent)
         guard ReadWorkers.count > 1 && total > requestBatch else {
             for s in sessions {
                 for r in s.requests {
                     w.element()
-                    w.request(r)
+                    w.buf.append(contentsOf: writer.bytes(r))
                 }
             }
             return
@@ -89,8 +90,6 @@ public enum WaterfallRender {
                 at = end
             }
         }
-        let indent = w.valueIndent
-        let pretty = w.pretty
         var from = 0
         while from < batches.count {
             var to = from
@@ -100,21 +99,16 @@ public enum WaterfallRender {
                 to += 1
             }
             let rendered = Parallel.map(Array(batches[from..<to])) { b -> (bytes: [UInt8], ends: [Int]) in
-                var sub = JSONWriter(pretty: pretty, indent: indent)
-                var ends: [Int] = []
-                ends.reserveCapacity(b.range.count)
-                for r in sessions[b.session].requests[b.range] {
-                    sub.request(r)
-                    ends.append(sub.buf.count)
-                }
-                return (sub.buf, ends)
+                writer.bytes(sessions[b.session].requests[b.range])
             }
             for part in rendered {
                 var start = 0
-                for end in part.ends {
-                    w.element()
-                    w.buf.append(contentsOf: part.bytes[start..<end])
-                    start = end
+                part.bytes.withUnsafeBufferPointer { bytes in
+                    for end in part.ends {
+                        w.element()
+                        w.buf.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+                        start = end
+                    }
                 }
             }
             from = to
@@ -168,65 +162,10 @@ extension JSONWriter {
         }
     }
 
-    /// A member name known when compiling (no escaping to look for).
-    @inline(__always) private mutating func k(_ name: StaticString) { key(name) }
-
-    /// One request, keys in sorted order (String `<`), as JSONOut prints them.
+    /// One request, keys in sorted order (String `<`), as JSONOut prints them (written by
+    /// `RequestJSONWriter` at this writer's place).
     public mutating func request(_ r: WaterfallRequest) {
-        beginObject()
-        k("category"); string(r.category)
-        k("durationMs"); ms(r.durationMs)
-        k("error"); string(r.error)
-        k("hasMetrics"); bool(r.hasMetrics)
-        k("kind"); string(r.kind)
-        k("label"); string(r.label)
-        k("method"); string(r.method)
-        k("offsetMs"); ms(r.offsetMs)
-        k("recordId"); string(r.recordId)
-        k("requestId"); string(r.requestId)
-        k("seq"); int(r.seq)
-        k("sessionId"); string(r.sessionId)
-        k("source"); string(r.source)
-        k("start"); string(r.start.map { Timestamp.format($0, micro: true) })
-        k("state"); string(r.state)
-        k("statusCode"); int(r.statusCode)
-        k("totalMs"); ms(r.totalMs)
-        k("transactions")
-        beginArray()
-        for t in r.transactions {
-            element()
-            beginObject()
-            k("anomalies")
-            beginArray()
-            for a in t.anomalies { element(); string(a) }
-            endArray()
-            k("fetchType"); string(t.fetchType)
-            k("index"); int(t.index)
-            k("networkProtocol"); string(t.networkProtocol)
-            k("offsetMs"); ms(t.offsetMs)
-            k("phases")
-            beginObject()
-            let phases = t.phases   // computed from the timestamps: once, not per phase
-            k("blocked"); ms(phases.blocked)
-            k("dns"); ms(phases.dns)
-            k("download"); ms(phases.download)
-            k("request"); ms(phases.request)
-            k("tcp"); ms(phases.tcp)
-            k("tls"); ms(phases.tls)
-            k("waiting"); ms(phases.waiting)
-            endObject()
-            k("remoteAddress"); string(t.remoteAddress)
-            k("remotePort"); int(t.remotePort)
-            k("reusedConnection"); bool(t.reusedConnection)
-            k("statusCode"); int(t.statusCode)
-            k("tlsVersion"); string(t.tlsVersion)
-            k("totalMs"); ms(t.totalMs)
-            k("url"); string(t.url)
-            endObject()
-        }
-        endArray()
-        k("url"); string(r.url)
-        endObject()
+        buf.append(contentsOf: RequestJSONWriter(pretty: pretty, indent: valueIndent).bytes(r))
     }
 }
 

@@ -1,0 +1,370 @@
+import Foundation
+import SiftCore
+
+/// Writes requests as JSON bytes exactly as `JSONWriter` writes them member by member (keys sorted,
+/// `JSONOut`'s layout), at a fixed indentation: every member's start (`,`, the new line, its
+/// indentation, its quoted name and `: `) is one copy of bytes laid out once per indentation, and
+/// the bytes go to a buffer of its own without `Array`'s checks on every append. A large export
+/// prints a hundred thousand requests; this is most of the waterfall's JSON. Tests hold it equal
+/// to `WaterfallRender.requestJSON` printed through `JSONWriter`.
+struct RequestJSONWriter {
+    /// The member starts, in the order `Piece` numbers them, one after the other.
+    private let blob: [UInt8]
+    /// `Piece` k's bytes: `blob[starts[k]..<starts[k + 1]]`.
+    private let starts: [Int]
+    let pretty: Bool
+    let indent: Int
+
+    /// The pieces of a request's text between its values.
+    enum Piece: Int, CaseIterable {
+        // The request's members (the first one opens the object).
+        case category, durationMs, error, hasMetrics, kind, label, method, offsetMs, recordId, requestId, seq,
+             sessionId, source, start, state, statusCode, totalMs, transactions, url, requestEnd
+        // A transaction: its start as the first element or a later one, its members, its end.
+        case firstTransaction, nextTransaction
+        case txAnomalies, txFetchType, txIndex, txNetworkProtocol, txOffsetMs, txPhases, txRemoteAddress, txRemotePort,
+             txReusedConnection, txStatusCode, txTLSVersion, txTotalMs, txURL, transactionEnd
+        // An anomaly: the first or a later one; the end of a list that has some.
+        case firstAnomaly, nextAnomaly, anomaliesEnd
+        // The phases' members and end.
+        case blocked, dns, download, request, tcp, tls, waiting, phasesEnd
+        // The end of a list of transactions that has some.
+        case transactionsEnd
+    }
+
+    init(pretty: Bool, indent: Int) {
+        self.pretty = pretty
+        self.indent = indent
+        var blob: [UInt8] = []
+        var starts: [Int] = []
+        func line(_ depth: Int) -> [UInt8] { pretty ? [0x0A] + [UInt8](repeating: 0x20, count: max(0, indent + 2 * depth)) : [] }
+        func member(_ name: String, depth: Int, first: Bool) -> [UInt8] {
+            (first ? [] : [0x2C]) + line(depth) + Array("\"\(name)\"\(pretty ? ": " : ":")".utf8)
+        }
+        for p in Piece.allCases {
+            starts.append(blob.count)
+            let bytes: [UInt8]
+            switch p {
+            case .category: bytes = [0x7B] + member("category", depth: 1, first: true)
+            case .durationMs, .error, .hasMetrics, .kind, .label, .method, .offsetMs, .recordId, .requestId, .seq,
+                 .sessionId, .source, .start, .state, .statusCode, .totalMs, .transactions, .url:
+                bytes = member("\(p)", depth: 1, first: false)
+            case .requestEnd: bytes = line(0) + [0x7D]
+            case .firstTransaction: bytes = line(2) + [0x7B] + member("anomalies", depth: 3, first: true)
+            case .nextTransaction: bytes = [0x2C] + line(2) + [0x7B] + member("anomalies", depth: 3, first: true)
+            case .txAnomalies: bytes = []
+            case .txFetchType: bytes = member("fetchType", depth: 3, first: false)
+            case .txIndex: bytes = member("index", depth: 3, first: false)
+            case .txNetworkProtocol: bytes = member("networkProtocol", depth: 3, first: false)
+            case .txOffsetMs: bytes = member("offsetMs", depth: 3, first: false)
+            case .txPhases: bytes = member("phases", depth: 3, first: false) + [0x7B] + member("blocked", depth: 4, first: true)
+            case .txRemoteAddress: bytes = member("remoteAddress", depth: 3, first: false)
+            case .txRemotePort: bytes = member("remotePort", depth: 3, first: false)
+            case .txReusedConnection: bytes = member("reusedConnection", depth: 3, first: false)
+            case .txStatusCode: bytes = member("statusCode", depth: 3, first: false)
+            case .txTLSVersion: bytes = member("tlsVersion", depth: 3, first: false)
+            case .txTotalMs: bytes = member("totalMs", depth: 3, first: false)
+            case .txURL: bytes = member("url", depth: 3, first: false)
+            case .transactionEnd: bytes = line(2) + [0x7D]
+            case .firstAnomaly: bytes = line(4)
+            case .nextAnomaly: bytes = [0x2C] + line(4)
+            case .anomaliesEnd: bytes = line(3) + [0x5D]
+            case .blocked: bytes = []
+            case .dns, .download, .request, .tcp, .tls, .waiting: bytes = member("\(p)", depth: 4, first: false)
+            case .phasesEnd: bytes = line(3) + [0x7D]
+            case .transactionsEnd: bytes = line(1) + [0x5D]
+            }
+            blob += bytes
+        }
+        starts.append(blob.count)
+        self.blob = blob
+        self.starts = starts
+    }
+
+    /// `r` as JSON bytes.
+    func bytes(_ r: WaterfallRequest) -> [UInt8] {
+        var out = Bytes(capacity: 2048)
+        defer { out.free() }
+        write(r, into: &out)
+        return out.array()
+    }
+
+    /// `requests` one after the other, and where each one's bytes end.
+    func bytes<C: Collection<WaterfallRequest>>(_ requests: C) -> (bytes: [UInt8], ends: [Int]) {
+        var out = Bytes(capacity: 2048 * max(1, requests.count))
+        defer { out.free() }
+        var ends: [Int] = []
+        ends.reserveCapacity(requests.count)
+        for r in requests {
+            write(r, into: &out)
+            ends.append(out.count)
+        }
+        return (out.array(), ends)
+    }
+
+    private func write(_ r: WaterfallRequest, into out: inout Bytes) {
+        blob.withUnsafeBufferPointer { blob in
+            starts.withUnsafeBufferPointer { starts in
+                @inline(__always) func put(_ p: Piece) {
+                    let s = starts[p.rawValue]
+                    out.append(blob.baseAddress! + s, starts[p.rawValue + 1] - s)
+                }
+                put(.category); out.string(r.category)
+                put(.durationMs); out.ms(r.durationMs)
+                put(.error); out.string(r.error)
+                put(.hasMetrics); out.bool(r.hasMetrics)
+                put(.kind); out.string(r.kind)
+                put(.label); out.string(r.label)
+                put(.method); out.string(r.method)
+                put(.offsetMs); out.ms(r.offsetMs)
+                put(.recordId); out.string(r.recordId)
+                put(.requestId); out.string(r.requestId)
+                put(.seq); out.int(r.seq)
+                put(.sessionId); out.string(r.sessionId)
+                put(.source); out.string(r.source)
+                put(.start); out.timestamp(r.start)
+                put(.state); out.string(r.state)
+                put(.statusCode); out.int(r.statusCode)
+                put(.totalMs); out.ms(r.totalMs)
+                put(.transactions)
+                out.byte(0x5B)
+                for (k, t) in r.transactions.enumerated() {
+                    put(k == 0 ? .firstTransaction : .nextTransaction)
+                    out.byte(0x5B)
+                    for (j, a) in t.anomalies.enumerated() {
+                        put(j == 0 ? .firstAnomaly : .nextAnomaly)
+                        out.string(a)
+                    }
+                    if t.anomalies.isEmpty { out.byte(0x5D) } else { put(.anomaliesEnd) }
+                    put(.txFetchType); out.string(t.fetchType)
+                    put(.txIndex); out.int(t.index)
+                    put(.txNetworkProtocol); out.string(t.networkProtocol)
+                    put(.txOffsetMs); out.ms(t.offsetMs)
+                    let phases = t.phases
+                    put(.txPhases); out.ms(phases.blocked)
+                    put(.dns); out.ms(phases.dns)
+                    put(.download); out.ms(phases.download)
+                    put(.request); out.ms(phases.request)
+                    put(.tcp); out.ms(phases.tcp)
+                    put(.tls); out.ms(phases.tls)
+                    put(.waiting); out.ms(phases.waiting)
+                    put(.phasesEnd)
+                    put(.txRemoteAddress); out.string(t.remoteAddress)
+                    put(.txRemotePort); out.int(t.remotePort)
+                    put(.txReusedConnection); out.bool(t.reusedConnection)
+                    put(.txStatusCode); out.int(t.statusCode)
+                    put(.txTLSVersion); out.string(t.tlsVersion)
+                    put(.txTotalMs); out.ms(t.totalMs)
+                    put(.txURL); out.string(t.url)
+                    put(.transactionEnd)
+                }
+                if r.transactions.isEmpty { out.byte(0x5D) } else { put(.transactionsEnd) }
+                put(.url); out.string(r.url)
+                put(.requestEnd)
+            }
+        }
+    }
+}
+
+/// A growing byte buffer written without `Array`'s checks on every append. Not copyable in
+/// effect: its owner calls `free()` once (`RequestJSONWriter` keeps it inside one call).
+struct Bytes {
+    private var base: UnsafeMutablePointer<UInt8>
+    private(set) var count = 0
+    private var capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = max(64, capacity)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    func free() { base.deallocate() }
+
+    /// The bytes written, as an array.
+    func array() -> [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    @inline(__always) private mutating func reserve(_ n: Int) {
+        if count &+ n > capacity { grow(count &+ n) }
+    }
+
+    @inline(never) private mutating func grow(_ need: Int) {
+        let c = max(capacity * 2, need)
+        let b = UnsafeMutablePointer<UInt8>.allocate(capacity: c)
+        b.update(from: base, count: count)
+        base.deallocate()
+        base = b
+        capacity = c
+    }
+
+    @inline(__always) mutating func byte(_ c: UInt8) {
+        reserve(1)
+        base[count] = c
+        count &+= 1
+    }
+
+    @inline(__always) mutating func append(_ p: UnsafePointer<UInt8>, _ n: Int) {
+        reserve(n)
+        (base + count).update(from: p, count: n)
+        count &+= n
+    }
+
+    private mutating func literal(_ s: StaticString) { append(s.utf8Start, s.utf8CodeUnitCount) }
+
+    mutating func null() { literal("null") }
+
+    mutating func bool(_ v: Bool?) {
+        guard let v else { return null() }
+        if v { literal("true") } else { literal("false") }
+    }
+
+    /// As `JSONWriter.int`: the decimal digits.
+    mutating func int(_ v: Int?) {
+        guard let v else { return null() }
+        if v < 0 { byte(0x2D) }
+        digits(v.magnitude)
+    }
+
+    /// The decimal digits of `v`.
+    private mutating func digits(_ v: UInt) {
+        if v < 10 { return byte(48 &+ UInt8(truncatingIfNeeded: v)) }
+        reserve(20)
+        var n = 0
+        var x = v
+        while x > 0 { n &+= 1; x /= 10 }
+        x = v
+        var at = count &+ n
+        while at > count {
+            at &-= 1
+            base[at] = 48 &+ UInt8(truncatingIfNeeded: x % 10)
+            x /= 10
+        }
+        count &+= n
+    }
+
+    /// `JSONOut.format` of ±0 (the one value `ms` prints through it often: a phase of no time).
+    private static let zero = Array(JSONOut.format(0.0).utf8)
+    private static let minusZero = Array(JSONOut.format(-0.0).utf8)
+
+    /// As `JSONWriter.ms`: milliseconds rounded to the microsecond.
+    mutating func ms(_ v: Double?) {
+        guard let v, v.isFinite else { return null() }
+        let k = (v * 1000).rounded()
+        guard k != 0, abs(k) < 8_000_000_000_000 else {
+            if k == 0 {
+                let z = k.sign == .minus ? Bytes.minusZero : Bytes.zero
+                return z.withUnsafeBufferPointer { append($0.baseAddress!, $0.count) }
+            }
+            var s = JSONOut.format(k / 1000)
+            return s.withUTF8 { append($0.baseAddress!, $0.count) }
+        }
+        var u = Int64(k)
+        if u < 0 { byte(0x2D); u = -u }
+        digits(UInt(u / 1000))
+        byte(0x2E)
+        var frac = Int(u % 1000)
+        if frac == 0 { return byte(0x30) }
+        var digits = 3
+        while frac % 10 == 0 { frac /= 10; digits -= 1 }
+        var div = 1
+        for _ in 1..<digits { div *= 10 }
+        while div > 0 { byte(UInt8(48 + (frac / div) % 10)); div /= 10 }
+    }
+
+    /// As `JSONWriter.string` of `Timestamp.format(t, micro: true)`.
+    mutating func timestamp(_ t: Double?) {
+        guard let t else { return null() }
+        guard Timestamp.inRange(t) else { return literal("\"\"") }
+        let scale = 1_000_000.0
+        let total = (t * scale).rounded()
+        var secs = Int((total / scale).rounded(.down))
+        var fracUnits = Int(total - Double(secs) * scale)
+        if fracUnits < 0 { fracUnits += Int(scale); secs -= 1 }
+        var days = secs / 86400
+        var rem = secs % 86400
+        if rem < 0 { rem += 86400; days -= 1 }
+        let (y, m, d) = Timestamp.civilFromDays(days)
+        byte(0x22)
+        put(y, 4); byte(0x2D); put(m, 2); byte(0x2D); put(d, 2)
+        byte(0x54); put(rem / 3600, 2); byte(0x3A); put(rem % 3600 / 60, 2)
+        byte(0x3A); put(rem % 60, 2); byte(0x2E); put(fracUnits, 6)
+        byte(0x5A)
+        byte(0x22)
+    }
+
+    /// `v` in at least `width` digits (as `Timestamp.format`).
+    private mutating func put(_ v: Int, _ width: Int) {
+        var v = v
+        if v < 0 { byte(0x2D); v = -v }
+        var div = 1
+        for _ in 1..<width { div *= 10 }
+        while v / div >= 10 { div *= 10 }
+        while div > 0 {
+            byte(UInt8(48 + (v / div) % 10))
+            div /= 10
+        }
+    }
+
+    /// As `JSONWriter.string`: a string literal, `"`, `\`, controls, DEL and U+2028/2029 escaped.
+    mutating func string(_ s: String?) {
+        guard var s else { return null() }
+        s.withUTF8 { u in
+            let n = u.count
+            var plain = true
+            for c in u where c < 0x20 || c == 0x22 || c == 0x5C || c == 0x7F || c == 0xE2 {
+                plain = false
+                break
+            }
+            reserve(n &+ 2)
+            base[count] = 0x22
+            count &+= 1
+            if plain {
+                if n > 0 { append(u.baseAddress!, n) }
+                base[count] = 0x22
+                count &+= 1
+                return
+            }
+            escaped(u)
+            byte(0x22)
+        }
+    }
+
+    /// The escaping of `JSONWriter.string`, for a text that needs some.
+    private mutating func escaped(_ u: UnsafeBufferPointer<UInt8>) {
+        var plain = 0
+        var i = 0
+        let n = u.count
+        while i < n {
+            let c = u[i]
+            var rep: StaticString?
+            var hex: UInt32 = 0
+            var skip = 1
+            switch c {
+            case 0x22: rep = "\\\""
+            case 0x5C: rep = "\\\\"
+            case 0x0A: rep = "\\n"
+            case 0x0D: rep = "\\r"
+            case 0x09: rep = "\\t"
+            case 0x00..<0x20, 0x7F: hex = UInt32(c)
+            case 0xE2 where i + 2 < n && u[i + 1] == 0x80 && (u[i + 2] == 0xA8 || u[i + 2] == 0xA9):
+                hex = u[i + 2] == 0xA8 ? 0x2028 : 0x2029
+                skip = 3
+            default:
+                i += 1
+                continue
+            }
+            if i > plain { append(u.baseAddress! + plain, i - plain) }
+            if let rep {
+                literal(rep)
+            } else {
+                literal("\\u")
+                for shift in [12, 8, 4, 0] {
+                    let d = UInt8((hex >> UInt32(shift)) & 0xF)
+                    byte(d < 10 ? 48 + d : 87 + d)
+                }
+            }
+            i += skip
+            plain = i
+        }
+        if n > plain { append(u.baseAddress! + plain, n - plain) }
+    }
+}

@@ -236,36 +236,39 @@ public struct WaterfallSummary: Sendable {
     }
 
     /// Per host (of those in `hosts`): requests, and how many of them opened a new connection.
-    /// Sessions side by side; a request's host is looked up once, and only the last host seen is
-    /// compared again (requests to one host come in runs).
+    /// Sessions side by side.
     public static func hostStats(_ sessions: [WaterfallSession], hosts: Set<String>) -> [String: (requests: Int, opened: Int)] {
+        var out: [String: (requests: Int, opened: Int)] = [:]
+        guard !hosts.isEmpty else { return out }
         let parts = Parallel.map(sessions) { s -> [String: (requests: Int, opened: Int)] in
             var out: [String: (requests: Int, opened: Int)] = [:]
-            // The run of requests to the last host seen: counted here, added to `out` when it ends.
-            var last: String?
+            // Requests come in runs of one host (one shared text): a run is counted, then added once,
+            // instead of hashing every request's host. By index: a request copied whole retains every
+            // text it holds.
+            var run: String? = nil
             var kept = false
-            var run = (requests: 0, opened: 0)
-            func end() {
-                guard let h = last, run.requests > 0 else { return }
-                out[h, default: (0, 0)].requests += run.requests
-                out[h, default: (0, 0)].opened += run.opened
-                run = (0, 0)
+            var count = (requests: 0, opened: 0)
+            func flush() {
+                guard kept, let h = run, count.requests > 0 else { return }
+                out[h, default: (0, 0)].requests += count.requests
+                out[h, default: (0, 0)].opened += count.opened
             }
-            for r in s.requests {
-                guard let h = r.host else { continue }
-                if h != last {
-                    end()
-                    last = h
-                    kept = hosts.contains(h)
+            let requests = s.requests
+            for i in requests.indices {
+                let h = requests[i].host
+                if h != run {
+                    flush()
+                    run = h
+                    kept = h.map(hosts.contains) ?? false
+                    count = (0, 0)
                 }
                 guard kept else { continue }
-                run.requests += 1
-                if r.transactions.contains(where: \.openedConnection) { run.opened += 1 }
+                count.requests += 1
+                if requests[i].transactions.contains(where: \.openedConnection) { count.opened += 1 }
             }
-            end()
+            flush()
             return out
         }
-        var out: [String: (requests: Int, opened: Int)] = [:]
         for part in parts {
             for (h, c) in part {
                 out[h, default: (0, 0)].requests += c.requests

@@ -144,7 +144,7 @@ public final class WaterfallCollector {
         p.request.intern(into: pool)
         let request = p.request
         for n in p.notes { emit(n, b) }
-        if let id = request.recordId, request.state != "pending", b.pendingById[id] != nil {
+        if !b.pendingById.isEmpty, let id = request.recordId, request.state != "pending", b.pendingById[id] != nil {
             b.pendingById[id] = nil
         }
         if request.state == "pending" {

@@ -13,29 +13,36 @@ public enum Timestamp {
     public static func parse(bytes b: UnsafeBufferPointer<UInt8>) -> Double? {
         let n = b.count
         guard n >= 19 else { return nil }
-        func digits(_ at: Int, _ len: Int) -> Int? {
-            var v = 0
-            for i in at..<at + len {
-                let c = b[i]
-                guard c >= 48 && c <= 57 else { return nil }
-                v = v * 10 + Int(c - 48)
-            }
-            return v
+        // Digit pairs read inline (a nested function was a call per field, on every timestamp of
+        // every transaction).
+        @inline(__always) func digit(_ i: Int) -> Int? {
+            let c = b[i] &- 48
+            return c < 10 ? Int(c) : nil
         }
-        guard let year = digits(0, 4), b[4] == UInt8(ascii: "-"), let month = digits(5, 2), b[7] == UInt8(ascii: "-"),
-              let day = digits(8, 2), b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t") || b[10] == UInt8(ascii: " "),
-              let hour = digits(11, 2), b[13] == UInt8(ascii: ":"), let minute = digits(14, 2), b[16] == UInt8(ascii: ":"),
-              let second = digits(17, 2) else { return nil }
+        @inline(__always) func two(_ i: Int) -> Int? {
+            let h = b[i] &- 48, l = b[i &+ 1] &- 48
+            return h < 10 && l < 10 ? Int(h) &* 10 &+ Int(l) : nil
+        }
+        guard let y1 = two(0), let y2 = two(2), b[4] == UInt8(ascii: "-"), let month = two(5), b[7] == UInt8(ascii: "-"),
+              let day = two(8), b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t") || b[10] == UInt8(ascii: " "),
+              let hour = two(11), b[13] == UInt8(ascii: ":"), let minute = two(14), b[16] == UInt8(ascii: ":"),
+              let second = two(17) else { return nil }
+        let year = y1 * 100 + y2
         guard (1...12).contains(month), (1...31).contains(day), hour <= 23, minute <= 59, second <= 60 else { return nil }
         var i = 19
         var frac = 0.0
         if i < n && (b[i] == UInt8(ascii: ".") || b[i] == UInt8(ascii: ",")) {
             i += 1
-            var scale = 0.1
             let start = i
-            while i < n, b[i] >= 48, b[i] <= 57 {
-                frac += Double(b[i] - 48) * scale
-                scale /= 10
+            // The same sums as `frac += digit × scale; scale /= 10`, the scales read from a table
+            // made by those divisions (identical values, no division per digit).
+            let scales = Timestamp.fractionScales
+            var scale = 0.1
+            while i < n, let d = digit(i) {
+                let k = i - start
+                if k < scales.count { scale = scales[k] }
+                frac += Double(d) * scale
+                if k >= scales.count - 1 { scale /= 10 }
                 i += 1
             }
             if i == start { return nil }
@@ -47,13 +54,13 @@ public enum Timestamp {
                 i += 1
             } else if c == UInt8(ascii: "+") || c == UInt8(ascii: "-") {
                 let sign = c == UInt8(ascii: "+") ? 1 : -1
-                guard i + 3 <= n, let oh = digits(i + 1, 2) else { return nil }
+                guard i + 3 <= n, let oh = two(i + 1) else { return nil }
                 var om = 0
                 if i + 6 <= n && b[i + 3] == UInt8(ascii: ":") {
-                    guard let m = digits(i + 4, 2) else { return nil }
+                    guard let m = two(i + 4) else { return nil }
                     om = m
                     i += 6
-                } else if i + 5 <= n, let m = digits(i + 3, 2) {
+                } else if i + 5 <= n, let m = two(i + 3) {
                     om = m
                     i += 5
                 } else {
@@ -68,6 +75,18 @@ public enum Timestamp {
         let days = daysFromCivil(year, month, day)
         return Double(days * 86400 + hour * 3600 + minute * 60 + second - offset) + frac
     }
+
+    /// 0.1, 0.1 / 10, 0.1 / 10 / 10, …: the scale of each fraction digit as dividing by ten digit
+    /// after digit makes it (the table gives the same doubles without the divisions).
+    static let fractionScales: [Double] = {
+        var out: [Double] = []
+        var s = 0.1
+        for _ in 0..<20 {
+            out.append(s)
+            s /= 10
+        }
+        return out
+    }()
 
     /// Days since 1970-01-01 for a proleptic Gregorian date.
     public static func daysFromCivil(_ y0: Int, _ m: Int, _ d: Int) -> Int {

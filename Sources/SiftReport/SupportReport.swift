@@ -11,7 +11,9 @@ public struct SupportReport: Sendable {
     public let redactedOutcome: Redacted<ReadOutcome>
     public var outcome: ReadOutcome { redactedOutcome.value }
     /// Every finding of every analysis, sorted, redacted.
-    public let findings: [Finding]
+    public var findings: [Finding] { redactedFindings.value }
+    /// The same, as the redactor gave them (for the formats every command shares).
+    public let redactedFindings: Redacted<[Finding]>
     /// Built with the same redactor.
     public let waterfall: WaterfallReport
     /// Nil when no `--logs` were given.
@@ -32,7 +34,7 @@ public struct SupportReport: Sendable {
         var read = outcome
         read.findings = []
         self.redactedOutcome = redactor.apply(read)
-        self.findings = findings.map { $0.redacted(by: redactor) }
+        self.redactedFindings = redactor.apply(findings)
         self.waterfall = waterfall
         self.redactedCorrelation = correlation.map { redactor.apply($0) }
         self.timeline = timeline
@@ -44,17 +46,29 @@ public struct SupportReport: Sendable {
         var failedCount = 0
         var slowestFailed: WaterfallRequest?
         var candidates: [(ms: Double, seq: Int, s: Int, r: Int)] = []
-        var sessionIds: Set<String?> = []
-        for (si, s) in waterfall.sessions.enumerated() {
-            for (ri, r) in s.requests.enumerated() {
-                sessionIds.insert(r.sessionId)
-                if r.failed {
+        // Whether the requests name more than one session: the first id, and whether another was seen
+        // (a set of every request's id would hash each one).
+        var firstSessionId: String?? = nil
+        var otherSession = false
+        // By index, reading only the fields looked at: a request copied whole retains every text it holds.
+        let sessions = waterfall.sessions
+        for si in sessions.indices {
+            let requests = sessions[si].requests
+            for ri in requests.indices {
+                let sessionId = requests[ri].sessionId
+                if let first = firstSessionId {
+                    if !otherSession && first != sessionId { otherSession = true }
+                } else {
+                    firstSessionId = .some(sessionId)
+                }
+                let ms = requests[ri].elapsedMs
+                if requests[ri].failed {
                     // The first few in full; the rest counted, and the slowest of them kept.
                     failedCount += 1
-                    if failed.count < SupportReport.maxFailedShown { failed.append(r) }
-                    if slowestFailed.map({ r.elapsedMs > $0.elapsedMs }) ?? true { slowestFailed = r }
-                } else if r.state != "pending" {
-                    candidates.append((r.elapsedMs, r.seq ?? 0, si, ri))
+                    if failed.count < SupportReport.maxFailedShown { failed.append(requests[ri]) }
+                    if slowestFailed.map({ ms > $0.elapsedMs }) ?? true { slowestFailed = requests[ri] }
+                } else if requests[ri].state != "pending" {
+                    candidates.append((ms, requests[ri].seq ?? 0, si, ri))
                 }
             }
         }
@@ -88,7 +102,7 @@ public struct SupportReport: Sendable {
         }
         correlationIndex = index
         indexedRefs = shown
-        multiSession = outcome.totalSessions > 1 || sessionIds.count > 1
+        multiSession = outcome.totalSessions > 1 || otherSession
     }
 
     /// The timeline's windows, overlapping ones merged.

@@ -238,15 +238,36 @@ public struct WaterfallSummary: Sendable {
     /// Per host (of those in `hosts`): requests, and how many of them opened a new connection.
     public static func hostStats(_ sessions: [WaterfallSession], hosts: Set<String>) -> [String: (requests: Int, opened: Int)] {
         var out: [String: (requests: Int, opened: Int)] = [:]
+        guard !hosts.isEmpty else { return out }
+        // Requests come in runs of one host (one shared text): a run is counted, then added once,
+        // instead of hashing every request's host. By index: a request copied whole retains every
+        // text it holds.
+        var run: String? = nil
+        var kept = false
+        var count = (requests: 0, opened: 0)
+        func flush() {
+            guard kept, let h = run, count.requests > 0 else { return }
+            var c = out[h] ?? (0, 0)
+            c.requests += count.requests
+            c.opened += count.opened
+            out[h] = c
+        }
         for s in sessions {
-            for r in s.requests {
-                guard let h = r.host, hosts.contains(h) else { continue }
-                var c = out[h] ?? (0, 0)
-                c.requests += 1
-                if r.transactions.contains(where: \.openedConnection) { c.opened += 1 }
-                out[h] = c
+            let requests = s.requests
+            for i in requests.indices {
+                let h = requests[i].host
+                if h != run {
+                    flush()
+                    run = h
+                    kept = h.map(hosts.contains) ?? false
+                    count = (0, 0)
+                }
+                guard kept else { continue }
+                count.requests += 1
+                if requests[i].transactions.contains(where: \.openedConnection) { count.opened += 1 }
             }
         }
+        flush()
         return out
     }
 

@@ -131,14 +131,17 @@ public enum ReportCommand: SiftCommand {
         // Never print a secret: every text goes through one redactor, which knows what verify found
         // and runs verify's detectors over each text.
         let redactor = Redactor.verify(config: config, known: verify.secretValues)
-        let waterfallReport = WaterfallReport(sessions: waterfall.takeSessions(), findings: all.filter(WaterfallCommand.reports.keeps),
-                                              redactor: redactor)
+        // The waterfall's findings are among `all`, which the report shows: none are given to it
+        // again (they would be redacted and sorted a second time, and never shown).
+        let waterfallReport = WaterfallReport(sessions: waterfall.takeSessions(), findings: [], redactor: redactor)
         let report = SupportReport(
             outcome: outcome, findings: all, waterfall: waterfallReport, correlation: correlated, timeline: timeline,
             verifySummary: VerifySummary(findings: all.filter(VerifyCommand.reported), suppressed: suppressed, inputs: outcome.inputs,
                                          records: verify.recordsScanned, blobs: verify.blobsScanned),
             slowest: slowest, redactor: redactor)
-        let output = FindingsOutput(command: spec.name, report: report, inputs: redactor.apply(outcome.inputs), findings: redactor.apply(all))
+        // The inputs and findings as the report redacted them (not redacted a second time).
+        let output = FindingsOutput(command: spec.name, report: report, inputs: report.redactedOutcome.project(\.inputs),
+                                    findings: report.redactedFindings)
         if let stopped = common.report(output, with: reporters, io: io, closedIsOK: true) { return stopped }
         // A bound that stopped verify's checks leaves the input not verified in full, whatever a baseline says.
         return run.status(counting: all)

@@ -111,6 +111,7 @@ public enum ScrubCommand: SiftCommand {
         let temp = output.map { ScrubCommand.tempName(for: $0) }
         do {
             let out = try ScrubOutput(kind: summary.container, gzip: gzipped, path: temp, dryRun: dryRun)
+            scrubber.scratchNear = out.scratchNear
             var walkError: Error?
             let walk = InputWalker.walk(path: input, limits: limits) { entry in
                 guard walkError == nil else { return }
@@ -210,24 +211,6 @@ public enum ScrubCommand: SiftCommand {
     static func isJSONText(_ entry: ArchiveEntry) -> Bool {
         let n = entry.name.lowercased()
         return entry.isWholeInput || n.hasSuffix(".jsonl") || n.hasSuffix(".jsonl.gz") || n.hasSuffix(".har") || n.hasSuffix(".har.gz")
-    }
-
-    /// A session file (JSON Lines) or a HAR document, gzip'd or not.
-    static func rewrite(_ bytes: [UInt8], scrubber: inout Scrubber, limits: ReadLimits) throws -> [UInt8]? {
-        if bytes.count >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B {
-            let inner = try Scrubber.inflate(bytes, limit: limits.maxInputBytes)
-            guard let out = try rewrite(inner, scrubber: &scrubber, limits: limits) else { return nil }
-            return try DeflateStream.gzip(out)
-        }
-        if HARMapping.looksLikeHAR(Array(bytes.prefix(64))) {
-            guard bytes.count <= 16 * limits.maxLineBytes else {
-                throw WriteError("a HAR file over \(16 * limits.maxLineBytes) bytes is not rewritten")
-            }
-            let doc = try JSONDocument(bytes: bytes, maxDepth: limits.maxJSONDepth)
-            // A name held twice in one object (verify.duplicate-key): later copies are renamed, as in a session file.
-            return try scrubber.resolved(doc, edited: try scrubber.document(doc), line: 1, prefix: "_")
-        }
-        return try scrubber.jsonLines(bytes)
     }
 
     static func readAll(_ source: ByteSource) throws -> [UInt8] {

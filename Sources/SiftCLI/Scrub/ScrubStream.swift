@@ -278,21 +278,21 @@ extension Scrubber {
         return changed
     }
 
-    /// A session file or a HAR document (not gzip'd at this level) into `sink`. A HAR document, or
-    /// gzip inside the gzip, is rewritten whole as before; a session file is streamed.
-    mutating func jsonText(_ source: ByteSource, to sink: EntrySink?) throws -> Bool {
+    /// A session file or a HAR document into `sink`, streamed: a HAR a value at a time, a session
+    /// file a line at a time, and gzip inside the gzip inflated, edited and compressed again as it
+    /// goes (`depth`: gzip layers already inflated inside the entry).
+    mutating func jsonText(_ source: ByteSource, to sink: EntrySink?, depth: Int = 0) throws -> Bool {
         let peek = PrefixedSource.peek(source, count: 64)
         let head = peek.peeked
-        if Scrubber.isGzip(head) || HARMapping.looksLikeHAR(head) {
-            let harBound = 16 * limits.maxLineBytes
-            let bytes = Scrubber.isGzip(head) ? try ScrubCommand.readAll(peek) : try Scrubber.read(peek, upTo: harBound + 1)
-            if !Scrubber.isGzip(head), bytes.count > harBound {
-                throw WriteError("a HAR file over \(harBound) bytes is not rewritten")
+        if Scrubber.isGzip(head) && depth < Scrubber.maxGzipDepth {
+            guard let sink else {
+                return try jsonText(GzipSource(wrapping: peek, limit: limits.maxInputBytes), to: nil, depth: depth + 1)
             }
-            let out = try ScrubCommand.rewrite(bytes, scrubber: &self, limits: limits)
-            try sink?.write(out ?? bytes)
-            return out != nil
+            return try gzipped(peek, scratchNear: scratchNear, to: sink) { s, source, sink in
+                try s.jsonText(source, to: sink, depth: depth + 1)
+            }
         }
+        if HARMapping.looksLikeHAR(head) { return try harText(peek, to: sink) }
         return try streamLines(peek, to: sink)
     }
 

@@ -222,6 +222,11 @@ struct Scrubber {
     /// placeholder of that report.
     var cookies: [String: String] = [:]
 
+    /// A path whose folder takes scratch files (gzip inside a gzip'd entry is held there while read twice).
+    var scratchNear = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("pbsift-scrub").path
+    /// Gzip layers inflated inside one another, as deep as verify reads them.
+    static let maxGzipDepth = 5
+
     init(values: ScrubValues, limits: ReadLimits) {
         self.values = values
         self.limits = limits
@@ -229,11 +234,19 @@ struct Scrubber {
 
     /// Bytes with the values replaced: inflated first when gzip'd (then compressed again).
     /// Gzip in gzip is inflated as deep as verify reads it (five layers).
+    /// The inflated bytes are streamed (a small gzip can inflate to the input bound): what they
+    /// become is compressed as it comes, and only the compressed copy is held.
     mutating func content(_ bytes: [UInt8], depth: Int = 0) throws -> [UInt8]? {
-        if depth < 5, bytes.count >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B {
-            let inner = try Scrubber.inflate(bytes, limit: limits.maxInputBytes)
-            guard let out = try content(inner, depth: depth + 1) else { return nil }
-            return try DeflateStream.gzip(out)
+        if depth < Scrubber.maxGzipDepth, bytes.count >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B {
+            final class Gathered { var bytes: [UInt8] = [] }
+            let out = Gathered()
+            let gz = try DeflateStream(gzip: true)
+            let sink = EntrySink(put: { raw in gz.write(raw) { piece in out.bytes += piece } },
+                                 end: { out.bytes += gz.finish() })
+            let changed = try otherText(GzipSource(wrapping: MemorySource(bytes), limit: limits.maxInputBytes), to: sink, depth: depth + 1)
+            guard changed else { return nil }
+            try sink.finish()
+            return out.bytes
         }
         return try innerDocument(bytes) ?? values.replace(bytes, used: &used)
     }
@@ -256,37 +269,6 @@ struct Scrubber {
             if n == 0 { return out }
             out += buf[..<n]
         }
-    }
-
-    /// A JSON Lines file held whole (gzip inside a gzip'd session file): each line that parses is
-    /// edited; any other line is kept as it is. `streamLines` is the same, a line at a time.
-    mutating func jsonLines(_ bytes: [UInt8]) throws -> [UInt8]? {
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        var changed = false
-        var start = 0
-        var number = 0
-        while start < bytes.count {
-            number += 1
-            let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
-            if end == start || (end == start + 1 && bytes[start] == 0x0D) {
-                // A blank line holds nothing to edit (a file of them is copied, not parsed line by line).
-                out += bytes[start..<end]
-                if end < bytes.count { out.append(0x0A) }
-                start = end + 1
-                continue
-            }
-            let line = Array(bytes[start..<end])
-            if let edited = try self.line(line, number: number) {
-                out += edited
-                changed = true
-            } else {
-                out += line
-            }
-            if end < bytes.count { out.append(0x0A) }
-            start = end + 1
-        }
-        return changed ? out : nil
     }
 
     /// A record (or a HAR document) whose object holds a name more than once (`verify.duplicate-key`: readers disagree on

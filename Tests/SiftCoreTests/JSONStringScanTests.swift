@@ -1,9 +1,9 @@
 import Testing
 @testable import SiftCore
 
-/// The string scanner reads sixteen bytes at a time; what it makes of a string must be what reading
-/// it a byte at a time makes (`Reference`), wherever in a block, or at the end of the text, a quote,
-/// an escape, a control byte or a byte of 0x80 or more falls.
+/// The string scanner reads sixteen bytes at a time (64 in a long plain run); what it makes of a
+/// string must be what reading it a byte at a time makes (`Reference`), wherever in a block, or at
+/// the end of the text, a quote, an escape, a control byte or a byte of 0x80 or more falls.
 @Suite struct JSONStringScanTests {
     /// What the parser made of one string starting at byte 0 of `text`.
     struct Outcome: Equatable, CustomStringConvertible {
@@ -131,6 +131,69 @@ import Testing
                         #expect(got == want, "\(first) after \(before), \(second) \(gap) later")
                         if got != want { return }
                     }
+                }
+            }
+        }
+    }
+
+    /// A long plain run is skipped 64 bytes at a time: a token anywhere in it, or just past it, after
+    /// a plain or a non-ASCII start (which lets bytes of 0x80 or more through the skip), is found as
+    /// byte by byte.
+    @Test func oneTokenInALongPlainRun() {
+        for token in JSONStringScanTests.tokens {
+            for start in [[UInt8](), [0xC3, 0xA9]] {
+                for before in 0..<150 {
+                    for after in [0, 1, 15, 16, 17, 63, 64, 65] {
+                        let text: [UInt8] = [0x22] + start + Array(repeating: UInt8(ascii: "a"), count: before) + token
+                            + Array(repeating: UInt8(ascii: "b"), count: after) + [0x22]
+                        let got = JSONStringScanTests.scan(text)
+                        let want = JSONStringScanTests.reference(text)
+                        #expect(got == want, "\(token) after \(start) and \(before), \(after) more")
+                        if got != want { return }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The byte classes of a block, found with the machine's vector instructions, are the portable
+    /// code's and the bytes' own, wherever the bytes that matter fall.
+    @Test func blockClassesMatchThePortableCode() {
+        var state: UInt64 = 0xB10C
+        func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        let matter = Array(#""\/bfnrtu a"#.utf8)
+        for round in 0..<20_000 {
+            // Dense blocks, and plain ones with a rare byte that matters.
+            let dense = round % 2 == 0
+            let block: [UInt8] = (0..<64).map { _ in
+                if !dense && next() % 64 != 0 { return UInt8(ascii: "a") }
+                return next() % 3 == 0 ? UInt8(truncatingIfNeeded: next()) : matter[Int(next() % UInt64(matter.count))]
+            }
+            block.withUnsafeBufferPointer { buf in
+                let p = buf.baseAddress!
+                let fast = StringBlock(p), portable = StringBlock(portable: p)
+                var quote: UInt32 = 0, backslash: UInt32 = 0, control: UInt32 = 0, high: UInt32 = 0, letters: UInt32 = 0
+                for k in 0..<16 {
+                    let c = block[k]
+                    if c == 0x22 { quote |= 1 << k }
+                    if c == 0x5C { backslash |= 1 << k }
+                    if c < 0x20 { control |= 1 << k }
+                    if c >= 0x80 { high |= 1 << k }
+                    if Array("/bfnrt".utf8).contains(c) { letters |= 1 << k }
+                }
+                for b in [fast, portable] {
+                    #expect(b.quote == quote && b.backslash == backslash && b.control == control && b.high == high, "\(block)")
+                }
+                #expect(StringBlock.escapeLetters(p) == letters && StringBlock.escapeLetters(portable: p) == letters)
+                for high in [true, false] {
+                    let plain = !block.contains { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 || (high && $0 >= 0x80) }
+                    #expect(StringBlock.plain64(p, high: high) == plain && StringBlock.plain64(portable: p, high: high) == plain)
                 }
             }
         }

@@ -54,7 +54,8 @@ public final class JSONDocument: @unchecked Sendable {
         guard bytes.count < Int(Int32.max) else {
             throw JSONParseError(reason: .syntax, offset: 0, message: "JSON text of \(bytes.count) bytes is over the 2 GiB bound")
         }
-        var parser = JSONTapeParser(maxDepth: maxDepth, maxValues: maxValues)
+        var parser = JSONTapeParser(maxDepth: maxDepth, maxValues: maxValues,
+                                    capacity: min(max(8, bytes.count / 12), JSONTapeParser.maxReserve))
         let result: Result<[JSONNode], JSONParseError> = bytes.withUnsafeBufferPointer { buf in
             parser.parse(buf)
         }
@@ -167,15 +168,42 @@ public final class JSONDocument: @unchecked Sendable {
 struct JSONTapeParser {
     let maxDepth: Int
     let maxValues: Int
-    var nodes: [JSONNode] = []
+    /// The tape being built: `used` nodes at `tape`, room for `room`, in memory `storage` owns (a
+    /// node is written with a store and a compare, not an array's uniqueness and capacity checks).
+    private var tape: UnsafeMutablePointer<JSONNode>
+    private(set) var used = 0
+    private var room: Int
+    private let storage: TapeStorage
     var error: JSONParseError?
     /// Some object holds a member name twice.
     var duplicates = false
     private var keyHashes: [UInt64] = []
 
-    init(maxDepth: Int, maxValues: Int = Int.max) {
+    /// `capacity`: the nodes room is made for up front (more is made as needed).
+    init(maxDepth: Int, maxValues: Int = Int.max, capacity: Int = 16) {
         self.maxDepth = maxDepth
         self.maxValues = maxValues
+        storage = TapeStorage(capacity: max(1, capacity))
+        tape = storage.base
+        room = storage.capacity
+    }
+
+    /// The nodes made so far.
+    var nodes: [JSONNode] { Array(UnsafeBufferPointer(start: tape, count: used)) }
+
+    /// Writes `node` at the end of the tape.
+    @inline(__always)
+    mutating func append(_ node: JSONNode) {
+        if used == room { grow() }
+        (tape + used).initialize(to: node)
+        used &+= 1
+    }
+
+    @inline(never)
+    mutating func grow() {
+        storage.grow(keeping: used)
+        tape = storage.base
+        room = storage.capacity
     }
 
     /// The tape reserved up front: a value per 12 bytes, at most `maxReserve` values (a long line is
@@ -183,7 +211,6 @@ struct JSONTapeParser {
     static let maxReserve = 1 << 15
 
     mutating func parse(_ buf: UnsafeBufferPointer<UInt8>) -> Result<[JSONNode], JSONParseError> {
-        nodes.reserveCapacity(min(max(8, buf.count / 12), JSONTapeParser.maxReserve))
         var i = skipWS(buf, 0)
         if i >= buf.count {
             return .failure(JSONParseError(reason: .empty, offset: 0, message: "empty line"))
@@ -194,10 +221,7 @@ struct JSONTapeParser {
         if i < buf.count {
             return .failure(JSONParseError(reason: .trailing, offset: i, message: "unexpected data after the JSON value"))
         }
-        // A tape that grew past its reservation keeps its size, not the last doubling's.
-        if nodes.count > JSONTapeParser.maxReserve && nodes.capacity > nodes.count + nodes.count / 8 {
-            nodes = nodes.withUnsafeBufferPointer { Array($0) }
-        }
+        // The document keeps a copy of the tape's size, not the room made for it.
         return .success(nodes)
     }
 
@@ -246,7 +270,7 @@ struct JSONTapeParser {
         for k in 0..<n where b[i + k] != w[k] {
             return fail(.syntax, i + k, "invalid literal")
         }
-        nodes.append(JSONNode(kind: kind, escaped: false, start: Int32(i), end: Int32(i + n), next: Int32(nodes.count + 1), count: 0))
+        append(JSONNode(kind: kind, escaped: false, start: Int32(i), end: Int32(i + n), next: Int32(used + 1), count: 0))
         return i + n
     }
 
@@ -274,25 +298,27 @@ struct JSONTapeParser {
             while i < b.count && b[i] >= UInt8(ascii: "0") && b[i] <= UInt8(ascii: "9") { i += 1 }
             if i == d { return fail(.syntax, i, "invalid number: no digit in exponent") }
         }
-        nodes.append(JSONNode(kind: .number, escaped: false, start: Int32(start), end: Int32(i), next: Int32(nodes.count + 1), count: 0))
+        append(JSONNode(kind: .number, escaped: false, start: Int32(start), end: Int32(i), next: Int32(used + 1), count: 0))
         return i
     }
 
     /// A string's node: its content, and in `count` the UTF-8 length of its decoded text when the
     /// content is all ASCII (escapes counted as the bytes they stand for), -1 otherwise.
     ///
-    /// Sixteen bytes at a time: the bytes that end or interrupt plain text (a quote, a backslash, a
-    /// control byte and, until the first, a byte of 0x80 or more) are found with byte-wise vector
-    /// arithmetic, then taken in order within the block; a two-byte escape (`\"`, `\n`…) is checked
-    /// there without leaving it. Anything else (a `\u` escape, an invalid escape, a backslash in a
-    /// block's last byte, a control byte, the first non-ASCII byte) and the last bytes of the text
-    /// (under 16) go through the byte-at-a-time code, which decides every error.
+    /// Sixteen bytes at a time: one bit per byte says where the quotes, backslashes, control bytes
+    /// and bytes of 0x80 or more are (`StringBlock`); which bytes a backslash escapes follows from the
+    /// backslash bits alone (an odd run of backslashes escapes the byte after it), so the two-byte
+    /// escapes of a block (`\"`, `\n`…) are checked and counted together, with no byte-wise loop. A
+    /// block stops at the first byte that ends or interrupts plain text and is not escaped: a quote,
+    /// a control byte, (until the first) a byte of 0x80 or more, or the backslash of an escape that is
+    /// not a two-byte one (`\u`, or invalid); an escape that begins in a block's last byte is left
+    /// whole to the next block. A long plain run (a base64 body) is skipped 64 bytes at a time. What
+    /// a block stops at, and the last bytes of the text (under 16), go through the byte-at-a-time
+    /// code, which decides every error.
     mutating func string(_ b: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
         var i = start + 1
         var escaped = false
         var nonASCII = false
-        // 0x80 in every lane until a byte of 0x80 or more was seen, then 0.
-        var keepHigh = SIMD16<UInt8>(repeating: 0x80)
         var saved = 0
         let n = b.count
         let base = b.baseAddress!
@@ -302,35 +328,46 @@ struct JSONTapeParser {
             // The next byte to look at byte by byte: `at`.
             var at = i
             if i &+ 16 <= n {
-                let v = UnsafeRawPointer(base + i).loadUnaligned(as: SIMD16<UInt8>.self)
-                // A lane's top bit: the byte is a quote, a backslash or below 0x20 (`x - c` borrows
-                // into the top bit when `x` is `c`, and `x - 0x20` when `x` is below 0x20; no borrow
-                // crosses lanes), or (until the first) 0x80 or more, for which all three set it too:
-                // the top bit of `v` itself takes them out once one was seen.
-                let any = ((v ^ SIMD16(repeating: 0x22)) &- 1) | ((v ^ SIMD16(repeating: 0x5C)) &- 1)
-                    | (v &- SIMD16(repeating: 0x20))
-                let special = any & (~v | keepHigh)
-                let words = unsafeBitCast(special, to: SIMD2<UInt64>.self)
-                let lo = words.x & 0x8080_8080_8080_8080, hi = words.y & 0x8080_8080_8080_8080
-                if lo | hi == 0 {
-                    i &+= 16
-                    continue
-                }
-                // One bit per byte of the block (bit k: byte k).
-                var mask = JSONTapeParser.bits(lo) | JSONTapeParser.bits(hi) << 8
-                while true {
-                    let p = mask.trailingZeroBitCount
+                let block = StringBlock(base + i)
+                var stop = block.quote | block.control | (nonASCII ? 0 : block.high)
+                if block.backslash == 0 {
+                    if stop == 0 {
+                        i &+= 16
+                        // A long plain run (a base64 body): 64 bytes at a time.
+                        while i &+ 64 <= n && StringBlock.plain64(base + i, high: !nonASCII) { i &+= 64 }
+                        continue
+                    }
+                    at = i &+ stop.trailingZeroBitCount
+                } else {
+                    let bs = block.backslash
+                    // Bit k of `escapers`: byte k is a backslash that escapes byte k + 1 (the first,
+                    // third… of a run); of `escapedBytes`: byte k is escaped (bit 16: the next
+                    // block's first byte). The block starts with no escape pending.
+                    let odd: UInt32 = 0xAAAA_AAAA
+                    let terminal = (((bs << 1) | odd) &- bs) ^ odd
+                    let escapers = terminal & bs
+                    let escapedBytes = terminal ^ bs
+                    // An escape begun in the last byte is taken whole in the next block, which starts there.
+                    let width: UInt32 = escapers & 0x8000 != 0 ? 15 : 16
+                    let inBlock: UInt32 = (1 << width) &- 1
+                    // Escaped bytes that make no two-byte escape: the escape is read byte by byte.
+                    var other = escapedBytes & ~(block.quote | bs) & inBlock
+                    if other != 0 { other &= ~StringBlock.escapeLetters(base + i) }
+                    stop = ((stop & ~escapedBytes) | (other >> 1)) & inBlock
+                    if stop == 0 {
+                        let counted = escapers & inBlock
+                        if counted != 0 { escaped = true }
+                        saved &+= counted.nonzeroBitCount
+                        i &+= Int(width)
+                        continue
+                    }
+                    let p = stop.trailingZeroBitCount
+                    let before = escapers & ((1 << UInt32(truncatingIfNeeded: p)) &- 1)
+                    if before != 0 {
+                        escaped = true
+                        saved &+= before.nonzeroBitCount
+                    }
                     at = i &+ p
-                    guard p < 15, base[at] == 0x5C, JSONTapeParser.isShortEscape(base[at &+ 1]) else { break }
-                    // A two-byte escape inside the block: the byte it escapes is no special byte.
-                    escaped = true
-                    saved &+= 1
-                    mask &= ~(3 << UInt32(truncatingIfNeeded: p))
-                    if mask == 0 { break }
-                }
-                if mask == 0 {
-                    i &+= 16
-                    continue
                 }
             } else {
                 while at < n {
@@ -343,9 +380,10 @@ struct JSONTapeParser {
             i = at
             let c = base[i]
             if c == 0x22 {
-                let decoded = nonASCII ? -1 : Int32(truncatingIfNeeded: i - start - 1 - saved)
-                nodes.append(JSONNode(kind: .string, escaped: escaped, start: Int32(start + 1), end: Int32(i), next: Int32(nodes.count + 1), count: decoded))
-                return i + 1
+                let decoded = nonASCII ? -1 : Int32(truncatingIfNeeded: i &- start &- 1 &- saved)
+                append(JSONNode(kind: .string, escaped: escaped, start: Int32(truncatingIfNeeded: start &+ 1),
+                                end: Int32(truncatingIfNeeded: i), next: Int32(truncatingIfNeeded: used &+ 1), count: decoded))
+                return i &+ 1
             }
             if c == 0x5C {
                 escaped = true
@@ -388,7 +426,6 @@ struct JSONTapeParser {
             }
             if c >= 0x80 {
                 nonASCII = true
-                keepHigh = SIMD16(repeating: 0)
                 i += 1
                 continue
             }
@@ -403,29 +440,17 @@ struct JSONTapeParser {
         UInt32(truncatingIfNeeded: ((x >> 7) &* 0x0102_0408_1020_4080) >> 56)
     }
 
-    /// Whether `\` followed by `c` is a two-byte escape (`\u` is six bytes).
-    @inline(__always)
-    static func isShortEscape(_ c: UInt8) -> Bool {
-        switch c {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
-             UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-            return true
-        default:
-            return false
-        }
-    }
-
     mutating func array(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, depth: Int) -> Int {
         if depth > maxDepth { return fail(.tooDeep, start, "nesting deeper than \(maxDepth)") }
-        let me = nodes.count
-        nodes.append(JSONNode(kind: .array, escaped: false, start: Int32(start), end: 0, next: 0, count: 0))
+        let me = used
+        append(JSONNode(kind: .array, escaped: false, start: Int32(start), end: 0, next: 0, count: 0))
         var i = skipWS(b, start + 1)
         var count: Int32 = 0
         if i < b.count && b[i] == UInt8(ascii: "]") {
             i += 1
         } else {
             while true {
-                if nodes.count >= maxValues { return tooMany(i) }
+                if used >= maxValues { return tooMany(i) }
                 i = value(b, i, depth: depth)
                 if error != nil { return i }
                 count += 1
@@ -436,23 +461,23 @@ struct JSONTapeParser {
                 return fail(.syntax, i, "expected ',' or ']' in an array")
             }
         }
-        nodes[me].end = Int32(i)
-        nodes[me].next = Int32(nodes.count)
-        nodes[me].count = count
+        tape[me].end = Int32(i)
+        tape[me].next = Int32(used)
+        tape[me].count = count
         return i
     }
 
     mutating func object(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, depth: Int) -> Int {
         if depth > maxDepth { return fail(.tooDeep, start, "nesting deeper than \(maxDepth)") }
-        let me = nodes.count
-        nodes.append(JSONNode(kind: .object, escaped: false, start: Int32(start), end: 0, next: 0, count: 0))
+        let me = used
+        append(JSONNode(kind: .object, escaped: false, start: Int32(start), end: 0, next: 0, count: 0))
         var i = skipWS(b, start + 1)
         var count: Int32 = 0
         if i < b.count && b[i] == UInt8(ascii: "}") {
             i += 1
         } else {
             while true {
-                if nodes.count >= maxValues - 1 { return tooMany(i) }
+                if used >= maxValues - 1 { return tooMany(i) }
                 guard i < b.count else { return fail(.unterminated, i, "line ends inside an object") }
                 guard b[i] == UInt8(ascii: "\"") else { return fail(.syntax, i, "expected a member name") }
                 i = string(b, i)
@@ -471,9 +496,9 @@ struct JSONTapeParser {
                 return fail(.syntax, i, "expected ',' or '}' in an object")
             }
         }
-        nodes[me].end = Int32(i)
-        nodes[me].next = Int32(nodes.count)
-        nodes[me].count = count
+        tape[me].end = Int32(i)
+        tape[me].next = Int32(used)
+        tape[me].count = count
         if count >= 2 && !duplicates { checkDuplicates(b, object: me, count: Int(count)) }
         return i
     }
@@ -484,15 +509,15 @@ struct JSONTapeParser {
         // distinct names, and nothing more is done. Otherwise the names are hashed as decoded.
         let slots = count <= 8 ? count : 1 << (Int.bitWidth - (2 * count - 1).leadingZeroBitCount)
         let distinct = withUnsafeTemporaryAllocation(of: UInt64.self, capacity: slots) { table in
-            nodes.withUnsafeBufferPointer { JSONTapeParser.distinctPlainNames(b, $0, object: me, count: count, table: table) }
+            JSONTapeParser.distinctPlainNames(b, UnsafeBufferPointer(start: tape, count: used), object: me, count: count, table: table)
         }
         if distinct { return }
         keyHashes.removeAll(keepingCapacity: true)
         var k = me + 1
         for _ in 0..<count {
-            let n = nodes[k]
+            let n = tape[k]
             keyHashes.append(JSONTapeParser.keyHash(b, Int(n.start), Int(n.end), escaped: n.escaped))
-            k = Int(nodes[Int(n.next)].next)
+            k = Int(tape[Int(n.next)].next)
         }
         if count <= 12 {
             for x in 1..<count where keyHashes[0..<x].contains(keyHashes[x]) { duplicates = true; return }
@@ -595,6 +620,28 @@ struct JSONTapeParser {
         }
         return h
     }
+}
+
+/// The memory of a tape being built, freed with the parser that builds it.
+final class TapeStorage {
+    private(set) var base: UnsafeMutablePointer<JSONNode>
+    private(set) var capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        base = .allocate(capacity: capacity)
+    }
+
+    /// Twice the room, the first `count` nodes kept.
+    func grow(keeping count: Int) {
+        let bigger = UnsafeMutablePointer<JSONNode>.allocate(capacity: capacity * 2)
+        bigger.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = bigger
+        capacity *= 2
+    }
+
+    deinit { base.deallocate() }
 }
 
 @inline(__always)

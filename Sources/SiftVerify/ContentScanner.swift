@@ -23,6 +23,33 @@ struct RawHit {
 enum PathComp {
     case key(String)
     case index(Int)
+    /// A member name as it stands on the tape (a string value): made a String only when rendered.
+    case name(JSONValue)
+
+    /// `.name` as the `.key` it stands for.
+    var resolved: PathComp {
+        if case .name(let v) = self { return .key(v.string ?? "") }
+        return self
+    }
+}
+
+/// What the checks ask of a name, packed in a word (`ContentScanner.nameFacts` caches it by the
+/// name's bytes): its hints, and whether the body list, the header list and the URL-valued and
+/// `Link` header names hold it.
+struct NameFacts {
+    let rawValue: UInt32
+    /// Bits 16–23 are the cache's (the name's length), never a fact.
+    static let lengthBits: UInt32 = 0xFF << 16
+    static let headerBit: UInt32 = 1 << 24
+    static let urlHeaderBit: UInt32 = 1 << 25
+    static let linkHeaderBit: UInt32 = 1 << 26
+    static let bodyBit: UInt32 = 1 << 31
+
+    var hints: NameHints { NameHints(rawValue: rawValue & 0xFFFF) }
+    var bodyListed: Bool { rawValue & NameFacts.bodyBit != 0 }
+    var headerListed: Bool { rawValue & NameFacts.headerBit != 0 }
+    var urlHeader: Bool { rawValue & NameFacts.urlHeaderBit != 0 }
+    var linkHeader: Bool { rawValue & NameFacts.linkHeaderBit != 0 }
 }
 
 /// Where inside a record a value stands: `log.metadata $.a[0].b` (JSON path after a prefix) or
@@ -63,7 +90,7 @@ struct Loc {
     }
 
     /// The steps, outermost first.
-    var comps: [PathComp] { Array([c0, c1, c2, c3].prefix(depth)) + spill }
+    var comps: [PathComp] { (Array([c0, c1, c2, c3].prefix(depth)) + spill).map(\.resolved) }
 
     var lastKey: String? {
         for c in comps.reversed() { if case .key(let k) = c { return k } }
@@ -77,6 +104,7 @@ struct Loc {
                 switch c {
                 case .key(let k): s = JSONValue.memberPath(s, clipName(k))
                 case .index(let i): s += "[\(i)]"
+                case .name: break   // `comps` gives names resolved
                 }
             }
             return prefix.isEmpty ? s : prefix + " " + s
@@ -86,6 +114,7 @@ struct Loc {
             switch c {
             case .key(let k): s += s.isEmpty ? clipName(k) : "." + clipName(k)
             case .index(let i): s += "[\(i)]"
+            case .name: break   // `comps` gives names resolved
             }
         }
         return s
@@ -205,8 +234,8 @@ final class ContentScanner {
     private static let keyCacheSize = 8192
     /// Keys of fewer than this many bytes are cached; a longer one is looked up each time.
     private static let keyCacheWidth = 32
-    /// Each slot's answer: hints in the low 16 bits, the key's length in bits 16–23, listed in bit 31
-    /// (`keyCacheEmpty` marks a slot never filled: no key is 255 bytes long here).
+    /// Each slot's answer: its `NameFacts`, with the key's length in bits 16–23 (`keyCacheEmpty`
+    /// marks a slot never filled: no key is 255 bytes long here).
     private let keyCacheInfo: UnsafeMutablePointer<UInt32>
     private static let keyCacheEmpty: UInt32 = 0xFF << 16
     /// Each slot's key bytes as four little-endian words, zero past the key: a cached answer is used
@@ -236,8 +265,21 @@ final class ContentScanner {
     /// `readable`: how many bytes from the key's start may be read (the rest of the text it stands
     /// in), so that its bytes are loaded a word at a time; nil when only the key itself may be.
     @inline(__always) func keyInfo(_ raw: UnsafeBufferPointer<UInt8>, readable: Int? = nil) -> (listed: Bool, hints: NameHints) {
+        let f = nameFacts(raw, readable: readable)
+        return (f.bodyListed, f.hints)
+    }
+
+    /// `keyInfo` with the key's hash given (tests force collisions through it).
+    func keyInfo(_ raw: UnsafeBufferPointer<UInt8>, hash: UInt64) -> (listed: Bool, hints: NameHints) {
+        let f = nameFacts(raw, hash: hash)
+        return (f.bodyListed, f.hints)
+    }
+
+    /// Everything the checks ask of a name (`NameFacts`), cached by the name's bytes. `readable`: as
+    /// for `keyInfo`.
+    @inline(__always) func nameFacts(_ raw: UnsafeBufferPointer<UInt8>, readable: Int? = nil) -> NameFacts {
         let n = raw.count
-        guard n < ContentScanner.keyCacheWidth, let p = raw.baseAddress else { return keyFacts(raw) }
+        guard n < ContentScanner.keyCacheWidth, let p = raw.baseAddress else { return computeNameFacts(raw) }
         let r = max(readable ?? n, n)
         let w0 = ContentScanner.keyWord(p, 0, n, r)
         let w1 = n > 8 ? ContentScanner.keyWord(p, 8, n, r) : 0
@@ -246,30 +288,30 @@ final class ContentScanner {
         var h = (w0 &* 0x9E37_79B9_7F4A_7C15) ^ (w1 &* 0xC2B2_AE3D_27D4_EB4F) ^ (w2 &* 0x1656_67B1_9E37_79F9)
             ^ (w3 &* 0x85EB_CA77_C2B2_AE63) ^ UInt64(n)
         h ^= h >> 29
-        return keyInfo(raw, words: (w0, w1, w2, w3), hash: h &* 0xBF58_476D_1CE4_E5B9)
+        return nameFacts(raw, words: (w0, w1, w2, w3), hash: h &* 0xBF58_476D_1CE4_E5B9)
     }
 
-    /// `keyInfo` with the key's hash given (tests force collisions through it).
-    func keyInfo(_ raw: UnsafeBufferPointer<UInt8>, hash: UInt64) -> (listed: Bool, hints: NameHints) {
+    /// `nameFacts` with the name's hash given (tests force collisions through it).
+    func nameFacts(_ raw: UnsafeBufferPointer<UInt8>, hash: UInt64) -> NameFacts {
         let n = raw.count
-        guard n < ContentScanner.keyCacheWidth, let p = raw.baseAddress else { return keyFacts(raw) }
+        guard n < ContentScanner.keyCacheWidth, let p = raw.baseAddress else { return computeNameFacts(raw) }
         let words = (ContentScanner.keyWord(p, 0, n, n), ContentScanner.keyWord(p, 8, n, n), ContentScanner.keyWord(p, 16, n, n),
                      ContentScanner.keyWord(p, 24, n, n))
-        return keyInfo(raw, words: words, hash: hash)
+        return nameFacts(raw, words: words, hash: hash)
     }
 
-    /// The cache lookup of a key under 32 bytes, given its bytes as words (`keyWord`) and its hash.
-    @inline(__always) private func keyInfo(_ raw: UnsafeBufferPointer<UInt8>, words: (UInt64, UInt64, UInt64, UInt64),
-                                           hash h: UInt64) -> (listed: Bool, hints: NameHints) {
+    /// The cache lookup of a name under 32 bytes, given its bytes as words (`keyWord`) and its hash.
+    @inline(__always) private func nameFacts(_ raw: UnsafeBufferPointer<UInt8>, words: (UInt64, UInt64, UInt64, UInt64),
+                                             hash h: UInt64) -> NameFacts {
         let slot = Int(truncatingIfNeeded: (h >> 17) ^ h) & (ContentScanner.keyCacheSize - 1)
         let kept = keyCacheWords + slot * 4
         let v = keyCacheInfo[slot]
         let n = raw.count
         if Int((v >> 16) & 0xFF) == n && kept[0] == words.0 && kept[1] == words.1 && kept[2] == words.2 && kept[3] == words.3 {
-            return (v & 0x8000_0000 != 0, NameHints(rawValue: v & 0xFFFF))
+            return NameFacts(rawValue: v & ~NameFacts.lengthBits)
         }
-        let facts = keyFacts(raw)
-        keyCacheInfo[slot] = facts.hints.rawValue | UInt32(n) << 16 | (facts.listed ? 0x8000_0000 : 0)
+        let facts = computeNameFacts(raw)
+        keyCacheInfo[slot] = facts.rawValue | UInt32(n) << 16
         kept[0] = words.0
         kept[1] = words.1
         kept[2] = words.2
@@ -277,9 +319,14 @@ final class ContentScanner {
         return facts
     }
 
-    /// What `keyInfo` caches: the body list and the hints of a raw key.
-    private func keyFacts(_ raw: UnsafeBufferPointer<UInt8>) -> (listed: Bool, hints: NameHints) {
-        (bodyNames.contains(raw: raw), NameHints.of(raw: raw))
+    /// What `nameFacts` caches: the contract's lists and the hints of a raw name.
+    private func computeNameFacts(_ raw: UnsafeBufferPointer<UInt8>) -> NameFacts {
+        var v = NameHints.of(raw: raw).rawValue
+        if bodyNames.contains(raw: raw) { v |= NameFacts.bodyBit }
+        if headerNames.contains(raw: raw) { v |= NameFacts.headerBit }
+        if ContentScanner.urlHeaderNames.contains(raw: raw) { v |= NameFacts.urlHeaderBit }
+        if ContentScanner.linkHeaderName.contains(raw: raw) { v |= NameFacts.linkHeaderBit }
+        return NameFacts(rawValue: v)
     }
 
     /// `keyInfo` for a key already decoded to a String.
@@ -287,6 +334,9 @@ final class ContentScanner {
         var k = key
         return k.withUTF8 { keyInfo($0) }
     }
+
+    /// Hints of a member name standing on the tape (cached; no String made).
+    func hints(_ name: JSONValue) -> NameHints { name.withStringUTF8 { nameFacts($0).hints } }
 
     /// Hints of a name (cached).
     func hints(_ key: String) -> NameHints { keyInfo(key).hints }
@@ -332,6 +382,13 @@ final class ContentScanner {
         guard !key.isEmpty, !(lineHits.isEmpty && lineSaturatedFrom == nil) else { return }
         var k = key
         k.withUTF8 { scanName(bytes: $0, location: location) }
+    }
+
+    /// `scanName` of a member name of the record line (a string value on its tape): skipped without
+    /// decoding it when no stem starts in its raw bytes (escapes can't hide one: see `jsonText`).
+    @inline(__always) func scanName(_ name: JSONValue, location: () -> String) {
+        guard rawHasHit(name.contentRange) else { return }
+        name.withStringUTF8 { scanName(bytes: $0, location: location) }
     }
 
     /// `scanName` of a name's bytes.
@@ -405,6 +462,12 @@ final class ContentScanner {
     func plainField(_ v: JSONValue, key: String) {
         guard v.isString else { return }
         withStringBytes(v) { b in shapes(b, hints: []) { key } }
+    }
+
+    /// `plainField` under a member name standing on the tape (its text made only for a location).
+    func plainField(_ v: JSONValue, name: JSONValue) {
+        guard v.isString else { return }
+        withStringBytes(v) { b in shapes(b, hints: []) { name.string ?? "" } }
     }
 
     /// A line that is not a record, read as raw text: the tolerant JSON scanner (names, paths, listed
@@ -492,9 +555,9 @@ final class ContentScanner {
     func walk(_ v: JSONValue, _ loc: inout Loc, names: NameSet?, rule: String, what: String, listed: Bool, hints: NameHints) {
         switch v.kind {
         case .object:
-            v.forEachMember { k, x in
-                let l = listed || (names?.contains(k) ?? false)
-                loc.push(.key(k))
+            v.forEachMemberName { k, x in
+                let l = listed || (names.map { set in k.withStringUTF8 { set.contains(raw: $0) } } ?? false)
+                loc.push(.name(k))
                 scanName(k) { loc.render() }
                 walk(x, &loc, names: names, rule: rule, what: what, listed: l, hints: self.hints(k))
                 loc.pop()
@@ -557,29 +620,34 @@ final class ContentScanner {
         var index = 0
         list.forEachElement { h in
             defer { index += 1 }
-            guard let name = h["name"]?.string, let value = h["value"] else {
+            guard let nameNode = h.member("name"), nameNode.isString, let value = h.member("value") else {
                 var loc = Loc("\(side).headers[\(index)]", jsonPath: false)
                 walk(h, &loc, names: nil, rule: "", what: "", listed: false, hints: [])
                 return
             }
-            scanName(name) { "\(side).headers[\(index)].name" }
+            scanName(nameNode) { "\(side).headers[\(index)].name" }
             guard value.isString else { return }
+            // The name's facts from its bytes (cached); its text is made only for a location or a message.
+            let facts = nameNode.withStringUTF8 { nameFacts($0) }
+            func name() -> String { nameNode.string ?? "" }
             withStringBytes(value) { b in
-                if headerNames.contains(name) {
+                if facts.headerListed {
                     if !ContentScanner.isMask(b) {
+                        let name = name()
                         breach("redaction.header", what: "header '\(clipName(name))'", value: b, location: "\(side).headers[\(clipName(name))]")
                     }
                     return
                 }
-                if ContentScanner.urlHeaderNames.contains(name) {
+                if facts.urlHeader {
+                    let name = name()
                     let location = "\(side).headers[\(clipName(name))]"
-                    if ContentScanner.linkHeaderName.contains(name) {
+                    if facts.linkHeader {
                         linkHeader(b, location: location, header: name)
                     } else {
                         url(b, location: location, queryRule: "redaction.url-in-header", header: name)
                     }
                 } else {
-                    shapes(b, hints: hints(name)) { "\(side).headers[\(clipName(name))]" }
+                    shapes(b, hints: facts.hints) { "\(side).headers[\(clipName(name()))]" }
                 }
             }
         }
@@ -765,15 +833,15 @@ final class ContentScanner {
     /// A body object: inline text, base64, or a blob reference (returned for the caller to resolve later).
     func body(_ v: JSONValue, location: String) -> String? {
         guard v.isObject else { return nil }
-        if v["blob"] == nil, let enc = v["encoding"], enc.stringEquals("utf8"), let t = v["text"], t.isString {
-            textBody(t, contentType: v["contentType"]?.string, location: location)
+        if v.member("blob") == nil, let enc = v.member("encoding"), enc.stringEquals("utf8"), let t = v.member("text"), t.isString {
+            textBody(t, contentType: v.member("contentType")?.string, location: location)
             extras(v, location: location)
             return nil
         }
-        if v["blob"].map({ !$0.isString }) ?? true, let enc = v["encoding"], enc.stringEquals("base64"), let d = v["data"], d.isString {
+        if v.member("blob").map({ !$0.isString }) ?? true, let enc = v.member("encoding"), enc.stringEquals("base64"), let d = v.member("data"), d.isString {
             // What `Body` makes of it (`.base64`), decoded from the value's bytes without a String in between
             // (bytes that are not base64 fail the decoding either way).
-            let contentType = v["contentType"]?.string
+            let contentType = v.member("contentType")?.string
             let saved = rawRange, savedDirect = rawDirect
             withStringBytes(d) { data in
                 bodyBuffer.withDecoded(data) { decoded in
@@ -792,14 +860,14 @@ final class ContentScanner {
         let body = Body(location: location, json: v)
         switch body.content {
         case .text:
-            if let t = v["text"], t.isString {
+            if let t = v.member("text"), t.isString {
                 withStringBytes(t) { content($0, contentType: body.contentType, location: location, depth: 0) }
             }
         case .base64(let bytes, _):
             if let bytes { bytes.withUnsafeBufferPointer { content($0, contentType: body.contentType, location: location, depth: 0) } }
         case .blob(let hex, _, _, _):
             // A reference that is not `sha256:<64 hex>` is text like any other: a credential can stand there.
-            if hex == nil, let r = v["blob"], r.isString {
+            if hex == nil, let r = v.member("blob"), r.isString {
                 withStringBytes(r) { shapes($0, hints: []) { "\(location).blob" } }
             }
             return hex
@@ -812,10 +880,10 @@ final class ContentScanner {
 
     /// Any other member of a body object (a hostile writer's extras) gets the detectors.
     private func extras(_ v: JSONValue, location: String) {
-        v.forEachMember { k, x in
-            guard k != "text" && k != "data" && k != "blob" && x.isString else { return }
+        v.forEachMemberName { k, x in
+            guard x.isString, !k.stringEquals("text"), !k.stringEquals("data"), !k.stringEquals("blob") else { return }
             var loc = Loc(location, jsonPath: false)
-            loc.push(.key(k))
+            loc.push(.name(k))
             walk(x, &loc, names: nil, rule: "", what: "", listed: false, hints: hints(k))
         }
     }

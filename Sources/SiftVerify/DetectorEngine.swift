@@ -31,11 +31,17 @@ final class DetectorEngine: @unchecked Sendable {
     private let pairs: UnsafeMutablePointer<UInt64>
     /// The first byte pair of every stem (64 K bits): the one test at most offsets, before the trigram.
     private let firstPairs: UnsafeMutablePointer<UInt64>
-    /// The same set as `firstPairs`, one byte per pair (64 KiB; text touches a few KiB of it): eight
-    /// offsets are tested with a 16-bit load and an `or` each, and only a block where one passes is
-    /// looked at offset by offset.
+    /// The same set as `firstPairs`, one byte per pair (64 KiB; text touches a few KiB of it), each
+    /// pair's number (from 1; 0 for a pair that starts no stem): eight offsets are tested with a
+    /// 16-bit load and an `or` each, and only a block where one passes is looked at offset by offset.
     private let firstPairBytes: UnsafeMutablePointer<UInt8>
+    /// Per first pair (its number in `firstPairBytes`, from 1), the bytes that may follow it in a stem
+    /// (256 bits; all of them when the pair is a stem itself): the third byte is tested exactly before
+    /// the full test. Four words per pair; pair 0 (none) has none.
+    private let thirdBytes: UnsafeMutablePointer<UInt64>
     private let shortStems: [UInt16: [[UInt8]]]
+    /// Every stem, sorted (what the stem pass looks for; tests check it against a plain search).
+    let stemList: [[UInt8]]
     /// Most anchor hits examined in one buffer (a hostile string of repeated anchors stays bounded).
     let maxCandidates = 4096
 
@@ -94,12 +100,27 @@ final class DetectorEngine: @unchecked Sendable {
         firstPairs.initialize(repeating: 0, count: 1024)
         firstPairBytes = .allocate(capacity: 65536)
         firstPairBytes.initialize(repeating: 0, count: 65536)
+        thirdBytes = .allocate(capacity: 256 * 4)
+        thirdBytes.initialize(repeating: 0, count: 256 * 4)
+        var pairNumbers = 0
         var longs: [UInt32: [[UInt8]]] = [:]
         var shorts: [UInt16: [[UInt8]]] = [:]
-        for st in stems.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+        let sortedStems = stems.sorted(by: { $0.lexicographicallyPrecedes($1) })
+        stemList = sortedStems
+        for st in sortedStems {
             let fk = Int(st[0]) | Int(st[1]) << 8
             firstPairs[fk >> 6] |= 1 << UInt64(fk & 63)
-            firstPairBytes[fk] = 1
+            if firstPairBytes[fk] == 0 {
+                pairNumbers += 1
+                precondition(pairNumbers < 256, "fewer than 256 distinct first pairs of stems (`firstPairBytes` numbers them in a byte)")
+                firstPairBytes[fk] = UInt8(pairNumbers)
+            }
+            let third = thirdBytes + Int(firstPairBytes[fk]) * 4
+            if st.count == 2 {
+                for w in 0..<4 { third[w] = ~0 }
+            } else {
+                third[Int(st[2]) >> 6] |= 1 << UInt64(st[2] & 63)
+            }
             if st.count == 2 {
                 let pk = Int(st[0]) | Int(st[1]) << 8
                 pairs[pk >> 6] |= 1 << UInt64(pk & 63)
@@ -132,6 +153,7 @@ final class DetectorEngine: @unchecked Sendable {
         tri.deallocate()
         firstPairs.deallocate()
         firstPairBytes.deallocate()
+        thirdBytes.deallocate()
     }
 
     /// Detector index by id (nil when disabled or unknown).
@@ -301,7 +323,7 @@ final class DetectorEngine: @unchecked Sendable {
         }
         var i = 0
         let raw = UnsafeRawPointer(p)
-        let pairSet = pairs, triSet = tri, first = firstPairs, firstBytes = firstPairBytes
+        let pairSet = pairs, triSet = tri, first = firstPairs, firstBytes = firstPairBytes, thirds = thirdBytes
         @inline(__always) func pairAt(_ k: Int) -> Int {
             Int(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: k, as: UInt16.self)))
         }
@@ -328,8 +350,12 @@ final class DetectorEngine: @unchecked Sendable {
             let any = firstBytes[pairAt(i)] | firstBytes[pairAt(i + 1)] | firstBytes[pairAt(i + 2)] | firstBytes[pairAt(i + 3)]
                 | firstBytes[pairAt(i + 4)] | firstBytes[pairAt(i + 5)] | firstBytes[pairAt(i + 6)] | firstBytes[pairAt(i + 7)]
             if any != 0 {
-                for k in i..<(i + 8) where firstBytes[pairAt(k)] != 0 {
-                    if test(k) { return }
+                for k in i..<(i + 8) {
+                    let number = Int(firstBytes[pairAt(k)])
+                    if number == 0 { continue }
+                    // The third byte (inside the window) can follow the pair in some stem.
+                    let c = p[k + 2]
+                    if (thirds[number << 2 | Int(c >> 6)] >> UInt64(c & 63)) & 1 != 0 && test(k) { return }
                 }
             }
             i += 8

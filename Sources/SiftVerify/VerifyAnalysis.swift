@@ -603,9 +603,9 @@ final class VerifyWorker: @unchecked Sendable {
     /// Raw ranges of the inline utf8 body texts of a network record, ascending.
     static func inlineTexts(_ j: JSONValue) -> [Range<Int>] {
         var out: [Range<Int>] = []
-        for side in ["request", "response"] {
-            guard let body = j[side]?["body"], body.isObject, body["blob"] == nil,
-                  let enc = body["encoding"], enc.stringEquals("utf8"), let t = body["text"], t.isString else { continue }
+        for side in [j.member("request"), j.member("response")] {
+            guard let body = side?.member("body"), body.isObject, body.member("blob") == nil,
+                  let enc = body.member("encoding"), enc.stringEquals("utf8"), let t = body.member("text"), t.isString else { continue }
             let r = t.rawBytes
             out.append(r.startIndex..<r.endIndex)
         }
@@ -617,42 +617,51 @@ final class VerifyWorker: @unchecked Sendable {
 
     // MARK: - Record kinds
 
+    /// `type`, `seq` or `ts`: a plain record field.
+    @inline(__always) private static func isPlain(_ k: JSONValue) -> Bool {
+        k.stringEquals("type") || k.stringEquals("seq") || k.stringEquals("ts")
+    }
+
+    // Member names are compared and classified where they stand on the tape (`forEachMemberName`);
+    // their text is made only for a location or a message.
+
     private func network(_ j: JSONValue, refs: inout [String]) {
-        j.forEachMember { key, v in
-            switch key {
-            case "type", "seq", "ts": scanner.plainField(v, key: key)
-            case "url":
+        j.forEachMemberName { key, v in
+            if VerifyWorker.isPlain(key) {
+                scanner.plainField(v, name: key)
+            } else if key.stringEquals("url") {
                 if v.isString {
                     scanner.withStringBytes(v) { scanner.url($0, location: "request.url", queryRule: "redaction.query") }
                 } else {
-                    genericValue(v, key: key)
+                    genericValue(v, name: key)
                 }
-            case "request", "response":
-                guard v.isObject else { genericValue(v, key: key); return }
-                v.forEachMember { k, x in
-                    switch k {
-                    case "headers" where x.isArray: scanner.headers(x, side: key)
-                    case "body":
-                        if let hex = scanner.body(x, location: "\(key).body") { refs.append(hex) }
-                    default:
-                        var loc = Loc(key, jsonPath: false)
-                        loc.push(.key(k))
+            } else if key.stringEquals("request") || key.stringEquals("response") {
+                let side = key.stringEquals("request") ? "request" : "response"
+                guard v.isObject else { genericValue(v, name: key); return }
+                v.forEachMemberName { k, x in
+                    if k.stringEquals("headers") && x.isArray {
+                        scanner.headers(x, side: side)
+                    } else if k.stringEquals("body") {
+                        if let hex = scanner.body(x, location: "\(side).body") { refs.append(hex) }
+                    } else {
+                        var loc = Loc(side, jsonPath: false)
+                        loc.push(.name(k))
                         scanner.scanName(k) { loc.render() }
                         scanner.walk(x, &loc, names: nil, rule: "", what: "", listed: false, hints: scanner.hints(k))
                     }
                 }
-            case "metrics":
-                guard v.isObject else { genericValue(v, key: key); return }
-                v.forEachMember { k, x in
-                    if k == "transactions" && x.isArray {
+            } else if key.stringEquals("metrics") {
+                guard v.isObject else { genericValue(v, name: key); return }
+                v.forEachMemberName { k, x in
+                    if k.stringEquals("transactions") && x.isArray {
                         var i = 0
                         x.forEachElement { tr in
                             defer { i += 1 }
                             guard tr.isObject else { return }
-                            tr.forEachMember { tk, tv in
+                            tr.forEachMemberName { tk, tv in
                                 // Every name is checked, the format's and any other (a credential used as a name).
-                                scanner.scanName(tk) { "metrics.transactions[\(i)].\(clipName(tk))" }
-                                if tk == "url" && tv.isString {
+                                scanner.scanName(tk) { "metrics.transactions[\(i)].\(clipName(tk.string ?? ""))" }
+                                if tk.stringEquals("url") && tv.isString {
                                     scanner.withStringBytes(tv) {
                                         scanner.url($0, location: "metrics.transactions[\(i)].url", queryRule: "redaction.query")
                                     }
@@ -660,21 +669,24 @@ final class VerifyWorker: @unchecked Sendable {
                                     // Rendered `metrics.transactions[i].name`, only when a check reports something.
                                     var loc = Loc("metrics.transactions", jsonPath: false)
                                     loc.push(.index(i))
-                                    loc.push(.key(tk))
+                                    loc.push(.name(tk))
                                     scanner.walk(tv, &loc, names: nil, rule: "", what: "", listed: false, hints: scanner.hints(tk))
                                 }
                             }
                         }
                     } else {
                         var loc = Loc("metrics", jsonPath: false)
-                        loc.push(.key(k))
+                        loc.push(.name(k))
                         scanner.scanName(k) { loc.render() }
                         scanner.walk(x, &loc, names: nil, rule: "", what: "", listed: false, hints: scanner.hints(k))
                     }
                 }
-            case "error": error(v)
-            case "_webSocketMessages" where v.isArray: webSocketMessages(v)
-            default: genericValue(v, key: key)
+            } else if key.stringEquals("error") {
+                error(v)
+            } else if key.stringEquals("_webSocketMessages") && v.isArray {
+                webSocketMessages(v)
+            } else {
+                genericValue(v, name: key)
             }
         }
     }
@@ -730,38 +742,42 @@ final class VerifyWorker: @unchecked Sendable {
     }
 
     private func log(_ j: JSONValue) {
-        j.forEachMember { key, v in
-            switch key {
-            case "type", "seq", "ts", "level": scanner.plainField(v, key: key)
-            case "message": scanner.freeText(v, location: "log.message")
-            case "metadata":
+        j.forEachMemberName { key, v in
+            if VerifyWorker.isPlain(key) || key.stringEquals("level") {
+                scanner.plainField(v, name: key)
+            } else if key.stringEquals("message") {
+                scanner.freeText(v, location: "log.message")
+            } else if key.stringEquals("metadata") {
                 var loc = Loc("log.metadata", jsonPath: true)
                 scanner.walk(v, &loc, names: scanner.bodyNames, rule: "redaction.metadata-field", what: "log metadata key",
                              listed: false, hints: [])
-            case "error": error(v)
-            default: genericValue(v, key: key)
+            } else if key.stringEquals("error") {
+                error(v)
+            } else {
+                genericValue(v, name: key)
             }
         }
     }
 
     private func event(_ j: JSONValue) {
-        j.forEachMember { key, v in
-            switch key {
-            case "type", "seq", "ts": scanner.plainField(v, key: key)
-            case "attributes":
+        j.forEachMemberName { key, v in
+            if VerifyWorker.isPlain(key) {
+                scanner.plainField(v, name: key)
+            } else if key.stringEquals("attributes") {
                 var loc = Loc("event.attributes", jsonPath: true)
                 scanner.walk(v, &loc, names: scanner.bodyNames, rule: "redaction.metadata-field", what: "event attribute",
                              listed: false, hints: [])
-            default: genericValue(v, key: key)
+            } else {
+                genericValue(v, name: key)
             }
         }
     }
 
     private func frame(_ j: JSONValue) {
-        j.forEachMember { key, v in
-            switch key {
-            case "type", "seq", "ts": scanner.plainField(v, key: key)
-            case "body":
+        j.forEachMemberName { key, v in
+            if VerifyWorker.isPlain(key) {
+                scanner.plainField(v, name: key)
+            } else if key.stringEquals("body") {
                 if v.isString {
                     // A frame body kept as text: scan it as a (possibly cut) JSON document.
                     scanner.withStringBytes(v) { scanner.content($0, contentType: nil, location: "frame.body", depth: 0) }
@@ -770,26 +786,27 @@ final class VerifyWorker: @unchecked Sendable {
                     scanner.walk(v, &loc, names: scanner.bodyNames, rule: "redaction.body-field", what: "frame body field",
                                  listed: false, hints: [])
                 }
-            default: genericValue(v, key: key)
+            } else {
+                genericValue(v, name: key)
             }
         }
     }
 
     private func generic(_ j: JSONValue) {
-        j.forEachMember { key, v in
-            if key == "type" || key == "seq" || key == "ts" { scanner.plainField(v, key: key); return }
-            genericValue(v, key: key)
+        j.forEachMemberName { key, v in
+            if VerifyWorker.isPlain(key) { scanner.plainField(v, name: key); return }
+            genericValue(v, name: key)
         }
     }
 
     /// Any other field: the detectors, with the field name as context.
-    private func genericValue(_ v: JSONValue, key: String) {
-        scanner.scanName(key) { key }
+    private func genericValue(_ v: JSONValue, name: JSONValue) {
+        scanner.scanName(name) { name.string ?? "" }
         switch v.kind {
         case .string, .object, .array:
             var loc = Loc("", jsonPath: false)
-            loc.push(.key(key))
-            scanner.walk(v, &loc, names: nil, rule: "", what: "", listed: false, hints: scanner.hints(key))
+            loc.push(.name(name))
+            scanner.walk(v, &loc, names: nil, rule: "", what: "", listed: false, hints: scanner.hints(name))
         default: break
         }
     }

@@ -3,17 +3,49 @@ import SiftCore
 
 /// One network record, as far as the join needs it: the shared `NetworkRecord` (its fields are
 /// defined there, once) and the device times of its last transaction.
+///
+/// Held in one heap box, copied on write: the collected list, the join's `CorrelatedRequest` and the
+/// redacted report all point at the same box (a hundred thousand records are not held two or three
+/// times), and a redaction that changes nothing keeps it.
 public struct NetworkEntry: NetworkRecordHolder, Sendable, Equatable {
+    /// The fields, shared between copies until one of them writes.
+    final class Storage: @unchecked Sendable {
+        var record: NetworkRecord
+        // Device times of the last transaction, seconds since 1970; NaN when absent.
+        var times: (Double, Double, Double, Double) = (.nan, .nan, .nan, .nan)
+
+        init(record: NetworkRecord) { self.record = record }
+
+        init(copying other: Storage) {
+            record = other.record
+            times = other.times
+        }
+    }
+
+    private var storage: Storage
+
+    /// The box this entry's fields live in (tests check that copies share it).
+    var storageIdentity: ObjectIdentifier { ObjectIdentifier(storage) }
+
+    /// Makes the box this entry's own before a write.
+    private mutating func unique() {
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(copying: storage) }
+    }
+
     /// The record as every analysis sees it.
-    public var record: NetworkRecord
-    // Device times of the last transaction, seconds since 1970; NaN when absent.
-    private var times: (Double, Double, Double, Double) = (.nan, .nan, .nan, .nan)
+    public var record: NetworkRecord {
+        get { storage.record }
+        _modify {
+            unique()
+            yield &storage.record
+        }
+    }
 
     public init(input: String, file: String, sessionId: String?, seq: Int?, line: Int, recordId: String? = nil,
                 requestId: String? = nil, echoedRequestId: String? = nil, method: String? = nil, url: String? = nil,
                 statusCode: Int? = nil, state: String? = nil, ts: Double? = nil, duration: Double? = nil,
                 requestStart: Double? = nil, requestEnd: Double? = nil, responseStart: Double? = nil, responseEnd: Double? = nil) {
-        record = NetworkRecord(ref: RecordRef(input: input, file: file, line: line), sessionId: sessionId)
+        var record = NetworkRecord(ref: RecordRef(input: input, file: file, line: line), sessionId: sessionId)
         record.seq = seq
         record.recordId = recordId
         record.requestId = requestId
@@ -24,6 +56,7 @@ public struct NetworkEntry: NetworkRecordHolder, Sendable, Equatable {
         record.state = state
         record.ts = ts
         record.duration = duration
+        storage = Storage(record: record)
         self.requestStart = requestStart
         self.requestEnd = requestEnd
         self.responseStart = responseStart
@@ -31,20 +64,33 @@ public struct NetworkEntry: NetworkRecordHolder, Sendable, Equatable {
     }
 
     /// The join's view of `record`, without device times.
-    public init(record: NetworkRecord) { self.record = record }
+    public init(record: NetworkRecord) { storage = Storage(record: record) }
 
     private static func get(_ v: Double) -> Double? { v.isNaN ? nil : v }
     /// From the last transaction of `metrics` (device clock).
-    public var requestStart: Double? { get { Self.get(times.0) } set { times.0 = newValue ?? .nan } }
+    public var requestStart: Double? {
+        get { Self.get(storage.times.0) }
+        set { unique(); storage.times.0 = newValue ?? .nan }
+    }
     /// When the request was sent in full (device clock).
-    public var requestEnd: Double? { get { Self.get(times.1) } set { times.1 = newValue ?? .nan } }
+    public var requestEnd: Double? {
+        get { Self.get(storage.times.1) }
+        set { unique(); storage.times.1 = newValue ?? .nan }
+    }
     /// When the first response byte arrived (device clock).
-    public var responseStart: Double? { get { Self.get(times.2) } set { times.2 = newValue ?? .nan } }
+    public var responseStart: Double? {
+        get { Self.get(storage.times.2) }
+        set { unique(); storage.times.2 = newValue ?? .nan }
+    }
     /// When the last response byte arrived (device clock).
-    public var responseEnd: Double? { get { Self.get(times.3) } set { times.3 = newValue ?? .nan } }
+    public var responseEnd: Double? {
+        get { Self.get(storage.times.3) }
+        set { unique(); storage.times.3 = newValue ?? .nan }
+    }
 
     public static func == (a: NetworkEntry, b: NetworkEntry) -> Bool {
-        a.record == b.record && a.requestStart == b.requestStart && a.requestEnd == b.requestEnd
+        if a.storage === b.storage { return true }
+        return a.record == b.record && a.requestStart == b.requestStart && a.requestEnd == b.requestEnd
             && a.responseStart == b.responseStart && a.responseEnd == b.responseEnd
     }
 
@@ -181,6 +227,12 @@ public final class CorrelationAnalysis: Analysis {
     public func takeRequests() -> [NetworkEntry] {
         defer { requests = [] }
         return requests
+    }
+
+    /// Hands the sessions over and keeps none (the join's copy is then the only one).
+    public func takeSessions() -> [SessionEntry] {
+        defer { sessions = [] }
+        return sessions
     }
 
     /// Hands the collected records and sessions over (for tests and callers that build them by hand).

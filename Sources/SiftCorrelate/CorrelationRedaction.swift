@@ -3,12 +3,19 @@ import SiftCore
 // Every text of a correlation that came from the export or the server logs, redacted before any
 // renderer sees it (`CorrelationRender` takes a `Redacted<CorrelationReport>`).
 
+// A redaction that changes nothing returns the value it was given (its strings and, for a network
+// record, its box): the redacted report then shares what the report it came from holds, instead of
+// holding a second copy of every request.
+
 extension NetworkEntry: Redactable {
     public func redacted(by r: Redactor) -> NetworkEntry {
-        var e = self
+        var record = self.record
         // Ids do not repeat: redacted without the memo (a hundred thousand would fill it for nothing).
-        e.record.redact(unique: { r.uniqueText($0.untrusted).value }, repeated: { r.text($0.untrusted).value },
-                        url: { r.url($0.untrusted).value })
+        record.redact(unique: { r.uniqueText($0.untrusted).value }, repeated: { r.text($0.untrusted).value },
+                      url: { r.url($0.untrusted).value })
+        if record == self.record { return self }
+        var e = self
+        e.record = record
         return e
     }
 }
@@ -19,7 +26,7 @@ extension SessionEntry: Redactable {
         e.file = r.text(file.untrusted).value
         e.sessionId = r.text(sessionId.untrusted).value
         e.userId = r.text(userId.untrusted).value
-        return e
+        return e == self ? self : e
     }
 }
 
@@ -31,24 +38,44 @@ extension ServerLine: Redactable {
         l.parsed.message = r.text(parsed.message.untrusted).value
         l.parsed.method = r.text(parsed.method.untrusted).value
         l.parsed.path = r.url(parsed.path.untrusted).value
-        return l
+        return l == self ? self : l
+    }
+}
+
+extension Array where Element: Equatable {
+    /// `map(transform)`, returning `self` (its buffer, not a copy) while `transform` changes nothing:
+    /// a new array is made only from the first element that changed.
+    func mapSharing(_ transform: (Element) -> Element) -> [Element] {
+        var out: [Element]? = nil
+        for (i, x) in enumerated() {
+            let y = transform(x)
+            if out != nil {
+                out?.append(y)
+            } else if y != x {
+                var o = Array(self[..<i])
+                o.reserveCapacity(count)
+                o.append(y)
+                out = o
+            }
+        }
+        return out ?? self
     }
 }
 
 extension CorrelationReport: Redactable {
     public func redacted(by r: Redactor) -> CorrelationReport {
         var c = self
-        c.requests = requests.map { q in
+        c.requests = requests.mapSharing { q in
             var q = q
             q.entry = q.entry.redacted(by: r)
-            q.lines = q.lines.map { pl in
+            q.lines = q.lines.mapSharing { pl in
                 var pl = pl
                 pl.line = pl.line.redacted(by: r)
                 return pl
             }
             return q
         }
-        c.sessions = sessions.map { s in
+        c.sessions = sessions.mapSharing { s in
             var s = s
             s.entry = s.entry.redacted(by: r)
             return s

@@ -261,9 +261,10 @@ extension SupportReport {
         doc["verdict"] = .array(verdict.map { .object(["key": .string($0.key), "ok": .bool($0.ok), "text": .string($0.text)]) })
         doc["verify"] = verifySummary.json
         if let c = redactedCorrelation {
-            var sections = CorrelationRender.sections(c)
-            sections["findings"] = nil
-            doc["correlation"] = .object(sections)
+            // The correlate document's sections, its requests and sessions written one at a time (a
+            // hundred thousand requests are never held as one JSON value).
+            let summary = JSONOut.object(CorrelationRender.summarySections(c))
+            doc.stream("correlation") { w in CorrelationRender.write(summary, listing: c, to: &w) }
         } else {
             doc["correlation"] = .null
         }

@@ -86,12 +86,22 @@ public struct SupportReport: Sendable {
         // one pass (not a pass over every request per row).
         shownHosts = Set((failed + slow + (slowestFailed.map { [$0] } ?? [])).compactMap(\.host))
         shownHostStats = WaterfallSummary.hostStats(waterfall.sessions, hosts: shownHosts)
+        let windows = SupportReport.merge(timeline.windows)
+        failureWindows = windows
+        // Only the requests a report shows are looked up (an index of every request would hold a
+        // hundred thousand places).
+        var shown = Set((failed + slow + (slowestFailed.map { [$0] } ?? [])).map(\.ref))
+        for w in windows {
+            for f in w.failures { shown.insert(RecordRef(input: w.input, file: w.file, line: f.line)) }
+        }
         var index: [RecordRef: Int] = [:]
-        for (i, c) in (redactedCorrelation?.value.requests ?? []).enumerated() where index[c.entry.ref] == nil {
-            index[c.entry.ref] = i
+        if !shown.isEmpty {
+            for (i, c) in (redactedCorrelation?.value.requests ?? []).enumerated() where shown.contains(c.entry.ref) && index[c.entry.ref] == nil {
+                index[c.entry.ref] = i
+            }
         }
         correlationIndex = index
-        failureWindows = SupportReport.merge(timeline.windows)
+        indexedRefs = shown
         multiSession = outcome.totalSessions > 1 || otherSession
     }
 
@@ -126,16 +136,19 @@ public struct SupportReport: Sendable {
     private let shownHosts: Set<String>
     /// The failed requests a report shows in full (the rest are counted).
     public static let maxFailedShown = 20
-    /// Correlation results by request place (input, file, line).
+    /// Correlation results by request place (input, file, line), for the places in `indexedRefs`.
     private let correlationIndex: [RecordRef: Int]
+    /// The places of the requests a report shows: the failed, the slowest, those of the timeline.
+    private let indexedRefs: Set<RecordRef>
 
     /// The correlation of a waterfall request (the same record).
     public func correlated(_ r: WaterfallRequest) -> CorrelatedRequest? { correlated(r.ref) }
 
     /// The correlation of the record at `ref`.
     public func correlated(_ ref: RecordRef) -> CorrelatedRequest? {
-        guard let c = correlation, let i = correlationIndex[ref] else { return nil }
-        return c.requests[i]
+        guard let c = correlation else { return nil }
+        if let i = correlationIndex[ref] { return c.requests[i] }
+        return indexedRefs.contains(ref) ? nil : c.requests.first { $0.entry.ref == ref }
     }
 
     // MARK: verdict

@@ -211,7 +211,7 @@ public enum CorrelateCommand: SiftCommand {
         do {
             // The records go to the join (the analysis keeps none), and the unredacted report ends
             // here: a hundred thousand requests are held once or twice, never three times.
-            var report = run.correlate(requests: analysis.takeRequests(), sessions: analysis.sessions, logs: logs,
+            var report = run.correlate(requests: analysis.takeRequests(), sessions: analysis.takeSessions(), logs: logs,
                                        margin: margin, read: logRead)
             if !common.quiet, let hint = QueryOptions.noMatchHint(report) { io.err(hint) }
             findings = ReportEnvelope.sorted((outcome.findings + report.findings).filter(reports.keeps))

@@ -116,7 +116,7 @@ public enum ReportCommand: SiftCommand {
 
         var correlated: CorrelationReport? = nil
         if !logs.isEmpty {
-            correlated = run.correlate(requests: correlation.takeRequests(), sessions: correlation.sessions, logs: logs, margin: margin)
+            correlated = run.correlate(requests: correlation.takeRequests(), sessions: correlation.takeSessions(), logs: logs, margin: margin)
         }
 
         // Every finding once: the reader's and verify's come with the outcome, correlate's with its report.

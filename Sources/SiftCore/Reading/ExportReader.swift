@@ -208,7 +208,7 @@ final class InputPass {
             if entries == 0 { return "an empty \(kind)" }
             if sessionFiles == 0 { return "a \(kind) with no session file (sessions/*.jsonl)" }
             let first = head.map { ExportClassifier.describe(ExportClassifier.kind(of: $0)) } ?? "empty"
-            return "a \(kind) whose session files hold no Palbe record; the first is \(first)"
+            return "a \(kind) whose session files hold no Palbe record; the first one: \(first)"
         }
         return ExportClassifier.describe(ExportClassifier.kind(of: head ?? []))
     }

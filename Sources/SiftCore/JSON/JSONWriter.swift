@@ -97,44 +97,53 @@ public struct JSONWriter {
         guard var s else { return null() }
         s.withUTF8 { u in
             buf.append(0x22)
-            var plain = 0
-            var i = 0
-            let n = u.count
-            while i < n {
-                let c = u[i]
-                var rep: StaticString?
-                var hex: UInt32 = 0
-                var skip = 1
-                switch c {
-                case 0x22: rep = "\\\""
-                case 0x5C: rep = "\\\\"
-                case 0x0A: rep = "\\n"
-                case 0x0D: rep = "\\r"
-                case 0x09: rep = "\\t"
-                case 0x00..<0x20, 0x7F: hex = UInt32(c)
-                case 0xE2 where i + 2 < n && u[i + 1] == 0x80 && (u[i + 2] == 0xA8 || u[i + 2] == 0xA9):
-                    hex = u[i + 2] == 0xA8 ? 0x2028 : 0x2029
-                    skip = 3
-                default:
-                    i += 1
-                    continue
-                }
-                buf.append(contentsOf: UnsafeBufferPointer(rebasing: u[plain..<i]))
-                if let rep {
-                    lit(rep)
-                } else {
-                    lit("\\u")
-                    for shift in [12, 8, 4, 0] {
-                        let d = UInt8((hex >> UInt32(shift)) & 0xF)
-                        buf.append(d < 10 ? 48 + d : 87 + d)
-                    }
-                }
-                i += skip
-                plain = i
-            }
-            buf.append(contentsOf: UnsafeBufferPointer(rebasing: u[plain..<n]))
+            JSONWriter.escape(u) { buf.append(contentsOf: $0) }
             buf.append(0x22)
         }
+    }
+
+    /// The inside of a string literal for the UTF-8 text `u`, handed to `emit` piece by piece (runs of
+    /// `u` that need no escaping, and escapes): `"`, `\`, controls, DEL and U+2028/2029 escaped. The one
+    /// escaping of every JSON writer.
+    @inlinable
+    public static func escape(_ u: UnsafeBufferPointer<UInt8>, _ emit: (UnsafeBufferPointer<UInt8>) -> Void) {
+        var plain = 0
+        var i = 0
+        let n = u.count
+        while i < n {
+            let c = u[i]
+            var rep: StaticString?
+            var hex: UInt32 = 0
+            var skip = 1
+            switch c {
+            case 0x22: rep = "\\\""
+            case 0x5C: rep = "\\\\"
+            case 0x0A: rep = "\\n"
+            case 0x0D: rep = "\\r"
+            case 0x09: rep = "\\t"
+            case 0x00..<0x20, 0x7F: hex = UInt32(c)
+            case 0xE2 where i + 2 < n && u[i + 1] == 0x80 && (u[i + 2] == 0xA8 || u[i + 2] == 0xA9):
+                hex = u[i + 2] == 0xA8 ? 0x2028 : 0x2029
+                skip = 3
+            default:
+                i += 1
+                continue
+            }
+            if i > plain { emit(UnsafeBufferPointer(rebasing: u[plain..<i])) }
+            if let rep {
+                emit(UnsafeBufferPointer(start: rep.utf8Start, count: rep.utf8CodeUnitCount))
+            } else {
+                @inline(__always) func digit(_ shift: UInt32) -> UInt8 {
+                    let d = UInt8((hex >> shift) & 0xF)
+                    return d < 10 ? 48 + d : 87 + d
+                }
+                var esc: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0x5C, 0x75, digit(12), digit(8), digit(4), digit(0))
+                withUnsafeBytes(of: &esc) { emit($0.bindMemory(to: UInt8.self)) }
+            }
+            i += skip
+            plain = i
+        }
+        if n > plain { emit(UnsafeBufferPointer(rebasing: u[plain..<n])) }
     }
 
     /// A whole value; an object's keys sorted.

@@ -111,7 +111,18 @@ public enum Timestamp {
     /// Formats seconds since 1970 as `2026-11-29T10:15:02.123Z` (milliseconds; `micro` for 6 digits).
     /// Empty for a time outside years 0000–9999 (or not finite): no conversion of input can trap.
     public static func format(_ t: Double, micro: Bool = false) -> String {
-        guard inRange(t) else { return "" }
+        var out: [UInt8] = []
+        out.reserveCapacity(32)
+        guard write(t, micro: micro, { out.append($0) }) else { return "" }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The text of `format(t, micro:)`, byte by byte to `emit` (digits by hand: `String(format:)` is
+    /// slow enough to show in renderers that print many timestamps). False, and nothing emitted, for a
+    /// time outside years 0000–9999 or not finite.
+    @inlinable
+    public static func write(_ t: Double, micro: Bool, _ emit: (UInt8) -> Void) -> Bool {
+        guard inRange(t) else { return false }
         let scale = micro ? 1_000_000.0 : 1000.0
         let total = (t * scale).rounded()
         var secs = Int((total / scale).rounded(.down))
@@ -121,25 +132,22 @@ public enum Timestamp {
         var rem = secs % 86400
         if rem < 0 { rem += 86400; days -= 1 }
         let (y, m, d) = civilFromDays(days)
-        // Digits by hand: String(format:) is slow enough to show in renderers that print many timestamps.
-        var out: [UInt8] = []
-        out.reserveCapacity(32)
-        func put(_ v: Int, _ width: Int) {
+        @inline(__always) func put(_ v: Int, _ width: Int) {
             var v = v
-            if v < 0 { out.append(UInt8(ascii: "-")); v = -v }
+            if v < 0 { emit(UInt8(ascii: "-")); v = -v }
             var div = 1
             for _ in 1..<width { div *= 10 }
             while v / div >= 10 { div *= 10 }   // more digits than the width
             while div > 0 {
-                out.append(UInt8(48 + (v / div) % 10))
+                emit(UInt8(48 + (v / div) % 10))
                 div /= 10
             }
         }
-        put(y, 4); out.append(UInt8(ascii: "-")); put(m, 2); out.append(UInt8(ascii: "-")); put(d, 2)
-        out.append(UInt8(ascii: "T")); put(rem / 3600, 2); out.append(UInt8(ascii: ":")); put(rem % 3600 / 60, 2)
-        out.append(UInt8(ascii: ":")); put(rem % 60, 2); out.append(UInt8(ascii: ".")); put(fracUnits, micro ? 6 : 3)
-        out.append(UInt8(ascii: "Z"))
-        return String(decoding: out, as: UTF8.self)
+        put(y, 4); emit(UInt8(ascii: "-")); put(m, 2); emit(UInt8(ascii: "-")); put(d, 2)
+        emit(UInt8(ascii: "T")); put(rem / 3600, 2); emit(UInt8(ascii: ":")); put(rem % 3600 / 60, 2)
+        emit(UInt8(ascii: ":")); put(rem % 60, 2); emit(UInt8(ascii: ".")); put(fracUnits, micro ? 6 : 3)
+        emit(UInt8(ascii: "Z"))
+        return true
     }
 
     public static func civilFromDays(_ z0: Int) -> (Int, Int, Int) {

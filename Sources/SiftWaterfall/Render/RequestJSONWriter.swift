@@ -273,35 +273,9 @@ struct Bytes {
     /// As `JSONWriter.string` of `Timestamp.format(t, micro: true)`.
     mutating func timestamp(_ t: Double?) {
         guard let t else { return null() }
-        guard Timestamp.inRange(t) else { return literal("\"\"") }
-        let scale = 1_000_000.0
-        let total = (t * scale).rounded()
-        var secs = Int((total / scale).rounded(.down))
-        var fracUnits = Int(total - Double(secs) * scale)
-        if fracUnits < 0 { fracUnits += Int(scale); secs -= 1 }
-        var days = secs / 86400
-        var rem = secs % 86400
-        if rem < 0 { rem += 86400; days -= 1 }
-        let (y, m, d) = Timestamp.civilFromDays(days)
         byte(0x22)
-        put(y, 4); byte(0x2D); put(m, 2); byte(0x2D); put(d, 2)
-        byte(0x54); put(rem / 3600, 2); byte(0x3A); put(rem % 3600 / 60, 2)
-        byte(0x3A); put(rem % 60, 2); byte(0x2E); put(fracUnits, 6)
-        byte(0x5A)
+        _ = Timestamp.write(t, micro: true) { byte($0) }
         byte(0x22)
-    }
-
-    /// `v` in at least `width` digits (as `Timestamp.format`).
-    private mutating func put(_ v: Int, _ width: Int) {
-        var v = v
-        if v < 0 { byte(0x2D); v = -v }
-        var div = 1
-        for _ in 1..<width { div *= 10 }
-        while v / div >= 10 { div *= 10 }
-        while div > 0 {
-            byte(UInt8(48 + (v / div) % 10))
-            div /= 10
-        }
     }
 
     /// As `JSONWriter.string`: a string literal, `"`, `\`, controls, DEL and U+2028/2029 escaped.
@@ -330,41 +304,6 @@ struct Bytes {
 
     /// The escaping of `JSONWriter.string`, for a text that needs some.
     private mutating func escaped(_ u: UnsafeBufferPointer<UInt8>) {
-        var plain = 0
-        var i = 0
-        let n = u.count
-        while i < n {
-            let c = u[i]
-            var rep: StaticString?
-            var hex: UInt32 = 0
-            var skip = 1
-            switch c {
-            case 0x22: rep = "\\\""
-            case 0x5C: rep = "\\\\"
-            case 0x0A: rep = "\\n"
-            case 0x0D: rep = "\\r"
-            case 0x09: rep = "\\t"
-            case 0x00..<0x20, 0x7F: hex = UInt32(c)
-            case 0xE2 where i + 2 < n && u[i + 1] == 0x80 && (u[i + 2] == 0xA8 || u[i + 2] == 0xA9):
-                hex = u[i + 2] == 0xA8 ? 0x2028 : 0x2029
-                skip = 3
-            default:
-                i += 1
-                continue
-            }
-            if i > plain { append(u.baseAddress! + plain, i - plain) }
-            if let rep {
-                literal(rep)
-            } else {
-                literal("\\u")
-                for shift in [12, 8, 4, 0] {
-                    let d = UInt8((hex >> UInt32(shift)) & 0xF)
-                    byte(d < 10 ? 48 + d : 87 + d)
-                }
-            }
-            i += skip
-            plain = i
-        }
-        if n > plain { append(u.baseAddress! + plain, n - plain) }
+        JSONWriter.escape(u) { append($0.baseAddress!, $0.count) }
     }
 }

@@ -406,9 +406,9 @@ let detectorCatalogue: [Detector] = {
         let l = t.run(p + len, .b64url, max: 300)
         return l >= 40 ? DetMatch(start: p, end: p + len + l) : nil
     })
-    d.append(prefixed("huggingface-token", "Hugging Face access token", .high, ["hf_"], .alnum, min: 30, max: 40) { t, s, e in
+    d.append(prefixed("huggingface-token", "Hugging Face access token", .high, ["hf_"], .alnum, min: 30, max: 40, check: { t, s, e in
         mixed(t, s + 3, e)
-    })
+    }))
     d.append(Detector("discord-bot-token", "Discord bot token", .high, anchors: ["discord", "Discord", "DISCORD", "Bot "],
                       hints: .discord, whole: { t in discordToken(t, 0, t.count, whole: true) }) { t, p, len in
         discordToken(t, p + len, p + len + 100, whole: false)

@@ -64,10 +64,10 @@ func providerDetectors() -> [Detector] {
     d.append(prefixed("easypost-api-key", "EasyPost API key", .high, ["EZAK", "EZTK"], .alnum, min: 54, max: 54, lowPrefixes: ["EZTK"]))
     d.append(prefixed("shippo-api-token", "Shippo API token", .high, ["shippo_live_", "shippo_test_"], .hexLower, min: 40, max: 40,
                       lowPrefixes: ["shippo_test_"]))
-    d.append(prefixed("notion-token", "Notion integration token", .high, ["ntn_"], .alnum, min: 46, max: 46) { t, s, e in mixed(t, s + 4, e) })
-    d.append(prefixed("notion-legacy-token", "Notion integration token (legacy)", .high, ["secret_"], .alnum, min: 43, max: 43) { t, s, e in
+    d.append(prefixed("notion-token", "Notion integration token", .high, ["ntn_"], .alnum, min: 46, max: 46, check: { t, s, e in mixed(t, s + 4, e) }))
+    d.append(prefixed("notion-legacy-token", "Notion integration token (legacy)", .high, ["secret_"], .alnum, min: 43, max: 43, check: { t, s, e in
         mixed(t, s + 7, e)
-    })
+    }))
     d.append(prefixed("huggingface-org-token", "Hugging Face organization token", .high, ["api_org_"], ByteSet("A-Za-z"), min: 34, max: 34))
     d.append(Detector("teams-webhook", "Microsoft Teams incoming webhook URL", .high,
                       anchors: [".webhook.office.com/webhookb2/", "outlook.office.com/webhook/"]) { t, p, len in
@@ -79,7 +79,7 @@ func providerDetectors() -> [Detector] {
     })
     d.append(twoPart("brevo-api-key", "Brevo (Sendinblue) API key", .high, ["xkeysib-", "xsmtpsib-"], .hexLower, 64,
                      UInt8(ascii: "-"), .alnum, 16...16))
-    d.append(prefixed("adafruit-io-key", "Adafruit IO key", .high, ["aio_"], .alnum, min: 28, max: 28) { t, s, e in mixed(t, s + 4, e) })
+    d.append(prefixed("adafruit-io-key", "Adafruit IO key", .high, ["aio_"], .alnum, min: 28, max: 28, check: { t, s, e in mixed(t, s + 4, e) }))
     d.append(prefixed("clojars-token", "Clojars deploy token", .high, ["CLOJARS_"], .alnum, min: 60, max: 60))
     d.append(prefixed("duffel-token", "Duffel access token", .high, ["duffel_live_", "duffel_test_"], .b64url, min: 43, max: 43,
                       lowPrefixes: ["duffel_test_"]))
@@ -97,7 +97,7 @@ func providerDetectors() -> [Detector] {
     d.append(prefixed("typeform-token", "Typeform personal access token", .high, ["tfp_"], ByteSet("A-Za-z0-9_.-"), min: 40, max: 80))
     d.append(prefixed("netlify-token", "Netlify personal access token", .high, ["nfp_"], .alnum, min: 36, max: 36))
     d.append(prefixed("buildkite-token", "Buildkite API token", .high, ["bkua_"], .hexLower, min: 40, max: 40))
-    d.append(prefixed("render-api-key", "Render API key", .high, ["rnd_"], .alnum, min: 32, max: 32) { t, s, e in mixed(t, s + 4, e) })
+    d.append(prefixed("render-api-key", "Render API key", .high, ["rnd_"], .alnum, min: 32, max: 32, check: { t, s, e in mixed(t, s + 4, e) }))
     d.append(prefixed("groq-api-key", "Groq API key", .critical, ["gsk_"], .alnum, min: 52, max: 52))
     d.append(prefixed("replicate-token", "Replicate API token", .high, ["r8_"], .alnum, min: 37, max: 37))
     d.append(prefixed("perplexity-api-key", "Perplexity API key", .high, ["pplx-"], .alnum, min: 48, max: 48))
@@ -122,9 +122,9 @@ func providerDetectors() -> [Detector] {
     d.append(prefixed("mapbox-secret-token", "Mapbox secret token", .high, ["sk.eyJ"], ByteSet("A-Za-z0-9_.-"), min: 80, max: 300))
     d.append(prefixed("pinecone-api-key", "Pinecone API key", .high, ["pcsk_"], pineconeBody, min: 60, max: 100))
     d.append(prefixed("figma-token", "Figma personal access token", .high, ["figd_"], .b64url, min: 40, max: 60))
-    d.append(prefixed("bitbucket-app-password", "Atlassian Bitbucket app password", .high, ["ATBB"], .alnum, min: 28, max: 40) { t, s, e in
+    d.append(prefixed("bitbucket-app-password", "Atlassian Bitbucket app password", .high, ["ATBB"], .alnum, min: 28, max: 40, check: { t, s, e in
         mixed(t, s + 4, e)
-    })
+    }))
     d.append(Detector("plaid-access-token", "Plaid access token", .high,
                       anchors: ["access-production-", "access-development-", "access-sandbox-"]) { t, p, len in
         guard t.boundaryBefore(p), Shape.isUUID(t.b, p + len) else { return nil }
@@ -132,9 +132,9 @@ func providerDetectors() -> [Detector] {
         if t.has(b("access-sandbox-"), at: p) { m.severity = .low }
         return m
     })
-    d.append(prefixed("octopus-deploy-key", "Octopus Deploy API key", .high, ["API-"], alnumUpper, min: 26, max: 32) { t, s, e in
+    d.append(prefixed("octopus-deploy-key", "Octopus Deploy API key", .high, ["API-"], alnumUpper, min: 26, max: 32, check: { t, s, e in
         t.run(s + 4, .upper, max: 64) < e - s - 4 && t.run(s + 4, .digit, max: 64) < e - s - 4
-    })
+    }))
     d.append(prefixed("nuget-api-key", "NuGet API key", .high, ["oy2"], lowerDigit, min: 43, max: 43))
     d.append(twoPart("defined-networking-key", "Defined Networking API key", .high, ["dnkey-"], alnumUpper, 26, UInt8(ascii: "-"),
                      alnumUpper, 52...52))
@@ -142,9 +142,9 @@ func providerDetectors() -> [Detector] {
     d.append(prefixed("contentful-token", "Contentful personal access token", .high, ["CFPAT-"], .b64url, min: 43, max: 43))
     d.append(prefixed("linear-oauth-token", "Linear OAuth token", .high, ["lin_oauth_"], .hexLower, min: 64, max: 64))
     d.append(prefixed("mailersend-token", "MailerSend API token", .high, ["mlsn."], .alnum, min: 64, max: 70))
-    d.append(prefixed("alibaba-access-key", "Alibaba Cloud AccessKey ID", .high, ["LTAI"], .alnum, min: 12, max: 20) { t, s, e in
+    d.append(prefixed("alibaba-access-key", "Alibaba Cloud AccessKey ID", .high, ["LTAI"], .alnum, min: 12, max: 20, check: { t, s, e in
         mixed(t, s + 4, e)
-    })
+    }))
     d.append(prefixed("zapier-webhook", "Zapier webhook URL", .high, ["hooks.zapier.com/hooks/catch/"], ByteSet("A-Za-z0-9/"), min: 10, max: 80))
     // A JWT wrapped in base64 (`eyJ` encodes to `ZXlK`): decoded and checked as a JWT.
     d.append(Detector("jwt-base64", "JSON Web Token wrapped in base64", .high, anchors: ["ZXlK"]) { t, p, _ in

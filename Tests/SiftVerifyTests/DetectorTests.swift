@@ -125,6 +125,11 @@ let negativeCases: [String] = {
         "dapi" + Fake.s(31, Fake.hexLower, seed: 26), "pul-" + Fake.s(39, Fake.hexLower, seed: 27),
     ]
     n.append("ETag: \"" + Fake.s(40, Fake.hexLower, seed: 28) + "\"")
+    // Prefix, length and alphabet fit, but the body is one class of characters (all lower case, all
+    // digits): each of these detectors' own check turns it down.
+    n += ["hf_" + Fake.s(34, Fake.lower, seed: 29), "ntn_" + Fake.s(46, Fake.lower, seed: 30), "secret_" + Fake.s(43, Fake.lower, seed: 31),
+          "aio_" + Fake.s(28, Fake.lower, seed: 32), "rnd_" + Fake.s(32, Fake.lower, seed: 33), "ATBB" + Fake.s(32, Fake.lower, seed: 34),
+          "API-" + Fake.s(28, Fake.digits, seed: 35), "LTAI" + Fake.s(16, Fake.lower, seed: 36)]
     return n
 }()
 

@@ -72,7 +72,7 @@ private func u(_ s: String) -> [UInt8] { Array(s.utf8) }
 /// stands (called with the match's start and end); without it, such a match never does.
 func prefixed(_ id: String, _ title: String, _ sev: Severity, _ prefixes: [String], _ body: ByteSet,
                       min: Int, max: Int, before: ByteSet = .alnum, lowPrefixes: [String] = [],
-                      clamp: Bool = false, glued: (@Sendable (ScanInput, Int, Int) -> Bool)? = nil,
+                      clamp: Bool = false, glued: Glued? = nil,
                       check: (@Sendable (ScanInput, Int, Int) -> Bool)? = nil) -> Detector {
     let low = Set(lowPrefixes.map(u))
     return Detector(id, title, sev, anchors: prefixes) { t, p, len in
@@ -82,7 +82,7 @@ func prefixed(_ id: String, _ title: String, _ sev: Severity, _ prefixes: [Strin
         guard l >= min else { return nil }
         if l > max && !clamp { return nil }
         let end = p + len + Swift.min(l, max)
-        if !bounded, let glued, !glued(t, p, end) { return nil }
+        if !bounded, let glued, !glued.stands(t, p, end) { return nil }
         if let check, !check(t, p, end) { return nil }
         var m = DetMatch(start: p, end: end)
         if !low.isEmpty, low.contains(Array(t.b[p..<(p + len)])) { m.severity = .low }
@@ -116,27 +116,32 @@ func prefixed(_ id: String, _ title: String, _ sev: Severity, _ prefixes: [Strin
 }
 
 /// Glued-prefix rules, one per token family whose format makes a match without a word boundary
-/// safe (the text before is part of a word: `abcghp_…`, `#fragxoxb-…`, `xAKIA…` decoded).
-enum Glued {
+/// safe (the text before is part of a word: `abcghp_…`, `#fragxoxb-…`, `xAKIA…` decoded). A type of
+/// its own, not a bare closure, so that a trailing closure given to `prefixed` can only be its `check`.
+struct Glued: Sendable {
+    /// Whether the match from `s` to `e`, glued to the text before it, stands.
+    let stands: @Sendable (ScanInput, Int, Int) -> Bool
+    init(_ stands: @escaping @Sendable (ScanInput, Int, Int) -> Bool) { self.stands = stands }
+
     /// `ghp_`…: the classic 36 random characters, exactly.
-    static let github: @Sendable (ScanInput, Int, Int) -> Bool = { t, s, e in e - s == 40 && randomBody(t, s + 4, e) }
+    static let github = Glued { t, s, e in e - s == 40 && randomBody(t, s + 4, e) }
     /// `github_pat_`: 22 characters, `_`, 59 characters.
-    static let githubPAT: @Sendable (ScanInput, Int, Int) -> Bool = { t, s, e in
+    static let githubPAT = Glued { t, s, e in
         e - s == 93 && t[s + 33] == UInt8(ascii: "_") && randomBody(t, s + 11, s + 33) && randomBody(t, s + 34, e)
     }
     /// `xoxb-`, `xoxp-`, `xoxa-`, `xoxr-`, `xoxs-`: the numeric workspace id and a `-` after the prefix.
-    static let slack: @Sendable (ScanInput, Int, Int) -> Bool = { t, s, e in
+    static let slack = Glued { t, s, e in
         guard !t.has(Array("xoxe-".utf8), at: s), !t.has(Array("xoxo-".utf8), at: s), !t.has(Array("xapp-".utf8), at: s) else { return false }
         let ids = t.run(s + 5, .digit, max: 32)
         return ids >= 6 && s + 5 + ids < e && t[s + 5 + ids] == UInt8(ascii: "-")
     }
     /// `sk_live_`, `rk_live_` (not test keys): a random body.
-    static let stripe: @Sendable (ScanInput, Int, Int) -> Bool = { t, s, e in
+    static let stripe = Glued { t, s, e in
         (t.has(Array("sk_live_".utf8), at: s) || t.has(Array("rk_live_".utf8), at: s)) && randomBody(t, s + 8, e)
     }
     /// `AKIA`, `ASIA` after a lowercase letter (never after a capital or a digit: the run's length
     /// would be unknown): 16 base32 characters holding a digit.
-    static let aws: @Sendable (ScanInput, Int, Int) -> Bool = { t, s, e in
+    static let aws = Glued { t, s, e in
         guard s > 0, ByteSet.lower.contains(t[s - 1]), t.has(Array("AKIA".utf8), at: s) || t.has(Array("ASIA".utf8), at: s) else { return false }
         let body = UnsafeBufferPointer(rebasing: t.b[(s + 4)..<e])
         return Shape.all(body, base32) && body.contains { ByteSet.digit.contains($0) }

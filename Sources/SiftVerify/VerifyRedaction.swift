@@ -10,7 +10,8 @@ import Darwin
 /// it prints, so a credential is masked wherever it stands, whether or not a verify pass saw it.
 public final class VerifyTextDetector: SecretDetector, @unchecked Sendable {
     private let scanner: ContentScanner
-    /// Whether a request id of the canonical shape (`RequestIdShape`) is answered without the scan.
+    /// Whether a request or record id of the canonical shape (`RequestIdShape`, `RecordIdShape`) is
+    /// answered without the scan.
     private let idShortcut: Bool
 
     /// Every detector is on (a detector turned off for reporting still masks), the contract's names
@@ -19,7 +20,7 @@ public final class VerifyTextDetector: SecretDetector, @unchecked Sendable {
         self.init(config: config, idShortcut: true)
     }
 
-    /// `idShortcut` false: every text is scanned, request ids too (the tests compare both ways).
+    /// `idShortcut` false: every text is scanned, request and record ids too (the tests compare both ways).
     init(config: VerifyConfig, idShortcut: Bool) {
         scanner = ContentScanner(config: VerifyConfig(extraHeaders: config.extraHeaders, extraQuery: config.extraQuery,
                                                       extraBody: config.extraBody))
@@ -32,7 +33,9 @@ public final class VerifyTextDetector: SecretDetector, @unchecked Sendable {
         // A request id (`req_` and a lowercase UUID; an export holds one a request) holds nothing
         // the checks below could find: no anchor of any detector fits in it or in its base64
         // decoding, and neither holds an encoded run (RequestIdShapeTests proves it for every such id).
-        if idShortcut && kind == .text && RequestIdShape.isCanonical(text) { return [] }
+        // A record id (`rec_` and eight lowercase hex digits; one a record) likewise: no anchor fits
+        // in it, and it is shorter than any run the encoded-run checks decode (RecordIdShapeTests).
+        if idShortcut && kind == .text && (RequestIdShape.isCanonical(text) || RecordIdShape.isCanonical(text)) { return [] }
         scanner.hits.removeAll(keepingCapacity: true)
         scanner.beginLine([])
         var t = text
@@ -154,6 +157,33 @@ enum RequestIdShape {
             } else {
                 guard (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) else { return false }
             }
+        }
+        return true
+    }
+}
+
+/// `rec_` followed by eight lowercase hex digits: `rec_0c1d2e3f` (the id the SDK gives each record).
+/// Any other text, however close, is not of this shape.
+enum RecordIdShape {
+    static let length = 12
+    static let prefix: [UInt8] = Array("rec_".utf8)
+
+    /// The bytes a canonical id may hold at `offset`: the prefix's, or a lowercase hex digit.
+    static func allowed(at offset: Int) -> [UInt8] {
+        offset < prefix.count ? [prefix[offset]] : Array("0123456789abcdef".utf8)
+    }
+
+    static func isCanonical(_ s: String) -> Bool {
+        guard s.utf8.count == length else { return false }
+        var s = s
+        return s.withUTF8 { isCanonical($0) }
+    }
+
+    static func isCanonical(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard b.count == length, b[0] == 0x72, b[1] == 0x65, b[2] == 0x63, b[3] == 0x5F else { return false }
+        for i in prefix.count..<length {
+            let c = b[i]
+            guard (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) else { return false }
         }
         return true
     }

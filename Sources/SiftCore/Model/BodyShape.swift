@@ -18,22 +18,27 @@ struct BodyShape {
     let size: Int?
     let content: Content
 
-    /// The same reading as `Body.init(location:json:)`.
-    init(location: String, json: JSONValue) {
+    /// The same reading as `Body.init(location:json:)`, of the body object at tape index `b`: its
+    /// members looked up on the tape (the first of a repeated name, as `JSONValue`'s subscript), no
+    /// `JSONValue` or `String` made but for the texts a shape keeps.
+    init(location: String, _ t: JSONTapeView, _ b: Int) {
         self.location = location
-        self.size = json["size"]?.int
-        if let blob = json["blob"]?.string {
-            content = .blob(hex: Body.blobHex(blob), reference: blob, storedSize: json["storedSize"]?.int,
-                            truncated: json["truncated"]?.bool ?? false)
-        } else if let enc = json["encoding"]?.string {
-            if enc == "utf8", let n = json["text"]?.decodedUTF8Count {
+        self.size = t.member(b, "size").flatMap(t.int)
+        @inline(__always) func equals(_ i: Int, _ s: StaticString) -> Bool {
+            t.equals(i, UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+        }
+        if let v = t.member(b, "blob"), t.kind(v) == .string, let blob = t.value(v).string {
+            content = .blob(hex: Body.blobHex(blob), reference: blob, storedSize: t.member(b, "storedSize").flatMap(t.int),
+                            truncated: t.member(b, "truncated").flatMap(t.bool) ?? false)
+        } else if let e = t.member(b, "encoding"), t.kind(e) == .string {
+            if equals(e, "utf8"), let x = t.member(b, "text"), let n = t.value(x).decodedUTF8Count {
                 content = .text(n)
-            } else if enc == "base64", let d = json["data"], d.isString {
-                content = .base64(d.base64DecodedCount)
+            } else if equals(e, "base64"), let d = t.member(b, "data"), t.kind(d) == .string {
+                content = .base64(t.value(d).base64DecodedCount)
             } else {
-                content = .invalid("encoding '\(enc)' without its text or data")
+                content = .invalid("encoding '\(t.value(e).string ?? "")' without its text or data")
             }
-        } else if json.isObject && (size ?? 0) == 0 {
+        } else if t.kind(b) == .object && (size ?? 0) == 0 {
             content = .none
         } else {
             content = .invalid("a body of \(size.map(String.init) ?? "unknown") bytes without text, data or blob")
@@ -42,9 +47,16 @@ struct BodyShape {
 
     /// The bodies of a network record: `request.body`, `response.body`, when present.
     static func of(_ record: Record) -> [BodyShape] {
-        var out: [BodyShape] = []
-        if let b = record.json["request", "body"], b.isObject { out.append(BodyShape(location: "request.body", json: b)) }
-        if let b = record.json["response", "body"], b.isObject { out.append(BodyShape(location: "response.body", json: b)) }
-        return out
+        let root = record.json.tapeIndex
+        return record.json.doc.withTape { t in
+            var out: [BodyShape] = []
+            if let r = t.member(root, "request"), let b = t.member(r, "body"), t.kind(b) == .object {
+                out.append(BodyShape(location: "request.body", t, b))
+            }
+            if let r = t.member(root, "response"), let b = t.member(r, "body"), t.kind(b) == .object {
+                out.append(BodyShape(location: "response.body", t, b))
+            }
+            return out
+        }
     }
 }

@@ -95,6 +95,14 @@ public struct WaterfallSummary: Sendable {
     /// Endpoints beyond `Options.maxEndpoints` that were not listed.
     public var endpointsOmitted: Int
 
+    /// What an endpoint key is made of (`WaterfallURL.endpointKey`).
+    private struct EndpointInput: Hashable {
+        let method: String?
+        let url: String?
+    }
+    /// Endpoint keys remembered per session at most.
+    private static let maxKnownEndpoints = 4096
+
     /// Summarises `sessions` (usually already filtered).
     public init(sessions: [WaterfallSession], options: Options = Options()) {
         var requestCount = 0
@@ -112,9 +120,20 @@ public struct WaterfallSummary: Sendable {
             var phases: [WaterfallPhases] = []
             var keys: [(String, Double)] = []
             keys.reserveCapacity(s.requests.count)
+            // A session's requests repeat their method and URL: each key is worked out once (a
+            // lookup costs less than the pass over the URL's bytes). Bounded.
+            var known: [EndpointInput: String] = [:]
             for r in s.requests {
                 for t in r.transactions { phases.append(t.phases) }
-                if let ms = r.knownElapsedMs { keys.append((WaterfallURL.endpointKey(method: r.method, url: r.url), ms)) }
+                guard let ms = r.knownElapsedMs else { continue }
+                let input = EndpointInput(method: r.method, url: r.url)
+                if let key = known[input] {
+                    keys.append((key, ms))
+                } else {
+                    let key = WaterfallURL.endpointKey(method: r.method, url: r.url)
+                    if known.count < WaterfallSummary.maxKnownEndpoints { known[input] = key }
+                    keys.append((key, ms))
+                }
             }
             return (WaterfallSummary.timeline(s, options), phases, keys)
         }

@@ -93,6 +93,8 @@ public enum TransactionReader {
         var fetchType: String?, proto: String?, address: String?, tls: String?, url: String?
         var port: Int?, status: Int?, reqBytes: Int?, respBytes: Int?
         var escapedName = false
+        // The timestamps of a transaction mostly share their minute.
+        var minute = Timestamp.Memo()
         t.forEachMember(i) { k, v in
             guard !escapedName else { return }
             if t.isEscaped(k) { escapedName = true; return }
@@ -111,7 +113,7 @@ public enum TransactionReader {
                         case .invalid: unreadable.append((id, "\(TransactionTimes.fieldNames[id]) is not a timestamp"))
                         case .value(let us): times.set(id, us)
                         }
-                    } else if let p = Timestamp.parse(bytes: t.raw(v)), let us = WaterfallJSON.micros(p) {
+                    } else if let p = Timestamp.parse(bytes: t.raw(v), memo: &minute), let us = WaterfallJSON.micros(p) {
                         times.set(id, us)
                     } else {
                         unreadable.append((id, "\(TransactionTimes.fieldNames[id]) is not a timestamp"))

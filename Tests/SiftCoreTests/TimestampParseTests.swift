@@ -91,5 +91,22 @@ import SiftCore
             let a = Timestamp.parse(text), b = TimestampParseTests.reference(text)
             #expect(a?.bitPattern == b?.bitPattern, "\(text)")
         }
+        // With a memo of the last minute read, in any order: each text read after every other one
+        // (a valid or invalid start, the same minute or not) reads as on its own.
+        let some = Array(fixed.prefix(40)) + fixed.filter { $0.hasPrefix("2026-11-29") } + [
+            "2026-11-29T10:15:61Z", "2026-11-29T10:15:0xZ", "2026-11-29T10:15:", "2026-11-29T10:15:02", "2026-11-29T10:15:59.5-01:00",
+        ]
+        var wrong: [String] = []
+        for first in some {
+            for second in some {
+                var memo = Timestamp.Memo()
+                for text in [first, second, first] {
+                    var t = text
+                    let a = t.withUTF8 { Timestamp.parse(bytes: $0, memo: &memo) }
+                    if a?.bitPattern != Timestamp.parse(text)?.bitPattern { wrong.append("\(first) then \(second)") }
+                }
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong.prefix(5))")
     }
 }

@@ -11,8 +11,55 @@ public enum Timestamp {
     }
 
     public static func parse(bytes b: UnsafeBufferPointer<UInt8>) -> Double? {
+        guard b.count >= 19, let base = minute(b) else { return nil }
+        return rest(b, minute: base)
+    }
+
+    /// The start of the last timestamp `parse(bytes:memo:)` read: its first 17 bytes (date, hour and
+    /// minute, `2026-11-29T10:15:`) and the seconds since 1970 they stand for. The timestamps of one
+    /// transaction mostly share their minute: a caller reading them in a row keeps one memo.
+    public struct Memo {
+        var head: (UInt64, UInt64, UInt8) = (0, 0, 0)
+        var seconds = 0
+        var valid = false
+        public init() {}
+    }
+
+    /// `parse(bytes:)`, the date, hour and minute taken from `memo` when `b` starts as the last
+    /// timestamp read with it did (the same bytes stand for the same seconds), else read and kept.
+    public static func parse(bytes b: UnsafeBufferPointer<UInt8>, memo: inout Memo) -> Double? {
+        guard b.count >= 19, let p = b.baseAddress else { return nil }
+        let raw = UnsafeRawPointer(p)
+        let head = (raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self), p[16])
+        if memo.valid && memo.head.0 == head.0 && memo.head.1 == head.1 && memo.head.2 == head.2 {
+            return rest(b, minute: memo.seconds)
+        }
+        guard let base = minute(b) else { return nil }
+        memo.head = head
+        memo.seconds = base
+        memo.valid = true
+        return rest(b, minute: base)
+    }
+
+    /// The first 17 bytes of a timestamp (`2026-11-29T10:15:`) as seconds since 1970: the date, hour
+    /// and minute checked. `b` holds 19 bytes or more.
+    @inline(__always) private static func minute(_ b: UnsafeBufferPointer<UInt8>) -> Int? {
+        @inline(__always) func two(_ i: Int) -> Int? {
+            let h = b[i] &- 48, l = b[i &+ 1] &- 48
+            return h < 10 && l < 10 ? Int(h) &* 10 &+ Int(l) : nil
+        }
+        guard let y1 = two(0), let y2 = two(2), b[4] == UInt8(ascii: "-"), let month = two(5), b[7] == UInt8(ascii: "-"),
+              let day = two(8), b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t") || b[10] == UInt8(ascii: " "),
+              let hour = two(11), b[13] == UInt8(ascii: ":"), let minute = two(14), b[16] == UInt8(ascii: ":") else { return nil }
+        let year = y1 * 100 + y2
+        guard (1...12).contains(month), (1...31).contains(day), hour <= 23, minute <= 59 else { return nil }
+        return daysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60
+    }
+
+    /// The rest of a timestamp whose first 17 bytes stand for `base` seconds: the second, the
+    /// fraction and the zone, to the end.
+    @inline(__always) private static func rest(_ b: UnsafeBufferPointer<UInt8>, minute base: Int) -> Double? {
         let n = b.count
-        guard n >= 19 else { return nil }
         // Digit pairs read inline (a nested function was a call per field, on every timestamp of
         // every transaction).
         @inline(__always) func digit(_ i: Int) -> Int? {
@@ -23,12 +70,7 @@ public enum Timestamp {
             let h = b[i] &- 48, l = b[i &+ 1] &- 48
             return h < 10 && l < 10 ? Int(h) &* 10 &+ Int(l) : nil
         }
-        guard let y1 = two(0), let y2 = two(2), b[4] == UInt8(ascii: "-"), let month = two(5), b[7] == UInt8(ascii: "-"),
-              let day = two(8), b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t") || b[10] == UInt8(ascii: " "),
-              let hour = two(11), b[13] == UInt8(ascii: ":"), let minute = two(14), b[16] == UInt8(ascii: ":"),
-              let second = two(17) else { return nil }
-        let year = y1 * 100 + y2
-        guard (1...12).contains(month), (1...31).contains(day), hour <= 23, minute <= 59, second <= 60 else { return nil }
+        guard let second = two(17), second <= 60 else { return nil }
         var i = 19
         var frac = 0.0
         if i < n && (b[i] == UInt8(ascii: ".") || b[i] == UInt8(ascii: ",")) {
@@ -72,8 +114,7 @@ public enum Timestamp {
             }
         }
         guard i == n else { return nil }
-        let days = daysFromCivil(year, month, day)
-        return Double(days * 86400 + hour * 3600 + minute * 60 + second - offset) + frac
+        return Double(base + second - offset) + frac
     }
 
     /// 0.1, 0.1 / 10, 0.1 / 10 / 10, …: the scale of each fraction digit as dividing by ten digit

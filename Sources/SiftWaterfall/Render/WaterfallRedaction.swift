@@ -71,8 +71,16 @@ extension WaterfallTransaction: Redactable {
 
     public mutating func redact(by r: Redactor) { redact(SharedRedaction(r)) }
 
-    mutating func redact(_ r: SharedRedaction) {
-        url = r.url(url, .txURL)
+    mutating func redact(_ r: SharedRedaction) { redact(r, requestURL: nil, redacted: nil) }
+
+    /// `redact(_:)`, the request's URL (`requestURL`, redacted: `redacted`) taken as it is when the
+    /// transaction's is the same text (most are): redacting is a function of the text.
+    mutating func redact(_ r: SharedRedaction, requestURL: String?, redacted: String?) {
+        if let u = url, let q = requestURL, u == q {
+            url = redacted
+        } else {
+            url = r.url(url, .txURL)
+        }
         networkProtocol = r.text(networkProtocol, .txProtocol)
         remoteAddress = r.text(remoteAddress, .txAddress)
         tlsVersion = r.text(tlsVersion, .txTLS)
@@ -92,6 +100,7 @@ extension WaterfallRequest: Redactable {
 
     mutating func redact(_ r: SharedRedaction) {
         let rawHost = host
+        let rawURL = record.url
         record.redact(unique: r.unique, repeated: { s, which in
             switch which {
             case .file: r.text(s, .file)
@@ -105,7 +114,7 @@ extension WaterfallRequest: Redactable {
         category = r.text(category, .category)
         kind = r.text(kind, .kind)
         label = r.text(label, .label)
-        for k in transactions.indices { transactions[k].redact(r) }
+        for k in transactions.indices { transactions[k].redact(r, requestURL: rawURL, redacted: record.url) }
         cachedHost = r.text(rawHost, .host)
     }
 }

@@ -225,7 +225,7 @@ struct Scrubber {
     /// A path whose folder takes scratch files (gzip inside a gzip'd entry is held there while read twice).
     var scratchNear = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("pbsift-scrub").path
     /// Gzip layers inflated inside one another, as deep as verify reads them.
-    static let maxGzipDepth = 5
+    static let maxGzipDepth = Sniff.maxGzipLayers
 
     init(values: ScrubValues, limits: ReadLimits) {
         self.values = values

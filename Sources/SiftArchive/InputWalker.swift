@@ -181,6 +181,25 @@ public enum Sniff {
         return (GzipSource(wrapping: peek, limit: limit), true)
     }
 
+    /// The most gzip layers a file is read through (gzip inside gzip inside …), each bounded on its own.
+    public static let maxGzipLayers = 5
+
+    /// `source` inflated once for each gzip layer it starts with, at most `layers` of them, each layer's
+    /// output bounded by `limit` bytes (`GzipSource`); the bytes looked at are replayed either way.
+    /// `layers` in the result: how many were inflated.
+    public static func inflatingGzipLayers(_ source: ByteSource, limit: Int64,
+                                           layers: Int = maxGzipLayers) -> (source: ByteSource, layers: Int) {
+        var current = source
+        var n = 0
+        while n < layers {
+            let (next, gzip) = inflatingIfGzip(current, limit: limit)
+            current = next
+            guard gzip else { break }
+            n += 1
+        }
+        return (current, n)
+    }
+
     /// The name of a compression pbsift does not read, recognised by its magic bytes.
     public static func unsupportedCompression(_ head: [UInt8]) -> String? {
         if head.starts(with: [0x28, 0xB5, 0x2F, 0xFD]) { return "zstd" }

@@ -401,7 +401,7 @@ final class VerifyWorker: @unchecked Sendable {
             // In each later document the other copies are renamed out of the way (`message` →
             // `_essage`); what sits under a renamed copy was already checked, under its own name, in
             // the record itself, so only what the kept copies add is taken.
-            let renamed = record.json.doc.setAsideNames(duplicates)
+            let renamed = checked > 0 ? record.json.doc.setAsideNames(duplicates) : []
             for doc in record.json.doc.laterCopies(duplicates, limit: checked) {
                 var more: [String] = []
                 scan(Record(line: record.line, json: doc.root), refs: &more)
@@ -447,14 +447,18 @@ final class VerifyWorker: @unchecked Sendable {
     /// A `verify.duplicate-key` finding per repeated name, and one `verify.bound` naming the copies
     /// not checked when the record's later copies checked (`checked`, see
     /// `JSONDocument.laterCopiesChecked`) do not reach every copy of every name.
-    static func duplicateHits(_ duplicates: [(name: String, ranges: [Range<Int>])], checked: Int) -> [RawHit] {
+    /// A copy whose value is written as an earlier copy's is checked with it: only copies with values
+    /// of their own count against `checked`.
+    static func duplicateHits(_ duplicates: [JSONDocument.DuplicateName], checked: Int) -> [RawHit] {
         var hits: [RawHit] = []
         var unchecked: [String] = []
-        let firstCopies = checked == 0 ? "only the first copy was" : "the first \(checked + 1) copies were"
         for d in duplicates {
             let n = d.ranges.count
-            let whole = n <= checked + 1
-            if !whole { unchecked.append("'\(clipName(d.name))' (\(n) copies)") }
+            let whole = d.distinct.count <= checked + 1
+            let alike = d.distinct.count < n ? ", \(d.distinct.count) values written differently" : ""
+            if !whole { unchecked.append("'\(clipName(d.name))' (\(n) copies\(alike))") }
+            let firstCopies = d.distinct.count < n ? "the copies holding its first \(checked + 1) values were"
+                : checked == 0 ? "only the first copy was" : "the first \(checked + 1) copies were"
             hits.append(RawHit(rule: "verify.duplicate-key", severity: .high, location: "record", value: "",
                                message: "the name '\(clipName(d.name))' appears \(n) times in one object; "
                                    + (whole ? "every copy was checked" : "\(firstCopies) checked"),

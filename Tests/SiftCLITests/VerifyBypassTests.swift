@@ -110,7 +110,9 @@ import Darwin
         let pad = String(repeating: " ", count: 9 << 20)
         // Ten copies of an Authorization header's `value`, 9 MiB a copy of the record: seven later
         // copies (copies 1 to 7) fit. Copy 3 is unmasked (checked), copy 9 too (past the budget).
-        let values = (0..<10).map { "\"value\":" + Self.json($0 == 3 ? "plain-three-\($0)" : $0 == 9 ? "plain-nine-\($0)" : "***") }
+        // Each masked copy is written differently (`*` or an escape of it): copies written alike are
+        // checked as one.
+        let values = (0..<10).map { "\"value\":" + ($0 == 3 ? Self.json("plain-three-\($0)") : $0 == 9 ? Self.json("plain-nine-\($0)") : Self.stars($0)) }
         let line = #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_1","url":"https://api.example.test/x","pad":"\#(pad)","request":{"headers":[{"name":"Authorization",\#(values.joined(separator: ","))}]}}"#
         let v = try Self.verify([try Self.session([line])])
         let header = v.findings.filter { $0["rule"]?.string == "redaction.header" }
@@ -122,9 +124,30 @@ import Darwin
         #expect(bound.count == 1 && (bound.first?["message"]?.string ?? "").contains("'value' (10 copies) past the first 8 were not checked"), "\(bound)")
         #expect(bound.first?["line"]?.int == 2)
         #expect(v.status == 2)
-        #expect(JSONDocument.laterCopiesChecked([("note", Array(repeating: 0..<1, count: 64))], bytes: 1 << 20) == 63)
-        #expect(JSONDocument.laterCopiesChecked([("note", Array(repeating: 0..<1, count: 100))], bytes: 100) == 63)
-        #expect(JSONDocument.laterCopiesChecked([("note", Array(repeating: 0..<1, count: 64))], bytes: 16 << 20) == 4)
+        #expect(JSONDocument.laterCopiesChecked([.init(name: "note", ranges: Array(repeating: 0..<1, count: 64))], bytes: 1 << 20) == 63)
+        #expect(JSONDocument.laterCopiesChecked([.init(name: "note", ranges: Array(repeating: 0..<1, count: 100))], bytes: 100) == 63)
+        #expect(JSONDocument.laterCopiesChecked([.init(name: "note", ranges: Array(repeating: 0..<1, count: 64))], bytes: 16 << 20) == 4)
+    }
+
+    /// `***` written the `j`-th way: each star as itself or as one of its two escapes.
+    static func stars(_ j: Int) -> String {
+        let star = ["*", "\\u002a", "\\u002A"]
+        return "\"" + star[j % 3] + star[(j / 3) % 3] + star[(j / 9) % 3] + "\""
+    }
+
+    /// A name held thousands of times, each copy's value written as an earlier one's but a few: the
+    /// copies written alike are checked together, so every copy is checked (a value far past the
+    /// 64th copy is found) and the record is not re-read once per copy.
+    @Test func copiesWrittenAlikeAreCheckedTogether() throws {
+        let values = (0..<5000).map { "\"value\":" + ($0 == 4321 ? Self.json("plain-late-\($0)") : Self.json("***")) }
+        let line = #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_1","url":"https://api.example.test/x","request":{"headers":[{"name":"Authorization",\#(values.joined(separator: ","))}]}}"#
+        let v = try Self.verify([try Self.session([line])])
+        let header = v.findings.filter { $0["rule"]?.string == "redaction.header" }
+        #expect(header.count == 1 && header.first?["preview"]?.string == SecretMask.preview("plain-late-4321"), "\(header)")
+        let dup = v.findings.filter { $0["rule"]?.string == "verify.duplicate-key" }
+        #expect(dup.count == 1 && (dup.first?["message"]?.string ?? "").contains("appears 5000 times in one object; every copy was checked"), "\(dup)")
+        #expect(!v.findings.contains { $0["rule"]?.string == "verify.bound" })
+        #expect(v.status == 1)
     }
 
     /// A credential in the first copy of a repeated name is reported once, at the name the record

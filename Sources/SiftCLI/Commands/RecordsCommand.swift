@@ -89,13 +89,14 @@ public enum RecordsCommand: SiftCommand {
         return o
     }
 
-    /// The formats, in `--format` order: each writes one masked record per line as it is read.
+    /// The formats, in `--format` order: each writes one masked record per line as it is read (JSON
+    /// Lines straight from the parsed record, the line `--grep` saw when it made one).
     static let lineFormats: [RecordLines] = [
-        RecordLines(format: "jsonl", header: { _ in nil }) { object, _, sink in
-            sink.write(Escape.jsonLine(object))
+        RecordLines(format: "jsonl", header: { _ in nil }) { record, session, line, _, masker, sink in
+            sink.write(line ?? masker.line(record, session: session))
         },
-        RecordLines(format: "csv", header: { Escape.csvRow(arguments: $0) }) { object, columns, sink in
-            sink.write(Escape.csvRow(object.cells(columns)))
+        RecordLines(format: "csv", header: { Escape.csvRow(arguments: $0) }) { record, session, _, columns, masker, sink in
+            sink.write(Escape.csvRow(masker.object(record, session: session).cells(columns)))
         },
     ]
 
@@ -122,8 +123,8 @@ public enum RecordsCommand: SiftCommand {
             try first.read(inputs, analyses: scope.wrap([KnownValues(masker: masker)]), shouldStop: { [sink] in sink.closed },
                            matching: scope)
         }
-        let analysis = RecordsAnalysis(filter: filter, redact: { o, record in masker.mask(o, record: record) }) { object in
-            lines.line(object, columns, sink)
+        let analysis = RecordsAnalysis(filter: filter, line: { record, session in masker.line(record, session: session) }) {
+            record, session, line in lines.line(record, session, line, columns, masker, sink)
         }
         try run.read(inputs, analyses: scope.wrap([KnownValues(masker: masker), analysis]), shouldStop: { [sink] in sink.closed },
                      matching: scope)
@@ -157,14 +158,15 @@ final class KnownValues: Analysis {
     func finish() -> [Finding] { [] }
 }
 
-/// One format of `records`: an optional header from the columns, then one line per masked record.
+/// One format of `records`: an optional header from the columns, then one line per masked record
+/// (handed the record, its session, its JSON line when `--grep` made it, the columns and the masker).
 struct RecordLines: Sendable {
+    typealias Line = @Sendable (Record, SessionContext, SafeText?, [String], RecordMasker, OutputSink) -> Void
     let format: String
     let header: @Sendable ([String]) -> SafeText?
-    let line: @Sendable (Redacted<[String: JSONOut]>, [String], OutputSink) -> Void
+    let line: Line
 
-    init(format: String, header: @escaping @Sendable ([String]) -> SafeText?,
-         line: @escaping @Sendable (Redacted<[String: JSONOut]>, [String], OutputSink) -> Void) {
+    init(format: String, header: @escaping @Sendable ([String]) -> SafeText?, line: @escaping Line) {
         self.format = format
         self.header = header
         self.line = line
@@ -188,11 +190,11 @@ final class RecordMasker: @unchecked Sendable {
     /// The known values in the order they were found.
     private var knownList: [String] = []
     private var knownBytes = 0
-    /// `base` with every known value, remade by `mask` only after values were added: a first pass
+    /// `base` with every known value, remade by `redactor(for:)` only after values were added: a first pass
     /// that finds many values builds it once, not once per value.
     private var current: Redactor
     private var stale = false
-    /// What `learn` found in the last record, for `mask` of the same record.
+    /// What `learn` found in the last record, for `redactor(for:)` of the same record.
     private var last: (record: Record, values: [String], bodies: Set<String>)?
     private(set) var full = false
 
@@ -202,7 +204,7 @@ final class RecordMasker: @unchecked Sendable {
         current = base
     }
 
-    static let withheld = "[withheld: the body holds a credential]"
+    static let withheld = RecordFlattener.withheldText
 
     /// Scans a record and keeps the values it holds (within the bound).
     func learn(_ record: Record) {
@@ -220,7 +222,9 @@ final class RecordMasker: @unchecked Sendable {
         }
     }
 
-    func mask(_ object: [String: JSONOut], record: Record) -> Redacted<[String: JSONOut]> {
+    /// The redactor for `record` (every known value, and the values it holds itself) and the sides
+    /// whose body data is withheld.
+    func redactor(for record: Record) -> (redactor: Redactor, withheld: Set<String>) {
         lock.lock()
         let found: (values: [String], bodies: Set<String>)
         if let last, last.record.line == record.line, last.record.seq == record.seq, last.record.id == record.id,
@@ -233,13 +237,18 @@ final class RecordMasker: @unchecked Sendable {
         let own = found.values.filter { !known.contains($0) }
         let redactor = own.isEmpty ? current : current.adding(known: own)
         lock.unlock()
-        var o = object
-        for side in found.bodies {
-            guard case .object(var part)? = o[side], case .object(var body)? = part["body"], body["data"] != nil else { continue }
-            body["data"] = .string(RecordMasker.withheld)
-            part["body"] = .object(body)
-            o[side] = .object(part)
-        }
-        return redactor.json(object: o)
+        return (redactor, found.bodies)
+    }
+
+    /// The record flattened (`RecordFlattener.object`) and masked, for CSV cells.
+    func object(_ record: Record, session: SessionContext) -> Redacted<[String: JSONOut]> {
+        let (redactor, withheld) = redactor(for: record)
+        return redactor.json(object: RecordFlattener.object(record, session: session, withheld: withheld))
+    }
+
+    /// The record flattened and masked as one JSON line, written from the parsed record as it is.
+    func line(_ record: Record, session: SessionContext) -> SafeText {
+        let (redactor, withheld) = redactor(for: record)
+        return redactor.jsonLine(record.json, replacing: RecordFlattener.members(record, session: session, withheld: withheld))
     }
 }

@@ -348,21 +348,12 @@ final class ScrubOutput {
             let spool = try SpoolFile(near: scratchNear)
             return EntrySink(put: { try spool.write($0) }, end: { try t.add(name: name, size: spool.count) { try spool.copy(to: $0) } })
         case .file(let f, let gzip):
-            // The input was one file: gzip'd inputs were inflated by the walker, so compress again
-            // (unless what is written is gzip'd already), deciding on the first bytes.
-            final class Decision { var deflater: DeflateStream?? }
-            let decision = Decision()
-            let decide = { (first: UnsafeRawBufferPointer) throws -> DeflateStream? in
-                if let d = decision.deflater { return d }
-                let d = gzip && !(first.count >= 2 && first[0] == 0x1F && first[1] == 0x8B) ? try DeflateStream(gzip: true) : nil
-                decision.deflater = .some(d)
-                return d
-            }
-            return EntrySink(put: { raw in
-                if let d = try decide(raw) { try f.write(d.write(raw)) } else { try f.write(raw) }
-            }, end: {
-                if let d = try decide(UnsafeRawBufferPointer(start: nil, count: 0)) { try f.write(d.finish()) }
-            })
+            // The input was one file: the walker inflated its gzip layer, so it is compressed again.
+            // What is written may be gzip'd itself (gzip in gzip, edited layer by layer): the copy keeps
+            // the input's layers.
+            guard gzip else { return EntrySink(put: { try f.write($0) }, end: {}) }
+            let d = try DeflateStream(gzip: true)
+            return EntrySink(put: { try f.write(d.write($0)) }, end: { try f.write(d.finish()) })
         }
     }
 
@@ -377,8 +368,8 @@ final class ScrubOutput {
         case .zip(let z, _): try z.add(name: name, bytes: bytes, deflate: deflate)
         case .tar(let t, _, _): try t.add(name: name, bytes: bytes)
         case .file(let f, let gzip):
-            // The input was one file: gzip'd inputs were inflated by the walker, so compress again.
-            try f.write(gzip && !(bytes.first == 0x1F && bytes.dropFirst().first == 0x8B) ? try DeflateStream.gzip(bytes) : bytes)
+            // The input was one file: the walker inflated its gzip layer, so it is compressed again.
+            try f.write(gzip ? try DeflateStream.gzip(bytes) : bytes)
         }
     }
 

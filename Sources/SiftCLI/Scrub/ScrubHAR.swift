@@ -59,50 +59,21 @@ struct HARPieces {
         }
     }
 
+    /// The error for text that is not the HAR it was checked to be.
+    func broken() -> WriteError {
+        WriteError("the HAR is not well formed near line \(line) (the input changed since it was checked)")
+    }
+
     /// One JSON value's bytes (a string, a number, a literal, an object or an array); its
     /// structure is only followed (strings, nesting), `JSONDocument` checks the rest.
     mutating func value() throws -> [UInt8] {
         var out: [UInt8] = []
         guard let first = try peek() else { throw WriteError("the HAR ends early (the input changed since it was checked)") }
-        let scalar = !(first == 0x7B || first == 0x5B || first == 0x22)
-        var depth = 0
-        var inString = false
-        var escape = false
+        var scanner = JSONValueEnd(first: first)
         while try fill() {
-            let start = pos, e = end
-            var i = pos
-            var done = false
+            let start = pos
             var newlines = 0
-            chunk.withUnsafeBufferPointer { b in
-                scan: while i < e {
-                    let c = b[i]
-                    if scalar {
-                        if c == 0x2C || c == 0x7D || c == 0x5D || c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { done = true; break scan }
-                    } else if inString {
-                        if escape {
-                            escape = false
-                        } else if c == 0x5C {
-                            escape = true
-                        } else if c == 0x22 {
-                            inString = false
-                            if depth == 0 { i += 1; done = true; break scan }
-                        } else if c == 0x0A {
-                            newlines += 1
-                        }
-                    } else {
-                        switch c {
-                        case 0x22: inString = true
-                        case 0x7B, 0x5B: depth += 1
-                        case 0x7D, 0x5D:
-                            depth -= 1
-                            if depth == 0 { i += 1; done = true; break scan }
-                        case 0x0A: newlines += 1
-                        default: break
-                        }
-                    }
-                    i += 1
-                }
-            }
+            let (i, done) = chunk.withUnsafeBufferPointer { scanner.scan($0, from: start, to: end, newlines: &newlines) }
             guard out.count + (i - start) <= maxValue else {
                 throw WriteError("a HAR value over \(maxValue) bytes is not rewritten")
             }
@@ -111,7 +82,7 @@ struct HARPieces {
             line += newlines
             if done { return out }
         }
-        if scalar && !out.isEmpty { return out }
+        if scanner.scalar && !out.isEmpty { return out }
         throw WriteError("the HAR ends early (the input changed since it was checked)")
     }
 }
@@ -180,17 +151,16 @@ extension Scrubber {
     /// edited whole. Returns true when, without a sink, a change was met (the walk stops there).
     private mutating func harObject(_ r: inout HARPieces, level: Int, _ pending: inout [UInt8], _ sink: EntrySink?,
                                     _ changed: inout Bool) throws -> Bool {
-        func broken() -> WriteError { WriteError("the HAR is not well formed near line \(r.line) (the input changed since it was checked)") }
-        guard try r.peek() == 0x7B else { throw broken() }
+        guard try r.peek() == 0x7B else { throw r.broken() }
         try r.take(into: &pending)
         var seen = Set<String>()
         try harSpace(&r, &pending, sink, &changed)
         if try r.peek() == 0x7D { try r.take(into: &pending); return false }
         while true {
             let nameLine = r.line
-            guard try r.peek() == 0x22 else { throw broken() }
+            guard try r.peek() == 0x22 else { throw r.broken() }
             var nameBytes = try r.value()
-            guard let name = (try? JSONDocument(bytes: nameBytes, maxDepth: 1))?.root.string else { throw broken() }
+            guard let name = (try? JSONDocument(bytes: nameBytes, maxDepth: 1))?.root.string else { throw r.broken() }
             if seen.contains(name) {
                 var k = 2
                 while seen.contains("_" + name + "~\(k)") { k += 1 }
@@ -205,7 +175,7 @@ extension Scrubber {
             seen.insert(name)
             pending += nameBytes
             try harSpace(&r, &pending, sink, &changed)
-            guard try r.peek() == 0x3A else { throw broken() }
+            guard try r.peek() == 0x3A else { throw r.broken() }
             try r.take(into: &pending)
             try harSpace(&r, &pending, sink, &changed)
             let open = try r.peek()
@@ -213,23 +183,10 @@ extension Scrubber {
                 if try harObject(&r, level: 1, &pending, sink, &changed) { return true }
             } else if walkInto && level == 1 && open == 0x5B {
                 if try harArray(&r, &pending, sink, &changed) { return true }
-            } else {
-                try harFlush(&pending, sink, &changed)
-                if changed && sink == nil { return true }
-                try harValue(&r, sink, &changed)
-                if changed && sink == nil { return true }
+            } else if try harEdited(&r, &pending, sink, &changed) {
+                return true
             }
-            try harSpace(&r, &pending, sink, &changed)
-            switch try r.peek() {
-            case 0x2C:
-                try r.take(into: &pending)
-                try harSpace(&r, &pending, sink, &changed)
-            case 0x7D:
-                try r.take(into: &pending)
-                return false
-            default:
-                throw broken()
-            }
+            if try !harSeparator(&r, close: 0x7D, &pending, sink, &changed) { return false }
         }
     }
 
@@ -240,21 +197,35 @@ extension Scrubber {
         try harSpace(&r, &pending, sink, &changed)
         if try r.peek() == 0x5D { try r.take(into: &pending); return false }
         while true {
-            try harFlush(&pending, sink, &changed)
-            if changed && sink == nil { return true }
-            try harValue(&r, sink, &changed)
-            if changed && sink == nil { return true }
+            if try harEdited(&r, &pending, sink, &changed) { return true }
+            if try !harSeparator(&r, close: 0x5D, &pending, sink, &changed) { return false }
+        }
+    }
+
+    /// A value edited whole, once the bytes before it are handed on. Returns true when, without a
+    /// sink, a change was met.
+    private mutating func harEdited(_ r: inout HARPieces, _ pending: inout [UInt8], _ sink: EntrySink?,
+                                    _ changed: inout Bool) throws -> Bool {
+        try harFlush(&pending, sink, &changed)
+        if changed && sink == nil { return true }
+        try harValue(&r, sink, &changed)
+        return changed && sink == nil
+    }
+
+    /// After a member or an element: `,` and the space after it (true: more follows), or `close` (false).
+    private mutating func harSeparator(_ r: inout HARPieces, close: UInt8, _ pending: inout [UInt8], _ sink: EntrySink?,
+                                       _ changed: inout Bool) throws -> Bool {
+        try harSpace(&r, &pending, sink, &changed)
+        switch try r.peek() {
+        case 0x2C:
+            try r.take(into: &pending)
             try harSpace(&r, &pending, sink, &changed)
-            switch try r.peek() {
-            case 0x2C:
-                try r.take(into: &pending)
-                try harSpace(&r, &pending, sink, &changed)
-            case 0x5D:
-                try r.take(into: &pending)
-                return false
-            default:
-                throw WriteError("the HAR is not well formed near line \(r.line) (the input changed since it was checked)")
-            }
+            return true
+        case close:
+            try r.take(into: &pending)
+            return false
+        default:
+            throw r.broken()
         }
     }
 }

@@ -225,7 +225,7 @@ struct Scrubber {
     /// A path whose folder takes scratch files (gzip inside a gzip'd entry is held there while read twice).
     var scratchNear = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("pbsift-scrub").path
     /// Gzip layers inflated inside one another, as deep as verify reads them.
-    static let maxGzipDepth = 5
+    static let maxGzipDepth = Sniff.maxGzipLayers
 
     init(values: ScrubValues, limits: ReadLimits) {
         self.values = values
@@ -287,8 +287,9 @@ struct Scrubber {
         Scrubber.names(current.root, into: &taken)
         var edits: [(Range<Int>, [UInt8], from: String, to: String)] = []
         for d in duplicates {
+            // Numbered on from the last copy's number (a name held 500 000 times is not searched from 2 each time).
+            var k = 2
             for r in d.ranges.dropFirst() {
-                var k = 2
                 while taken.contains(prefix + d.name + "~\(k)") { k += 1 }
                 let name = prefix + d.name + "~\(k)"
                 taken.insert(name)

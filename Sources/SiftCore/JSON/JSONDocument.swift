@@ -66,19 +66,42 @@ public final class JSONDocument: @unchecked Sendable {
         hasDuplicateKeys = parser.duplicates
     }
 
+    /// A member name held more than once in one object (`duplicateKeys()`).
+    public struct DuplicateName: Sendable {
+        /// The name, decoded.
+        public let name: String
+        /// Where each copy's name stands (its content between the quotes), in order.
+        public let ranges: [Range<Int>]
+        /// The copies (indices into `ranges`, the first one first) whose value is written differently
+        /// from every earlier copy's. A copy whose value is the same text as an earlier copy's reads
+        /// the same: checking one checks both, so only these need a look of their own.
+        public let distinct: [Int]
+
+        public init(name: String, ranges: [Range<Int>], distinct: [Int]? = nil) {
+            self.name = name
+            self.ranges = ranges
+            self.distinct = distinct ?? Array(ranges.indices)
+        }
+
+        /// The copy that stands in the k-th later document (`laterCopies`): the k-th copy with a
+        /// value of its own, or the last of them.
+        public func kept(_ k: Int) -> Int { distinct[min(k, distinct.count - 1)] }
+    }
+
     /// The document once per later copy of the repeated names `duplicates` (from `duplicateKeys()`), at
-    /// most 63 documents: in the k-th, every copy of each repeated name but its k-th (or its last) is
-    /// renamed out of the way (its first character becomes `_`, see `setAside`), so a reader that takes
-    /// one copy sees that one. Readers disagree on which copy counts; checking each of these checks
-    /// every copy. Made one at a time as the sequence is walked: a 16 MiB line holds one copy at a
-    /// time, not 63.
+    /// most 63 documents: in the k-th, every copy of each repeated name but its k-th with a value of
+    /// its own (or its last) is renamed out of the way (its first character becomes `_`, see
+    /// `setAside`), so a reader that takes one copy sees that one. Readers disagree on which copy
+    /// counts; checking each of these checks every copy (a copy whose value is written as an earlier
+    /// one's is checked with it). Made one at a time as the sequence is walked: a 16 MiB line holds
+    /// one copy at a time, not 63.
     /// `limit`: only the first `limit` of them (see `laterCopiesChecked`).
-    public func laterCopies(_ duplicates: [(name: String, ranges: [Range<Int>])], limit: Int = Int.max) -> some Sequence<JSONDocument> {
+    public func laterCopies(_ duplicates: [DuplicateName], limit: Int = Int.max) -> some Sequence<JSONDocument> {
         let bytes = self.bytes
         return (1..<(1 + min(max(0, limit), Self.laterCopyCount(duplicates)))).lazy.compactMap { k -> JSONDocument? in
             var b = bytes
             for d in duplicates {
-                let keep = min(k, d.ranges.count - 1)
+                let keep = d.kept(k)
                 for (j, r) in d.ranges.enumerated() where j != keep { Self.setAside(&b, r) }
             }
             return try? JSONDocument(bytes: b)
@@ -91,13 +114,13 @@ public final class JSONDocument: @unchecked Sendable {
     public static let laterCopyBudget = 64 << 20
 
     /// How many documents `laterCopies` makes for `duplicates`: one fewer than the most copies of a
-    /// name, at most 63 (a name held more often has its copies past the 64th unchecked).
-    public static func laterCopyCount(_ duplicates: [(name: String, ranges: [Range<Int>])]) -> Int {
-        duplicates.isEmpty ? 0 : min(duplicates.map(\.ranges.count).max() ?? 1, 64) - 1
+    /// name with values of their own, at most 63 (a name with more has those past the 64th unchecked).
+    public static func laterCopyCount(_ duplicates: [DuplicateName]) -> Int {
+        duplicates.isEmpty ? 0 : min(duplicates.map(\.distinct.count).max() ?? 1, 64) - 1
     }
 
     /// How many of the later copies of a text of `bytes` bytes fit `budget`.
-    public static func laterCopiesChecked(_ duplicates: [(name: String, ranges: [Range<Int>])], bytes: Int,
+    public static func laterCopiesChecked(_ duplicates: [DuplicateName], bytes: Int,
                                           budget: Int = laterCopyBudget) -> Int {
         min(laterCopyCount(duplicates), budget / max(1, bytes))
     }
@@ -118,10 +141,14 @@ public final class JSONDocument: @unchecked Sendable {
 
     /// The names the copies set aside by `laterCopies` carry there (`_essage` for `message`): what a
     /// location inside such a copy is named.
-    public func setAsideNames(_ duplicates: [(name: String, ranges: [Range<Int>])]) -> Set<String> {
+    public func setAsideNames(_ duplicates: [DuplicateName]) -> Set<String> {
         var names = Set<String>()
         for d in duplicates {
+            var last: Range<Int>?
             for r in d.ranges {
+                // Copies are nearly always written alike: each way of writing the name is renamed once.
+                if let l = last, bytes[l].elementsEqual(bytes[r]) { continue }
+                last = r
                 var b = Array(bytes[r])
                 Self.setAside(&b, 0..<b.count)
                 names.insert(String(decoding: JSONValue.unescape(b, 0, b.count), as: UTF8.self))
@@ -130,24 +157,56 @@ public final class JSONDocument: @unchecked Sendable {
         return names
     }
 
-    /// Every member name that appears more than once in one object: its decoded name and the byte
-    /// ranges (content between the quotes) of each copy's name, in order. Empty for most documents.
-    public func duplicateKeys() -> [(name: String, ranges: [Range<Int>])] {
+    /// Every member name that appears more than once in one object: its decoded name, the byte
+    /// ranges (content between the quotes) of each copy's name, in order, and the copies whose values
+    /// are written differently. Empty for most documents.
+    public func duplicateKeys() -> [DuplicateName] {
         guard hasDuplicateKeys else { return [] }
-        var out: [(name: String, ranges: [Range<Int>])] = []
+        var out: [DuplicateName] = []
+        /// One name's copies: their name ranges, and the copies whose value text is new (found by
+        /// a hash of it, then compared in place).
+        struct Group {
+            var ranges: [Range<Int>] = []
+            var distinct: [Int] = []
+            var byHash: [Int: [Int]] = [:]
+        }
         for (i, n) in nodes.enumerated() where n.kind == .object && n.count >= 2 {
-            var groups: [[UInt8]: [Range<Int>]] = [:]
-            var order: [[UInt8]] = []
+            var groups: [[UInt8]: Int] = [:]
+            var order: [(name: [UInt8], group: Group)] = []
             var k = i + 1
             for _ in 0..<n.count {
-                let key = JSONValue(doc: self, index: k)
-                let name = key.stringBytes
-                if groups[name] == nil { order.append(name) }
-                groups[name, default: []].append(Int(nodes[k].start)..<Int(nodes[k].end))
-                k = Int(nodes[Int(nodes[k].next)].next)
+                let key = nodes[k]
+                let v = Int(key.next)
+                let name = key.escaped ? JSONValue(doc: self, index: k).stringBytes : Array(bytes[Int(key.start)..<Int(key.end)])
+                let g: Int
+                if let found = groups[name] {
+                    g = found
+                } else {
+                    g = order.count
+                    groups[name] = g
+                    order.append((name, Group()))
+                }
+                // The value's kind and text: copies written alike read alike.
+                let value = nodes[v]
+                let text = bytes[Int(value.start)..<Int(value.end)]
+                var h = Hasher()
+                h.combine(value.kind.rawValue)
+                h.combine(text.count)
+                text.withUnsafeBytes { h.combine(bytes: $0) }
+                let hash = h.finalize()
+                let seen = order[g].group.byHash[hash, default: []].contains { w in
+                    let o = nodes[w]
+                    return o.kind == value.kind && bytes[Int(o.start)..<Int(o.end)].elementsEqual(text)
+                }
+                if !seen {
+                    order[g].group.distinct.append(order[g].group.ranges.count)
+                    order[g].group.byHash[hash, default: []].append(v)
+                }
+                order[g].group.ranges.append(Int(key.start)..<Int(key.end))
+                k = Int(nodes[v].next)
             }
-            for name in order where (groups[name]?.count ?? 0) > 1 {
-                out.append((String(decoding: name, as: UTF8.self), groups[name] ?? []))
+            for (name, group) in order where group.ranges.count > 1 {
+                out.append(DuplicateName(name: String(decoding: name, as: UTF8.self), ranges: group.ranges, distinct: group.distinct))
             }
         }
         return out

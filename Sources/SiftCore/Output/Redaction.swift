@@ -164,6 +164,81 @@ public final class Redactor: @unchecked Sendable {
         return Redacted(out)
     }
 
+    /// A parsed JSON object written as one line of JSON (keys sorted, then a newline), every name and
+    /// string through this redactor: what `json(object:)` of the object's `out` with `replacing` put
+    /// in, written by `Escape.jsonLine`, prints, without building the `JSONOut` tree (a line of a
+    /// million values is written value by value). `replacing`: top-level members added, or put in
+    /// place of the object's own. A name held twice: its last copy stands, as in `JSONValue.out`.
+    public func jsonLine(_ object: JSONValue, replacing: [String: JSONOut]) -> SafeText {
+        var w = JSONWriter(pretty: false)
+        if object.isObject {
+            writeObject(object, replacing: replacing, into: &w)
+        } else {
+            w.beginObject()
+            w.endObject()
+        }
+        w.newline()
+        return SafeText(verified: w.text)
+    }
+
+    private func writeValue(_ v: JSONValue, into w: inout JSONWriter) {
+        switch v.kind {
+        case .null: w.null()
+        case .true: w.bool(true)
+        case .false: w.bool(false)
+        case .number:
+            if let i = Redactor.plainInt(v) { w.int(i) } else { w.value(v.out) }
+        case .string: w.string(redactText(v.string ?? ""))
+        case .array:
+            w.beginArray()
+            v.forEachElement { x in
+                w.element()
+                writeValue(x, into: &w)
+            }
+            w.endArray()
+        case .object:
+            writeObject(v, replacing: [:], into: &w)
+        }
+    }
+
+    private func writeObject(_ v: JSONValue, replacing: [String: JSONOut], into w: inout JSONWriter) {
+        enum Member { case parsed(JSONValue), given(JSONOut) }
+        var members: [String: Member] = [:]
+        v.forEachMember { k, x in members[k] = .parsed(x) }
+        for (k, x) in replacing { members[k] = .given(x) }
+        var named: [String: Member] = [:]
+        for k in members.keys.sorted() { named[redactText(k)] = members[k] }
+        w.beginObject()
+        for k in named.keys.sorted() {
+            w.key(k)
+            switch named[k] {
+            case .parsed(let x)?: writeValue(x, into: &w)
+            case .given(let x)?: w.value(redactJSON(x))
+            case nil: w.null()
+            }
+        }
+        w.endObject()
+    }
+
+    /// A number written as digits (`-?[0-9]{1,15}`) as `JSONValue.out` reads it, without its text as a String.
+    private static func plainInt(_ v: JSONValue) -> Int? {
+        let r = v.contentRange
+        return v.doc.bytes.withUnsafeBufferPointer { b -> Int? in
+            var k = r.lowerBound
+            var neg = false
+            if k < r.upperBound && b[k] == 0x2D { neg = true; k += 1 }
+            guard k < r.upperBound, r.upperBound - k <= 15 else { return nil }
+            var n = 0
+            while k < r.upperBound {
+                let c = b[k]
+                guard c >= 0x30 && c <= 0x39 else { return nil }
+                n = n * 10 + Int(c - 0x30)
+                k += 1
+            }
+            return neg ? -n : n
+        }
+    }
+
     private func redactJSON(_ v: JSONOut) -> JSONOut {
         switch v {
         case .string(let s): return .string(redactText(s))

@@ -93,8 +93,12 @@ extension InputPass {
                 // Each later copy is the whole entry mapped again: as many as fit the budget of a line's later copies.
                 let duplicates = e.doc.duplicateKeys()
                 let checked = JSONDocument.laterCopiesChecked(duplicates, bytes: e.doc.bytes.count)
+                // Copies whose values are written alike are checked with one another: when every
+                // copy with a value of its own fits, every copy is checked.
+                let every = checked >= JSONDocument.laterCopyCount(duplicates)
                 for i in named..<record.duplicateNames.count {
-                    record.duplicateNames[i].checked = min(record.duplicateNames[i].count, checked + 1)
+                    let n = record.duplicateNames[i].count
+                    record.duplicateNames[i].checked = every ? n : min(n, checked + 1)
                 }
                 let unmapped = HARMapping.unmapped(e)
                 for variant in HARMapping.duplicateVariants(e.doc, duplicates, maxDepth: limits.maxJSONDepth, limit: checked) {

@@ -252,9 +252,9 @@ final class InputPass {
             ? .session(root: "", underSessions: false) : InputPass.role(of: entry.name)
         switch role {
         case .session(let root, let underSessions):
-            // Sniff the bytes, not the name: a gzip'd session inside a folder or an archive.
+            // Sniff the bytes, not the name: a gzip'd session inside a folder or an archive (gzip in gzip too).
             let marker = ThrowMarker(entry.source)
-            let source = Sniff.inflatingIfGzip(marker, limit: limits.maxInputBytes).source
+            let source = Sniff.inflatingGzipLayers(marker, limit: limits.maxInputBytes).source
             sessionFiles += 1
             let onError = readFailed(entry, marker)
             let sniffed = sniffHAR(entry: entry, source: source)
@@ -277,7 +277,7 @@ final class InputPass {
         case .other where InputPass.isHARName(entry.name):
             // A HAR beside or inside an export: read when its bytes say HAR.
             let marker = ThrowMarker(entry.source)
-            let source = Sniff.inflatingIfGzip(marker, limit: limits.maxInputBytes).source
+            let source = Sniff.inflatingGzipLayers(marker, limit: limits.maxInputBytes).source
             let sniffed = sniffHAR(entry: entry, source: source)
             guard sniffed.isHAR else {
                 guard analyses.contains(where: \.readsOtherFiles) else { break }
@@ -301,7 +301,7 @@ final class InputPass {
                     partial = true
                     break
                 }
-                let source = Sniff.inflatingIfGzip(peek, limit: limits.maxInputBytes).source
+                let source = Sniff.inflatingGzipLayers(peek, limit: limits.maxInputBytes).source
                 readAsText(entry: entry, source: source, root: "", onError: readFailed(entry, marker))
                 break
             }

@@ -599,15 +599,16 @@ extension HARMapping {
     }
 
     /// `doc` once per later copy of a name it holds twice in one object (at most 63, and at most
-    /// `limit`): in the k-th, copy k of each such name is the one that stands (the others renamed),
+    /// `limit`): in the k-th, copy k of each such name is the one that stands (the others renamed;
+    /// copies whose values are written alike count as one, see `JSONDocument.DuplicateName`),
     /// as verify reads a session record's copies. Empty when no name is held twice. Made one at a
     /// time as the sequence is walked.
-    static func duplicateVariants(_ doc: JSONDocument, _ duplicates: [(name: String, ranges: [Range<Int>])], maxDepth: Int,
+    static func duplicateVariants(_ doc: JSONDocument, _ duplicates: [JSONDocument.DuplicateName], maxDepth: Int,
                                   limit: Int = Int.max) -> some Sequence<JSONDocument> {
         (1..<(1 + min(max(0, limit), JSONDocument.laterCopyCount(duplicates)))).lazy.compactMap { k -> JSONDocument? in
             var bytes = doc.bytes
             for d in duplicates {
-                let keep = min(k, d.ranges.count - 1)
+                let keep = d.kept(k)
                 for (j, r) in d.ranges.enumerated() where j != keep && !r.isEmpty { bytes[r.lowerBound] = UInt8(ascii: "_") }
             }
             return try? JSONDocument(bytes: bytes, maxDepth: maxDepth)

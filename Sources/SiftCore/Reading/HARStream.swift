@@ -111,62 +111,15 @@ struct HARStream {
         var out: [UInt8] = []
         var size: Int64 = 0
         var keep = true
-        var depth = 0
-        var inString = false
-        var escape = false
         guard let first = peek() else { return .ended }
-        let scalar = !(first == 0x7B || first == 0x5B || first == 0x22)
-        if scalar && !(first == 0x2D || (first >= 0x30 && first <= 0x39) || first == 0x74 || first == 0x66 || first == 0x6E) {
-            return .broken("unexpected character '\(printable(first))'")
-        }
+        guard JSONValueEnd.canStart(first) else { return .broken("unexpected character '\(printable(first))'") }
+        var scanner = JSONValueEnd(first: first)
         while true {
             guard fill() else { return .ended }
-            // Scan the rest of the chunk in one loop; copy what it consumed at once.
-            let start = pos, e = end
-            var i = pos
-            var done = false
+            // Scan the rest of the chunk in one call; copy what it consumed at once.
+            let start = pos
             var newlines = 0
-            chunk.withUnsafeBufferPointer { b in
-                scan: while i < e {
-                    let c = b[i]
-                    if scalar {
-                        if c == 0x2C || c == 0x7D || c == 0x5D || c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 {
-                            done = true
-                            break scan
-                        }
-                    } else if inString {
-                        if escape {
-                            escape = false
-                        } else if c != 0x5C && c != 0x22 {
-                            // The body of a string: skip to its next quote or backslash in one tight loop.
-                            i += 1
-                            while i < e && b[i] != 0x22 && b[i] != 0x5C { i += 1 }
-                            continue
-                        } else if c == 0x5C {
-                            escape = true
-                        } else if c == 0x22 {
-                            inString = false
-                            if depth == 0 { i += 1; done = true; break scan }
-                        }
-                    } else {
-                        switch c {
-                        case 0x22: inString = true
-                        case 0x7B, 0x5B: depth += 1
-                        case 0x7D, 0x5D:
-                            depth -= 1
-                            if depth == 0 { i += 1; done = true; break scan }
-                        case 0x0A: newlines += 1
-                        case 0x20:
-                            // Indentation: a run of spaces in one tight loop.
-                            i += 1
-                            while i < e && b[i] == 0x20 { i += 1 }
-                            continue
-                        default: break
-                        }
-                    }
-                    i += 1
-                }
-            }
+            let (i, done) = chunk.withUnsafeBufferPointer { scanner.scan($0, from: start, to: end, newlines: &newlines) }
             let n = i - start
             size += Int64(n)
             if keep {

@@ -62,27 +62,30 @@ public struct RecordFilter: Sendable {
 /// Streams every kept record, flattened and redacted, to `emit` as it is read (nothing accumulates).
 public final class RecordsAnalysis: Analysis {
     let filter: RecordFilter
-    let redact: ([String: JSONOut], Record) -> Redacted<[String: JSONOut]>
-    let emit: (Redacted<[String: JSONOut]>) -> Void
+    let line: (Record, SessionContext) -> SafeText
+    let emit: (Record, SessionContext, SafeText?) -> Void
     public private(set) var emitted = 0
 
-    /// `redact` runs on each flattened record before `--grep` sees it and before it is emitted: only
-    /// a `Redactor` makes what it returns.
-    public init(filter: RecordFilter, redact: @escaping ([String: JSONOut], Record) -> Redacted<[String: JSONOut]>,
-                emit: @escaping (Redacted<[String: JSONOut]>) -> Void) {
+    /// `line`: the record as it is printed in JSON Lines (flattened, redacted, with its newline), what
+    /// `--grep` is matched against. `emit` prints a kept record, handed the line when `--grep` made it.
+    public init(filter: RecordFilter, line: @escaping (Record, SessionContext) -> SafeText,
+                emit: @escaping (Record, SessionContext, SafeText?) -> Void) {
         self.filter = filter
-        self.redact = redact
+        self.line = line
         self.emit = emit
     }
 
     public func record(_ record: Record, session: SessionContext) {
         guard filter.keeps(record) else { return }
-        let object = redact(RecordFlattener.object(record, session: session), record)
+        var text: SafeText?
         if let grep = filter.grep {
-            let line = JSONOut.object(object.value).render(pretty: false)
-            if grep.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) == nil { return }
+            let made = line(record, session)
+            var s = made.string
+            if s.hasSuffix("\n") { s.removeLast() }
+            if grep.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) == nil { return }
+            text = made
         }
         emitted += 1
-        emit(object)
+        emit(record, session, text)
     }
 }

@@ -347,6 +347,9 @@ final class ContentScanner {
     func shapes(_ b: UnsafeBufferPointer<UInt8>, hints: NameHints, skipURL: Bool = false, raw: Range<Int>? = nil,
                 location: () -> String) {
         guard !b.isEmpty else { return }
+        // A request id of the SDK's shape holds no anchor and no encoded run (`RequestIdShapeTests`
+        // proves it for every such id): without hints, nothing can be found in it.
+        if hints.isEmpty && b.count == RequestIdShape.length && RequestIdShape.isCanonical(b) { return }
         let since = hits.count
         if hints.isEmpty, let r = raw ?? rawRange, !rawHasHit(r) {
             encodedSpans(b, covered: [], since: since, location: location)
@@ -843,7 +846,15 @@ final class ContentScanner {
             // (bytes that are not base64 fail the decoding either way).
             let contentType = v.member("contentType")?.string
             let saved = rawRange, savedDirect = rawDirect
+            // What `content` finds in the decoding depends on its bytes and on the content type's class
+            // alone (multipart and form types aside): bytes found clean before are clean again.
+            let tag: UInt8 = ContentScanner.typeHas(contentType, ContentScanner.multipartWord)
+                || ContentScanner.typeHas(contentType, ContentScanner.formWord) ? 0 : (contentType ?? "").isEmpty ? 1 : 2
+            let memo = tag != 0 && saved == nil && jsonInString == 0 && nesting == 0 && encodedDepth == 0
             withStringBytes(d) { data in
+                if memo && cleanBase64Bodies.contains(data, tag: tag) { return }
+                let mark = hits.count
+                defer { if memo && hits.count == mark { cleanBase64Bodies.insert(data, tag: tag) } }
                 bodyBuffer.withDecoded(data) { decoded in
                     // The decoding is checked with the scanner's state as it was outside `withStringBytes`.
                     let inner = rawRange, innerDirect = rawDirect
@@ -888,6 +899,11 @@ final class ContentScanner {
         }
     }
 
+    /// Inline JSON body texts (as they stand in the line) found clean.
+    private let cleanBodies = CleanTextMemo()
+    /// Base64 body texts whose decoding was found clean, tagged by the content type's class.
+    private let cleanBase64Bodies = CleanTextMemo()
+
     /// An inline utf8 body: a JSON document is scanned where it stands in the line (still escaped);
     /// anything else is decoded and dispatched by content.
     private func textBody(_ t: JSONValue, contentType: String?, location: String) {
@@ -897,7 +913,13 @@ final class ContentScanner {
                   !ContentScanner.typeHas(contentType, ContentScanner.formWord) else { return false }
             let inner = UnsafeBufferPointer(rebasing: rb[1..<(rb.count - 1)])
             guard looksLikeJSON(inner, level: 1) else { return false }
+            // What the scan finds depends on the text's bytes alone here (its own stems, no enclosing
+            // value or document): a text found clean before is clean again.
+            let memo = rawRange == nil && jsonInString == 0 && nesting == 0 && encodedDepth == 0
+            if memo && cleanBodies.contains(inner) { return true }
+            let mark = hits.count
             jsonText(inner, location: location, level: 1, rawBase: raw.startIndex + 1, ownStems: true)
+            if memo && hits.count == mark { cleanBodies.insert(inner) }
             return true
         }
         if !direct {

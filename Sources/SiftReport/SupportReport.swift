@@ -27,8 +27,12 @@ public struct SupportReport: Sendable {
 
     /// Everything untrusted is redacted here, once: the outcome, the findings, the correlation;
     /// `waterfall` must have been built with the same `redactor`.
-    public init(outcome: ReadOutcome, findings: [Finding], waterfall: WaterfallReport, correlation: CorrelationReport?,
-                timeline: FailureTimeline, verifySummary: VerifySummary, slowest: Int, redactor: Redactor) {
+    /// `digest`: the requests as `RequestDigest` took them while the sessions ended, when `waterfall`
+    /// holds no session (a format that does not print the waterfall document); nil reads them from
+    /// `waterfall`.
+    public init(outcome: ReadOutcome, findings: [Finding], waterfall: WaterfallReport, digest: RequestDigest? = nil,
+                correlation: CorrelationReport?, timeline: FailureTimeline, verifySummary: VerifySummary, slowest: Int,
+                redactor: Redactor) {
         // The outcome's findings are not redacted a second time: `findings` are the ones shown (an
         // export of many sessions has many, and each copy counts).
         var read = outcome
@@ -41,6 +45,64 @@ public struct SupportReport: Sendable {
         self.verifySummary = verifySummary
         self.slowest = slowest
         self.redactor = redactor
+        let otherSession: Bool
+        if let digest {
+            // Taken as the sessions ended: the few requests shown, redacted here as the waterfall
+            // redacts its own, and the host counts under the hosts' redacted names.
+            let failed = digest.failed.map { $0.redacted(by: redactor) }
+            self.failed = failed
+            failedCount = digest.failedCount
+            slowestFailed = digest.slowestFailed.map { $0.redacted(by: redactor) }
+            slow = digest.slowRequests.map { $0.redacted(by: redactor) }
+            var hosts: [String: (requests: Int, opened: Int)] = [:]
+            for (h, c) in digest.hosts {
+                let key = redactor.text(h.untrusted).value
+                hosts[key, default: (0, 0)].requests += c.requests
+                hosts[key, default: (0, 0)].opened += c.opened
+            }
+            allHostStats = hosts
+            let shown = Set((failed + slow + (slowestFailed.map { [$0] } ?? [])).compactMap(\.host))
+            shownHosts = shown
+            shownHostStats = hosts.filter { shown.contains($0.key) }
+            let ids = digest.sessionIds.map { $0.map { redactor.text($0.untrusted).value } }
+            otherSession = digest.manyIds || ids.dropFirst().contains { $0 != ids[0] }
+        } else {
+            allHostStats = nil
+            let (failed, failedCount, slowestFailed, slow, other) = SupportReport.requests(of: waterfall, slowest: slowest)
+            self.failed = failed
+            self.failedCount = failedCount
+            self.slowestFailed = slowestFailed
+            self.slow = slow
+            otherSession = other
+            // The connection counts `whyText` quotes, for every host a row or the verdict can show, in
+            // one pass (not a pass over every request per row).
+            shownHosts = Set((failed + slow + (slowestFailed.map { [$0] } ?? [])).compactMap(\.host))
+            shownHostStats = WaterfallSummary.hostStats(waterfall.sessions, hosts: shownHosts)
+        }
+        let windows = SupportReport.merge(timeline.windows)
+        failureWindows = windows
+        // Only the requests a report shows are looked up (an index of every request would hold a
+        // hundred thousand places).
+        var shown = Set((failed + slow + (slowestFailed.map { [$0] } ?? [])).map(\.ref))
+        for w in windows {
+            for f in w.failures { shown.insert(RecordRef(input: w.input, file: w.file, line: f.line)) }
+        }
+        var index: [RecordRef: Int] = [:]
+        if !shown.isEmpty {
+            for (i, c) in (redactedCorrelation?.value.requests ?? []).enumerated() where shown.contains(c.entry.ref) && index[c.entry.ref] == nil {
+                index[c.entry.ref] = i
+            }
+        }
+        correlationIndex = index
+        indexedRefs = shown
+        multiSession = outcome.totalSessions > 1 || otherSession
+    }
+
+    /// The failed requests (the first `maxFailedShown`, their count, the slowest), the `slowest`
+    /// slowest that did not fail, and whether the requests name more than one session, from every
+    /// session of `waterfall` (`RequestDigest` takes the same as the sessions end).
+    static func requests(of waterfall: WaterfallReport, slowest: Int)
+        -> (failed: [WaterfallRequest], failedCount: Int, slowestFailed: WaterfallRequest?, slow: [WaterfallRequest], otherSession: Bool) {
         // Places, not copies: a large export holds many requests, and only a few are shown.
         var failed: [WaterfallRequest] = []
         var failedCount = 0
@@ -72,37 +134,10 @@ public struct SupportReport: Sendable {
                 }
             }
         }
-        self.failed = failed
-        self.failedCount = failedCount
-        self.slowestFailed = slowestFailed
         // The slowest first; equal times by seq, then in record order.
-        candidates.sort { a, b in
-            if a.ms != b.ms { return a.ms > b.ms }
-            if a.seq != b.seq { return a.seq < b.seq }
-            return a.s != b.s ? a.s < b.s : a.r < b.r
-        }
-        slow = candidates.prefix(slowest).map { waterfall.sessions[$0.s].requests[$0.r] }
-        // The connection counts `whyText` quotes, for every host a row or the verdict can show, in
-        // one pass (not a pass over every request per row).
-        shownHosts = Set((failed + slow + (slowestFailed.map { [$0] } ?? [])).compactMap(\.host))
-        shownHostStats = WaterfallSummary.hostStats(waterfall.sessions, hosts: shownHosts)
-        let windows = SupportReport.merge(timeline.windows)
-        failureWindows = windows
-        // Only the requests a report shows are looked up (an index of every request would hold a
-        // hundred thousand places).
-        var shown = Set((failed + slow + (slowestFailed.map { [$0] } ?? [])).map(\.ref))
-        for w in windows {
-            for f in w.failures { shown.insert(RecordRef(input: w.input, file: w.file, line: f.line)) }
-        }
-        var index: [RecordRef: Int] = [:]
-        if !shown.isEmpty {
-            for (i, c) in (redactedCorrelation?.value.requests ?? []).enumerated() where shown.contains(c.entry.ref) && index[c.entry.ref] == nil {
-                index[c.entry.ref] = i
-            }
-        }
-        correlationIndex = index
-        indexedRefs = shown
-        multiSession = outcome.totalSessions > 1 || otherSession
+        candidates.sort { RequestDigest.before($0, $1) }
+        let slow = candidates.prefix(max(0, slowest)).map { waterfall.sessions[$0.s].requests[$0.r] }
+        return (failed, failedCount, slowestFailed, slow, otherSession)
     }
 
     /// The timeline's windows, overlapping ones merged.
@@ -133,6 +168,8 @@ public struct SupportReport: Sendable {
     public let slow: [WaterfallRequest]
     /// `WaterfallSummary.hostStats` of the hosts of `failed`, `slow` and `slowestFailed`.
     private let shownHostStats: [String: (requests: Int, opened: Int)]
+    /// Every host's counts, when a `RequestDigest` took the requests (no session is left to count).
+    private let allHostStats: [String: (requests: Int, opened: Int)]?
     private let shownHosts: Set<String>
     /// The failed requests a report shows in full (the rest are counted).
     public static let maxFailedShown = 20
@@ -274,6 +311,8 @@ public struct SupportReport: Sendable {
         if let h = r.host {
             if shownHosts.contains(h) {
                 if let known = shownHostStats[h] { hosts[h] = known }
+            } else if let all = allHostStats {
+                if let known = all[h] { hosts[h] = known }
             } else {
                 hosts = WaterfallSummary.hostStats(waterfall.sessions, hosts: [h])
             }

@@ -57,6 +57,10 @@ public final class WaterfallCollector {
     /// Repeated texts (URLs, hosts, methods, states, errors) kept once for every request.
     private let pool = StringPool()
     private var limitInput: String?
+    /// When set, each finished session is handed here as it ends instead of being kept in
+    /// `sessions` (a caller that needs a few requests and some counts need not hold them all). The
+    /// bounds are counted as if the sessions were kept, so every caller describes the same requests.
+    public var sessionSink: (@Sendable (WaterfallSession) -> Void)?
 
     final class Builder {
         let input: String
@@ -214,8 +218,9 @@ public final class WaterfallCollector {
             b.requests = b.requests.withUnsafeBufferPointer { Array($0) }
             countCapacity(b)
         }
-        sessions.append(WaterfallSession(input: b.input, file: b.file, sessionId: b.sessionId, launchedAt: b.launchedAt,
-                                         originUs: originUs, originSource: source, requests: b.requests))
+        let session = WaterfallSession(input: b.input, file: b.file, sessionId: b.sessionId, launchedAt: b.launchedAt,
+                                       originUs: originUs, originSource: source, requests: b.requests)
+        if let sink = sessionSink { sink(session) } else { sessions.append(session) }
     }
 
     /// The finished sessions, handed over: the collector keeps none of them after.
@@ -529,8 +534,12 @@ public final class WaterfallAnalysis: Analysis {
 
     /// An analysis to hand to `ExportReader.read(inputs:analyses:)`; `parallel: false` keeps every
     /// record on the reader's thread.
-    public init(limits: WaterfallLimits = WaterfallLimits(), parallel: Bool = true) {
+    /// `sessionsTo`: each finished session is handed to it, in order, as it ends (on whichever
+    /// thread files it, one call at a time), and none is kept (`WaterfallCollector.sessionSink`).
+    public init(limits: WaterfallLimits = WaterfallLimits(), parallel: Bool = true,
+                sessionsTo sink: (@Sendable (WaterfallSession) -> Void)? = nil) {
         collector = WaterfallCollector(limits: limits)
+        collector.sessionSink = sink
         filer = Filer(collector, budget: budget)
         let n = parallel ? min(WaterfallAnalysis.maxWorkers, ReadWorkers.count) : 1
         lanes = n > 1 ? (0..<n).map { Lane($0) } : []

@@ -14,6 +14,9 @@ public struct WaterfallSummary: Sendable {
         public var maxIdleGaps = 20
         /// Endpoints listed (by total time).
         public var maxEndpoints = 200
+        /// Requests summarised side by side at a time, about (a session is never split): the phases
+        /// and endpoint keys of more are never held at once. The summary is the same for any window.
+        public var window = 16_384
         /// The defaults.
         public init() {}
     }
@@ -107,43 +110,53 @@ public struct WaterfallSummary: Sendable {
         self.transactionCount = transactionCount
         // Per session, side by side: its timeline, each transaction's phases and each request's
         // endpoint key (the costly parts). They are summed and grouped below in session order, as
-        // one loop over every request would.
-        let parts = Parallel.map(sessions) { s -> (timeline: Timeline, phases: [WaterfallPhases], keys: [(String, Double)]) in
-            var phases: [WaterfallPhases] = []
-            var keys: [(String, Double)] = []
-            keys.reserveCapacity(s.requests.count)
-            for r in s.requests {
-                for t in r.transactions { phases.append(t.phases) }
-                if let ms = r.knownElapsedMs { keys.append((WaterfallURL.endpointKey(method: r.method, url: r.url), ms)) }
-            }
-            return (WaterfallSummary.timeline(s, options), phases, keys)
-        }
-        timelines = parts.map(\.timeline)
-
+        // one loop over every request would. A window of sessions at a time (`options.window`).
+        var timelines: [Timeline] = []
+        timelines.reserveCapacity(sessions.count)
         // Per phase (by `order`): total, count, max. Arrays, not a dictionary: this loop sees every transaction.
         var sum = [Double](repeating: 0, count: 7)
         var count = [Int](repeating: 0, count: 7)
         var most = [Double](repeating: 0, count: 7)
-        for part in parts {
-            for p in part.phases {
-                func add(_ k: Int, _ v: Double?) {
-                    guard let v else { return }
-                    sum[k] += v
-                    count[k] += 1
-                    if v > most[k] { most[k] = v }
+        var byKey: [String: [Double]] = [:]
+        var from = 0
+        while from < sessions.count {
+            var to = from
+            var n = 0
+            while to < sessions.count && (to == from || n + sessions[to].requests.count <= options.window) {
+                n += sessions[to].requests.count
+                to += 1
+            }
+            let parts = Parallel.map(Array(sessions[from..<to])) { s -> (timeline: Timeline, phases: [WaterfallPhases], keys: [(String, Double)]) in
+                var phases: [WaterfallPhases] = []
+                var keys: [(String, Double)] = []
+                keys.reserveCapacity(s.requests.count)
+                for r in s.requests {
+                    for t in r.transactions { phases.append(t.phases) }
+                    if let ms = r.knownElapsedMs { keys.append((WaterfallURL.endpointKey(method: r.method, url: r.url), ms)) }
                 }
-                add(0, p.blocked); add(1, p.dns); add(2, p.tcp); add(3, p.tls)
-                add(4, p.request); add(5, p.waiting); add(6, p.download)
+                return (WaterfallSummary.timeline(s, options), phases, keys)
+            }
+            from = to
+            for part in parts {
+                timelines.append(part.timeline)
+                for p in part.phases {
+                    func add(_ k: Int, _ v: Double?) {
+                        guard let v else { return }
+                        sum[k] += v
+                        count[k] += 1
+                        if v > most[k] { most[k] = v }
+                    }
+                    add(0, p.blocked); add(1, p.dns); add(2, p.tcp); add(3, p.tls)
+                    add(4, p.request); add(5, p.waiting); add(6, p.download)
+                }
+                for (key, ms) in part.keys { byKey[key, default: []].append(ms) }
             }
         }
+        self.timelines = timelines
         phases = WaterfallPhase.allCases.map { p in
             PhaseTotal(phase: p, totalMs: sum[p.order], count: count[p.order], maxMs: most[p.order])
         }
 
-        var byKey: [String: [Double]] = [:]
-        for part in parts {
-            for (key, ms) in part.keys { byKey[key, default: []].append(ms) }
-        }
         var eps = byKey.map { key, values -> Endpoint in
             let sorted = values.sorted()
             return Endpoint(key: key, count: sorted.count, p50Ms: WaterfallSummary.percentile(sorted, 0.50),

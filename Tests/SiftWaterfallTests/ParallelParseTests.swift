@@ -55,4 +55,22 @@ import SiftVerify
         #expect(parallel.findings == serial.findings)
         #expect(parallel.json == serial.json)
     }
+
+    /// The summary is made a window of sessions at a time (`Options.window`): the same summary
+    /// whatever the window, one session at a time or every session at once.
+    @Test func theSummaryIsTheSameForAnyWindow() throws {
+        let dir = try Self.export()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let analysis = WaterfallAnalysis()
+        _ = ExportReader().read(inputs: [dir.path], analyses: [analysis])
+        let sessions = analysis.takeSessions()
+        func summary(_ window: Int) -> String {
+            var o = WaterfallSummary.Options()
+            o.window = window
+            return WaterfallRender.summaryJSON(WaterfallSummary(sessions: sessions, options: o)).render(pretty: true)
+        }
+        let whole = summary(1 << 40)
+        #expect(whole.contains("\"endpoints\""))
+        for w in [1, 700, 1500, 2200, WaterfallSummary.Options().window] { #expect(summary(w) == whole, "window \(w)") }
+    }
 }

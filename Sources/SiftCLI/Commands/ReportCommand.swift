@@ -106,7 +106,12 @@ public enum ReportCommand: SiftCommand {
 
         let verify = VerifyAnalysis(config: config)
         verify.keepSecretValues()
-        let waterfall = WaterfallAnalysis()
+        // Only the JSON document and the HTML page print the waterfall itself; the other formats show
+        // a few requests and some counts, taken as each session ends, and hold no session after it.
+        let digest = ["json", "html"].contains(common.format) ? nil : RequestDigest(slowest: slowest)
+        var sink: (@Sendable (WaterfallSession) -> Void)? = nil
+        if let digest { sink = { digest.add($0) } }
+        let waterfall = WaterfallAnalysis(sessionsTo: sink)
         // Without logs there is no join: the network records are the waterfall's alone, and no
         // session is collected for it (an export can hold a hundred thousand).
         let correlation = CorrelationAnalysis()
@@ -135,7 +140,7 @@ public enum ReportCommand: SiftCommand {
         // again (they would be redacted and sorted a second time, and never shown).
         let waterfallReport = WaterfallReport(sessions: waterfall.takeSessions(), findings: [], redactor: redactor)
         let report = SupportReport(
-            outcome: outcome, findings: all, waterfall: waterfallReport, correlation: correlated, timeline: timeline,
+            outcome: outcome, findings: all, waterfall: waterfallReport, digest: digest, correlation: correlated, timeline: timeline,
             verifySummary: VerifySummary(findings: all.filter(VerifyCommand.reported), suppressed: suppressed, inputs: outcome.inputs,
                                          records: verify.recordsScanned, blobs: verify.blobsScanned),
             slowest: slowest, redactor: redactor)

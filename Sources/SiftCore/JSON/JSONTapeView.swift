@@ -66,6 +66,22 @@ public struct JSONTapeView {
         }
     }
 
+    /// Calls `body` with the UTF-8 bytes of the string at `i` (empty for a non-string), without making
+    /// a String when the text allows: the content in place when it has no escape and is all ASCII, or
+    /// unescaped when it is all ASCII (its decoding is then valid UTF-8, as `JSONValue.string` holds
+    /// it); otherwise through `JSONValue.string`, which repairs invalid UTF-8.
+    @inlinable
+    public func withStringUTF8<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        let n = nodes[i]
+        guard n.kind == .string else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        if n.count >= 0 {
+            if !n.escaped { return try body(raw(i)) }
+            return try value(i).stringBytes.withUnsafeBufferPointer(body)
+        }
+        var s = value(i).string ?? ""
+        return try s.withUTF8(body)
+    }
+
     /// Whether the string at `i` is exactly `name` (an escaped string is decoded first).
     @inlinable public func equals(_ i: Int, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
         let n = nodes[i]

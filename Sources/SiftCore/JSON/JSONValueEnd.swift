@@ -22,6 +22,13 @@ public struct JSONValueEnd {
         c == 0x7B || c == 0x5B || c == 0x22 || c == 0x2D || (c >= 0x30 && c <= 0x39) || c == 0x74 || c == 0x66 || c == 0x6E
     }
 
+    /// Non-zero when one of the eight bytes of `w` is `c` (the high bit of that byte's lane is set).
+    @inlinable @inline(__always)
+    static func holds(_ w: UInt64, _ c: UInt8) -> UInt64 {
+        let x = w ^ (0x0101_0101_0101_0101 &* UInt64(c))
+        return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
+    }
+
     /// Scans `b[from..<to]`, the next bytes of the value. Returns the index just past the value's
     /// last byte and `true` when the value ends in them, or `to` and `false` when it goes on.
     /// `newlines` grows by the line feeds passed over (inside strings too, so line numbers stay
@@ -49,9 +56,17 @@ public struct JSONValueEnd {
                     inString = false
                     if depth == 0 { return (i &+ 1, true) }
                 } else {
-                    // The body of a string: on to its next quote, backslash or line feed in one tight loop.
+                    // The body of a string: on to its next quote, backslash or line feed, eight bytes
+                    // at a time, then byte by byte.
                     if c == 0x0A { newlines &+= 1 }
                     i &+= 1
+                    if let base = b.baseAddress {
+                        while i &+ 8 <= e {
+                            let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                            if JSONValueEnd.holds(w, 0x22) | JSONValueEnd.holds(w, 0x5C) | JSONValueEnd.holds(w, 0x0A) != 0 { break }
+                            i &+= 8
+                        }
+                    }
                     while i < e {
                         let d = b[i]
                         if d == 0x22 || d == 0x5C || d == 0x0A { break }

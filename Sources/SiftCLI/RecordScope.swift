@@ -93,6 +93,7 @@ final class ScopedAnalysis: Analysis {
     }
 
     func blob(_ blob: BlobContent) { inner.blob(blob) }
+    var needsBlobHash: Bool { inner.needsBlobHash }
     func endInput(_ input: InputContext) { inner.endInput(input) }
     func finish() -> [Finding] { inner.finish().filter(scope.keeps) }
 }

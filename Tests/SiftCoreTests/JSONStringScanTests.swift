@@ -1,7 +1,7 @@
 import Testing
 @testable import SiftCore
 
-/// The string scanner reads sixteen bytes at a time (64 in a long plain run); what it makes of a
+/// The string scanner reads sixteen bytes at a time (64 past a string's first block); what it makes of a
 /// string must be what reading it a byte at a time makes (`Reference`), wherever in a block, or at
 /// the end of the text, a quote, an escape, a control byte or a byte of 0x80 or more falls.
 @Suite struct JSONStringScanTests {
@@ -191,10 +191,22 @@ import Testing
                     #expect(b.quote == quote && b.backslash == backslash && b.control == control && b.high == high, "\(block)")
                 }
                 #expect(StringBlock.escapeLetters(p) == letters && StringBlock.escapeLetters(portable: p) == letters)
-                for high in [true, false] {
-                    let plain = !block.contains { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 || (high && $0 >= 0x80) }
-                    #expect(StringBlock.plain64(p, high: high) == plain && StringBlock.plain64(portable: p, high: high) == plain)
+                var quote64: UInt64 = 0, backslash64: UInt64 = 0, control64: UInt64 = 0, high64: UInt64 = 0, letters64: UInt64 = 0
+                for k in 0..<64 {
+                    let c = block[k]
+                    if c == 0x22 { quote64 |= 1 << k }
+                    if c == 0x5C { backslash64 |= 1 << k }
+                    if c < 0x20 { control64 |= 1 << k }
+                    if c >= 0x80 { high64 |= 1 << k }
+                    if Array("/bfnrt".utf8).contains(c) { letters64 |= 1 << k }
                 }
+                for high in [true, false] {
+                    let stop = control64 | (high ? high64 : 0)
+                    for b in [StringBlock64(p, high: high), StringBlock64(portable: p, high: high)] {
+                        #expect(b.quote == quote64 && b.backslash == backslash64 && b.stop == stop, "\(block)")
+                    }
+                }
+                #expect(StringBlock64.escapeLetters(p) == letters64)
             }
         }
     }
@@ -233,10 +245,89 @@ import Testing
         }
     }
 
+    /// Past its first block, a string is read 64 bytes at a time: a token at every offset of escaped
+    /// text (two-byte escapes every few bytes, so no block is plain) and of plain text, across the
+    /// 64-byte blocks and up to the text's last bytes, after a plain or a non-ASCII start.
+    @Test func oneTokenInLongEscapedText() {
+        let unit = Array(#"ab\"c\\d\n"#.utf8)
+        for token in JSONStringScanTests.tokens {
+            for start in [[UInt8](), [0xC3, 0xA9]] {
+                for before in 0..<140 {
+                    for after in [0, 1, 2, 63, 64, 65, 130] {
+                        let text: [UInt8] = [0x22] + start + (0..<before).map { unit[$0 % unit.count] } + token
+                            + (0..<after).map { unit[$0 % unit.count] } + [0x22]
+                        let got = JSONStringScanTests.scan(text)
+                        let want = JSONStringScanTests.reference(text)
+                        #expect(got == want, "\(token) after \(start) and \(before), \(after) more")
+                        if got != want { return }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Runs of backslashes of every length ending at every offset around the 64-byte block ends
+    /// (an escape begun in a block's last byte is taken whole in the next), then a quote or a letter.
+    @Test func backslashRunsAtBlockEnds() {
+        for plain in [16, 17, 30] {
+            for run in 1..<8 {
+                for end in 60..<200 {
+                    for last in [UInt8(ascii: "\""), UInt8(ascii: "n"), UInt8(ascii: "u"), UInt8(ascii: "x"), 0x01, 0xC3] {
+                        let lead = max(0, end - run)
+                        var text: [UInt8] = [0x22] + (0..<lead).map { $0 < plain ? UInt8(ascii: "a") : ($0 % 3 == 0 ? 0x5C : UInt8(ascii: "n")) }
+                        if lead > 0 && text.last == 0x5C { text[text.count - 1] = UInt8(ascii: "z") }
+                        text += Array(repeating: 0x5C, count: run) + [last] + Array("0041 tail, then the end".utf8) + [0x22]
+                        let got = JSONStringScanTests.scan(text)
+                        let want = JSONStringScanTests.reference(text)
+                        #expect(got == want, "run \(run) ending at \(end), then \(last)")
+                        if got != want { return }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Random long strings, dense with escapes, of every length up to seven 64-byte blocks.
+    @Test func randomLongStrings() {
+        var state: UInt64 = 0x10C6
+        func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        let plain = Array("abcdefgh ,:{}[]0123".utf8)
+        let rare = Array(#"\\\\"nu0d8cDE/bfrt"#.utf8) + [0x01, 0x1F, 0x7F, 0x80, 0xC3, 0xA9, 0xE2, 0x82, 0xAC, 0xFF]
+        for round in 0..<20_000 {
+            let length = 16 + Int(next() % 440)
+            // From one special byte in two to one in a hundred.
+            let density = UInt64([2, 4, 8, 16, 100][round % 5])
+            var text: [UInt8] = [0x22]
+            for _ in 0..<length {
+                text.append(next() % density == 0 ? rare[Int(next() % UInt64(rare.count))] : plain[Int(next() % UInt64(plain.count))])
+            }
+            // Mostly without the quote and control bytes that would end the string early.
+            if round % 3 != 0 { text = [0x22] + text.dropFirst().map { $0 == 0x22 || $0 < 0x20 ? UInt8(ascii: "q") : $0 } }
+            if next() % 4 != 0 { text.append(0x22) }
+            let got = JSONStringScanTests.scan(text)
+            let want = JSONStringScanTests.reference(text)
+            #expect(got == want, "\(text)")
+            if got != want { return }
+        }
+    }
+
     /// Member names compared in place or decoded: a repeat is found either way, and only a repeat.
     @Test func repeatedNames() throws {
         let cases: [(String, Bool)] = [
             (#"{"a":1,"b":2}"#, false), (#"{"a":1,"a":2}"#, true), (#"{"a":1,"\u0061":2}"#, true),
+            (#"{"name":1,"value":2}"#, false), (#"{"a":1,"bb":2,"ccc":3,"a":4}"#, true), (#"{"":1,"":2}"#, true),
+            (#"{"a":1,"bb":2,"ccc":3,"dddd":4,"eeeee":5,"ffffff":6,"ggggggg":7,"bb":8}"#, true),
+            (#"{"a":1,"bb":2,"ccc":3,"dddd":4,"eeeee":5,"ffffff":6,"ggggggg":7,"hhhhhhhh":8}"#, false),
+            (#"{"ab":1,"a\u0062":2}"#, true), (#"{"ab":1,"\n":2}"#, false),
+            ("{\"" + String(repeating: "x", count: 64) + "\":1,\"" + String(repeating: "x", count: 64) + "\":2}", true),
+            ("{\"" + String(repeating: "x", count: 64) + "\":1,\"" + String(repeating: "x", count: 63) + "y\":2}", false),
+            ("{\"" + String(repeating: "x", count: 63) + "\":1,\"" + String(repeating: "x", count: 63) + "\":2}", true),
             (#"{"abcdefghijkl":1,"abcdefghijkm":2}"#, false), (#"{"abcdefghijkl":1,"abcdefghijkl":2}"#, true),
             (#"{"abcdefgh-middle-xyz":1,"abcdefgh+middle+xyz":2}"#, false),
             (#"{"abcdefgh-middle-xyz":1,"abcdefgh-middle-xyz":2}"#, true),

@@ -83,6 +83,9 @@ public final class Progress: Analysis {
         tick()
     }
 
+    /// Only a blob's size is counted.
+    public var needsBlobHash: Bool { false }
+
     public func finish() -> [Finding] {
         clear()
         return []

@@ -371,7 +371,8 @@ struct JSONTapeParser {
     /// block stops at the first byte that ends or interrupts plain text and is not escaped: a quote,
     /// a control byte, (until the first) a byte of 0x80 or more, or the backslash of an escape that is
     /// not a two-byte one (`\u`, or invalid); an escape that begins in a block's last byte is left
-    /// whole to the next block. A long plain run (a base64 body) is skipped 64 bytes at a time. What
+    /// whole to the next block. Past a block read to its end, the string is read 64 bytes at a time
+    /// the same way (`longRun`): a long body, plain or JSON text full of escapes. What
     /// a block stops at, and the last bytes of the text (under 16), go through the byte-at-a-time
     /// code, which decides every error.
     mutating func string(_ b: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
@@ -389,14 +390,15 @@ struct JSONTapeParser {
             if i &+ 16 <= n {
                 let block = StringBlock(base + i)
                 var stop = block.quote | block.control | (nonASCII ? 0 : block.high)
+                // The block is text to its end: what follows is read 64 bytes at a time.
+                var run = false
                 if block.backslash == 0 {
                     if stop == 0 {
                         i &+= 16
-                        // A long plain run (a base64 body): 64 bytes at a time.
-                        while i &+ 64 <= n && StringBlock.plain64(base + i, high: !nonASCII) { i &+= 64 }
-                        continue
+                        run = true
+                    } else {
+                        at = i &+ stop.trailingZeroBitCount
                     }
-                    at = i &+ stop.trailingZeroBitCount
                 } else {
                     let bs = block.backslash
                     // Bit k of `escapers`: byte k is a backslash that escapes byte k + 1 (the first,
@@ -418,15 +420,27 @@ struct JSONTapeParser {
                         if counted != 0 { escaped = true }
                         saved &+= counted.nonzeroBitCount
                         i &+= Int(width)
+                        run = true
+                    } else {
+                        let p = stop.trailingZeroBitCount
+                        let before = escapers & ((1 << UInt32(truncatingIfNeeded: p)) &- 1)
+                        if before != 0 {
+                            escaped = true
+                            saved &+= before.nonzeroBitCount
+                        }
+                        at = i &+ p
+                    }
+                }
+                if run {
+                    guard i &+ 64 <= n else { continue }
+                    let before = saved
+                    let (next, stopped) = JSONTapeParser.longRun(base, i, n, high: !nonASCII, saved: &saved)
+                    if saved != before { escaped = true }
+                    guard stopped else {
+                        i = next
                         continue
                     }
-                    let p = stop.trailingZeroBitCount
-                    let before = escapers & ((1 << UInt32(truncatingIfNeeded: p)) &- 1)
-                    if before != 0 {
-                        escaped = true
-                        saved &+= before.nonzeroBitCount
-                    }
-                    at = i &+ p
+                    at = next
                 }
             } else {
                 while at < n {
@@ -491,6 +505,51 @@ struct JSONTapeParser {
             return fail(.syntax, i, "control character in a string")
         }
         return fail(.unterminated, start, "line ends inside a string")
+    }
+
+    /// The string scanner's long-text loop: from `start` (a byte no backslash escapes), 64 bytes at a
+    /// time while 64 are left, as the 16-byte blocks are read (`string`): which bytes a backslash
+    /// escapes follows from the backslash bits, an escape begun in a block's last byte is left whole to
+    /// the next block, and what each two-byte escape saves is added to `saved`. Returns the offset of
+    /// the first byte the byte-at-a-time code must look at (`stopped`: a quote, a control byte, with
+    /// `high` a byte of 0x80 or more, or the backslash of an escape that is not a two-byte one), or
+    /// where fewer than 64 bytes are left (`stopped` false).
+    @inline(__always)
+    static func longRun(_ base: UnsafePointer<UInt8>, _ start: Int, _ n: Int, high: Bool,
+                        saved: inout Int) -> (at: Int, stopped: Bool) {
+        var i = start
+        let odd: UInt64 = 0xAAAA_AAAA_AAAA_AAAA
+        while i &+ 64 <= n {
+            let block = StringBlock64(base + i, high: high)
+            let bs = block.backslash
+            let special = block.quote | block.stop
+            if bs == 0 {
+                if special == 0 {
+                    i &+= 64
+                    continue
+                }
+                return (i &+ special.trailingZeroBitCount, true)
+            }
+            // As in `string`: bit k of `escapers`, byte k escapes byte k + 1; of `escapedBytes`, byte
+            // k is escaped.
+            let terminal = (((bs << 1) | odd) &- bs) ^ odd
+            let escapers = terminal & bs
+            let escapedBytes = terminal ^ bs
+            let last = escapers >> 63 != 0
+            let inBlock: UInt64 = last ? ~(1 << 63) : ~0
+            var other = escapedBytes & ~(block.quote | bs) & inBlock
+            if other != 0 { other &= ~StringBlock64.escapeLetters(base + i) }
+            let stop = ((special & ~escapedBytes) | (other >> 1)) & inBlock
+            if stop == 0 {
+                saved &+= (escapers & inBlock).nonzeroBitCount
+                i &+= last ? 63 : 64
+                continue
+            }
+            let p = stop.trailingZeroBitCount
+            saved &+= (escapers & ((1 << UInt64(truncatingIfNeeded: p)) &- 1)).nonzeroBitCount
+            return (i &+ p, true)
+        }
+        return (i, false)
     }
 
     /// The top bit of each byte of `x`, gathered: bit k is byte k's.
@@ -564,6 +623,22 @@ struct JSONTapeParser {
 
     /// Sets `duplicates` when two member names of the object at node `me` are equal (escapes resolved).
     private mutating func checkDuplicates(_ b: UnsafeBufferPointer<UInt8>, object me: Int, count: Int) {
+        // A few names without escapes (most objects: `{"name":…,"value":…}`), each of its own length
+        // (under 64): distinct bytes, so distinct names.
+        if count <= 8 {
+            var lengths: UInt64 = 0
+            var k = me + 1
+            var x = 0
+            while x < count {
+                let n = tape[k]
+                let length = Int(truncatingIfNeeded: n.end &- n.start)
+                if n.escaped || length >= 64 || lengths & (1 << UInt64(length)) != 0 { break }
+                lengths |= 1 << UInt64(length)
+                k = Int(tape[Int(n.next)].next)
+                x &+= 1
+            }
+            if x == count { return }
+        }
         // Names without escapes (nearly every object): distinct fingerprints of their bytes mean
         // distinct names, and nothing more is done. Otherwise the names are hashed as decoded.
         let slots = count <= 8 ? count : 1 << (Int.bitWidth - (2 * count - 1).leadingZeroBitCount)

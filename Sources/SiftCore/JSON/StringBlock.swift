@@ -66,32 +66,6 @@ struct StringBlock {
         return mask(m)
     }
 
-    /// Whether the 64 bytes at `p` hold no quote, backslash or control byte and, when `high`, no byte
-    /// of 0x80 or more: plain text, skipped whole.
-    @inline(__always)
-    static func plain64(_ p: UnsafePointer<UInt8>, high: Bool) -> Bool {
-        #if arch(x86_64)
-        let a = load(p), b = load(p + 16), c = load(p + 32), d = load(p + 48)
-        let q = _mm_set1_epi8(0x22), s = _mm_set1_epi8(0x5C)
-        @inline(__always) func special(_ v: __m128i) -> __m128i {
-            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, s)), isControl(v))
-        }
-        var any = _mm_or_si128(_mm_or_si128(special(a), special(b)), _mm_or_si128(special(c), special(d)))
-        if high { any = _mm_or_si128(any, _mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d))) }
-        return _mm_movemask_epi8(any) == 0
-        #else
-        return plain64(portable: p, high: high)
-        #endif
-    }
-
-    static func plain64(portable p: UnsafePointer<UInt8>, high: Bool) -> Bool {
-        for k in stride(from: 0, to: 64, by: 16) {
-            let b = StringBlock(portable: p + k)
-            if b.quote | b.backslash | b.control | (high ? b.high : 0) != 0 { return false }
-        }
-        return true
-    }
-
     #if arch(x86_64)
     @inline(__always)
     static func load(_ p: UnsafePointer<UInt8>) -> __m128i {
@@ -116,5 +90,65 @@ struct StringBlock {
     static func mask(_ m: SIMDMask<SIMD16<Int8>>) -> UInt32 {
         let top = unsafeBitCast(SIMD16<UInt8>(repeating: 0).replacing(with: 0x80, where: m), to: SIMD2<UInt64>.self)
         return JSONTapeParser.bits(top.x) | JSONTapeParser.bits(top.y) << 8
+    }
+}
+
+/// Sixty-four bytes of a JSON string's text, classified for the tape parser's long-string loop: one
+/// bit per byte (bit k: byte k) for the quotes, the backslashes, and the bytes that stop plain text
+/// besides them (control bytes, and with `high` bytes of 0x80 or more). On x86-64 with SSE2 (a
+/// signed compare finds control and high bytes together); elsewhere with the portable vector types
+/// (`init(portable:high:)`, which the tests check against the other on every machine).
+struct StringBlock64 {
+    /// `"`
+    let quote: UInt64
+    /// `\`
+    let backslash: UInt64
+    /// Below 0x20 and, when asked for, 0x80 or more.
+    let stop: UInt64
+
+    /// The sixty-four bytes at `p` (all readable); `high`: bytes of 0x80 or more stop too.
+    @inline(__always)
+    init(_ p: UnsafePointer<UInt8>, high: Bool) {
+        #if arch(x86_64)
+        let a = StringBlock.load(p), b = StringBlock.load(p + 16), c = StringBlock.load(p + 32), d = StringBlock.load(p + 48)
+        let q = _mm_set1_epi8(0x22), s = _mm_set1_epi8(0x5C)
+        @inline(__always) func gather(_ w: __m128i, _ x: __m128i, _ y: __m128i, _ z: __m128i) -> UInt64 {
+            UInt64(StringBlock.mask(w)) | UInt64(StringBlock.mask(x)) << 16
+                | UInt64(StringBlock.mask(y)) << 32 | UInt64(StringBlock.mask(z)) << 48
+        }
+        quote = gather(_mm_cmpeq_epi8(a, q), _mm_cmpeq_epi8(b, q), _mm_cmpeq_epi8(c, q), _mm_cmpeq_epi8(d, q))
+        backslash = gather(_mm_cmpeq_epi8(a, s), _mm_cmpeq_epi8(b, s), _mm_cmpeq_epi8(c, s), _mm_cmpeq_epi8(d, s))
+        if high {
+            // As signed bytes, 0x80 and more are negative: below 0x20 is then control or high.
+            let t = _mm_set1_epi8(0x20)
+            stop = gather(_mm_cmplt_epi8(a, t), _mm_cmplt_epi8(b, t), _mm_cmplt_epi8(c, t), _mm_cmplt_epi8(d, t))
+        } else {
+            stop = gather(StringBlock.isControl(a), StringBlock.isControl(b), StringBlock.isControl(c), StringBlock.isControl(d))
+        }
+        #else
+        self.init(portable: p, high: high)
+        #endif
+    }
+
+    /// The same, with the portable vector types (four `StringBlock`s).
+    @inline(__always)
+    init(portable p: UnsafePointer<UInt8>, high: Bool) {
+        var q: UInt64 = 0, s: UInt64 = 0, t: UInt64 = 0
+        for k in 0..<4 {
+            let b = StringBlock(portable: p + 16 * k)
+            q |= UInt64(b.quote) << UInt64(16 * k)
+            s |= UInt64(b.backslash) << UInt64(16 * k)
+            t |= UInt64(b.control | (high ? b.high : 0)) << UInt64(16 * k)
+        }
+        quote = q
+        backslash = s
+        stop = t
+    }
+
+    /// `StringBlock.escapeLetters` of the sixty-four bytes at `p`.
+    @inline(__always)
+    static func escapeLetters(_ p: UnsafePointer<UInt8>) -> UInt64 {
+        UInt64(StringBlock.escapeLetters(p)) | UInt64(StringBlock.escapeLetters(p + 16)) << 16
+            | UInt64(StringBlock.escapeLetters(p + 32)) << 32 | UInt64(StringBlock.escapeLetters(p + 48)) << 48
     }
 }

@@ -171,7 +171,8 @@ public struct BlobContent: Sendable {
     public let size: Int64
     /// False when reading stopped early (damage, a bound) or the buffer could not hold it all.
     public let complete: Bool
-    /// SHA-256 hex of every byte read.
+    /// SHA-256 hex of every byte read; empty when no analysis of the read needs it
+    /// (`Analysis.needsBlobHash`: the reader then checks the name against it on a worker).
     public let sha256: String
 }
 
@@ -198,6 +199,10 @@ public protocol Analysis: AnyObject {
     /// per entry, before its content; only for analyses that say `readsOtherFiles`, and never for a bare
     /// file whose one entry is the input itself (its name is the user's own path).
     func entryName(_ file: SessionContext)
+    /// True when `blob` needs `BlobContent.sha256` (default true). When no analysis of a read does, the
+    /// reader hashes blobs on a worker, beside the session files, and checks their names when the
+    /// input's walk ends.
+    var needsBlobHash: Bool { get }
     func endInput(_ input: InputContext)
     /// The findings this analysis made, in any order.
     func finish() -> [Finding]
@@ -213,6 +218,7 @@ extension Analysis {
     public func otherText(_ bytes: [UInt8], line: Int, file: SessionContext) {}
     public var readsOtherFiles: Bool { false }
     public func entryName(_ file: SessionContext) {}
+    public var needsBlobHash: Bool { true }
     public func endInput(_ input: InputContext) {}
     public func finish() -> [Finding] { [] }
 }

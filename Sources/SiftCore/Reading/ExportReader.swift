@@ -128,10 +128,35 @@ final class InputPass {
         return n.hasSuffix(".zip") || n.hasSuffix(".tar") || n.hasSuffix(".tar.gz") || n.hasSuffix(".tgz")
     }
 
+    /// A blob whose name is checked against its hash when the walk ends (`checkBlobNames`), the hash
+    /// made on a worker meanwhile.
+    final class BlobCheck: @unchecked Sendable {   // `sha` is written by one worker, read after `blobHashing.wait()`
+        let file: String
+        let name: String
+        let wellFormed: Bool
+        let complete: Bool
+        var sha: String?
+        init(file: String, name: String, wellFormed: Bool, complete: Bool) {
+            self.file = file
+            self.name = name
+            self.wellFormed = wellFormed
+            self.complete = complete
+        }
+    }
+    /// No analysis needs a blob's hash (`Analysis.needsBlobHash`), and there is a core to spare: blobs
+    /// are hashed on workers, beside the session files, not in turn on the reader's thread.
+    let hashesBlobsAside: Bool
+    /// The blobs read so far, in read order, whose names are checked when the walk ends.
+    var blobChecks: [BlobCheck] = []
+    let blobHashing = DispatchGroup()
+    /// Bytes of blobs waiting for a worker to hash them.
+    let blobHashBudget = ByteBudget(limit: 64 << 20)
+
     init(path: String, limits: ReadLimits, analyses: [any Analysis]) {
         self.input = InputContext(path: path)
         self.limits = limits
         self.analyses = analyses
+        hashesBlobsAside = ReadWorkers.count > 1 && !analyses.contains { $0.needsBlobHash }
     }
 
     func finding(_ rule: String, _ severity: Severity, file: String?, message: String) {
@@ -142,6 +167,7 @@ final class InputPass {
         for a in analyses { a.beginInput(input) }
         isFolderInput = input.path != "-" && PathBytes.isDirectory(input.path)
         let result = InputWalker.walk(path: input.path, limits: limits) { entry in self.visit(entry) }
+        checkBlobNames()
         input.container = sawHAR && [.jsonl, .jsonlGz, .stdin].contains(result.container) ? .har : result.container
         for issue in result.issues {
             let sev: Severity
@@ -420,7 +446,7 @@ final class InputPass {
                 break
             }
             if n == 0 { break }
-            buf.withUnsafeBytes { hasher.update(raw: UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+            if !hashesBlobsAside { buf.withUnsafeBytes { hasher.update(raw: UnsafeRawBufferPointer(rebasing: $0[0..<n])) } }
             total += Int64(n)
             if kept.count + n <= limits.maxBlobBytes {
                 kept += buf[0..<n]
@@ -428,19 +454,22 @@ final class InputPass {
                 complete = false
             }
         }
-        let sha = hasher.finalizeHex()
         let name = hex.lowercased()
         roots[root, default: RootInfo()].bytes += total
         if blobsSeen[root]?[name] == nil {
             blobsSeen[root, default: [:]][name] = BlobSeen(file: entry.name, size: total)
         }
         let wellFormed = name.utf8.count == 64 && name.utf8.allSatisfy { hexValue($0) >= 0 }
-        if wellFormed && sha != name && complete {
-            finding("integrity.blob-hash-mismatch", .high, file: entry.name,
-                    message: "blob bytes hash to sha256:\(sha.prefix(16))…, not to the name it is stored under")
-        } else if !wellFormed {
-            finding("integrity.blob-hash-mismatch", .medium, file: entry.name,
-                    message: "blob name is not 64 hex digits, so its bytes cannot be checked")
+        let check = BlobCheck(file: entry.name, name: name, wellFormed: wellFormed, complete: complete)
+        var sha = ""
+        if hashesBlobsAside {
+            // Only a complete blob's hash is compared with its name: `kept` then holds every byte.
+            if wellFormed && complete { hashAside(kept, into: check) }
+            blobChecks.append(check)
+        } else {
+            sha = hasher.finalizeHex()
+            check.sha = sha
+            checkName(check)
         }
         if total > Int64(FormatLimits.storedBody) {
             finding("limits.stored-body-too-large", .medium, file: entry.name,
@@ -449,6 +478,40 @@ final class InputPass {
         let blob = BlobContent(input: input.path, root: root, file: entry.name, name: name, bytes: kept,
                                size: total, complete: complete, sha256: sha)
         for a in analyses { a.blob(blob) }
+    }
+
+    /// Hashes `bytes` on a worker, the hash left in `check`; at most `blobHashBudget` bytes wait.
+    private func hashAside(_ bytes: [UInt8], into check: BlobCheck) {
+        let budget = blobHashBudget, group = blobHashing
+        budget.acquire(bytes.count)
+        group.enter()
+        DispatchQueue.global().async {
+            var hasher = SHA256()
+            hasher.update(raw: bytes)
+            check.sha = hasher.finalizeHex()
+            budget.release(bytes.count)
+            group.leave()
+        }
+    }
+
+    /// The findings of a blob's name against its hash, in read order (`hashesBlobsAside`): when the
+    /// walk ends, once every hash is made.
+    func checkBlobNames() {
+        guard !blobChecks.isEmpty else { return }
+        blobHashing.wait()
+        for check in blobChecks { checkName(check) }
+        blobChecks = []
+    }
+
+    /// Whether the blob's name is its hash: a finding when it is not, or is no hash at all.
+    private func checkName(_ check: BlobCheck) {
+        if check.wellFormed && check.complete, let sha = check.sha, sha != check.name {
+            finding("integrity.blob-hash-mismatch", .high, file: check.file,
+                    message: "blob bytes hash to sha256:\(sha.prefix(16))…, not to the name it is stored under")
+        } else if !check.wellFormed {
+            finding("integrity.blob-hash-mismatch", .medium, file: check.file,
+                    message: "blob name is not 64 hex digits, so its bytes cannot be checked")
+        }
     }
 
     /// The blob cross-checks. A blob is "missing" only when every entry of the input was seen
@@ -607,7 +670,9 @@ final class InputPass {
                     continue loop
                 }
                 s.bytes += Int64(bytes.count + 1)
-                let record = Record(line: number, json: doc.root)
+                // Made on the thread that parsed the line (`ParsedLines.Prepared`).
+                let prepared = lines.prepared
+                let record = prepared?.record ?? Record(line: number, json: doc.root)
                 if record.type == .session {
                     if s.header == nil && s.recordCount == 0 {
                         s.header = doc.root
@@ -656,7 +721,7 @@ final class InputPass {
                     // A bounded number of names: each keeps its first record.
                     countUnknown(&unknownTypes, name, record)
                 case .network:
-                    checkBodies(record, s)
+                    checkBodies(record, s, bodies: prepared?.bodies)
                 case .session:
                     countUnknown(&unknownTypes, "session", record)
                 default:
@@ -692,8 +757,9 @@ final class InputPass {
         if let i { types.values[i].count += 1 } else { types[key] = (1, record) }
     }
 
-    func checkBodies(_ record: Record, _ s: SessionContext) {
-        for body in BodyShape.of(record) {
+    /// `bodies`: `BodyShape.of(record)`, when already made.
+    func checkBodies(_ record: Record, _ s: SessionContext, bodies: [BodyShape]? = nil) {
+        for body in bodies ?? BodyShape.of(record) {
             switch body.content {
             case .none:
                 break

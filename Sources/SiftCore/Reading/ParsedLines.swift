@@ -11,12 +11,30 @@ import Foundation
 final class ParsedLines: @unchecked Sendable {
     typealias Item = (event: LineReader.Event, parsed: Result<JSONDocument, JSONParseError>?)
 
+    /// What the reader makes of a line that parsed as an object, made on the thread that parsed it
+    /// (the checks' thread takes it ready): its record and, for a network record, its bodies' shapes.
+    struct Prepared: Sendable {
+        let record: Record
+        let bodies: [BodyShape]
+
+        init(line: Int, root: JSONValue) {
+            record = Record(line: line, json: root)
+            if case .network = record.type { bodies = BodyShape.of(record) } else { bodies = [] }
+        }
+    }
+
+    /// A batch's lines, parsed, each with what was prepared of it.
+    struct Parsed: Sendable {
+        var items: [Item] = []
+        var prepared: [Prepared?] = []
+    }
+
     /// A batch of lines in flight: read, then parsed (`items` set) by whichever thread claims it.
     private final class Batch: @unchecked Sendable {   // `claimed` and `items` are touched under `cond` only
         let events: [LineReader.Event]
         let bytes: Int
         var claimed = false
-        var items: [Item]?
+        var items: Parsed?
         init(events: [LineReader.Event], bytes: Int) {
             self.events = events
             self.bytes = bytes
@@ -38,8 +56,10 @@ final class ParsedLines: @unchecked Sendable {
     private var failure: Error?
     private var producerDone = false
     private var stopped = false
-    private var current: [Item] = []
+    private var current = Parsed()
     private var at = 0
+    /// What was prepared of the line `next()` returned last (nil when it is not an object).
+    private(set) var prepared: Prepared?
     private let done = DispatchSemaphore(value: 0)
     private var joined = false
 
@@ -201,28 +221,33 @@ final class ParsedLines: @unchecked Sendable {
     }
 
     /// Each line with its parse (nil for a line that is no record from its first byte on, a blank
-    /// run or a line over the bound).
-    static func parse(_ events: [LineReader.Event], maxDepth: Int, maxValues: Int = Int.max) -> [Item] {
-        var items: [Item] = []
-        items.reserveCapacity(events.count)
+    /// run or a line over the bound), and what is prepared of each object (`Prepared`).
+    static func parse(_ events: [LineReader.Event], maxDepth: Int, maxValues: Int = Int.max) -> Parsed {
+        var out = Parsed()
+        out.items.reserveCapacity(events.count)
+        out.prepared.reserveCapacity(events.count)
         for event in events {
             var parsed: Result<JSONDocument, JSONParseError>? = nil
+            var prepared: Prepared? = nil
             switch event {
-            case .line(let b, _), .unterminated(let b, _):
+            case .line(let b, let number), .unterminated(let b, let number):
                 // A line that is no JSON object or array from its first byte on is damaged whatever
                 // follows: not parsed here (a file of `x` lines spent most of its time making parse errors).
                 if ParsedLines.cannotBeObject(b) { break }
                 do throws(JSONParseError) {
-                    parsed = .success(try JSONDocument(bytes: b, maxDepth: maxDepth, maxValues: maxValues))
+                    let doc = try JSONDocument(bytes: b, maxDepth: maxDepth, maxValues: maxValues)
+                    parsed = .success(doc)
+                    if doc.root.isObject { prepared = Prepared(line: number, root: doc.root) }
                 } catch {
                     parsed = .failure(error)
                 }
             case .tooLong, .blank:
                 break
             }
-            items.append((event, parsed))
+            out.items.append((event, parsed))
+            out.prepared.append(prepared)
         }
-        return items
+        return out
     }
 
     /// Whether `line` starts, after JSON white space, with a byte that opens neither an object nor an
@@ -252,18 +277,20 @@ final class ParsedLines: @unchecked Sendable {
     /// before it).
     func next() throws -> Item? {
         if !started { start() }
-        if at < current.count {
+        if at < current.items.count {
             defer { at += 1 }
-            return current[at]
+            prepared = current.prepared[at]
+            return current.items[at]
         }
+        prepared = nil
         // The batch before is released before the next is taken, and freed (its lines and their
         // tapes, where nothing else holds them) on a worker: the checks' thread goes straight on.
-        if workers > 1 && !current.isEmpty {
+        if workers > 1 && !current.items.isEmpty {
             let done = current
-            current = []
+            current = Parsed()
             DispatchQueue.global().async { withExtendedLifetime(done) {} }
         }
-        current = []
+        current = Parsed()
         cond.lock()
         while true {
             if head < batches.count, let batch = batches[head], let items = batch.items {
@@ -274,7 +301,8 @@ final class ParsedLines: @unchecked Sendable {
                 cond.unlock()
                 current = items
                 at = 1
-                return current[0]
+                prepared = current.prepared[0]
+                return current.items[0]
             }
             if head < batches.count {
                 // Rather than wait, parse the first batch no thread has claimed yet.

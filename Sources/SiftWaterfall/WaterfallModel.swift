@@ -26,8 +26,19 @@ public enum WaterfallPhase: String, CaseIterable, Sendable, Comparable {
         }
     }
 
-    /// Position in waterfall order.
-    public var order: Int { WaterfallPhase.allCases.firstIndex(of: self) ?? 0 }
+    /// Position in waterfall order (that of `allCases`), without searching `allCases`: every read or
+    /// write of a phase duration asks it.
+    public var order: Int {
+        switch self {
+        case .blocked: 0
+        case .dns: 1
+        case .tcp: 2
+        case .tls: 3
+        case .request: 4
+        case .waiting: 5
+        case .download: 6
+        }
+    }
 
     /// Waterfall order.
     public static func < (a: WaterfallPhase, b: WaterfallPhase) -> Bool { a.order < b.order }
@@ -223,10 +234,19 @@ public struct WaterfallTransaction: Sendable {
     /// Whether the response came from the local cache.
     public var isCacheHit: Bool { fetchType == "localCache" }
 
-    /// Whether this transaction paid for a new connection (a known TCP, TLS or DNS phase).
+    /// Whether this transaction paid for a new connection (a known TCP, TLS or DNS phase): the test
+    /// `phases` would make for those three, on the timestamps alone (no phase is computed).
     public var openedConnection: Bool {
-        let p = phases
-        return p.tcp != nil || p.tls != nil || p.dns != nil
+        guard reusedConnection != true else { return false }
+        let t = times
+        func spans(_ a: Micros?, _ b: Micros?) -> Bool {
+            guard let a, let b else { return false }
+            return b >= a
+        }
+        if spans(t.domainLookupStart, t.domainLookupEnd) { return true }
+        if spans(t.connectStart, t.secureConnectionStart ?? t.connectEnd) { return true }
+        if let s = t.secureConnectionStart, spans(s, t.secureConnectionEnd ?? t.connectEnd) { return true }
+        return false
     }
 
     /// The phase arithmetic of SESSION-FORMAT.md §2.4, in milliseconds with microsecond precision.
@@ -405,12 +425,18 @@ public struct WaterfallRequest: Sendable {
         return m + " " + (WaterfallURL.hostAndPath(u) ?? u)
     }
 
+    /// Whether some transaction of the request paid for a new connection (`WaterfallTransaction.openedConnection`).
+    public var openedConnection: Bool {
+        transactions.withUnsafeBufferPointer { ts in ts.contains { $0.openedConnection } }
+    }
+
     /// Phase totals over all transactions (a phase is nil when no transaction had it).
     public var phaseSums: WaterfallPhases {
         var s = WaterfallPhases()
         for t in transactions {
+            let phases = t.phases
             for p in WaterfallPhase.allCases {
-                if let v = t.phases[p] { s[p] = (s[p] ?? 0) + v }
+                if let v = phases[p] { s[p] = (s[p] ?? 0) + v }
             }
         }
         return s

@@ -249,45 +249,39 @@ public struct WaterfallSummary: Sendable {
     }
 
     /// Per host (of those in `hosts`): requests, and how many of them opened a new connection.
-    /// Sessions side by side.
+    /// One pass, on one thread: a request costs a comparison of its host with the last one and a
+    /// look at its transactions' timestamps, less than handing sessions to other threads would.
     public static func hostStats(_ sessions: [WaterfallSession], hosts: Set<String>) -> [String: (requests: Int, opened: Int)] {
         var out: [String: (requests: Int, opened: Int)] = [:]
         guard !hosts.isEmpty else { return out }
-        let parts = Parallel.map(sessions) { s -> [String: (requests: Int, opened: Int)] in
-            var out: [String: (requests: Int, opened: Int)] = [:]
-            // Requests come in runs of one host (one shared text): a run is counted, then added once,
-            // instead of hashing every request's host. By index: a request copied whole retains every
-            // text it holds.
-            var run: String? = nil
-            var kept = false
-            var count = (requests: 0, opened: 0)
-            func flush() {
-                guard kept, let h = run, count.requests > 0 else { return }
-                out[h, default: (0, 0)].requests += count.requests
-                out[h, default: (0, 0)].opened += count.opened
-            }
-            let requests = s.requests
-            for i in requests.indices {
-                let h = requests[i].host
-                if h != run {
-                    flush()
-                    run = h
-                    kept = h.map(hosts.contains) ?? false
-                    count = (0, 0)
+        // Requests come in runs of one host (one shared text): a run is counted, then added once,
+        // instead of hashing every request's host. Through the array's buffer: a request copied
+        // whole retains every text it holds.
+        var run: String? = nil
+        var kept = false
+        var count = (requests: 0, opened: 0)
+        func flush() {
+            guard kept, let h = run, count.requests > 0 else { return }
+            out[h, default: (0, 0)].requests += count.requests
+            out[h, default: (0, 0)].opened += count.opened
+        }
+        for s in sessions {
+            s.requests.withUnsafeBufferPointer { requests in
+                for i in requests.indices {
+                    let h = requests[i].host
+                    if h != run {
+                        flush()
+                        run = h
+                        kept = h.map(hosts.contains) ?? false
+                        count = (0, 0)
+                    }
+                    guard kept else { continue }
+                    count.requests += 1
+                    if requests[i].openedConnection { count.opened += 1 }
                 }
-                guard kept else { continue }
-                count.requests += 1
-                if requests[i].transactions.contains(where: \.openedConnection) { count.opened += 1 }
-            }
-            flush()
-            return out
-        }
-        for part in parts {
-            for (h, c) in part {
-                out[h, default: (0, 0)].requests += c.requests
-                out[h, default: (0, 0)].opened += c.opened
             }
         }
+        flush()
         return out
     }
 

@@ -9,11 +9,14 @@ import Testing
         ("success", 200, false), ("success", 304, false), ("success", 404, true), ("success", 503, true),
         ("failure", nil, true), ("cancelled", nil, true), ("pending", nil, false), (nil, nil, false),
         (nil, 500, true), ("failure", 200, true), ("weird", 399, false),
+        // Escaped in the export: the decoded state is the one judged.
+        (#"fail\u0075re"#, nil, true), (#"cancel\u006Ced"#, 200, true), (#"failure\u0020"#, 200, false),
     ]
 
     @Test func failedIsOneDefinition() throws {
         for c in Self.cases {
-            #expect(NetworkRecord.failed(state: c.state, statusCode: c.status) == c.failed, "\(c)")
+            let decoded = try c.state.map { try JSONDocument(string: "{\"s\":\"\($0)\"}").root["s"]?.string }
+            #expect(NetworkRecord.failed(state: decoded ?? nil, statusCode: c.status) == c.failed, "\(c)")
             var fields = [#""type":"network""#, #""seq":3"#, #""ts":"2026-11-29T10:15:03.000Z""#]
             if let s = c.state { fields.append(#""state":"\#(s)""#) }
             if let n = c.status { fields.append(#""statusCode":\#(n)"#) }

@@ -252,3 +252,68 @@ import SiftWaterfall
         #expect(x.sentence == "30.0 s without a response: The request timed out. (NSURLErrorDomain -1001)")
     }
 }
+
+@Suite struct OpenedConnectionTests {
+    /// `openedConnection` answers from the timestamps what the phases would: a known DNS, TCP or TLS
+    /// phase. Every presence and order of the six connection timestamps (absent, or at 0, 5 or 9),
+    /// each reuse flag.
+    @Test func equalsAKnownConnectionPhase() {
+        let fields = [1, 2, 3, 4, 5, 6]   // domainLookupStart … connectEnd in `TransactionTimes.fieldNames`
+        let values: [Micros?] = [nil, 0, 5_000, 9_000]
+        var checked = 0
+        for code in 0..<Int(pow(Double(values.count), Double(fields.count))) {
+            var times = TransactionTimes()
+            var c = code
+            for f in fields {
+                times.set(f, values[c % values.count])
+                c /= values.count
+            }
+            for reused in [nil, false, true] as [Bool?] {
+                let t = WaterfallTransaction(index: 0, times: times, reusedConnection: reused)
+                let p = t.phases
+                #expect(t.openedConnection == (p.dns != nil || p.tcp != nil || p.tls != nil), "\(times.ordered) \(String(describing: reused))")
+                checked += 1
+            }
+        }
+        #expect(checked == 4096 * 3)
+    }
+
+    @Test func orderIsThePlaceInAllCases() {
+        for (i, p) in WaterfallPhase.allCases.enumerated() { #expect(p.order == i) }
+    }
+}
+
+@Suite struct HostStatsTests {
+    /// Hosts in runs, interleaved, across sessions: the counts are those of a plain count per request.
+    @Test func countsEveryRequestOfTheAskedHosts() throws {
+        let hosts = ["a.example", "b.example", "a.example", "a.example", "c.example", "b.example"]
+        var sessions: [WaterfallSession] = []
+        for part in [Array(hosts.prefix(4)), Array(hosts.dropFirst(2))] {
+            var lines = [Fx.header()]
+            for (i, h) in part.enumerated() {
+                let tx = i % 2 == 0 ? Fx.newConnection(at: Double(i * 10)) : Fx.reused(at: Double(i * 10))
+                lines.append(Fx.network(seq: i + 1, id: "rec_\(i + 1)", url: "https://\(h)/v1/x", durationMs: 5,
+                                        endMs: Double(i * 10 + 300), txs: [tx]))
+            }
+            sessions += try Fx.collect(lines).sessions
+        }
+        let asked: Set<String> = ["a.example", "b.example"]
+        var expected: [String: (requests: Int, opened: Int)] = [:]
+        for s in sessions {
+            for r in s.requests {
+                guard let h = r.host, asked.contains(h) else { continue }
+                expected[h, default: (0, 0)].requests += 1
+                if r.transactions.contains(where: { $0.phases.dns != nil || $0.phases.tcp != nil || $0.phases.tls != nil }) {
+                    expected[h, default: (0, 0)].opened += 1
+                }
+            }
+        }
+        let stats = WaterfallSummary.hostStats(sessions, hosts: asked)
+        #expect(Set(stats.keys) == asked)
+        for h in asked {
+            #expect(stats[h]?.requests == expected[h]?.requests && stats[h]?.opened == expected[h]?.opened, "\(h)")
+        }
+        #expect(stats["a.example"]?.requests == 5)
+        #expect(WaterfallSummary.hostStats(sessions, hosts: []).isEmpty)
+    }
+}

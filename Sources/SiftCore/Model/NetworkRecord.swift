@@ -290,9 +290,13 @@ public struct NetworkRecord: NetworkRecordView, Sendable, Equatable {
         endedWithoutResponse(state: state) || (statusCode ?? 0) >= 400
     }
 
-    /// Whether `record` is a network record that failed (without building the whole view).
+    /// Whether `record` is a network record that failed (without building the whole view, and
+    /// without making a String of its state: asked of every record a report reads).
     public static func failed(_ record: Record) -> Bool {
-        record.type == .network && failed(state: record.json["state"]?.string, statusCode: record.json["statusCode"]?.int)
+        guard record.type == .network else { return false }
+        let j = record.json
+        if let state = j.member("state"), state.stringEquals("failure") || state.stringEquals("cancelled") { return true }
+        return (j.member("statusCode")?.int ?? 0) >= 400
     }
 
     /// The states of a request that did not complete: `failure` and `cancelled`.

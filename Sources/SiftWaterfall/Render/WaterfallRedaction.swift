@@ -14,8 +14,10 @@ final class SharedRedaction {
     static let maxEntries = 4096
     /// Per field (`Slot`), the last text redacted and its redaction: requests in a row mostly share
     /// their method, state, host, protocol…, and comparing with the last one (the same pooled
-    /// string: its storage compared, no hash) costs less than a lookup.
-    private var last: [(text: String, out: String)?] = Array(repeating: nil, count: Slot.allCases.count)
+    /// string: its storage compared, no hash) costs less than a lookup. Held through a pointer, not
+    /// an array property: read and written for every text of every request, without an access or a
+    /// uniqueness check each time.
+    private let last: UnsafeMutablePointer<(text: String, out: String)?>
 
     /// The texts a request holds, each with its own last-redacted memo.
     enum Slot: Int, CaseIterable {
@@ -23,21 +25,32 @@ final class SharedRedaction {
         case txURL, txProtocol, txAddress, txTLS, txFetchType, anomaly
     }
 
-    init(_ redactor: Redactor) { self.redactor = redactor }
+    init(_ redactor: Redactor) {
+        self.redactor = redactor
+        last = .allocate(capacity: Slot.allCases.count)
+        last.initialize(repeating: nil, count: Slot.allCases.count)
+    }
+
+    deinit {
+        last.deinitialize(count: Slot.allCases.count)
+        last.deallocate()
+    }
 
     func text(_ s: String?, _ slot: Slot) -> String? {
         guard let s else { return nil }
-        if let l = last[slot.rawValue], l.text == s { return l.out }
+        let memo = last + slot.rawValue
+        if let l = memo.pointee, l.text == s { return l.out }
         let out = text(s) ?? s
-        last[slot.rawValue] = (s, out)
+        memo.pointee = (s, out)
         return out
     }
 
     func url(_ s: String?, _ slot: Slot) -> String? {
         guard let s else { return nil }
-        if let l = last[slot.rawValue], l.text == s { return l.out }
+        let memo = last + slot.rawValue
+        if let l = memo.pointee, l.text == s { return l.out }
         let out = url(s) ?? s
-        last[slot.rawValue] = (s, out)
+        memo.pointee = (s, out)
         return out
     }
 

@@ -349,7 +349,7 @@ final class ContentScanner {
         guard !b.isEmpty else { return }
         // A request id of the SDK's shape holds no anchor and no encoded run (`RequestIdShapeTests`
         // proves it for every such id): without hints, nothing can be found in it.
-        if hints.isEmpty && b.count == RequestIdShape.length && RequestIdShape.isCanonical(b) { return }
+        if hints.isEmpty && b.count == IdShape.request.length && IdShape.request.isCanonical(b) { return }
         let since = hits.count
         if hints.isEmpty, let r = raw ?? rawRange, !rawHasHit(r) {
             encodedSpans(b, covered: [], since: since, location: location)

@@ -10,7 +10,7 @@ import Darwin
 /// it prints, so a credential is masked wherever it stands, whether or not a verify pass saw it.
 public final class VerifyTextDetector: SecretDetector, @unchecked Sendable {
     private let scanner: ContentScanner
-    /// Whether a request or record id of the canonical shape (`RequestIdShape`, `RecordIdShape`) is
+    /// Whether a request or record id of the canonical shape (`IdShape.request`, `IdShape.record`) is
     /// answered without the scan.
     private let idShortcut: Bool
 
@@ -35,7 +35,7 @@ public final class VerifyTextDetector: SecretDetector, @unchecked Sendable {
         // decoding, and neither holds an encoded run (RequestIdShapeTests proves it for every such id).
         // A record id (`rec_` and eight lowercase hex digits; one a record) likewise: no anchor fits
         // in it, and it is shorter than any run the encoded-run checks decode (RecordIdShapeTests).
-        if idShortcut && kind == .text && (RequestIdShape.isCanonical(text) || RecordIdShape.isCanonical(text)) { return [] }
+        if idShortcut && kind == .text && (IdShape.request.isCanonical(text) || IdShape.record.isCanonical(text)) { return [] }
         scanner.hits.removeAll(keepingCapacity: true)
         scanner.beginLine([])
         var t = text
@@ -127,66 +127,60 @@ public final class VerifyTextDetector: SecretDetector, @unchecked Sendable {
     }
 }
 
-/// `req_` followed by a UUID in its canonical form, lowercase: `req_f7950b6d-14ef-48e9-ba3a-0bf13e20089b`
-/// (the ids the SDK gives each request). Any other text, however close, is not of this shape.
-enum RequestIdShape {
-    static let length = 40
-    static let prefix: [UInt8] = Array("req_".utf8)
-    /// Offsets of the four dashes of the UUID.
-    static let dashes = [12, 17, 22, 27]
+/// An id the SDK mints, in its canonical form: a prefix, then lowercase hex digits, with dashes at
+/// fixed offsets. Any other text, however close, is not of this shape.
+struct IdShape: Sendable {
+    let length: Int
+    let prefix: [UInt8]
+    /// Offsets that hold a dash.
+    let dashes: [Int]
+    /// What each offset holds: a byte it must equal, or 0 for a lowercase hex digit.
+    private let fixed: [UInt8]
 
-    /// The bytes a canonical id may hold at `offset`: the prefix's, a dash, or a lowercase hex digit.
-    static func allowed(at offset: Int) -> [UInt8] {
-        if offset < prefix.count { return [prefix[offset]] }
-        if dashes.contains(offset) { return [UInt8(ascii: "-")] }
-        return Array("0123456789abcdef".utf8)
+    init(prefix: String, length: Int, dashes: [Int] = []) {
+        self.length = length
+        self.prefix = Array(prefix.utf8)
+        self.dashes = dashes
+        var fixed = [UInt8](repeating: 0, count: length)
+        for (i, c) in self.prefix.enumerated() { fixed[i] = c }
+        for d in dashes { fixed[d] = UInt8(ascii: "-") }
+        self.fixed = fixed
     }
 
-    static func isCanonical(_ s: String) -> Bool {
+    /// The bytes a canonical id may hold at `offset`: the prefix's, a dash, or a lowercase hex digit.
+    func allowed(at offset: Int) -> [UInt8] {
+        fixed[offset] != 0 ? [fixed[offset]] : Array("0123456789abcdef".utf8)
+    }
+
+    func isCanonical(_ s: String) -> Bool {
         guard s.utf8.count == length else { return false }
         var s = s
         return s.withUTF8 { isCanonical($0) }
     }
 
-    static func isCanonical(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard b.count == length, b[0] == 0x72, b[1] == 0x65, b[2] == 0x71, b[3] == 0x5F else { return false }
-        for i in prefix.count..<length {
-            let c = b[i]
-            if i == 12 || i == 17 || i == 22 || i == 27 {
-                guard c == 0x2D else { return false }
-            } else {
-                guard (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) else { return false }
+    func isCanonical(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard b.count == length else { return false }
+        return fixed.withUnsafeBufferPointer { f in
+            for i in 0..<length {
+                let c = b[i], k = f[i]
+                if k != 0 {
+                    guard c == k else { return false }
+                } else {
+                    guard (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) else { return false }
+                }
             }
+            return true
         }
-        return true
     }
 }
 
-/// `rec_` followed by eight lowercase hex digits: `rec_0c1d2e3f` (the id the SDK gives each record).
-/// Any other text, however close, is not of this shape.
-enum RecordIdShape {
-    static let length = 12
-    static let prefix: [UInt8] = Array("rec_".utf8)
+extension IdShape {
+    /// `req_` followed by a UUID in its canonical form, lowercase:
+    /// `req_f7950b6d-14ef-48e9-ba3a-0bf13e20089b` (the ids the SDK gives each request).
+    static let request = IdShape(prefix: "req_", length: 40, dashes: [12, 17, 22, 27])
 
-    /// The bytes a canonical id may hold at `offset`: the prefix's, or a lowercase hex digit.
-    static func allowed(at offset: Int) -> [UInt8] {
-        offset < prefix.count ? [prefix[offset]] : Array("0123456789abcdef".utf8)
-    }
-
-    static func isCanonical(_ s: String) -> Bool {
-        guard s.utf8.count == length else { return false }
-        var s = s
-        return s.withUTF8 { isCanonical($0) }
-    }
-
-    static func isCanonical(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard b.count == length, b[0] == 0x72, b[1] == 0x65, b[2] == 0x63, b[3] == 0x5F else { return false }
-        for i in prefix.count..<length {
-            let c = b[i]
-            guard (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) else { return false }
-        }
-        return true
-    }
+    /// `rec_` followed by eight lowercase hex digits: `rec_0c1d2e3f` (the id the SDK gives each record).
+    static let record = IdShape(prefix: "rec_", length: 12)
 }
 
 extension Redactor {

@@ -4,7 +4,7 @@ import Testing
 @testable import SiftVerify
 
 /// The redactor answers a record id of the canonical shape (`rec_` and eight lowercase hex digits)
-/// without running the detectors over it (`RecordIdShape`). These tests prove that its answer is the
+/// without running the detectors over it (`IdShape.record`). These tests prove that its answer is the
 /// one the detectors give, for every such id (not a sample), and that every other text is scanned.
 ///
 /// What `VerifyTextDetector.secrets(in:kind: .text)` does with a text, and why none of it finds
@@ -16,29 +16,21 @@ import Testing
 /// - JSON, form and gzip content, percent-decoding, `name=value` and `name: value` pairs: they need
 ///   `{`, `[`, `=`, `%`, `:` or a gzip header, which no id holds (`noStructuralByte`).
 @Suite struct RecordIdShapeTests {
-    static let n = RecordIdShape.length
+    static let n = IdShape.record.length
     /// The bytes each offset of a canonical id may hold.
-    static let alphabet: [[UInt8]] = (0..<n).map(RecordIdShape.allowed(at:))
-
-    /// Whether `needle` can stand at some offset of some canonical id.
-    static func fitsInSomeId(_ needle: [UInt8]) -> Bool {
-        guard !needle.isEmpty, needle.count <= n else { return false }
-        return (0...(n - needle.count)).contains { o in
-            needle.indices.allSatisfy { alphabet[o + $0].contains(needle[$0]) }
-        }
-    }
+    static let alphabet: [[UInt8]] = (0..<n).map(IdShape.record.allowed(at:))
 
     @Test func theShapeIsWhatIsChecked() {
         // Every text over the alphabet is canonical, and only those (each offset's other bytes refused).
-        #expect(RecordIdShape.isCanonical("rec_0c1d2e3f"))
+        #expect(IdShape.record.isCanonical("rec_0c1d2e3f"))
         for o in 0..<Self.n {
             var b = Array("rec_0c1d2e3f".utf8)
             for c in UInt8(0)...UInt8(255) {
                 b[o] = c
                 let s = String(decoding: b, as: UTF8.self)
                 let expected = Self.alphabet[o].contains(c)
-                #expect(b.withUnsafeBufferPointer { RecordIdShape.isCanonical($0) } == expected, "offset \(o) byte \(c)")
-                if c < 0x80 { #expect(RecordIdShape.isCanonical(s) == expected) }
+                #expect(b.withUnsafeBufferPointer { IdShape.record.isCanonical($0) } == expected, "offset \(o) byte \(c)")
+                if c < 0x80 { #expect(IdShape.record.isCanonical(s) == expected) }
             }
         }
     }
@@ -48,17 +40,17 @@ import Testing
         #expect(!engine.detectors.isEmpty)
         for d in engine.detectors {
             for a in d.anchors {
-                #expect(!Self.fitsInSomeId(Array(a.utf8)), "anchor \(a) of \(d.id) fits in a record id")
+                #expect(!IdShape.record.fitsSomewhere(Array(a.utf8)), "anchor \(a) of \(d.id) fits in a record id")
             }
         }
     }
 
     @Test func noStructuralByte() {
         for c in "{[=%:\"'@ \t\n\r\\".utf8 {
-            #expect(!Self.fitsInSomeId([c]))
+            #expect(!IdShape.record.fitsSomewhere([c]))
         }
         // Not a gzip header (0x1F 0x8B) either.
-        #expect(!Self.fitsInSomeId([0x1F]))
+        #expect(!IdShape.record.fitsSomewhere([0x1F]))
     }
 
     @Test func tooShortForAnyEncodedRun() {
@@ -84,7 +76,7 @@ import Testing
         let fullRedactor = Redactor(makeDetector: { VerifyTextDetector(config: VerifyConfig(), idShortcut: false) })
         let redactor = Redactor.verify()
         for id in Self.ids {
-            #expect(RecordIdShape.isCanonical(id), "\(id)")
+            #expect(IdShape.record.isCanonical(id), "\(id)")
             #expect(full.secrets(in: id, kind: .text).isEmpty, "\(id)")
             #expect(short.secrets(in: id, kind: .text).isEmpty)
             #expect(redactor.uniqueText(id.untrusted).value == fullRedactor.uniqueText(id.untrusted).value)
@@ -105,12 +97,12 @@ import Testing
         let head = String(id.dropLast())
         let near: [String] = [id.uppercased(), "REC_" + hex, "rec-" + hex, "req_" + hex, hex, id + "0", head, " " + id, id + " ",
                               "x" + String(id.dropFirst()), head + "g", head + "A", head + "\u{e9}"]
-        for s in near { #expect(!RecordIdShape.isCanonical(s), "\(s)") }
+        for s in near { #expect(!IdShape.record.isCanonical(s), "\(s)") }
 
         // A credential after the prefix is found: such a text takes the full path.
         let key = "AKIA" + Fake.s(16, Fake.upperDigit, seed: 21)
         let shaped = "rec_" + key
-        #expect(!RecordIdShape.isCanonical(shaped))
+        #expect(!IdShape.record.isCanonical(shaped))
         let detector = VerifyTextDetector()
         #expect(!detector.secrets(in: shaped, kind: .text).isEmpty)
         #expect(!detector.secrets(in: id + " " + key, kind: .text).isEmpty)

@@ -4,7 +4,7 @@ import Testing
 @testable import SiftVerify
 
 /// The redactor answers a request id of the canonical shape (`req_` and a lowercase UUID) without
-/// running the detectors over it (`RequestIdShape`). These tests prove that its answer is the one the
+/// running the detectors over it (`IdShape.request`). These tests prove that its answer is the one the
 /// detectors give, for every such id (not a sample), and that every other text is scanned.
 ///
 /// What `VerifyTextDetector.secrets(in:kind: .text)` does with a text, and why none of it finds
@@ -19,34 +19,26 @@ import Testing
 ///   over it, but no anchor fits in the decoding of any id, nor a run of base64 symbols long enough
 ///   to be decoded again (`theDecodingHoldsNothingTheDetectorsFind`).
 @Suite struct RequestIdShapeTests {
-    static let n = RequestIdShape.length
+    static let n = IdShape.request.length
     /// The bytes each offset of a canonical id may hold.
-    static let alphabet: [[UInt8]] = (0..<n).map(RequestIdShape.allowed(at:))
-
-    /// Whether `needle` can stand at some offset of some canonical id.
-    static func fitsInSomeId(_ needle: [UInt8]) -> Bool {
-        guard !needle.isEmpty, needle.count <= n else { return false }
-        return (0...(n - needle.count)).contains { o in
-            needle.indices.allSatisfy { alphabet[o + $0].contains(needle[$0]) }
-        }
-    }
+    static let alphabet: [[UInt8]] = (0..<n).map(IdShape.request.allowed(at:))
 
     @Test func noAnchorFitsInAnyId() {
         let engine = DetectorEngine()
         #expect(!engine.detectors.isEmpty)
         for d in engine.detectors {
             for a in d.anchors {
-                #expect(!Self.fitsInSomeId(Array(a.utf8)), "anchor \(a) of \(d.id) fits in a request id")
+                #expect(!IdShape.request.fitsSomewhere(Array(a.utf8)), "anchor \(a) of \(d.id) fits in a request id")
             }
         }
     }
 
     @Test func noStructuralByte() {
         for c in "{[=%:\"'@ \t\n\r\\".utf8 {
-            #expect(!Self.fitsInSomeId([c]))
+            #expect(!IdShape.request.fitsSomewhere([c]))
         }
         // Not a gzip header (0x1F 0x8B) either.
-        #expect(!Self.fitsInSomeId([0x1F]))
+        #expect(!IdShape.request.fitsSomewhere([0x1F]))
     }
 
     @Test func encodedRunsAreSkipped() {
@@ -178,7 +170,7 @@ import Testing
         let fullRedactor = Redactor(makeDetector: { VerifyTextDetector(config: VerifyConfig(), idShortcut: false) })
         let redactor = Redactor.verify()
         for id in Self.ids {
-            #expect(RequestIdShape.isCanonical(id), "\(id)")
+            #expect(IdShape.request.isCanonical(id), "\(id)")
             #expect(full.secrets(in: id, kind: .text).isEmpty, "\(id)")
             #expect(short.secrets(in: id, kind: .text).isEmpty)
             #expect(redactor.uniqueText(id.untrusted).value == fullRedactor.uniqueText(id.untrusted).value)
@@ -207,12 +199,12 @@ import Testing
         chars = Array(id)
         chars[17] = "0"
         near.append(String(chars))
-        for s in near { #expect(!RequestIdShape.isCanonical(s), "\(s)") }
+        for s in near { #expect(!IdShape.request.isCanonical(s), "\(s)") }
 
         // A credential where the UUID would stand is found: such a text takes the full path.
         let key = "AKIA" + Fake.s(16, Fake.upperDigit, seed: 21)
         let shaped = "req_" + key + "-" + Fake.s(15, Fake.hexLower)
-        #expect(!RequestIdShape.isCanonical(shaped))
+        #expect(!IdShape.request.isCanonical(shaped))
         let detector = VerifyTextDetector()
         #expect(!detector.secrets(in: shaped, kind: .text).isEmpty)
         #expect(!detector.secrets(in: id + " " + key, kind: .text).isEmpty)
@@ -221,6 +213,16 @@ import Testing
         let fullRedactor = Redactor(makeDetector: { VerifyTextDetector(config: VerifyConfig(), idShortcut: false) })
         for s in near + [shaped] {
             #expect(Redactor.verify().uniqueText(s.untrusted).value == fullRedactor.uniqueText(s.untrusted).value)
+        }
+    }
+}
+
+extension IdShape {
+    /// Whether `needle` can stand at some offset of some canonical id of this shape.
+    func fitsSomewhere(_ needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty, needle.count <= length else { return false }
+        return (0...(length - needle.count)).contains { o in
+            needle.indices.allSatisfy { allowed(at: o + $0).contains(needle[$0]) }
         }
     }
 }

@@ -242,6 +242,19 @@ import SiftCore
         #expect(v.status == 0, "\(v.out)")
     }
 
+    /// A record holding one name a thousand times: `--dry-run` lists the first renamed copies in full,
+    /// then one line with how many more and the last, not a line per copy (the list is bounded).
+    @Test func manyRenamedCopiesAreCountedNotListed() throws {
+        let copies = Array(repeating: "\"k\":1", count: 1000).joined(separator: ",")
+        let line = #"{"type":"log","seq":1,"ts":"2026-11-29T10:15:00.000Z","level":"info","message":"m","# + copies + "}"
+        let input = try makeTempDir().appendingPathComponent("dup.jsonl").path
+        try Data((line + "\n").utf8).write(to: URL(fileURLWithPath: input))
+        let dry = runCLI(["scrub", "--dry-run", input])
+        let listed = dry.out.components(separatedBy: "\n").filter { $0.contains("a later copy of 'k'") }
+        #expect(dry.status == 0 && listed.count == KeyRenames.listed, "\(dry.out)")
+        #expect(dry.out.contains("dup.jsonl: \(999 - KeyRenames.listed) more later copies of names held twice renamed, the last on line 1: 'k' → 'k~1000'"), "\(dry.out)")
+    }
+
     /// Files beside the sessions (export.json, a note) are read and scrubbed like the rest.
     @Test(arguments: ["export.json", "store.json", "notes.txt"]) func otherFilesAreScrubbed(_ name: String) throws {
         let root = try makeTempDir().appendingPathComponent("PalbeConsole")

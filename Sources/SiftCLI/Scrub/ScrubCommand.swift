@@ -152,8 +152,13 @@ public enum ScrubCommand: SiftCommand {
                     try sink.finish()
                     if changed { changes.append("\(entry.name): rewritten") }
                     if isJSON {
-                        for k in scrubber.keyRenames {
+                        let renames = scrubber.keyRenames
+                        for k in renames.first {
                             renamedNames.append("\(entry.name) line \(k.line): a later copy of '\(k.from)' in one object → '\(k.to)' (verify.duplicate-key)")
+                        }
+                        if let k = renames.last {
+                            let more = renames.count - renames.first.count
+                            renamedNames.append("\(entry.name): \(more) more later cop\(more == 1 ? "y" : "ies") of names held twice renamed, the last on line \(k.line): '\(k.from)' → '\(k.to)' (verify.duplicate-key)")
                         }
                         scrubber.keyRenames.removeAll()
                     }

@@ -217,7 +217,7 @@ struct Scrubber {
     /// Frame records replaced by a `scrubbed` record.
     var framesReplaced = 0
     /// Later copies of a name held twice in one object, renamed since the last look (`line` counts from 1).
-    var keyRenames: [(line: Int, from: String, to: String)] = []
+    var keyRenames = KeyRenames()
     /// HAR cookies (`name \0 value`) whose `Cookie` or `Set-Cookie` header verify reported, and the
     /// placeholder of that report.
     var cookies: [String: String] = [:]
@@ -490,4 +490,21 @@ struct Scrubber {
             }
         }
     }
+}
+
+/// Later copies of a name renamed in one file: the first `listed` in full, then a count and the last
+/// one, so a file that repeats a name millions of times costs a few lines, not one per copy.
+struct KeyRenames {
+    typealias Rename = (line: Int, from: String, to: String)
+    static let listed = 20
+    private(set) var first: [Rename] = []
+    private(set) var last: Rename?
+    private(set) var count = 0
+
+    mutating func append(_ r: Rename) {
+        count += 1
+        if first.count < KeyRenames.listed { first.append(r) } else { last = r }
+    }
+
+    mutating func removeAll() { self = KeyRenames() }
 }

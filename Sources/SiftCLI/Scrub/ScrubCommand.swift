@@ -17,8 +17,9 @@ public enum ScrubCommand: SiftCommand {
             files); a file or folder whose name holds one is renamed, the value becoming \
             scrubbed-<rule>-<fingerprint> and the extension kept. A blob whose bytes change is stored under its new SHA-256 and every reference to \
             it is updated, with the body sizes. A frame record, which must never leave the device, \
-            becomes a record of type 'scrubbed' keeping only its seq and ts. A zip copy deflates the \
-            members its input deflated; everything else is copied byte for byte. The output must not exist: scrub never \
+            becomes a record of type 'scrubbed' keeping only its seq and ts. A later copy of a name an \
+            object holds twice is renamed <name>~2, <name>~3… A zip copy deflates the members its input \
+            deflated, a file gzip'd more than once keeps its layers; everything else is copied byte for byte. The output must not exist: scrub never \
             writes over a file, never follows a link, writes under a temporary name and renames it \
             at the end, and writes nothing when the input could not be read in full (exit 2).
             """,
@@ -28,7 +29,7 @@ public enum ScrubCommand: SiftCommand {
         ],
         options: [
             OptionSpec("output", short: "o", value: "path", help: "Where to write the copy (must not exist).", takesPath: true),
-            OptionSpec("dry-run", help: "List what would change; write nothing."),
+            OptionSpec("dry-run", help: "List what would change (renamed copies of a name: the first 20 of a file, then a count); write nothing."),
             OptionSpec("quiet", short: "q", help: "No summary on standard error."),
             OptionSpec("max-input-bytes", value: "n",
                        help: "Most bytes read (after decompression) from the input; K, M and G suffixes are binary.",

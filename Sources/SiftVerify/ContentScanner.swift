@@ -205,7 +205,10 @@ final class ContentScanner {
         lineSaturatedFrom = nil
         bytes.withUnsafeBufferPointer { b in
             var from = 0
-            for r in skip + [b.count..<b.count] where r.lowerBound >= from && r.upperBound <= b.count {
+            // Each stretch before a skipped range, then the one after the last (no array made for it).
+            for k in 0...skip.count {
+                let r = k < skip.count ? skip[k] : b.count..<b.count
+                guard r.lowerBound >= from && r.upperBound <= b.count else { continue }
                 if r.lowerBound > from, lineSaturatedFrom == nil {
                     lineSaturatedFrom = engine.stemHits(UnsafeBufferPointer(rebasing: b[from..<r.lowerBound]), base: from, into: &lineHits)
                 }
@@ -301,17 +304,25 @@ final class ContentScanner {
     }
 
     /// The cache lookup of a name under 32 bytes, given its bytes as words (`keyWord`) and its hash.
+    /// Two slots per hash: two names a run keeps using whose hashes meet (`method` and `function` do)
+    /// both stay, rather than each pushing the other out.
     @inline(__always) private func nameFacts(_ raw: UnsafeBufferPointer<UInt8>, words: (UInt64, UInt64, UInt64, UInt64),
                                              hash h: UInt64) -> NameFacts {
-        let slot = Int(truncatingIfNeeded: (h >> 17) ^ h) & (ContentScanner.keyCacheSize - 1)
-        let kept = keyCacheWords + slot * 4
-        let v = keyCacheInfo[slot]
+        let first = Int(truncatingIfNeeded: (h >> 17) ^ h) & (ContentScanner.keyCacheSize - 2)
         let n = raw.count
-        if Int((v >> 16) & 0xFF) == n && kept[0] == words.0 && kept[1] == words.1 && kept[2] == words.2 && kept[3] == words.3 {
-            return NameFacts(rawValue: v & ~NameFacts.lengthBits)
+        @inline(__always) func holds(_ slot: Int) -> Bool {
+            let kept = keyCacheWords + slot * 4
+            return Int((keyCacheInfo[slot] >> 16) & 0xFF) == n && kept[0] == words.0 && kept[1] == words.1 && kept[2] == words.2
+                && kept[3] == words.3
         }
+        if holds(first) { return NameFacts(rawValue: keyCacheInfo[first] & ~NameFacts.lengthBits) }
+        if holds(first + 1) { return NameFacts(rawValue: keyCacheInfo[first + 1] & ~NameFacts.lengthBits) }
         let facts = computeNameFacts(raw)
-        keyCacheInfo[slot] = facts.rawValue | UInt32(n) << 16
+        // The newest name in the first slot; the one it displaces moves to the second.
+        keyCacheInfo[first + 1] = keyCacheInfo[first]
+        (keyCacheWords + (first + 1) * 4).update(from: keyCacheWords + first * 4, count: 4)
+        keyCacheInfo[first] = facts.rawValue | UInt32(n) << 16
+        let kept = keyCacheWords + first * 4
         kept[0] = words.0
         kept[1] = words.1
         kept[2] = words.2
@@ -407,7 +418,7 @@ final class ContentScanner {
     }
 
     /// Names `scanName` checked and found clean (the check depends on the name's bytes alone).
-    private let cleanNames = ByteStringMemo()
+    private let cleanNames = ByteMemo(.names)
 
     /// The detectors over the percent-decoding of `b`, when it holds a `%XX` escape; a value already
     /// reported from `hits[since...]` (found in the text as it stands) is not reported again.
@@ -623,7 +634,8 @@ final class ContentScanner {
         var index = 0
         list.forEachElement { h in
             defer { index += 1 }
-            guard let nameNode = h.member("name"), nameNode.isString, let value = h.member("value") else {
+            let (nameMember, valueMember) = ContentScanner.nameAndValue(h)
+            guard let nameNode = nameMember, nameNode.isString, let value = valueMember else {
                 var loc = Loc("\(side).headers[\(index)]", jsonPath: false)
                 walk(h, &loc, names: nil, rule: "", what: "", listed: false, hints: [])
                 return
@@ -656,6 +668,26 @@ final class ContentScanner {
         }
     }
 
+    private static let nameWord: StaticString = "name"
+    private static let valueWord: StaticString = "value"
+
+    /// `h.member("name")` and `h.member("value")` (the first member of each name), found in one pass.
+    static func nameAndValue(_ h: JSONValue) -> (name: JSONValue?, value: JSONValue?) {
+        h.doc.withTape { t in
+            var name: Int? = nil, value: Int? = nil
+            let nameBytes = UnsafeBufferPointer(start: nameWord.utf8Start, count: nameWord.utf8CodeUnitCount)
+            let valueBytes = UnsafeBufferPointer(start: valueWord.utf8Start, count: valueWord.utf8CodeUnitCount)
+            t.forEachMember(h.tapeIndex) { k, v in
+                if name == nil && t.equals(k, nameBytes) {
+                    name = v
+                } else if value == nil && t.equals(k, valueBytes) {
+                    value = v
+                }
+            }
+            return (name.map(t.value), value.map(t.value))
+        }
+    }
+
     /// `Link: <url>; rel=…, <url>; …`: every URL in angle brackets.
     private func linkHeader(_ b: UnsafeBufferPointer<UInt8>, location: String, header: String) {
         var i = 0
@@ -677,7 +709,25 @@ final class ContentScanner {
     }
 
     /// A URL: the password of its userinfo, its listed query (and fragment) parameters, detectors elsewhere.
+    /// A URL found clean is remembered (`cleanURLs`): records repeat their endpoints.
     func url(_ b: UnsafeBufferPointer<UInt8>, location: String, queryRule: String, header: String? = nil) {
+        // What the checks find in a URL depends on its bytes alone (the rule, the header and the location
+        // only name what they find; the line's stem offsets only let clean parts be skipped), except that
+        // its parameter names are checked as values only in a line holding some stem (`scanName`): the
+        // memo keeps the two cases apart. Not inside a nested value (its bounds depend on the nesting).
+        let memo = nesting == 0 && encodedDepth == 0 && jsonInString == 0
+        let tag: UInt8 = lineHits.isEmpty && lineSaturatedFrom == nil ? 1 : 2
+        if memo && cleanURLs.contains(b, tag: tag) { return }
+        let mark = hits.count
+        defer { if memo && hits.count == mark { cleanURLs.insert(b, tag: tag) } }
+        urlChecks(b, location: location, queryRule: queryRule, header: header)
+    }
+
+    /// URLs found clean, by line case (see `url`).
+    private let cleanURLs = ByteMemo(.urls)
+
+    /// `url`'s checks.
+    private func urlChecks(_ b: UnsafeBufferPointer<UInt8>, location: String, queryRule: String, header: String?) {
         let n = b.count
         // When `b` is the value as it stands in the line (no escape: the raw range is the text and its two
         // quotes), each part is prefiltered by its own raw range rather than the whole URL's.
@@ -900,9 +950,9 @@ final class ContentScanner {
     }
 
     /// Inline JSON body texts (as they stand in the line) found clean.
-    private let cleanBodies = CleanTextMemo()
+    private let cleanBodies = ByteMemo(.cleanTexts)
     /// Base64 body texts whose decoding was found clean, tagged by the content type's class.
-    private let cleanBase64Bodies = CleanTextMemo()
+    private let cleanBase64Bodies = ByteMemo(.cleanTexts)
 
     /// An inline utf8 body: a JSON document is scanned where it stands in the line (still escaped);
     /// anything else is decoded and dispatched by content.

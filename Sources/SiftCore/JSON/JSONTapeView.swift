@@ -96,7 +96,7 @@ public struct JSONTapeView {
     }
 
     /// The value of the first member named `name` of the object at `i`, as `JSONValue`'s subscript finds it.
-    public func member(_ i: Int, _ name: StaticString) -> Int? {
+    @inlinable public func member(_ i: Int, _ name: StaticString) -> Int? {
         let n = nodes[i]
         guard n.kind == .object, n.count > 0 else { return nil }
         return JSONValue.member(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount), of: i,

@@ -5,18 +5,18 @@ public struct JSONValue: @unchecked Sendable {
     public let doc: JSONDocument
     @usableFromInline let index: Int
 
-    @usableFromInline init(doc: JSONDocument, index: Int) {
+    @inlinable init(doc: JSONDocument, index: Int) {
         self.doc = doc
         self.index = index
     }
 
-    @usableFromInline var node: JSONNode { doc.nodes[index] }
+    @inlinable var node: JSONNode { doc.nodes[index] }
 
-    public var kind: JSONKind { node.kind }
-    public var isNull: Bool { node.kind == .null }
-    public var isObject: Bool { node.kind == .object }
-    public var isArray: Bool { node.kind == .array }
-    public var isString: Bool { node.kind == .string }
+    @inlinable public var kind: JSONKind { node.kind }
+    @inlinable public var isNull: Bool { node.kind == .null }
+    @inlinable public var isObject: Bool { node.kind == .object }
+    @inlinable public var isArray: Bool { node.kind == .array }
+    @inlinable public var isString: Bool { node.kind == .string }
 
     /// Number of members (object) or elements (array); 0 otherwise.
     public var count: Int {
@@ -41,7 +41,7 @@ public struct JSONValue: @unchecked Sendable {
     }
 
     /// The tape index of the value of the first member named `key` of the object at `nodes[object]`.
-    @inline(__always)
+    @inlinable
     static func member(_ key: UnsafeBufferPointer<UInt8>, of object: Int, count: Int, _ nodes: UnsafeBufferPointer<JSONNode>,
                        _ b: UnsafeBufferPointer<UInt8>, _ doc: JSONDocument) -> Int? {
         let length = key.count
@@ -105,7 +105,7 @@ public struct JSONValue: @unchecked Sendable {
     }
 
     /// Calls `body` for each element, in order.
-    public func forEachElement(_ body: (JSONValue) throws -> Void) rethrows {
+    @inlinable public func forEachElement(_ body: (JSONValue) throws -> Void) rethrows {
         let n = node
         guard n.kind == .array else { return }
         var i = index + 1
@@ -137,7 +137,7 @@ public struct JSONValue: @unchecked Sendable {
     }
 
     /// Whether a string is exactly `text` (no allocation when unescaped).
-    public func stringEquals(_ text: StaticString) -> Bool {
+    @inlinable public func stringEquals(_ text: StaticString) -> Bool {
         let n = node
         guard n.kind == .string else { return false }
         if n.escaped { return stringBytes.elementsEqual(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)) }
@@ -242,7 +242,7 @@ public struct JSONValue: @unchecked Sendable {
     }
 
     /// The value's exact JSON text as written in the input.
-    public var rawBytes: ArraySlice<UInt8> {
+    @inlinable public var rawBytes: ArraySlice<UInt8> {
         let n = node
         if n.kind == .string { return doc.bytes[Int(n.start) - 1..<Int(n.end) + 1] }
         return doc.bytes[Int(n.start)..<Int(n.end)]

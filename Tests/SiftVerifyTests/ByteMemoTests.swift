@@ -3,11 +3,11 @@ import Testing
 @testable import SiftCore
 @testable import SiftVerify
 
-/// Bodies found clean are not checked again when the same bytes come back (`CleanTextMemo`): only
+/// Bodies found clean are not checked again when the same bytes come back (`ByteMemo`, `.cleanTexts`): only
 /// exactly the same bytes count as seen, and a body that raised anything is checked every time.
-@Suite struct CleanTextMemoTests {
+@Suite struct ByteMemoTests {
     @Test func onlyTheSameBytesUnderTheSameTagAreSeen() {
-        let memo = CleanTextMemo()
+        let memo = ByteMemo(.cleanTexts)
         let text = Array(String(repeating: "{\\\"page\\\": 3, \\\"items\\\": []} ", count: 8).utf8)
         text.withUnsafeBufferPointer { #expect(!memo.contains($0)) }
         text.withUnsafeBufferPointer { memo.insert($0) }
@@ -29,19 +29,42 @@ import Testing
     }
 
     @Test func aFullMemoStartsAgain() {
-        let memo = CleanTextMemo()
+        let memo = ByteMemo(.cleanTexts)
         let first = Array(String(repeating: "a", count: 100).utf8)
         first.withUnsafeBufferPointer { memo.insert($0) }
         var g = FastPathTests.Bytes(x: 9)
         // More than the memo keeps in all, in texts of the largest size kept.
-        for _ in 0..<(CleanTextMemo.arenaCapacity / CleanTextMemo.maxLength + 2) {
-            let t = (0..<CleanTextMemo.maxLength).map { _ in g.next() }
+        for _ in 0..<(ByteMemo.Policy.cleanTexts.arenaCapacity / ByteMemo.Policy.cleanTexts.maxLength + 2) {
+            let t = (0..<ByteMemo.Policy.cleanTexts.maxLength).map { _ in g.next() }
             t.withUnsafeBufferPointer { memo.insert($0) }
             t.withUnsafeBufferPointer { #expect(memo.contains($0)) }
         }
         first.withUnsafeBufferPointer { #expect(!memo.contains($0)) }
         // Longer than kept.
-        let long = [UInt8](repeating: 0x61, count: CleanTextMemo.maxLength + 1)
+        let long = [UInt8](repeating: 0x61, count: ByteMemo.Policy.cleanTexts.maxLength + 1)
+        long.withUnsafeBufferPointer { memo.insert($0) }
+        long.withUnsafeBufferPointer { #expect(!memo.contains($0)) }
+    }
+
+    /// The names' policy: every byte hashed, short strings kept, and a full memo keeps what it holds
+    /// and stops growing (names are few and the same ones all run long).
+    @Test func theNamesMemoStopsGrowingWhenFull() {
+        let memo = ByteMemo(.names)
+        let name = Array("Authorization".utf8)
+        name.withUnsafeBufferPointer { #expect(!memo.contains($0)) }
+        name.withUnsafeBufferPointer { memo.insert($0) }
+        name.withUnsafeBufferPointer { #expect(memo.contains($0)) }
+        Array("authorization".utf8).withUnsafeBufferPointer { #expect(!memo.contains($0)) }
+        name.withUnsafeBufferPointer { #expect(!memo.contains($0, tag: 1)) }
+        var g = FastPathTests.Bytes(x: 5)
+        var last: [UInt8] = []
+        for _ in 0..<(ByteMemo.Policy.names.arenaCapacity / ByteMemo.Policy.names.maxLength + 2) {
+            last = (0..<ByteMemo.Policy.names.maxLength).map { _ in g.next() }
+            last.withUnsafeBufferPointer { memo.insert($0) }
+        }
+        name.withUnsafeBufferPointer { #expect(memo.contains($0)) }
+        last.withUnsafeBufferPointer { #expect(!memo.contains($0)) }
+        let long = [UInt8](repeating: 0x61, count: ByteMemo.Policy.names.maxLength + 1)
         long.withUnsafeBufferPointer { memo.insert($0) }
         long.withUnsafeBufferPointer { #expect(!memo.contains($0)) }
     }
@@ -76,5 +99,31 @@ import Testing
         s.sessionId = Harness.sessionId
         for (i, l) in lines.enumerated() { serial.record(Record(line: i + 1, json: try JSONDocument(string: l).root), session: s) }
         #expect(serial.finish().map(\.seq) == found.map(\.seq))
+    }
+
+    /// URLs found clean are not checked again (`ByteMemo`, `.urls`): repeated clean, listed and
+    /// credential-named URLs, in lines with and without another stem (a query name is checked as a
+    /// value only in a line holding one), find exactly what each line finds checked on its own.
+    @Test func repeatedURLsFindWhatEachLineFindsAlone() throws {
+        let token = "ghp_" + Fake.s(36, Fake.alnum, seed: 16)
+        let encodedName = token.utf8.map { "%" + String($0, radix: 16, uppercase: true) }.joined()
+        let clean = "https://api.example.test/v1/orders?page=2"
+        let listed = "https://api.example.test/v1/orders?token=abc123&page=2"
+        let named = "https://api.example.test/v1/orders?\(encodedName)=1"
+        var lines: [String] = []
+        var seq = 1
+        for url in [clean, clean, listed, clean, listed, named, named, clean, named] {
+            // The same URL in a line with no other stem, then in one whose note holds `\u` (a stem).
+            lines.append(Harness.network(seq: seq, url: url, transactions: [url]))
+            seq += 1
+            lines.append(Harness.network(seq: seq, url: url, transactions: [url], extra: ["note": .string("\\u")]))
+            seq += 1
+        }
+        func key(_ f: Finding) -> String { "\(f.rule) \(f.seq ?? -1) \(f.location ?? "") \(f.fingerprint ?? f.message)" }
+        let together = try Harness.run(lines).map(key).sorted()
+        var alone: [String] = []
+        for l in lines { alone += try Harness.run([l]).map(key) }
+        #expect(together == alone.sorted())
+        #expect(together.contains { $0.hasPrefix("redaction.query ") })
     }
 }

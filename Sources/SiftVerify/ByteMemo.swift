@@ -9,13 +9,15 @@ import Darwin
 /// twice over them. A string counts as seen only when its bytes are equal to the kept ones (compared
 /// in full, no Unicode equivalence), so no input can pass for another; the hash only picks the slot.
 /// A `tag` tells apart what a string was checked as (the same bytes under another tag are another
-/// entry). The `Policy` sets the bounds, the hash and what happens when the arena is full.
+/// entry). Slots come in sets of `ways`: a string may stand in any slot of the set its hash picks, and
+/// a full set drops its oldest string for a new one (strings whose hashes meet both stay). The `Policy`
+/// sets the bounds, the hash and what happens when the arena is full.
 final class ByteMemo {
     struct Policy {
         /// Slots (a power of two).
         let slots: Int
-        /// Slots tried from the hashed one: 1 means one slot per hash, the newer string replacing the older.
-        let probes: Int
+        /// Slots per set (a power of two, at most `slots`).
+        let ways: Int
         /// Bytes kept in all; allocated on the first insertion.
         let arenaCapacity: Int
         /// Strings shorter than this are not kept (checking them costs about what looking them up does).
@@ -28,13 +30,13 @@ final class ByteMemo {
         let startAgainWhenFull: Bool
 
         /// Inline and base64 body texts found clean: large, and a run's recent ones are worth keeping.
-        static let cleanTexts = Policy(slots: 1024, probes: 1, arenaCapacity: 2 << 20, minLength: 64, maxLength: 256 << 10,
+        static let cleanTexts = Policy(slots: 1024, ways: 4, arenaCapacity: 2 << 20, minLength: 64, maxLength: 256 << 10,
                                        sampledHash: true, startAgainWhenFull: true)
-        /// URLs found clean: a run's endpoints repeat, and its ids and queries change (newer replaces older).
-        static let urls = Policy(slots: 4096, probes: 1, arenaCapacity: 1 << 20, minLength: 1, maxLength: 4096,
+        /// URLs found clean: a run's endpoints repeat, and its ids and queries change (start again when full).
+        static let urls = Policy(slots: 4096, ways: 4, arenaCapacity: 1 << 20, minLength: 1, maxLength: 4096,
                                  sampledHash: false, startAgainWhenFull: true)
         /// Names found clean: short, few, and the same ones all run long.
-        static let names = Policy(slots: 4096, probes: 8, arenaCapacity: 1 << 18, minLength: 1, maxLength: 256,
+        static let names = Policy(slots: 4096, ways: 8, arenaCapacity: 1 << 18, minLength: 1, maxLength: 256,
                                   sampledHash: false, startAgainWhenFull: false)
     }
 
@@ -47,7 +49,8 @@ final class ByteMemo {
     private var arenaUsed = 0
 
     init(_ policy: Policy) {
-        precondition(policy.slots > 0 && policy.slots & (policy.slots - 1) == 0 && policy.probes >= 1)
+        precondition(policy.slots > 0 && policy.slots & (policy.slots - 1) == 0)
+        precondition(policy.ways > 0 && policy.ways & (policy.ways - 1) == 0 && policy.ways <= policy.slots)
         precondition(!policy.sampledHash || policy.minLength >= 64, "the sampled hash reads 24 bytes from each end")
         self.policy = policy
         hashes = .allocate(capacity: policy.slots)
@@ -88,7 +91,8 @@ final class ByteMemo {
         return h | 1
     }
 
-    @inline(__always) private func slot(_ h: UInt64) -> Int { Int(truncatingIfNeeded: h >> 33) & (policy.slots - 1) }
+    /// The first slot of the set `h` picks.
+    @inline(__always) private func set(_ h: UInt64) -> Int { Int(truncatingIfNeeded: h >> 33) & (policy.slots - policy.ways) }
 
     @inline(__always) private func holds(_ s: Int, _ h: UInt64, _ p: UnsafePointer<UInt8>, _ n: Int, _ tag: UInt8,
                                          _ arena: UnsafeMutablePointer<UInt8>) -> Bool {
@@ -100,11 +104,10 @@ final class ByteMemo {
         let n = b.count
         guard n >= policy.minLength, n <= policy.maxLength, let p = b.baseAddress, let arena else { return false }
         let h = hash(p, n, tag)
-        var s = slot(h)
-        for _ in 0..<policy.probes {
+        let first = set(h)
+        for s in first..<(first + policy.ways) {
             if hashes[s] == 0 { return false }
             if holds(s, h, p, n, tag, arena) { return true }
-            s = (s + 1) & (policy.slots - 1)
         }
         return false
     }
@@ -121,19 +124,30 @@ final class ByteMemo {
         }
         guard let arena else { return }
         let h = hash(p, n, tag)
-        var s = slot(h)
-        for _ in 0..<policy.probes {
+        let first = set(h)
+        var s = first
+        while s < first + policy.ways {
+            if hashes[s] == 0 { break }
             if holds(s, h, p, n, tag, arena) { return }
-            if hashes[s] == 0 || policy.probes == 1 {
-                (arena + arenaUsed).update(from: p, count: n)
-                hashes[s] = h
-                offsets[s] = arenaUsed
-                lengths[s] = n
-                tags[s] = tag
-                arenaUsed += n
-                return
-            }
-            s = (s + 1) & (policy.slots - 1)
+            s += 1
         }
+        if s == first + policy.ways {
+            // A full set (oldest first): the oldest drops out, the others move one slot down, the new one goes last.
+            s = first + policy.ways - 1
+            var k = first
+            while k < s {
+                hashes[k] = hashes[k + 1]
+                offsets[k] = offsets[k + 1]
+                lengths[k] = lengths[k + 1]
+                tags[k] = tags[k + 1]
+                k += 1
+            }
+        }
+        (arena + arenaUsed).update(from: p, count: n)
+        hashes[s] = h
+        offsets[s] = arenaUsed
+        lengths[s] = n
+        tags[s] = tag
+        arenaUsed += n
     }
 }

@@ -886,15 +886,16 @@ final class ContentScanner {
     /// A body object: inline text, base64, or a blob reference (returned for the caller to resolve later).
     func body(_ v: JSONValue, location: String) -> String? {
         guard v.isObject else { return nil }
-        if v.member("blob") == nil, let enc = v.member("encoding"), enc.stringEquals("utf8"), let t = v.member("text"), t.isString {
-            textBody(t, contentType: v.member("contentType")?.string, location: location)
+        let m = ContentScanner.bodyMembers(v)
+        if m.blob == nil, let enc = m.encoding, enc.stringEquals("utf8"), let t = m.text, t.isString {
+            textBody(t, contentType: m.contentType?.string, location: location)
             extras(v, location: location)
             return nil
         }
-        if v.member("blob").map({ !$0.isString }) ?? true, let enc = v.member("encoding"), enc.stringEquals("base64"), let d = v.member("data"), d.isString {
+        if m.blob.map({ !$0.isString }) ?? true, let enc = m.encoding, enc.stringEquals("base64"), let d = m.data, d.isString {
             // What `Body` makes of it (`.base64`), decoded from the value's bytes without a String in between
             // (bytes that are not base64 fail the decoding either way).
-            let contentType = v.member("contentType")?.string
+            let contentType = m.contentType?.string
             let saved = rawRange, savedDirect = rawDirect
             // What `content` finds in the decoding depends on its bytes and on the content type's class
             // alone (multipart and form types aside): bytes found clean before are clean again.
@@ -921,14 +922,14 @@ final class ContentScanner {
         let body = Body(location: location, json: v)
         switch body.content {
         case .text:
-            if let t = v.member("text"), t.isString {
+            if let t = m.text, t.isString {
                 withStringBytes(t) { content($0, contentType: body.contentType, location: location, depth: 0) }
             }
         case .base64(let bytes, _):
             if let bytes { bytes.withUnsafeBufferPointer { content($0, contentType: body.contentType, location: location, depth: 0) } }
         case .blob(let hex, _, _, _):
             // A reference that is not `sha256:<64 hex>` is text like any other: a credential can stand there.
-            if hex == nil, let r = v.member("blob"), r.isString {
+            if hex == nil, let r = m.blob, r.isString {
                 withStringBytes(r) { shapes($0, hints: []) { "\(location).blob" } }
             }
             return hex
@@ -937,6 +938,45 @@ final class ContentScanner {
         }
         extras(v, location: location)
         return nil
+    }
+
+    /// The members of a body object `body` reads: the first of each name, as `member` finds it, in one pass.
+    struct BodyMembers {
+        var blob: JSONValue? = nil
+        var encoding: JSONValue? = nil
+        var text: JSONValue? = nil
+        var contentType: JSONValue? = nil
+        var data: JSONValue? = nil
+    }
+
+    private static let blobWord: StaticString = "blob"
+    private static let encodingWord: StaticString = "encoding"
+    private static let textWord: StaticString = "text"
+    private static let contentTypeWord: StaticString = "contentType"
+    private static let dataWord: StaticString = "data"
+
+    static func bodyMembers(_ v: JSONValue) -> BodyMembers {
+        v.doc.withTape { t in
+            var found: (blob: Int?, encoding: Int?, text: Int?, contentType: Int?, data: Int?) = (nil, nil, nil, nil, nil)
+            @inline(__always) func bytes(_ w: StaticString) -> UnsafeBufferPointer<UInt8> {
+                UnsafeBufferPointer(start: w.utf8Start, count: w.utf8CodeUnitCount)
+            }
+            t.forEachMember(v.tapeIndex) { k, x in
+                if found.blob == nil && t.equals(k, bytes(blobWord)) {
+                    found.blob = x
+                } else if found.encoding == nil && t.equals(k, bytes(encodingWord)) {
+                    found.encoding = x
+                } else if found.text == nil && t.equals(k, bytes(textWord)) {
+                    found.text = x
+                } else if found.contentType == nil && t.equals(k, bytes(contentTypeWord)) {
+                    found.contentType = x
+                } else if found.data == nil && t.equals(k, bytes(dataWord)) {
+                    found.data = x
+                }
+            }
+            return BodyMembers(blob: found.blob.map(t.value), encoding: found.encoding.map(t.value), text: found.text.map(t.value),
+                               contentType: found.contentType.map(t.value), data: found.data.map(t.value))
+        }
     }
 
     /// Any other member of a body object (a hostile writer's extras) gets the detectors.

@@ -46,6 +46,23 @@ import Testing
         long.withUnsafeBufferPointer { #expect(!memo.contains($0)) }
     }
 
+    /// Strings whose hashes pick the same set all stay, up to the set's ways; past that the oldest
+    /// drops out (one set of four here, so every string shares it).
+    @Test func aFullSetDropsItsOldestString() {
+        let oneSet = ByteMemo.Policy(slots: 4, ways: 4, arenaCapacity: 1 << 16, minLength: 1, maxLength: 256,
+                                     sampledHash: false, startAgainWhenFull: true)
+        let memo = ByteMemo(oneSet)
+        let texts = (0..<5).map { Array("text number \($0)".utf8) }
+        for t in texts.prefix(4) { t.withUnsafeBufferPointer { memo.insert($0) } }
+        for t in texts.prefix(4) { t.withUnsafeBufferPointer { #expect(memo.contains($0)) } }
+        texts[4].withUnsafeBufferPointer { memo.insert($0) }
+        texts[0].withUnsafeBufferPointer { #expect(!memo.contains($0)) }
+        for t in texts.dropFirst() { t.withUnsafeBufferPointer { #expect(memo.contains($0)) } }
+        // Inserting a string already held changes nothing.
+        texts[4].withUnsafeBufferPointer { memo.insert($0) }
+        for t in texts.dropFirst() { t.withUnsafeBufferPointer { #expect(memo.contains($0)) } }
+    }
+
     /// The names' policy: every byte hashed, short strings kept, and a full memo keeps what it holds
     /// and stops growing (names are few and the same ones all run long).
     @Test func theNamesMemoStopsGrowingWhenFull() {

@@ -416,7 +416,8 @@ public struct WaterfallRequest: Sendable {
     }
 
     /// Host of the URL (lowercased, no userinfo), when it has one.
-    public var host: String? { cachedHost ?? url.flatMap(WaterfallURL.host) }
+    /// (`record.url`, not the holder's `url`: read in place, without a copy of the request.)
+    public var host: String? { cachedHost ?? record.url.flatMap(WaterfallURL.host) }
 
     /// `METHOD host/path` without the query, for labels.
     public var shortTitle: String {
@@ -458,6 +459,20 @@ public struct WaterfallSession: Sendable {
     /// Requests in record order.
     public var requests: [WaterfallRequest]
 
+    /// What a report reads of every request (`RequestFacts`), request by request in record order,
+    /// each read where it stands: a request copied whole (as a call from another module through a
+    /// getter copies it) retains and releases every text it holds. `hosts` nil: no host is read;
+    /// else the host of each request, and whether it opened a connection when its host is in `hosts`
+    /// (or for every request when `hosts` is empty).
+    public func forEachRequest(hosts: Set<String>? = nil, _ body: (_ index: Int, _ facts: RequestFacts) -> Void) {
+        requests.withUnsafeBufferPointer { requests in
+            for i in requests.indices {
+                let facts = RequestFacts(requests[i], hosts: hosts)
+                body(i, facts)
+            }
+        }
+    }
+
     /// Requests by start time (as a network panel draws them; record order breaks ties, requests
     /// without a start come last). Text, Markdown and SVG use this order; JSON and CSV record order.
     /// Indices into `requests` (no copies: a large session holds many).
@@ -476,6 +491,38 @@ public struct WaterfallSession: Sendable {
         self.originUs = originUs
         self.originSource = originSource
         self.requests = requests
+    }
+}
+
+/// The few facts of a request a report ranks and counts by (`WaterfallSession.forEachRequest`).
+public struct RequestFacts {
+    public let sessionId: String?
+    public let seq: Int?
+    /// `WaterfallRequest.failed`.
+    public let failed: Bool
+    /// State `pending`.
+    public let pending: Bool
+    /// `WaterfallRequest.elapsedMs`.
+    public let elapsedMs: Double
+    /// `WaterfallRequest.host`, when hosts were asked for.
+    public let host: String?
+    /// `WaterfallRequest.openedConnection`, when asked for this request's host (else false).
+    public let openedConnection: Bool
+
+    @inline(__always) init(_ r: borrowing WaterfallRequest, hosts: Set<String>?) {
+        sessionId = r.record.sessionId
+        seq = r.record.seq
+        failed = NetworkRecord.failed(state: r.record.state, statusCode: r.record.statusCode)
+        pending = r.record.state == "pending"
+        elapsedMs = r.elapsedMs
+        if let hosts {
+            let h = r.host
+            host = h
+            openedConnection = (hosts.isEmpty || h.map(hosts.contains) == true) && r.openedConnection
+        } else {
+            host = nil
+            openedConnection = false
+        }
     }
 }
 

@@ -431,6 +431,31 @@ public struct WaterfallRequest: Sendable {
         transactions.withUnsafeBufferPointer { ts in ts.contains { $0.openedConnection } }
     }
 
+    // `elapsedMs`, `host` and `openedConnection` of the request at `p`, read field by field where it
+    // stands (a loop over many requests: a getter called on `p.pointee` copies the request whole,
+    // every text it holds retained and released).
+    @inline(__always) static func elapsedMs(_ p: UnsafePointer<WaterfallRequest>) -> Double {
+        let d = p.pointee.doubles
+        return d.1.isNaN ? (d.2.isNaN ? 0 : d.2) : d.1
+    }
+
+    @inline(__always) static func knownElapsedMs(_ p: UnsafePointer<WaterfallRequest>) -> Double? {
+        let d = p.pointee.doubles
+        return d.1.isNaN ? (d.2.isNaN ? nil : d.2) : d.1
+    }
+
+    @inline(__always) static func host(_ p: UnsafePointer<WaterfallRequest>) -> String? {
+        p.pointee.cachedHost ?? p.pointee.record.url.flatMap(WaterfallURL.host)
+    }
+
+    @inline(__always) static func openedConnection(_ p: UnsafePointer<WaterfallRequest>) -> Bool {
+        p.pointee.transactions.withUnsafeBufferPointer { ts in
+            guard let t = ts.baseAddress else { return false }
+            for k in ts.indices where (t + k).pointee.openedConnection { return true }
+            return false
+        }
+    }
+
     /// Phase totals over all transactions (a phase is nil when no transaction had it).
     public var phaseSums: WaterfallPhases {
         var s = WaterfallPhases()
@@ -466,10 +491,8 @@ public struct WaterfallSession: Sendable {
     /// (or for every request when `hosts` is empty).
     public func forEachRequest(hosts: Set<String>? = nil, _ body: (_ index: Int, _ facts: RequestFacts) -> Void) {
         requests.withUnsafeBufferPointer { requests in
-            for i in requests.indices {
-                let facts = RequestFacts(requests[i], hosts: hosts)
-                body(i, facts)
-            }
+            guard let base = requests.baseAddress else { return }
+            for i in requests.indices { body(i, RequestFacts(base + i, hosts: hosts)) }
         }
     }
 
@@ -509,16 +532,18 @@ public struct RequestFacts {
     /// `WaterfallRequest.openedConnection`, when asked for this request's host (else false).
     public let openedConnection: Bool
 
-    @inline(__always) init(_ r: borrowing WaterfallRequest, hosts: Set<String>?) {
-        sessionId = r.record.sessionId
-        seq = r.record.seq
-        failed = NetworkRecord.failed(state: r.record.state, statusCode: r.record.statusCode)
-        pending = r.record.state == "pending"
-        elapsedMs = r.elapsedMs
+    /// Read through `p`, field by field (a getter called on `p.pointee` would copy the request).
+    @inline(__always) init(_ p: UnsafePointer<WaterfallRequest>, hosts: Set<String>?) {
+        sessionId = p.pointee.record.sessionId
+        seq = p.pointee.record.seq
+        let state = p.pointee.record.state
+        failed = NetworkRecord.failed(state: state, statusCode: p.pointee.record.statusCode)
+        pending = state == "pending"
+        elapsedMs = WaterfallRequest.elapsedMs(p)
         if let hosts {
-            let h = r.host
+            let h = WaterfallRequest.host(p)
             host = h
-            openedConnection = (hosts.isEmpty || h.map(hosts.contains) == true) && r.openedConnection
+            openedConnection = (hosts.isEmpty || h.map(hosts.contains) == true) && WaterfallRequest.openedConnection(p)
         } else {
             host = nil
             openedConnection = false

@@ -106,7 +106,8 @@ public struct WaterfallSummary: Sendable {
         for s in sessions {
             requestCount += s.requests.count
             s.requests.withUnsafeBufferPointer { rs in
-                for i in rs.indices { transactionCount += rs[i].transactions.count }
+                guard let base = rs.baseAddress else { return }
+                for i in rs.indices { transactionCount += (base + i).pointee.transactions.count }
             }
         }
         self.requestCount = requestCount
@@ -134,10 +135,12 @@ public struct WaterfallSummary: Sendable {
                 var keys: [(String, Double)] = []
                 keys.reserveCapacity(s.requests.count)
                 s.requests.withUnsafeBufferPointer { rs in
+                    guard let base = rs.baseAddress else { return }
                     for i in rs.indices {
-                        for t in rs[i].transactions { phases.append(t.phases) }
-                        if let ms = rs[i].knownElapsedMs {
-                            keys.append((WaterfallURL.endpointKey(method: rs[i].record.method, url: rs[i].record.url), ms))
+                        let r = base + i
+                        for t in r.pointee.transactions { phases.append(t.phases) }
+                        if let ms = WaterfallRequest.knownElapsedMs(r) {
+                            keys.append((WaterfallURL.endpointKey(method: r.pointee.record.method, url: r.pointee.record.url), ms))
                         }
                     }
                 }
@@ -179,7 +182,8 @@ public struct WaterfallSummary: Sendable {
         ranked.reserveCapacity(requestCount)
         for (si, s) in sessions.enumerated() {
             s.requests.withUnsafeBufferPointer { rs in
-                for ri in rs.indices { ranked.append((rs[ri].elapsedMs, si, ri)) }
+                guard let base = rs.baseAddress else { return }
+                for ri in rs.indices { ranked.append((WaterfallRequest.elapsedMs(base + ri), si, ri)) }
             }
         }
         let top = max(0, options.slowest)
@@ -278,8 +282,9 @@ public struct WaterfallSummary: Sendable {
         }
         for s in sessions {
             s.requests.withUnsafeBufferPointer { requests in
+                guard let base = requests.baseAddress else { return }
                 for i in requests.indices {
-                    let h = requests[i].host
+                    let h = WaterfallRequest.host(base + i)
                     if h != run {
                         flush()
                         run = h
@@ -288,7 +293,7 @@ public struct WaterfallSummary: Sendable {
                     }
                     guard kept else { continue }
                     count.requests += 1
-                    if requests[i].openedConnection { count.opened += 1 }
+                    if WaterfallRequest.openedConnection(base + i) { count.opened += 1 }
                 }
             }
         }

@@ -159,9 +159,16 @@ public enum ReportCommand: SiftCommand {
         return run.status(counting: all)
     }
 
-    /// Releases `value` on a worker thread (the last reference to it is the worker's).
+    /// Releases `value` on a worker thread: the one reference left is the worker's (taken here,
+    /// with no copy kept on this thread), so the worker's release is the last.
     static func letGo<T: Sendable>(_ value: consuming T) {
-        let held = consume value
-        DispatchQueue.global().async { withExtendedLifetime(held) {} }
+        let held = Unmanaged.passRetained(Held(consume value))
+        nonisolated(unsafe) let last = held
+        DispatchQueue.global().async { last.release() }
+    }
+
+    private final class Held<T: Sendable>: @unchecked Sendable {
+        let value: T
+        init(_ value: consuming T) { self.value = value }
     }
 }

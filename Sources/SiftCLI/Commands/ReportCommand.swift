@@ -163,8 +163,7 @@ public enum ReportCommand: SiftCommand {
     /// with no copy kept on this thread), so the worker's release is the last.
     static func letGo<T: Sendable>(_ value: consuming T) {
         let held = Unmanaged.passRetained(Held(consume value))
-        nonisolated(unsafe) let last = held
-        DispatchQueue.global().async { last.release() }
+        DispatchQueue.global().async { held.release() }
     }
 
     private final class Held<T: Sendable>: @unchecked Sendable {

@@ -102,9 +102,13 @@ public struct WaterfallSummary: Sendable {
     public init(sessions: [WaterfallSession], options: Options = Options()) {
         var requestCount = 0
         var transactionCount = 0
+        // Requests by place, not copied (a request copied whole retains every text it holds).
         for s in sessions {
             requestCount += s.requests.count
-            for r in s.requests { transactionCount += r.transactions.count }
+            s.requests.withUnsafeBufferPointer { rs in
+                guard let base = rs.baseAddress else { return }
+                for i in rs.indices { transactionCount += (base + i).pointee.transactions.count }
+            }
         }
         self.requestCount = requestCount
         self.transactionCount = transactionCount
@@ -130,9 +134,15 @@ public struct WaterfallSummary: Sendable {
                 var phases: [WaterfallPhases] = []
                 var keys: [(String, Double)] = []
                 keys.reserveCapacity(s.requests.count)
-                for r in s.requests {
-                    for t in r.transactions { phases.append(t.phases) }
-                    if let ms = r.knownElapsedMs { keys.append((WaterfallURL.endpointKey(method: r.method, url: r.url), ms)) }
+                s.requests.withUnsafeBufferPointer { rs in
+                    guard let base = rs.baseAddress else { return }
+                    for i in rs.indices {
+                        let r = base + i
+                        for t in r.pointee.transactions { phases.append(t.phases) }
+                        if let ms = WaterfallRequest.knownElapsedMs(r) {
+                            keys.append((WaterfallURL.endpointKey(method: r.pointee.record.method, url: r.pointee.record.url), ms))
+                        }
+                    }
                 }
                 return (WaterfallSummary.timeline(s, options), phases, keys)
             }
@@ -171,7 +181,10 @@ public struct WaterfallSummary: Sendable {
         var ranked: [(ms: Double, s: Int, r: Int)] = []
         ranked.reserveCapacity(requestCount)
         for (si, s) in sessions.enumerated() {
-            for (ri, r) in s.requests.enumerated() { ranked.append((r.elapsedMs, si, ri)) }
+            s.requests.withUnsafeBufferPointer { rs in
+                guard let base = rs.baseAddress else { return }
+                for ri in rs.indices { ranked.append((WaterfallRequest.elapsedMs(base + ri), si, ri)) }
+            }
         }
         let top = max(0, options.slowest)
         ranked.sort { a, b in
@@ -198,8 +211,10 @@ public struct WaterfallSummary: Sendable {
 
     static func timeline(_ s: WaterfallSession, _ o: Options) -> Timeline {
         var intervals: [(Micros, Micros)] = []
-        for r in s.requests {
-            if let a = r.startUs, let b = r.endUs { intervals.append((a, max(a, b))) }
+        s.requests.withUnsafeBufferPointer { rs in
+            for i in rs.indices {
+                if let a = rs[i].startUs, let b = rs[i].endUs { intervals.append((a, max(a, b))) }
+            }
         }
         intervals.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
         let origin = s.originUs ?? intervals.first?.0 ?? 0
@@ -267,8 +282,9 @@ public struct WaterfallSummary: Sendable {
         }
         for s in sessions {
             s.requests.withUnsafeBufferPointer { requests in
+                guard let base = requests.baseAddress else { return }
                 for i in requests.indices {
-                    let h = requests[i].host
+                    let h = WaterfallRequest.host(base + i)
                     if h != run {
                         flush()
                         run = h
@@ -277,7 +293,7 @@ public struct WaterfallSummary: Sendable {
                     }
                     guard kept else { continue }
                     count.requests += 1
-                    if requests[i].openedConnection { count.opened += 1 }
+                    if WaterfallRequest.openedConnection(base + i) { count.opened += 1 }
                 }
             }
         }

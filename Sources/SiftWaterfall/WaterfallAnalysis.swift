@@ -146,10 +146,10 @@ public final class WaterfallCollector {
         if let q = consume parsed { p = q } else { p = WaterfallCollector.parse(record, at: b.place, limits: limits, pool: scratch) }
         // One copy of each repeated text for every request, whichever thread parsed it.
         p.request.intern(into: pool)
-        let request = p.request
         for n in p.notes { emit(n, b) }
-        if !b.pendingById.isEmpty, let id = request.recordId, request.state != "pending", b.pendingById[id] != nil {
-            b.pendingById[id] = nil
+        let request = (consume p).request
+        if !b.pendingById.isEmpty, let id = request.recordId, request.state != "pending", let at = b.pendingById.index(forKey: id) {
+            b.pendingById.remove(at: at)
         }
         if request.state == "pending" {
             let f = WaterfallCollector.finding(WaterfallRule.pending, b.place, request, location: "state",
@@ -584,6 +584,9 @@ public final class WaterfallAnalysis: Analysis {
         sentTs = false
     }
 
+    /// The waterfall reads no blob: the reader may hash blobs on a worker.
+    public var needsBlobHash: Bool { false }
+
     /// Every `waterfall.*` finding.
     public func finish() -> [Finding] {
         drain()
@@ -646,7 +649,7 @@ extension WaterfallRequest {
     /// `pool`'s copies: requests parsed on several threads, each with a pool of its own, share one
     /// copy of each text once filed, and the collector's pool counts them as one pool would.
     mutating func intern(into pool: StringPool) {
-        func i(_ s: inout String?) { if let t = s, t.utf8.count > 15 { s = pool.intern(t) } }
+        func i(_ s: inout String?) { if let t = s, t.utf8.count > 15 { s = pool.internCopy(t) } }
         i(&record.method)
         i(&record.url)
         i(&record.state)

@@ -102,9 +102,12 @@ public struct WaterfallSummary: Sendable {
     public init(sessions: [WaterfallSession], options: Options = Options()) {
         var requestCount = 0
         var transactionCount = 0
+        // Through the arrays' buffers, here and below: a request copied whole retains every text it holds.
         for s in sessions {
             requestCount += s.requests.count
-            for r in s.requests { transactionCount += r.transactions.count }
+            s.requests.withUnsafeBufferPointer { rs in
+                for i in rs.indices { transactionCount += rs[i].transactions.count }
+            }
         }
         self.requestCount = requestCount
         self.transactionCount = transactionCount
@@ -130,9 +133,15 @@ public struct WaterfallSummary: Sendable {
                 var phases: [WaterfallPhases] = []
                 var keys: [(String, Double)] = []
                 keys.reserveCapacity(s.requests.count)
-                for r in s.requests {
-                    for t in r.transactions { phases.append(t.phases) }
-                    if let ms = r.knownElapsedMs { keys.append((WaterfallURL.endpointKey(method: r.method, url: r.url), ms)) }
+                s.requests.withUnsafeBufferPointer { rs in
+                    for i in rs.indices {
+                        rs[i].transactions.withUnsafeBufferPointer { ts in
+                            for k in ts.indices { phases.append(ts[k].phases) }
+                        }
+                        if let ms = rs[i].knownElapsedMs {
+                            keys.append((WaterfallURL.endpointKey(method: rs[i].record.method, url: rs[i].record.url), ms))
+                        }
+                    }
                 }
                 return (WaterfallSummary.timeline(s, options), phases, keys)
             }
@@ -171,7 +180,9 @@ public struct WaterfallSummary: Sendable {
         var ranked: [(ms: Double, s: Int, r: Int)] = []
         ranked.reserveCapacity(requestCount)
         for (si, s) in sessions.enumerated() {
-            for (ri, r) in s.requests.enumerated() { ranked.append((r.elapsedMs, si, ri)) }
+            s.requests.withUnsafeBufferPointer { rs in
+                for ri in rs.indices { ranked.append((rs[ri].elapsedMs, si, ri)) }
+            }
         }
         let top = max(0, options.slowest)
         ranked.sort { a, b in
@@ -198,8 +209,10 @@ public struct WaterfallSummary: Sendable {
 
     static func timeline(_ s: WaterfallSession, _ o: Options) -> Timeline {
         var intervals: [(Micros, Micros)] = []
-        for r in s.requests {
-            if let a = r.startUs, let b = r.endUs { intervals.append((a, max(a, b))) }
+        s.requests.withUnsafeBufferPointer { rs in
+            for i in rs.indices {
+                if let a = rs[i].startUs, let b = rs[i].endUs { intervals.append((a, max(a, b))) }
+            }
         }
         intervals.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
         let origin = s.originUs ?? intervals.first?.0 ?? 0
@@ -268,7 +281,7 @@ public struct WaterfallSummary: Sendable {
         for s in sessions {
             s.requests.withUnsafeBufferPointer { requests in
                 for i in requests.indices {
-                    let h = requests[i].host
+                    let h = requests[i].cachedHost ?? requests[i].host
                     if h != run {
                         flush()
                         run = h

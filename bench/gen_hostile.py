@@ -6,6 +6,8 @@ ones at the 1 GiB bound.
 Usage: [SCALE=1] bench/gen_hostile.py OUTDIR [case…]  (no case: all)"""
 import gzip, io, json, os, sys, tarfile, zipfile, zlib, hashlib
 
+if len(sys.argv) < 2 or sys.argv[1].startswith("-"):
+    sys.exit(__doc__)
 out = sys.argv[1]
 os.makedirs(out, exist_ok=True)
 SCALE = int(os.environ.get("SCALE", "1"))

@@ -3,6 +3,8 @@
 (each with a failed request and a blank line), N cited and N uncited small blobs, and NLOGS log files.
 Usage: N=100000 NLOGS=5000 bench/gen_many.py OUTDIR [sessions] [blobs] [logs]"""
 import sys, os, json, zipfile, hashlib, uuid, random
+if len(sys.argv) < 2 or sys.argv[1].startswith("-"):
+    sys.exit(__doc__)
 out = sys.argv[1]
 os.makedirs(out, exist_ok=True)
 random.seed(7)

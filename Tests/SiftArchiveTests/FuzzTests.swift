@@ -1,20 +1,10 @@
 import Foundation
 import Testing
+import SiftTestSupport
 @testable import SiftArchive
 
 /// Damaged archives never crash, hang or read past their bounds: flip bytes in valid ones and walk.
 @Suite struct FuzzTests {
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test(arguments: ["zip", "zip64", "tar", "tar.gz", "jsonl.gz"])
     func mutatedArchivesNeverCrash(kind: String) {
         let body = Array(String(repeating: "{\"type\":\"log\",\"seq\":1}\n", count: 40).utf8)
@@ -26,7 +16,7 @@ import Testing
         case "tar.gz": base = gzip(makeTar([TarItem(name: "a", data: body), TarItem(name: "b", data: body)]))
         default: base = gzip(body) + gzip(body)
         }
-        var rng = SplitMix(state: UInt64(kind.utf8.count) * 7919)
+        var rng = SeededGenerator(seed: UInt64(kind.utf8.count) * 7919)
         let dir = TempDir()
         var limits = ReadLimits.default
         limits.maxInputBytes = 1 << 20

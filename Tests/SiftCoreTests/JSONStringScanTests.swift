@@ -1,4 +1,5 @@
 import Testing
+import SiftTestSupport
 @testable import SiftCore
 
 /// The string scanner reads sixteen bytes at a time (64 past a string's first block); what it makes of a
@@ -159,14 +160,8 @@ import Testing
     /// The byte classes of a block, found with the machine's vector instructions, are the portable
     /// code's and the bytes' own, wherever the bytes that matter fall.
     @Test func blockClassesMatchThePortableCode() {
-        var state: UInt64 = 0xB10C
-        func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var generator = SeededGenerator(seed: 0xB10C)
+        func next() -> UInt64 { generator.next() }
         let matter = Array(#""\/bfnrtu a"#.utf8)
         for round in 0..<20_000 {
             // Dense blocks, and plain ones with a rare byte that matters.
@@ -213,14 +208,8 @@ import Testing
 
     /// Random strings made mostly of the bytes that matter, of every length up to five blocks.
     @Test func randomStrings() {
-        var state: UInt64 = 0x5EED
-        func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var generator = SeededGenerator(seed: 0x5EED)
+        func next() -> UInt64 { generator.next() }
         let alphabet = Array(#"a\\\\\"nu0d8cDE/"#.utf8) + [0x01, 0x1F, 0x20, 0x7F, 0x80, 0xC3, 0xA9, 0xFF]
         for _ in 0..<40_000 {
             let length = Int(next() % 80)
@@ -289,14 +278,8 @@ import Testing
 
     /// Random long strings, dense with escapes, of every length up to seven 64-byte blocks.
     @Test func randomLongStrings() {
-        var state: UInt64 = 0x10C6
-        func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var generator = SeededGenerator(seed: 0x10C6)
+        func next() -> UInt64 { generator.next() }
         let plain = Array("abcdefgh ,:{}[]0123".utf8)
         let rare = Array(#"\\\\"nu0d8cDE/bfrt"#.utf8) + [0x01, 0x1F, 0x7F, 0x80, 0xC3, 0xA9, 0xE2, 0x82, 0xAC, 0xFF]
         for round in 0..<20_000 {

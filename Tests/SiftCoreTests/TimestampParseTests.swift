@@ -1,4 +1,5 @@
 import Testing
+import SiftTestSupport
 import SiftCore
 
 /// `Timestamp.parse` reads every form it did before, to the same double: the reference below is
@@ -72,11 +73,8 @@ import SiftCore
             "2026-1a-29T10:15:02Z", "2026-11-29T10:15:02+01:00x", "２026-11-29T10:15:02Z", "2026-11-29T10:15:02.123456789012345678901234567890Z",
         ]
         // Every fraction length up to 40 digits, with digits of a fixed pseudo-random sequence.
-        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
-        func next() -> Int {
-            seed = seed &* 6364136223846793005 &+ 1442695040888963407
-            return Int(seed >> 33)
-        }
+        var generator = SeededGenerator(seed: 0x9E37_79B9_7F4A_7C15)
+        func next() -> Int { Int(generator.next() >> 33) }
         for length in 1...40 {
             for _ in 0..<25 {
                 let digits = String((0..<length).map { _ in Character(String(next() % 10)) })

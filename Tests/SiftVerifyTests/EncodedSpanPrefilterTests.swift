@@ -1,4 +1,5 @@
 import Testing
+import SiftTestSupport
 @testable import SiftVerify
 
 /// The prefilter of encoded runs (`EncodedSpans.hasRun`, one byte in 20 looked at where there is no
@@ -14,11 +15,8 @@ import Testing
     }
 
     @Test func agreesWithAPlainScan() {
-        var x: UInt64 = 0x9E37_79B9_7F4A_7C15
-        func next(_ n: Int) -> Int {
-            x = x &* 6364136223846793005 &+ 1442695040888963407
-            return Int((x >> 33) % UInt64(n))
-        }
+        var generator = SeededGenerator(seed: 0x9E37_79B9_7F4A_7C15)
+        func next(_ n: Int) -> Int { generator.below(n) }
         let inRun = Array("aZ09+/_-".utf8), outside = Array(" .:=\"%".utf8)
         for _ in 0..<4000 {
             var b: [UInt8] = []

@@ -1,4 +1,5 @@
 import Foundation
+import SiftTestSupport
 @testable import SiftCore
 @testable import SiftVerify
 
@@ -16,12 +17,9 @@ enum Fake {
     /// A deterministic pseudo-random string over `alphabet` that mixes character classes.
     static func s(_ n: Int, _ alphabet: String, seed: UInt64 = 7) -> String {
         let a = Array(alphabet)
-        var x = seed &* 6364136223846793005 &+ 1442695040888963407
+        var generator = SeededGenerator(seed: seed)
         var out = ""
-        for _ in 0..<n {
-            x = x &* 6364136223846793005 &+ 1442695040888963407
-            out.append(a[Int((x >> 33) % UInt64(a.count))])
-        }
+        for _ in 0..<n { out.append(a[generator.below(a.count)]) }
         return out
     }
 

@@ -16,15 +16,11 @@ import Foundation
 ///   so the visitor only stops reading that entry; it must not report them again. An entry's
 ///   `source` is valid only during the callback.
 public enum InputWalker {
-    /// Walks `path` and calls `visit` once per regular file, in container order (sorted for folders),
-    /// then `end` once, still inside the walk: the visitor lets go there of what it kept of the
-    /// entries (a source may hold the walk), none of which it reads any more.
-    public static func walk(path: String, limits: ReadLimits = .default, visit: (ArchiveEntry) -> Void,
-                            end: () -> Void = {}) -> WalkResult {
+    /// Walks `path` and calls `visit` once per regular file, in container order (sorted for folders).
+    public static func walk(path: String, limits: ReadLimits = .default, visit: (ArchiveEntry) -> Void) -> WalkResult {
         withoutActuallyEscaping(visit) { visit in
             let state = WalkState(limits: limits, visit: visit)
             state.container = walkInput(path: path, state: state)
-            end()
             return state.result
         }
     }

@@ -635,9 +635,7 @@ public final class WaterfallAnalysis: Analysis {
             case .begin(let input, let file, let sessionId): c.beginSession(input: input, file: file, sessionId: sessionId)
             case .record(let r): c.add(r)
             case .network(let r, _):
-                let p = parsed[k]
-                parsed[k] = nil
-                c.add(r, parsed: p)
+                c.add(r, parsed: parsed[k].take())
             case .end(let sessionId, let launchedAt): c.endSession(sessionId: sessionId, launchedAt: launchedAt)
             }
         }

@@ -166,9 +166,8 @@ final class InputPass {
     func run() -> (InputSummary, [SessionSummary], BlobSummary, [Finding]) {
         for a in analyses { a.beginInput(input) }
         isFolderInput = input.path != "-" && PathBytes.isDirectory(input.path)
-        // The last session file is ended inside the walk: what it holds of its entry holds the walk.
-        let result = InputWalker.walk(path: input.path, limits: limits, visit: { entry in self.visit(entry) },
-                                      end: { self.finishPendingSession() })
+        let result = InputWalker.walk(path: input.path, limits: limits) { entry in self.visit(entry) }
+        finishPendingSession()
         checkBlobNames()
         input.container = sawHAR && [.jsonl, .jsonlGz, .stdin].contains(result.container) ? .har : result.container
         for issue in result.issues {
@@ -434,13 +433,16 @@ final class InputPass {
     /// What a read error of `entry` does: a finding, and the input is partial (exit 2, `pbsift: PATH:
     /// reason`). What the entry's own source threw, the walker has recorded already (`marker`); what
     /// the readers stacked on it throw (an inflater, a HAR stream) is reported here.
+    /// It holds the entry's name and the marker's flag, not the entry's source: a session file's
+    /// last lines may be checked after the walk has moved on (`pendingSession`).
     func readFailed(_ entry: ArchiveEntry, _ marker: ThrowMarker) -> (Error) -> Void {
-        { error in
-            guard !marker.threw else { return }
+        let name = entry.name, wholeInput = entry.isWholeInput, flag = marker.flag
+        return { error in
+            guard !flag.threw else { return }
             let problem = (error as? ArchiveError)?.problem ?? .corrupt
-            self.finding(problem.rawValue, .high, file: entry.name, message: "\(error)")
+            self.finding(problem.rawValue, .high, file: name, message: "\(error)")
             if problem.leavesInputPartial {
-                self.errors.append(entry.isWholeInput ? "\(error)" : "\(entry.name): \(error)")
+                self.errors.append(wholeInput ? "\(error)" : "\(name): \(error)")
                 self.partial = true
             }
         }
@@ -585,7 +587,8 @@ final class InputPass {
     /// One session file being read: its context, the lines in flight and what the checks keep
     /// between lines. Held by the pass while the file's last lines wait (`pendingSession`).
     struct SessionRead {
-        let entry: ArchiveEntry
+        /// The entry's name (not the entry: its source may hold the walk, which goes on meanwhile).
+        let name: String
         let s: SessionContext
         let root: String
         let blobsAvailable: Bool
@@ -627,7 +630,7 @@ final class InputPass {
         if ahead { lines.startAhead() }
         finishPendingSession()
         announce()
-        var r = SessionRead(entry: entry, s: s, root: root, blobsAvailable: blobsAvailable, idFromName: idFromName,
+        var r = SessionRead(name: entry.name, s: s, root: root, blobsAvailable: blobsAvailable, idFromName: idFromName,
                             lines: lines, onError: onError, repeated: RepeatedFindings(keep: findings.keep))
         if checkLines(&r, pauseWhenRead: true) {
             endSession(&r)
@@ -640,7 +643,7 @@ final class InputPass {
     /// where the source is read to its end and lines are left (`ParsedLines.pausesHere`), and returns
     /// false; true when every line was taken (or reading stopped).
     func checkLines(_ r: inout SessionRead, pauseWhenRead: Bool) -> Bool {
-        let s = r.s, lines = r.lines, entry = r.entry, idFromName = r.idFromName, blobsAvailable = r.blobsAvailable
+        let s = r.s, lines = r.lines, name = r.name, idFromName = r.idFromName, blobsAvailable = r.blobsAvailable
         /// A finding a line can repeat: built in full for the first of its rule, counted after.
         func note(_ rule: String, _ severity: Severity, line: Int, record: Record? = nil, count: Int = 1,
                   message: @autoclosure () -> String) {
@@ -678,7 +681,7 @@ final class InputPass {
                 s.damagedLines += 1
                 r.checker.damaged()
                 partial = true
-                errors.append("\(entry.name): line \(number) is \(bytes) bytes, over the \(limits.maxLineBytes)-byte line limit; skipped")
+                errors.append("\(name): line \(number) is \(bytes) bytes, over the \(limits.maxLineBytes)-byte line limit; skipped")
                 note("integrity.malformed-line", .medium, line: number,
                      message: "line of \(bytes) bytes is over the \(limits.maxLineBytes)-byte line limit; not read")
             case .line(let bytes, let number), .unterminated(let bytes, let number):
@@ -709,10 +712,10 @@ final class InputPass {
                     } else {
                         if reason == .tooDeep {
                             partial = true
-                            errors.append("\(entry.name): line \(number) nests deeper than \(limits.maxJSONDepth); skipped")
+                            errors.append("\(name): line \(number) nests deeper than \(limits.maxJSONDepth); skipped")
                         } else if reason == .tooMany {
                             partial = true
-                            errors.append("\(entry.name): line \(number) holds more than \(limits.maxJSONValues) JSON values; skipped")
+                            errors.append("\(name): line \(number) holds more than \(limits.maxJSONValues) JSON values; skipped")
                         }
                         note("integrity.malformed-line", .medium, line: number,
                              message: reason == .tooMany
@@ -1053,13 +1056,18 @@ struct SeqSeen {
 /// Remembers whether the wrapped source threw (so a problem is reported once, by whoever saw it first).
 final class ThrowMarker: ByteSource {
     let inner: ByteSource
-    private(set) var threw = false
+    /// Whether it threw, held apart from the source (`readFailed` keeps only this).
+    final class Flag: @unchecked Sendable {   // set by the thread reading, read after it let go of the source
+        fileprivate(set) var threw = false
+    }
+    let flag = Flag()
+    var threw: Bool { flag.threw }
     init(_ inner: ByteSource) { self.inner = inner }
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         do {
             return try inner.read(into: buffer)
         } catch {
-            threw = true
+            flag.threw = true
             throw error
         }
     }

@@ -23,7 +23,7 @@ struct ReadingRun {
 
     /// Rules whose finding means a check stopped at a bound: the input was not checked in full
     /// (exit status 2, whatever a baseline or `--fail-on` says).
-    static let boundRules: Set<String> = [VerifyRules.boundRule]
+    static let boundRules: Set<String> = [VerifyRules.boundRule, CorrelationRules.boundRule]
 
     /// Resolves the report options and the scope (unless `scoped` is false: the command keeps
     /// `--session` for itself). Throws `UsageError` for a value the parser could not judge.

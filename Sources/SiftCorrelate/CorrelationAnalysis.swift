@@ -146,15 +146,33 @@ public final class CorrelationAnalysis: Analysis {
     private var current: [ObjectIdentifier: Int] = [:]
     /// Records kept at most (a hostile export cannot make the join unbounded).
     public let maxRequests: Int
-    /// Network records past `maxRequests`, not kept.
+    /// Memory the kept records may hold, about: each one's box, its place in the lists and in the
+    /// join's result, and the texts of its own (repeated texts are pooled and bounded apart). The
+    /// default, 64 MiB, keeps about 190,000 records of the SDK's usual shape.
+    public let maxBytes: Int
+    /// Memory the kept records hold, about (what `maxBytes` bounds).
+    public private(set) var heldBytes = 0
+    /// Network records past `maxRequests` or `maxBytes`, not kept.
     public private(set) var droppedRequests = 0
+    /// Whether the first record not kept was left out for `maxRequests` (else for `maxBytes`).
+    private var droppedByCount = false
     /// The input where the first record was not kept.
     private var limitInput: String?
     /// Repeated texts (URLs, methods, states) shared between the records.
     private let pool = StringPool()
+    /// Texts are cut as the waterfall cuts them: a URL or id of megabytes is not held whole.
+    public static let textLimits = NetworkRecord.TextLimits(long: 2048)
+    /// What one kept record costs besides its own texts: its box, its slot in the collected list and
+    /// its `CorrelatedRequest` in the join's result.
+    static let fixedBytes = 48 + MemoryLayout<NetworkRecord>.stride + MemoryLayout<NetworkEntry>.stride
+        + MemoryLayout<CorrelatedRequest>.stride
 
     /// `maxRequests`: records kept at most; 0 collects the sessions only (a report without logs).
-    public init(maxRequests: Int = 1_000_000) { self.maxRequests = maxRequests }
+    /// `maxBytes`: memory they may hold, about.
+    public init(maxRequests: Int = 1_000_000, maxBytes: Int = 64 << 20) {
+        self.maxRequests = maxRequests
+        self.maxBytes = maxBytes
+    }
 
     /// Starts collecting a session.
     public func beginSession(_ session: SessionContext) {
@@ -185,13 +203,29 @@ public final class CorrelationAnalysis: Analysis {
         if sessions[k].sessionId == nil { sessions[k].sessionId = session.sessionId }
         guard record.type == .network else { return }
         guard maxRequests > 0 else { return }   // sessions only: no join, nothing left out of one
-        guard requests.count < maxRequests else {
-            droppedRequests += 1
-            if limitInput == nil { limitInput = session.input.path }
-            return
+        if droppedRequests == 0 && requests.count < maxRequests {
+            let e = CorrelationAnalysis.entry(record, input: session.input.path, file: session.file,
+                                              sessionId: sessions[k].sessionId ?? session.sessionId, pool: pool)
+            let cost = CorrelationAnalysis.heapBytes(e.record)
+            if heldBytes + cost + pool.unpooledBytes <= maxBytes {
+                heldBytes += cost
+                requests.append(e)
+                return
+            }
         }
-        requests.append(CorrelationAnalysis.entry(record, input: session.input.path, file: session.file,
-                                                  sessionId: sessions[k].sessionId ?? session.sessionId, pool: pool))
+        // Once one record is left out, so is every later one: the join covers a prefix of the
+        // export, and the finding says where it stops.
+        if droppedRequests == 0 { droppedByCount = requests.count >= maxRequests }
+        droppedRequests += 1
+        if limitInput == nil { limitInput = session.input.path }
+    }
+
+    /// What keeping `r` costs, about: the fixed part and the texts of its own.
+    static func heapBytes(_ r: NetworkRecord) -> Int {
+        var n = fixedBytes + StringPool.heapBytes(r.recordId) + StringPool.heapBytes(r.requestId)
+            + StringPool.heapBytes(r.error)
+        if r.echoedRequestId != r.requestId { n += StringPool.heapBytes(r.echoedRequestId) }
+        return n
     }
 
     /// Fills what only the reader knew (a session id from the file name).
@@ -203,7 +237,8 @@ public final class CorrelationAnalysis: Analysis {
 
     /// The join's view of one network record: its typed view, and the device times of its last transaction.
     public static func entry(_ record: Record, input: String, file: String, sessionId: String?, pool: StringPool? = nil) -> NetworkEntry {
-        var e = NetworkEntry(record: NetworkRecord(network: record, input: input, file: file, sessionId: sessionId, pool: pool))
+        var e = NetworkEntry(record: NetworkRecord(network: record, input: input, file: file, sessionId: sessionId,
+                                                   limits: textLimits, pool: pool))
         if let last = record.json["metrics", "transactions"]?.elements.last {
             func t(_ k: String) -> Double? { last[k]?.string.flatMap(Timestamp.parse) }
             e.requestStart = t("requestStart")
@@ -217,8 +252,10 @@ public final class CorrelationAnalysis: Analysis {
     /// Says how many network records the join did not keep (`correlation.limit`): a bound reached is never silent.
     public func finish() -> [Finding] {
         guard droppedRequests > 0 else { return [] }
-        return [Finding(rule: CorrelationRules.catalogue["correlation.limit"], severity: .medium, input: limitInput ?? "-",
-                        message: "\(droppedRequests) network records beyond the limit of \(maxRequests) were not kept for the join: "
+        return [Finding(rule: CorrelationRules.catalogue[CorrelationRules.boundRule], severity: .medium, input: limitInput ?? "-",
+                        message: "\(droppedRequests) network records beyond "
+                            + (droppedByCount ? "the limit of \(maxRequests) records" : "\(Human.bytes(maxBytes)) of records held")
+                            + " were not kept for the join: "
                             + "their server lines were not looked for")]
     }
 

@@ -4,11 +4,13 @@ import SiftCore
 public enum CorrelationRules {
     /// The correlation's rules by id.
     public static let catalogue = RuleCatalogue(all)
+    /// The rule of records the join left out: what it says was not checked, so the exit status is 2.
+    public static let boundRule = "correlation.limit"
 
     public static let all: [Rule] = [
         Rule("correlation.echo-mismatch", .medium, "The server echoed a different request id than the one the SDK minted."),
         Rule("correlation.limit", .medium,
-             "Network records beyond the join's limit were not kept: their server lines were not looked for, so nothing is said of them."),
+             "Network records beyond the join's limit (1,000,000 records, 64 MiB held) were not kept: their server lines were not looked for, so nothing is said of them (exit status 2)."),
         Rule("correlation.server-time-implausible", .medium,
              "A server line reports a duration longer than the device's whole request; it is not used for the server/network split."),
         Rule("correlation.skew-disagreement", .medium,

@@ -38,26 +38,27 @@ public final class RequestDigest: @unchecked Sendable {
         defer { lock.unlock() }
         let si = sessionCount
         sessionCount += 1
-        let requests = session.requests
-        for ri in requests.indices {
-            let sessionId = requests[ri].sessionId
+        // Each request's facts read in place (a request copied whole retains every text it holds);
+        // only the few kept are copied.
+        session.forEachRequest(hosts: []) { ri, r in
+            let sessionId = r.sessionId
             if !manyIds && !sessionIds.contains(sessionId) {
                 if sessionIds.count < RequestDigest.maxSessionIds { sessionIds.append(sessionId) } else { manyIds = true }
             }
-            if let h = requests[ri].host {
-                let opened = requests[ri].transactions.contains(where: \.openedConnection) ? 1 : 0
+            if let h = r.host {
+                let opened = r.openedConnection ? 1 : 0
                 hosts[h, default: (0, 0)].requests += 1
                 hosts[h, default: (0, 0)].opened += opened
             }
-            let ms = requests[ri].elapsedMs
-            if requests[ri].failed {
+            let ms = r.elapsedMs
+            if r.failed {
                 failedCount += 1
-                if failed.count < SupportReport.maxFailedShown { failed.append(requests[ri]) }
-                if slowestFailed.map({ ms > $0.elapsedMs }) ?? true { slowestFailed = requests[ri] }
-            } else if requests[ri].state != "pending" && slowest > 0 {
-                let c = (ms: ms, seq: requests[ri].seq ?? 0, s: si, r: ri)
+                if failed.count < SupportReport.maxFailedShown { failed.append(session.requests[ri]) }
+                if slowestFailed.map({ ms > $0.elapsedMs }) ?? true { slowestFailed = session.requests[ri] }
+            } else if !r.pending && slowest > 0 {
+                let c = (ms: ms, seq: r.seq ?? 0, s: si, r: ri)
                 if slow.count == slowest, let worst = slow.last, !RequestDigest.before(c, (worst.ms, worst.seq, worst.s, worst.r)) {
-                    continue
+                    return
                 }
                 // The first place whose candidate comes after this one.
                 var lo = 0, hi = slow.count
@@ -66,7 +67,7 @@ public final class RequestDigest: @unchecked Sendable {
                     let m = slow[mid]
                     if RequestDigest.before((m.ms, m.seq, m.s, m.r), c) { lo = mid + 1 } else { hi = mid }
                 }
-                slow.insert((c.ms, c.seq, c.s, c.r, requests[ri]), at: lo)
+                slow.insert((c.ms, c.seq, c.s, c.r, session.requests[ri]), at: lo)
                 if slow.count > slowest { slow.removeLast() }
             }
         }

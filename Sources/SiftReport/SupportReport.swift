@@ -107,30 +107,33 @@ public struct SupportReport: Sendable {
         var failed: [WaterfallRequest] = []
         var failedCount = 0
         var slowestFailed: WaterfallRequest?
+        var slowestFailedMs: Double?
         var candidates: [(ms: Double, seq: Int, s: Int, r: Int)] = []
         // Whether the requests name more than one session: the first id, and whether another was seen
         // (a set of every request's id would hash each one).
         var firstSessionId: String?? = nil
         var otherSession = false
-        // By index, reading only the fields looked at: a request copied whole retains every text it holds.
+        // By index, reading only the fields looked at, in place: a request copied whole retains every
+        // text it holds.
         let sessions = waterfall.sessions
         for si in sessions.indices {
-            let requests = sessions[si].requests
-            for ri in requests.indices {
-                let sessionId = requests[ri].sessionId
+            sessions[si].forEachRequest { ri, r in
                 if let first = firstSessionId {
-                    if !otherSession && first != sessionId { otherSession = true }
+                    if !otherSession && first != r.sessionId { otherSession = true }
                 } else {
-                    firstSessionId = .some(sessionId)
+                    firstSessionId = .some(r.sessionId)
                 }
-                let ms = requests[ri].elapsedMs
-                if requests[ri].failed {
+                let ms = r.elapsedMs
+                if r.failed {
                     // The first few in full; the rest counted, and the slowest of them kept.
                     failedCount += 1
-                    if failed.count < SupportReport.maxFailedShown { failed.append(requests[ri]) }
-                    if slowestFailed.map({ ms > $0.elapsedMs }) ?? true { slowestFailed = requests[ri] }
-                } else if requests[ri].state != "pending" {
-                    candidates.append((ms, requests[ri].seq ?? 0, si, ri))
+                    if failed.count < SupportReport.maxFailedShown { failed.append(sessions[si].requests[ri]) }
+                    if slowestFailedMs.map({ ms > $0 }) ?? true {
+                        slowestFailed = sessions[si].requests[ri]
+                        slowestFailedMs = ms
+                    }
+                } else if !r.pending {
+                    candidates.append((ms, r.seq ?? 0, si, ri))
                 }
             }
         }

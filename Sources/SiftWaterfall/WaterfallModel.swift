@@ -416,7 +416,8 @@ public struct WaterfallRequest: Sendable {
     }
 
     /// Host of the URL (lowercased, no userinfo), when it has one.
-    public var host: String? { cachedHost ?? url.flatMap(WaterfallURL.host) }
+    /// (`record.url`, not the holder's `url`: read in place, without a copy of the request.)
+    public var host: String? { cachedHost ?? record.url.flatMap(WaterfallURL.host) }
 
     /// `METHOD host/path` without the query, for labels.
     public var shortTitle: String {
@@ -428,6 +429,31 @@ public struct WaterfallRequest: Sendable {
     /// Whether some transaction of the request paid for a new connection (`WaterfallTransaction.openedConnection`).
     public var openedConnection: Bool {
         transactions.withUnsafeBufferPointer { ts in ts.contains { $0.openedConnection } }
+    }
+
+    // `elapsedMs`, `host` and `openedConnection` of the request at `p`, read field by field where it
+    // stands (a loop over many requests: a getter called on `p.pointee` copies the request whole,
+    // every text it holds retained and released).
+    @inline(__always) static func elapsedMs(_ p: UnsafePointer<WaterfallRequest>) -> Double {
+        let d = p.pointee.doubles
+        return d.1.isNaN ? (d.2.isNaN ? 0 : d.2) : d.1
+    }
+
+    @inline(__always) static func knownElapsedMs(_ p: UnsafePointer<WaterfallRequest>) -> Double? {
+        let d = p.pointee.doubles
+        return d.1.isNaN ? (d.2.isNaN ? nil : d.2) : d.1
+    }
+
+    @inline(__always) static func host(_ p: UnsafePointer<WaterfallRequest>) -> String? {
+        p.pointee.cachedHost ?? p.pointee.record.url.flatMap(WaterfallURL.host)
+    }
+
+    @inline(__always) static func openedConnection(_ p: UnsafePointer<WaterfallRequest>) -> Bool {
+        p.pointee.transactions.withUnsafeBufferPointer { ts in
+            guard let t = ts.baseAddress else { return false }
+            for k in ts.indices where (t + k).pointee.openedConnection { return true }
+            return false
+        }
     }
 
     /// Phase totals over all transactions (a phase is nil when no transaction had it).
@@ -458,6 +484,18 @@ public struct WaterfallSession: Sendable {
     /// Requests in record order.
     public var requests: [WaterfallRequest]
 
+    /// What a report reads of every request (`RequestFacts`), request by request in record order,
+    /// each read where it stands: a request copied whole (as a call from another module through a
+    /// getter copies it) retains and releases every text it holds. `hosts` nil: no host is read;
+    /// else the host of each request, and whether it opened a connection when its host is in `hosts`
+    /// (or for every request when `hosts` is empty).
+    public func forEachRequest(hosts: Set<String>? = nil, _ body: (_ index: Int, _ facts: RequestFacts) -> Void) {
+        requests.withUnsafeBufferPointer { requests in
+            guard let base = requests.baseAddress else { return }
+            for i in requests.indices { body(i, RequestFacts(base + i, hosts: hosts)) }
+        }
+    }
+
     /// Requests by start time (as a network panel draws them; record order breaks ties, requests
     /// without a start come last). Text, Markdown and SVG use this order; JSON and CSV record order.
     /// Indices into `requests` (no copies: a large session holds many).
@@ -476,6 +514,40 @@ public struct WaterfallSession: Sendable {
         self.originUs = originUs
         self.originSource = originSource
         self.requests = requests
+    }
+}
+
+/// The few facts of a request a report ranks and counts by (`WaterfallSession.forEachRequest`).
+public struct RequestFacts {
+    public let sessionId: String?
+    public let seq: Int?
+    /// `WaterfallRequest.failed`.
+    public let failed: Bool
+    /// State `pending`.
+    public let pending: Bool
+    /// `WaterfallRequest.elapsedMs`.
+    public let elapsedMs: Double
+    /// `WaterfallRequest.host`, when hosts were asked for.
+    public let host: String?
+    /// `WaterfallRequest.openedConnection`, when asked for this request's host (else false).
+    public let openedConnection: Bool
+
+    /// Read through `p`, field by field (a getter called on `p.pointee` would copy the request).
+    @inline(__always) init(_ p: UnsafePointer<WaterfallRequest>, hosts: Set<String>?) {
+        sessionId = p.pointee.record.sessionId
+        seq = p.pointee.record.seq
+        let state = p.pointee.record.state
+        failed = NetworkRecord.failed(state: state, statusCode: p.pointee.record.statusCode)
+        pending = state == "pending"
+        elapsedMs = WaterfallRequest.elapsedMs(p)
+        if let hosts {
+            let h = WaterfallRequest.host(p)
+            host = h
+            openedConnection = (hosts.isEmpty || h.map(hosts.contains) == true) && WaterfallRequest.openedConnection(p)
+        } else {
+            host = nil
+            openedConnection = false
+        }
     }
 }
 

@@ -102,11 +102,12 @@ public struct WaterfallSummary: Sendable {
     public init(sessions: [WaterfallSession], options: Options = Options()) {
         var requestCount = 0
         var transactionCount = 0
-        // Through the arrays' buffers, here and below: a request copied whole retains every text it holds.
+        // Requests by place, not copied (a request copied whole retains every text it holds).
         for s in sessions {
             requestCount += s.requests.count
             s.requests.withUnsafeBufferPointer { rs in
-                for i in rs.indices { transactionCount += rs[i].transactions.count }
+                guard let base = rs.baseAddress else { return }
+                for i in rs.indices { transactionCount += (base + i).pointee.transactions.count }
             }
         }
         self.requestCount = requestCount
@@ -138,12 +139,12 @@ public struct WaterfallSummary: Sendable {
                 var slotOf: [String: Int] = [:]
                 var known: [String: [(method: String?, slot: Int)]] = [:]
                 s.requests.withUnsafeBufferPointer { rs in
+                    guard let base = rs.baseAddress else { return }
                     for i in rs.indices {
-                        rs[i].transactions.withUnsafeBufferPointer { ts in
-                            for k in ts.indices { phases.append(ts[k].phases) }
-                        }
-                        guard let ms = rs[i].knownElapsedMs else { continue }
-                        let method = rs[i].record.method, url = rs[i].record.url
+                        let r = base + i
+                        for t in r.pointee.transactions { phases.append(t.phases) }
+                        guard let ms = WaterfallRequest.knownElapsedMs(r) else { continue }
+                        let method = r.pointee.record.method, url = r.pointee.record.url
                         if let url, let hit = known[url]?.first(where: { $0.method == method }) {
                             groups[hit.slot].values.append(ms)
                             continue
@@ -209,8 +210,9 @@ public struct WaterfallSummary: Sendable {
             ranked.reserveCapacity(top + 1)
             for (si, s) in sessions.enumerated() {
                 s.requests.withUnsafeBufferPointer { rs in
+                    guard let base = rs.baseAddress else { return }
                     for ri in rs.indices where top > 0 {
-                        let x = (ms: rs[ri].elapsedMs, s: si, r: ri)
+                        let x = (ms: WaterfallRequest.elapsedMs(base + ri), s: si, r: ri)
                         if ranked.count == top {
                             guard before(x, ranked[top - 1]) else { continue }
                             ranked.removeLast()
@@ -223,7 +225,8 @@ public struct WaterfallSummary: Sendable {
             ranked.reserveCapacity(requestCount)
             for (si, s) in sessions.enumerated() {
                 s.requests.withUnsafeBufferPointer { rs in
-                    for ri in rs.indices { ranked.append((rs[ri].elapsedMs, si, ri)) }
+                    guard let base = rs.baseAddress else { return }
+                    for ri in rs.indices { ranked.append((WaterfallRequest.elapsedMs(base + ri), si, ri)) }
                 }
             }
             ranked.sort(by: before)
@@ -319,8 +322,9 @@ public struct WaterfallSummary: Sendable {
         }
         for s in sessions {
             s.requests.withUnsafeBufferPointer { requests in
+                guard let base = requests.baseAddress else { return }
                 for i in requests.indices {
-                    let h = requests[i].cachedHost ?? requests[i].host
+                    let h = WaterfallRequest.host(base + i)
                     if h != run {
                         flush()
                         run = h
@@ -329,7 +333,7 @@ public struct WaterfallSummary: Sendable {
                     }
                     guard kept else { continue }
                     count.requests += 1
-                    if requests[i].openedConnection { count.opened += 1 }
+                    if WaterfallRequest.openedConnection(base + i) { count.opened += 1 }
                 }
             }
         }

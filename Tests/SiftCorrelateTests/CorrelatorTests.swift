@@ -147,11 +147,42 @@ import SiftCore
         #expect(bounded.requests.count == 2 && bounded.droppedRequests == 4)
         let limit = outcome.findings.filter { $0.rule == "correlation.limit" }
         #expect(limit.count == 1)
-        #expect(limit.first?.message.hasPrefix("4 network records beyond the limit of 2") == true)
+        #expect(limit.first?.message.hasPrefix("4 network records beyond the limit of 2 records") == true)
         let sessionsOnly = CorrelationAnalysis(maxRequests: 0)
         let quiet = ExportReader().read(inputs: [examples + "/PalbeConsole"], analyses: [sessionsOnly])
         #expect(!quiet.findings.contains { $0.rule == "correlation.limit" })
         #expect(sessionsOnly.sessions.count == 1)
+    }
+
+    /// The join's records are bounded in memory too: texts are cut as the waterfall cuts them (a URL of
+    /// megabytes is not held whole), and past `maxBytes` the rest of the export is left out and said so.
+    @Test func theJoinIsBoundedInBytes() throws {
+        let dir = tempDir()
+        let header = #"{"type":"session","seq":0,"ts":"2026-11-29T12:55:01.000Z","formatVersion":1,"sessionId":"ses_big"}"#
+        func net(_ n: Int, url: String) -> String {
+            #"{"type":"network","seq":\#(n),"ts":"2026-11-29T12:55:02.000Z","id":"rec_\#(n)","method":"GET","url":"\#(url)","#
+                + #""state":"success","statusCode":200,"requestId":"\#(rid(n))","echoedRequestId":"\#(rid(n))"}"#
+        }
+        let long = "https://api.example.test/v1/x?q=" + String(repeating: "a", count: 100_000)
+        var lines = [header]
+        for n in 1...40 { lines.append(net(n, url: long + String(n))) }
+        write(dir + "/ses_big.jsonl", lines.joined(separator: "\n") + "\n")
+
+        let whole = CorrelationAnalysis()
+        _ = ExportReader().read(inputs: [dir + "/ses_big.jsonl"], analyses: [whole])
+        #expect(whole.requests.count == 40 && whole.droppedRequests == 0)
+        let url = try #require(whole.requests.first?.url)
+        #expect(url.count == CorrelationAnalysis.textLimits.long + 1 && url.hasSuffix("…"))
+        #expect(whole.heldBytes < 40 * 8192)
+
+        let one = CorrelationAnalysis.heapBytes(whole.requests[0].record)
+        let bounded = CorrelationAnalysis(maxBytes: 10 * one + one / 2)
+        let outcome = ExportReader().read(inputs: [dir + "/ses_big.jsonl"], analyses: [bounded])
+        #expect(bounded.requests.count == 10 && bounded.droppedRequests == 30)
+        #expect(bounded.requests.map(\.seq) == Array(1...10))
+        let limit = outcome.findings.filter { $0.rule == CorrelationRules.boundRule }
+        #expect(limit.count == 1)
+        #expect(limit.first?.message.hasPrefix("30 network records beyond \(Human.bytes(bounded.maxBytes)) of records held") == true)
     }
 }
 

@@ -140,15 +140,34 @@ public enum ReportCommand: SiftCommand {
         // again (they would be redacted and sorted a second time, and never shown).
         let waterfallReport = WaterfallReport(sessions: waterfall.takeSessions(), findings: [], redactor: redactor)
         let report = SupportReport(
-            outcome: outcome, findings: all, waterfall: waterfallReport, digest: digest, correlation: correlated, timeline: timeline,
+            outcome: outcome, findings: all, waterfall: consume waterfallReport, digest: digest, correlation: correlated, timeline: timeline,
             verifySummary: VerifySummary(findings: all.filter(VerifyCommand.reported), suppressed: suppressed, inputs: outcome.inputs,
                                          records: verify.recordsScanned, blobs: verify.blobsScanned),
             slowest: slowest, redactor: redactor)
-        // The inputs and findings as the report redacted them (not redacted a second time).
-        let output = FindingsOutput(command: spec.name, report: report, inputs: report.redactedOutcome.project(\.inputs),
-                                    findings: report.redactedFindings)
-        if let stopped = common.report(output, with: reporters, io: io, closedIsOK: true) { return stopped }
+        let stopped: ExitStatus?
+        do {
+            // The inputs and findings as the report redacted them (not redacted a second time).
+            let output = FindingsOutput(command: spec.name, report: report, inputs: report.redactedOutcome.project(\.inputs),
+                                        findings: report.redactedFindings)
+            stopped = common.report(output, with: reporters, io: io, closedIsOK: true)
+        }
+        // Written: what the report holds (every request and text of a large export) is let go on a
+        // worker, not one by one on this thread, which has nothing left to do but return.
+        letGo(consume report)
+        if let stopped { return stopped }
         // A bound that stopped verify's checks leaves the input not verified in full, whatever a baseline says.
         return run.status(counting: all)
+    }
+
+    /// Releases `value` on a worker thread: the one reference left is the worker's (taken here,
+    /// with no copy kept on this thread), so the worker's release is the last.
+    static func letGo<T: Sendable>(_ value: consuming T) {
+        let held = Unmanaged.passRetained(Held(consume value))
+        DispatchQueue.global().async { held.release() }
+    }
+
+    private final class Held<T: Sendable>: @unchecked Sendable {
+        let value: T
+        init(_ value: consuming T) { self.value = value }
     }
 }

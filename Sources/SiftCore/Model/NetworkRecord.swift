@@ -107,17 +107,19 @@ public struct NetworkRecord: NetworkRecordView, Sendable, Equatable {
     public var state: String?
     /// The error the request ended with: `description (domain code)`.
     public var error: String?
-    private var seqRaw = Int.min
-    private var statusRaw = Int.min
+    // Inlinable (seq and status): a record held inside a larger value in an array is read where it
+    // stands, not copied whole to call a getter in another module.
+    @usableFromInline var seqRaw = Int.min
+    @usableFromInline var statusRaw = Int.min
     private var tsRaw = Double.nan
     private var durationRaw = Double.nan
 
-    public var seq: Int? {
+    @inlinable public var seq: Int? {
         get { seqRaw == .min ? nil : seqRaw }
         set { seqRaw = newValue ?? .min }
     }
     /// The response status, absent when no response arrived.
-    public var statusCode: Int? {
+    @inlinable public var statusCode: Int? {
         get { statusRaw == .min ? nil : statusRaw }
         set { statusRaw = newValue ?? .min }
     }

@@ -146,10 +146,10 @@ public final class WaterfallCollector {
         if let q = consume parsed { p = q } else { p = WaterfallCollector.parse(record, at: b.place, limits: limits, pool: scratch) }
         // One copy of each repeated text for every request, whichever thread parsed it.
         p.request.intern(into: pool)
-        let request = p.request
         for n in p.notes { emit(n, b) }
-        if !b.pendingById.isEmpty, let id = request.recordId, request.state != "pending", b.pendingById[id] != nil {
-            b.pendingById[id] = nil
+        let request = (consume p).request
+        if !b.pendingById.isEmpty, let id = request.recordId, request.state != "pending", let at = b.pendingById.index(forKey: id) {
+            b.pendingById.remove(at: at)
         }
         if request.state == "pending" {
             let f = WaterfallCollector.finding(WaterfallRule.pending, b.place, request, location: "state",
@@ -584,6 +584,9 @@ public final class WaterfallAnalysis: Analysis {
         sentTs = false
     }
 
+    /// The waterfall reads no blob: the reader may hash blobs on a worker.
+    public var needsBlobHash: Bool { false }
+
     /// Every `waterfall.*` finding.
     public func finish() -> [Finding] {
         drain()
@@ -632,9 +635,7 @@ public final class WaterfallAnalysis: Analysis {
             case .begin(let input, let file, let sessionId): c.beginSession(input: input, file: file, sessionId: sessionId)
             case .record(let r): c.add(r)
             case .network(let r, _):
-                let p = parsed[k]
-                parsed[k] = nil
-                c.add(r, parsed: p)
+                c.add(r, parsed: parsed[k].take())
             case .end(let sessionId, let launchedAt): c.endSession(sessionId: sessionId, launchedAt: launchedAt)
             }
         }
@@ -646,7 +647,7 @@ extension WaterfallRequest {
     /// `pool`'s copies: requests parsed on several threads, each with a pool of its own, share one
     /// copy of each text once filed, and the collector's pool counts them as one pool would.
     mutating func intern(into pool: StringPool) {
-        func i(_ s: inout String?) { if let t = s, t.utf8.count > 15 { s = pool.intern(t) } }
+        func i(_ s: inout String?) { if let t = s, t.utf8.count > 15 { s = pool.internCopy(t) } }
         i(&record.method)
         i(&record.url)
         i(&record.state)

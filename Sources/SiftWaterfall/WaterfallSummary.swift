@@ -130,21 +130,39 @@ public struct WaterfallSummary: Sendable {
                 n += sessions[to].requests.count
                 to += 1
             }
-            let parts = Parallel.map(Array(sessions[from..<to])) { s -> (timeline: Timeline, phases: [WaterfallPhases], keys: [(String, Double)]) in
+            let parts = Parallel.map(Array(sessions[from..<to])) { s -> (timeline: Timeline, phases: [WaterfallPhases], groups: [(key: String, values: [Double])]) in
                 var phases: [WaterfallPhases] = []
-                var keys: [(String, Double)] = []
-                keys.reserveCapacity(s.requests.count)
+                // The session's times per endpoint, each endpoint's in request order (grouped here, on
+                // the worker, rather than request by request below). A session calls a few endpoints
+                // many times: each URL's key is worked out once per method.
+                var groups: [(key: String, values: [Double])] = []
+                var slotOf: [String: Int] = [:]
+                var known: [String: [(method: String?, slot: Int)]] = [:]
                 s.requests.withUnsafeBufferPointer { rs in
                     guard let base = rs.baseAddress else { return }
                     for i in rs.indices {
                         let r = base + i
                         for t in r.pointee.transactions { phases.append(t.phases) }
-                        if let ms = WaterfallRequest.knownElapsedMs(r) {
-                            keys.append((WaterfallURL.endpointKey(method: r.pointee.record.method, url: r.pointee.record.url), ms))
+                        guard let ms = WaterfallRequest.knownElapsedMs(r) else { continue }
+                        let method = r.pointee.record.method, url = r.pointee.record.url
+                        if let url, let hit = known[url]?.first(where: { $0.method == method }) {
+                            groups[hit.slot].values.append(ms)
+                            continue
                         }
+                        let key = WaterfallURL.endpointKey(method: method, url: url)
+                        let slot: Int
+                        if let found = slotOf[key] {
+                            slot = found
+                        } else {
+                            slot = groups.count
+                            slotOf[key] = slot
+                            groups.append((key, []))
+                        }
+                        if let url { known[url, default: []].append((method, slot)) }
+                        groups[slot].values.append(ms)
                     }
                 }
-                return (WaterfallSummary.timeline(s, options), phases, keys)
+                return (WaterfallSummary.timeline(s, options), phases, groups)
             }
             from = to
             for part in parts {
@@ -159,7 +177,8 @@ public struct WaterfallSummary: Sendable {
                     add(0, p.blocked); add(1, p.dns); add(2, p.tcp); add(3, p.tls)
                     add(4, p.request); add(5, p.waiting); add(6, p.download)
                 }
-                for (key, ms) in part.keys { byKey[key, default: []].append(ms) }
+                // Each endpoint's times in session order, then request order, as one loop would add them.
+                for g in part.groups { byKey[g.key, default: []] += g.values }
             }
         }
         self.timelines = timelines
@@ -178,18 +197,39 @@ public struct WaterfallSummary: Sendable {
         endpoints = Array(eps.prefix(options.maxEndpoints))
 
         // Rank by index: sorting the request structs themselves would copy every string they hold.
-        var ranked: [(ms: Double, s: Int, r: Int)] = []
-        ranked.reserveCapacity(requestCount)
-        for (si, s) in sessions.enumerated() {
-            s.requests.withUnsafeBufferPointer { rs in
-                guard let base = rs.baseAddress else { return }
-                for ri in rs.indices { ranked.append((WaterfallRequest.elapsedMs(base + ri), si, ri)) }
-            }
-        }
-        let top = max(0, options.slowest)
-        ranked.sort { a, b in
+        // Slowest first, then in session and request order: a total order, so the first `top` are
+        // the same whether every request is sorted or only the first `top` are kept on the way.
+        @inline(__always) func before(_ a: (ms: Double, s: Int, r: Int), _ b: (ms: Double, s: Int, r: Int)) -> Bool {
             if a.ms != b.ms { return a.ms > b.ms }
             return a.s != b.s ? a.s < b.s : a.r < b.r
+        }
+        let top = max(0, options.slowest)
+        var ranked: [(ms: Double, s: Int, r: Int)] = []
+        if top <= 64 {
+            // A few asked for (ten by default): kept in order as the requests go by.
+            ranked.reserveCapacity(top + 1)
+            for (si, s) in sessions.enumerated() {
+                s.requests.withUnsafeBufferPointer { rs in
+                    guard let base = rs.baseAddress else { return }
+                    for ri in rs.indices where top > 0 {
+                        let x = (ms: WaterfallRequest.elapsedMs(base + ri), s: si, r: ri)
+                        if ranked.count == top {
+                            guard before(x, ranked[top - 1]) else { continue }
+                            ranked.removeLast()
+                        }
+                        ranked.insert(x, at: ranked.firstIndex { before(x, $0) } ?? ranked.count)
+                    }
+                }
+            }
+        } else {
+            ranked.reserveCapacity(requestCount)
+            for (si, s) in sessions.enumerated() {
+                s.requests.withUnsafeBufferPointer { rs in
+                    guard let base = rs.baseAddress else { return }
+                    for ri in rs.indices { ranked.append((WaterfallRequest.elapsedMs(base + ri), si, ri)) }
+                }
+            }
+            ranked.sort(by: before)
         }
         let chosen = ranked.prefix(top).map { sessions[$0.s].requests[$0.r] }
         let hosts = chosen.isEmpty ? [:] : WaterfallSummary.hostStats(sessions, hosts: Set(chosen.compactMap(\.host)))

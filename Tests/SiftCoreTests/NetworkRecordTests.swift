@@ -77,4 +77,26 @@ import Testing
         #expect(c == d && address(c) != address(d))
         #expect(pool.unpooledBytes == 2 * StringPool.heapBytes(c))
     }
+
+    /// `internCopy` gives what `intern` gives and leaves the pool as `intern` does, whether the text
+    /// comes again in the same storage (another pool's copy) or in a new one, pooled or not.
+    @Test func internCopyEndsAsInternDoes() throws {
+        let texts = (0..<12).map { "https://api.example/v1/orders/\($0)?page=1" } + ["short", "tiny"]
+        // Another pool's copies: each text in one storage, asked for again and again.
+        let source = StringPool(maxEntries: 100, maxBytes: 1 << 20)
+        let copies = texts.map { t in Array(t.utf8).withUnsafeBufferPointer { source.string($0) } }
+        let plain = StringPool(maxEntries: 5, maxBytes: 1 << 20)
+        let memo = StringPool(maxEntries: 5, maxBytes: 1 << 20)
+        for round in 0..<3 {
+            for (k, s) in copies.enumerated() {
+                // Every third time a fresh copy of the text, in storage of its own.
+                let asked = (k + round) % 3 == 0 ? String(decoding: Array(s.utf8), as: UTF8.self) : s
+                let p = plain.intern(asked)
+                let m = memo.internCopy(asked)
+                #expect(p == m && p == texts[k])
+            }
+            #expect(plain.unpooledBytes == memo.unpooledBytes, "round \(round)")
+        }
+        #expect(memo.unpooledBytes > 0)
+    }
 }

@@ -370,6 +370,41 @@ public final class StringPool {
         while n < maxEntries * 2 { n *= 2 }
         slots = Array(repeating: nil, count: n)
         mask = n - 1
+        copies = .allocate(capacity: StringPool.copySlots)
+        copies.initialize(repeating: Copy(), count: StringPool.copySlots)
+    }
+
+    deinit {
+        copies.deinitialize(count: StringPool.copySlots)
+        copies.deallocate()
+    }
+
+    /// A text `internCopy` pooled, by the address of the storage it was asked with. The entry
+    /// holds that text, so no other text can take the address while it stands.
+    private struct Copy {
+        var address: UInt = 0
+        var asked: String?
+        var pooled = ""
+    }
+    private static let copySlots = 256
+    /// Held through a pointer: read for every text, with no access or uniqueness check each time.
+    private let copies: UnsafeMutablePointer<Copy>
+
+    /// `intern(s)`, for texts that come again and again in the same storage (another pool's copies,
+    /// when several threads each pool what they read): one seen before costs a comparison of
+    /// addresses, not a hash and a comparison of its bytes. The pool ends the same as with `intern`.
+    public func internCopy(_ s: String) -> String {
+        guard s.utf8.count > 15 else { return s }
+        guard let address = s.utf8.withContiguousStorageIfAvailable({ UInt(bitPattern: $0.baseAddress) }) else {
+            return intern(s)
+        }
+        let slot = copies + Int(truncatingIfNeeded: (address >> 4) ^ (address >> 12)) & (StringPool.copySlots - 1)
+        if slot.pointee.address == address, slot.pointee.asked != nil { return slot.pointee.pooled }
+        let unpooled = unpooledBytes
+        let out = intern(s)
+        // A text the pool could not keep is counted each time it is asked for, as `intern` does.
+        if unpooledBytes == unpooled { slot.pointee = Copy(address: address, asked: s, pooled: out) }
+        return out
     }
 
     @inline(__always) private static func hash(_ b: UnsafeBufferPointer<UInt8>) -> Int {

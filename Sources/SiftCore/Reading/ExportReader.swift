@@ -167,6 +167,7 @@ final class InputPass {
         for a in analyses { a.beginInput(input) }
         isFolderInput = input.path != "-" && PathBytes.isDirectory(input.path)
         let result = InputWalker.walk(path: input.path, limits: limits) { entry in self.visit(entry) }
+        finishPendingSession()
         checkBlobNames()
         input.container = sawHAR && [.jsonl, .jsonlGz, .stdin].contains(result.container) ? .har : result.container
         for issue in result.issues {
@@ -269,13 +270,23 @@ final class InputPass {
     func visit(_ entry: ArchiveEntry) {
         entries += 1
         // Names inside an input are data and can hold a credential: analyses that read every file get them.
-        if !entry.isWholeInput, analyses.contains(where: \.readsOtherFiles) {
-            let file = SessionContext(input: input, file: entry.name, root: "", blobsAvailable: false)
-            for a in analyses where a.readsOtherFiles { a.entryName(file) }
+        func announce() {
+            if !entry.isWholeInput, analyses.contains(where: \.readsOtherFiles) {
+                let file = SessionContext(input: input, file: entry.name, root: "", blobsAvailable: false)
+                for a in analyses where a.readsOtherFiles { a.entryName(file) }
+            }
         }
         // A bare file or standard input is one session file, whatever its name.
         let role: EntryRole = entry.isWholeInput
             ? .session(root: "", underSessions: false) : InputPass.role(of: entry.name)
+        // A session file after one still being checked is read ahead (`readSession`); anything else
+        // waits until the one before is ended.
+        var ahead = false
+        if case .session = role { ahead = pendingSession != nil }
+        if !ahead {
+            finishPendingSession()
+            announce()
+        }
         switch role {
         case .session(let root, let underSessions):
             // Sniff the bytes, not the name: a gzip'd session inside a folder or an archive (gzip in gzip too).
@@ -285,6 +296,10 @@ final class InputPass {
             let onError = readFailed(entry, marker)
             let sniffed = sniffHAR(entry: entry, source: source)
             if sniffed.isHAR {
+                if ahead {
+                    finishPendingSession()
+                    announce()
+                }
                 readHAR(entry: entry, source: sniffed.source, onError: onError)
             } else {
                 var source = sniffed.source
@@ -294,7 +309,8 @@ final class InputPass {
                     head = first.peeked
                     source = first
                 }
-                readSession(entry: entry, source: source, root: root, blobsAvailable: underSessions, onError: onError)
+                readSession(entry: entry, source: source, root: root, blobsAvailable: underSessions, onError: onError,
+                            announce: ahead ? announce : {})
             }
         case .blob(let root, let hex):
             readBlob(entry: entry, root: root, hex: hex)
@@ -417,13 +433,16 @@ final class InputPass {
     /// What a read error of `entry` does: a finding, and the input is partial (exit 2, `pbsift: PATH:
     /// reason`). What the entry's own source threw, the walker has recorded already (`marker`); what
     /// the readers stacked on it throw (an inflater, a HAR stream) is reported here.
+    /// It holds the entry's name and the marker's flag, not the entry's source: a session file's
+    /// last lines may be checked after the walk has moved on (`pendingSession`).
     func readFailed(_ entry: ArchiveEntry, _ marker: ThrowMarker) -> (Error) -> Void {
-        { error in
-            guard !marker.threw else { return }
+        let name = entry.name, wholeInput = entry.isWholeInput, flag = marker.flag
+        return { error in
+            guard !flag.threw else { return }
             let problem = (error as? ArchiveError)?.problem ?? .corrupt
-            self.finding(problem.rawValue, .high, file: entry.name, message: "\(error)")
+            self.finding(problem.rawValue, .high, file: name, message: "\(error)")
             if problem.leavesInputPartial {
-                self.errors.append(entry.isWholeInput ? "\(error)" : "\(entry.name): \(error)")
+                self.errors.append(wholeInput ? "\(error)" : "\(name): \(error)")
                 self.partial = true
             }
         }
@@ -565,40 +584,88 @@ final class InputPass {
 
     // MARK: sessions
 
+    /// One session file being read: its context, the lines in flight and what the checks keep
+    /// between lines. Held by the pass while the file's last lines wait (`pendingSession`).
+    struct SessionRead {
+        /// The entry's name (not the entry: its source may hold the walk, which goes on meanwhile).
+        let name: String
+        let s: SessionContext
+        let root: String
+        let blobsAvailable: Bool
+        let idFromName: String?
+        let lines: ParsedLines
+        let onError: (Error) -> Void
+        var checker = SequenceChecker()
+        var began = false
+        var unknownTypes: [String: (count: Int, first: Record)] = [:]
+        var repeated: RepeatedFindings
+    }
+
+    /// The session file whose source is read to its end, but whose last lines (at most
+    /// `ParsedLines.maxBatches` batches) are not checked yet: they are, and the file is ended, when the
+    /// walk hands over the next entry, after the next session file has started reading (so its lines
+    /// are read and parsed meanwhile), or when the walk ends. The analyses see the same calls in the
+    /// same order either way.
+    var pendingSession: SessionRead?
+
+    /// Checks the last lines of the pending session file, if any, and ends it.
+    func finishPendingSession() {
+        guard var r = pendingSession else { return }
+        pendingSession = nil
+        _ = checkLines(&r, pauseWhenRead: false)
+        endSession(&r)
+    }
+
     func readSession(entry: ArchiveEntry, source: ByteSource, root: String, blobsAvailable: Bool,
-                     onError: (Error) -> Void) {
+                     onError: @escaping (Error) -> Void, announce: () -> Void = {}) {
         let s = SessionContext(input: input, file: entry.name, root: root, blobsAvailable: blobsAvailable)
         let fileName = entry.name.split(separator: "/").last.map(String.init) ?? entry.name
         let idFromName = fileName.hasPrefix("ses_") ? String(fileName.prefix { $0 != "." }) : nil
         s.sessionId = idFromName
         let lines = ParsedLines(reader: LineReader(source: source, maxLine: limits.maxLineBytes), maxDepth: limits.maxJSONDepth,
                                 maxValues: limits.maxJSONValues)
-        defer { lines.finish() }
-        var checker = SequenceChecker()
-        var began = false
-        var unknownTypes: [String: (count: Int, first: Record)] = [:]
-        var repeated = RepeatedFindings(keep: findings.keep)
+        // A session file still being checked: this one starts reading now, on a thread of its own,
+        // and the one before is checked to its end while this one's first lines are parsed.
+        let ahead = pendingSession != nil
+        if ahead { lines.startAhead() }
+        finishPendingSession()
+        announce()
+        var r = SessionRead(name: entry.name, s: s, root: root, blobsAvailable: blobsAvailable, idFromName: idFromName,
+                            lines: lines, onError: onError, repeated: RepeatedFindings(keep: findings.keep))
+        if checkLines(&r, pauseWhenRead: true) {
+            endSession(&r)
+        } else {
+            pendingSession = r
+        }
+    }
+
+    /// Takes the lines of `r` and runs the checks and the analyses on each. With `pauseWhenRead`, stops
+    /// where the source is read to its end and lines are left (`ParsedLines.pausesHere`), and returns
+    /// false; true when every line was taken (or reading stopped).
+    func checkLines(_ r: inout SessionRead, pauseWhenRead: Bool) -> Bool {
+        let s = r.s, lines = r.lines, name = r.name, idFromName = r.idFromName, blobsAvailable = r.blobsAvailable
         /// A finding a line can repeat: built in full for the first of its rule, counted after.
         func note(_ rule: String, _ severity: Severity, line: Int, record: Record? = nil, count: Int = 1,
                   message: @autoclosure () -> String) {
-            repeated.note(rule, severity, line: line, seq: record?.seq, count: count, into: &findings) { n in
+            r.repeated.note(rule, severity, line: line, seq: record?.seq, count: count, into: &findings) { n in
                 if let record { return s.finding(rule, severity, record: record, message: message()) }
                 return s.finding(rule, severity, line: n, message: message())
             }
         }
         func begin() {
-            if !began {
-                began = true
+            if !r.began {
+                r.began = true
                 for a in analyses { a.beginSession(s) }
             }
         }
         loop: while !shouldStop() {
+            if pauseWhenRead && lines.pausesHere { return false }
             let item: ParsedLines.Item?
             do {
                 item = try lines.next()
             } catch {
                 // The lines before the damage were delivered; the rest of this file is lost.
-                onError(error)
+                r.onError(error)
                 break loop
             }
             guard let (event, parsed) = item else { break }
@@ -607,14 +674,14 @@ final class InputPass {
                 // Nothing to scan in them: the analyses never see blank lines.
                 begin()
                 s.damagedLines += count
-                checker.damaged(count)
+                r.checker.damaged(count)
                 note("integrity.malformed-line", .low, line: number, count: count, message: "blank line")
             case .tooLong(let number, let bytes):
                 begin()
                 s.damagedLines += 1
-                checker.damaged()
+                r.checker.damaged()
                 partial = true
-                errors.append("\(entry.name): line \(number) is \(bytes) bytes, over the \(limits.maxLineBytes)-byte line limit; skipped")
+                errors.append("\(name): line \(number) is \(bytes) bytes, over the \(limits.maxLineBytes)-byte line limit; skipped")
                 note("integrity.malformed-line", .medium, line: number,
                      message: "line of \(bytes) bytes is over the \(limits.maxLineBytes)-byte line limit; not read")
             case .line(let bytes, let number), .unterminated(let bytes, let number):
@@ -633,7 +700,7 @@ final class InputPass {
                     // own message is only worked out for the findings built in full.
                     begin()
                     s.damagedLines += 1
-                    checker.damaged()
+                    r.checker.damaged()
                     let maxDepth = limits.maxJSONDepth
                     func error() -> JSONParseError { failure ?? ParsedLines.parseError(bytes, maxDepth: maxDepth) }
                     let reason = failure?.reason ?? .syntax
@@ -645,10 +712,10 @@ final class InputPass {
                     } else {
                         if reason == .tooDeep {
                             partial = true
-                            errors.append("\(entry.name): line \(number) nests deeper than \(limits.maxJSONDepth); skipped")
+                            errors.append("\(name): line \(number) nests deeper than \(limits.maxJSONDepth); skipped")
                         } else if reason == .tooMany {
                             partial = true
-                            errors.append("\(entry.name): line \(number) holds more than \(limits.maxJSONValues) JSON values; skipped")
+                            errors.append("\(name): line \(number) holds more than \(limits.maxJSONValues) JSON values; skipped")
                         }
                         note("integrity.malformed-line", .medium, line: number,
                              message: reason == .tooMany
@@ -664,7 +731,7 @@ final class InputPass {
                 guard doc.root.isObject else {
                     begin()
                     s.damagedLines += 1
-                    checker.damaged()
+                    r.checker.damaged()
                     note("integrity.malformed-line", .medium, line: number, message: "line is JSON but not an object")
                     for a in analyses { a.damagedLine(bytes, line: number, session: s) }
                     continue loop
@@ -690,7 +757,7 @@ final class InputPass {
                             findings.append(s.finding("integrity.seq-gap", .high, record: record,
                                 message: "session header has seq \(seq), not 0"))
                         }
-                        checker.start(at: record.seq ?? 0)
+                        r.checker.start(at: record.seq ?? 0)
                         for a in analyses { a.record(record, session: s) }
                         continue loop
                     }
@@ -710,7 +777,7 @@ final class InputPass {
                     s.lastTs = max(s.lastTs ?? t, t)
                 }
                 if case .other = record.type {} else { palbeRecords += 1 }
-                if let problem = checker.check(record.seq) {
+                if let problem = r.checker.check(record.seq) {
                     note(problem.rule, .high, line: number, record: record, message: problem.message)
                 }
                 switch record.type {
@@ -719,22 +786,32 @@ final class InputPass {
                          message: "a realtime frame record is in the export; frames must never leave the device (their bodies carry access tokens)")
                 case .other(let name):
                     // A bounded number of names: each keeps its first record.
-                    countUnknown(&unknownTypes, name, record)
+                    countUnknown(&r.unknownTypes, name, record)
                 case .network:
                     checkBodies(record, s, bodies: prepared?.bodies)
                 case .session:
-                    countUnknown(&unknownTypes, "session", record)
+                    countUnknown(&r.unknownTypes, "session", record)
                 default:
                     break
                 }
                 for a in analyses { a.record(record, session: s) }
             }
         }
-        begin()
-        lines.finish()
-        repeated.flush(into: &findings)
-        roots[root, default: RootInfo()].bytes += lines.bytesRead
-        for (name, u) in unknownTypes.sorted(by: { $0.key < $1.key }) {
+        return true
+    }
+
+    /// Ends the session file of `r`: its counted findings, its unknown record types, the analyses'
+    /// `endSession`, and its place in the list.
+    func endSession(_ r: inout SessionRead) {
+        let s = r.s
+        if !r.began {
+            r.began = true
+            for a in analyses { a.beginSession(s) }
+        }
+        r.lines.finish()
+        r.repeated.flush(into: &findings)
+        roots[r.root, default: RootInfo()].bytes += r.lines.bytesRead
+        for (name, u) in r.unknownTypes.sorted(by: { $0.key < $1.key }) {
             let what = name.isEmpty ? "without a type" : (name == "session" ? "of type 'session' after the header"
                 : name == "\u{0}more" ? "of 100 or more other unknown types" : "of unknown type '\(name)'")
             findings.append(s.finding("integrity.unknown-record-type", .info, record: u.first,
@@ -979,13 +1056,18 @@ struct SeqSeen {
 /// Remembers whether the wrapped source threw (so a problem is reported once, by whoever saw it first).
 final class ThrowMarker: ByteSource {
     let inner: ByteSource
-    private(set) var threw = false
+    /// Whether it threw, held apart from the source (`readFailed` keeps only this).
+    final class Flag: @unchecked Sendable {   // set by the thread reading, read after it let go of the source
+        fileprivate(set) var threw = false
+    }
+    let flag = Flag()
+    var threw: Bool { flag.threw }
     init(_ inner: ByteSource) { self.inner = inner }
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         do {
             return try inner.read(into: buffer)
         } catch {
-            threw = true
+            flag.threw = true
             throw error
         }
     }

@@ -78,6 +78,32 @@ final class ParsedLines: @unchecked Sendable {
     /// Whether the first batch was read (`start()`), and whether a reading thread was started.
     private var started = false
     private var threadRunning = false
+    /// The reading thread let go of the source (set under `cond`): it reads no byte more.
+    private var released = false
+
+    /// Starts reading on a thread of its own right away, the first batch too (`start()` reads it on
+    /// the caller's thread): the next file of an export is read and parsed while the caller still
+    /// checks the end of the one before (`InputPass`'s read-ahead).
+    func startAhead() {
+        guard !started else { return }
+        started = true
+        guard reader != nil else {
+            producerDone = true
+            return
+        }
+        threadRunning = true
+        spawnReader(first: [], bytes: 0)
+    }
+
+    /// Whether the caller may stop taking lines here and leave the rest for later: a reading thread
+    /// has read the source to its end and let go of it, the lines before were all taken, and lines
+    /// are left (at most `maxBatches` batches). A file read by `start()` alone never stops here.
+    var pausesHere: Bool {
+        guard threadRunning && at >= current.items.count else { return false }
+        cond.lock()
+        defer { cond.unlock() }
+        return released && head < batches.count
+    }
 
     /// Reads the first batch on the caller's thread. A file that ends within it (most session files
     /// of an export of many) is parsed here too, with no thread and no hand-over: a thread per file
@@ -123,10 +149,18 @@ final class ParsedLines: @unchecked Sendable {
         }
         reader = r
         threadRunning = true
+        spawnReader(first: events, bytes: bytes)
+    }
+
+    /// The reading thread: hands `first` on, reads the rest, then lets go of the source.
+    private func spawnReader(first events: [LineReader.Event], bytes: Int) {
         Thread.detachNewThread { [self, events, bytes] in
             produce(first: events, bytes: bytes)
             self.readerBytes = self.reader?.bytesRead ?? 0
             self.reader = nil
+            cond.lock()
+            released = true
+            cond.unlock()
             done.signal()
         }
     }
@@ -174,7 +208,8 @@ final class ParsedLines: @unchecked Sendable {
             }
             return true
         }
-        var going = hand(first, bytes: firstBytes)
+        // `startAhead()` hands no first batch: this thread reads it too.
+        var going = first.isEmpty ? true : hand(first, bytes: firstBytes)
         while going {
             let event: LineReader.Event?
             do {

@@ -95,9 +95,18 @@ struct RequestJSONWriter {
         defer { out.free() }
         var ends: [Int] = []
         ends.reserveCapacity(requests.count)
-        for r in requests {
-            write(r, into: &out)
-            ends.append(out.count)
+        // Through the buffer where there is one: a request copied whole retains every text it holds.
+        let done: Void? = requests.withContiguousStorageIfAvailable { rs in
+            for i in rs.indices {
+                write(rs[i], into: &out)
+                ends.append(out.count)
+            }
+        }
+        if done == nil {
+            for r in requests {
+                write(r, into: &out)
+                ends.append(out.count)
+            }
         }
         return (out.array(), ends)
     }

@@ -36,20 +36,17 @@ final class SharedRedaction {
         last.deallocate()
     }
 
-    func text(_ s: String?, _ slot: Slot) -> String? {
-        guard let s else { return nil }
-        let memo = last + slot.rawValue
-        if let l = memo.pointee, l.text == s { return l.out }
-        let out = text(s) ?? s
-        memo.pointee = (s, out)
-        return out
-    }
+    func text(_ s: String?, _ slot: Slot) -> String? { remembered(s, slot) { self.text($0) } }
 
-    func url(_ s: String?, _ slot: Slot) -> String? {
+    func url(_ s: String?, _ slot: Slot) -> String? { remembered(s, slot) { self.url($0) } }
+
+    /// `redact(s)` (or `s` when it gives nil), taken from the slot's last text when `s` is that text.
+    @inline(__always)
+    private func remembered(_ s: String?, _ slot: Slot, _ redact: (String) -> String?) -> String? {
         guard let s else { return nil }
         let memo = last + slot.rawValue
         if let l = memo.pointee, l.text == s { return l.out }
-        let out = url(s) ?? s
+        let out = redact(s) ?? s
         memo.pointee = (s, out)
         return out
     }

@@ -511,10 +511,8 @@ final class VerifyWorker: @unchecked Sendable {
     }
 
     /// Turns the scanner's hits into findings (one per rule, place and value).
-    /// `recordId` is read only when there is a hit (most records have none).
-    private func emit(_ session: SessionPlace, line: Int?, seq: Int?, recordId readId: @autoclosure () -> String?) {
+    private func emit(_ session: SessionPlace, line: Int?, seq: Int?, recordId: String?) {
         guard !scanner.hits.isEmpty else { return }
-        let recordId = readId()
         var seen = Set<String>()
         for h in scanner.hits {
             if h.bound {
@@ -628,47 +626,21 @@ final class VerifyWorker: @unchecked Sendable {
         k.stringEquals("type") || k.stringEquals("seq") || k.stringEquals("ts")
     }
 
-    /// The record fields a record kind reads in its own way; any other name is `.other`.
-    enum Field {
-        case plain, level, message, metadata, url, request, response, metrics, error, webSocketMessages, other
-    }
-
-    /// Which field a member name is, from its bytes read once (as `stringEquals` compares them: an
-    /// escaped name decoded).
-    static func field(_ k: JSONValue) -> Field {
-        k.withStringUTF8 { b -> Field in
-            @inline(__always) func eq(_ t: StaticString) -> Bool {
-                b.count == t.utf8CodeUnitCount && memcmp(b.baseAddress!, t.utf8Start, b.count) == 0
-            }
-            switch b.count {
-            case 2: return eq("ts") ? .plain : .other
-            case 3: return eq("seq") ? .plain : eq("url") ? .url : .other
-            case 4: return eq("type") ? .plain : .other
-            case 5: return eq("level") ? .level : eq("error") ? .error : .other
-            case 7: return eq("message") ? .message : eq("request") ? .request : eq("metrics") ? .metrics : .other
-            case 8: return eq("metadata") ? .metadata : eq("response") ? .response : .other
-            case 18: return eq("_webSocketMessages") ? .webSocketMessages : .other
-            default: return .other
-            }
-        }
-    }
-
     // Member names are compared and classified where they stand on the tape (`forEachMemberName`);
     // their text is made only for a location or a message.
 
     private func network(_ j: JSONValue, refs: inout [String]) {
         j.forEachMemberName { key, v in
-            let field = VerifyWorker.field(key)
-            if field == .plain {
+            if VerifyWorker.isPlain(key) {
                 scanner.plainField(v, name: key)
-            } else if field == .url {
+            } else if key.stringEquals("url") {
                 if v.isString {
                     scanner.withStringBytes(v) { scanner.url($0, location: "request.url", queryRule: "redaction.query") }
                 } else {
                     genericValue(v, name: key)
                 }
-            } else if field == .request || field == .response {
-                let side = field == .request ? "request" : "response"
+            } else if key.stringEquals("request") || key.stringEquals("response") {
+                let side = key.stringEquals("request") ? "request" : "response"
                 guard v.isObject else { genericValue(v, name: key); return }
                 v.forEachMemberName { k, x in
                     if k.stringEquals("headers") && x.isArray {
@@ -682,7 +654,7 @@ final class VerifyWorker: @unchecked Sendable {
                         scanner.walk(x, &loc, names: nil, rule: "", what: "", listed: false, hints: scanner.hints(k))
                     }
                 }
-            } else if field == .metrics {
+            } else if key.stringEquals("metrics") {
                 guard v.isObject else { genericValue(v, name: key); return }
                 v.forEachMemberName { k, x in
                     if k.stringEquals("transactions") && x.isArray {
@@ -713,9 +685,9 @@ final class VerifyWorker: @unchecked Sendable {
                         scanner.walk(x, &loc, names: nil, rule: "", what: "", listed: false, hints: scanner.hints(k))
                     }
                 }
-            } else if field == .error {
+            } else if key.stringEquals("error") {
                 error(v)
-            } else if field == .webSocketMessages && v.isArray {
+            } else if key.stringEquals("_webSocketMessages") && v.isArray {
                 webSocketMessages(v)
             } else {
                 genericValue(v, name: key)
@@ -775,16 +747,15 @@ final class VerifyWorker: @unchecked Sendable {
 
     private func log(_ j: JSONValue) {
         j.forEachMemberName { key, v in
-            let field = VerifyWorker.field(key)
-            if field == .plain || field == .level {
+            if VerifyWorker.isPlain(key) || key.stringEquals("level") {
                 scanner.plainField(v, name: key)
-            } else if field == .message {
+            } else if key.stringEquals("message") {
                 scanner.freeText(v, location: "log.message")
-            } else if field == .metadata {
+            } else if key.stringEquals("metadata") {
                 var loc = Loc("log.metadata", jsonPath: true)
                 scanner.walk(v, &loc, names: scanner.bodyNames, rule: "redaction.metadata-field", what: "log metadata key",
                              listed: false, hints: [])
-            } else if field == .error {
+            } else if key.stringEquals("error") {
                 error(v)
             } else {
                 genericValue(v, name: key)

@@ -256,7 +256,8 @@ final class WalkState {
     /// Set once a bound is reached: the walk stops.
     var stopped = false
     private var entries = 0
-    private var seen: Set<String> = []
+    /// Every cleaned entry name delivered, for duplicates (long names held as digests).
+    private var seen = SeenNames()
 
     init(limits: ReadLimits, visit: @escaping (ArchiveEntry) -> Void) {
         self.limits = limits
@@ -301,7 +302,7 @@ final class WalkState {
                 issue(.unsafePath, entry: name, message: "entry name '\(raw)' \(why); read as '\(name)'")
             }
         }
-        if !seen.insert(name).inserted {
+        if !seen.insert(name) {
             issue(.duplicateEntry, entry: name, message: "entry '\(name)' appears more than once; every copy is read")
         }
         let es = EntrySource(inner: source, state: self, name: name, wholeInput: wholeInput)

@@ -201,13 +201,13 @@ public final class VerifyAnalysis: Analysis {
     /// Each part of the path is checked once per input (a folder once, not once per file in it).
     public func entryName(_ file: SessionContext) {
         let place = SessionPlace(file)
-        let parts = SecretHitFinder.nameParts(place.file).filter { namesSeen.insert(place.input + "\u{0}" + $0.path).inserted }
+        let parts = SecretHitFinder.nameParts(file.entryName).filter { namesSeen.insert(place.input + "\u{0}" + $0.path) }
         guard !parts.isEmpty else { return }
-        handle(.name(place, parts), bytes: place.file.utf8.count + VerifyAnalysis.itemCost)
+        handle(.name(place, parts), bytes: file.entryName.utf8.count + VerifyAnalysis.itemCost)
     }
 
-    /// Folder paths whose names were handed over, by `input \0 path`.
-    private var namesSeen = Set<String>()
+    /// Folder paths whose names were handed over, by `input \0 path` (long ones held as digests).
+    private var namesSeen = SeenNames()
 
     public func blob(_ blob: BlobContent) {
         // A second copy under the same name (a duplicate archive entry) is checked too when its bytes differ.
@@ -504,7 +504,7 @@ final class VerifyWorker: @unchecked Sendable {
             scanner.hits.removeAll(keepingCapacity: true)
             scanner.rawText(Array(part.name.utf8), location: part.isFolder ? "folder name" : "file name")
             var at = place
-            at.file = part.path
+            at.file = SessionContext.heldName(part.path)
             at.sessionId = nil
             emit(at, line: nil, seq: nil, recordId: nil)
         }

@@ -276,7 +276,7 @@ final class ScrubCollector: Analysis {
 
     /// File and folder names are data: a credential there is replaced in the copy's names.
     func entryName(_ file: SessionContext) {
-        for part in SecretHitFinder.nameParts(file.file) { hits += finder.hits(inName: part.name) }
+        for part in SecretHitFinder.nameParts(file.entryName) { hits += finder.hits(inName: part.name) }
     }
 
     func blob(_ blob: BlobContent) {

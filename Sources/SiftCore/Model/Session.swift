@@ -95,8 +95,13 @@ public final class InputContext: @unchecked Sendable {
 /// One session file being read. Fields fill in as the header and records arrive.
 public final class SessionContext: @unchecked Sendable {
     public let input: InputContext
-    /// The session file's name inside the input (`sessions/ses_….jsonl`), or `-` for stdin.
+    /// The session file's name inside the input (`sessions/ses_….jsonl`), or `-` for stdin, as it is
+    /// shown and held: a name longer than `SessionContext.heldNameBytes` is cut in the middle
+    /// (`SessionContext.heldName`), since every finding and session an analysis keeps holds it.
     public let file: String
+    /// The entry's name in full, for the checks that must see every byte of it (a credential in a
+    /// file or folder name); not held past the file's reading.
+    public let entryName: String
     /// The session root inside the input (the folder holding `sessions/`), `""` at the top.
     public let root: String
     /// Whether blob references can be resolved (false for a bare session file or stdin).
@@ -119,9 +124,38 @@ public final class SessionContext: @unchecked Sendable {
 
     init(input: InputContext, file: String, root: String, blobsAvailable: Bool) {
         self.input = input
-        self.file = file
+        self.file = SessionContext.heldName(file)
+        self.entryName = file
         self.root = root
         self.blobsAvailable = blobsAvailable
+    }
+
+    /// Names up to this many UTF-8 bytes are held whole.
+    public static let heldNameBytes = 512
+
+    /// `name` as analyses hold and show it: itself up to `heldNameBytes`, else its first and last
+    /// 255 bytes or less (whole characters) around `…`. Fifty thousand entries of 4 KiB names are
+    /// then not held whole by every session an analysis keeps; the leaf, where the session id is,
+    /// stays readable.
+    public static func heldName(_ name: String) -> String {
+        guard name.utf8.count > heldNameBytes else { return name }
+        let side = (heldNameBytes - 2) / 2
+        var head = "", tail: [Unicode.Scalar] = []
+        var n = 0
+        for c in name.unicodeScalars {
+            n += c.utf8.count
+            if n > side { break }
+            head.unicodeScalars.append(c)
+        }
+        n = 0
+        for c in name.unicodeScalars.reversed() {
+            n += c.utf8.count
+            if n > side { break }
+            tail.append(c)
+        }
+        var out = head + "…"
+        out.unicodeScalars.append(contentsOf: tail.reversed())
+        return out
     }
 
     public var userId: String? { header?["userId"]?.string }
@@ -195,7 +229,7 @@ public protocol Analysis: AnyObject {
     /// True when `otherText` wants the files that are neither session files nor blobs (default false).
     /// Such an analysis is also handed every entry's name (`entryName`).
     var readsOtherFiles: Bool { get }
-    /// The name of an entry inside the input (`file.file`: a session file, a blob, any other file), once
+    /// The name of an entry inside the input (`file.entryName`, in full: a session file, a blob, any other file), once
     /// per entry, before its content; only for analyses that say `readsOtherFiles`, and never for a bare
     /// file whose one entry is the input itself (its name is the user's own path).
     func entryName(_ file: SessionContext)

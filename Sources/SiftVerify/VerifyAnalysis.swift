@@ -511,8 +511,10 @@ final class VerifyWorker: @unchecked Sendable {
     }
 
     /// Turns the scanner's hits into findings (one per rule, place and value).
-    private func emit(_ session: SessionPlace, line: Int?, seq: Int?, recordId: String?) {
+    /// `recordId` is read only when there is a hit (most records have none).
+    private func emit(_ session: SessionPlace, line: Int?, seq: Int?, recordId readId: @autoclosure () -> String?) {
         guard !scanner.hits.isEmpty else { return }
+        let recordId = readId()
         var seen = Set<String>()
         for h in scanner.hits {
             if h.bound {
@@ -626,21 +628,47 @@ final class VerifyWorker: @unchecked Sendable {
         k.stringEquals("type") || k.stringEquals("seq") || k.stringEquals("ts")
     }
 
+    /// The record fields a record kind reads in its own way; any other name is `.other`.
+    enum Field {
+        case plain, level, message, metadata, url, request, response, metrics, error, webSocketMessages, other
+    }
+
+    /// Which field a member name is, from its bytes read once (as `stringEquals` compares them: an
+    /// escaped name decoded).
+    static func field(_ k: JSONValue) -> Field {
+        k.withStringUTF8 { b -> Field in
+            @inline(__always) func eq(_ t: StaticString) -> Bool {
+                b.count == t.utf8CodeUnitCount && memcmp(b.baseAddress!, t.utf8Start, b.count) == 0
+            }
+            switch b.count {
+            case 2: return eq("ts") ? .plain : .other
+            case 3: return eq("seq") ? .plain : eq("url") ? .url : .other
+            case 4: return eq("type") ? .plain : .other
+            case 5: return eq("level") ? .level : eq("error") ? .error : .other
+            case 7: return eq("message") ? .message : eq("request") ? .request : eq("metrics") ? .metrics : .other
+            case 8: return eq("metadata") ? .metadata : eq("response") ? .response : .other
+            case 18: return eq("_webSocketMessages") ? .webSocketMessages : .other
+            default: return .other
+            }
+        }
+    }
+
     // Member names are compared and classified where they stand on the tape (`forEachMemberName`);
     // their text is made only for a location or a message.
 
     private func network(_ j: JSONValue, refs: inout [String]) {
         j.forEachMemberName { key, v in
-            if VerifyWorker.isPlain(key) {
+            let field = VerifyWorker.field(key)
+            if field == .plain {
                 scanner.plainField(v, name: key)
-            } else if key.stringEquals("url") {
+            } else if field == .url {
                 if v.isString {
                     scanner.withStringBytes(v) { scanner.url($0, location: "request.url", queryRule: "redaction.query") }
                 } else {
                     genericValue(v, name: key)
                 }
-            } else if key.stringEquals("request") || key.stringEquals("response") {
-                let side = key.stringEquals("request") ? "request" : "response"
+            } else if field == .request || field == .response {
+                let side = field == .request ? "request" : "response"
                 guard v.isObject else { genericValue(v, name: key); return }
                 v.forEachMemberName { k, x in
                     if k.stringEquals("headers") && x.isArray {
@@ -654,7 +682,7 @@ final class VerifyWorker: @unchecked Sendable {
                         scanner.walk(x, &loc, names: nil, rule: "", what: "", listed: false, hints: scanner.hints(k))
                     }
                 }
-            } else if key.stringEquals("metrics") {
+            } else if field == .metrics {
                 guard v.isObject else { genericValue(v, name: key); return }
                 v.forEachMemberName { k, x in
                     if k.stringEquals("transactions") && x.isArray {
@@ -685,9 +713,9 @@ final class VerifyWorker: @unchecked Sendable {
                         scanner.walk(x, &loc, names: nil, rule: "", what: "", listed: false, hints: scanner.hints(k))
                     }
                 }
-            } else if key.stringEquals("error") {
+            } else if field == .error {
                 error(v)
-            } else if key.stringEquals("_webSocketMessages") && v.isArray {
+            } else if field == .webSocketMessages && v.isArray {
                 webSocketMessages(v)
             } else {
                 genericValue(v, name: key)
@@ -747,15 +775,16 @@ final class VerifyWorker: @unchecked Sendable {
 
     private func log(_ j: JSONValue) {
         j.forEachMemberName { key, v in
-            if VerifyWorker.isPlain(key) || key.stringEquals("level") {
+            let field = VerifyWorker.field(key)
+            if field == .plain || field == .level {
                 scanner.plainField(v, name: key)
-            } else if key.stringEquals("message") {
+            } else if field == .message {
                 scanner.freeText(v, location: "log.message")
-            } else if key.stringEquals("metadata") {
+            } else if field == .metadata {
                 var loc = Loc("log.metadata", jsonPath: true)
                 scanner.walk(v, &loc, names: scanner.bodyNames, rule: "redaction.metadata-field", what: "log metadata key",
                              listed: false, hints: [])
-            } else if key.stringEquals("error") {
+            } else if field == .error {
                 error(v)
             } else {
                 genericValue(v, name: key)

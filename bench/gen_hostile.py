@@ -145,6 +145,17 @@ if case("tarnames"):
             ti.size = len(data)
             t.addfile(ti, io.BytesIO(data))
 
+# 11b. A tar of 10 000 sessions whose header texts (session id, user id) are 20 KB each.
+if case("longids"):
+    with tarfile.open(os.path.join(out, "longids.tar"), "w") as t:
+        for i in range(10_000 * SCALE):
+            h = json.loads(header(f"ses_{i:08d}" + "x" * 20_000))
+            h["userId"] = "usr_" + "u" * 20_000 + str(i)
+            data = json.dumps(h, separators=(",", ":")).encode() + b"\n" + net(1) + b"\n"
+            ti = tarfile.TarInfo(f"PalbeConsole/sessions/s{i:08d}.jsonl")
+            ti.size = len(data)
+            t.addfile(ti, io.BytesIO(data))
+
 # 12. One million sessions of one line each, in a .tar.gz (the header only).
 if case("tinysessions"):
     with tarfile.open(os.path.join(out, "tiny1m.tar.gz"), "w:gz", compresslevel=1) as t:

@@ -17,7 +17,7 @@ run() { # input, command name, args...
 }
 for input in ${INPUTS:-lines16m.jsonl.gz values1m.jsonl strings1m.jsonl dupkeys.jsonl deep.jsonl empties.jsonl \
     bomb-newlines.jsonl.gz bomb-aaa.jsonl.gz gzgz.tar.gz gzgz.jsonl.gz big.har zip100k.zip zip199k-empty.zip \
-    longnames.tar tiny1m.tar.gz small.jsonl blobbomb.zip}; do
+    longnames.tar longids.tar tiny1m.tar.gz small.jsonl blobbomb.zip}; do
   f=$D/$input
   [ -e "$f" ] || continue
   ext=${input#*.}

@@ -26,19 +26,27 @@ public struct SeenNames: Sendable {
 
     /// Whether `name` is in the set.
     public func contains(_ name: String) -> Bool {
-        name.utf8.count <= SeenNames.heldWhole ? short.contains(name) : long.contains(SeenNames.digest(name))
+        let key = SeenNames.normal(name)
+        return key.utf8.count <= SeenNames.heldWhole ? short.contains(key) : long.contains(SeenNames.digest(key))
     }
 
     /// Adds `name`; true when it was not there yet.
     @discardableResult
     public mutating func insert(_ name: String) -> Bool {
-        if name.utf8.count <= SeenNames.heldWhole { return short.insert(name).inserted }
-        return long.insert(SeenNames.digest(name)).inserted
+        let key = SeenNames.normal(name)
+        if key.utf8.count <= SeenNames.heldWhole { return short.insert(key).inserted }
+        return long.insert(SeenNames.digest(key)).inserted
     }
 
-    private static func digest(_ name: String) -> Digest {
+    /// `name` in NFC (ASCII as it is), so that equivalent forms of one name are held on the same
+    /// side of `heldWhole` and digested alike.
+    private static func normal(_ name: String) -> String {
+        name.utf8.allSatisfy { $0 < 0x80 } ? name : name.precomposedStringWithCanonicalMapping
+    }
+
+    private static func digest(_ key: String) -> Digest {
         var h = SHA256()
-        var s = name.utf8.allSatisfy { $0 < 0x80 } ? name : name.precomposedStringWithCanonicalMapping
+        var s = key
         s.withUTF8 { h.update(raw: UnsafeRawBufferPointer($0)) }
         let d = h.finalize()
         func word(_ k: Int) -> UInt64 {

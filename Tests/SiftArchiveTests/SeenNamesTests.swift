@@ -23,5 +23,13 @@ import Testing
         #expect(set.contains("e\u{301}") && set.contains(long + "e\u{301}"))
         let equivalent = set.insert(long + "e\u{301}")
         #expect(!equivalent)
+        // Equivalent forms on either side of the 64 bytes held whole: 63 bytes and `é` (65 in
+        // NFC) against the same with `e` and a combining accent (66).
+        let near = String(repeating: "n", count: 63)
+        let added = set.insert(near + "é")
+        #expect(added && set.contains(near + "e\u{301}"))
+        let nearShort = String(repeating: "m", count: 61)
+        let addedShort = set.insert(nearShort + "e\u{301}")
+        #expect(addedShort && set.contains(nearShort + "é"))
     }
 }

@@ -24,21 +24,11 @@ import Testing
     static let alphabet: [[UInt8]] = (0..<n).map(IdShape.request.allowed(at:))
 
     @Test func noAnchorFitsInAnyId() {
-        let engine = DetectorEngine()
-        #expect(!engine.detectors.isEmpty)
-        for d in engine.detectors {
-            for a in d.anchors {
-                #expect(!IdShape.request.fitsSomewhere(Array(a.utf8)), "anchor \(a) of \(d.id) fits in a request id")
-            }
-        }
+        IdShape.request.expectNoAnchorFits("request id")
     }
 
     @Test func noStructuralByte() {
-        for c in "{[=%:\"'@ \t\n\r\\".utf8 {
-            #expect(!IdShape.request.fitsSomewhere([c]))
-        }
-        // Not a gzip header (0x1F 0x8B) either.
-        #expect(!IdShape.request.fitsSomewhere([0x1F]))
+        IdShape.request.expectNoStructuralByte()
     }
 
     @Test func encodedRunsAreSkipped() {
@@ -165,24 +155,7 @@ import Testing
     }
 
     @Test func theRedactorGivesTheSameTextEitherWay() {
-        let full = VerifyTextDetector(config: VerifyConfig(), idShortcut: false)
-        let short = VerifyTextDetector(config: VerifyConfig(), idShortcut: true)
-        let fullRedactor = Redactor(makeDetector: { VerifyTextDetector(config: VerifyConfig(), idShortcut: false) })
-        let redactor = Redactor.verify()
-        for id in Self.ids {
-            #expect(IdShape.request.isCanonical(id), "\(id)")
-            #expect(full.secrets(in: id, kind: .text).isEmpty, "\(id)")
-            #expect(short.secrets(in: id, kind: .text).isEmpty)
-            #expect(redactor.uniqueText(id.untrusted).value == fullRedactor.uniqueText(id.untrusted).value)
-            #expect(redactor.text(id.untrusted).value == id)
-        }
-        // A known value inside an id is masked as before: the shortcut skips only the detectors.
-        let id = Self.ids[20]
-        let part = String(id.dropFirst(4).prefix(8))
-        let known = Redactor.verify(known: [part])
-        let knownFull = Redactor(known: [part], makeDetector: { VerifyTextDetector(config: VerifyConfig(), idShortcut: false) })
-        #expect(known.uniqueText(id.untrusted).value == knownFull.uniqueText(id.untrusted).value)
-        #expect(known.uniqueText(id.untrusted).value != id)
+        IdShape.request.expectRedactorAgrees(ids: Self.ids) { id in String(id.dropFirst(4).prefix(8)) }
     }
 
     @Test func anyOtherTextIsScanned() {
@@ -218,6 +191,49 @@ import Testing
 }
 
 extension IdShape {
+    /// No detector's anchor can stand anywhere in a canonical id of this shape (`what` names it).
+    func expectNoAnchorFits(_ what: String) {
+        let engine = DetectorEngine()
+        #expect(!engine.detectors.isEmpty)
+        for d in engine.detectors {
+            for a in d.anchors {
+                #expect(!fitsSomewhere(Array(a.utf8)), "anchor \(a) of \(d.id) fits in a \(what)")
+            }
+        }
+    }
+
+    /// No byte that starts JSON, form, percent-encoded, pair or gzip content fits in such an id.
+    func expectNoStructuralByte() {
+        for c in "{[=%:\"'@ \t\n\r\\".utf8 {
+            #expect(!fitsSomewhere([c]))
+        }
+        // Not a gzip header (0x1F 0x8B) either.
+        #expect(!fitsSomewhere([0x1F]))
+    }
+
+    /// The redactor with the id shortcut gives each of `ids` (all canonical) what it gives without
+    /// it, and a known value inside an id (`knownPart` of `ids[20]`) is masked as before: the
+    /// shortcut skips only the detectors.
+    func expectRedactorAgrees(ids: [String], knownPart: (String) -> String) {
+        let full = VerifyTextDetector(config: VerifyConfig(), idShortcut: false)
+        let short = VerifyTextDetector(config: VerifyConfig(), idShortcut: true)
+        let fullRedactor = Redactor(makeDetector: { VerifyTextDetector(config: VerifyConfig(), idShortcut: false) })
+        let redactor = Redactor.verify()
+        for id in ids {
+            #expect(isCanonical(id), "\(id)")
+            #expect(full.secrets(in: id, kind: .text).isEmpty, "\(id)")
+            #expect(short.secrets(in: id, kind: .text).isEmpty)
+            #expect(redactor.uniqueText(id.untrusted).value == fullRedactor.uniqueText(id.untrusted).value)
+            #expect(redactor.text(id.untrusted).value == id)
+        }
+        let id = ids[20]
+        let part = knownPart(id)
+        let known = Redactor.verify(known: [part])
+        let knownFull = Redactor(known: [part], makeDetector: { VerifyTextDetector(config: VerifyConfig(), idShortcut: false) })
+        #expect(known.uniqueText(id.untrusted).value == knownFull.uniqueText(id.untrusted).value)
+        #expect(known.uniqueText(id.untrusted).value != id)
+    }
+
     /// Whether `needle` can stand at some offset of some canonical id of this shape.
     func fitsSomewhere(_ needle: [UInt8]) -> Bool {
         guard !needle.isEmpty, needle.count <= length else { return false }

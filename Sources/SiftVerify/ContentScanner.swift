@@ -224,6 +224,8 @@ final class ContentScanner {
     /// The record line being checked, when its stems are looked for where a check asks (`beginRecord`)
     /// rather than in one pass over the line (`beginLine`); valid until `endRecord`.
     private var recordLine: UnsafeBufferPointer<UInt8>? = nil
+    /// The document `recordLine` is the text of (its values are read in place there).
+    private var recordDoc: JSONDocument? = nil
     private var recordSkip: [Range<Int>] = []
     /// Whether a stem lies in the record line outside `recordSkip` (found once, when first asked).
     private var recordHasStem: Bool? = nil
@@ -232,10 +234,11 @@ final class ContentScanner {
     /// line is looked at when a check asks about it (most of a line is names, numbers and structure,
     /// and names are asked about through `nameFacts`). `line` must stay valid until `endRecord()`;
     /// `skip` as for `beginLine`. The checks find what they find after `beginLine(line, skip)`.
-    func beginRecord(_ line: UnsafeBufferPointer<UInt8>, skip: [Range<Int>]) {
+    func beginRecord(_ line: UnsafeBufferPointer<UInt8>, of doc: JSONDocument, skip: [Range<Int>]) {
         lineHits.removeAll(keepingCapacity: true)
         lineSaturatedFrom = nil
         recordLine = line
+        recordDoc = doc
         recordSkip = skip
         recordHasStem = nil
     }
@@ -243,6 +246,7 @@ final class ContentScanner {
     /// Ends what `beginRecord` began (the line is no longer read).
     func endRecord() {
         recordLine = nil
+        recordDoc = nil
         recordHasStem = nil
     }
 
@@ -633,6 +637,21 @@ final class ContentScanner {
     /// Calls `body` with a string value's decoded bytes (no copy when it has no escape); while it runs,
     /// `rawRange` is the value's place in the line, for the prefilter.
     func withStringBytes<R>(_ v: JSONValue, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let line = recordLine, v.doc === recordDoc, v.isString {
+            // A value of the record line: read where it stands (no slice of the document's bytes made).
+            let r = v.contentRange
+            let saved = rawRange, savedDirect = rawDirect
+            rawRange = (r.lowerBound - 1)..<(r.upperBound + 1)
+            defer { rawRange = saved; rawDirect = savedDirect }
+            let inner = UnsafeBufferPointer(rebasing: line[r])
+            if let base = inner.baseAddress, memchr(base, 0x5C, inner.count) != nil {
+                rawDirect = nil
+                let decoded = v.stringBytes
+                return decoded.withUnsafeBufferPointer(body)
+            }
+            rawDirect = inner.baseAddress
+            return body(inner)
+        }
         let raw = v.rawBytes
         let saved = rawRange, savedDirect = rawDirect
         rawRange = raw.startIndex..<raw.endIndex

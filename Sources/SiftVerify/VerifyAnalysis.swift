@@ -5,13 +5,15 @@ import Dispatch
 import Foundation
 
 /// Where a record was read: the session facts a finding needs, copied when the record is handed over
-/// (the reader keeps filling its `SessionContext` while the worker runs).
-struct SessionPlace: Sendable {
-    var input: String
-    var file: String
-    var root: String
-    var sessionId: String?
-    var blobsAvailable: Bool
+/// (the reader keeps filling its `SessionContext` while the worker runs). One object, shared by the
+/// records of a session read under the same facts (`VerifyAnalysis.place(_:)`): handing a record over
+/// costs one reference, not one per text.
+final class SessionPlace: Sendable {
+    let input: String
+    let file: String
+    let root: String
+    let sessionId: String?
+    let blobsAvailable: Bool
 
     init(_ s: SessionContext) {
         input = s.input.path
@@ -19,6 +21,14 @@ struct SessionPlace: Sendable {
         root = s.root
         sessionId = s.sessionId
         blobsAvailable = s.blobsAvailable
+    }
+
+    init(input: String, file: String, root: String, sessionId: String?, blobsAvailable: Bool) {
+        self.input = input
+        self.file = file
+        self.root = root
+        self.sessionId = sessionId
+        self.blobsAvailable = blobsAvailable
     }
 
     func finding(_ rule: String, _ severity: Severity, line: Int?, seq: Int?, recordId: String?, location: String, message: String,
@@ -145,7 +155,21 @@ public final class VerifyAnalysis: Analysis {
             inertBytes += Int64(record.json.doc.bytes.count)
             return
         }
-        handle(.record(record, SessionPlace(session)), bytes: VerifyAnalysis.cost(of: record))
+        handle(.record(record, place(session)), bytes: VerifyAnalysis.cost(of: record))
+    }
+
+    /// The context `lastPlace` was made from (held, so that it is never another context at its address).
+    private var lastContext: SessionContext? = nil
+    private var lastPlace: SessionPlace? = nil
+
+    /// `SessionPlace(session)`, the last one made again while the context and its session id are the same
+    /// (its other facts never change).
+    private func place(_ session: SessionContext) -> SessionPlace {
+        if let p = lastPlace, lastContext === session, p.sessionId == session.sessionId { return p }
+        let p = SessionPlace(session)
+        lastContext = session
+        lastPlace = p
+        return p
     }
 
     public func damagedLine(_ bytes: [UInt8], line: Int, session: SessionContext) {
@@ -503,9 +527,8 @@ final class VerifyWorker: @unchecked Sendable {
         for part in parts {
             scanner.hits.removeAll(keepingCapacity: true)
             scanner.rawText(Array(part.name.utf8), location: part.isFolder ? "folder name" : "file name")
-            var at = place
-            at.file = SessionContext.heldName(part.path)
-            at.sessionId = nil
+            let at = SessionPlace(input: place.input, file: SessionContext.heldName(part.path), root: place.root, sessionId: nil,
+                                  blobsAvailable: place.blobsAvailable)
             emit(at, line: nil, seq: nil, recordId: nil)
         }
     }
@@ -540,7 +563,7 @@ final class VerifyWorker: @unchecked Sendable {
         let j = record.json
         // The line's stems are looked for where a check asks (`beginRecord`), while the line is read here.
         j.doc.bytes.withUnsafeBufferPointer { line in
-            scanner.beginRecord(line, skip: skip)
+            scanner.beginRecord(line, of: j.doc, skip: skip)
             defer { scanner.endRecord() }
             switch record.type {
             case .network: network(j, refs: &refs)

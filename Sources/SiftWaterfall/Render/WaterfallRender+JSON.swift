@@ -90,6 +90,7 @@ public enum WaterfallRender {
                 at = end
             }
         }
+        let separator = w.elementSeparator
         var from = 0
         while from < batches.count {
             var to = from
@@ -98,18 +99,24 @@ public enum WaterfallRender {
                 n += batches[to].range.count
                 to += 1
             }
-            let rendered = Parallel.map(Array(batches[from..<to])) { b -> (bytes: [UInt8], ends: [Int]) in
-                writer.bytes(sessions[b.session].requests[b.range])
-            }
-            for part in rendered {
+            // Each request after the separator `element()` writes, laid out on the worker: the batch
+            // is then one piece for the writer, not an element and a copy per request on this thread.
+            let rendered = Parallel.map(Array(batches[from..<to])) { b -> (bytes: [UInt8], count: Int) in
+                let part = writer.bytes(sessions[b.session].requests[b.range])
+                var out: [UInt8] = []
+                out.reserveCapacity(part.bytes.count + part.ends.count * separator.count)
                 var start = 0
                 part.bytes.withUnsafeBufferPointer { bytes in
                     for end in part.ends {
-                        w.element()
-                        w.buf.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+                        out.append(contentsOf: separator)
+                        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
                         start = end
                     }
                 }
+                return (out, part.ends.count)
+            }
+            for part in rendered {
+                part.bytes.withUnsafeBufferPointer { w.elements($0, count: part.count) }
             }
             from = to
         }

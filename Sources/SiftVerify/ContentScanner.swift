@@ -418,8 +418,23 @@ final class ContentScanner {
     /// Hints of a member name standing on the tape (cached; no String made).
     func hints(_ name: JSONValue) -> NameHints { name.withStringUTF8 { nameFacts($0).hints } }
 
+    /// Calls `body` with a member name's bytes as `withStringUTF8` gives them: read where they stand in
+    /// the record line when it is written plainly.
+    @inline(__always) func withNameBytes<R>(_ name: JSONValue, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let line = recordLine, name.doc === recordDoc, let r = name.plainContentRange, r.upperBound <= line.count {
+            return body(UnsafeBufferPointer(rebasing: line[r]))
+        }
+        return name.withStringUTF8(body)
+    }
+
     /// Facts of a member name standing on the tape (cached; no String made).
-    @inline(__always) func nameFacts(_ name: JSONValue) -> NameFacts { name.withStringUTF8 { nameFacts($0) } }
+    @inline(__always) func nameFacts(_ name: JSONValue) -> NameFacts {
+        if let line = recordLine, name.doc === recordDoc, let r = name.plainContentRange, r.upperBound <= line.count {
+            // A name of the record line, read where it stands (its bytes are what `withStringUTF8` gives).
+            return nameFacts(UnsafeBufferPointer(rebasing: line[r]), readable: line.count - r.lowerBound)
+        }
+        return name.withStringUTF8 { nameFacts($0) }
+    }
 
     /// Hints of a name (cached).
     func hints(_ key: String) -> NameHints { keyInfo(key).hints }

@@ -684,20 +684,23 @@ final class VerifyWorker: @unchecked Sendable {
     /// Which field a member name is, from its bytes read once (as `stringEquals` compares them: an
     /// escaped name decoded).
     static func field(_ k: JSONValue) -> Field {
-        k.withStringUTF8 { b -> Field in
-            @inline(__always) func eq(_ t: StaticString) -> Bool {
-                b.count == t.utf8CodeUnitCount && memcmp(b.baseAddress!, t.utf8Start, b.count) == 0
-            }
-            switch b.count {
-            case 2: return eq("ts") ? .plain : .other
-            case 3: return eq("seq") ? .plain : eq("url") ? .url : .other
-            case 4: return eq("type") ? .plain : .other
-            case 5: return eq("level") ? .level : eq("error") ? .error : .other
-            case 7: return eq("message") ? .message : eq("request") ? .request : eq("metrics") ? .metrics : .other
-            case 8: return eq("metadata") ? .metadata : eq("response") ? .response : .other
-            case 18: return eq("_webSocketMessages") ? .webSocketMessages : .other
-            default: return .other
-            }
+        k.withStringUTF8 { field(bytes: $0) }
+    }
+
+    /// `field` of a name's bytes (as `withStringUTF8` gives them).
+    static func field(bytes b: UnsafeBufferPointer<UInt8>) -> Field {
+        @inline(__always) func eq(_ t: StaticString) -> Bool {
+            b.count == t.utf8CodeUnitCount && memcmp(b.baseAddress!, t.utf8Start, b.count) == 0
+        }
+        switch b.count {
+        case 2: return eq("ts") ? .plain : .other
+        case 3: return eq("seq") ? .plain : eq("url") ? .url : .other
+        case 4: return eq("type") ? .plain : .other
+        case 5: return eq("level") ? .level : eq("error") ? .error : .other
+        case 7: return eq("message") ? .message : eq("request") ? .request : eq("metrics") ? .metrics : .other
+        case 8: return eq("metadata") ? .metadata : eq("response") ? .response : .other
+        case 18: return eq("_webSocketMessages") ? .webSocketMessages : .other
+        default: return .other
         }
     }
 
@@ -706,7 +709,7 @@ final class VerifyWorker: @unchecked Sendable {
 
     private func network(_ j: JSONValue, refs: inout [String]) {
         j.forEachMemberName { key, v in
-            let field = VerifyWorker.field(key)
+            let field = scanner.withNameBytes(key) { VerifyWorker.field(bytes: $0) }
             if field == .plain {
                 scanner.plainField(v, name: key)
             } else if field == .url {
@@ -830,7 +833,7 @@ final class VerifyWorker: @unchecked Sendable {
 
     private func log(_ j: JSONValue) {
         j.forEachMemberName { key, v in
-            let field = VerifyWorker.field(key)
+            let field = scanner.withNameBytes(key) { VerifyWorker.field(bytes: $0) }
             if field == .plain || field == .level {
                 scanner.plainField(v, name: key)
             } else if field == .message {

@@ -27,6 +27,14 @@ extension JSONValue {
         return Int(n.start)..<Int(n.end)
     }
 
+    /// Where a string's content stands in the document's text when it reads as it is written (no
+    /// escape, all ASCII: the bytes `withStringUTF8` hands over in place); nil otherwise.
+    @inlinable public var plainContentRange: Range<Int>? {
+        let n = node
+        guard n.kind == .string, !n.escaped, n.count >= 0 else { return nil }
+        return Int(n.start)..<Int(n.end)
+    }
+
     /// `self[key]` for a name known when the program is written (`h.member("name")`): the member named
     /// `key` (the first one, if the name repeats), found without making or reading a String.
     @inlinable public func member(_ key: StaticString) -> JSONValue? {

@@ -186,6 +186,10 @@ import SiftTestSupport
                     #expect(b.quote == quote && b.backslash == backslash && b.control == control && b.high == high, "\(block)")
                 }
                 #expect(StringBlock.escapeLetters(p) == letters && StringBlock.escapeLetters(portable: p) == letters)
+                let special = quote | backslash | control | high
+                for (q, s) in [StringBlock.quotesAndSpecials(p), StringBlock.quotesAndSpecials(portable: p)] {
+                    #expect(q == quote && s == special, "\(block)")
+                }
                 var quote64: UInt64 = 0, backslash64: UInt64 = 0, control64: UInt64 = 0, high64: UInt64 = 0, letters64: UInt64 = 0
                 for k in 0..<64 {
                     let c = block[k]
@@ -200,6 +204,8 @@ import SiftTestSupport
                     for b in [StringBlock64(p, high: high), StringBlock64(portable: p, high: high)] {
                         #expect(b.quote == quote64 && b.backslash == backslash64 && b.stop == stop, "\(block)")
                     }
+                    let plain = quote64 | backslash64 | stop == 0
+                    #expect(StringBlock64.isPlain(p, high: high) == plain && StringBlock64.isPlain(portable: p, high: high) == plain, "\(block)")
                 }
                 #expect(StringBlock64.escapeLetters(p) == letters64)
             }

@@ -401,21 +401,28 @@ struct JSONTapeParser {
     /// a block stops at, and the last bytes of the text (under 16), go through the byte-at-a-time
     /// code, which decides every error.
     ///
-    /// A short plain string (ASCII, no escape, its quote among the sixteen bytes after its start: most
-    /// member names and many values) is taken here, in the caller, without the call; the rest goes to
-    /// `longerString`.
+    /// A short plain string (ASCII, no escape, its quote within the 64 bytes after its start: most
+    /// member names and values: names, ids, timestamps, URLs) is taken here, in the caller, sixteen
+    /// bytes at a time without the call; any other string goes to `longerString`, from its start.
     @inline(__always)
     mutating func string(_ b: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
-        let i = start &+ 1
-        if i &+ 16 <= b.count, let base = b.baseAddress {
-            let (quote, special) = StringBlock.quotesAndSpecials(base + i)
-            // The first byte that is not plain ASCII text is a quote: the string ends there.
-            if quote & special & (0 &- special) != 0 {
-                let length = special.trailingZeroBitCount
-                append(JSONNode(kind: .string, escaped: false, start: Int32(truncatingIfNeeded: i),
-                                end: Int32(truncatingIfNeeded: i &+ length), next: Int32(truncatingIfNeeded: used &+ 1),
-                                count: Int32(truncatingIfNeeded: length)))
-                return i &+ length &+ 1
+        let first = start &+ 1
+        if let base = b.baseAddress {
+            var i = first
+            let last = min(b.count, first &+ 64)
+            while i &+ 16 <= last {
+                let (quote, special) = StringBlock.quotesAndSpecials(base + i)
+                if special == 0 {
+                    i &+= 16
+                    continue
+                }
+                // The first byte that is not plain ASCII text is a quote: the string ends there.
+                guard quote & special & (0 &- special) != 0 else { break }
+                let end = i &+ special.trailingZeroBitCount
+                append(JSONNode(kind: .string, escaped: false, start: Int32(truncatingIfNeeded: first),
+                                end: Int32(truncatingIfNeeded: end), next: Int32(truncatingIfNeeded: used &+ 1),
+                                count: Int32(truncatingIfNeeded: end &- first)))
+                return end &+ 1
             }
         }
         return longerString(b, start)

@@ -475,26 +475,65 @@ public final class TarWriter {
         if pad > 0 { try sink([UInt8](repeating: 0, count: pad)) }
     }
 
-    private static func header(name: String, size: UInt64) throws -> [UInt8] {
-        var nameBytes = Array(name.utf8)
-        var prefix: [UInt8] = []
-        if nameBytes.count > 100 {
-            guard let cut = nameBytes.indices.reversed().first(where: { nameBytes[$0] == 0x2F && $0 <= 155 && nameBytes.count - $0 - 1 <= 100 })
-            else { throw WriteError("the name '\(name)' is too long for a ustar header") }
-            prefix = Array(nameBytes[..<cut])
-            nameBytes = Array(nameBytes[(cut + 1)...])
+    /// The header blocks of one regular file: one ustar block when the name and size fit it, else a
+    /// pax extended header (`x`, POSIX.1-2001) carrying the whole `path` and/or `size` first, and a
+    /// ustar block whose own fields hold what fits (a reader that knows pax takes the extended values).
+    static func header(name: String, size: UInt64) -> [UInt8] {
+        let fitted = ustarName(name)
+        let sizeFits = size < 0o77777777777
+        var records: [UInt8] = []
+        if fitted == nil { records += paxRecord("path", Array(name.utf8)) }
+        if !sizeFits { records += paxRecord("size", Array(String(size).utf8)) }
+        let (nameBytes, prefix) = fitted ?? (shortName(name), [])
+        let block = ustarBlock(name: nameBytes, prefix: prefix, size: sizeFits ? size : 0, type: UInt8(ascii: "0"))
+        guard !records.isEmpty else { return block }
+        let paxName = Array("PaxHeaders/".utf8) + shortName(name).prefix(100 - 11)
+        var out = ustarBlock(name: paxName, prefix: [], size: UInt64(records.count), type: UInt8(ascii: "x"))
+        out += records
+        out += [UInt8](repeating: 0, count: (512 - records.count % 512) % 512)
+        return out + block
+    }
+
+    /// `name` as ustar's `name` (100 bytes) and `prefix` (155 bytes) split at a `/`; nil when it does not fit.
+    private static func ustarName(_ name: String) -> (name: [UInt8], prefix: [UInt8])? {
+        let bytes = Array(name.utf8)
+        guard bytes.count > 100 else { return (bytes, []) }
+        guard let cut = bytes.indices.reversed().first(where: { bytes[$0] == 0x2F && $0 <= 155 && bytes.count - $0 - 1 <= 100 })
+        else { return nil }
+        return (Array(bytes[(cut + 1)...]), Array(bytes[..<cut]))
+    }
+
+    /// The leaf of `name`, at most 99 bytes on whole characters: what a reader without pax support sees.
+    private static func shortName(_ name: String) -> [UInt8] {
+        let leaf = name.split(separator: "/").last.map(String.init) ?? "_"
+        var out: [UInt8] = []
+        for c in leaf.unicodeScalars {
+            let u = Array(String(c).utf8)
+            if out.count + u.count > 99 { break }
+            out += u
         }
-        guard size < 0o77777777777 else { throw WriteError("'\(name)' is too large for a ustar header") }
+        return out.isEmpty ? Array("_".utf8) : out
+    }
+
+    /// One pax record, `"<length> <key>=<value>\n"`, its length counting its own digits.
+    static func paxRecord(_ key: String, _ value: [UInt8]) -> [UInt8] {
+        let body = 1 + key.utf8.count + 1 + value.count + 1
+        var length = body + String(body).count
+        if String(length).count != String(body).count { length = body + String(length).count }
+        return Array("\(length) \(key)=".utf8) + value + [0x0A]
+    }
+
+    private static func ustarBlock(name: [UInt8], prefix: [UInt8], size: UInt64, type: UInt8) -> [UInt8] {
         var h = [UInt8](repeating: 0, count: 512)
         func put(_ at: Int, _ b: [UInt8]) { for (i, c) in b.enumerated() { h[at + i] = c } }
-        put(0, nameBytes)
+        put(0, name)
         put(100, TarWriter.octal(0o644, 8))
         put(108, TarWriter.octal(0, 8))
         put(116, TarWriter.octal(0, 8))
         put(124, TarWriter.octal(Int(size), 12))
         put(136, TarWriter.octal(0, 12))
         put(148, Array(repeating: 0x20, count: 8))
-        h[156] = UInt8(ascii: "0")
+        h[156] = type
         put(257, Array("ustar\u{0}00".utf8))
         put(345, prefix)
         let sum = h.reduce(0) { $0 + Int($1) }

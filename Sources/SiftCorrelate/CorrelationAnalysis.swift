@@ -194,10 +194,9 @@ public final class CorrelationAnalysis: Analysis {
             sessions[k].lastTs = max(sessions[k].lastTs ?? t, t)
         }
         if record.type == .session {
-            let h = record.json
-            if let id = h["sessionId"]?.string { sessions[k].sessionId = id }
-            sessions[k].userId = h["userId"]?.string
-            sessions[k].launchedAt = h["launchedAt"]?.string.flatMap(Timestamp.parse)
+            if let id = record.heldText("sessionId") { sessions[k].sessionId = id }
+            sessions[k].userId = record.heldText("userId")
+            sessions[k].launchedAt = record.json["launchedAt"]?.string.flatMap(Timestamp.parse)
             return
         }
         if sessions[k].sessionId == nil { sessions[k].sessionId = session.sessionId }

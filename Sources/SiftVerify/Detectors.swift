@@ -1,3 +1,4 @@
+import SiftArchive
 import SiftCore
 
 /// Where one detector matched inside the scanned bytes.
@@ -88,6 +89,24 @@ func prefixed(_ id: String, _ title: String, _ sev: Severity, _ prefixes: [Strin
         if !low.isEmpty, low.contains(Array(t.b[p..<(p + len)])) { m.severity = .low }
         return m
     }
+}
+
+/// Whether the 36 bytes at `s` are a GitHub token's body: 30 random characters of `[0-9A-Za-z]` and
+/// their CRC-32 in six base-62 digits (`0-9`, `A-Z`, `a-z`, most significant first), as GitHub has
+/// issued them since 2021. One random run in 2^32 passes.
+@Sendable func githubChecksum(_ t: ScanInput, _ s: Int) -> Bool {
+    guard s >= 0, s + 36 <= t.count, t.run(s, .alnum, max: 36) == 36 else { return false }
+    var sum: UInt64 = 0
+    for i in (s + 30)..<(s + 36) {
+        let c = t[i]
+        let d: UInt8 = c <= UInt8(ascii: "9") ? c &- 48 : c <= UInt8(ascii: "Z") ? c &- 55 : c &- 61
+        sum = sum * 62 + UInt64(d)
+    }
+    guard sum <= UInt64(UInt32.max) else { return false }
+    let crc = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(t.b)[s..<(s + 30)])
+    var c = CRC32()
+    c.update(crc)
+    return UInt64(c.value) == sum
 }
 
 /// Checks that a token mixes character classes (random tokens do; words and constants don't).
@@ -294,8 +313,14 @@ let detectorCatalogue: [Detector] = {
     d.append(prefixed("palbase-user-token", "Palbase user token", .critical, ["pbu_"], .b64url, min: 43, max: 43))
     d.append(prefixed("palbase-project-key", "Palbase project key", .high, ["pbk_live_", "pbk_test_"], .alnum,
                       min: 32, max: 32, lowPrefixes: ["pbk_test_"]))
-    d.append(prefixed("github-token", "GitHub token", .critical, ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"], .alnum,
-                      min: 36, max: 255, glued: Glued.github))
+    let github = prefixed("github-token", "GitHub token", .critical, ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"], .alnum,
+                          min: 36, max: 255, glued: Glued.github)
+    d.append(Detector(github.id, github.title, github.severity, anchors: github.anchors) { t, p, len in
+        if let m = github.match(t, p, len) { return m }
+        // Inside a longer word on both sides (`…xghp_<36>y…`) no boundary tells where it ends; a real
+        // token's last six characters are the CRC-32 of the thirty before them, which does.
+        return githubChecksum(t, p + len) ? DetMatch(start: p, end: p + len + 36) : nil
+    })
     d.append(prefixed("github-pat", "GitHub fine-grained personal access token", .critical, ["github_pat_"], .word,
                       min: 50, max: 255, glued: Glued.githubPAT))
     d.append(prefixed("gitlab-token", "GitLab token", .critical,

@@ -136,7 +136,7 @@ public final class WaterfallCollector {
         if b.firstTs == nil, let ts = record.ts { b.firstTs = ts }
         if record.type == .session {
             if b.launchedAt == nil, let s = record.json["launchedAt"]?.string { b.launchedAt = Timestamp.parse(s) }
-            if let id = record.json["sessionId"]?.string { b.sessionId = id }
+            if let id = record.heldText("sessionId") { b.sessionId = id }
             return
         }
         guard record.type == .network else { return }
@@ -567,7 +567,7 @@ public final class WaterfallAnalysis: Analysis {
             hand(.network(record, place), bytes: record.json.doc.heldBytes)
         case .session:
             // The header names the session for the records after it (as the collector reads it).
-            if let id = record.json["sessionId"]?.string { place.sessionId = id }
+            if let id = record.heldText("sessionId") { place.sessionId = id }
             sentTs = sentTs || record.ts != nil
             hand(.record(record), bytes: record.json.doc.heldBytes)
         default:

@@ -27,6 +27,29 @@ import Testing
         #expect(seen[1].name.utf8.count > 100)
     }
 
+    /// The writer (`scrub`'s) keeps names ustar cannot hold in a pax `path` record, and the walk
+    /// reads them back whole: 4 KiB names, a 300-byte name with no `/`, multi-byte characters.
+    @Test func writerKeepsLongNamesInPaxRecords() throws {
+        let names = ["PalbeConsole/sessions/a.jsonl",
+                     "PalbeConsole/" + String(repeating: "d/", count: 2000) + "ses_1.jsonl",
+                     String(repeating: "n", count: 300),
+                     "PalbeConsole/" + String(repeating: "é", count: 120) + "/" + String(repeating: "😀", count: 40) + ".jsonl"]
+        var out: [UInt8] = []
+        let w = TarWriter { out += $0 }
+        for (i, n) in names.enumerated() { try w.add(name: n, bytes: Array("entry \(i)\n".utf8)) }
+        try w.finish()
+        let dir = TempDir()
+        let (result, seen) = walkAll(dir.write("long.tar", out))
+        #expect(result.issues.isEmpty, "\(result.issues)")
+        #expect(seen.map(\.name) == names)
+        #expect(seen.map(\.bytes) == names.indices.map { Array("entry \($0)\n".utf8) })
+        // A pax record's length counts its own digits, across a change in their number.
+        for n in [1, 5, 6, 7, 90, 93, 94, 95, 996, 997] {
+            let r = TarWriter.paxRecord("path", [UInt8](repeating: 0x61, count: n))
+            #expect(String(decoding: r.prefix { $0 != 0x20 }, as: UTF8.self) == String(r.count))
+        }
+    }
+
     @Test func tarGzAndJsonlGzAreToldApartByTheirBytes() {
         let dir = TempDir()
         let tar = makeTar(items())

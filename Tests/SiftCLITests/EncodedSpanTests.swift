@@ -26,6 +26,23 @@ import SiftCore
     }
 
     static let github = "gh" + "p_" + random(3, 36)
+    /// A GitHub token as GitHub issues them: 30 random characters, then their CRC-32 (computed here,
+    /// bit by bit) in six base-62 digits.
+    static func checksummedGitHub(_ seed: UInt64) -> String {
+        let body = random(seed, 30)
+        var crc: UInt32 = 0xFFFF_FFFF
+        for b in body.utf8 {
+            crc ^= UInt32(b)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        var v = UInt64(~crc), digits = ""
+        let dict = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+        for _ in 0..<6 {
+            digits = String(dict[Int(v % 62)]) + digits
+            v /= 62
+        }
+        return "gh" + "p_" + body + digits
+    }
     static let stripe = "sk" + "_live_" + random(5, 24)
     static let aws = "AK" + "IA" + random(7, 16, head: "Z2", alphabet: "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
     /// Workspace and user ids that spell a sequence: the secret part after them is random.
@@ -113,6 +130,10 @@ import SiftCore
              rule: "secret.github-token", located: "(base64-decoded, then percent-decoded)"),
         Case(name: "token glued to a word in a body value", line: network(body: body(["d": "abc" + github])),
              rule: "secret.github-token", severity: "critical", located: "$.d", stored: github),
+        Case(name: "GitHub token glued on both sides, its checksum right", line: network(body: body(["d": "abc" + checksummedGitHub(13) + "Zq9"])),
+             rule: "secret.github-token", severity: "critical", located: "$.d", stored: checksummedGitHub(13)),
+        Case(name: "GitHub token in a run past 255 characters, its checksum right", line: log(checksummedGitHub(14) + random(15, 300)),
+             rule: "secret.github-token", severity: "critical", stored: checksummedGitHub(14)),
         Case(name: "Slack token glued to a URL fragment", line: network(url: "https://a.example.test/x#frag" + slack),
              rule: "secret.slack-token", severity: "critical", stored: slack),
         Case(name: "Slack token alone in a URL fragment (ids spelling a sequence)", line: network(url: "https://a.example.test/x#" + slack),
@@ -126,6 +147,7 @@ import SiftCore
     ]
 
     static let clean: [Case] = [
+        Case(name: "a prefix glued on both sides without a GitHub checksum", line: network(body: body(["d": "abc" + github + "Zq9"])), rule: nil),
         Case(name: "base64 of prose", line: network(body: body(["d": b64("The quick brown fox jumps over the lazy dog, twice, for the test.")])), rule: nil),
         Case(name: "random base64", line: network(body: body(["d": b64(bytes(21, 96))])), rule: nil),
         Case(name: "image-like base64", line: network(body: body(["avatar": "data:image/png;base64," + b64(bytes(22, 600, head: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D, 0x49, 0x48, 0x44, 0x52]))])), rule: nil),

@@ -148,7 +148,7 @@ final class ShowAnalysis: Analysis, @unchecked Sendable {
                     guard let pt = p.ts, let t else { return true }
                     return pt >= t - context
                 }.suffix(maxAround)
-                let user = header?["userId"]?.string
+                let user = header.flatMap { Record.heldText($0, "userId") }
                 if matches.isEmpty {
                     matches.append(Match(input: s.input.path, file: s.file, sessionId: s.sessionId, userId: user,
                                          hasHeader: header != nil, record: r, before: Array(before), after: []))

@@ -67,6 +67,24 @@ public struct Record: Sendable {
     public var copies: [JSONValue] = []
 }
 
+extension Record {
+    /// The string at `path` in this record, as analyses hold and show it: whole up to
+    /// `SessionContext.heldNameBytes`, else cut in the middle (`SessionContext.heldName`). For the
+    /// header's texts (session id, user id, environment, app, SDK and device facts) that a session
+    /// or finding keeps for the whole run: ten thousand headers of 20 KB ids are then not held whole.
+    /// The record itself stays whole for the checks that must see every byte (`verify`).
+    public func heldText(_ path: String...) -> String? { Record.heldText(json, path) }
+
+    /// `heldText` of any parsed value (a header held by its session).
+    public static func heldText(_ json: JSONValue, _ path: String...) -> String? { heldText(json, path) }
+
+    static func heldText(_ json: JSONValue, _ path: [String]) -> String? {
+        var v: JSONValue? = json
+        for p in path { v = v?[p] }
+        return v?.string.map(SessionContext.heldName)
+    }
+}
+
 /// A member name held more than once in one object of the input, where it stands.
 public struct DuplicateName: Sendable, Hashable {
     /// The object's place (`log.entries[3].request.headers[0]`).
@@ -106,8 +124,14 @@ public final class SessionContext: @unchecked Sendable {
     public let root: String
     /// Whether blob references can be resolved (false for a bare session file or stdin).
     public let blobsAvailable: Bool
-    /// From the header, else from the file name; nil for stdin without a header.
-    public internal(set) var sessionId: String?
+    /// From the header, else from the file name; nil for stdin without a header. Held as
+    /// `SessionContext.heldName` holds it: an id past `heldNameBytes` is cut in the middle, since every
+    /// session, request and finding an analysis keeps holds it.
+    public internal(set) var sessionId: String? {
+        get { heldSessionId }
+        set { heldSessionId = newValue.map(SessionContext.heldName) }
+    }
+    private var heldSessionId: String?
     /// The header record (line 1, `"type": "session"`), when present.
     public internal(set) var header: JSONValue?
     public internal(set) var launchedAt: Double?
@@ -158,8 +182,9 @@ public final class SessionContext: @unchecked Sendable {
         return out
     }
 
-    public var userId: String? { header?["userId"]?.string }
-    public var environmentRef: String? { header?["environmentRef"]?.string }
+    /// The header's `userId` and `environmentRef`, as held (`Record.heldText`).
+    public var userId: String? { header.flatMap { Record.heldText($0, "userId") } }
+    public var environmentRef: String? { header.flatMap { Record.heldText($0, "environmentRef") } }
 
     /// A finding located in this session.
     public func finding(_ rule: RuleID, _ severity: Severity, line: Int? = nil, seq: Int? = nil, recordId: String? = nil,

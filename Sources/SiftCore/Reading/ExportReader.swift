@@ -746,6 +746,7 @@ final class InputPass {
                         palbeRecords += 1
                         if let id = doc.root["sessionId"]?.string {
                             if let fromName = idFromName, fromName != id {
+                                let id = SessionContext.heldName(id), fromName = SessionContext.heldName(fromName)
                                 findings.append(s.finding("integrity.session-id-mismatch", .medium, line: number,
                                     message: "header says \(id) but the file is named \(fromName)"))
                             }
@@ -903,12 +904,13 @@ final class InputPass {
 
     func summary(of s: SessionContext) -> SessionSummary {
         let h = s.header
+        func text(_ path: String...) -> String? { h.flatMap { Record.heldText($0, path) } }
         return SessionSummary(
             sessionId: s.sessionId, input: input.path, file: s.file,
-            app: (h?["app", "bundleId"]?.string, h?["app", "version"]?.string, h?["app", "build"]?.string),
-            sdk: (h?["sdk", "name"]?.string, h?["sdk", "version"]?.string),
-            device: (h?["device", "model"]?.string, h?["device", "system"]?.string, h?["device", "locale"]?.string,
-                     h?["device", "timeZone"]?.string),
+            app: (text("app", "bundleId"), text("app", "version"), text("app", "build")),
+            sdk: (text("sdk", "name"), text("sdk", "version")),
+            device: (text("device", "model"), text("device", "system"), text("device", "locale"),
+                     text("device", "timeZone")),
             environmentRef: s.environmentRef, userId: s.userId, launchedAt: s.launchedAt,
             firstTs: s.firstTs, lastTs: s.lastTs, recordCount: s.recordCount, records: s.counts,
             damagedLines: s.damagedLines, hasHeader: h != nil)

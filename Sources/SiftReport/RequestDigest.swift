@@ -40,15 +40,29 @@ public final class RequestDigest: @unchecked Sendable {
         sessionCount += 1
         // Each request's facts read in place (a request copied whole retains every text it holds);
         // only the few kept are copied.
+        // Requests come in runs of one host (one shared text): a run is counted, then added once,
+        // instead of hashing every request's host (twice).
+        var run: String? = nil
+        var count = (requests: 0, opened: 0)
+        func flush() {
+            guard let h = run, count.requests > 0 else { return }
+            hosts[h, default: (0, 0)].requests += count.requests
+            hosts[h, default: (0, 0)].opened += count.opened
+        }
+        defer { flush() }
         session.forEachRequest(hosts: []) { ri, r in
             let sessionId = r.sessionId
             if !manyIds && !sessionIds.contains(sessionId) {
                 if sessionIds.count < RequestDigest.maxSessionIds { sessionIds.append(sessionId) } else { manyIds = true }
             }
-            if let h = r.host {
-                let opened = r.openedConnection ? 1 : 0
-                hosts[h, default: (0, 0)].requests += 1
-                hosts[h, default: (0, 0)].opened += opened
+            if r.host != run {
+                flush()
+                run = r.host
+                count = (0, 0)
+            }
+            if r.host != nil {
+                count.requests += 1
+                if r.openedConnection { count.opened += 1 }
             }
             let ms = r.elapsedMs
             if r.failed {

@@ -252,8 +252,8 @@ extension SupportReport {
 
     /// Writes the JSON document through `w`: the envelope's members, then the waterfall document
     /// (without its findings) as the `waterfall` member, written by its own writer at this depth.
-    /// Members are written as they are made: the sessions, findings and failures one element at a
-    /// time, so the document is never held as one tree.
+    /// Members are written as they are made: the sessions and findings one element at a time, so the
+    /// document is never held as one tree (the failures, a bounded few, are made side by side first).
     public func json(into w: inout JSONWriter) {
         // The envelope `inspect` writes (tool, inputs, sessions, blobs), over every analysis's findings.
         var doc = ReportEnvelope.members(inputs: outcome.inputs, findings: findings, blobs: outcome.blobs,
@@ -269,7 +269,9 @@ extension SupportReport {
             doc["correlation"] = .null
         }
         let redactor = redactor
-        doc.array("failures", failureWindows) { w in
+        // Each window's timeline made side by side (its texts redacted), then written in order: a few
+        // windows (at most `FailureTimeline.maxWindows`) of a few records each.
+        let failures = Parallel.map(failureWindows) { w -> JSONOut in
             let first = w.failures.first
             return .object(["sessionId": .opt(redactor.text(w.sessionId.untrusted).value), "seq": .opt(first?.seq), "recordId": .opt(redactor.text(first?.id.untrusted).value),
                             "failures": .array(w.failures.map { f in .object(["seq": .opt(f.seq), "recordId": .opt(redactor.text(f.id.untrusted).value)]) }),
@@ -278,6 +280,7 @@ extension SupportReport {
                                          "text": .string(e.text), "failed": .bool(e.failed)])
                             })])
         }
+        doc.array("failures", failures) { $0 }
         // Present only when a bound was reached, so ordinary reports keep their shape.
         if timeline.dropped > 0 { doc["failuresNotShown"] = .int(timeline.dropped) }
         if timeline.cutShort > 0 { doc["timelinesCutShort"] = .int(timeline.cutShort) }

@@ -68,16 +68,18 @@ public struct SupportReport: Sendable {
             otherSession = digest.manyIds || ids.dropFirst().contains { $0 != ids[0] }
         } else {
             allHostStats = nil
-            let (failed, failedCount, slowestFailed, slow, other) = SupportReport.requests(of: waterfall, slowest: slowest)
+            let scan = SupportReport.scan(waterfall, slowest: slowest)
+            let failed = scan.failed, slow = scan.slow, slowestFailed = scan.slowestFailed
             self.failed = failed
-            self.failedCount = failedCount
+            self.failedCount = scan.failedCount
             self.slowestFailed = slowestFailed
             self.slow = slow
-            otherSession = other
-            // The connection counts `whyText` quotes, for every host a row or the verdict can show, in
-            // one pass (not a pass over every request per row).
-            shownHosts = Set((failed + slow + (slowestFailed.map { [$0] } ?? [])).compactMap(\.host))
-            shownHostStats = WaterfallSummary.hostStats(waterfall.sessions, hosts: shownHosts)
+            otherSession = scan.otherSession
+            // The connection counts `whyText` quotes, for every host a row or the verdict can show,
+            // taken in the same pass (not a pass over every request per row, nor a second pass).
+            let shown = Set((failed + slow + (slowestFailed.map { [$0] } ?? [])).compactMap(\.host))
+            shownHosts = shown
+            shownHostStats = scan.hosts.filter { shown.contains($0.key) }
         }
         let windows = SupportReport.merge(timeline.windows)
         failureWindows = windows
@@ -103,44 +105,121 @@ public struct SupportReport: Sendable {
     /// session of `waterfall` (`RequestDigest` takes the same as the sessions end).
     static func requests(of waterfall: WaterfallReport, slowest: Int)
         -> (failed: [WaterfallRequest], failedCount: Int, slowestFailed: WaterfallRequest?, slow: [WaterfallRequest], otherSession: Bool) {
-        // Places, not copies: a large export holds many requests, and only a few are shown.
-        var failed: [WaterfallRequest] = []
-        var failedCount = 0
+        let s = scan(waterfall, slowest: slowest)
+        return (s.failed, s.failedCount, s.slowestFailed, s.slow, s.otherSession)
+    }
+
+    /// What `requests(of:slowest:)` gives, and per host its requests and how many opened a
+    /// connection (`WaterfallSummary.hostStats` of every host).
+    struct Scan {
+        var failed: [WaterfallRequest]
+        var failedCount: Int
         var slowestFailed: WaterfallRequest?
-        var slowestFailedMs: Double?
-        var candidates: [(ms: Double, seq: Int, s: Int, r: Int)] = []
-        // Whether the requests name more than one session: the first id, and whether another was seen
-        // (a set of every request's id would hash each one).
-        var firstSessionId: String?? = nil
-        var otherSession = false
-        // By index, reading only the fields looked at, in place: a request copied whole retains every
-        // text it holds.
+        var slow: [WaterfallRequest]
+        var otherSession: Bool
+        var hosts: [String: (requests: Int, opened: Int)]
+    }
+
+    /// One session's part of a `Scan`, by request index.
+    private struct SessionScan {
+        /// The session id of the session's first request (`.some(nil)`: a request without one).
+        var firstId: String?? = nil
+        /// Another request of the session names another session.
+        var other = false
+        var failed: [Int] = []
+        var failedCount = 0
+        var slowestFailed: (ms: Double, r: Int)?
+        /// The session's `slowest` slowest that did not fail, in `RequestDigest.before` order.
+        var slow: [(ms: Double, seq: Int, r: Int)] = []
+        var hosts: [String: (requests: Int, opened: Int)] = [:]
+    }
+
+    /// Every request read once, in place (a request copied whole retains every text it holds),
+    /// sessions side by side; the parts are joined in session order, as one loop over every request
+    /// would take them. The slowest are kept as they go by (`RequestDigest.before` is a total order:
+    /// the first `slowest` of each session hold the first `slowest` of all), not sorted all.
+    static func scan(_ waterfall: WaterfallReport, slowest: Int) -> Scan {
         let sessions = waterfall.sessions
-        for si in sessions.indices {
-            sessions[si].forEachRequest { ri, r in
-                if let first = firstSessionId {
-                    if !otherSession && first != r.sessionId { otherSession = true }
+        let top = max(0, slowest)
+        let parts = Parallel.map(Array(sessions.indices)) { si -> SessionScan in
+            var p = SessionScan()
+            // Requests come in runs of one host (one shared text): a run is counted, then added once.
+            var run: String? = nil
+            var count = (requests: 0, opened: 0)
+            func flush() {
+                guard let h = run, count.requests > 0 else { return }
+                p.hosts[h, default: (0, 0)].requests += count.requests
+                p.hosts[h, default: (0, 0)].opened += count.opened
+            }
+            sessions[si].forEachRequest(hosts: []) { ri, r in
+                if let first = p.firstId {
+                    if !p.other && first != r.sessionId { p.other = true }
                 } else {
-                    firstSessionId = .some(r.sessionId)
+                    p.firstId = .some(r.sessionId)
+                }
+                if r.host != run {
+                    flush()
+                    run = r.host
+                    count = (0, 0)
+                }
+                if r.host != nil {
+                    count.requests += 1
+                    if r.openedConnection { count.opened += 1 }
                 }
                 let ms = r.elapsedMs
                 if r.failed {
                     // The first few in full; the rest counted, and the slowest of them kept.
-                    failedCount += 1
-                    if failed.count < SupportReport.maxFailedShown { failed.append(sessions[si].requests[ri]) }
-                    if slowestFailedMs.map({ ms > $0 }) ?? true {
-                        slowestFailed = sessions[si].requests[ri]
-                        slowestFailedMs = ms
+                    p.failedCount += 1
+                    if p.failed.count < SupportReport.maxFailedShown { p.failed.append(ri) }
+                    if p.slowestFailed.map({ ms > $0.ms }) ?? true { p.slowestFailed = (ms, ri) }
+                } else if !r.pending && top > 0 {
+                    let c = (ms: ms, seq: r.seq ?? 0, s: si, r: ri)
+                    if p.slow.count == top, let worst = p.slow.last, !RequestDigest.before(c, (worst.ms, worst.seq, si, worst.r)) {
+                        return
                     }
-                } else if !r.pending {
-                    candidates.append((ms, r.seq ?? 0, si, ri))
+                    // The first place whose candidate comes after this one.
+                    var lo = 0, hi = p.slow.count
+                    while lo < hi {
+                        let mid = (lo + hi) / 2
+                        let m = p.slow[mid]
+                        if RequestDigest.before((m.ms, m.seq, si, m.r), c) { lo = mid + 1 } else { hi = mid }
+                    }
+                    p.slow.insert((c.ms, c.seq, ri), at: lo)
+                    if p.slow.count > top { p.slow.removeLast() }
                 }
+            }
+            flush()
+            return p
+        }
+        var out = Scan(failed: [], failedCount: 0, slowestFailed: nil, slow: [], otherSession: false, hosts: [:])
+        var firstSessionId: String?? = nil
+        var slowestFailedMs: Double?
+        var candidates: [(ms: Double, seq: Int, s: Int, r: Int)] = []
+        for (si, p) in parts.enumerated() {
+            if let id = p.firstId {
+                if let first = firstSessionId {
+                    if first != id { out.otherSession = true }
+                } else {
+                    firstSessionId = .some(id)
+                }
+            }
+            if p.other { out.otherSession = true }
+            out.failedCount += p.failedCount
+            for ri in p.failed where out.failed.count < SupportReport.maxFailedShown { out.failed.append(sessions[si].requests[ri]) }
+            if let f = p.slowestFailed, slowestFailedMs.map({ f.ms > $0 }) ?? true {
+                out.slowestFailed = sessions[si].requests[f.r]
+                slowestFailedMs = f.ms
+            }
+            for c in p.slow { candidates.append((c.ms, c.seq, si, c.r)) }
+            for (h, c) in p.hosts {
+                out.hosts[h, default: (0, 0)].requests += c.requests
+                out.hosts[h, default: (0, 0)].opened += c.opened
             }
         }
         // The slowest first; equal times by seq, then in record order.
         candidates.sort { RequestDigest.before($0, $1) }
-        let slow = candidates.prefix(max(0, slowest)).map { waterfall.sessions[$0.s].requests[$0.r] }
-        return (failed, failedCount, slowestFailed, slow, otherSession)
+        out.slow = candidates.prefix(top).map { sessions[$0.s].requests[$0.r] }
+        return out
     }
 
     /// The timeline's windows, overlapping ones merged.

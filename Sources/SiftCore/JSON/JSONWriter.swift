@@ -68,6 +68,33 @@ public struct JSONWriter {
         if sink != nil && buf.count >= OutputSink.capacity { flush() }
     }
 
+    // MARK: elements made elsewhere
+
+    /// What `element()` writes before each element of the open array after its first: `,`, and when
+    /// pretty a new line and the elements' indentation. Elements rendered apart (side by side), each
+    /// after this, then handed to `elements(_:count:)`, are the bytes `element()` and each value
+    /// written one after the other make.
+    public var elementSeparator: [UInt8] {
+        guard pretty else { return [0x2C] }
+        return [0x2C, 0x0A] + [UInt8](repeating: 0x20, count: max(0, base + 2 * counts.count))
+    }
+
+    /// `count` elements of the open array, each one in `bytes` after `elementSeparator` (an array's
+    /// first element takes no `,`: it is left out here). A large piece goes to the sink as it is,
+    /// not copied into `buf` first.
+    public mutating func elements(_ bytes: UnsafeBufferPointer<UInt8>, count: Int) {
+        let depth = counts.count
+        guard count > 0, depth > 0, !bytes.isEmpty else { return }
+        let rest = counts[depth - 1] == 0 ? UnsafeBufferPointer(rebasing: bytes[1...]) : bytes
+        counts[depth - 1] += count
+        if let sink, buf.count + rest.count >= OutputSink.capacity {
+            flush()
+            sink.write(UnsafeRawBufferPointer(rest))
+        } else {
+            buf.append(contentsOf: rest)
+        }
+    }
+
     // MARK: values
 
     public mutating func null() { lit("null") }

@@ -91,6 +91,7 @@ public enum WaterfallRender {
                 at = end
             }
         }
+        let separator = w.elementSeparator
         // Windows of batches, of about `requestWindow` requests each.
         var windows: [Range<Int>] = []
         var from = 0
@@ -105,29 +106,35 @@ public enum WaterfallRender {
             from = to
         }
         let all = batches
-        let render: @Sendable (Range<Int>) -> [(bytes: [UInt8], ends: [Int])] = { window in
-            Parallel.map(Array(all[window])) { b -> (bytes: [UInt8], ends: [Int]) in
-                writer.bytes(sessions[b.session].requests[b.range])
+        let render: @Sendable (Range<Int>) -> [(bytes: [UInt8], count: Int)] = { window in
+            // Each request after the separator `element()` writes, laid out on the worker: the batch
+            // is then one piece for the writer, not an element and a copy per request on this thread.
+            Parallel.map(Array(all[window])) { b -> (bytes: [UInt8], count: Int) in
+                let part = writer.bytes(sessions[b.session].requests[b.range])
+                var out: [UInt8] = []
+                out.reserveCapacity(part.bytes.count + part.ends.count * separator.count)
+                var start = 0
+                part.bytes.withUnsafeBufferPointer { bytes in
+                    for end in part.ends {
+                        out.append(contentsOf: separator)
+                        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+                        start = end
+                    }
+                }
+                return (out, part.ends.count)
             }
         }
         // The next window is rendered on the workers while this thread writes the one before: at
         // most two windows' bytes are held.
         var rendered = render(windows[0])
         for k in windows.indices {
-            let next = Ahead<[(bytes: [UInt8], ends: [Int])]>()
+            let next = Ahead<[(bytes: [UInt8], count: Int)]>()
             if k + 1 < windows.count {
                 let window = windows[k + 1]
                 next.start { render(window) }
             }
             for part in rendered {
-                var start = 0
-                part.bytes.withUnsafeBufferPointer { bytes in
-                    for end in part.ends {
-                        w.element()
-                        w.buf.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
-                        start = end
-                    }
-                }
+                part.bytes.withUnsafeBufferPointer { w.elements($0, count: part.count) }
             }
             if k + 1 < windows.count { rendered = next.wait() }
         }

@@ -43,6 +43,8 @@ struct NameFacts {
     static let headerBit: UInt32 = 1 << 24
     static let urlHeaderBit: UInt32 = 1 << 25
     static let linkHeaderBit: UInt32 = 1 << 26
+    /// A detector's stem lies in the name's bytes (`DetectorEngine.hasStem`).
+    static let stemBit: UInt32 = 1 << 27
     static let bodyBit: UInt32 = 1 << 31
 
     var hints: NameHints { NameHints(rawValue: rawValue & 0xFFFF) }
@@ -50,6 +52,7 @@ struct NameFacts {
     var headerListed: Bool { rawValue & NameFacts.headerBit != 0 }
     var urlHeader: Bool { rawValue & NameFacts.urlHeaderBit != 0 }
     var linkHeader: Bool { rawValue & NameFacts.linkHeaderBit != 0 }
+    var hasStem: Bool { rawValue & NameFacts.stemBit != 0 }
 }
 
 /// Where inside a record a value stands: `log.metadata $.a[0].b` (JSON path after a prefix) or
@@ -201,6 +204,7 @@ final class ContentScanner {
     /// `skip`: ascending, disjoint ranges (inline JSON body texts) the JSON scanner checks value by value
     /// itself, so the line pass leaves out their keys and structure.
     func beginLine(_ bytes: [UInt8], skip: [Range<Int>] = []) {
+        endRecord()
         lineHits.removeAll(keepingCapacity: true)
         lineSaturatedFrom = nil
         bytes.withUnsafeBufferPointer { b in
@@ -217,11 +221,75 @@ final class ContentScanner {
         }
     }
 
+    /// The record line being checked, when its stems are looked for where a check asks (`beginRecord`)
+    /// rather than in one pass over the line (`beginLine`); valid until `endRecord`.
+    private var recordLine: UnsafeBufferPointer<UInt8>? = nil
+    /// The document `recordLine` is the text of (its values are read in place there).
+    private var recordDoc: JSONDocument? = nil
+    private var recordSkip: [Range<Int>] = []
+    /// Whether a stem lies in the record line outside `recordSkip` (found once, when first asked).
+    private var recordHasStem: Bool? = nil
+
+    /// Prepares the prefilter for one record line without a pass over it: a value, name or part of the
+    /// line is looked at when a check asks about it (most of a line is names, numbers and structure,
+    /// and names are asked about through `nameFacts`). `line` must stay valid until `endRecord()`;
+    /// `skip` as for `beginLine`. The checks find what they find after `beginLine(line, skip)`.
+    func beginRecord(_ line: UnsafeBufferPointer<UInt8>, of doc: JSONDocument, skip: [Range<Int>]) {
+        lineHits.removeAll(keepingCapacity: true)
+        lineSaturatedFrom = nil
+        recordLine = line
+        recordDoc = doc
+        recordSkip = skip
+        recordHasStem = nil
+    }
+
+    /// Ends what `beginRecord` began (the line is no longer read).
+    func endRecord() {
+        recordLine = nil
+        recordDoc = nil
+        recordHasStem = nil
+    }
+
+    /// Whether a stem lies in the line outside the skipped ranges: `beginLine` found some stem offset.
+    private var lineHasStem: Bool {
+        guard let line = recordLine else { return !(lineHits.isEmpty && lineSaturatedFrom == nil) }
+        if let known = recordHasStem { return known }
+        var found = false
+        var from = 0
+        // The stretches `beginLine` scans: before each skipped range it takes, and after the last.
+        for k in 0...recordSkip.count where !found {
+            let r = k < recordSkip.count ? recordSkip[k] : line.count..<line.count
+            guard r.lowerBound >= from && r.upperBound <= line.count else { continue }
+            if r.lowerBound > from { found = engine.hasStem(UnsafeBufferPointer(rebasing: line[from..<r.lowerBound])) }
+            from = r.upperBound
+        }
+        recordHasStem = found
+        return found
+    }
+
+    /// `lineHasStem`, found at once when `b` (a part of the record line outside the skipped ranges)
+    /// holds a stem itself: a URL's `://` or a listed name's own stem tells without a look at the rest.
+    private func lineHasStem(holding b: UnsafeBufferPointer<UInt8>) -> Bool {
+        if recordHasStem == nil, let line = recordLine, let lb = line.baseAddress, let p = b.baseAddress,
+           p >= lb, p + b.count <= lb + line.count {
+            let s = p - lb, e = s + b.count
+            if !recordSkip.contains(where: { $0.overlaps(s..<e) }) && engine.hasStem(b) { recordHasStem = true }
+        }
+        return lineHasStem
+    }
+
     /// Whether a stem starts in `b` (a value the line pass left out).
     @inline(__always) func hasStem(_ b: UnsafeBufferPointer<UInt8>) -> Bool { engine.hasStem(b) }
 
-    /// Whether an anchor stem starts inside `r` (offsets in the current line).
+    /// Whether an anchor stem starts inside `r` (offsets in the current line). Asked of a record line
+    /// (`beginRecord`), whether one lies inside `r`: a value's raw range holds its quotes, and no stem
+    /// holds a quote, so a stem starting in one lies in it; a part of a URL the detectors scan alone
+    /// holds every anchor they can find there whole, and so its stem.
     @inline(__always) func rawHasHit(_ r: Range<Int>) -> Bool {
+        if let line = recordLine {
+            guard r.lowerBound >= 0 && r.upperBound <= line.count else { return true }
+            return engine.hasStem(UnsafeBufferPointer(rebasing: line[r]))
+        }
         if let s = lineSaturatedFrom, r.upperBound > s { return true }
         if lineHits.isEmpty { return false }
         var lo = 0, hi = lineHits.count
@@ -337,6 +405,7 @@ final class ContentScanner {
         if headerNames.contains(raw: raw) { v |= NameFacts.headerBit }
         if ContentScanner.urlHeaderNames.contains(raw: raw) { v |= NameFacts.urlHeaderBit }
         if ContentScanner.linkHeaderName.contains(raw: raw) { v |= NameFacts.linkHeaderBit }
+        if engine.hasStem(raw) { v |= NameFacts.stemBit }
         return NameFacts(rawValue: v)
     }
 
@@ -348,6 +417,9 @@ final class ContentScanner {
 
     /// Hints of a member name standing on the tape (cached; no String made).
     func hints(_ name: JSONValue) -> NameHints { name.withStringUTF8 { nameFacts($0).hints } }
+
+    /// Facts of a member name standing on the tape (cached; no String made).
+    @inline(__always) func nameFacts(_ name: JSONValue) -> NameFacts { name.withStringUTF8 { nameFacts($0) } }
 
     /// Hints of a name (cached).
     func hints(_ key: String) -> NameHints { keyInfo(key).hints }
@@ -393,7 +465,7 @@ final class ContentScanner {
     /// name leaks just the same. Skipped when the record line holds no anchor at all.
     /// Names with a stem that the detectors found nothing in are remembered (`cleanNames`): records repeat them.
     func scanName(_ key: String, location: () -> String) {
-        guard !key.isEmpty, !(lineHits.isEmpty && lineSaturatedFrom == nil) else { return }
+        guard !key.isEmpty, lineHasStem else { return }
         var k = key
         k.withUTF8 { scanName(bytes: $0, location: location) }
     }
@@ -401,13 +473,30 @@ final class ContentScanner {
     /// `scanName` of a member name of the record line (a string value on its tape): skipped without
     /// decoding it when no stem starts in its raw bytes (escapes can't hide one: see `jsonText`).
     @inline(__always) func scanName(_ name: JSONValue, location: () -> String) {
+        if recordLine != nil {
+            name.withStringUTF8 { b in
+                if nameFacts(b).hasStem { scanName(bytes: b, location: location) }
+            }
+            return
+        }
         guard rawHasHit(name.contentRange) else { return }
+        name.withStringUTF8 { scanName(bytes: $0, location: location) }
+    }
+
+    /// `scanName` of a member name whose facts (`nameFacts(name)`) are known: in a record line
+    /// (`beginRecord`), a name with no stem in its bytes is skipped without another look.
+    @inline(__always) func scanName(_ name: JSONValue, facts: NameFacts, location: () -> String) {
+        if recordLine != nil {
+            guard facts.hasStem else { return }
+        } else {
+            guard rawHasHit(name.contentRange) else { return }
+        }
         name.withStringUTF8 { scanName(bytes: $0, location: location) }
     }
 
     /// `scanName` of a name's bytes.
     func scanName(bytes b: UnsafeBufferPointer<UInt8>, location: () -> String) {
-        guard !b.isEmpty, !(lineHits.isEmpty && lineSaturatedFrom == nil) else { return }
+        guard !b.isEmpty, lineHasStem(holding: b) else { return }
         guard hasStem(b), !cleanNames.contains(b) else { return }
         let saved = rawRange
         rawRange = nil
@@ -548,6 +637,21 @@ final class ContentScanner {
     /// Calls `body` with a string value's decoded bytes (no copy when it has no escape); while it runs,
     /// `rawRange` is the value's place in the line, for the prefilter.
     func withStringBytes<R>(_ v: JSONValue, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let line = recordLine, v.doc === recordDoc, v.isString {
+            // A value of the record line: read where it stands (no slice of the document's bytes made).
+            let r = v.contentRange
+            let saved = rawRange, savedDirect = rawDirect
+            rawRange = (r.lowerBound - 1)..<(r.upperBound + 1)
+            defer { rawRange = saved; rawDirect = savedDirect }
+            let inner = UnsafeBufferPointer(rebasing: line[r])
+            if let base = inner.baseAddress, memchr(base, 0x5C, inner.count) != nil {
+                rawDirect = nil
+                let decoded = v.stringBytes
+                return decoded.withUnsafeBufferPointer(body)
+            }
+            rawDirect = inner.baseAddress
+            return body(inner)
+        }
         let raw = v.rawBytes
         let saved = rawRange, savedDirect = rawDirect
         rawRange = raw.startIndex..<raw.endIndex
@@ -572,8 +676,9 @@ final class ContentScanner {
             v.forEachMemberName { k, x in
                 let l = listed || (names.map { set in k.withStringUTF8 { set.contains(raw: $0) } } ?? false)
                 loc.push(.name(k))
-                scanName(k) { loc.render() }
-                walk(x, &loc, names: names, rule: rule, what: what, listed: l, hints: self.hints(k))
+                let facts = nameFacts(k)
+                scanName(k, facts: facts) { loc.render() }
+                walk(x, &loc, names: names, rule: rule, what: what, listed: l, hints: facts.hints)
                 loc.pop()
             }
         case .array:
@@ -614,6 +719,21 @@ final class ContentScanner {
         }
     }
 
+    /// `walk` of a string value under no name list and no listed name (`walk(v, &loc, names: nil, …,
+    /// listed: false, hints:)`): the detectors, then a URL's listed query or the percent-decoding.
+    /// `location` is what `loc.render()` gives there, made only when a check needs it.
+    @inline(__always) func plainString(_ v: JSONValue, hints: NameHints, location: () -> String) {
+        withStringBytes(v) { b in
+            let mark = hits.count
+            shapes(b, hints: hints, location: location)
+            if ContentScanner.isURL(b) {
+                listedQuery(b, location: location())
+            } else {
+                percentEncoded(b, since: mark, location: location)
+            }
+        }
+    }
+
     /// Free text (a log message, an error description): detectors only, on the text and on its
     /// percent-decoding (a credential written `%67%68%70…` in a message leaks just the same).
     func freeText(_ v: JSONValue, location: String) {
@@ -640,10 +760,10 @@ final class ContentScanner {
                 walk(h, &loc, names: nil, rule: "", what: "", listed: false, hints: [])
                 return
             }
-            scanName(nameNode) { "\(side).headers[\(index)].name" }
-            guard value.isString else { return }
             // The name's facts from its bytes (cached); its text is made only for a location or a message.
-            let facts = nameNode.withStringUTF8 { nameFacts($0) }
+            let facts = nameFacts(nameNode)
+            scanName(nameNode, facts: facts) { "\(side).headers[\(index)].name" }
+            guard value.isString else { return }
             func name() -> String { nameNode.string ?? "" }
             withStringBytes(value) { b in
                 if facts.headerListed {
@@ -716,7 +836,7 @@ final class ContentScanner {
         // its parameter names are checked as values only in a line holding some stem (`scanName`): the
         // memo keeps the two cases apart. Not inside a nested value (its bounds depend on the nesting).
         let memo = nesting == 0 && encodedDepth == 0 && jsonInString == 0
-        let tag: UInt8 = lineHits.isEmpty && lineSaturatedFrom == nil ? 1 : 2
+        let tag: UInt8 = lineHasStem(holding: b) ? 2 : 1
         if memo && cleanURLs.contains(b, tag: tag) { return }
         let mark = hits.count
         defer { if memo && hits.count == mark { cleanURLs.insert(b, tag: tag) } }
@@ -983,9 +1103,8 @@ final class ContentScanner {
     private func extras(_ v: JSONValue, location: String) {
         v.forEachMemberName { k, x in
             guard x.isString, !k.stringEquals("text"), !k.stringEquals("data"), !k.stringEquals("blob") else { return }
-            var loc = Loc(location, jsonPath: false)
-            loc.push(.name(k))
-            walk(x, &loc, names: nil, rule: "", what: "", listed: false, hints: hints(k))
+            // `walk` of the string under `Loc(location)` holding the name.
+            plainString(x, hints: hints(k)) { location.isEmpty ? clipName(k.string ?? "") : location + "." + clipName(k.string ?? "") }
         }
     }
 
@@ -1283,7 +1402,7 @@ final class ContentScanner {
             let scalarStops = ContentScanner.scalarStops
             // Without the line's offsets (`rawBase`), or with `ownStems`, one pass over the text finds where
             // stems start (and how short they are), for every value at once.
-            let useOwn = ownStems || rawBase == nil
+            let useOwn = ownStems || rawBase == nil || recordLine != nil
             var own: [Int] = []
             let ownSaturated = useOwn ? engine.stemStarts(b, into: &own) : nil
             let hitsCopy = useOwn ? own : lineHits

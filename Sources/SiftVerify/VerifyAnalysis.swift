@@ -5,13 +5,15 @@ import Dispatch
 import Foundation
 
 /// Where a record was read: the session facts a finding needs, copied when the record is handed over
-/// (the reader keeps filling its `SessionContext` while the worker runs).
-struct SessionPlace: Sendable {
-    var input: String
-    var file: String
-    var root: String
-    var sessionId: String?
-    var blobsAvailable: Bool
+/// (the reader keeps filling its `SessionContext` while the worker runs). One object, shared by the
+/// records of a session read under the same facts (`VerifyAnalysis.place(_:)`): handing a record over
+/// costs one reference, not one per text.
+final class SessionPlace: Sendable {
+    let input: String
+    let file: String
+    let root: String
+    let sessionId: String?
+    let blobsAvailable: Bool
 
     init(_ s: SessionContext) {
         input = s.input.path
@@ -19,6 +21,14 @@ struct SessionPlace: Sendable {
         root = s.root
         sessionId = s.sessionId
         blobsAvailable = s.blobsAvailable
+    }
+
+    init(input: String, file: String, root: String, sessionId: String?, blobsAvailable: Bool) {
+        self.input = input
+        self.file = file
+        self.root = root
+        self.sessionId = sessionId
+        self.blobsAvailable = blobsAvailable
     }
 
     func finding(_ rule: String, _ severity: Severity, line: Int?, seq: Int?, recordId: String?, location: String, message: String,
@@ -145,7 +155,21 @@ public final class VerifyAnalysis: Analysis {
             inertBytes += Int64(record.json.doc.bytes.count)
             return
         }
-        handle(.record(record, SessionPlace(session)), bytes: VerifyAnalysis.cost(of: record))
+        handle(.record(record, place(session)), bytes: VerifyAnalysis.cost(of: record))
+    }
+
+    /// The context `lastPlace` was made from (held, so that it is never another context at its address).
+    private var lastContext: SessionContext? = nil
+    private var lastPlace: SessionPlace? = nil
+
+    /// `SessionPlace(session)`, the last one made again while the context and its session id are the same
+    /// (its other facts never change).
+    private func place(_ session: SessionContext) -> SessionPlace {
+        if let p = lastPlace, lastContext === session, p.sessionId == session.sessionId { return p }
+        let p = SessionPlace(session)
+        lastContext = session
+        lastPlace = p
+        return p
     }
 
     public func damagedLine(_ bytes: [UInt8], line: Int, session: SessionContext) {
@@ -503,9 +527,8 @@ final class VerifyWorker: @unchecked Sendable {
         for part in parts {
             scanner.hits.removeAll(keepingCapacity: true)
             scanner.rawText(Array(part.name.utf8), location: part.isFolder ? "folder name" : "file name")
-            var at = place
-            at.file = SessionContext.heldName(part.path)
-            at.sessionId = nil
+            let at = SessionPlace(input: place.input, file: SessionContext.heldName(part.path), root: place.root, sessionId: nil,
+                                  blobsAvailable: place.blobsAvailable)
             emit(at, line: nil, seq: nil, recordId: nil)
         }
     }
@@ -536,14 +559,19 @@ final class VerifyWorker: @unchecked Sendable {
     /// Runs every check of one record; the hits are left in `scanner.hits`, blob names in `refs`.
     func scan(_ record: Record, refs: inout [String]) {
         scanner.hits.removeAll(keepingCapacity: true)
-        scanner.beginLine(record.json.doc.bytes, skip: record.type == .network ? VerifyWorker.inlineTexts(record.json) : [])
+        let skip = record.type == .network ? VerifyWorker.inlineTexts(record.json) : []
         let j = record.json
-        switch record.type {
-        case .network: network(j, refs: &refs)
-        case .log: log(j)
-        case .event: event(j)
-        case .frame: frame(j)
-        case .session, .other: generic(j)
+        // The line's stems are looked for where a check asks (`beginRecord`), while the line is read here.
+        j.doc.bytes.withUnsafeBufferPointer { line in
+            scanner.beginRecord(line, of: j.doc, skip: skip)
+            defer { scanner.endRecord() }
+            switch record.type {
+            case .network: network(j, refs: &refs)
+            case .log: log(j)
+            case .event: event(j)
+            case .frame: frame(j)
+            case .session, .other: generic(j)
+            }
         }
     }
 
@@ -608,15 +636,35 @@ final class VerifyWorker: @unchecked Sendable {
 
     /// Raw ranges of the inline utf8 body texts of a network record, ascending.
     static func inlineTexts(_ j: JSONValue) -> [Range<Int>] {
-        var out: [Range<Int>] = []
-        for side in [j.member("request"), j.member("response")] {
-            guard let body = side?.member("body"), body.isObject, body.member("blob") == nil,
-                  let enc = body.member("encoding"), enc.stringEquals("utf8"), let t = body.member("text"), t.isString else { continue }
-            let r = t.rawBytes
-            out.append(r.startIndex..<r.endIndex)
+        j.doc.withTape { t -> [Range<Int>] in
+            @inline(__always) func bytes(_ w: StaticString) -> UnsafeBufferPointer<UInt8> {
+                UnsafeBufferPointer(start: w.utf8Start, count: w.utf8CodeUnitCount)
+            }
+            /// The raw range (quotes included) of a side's body text, read as `member` reads each name: the first.
+            func text(_ side: Int?) -> Range<Int>? {
+                guard let side, let body = t.member(side, "body"), t.kind(body) == .object else { return nil }
+                var blob = false
+                var enc: Int? = nil, text: Int? = nil
+                t.forEachMember(body) { k, v in
+                    if !blob && t.equals(k, bytes("blob")) {
+                        blob = true
+                    } else if enc == nil && t.equals(k, bytes("encoding")) {
+                        enc = v
+                    } else if text == nil && t.equals(k, bytes("text")) {
+                        text = v
+                    }
+                }
+                guard !blob, let enc, t.equals(enc, bytes("utf8")), let text, t.kind(text) == .string else { return nil }
+                // The content's range widened by its quotes (`rawBytes`).
+                let r = t.value(text).contentRange
+                return (r.lowerBound - 1)..<(r.upperBound + 1)
+            }
+            let a = text(t.member(j.tapeIndex, "request")), b = text(t.member(j.tapeIndex, "response"))
+            guard let a else { return b.map { [$0] } ?? [] }
+            guard let b else { return [a] }
+            if a.overlaps(b) { return [] }
+            return a.lowerBound < b.lowerBound ? [a, b] : [b, a]
         }
-        out.sort { $0.lowerBound < $1.lowerBound }
-        return out.count == 2 && out[0].overlaps(out[1]) ? [] : out
     }
 
     static func blobKey(_ input: String, _ root: String, _ hex: String) -> String { input + "\u{0}" + root + "\u{0}" + hex }
@@ -678,8 +726,9 @@ final class VerifyWorker: @unchecked Sendable {
                     } else {
                         var loc = Loc(side, jsonPath: false)
                         loc.push(.name(k))
-                        scanner.scanName(k) { loc.render() }
-                        scanner.walk(x, &loc, names: nil, rule: "", what: "", listed: false, hints: scanner.hints(k))
+                        let facts = scanner.nameFacts(k)
+                        scanner.scanName(k, facts: facts) { loc.render() }
+                        scanner.walk(x, &loc, names: nil, rule: "", what: "", listed: false, hints: facts.hints)
                     }
                 }
             } else if field == .metrics {
@@ -692,25 +741,31 @@ final class VerifyWorker: @unchecked Sendable {
                             guard tr.isObject else { return }
                             tr.forEachMemberName { tk, tv in
                                 // Every name is checked, the format's and any other (a credential used as a name).
-                                scanner.scanName(tk) { "metrics.transactions[\(i)].\(clipName(tk.string ?? ""))" }
+                                let facts = scanner.nameFacts(tk)
+                                func location() -> String { "metrics.transactions[\(i)].\(clipName(tk.string ?? ""))" }
+                                scanner.scanName(tk, facts: facts, location: location)
                                 if tk.stringEquals("url") && tv.isString {
                                     scanner.withStringBytes(tv) {
                                         scanner.url($0, location: "metrics.transactions[\(i)].url", queryRule: "redaction.query")
                                     }
-                                } else if tv.isString || tv.isObject || tv.isArray {
+                                } else if tv.isString {
+                                    // `walk` of the string, its location made only when a check reports something.
+                                    scanner.plainString(tv, hints: facts.hints, location: location)
+                                } else if tv.isObject || tv.isArray {
                                     // Rendered `metrics.transactions[i].name`, only when a check reports something.
                                     var loc = Loc("metrics.transactions", jsonPath: false)
                                     loc.push(.index(i))
                                     loc.push(.name(tk))
-                                    scanner.walk(tv, &loc, names: nil, rule: "", what: "", listed: false, hints: scanner.hints(tk))
+                                    scanner.walk(tv, &loc, names: nil, rule: "", what: "", listed: false, hints: facts.hints)
                                 }
                             }
                         }
                     } else {
                         var loc = Loc("metrics", jsonPath: false)
                         loc.push(.name(k))
-                        scanner.scanName(k) { loc.render() }
-                        scanner.walk(x, &loc, names: nil, rule: "", what: "", listed: false, hints: scanner.hints(k))
+                        let facts = scanner.nameFacts(k)
+                        scanner.scanName(k, facts: facts) { loc.render() }
+                        scanner.walk(x, &loc, names: nil, rule: "", what: "", listed: false, hints: facts.hints)
                     }
                 }
             } else if field == .error {
@@ -834,12 +889,16 @@ final class VerifyWorker: @unchecked Sendable {
 
     /// Any other field: the detectors, with the field name as context.
     private func genericValue(_ v: JSONValue, name: JSONValue) {
-        scanner.scanName(name) { name.string ?? "" }
+        let facts = scanner.nameFacts(name)
+        scanner.scanName(name, facts: facts) { name.string ?? "" }
         switch v.kind {
-        case .string, .object, .array:
+        case .string:
+            // `walk` of the string under `Loc("")` holding the name: its location is the name, cut.
+            scanner.plainString(v, hints: facts.hints) { clipName(name.string ?? "") }
+        case .object, .array:
             var loc = Loc("", jsonPath: false)
             loc.push(.name(name))
-            scanner.walk(v, &loc, names: nil, rule: "", what: "", listed: false, hints: scanner.hints(name))
+            scanner.walk(v, &loc, names: nil, rule: "", what: "", listed: false, hints: facts.hints)
         default: break
         }
     }

@@ -88,3 +88,17 @@ struct ReadingRun {
         return status(counting: findings)
     }
 }
+
+extension ReadingRun {
+    /// Releases `value` on a worker thread: the one reference left is the worker's (taken here,
+    /// with no copy kept on this thread), so the worker's release is the last.
+    static func letGo<T: Sendable>(_ value: consuming T) {
+        let held = Unmanaged.passRetained(Held(consume value))
+        DispatchQueue.global().async { held.release() }
+    }
+
+    private final class Held<T: Sendable>: @unchecked Sendable {
+        let value: T
+        init(_ value: consuming T) { self.value = value }
+    }
+}

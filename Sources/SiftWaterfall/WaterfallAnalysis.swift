@@ -147,7 +147,7 @@ public final class WaterfallCollector {
         // One copy of each repeated text for every request, whichever thread parsed it.
         p.request.intern(into: pool)
         for n in p.notes { emit(n, b) }
-        let request = (consume p).request
+        let request = p.request.take()
         if !b.pendingById.isEmpty, let id = request.recordId, request.state != "pending", let at = b.pendingById.index(forKey: id) {
             b.pendingById.remove(at: at)
         }
@@ -452,7 +452,8 @@ public final class WaterfallCollector {
                                      message: "metrics without any transaction: no phase can be rebuilt"))
             }
         }
-        return Parsed(request: r, notes: notes)
+        // Moved out, not copied (`r` is captured by the reading closures above).
+        return Parsed(request: r.take(), notes: notes)
     }
 }
 

@@ -391,6 +391,15 @@ public struct WaterfallRequest: Sendable {
         return n
     }
 
+    /// This request, moved out: an empty one is left in its place (taking a request out of a value
+    /// that holds it, or out of a variable a closure captured, would copy it whole otherwise: every
+    /// text it holds retained, then released with the holder).
+    mutating func take() -> WaterfallRequest {
+        var out = WaterfallRequest(input: "", file: "", line: 0)
+        swap(&self, &out)
+        return out
+    }
+
     /// Transactions beyond `WaterfallLimits.maxTransactions` that were not kept.
     public var droppedTransactions: Int {
         get { Int(droppedRaw) }
@@ -431,7 +440,7 @@ public struct WaterfallRequest: Sendable {
         transactions.withUnsafeBufferPointer { ts in ts.contains { $0.openedConnection } }
     }
 
-    // `elapsedMs`, `host` and `openedConnection` of the request at `p`, read field by field where it
+    // `startUs`, `endUs`, `elapsedMs`, `host` and `openedConnection` of the request at `p`, read field by field where it
     // stands (a loop over many requests: a getter called on `p.pointee` copies the request whole,
     // every text it holds retained and released).
     @inline(__always) static func elapsedMs(_ p: UnsafePointer<WaterfallRequest>) -> Double {
@@ -442,6 +451,27 @@ public struct WaterfallRequest: Sendable {
     @inline(__always) static func knownElapsedMs(_ p: UnsafePointer<WaterfallRequest>) -> Double? {
         let d = p.pointee.doubles
         return d.1.isNaN ? (d.2.isNaN ? nil : d.2) : d.1
+    }
+
+    @inline(__always) static func startUs(_ p: UnsafePointer<WaterfallRequest>) -> Micros? {
+        let s = p.pointee.startRaw
+        return s == .min ? nil : s
+    }
+
+    /// `endUs` of the request at `p`.
+    @inline(__always) static func endUs(_ p: UnsafePointer<WaterfallRequest>) -> Micros? {
+        guard let s = startUs(p) else { return nil }
+        let lastTx: Micros? = p.pointee.transactions.withUnsafeBufferPointer { ts in
+            guard let t = ts.baseAddress else { return nil }
+            var last: Micros?
+            for k in ts.indices {
+                let times = (t + k).pointee.times
+                if let e = times.responseEnd ?? times.latest, e > (last ?? .min) { last = e }
+            }
+            return last
+        }
+        let byDuration = s + Micros((elapsedMs(p) * 1000).rounded())
+        return max(lastTx ?? byDuration, byDuration)
     }
 
     @inline(__always) static func host(_ p: UnsafePointer<WaterfallRequest>) -> String? {

@@ -252,9 +252,12 @@ public struct WaterfallSummary: Sendable {
 
     static func timeline(_ s: WaterfallSession, _ o: Options) -> Timeline {
         var intervals: [(Micros, Micros)] = []
+        intervals.reserveCapacity(s.requests.count)
+        // Read where each request stands (`rs[i].endUs` copied the request whole, every text retained).
         s.requests.withUnsafeBufferPointer { rs in
+            guard let base = rs.baseAddress else { return }
             for i in rs.indices {
-                if let a = rs[i].startUs, let b = rs[i].endUs { intervals.append((a, max(a, b))) }
+                if let a = WaterfallRequest.startUs(base + i), let b = WaterfallRequest.endUs(base + i) { intervals.append((a, max(a, b))) }
             }
         }
         intervals.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }

@@ -117,6 +117,25 @@ import SiftTestSupport
         }
     }
 
+    /// Plain text of every length up to past the caller's short path (64 bytes) and on into the long
+    /// loop, then a token, with text after the string's end or none (a string read from the middle
+    /// of a line, as member names and values are).
+    @Test func plainTextThenATokenWithTextAfter() {
+        let tokens = [#"""#, #"\n"#, #"\u0041"#].map { Array($0.utf8) } + [[0x1F], [0x80], [0xC3, 0xA9]]
+        for token in tokens {
+            for before in 0..<140 {
+                for after in [0, 1, 15, 16, 17, 70] {
+                    let text: [UInt8] = [0x22] + Array(repeating: UInt8(ascii: "a"), count: before) + token
+                        + Array(repeating: UInt8(ascii: "b"), count: 3) + [0x22] + Array(repeating: UInt8(ascii: "c"), count: after)
+                    let got = JSONStringScanTests.scan(text)
+                    let want = JSONStringScanTests.reference(text)
+                    #expect(got == want, "\(token) after \(before), \(after) after the string")
+                    if got != want { return }
+                }
+            }
+        }
+    }
+
     /// Two tokens, the second at every distance from the first, across block boundaries.
     @Test func twoTokensAtEveryDistance() {
         let tokens = JSONStringScanTests.tokens
@@ -186,6 +205,10 @@ import SiftTestSupport
                     #expect(b.quote == quote && b.backslash == backslash && b.control == control && b.high == high, "\(block)")
                 }
                 #expect(StringBlock.escapeLetters(p) == letters && StringBlock.escapeLetters(portable: p) == letters)
+                let special = quote | backslash | control | high
+                for (q, s) in [StringBlock.quotesAndSpecials(p), StringBlock.quotesAndSpecials(portable: p)] {
+                    #expect(q == quote && s == special, "\(block)")
+                }
                 var quote64: UInt64 = 0, backslash64: UInt64 = 0, control64: UInt64 = 0, high64: UInt64 = 0, letters64: UInt64 = 0
                 for k in 0..<64 {
                     let c = block[k]
@@ -200,6 +223,8 @@ import SiftTestSupport
                     for b in [StringBlock64(p, high: high), StringBlock64(portable: p, high: high)] {
                         #expect(b.quote == quote64 && b.backslash == backslash64 && b.stop == stop, "\(block)")
                     }
+                    let plain = quote64 | backslash64 | stop == 0
+                    #expect(StringBlock64.isPlain(p, high: high) == plain && StringBlock64.isPlain(portable: p, high: high) == plain, "\(block)")
                 }
                 #expect(StringBlock64.escapeLetters(p) == letters64)
             }

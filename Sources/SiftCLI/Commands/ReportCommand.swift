@@ -153,21 +153,9 @@ public enum ReportCommand: SiftCommand {
         }
         // Written: what the report holds (every request and text of a large export) is let go on a
         // worker, not one by one on this thread, which has nothing left to do but return.
-        letGo(consume report)
+        ReadingRun.letGo(consume report)
         if let stopped { return stopped }
         // A bound that stopped verify's checks leaves the input not verified in full, whatever a baseline says.
         return run.status(counting: all)
-    }
-
-    /// Releases `value` on a worker thread: the one reference left is the worker's (taken here,
-    /// with no copy kept on this thread), so the worker's release is the last.
-    static func letGo<T: Sendable>(_ value: consuming T) {
-        let held = Unmanaged.passRetained(Held(consume value))
-        DispatchQueue.global().async { held.release() }
-    }
-
-    private final class Held<T: Sendable>: @unchecked Sendable {
-        let value: T
-        init(_ value: consuming T) { self.value = value }
     }
 }

@@ -121,9 +121,16 @@ public enum WaterfallCommand: SiftCommand {
         if others > 0 && !common.quiet {
             io.err("note: the reader made \(others) other finding\(others == 1 ? "" : "s") (integrity, limits, archive, policy); see 'pbsift inspect'\n")
         }
-        let output = FindingsOutput(command: spec.name, report: report, inputs: redactor.apply(outcome.inputs), findings: redactor.apply(report.findings))
-        if let stopped = common.report(output, with: reporters, io: io, closedIsOK: true) { return stopped }
+        let stopped: ExitStatus?
+        do {
+            let output = FindingsOutput(command: spec.name, report: report, inputs: redactor.apply(outcome.inputs), findings: redactor.apply(report.findings))
+            stopped = common.report(output, with: reporters, io: io, closedIsOK: true)
+        }
+        let shown = report.findings
+        // Written: every request of the report is let go on a worker, not one by one on this thread.
+        ReadingRun.letGo(consume report)
+        if let stopped { return stopped }
         // What is listed decides the exit status: the waterfall's findings of the requests shown.
-        return run.status(counting: report.findings)
+        return run.status(counting: shown)
     }
 }

@@ -2,6 +2,8 @@
 // instead of building a tree of Swift values. Strings and numbers are decoded only when asked for,
 // so walking a record to find one field costs little more than scanning its bytes.
 
+import Synchronization
+
 /// The kind of one JSON value.
 public enum JSONKind: UInt8, Sendable {
     case null, `false`, `true`, number, string, array, object
@@ -39,7 +41,18 @@ public final class JSONDocument: @unchecked Sendable {
     /// The tape. A constant: a `var` of a class costs a dynamic exclusivity check at every read.
     @usableFromInline let nodes: [JSONNode]
     /// Some object holds the same member name twice (readers disagree on which copy counts).
-    public private(set) var hasDuplicateKeys = false
+    /// Looked for the first time it is asked (most commands never ask), then remembered.
+    public var hasDuplicateKeys: Bool {
+        var state = duplicateState.load(ordering: .relaxed)
+        if state == 0 {
+            state = findsDuplicateKeys() ? 2 : 1
+            // Threads that look at once find the same answer: whichever stores last stores it too.
+            duplicateState.store(state, ordering: .relaxed)
+        }
+        return state == 2
+    }
+    /// `hasDuplicateKeys`: 0 not looked for yet, 1 no, 2 yes.
+    private let duplicateState = Atomic<UInt8>(0)
 
     /// The most values a line of an export may hold (`ReadLimits.maxJSONValues`): a value costs 20
     /// bytes on the tape, so a 16 MiB line of `[0,0,…]` would take 160 MiB; one of a million values
@@ -63,7 +76,22 @@ public final class JSONDocument: @unchecked Sendable {
         case .success(let n): self.nodes = n
         case .failure(let e): throw e
         }
-        hasDuplicateKeys = parser.duplicates
+    }
+
+    /// Whether some object of the tape holds a member name twice (escapes resolved): the first
+    /// object of two members or more for which `JSONTapeParser.hasDuplicates` says so.
+    private func findsDuplicateKeys() -> Bool {
+        var keyHashes: [UInt64] = []
+        return bytes.withUnsafeBufferPointer { b in
+            nodes.withUnsafeBufferPointer { tape in
+                for i in tape.indices where tape[i].kind == .object && tape[i].count >= 2 {
+                    if JSONTapeParser.hasDuplicates(b, tape, object: i, count: Int(tape[i].count), keyHashes: &keyHashes) {
+                        return true
+                    }
+                }
+                return false
+            }
+        }
     }
 
     /// A member name held more than once in one object (`duplicateKeys()`).
@@ -234,9 +262,6 @@ struct JSONTapeParser {
     private var room: Int
     private let storage: TapeStorage
     var error: JSONParseError?
-    /// Some object holds a member name twice.
-    var duplicates = false
-    private var keyHashes: [UInt64] = []
 
     /// `capacity`: the nodes room is made for up front (more is made as needed).
     init(maxDepth: Int, maxValues: Int = Int.max, capacity: Int = 16) {
@@ -375,7 +400,37 @@ struct JSONTapeParser {
     /// the same way (`longRun`): a long body, plain or JSON text full of escapes. What
     /// a block stops at, and the last bytes of the text (under 16), go through the byte-at-a-time
     /// code, which decides every error.
+    ///
+    /// A short plain string (ASCII, no escape, its quote within the 64 bytes after its start: most
+    /// member names and values: names, ids, timestamps, URLs) is taken here, in the caller, sixteen
+    /// bytes at a time without the call; any other string goes to `longerString`, from its start.
+    @inline(__always)
     mutating func string(_ b: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
+        let first = start &+ 1
+        if let base = b.baseAddress {
+            var i = first
+            let last = min(b.count, first &+ 64)
+            while i &+ 16 <= last {
+                let (quote, special) = StringBlock.quotesAndSpecials(base + i)
+                if special == 0 {
+                    i &+= 16
+                    continue
+                }
+                // The first byte that is not plain ASCII text is a quote: the string ends there.
+                guard quote & special & (0 &- special) != 0 else { break }
+                let end = i &+ special.trailingZeroBitCount
+                append(JSONNode(kind: .string, escaped: false, start: Int32(truncatingIfNeeded: first),
+                                end: Int32(truncatingIfNeeded: end), next: Int32(truncatingIfNeeded: used &+ 1),
+                                count: Int32(truncatingIfNeeded: end &- first)))
+                return end &+ 1
+            }
+        }
+        return longerString(b, start)
+    }
+
+    /// `string` past its short plain case.
+    @inline(never)
+    mutating func longerString(_ b: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
         var i = start + 1
         var escaped = false
         var nonASCII = false
@@ -520,6 +575,11 @@ struct JSONTapeParser {
         var i = start
         let odd: UInt64 = 0xAAAA_AAAA_AAAA_AAAA
         while i &+ 64 <= n {
+            // Most blocks of a long text are plain: one test passes them.
+            if StringBlock64.isPlain(base + i, high: high) {
+                i &+= 64
+                continue
+            }
             let block = StringBlock64(base + i, high: high)
             let bs = block.backslash
             let special = block.quote | block.stop
@@ -617,12 +677,13 @@ struct JSONTapeParser {
         tape[me].end = Int32(i)
         tape[me].next = Int32(used)
         tape[me].count = count
-        if count >= 2 && !duplicates { checkDuplicates(b, object: me, count: Int(count)) }
         return i
     }
 
-    /// Sets `duplicates` when two member names of the object at node `me` are equal (escapes resolved).
-    private mutating func checkDuplicates(_ b: UnsafeBufferPointer<UInt8>, object me: Int, count: Int) {
+    /// Whether two member names of the object at `tape[me]` (`count` members) are equal, escapes
+    /// resolved. `keyHashes`: scratch room, kept between calls.
+    static func hasDuplicates(_ b: UnsafeBufferPointer<UInt8>, _ tape: UnsafeBufferPointer<JSONNode>, object me: Int, count: Int,
+                              keyHashes: inout [UInt64]) -> Bool {
         // A few names without escapes (most objects: `{"name":…,"value":…}`), each of its own length
         // (under 64): distinct bytes, so distinct names.
         if count <= 8 {
@@ -637,15 +698,15 @@ struct JSONTapeParser {
                 k = Int(tape[Int(n.next)].next)
                 x &+= 1
             }
-            if x == count { return }
+            if x == count { return false }
         }
         // Names without escapes (nearly every object): distinct fingerprints of their bytes mean
         // distinct names, and nothing more is done. Otherwise the names are hashed as decoded.
         let slots = count <= 8 ? count : 1 << (Int.bitWidth - (2 * count - 1).leadingZeroBitCount)
         let distinct = withUnsafeTemporaryAllocation(of: UInt64.self, capacity: slots) { table in
-            JSONTapeParser.distinctPlainNames(b, UnsafeBufferPointer(start: tape, count: used), object: me, count: count, table: table)
+            JSONTapeParser.distinctPlainNames(b, tape, object: me, count: count, table: table)
         }
-        if distinct { return }
+        if distinct { return false }
         keyHashes.removeAll(keepingCapacity: true)
         var k = me + 1
         for _ in 0..<count {
@@ -654,11 +715,12 @@ struct JSONTapeParser {
             k = Int(tape[Int(n.next)].next)
         }
         if count <= 12 {
-            for x in 1..<count where keyHashes[0..<x].contains(keyHashes[x]) { duplicates = true; return }
+            for x in 1..<count where keyHashes[0..<x].contains(keyHashes[x]) { return true }
         } else {
             keyHashes.sort()
-            for x in 1..<count where keyHashes[x] == keyHashes[x - 1] { duplicates = true; return }
+            for x in 1..<count where keyHashes[x] == keyHashes[x - 1] { return true }
         }
+        return false
     }
 
     /// Whether the `count` member names of the object at `nodes[me]` are all free of escapes and

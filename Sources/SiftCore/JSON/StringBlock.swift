@@ -30,6 +30,29 @@ struct StringBlock {
         #endif
     }
 
+    /// The quotes of the sixteen bytes at `p`, and every byte among them that ends or interrupts
+    /// plain ASCII text: a quote, a backslash, a control byte or a byte of 0x80 or more (a string's
+    /// short plain case needs no more).
+    @inline(__always)
+    static func quotesAndSpecials(_ p: UnsafePointer<UInt8>) -> (quote: UInt32, special: UInt32) {
+        #if arch(x86_64)
+        let v = load(p)
+        let q = _mm_cmpeq_epi8(v, _mm_set1_epi8(0x22))
+        // As signed bytes, 0x80 and more are negative: below 0x20 is then control or high.
+        let stop = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x5C)), _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)))
+        return (mask(q), mask(_mm_or_si128(q, stop)))
+        #else
+        return quotesAndSpecials(portable: p)
+        #endif
+    }
+
+    /// The same, with the portable vector types.
+    @inline(__always)
+    static func quotesAndSpecials(portable p: UnsafePointer<UInt8>) -> (quote: UInt32, special: UInt32) {
+        let b = StringBlock(portable: p)
+        return (b.quote, b.quote | b.backslash | b.control | b.high)
+    }
+
     /// The same, with the portable vector types.
     @inline(__always)
     init(portable p: UnsafePointer<UInt8>) {
@@ -143,6 +166,33 @@ struct StringBlock64 {
         quote = q
         backslash = s
         stop = t
+    }
+
+    /// Whether the sixty-four bytes at `p` hold no quote, no backslash and no byte that stops plain
+    /// text (`stop`): one mask of the four sixteen-byte compares or'ed together, for the long runs of
+    /// plain text (base64 bodies) that make most of a string's blocks.
+    @inline(__always)
+    static func isPlain(_ p: UnsafePointer<UInt8>, high: Bool) -> Bool {
+        #if arch(x86_64)
+        let q = _mm_set1_epi8(0x22), s = _mm_set1_epi8(0x5C), t = _mm_set1_epi8(0x20)
+        @inline(__always) func special(_ v: __m128i) -> __m128i {
+            // As signed bytes, 0x80 and more are negative: below 0x20 is then control or high.
+            let stop = high ? _mm_cmplt_epi8(v, t) : StringBlock.isControl(v)
+            return _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, s)), stop)
+        }
+        let a = special(StringBlock.load(p)), b = special(StringBlock.load(p + 16))
+        let c = special(StringBlock.load(p + 32)), d = special(StringBlock.load(p + 48))
+        return StringBlock.mask(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d))) == 0
+        #else
+        return isPlain(portable: p, high: high)
+        #endif
+    }
+
+    /// The same, with the portable vector types.
+    @inline(__always)
+    static func isPlain(portable p: UnsafePointer<UInt8>, high: Bool) -> Bool {
+        let b = StringBlock64(portable: p, high: high)
+        return b.quote | b.backslash | b.stop == 0
     }
 
     /// `StringBlock.escapeLetters` of the sixty-four bytes at `p`.

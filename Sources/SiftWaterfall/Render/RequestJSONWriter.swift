@@ -85,7 +85,7 @@ struct RequestJSONWriter {
     func bytes(_ r: WaterfallRequest) -> [UInt8] {
         var out = Bytes(capacity: 2048)
         defer { out.free() }
-        write(r, into: &out)
+        withUnsafePointer(to: r) { p in withPieces { write(p, into: &out, $0) } }
         return out.array()
     }
 
@@ -95,89 +95,108 @@ struct RequestJSONWriter {
         defer { out.free() }
         var ends: [Int] = []
         ends.reserveCapacity(requests.count)
-        // Through the buffer where there is one: a request copied whole retains every text it holds.
-        let done: Void? = requests.withContiguousStorageIfAvailable { rs in
-            for i in rs.indices {
-                write(rs[i], into: &out)
-                ends.append(out.count)
+        withPieces { pieces in
+            // Through the buffer where there is one, each request read where it stands: a request
+            // copied whole retains every text it holds.
+            let done: Void? = requests.withContiguousStorageIfAvailable { rs in
+                guard let base = rs.baseAddress else { return }
+                for i in rs.indices {
+                    write(base + i, into: &out, pieces)
+                    ends.append(out.count)
+                }
             }
-        }
-        if done == nil {
-            for r in requests {
-                write(r, into: &out)
-                ends.append(out.count)
+            if done == nil {
+                for r in requests {
+                    withUnsafePointer(to: r) { write($0, into: &out, pieces) }
+                    ends.append(out.count)
+                }
             }
         }
         return (out.array(), ends)
     }
 
-    private func write(_ r: WaterfallRequest, into out: inout Bytes) {
+    /// The member starts, laid out (`blob`, `starts`), for the length of `body`.
+    private struct Pieces {
+        let blob: UnsafePointer<UInt8>
+        let starts: UnsafePointer<Int>
+    }
+
+    private func withPieces<T>(_ body: (Pieces) -> T) -> T {
         blob.withUnsafeBufferPointer { blob in
-            starts.withUnsafeBufferPointer { starts in
-                @inline(__always) func put(_ p: Piece) {
-                    let s = starts[p.rawValue]
-                    out.append(blob.baseAddress! + s, starts[p.rawValue + 1] - s)
-                }
-                // A member: its start, then its value.
-                @inline(__always) func string(_ p: Piece, _ v: String?) { put(p); out.string(v) }
-                @inline(__always) func ms(_ p: Piece, _ v: Double?) { put(p); out.ms(v) }
-                @inline(__always) func int(_ p: Piece, _ v: Int?) { put(p); out.int(v) }
-                @inline(__always) func bool(_ p: Piece, _ v: Bool?) { put(p); out.bool(v) }
-                @inline(__always) func timestamp(_ p: Piece, _ v: Double?) { put(p); out.timestamp(v) }
-                string(.category, r.category)
-                ms(.durationMs, r.durationMs)
-                string(.error, r.error)
-                bool(.hasMetrics, r.hasMetrics)
-                string(.kind, r.kind)
-                string(.label, r.label)
-                string(.method, r.method)
-                ms(.offsetMs, r.offsetMs)
-                string(.recordId, r.recordId)
-                string(.requestId, r.requestId)
-                int(.seq, r.seq)
-                string(.sessionId, r.sessionId)
-                string(.source, r.source)
-                timestamp(.start, r.start)
-                string(.state, r.state)
-                int(.statusCode, r.statusCode)
-                ms(.totalMs, r.totalMs)
-                put(.transactions)
+            starts.withUnsafeBufferPointer { starts in body(Pieces(blob: blob.baseAddress!, starts: starts.baseAddress!)) }
+        }
+    }
+
+    /// The request at `p` (read field by field where it stands, never copied whole).
+    private func write(_ p: UnsafePointer<WaterfallRequest>, into out: inout Bytes, _ pieces: Pieces) {
+        let blob = pieces.blob, starts = pieces.starts
+        @inline(__always) func put(_ p: Piece) {
+            let s = starts[p.rawValue]
+            out.append(blob + s, starts[p.rawValue + 1] - s)
+        }
+        // A member: its start, then its value.
+        @inline(__always) func string(_ p: Piece, _ v: String?) { put(p); out.string(v) }
+        @inline(__always) func ms(_ p: Piece, _ v: Double?) { put(p); out.ms(v) }
+        @inline(__always) func int(_ p: Piece, _ v: Int?) { put(p); out.int(v) }
+        @inline(__always) func bool(_ p: Piece, _ v: Bool?) { put(p); out.bool(v) }
+        @inline(__always) func timestamp(_ p: Piece, _ v: Double?) { put(p); out.timestamp(v) }
+        string(.category, p.pointee.category)
+        ms(.durationMs, p.pointee.durationMs)
+        string(.error, p.pointee.record.error)
+        bool(.hasMetrics, p.pointee.hasMetrics)
+        string(.kind, p.pointee.kind)
+        string(.label, p.pointee.label)
+        string(.method, p.pointee.record.method)
+        ms(.offsetMs, p.pointee.offsetMs)
+        string(.recordId, p.pointee.record.recordId)
+        string(.requestId, p.pointee.record.requestId)
+        int(.seq, p.pointee.record.seq)
+        string(.sessionId, p.pointee.record.sessionId)
+        string(.source, p.pointee.source)
+        timestamp(.start, p.pointee.start)
+        string(.state, p.pointee.record.state)
+        int(.statusCode, p.pointee.record.statusCode)
+        ms(.totalMs, p.pointee.totalMs)
+        put(.transactions)
+        out.byte(0x5B)
+        p.pointee.transactions.withUnsafeBufferPointer { ts in
+            guard let tx = ts.baseAddress else { return }
+            for k in ts.indices {
+                let t = tx + k
+                put(k == 0 ? .firstTransaction : .nextTransaction)
                 out.byte(0x5B)
-                for (k, t) in r.transactions.enumerated() {
-                    put(k == 0 ? .firstTransaction : .nextTransaction)
-                    out.byte(0x5B)
-                    for (j, a) in t.anomalies.enumerated() {
-                        put(j == 0 ? .firstAnomaly : .nextAnomaly)
-                        out.string(a)
-                    }
-                    if t.anomalies.isEmpty { out.byte(0x5D) } else { put(.anomaliesEnd) }
-                    string(.txFetchType, t.fetchType)
-                    int(.txIndex, t.index)
-                    string(.txNetworkProtocol, t.networkProtocol)
-                    ms(.txOffsetMs, t.offsetMs)
-                    let phases = t.phases
-                    ms(.txPhases, phases.blocked)
-                    ms(.dns, phases.dns)
-                    ms(.download, phases.download)
-                    ms(.request, phases.request)
-                    ms(.tcp, phases.tcp)
-                    ms(.tls, phases.tls)
-                    ms(.waiting, phases.waiting)
-                    put(.phasesEnd)
-                    string(.txRemoteAddress, t.remoteAddress)
-                    int(.txRemotePort, t.remotePort)
-                    bool(.txReusedConnection, t.reusedConnection)
-                    int(.txStatusCode, t.statusCode)
-                    string(.txTLSVersion, t.tlsVersion)
-                    ms(.txTotalMs, t.totalMs)
-                    string(.txURL, t.url)
-                    put(.transactionEnd)
+                let anomalies = t.pointee.anomalies
+                for (j, a) in anomalies.enumerated() {
+                    put(j == 0 ? .firstAnomaly : .nextAnomaly)
+                    out.string(a)
                 }
-                if r.transactions.isEmpty { out.byte(0x5D) } else { put(.transactionsEnd) }
-                string(.url, r.url)
-                put(.requestEnd)
+                if anomalies.isEmpty { out.byte(0x5D) } else { put(.anomaliesEnd) }
+                string(.txFetchType, t.pointee.fetchType)
+                int(.txIndex, t.pointee.index)
+                string(.txNetworkProtocol, t.pointee.networkProtocol)
+                ms(.txOffsetMs, t.pointee.offsetMs)
+                let phases = WaterfallTransaction.phases(t.pointee.times, reusedConnection: t.pointee.reusedConnection)
+                ms(.txPhases, phases.blocked)
+                ms(.dns, phases.dns)
+                ms(.download, phases.download)
+                ms(.request, phases.request)
+                ms(.tcp, phases.tcp)
+                ms(.tls, phases.tls)
+                ms(.waiting, phases.waiting)
+                put(.phasesEnd)
+                string(.txRemoteAddress, t.pointee.remoteAddress)
+                int(.txRemotePort, t.pointee.remotePort)
+                bool(.txReusedConnection, t.pointee.reusedConnection)
+                int(.txStatusCode, t.pointee.statusCode)
+                string(.txTLSVersion, t.pointee.tlsVersion)
+                ms(.txTotalMs, t.pointee.totalMs)
+                string(.txURL, t.pointee.url)
+                put(.transactionEnd)
             }
         }
+        if p.pointee.transactions.isEmpty { out.byte(0x5D) } else { put(.transactionsEnd) }
+        string(.url, p.pointee.record.url)
+        put(.requestEnd)
     }
 }
 

@@ -66,8 +66,9 @@ public enum WaterfallRender {
 
     /// Writes every request of `sessions` as elements of the open array, in order. With more than one
     /// worker, a window of requests is rendered in batches on the worker threads, each batch into
-    /// bytes of its own at the array's indent, and the bytes are written in order: the same document
-    /// as one `request(_:)` after another, with at most a window's bytes held beyond the writer's.
+    /// bytes of its own at the array's indent, and the bytes are written in order (a window while the
+    /// next one is rendered): the same document as one `request(_:)` after another, with at most two
+    /// windows' bytes held beyond the writer's.
     static func writeRequests(_ sessions: [WaterfallSession], into w: inout JSONWriter) {
         let total = sessions.reduce(0) { $0 + $1.requests.count }
         let writer = RequestJSONWriter(pretty: w.pretty, indent: w.valueIndent)
@@ -91,6 +92,8 @@ public enum WaterfallRender {
             }
         }
         let separator = w.elementSeparator
+        // Windows of batches, of about `requestWindow` requests each.
+        var windows: [Range<Int>] = []
         var from = 0
         while from < batches.count {
             var to = from
@@ -99,9 +102,14 @@ public enum WaterfallRender {
                 n += batches[to].range.count
                 to += 1
             }
+            windows.append(from..<to)
+            from = to
+        }
+        let all = batches
+        let render: @Sendable (Range<Int>) -> [(bytes: [UInt8], count: Int)] = { window in
             // Each request after the separator `element()` writes, laid out on the worker: the batch
             // is then one piece for the writer, not an element and a copy per request on this thread.
-            let rendered = Parallel.map(Array(batches[from..<to])) { b -> (bytes: [UInt8], count: Int) in
+            Parallel.map(Array(all[window])) { b -> (bytes: [UInt8], count: Int) in
                 let part = writer.bytes(sessions[b.session].requests[b.range])
                 var out: [UInt8] = []
                 out.reserveCapacity(part.bytes.count + part.ends.count * separator.count)
@@ -115,10 +123,20 @@ public enum WaterfallRender {
                 }
                 return (out, part.ends.count)
             }
+        }
+        // The next window is rendered on the workers while this thread writes the one before: at
+        // most two windows' bytes are held.
+        var rendered = render(windows[0])
+        for k in windows.indices {
+            let next = Ahead<[(bytes: [UInt8], count: Int)]>()
+            if k + 1 < windows.count {
+                let window = windows[k + 1]
+                next.start { render(window) }
+            }
             for part in rendered {
                 part.bytes.withUnsafeBufferPointer { w.elements($0, count: part.count) }
             }
-            from = to
+            if k + 1 < windows.count { rendered = next.wait() }
         }
     }
 
@@ -127,6 +145,24 @@ public enum WaterfallRender {
         var w = JSONWriter(pretty: pretty, indent: indent)
         w.request(r)
         out += w.text
+    }
+}
+
+/// A value worked out on a worker thread while the caller does something else (`start`, then `wait`).
+final class Ahead<T>: @unchecked Sendable {   // `value` is written before `done` is signalled, read after it is waited for
+    private var value: T?
+    private let done = DispatchSemaphore(value: 0)
+
+    func start(_ work: @escaping @Sendable () -> T) {
+        DispatchQueue.global().async {
+            self.value = work()
+            self.done.signal()
+        }
+    }
+
+    func wait() -> T {
+        done.wait()
+        return value.take()!
     }
 }
 

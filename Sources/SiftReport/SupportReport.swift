@@ -120,29 +120,44 @@ public struct SupportReport: Sendable {
         var hosts: [String: (requests: Int, opened: Int)]
     }
 
-    /// One session's part of a `Scan`, by request index.
-    private struct SessionScan {
-        /// The session id of the session's first request (`.some(nil)`: a request without one).
+    /// The part of a `Scan` of some sessions in a row, by place (session, request).
+    private struct PartScan {
+        /// The session id of the part's first request (`.some(nil)`: a request without one).
         var firstId: String?? = nil
-        /// Another request of the session names another session.
+        /// Another request of the part names another session.
         var other = false
-        var failed: [Int] = []
+        var failed: [(s: Int, r: Int)] = []
         var failedCount = 0
-        var slowestFailed: (ms: Double, r: Int)?
-        /// The session's `slowest` slowest that did not fail, in `RequestDigest.before` order.
-        var slow: [(ms: Double, seq: Int, r: Int)] = []
+        var slowestFailed: (ms: Double, s: Int, r: Int)?
+        /// The part's `slowest` slowest that did not fail, in `RequestDigest.before` order.
+        var slow: [(ms: Double, seq: Int, s: Int, r: Int)] = []
         var hosts: [String: (requests: Int, opened: Int)] = [:]
     }
 
-    /// Every request read once, in place (a request copied whole retains every text it holds),
-    /// sessions side by side; the parts are joined in session order, as one loop over every request
-    /// would take them. The slowest are kept as they go by (`RequestDigest.before` is a total order:
-    /// the first `slowest` of each session hold the first `slowest` of all), not sorted all.
+    /// Every request read once, in place (a request copied whole retains every text it holds), a
+    /// few runs of sessions of about as many requests side by side; the parts are joined in session
+    /// order, as one loop over every request would take them. The slowest are kept as they go by
+    /// (`RequestDigest.before` is a total order: the first `slowest` of each part hold the first
+    /// `slowest` of all), not sorted all.
     static func scan(_ waterfall: WaterfallReport, slowest: Int) -> Scan {
         let sessions = waterfall.sessions
         let top = max(0, slowest)
-        let parts = Parallel.map(Array(sessions.indices)) { si -> SessionScan in
-            var p = SessionScan()
+        // A few parts a worker (not one per session: an export can hold a hundred thousand).
+        let total = sessions.reduce(0) { $0 + $1.requests.count }
+        let share = max(1, total / max(1, 4 * ReadWorkers.count))
+        var ranges: [Range<Int>] = []
+        var from = 0, held = 0
+        for i in sessions.indices {
+            held += sessions[i].requests.count
+            if held >= share {
+                ranges.append(from..<(i + 1))
+                from = i + 1
+                held = 0
+            }
+        }
+        if from < sessions.count || ranges.isEmpty { ranges.append(from..<sessions.count) }
+        let parts = Parallel.map(ranges) { range -> PartScan in
+            var p = PartScan()
             // Requests come in runs of one host (one shared text): a run is counted, then added once.
             var run: String? = nil
             var count = (requests: 0, opened: 0)
@@ -151,41 +166,40 @@ public struct SupportReport: Sendable {
                 p.hosts[h, default: (0, 0)].requests += count.requests
                 p.hosts[h, default: (0, 0)].opened += count.opened
             }
-            sessions[si].forEachRequest(hosts: []) { ri, r in
-                if let first = p.firstId {
-                    if !p.other && first != r.sessionId { p.other = true }
-                } else {
-                    p.firstId = .some(r.sessionId)
-                }
-                if r.host != run {
-                    flush()
-                    run = r.host
-                    count = (0, 0)
-                }
-                if r.host != nil {
-                    count.requests += 1
-                    if r.openedConnection { count.opened += 1 }
-                }
-                let ms = r.elapsedMs
-                if r.failed {
-                    // The first few in full; the rest counted, and the slowest of them kept.
-                    p.failedCount += 1
-                    if p.failed.count < SupportReport.maxFailedShown { p.failed.append(ri) }
-                    if p.slowestFailed.map({ ms > $0.ms }) ?? true { p.slowestFailed = (ms, ri) }
-                } else if !r.pending && top > 0 {
-                    let c = (ms: ms, seq: r.seq ?? 0, s: si, r: ri)
-                    if p.slow.count == top, let worst = p.slow.last, !RequestDigest.before(c, (worst.ms, worst.seq, si, worst.r)) {
-                        return
+            for si in range {
+                sessions[si].forEachRequest(hosts: []) { ri, r in
+                    if let first = p.firstId {
+                        if !p.other && first != r.sessionId { p.other = true }
+                    } else {
+                        p.firstId = .some(r.sessionId)
                     }
-                    // The first place whose candidate comes after this one.
-                    var lo = 0, hi = p.slow.count
-                    while lo < hi {
-                        let mid = (lo + hi) / 2
-                        let m = p.slow[mid]
-                        if RequestDigest.before((m.ms, m.seq, si, m.r), c) { lo = mid + 1 } else { hi = mid }
+                    if r.host != run {
+                        flush()
+                        run = r.host
+                        count = (0, 0)
                     }
-                    p.slow.insert((c.ms, c.seq, ri), at: lo)
-                    if p.slow.count > top { p.slow.removeLast() }
+                    if r.host != nil {
+                        count.requests += 1
+                        if r.openedConnection { count.opened += 1 }
+                    }
+                    let ms = r.elapsedMs
+                    if r.failed {
+                        // The first few in full; the rest counted, and the slowest of them kept.
+                        p.failedCount += 1
+                        if p.failed.count < SupportReport.maxFailedShown { p.failed.append((si, ri)) }
+                        if p.slowestFailed.map({ ms > $0.ms }) ?? true { p.slowestFailed = (ms, si, ri) }
+                    } else if !r.pending && top > 0 {
+                        let c = (ms: ms, seq: r.seq ?? 0, s: si, r: ri)
+                        if p.slow.count == top, let worst = p.slow.last, !RequestDigest.before(c, worst) { return }
+                        // The first place whose candidate comes after this one.
+                        var lo = 0, hi = p.slow.count
+                        while lo < hi {
+                            let mid = (lo + hi) / 2
+                            if RequestDigest.before(p.slow[mid], c) { lo = mid + 1 } else { hi = mid }
+                        }
+                        p.slow.insert(c, at: lo)
+                        if p.slow.count > top { p.slow.removeLast() }
+                    }
                 }
             }
             flush()
@@ -195,7 +209,7 @@ public struct SupportReport: Sendable {
         var firstSessionId: String?? = nil
         var slowestFailedMs: Double?
         var candidates: [(ms: Double, seq: Int, s: Int, r: Int)] = []
-        for (si, p) in parts.enumerated() {
+        for p in parts {
             if let id = p.firstId {
                 if let first = firstSessionId {
                     if first != id { out.otherSession = true }
@@ -205,12 +219,12 @@ public struct SupportReport: Sendable {
             }
             if p.other { out.otherSession = true }
             out.failedCount += p.failedCount
-            for ri in p.failed where out.failed.count < SupportReport.maxFailedShown { out.failed.append(sessions[si].requests[ri]) }
+            for f in p.failed where out.failed.count < SupportReport.maxFailedShown { out.failed.append(sessions[f.s].requests[f.r]) }
             if let f = p.slowestFailed, slowestFailedMs.map({ f.ms > $0 }) ?? true {
-                out.slowestFailed = sessions[si].requests[f.r]
+                out.slowestFailed = sessions[f.s].requests[f.r]
                 slowestFailedMs = f.ms
             }
-            for c in p.slow { candidates.append((c.ms, c.seq, si, c.r)) }
+            candidates += p.slow
             for (h, c) in p.hosts {
                 out.hosts[h, default: (0, 0)].requests += c.requests
                 out.hosts[h, default: (0, 0)].opened += c.opened

@@ -102,7 +102,7 @@ public final class Redactor: @unchecked Sendable {
     private let detector: SecretDetector?
     /// Makes another detector like `detector`, so threads redacting at once each run their own.
     private let makeDetector: (@Sendable () -> SecretDetector)?
-    /// Detectors made by `makeDetector` not in use (guarded by `lock`).
+    /// Detectors made by `makeDetector` not in use (guarded by `lock`, which guards only the detectors).
     private var spare: [SecretDetector] = []
     private let lock = NSLock()
 
@@ -262,23 +262,26 @@ public final class Redactor: @unchecked Sendable {
     }
     private var memo: [MemoKey: String] = [:]
     private var memoBytes = 0
+    /// Guards `memo` and `memoBytes`: a lock of their own, not the detectors' (threads redacting side
+    /// by side take both for every text, and one lock for both made them wait on each other).
+    private let memoLock = NSLock()
     private static let memoTextLimit = 2048
     private static let memoByteLimit = 16 << 20
 
     private func memoized(_ s: String, url: Bool, _ redact: (String) -> String) -> String {
         guard s.utf8.count <= Redactor.memoTextLimit else { return redact(s) }
         let key = MemoKey(url: url, text: s)
-        lock.lock()
+        memoLock.lock()
         let hit = memo[key]
-        lock.unlock()
+        memoLock.unlock()
         if let hit { return hit }
         let out = redact(s)
-        lock.lock()
+        memoLock.lock()
         if memoBytes < Redactor.memoByteLimit {
             memo[key] = out
             memoBytes += s.utf8.count + out.utf8.count + 64
         }
-        lock.unlock()
+        memoLock.unlock()
         return out
     }
 

@@ -12,12 +12,14 @@ final class SharedRedaction {
     private var texts: [String: String] = [:]
     private var urls: [String: String] = [:]
     static let maxEntries = 4096
-    /// Per field (`Slot`), the last text redacted and its redaction: requests in a row mostly share
-    /// their method, state, host, protocol…, and comparing with the last one (the same pooled
-    /// string: its storage compared, no hash) costs less than a lookup. Held through a pointer, not
-    /// an array property: read and written for every text of every request, without an access or a
-    /// uniqueness check each time.
+    /// Per field (`Slot`), the last two texts redacted and their redactions, the latest first:
+    /// requests in a row mostly share their method, state, host, protocol… or take turns between
+    /// two (`GET` and `POST`), and comparing with them (the same pooled string: its storage
+    /// compared, no hash) costs less than a lookup. Held through a pointer, not an array property:
+    /// read and written for every text of every request, without an access or a uniqueness check
+    /// each time.
     private let last: UnsafeMutablePointer<(text: String, out: String)?>
+    private static let memoCount = 2 * Slot.allCases.count
 
     /// The texts a request holds, each with its own last-redacted memo.
     enum Slot: Int, CaseIterable {
@@ -27,12 +29,12 @@ final class SharedRedaction {
 
     init(_ redactor: Redactor) {
         self.redactor = redactor
-        last = .allocate(capacity: Slot.allCases.count)
-        last.initialize(repeating: nil, count: Slot.allCases.count)
+        last = .allocate(capacity: SharedRedaction.memoCount)
+        last.initialize(repeating: nil, count: SharedRedaction.memoCount)
     }
 
     deinit {
-        last.deinitialize(count: Slot.allCases.count)
+        last.deinitialize(count: SharedRedaction.memoCount)
         last.deallocate()
     }
 
@@ -40,14 +42,24 @@ final class SharedRedaction {
 
     func url(_ s: String?, _ slot: Slot) -> String? { remembered(s, slot) { self.url($0) } }
 
-    /// `redact(s)` (or `s` when it gives nil), taken from the slot's last text when `s` is that text.
+    /// `redact(s)` (or `s` when it gives nil), taken from the slot's last two texts when `s` is one
+    /// of them (compared where they stand, not copied out first).
     @inline(__always)
     private func remembered(_ s: String?, _ slot: Slot, _ redact: (String) -> String?) -> String? {
         guard let s else { return nil }
-        let memo = last + slot.rawValue
-        if let l = memo.pointee, l.text == s { return l.out }
+        let memo = last + 2 * slot.rawValue
+        if memo.pointee?.text == s { return memo.pointee?.out }
+        if (memo + 1).pointee?.text == s {
+            // The older one becomes the latest.
+            let hit = (memo + 1).move()
+            (memo + 1).moveInitialize(from: memo, count: 1)
+            memo.initialize(to: hit)
+            return hit?.out
+        }
         let out = redact(s) ?? s
-        memo.pointee = (s, out)
+        (memo + 1).deinitialize(count: 1)
+        (memo + 1).moveInitialize(from: memo, count: 1)
+        memo.initialize(to: (s, out))
         return out
     }
 

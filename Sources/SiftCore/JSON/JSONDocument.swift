@@ -61,14 +61,21 @@ public final class JSONDocument: @unchecked Sendable {
 
     /// Parses `bytes` as exactly one JSON value (surrounding white space allowed), at most `maxDepth`
     /// deep and of at most `maxValues` values (objects, arrays, names and scalars, each counted).
-    public init(bytes: [UInt8], maxDepth: Int = 512, maxValues: Int = Int.max) throws(JSONParseError) {
+    public convenience init(bytes: [UInt8], maxDepth: Int = 512, maxValues: Int = Int.max) throws(JSONParseError) {
+        try self.init(bytes: bytes, maxDepth: maxDepth, maxValues: maxValues, scratch: nil)
+    }
+
+    /// The same, the tape built in `scratch` (then copied at its size): the lines of a batch, parsed
+    /// one after the other on one thread, share one room for their tapes instead of each making its own.
+    init(bytes: [UInt8], maxDepth: Int = 512, maxValues: Int = Int.max, scratch: TapeStorage?) throws(JSONParseError) {
         self.bytes = bytes
         // Offsets are 32-bit on the tape: a text of 2 GiB or more is refused, never truncated.
         guard bytes.count < Int(Int32.max) else {
             throw JSONParseError(reason: .syntax, offset: 0, message: "JSON text of \(bytes.count) bytes is over the 2 GiB bound")
         }
-        var parser = JSONTapeParser(maxDepth: maxDepth, maxValues: maxValues,
-                                    capacity: min(max(8, bytes.count / 12), JSONTapeParser.maxReserve))
+        let capacity = min(max(8, bytes.count / 12), JSONTapeParser.maxReserve)
+        var parser = scratch.map { JSONTapeParser(maxDepth: maxDepth, maxValues: maxValues, storage: $0, capacity: capacity) }
+            ?? JSONTapeParser(maxDepth: maxDepth, maxValues: maxValues, capacity: capacity)
         let result: Result<[JSONNode], JSONParseError> = bytes.withUnsafeBufferPointer { buf in
             parser.parse(buf)
         }
@@ -265,9 +272,16 @@ struct JSONTapeParser {
 
     /// `capacity`: the nodes room is made for up front (more is made as needed).
     init(maxDepth: Int, maxValues: Int = Int.max, capacity: Int = 16) {
+        self.init(maxDepth: maxDepth, maxValues: maxValues, storage: TapeStorage(capacity: max(1, capacity)), capacity: 0)
+    }
+
+    /// A parser that builds its tape in `storage` (room for `capacity` nodes made up front), over
+    /// whatever an earlier parse left there.
+    init(maxDepth: Int, maxValues: Int = Int.max, storage: TapeStorage, capacity: Int) {
         self.maxDepth = maxDepth
         self.maxValues = maxValues
-        storage = TapeStorage(capacity: max(1, capacity))
+        self.storage = storage
+        storage.reserve(capacity)
         tape = storage.base
         room = storage.capacity
     }
@@ -629,7 +643,7 @@ struct JSONTapeParser {
         } else {
             while true {
                 if used >= maxValues { return tooMany(i) }
-                i = value(b, i, depth: depth)
+                i = i < b.count && b[i] == UInt8(ascii: "\"") ? string(b, i) : value(b, i, depth: depth)
                 if error != nil { return i }
                 count += 1
                 i = skipWS(b, i)
@@ -664,7 +678,8 @@ struct JSONTapeParser {
                 guard i < b.count else { return fail(.unterminated, i, "line ends inside an object") }
                 guard b[i] == UInt8(ascii: ":") else { return fail(.syntax, i, "expected ':' after a member name") }
                 i = skipWS(b, i + 1)
-                i = value(b, i, depth: depth)
+                // A string value (most members' values) is read here, without the call.
+                i = i < b.count && b[i] == UInt8(ascii: "\"") ? string(b, i) : value(b, i, depth: depth)
                 if error != nil { return i }
                 count += 1
                 i = skipWS(b, i)
@@ -826,6 +841,14 @@ final class TapeStorage {
     init(capacity: Int) {
         self.capacity = capacity
         base = .allocate(capacity: capacity)
+    }
+
+    /// Room for `count` nodes at least (none kept).
+    func reserve(_ count: Int) {
+        guard count > capacity else { return }
+        base.deallocate()
+        base = .allocate(capacity: count)
+        capacity = count
     }
 
     /// Twice the room, the first `count` nodes kept.

@@ -261,6 +261,8 @@ final class ParsedLines: @unchecked Sendable {
         var out = Parsed()
         out.items.reserveCapacity(events.count)
         out.prepared.reserveCapacity(events.count)
+        // One room for the tapes of the batch's lines, each copied out at its size.
+        let scratch = TapeStorage(capacity: JSONTapeParser.maxReserve / 8)
         for event in events {
             var parsed: Result<JSONDocument, JSONParseError>? = nil
             var prepared: Prepared? = nil
@@ -270,7 +272,7 @@ final class ParsedLines: @unchecked Sendable {
                 // follows: not parsed here (a file of `x` lines spent most of its time making parse errors).
                 if ParsedLines.cannotBeObject(b) { break }
                 do throws(JSONParseError) {
-                    let doc = try JSONDocument(bytes: b, maxDepth: maxDepth, maxValues: maxValues)
+                    let doc = try JSONDocument(bytes: b, maxDepth: maxDepth, maxValues: maxValues, scratch: scratch)
                     parsed = .success(doc)
                     if doc.root.isObject { prepared = Prepared(line: number, root: doc.root) }
                 } catch {

@@ -167,6 +167,10 @@ public final class CorrelationAnalysis: Analysis {
     static let fixedBytes = 48 + MemoryLayout<NetworkRecord>.stride + MemoryLayout<NetworkEntry>.stride
         + MemoryLayout<CorrelatedRequest>.stride
 
+    /// What the join may hold beside a waterfall (`report --logs`, `show --logs`): the waterfall's
+    /// 112 MiB and this stay under 256 MiB with the reader's and verify's share.
+    public static let besideWaterfallBytes = 96 << 20
+
     /// `maxRequests`: records kept at most; 0 collects the sessions only (a report without logs).
     /// `maxBytes`: memory they may hold, about.
     public init(maxRequests: Int = 1_000_000, maxBytes: Int = 128 << 20) {

@@ -114,7 +114,7 @@ public enum ReportCommand: SiftCommand {
         let waterfall = WaterfallAnalysis(sessionsTo: sink)
         // Without logs there is no join: the network records are the waterfall's alone, and no
         // session is collected for it (an export can hold a hundred thousand).
-        let correlation = CorrelationAnalysis()
+        let correlation = CorrelationAnalysis(maxBytes: CorrelationAnalysis.besideWaterfallBytes)
         let timeline = FailureTimeline(context: context)
         try run.read(inputs, analyses: logs.isEmpty ? [verify, waterfall, timeline] : [verify, waterfall, correlation, timeline])
         let outcome = run.outcome

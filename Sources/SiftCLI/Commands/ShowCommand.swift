@@ -94,7 +94,7 @@ public enum ShowCommand: SiftCommand {
 
         let show = ShowAnalysis(selector: selector, session: session, context: context)
         let waterfall = WaterfallAnalysis()
-        let correlation = CorrelationAnalysis()
+        let correlation = CorrelationAnalysis(maxBytes: CorrelationAnalysis.besideWaterfallBytes)
         // Without logs there is no join: no request or session is collected for it.
         try run.read(inputs, analyses: logs.isEmpty ? [show, waterfall] : [show, waterfall, correlation])
         let outcome = run.outcome

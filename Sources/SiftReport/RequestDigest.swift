@@ -42,28 +42,14 @@ public final class RequestDigest: @unchecked Sendable {
         // only the few kept are copied.
         // Requests come in runs of one host (one shared text): a run is counted, then added once,
         // instead of hashing every request's host (twice).
-        var run: String? = nil
-        var count = (requests: 0, opened: 0)
-        func flush() {
-            guard let h = run, count.requests > 0 else { return }
-            hosts[h, default: (0, 0)].requests += count.requests
-            hosts[h, default: (0, 0)].opened += count.opened
-        }
-        defer { flush() }
+        var runs = HostRuns()
+        defer { runs.flush(into: &hosts) }
         session.forEachRequest(hosts: []) { ri, r in
             let sessionId = r.sessionId
             if !manyIds && !sessionIds.contains(sessionId) {
                 if sessionIds.count < RequestDigest.maxSessionIds { sessionIds.append(sessionId) } else { manyIds = true }
             }
-            if r.host != run {
-                flush()
-                run = r.host
-                count = (0, 0)
-            }
-            if r.host != nil {
-                count.requests += 1
-                if r.openedConnection { count.opened += 1 }
-            }
+            runs.add(r.host, opened: r.openedConnection, into: &hosts)
             let ms = r.elapsedMs
             if r.failed {
                 failedCount += 1
@@ -92,5 +78,32 @@ public final class RequestDigest: @unchecked Sendable {
         if a.ms != b.ms { return a.ms > b.ms }
         if a.seq != b.seq { return a.seq < b.seq }
         return a.s != b.s ? a.s < b.s : a.r < b.r
+    }
+}
+
+/// Requests come in runs of one host (one shared text): a run is counted, then added to the host
+/// counts once, instead of hashing every request's host.
+struct HostRuns {
+    private var run: String? = nil
+    private var count = (requests: 0, opened: 0)
+
+    /// Counts one request of `host` (nil: none, not counted); a run that ends is added to `hosts`.
+    mutating func add(_ host: String?, opened: Bool, into hosts: inout [String: (requests: Int, opened: Int)]) {
+        if host != run {
+            flush(into: &hosts)
+            run = host
+        }
+        if host != nil {
+            count.requests += 1
+            if opened { count.opened += 1 }
+        }
+    }
+
+    /// Adds the run being counted to `hosts`.
+    mutating func flush(into hosts: inout [String: (requests: Int, opened: Int)]) {
+        defer { count = (0, 0) }
+        guard let h = run, count.requests > 0 else { return }
+        hosts[h, default: (0, 0)].requests += count.requests
+        hosts[h, default: (0, 0)].opened += count.opened
     }
 }

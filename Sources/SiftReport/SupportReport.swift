@@ -158,14 +158,7 @@ public struct SupportReport: Sendable {
         if from < sessions.count || ranges.isEmpty { ranges.append(from..<sessions.count) }
         let parts = Parallel.map(ranges) { range -> PartScan in
             var p = PartScan()
-            // Requests come in runs of one host (one shared text): a run is counted, then added once.
-            var run: String? = nil
-            var count = (requests: 0, opened: 0)
-            func flush() {
-                guard let h = run, count.requests > 0 else { return }
-                p.hosts[h, default: (0, 0)].requests += count.requests
-                p.hosts[h, default: (0, 0)].opened += count.opened
-            }
+            var runs = HostRuns()
             for si in range {
                 sessions[si].forEachRequest(hosts: []) { ri, r in
                     if let first = p.firstId {
@@ -173,15 +166,7 @@ public struct SupportReport: Sendable {
                     } else {
                         p.firstId = .some(r.sessionId)
                     }
-                    if r.host != run {
-                        flush()
-                        run = r.host
-                        count = (0, 0)
-                    }
-                    if r.host != nil {
-                        count.requests += 1
-                        if r.openedConnection { count.opened += 1 }
-                    }
+                    runs.add(r.host, opened: r.openedConnection, into: &p.hosts)
                     let ms = r.elapsedMs
                     if r.failed {
                         // The first few in full; the rest counted, and the slowest of them kept.
@@ -202,7 +187,7 @@ public struct SupportReport: Sendable {
                     }
                 }
             }
-            flush()
+            runs.flush(into: &p.hosts)
             return p
         }
         var out = Scan(failed: [], failedCount: 0, slowestFailed: nil, slow: [], otherSession: false, hosts: [:])

@@ -478,7 +478,7 @@ public final class Redactor: @unchecked Sendable {
         while forms.count < 4, let next = Redactor.percentDecoded(forms[forms.count - 1]), next != forms[forms.count - 1] {
             forms.append(next)
         }
-        return forms.contains { f in known.occurs(in: f) || found.contains { f.contains($0) } }
+        return forms.contains { f in known.occurs(in: f) || found.contains { f.utf8.contains($0.utf8) } }
     }
 
     /// Every `scheme://user:pass@host` in a free text loses its userinfo, as a URL does.

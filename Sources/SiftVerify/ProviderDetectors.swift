@@ -181,13 +181,18 @@ func providerDetectors() -> [Detector] {
 /// A JWT at `p`: `eyJ…` header, `.`, `eyJ…` or any payload, and a signature; also an unsigned token
 /// (`header.payload.` with `alg: none`) and a two-part `header.payload` whose payload is JSON too.
 func jwtShape(_ t: ScanInput, _ p: Int) -> DetMatch? {
-    guard t.has(b("eyJ"), at: p), t.boundaryBefore(p, .b64url) else { return nil }
+    guard t.has(b("eyJ"), at: p) else { return nil }
+    // Glued to the text before it (`req_eyJ…`, `token=abceyJ…`): a token all the same when its header
+    // and its payload are both JSON objects (`eyJ` is base64url for `{"`) and the header is long
+    // enough to name an algorithm; random base64 has no `.` to split it in two such parts.
+    let glued = !t.boundaryBefore(p, .b64url)
     let s1 = t.run(p, .b64url, max: 4096)
-    guard s1 >= 10, p + s1 < t.count, t[p + s1] == UInt8(ascii: ".") else { return nil }
+    guard s1 >= (glued ? 16 : 10), p + s1 < t.count, t[p + s1] == UInt8(ascii: ".") else { return nil }
     let p2 = p + s1 + 1
     let s2 = t.run(p2, .b64url, max: 16384)
     guard s2 >= 10 else { return nil }
     let payloadIsJSON = t.has(b("eyJ"), at: p2)
+    if glued && !payloadIsJSON { return nil }
     if p2 + s2 < t.count, t[p2 + s2] == UInt8(ascii: ".") {
         let p3 = p2 + s2 + 1
         let s3 = t.run(p3, .b64url, max: 4096)

@@ -48,6 +48,9 @@ import SiftCore
     /// Workspace and user ids that spell a sequence: the secret part after them is random.
     static let slack = "xo" + "xb-" + "1234567890-1234567890123-" + random(9, 24)
 
+    /// A signed JWT: a JSON header and payload, base64url, and a random signature.
+    static let jwt = b64url(#"{"alg":"HS256","typ":"JWT"}"#) + "." + b64url(#"{"sub":"user-42","iat":1764400000}"#) + "." + random(17, 43)
+
     static func b64(_ s: String) -> String { Data(s.utf8).base64EncodedString() }
     static func b64(_ b: [UInt8]) -> String { Data(b).base64EncodedString() }
     static func b64url(_ s: String) -> String {
@@ -73,11 +76,12 @@ import SiftCore
 
     static func json(_ s: String) -> String { VerifyBypassTests.json(s) }
 
-    static func network(url: String = "https://api.example.test/v1/x", headers: [(String, String)] = [], body: String? = nil) -> String {
+    static func network(url: String = "https://api.example.test/v1/x", headers: [(String, String)] = [], body: String? = nil,
+                        requestId: String = "req_8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6b") -> String {
         let hs = headers.map { #"{"name":\#(json($0.0)),"value":\#(json($0.1))}"# }.joined(separator: ",")
         let b = body.map { #"{"size":\#($0.utf8.count),"contentType":"application/json","encoding":"utf8","text":\#(json($0))}"# }
             ?? #"{"size":0}"#
-        return #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_1","source":"sdk","kind":"http","category":"call","method":"POST","url":\#(json(url)),"state":"success","statusCode":200,"duration":0.1,"requestId":"req_8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6b","request":{"headers":[\#(hs)],"body":\#(b)}}"#
+        return #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_1","source":"sdk","kind":"http","category":"call","method":"POST","url":\#(json(url)),"state":"success","statusCode":200,"duration":0.1,"requestId":\#(json(requestId)),"request":{"headers":[\#(hs)],"body":\#(b)}}"#
     }
 
     static func log(_ message: String, metadata: String = "{}") -> String {
@@ -142,12 +146,17 @@ import SiftCore
              stored: stripe),
         Case(name: "AWS key id glued after a lowercase letter", line: log("id" + aws + " set"), rule: "secret.aws-access-key",
              severity: "critical", stored: aws),
+        Case(name: "JWT glued after the request id's prefix", line: network(requestId: "req_" + jwt),
+             rule: "secret.jwt", severity: "high", stored: jwt),
+        Case(name: "JWT glued to a word in a log message", line: log("session=abc" + jwt + " refreshed"),
+             rule: "secret.jwt", severity: "high", stored: jwt),
         Case(name: "fine-grained PAT glued to a word", line: log("pat:x" + "github" + "_pat_" + random(11, 22) + "_" + random(12, 59)),
              rule: "secret.github-pat", severity: "critical"),
     ]
 
     static let clean: [Case] = [
         Case(name: "a prefix glued on both sides without a GitHub checksum", line: network(body: body(["d": "abc" + github + "Zq9"])), rule: nil),
+        Case(name: "eyJ glued to a word, its second part not JSON", line: log("x_eyJ" + random(18, 30) + "." + random(19, 40) + "." + random(20, 30)), rule: nil),
         Case(name: "base64 of prose", line: network(body: body(["d": b64("The quick brown fox jumps over the lazy dog, twice, for the test.")])), rule: nil),
         Case(name: "random base64", line: network(body: body(["d": b64(bytes(21, 96))])), rule: nil),
         Case(name: "image-like base64", line: network(body: body(["avatar": "data:image/png;base64," + b64(bytes(22, 600, head: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D, 0x49, 0x48, 0x44, 0x52]))])), rule: nil),

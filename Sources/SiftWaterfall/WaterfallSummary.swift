@@ -452,6 +452,14 @@ public struct WaterfallReport: Sendable {
         self.sessions = kept
     }
 
+    /// A report of every request of `sessions`, which redacted them as they were read; `findings`
+    /// go through the same redactor.
+    public init(sessions: RedactingSessions, findings: [Finding], options: WaterfallSummary.Options = WaterfallSummary.Options()) {
+        self.findings = findings.map { $0.redacted(by: sessions.redactor) }.sorted(by: Finding.reportOrder)
+        self.sessions = sessions.take()
+        self.summary = WaterfallSummary(sessions: self.sessions, options: options)
+    }
+
     /// The same report without its findings (for a document that lists them elsewhere).
     public func withoutFindings() -> WaterfallReport {
         var r = self

@@ -57,4 +57,21 @@ import SiftVerify
             #expect((written ?? "").contains("Bearer eyJh…("))
         }
     }
+
+    /// Sessions redacted on workers as they end (`RedactingSessions`, the waterfall without a
+    /// filter) make the very document the report makes by redacting them after the reading.
+    @Test func redactedAsTheyEndIsTheSameDocument() throws {
+        let raw = try ParallelRenderTests.sessions()
+        let after = WaterfallReport(sessions: raw, findings: [], redactor: .verify())
+        let early = RedactingSessions(.verify())
+        for s in raw { early.add(s) }
+        let asRead = WaterfallReport(sessions: early, findings: [])
+        for pretty in [true, false] {
+            let written = WaterfallRender.json(asRead, pretty: pretty)
+            #expect(written == WaterfallRender.json(after, pretty: pretty))
+            #expect(written.contains("Bearer eyJh…("))
+            #expect(!written.contains("c2lnLXZhbHVlLWZvci10ZXN0"))
+        }
+        #expect(WaterfallRender.text(asRead) == WaterfallRender.text(after))
+    }
 }

@@ -107,7 +107,13 @@ public enum WaterfallCommand: SiftCommand {
         var run = try ReadingRun(options, spec: spec, io: io)
         let common = run.common
         let filter = filter(from: options)
-        let analysis = WaterfallAnalysis()
+        let redactor = Redactor.verify()
+        // Without a filter every request is shown: each session is redacted on a worker as it ends,
+        // beside the reading. A filter chooses requests by their texts as read, so it needs them first.
+        let early = filter.isEmpty ? RedactingSessions(redactor) : nil
+        var sink: (@Sendable (WaterfallSession) -> Void)? = nil
+        if let early { sink = { early.add($0) } }
+        let analysis = WaterfallAnalysis(sessionsTo: sink)
         try run.read(options.argument("input"), analyses: [analysis])
         let outcome = run.outcome
         if let wanted = filter.request, let selector = ShowSelector(wanted),
@@ -115,8 +121,11 @@ public enum WaterfallCommand: SiftCommand {
             throw UsageError(ShowAnalysis.notFound(selector, sessions: analysis.sessions), about: "--request")
         }
         let mine = outcome.findings.filter(reports.keeps)
-        let redactor = Redactor.verify()
-        let report = WaterfallReport(sessions: analysis.takeSessions(), findings: mine, filter: filter, redactor: redactor)
+        let report = if let early {
+            WaterfallReport(sessions: early, findings: mine)
+        } else {
+            WaterfallReport(sessions: analysis.takeSessions(), findings: mine, filter: filter, redactor: redactor)
+        }
         let others = outcome.findings.count - mine.count
         if others > 0 && !common.quiet {
             io.err("note: the reader made \(others) other finding\(others == 1 ? "" : "s") (integrity, limits, archive, policy); see 'pbsift inspect'\n")

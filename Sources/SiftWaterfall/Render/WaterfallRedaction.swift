@@ -1,3 +1,4 @@
+import Foundation
 import SiftCore
 
 // Every text of a waterfall that came from the export, redacted before any renderer sees it
@@ -160,5 +161,55 @@ extension WaterfallSession: Redactable {
         sessionId = r.text(sessionId.untrusted).value
         originSource = r.text(originSource.untrusted).value
         for i in requests.indices { requests[i].redact(shared) }
+    }
+}
+
+/// Sessions redacted as they end, while the export is still being read: each one on a worker thread
+/// as the collector hands it over (`WaterfallAnalysis(sessionsTo: add)`), so that the waterfall's
+/// redaction runs beside the reading instead of after it. Only `WaterfallReport(sessions:…)` takes
+/// them out, and only redacted: the sessions are never handed back as read.
+/// For a report without a filter: a filter chooses requests by their texts as read.
+public final class RedactingSessions: @unchecked Sendable {   // `slots` and `pending` only under `lock`
+    let redactor: Redactor
+    private let lock = NSLock()
+    private let group = DispatchGroup()
+    private var slots: [WaterfallSession?] = []
+
+    public init(_ redactor: Redactor) {
+        self.redactor = redactor
+    }
+
+    /// Takes one finished session (calls come one at a time, in order) and redacts it on a worker.
+    public func add(_ session: WaterfallSession) {
+        lock.lock()
+        let k = slots.count
+        slots.append(nil)
+        lock.unlock()
+        let redactor = redactor
+        // Moved out of the closure's capture before it is redacted, so that it is redacted in place
+        // (a captured value would be copied on the first write).
+        let held = Held(session)
+        DispatchQueue.global().async(group: group) { [self] in
+            var s = held.value.take()!
+            s.redact(by: redactor)
+            lock.lock()
+            slots[k] = consume s
+            lock.unlock()
+        }
+    }
+
+    private final class Held: @unchecked Sendable {   // read once, by the one job it is handed to
+        var value: WaterfallSession?
+        init(_ v: WaterfallSession) { value = v }
+    }
+
+    /// Every session added, redacted, in the order they were added (waits for the last one).
+    func take() -> [WaterfallSession] {
+        group.wait()
+        lock.lock()
+        defer { lock.unlock() }
+        let out = slots.map { $0! }
+        slots = []
+        return out
     }
 }

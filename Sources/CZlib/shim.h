@@ -16,7 +16,16 @@ static inline int pbsift_deflateInit2(z_streamp strm, int level, int windowBits)
 #if defined(__GLIBC__)
 #include <malloc.h>
 static inline void pbsift_map_large_buffers(int bytes) { (void)mallopt(M_MMAP_THRESHOLD, bytes); }
+/* Memory freed at the top of a heap stays with the process up to `keep` bytes, and a heap grows by `pad`
+   bytes more than it is asked for: a run that allocates and frees the same few MiB over and over (a
+   line's parse, a batch of records) no longer hands pages back to the kernel only to fault them in
+   again. The peak is unchanged: what is kept is what the next allocations take first. */
+static inline void pbsift_keep_freed_memory(int keep, int pad) {
+    (void)mallopt(M_TRIM_THRESHOLD, keep);
+    (void)mallopt(M_TOP_PAD, pad);
+}
 #else
 static inline void pbsift_map_large_buffers(int bytes) { (void)bytes; }
+static inline void pbsift_keep_freed_memory(int keep, int pad) { (void)keep; (void)pad; }
 #endif
 #endif

@@ -169,7 +169,7 @@ extension WaterfallSession: Redactable {
 /// redaction runs beside the reading instead of after it. Only `WaterfallReport(sessions:…)` takes
 /// them out, and only redacted: the sessions are never handed back as read.
 /// For a report without a filter: a filter chooses requests by their texts as read.
-public final class RedactingSessions: @unchecked Sendable {   // `slots` and `pending` only under `lock`
+public final class RedactingSessions: @unchecked Sendable {   // `slots` only under `lock`
     let redactor: Redactor
     private let lock = NSLock()
     private let group = DispatchGroup()

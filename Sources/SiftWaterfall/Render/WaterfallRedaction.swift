@@ -183,24 +183,19 @@ public final class RedactingSessions: @unchecked Sendable {   // `slots` only un
     public func add(_ session: WaterfallSession) {
         lock.lock()
         let k = slots.count
-        slots.append(nil)
+        slots.append(session)
         lock.unlock()
         let redactor = redactor
-        // Moved out of the closure's capture before it is redacted, so that it is redacted in place
-        // (a captured value would be copied on the first write).
-        let held = Held(session)
         DispatchQueue.global().async(group: group) { [self] in
-            var s = held.value.take()!
+            // Taken out of its slot (not captured), so that it is redacted in place, not copied.
+            lock.lock()
+            var s = slots[k].take()!
+            lock.unlock()
             s.redact(by: redactor)
             lock.lock()
             slots[k] = consume s
             lock.unlock()
         }
-    }
-
-    private final class Held: @unchecked Sendable {   // read once, by the one job it is handed to
-        var value: WaterfallSession?
-        init(_ v: WaterfallSession) { value = v }
     }
 
     /// Every session added, redacted, in the order they were added (waits for the last one).

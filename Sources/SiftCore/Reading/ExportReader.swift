@@ -451,7 +451,9 @@ final class InputPass {
     // MARK: blobs
 
     func readBlob(entry: ArchiveEntry, root: String, hex: String) {
-        var hasher = SHA256()
+        // Made only when this thread hashes: the hasher's engine is loaded by whichever thread makes
+        // the first, and a store's first blob would otherwise hold the walk up while it loads.
+        var hasher: SHA256? = hashesBlobsAside ? nil : SHA256()
         var kept: [UInt8] = []
         var total: Int64 = 0
         var complete = true
@@ -465,7 +467,7 @@ final class InputPass {
                 break
             }
             if n == 0 { break }
-            if !hashesBlobsAside { buf.withUnsafeBytes { hasher.update(raw: UnsafeRawBufferPointer(rebasing: $0[0..<n])) } }
+            if hasher != nil { buf.withUnsafeBytes { hasher!.update(raw: UnsafeRawBufferPointer(rebasing: $0[0..<n])) } }
             total += Int64(n)
             if kept.count + n <= limits.maxBlobBytes {
                 kept += buf[0..<n]
@@ -485,7 +487,7 @@ final class InputPass {
             // Only a complete blob's hash is compared with its name: `kept` then holds every byte.
             if wellFormed && complete { hashAside(kept, into: check) }
             blobChecks.append(check)
-        } else {
+        } else if var hasher {
             sha = hasher.finalizeHex()
             check.sha = sha
             checkName(check)

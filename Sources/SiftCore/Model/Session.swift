@@ -8,13 +8,22 @@ public enum RecordType: Sendable, Equatable, Hashable {
     case other(String)
 
     public init(_ name: String) {
-        switch name {
-        case "session": self = .session
-        case "network": self = .network
-        case "log": self = .log
-        case "event": self = .event
-        case "frame": self = .frame
-        default: self = .other(name)
+        var name = name
+        self = name.withUTF8 { RecordType(utf8: $0) }
+    }
+
+    /// The kind named by the UTF-8 bytes `name` (valid UTF-8).
+    init(utf8 name: UnsafeBufferPointer<UInt8>) {
+        @inline(__always) func named(_ s: StaticString) -> Bool {
+            s.utf8CodeUnitCount == name.count && memcmp(s.utf8Start, name.baseAddress!, name.count) == 0
+        }
+        switch name.count {
+        case 7 where named("session"): self = .session
+        case 7 where named("network"): self = .network
+        case 3 where named("log"): self = .log
+        case 5 where named("event"): self = .event
+        case 5 where named("frame"): self = .frame
+        default: self = .other(String(decoding: name, as: UTF8.self))
         }
     }
 
@@ -37,24 +46,28 @@ public struct Record: Sendable {
     public let line: Int
     public let type: RecordType
     /// The raw `type` string.
-    public let typeName: String
+    public var typeName: String { json["type"]?.string ?? "" }
     public let seq: Int?
     /// `ts` in seconds since 1970, when it parses as RFC 3339.
     public let ts: Double?
-    public let tsText: String?
+    public var tsText: String? { json["ts"]?.string }
     /// The whole line as parsed JSON (an object).
     public let json: JSONValue
 
+    /// Read on the tape: no string is made for `type` and `ts` (a record is made for every line of
+    /// every session file, on the parsing threads).
     public init(line: Int, json: JSONValue) {
         self.line = line
         self.json = json
-        let t = json["type"]?.string ?? ""
-        self.typeName = t
-        self.type = RecordType(t)
-        self.seq = json["seq"]?.int
-        let tsText = json["ts"]?.string
-        self.tsText = tsText
-        self.ts = tsText.flatMap(Timestamp.parse)
+        let root = json.tapeIndex
+        (type, seq, ts) = json.doc.withTape { t in
+            let type = t.member(root, "type").map { i in t.withStringUTF8(i) { RecordType(utf8: $0) } } ?? .other("")
+            let seq = t.member(root, "seq").flatMap(t.int)
+            let ts = t.member(root, "ts").flatMap { i in
+                t.kind(i) == .string ? t.withStringUTF8(i) { Timestamp.parse(bytes: $0) } : nil
+            }
+            return (type, seq, ts)
+        }
     }
 
     /// The record's `id` (network records).

@@ -181,7 +181,7 @@ import SiftTestSupport
     @Test func blockClassesMatchThePortableCode() {
         var generator = SeededGenerator(seed: 0xB10C)
         func next() -> UInt64 { generator.next() }
-        let matter = Array(#""\/bfnrtu a"#.utf8)
+        let matter = Array(#""\/bfnrtu a@[`{+-_09AZz"#.utf8)
         for round in 0..<20_000 {
             // Dense blocks, and plain ones with a rare byte that matters.
             let dense = round % 2 == 0
@@ -205,6 +205,11 @@ import SiftTestSupport
                     #expect(b.quote == quote && b.backslash == backslash && b.control == control && b.high == high, "\(block)")
                 }
                 #expect(StringBlock.escapeLetters(p) == letters && StringBlock.escapeLetters(portable: p) == letters)
+                var symbols: UInt32 = 0
+                for k in 0..<16 where Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_".utf8).contains(block[k]) {
+                    symbols |= 1 << k
+                }
+                #expect(StringBlock.base64Symbols(p) == symbols && StringBlock.base64Symbols(portable: p) == symbols, "\(block)")
                 let special = quote | backslash | control | high
                 for (q, s) in [StringBlock.quotesAndSpecials(p), StringBlock.quotesAndSpecials(portable: p)] {
                     #expect(q == quote && s == special, "\(block)")

@@ -46,25 +46,13 @@ extension JSONValue {
     static func base64Prefix(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int) -> Int {
         guard let base = b.baseAddress else { return 0 }
         var i = s
-        // A lane's top bit: the byte is in `lo..<lo + count` (count at most 128): `x - lo` is then
-        // below `count`, which borrows; a byte of 0x80 or more after the subtraction is out.
-        @inline(__always) func within(_ v: SIMD16<UInt8>, _ lo: UInt8, _ count: UInt8) -> SIMD16<UInt8> {
-            let y = v &- SIMD16(repeating: lo)
-            return (y &- SIMD16(repeating: count)) & ~y
+        while i &+ 64 <= e {
+            let m = StringBlock.base64Symbols(base + i) & StringBlock.base64Symbols(base + (i &+ 16))
+                & StringBlock.base64Symbols(base + (i &+ 32)) & StringBlock.base64Symbols(base + (i &+ 48))
+            guard m == 0xFFFF else { break }
+            i &+= 64
         }
-        @inline(__always) func equals(_ v: SIMD16<UInt8>, _ c: UInt8) -> SIMD16<UInt8> {
-            let y = v ^ SIMD16(repeating: c)
-            return (y &- 1) & ~y
-        }
-        while i + 16 <= e {
-            let v = UnsafeRawPointer(base + i).loadUnaligned(as: SIMD16<UInt8>.self)
-            let symbol = within(v | SIMD16(repeating: 0x20), UInt8(ascii: "a"), 26) | within(v, UInt8(ascii: "0"), 10)
-                | equals(v, UInt8(ascii: "+")) | equals(v, UInt8(ascii: "/")) | equals(v, UInt8(ascii: "-"))
-                | equals(v, UInt8(ascii: "_"))
-            let words = unsafeBitCast(symbol, to: SIMD2<UInt64>.self)
-            guard words.x & words.y & 0x8080_8080_8080_8080 == 0x8080_8080_8080_8080 else { break }
-            i += 16
-        }
+        while i &+ 16 <= e && StringBlock.base64Symbols(base + i) == 0xFFFF { i &+= 16 }
         return i - s
     }
 

@@ -89,6 +89,40 @@ struct StringBlock {
         return mask(m)
     }
 
+    /// The bytes of the sixteen at `p` that are base64 symbols of either alphabet (`A`–`Z`, `a`–`z`,
+    /// `0`–`9`, `+`, `/`, `-`, `_`).
+    @inline(__always)
+    static func base64Symbols(_ p: UnsafePointer<UInt8>) -> UInt32 {
+        #if arch(x86_64)
+        let v = load(p)
+        // As signed bytes, 0x80 and more are negative: below every range, so never a symbol.
+        @inline(__always) func within(_ x: __m128i, _ lo: Int8, _ hi: Int8) -> __m128i {
+            _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8(lo &- 1)), _mm_cmplt_epi8(x, _mm_set1_epi8(hi &+ 1)))
+        }
+        // `v | 0x20` is a lower-case letter exactly when `v` is a letter of either case.
+        let letter = within(_mm_or_si128(v, _mm_set1_epi8(0x20)), 0x61, 0x7A)
+        let digit = within(v, 0x30, 0x39)
+        let marks = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x2B)), _mm_cmpeq_epi8(v, _mm_set1_epi8(0x2F))),
+                                 _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x2D)), _mm_cmpeq_epi8(v, _mm_set1_epi8(0x5F))))
+        return mask(_mm_or_si128(_mm_or_si128(letter, digit), marks))
+        #else
+        return base64Symbols(portable: p)
+        #endif
+    }
+
+    /// The same, with the portable vector types.
+    @inline(__always)
+    static func base64Symbols(portable p: UnsafePointer<UInt8>) -> UInt32 {
+        let v = UnsafeRawPointer(p).loadUnaligned(as: SIMD16<UInt8>.self)
+        let lower = v | SIMD16(repeating: 0x20)
+        var m = (lower .>= SIMD16(repeating: UInt8(ascii: "a"))) .& (lower .<= SIMD16(repeating: UInt8(ascii: "z")))
+        m = m .| ((v .>= SIMD16(repeating: UInt8(ascii: "0"))) .& (v .<= SIMD16(repeating: UInt8(ascii: "9"))))
+        for c in [UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "_")] {
+            m = m .| (v .== SIMD16(repeating: c))
+        }
+        return mask(m)
+    }
+
     #if arch(x86_64)
     @inline(__always)
     static func load(_ p: UnsafePointer<UInt8>) -> __m128i {

@@ -39,6 +39,17 @@ struct LineReader {
         self.chunk = [UInt8](repeating: 0, count: min(16 << 10, self.chunkSize))
     }
 
+    /// `Array(chunk[s..<e])`, one allocation and one copy.
+    @inline(__always)
+    static func copy(_ chunk: [UInt8], _ s: Int, _ e: Int) -> [UInt8] {
+        chunk.withUnsafeBufferPointer { b in
+            [UInt8](unsafeUninitializedCapacity: e - s) { out, count in
+                if e > s { out.baseAddress!.update(from: b.baseAddress! + s, count: e - s) }
+                count = e - s
+            }
+        }
+    }
+
     /// The next line, or nil at the end. Throws what the source throws (the lines before are good).
     mutating func next() throws -> Event? {
         while true {
@@ -79,7 +90,7 @@ struct LineReader {
                     }
                     if pending.isEmpty {
                         if nl - s > maxLine { return .tooLong(number: lineNumber, bytes: nl - s) }
-                        return .line(Array(chunk[s..<nl]), number: lineNumber)
+                        return .line(LineReader.copy(chunk, s, nl), number: lineNumber)
                     }
                     if pending.count + (nl - s) > maxLine {
                         let n = pending.count + (nl - s)

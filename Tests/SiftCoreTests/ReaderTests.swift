@@ -164,3 +164,43 @@ struct TempExport {
         #expect(RecordFilter.validStatus("5xx") && RecordFilter.validStatus("404") && !RecordFilter.validStatus("600") && !RecordFilter.validStatus("5x"))
     }
 }
+
+/// A record's type, seq and time, read on the tape, as the string-making reading reads them: escaped
+/// and non-ASCII texts, numbers that are integral in other spellings, members of the wrong kind.
+@Suite struct RecordFieldsTests {
+    struct Case: Sendable, CustomStringConvertible {
+        let json: String
+        let type: RecordType
+        let typeName: String
+        let seq: Int?
+        let ts: Double?
+        var description: String { json }
+    }
+    static let t0 = Timestamp.parse("2026-11-29T10:15:02.500Z")!
+    static let cases: [Case] = [
+        Case(json: #"{"type":"network","seq":2,"ts":"2026-11-29T10:15:02.500Z"}"#, type: .network, typeName: "network", seq: 2, ts: t0),
+        Case(json: #"{"type":"net\u0077ork","seq":2.0,"ts":"2026-11-29T10:15:02\u002e500Z"}"#, type: .network, typeName: "network", seq: 2, ts: t0),
+        Case(json: #"{"type":"session","seq":1e2}"#, type: .session, typeName: "session", seq: 100, ts: nil),
+        Case(json: #"{"type":"log","seq":-0,"ts":12}"#, type: .log, typeName: "log", seq: 0, ts: nil),
+        Case(json: #"{"type":"event","seq":1.5,"ts":null}"#, type: .event, typeName: "event", seq: nil, ts: nil),
+        Case(json: #"{"type":"frame","seq":"3"}"#, type: .frame, typeName: "frame", seq: nil, ts: nil),
+        Case(json: #"{"type":"métrica","seq":12345678901234567}"#, type: .other("métrica"), typeName: "métrica", seq: nil, ts: nil),
+        Case(json: #"{"type":7}"#, type: .other(""), typeName: "", seq: nil, ts: nil),
+        Case(json: #"{"seq":4}"#, type: .other(""), typeName: "", seq: 4, ts: nil),
+        Case(json: #"{"type":"networks","type":"log"}"#, type: .other("networks"), typeName: "networks", seq: nil, ts: nil),
+        Case(json: #"{"type":""}"#, type: .other(""), typeName: "", seq: nil, ts: nil),
+        Case(json: #"["type","network"]"#, type: .other(""), typeName: "", seq: nil, ts: nil),
+    ]
+
+    @Test(arguments: cases) func fields(_ c: Case) throws {
+        let doc = try JSONDocument(string: c.json)
+        let r = Record(line: 1, json: doc.root)
+        #expect(r.type == c.type && r.typeName == c.typeName && r.seq == c.seq && r.ts == c.ts)
+        // The same as the values' own readings.
+        #expect(r.typeName == (doc.root["type"]?.string ?? ""))
+        #expect(r.type == RecordType(r.typeName))
+        #expect(r.seq == doc.root["seq"]?.int)
+        #expect(r.ts == doc.root["ts"]?.string.flatMap(Timestamp.parse))
+        #expect(r.tsText == doc.root["ts"]?.string)
+    }
+}

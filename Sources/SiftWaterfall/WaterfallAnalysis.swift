@@ -17,7 +17,8 @@ public enum WaterfallRule {
     /// A request still `pending` at the end of the session (no later record with the same id
     /// finished it): the app was killed, hung, or the session ended mid-flight. Severity medium.
     public static let pending = "waterfall.pending"
-    /// Network records beyond `WaterfallLimits.maxRequests` were checked but not kept. Severity info.
+    /// Network records beyond `WaterfallLimits.maxRequests` (or its memory bound) were checked but not
+    /// kept, or sessions beyond `maxSessions` were checked but not listed. Severity info.
     public static let limit = "waterfall.limit"
 
     /// A transaction may start this much before the previous one's end without a finding.
@@ -49,6 +50,11 @@ public final class WaterfallCollector {
     private var tally = FindingTally(keep: Int.max)
     /// Network records seen but not kept because of `limits.maxRequests`.
     public private(set) var droppedRequests = 0
+    /// Sessions past `limits.maxSessions`, read but not listed, and their network records.
+    public private(set) var unlistedSessions = 0
+    public private(set) var unlistedRequests = 0
+    private var listedSessions = 0
+    private var unlistedInput: String?
     private var kept = 0
     /// Memory the kept requests hold, about: their buffers and `WaterfallRequest.heapBytes`.
     public private(set) var heldBytes = 0
@@ -160,7 +166,10 @@ public final class WaterfallCollector {
         let stride = MemoryLayout<WaterfallRequest>.stride
         let growth = b.requests.count == b.requests.capacity ? max(b.requests.capacity, 4) * 2 * stride : 0
         let cost = request.heapBytes
-        if kept < limits.maxRequests && heldBytes + cost + growth + pool.unpooledBytes <= limits.maxBytes {
+        if listedSessions >= limits.maxSessions {
+            // This session will not be listed (`endSession`): its requests are counted there.
+            unlistedRequests += 1
+        } else if kept < limits.maxRequests && heldBytes + cost + growth + pool.unpooledBytes <= limits.maxBytes {
             kept += 1
             heldBytes += cost
             b.requests.append(request)
@@ -218,6 +227,12 @@ public final class WaterfallCollector {
             b.requests = b.requests.withUnsafeBufferPointer { Array($0) }
             countCapacity(b)
         }
+        guard listedSessions < limits.maxSessions else {
+            unlistedSessions += 1
+            if unlistedInput == nil { unlistedInput = b.input }
+            return
+        }
+        listedSessions += 1
         let session = WaterfallSession(input: b.input, file: b.file, sessionId: b.sessionId, launchedAt: b.launchedAt,
                                        originUs: originUs, originSource: source, requests: b.requests)
         if let sink = sessionSink { sink(session) } else { sessions.append(session) }
@@ -239,6 +254,10 @@ public final class WaterfallCollector {
                 : "the waterfall's memory bound (\(Human.bytes(limits.maxBytes)) of requests)"
             out.append(Finding(rule: WaterfallRule.catalogue[WaterfallRule.limit], severity: .info, input: limitInput ?? "-",
                                message: "\(droppedRequests) network records beyond \(bound) were checked but not kept for the waterfall"))
+        }
+        if unlistedSessions > 0 {
+            out.append(Finding(rule: WaterfallRule.catalogue[WaterfallRule.limit], severity: .info, input: unlistedInput ?? "-",
+                               message: "\(unlistedSessions) sessions beyond the limit of \(limits.maxSessions) (\(unlistedRequests) network records) were read and checked but not listed in the waterfall"))
         }
         return out
     }

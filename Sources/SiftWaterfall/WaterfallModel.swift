@@ -589,6 +589,11 @@ public struct WaterfallLimits: Sendable {
     /// texts of its own; repeated texts are pooled and bounded apart): 150 000 requests of one
     /// transaction each take about 100 MiB. Past it, requests are counted in `waterfall.limit`, not kept.
     public var maxBytes = 112 << 20
+    /// Sessions listed across all inputs; the sessions after them are read and checked (their
+    /// findings are kept) but neither they nor their requests are listed, and one `waterfall.limit`
+    /// finding counts them. What a listed session holds besides its requests (its entry, its
+    /// timeline, its texts) is then bounded too, whatever the number of inputs.
+    public var maxSessions = 50_000
     /// Transactions kept per request.
     public var maxTransactions = 64
     /// Findings per rule per session; the rest are summed up in one more finding.

@@ -136,6 +136,31 @@ import SiftVerify
         #expect(f.map(\.rule) == [WaterfallRule.limit])
     }
 
+    @Test func sessionsBeyondTheLimitAreCheckedNotListed() throws {
+        var limits = WaterfallLimits()
+        limits.maxSessions = 2
+        let c = WaterfallCollector(limits: limits)
+        for s in 1...5 {
+            c.beginSession(input: s < 4 ? "a" : "b", file: "f\(s)", sessionId: "ses_\(s)")
+            for i in 1...2 {
+                // The second request of each session has no metrics: a finding of every session.
+                let txs = i == 1 ? [Fx.reused(at: Double(i) * 100 - 28)] : []
+                c.add(try Fx.record(i, Fx.network(seq: i, id: "rec_\(i)", url: "https://a.example/x", durationMs: 28,
+                                                  endMs: Double(i) * 100, txs: txs)))
+            }
+            c.endSession(sessionId: nil, launchedAt: nil)
+        }
+        let f = c.finish()
+        #expect(c.sessions.map(\.sessionId) == ["ses_1", "ses_2"])
+        #expect(c.sessions.allSatisfy { $0.requests.count == 2 })
+        #expect(c.unlistedSessions == 3 && c.unlistedRequests == 6 && c.droppedRequests == 0)
+        // The unlisted sessions were checked all the same.
+        #expect(Set(f.filter { $0.rule == WaterfallRule.missingMetrics }.compactMap(\.sessionId)) == ["ses_1", "ses_2", "ses_3", "ses_4", "ses_5"])
+        let limit = f.filter { $0.rule == WaterfallRule.limit }
+        #expect(limit.map(\.message) == ["3 sessions beyond the limit of 2 (6 network records) were read and checked but not listed in the waterfall"])
+        #expect(limit.first?.input == "a")
+    }
+
     @Test func requestsBeyondTheMemoryBoundAreCountedNotKept() throws {
         // Each request holds 64 transactions, each with its own unique 1 KiB URL (never pooled alike):
         // the bound, not the count, stops them, and what is kept stays under it.

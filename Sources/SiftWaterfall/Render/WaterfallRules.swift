@@ -10,6 +10,6 @@ extension WaterfallRule {
         Rule(durationMismatch, .low, "The record's duration and the metrics disagree by more than max(50 ms, 10 %)."),
         Rule(missingMetrics, .info, "An http, upload or download record without metrics."),
         Rule(pending, .medium, "A request still pending at the end of the session."),
-        Rule(limit, .info, "Network records beyond the limit were checked but not kept."),
+        Rule(limit, .info, "Network records or sessions beyond the limits were checked but not kept."),
     ]
 }

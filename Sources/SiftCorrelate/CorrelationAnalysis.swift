@@ -146,14 +146,19 @@ public final class CorrelationAnalysis: Analysis {
     private var current: [ObjectIdentifier: Int] = [:]
     /// Records kept at most (a hostile export cannot make the join unbounded).
     public let maxRequests: Int
-    /// Memory the kept records may hold, about: each one's box, its place in the lists and in the
-    /// join's result, and the texts of its own (repeated texts are pooled and bounded apart). The
-    /// default, 128 MiB, keeps about 130,000 records of 130,000 sessions, or 400,000 of one.
+    /// Memory the kept records and sessions may hold, about: each record's box, its place in the
+    /// lists and in the join's result, and the texts of its own (repeated texts are pooled and bounded
+    /// apart), and each session's entries (`sessionFixedBytes`) and texts. The default, 160 MiB, keeps
+    /// 100,000 sessions and their 170,000 records, or about 500,000 records of one session.
     public let maxBytes: Int
     /// Memory the kept records hold, about (what `maxBytes` bounds).
     public private(set) var heldBytes = 0
     /// Network records past `maxRequests` or `maxBytes`, not kept.
     public private(set) var droppedRequests = 0
+    /// Sessions begun once the join had left something out (a record, or a session past `maxBytes`):
+    /// not kept either, so the join covers a prefix of the export and memory stays bounded whatever
+    /// the number of sessions.
+    public private(set) var droppedSessions = 0
     /// Whether the first record not kept was left out for `maxRequests` (else for `maxBytes`).
     private var droppedByCount = false
     /// The input where the first record was not kept.
@@ -173,15 +178,28 @@ public final class CorrelationAnalysis: Analysis {
 
     /// `maxRequests`: records kept at most; 0 collects the sessions only (a report without logs).
     /// `maxBytes`: memory they may hold, about.
-    public init(maxRequests: Int = 1_000_000, maxBytes: Int = 128 << 20) {
+    public init(maxRequests: Int = 1_000_000, maxBytes: Int = 160 << 20) {
         self.maxRequests = maxRequests
         self.maxBytes = maxBytes
     }
 
-    /// Starts collecting a session.
+    /// What keeping a session costs, about: its entry, its place in the join's result (`CorrelatedSession`)
+    /// and in the report's redacted copy, and its texts of its own.
+    static let sessionFixedBytes = 2 * MemoryLayout<SessionEntry>.stride + 2 * MemoryLayout<CorrelatedSession>.stride + 64
+
+    /// Starts collecting a session, unless the join has left something out already (`droppedSessions`).
     public func beginSession(_ session: SessionContext) {
+        let entry = SessionEntry(input: session.input.path, file: session.file, sessionId: session.sessionId)
+        let cost = CorrelationAnalysis.sessionFixedBytes + StringPool.heapBytes(entry.file) + StringPool.heapBytes(entry.sessionId)
+        guard droppedRequests == 0 && droppedSessions == 0 && heldBytes + cost + pool.unpooledBytes <= maxBytes else {
+            if droppedSessions == 0 && droppedRequests == 0 { droppedByCount = false }
+            droppedSessions += 1
+            if limitInput == nil { limitInput = session.input.path }
+            return
+        }
+        heldBytes += cost
         current[ObjectIdentifier(session)] = sessions.count
-        sessions.append(SessionEntry(input: session.input.path, file: session.file, sessionId: session.sessionId))
+        sessions.append(entry)
     }
 
     /// Takes the header (user, launch) and every network record.
@@ -189,9 +207,13 @@ public final class CorrelationAnalysis: Analysis {
         let k: Int
         if let i = current[ObjectIdentifier(session)] {
             k = i
-        } else {
+        } else if droppedSessions == 0 && droppedRequests == 0 {
             beginSession(session)
-            k = sessions.count - 1
+            guard let i = current[ObjectIdentifier(session)] else { return dropped(record, session) }
+            k = i
+        } else {
+            // A session begun after the join left something out: none of it is kept.
+            return dropped(record, session)
         }
         if let t = record.ts {
             sessions[k].firstTs = min(sessions[k].firstTs ?? t, t)
@@ -200,6 +222,7 @@ public final class CorrelationAnalysis: Analysis {
         if record.type == .session {
             if let id = record.heldText("sessionId") { sessions[k].sessionId = id }
             sessions[k].userId = record.heldText("userId")
+            heldBytes += StringPool.heapBytes(sessions[k].userId)
             sessions[k].launchedAt = record.json["launchedAt"]?.string.flatMap(Timestamp.parse)
             return
         }
@@ -219,6 +242,13 @@ public final class CorrelationAnalysis: Analysis {
         // Once one record is left out, so is every later one: the join covers a prefix of the
         // export, and the finding says where it stops.
         if droppedRequests == 0 { droppedByCount = requests.count >= maxRequests }
+        droppedRequests += 1
+        if limitInput == nil { limitInput = session.input.path }
+    }
+
+    /// A record of a session not kept: a network record is counted as left out.
+    private func dropped(_ record: Record, _ session: SessionContext) {
+        guard record.type == .network, maxRequests > 0 else { return }
         droppedRequests += 1
         if limitInput == nil { limitInput = session.input.path }
     }
@@ -254,10 +284,13 @@ public final class CorrelationAnalysis: Analysis {
 
     /// Says how many network records the join did not keep (`correlation.limit`): a bound reached is never silent.
     public func finish() -> [Finding] {
-        guard droppedRequests > 0 else { return [] }
+        guard droppedRequests > 0 || droppedSessions > 0 else { return [] }
+        let what = droppedSessions == 0 ? "\(droppedRequests) network records"
+            : "\(droppedSessions) sessions (\(droppedRequests) network records)"
+        let held = droppedSessions == 0 ? "records" : "records and sessions"
         return [Finding(rule: CorrelationRules.catalogue[CorrelationRules.boundRule], severity: .medium, input: limitInput ?? "-",
-                        message: "\(droppedRequests) network records beyond "
-                            + (droppedByCount ? "the limit of \(maxRequests) records" : "\(Human.bytes(maxBytes)) of records held")
+                        message: "\(what) beyond "
+                            + (droppedByCount ? "the limit of \(maxRequests) records" : "\(Human.bytes(maxBytes)) of \(held) held")
                             + " were not kept for the join: "
                             + "their server lines were not looked for")]
     }

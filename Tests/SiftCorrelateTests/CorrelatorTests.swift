@@ -176,13 +176,41 @@ import SiftCore
         #expect(whole.heldBytes < 40 * 8192)
 
         let one = CorrelationAnalysis.heapBytes(whole.requests[0].record)
-        let bounded = CorrelationAnalysis(maxBytes: 10 * one + one / 2)
+        // The session is counted too: what `whole` holds besides its records.
+        let session = whole.heldBytes - whole.requests.reduce(0) { $0 + CorrelationAnalysis.heapBytes($1.record) }
+        #expect(session >= CorrelationAnalysis.sessionFixedBytes)
+        let bounded = CorrelationAnalysis(maxBytes: session + 10 * one + one / 2)
         let outcome = ExportReader().read(inputs: [dir + "/ses_big.jsonl"], analyses: [bounded])
         #expect(bounded.requests.count == 10 && bounded.droppedRequests == 30)
         #expect(bounded.requests.map(\.seq) == Array(1...10))
         let limit = outcome.findings.filter { $0.rule == CorrelationRules.boundRule }
         #expect(limit.count == 1)
         #expect(limit.first?.message.hasPrefix("30 network records beyond \(Human.bytes(bounded.maxBytes)) of records held") == true)
+    }
+
+    /// Sessions count against the same bound: past it, later sessions are left out whole (a prefix of
+    /// the export is joined), so memory does not grow with the number of sessions, and it is said.
+    @Test func theJoinsSessionsAreBoundedInBytes() throws {
+        let dir = tempDir()
+        for k in 1...8 {
+            let header = #"{"type":"session","seq":0,"ts":"2026-11-29T12:55:01.000Z","formatVersion":1,"sessionId":"ses_\#(k)"}"#
+            let net = #"{"type":"network","seq":1,"ts":"2026-11-29T12:55:02.000Z","id":"rec_1","method":"GET","url":"https://a.example.test/x","#
+                + #""state":"success","statusCode":200,"requestId":"\#(rid(k))","echoedRequestId":"\#(rid(k))"}"#
+            write(dir + "/ses_\(k).jsonl", header + "\n" + net + "\n")
+        }
+        let whole = CorrelationAnalysis()
+        _ = ExportReader().read(inputs: [dir], analyses: [whole])
+        #expect(whole.sessions.count == 8 && whole.requests.count == 8 && whole.droppedSessions == 0)
+        // Room for three sessions and their records, not four.
+        let each = whole.heldBytes / 8
+        let bounded = CorrelationAnalysis(maxBytes: 3 * each + each / 2)
+        let outcome = ExportReader().read(inputs: [dir], analyses: [bounded])
+        #expect(bounded.sessions.map(\.sessionId) == ["ses_1", "ses_2", "ses_3"])
+        #expect(bounded.requests.count == 3)
+        #expect(bounded.droppedSessions == 5 && bounded.droppedRequests == 5)
+        #expect(bounded.heldBytes <= bounded.maxBytes)
+        let limit = outcome.findings.filter { $0.rule == CorrelationRules.boundRule }
+        #expect(limit.map(\.message) == ["5 sessions (5 network records) beyond \(Human.bytes(bounded.maxBytes)) of records and sessions held were not kept for the join: their server lines were not looked for"])
     }
 }
 

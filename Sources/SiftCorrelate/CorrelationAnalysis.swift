@@ -174,7 +174,7 @@ public final class CorrelationAnalysis: Analysis {
 
     /// What the join may hold beside a waterfall (`report --logs`, `show --logs`): the waterfall's
     /// 112 MiB and this stay under 256 MiB with the reader's and verify's share.
-    public static let besideWaterfallBytes = 96 << 20
+    public static let besideWaterfallBytes = 80 << 20
 
     /// `maxRequests`: records kept at most; 0 collects the sessions only (a report without logs).
     /// `maxBytes`: memory they may hold, about.

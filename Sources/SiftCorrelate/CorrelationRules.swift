@@ -10,7 +10,7 @@ public enum CorrelationRules {
     public static let all: [Rule] = [
         Rule("correlation.echo-mismatch", .medium, "The server echoed a different request id than the one the SDK minted."),
         Rule("correlation.limit", .medium,
-             "Network records or sessions beyond the join's limit (1,000,000 records, 160 MiB of records and sessions held; 96 MiB in report and show, beside the waterfall) were not kept: their server lines were not looked for, so nothing is said of them (exit status 2)."),
+             "Network records or sessions beyond the join's limit (1,000,000 records, 160 MiB of records and sessions held; 80 MiB in report and show, beside the waterfall) were not kept: their server lines were not looked for, so nothing is said of them (exit status 2)."),
         Rule("correlation.server-time-implausible", .medium,
              "A server line reports a duration longer than the device's whole request; it is not used for the server/network split."),
         Rule("correlation.skew-disagreement", .medium,

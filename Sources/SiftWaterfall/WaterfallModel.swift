@@ -593,7 +593,7 @@ public struct WaterfallLimits: Sendable {
     /// findings are kept) but neither they nor their requests are listed, and one `waterfall.limit`
     /// finding counts them. What a listed session holds besides its requests (its entry, its
     /// timeline, its texts) is then bounded too, whatever the number of inputs.
-    public var maxSessions = 50_000
+    public var maxSessions = 25_000
     /// Transactions kept per request.
     public var maxTransactions = 64
     /// Findings per rule per session; the rest are summed up in one more finding.

@@ -425,6 +425,10 @@ public struct WaterfallReport: Sendable {
     /// Sorted by `Finding.reportOrder`.
     public private(set) var findings: [Finding]
 
+    /// Whether sessions or requests were read but not kept (a `waterfall.limit` finding says how
+    /// many): the counts printed are then of what is listed, and the headings say so.
+    public var isLimited: Bool { findings.contains { $0.rule == WaterfallRule.limit } }
+
     /// Builds a report; `filter` chooses the requests and the findings that concern them.
     /// Every text of the requests and findings kept goes through `redactor` (a report is what
     /// renderers print, so it can't be made of raw export text). The requests are redacted in place:

@@ -159,6 +159,13 @@ import SiftVerify
         let limit = f.filter { $0.rule == WaterfallRule.limit }
         #expect(limit.map(\.message) == ["3 sessions beyond the limit of 2 (6 network records) were read and checked but not listed in the waterfall"])
         #expect(limit.first?.input == "a")
+        // The headings say the counts are of what is listed.
+        let report = WaterfallReport(sessions: c.takeSessions(), findings: f, redactor: Redactor.verify())
+        #expect(report.isLimited)
+        var text = ""
+        WaterfallRender.text(report) { text += $0 }
+        #expect(text.hasPrefix("waterfall: 2 sessions, 4 requests, 2 transactions listed; more were read and checked but not listed (waterfall.limit)\n"))
+        #expect(WaterfallRender.markdown(report).contains("2 sessions, 4 requests, 2 transactions listed; more were read and checked but not listed (`waterfall.limit`).\n"))
     }
 
     @Test func requestsBeyondTheMemoryBoundAreCountedNotKept() throws {

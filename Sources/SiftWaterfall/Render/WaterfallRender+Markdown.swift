@@ -22,7 +22,8 @@ extension WaterfallRender {
         func opt(_ v: Double?) -> String { v.map(d) ?? "—" }
         let s = report.summary
         var out = "## Waterfall\n\n"
-        out += "\(report.sessions.count) session\(report.sessions.count == 1 ? "" : "s"), \(s.requestCount) request\(s.requestCount == 1 ? "" : "s"), \(s.transactionCount) transaction\(s.transactionCount == 1 ? "" : "s").\n"
+        out += "\(report.sessions.count) session\(report.sessions.count == 1 ? "" : "s"), \(s.requestCount) request\(s.requestCount == 1 ? "" : "s"), \(s.transactionCount) transaction\(s.transactionCount == 1 ? "" : "s")"
+            + (report.isLimited ? " listed; more were read and checked but not listed (`waterfall.limit`).\n" : ".\n")
 
         for (si, session) in report.sessions.enumerated() {
             let tl = s.timelines[si]

@@ -183,7 +183,8 @@ extension WaterfallRender {
         let d = Human.duration(ms:)
         var out = ""
         let s = report.summary
-        out += "waterfall: \(report.sessions.count) session\(report.sessions.count == 1 ? "" : "s"), \(s.requestCount) request\(s.requestCount == 1 ? "" : "s"), \(s.transactionCount) transaction\(s.transactionCount == 1 ? "" : "s")\n"
+        out += "waterfall: \(report.sessions.count) session\(report.sessions.count == 1 ? "" : "s"), \(s.requestCount) request\(s.requestCount == 1 ? "" : "s"), \(s.transactionCount) transaction\(s.transactionCount == 1 ? "" : "s")"
+            + (report.isLimited ? " listed; more were read and checked but not listed (waterfall.limit)" : "") + "\n"
 
         let seqW = 6, statusW = 6, startW = 9, timeW = 9
         let labelW = min(48, max(16, cols * 3 / 10))

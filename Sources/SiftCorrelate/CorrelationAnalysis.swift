@@ -192,7 +192,6 @@ public final class CorrelationAnalysis: Analysis {
         let entry = SessionEntry(input: session.input.path, file: session.file, sessionId: session.sessionId)
         let cost = CorrelationAnalysis.sessionFixedBytes + StringPool.heapBytes(entry.file) + StringPool.heapBytes(entry.sessionId)
         guard droppedRequests == 0 && droppedSessions == 0 && heldBytes + cost + pool.unpooledBytes <= maxBytes else {
-            if droppedSessions == 0 && droppedRequests == 0 { droppedByCount = false }
             droppedSessions += 1
             if limitInput == nil { limitInput = session.input.path }
             return

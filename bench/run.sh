@@ -3,7 +3,7 @@
 # four times that size and server logs (bench/gen_store.py), then time each pbsift command against
 # the tool a support engineer would otherwise use, in one run. For each workload it prints pbsift's
 # time, the peer's time, the ratio, MB/s, peak RSS and the cores used (user + sys CPU / wall, from
-# GNU time), and PASS or FAIL against the targets (the numbers are printed either way).
+# bench/timed.py), and PASS or FAIL against the targets (the numbers are printed either way).
 #
 # Environment:
 #   BENCH_DIR    where the data lives (default /tmp/pbsift-bench; generated when missing)
@@ -38,13 +38,12 @@ rm -f "$OUT"/*.json "$OUT"/*.time   # results of an earlier run must not leak in
 # --- tools --------------------------------------------------------------------------------------
 missing=()
 for t in hyperfine jq rg pigz gzip; do command -v "$t" >/dev/null 2>&1 || missing+=("$t"); done
-[ -x /usr/bin/time ] || missing+=(time)
 if [ ${#missing[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-        echo "installing: time hyperfine ripgrep pigz jq" >&2
-        apt-get install -y time hyperfine ripgrep pigz jq gzip >&2
+        echo "installing: hyperfine ripgrep pigz jq" >&2
+        apt-get install -y hyperfine ripgrep pigz jq gzip >&2
     else
-        echo "missing: ${missing[*]}. Install them: sudo apt-get install -y time hyperfine ripgrep pigz jq" >&2
+        echo "missing: ${missing[*]}. Install them: sudo apt-get install -y hyperfine ripgrep pigz jq" >&2
         exit 1
     fi
 fi
@@ -100,18 +99,19 @@ has_cmd() { printf '%s\n' "$HELP" | sed -n '/^SUBCOMMANDS:/,/^[^ ]/p' | grep -Eq
 want() { [ -z "$ONLY" ] || [[ " $ONLY " == *" $1 "* ]]; }
 skip() { printf 'skip\t%s\t%s\n' "$1" "$2" >> "$ROWS"; echo "skip $1: $2" >&2; }
 
-# One run under GNU time: "wall user sys maxrss_kib" in FILE. The output goes to a pipe, not to
-# /dev/null: ripgrep stops at its first match when its output is /dev/null.
-gnu_time() {  # FILE CMD
-    /usr/bin/time -f "%e %U %S %M" -o "$1" sh -c "$2" 2>/dev/null | cat > /dev/null || true
+# One timed run: "wall user sys maxrss_kib" in FILE (bench/timed.py: the wall clock to the
+# microsecond; GNU time rounds to 10 ms, a tenth of the fastest workloads). The output goes to a
+# pipe, not to /dev/null: ripgrep stops at its first match when its output is /dev/null.
+timed() {  # FILE CMD
+    python3 "$ROOT/bench/timed.py" "$1" "$2" || true
 }
 
-# gnu_time_best FILE CMD N: N runs under GNU time, after hyperfine's (a warm page cache); keeps the
-# fastest run's wall and CPU times (its cores used) and the highest peak RSS of them all.
-gnu_time_best() {
+# timed_best FILE CMD N: N timed runs, after hyperfine's (a warm page cache); keeps the fastest
+# run's wall and CPU times (its cores used) and the highest peak RSS of them all.
+timed_best() {
     local file=$1 cmd=$2 n=$3 i best="" rss=0
     for i in $(seq "$n"); do
-        gnu_time "$file.run" "$cmd"
+        timed "$file.run" "$cmd"
         read -r e u s m < <(tail -1 "$file.run")
         [ "${m:-0}" -gt "$rss" ] && rss=$m
         if [ -z "$best" ] || awk -v a="$e" -v b="${best%% *}" 'BEGIN { exit !(a < b) }'; then best="$e $u $s"; fi
@@ -136,8 +136,8 @@ bench() {
         k=$((k + 1)); shift 3
     done
     hyperfine --output=pipe --warmup 1 --runs "$RUNS" -i --style basic --export-json "$OUT/$name.json" "${args[@]}" >&2
-    gnu_time_best "$OUT/$name.pbsift.time" "$cmd" "$RUNS"
-    for k in "${!peer_cmds[@]}"; do gnu_time "$OUT/$name.peer$k.time" "${peer_cmds[$k]}"; done
+    timed_best "$OUT/$name.pbsift.time" "$cmd" "$RUNS"
+    for k in "${!peer_cmds[@]}"; do timed "$OUT/$name.peer$k.time" "${peer_cmds[$k]}"; done
     local line
     line=$(printf 'bench\t%s\t%s\t%s\t%s' "$name" "$bytes" "$limit" "$cores")
     for p in "${peers[@]}"; do line+=$(printf '\t%s' "$p"); done
@@ -233,8 +233,8 @@ def fastest(doc, name):
             return min(r["times"]) if r.get("times") else r["mean"]
     return None
 
-def gnu_time(path):
-    """(cores, peak RSS MiB) of one run under GNU time, or (None, None)."""
+def timed(path):
+    """(cores, peak RSS MiB) of one timed run (bench/timed.py), or (None, None)."""
     try:
         wall, user, sys_, rss = open(path).read().split()[-4:]
         wall, cpu = float(wall), float(user) + float(sys_)
@@ -257,10 +257,10 @@ for raw in open(rows_path):
     peers = [(f[i], float(f[i + 1])) for i in range(5, len(f) - 1, 2)]
     doc = json.load(open(os.path.join(out, name + ".json")))
     a = fastest(doc, "pbsift " + name)
-    cores, rss = gnu_time(os.path.join(out, name + ".pbsift.time"))
+    cores, rss = timed(os.path.join(out, name + ".pbsift.time"))
     for k, (peer, target) in enumerate(peers):
         b = fastest(doc, peer)
-        peer_cores, _ = gnu_time(os.path.join(out, "%s.peer%d.time" % (name, k)))
+        peer_cores, _ = timed(os.path.join(out, "%s.peer%d.time" % (name, k)))
         ratio = b / a if a and b else None
         why = []
         if ratio is None or ratio < target:
@@ -280,7 +280,7 @@ for r in [head] + lines:
     print("  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip())
 print("(times: the fastest of %s runs; MB/s = 10^6 bytes of input per second: session files for the store "
       "workloads, uncompressed log bytes for correlate; ratio = peer time / pbsift time; cores = user + sys "
-      "CPU / wall of pbsift's fastest of %s runs under GNU time after hyperfine's, RSS = the highest peak resident set of them; "
+      "CPU / wall of pbsift's fastest of %s timed runs after hyperfine's, RSS = the highest peak resident set of them; "
       "the peers' from one run)" % (runs, runs))
 
 ds = os.path.join(out, "recall-detect-secrets.json")

@@ -150,8 +150,10 @@ public final class WaterfallCollector {
         // their texts writes them in place.
         var p: Parsed
         if let q = consume parsed { p = q } else { p = WaterfallCollector.parse(record, at: b.place, limits: limits, pool: scratch) }
-        // One copy of each repeated text for every request, whichever thread parsed it.
-        p.request.intern(into: pool)
+        // One copy of each repeated text for every request, whichever thread parsed it; a session
+        // past `maxSessions` keeps no request, so its texts are not pooled.
+        let listed = listedSessions < limits.maxSessions
+        if listed { p.request.intern(into: pool) }
         for n in p.notes { emit(n, b) }
         let request = p.request.take()
         if !b.pendingById.isEmpty, let id = request.recordId, request.state != "pending", let at = b.pendingById.index(forKey: id) {
@@ -166,8 +168,8 @@ public final class WaterfallCollector {
         let stride = MemoryLayout<WaterfallRequest>.stride
         let growth = b.requests.count == b.requests.capacity ? max(b.requests.capacity, 4) * 2 * stride : 0
         let cost = request.heapBytes
-        if listedSessions >= limits.maxSessions {
-            // This session will not be listed (`endSession`): its requests are counted there.
+        if !listed {
+            // This session will not be listed (`endSession`): its requests are only counted.
             unlistedRequests += 1
         } else if kept < limits.maxRequests && heldBytes + cost + growth + pool.unpooledBytes <= limits.maxBytes {
             kept += 1

@@ -63,9 +63,8 @@ public struct Record: Sendable {
         (type, seq, ts) = json.doc.withTape { t in
             let type = t.member(root, "type").map { i in t.withStringUTF8(i) { RecordType(utf8: $0) } } ?? .other("")
             let seq = t.member(root, "seq").flatMap(t.int)
-            let ts = t.member(root, "ts").flatMap { i in
-                t.kind(i) == .string ? t.withStringUTF8(i) { Timestamp.parse(bytes: $0) } : nil
-            }
+            // A non-string `ts` reads as no bytes, which parse as no time.
+            let ts = t.member(root, "ts").flatMap { i in t.withStringUTF8(i) { Timestamp.parse(bytes: $0) } }
             return (type, seq, ts)
         }
     }

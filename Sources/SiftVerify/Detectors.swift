@@ -256,35 +256,6 @@ func looksLikePasswordValue(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
     return true
 }
 
-/// Name-value assignment in free text around an anchor inside the name (`password=…`, `"api_key": "…"`).
-/// Returns the value's range and the name's hints.
-private func assignment(_ t: ScanInput, _ p: Int, _ len: Int) -> (value: DetMatch, hints: NameHints)? {
-    let nameStart = p - t.runBack(p, .ident, max: 48)
-    let nameEnd = p + len + t.run(p + len, .ident, max: 48)
-    guard nameEnd > nameStart else { return nil }
-    var i = nameEnd
-    // A bracket suffix of the PHP and Rails array syntax: `token[]=`, `token[0]=`, `user[token]=`.
-    let suffixLimit = Swift.min(t.count, i + 8)
-    while i < suffixLimit && (t[i] == UInt8(ascii: "[") || t[i] == UInt8(ascii: "]") || ByteSet.digit.contains(t[i])) { i += 1 }
-    // Optional closing quote of a JSON or escaped JSON name.
-    if i < t.count && t[i] == UInt8(ascii: "\\") { i += 1 }
-    if i < t.count && (t[i] == UInt8(ascii: "\"") || t[i] == UInt8(ascii: "'")) { i += 1 }
-    while i < t.count && t[i] == 0x20 { i += 1 }
-    guard i < t.count, t[i] == UInt8(ascii: "=") || t[i] == UInt8(ascii: ":") else { return nil }
-    i += 1
-    while i < t.count && t[i] == 0x20 { i += 1 }
-    if i < t.count && t[i] == UInt8(ascii: "\\") { i += 1 }
-    if i < t.count && (t[i] == UInt8(ascii: "\"") || t[i] == UInt8(ascii: "'")) { i += 1 }
-    let stop = Sets.assignmentStop
-    var e = i
-    let limit = Swift.min(t.count, i + 512)
-    while e < limit && !stop.contains(t[e]) { e += 1 }
-    guard e > i else { return nil }
-    // The name's hints last: most anchors stand in no assignment at all.
-    let hints = NameHints.of(raw: UnsafeBufferPointer(rebasing: t.b[nameStart..<nameEnd]))
-    return (DetMatch(start: i, end: e), hints)
-}
-
 /// Every detector, most specific first: where two matches overlap, the earlier detector keeps it.
 let detectorCatalogue: [Detector] = {
     var d: [Detector] = []
@@ -323,9 +294,17 @@ let detectorCatalogue: [Detector] = {
     })
     d.append(prefixed("github-pat", "GitHub fine-grained personal access token", .critical, ["github_pat_"], .word,
                       min: 50, max: 255, glued: Glued.githubPAT))
+    // GitLab: each prefix has its documented length (a run that is longer or shorter is not one);
+    // `glpat-` and `glrt-` also come as routable tokens with `.`-separated parts.
+    let gitlabLengths: [String: ClosedRange<Int>] = [
+        "glagent-": 50...64, "gloas-": 64...64, "glptt-": 40...40, "glimt-": 25...25,
+    ]
     d.append(prefixed("gitlab-token", "GitLab token", .critical,
                       ["glpat-", "glptt-", "gldt-", "glrt-", "glcbt-", "glsoat-", "glffct-", "gloas-", "glimt-", "glagent-", "glft-"],
-                      .b64url, min: 20, max: 255))
+                      ByteSet("A-Za-z0-9_.-"), min: 20, max: 255) { t, s, e in
+        for (prefix, lengths) in gitlabLengths where t.has(Array(prefix.utf8), at: s) { return lengths.contains(e - s - prefix.utf8.count) }
+        return true
+    })
     let slack = prefixed("slack-token", "Slack token", .critical, ["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxe-", "xoxo-", "xapp-"],
                          Sets.slackBody, min: 20, max: 255, glued: Glued.slack) { t, s, e in
         t.run(s + 5, .digit, max: 64) > 0 || mixed(t, s + 5, e)
@@ -350,7 +329,11 @@ let detectorCatalogue: [Detector] = {
     d.append(prefixed("stripe-key", "Stripe secret or restricted key", .critical, ["sk_live_", "rk_live_", "sk_test_", "rk_test_"],
                       .alnum, min: 20, max: 247, lowPrefixes: ["sk_test_", "rk_test_"], glued: Glued.stripe))
     d.append(prefixed("stripe-webhook-secret", "Stripe webhook signing secret", .high, ["whsec_"], .alnum, min: 32, max: 128))
-    d.append(prefixed("google-api-key", "Google API key", .high, ["AIza"], .b64url, min: 35, max: 35))
+    // Google API keys are client keys: every copy of an app that calls Google carries its own
+    // (GoogleService-Info.plist, google-services.json), restricted by app and API. Seen in an
+    // export they are public by design: medium, a reminder to check the key's restrictions.
+    d.append(prefixed("google-api-key", "Google API key (a client key, public by design in apps)", .medium, ["AIza"], .b64url,
+                      min: 35, max: 35))
     d.append(prefixed("google-oauth-access-token", "Google OAuth access token", .high, ["ya29."], .b64url, min: 20, max: 2048))
     d.append(prefixed("google-oauth-refresh-token", "Google OAuth refresh token", .critical, ["1//0"], .b64url,
                       min: 30, max: 512, before: Sets.afterUrlOrWord))
@@ -377,7 +360,7 @@ let detectorCatalogue: [Detector] = {
         return DetMatch(start: p, end: p + 4 + a + b)
     })
     d.append(prefixed("npm-token", "npm access token", .high, ["npm_"], .alnum, min: 36, max: 36))
-    d.append(prefixed("pypi-token", "PyPI upload token", .high, ["pypi-AgEIcHlwaS5vcmc"], .b64url, min: 50, max: 512))
+    d.append(prefixed("pypi-token", "PyPI upload token", .high, ["pypi-AgEIcHlwaS5vcmc"], .b64url, min: 120, max: 512))
     d.append(Detector("azure-sas", "Azure shared access signature", .high, anchors: ["sig="], urlStructural: true) { t, p, len in
         guard p > 0, t[p - 1] == UInt8(ascii: "?") || t[p - 1] == UInt8(ascii: "&") else { return nil }
         let l = t.run(p + len, Sets.sasValue, max: 256)
@@ -434,7 +417,10 @@ let detectorCatalogue: [Detector] = {
         }
         guard t.boundaryBefore(p) else { return nil }
         let l = t.run(p + len, .b64url, max: 300)
-        return l >= 40 ? DetMatch(start: p, end: p + len + l) : nil
+        // Every OpenAI secret key carries `T3BlbkFJ` (base64 of `OpenAI`) in its body: the anchor
+        // above finds those; a `sk-proj-` run without it is not one.
+        guard l >= 40, t.find(u("T3BlbkFJ"), p + len, p + len + l) != nil else { return nil }
+        return DetMatch(start: p, end: p + len + l)
     })
     d.append(prefixed("huggingface-token", "Hugging Face access token", .high, ["hf_"], .alnum, min: 30, max: 40, check: { t, s, e in
         mixed(t, s + 3, e)
@@ -509,8 +495,13 @@ let detectorCatalogue: [Detector] = {
         if t.has(u("sntryu_"), at: p) {
             return t.run(p + len, .hexLower, max: 65) == 64 ? DetMatch(start: p, end: p + len + 64) : nil
         }
-        let l = t.run(p + len, Sets.sentryBody, max: 400)
-        return l >= 50 ? DetMatch(start: p, end: p + len + l) : nil
+        // `sntrys_` + base64 of the token's JSON claims + `_` + the secret.
+        guard t.has(u("eyJ"), at: p + len) else { return nil }
+        let claims = t.run(p + len, .b64pad, max: 400)
+        let sep = p + len + claims
+        guard claims >= 20, sep < t.count, t[sep] == UInt8(ascii: "_") else { return nil }
+        let secret = t.run(sep + 1, Sets.sentryBody, max: 200)
+        return secret >= 20 ? DetMatch(start: p, end: sep + 1 + secret) : nil
     })
     d.append(prefixed("age-secret-key", "age encryption secret key", .critical, ["AGE-SECRET-KEY-1"], .upperDigit, min: 58, max: 58))
     d.append(Detector("grafana-token", "Grafana service account or cloud token", .high, anchors: ["glsa_", "glc_"]) { t, p, len in
@@ -579,30 +570,40 @@ let detectorCatalogue: [Detector] = {
         return DetMatch(start: i, end: i + l)
     })
     d.append(Detector("password-assignment", "password assigned in text", .high,
-                      anchors: ["password", "Password", "PASSWORD", "passwd", "Passwd", "PASSWD", "pwd", "PWD", "passcode", "Passcode"],
+                      anchors: ["password", "Password", "PASSWORD", "passwd", "Passwd", "PASSWD", "pwd", "PWD", "passcode", "Passcode",
+                                "passphrase", "Passphrase", "PASSPHRASE", "db_pass", "DB_PASS"],
                       hints: .password, whole: { t in
         var s = 0, e = t.count
         while s < e && ByteSet.space.contains(t[s]) { s += 1 }
         while e > s && ByteSet.space.contains(t[e - 1]) { e -= 1 }
-        return looksLikePasswordValue(UnsafeBufferPointer(rebasing: t.b[s..<e])) ? DetMatch(start: s, end: e) : nil
+        return ValueJudgement.fitsPassword(UnsafeBufferPointer(rebasing: t.b[s..<e]), quoted: false) ? DetMatch(start: s, end: e) : nil
     }, generic: true) { t, p, len in
-        guard let a = assignment(t, p, len), a.hints.contains(.password) else { return nil }
-        return looksLikePasswordValue(UnsafeBufferPointer(rebasing: t.b[a.value.start..<a.value.end])) ? a.value : nil
+        guard let a = Assign.around(t, p, len), a.hints.contains(.password) || a.hints.contains(.credential) else { return nil }
+        let v = UnsafeBufferPointer(rebasing: t.b[a.value.start..<a.value.end])
+        if a.hints.contains(.password) {
+            return ValueJudgement.fitsPassword(v, quoted: a.quoted) ? a.value : nil
+        }
+        // `db_pass`, `my_pass`: a password by its name's last word.
+        return ValueJudgement.fitsPassword(v, quoted: a.quoted) && a.quoted ? a.value : nil
     })
-    d.append(Detector("generic-secret", "high-entropy value under a credential-like name", .medium,
+    d.append(Detector("generic-secret", "credential-shaped value under a credential-like name", .high,
                       anchors: ["token", "Token", "TOKEN", "secret", "Secret", "SECRET", "api_key", "apiKey", "API_KEY", "apikey",
-                                "api-key", "Api-Key", "API-KEY", "APIKEY", "ApiKey", "Authorization", "authorization", "AUTHORIZATION", "credential", "Credential", "CREDENTIAL", "access_key", "accessKey", "ACCESS_KEY"],
+                                "api-key", "Api-Key", "API-KEY", "APIKEY", "ApiKey", "Authorization", "authorization", "AUTHORIZATION",
+                                "credential", "Credential", "CREDENTIAL", "access_key", "accessKey", "ACCESS_KEY", "AccessKey",
+                                "private_key", "privateKey", "PRIVATE_KEY", "private-key", "secret_key", "secretKey", "SECRET_KEY",
+                                "auth_key", "authKey", "AUTH_KEY", "client_key", "clientKey", "CLIENT_KEY", "creds", "CREDS"],
                       hints: .credential, whole: { t in
         var s = 0, e = t.count
-        while s < e && ByteSet.space.contains(t[s]) { s += 1 }
-        while e > s && ByteSet.space.contains(t[e - 1]) { e -= 1 }
-        guard looksLikeGenericSecret(UnsafeBufferPointer(rebasing: t.b[s..<e]), allowHex: true) else { return nil }
-        // A provider's name beside a random value of a key's shape: that provider's key, high.
-        return DetMatch(start: s, end: e, severity: t.hints.contains(.provider) && e - s >= 20 ? .high : nil)
+        while s < e && (ByteSet.space.contains(t[s]) || t[s] == UInt8(ascii: "\"")) { s += 1 }
+        while e > s && (ByteSet.space.contains(t[e - 1]) || t[e - 1] == UInt8(ascii: "\"")) { e -= 1 }
+        let v = UnsafeBufferPointer(rebasing: t.b[s..<e])
+        guard ValueJudgement.fitsToken(v) else { return nil }
+        // Name and shape agree: high. A signature names a proof, not a key: medium.
+        return DetMatch(start: s, end: e, severity: t.hints.contains(.signature) ? .medium : nil)
     }, generic: true) { t, p, len in
-        guard var a = assignment(t, p, len), a.hints.contains(.credential) else { return nil }
+        guard var a = Assign.around(t, p, len), a.hints.contains(.credential) else { return nil }
         // `Authorization: Token <value>` and other schemes: the value follows the scheme word.
-        if a.value.end < t.count, t[a.value.end] == 0x20, a.value.end - a.value.start <= 6,
+        if !a.quoted, a.value.end < t.count, t[a.value.end] == 0x20, a.value.end - a.value.start <= 9,
            authSchemes.contains(String(decoding: t.b[a.value.start..<a.value.end], as: UTF8.self).lowercased()) {
             var s = a.value.end
             while s < t.count && t[s] == 0x20 { s += 1 }
@@ -611,16 +612,17 @@ let detectorCatalogue: [Detector] = {
             while e < limit && !Sets.assignmentStop.contains(t[e]) { e += 1 }
             a.value = DetMatch(start: s, end: e)
         }
-        guard looksLikeGenericSecret(UnsafeBufferPointer(rebasing: t.b[a.value.start..<a.value.end]), allowHex: true) else { return nil }
+        let v = UnsafeBufferPointer(rebasing: t.b[a.value.start..<a.value.end])
+        guard ValueJudgement.fitsToken(v, quoted: a.quoted), ProviderShapes.allows(t, name: a.nameStart..<a.nameEnd, value: v) else { return nil }
         var m = a.value
-        if m.end - m.start >= 20 && (a.hints.contains(.provider) || t.hints.contains(.provider) || providerNear(t, p)) { m.severity = .high }
+        if a.hints.contains(.signature) { m.severity = .medium }
         return m
     })
     return d
 }()
 
 /// Authorization scheme words that stand between a header name and its credential.
-private let authSchemes: Set<String> = ["token", "key", "apikey", "sso-key", "ssws", "bot", "digest", "hmac"]
+private let authSchemes: Set<String> = ["token", "key", "apikey", "api-token", "api-key", "sso-key", "ssws", "bot", "digest", "hmac", "apitoken"]
 
 /// Whether a provider's name stands within 80 bytes before `p` (a label or a field name).
 func providerNear(_ t: ScanInput, _ p: Int) -> Bool {

@@ -128,6 +128,8 @@ struct NameHints: OptionSet, Sendable {
     static let twilio = NameHints(rawValue: 1 << 6)
     /// The name holds a provider's name (`twilio`, `okta`, `datadog`…): a random value under it is that provider's key.
     static let provider = NameHints(rawValue: 1 << 7)
+    /// `signature`, `sig` and no other credential word: a proof made with a key, not the key.
+    static let signature = NameHints(rawValue: 1 << 8)
 
     static let none: NameHints = []
 
@@ -145,12 +147,15 @@ struct NameHints: OptionSet, Sendable {
         "prefix", "kind", "scope", "scopes", "date", "time", "at", "issuer", "audience", "provider", "source",
         "label", "policy", "error", "message", "reason", "mode", "set", "changed", "reset", "strength", "rules",
         "placeholder", "location", "lifetime", "validity", "valid", "sent", "requested", "updated", "created",
+        "variable", "var", "env", "file", "param", "parameter", "option", "attribute", "column", "ref", "arn",
     ].map { Array($0.utf8) }
 
     /// Tokens that page, sync or address a device rather than authenticate: `nextPageToken`, `pushToken`.
     private static let notCredentialWords: [[UInt8]] = [
         "page", "cursor", "continuation", "next", "sync", "device", "push", "apns", "fcm", "registration",
-        "publishable", "idempotency",
+        "publishable", "idempotency", "public", "csrf", "xsrf", "authenticity",
+        // Test code's names for values that are meant not to work.
+        "nonmatching", "fake", "dummy", "mock", "bogus", "wrong", "invalid",
     ].map { Array($0.utf8) }
     private static let awsWords: [[UInt8]] = ["awssecret", "secretaccesskey"].map { Array($0.utf8) }
     private static let datadogWords: [[UInt8]] = ["datadog", "ddapikey", "ddappkey", "ddapplicationkey"].map { Array($0.utf8) }
@@ -179,6 +184,10 @@ struct NameHints: OptionSet, Sendable {
     private static let tokenWord = Array("token".utf8)
     private static let authWord = Array("auth".utf8)
     private static let sigWord = Array("sig".utf8)
+    /// `dbpass`, `mypass`: a password by its last word; `bypass`, `compass`, `surpass` are not.
+    private static let passWord = Array("pass".utf8)
+    private static let notPasswordPass: [[UInt8]] = ["bypass", "compass", "surpass", "overpass", "underpass"].map { Array($0.utf8) }
+    private static let signatureWord = Array("signature".utf8)
 
     /// Hints of a raw (unnormalised) name: lowercase, without `_`, `-`, `.` and spaces. No allocation.
     static func of(raw: UnsafeBufferPointer<UInt8>) -> NameHints {
@@ -227,7 +236,10 @@ struct NameHints: OptionSet, Sendable {
             || notCredentialWords.contains(where: has)
         if !describing {
             if credentialWords.contains(where: has) || ends(authWord) || equals(sigWord) { h.insert(.credential) }
-            if passwordWords.contains(where: has) || passwordExact.contains(where: equals) { h.insert(.password) }
+            if h.contains(.credential) && (equals(sigWord) || has(signatureWord))
+                && !credentialWords.contains(where: { $0 != signatureWord && has($0) }) { h.insert(.signature) }
+            if passwordWords.contains(where: has) || passwordExact.contains(where: equals)
+                || (ends(passWord) && !notPasswordPass.contains(where: ends)) { h.insert(.password) }
         }
         if awsWords.contains(where: has) { h.insert(.awsSecret) }
         if has(herokuWord) { h.insert(.heroku) }

@@ -104,7 +104,8 @@ func providerDetectors() -> [Detector] {
     d.append(prefixed("xai-api-key", "xAI API key", .high, ["xai-"], .alnum, min: 80, max: 80))
     d.append(twoPart("langsmith-api-key", "LangSmith API key", .high, ["lsv2_pt_", "lsv2_sk_"], .hexLower, 32, UInt8(ascii: "_"),
                      .hexLower, 10...10))
-    d.append(prefixed("infracost-api-key", "Infracost API key", .high, ["ico-"], .alnum, min: 32, max: 32))
+    // `ico-` after a `.` is a file name's extension (`box.ico-7a38….png`), not a key.
+    d.append(prefixed("infracost-api-key", "Infracost API key", .high, ["ico-"], .alnum, min: 32, max: 32, before: ByteSet("A-Za-z0-9.")))
     d.append(prefixed("intra42-secret", "42 Intra client secret", .high, ["s-s4t2ud-", "s-s4t2af-"], .hexLower, min: 64, max: 64))
     d.append(prefixed("sourcegraph-token", "Sourcegraph access token", .high, ["sgp_"], sourcegraphBody, min: 40, max: 80))
     d.append(Detector("harness-token", "Harness access token", .high, anchors: ["pat.", "sat."]) { t, p, _ in
@@ -132,7 +133,7 @@ func providerDetectors() -> [Detector] {
         if t.has(b("access-sandbox-"), at: p) { m.severity = .low }
         return m
     })
-    d.append(prefixed("octopus-deploy-key", "Octopus Deploy API key", .high, ["API-"], alnumUpper, min: 26, max: 32, check: { t, s, e in
+    d.append(prefixed("octopus-deploy-key", "Octopus Deploy API key", .high, ["API-"], alnumUpper, min: 26, max: 26, check: { t, s, e in
         t.run(s + 4, .upper, max: 64) < e - s - 4 && t.run(s + 4, .digit, max: 64) < e - s - 4
     }))
     d.append(prefixed("nuget-api-key", "NuGet API key", .high, ["oy2"], lowerDigit, min: 43, max: 43))
@@ -173,6 +174,11 @@ func providerDetectors() -> [Detector] {
             e += 1
         }
         guard colon > i, e - colon > 3, t[colon + 1] != UInt8(ascii: "$") else { return nil }
+        // `-u user:pass`, `-u <user:password>`, `--user "{{ … }}"`, `neo4j:[PASSWORD]`: documentation.
+        let user = UnsafeBufferPointer(rebasing: t.b[i..<colon]), pw = UnsafeBufferPointer(rebasing: t.b[(colon + 1)..<e])
+        guard !ValueJudgement.isReference(user), ValueJudgement.fitsPassword(pw, quoted: true), !ValueJudgement.isPlaceholderWord(pw) else {
+            return nil
+        }
         return DetMatch(start: colon + 1, end: e)
     })
     return d

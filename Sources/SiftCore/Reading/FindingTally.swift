@@ -11,6 +11,17 @@ public struct FindingTally: Sendable {
     public static let defaultKeep = 50
     /// Findings and file summaries listed per rule and input.
     public static let defaultKeepPerInput = 1000
+    /// Credential findings (the `secret`, `redaction` and `policy` families) are each listed, with its
+    /// record, up to this many per rule and file and per rule and input: a CI job reading `--json`
+    /// sees which records leaked. Past it (a hostile export with a token on every line) the rest are
+    /// counted like any other rule's, so memory keeps a ceiling.
+    public static let credentialKeep = 100_000
+
+    /// Whether findings of `rule` are listed in full up to `credentialKeep`.
+    static func listedInFull(_ rule: RuleID) -> Bool {
+        guard let family = RuleFamily(ruleId: rule.id) else { return false }
+        return family.isLeak || family == .policy
+    }
 
     struct Key: Hashable {
         var input: String
@@ -65,9 +76,9 @@ public struct FindingTally: Sendable {
 
     /// Whether one more line (a finding in full, or a file's summary) of `rule` fits the input's bound;
     /// counts it when it does.
-    private mutating func list(_ key: InputKey) -> Bool {
+    private mutating func list(_ key: InputKey, bound: Int) -> Bool {
         let n = listed[key, default: 0]
-        guard n < keepPerInput else { return false }
+        guard n < bound else { return false }
         listed[key] = n + 1
         return true
     }
@@ -83,9 +94,10 @@ public struct FindingTally: Sendable {
         }
         let key = Key(input: f.input, file: f.file, rule: f.rule)
         let inputKey = InputKey(input: f.input, rule: f.rule)
+        let (keep, perInput) = bounds(f.ruleID)
         let n = perKey[key, default: 0]
         if n < keep {
-            guard list(inputKey) else {
+            guard list(inputKey, bound: perInput) else {
                 countForInput(inputKey, f, n: weight)
                 return
             }
@@ -94,13 +106,19 @@ public struct FindingTally: Sendable {
             return
         }
         if overflow[key] == nil {
-            guard list(inputKey) else {
+            guard list(inputKey, bound: perInput) else {
                 countForInput(inputKey, f, n: weight)
                 return
             }
             overflow[key] = Overflow(severity: f.severity, first: f, last: f)
         }
         overflow[key]?.add(f, counting: weight)
+    }
+
+    /// How many findings of `rule` are kept per file, and listed per input.
+    private func bounds(_ rule: RuleID) -> (keep: Int, perInput: Int) {
+        FindingTally.listedInFull(rule) ? (max(keep, FindingTally.credentialKeep), max(keepPerInput, FindingTally.credentialKeep))
+            : (keep, keepPerInput)
     }
 
     private mutating func countForInput(_ key: InputKey, _ f: Finding, n: Int) {
@@ -115,7 +133,7 @@ public struct FindingTally: Sendable {
         guard count > 0 else { return }
         let key = Key(input: first.input, file: first.file, rule: first.rule)
         let inputKey = InputKey(input: first.input, rule: first.rule)
-        if overflow[key] == nil && !list(inputKey) {
+        if overflow[key] == nil && !list(inputKey, bound: bounds(first.ruleID).perInput) {
             var o = inputOverflow[inputKey] ?? Overflow(severity: severity, first: first, last: last)
             o.count += count
             o.severity = max(o.severity, severity)
@@ -179,13 +197,13 @@ public struct FindingTally: Sendable {
             let places = o.first.line.flatMap { a in o.last.line.map { b in "; lines \(a) to \(b)" } } ?? ""
             out.append(Finding(rule: o.last.ruleID, severity: o.severity, input: key.input, file: key.file,
                                sessionId: o.last.sessionId, seq: o.last.seq, line: o.last.line,
-                               message: "\(o.count) more finding\(o.count == 1 ? "" : "s")\(FindingTally.summaryPhrase)\(keep) are)\(places)",
+                               message: "\(o.count) more finding\(o.count == 1 ? "" : "s")\(FindingTally.summaryPhrase)\(bounds(o.last.ruleID).keep) are)\(places)",
                                fingerprint: o.fingerprint))
         }
         for (key, o) in inputOverflow.sorted(by: { $0.key.rule < $1.key.rule }) {
             let places = "; the first in \(FindingTally.place(o.first)), the last in \(FindingTally.place(o.last))"
             out.append(Finding(rule: o.last.ruleID, severity: o.severity, input: key.input, file: nil,
-                               message: "\(o.count) more finding\(o.count == 1 ? "" : "s")\(FindingTally.inputSummaryPhrase)\(keepPerInput) findings and file summaries are)\(places)",
+                               message: "\(o.count) more finding\(o.count == 1 ? "" : "s")\(FindingTally.inputSummaryPhrase)\(bounds(o.last.ruleID).perInput) findings and file summaries are)\(places)",
                                fingerprint: o.fingerprint))
         }
         return out

@@ -1,0 +1,291 @@
+import SiftCore
+
+/// A value given to a name in code, configuration or prose: `name = value`, `"name": "value"`,
+/// `NAME: value`, `export NAME=value`, `name => "value"`, `name := value`, a comparison
+/// (`name == "value"`, `"value" !== name`), a call (`getenv("name", "value")`) or a bare
+/// `name "value"`. The anchor that found it lies inside the name.
+struct Assignment {
+    /// The value, without its quotes.
+    var value: DetMatch
+    /// Where the name starts and ends (the anchor is inside).
+    var nameStart: Int
+    var nameEnd: Int
+    /// The name's hints.
+    var hints: NameHints
+    /// Whether the value is a quoted literal (`"…"`, `'…'`, `` `…` ``): a literal in code is written
+    /// there by a person, so a credential name beside it says what it is.
+    var quoted: Bool
+}
+
+enum Assign {
+    static let nameBytes = ByteSet("A-Za-z0-9_.-")
+    @inline(__always) private static func quote(_ c: UInt8) -> Bool {
+        c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") || c == UInt8(ascii: "`")
+    }
+
+    /// The assignment whose name holds the anchor at `p` (`len` bytes), if any form above fits.
+    static func around(_ t: ScanInput, _ p: Int, _ len: Int) -> Assignment? {
+        let nameStart = p - t.runBack(p, nameBytes, max: 64)
+        var nameEnd = p + len + t.run(p + len, nameBytes, max: 64)
+        // A trailing `.` or `-` ends a sentence, not a name.
+        while nameEnd > p + len && (t[nameEnd - 1] == UInt8(ascii: ".") || t[nameEnd - 1] == UInt8(ascii: "-")) { nameEnd -= 1 }
+        guard nameEnd > nameStart else { return nil }
+        let hints = NameHints.of(raw: UnsafeBufferPointer(rebasing: t.b[nameStart..<nameEnd]))
+        if var a = forward(t, nameStart: nameStart, nameEnd: nameEnd) {
+            a.hints = hints
+            return a
+        }
+        if var a = backward(t, nameStart: nameStart) {
+            a.nameEnd = nameEnd
+            a.hints = hints
+            return a
+        }
+        return nil
+    }
+
+    /// `name <op> value`, `"name": value`, `name "value"`, `("name", "value")`.
+    private static func forward(_ t: ScanInput, nameStart: Int, nameEnd: Int) -> Assignment? {
+        var i = nameEnd
+        // A bracket suffix of the PHP and Rails array syntax: `token[]=`, `token[0]=`.
+        let suffixLimit = Swift.min(t.count, i + 8)
+        while i < suffixLimit && (t[i] == UInt8(ascii: "[") || t[i] == UInt8(ascii: "]") || ByteSet.digit.contains(t[i])) { i += 1 }
+        // The closing quote of a quoted or escaped name.
+        var nameQuoted = false
+        if i < t.count && t[i] == UInt8(ascii: "\\") { i += 1 }
+        if i < t.count && quote(t[i]) { i += 1; nameQuoted = true }
+        let afterName = i
+        i = skipSpace(t, i)
+        guard i < t.count else { return nil }
+        let opStart = i
+        i = skipOperator(t, i)
+        if i == opStart {
+            // No operator: `name "value"` (a keyword then a literal, as in `password "…";`) or, after a
+            // quoted name, `"name", "value"` (a call's arguments or a list's pair).
+            if nameQuoted && t[i] == UInt8(ascii: ",") {
+                i = skipSpace(t, i + 1)
+                guard i < t.count, quote(t[i]) || t[i] == UInt8(ascii: "\\") else { return nil }
+            } else {
+                guard i > afterName, quote(t[i]) else { return nil }
+            }
+        }
+        i = skipSpace(t, i)
+        return value(t, i, nameStart: nameStart, nameEnd: nameEnd)
+    }
+
+    /// `"value" <cmp> name`: a literal compared with the name (`if ("…" == password)`).
+    private static func backward(_ t: ScanInput, nameStart: Int) -> Assignment? {
+        var i = nameStart
+        while i > 0 && (t[i - 1] == 0x20 || t[i - 1] == 0x09) { i -= 1 }
+        var ops = 0
+        while i > 0 && ops < 3 && (t[i - 1] == UInt8(ascii: "=") || t[i - 1] == UInt8(ascii: "!")) { i -= 1; ops += 1 }
+        guard ops >= 2 else { return nil }
+        while i > 0 && (t[i - 1] == 0x20 || t[i - 1] == 0x09) { i -= 1 }
+        guard i > 1, quote(t[i - 1]) else { return nil }
+        let q = t[i - 1]
+        let end = i - 1
+        var s = end
+        let limit = Swift.max(0, end - 512)
+        while s > limit && t[s - 1] != q { s -= 1 }
+        guard s > limit, s < end else { return nil }
+        return Assignment(value: DetMatch(start: s, end: end), nameStart: nameStart, nameEnd: nameStart, hints: [], quoted: true)
+    }
+
+    /// The value starting at `i`: a quoted literal to its closing quote, or a bare word to a stop byte.
+    private static func value(_ t: ScanInput, _ start: Int, nameStart: Int, nameEnd: Int) -> Assignment? {
+        var i = start
+        var escapedQuote = false
+        if i < t.count && t[i] == UInt8(ascii: "\\") && i + 1 < t.count && quote(t[i + 1]) { i += 1; escapedQuote = true }
+        let limit = Swift.min(t.count, i + 1024)
+        if i < t.count && quote(t[i]) {
+            let q = t[i]
+            let s = i + 1
+            var e = s
+            while e < limit {
+                if t[e] == q {
+                    // Inside escaped JSON text the closing quote is `\"`; a lone `"` there is not it.
+                    if escapedQuote { if e > s && t[e - 1] == UInt8(ascii: "\\") { break } } else { break }
+                }
+                if t[e] == 0x0A || t[e] == 0x0D { break }
+                e += 1
+            }
+            guard e < limit, t[e] == q else { return nil }
+            let end = escapedQuote ? e - 1 : e
+            guard end > s else { return nil }
+            return Assignment(value: DetMatch(start: s, end: end), nameStart: nameStart, nameEnd: nameEnd, hints: [], quoted: true)
+        }
+        var e = i
+        while e < limit && !Sets.assignmentStop.contains(t[e]) { e += 1 }
+        guard e > i else { return nil }
+        return Assignment(value: DetMatch(start: i, end: e), nameStart: nameStart, nameEnd: nameEnd, hints: [], quoted: false)
+    }
+
+    @inline(__always) private static func skipSpace(_ t: ScanInput, _ from: Int) -> Int {
+        var i = from
+        while i < t.count && (t[i] == 0x20 || t[i] == 0x09) { i += 1 }
+        return i
+    }
+
+    /// Past one assignment or comparison operator at `i` (`=`, `:`, `:=`, `::`, `=>`, `==`, `===`,
+    /// `!=`, `!==`, `?=`, `<-`, `||:`), or `i` itself when none stands there.
+    private static func skipOperator(_ t: ScanInput, _ i: Int) -> Int {
+        let ops = ["!==", "===", "||:", ":=", "::", "=>", "==", "!=", "?=", "<-", "=", ":"]
+        for op in ops {
+            let u = Array(op.utf8)
+            if t.has(u, at: i) {
+                // `::` followed by a letter is a path (`Foo::Bar`), not an assignment.
+                if op == "::" && i + 2 < t.count && ByteSet.alnum.contains(t[i + 2]) { return i }
+                // `://` is a URL's scheme, not an assignment.
+                if op == ":" && t.has(Array("://".utf8), at: i) { return i }
+                return i + u.count
+            }
+        }
+        return i
+    }
+}
+
+/// What a value beside a credential name is: a credential, or plainly not one (and why).
+enum ValueJudgement {
+    private static let alpha = ByteSet("A-Za-z")
+    /// A value that is a reference, a template, a mask or a placeholder: never a credential.
+    static func isReference(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = b.first else { return true }
+        // Environment and template references: `${VAR}`, `$(cmd)`, `$VAR`, `%VAR%`, `{{ x }}`, `{x}`,
+        // `<password>`, `[PASSWORD]`.
+        if first == UInt8(ascii: "$") || first == UInt8(ascii: "<") || first == UInt8(ascii: "[") { return true }
+        if first == UInt8(ascii: "{") && (b.count < 2 || b[1] == UInt8(ascii: "{") || b[1] == UInt8(ascii: "%") || b.last == UInt8(ascii: "}")) {
+            return true
+        }
+        if first == UInt8(ascii: "%") && b.count > 2 && b.last == UInt8(ascii: "%") { return true }
+        for w in ["process.env", "os.environ", "getenv(", "ENV[", "System.getenv", "secrets.", "var."] where contains(b, w) {
+            return true
+        }
+        // No letter and no digit: punctuation, not a credential.
+        if !b.contains(where: { ByteSet.alnum.contains($0) }) { return true }
+        // Masks: `***`, `••••`, `xxxx`, `####`, `…`.
+        var stars = 0, hashes = 0
+        for c in b {
+            if c == UInt8(ascii: "*") { stars += 1 }
+            if c == UInt8(ascii: "#") { hashes += 1 }
+        }
+        if stars >= 3 || hashes >= 4 || contains(b, "\u{2022}") || contains(b, "\u{2026}") { return true }
+        if Shape.isPlaceholder(b) { return true }
+        // A code reference: `var.db_password`, `config.secret`, `self.token`, `X25519.key_length`
+        // (dotted identifiers of letters and `_`, no digits mixed into a random run).
+        if isDottedIdentifier(b) { return true }
+        return false
+    }
+
+    /// `a.b`, `a.b.c`: identifier parts of letters, digits and `_`, each starting with a letter, and no
+    /// part that looks random.
+    static func isDottedIdentifier(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        var parts = 0, partStart = 0
+        for i in 0...b.count {
+            if i == b.count || b[i] == UInt8(ascii: ".") {
+                guard i > partStart, alpha.contains(b[partStart]) else { return false }
+                for k in partStart..<i where !(ByteSet.alnum.contains(b[k]) || b[k] == UInt8(ascii: "_")) { return false }
+                if randomBody(ScanInput(b: b, hints: []), partStart, i) { return false }
+                parts += 1
+                partStart = i + 1
+            }
+        }
+        return parts >= 2
+    }
+
+    @inline(__always) private static func contains(_ b: UnsafeBufferPointer<UInt8>, _ w: String) -> Bool {
+        let u = Array(w.utf8)
+        guard b.count >= u.count else { return false }
+        for i in 0...(b.count - u.count) where b[i] == u[0] {
+            var k = 1
+            while k < u.count && b[i + k] == u[k] { k += 1 }
+            if k == u.count { return true }
+        }
+        return false
+    }
+
+    /// Whether `b`, standing beside a token, key or secret name, has a credential's shape: long enough,
+    /// not a word or a reference, varied enough (a UUID or a long number counts: under such a name it is one).
+    static func fitsToken(_ b: UnsafeBufferPointer<UInt8>, quoted: Bool = false) -> Bool {
+        let n = b.count
+        guard n >= 8, n <= 1024, !isReference(b), !isJoinedWords(b) else { return false }
+        var digits = 0, lower = 0, upper = 0, other = 0
+        for c in b {
+            if c <= 0x20 || c == 0x7F || c == UInt8(ascii: "\"") { return false }
+            if ByteSet.digit.contains(c) { digits += 1 } else if ByteSet.lower.contains(c) { lower += 1 }
+            else if ByteSet.upper.contains(c) { upper += 1 } else { other += 1 }
+        }
+        if lower == n || upper == n { return false }                  // a word, a constant
+        if n == 36 && Shape.isUUID(b) { return true }
+        if digits == n { return n >= 16 && Shape.entropy(b) >= 2.8 }   // a long number
+        if Shape.all(b, .hex) { return n >= 16 && Shape.entropy(b) >= 3.0 }
+        // A quoted literal's punctuation counts as a class of its own (`m{{h}o)p$…`).
+        let classes = (digits > 0 ? 1 : 0) + (lower > 0 ? 1 : 0) + (upper > 0 ? 1 : 0) + (quoted && other > 0 ? 1 : 0)
+        guard classes >= 2 else { return false }
+        let h = Shape.entropy(b)
+        return h >= (n >= 24 ? 3.4 : n >= 16 ? 3.0 : 2.7)
+    }
+
+    /// Whether `b`, beside a password-like name, is a password: people choose those, so a quoted
+    /// literal needs only not to be a reference, a placeholder or one plain word; a phrase counts
+    /// when quoted. A bare value must also look chosen (`looksLikePasswordValue`).
+    static func fitsPassword(_ b: UnsafeBufferPointer<UInt8>, quoted: Bool) -> Bool {
+        guard b.count >= 4, b.count <= 256, !isReference(b), !isJoinedWords(b) else { return false }
+        guard quoted else { return looksLikePasswordValue(b) }
+        var lower = 0, space = 0
+        for c in b {
+            if c < 0x20 || c == 0x7F { return false }
+            if ByteSet.lower.contains(c) { lower += 1 } else if c == 0x20 { space += 1 }
+        }
+        if lower == b.count { return false }                          // one plain word (`rootpasswd`)
+        if space > 0 { return space <= 8 && b.count >= 12 }           // a passphrase
+        return b.count >= 6
+    }
+
+    /// Words that stand for a credential in documentation (`user:pass`, `username:token`, `xxx:yyy`).
+    static func isPlaceholderWord(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        let s = String(decoding: b, as: UTF8.self).lowercased()
+        if placeholderWords.contains(s) { return true }
+        // One letter repeated (`yyy`, `zzzz`).
+        return b.count <= 8 && Set(b).count == 1
+    }
+    private static let placeholderWords: Set<String> = [
+        "pass", "password", "passwd", "pwd", "secret", "token", "apikey", "api_key", "key", "test", "testing", "changeme",
+        "example", "sample", "dummy", "foo", "bar", "baz", "admin", "root", "user", "username", "login", "none", "null",
+    ]
+
+    /// Words joined by `_`, `-` or `.` (`a-fake-tooshort-key`, `real_key`, `not_set`): prose, not a secret.
+    private static func isJoinedWords(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        // Also a name with a version (`jjwt-jackson-0.11.2`): parts of lowercase letters, or of at most four digits.
+        var seps = 0, letters = 0, digits = 0
+        for c in b {
+            if c == UInt8(ascii: "_") || c == UInt8(ascii: "-") || c == UInt8(ascii: ".") || c == UInt8(ascii: ":") {
+                if letters > 0 && digits > 0 { return false }
+                seps += 1; letters = 0; digits = 0
+                continue
+            }
+            if ByteSet.lower.contains(c) { letters += 1 } else if ByteSet.digit.contains(c) { digits += 1; if digits > 4 { return false } } else { return false }
+        }
+        return seps > 0 && !(letters > 0 && digits > 0)
+    }
+}
+
+/// Providers whose every credential has one shape: a value under a name that names such a provider
+/// and lacks that shape is not that provider's credential (`telegram_token = "2537:A9d…"`: a bot
+/// token's id has 8 to 10 digits), so the name lends it nothing.
+enum ProviderShapes {
+    private static let exclusive: [(word: [UInt8], fits: @Sendable (UnsafeBufferPointer<UInt8>) -> Bool)] = [
+        (Array("telegram".utf8), { v in
+            // `<bot id: 8–10 digits>:AA…` with 33 to 35 characters after the colon.
+            guard let colon = v.firstIndex(of: UInt8(ascii: ":")), (8...10).contains(colon) else { return false }
+            guard Shape.all(UnsafeBufferPointer(rebasing: v[0..<colon]), .digit) else { return false }
+            let rest = UnsafeBufferPointer(rebasing: v[(colon + 1)...])
+            return (34...36).contains(rest.count) && Shape.all(rest, .b64url)
+        }),
+    ]
+
+    /// Whether the value may stand for the credential the name says (true when the name names no
+    /// provider with an exclusive shape).
+    static func allows(_ t: ScanInput, name: Range<Int>, value: UnsafeBufferPointer<UInt8>) -> Bool {
+        for (word, fits) in exclusive where t.containsCI(word, name.lowerBound, name.upperBound) { return fits(value) }
+        return true
+    }
+}

@@ -151,8 +151,10 @@ enum ValueJudgement {
         guard let first = b.first else { return true }
         // Environment and template references: `${VAR}`, `$(cmd)`, `$VAR`, `%VAR%`, `{{ x }}`, `{x}`,
         // `<password>`, `[PASSWORD]`.
-        if first == UInt8(ascii: "$") || first == UInt8(ascii: "<") || first == UInt8(ascii: "[") { return true }
-        if first == UInt8(ascii: "{") && (b.count < 2 || b[1] == UInt8(ascii: "{") || b[1] == UInt8(ascii: "%") || b.last == UInt8(ascii: "}")) {
+        if first == UInt8(ascii: "$") || first == UInt8(ascii: "<") || first == UInt8(ascii: "[") || first == UInt8(ascii: "{") { return true }
+        // Ciphertext of SOPS and Ansible Vault (`ENC[AES256_GCM,…]`, `$ANSIBLE_VAULT;…`), and a value cut
+        // short in documentation (`ops_eyJzaWdu…`, `…...`).
+        if Shape.hasPrefix(b, "ENC[") || contains(b, "\u{2026}") || (b.count > 3 && b[b.count - 1] == 0x2E && b[b.count - 2] == 0x2E && b[b.count - 3] == 0x2E) {
             return true
         }
         if first == UInt8(ascii: "%") && b.count > 2 && b.last == UInt8(ascii: "%") { return true }
@@ -206,7 +208,7 @@ enum ValueJudgement {
     /// not a word or a reference, varied enough (a UUID or a long number counts: under such a name it is one).
     static func fitsToken(_ b: UnsafeBufferPointer<UInt8>, quoted: Bool = false) -> Bool {
         let n = b.count
-        guard n >= 8, n <= 1024, !isReference(b), !isJoinedWords(b) else { return false }
+        guard n >= 8, n <= 1024, !isReference(b), !isJoinedWords(b), quoted || !isInterpolated(b) else { return false }
         var digits = 0, lower = 0, upper = 0, other = 0
         for c in b {
             if c <= 0x20 || c == 0x7F || c == UInt8(ascii: "\"") { return false }
@@ -228,7 +230,7 @@ enum ValueJudgement {
     /// literal needs only not to be a reference, a placeholder or one plain word; a phrase counts
     /// when quoted. A bare value must also look chosen (`looksLikePasswordValue`).
     static func fitsPassword(_ b: UnsafeBufferPointer<UInt8>, quoted: Bool) -> Bool {
-        guard b.count >= 4, b.count <= 256, !isReference(b), !isJoinedWords(b) else { return false }
+        guard b.count >= 4, b.count <= 256, !isReference(b), !isJoinedWords(b), quoted || !isInterpolated(b) else { return false }
         guard quoted else { return looksLikePasswordValue(b) }
         var lower = 0, space = 0
         for c in b {
@@ -238,6 +240,12 @@ enum ValueJudgement {
         if lower == b.count { return false }                          // one plain word (`rootpasswd`)
         if space > 0 { return space <= 8 && b.count >= 12 }           // a passphrase
         return b.count >= 6
+    }
+
+    /// A bare (unquoted) value holding an interpolation (`${…}`, `{{…}}`, `$(…)`) is an expression of
+    /// the language around it, not a literal.
+    static func isInterpolated(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        contains(b, "${") || contains(b, "{{") || contains(b, "$(")
     }
 
     /// Words that stand for a credential in documentation (`user:pass`, `username:token`, `xxx:yyy`).

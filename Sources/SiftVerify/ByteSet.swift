@@ -181,7 +181,7 @@ enum Shape {
     /// Whether bytes look like text rather than binary: no NUL and few control bytes in the first KiB.
     private static let placeholderWords: [[UInt8]] = [
         "example", "xxxx", "sample", "dummy", "placeholder", "your_", "your-", "yourkey", "yourtoken", "redacted",
-        "changeme", "fake", "insert_", "replace_me", "replaceme",
+        "changeme", "fake", "insert_", "replace_me", "replaceme", "tokenhere", "keyhere", "secrethere", "_here",
     ].map { Array($0.utf8) }
 
     /// A documentation value, not a credential: `EXAMPLE`, `xxxx`, `your_token_here`, a run of five equal
@@ -199,6 +199,8 @@ enum Shape {
             let a = b[i - 1], c = b[i]
             same = c == a ? same + 1 : 1
             let alnum = ByteSet.alnum.contains(a) && ByteSet.alnum.contains(c)
+            // Runs of a separator (`_____`, `-----`) are part of formats (a Heroku key, PEM armour).
+            if !alnum { same = 1 }
             up = alnum && c == a &+ 1 ? up + 1 : 1
             down = alnum && c &+ 1 == a ? down + 1 : 1
             if same >= 5 || up >= 5 || down >= 5 { return true }

@@ -379,7 +379,7 @@ final class DetectorEngine: @unchecked Sendable {
     /// is low, unless people choose such values (passwords, userinfo, listed names).
     @inline(__always) private func severity(_ d: Detector, _ m: DetMatch, _ b: UnsafeBufferPointer<UInt8>) -> Severity {
         let sev = m.severity ?? d.severity
-        guard sev > .low, !Fingerprint.humanChosen(d.rule) else { return sev }
+        guard sev > .low, !Fingerprint.humanChosen(d.rule), !d.neverPlaceholder else { return sev }
         let from = m.secretFrom.map { Swift.min(Swift.max($0, m.start), m.end) } ?? m.start
         return Shape.isPlaceholder(UnsafeBufferPointer(rebasing: b[from..<m.end])) ? .low : sev
     }

@@ -30,6 +30,8 @@ struct Detector: Sendable {
     let urlStructural: Bool
     /// Generic (context) detectors lose an overlap to any specific one.
     let generic: Bool
+    /// A match is what it says whatever its bytes look like (a private key's armour): never lowered as a placeholder.
+    var neverPlaceholder = false
 
     init(_ id: String, _ title: String, _ severity: Severity, anchors: [String], rule: String? = nil,
          hints: NameHints = [], whole: (@Sendable (ScanInput) -> DetMatch?)? = nil, urlStructural: Bool = false,
@@ -64,6 +66,7 @@ enum Sets {
     static let sentryBody = ByteSet("A-Za-z0-9+/=_")
     static let queryValueStop = ByteSet("&#\"' \t\r\n<>\\")
     static let authorityStop = ByteSet("/?#\"' \t\r\n<>\\")
+    static let sendgridBody = ByteSet("A-Za-z0-9=_.-")
 }
 
 private func u(_ s: String) -> [UInt8] { Array(s.utf8) }
@@ -177,14 +180,14 @@ struct Glued: Sendable {
     let label = String(decoding: t.b[labelStart..<afterLabel], as: UTF8.self)
     guard label.hasSuffix("PRIVATE KEY") || label.hasSuffix("PRIVATE KEY BLOCK") else { return nil }
     let bodyStart = afterLabel + 5
-    // At least some key material (base64 or headers) must follow.
-    guard t.run(bodyStart, Sets.pemBody, max: 64) >= 16 else { return nil }
+    // The armour alone says what follows: whatever the body holds (base64, headers, or text cut
+    // short), a private key's armour is never a placeholder or an example.
     let limit = Swift.min(t.count, p + 16384)
     if let endAt = t.find(u("-----END"), bodyStart, limit) {
         let close = t.find(u("-----"), endAt + 8, Swift.min(limit, endAt + 80)).map { $0 + 5 } ?? Swift.min(limit, endAt + 8)
         return DetMatch(start: p, end: close)
     }
-    return DetMatch(start: p, end: bodyStart + t.run(bodyStart, Sets.pemBody, max: limit - bodyStart))
+    return DetMatch(start: p, end: bodyStart + t.run(bodyStart, Sets.pemBody, max: limit - bodyStart), secretFrom: nil)
 }
 
 /// Searches `lo..<hi` for a run of exactly `len` bytes of `set` standing alone (boundaries on both sides).
@@ -260,15 +263,19 @@ func looksLikePasswordValue(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
 let detectorCatalogue: [Detector] = {
     var d: [Detector] = []
 
-    d.append(Detector("private-key-json", "private key in a JSON document", .critical,
+    var keyJSON = Detector("private-key-json", "private key in a JSON document", .critical,
                       anchors: ["private_key\"", "privateKey\"", "private_key\\\"", "privateKey\\\""]) { t, p, len in
         var i = p + len
         let limit = Swift.min(t.count, i + 24)
         while i < limit && (t[i] == 0x20 || t[i] == UInt8(ascii: ":") || t[i] == UInt8(ascii: "\"") || t[i] == UInt8(ascii: "\\")) { i += 1 }
         guard t.has(u("-----BEGIN "), at: i) else { return nil }
         return pemBlock(t, i)
-    })
-    d.append(Detector("pem-private-key", "PEM private key", .critical, anchors: ["-----BEGIN "]) { t, p, _ in pemBlock(t, p) })
+    }
+    keyJSON.neverPlaceholder = true
+    d.append(keyJSON)
+    var pem = Detector("pem-private-key", "PEM private key", .critical, anchors: ["-----BEGIN "]) { t, p, _ in pemBlock(t, p) }
+    pem.neverPlaceholder = true
+    d.append(pem)
     d.append(Detector("jwt", "JSON Web Token", .high, anchors: ["eyJ"]) { t, p, _ in jwtShape(t, p) })
     d.append(prefixed("aws-access-key", "AWS access key id", .critical,
                       ["AKIA", "ASIA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA", "ABIA", "ACCA"], .upperDigit,
@@ -310,7 +317,8 @@ let detectorCatalogue: [Detector] = {
         t.run(s + 5, .digit, max: 64) > 0 || mixed(t, s + 5, e)
     }
     d.append(Detector(slack.id, slack.title, slack.severity, anchors: slack.anchors) { t, p, len in
-        guard var m = slack.match(t, p, len) else { return nil }
+        // A token cut or masked after its last `-` (`xoxp-…-####`) shows no secret.
+        guard var m = slack.match(t, p, len), t[m.end - 1] != UInt8(ascii: "-") else { return nil }
         // `xoxb-<workspace id>-<user id>-<secret>`: the ids are public numbers (`1234567890` is no
         // placeholder there); the part after the last `-` is what a placeholder would show in.
         if ByteSet.digit.contains(t[p + 5]) {
@@ -326,7 +334,7 @@ let detectorCatalogue: [Detector] = {
         guard l >= 20 else { return nil }
         return DetMatch(start: p, end: p + len + l)
     })
-    d.append(prefixed("stripe-key", "Stripe secret or restricted key", .critical, ["sk_live_", "rk_live_", "sk_test_", "rk_test_"],
+    d.append(prefixed("stripe-key", "Stripe secret or restricted key", .critical, ["sk_live_", "rk_live_", "sk_prod_", "rk_prod_", "sk_test_", "rk_test_"],
                       .alnum, min: 20, max: 247, lowPrefixes: ["sk_test_", "rk_test_"], glued: Glued.stripe))
     d.append(prefixed("stripe-webhook-secret", "Stripe webhook signing secret", .high, ["whsec_"], .alnum, min: 32, max: 128))
     // Google API keys are client keys: every copy of an app that calls Google carries its own
@@ -354,10 +362,14 @@ let detectorCatalogue: [Detector] = {
     d.append(Detector("sendgrid-api-key", "SendGrid API key", .high, anchors: ["SG."]) { t, p, len in
         guard t.boundaryBefore(p) else { return nil }
         let a = t.run(p + 3, .b64url, max: 40)
-        guard (16...32).contains(a), p + 3 + a < t.count, t[p + 3 + a] == UInt8(ascii: ".") else { return nil }
-        let b = t.run(p + 4 + a, .b64url, max: 60)
-        guard (30...50).contains(b) else { return nil }
-        return DetMatch(start: p, end: p + 4 + a + b)
+        if (16...32).contains(a), p + 3 + a < t.count, t[p + 3 + a] == UInt8(ascii: ".") {
+            let b = t.run(p + 4 + a, .b64url, max: 60)
+            guard (30...50).contains(b) else { return nil }
+            return DetMatch(start: p, end: p + 4 + a + b)
+        }
+        // Without the middle dot: 66 characters.
+        let l = t.run(p + 3, Sets.sendgridBody, max: 67)
+        return l == 66 && mixed(t, p + 3, p + 69) ? DetMatch(start: p, end: p + 69) : nil
     })
     d.append(prefixed("npm-token", "npm access token", .high, ["npm_"], .alnum, min: 36, max: 36))
     d.append(prefixed("pypi-token", "PyPI upload token", .high, ["pypi-AgEIcHlwaS5vcmc"], .b64url, min: 120, max: 512))
@@ -447,7 +459,7 @@ let detectorCatalogue: [Detector] = {
     d.append(Detector("square-token", "Square access token or secret", .high, anchors: ["sq0atp-", "sq0csp-", "EAAA"]) { t, p, len in
         guard t.boundaryBefore(p) else { return nil }
         let l = t.run(p + len, .b64url, max: 80)
-        if t.has(u("EAAA"), at: p) { return (60...72).contains(l) && mixed(t, p, p + len + l) ? DetMatch(start: p, end: p + len + l) : nil }
+        if t.has(u("EAAA"), at: p) { return (56...72).contains(l) && mixed(t, p, p + len + l) ? DetMatch(start: p, end: p + len + l) : nil }
         if t.has(u("sq0atp-"), at: p) { return (22...60).contains(l) ? DetMatch(start: p, end: p + len + l) : nil }
         return (40...60).contains(l) ? DetMatch(start: p, end: p + len + l) : nil
     })
@@ -521,8 +533,8 @@ let detectorCatalogue: [Detector] = {
     })
     d.append(prefixed("pulumi-token", "Pulumi access token", .high, ["pul-"], .hexLower, min: 40, max: 40))
     d.append(Detector("dynatrace-token", "Dynatrace API token", .high, anchors: ["dt0c01."]) { t, p, len in
-        let a = t.run(p + len, .upperDigit, max: 25)
-        guard a == 24, p + len + a < t.count, t[p + len + a] == UInt8(ascii: "."), t.run(p + len + a + 1, .upperDigit, max: 65) == 64 else { return nil }
+        let a = t.run(p + len, .alnum, max: 25)
+        guard a == 24, p + len + a < t.count, t[p + len + a] == UInt8(ascii: "."), t.run(p + len + a + 1, .alnum, max: 65) == 64 else { return nil }
         return DetMatch(start: p, end: p + len + a + 1 + 64)
     })
     d.append(prefixed("databricks-token", "Databricks personal access token", .high, ["dapi"], .hexLower, min: 32, max: 32))

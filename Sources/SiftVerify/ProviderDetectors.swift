@@ -10,7 +10,7 @@ private func b(_ s: String) -> [UInt8] { Array(s.utf8) }
 private let entraSecret = ByteSet("A-Za-z0-9_~.-")
 private let pathish = ByteSet("A-Za-z0-9_@/-")
 private let tailscaleBody = ByteSet("A-Za-z0-9-")
-private let sourcegraphBody = ByteSet("a-f0-9_")
+private let sourcegraphBody = ByteSet("a-fA-F0-9_")
 private let pineconeBody = ByteSet("A-Za-z0-9_-")
 private let alnumUpper = ByteSet("A-Z0-9")
 private let lowerDigit = ByteSet("a-z0-9")
@@ -41,18 +41,30 @@ func providerDetectors() -> [Detector] {
         return DetMatch(start: p - 4, end: p + 2 + l)
     })
     // Amazon Bedrock API keys: long-term `ABSK` + base64 of `BedrockAPIKey-…`; short-term `bedrock-api-key-` + base64.
-    d.append(prefixed("aws-bedrock-api-key", "Amazon Bedrock API key", .critical, ["ABSKQmVkcm9ja0FQSUtleS", "bedrock-api-key-"],
+    d.append(prefixed("aws-bedrock-api-key", "Amazon Bedrock API key", .critical, ["ABSKQmVkcm9ja0FQSUtleS"],
                       .b64pad, min: 40, max: 4096))
-    d.append(prefixed("onepassword-service-account-token", "1Password service account token", .critical, ["ops_eyJ"], .b64url,
-                      min: 100, max: 4096))
+    // Short-term: `bedrock-api-key-` + base64 of a presigned `bedrock.amazonaws.com/…` URL.
+    d.append(prefixed("aws-bedrock-short-term-key", "Amazon Bedrock short-term API key", .critical, ["bedrock-api-key-"], .b64pad,
+                      min: 28, max: 8192) { t, s, e in
+        let body = UnsafeBufferPointer(rebasing: t.b[(s + 16)..<(s + 16 + (e - s - 16) / 4 * 4)])
+        guard let dec = Base64.decode(bytes: body) else { return false }
+        return dec.starts(with: Array("bedrock.amazonaws.com".utf8))
+    })
+    d.append(prefixed("onepassword-service-account-token", "1Password service account token", .critical, ["ops_eyJ"],
+                      ByteSet("A-Za-z0-9+/=_-"), min: 100, max: 4096))
     d.append(Detector("onepassword-secret-key", "1Password account Secret Key", .critical, anchors: ["A3-"]) { t, p, _ in
         guard t.boundaryBefore(p) else { return nil }
-        var i = p + 3
-        for (k, len) in [6, 6, 5, 5, 5, 5].enumerated() {
-            guard t.run(i, alnumUpper, max: len + 1) == len else { return nil }
-            i += len
-            if k < 5 { guard i < t.count, t[i] == UInt8(ascii: "-") else { return nil }; i += 1 }
+        // `A3-XXXXXX-XXXXXX-XXXXX-XXXXX-XXXXX-XXXXX`, or the newer `A3-XXXXXX-XXXXXXXXXXX-XXXXX-XXXXX-XXXXX`.
+        func groups(_ lengths: [Int]) -> Int? {
+            var i = p + 3
+            for (k, len) in lengths.enumerated() {
+                guard t.run(i, alnumUpper, max: len + 1) == len else { return nil }
+                i += len
+                if k < lengths.count - 1 { guard i < t.count, t[i] == UInt8(ascii: "-") else { return nil }; i += 1 }
+            }
+            return i
         }
+        guard let i = groups([6, 6, 5, 5, 5, 5]) ?? groups([6, 11, 5, 5, 5]) else { return nil }
         return DetMatch(start: p, end: i)
     })
     d.append(prefixed("artifactory-api-key", "JFrog Artifactory API key", .high, ["AKCp"], .alnum, min: 69, max: 69))
@@ -84,7 +96,7 @@ func providerDetectors() -> [Detector] {
     d.append(prefixed("duffel-token", "Duffel access token", .high, ["duffel_live_", "duffel_test_"], .b64url, min: 43, max: 43,
                       lowPrefixes: ["duffel_test_"]))
     d.append(prefixed("dropbox-token", "Dropbox short-lived access token", .high, ["sl.u.", "sl.B"], .b64url, min: 120, max: 1400))
-    d.append(prefixed("frameio-token", "Frame.io token", .high, ["fio-u-"], .b64url, min: 64, max: 64))
+    d.append(prefixed("frameio-token", "Frame.io token", .high, ["fio-u-"], ByteSet("A-Za-z0-9_=-"), min: 64, max: 64))
     d.append(twoPart("flutterwave-secret-key", "Flutterwave secret key", .high, ["FLWSECK-", "FLWSECK_TEST-"], .hexLower, 32,
                      UInt8(ascii: "-"), ByteSet("X"), 1...1, lowPrefixes: ["FLWSECK_TEST-"]))
     d.append(prefixed("prefect-api-key", "Prefect API key", .high, ["pnu_"], .alnum, min: 36, max: 36))
@@ -107,12 +119,12 @@ func providerDetectors() -> [Detector] {
     // `ico-` after a `.` is a file name's extension (`box.ico-7a38….png`), not a key.
     d.append(prefixed("infracost-api-key", "Infracost API key", .high, ["ico-"], .alnum, min: 32, max: 32, before: ByteSet("A-Za-z0-9.")))
     d.append(prefixed("intra42-secret", "42 Intra client secret", .high, ["s-s4t2ud-", "s-s4t2af-"], .hexLower, min: 64, max: 64))
-    d.append(prefixed("sourcegraph-token", "Sourcegraph access token", .high, ["sgp_"], sourcegraphBody, min: 40, max: 80))
+    d.append(prefixed("sourcegraph-token", "Sourcegraph access token", .high, ["sgp_local_", "sgp_"], sourcegraphBody, min: 40, max: 80))
     d.append(Detector("harness-token", "Harness access token", .high, anchors: ["pat.", "sat."]) { t, p, _ in
         guard t.boundaryBefore(p) else { return nil }
         let a = t.run(p + 4, .b64url, max: 23)
         guard a == 22, t.has(b("."), at: p + 4 + a) else { return nil }
-        let c = t.run(p + 5 + a, .hex, max: 25)
+        let c = t.run(p + 5 + a, .alnum, max: 25)
         guard c == 24, t.has(b("."), at: p + 5 + a + c) else { return nil }
         let e = t.run(p + 6 + a + c, .alnum, max: 21)
         guard e == 20 else { return nil }
@@ -133,7 +145,7 @@ func providerDetectors() -> [Detector] {
         if t.has(b("access-sandbox-"), at: p) { m.severity = .low }
         return m
     })
-    d.append(prefixed("octopus-deploy-key", "Octopus Deploy API key", .high, ["API-"], alnumUpper, min: 26, max: 26, check: { t, s, e in
+    d.append(prefixed("octopus-deploy-key", "Octopus Deploy API key", .high, ["API-"], alnumUpper, min: 26, max: 28, check: { t, s, e in
         t.run(s + 4, .upper, max: 64) < e - s - 4 && t.run(s + 4, .digit, max: 64) < e - s - 4
     }))
     d.append(prefixed("nuget-api-key", "NuGet API key", .high, ["oy2"], lowerDigit, min: 43, max: 43))
@@ -181,6 +193,45 @@ func providerDetectors() -> [Detector] {
         }
         return DetMatch(start: colon + 1, end: e)
     })
+    d.append(prefixed("adobe-client-secret", "Adobe client secret", .high, ["p8e-"], .alnum, min: 32, max: 32,
+                      check: { t, s, e in mixed(t, s + 4, e) }))
+    d.append(prefixed("clickhouse-cloud-key", "ClickHouse Cloud API secret", .high, ["4b1d"], .alnum, min: 38, max: 38,
+                      check: { t, s, e in randomBody(t, s + 4, e) }))
+    d.append(prefixed("openshift-token", "OpenShift user token", .high, ["sha256~"], .b64url, min: 43, max: 43,
+                      check: { t, s, e in mixed(t, s + 7, e) }))
+    d.append(prefixed("facebook-access-token", "Facebook (Meta) access token", .high, ["EAAM", "EAAC"], .alnum, min: 100, max: 400,
+                      check: { t, s, e in mixed(t, s + 4, e) }))
+    d.append(prefixed("gitlab-runner-registration-token", "GitLab runner registration token", .critical, ["GR1348941"],
+                      ByteSet("A-Za-z0-9_-"), min: 20, max: 64))
+    d.append(prefixed("gitlab-session-cookie", "GitLab session cookie", .high, ["_gitlab_session="], .alnum, min: 32, max: 32))
+    d.append(prefixed("grafana-api-key", "Grafana API key", .high, ["eyJrIjoi"], .b64pad, min: 70, max: 400))
+    d.append(prefixed("settlemint-token", "SettleMint access token", .high, ["sm_pat_", "sm_aat_", "sm_sat_"], .alnum, min: 16, max: 16,
+                      check: { t, s, e in mixed(t, s + 7, e) }))
+    // MaxMind license key: 6 characters, `_`, 29 characters, `_mmk`.
+    d.append(Detector("maxmind-license-key", "MaxMind license key", .high, anchors: ["_mmk"]) { t, p, _ in
+        guard p >= 36, t.boundaryAt(p + 4, .alnum) else { return nil }
+        let s = p - 36
+        guard t.boundaryBefore(s, .b64url), t.run(s, .alnum, max: 6) == 6, t[s + 6] == UInt8(ascii: "_"),
+              t.run(s + 7, .alnum, max: 29) == 29, mixed(t, s + 7, p) else { return nil }
+        return DetMatch(start: s, end: p + 4)
+    })
+    // Authress service client key: `sc_…` `.` `…` `.acc_…` `.` secret.
+    d.append(Detector("authress-key", "Authress service client key", .high, anchors: [".acc_", ".acc-"]) { t, p, _ in
+        let back = t.runBack(p, ByteSet("a-z0-9_."), max: 48)
+        let s = p - back
+        guard ["sc_", "ext_", "scauth_", "authress_"].contains(where: { t.has(Array($0.utf8), at: s) }), t.boundaryBefore(s) else { return nil }
+        let l = t.run(p + 5, ByteSet("a-z0-9-"), max: 33)
+        guard (10...32).contains(l), p + 5 + l < t.count, t[p + 5 + l] == UInt8(ascii: ".") else { return nil }
+        let k = t.run(p + 6 + l, ByteSet("A-Za-z0-9+/_=-"), max: 121)
+        guard (30...120).contains(k) else { return nil }
+        return DetMatch(start: s, end: p + 6 + l + k)
+    })
+    d.append(Detector("softlayer-api-key", "IBM SoftLayer API key in a SOAP URL", .high, anchors: ["softlayer.com/soap/v3"]) { t, p, len in
+        var i = p + len
+        if t.has(b(".1"), at: i) { i += 2 }
+        guard i < t.count, t[i] == UInt8(ascii: "/"), t.run(i + 1, .hexLower, max: 65) == 64 else { return nil }
+        return DetMatch(start: i + 1, end: i + 65)
+    })
     return d
 }
 
@@ -194,6 +245,8 @@ func jwtShape(_ t: ScanInput, _ p: Int) -> DetMatch? {
     let glued = !t.boundaryBefore(p, .b64url)
     let s1 = t.run(p, .b64url, max: 4096)
     guard s1 >= (glued ? 16 : 10), p + s1 < t.count, t[p + s1] == UInt8(ascii: ".") else { return nil }
+    // The header is a JSON object: its base64url decodes to `{"…}`.
+    guard jwtHeaderIsObject(UnsafeBufferPointer(rebasing: t.b[p..<(p + s1)])) else { return nil }
     let p2 = p + s1 + 1
     let s2 = t.run(p2, .b64url, max: 16384)
     guard s2 >= 10 else { return nil }
@@ -208,4 +261,14 @@ func jwtShape(_ t: ScanInput, _ p: Int) -> DetMatch? {
     }
     // Two parts, both JSON objects.
     return payloadIsJSON && s2 >= 16 ? DetMatch(start: p, end: p2 + s2) : nil
+}
+
+/// Whether a JWT header's base64url text decodes to a whole JSON object (`{"alg":…}`; white space
+/// before the closing brace allowed): a run that only starts like one (`eyJhbasdGci…`) is not a token.
+func jwtHeaderIsObject(_ h: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard h.count <= 4096, let dec = Base64.decode(bytes: h) else { return false }
+    guard dec.count >= 2, dec[0] == UInt8(ascii: "{") else { return false }
+    var e = dec.count
+    while e > 0 && (dec[e - 1] == 0x20 || dec[e - 1] == 0x0A || dec[e - 1] == 0x0D || dec[e - 1] == 0x09) { e -= 1 }
+    return e > 0 && dec[e - 1] == UInt8(ascii: "}")
 }

@@ -65,7 +65,7 @@ import SiftCore
         for text in ["curl -H 'X-Api-Key: \(v)' https://api.example.test", "curl -H \"Authorization: \(v)\" https://api.example.test",
                      "X-API-KEY: \(v)", "APIKEY=\(v)", "curl -H 'Authorization: Token \(v)'", "form user[token]=\(v) sent",
                      "retry token[0]=\(v)"] {
-            try Self.check(Self.log(text), secret: v, rule: "secret.generic-secret", severity: "medium", status: 0)
+            try Self.check(Self.log(text), secret: v, rule: "secret.generic-secret", severity: "high", status: 1)
         }
     }
 

@@ -83,7 +83,7 @@ import SiftArchive
 
     @Test func summaryFingerprintNamesTheCountedSet() {
         func summary(_ order: [Int]) -> Finding? {
-            var t = FindingTally(keep: 2)
+            var t = FindingTally(keep: 2, credentialKeep: 2)
             for i in order { t.append(Self.finding(i, fingerprint: "fp\(i)")) }
             return t.findings.first { FindingTally.isSummary($0) }
         }
@@ -91,17 +91,32 @@ import SiftArchive
         #expect(a?.fingerprint?.hasPrefix("set:") ?? false)
         #expect(a?.fingerprint == b?.fingerprint)
         #expect(a?.fingerprint != c?.fingerprint)
-        var outer = FindingTally(keep: 2)
+        var outer = FindingTally(keep: 2, credentialKeep: 2)
         outer += [Self.finding(1), Self.finding(2)] + (a.map { [$0] } ?? [])
         #expect(outer.findings.count == 3)
         #expect(outer.findings.contains { $0.message.hasPrefix("3 more findings") })
     }
 
     @Test func findingsWithoutFingerprintsMakeASummaryWithout() {
-        var t = FindingTally(keep: 1)
+        var t = FindingTally(keep: 1, credentialKeep: 1)
         for i in 0..<5 { t.append(Self.finding(i)) }
         #expect(t.findings.count == 2)
         #expect(t.findings.allSatisfy { $0.fingerprint == nil })
+    }
+
+    /// Credential findings are each listed with their record up to `credentialKeep`, whatever `keep`
+    /// says; past it they are counted like any other rule's, and the summary names the bound.
+    @Test func credentialFindingsAreListedUpToTheirOwnBound() {
+        var t = FindingTally(keep: 2, credentialKeep: 6)
+        for i in 0..<10 { t.append(Self.finding(i, fingerprint: "fp\(i)")) }
+        let listed = t.findings.filter { !FindingTally.isSummary($0) }
+        #expect(listed.count == 6)
+        #expect(t.findings.contains { FindingTally.isSummary($0) && $0.message.hasPrefix("4 more findings") && $0.message.contains("the first 6 are") })
+        var other = FindingTally(keep: 2, credentialKeep: 6)
+        for i in 0..<10 {
+            other.append(Finding(rule: Rule("integrity.test", .info, "a test rule").ref, severity: .low, input: "in", file: "f", line: i, message: "m"))
+        }
+        #expect(other.findings.filter { !FindingTally.isSummary($0) }.count == 2)
     }
 }
 

@@ -72,10 +72,10 @@ let providerSamples: [(id: String, value: String, before: String, severity: Seve
     add("mailersend-token", "mlsn." + s(64, F.alnum))
     add("alibaba-access-key", "LTAI" + s(20, F.alnum))
     add("zapier-webhook", "hooks.zapier.com/hooks/catch/" + s(7, F.digits) + "/" + s(6, F.lower + F.digits), before: "https://")
-    let jwt = "eyJ" + s(20, F.b64url) + ".eyJ" + s(40, F.b64url) + "." + s(43, F.b64url)
+    let jwt = Fake.jwtHeader(seed: 99) + ".eyJ" + s(40, F.b64url) + "." + s(43, F.b64url)
     add("jwt-base64", Base64.encode(Array(jwt.utf8)))
-    add("jwt", "eyJ" + s(20, F.b64url) + ".eyJ" + s(40, F.b64url) + ".")
-    add("jwt", "eyJ" + s(20, F.b64url) + ".eyJ" + s(40, F.b64url), before: "token ")
+    add("jwt", Fake.jwtHeader(seed: 99) + ".eyJ" + s(40, F.b64url) + ".")
+    add("jwt", Fake.jwtHeader(seed: 99) + ".eyJ" + s(40, F.b64url), before: "token ")
     add("curl-user", "Pw" + s(10, F.alnum), before: "curl -u admin:")
     return c.map { (id: $0.0, value: $0.1, before: $0.2, severity: $0.3) }
 }()

@@ -21,7 +21,7 @@ let positiveCases: [DetectorCase] = {
     func add(_ id: String, _ value: String, before: String = "value: ", after: String = " end", severity: Severity? = nil, hints: String? = nil) {
         c.append(DetectorCase(id: id, text: before + value + after, value: value, severity: severity, hints: hints))
     }
-    let jwt = "eyJ" + F.s(20, F.b64url, seed: 1) + ".eyJ" + F.s(40, F.b64url, seed: 2) + "." + F.s(43, F.b64url, seed: 3)
+    let jwt = Fake.jwtHeader(seed: 1) + ".eyJ" + F.s(40, F.b64url, seed: 2) + "." + F.s(43, F.b64url, seed: 3)
     add("jwt", jwt)
     add("bearer", F.s(32, F.alnum, seed: 4), before: "Authorization: Bearer ")
     add("basic-auth", Base64.encode(Array(("alice" + ":" + "pw" + "12345678").utf8)), before: "Authorization: Basic ")
@@ -55,7 +55,7 @@ let positiveCases: [DetectorCase] = {
     add("twilio-account-credentials", "AC" + F.s(32, F.hexLower, seed: 42), before: "twilio sid ", after: " auth token follows")
     add("sendgrid-api-key", "SG." + F.s(22, F.b64url, seed: 43) + "." + F.s(43, F.b64url, seed: 44))
     add("npm-token", "npm_" + F.s(36, F.alnum, seed: 45))
-    add("pypi-token", "pypi-" + "AgEIcHlwaS5vcmc" + F.s(70, F.b64url, seed: 46))
+    add("pypi-token", "pypi-" + "AgEIcHlwaS5vcmc" + F.s(160, F.b64url, seed: 46))
     add("azure-sas", F.s(43, F.alnum, seed: 47) + "%3D", before: "see https://acct.blob.core.windows.net/c/b.txt?sv=2022-11-02&se=2026-12-01&sp=r&sig=", after: " for the file")
     add("azure-storage-key", F.s(86, F.b64, seed: 48) + "==", before: "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=", after: ";EndpointSuffix=core.windows.net")
     add("mailgun-api-key", "key-" + F.s(32, F.hexLower, seed: 49))
@@ -66,7 +66,7 @@ let positiveCases: [DetectorCase] = {
     add("heroku-api-key", F.uuid(seed: 57), before: "", after: "", hints: "herokuApiKey")
     add("datadog-api-key", F.s(32, F.hexLower, seed: 58), before: "DD_API_KEY=")
     add("anthropic-api-key", "sk-ant-" + "api03-" + F.s(93, F.b64url, seed: 59))
-    add("openai-api-key", "sk-proj-" + F.s(56, F.b64url, seed: 60))
+    add("openai-api-key", "sk-proj-" + F.s(56, F.b64url, seed: 60) + "T3Blbk" + "FJ" + F.s(56, F.b64url, seed: 59))
     add("openai-api-key", "sk-" + F.s(20, F.alnum, seed: 61) + "T3Blbk" + "FJ" + F.s(20, F.alnum, seed: 62))
     add("huggingface-token", "hf_" + F.s(34, F.alnum, seed: 63))
     add("discord-bot-token", "M" + F.s(23, F.b64url, seed: 64) + "." + F.s(6, F.b64url, seed: 65) + "." + F.s(27, F.b64url, seed: 66), before: "discord bot token ")
@@ -82,7 +82,7 @@ let positiveCases: [DetectorCase] = {
     add("vault-token", "hvs." + F.s(90, F.b64url, seed: 80))
     add("terraform-cloud-token", F.s(14, F.alnum, seed: 81) + ".atlasv1." + F.s(67, F.b64url, seed: 82))
     add("new-relic-key", "NRAK-" + F.s(27, F.upperDigit, seed: 83))
-    add("sentry-token", "sntrys_" + F.s(80, F.b64, seed: 84))
+    add("sentry-token", "sntrys_" + "eyJ" + F.s(80, F.b64, seed: 84) + "_" + F.s(43, F.b64, seed: 83))
     add("sentry-token", F.s(32, F.hexLower, seed: 85), before: "dsn https://" + F.s(32, F.hexLower, seed: 86) + ":", after: "@o1.ingest.sentry.io/1")
     add("age-secret-key", "AGE-SECRET-KEY-1" + F.s(58, F.upperDigit, seed: 87))
     add("grafana-token", "glsa_" + F.s(32, F.alnum, seed: 88) + "_" + F.s(8, F.hexLower, seed: 89))
@@ -185,7 +185,7 @@ let negativeCases: [String] = {
     }
 
     @Test func specificDetectorWinsOverlap() {
-        let jwt = "eyJ" + Fake.s(20, Fake.b64url, seed: 1) + ".eyJ" + Fake.s(40, Fake.b64url, seed: 2) + "." + Fake.s(43, Fake.b64url, seed: 3)
+        let jwt = Fake.jwtHeader(seed: 1) + ".eyJ" + Fake.s(40, Fake.b64url, seed: 2) + "." + Fake.s(43, Fake.b64url, seed: 3)
         let hits = detect("Authorization: Bearer " + jwt)
         #expect(hits.map(\.id) == ["jwt"])
     }

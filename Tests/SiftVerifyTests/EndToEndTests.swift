@@ -55,7 +55,7 @@ private struct TempExport {
 
     static let planted: [String] = [
         "ghp_" + Fake.s(36, Fake.alnum, seed: 15),
-        "eyJ" + Fake.s(20, Fake.b64url, seed: 1) + ".eyJ" + Fake.s(40, Fake.b64url, seed: 2) + "." + Fake.s(43, Fake.b64url, seed: 3),
+        Fake.jwtHeader(seed: 1) + ".eyJ" + Fake.s(40, Fake.b64url, seed: 2) + "." + Fake.s(43, Fake.b64url, seed: 3),
         "hunter" + "2",
         "AKIA" + Fake.s(16, Fake.upperDigit, seed: 8),
         "pbu_" + Fake.s(43, Fake.b64url, seed: 12),

@@ -7,7 +7,7 @@ private typealias H = Harness
 
 private func pairs(_ fs: [Finding]) -> [String] { fs.map { "\($0.rule) @ \($0.location ?? "")" } }
 
-private let jwt = "eyJ" + Fake.s(20, Fake.b64url, seed: 1) + ".eyJ" + Fake.s(40, Fake.b64url, seed: 2) + "." + Fake.s(43, Fake.b64url, seed: 3)
+private let jwt = Fake.jwtHeader(seed: 1) + ".eyJ" + Fake.s(40, Fake.b64url, seed: 2) + "." + Fake.s(43, Fake.b64url, seed: 3)
 private let ghToken = "ghp_" + Fake.s(36, Fake.alnum, seed: 15)
 private let weak = "hunter" + "2"
 

@@ -23,6 +23,14 @@ enum Fake {
         return out
     }
 
+    /// A JWT header: base64url of a JSON object (`{"alg":"HS256","kid":"…"}`) with a seeded key id,
+    /// as a token's header is (the detector decodes it).
+    static func jwtHeader(seed: UInt64 = 1) -> String {
+        let json = "{\"alg\":\"HS256\",\"kid\":\"" + s(12, alnum, seed: seed) + "\"}"
+        return Base64.encode(Array(json.utf8)).replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
     static func uuid(seed: UInt64 = 3) -> String {
         let h = s(32, hexLower, seed: seed)
         let c = Array(h)

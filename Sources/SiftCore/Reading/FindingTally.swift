@@ -69,9 +69,14 @@ public struct FindingTally: Sendable {
     private var listed: [InputKey: Int] = [:]
     private var inputOverflow: [InputKey: Overflow] = [:]
 
-    public init(keep: Int = FindingTally.defaultKeep, keepPerInput: Int = FindingTally.defaultKeepPerInput) {
+    /// Credential findings kept per rule and file, and listed per rule and input (`credentialKeep` by default).
+    public let credentialKeep: Int
+
+    public init(keep: Int = FindingTally.defaultKeep, keepPerInput: Int = FindingTally.defaultKeepPerInput,
+                credentialKeep: Int = FindingTally.credentialKeep) {
         self.keep = max(1, keep)
         self.keepPerInput = max(1, keepPerInput)
+        self.credentialKeep = max(1, credentialKeep)
     }
 
     /// Whether one more line (a finding in full, or a file's summary) of `rule` fits the input's bound;
@@ -117,8 +122,7 @@ public struct FindingTally: Sendable {
 
     /// How many findings of `rule` are kept per file, and listed per input.
     private func bounds(_ rule: RuleID) -> (keep: Int, perInput: Int) {
-        FindingTally.listedInFull(rule) ? (max(keep, FindingTally.credentialKeep), max(keepPerInput, FindingTally.credentialKeep))
-            : (keep, keepPerInput)
+        FindingTally.listedInFull(rule) ? (max(keep, credentialKeep), max(keepPerInput, credentialKeep)) : (keep, keepPerInput)
     }
 
     private mutating func countForInput(_ key: InputKey, _ f: Finding, n: Int) {

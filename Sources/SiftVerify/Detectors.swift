@@ -372,7 +372,7 @@ let detectorCatalogue: [Detector] = {
         return l == 66 && mixed(t, p + 3, p + 69) ? DetMatch(start: p, end: p + 69) : nil
     })
     d.append(prefixed("npm-token", "npm access token", .high, ["npm_"], .alnum, min: 36, max: 36))
-    d.append(prefixed("pypi-token", "PyPI upload token", .high, ["pypi-AgEIcHlwaS5vcmc"], .b64url, min: 120, max: 512))
+    d.append(prefixed("pypi-token", "PyPI upload token", .high, ["pypi-AgEIcHlwaS5vcmc", "pypi-AgENdGVzdC5weXBpLm9yZw"], .b64url, min: 120, max: 512))
     d.append(Detector("azure-sas", "Azure shared access signature", .high, anchors: ["sig="], urlStructural: true) { t, p, len in
         guard p > 0, t[p - 1] == UInt8(ascii: "?") || t[p - 1] == UInt8(ascii: "&") else { return nil }
         let l = t.run(p + len, Sets.sasValue, max: 256)
@@ -603,7 +603,8 @@ let detectorCatalogue: [Detector] = {
                                 "api-key", "Api-Key", "API-KEY", "APIKEY", "ApiKey", "Authorization", "authorization", "AUTHORIZATION",
                                 "credential", "Credential", "CREDENTIAL", "access_key", "accessKey", "ACCESS_KEY", "AccessKey",
                                 "private_key", "privateKey", "PRIVATE_KEY", "private-key", "secret_key", "secretKey", "SECRET_KEY",
-                                "auth_key", "authKey", "AUTH_KEY", "client_key", "clientKey", "CLIENT_KEY", "creds", "CREDS"],
+                                "auth_key", "authKey", "AUTH_KEY", "client_key", "clientKey", "CLIENT_KEY", "creds", "CREDS",
+                                "ACCESSKEY", "accesskey", "Accesskey"],
                       hints: .credential, whole: { t in
         var s = 0, e = t.count
         while s < e && (ByteSet.space.contains(t[s]) || t[s] == UInt8(ascii: "\"")) { s += 1 }

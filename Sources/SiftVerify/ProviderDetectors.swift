@@ -188,7 +188,8 @@ func providerDetectors() -> [Detector] {
         guard colon > i, e - colon > 3, t[colon + 1] != UInt8(ascii: "$") else { return nil }
         // `-u user:pass`, `-u <user:password>`, `--user "{{ … }}"`, `neo4j:[PASSWORD]`: documentation.
         let user = UnsafeBufferPointer(rebasing: t.b[i..<colon]), pw = UnsafeBufferPointer(rebasing: t.b[(colon + 1)..<e])
-        guard !ValueJudgement.isReference(user), ValueJudgement.fitsPassword(pw, quoted: true), !ValueJudgement.isPlaceholderWord(pw) else {
+        let templated = user.first.map { $0 == UInt8(ascii: "$") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") } ?? true
+        guard !templated, ValueJudgement.fitsPassword(pw, quoted: true), !ValueJudgement.isPlaceholderWord(pw) else {
             return nil
         }
         return DetMatch(start: colon + 1, end: e)
@@ -231,6 +232,24 @@ func providerDetectors() -> [Detector] {
         if t.has(b(".1"), at: i) { i += 2 }
         guard i < t.count, t[i] == UInt8(ascii: "/"), t.run(i + 1, .hexLower, max: 65) == 64 else { return nil }
         return DetMatch(start: i + 1, end: i + 65)
+    })
+    // A Discord bot token with no name beside it: `<base64 of the bot's numeric id>.<6>.<27+>`. The
+    // first part decoding to 17 to 20 digits is what makes a bare run of this shape one.
+    var discordAnchors: [String] = []
+    for pair in ["MT", "Mj", "Mz", "ND", "NT", "Nj", "Nz", "OD", "OT"] {
+        for third in "AEIMQUYcgk" { discordAnchors.append(pair + String(third)) }
+    }
+    d.append(Detector("discord-bot-token-bare", "Discord bot token", .high, anchors: discordAnchors) { t, p, _ in
+        guard t.boundaryBefore(p, .b64url) else { return nil }
+        let a = t.run(p, .b64url, max: 29)
+        guard (23...28).contains(a), p + a < t.count, t[p + a] == UInt8(ascii: ".") else { return nil }
+        let b2 = t.run(p + a + 1, .b64url, max: 8)
+        guard (6...7).contains(b2), p + a + 1 + b2 < t.count, t[p + a + 1 + b2] == UInt8(ascii: ".") else { return nil }
+        let c = t.run(p + a + 2 + b2, .b64url, max: 60)
+        guard (27...60).contains(c) else { return nil }
+        let id = UnsafeBufferPointer(rebasing: t.b[p..<(p + a / 4 * 4)])
+        guard let digits = Base64.decode(bytes: id), digits.count >= 15, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        return DetMatch(start: p, end: p + a + 2 + b2 + c)
     })
     return d
 }

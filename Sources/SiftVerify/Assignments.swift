@@ -163,6 +163,11 @@ enum ValueJudgement {
         }
         // No letter and no digit: punctuation, not a credential.
         if !b.contains(where: { ByteSet.alnum.contains($0) }) { return true }
+        // A percent-encoded value is judged as it decodes (`%2A%2A%2A` is a mask).
+        if b.contains(UInt8(ascii: "%")) {
+            let decoded = Shape.percentDecoded(b)
+            if decoded.count < b.count { return decoded.withUnsafeBufferPointer { isReference($0) } }
+        }
         // Masks: `***`, `••••`, `xxxx`, `####`, `…`.
         var stars = 0, hashes = 0
         for c in b {

@@ -88,7 +88,8 @@ func prefixed(_ id: String, _ title: String, _ sev: Severity, _ prefixes: [Strin
         let end = p + len + Swift.min(l, max)
         if !bounded, let glued, !glued.stands(t, p, end) { return nil }
         if let check, !check(t, p, end) { return nil }
-        var m = DetMatch(start: p, end: end)
+        // A placeholder is judged on what follows the prefix (`GR1348941` + `123123…`).
+        var m = DetMatch(start: p, end: end, secretFrom: p + len)
         if !low.isEmpty, low.contains(Array(t.b[p..<(p + len)])) { m.severity = .low }
         return m
     }
@@ -183,6 +184,10 @@ struct Glued: Sendable {
     // The armour alone says what follows: whatever the body holds (base64, headers, or text cut
     // short), a private key's armour is never a placeholder or an example.
     let limit = Swift.min(t.count, p + 16384)
+    // Armour around nothing (`-----BEGIN … KEY----------END …`) holds no key.
+    guard t.run(bodyStart, ByteSet.space, max: 64) < limit - bodyStart, !t.has(u("-----"), at: bodyStart + t.run(bodyStart, ByteSet.space, max: 64)) else {
+        return nil
+    }
     if let endAt = t.find(u("-----END"), bodyStart, limit) {
         let close = t.find(u("-----"), endAt + 8, Swift.min(limit, endAt + 80)).map { $0 + 5 } ?? Swift.min(limit, endAt + 8)
         return DetMatch(start: p, end: close)

@@ -77,6 +77,23 @@ let providerSamples: [(id: String, value: String, before: String, severity: Seve
     add("jwt", Fake.jwtHeader(seed: 99) + ".eyJ" + s(40, F.b64url) + ".")
     add("jwt", Fake.jwtHeader(seed: 99) + ".eyJ" + s(40, F.b64url), before: "token ")
     add("curl-user", "Pw" + s(10, F.alnum), before: "curl -u admin:")
+    // Formats added with the real-token set (each from the provider's documented shape).
+    add("onepassword-secret-key", "A3-" + s(6, F.upperDigit) + "-" + s(11, F.upperDigit) + "-" + s(5, F.upperDigit) + "-"
+        + s(5, F.upperDigit) + "-" + s(5, F.upperDigit))
+    add("aws-bedrock-short-term-key", "bedrock-api-key-" + Base64.encode(Array(("bedrock.amazonaws.com/?Action=CallWithBearerToken&X-Amz-Credential=" + s(20, F.upperDigit)).utf8)))
+    add("adobe-client-secret", "p8e-" + s(32, F.alnum))
+    add("openshift-token", "sha256~" + s(43, F.b64url))
+    add("facebook-access-token", "EAAC" + s(160, F.alnum))
+    add("gitlab-runner-registration-token", "GR1348941" + s(20, F.b64url))
+    add("gitlab-session-cookie", "_gitlab_session=" + s(32, F.hexLower), before: "Cookie: ")
+    add("grafana-api-key", "eyJrIjoi" + s(90, F.b64))
+    add("settlemint-token", "sm_" + "pat_" + s(16, F.alnum))
+    add("maxmind-license-key", s(6, F.alnum) + "_" + s(29, F.alnum) + "_mmk")
+    add("authress-key", "sc_" + s(10, F.lower + F.digits) + "." + s(4, F.lower) + ".acc_" + s(12, F.lower + F.digits) + "." + s(50, F.b64url))
+    add("softlayer-api-key", s(64, F.hexLower), before: "https://api.softlayer.com/soap/v3/")
+    add("discord-bot-token-bare", Base64.encode(Array(("1" + s(17, F.digits)).utf8)).replacingOccurrences(of: "=", with: "") + "." + s(6, F.b64url) + "." + s(38, F.b64url))
+    add("sendgrid-api-key", "SG." + s(66, F.alnum))
+    add("sourcegraph-token", "sgp_" + "local_" + s(40, F.hexLower))
     return c.map { (id: $0.0, value: $0.1, before: $0.2, severity: $0.3) }
 }()
 

@@ -120,7 +120,7 @@ let negativeCases: [String] = {
         "sk-" + Fake.s(48, Fake.alnum, seed: 21), "https://example.test/?sig=abc", "-----BEGIN PUBLIC KEY-----\nMIIB",
         "-----BEGIN CERTIFICATE-----\n" + Fake.s(64, Fake.b64, seed: 22), "1//comment", "SG.abc.def",
         "heroku " + Fake.s(20, Fake.alnum, seed: 23), "DD_API_KEY=***", "2026-11-29T10:15:04.881Z",
-        "{\"token_type\": \"Bearer\", \"expires_in\": 3600}", "client_token=short", "token=" + Fake.uuid(seed: 24),
+        "{\"token_type\": \"Bearer\", \"expires_in\": 3600}", "client_token=short", "request_id=" + Fake.uuid(seed: 24),
         "tokenType=" + Fake.s(32, Fake.alnum, seed: 25), "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1_1 like Mac OS X)",
         "dapi" + Fake.s(31, Fake.hexLower, seed: 26), "pul-" + Fake.s(39, Fake.hexLower, seed: 27),
     ]

@@ -642,13 +642,6 @@ let detectorCatalogue: [Detector] = {
 /// Authorization scheme words that stand between a header name and its credential.
 private let authSchemes: Set<String> = ["token", "key", "apikey", "api-token", "api-key", "sso-key", "ssws", "bot", "digest", "hmac", "apitoken"]
 
-/// Whether a provider's name stands within 80 bytes before `p` (a label or a field name).
-func providerNear(_ t: ScanInput, _ p: Int) -> Bool {
-    let lo = Swift.max(0, p - 80)
-    for w in NameHints.providerNames where t.containsCI(Array(w.utf8), lo, p) { return true }
-    return false
-}
-
 /// A Discord bot token `[MNO]…(24).…(6).…(27+)` in `lo..<hi` (or exactly the whole value).
 private func discordToken(_ t: ScanInput, _ lo: Int, _ hi: Int, whole: Bool) -> DetMatch? {
     var i = Swift.max(0, lo)

@@ -126,8 +126,6 @@ struct NameHints: OptionSet, Sendable {
     static let datadog = NameHints(rawValue: 1 << 4)
     static let discord = NameHints(rawValue: 1 << 5)
     static let twilio = NameHints(rawValue: 1 << 6)
-    /// The name holds a provider's name (`twilio`, `okta`, `datadog`…): a random value under it is that provider's key.
-    static let provider = NameHints(rawValue: 1 << 7)
     /// `signature`, `sig` and no other credential word: a proof made with a key, not the key.
     static let signature = NameHints(rawValue: 1 << 8)
 
@@ -160,24 +158,6 @@ struct NameHints: OptionSet, Sendable {
     private static let awsWords: [[UInt8]] = ["awssecret", "secretaccesskey"].map { Array($0.utf8) }
     private static let datadogWords: [[UInt8]] = ["datadog", "ddapikey", "ddappkey", "ddapplicationkey"].map { Array($0.utf8) }
     private static let twilioWords: [[UInt8]] = ["twilio", "authtoken"].map { Array($0.utf8) }
-    /// Provider names whose keys have no prefix of their own: context makes a random value theirs.
-    static let providerWords: [[UInt8]] = providerNames.map { Array($0.utf8) }
-    static let providerNames: [String] = [
-        "twilio", "datadog", "okta", "sendgrid", "mailgun", "mailchimp", "algolia", "auth0", "contentful", "zendesk",
-        "pagerduty", "snyk", "sentry", "mixpanel", "amplitude", "intercom", "hubspot", "salesforce",
-        "dropbox", "bitbucket", "circleci", "travis", "cloudflare", "fastly", "netlify", "vercel", "digitalocean",
-        "linode", "heroku", "azure", "firebase", "supabase", "mongodb", "pusher", "postmark", "sparkpost",
-        "mapbox", "newrelic", "rollbar", "bugsnag", "honeycomb", "logdna", "loggly", "papertrail", "sumologic",
-        "splunk", "airtable", "asana", "trello", "clickup", "jira", "confluence", "atlassian",
-        "gitlab", "github", "discord", "telegram", "openai", "anthropic", "cohere", "mistral", "huggingface",
-        "pinecone", "plaid", "braintree", "adyen", "paypal", "stripe", "razorpay", "coinbase", "binance",
-        "shopify", "twitch", "twitter", "facebook", "linkedin", "instagram", "yandex", "alibaba", "tencent",
-        "bitly", "typeform", "calendly", "docusign", "webex", "vonage", "nexmo", "messagebird", "plivo",
-        "onesignal", "launchdarkly", "optimizely", "statsig", "posthog", "grafana", "jfrog", "artifactory",
-        "sonarqube", "codecov", "buildkite", "teamcity", "jenkins", "octopus", "pulumi", "terraform",
-        "doppler", "infisical", "1password", "onepassword", "lastpass", "bitwarden", "planetscale", "flyio",
-        "railway", "easypost", "shippo", "notion", "figma", "miro", "lokalise", "crowdin",
-    ]
     private static let herokuWord = Array("heroku".utf8)
     private static let discordWord = Array("discord".utf8)
     private static let secretWord = Array("secret".utf8)
@@ -246,7 +226,6 @@ struct NameHints: OptionSet, Sendable {
         if datadogWords.contains(where: has) { h.insert(.datadog) }
         if has(discordWord) { h.insert(.discord) }
         if twilioWords.contains(where: has) { h.insert(.twilio) }
-        if providerWords.contains(where: has) { h.insert(.provider) }
         return h
     }
 }

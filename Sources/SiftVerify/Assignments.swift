@@ -174,7 +174,7 @@ enum ValueJudgement {
             if c == UInt8(ascii: "*") { stars += 1 }
             if c == UInt8(ascii: "#") { hashes += 1 }
         }
-        if stars >= 3 || hashes >= 4 || contains(b, "\u{2022}") || contains(b, "\u{2026}") { return true }
+        if stars >= 3 || hashes >= 4 || contains(b, "\u{2022}") { return true }
         if Shape.isPlaceholder(b) { return true }
         // A code reference: `var.db_password`, `config.secret`, `self.token`, `X25519.key_length`
         // (dotted identifiers of letters and `_`, no digits mixed into a random run).
@@ -199,14 +199,7 @@ enum ValueJudgement {
     }
 
     @inline(__always) private static func contains(_ b: UnsafeBufferPointer<UInt8>, _ w: String) -> Bool {
-        let u = Array(w.utf8)
-        guard b.count >= u.count else { return false }
-        for i in 0...(b.count - u.count) where b[i] == u[0] {
-            var k = 1
-            while k < u.count && b[i + k] == u[k] { k += 1 }
-            if k == u.count { return true }
-        }
-        return false
+        ScanInput(b: b, hints: []).find(Array(w.utf8), 0, b.count) != nil
     }
 
     /// Whether `b`, standing beside a token, key or secret name, has a credential's shape: long enough,
@@ -287,7 +280,7 @@ enum ValueJudgement {
 enum ProviderShapes {
     private static let exclusive: [(word: [UInt8], fits: @Sendable (UnsafeBufferPointer<UInt8>) -> Bool)] = [
         (Array("telegram".utf8), { v in
-            // `<bot id: 8–10 digits>:AA…` with 33 to 35 characters after the colon.
+            // `<bot id: 8–10 digits>:` and 34 to 36 characters of base64url (35 as issued).
             guard let colon = v.firstIndex(of: UInt8(ascii: ":")), (8...10).contains(colon) else { return false }
             guard Shape.all(UnsafeBufferPointer(rebasing: v[0..<colon]), .digit) else { return false }
             let rest = UnsafeBufferPointer(rebasing: v[(colon + 1)...])

@@ -474,17 +474,16 @@ final class ContentScanner {
                 : "the value looks like \(article(d.title))"
             if h.severity < d.severity {
                 message += "; rated \(h.severity.rawValue) below the rule's \(d.severity.rawValue): "
-                    + ContentScanner.loweredBecause(d, h, UnsafeBufferPointer(rebasing: b[h.start..<h.end]))
+                    + ContentScanner.loweredBecause(d, h)
             }
             hits.append(RawHit(rule: d.rule, severity: h.severity, location: loc, value: value, message: message))
         }
     }
 
     /// Why a match stands below its rule's severity, said in every format's message.
-    static func loweredBecause(_ d: Detector, _ h: DetHit, _ value: UnsafeBufferPointer<UInt8>) -> String {
-        if h.severity == .low {
-            return Shape.isPlaceholder(value) ? "a placeholder or documentation value" : "a test-mode or sandbox key"
-        }
+    static func loweredBecause(_ d: Detector, _ h: DetHit) -> String {
+        if h.placeholder { return "a placeholder or documentation value" }
+        if h.severity == .low { return "a test-mode or sandbox key" }
         if d.id == "generic-secret" { return "a signature made with a key, not the key" }
         if d.id == "url-userinfo" { return "a user name alone, no password" }
         return "a lower-risk form of this credential"

@@ -6,6 +6,8 @@ struct DetHit: Sendable {
     var start: Int
     var end: Int
     var severity: Severity
+    /// Whether the placeholder rule lowered it (else a lower severity is the detector's own call).
+    var placeholder = false
 }
 
 /// Runs the detector catalogue over byte buffers. One pass over each buffer looks up every byte pair in
@@ -188,7 +190,7 @@ final class DetectorEngine: @unchecked Sendable {
                             candidates += 1
                             if candidates > maxCandidates { complete = false; return }
                             if let m = d.match(input, i, anchor.count), m.end > m.start, m.start >= 0, m.end <= n {
-                                out.append(DetHit(detector: k, start: m.start, end: m.end, severity: severity(d, m, b)))
+                                out.append(hit(k, d, m, b))
                             }
                         }
                     }
@@ -201,7 +203,7 @@ final class DetectorEngine: @unchecked Sendable {
                 let d = detectors[k]
                 if skipURLStructural && d.urlStructural { continue }
                 if let m = d.whole?(input), m.end > m.start, m.start >= 0, m.end <= n {
-                    out.append(DetHit(detector: k, start: m.start, end: m.end, severity: severity(d, m, b)))
+                    out.append(hit(k, d, m, b))
                 }
             }
         }
@@ -375,13 +377,19 @@ final class DetectorEngine: @unchecked Sendable {
         }
     }
 
-    /// A match's severity: a placeholder (`ghp_xxxx…`, `AKIA…EXAMPLE`, a vendor's documented example)
-    /// is low, unless people choose such values (passwords, userinfo, listed names).
-    @inline(__always) private func severity(_ d: Detector, _ m: DetMatch, _ b: UnsafeBufferPointer<UInt8>) -> Severity {
+    /// A match as a hit with its severity: a placeholder (`ghp_xxxx…`, `AKIA…EXAMPLE`, a vendor's
+    /// documented example) is low, unless people choose such values (passwords, userinfo, listed
+    /// names) or the match is what it says whatever its bytes (a private key's armour).
+    @inline(__always) private func hit(_ k: Int, _ d: Detector, _ m: DetMatch, _ b: UnsafeBufferPointer<UInt8>) -> DetHit {
         let sev = m.severity ?? d.severity
-        guard sev > .low, !Fingerprint.humanChosen(d.rule), !d.neverPlaceholder else { return sev }
+        var h = DetHit(detector: k, start: m.start, end: m.end, severity: sev)
+        guard sev > .low, !Fingerprint.humanChosen(d.rule), !d.neverPlaceholder else { return h }
         let from = m.secretFrom.map { Swift.min(Swift.max($0, m.start), m.end) } ?? m.start
-        return Shape.isPlaceholder(UnsafeBufferPointer(rebasing: b[from..<m.end])) ? .low : sev
+        if Shape.isPlaceholder(UnsafeBufferPointer(rebasing: b[from..<m.end])) {
+            h.severity = .low
+            h.placeholder = true
+        }
+        return h
     }
 
     /// Keeps, among overlapping matches, the one from the earliest (most specific) detector.

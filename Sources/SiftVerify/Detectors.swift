@@ -181,18 +181,16 @@ struct Glued: Sendable {
     let label = String(decoding: t.b[labelStart..<afterLabel], as: UTF8.self)
     guard label.hasSuffix("PRIVATE KEY") || label.hasSuffix("PRIVATE KEY BLOCK") else { return nil }
     let bodyStart = afterLabel + 5
-    // The armour alone says what follows: whatever the body holds (base64, headers, or text cut
-    // short), a private key's armour is never a placeholder or an example.
+    // The armour says what follows, whatever the body holds (base64, headers, or text cut short);
+    // only armour around nothing (`-----BEGIN … KEY----------END …`) holds no key.
     let limit = Swift.min(t.count, p + 16384)
-    // Armour around nothing (`-----BEGIN … KEY----------END …`) holds no key.
-    guard t.run(bodyStart, ByteSet.space, max: 64) < limit - bodyStart, !t.has(u("-----"), at: bodyStart + t.run(bodyStart, ByteSet.space, max: 64)) else {
-        return nil
-    }
+    let blank = t.run(bodyStart, ByteSet.space, max: 64)
+    guard blank < limit - bodyStart, !t.has(u("-----"), at: bodyStart + blank) else { return nil }
     if let endAt = t.find(u("-----END"), bodyStart, limit) {
         let close = t.find(u("-----"), endAt + 8, Swift.min(limit, endAt + 80)).map { $0 + 5 } ?? Swift.min(limit, endAt + 8)
         return DetMatch(start: p, end: close)
     }
-    return DetMatch(start: p, end: bodyStart + t.run(bodyStart, Sets.pemBody, max: limit - bodyStart), secretFrom: nil)
+    return DetMatch(start: p, end: bodyStart + t.run(bodyStart, Sets.pemBody, max: limit - bodyStart))
 }
 
 /// Searches `lo..<hi` for a run of exactly `len` bytes of `set` standing alone (boundaries on both sides).

@@ -214,6 +214,8 @@ enum ValueJudgement {
             else if ByteSet.upper.contains(c) { upper += 1 } else { other += 1 }
         }
         if lower == n || upper == n { return false }                  // a word, a constant
+        // A URL, a path or an e-mail address is where a key is used or who holds it, not the key.
+        if contains(b, "://") || b[0] == UInt8(ascii: "/") || isEmail(b) { return false }
         if n == 36 && Shape.isUUID(b) { return true }
         if digits == n { return n >= 16 && Shape.entropy(b) >= 2.8 }   // a long number
         if Shape.all(b, .hex) { return n >= 16 && Shape.entropy(b) >= 3.0 }
@@ -238,6 +240,12 @@ enum ValueJudgement {
         if lower == b.count { return false }                          // one plain word (`rootpasswd`)
         if space > 0 { return space <= 8 && b.count >= 12 }           // a passphrase
         return b.count >= 6
+    }
+
+    /// `name@host.tld`: an address.
+    static func isEmail(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let at = b.firstIndex(of: UInt8(ascii: "@")), at > 0 else { return false }
+        return b[(at + 1)...].contains(UInt8(ascii: ".")) && !b[(at + 1)...].contains(UInt8(ascii: "@"))
     }
 
     /// A bare (unquoted) value holding an interpolation (`${…}`, `{{…}}`, `$(…)`) is an expression of

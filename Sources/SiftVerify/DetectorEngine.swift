@@ -33,10 +33,10 @@ final class DetectorEngine: @unchecked Sendable {
     private let pairs: UnsafeMutablePointer<UInt64>
     /// The first byte pair of every stem (64 K bits): the one test at most offsets, before the trigram.
     private let firstPairs: UnsafeMutablePointer<UInt64>
-    /// The same set as `firstPairs`, one byte per pair (64 KiB; text touches a few KiB of it), each
-    /// pair's number (from 1; 0 for a pair that starts no stem): eight offsets are tested with a
-    /// 16-bit load and an `or` each, and only a block where one passes is looked at offset by offset.
-    private let firstPairBytes: UnsafeMutablePointer<UInt8>
+    /// The same set as `firstPairs`, one 16-bit number per pair (128 KiB; text touches a few KiB of
+    /// it), each pair's number (from 1; 0 for a pair that starts no stem): eight offsets are tested
+    /// with a load and an `or` each, and only a block where one passes is looked at offset by offset.
+    private let firstPairBytes: UnsafeMutablePointer<UInt16>
     /// Per first pair (its number in `firstPairBytes`, from 1), the bytes that may follow it in a stem
     /// (256 bits; all of them when the pair is a stem itself): the third byte is tested exactly before
     /// the full test. Four words per pair; pair 0 (none) has none.
@@ -100,22 +100,22 @@ final class DetectorEngine: @unchecked Sendable {
         tri.initialize(repeating: 0, count: 1024)
         firstPairs = .allocate(capacity: 1024)
         firstPairs.initialize(repeating: 0, count: 1024)
+        let sortedStems = stems.sorted(by: { $0.lexicographicallyPrecedes($1) })
+        let distinctPairs = Set(sortedStems.map { Int($0[0]) | Int($0[1]) << 8 }).count
         firstPairBytes = .allocate(capacity: 65536)
         firstPairBytes.initialize(repeating: 0, count: 65536)
-        thirdBytes = .allocate(capacity: 256 * 4)
-        thirdBytes.initialize(repeating: 0, count: 256 * 4)
+        thirdBytes = .allocate(capacity: (distinctPairs + 1) * 4)
+        thirdBytes.initialize(repeating: 0, count: (distinctPairs + 1) * 4)
         var pairNumbers = 0
         var longs: [UInt32: [[UInt8]]] = [:]
         var shorts: [UInt16: [[UInt8]]] = [:]
-        let sortedStems = stems.sorted(by: { $0.lexicographicallyPrecedes($1) })
         stemList = sortedStems
         for st in sortedStems {
             let fk = Int(st[0]) | Int(st[1]) << 8
             firstPairs[fk >> 6] |= 1 << UInt64(fk & 63)
             if firstPairBytes[fk] == 0 {
                 pairNumbers += 1
-                precondition(pairNumbers < 256, "fewer than 256 distinct first pairs of stems (`firstPairBytes` numbers them in a byte)")
-                firstPairBytes[fk] = UInt8(pairNumbers)
+                firstPairBytes[fk] = UInt16(pairNumbers)
             }
             let third = thirdBytes + Int(firstPairBytes[fk]) * 4
             if st.count == 2 {

@@ -542,6 +542,17 @@ let detectorCatalogue: [Detector] = {
     })
     d.append(prefixed("databricks-token", "Databricks personal access token", .high, ["dapi"], .hexLower, min: 32, max: 32))
     d += providerDetectors()
+    // A provider's name alone as the label (`cloudflare: "…"`, `"artifactory", "…"`, `SENDGRID_KEY=…`)
+    // beside a value of a key's shape: that provider's key.
+    d.append(Detector("provider-keyed-secret", "credential-shaped value under a provider's name", .high,
+                      anchors: ProviderNames.anchors, generic: true) { t, p, len in
+        guard t.boundaryBefore(p), let a = Assign.around(t, p, len),
+              ProviderNames.labels(UnsafeBufferPointer(rebasing: t.b[a.nameStart..<a.nameEnd])) else { return nil }
+        let v = UnsafeBufferPointer(rebasing: t.b[a.value.start..<a.value.end])
+        guard v.count >= 16, ValueJudgement.fitsToken(v, quoted: a.quoted),
+              ProviderShapes.allows(t, name: a.nameStart..<a.nameEnd, value: v) else { return nil }
+        return a.value
+    })
     d.append(Detector("url-userinfo", "password in URL userinfo", .high, anchors: ["://"], rule: "redaction.url-userinfo",
                       urlStructural: true) { t, p, len in
         urlPassword(t, p + len)

@@ -94,6 +94,7 @@ let providerSamples: [(id: String, value: String, before: String, severity: Seve
     add("discord-bot-token-bare", Base64.encode(Array(("1" + s(17, F.digits)).utf8)).replacingOccurrences(of: "=", with: "") + "." + s(6, F.b64url) + "." + s(38, F.b64url))
     add("sendgrid-api-key", "SG." + s(66, F.alnum))
     add("sourcegraph-token", "sgp_" + "local_" + s(40, F.hexLower))
+    add("provider-keyed-secret", s(40, F.alnum), before: "cloudflare: ")
     return c.map { (id: $0.0, value: $0.1, before: $0.2, severity: $0.3) }
 }()
 

@@ -125,6 +125,9 @@ let negativeCases: [String] = {
         "dapi" + Fake.s(31, Fake.hexLower, seed: 26), "pul-" + Fake.s(39, Fake.hexLower, seed: 27),
     ]
     n.append("ETag: \"" + Fake.s(40, Fake.hexLower, seed: 28) + "\"")
+    // A provider's name beside where its key is used, or who holds it: not the key.
+    n += ["github: \"https://github.com/" + Fake.s(12, Fake.lower, seed: 37) + "/" + Fake.s(10, Fake.lower, seed: 38) + "\"",
+          "sentry: " + Fake.s(8, Fake.lower, seed: 39) + "@" + Fake.s(8, Fake.lower, seed: 40) + ".example"]
     // Prefix, length and alphabet fit, but the body is one class of characters (all lower case, all
     // digits): each of these detectors' own check turns it down.
     n += ["hf_" + Fake.s(34, Fake.lower, seed: 29), "ntn_" + Fake.s(46, Fake.lower, seed: 30), "secret_" + Fake.s(43, Fake.lower, seed: 31),

@@ -119,9 +119,20 @@ public enum PBSift {
             case .options(let parsed):
                 // A config file found by looking upward changes the defaults (even the gate's
                 // --fail-on) without being named: say which one, so it can't do so unseen.
-                if parsed.value("config") == nil, spec.allOptions.contains(where: { $0.name == "config" }),
-                   let found = ProjectConfig.find(from: FileManager.default.currentDirectoryPath) {
-                    io.err("pbsift: \(argument: found): defaults read from this config file (--config names another)\n")
+                if spec.allOptions.contains(where: { $0.name == "config" }) {
+                    if let named = parsed.value("config") {
+                        // Named on the command line: it may lower the gate, and says so.
+                        let lowers = try ProjectConfig.load(path: named).lowerings
+                        if !lowers.isEmpty {
+                            io.err("pbsift: \(argument: named): this config lowers the gate: \(SafeText(program: lowers.joined(separator: ", ")))\n")
+                        }
+                    } else if let found = ProjectConfig.find(from: FileManager.default.currentDirectoryPath) {
+                        io.err("pbsift: \(argument: found): defaults read from this config file (--config names another)\n")
+                        let lowers = try ProjectConfig.load(path: found).lowerings
+                        if !lowers.isEmpty {
+                            io.err("pbsift: \(argument: found): ignored, since a config found by looking upward never lowers the gate: \(SafeText(program: lowers.joined(separator: ", "))); name the file with --config to apply them\n")
+                        }
+                    }
                 }
                 return try command.run(try ProjectConfig.apply(to: parsed, spec: spec), io).rawValue
             }

@@ -110,6 +110,33 @@ struct ProjectConfig: Sendable, Equatable {
         return config
     }
 
+    /// What in this config lowers the gate below pbsift's defaults: a `failOn` above `high`, detectors
+    /// turned off, fingerprints allowed. A file found by looking upward may add checks but never
+    /// these: a `.pbsift.json` left in a parent folder must not turn the gate off unseen.
+    var lowerings: [String] {
+        var out: [String] = []
+        if let f = failOn, f == "critical" || f == "never" { out.append("failOn \"\(f)\"") }
+        if !verify.disabledDetectors.isEmpty {
+            out.append("disableDetectors (\(verify.disabledDetectors.count) detector\(verify.disabledDetectors.count == 1 ? "" : "s"))")
+        }
+        if !verify.allowFingerprints.isEmpty {
+            out.append("allowFingerprints (\(verify.allowFingerprints.count) fingerprint\(verify.allowFingerprints.count == 1 ? "" : "s"))")
+        }
+        return out
+    }
+
+    /// The config without what lowers the gate (for a file found by looking upward).
+    var withoutLowerings: ProjectConfig {
+        var c = self
+        if let f = failOn, f == "critical" || f == "never" { c.failOn = nil }
+        c.verify.disabledDetectors = []
+        c.verify.allowFingerprints = []
+        return c
+    }
+
+    /// The internal flag `apply` sets when the config file was found by looking upward, not named.
+    static let searchedFlag = "config-found-by-search"
+
     /// `sha256:`, `hmac:` or `loc:` and hex digits, as `verify` prints fingerprints.
     static func isFingerprint(_ s: String) -> Bool {
         guard let prefix = ["sha256:", "hmac:", "loc:"].first(where: { s.hasPrefix($0) }) else { return false }
@@ -124,9 +151,14 @@ struct ProjectConfig: Sendable, Equatable {
         let names = Set(spec.allOptions.map(\.name))
         guard names.contains("config") else { return parsed }
         guard let path = parsed.value("config") ?? find(from: cwd) else { return parsed }
-        let config = try load(path: path)
+        let searched = parsed.value("config") == nil
+        let loaded = try load(path: path)
+        let config = searched ? loaded.withoutLowerings : loaded
         var p = parsed
-        if p.value("config") == nil { p.values["config"] = [path] }
+        if searched {
+            p.values["config"] = [path]
+            p.flags.insert(searchedFlag)
+        }
         if p.value("fail-on") == nil, let f = config.failOn, names.contains("fail-on") { p.values["fail-on"] = [f] }
         if p.all("logs").isEmpty, !config.logs.isEmpty, names.contains("logs"), p.value("emit-query") == nil {
             p.values["logs"] = config.logs

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
 import SiftArchive
 import SiftCore
@@ -53,17 +58,31 @@ public enum FingerprintKey {
     /// Where the key for a baseline file lives.
     public static func path(forBaseline baseline: String) -> String { baseline + ".key" }
 
-    /// The key in `path`, if the file holds one.
-    public static func load(path: String) -> [UInt8]? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+    /// The key in `path`; nil when there is no such file. A key that exists but could be used against
+    /// the gate is refused: one that group or others may read (a fingerprint of a guessable value,
+    /// a six-digit code, is recovered from the key in seconds), one that is not hex or shorter than
+    /// 16 bytes, and one that is not random (fewer than 8 distinct bytes: all zeros, a repeated byte).
+    public static func load(path: String) throws(VerifyError) -> [UInt8]? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        guard st.st_mode & 0o077 == 0 else {
+            throw .invalidFile(path, "the fingerprint key is readable by group or others; make it private (chmod 600)")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else { throw .unreadableFile(path) }
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         var out: [UInt8] = []
         var it = text.utf8.makeIterator()
         while let a = it.next() {
-            guard let b = it.next(), let hi = Shape.hexNibble(a), let lo = Shape.hexNibble(b) else { return nil }
+            guard let b = it.next(), let hi = Shape.hexNibble(a), let lo = Shape.hexNibble(b) else {
+                throw .invalidFile(path, "the fingerprint key is not hex digits")
+            }
             out.append(hi << 4 | lo)
         }
-        return out.count >= 16 ? out : nil
+        guard out.count >= 16 else { throw .invalidFile(path, "the fingerprint key is shorter than 16 bytes") }
+        guard Set(out).count >= 8 else {
+            throw .invalidFile(path, "the fingerprint key is not random (\(Set(out).count) distinct bytes); delete it and let --write-baseline make one")
+        }
+        return out
     }
 
     /// A new random key written to `path` (mode 0600).
@@ -71,10 +90,13 @@ public enum FingerprintKey {
         var key = [UInt8](repeating: 0, count: 32)
         var g = SystemRandomNumberGenerator()
         for i in 0..<key.count { key[i] = UInt8.random(in: 0...255, using: &g) }
-        let text = SHA256.hex(key) + "\n"
-        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
-            throw .unwritableFile(path)
-        }
+        let text = Array((SHA256.hex(key) + "\n").utf8)
+        // Created owner-only from the start (no moment readable by others), never over an existing file or a link.
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .unwritableFile(path) }
+        defer { close(fd) }
+        let written = text.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard written == text.count else { throw .unwritableFile(path) }
         return key
     }
 }

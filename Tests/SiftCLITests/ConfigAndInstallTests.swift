@@ -19,13 +19,17 @@ import Testing
 
     @Test func defaultsFromTheNearestConfigFile() throws {
         let p = try project(#"{"failOn": "never", "logs": ["\#(logs)"]}"#)
-        // --fail-on never: verify finds the planted leaks and still exits 0.
+        // A config found by looking upward is named on stderr, and may add checks but never lower
+        // the gate: its failOn "never" is ignored (and said so), verify still fails on the leaks.
         let verify = try Binary.run(["verify", incident], cwd: p.deep)
-        #expect(verify.status == 0)
-        // A config found by looking upward is named on stderr: it can't lower the gate unseen.
+        #expect(verify.status == 1)
         let found = p.root.appendingPathComponent(".pbsift.json").path
         #expect(verify.err.contains("pbsift: \(found): defaults read from this config file"), "\(verify.err)")
-        #expect(!(try Binary.run(["verify", incident, "--config", found], cwd: p.deep)).err.contains("defaults read from"))
+        #expect(verify.err.contains("never lowers the gate: failOn \"never\""), "\(verify.err)")
+        // Named with --config it applies, and says that it lowers the gate.
+        let named = try Binary.run(["verify", incident, "--config", found], cwd: p.deep)
+        #expect(named.status == 0)
+        #expect(!named.err.contains("defaults read from") && named.err.contains("this config lowers the gate: failOn \"never\""), "\(named.err)")
         #expect(try Binary.run(["verify", incident], cwd: packageRoot).status == 1)
         // The logs: show and correlate read them without --logs.
         let show = try Binary.run(["show", incident, "38"], cwd: p.deep)
@@ -51,8 +55,39 @@ import Testing
         #expect(!prints.isEmpty)
         let list = prints.map { "\"\($0)\"" }.joined(separator: ",")
         let q = try project(#"{"extraFields": {"body": ["\#(key)"]}, "allowFingerprints": [\#(list)]}"#)
-        let allowed = try Binary.run(["verify", path, "--json", "--fail-on", "never"], cwd: q.deep)
+        // Found by looking upward, allowed fingerprints would lower the gate: ignored.
+        let searched = try Binary.run(["verify", path, "--json", "--fail-on", "never"], cwd: q.deep)
+        #expect(searched.out.contains("redaction.body-field"))
+        #expect(searched.err.contains("allowFingerprints (\(prints.count) fingerprint"), "\(searched.err)")
+        let file = q.root.appendingPathComponent(".pbsift.json").path
+        let allowed = try Binary.run(["verify", path, "--json", "--fail-on", "never", "--config", file], cwd: q.deep)
         #expect(!allowed.out.contains("redaction.body-field"))
+        // Turning detectors off is the same.
+        let off = try project(#"{"disableDetectors": ["generic-secret"]}"#)
+        let r = try Binary.run(["verify", incident, "--json", "--fail-on", "never"], cwd: off.deep)
+        #expect(r.err.contains("disableDetectors (1 detector)"), "\(r.err)")
+    }
+
+    /// The fingerprint key beside a baseline is made owner-only and must stay private and random:
+    /// a key others can read, or one of a repeated byte, is refused (exit 64) naming the option.
+    @Test func fingerprintKeyIsPrivateAndRandom() throws {
+        let dir = try makeTempDir()
+        let baseline = dir.appendingPathComponent("baseline.json").path
+        #expect(try Binary.run(["verify", "--write-baseline", baseline, incident], cwd: packageRoot).status == 0)
+        let keyPath = baseline + ".key"
+        let mode = try FileManager.default.attributesOfItem(atPath: keyPath)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        #expect(try Binary.run(["verify", "--baseline", baseline, incident], cwd: packageRoot).status == 0)
+        // Readable by others: refused.
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: keyPath)
+        let open = try Binary.run(["verify", "--baseline", baseline, incident], cwd: packageRoot)
+        #expect(open.status == 64 && open.err.contains("--baseline") && open.err.contains("chmod 600"), "\(open.err)")
+        // All zeros: not random.
+        try FileManager.default.removeItem(atPath: keyPath)
+        FileManager.default.createFile(atPath: keyPath, contents: Data((String(repeating: "00", count: 32) + "\n").utf8),
+                                       attributes: [.posixPermissions: 0o600])
+        let zero = try Binary.run(["verify", "--baseline", baseline, incident], cwd: packageRoot)
+        #expect(zero.status == 64 && zero.err.contains("not random"), "\(zero.err)")
     }
 
     @Test(arguments: [

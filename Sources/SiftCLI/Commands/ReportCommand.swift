@@ -102,7 +102,7 @@ public enum ReportCommand: SiftCommand {
         let baseline = try VerifyCommand.baseline(from: options)
         // As verify: the fingerprint key beside the baseline, so guessable values fingerprint (hmac:)
         // as the baseline listed them.
-        if let b = options.value("baseline") { config.fingerprintKey = FingerprintKey.load(path: FingerprintKey.path(forBaseline: b)) }
+        if let b = options.value("baseline") { config.fingerprintKey = try VerifyCommand.fingerprintKey(FingerprintKey.path(forBaseline: b), option: "--baseline") }
 
         let verify = VerifyAnalysis(config: config)
         verify.keepSecretValues()

@@ -104,11 +104,18 @@ public enum VerifyCommand: SiftCommand {
 
     static func reported(_ f: Finding) -> Bool { reports.keeps(f) }
 
+    /// The fingerprint key beside a baseline (nil when there is none); a key that could be used against
+    /// the gate is a usage error naming the option.
+    static func fingerprintKey(_ path: String, option: String) throws -> [UInt8]? {
+        do { return try FingerprintKey.load(path: path) } catch { throw UsageError(error.description, about: option) }
+    }
+
     /// The verify configuration from `--config` and `--extra-field` (shared with `report`).
     static func config(from options: ParsedOptions) throws -> VerifyConfig {
         var config = VerifyConfig()
         if let path = options.value("config") {
-            config.merge(try ProjectConfig.load(path: path).verify)
+            let loaded = try ProjectConfig.load(path: path)
+            config.merge((options.flags.contains(ProjectConfig.searchedFlag) ? loaded.withoutLowerings : loaded).verify)
         }
         for name in options.all("extra-field") { config.addExtraField(name) }
         return config
@@ -127,10 +134,10 @@ public enum VerifyCommand: SiftCommand {
         let baseline = try baseline(from: options)
         // The fingerprint key lives beside the baseline; the first --write-baseline creates it.
         var keyWritten: String? = nil
-        if let b = options.value("baseline") { config.fingerprintKey = FingerprintKey.load(path: FingerprintKey.path(forBaseline: b)) }
+        if let b = options.value("baseline") { config.fingerprintKey = try fingerprintKey(FingerprintKey.path(forBaseline: b), option: "--baseline") }
         if let w = options.value("write-baseline") {
             let keyPath = FingerprintKey.path(forBaseline: w)
-            if let existing = FingerprintKey.load(path: keyPath) {
+            if let existing = try fingerprintKey(keyPath, option: "--write-baseline") {
                 if config.fingerprintKey == nil { config.fingerprintKey = existing }
             } else {
                 do {

@@ -56,6 +56,24 @@ import Testing
         #expect(outer.render(pretty: true) == "{\n  \"k\": 1.5,\n  \"nested\": {\n    \"a\": null,\n    \"b\": [\n      1,\n      \"x\\u2028\\\"\"\n    ]\n  },\n  \"z\": []\n}")
     }
 
+    /// Characters a terminal or a viewer acts on, or that reorder or hide text, are escaped in every
+    /// JSON pbsift writes: C0 and C1 controls, DEL, U+2028/2029, bidi marks, embeddings, overrides and
+    /// isolates, zero-width characters, U+FEFF; other non-ASCII text stays as it is.
+    @Test func controlsAndBidiCharactersAreEscaped() {
+        let cases: [(String, String)] = [
+            ("a\u{85}b", "a\\u0085b"), ("\u{9B}31m", "\\u009b31m"), ("\u{1B}[2J", "\\u001b[2J"),
+            ("x\u{202E}y", "x\\u202ey"), ("\u{202A}\u{202D}", "\\u202a\\u202d"), ("\u{2066}\u{2069}", "\\u2066\\u2069"),
+            ("\u{200B}\u{200F}", "\\u200b\\u200f"), ("\u{61C}", "\\u061c"), ("\u{FEFF}", "\\ufeff"),
+            ("é😀\u{2027}\u{2030}\u{A0}", "é😀\u{2027}\u{2030}\u{A0}"),
+        ]
+        for (input, escaped) in cases {
+            var w = JSONWriter(pretty: false)
+            w.string(input)
+            #expect(w.text == "\"" + escaped + "\"", "\(input.unicodeScalars.map { String($0.value, radix: 16) })")
+            #expect((try? JSONDocument(bytes: Array(w.text.utf8)).root.string) == input)
+        }
+    }
+
     @Test func aLargeDocumentReachesTheSinkInPieces() {
         var pieces: [String] = []
         let sink = OutputSink.memory { pieces.append($0) }

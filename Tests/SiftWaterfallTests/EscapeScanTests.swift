@@ -6,7 +6,7 @@ import Testing
 /// on plain and other filler.
 @Suite struct EscapeScanTests {
     static func byteByByte(_ u: [UInt8]) -> Bool {
-        u.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 }
+        u.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 >= 0x80 }
     }
 
     @Test func theWordTestIsTheByteTest() {

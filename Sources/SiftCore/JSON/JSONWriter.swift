@@ -130,7 +130,8 @@ public struct JSONWriter {
     }
 
     /// The inside of a string literal for the UTF-8 text `u`, handed to `emit` piece by piece (runs of
-    /// `u` that need no escaping, and escapes): `"`, `\`, controls, DEL and U+2028/2029 escaped. The one
+    /// `u` that need no escaping, and escapes): `"`, `\`, controls (C0 and C1), DEL, U+2028/2029 and the invisible and bidi characters
+    /// (`isInvisibleE2`, U+061C, U+FEFF) escaped as `\uXXXX`, so no terminal or viewer acts on them. The one
     /// escaping of every JSON writer.
     @inlinable
     public static func escape(_ u: UnsafeBufferPointer<UInt8>, _ emit: (UnsafeBufferPointer<UInt8>) -> Void) {
@@ -149,8 +150,18 @@ public struct JSONWriter {
             case 0x0D: rep = "\\r"
             case 0x09: rep = "\\t"
             case 0x00..<0x20, 0x7F: hex = UInt32(c)
-            case 0xE2 where i + 2 < n && u[i + 1] == 0x80 && (u[i + 2] == 0xA8 || u[i + 2] == 0xA9):
-                hex = u[i + 2] == 0xA8 ? 0x2028 : 0x2029
+            case 0xC2 where i + 1 < n && u[i + 1] >= 0x80 && u[i + 1] <= 0x9F:
+                // C1 controls (U+0080–U+009F: NEL, CSI…), which terminals act on.
+                hex = UInt32(u[i + 1])
+                skip = 2
+            case 0xD8 where i + 1 < n && u[i + 1] == 0x9C:
+                hex = 0x061C                                     // Arabic letter mark (bidi)
+                skip = 2
+            case 0xE2 where i + 2 < n && JSONWriter.isInvisibleE2(u[i + 1], u[i + 2]):
+                hex = 0x2000 | UInt32(u[i + 1] & 0x3F) << 6 | UInt32(u[i + 2] & 0x3F)
+                skip = 3
+            case 0xEF where i + 2 < n && u[i + 1] == 0xBB && u[i + 2] == 0xBF:
+                hex = 0xFEFF                                     // zero-width no-break space
                 skip = 3
             default:
                 i += 1
@@ -171,6 +182,14 @@ public struct JSONWriter {
             plain = i
         }
         if n > plain { emit(UnsafeBufferPointer(rebasing: u[plain..<n])) }
+    }
+
+    /// Whether U+2000 + the two continuation bytes `b1 b2` is a character that reorders or hides text:
+    /// zero-width and direction marks (U+200B–U+200F), the line and paragraph separators (U+2028,
+    /// U+2029), the bidi embeddings and overrides (U+202A–U+202E) and isolates (U+2066–U+2069).
+    @inlinable
+    public static func isInvisibleE2(_ b1: UInt8, _ b2: UInt8) -> Bool {
+        (b1 == 0x80 && ((b2 >= 0x8B && b2 <= 0x8F) || (b2 >= 0xA8 && b2 <= 0xAE))) || (b1 == 0x81 && b2 >= 0xA6 && b2 <= 0xA9)
     }
 
     /// A whole value; an object's keys sorted.

@@ -332,8 +332,8 @@ struct Bytes {
         }
     }
 
-    /// Whether `u` holds a byte `JSONWriter.escape` may replace: a control, `"`, `\`, DEL, or 0xE2
-    /// (the lead byte of U+2028/2029). Eight bytes at a time: a byte below 0x20 and a byte equal to
+    /// Whether `u` holds a byte `JSONWriter.escape` may replace: a control, `"`, `\`, DEL, or any byte
+    /// of a non-ASCII character (C1 controls, U+2028/2029, bidi and invisible marks). Eight bytes at a time: a byte below 0x20 and a byte equal to
     /// each of the others are found with the exact "has less" and "has zero" word tests, so nothing
     /// is missed (the escaping, given a text with nothing to escape, writes it as it is anyway).
     @inline(__always) static func mayNeedEscape(_ u: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -347,14 +347,14 @@ struct Bytes {
         while i &+ 8 <= n {
             let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
             if (w &- ones &* 0x20) & ~w & highs != 0 || hasZero(w ^ (ones &* 0x22)) || hasZero(w ^ (ones &* 0x5C))
-                || hasZero(w ^ (ones &* 0x7F)) || hasZero(w ^ (ones &* 0xE2)) {
+                || hasZero(w ^ (ones &* 0x7F)) || w & highs != 0 {
                 return true
             }
             i &+= 8
         }
         while i < n {
             let c = p[i]
-            if c < 0x20 || c == 0x22 || c == 0x5C || c == 0x7F || c == 0xE2 { return true }
+            if c < 0x20 || c == 0x22 || c == 0x5C || c == 0x7F || c >= 0x80 { return true }
             i &+= 1
         }
         return false

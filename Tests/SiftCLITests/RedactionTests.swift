@@ -1,5 +1,6 @@
 import Foundation
 import SiftCore
+import SiftTestSupport
 import SiftVerify
 import Testing
 
@@ -74,5 +75,28 @@ extension RedactionTests {
             #expect(once != text)
             #expect(r.text(Untrusted(once)).value == once, "\(once)")
         }
+    }
+}
+
+/// Once a header or cookie value is known to be secret, so is each secret it is made of: the bare
+/// token of `Bearer X`, the pair and the password of `Basic X`, each cookie value. Every copy of
+/// them in any other text is masked, not only the one beside its scheme or name.
+@Suite struct KnownValuePartsTests {
+    static func random(_ seed: UInt64, _ n: Int) -> String {
+        var g = SeededGenerator(seed: seed)
+        let a = Array("ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789")
+        return String((0..<n).map { _ in a[g.below(a.count)] })
+    }
+
+    @Test func thePartsOfAKnownValueAreMaskedAlone() {
+        let token = Self.random(11, 32), sid = Self.random(12, 24), password = Self.random(13, 14)
+        let basic = Base64.encode(Array(("deploy:" + password).utf8))
+        let r = Redactor(known: ["Bearer " + token, "sid=" + sid + "; lang=en", "Basic " + basic])
+        let text = "retry with \(token), cookie \(sid), user deploy/\(password), raw \(basic)"
+        let out = r.text(text.untrusted).value
+        for secret in [token, sid, password, basic] { #expect(!out.contains(secret), "\(out)") }
+        #expect(out.contains("deploy/") && out.contains("retry with "))
+        // Short parts (`lang=en`) are not secrets alone.
+        #expect(Redactor(known: ["sid=" + sid + "; lang=en"]).text("lang en".untrusted).value == "lang en")
     }
 }

@@ -537,13 +537,46 @@ struct ValueMatcher: Sendable {
     private(set) var values: [String] = []
 
     init(_ values: [String]) {
-        for v in Set(values) {
+        for v in Set(values.flatMap(ValueMatcher.withParts)) {
             let b = Array(v.utf8)
             guard b.count >= 4 else { continue }
             byPrefix[ValueMatcher.key(b, 0), default: []].append(b)
             self.values.append(v)
         }
         for k in byPrefix.keys { byPrefix[k]?.sort { $0.count > $1.count } }
+    }
+
+    /// Shortest part of a known value that is known too: shorter ones (`en`, `1`) are not secrets alone.
+    static let minPart = 8
+
+    /// A known value and the secrets it is made of, each known alone: a flagged header's credential
+    /// after its scheme word (`Bearer X`, `Token X`, `Basic X` and the user and password `X` decodes to),
+    /// and each value of a cookie or parameter list (`sid=Y; lang=en`). The bare token of a flagged
+    /// `Authorization` is masked wherever else it appears, not only beside its scheme.
+    static func withParts(_ value: String) -> [String] {
+        var out = [value]
+        func add(_ part: Substring) {
+            let p = part.trimmingCharacters(in: .whitespaces)
+            if p.utf8.count >= minPart && p != value { out.append(p) }
+        }
+        if let space = value.firstIndex(of: " ") {
+            let scheme = value[..<space].lowercased()
+            let rest = value[value.index(after: space)...]
+            if ["bearer", "token", "basic", "digest", "bot", "sso-key", "apikey", "api-key", "hmac"].contains(scheme) {
+                add(rest)
+                if scheme == "basic", let decoded = Base64.decode(rest.trimmingCharacters(in: .whitespaces)),
+                   let text = String(validating: decoded, as: UTF8.self), let colon = text.firstIndex(of: ":") {
+                    add(Substring(text))
+                    add(text[text.index(after: colon)...])
+                }
+            }
+        }
+        if value.contains("=") {
+            for pair in value.split(separator: ";") + (value.contains(";") ? [] : value.split(separator: "&")) {
+                if let eq = pair.firstIndex(of: "=") { add(pair[pair.index(after: eq)...]) }
+            }
+        }
+        return out
     }
 
     @inline(__always) static func key<C: RandomAccessCollection>(_ b: C, _ i: C.Index) -> UInt32 where C.Element == UInt8 {

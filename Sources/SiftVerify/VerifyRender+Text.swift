@@ -11,7 +11,9 @@ extension VerifyRender {
             let group = f.input + "\u{0}" + (f.file ?? "")
             if group != lastGroup {
                 if lastGroup != nil { out += "\n" }
-                out += Escape.terminal(f.input) + (f.file.map { "  " + Escape.terminal($0) } ?? "") + "\n"
+                // A file that is the input itself (a `.jsonl` given alone, `-`) is named once.
+                let file = f.file.flatMap { $0 == f.input || f.input.hasSuffix("/" + $0) ? nil : $0 }
+                out += Escape.terminal(f.input) + (file.map { "  " + Escape.terminal($0) } ?? "") + "\n"
                 lastGroup = group
                 lastRecord = nil
             }

@@ -32,6 +32,18 @@ import SiftCore
         }
     }
 
+    /// A request that timed out after 30 s has `time` 30 000 ms, the silence in `wait`: DevTools and
+    /// pbsift read the same 30 s back, not the milliseconds before the silence.
+    @Test func aTimeoutKeepsItsWholeTime() throws {
+        let (path, doc) = try har(Self.incident)
+        let entries = doc["log", "entries"]?.elements ?? []
+        let timeout = try #require(entries.first { $0["response", "status"]?.int == 0 && ($0["time"]?.double ?? 0) > 1000 })
+        #expect(timeout["time"]?.double == 30_000)
+        let timings = ["blocked", "dns", "connect", "send", "wait", "receive"].compactMap { timeout["timings", $0]?.double }.filter { $0 > 0 }
+        #expect(abs(timings.reduce(0, +) - 30_000) < 0.01, "\(timings)")
+        #expect(runCLI(["waterfall", path]).out.contains("30.0 s"))
+    }
+
     /// The round trip keeps sessions, request ids and correlation the same too.
     @Test func roundTripKeepsSessionsAndIds() throws {
         let (path, _) = try har(Self.example)

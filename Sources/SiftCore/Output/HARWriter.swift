@@ -7,7 +7,8 @@ import Foundation
 ///   entries of one record share its `_recordId` (so `pbsift` reads them back as one record).
 /// - `startedDateTime` is the transaction's `fetchStart`; `timings` are milliseconds laid end to end
 ///   (`blocked`, `dns`, `connect`, `send`, `wait`, `receive`), -1 where a phase does not apply, and
-///   `ssl` inside `connect`; `time` is their sum without `ssl`.
+///   `ssl` inside `connect`; `time` is their sum without `ssl`, or the record's whole `duration` when
+///   that is longer (a timeout: the silent rest is in `wait`).
 /// - What HAR has no place for is kept in `_`-prefixed fields: `_recordId`, `_seq`, `_ts`,
 ///   `_url`, `_statusCode`, `_requestId`, `_echoedRequestId`, `_source`, `_kind`, `_category`, `_label`, `_operation`,
 ///   `_state`, `_duration`, `_error`, `_taskStart`, `_taskEnd`, `_fetchType`, `_reusedConnection`,
@@ -129,6 +130,25 @@ public final class HARWriter: Analysis {
                              ("receive", "responseStart", "responseEnd")] {
             phase(name, t(a), t(b))
             if timings[name] == .int(-1) { timings[name] = .int(0) }   // required, never -1
+        }
+        // A request that timed out or failed has phases only up to where it stopped; its record's
+        // `duration` is the whole time. HAR's `time` is the whole time too, the silent rest in `wait`,
+        // so a viewer reads back the 30 s a timeout took, not the 3 ms before the silence.
+        // With several transactions (redirects), the last one's whole time runs from its own start
+        // to the record's end (`metrics.taskStart` + `duration`).
+        if isLast, let d = j["duration"]?.double, d.isFinite, d >= 0, d < 1e9 {
+            let durationUs = Int64(d * 1_000_000)
+            let taskStart = micros(j["metrics", "taskStart"])
+            var wholeUs: Int64 = isFirst ? durationUs : 0
+            if let taskStart, let fetch, fetch >= taskStart, fetch - taskStart <= durationUs {
+                wholeUs = durationUs - (fetch - taskStart)
+            }
+            if wholeUs > totalUs {
+                var waitMs = 0.0
+                if case .double(let w) = timings["wait"] ?? .int(0) { waitMs = w }
+                timings["wait"] = .double(waitMs + Double(wholeUs - totalUs) / 1000)
+                totalUs = wholeUs
+            }
         }
         let started = fetch ?? micros(j["ts"]) ?? 0
         e["startedDateTime"] = .string(Timestamp.format(Double(started) / 1_000_000, micro: true))

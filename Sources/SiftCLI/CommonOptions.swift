@@ -16,7 +16,9 @@ public enum CommonOptionTable {
         [
             OptionSpec("format", short: "f", value: "format", help: "Output format.", allowed: formats,
                        default: formats.first),
-            OptionSpec("json", help: "Same as --format json."),
+            formats.contains("json") || !formats.contains("har")
+                ? OptionSpec("json", help: "Same as --format json.")
+                : OptionSpec("json", help: "Same as --format har (HAR is JSON)."),
             OptionSpec("output", short: "o", value: "file",
                        help: "Write the report to this file instead of standard output.", takesPath: true),
             OptionSpec("fail-on", value: "severity",
@@ -156,13 +158,16 @@ public struct CommonOptions: Sendable {
     public init(_ parsed: ParsedOptions, spec: CommandSpec, io: CommandIO) throws {
         var format = parsed.value("format") ?? spec.formats.first ?? "text"
         if parsed.flag("json") {
-            if let given = parsed.value("format"), given != "json" {
+            if let given = parsed.value("format"), given != "json", !(given == "har" && !spec.formats.contains("json")) {
                 throw UsageError("conflicts with '--format \(given)'", about: "--json")
             }
-            guard spec.formats.contains("json") else {
+            if spec.formats.contains("json") {
+                format = "json"
+            } else if spec.formats.contains("har") {
+                format = "har"   // HAR is JSON: `--json` asks for it
+            } else {
                 throw UsageError.invalid("json", for: "--format <format>", expected: "one of " + Self.quotedList(spec.formats))
             }
-            format = "json"
         }
         self.format = format
         let output = parsed.value("output")

@@ -44,6 +44,13 @@ import SiftCore
         #expect(runCLI(["waterfall", path]).out.contains("30.0 s"))
     }
 
+    /// `--json`, which every command's help offers, gives the HAR (HAR is JSON); `--format json` does not exist here.
+    @Test func jsonFlagGivesTheHAR() throws {
+        let a = runCLI(["har", "--json", Self.example]), b = runCLI(["har", Self.example])
+        #expect(a.status == b.status && a.out == b.out && a.out.hasPrefix("{"), "\(a.err)")
+        #expect(runCLI(["har", "--json", "--format", "har", Self.example]).out == b.out)
+    }
+
     /// The round trip keeps sessions, request ids and correlation the same too.
     @Test func roundTripKeepsSessionsAndIds() throws {
         let (path, _) = try har(Self.example)

@@ -58,9 +58,15 @@ extension ShowReport {
         [source, kind, category, label].compactMap { $0 }.joined(separator: " · ")
     }
 
+    /// When it started and ended: a record's `ts` is when it was written, at the request's end.
     var whenLine: String {
-        var s = "at " + (ts.map { Timestamp.format($0) } ?? "?")
-        if let d = durationMs { s += ", took " + Human.duration(ms: d) }
+        var s: String
+        if let ts, let d = durationMs, d.isFinite, d >= 0 {
+            s = "from " + Timestamp.format(ts - d / 1000) + " to " + Timestamp.format(ts) + ", took " + Human.duration(ms: d)
+        } else {
+            s = "at " + (ts.map { Timestamp.format($0) } ?? "?")
+            if let d = durationMs { s += ", took " + Human.duration(ms: d) }
+        }
         if let v = httpVersion { s += ", " + v }
         return s
     }

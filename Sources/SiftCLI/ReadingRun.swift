@@ -23,7 +23,7 @@ struct ReadingRun {
 
     /// Rules whose finding means a check stopped at a bound: the input was not checked in full
     /// (exit status 2, whatever a baseline or `--fail-on` says).
-    static let boundRules: Set<String> = [VerifyRules.boundRule, CorrelationRules.boundRule]
+    static let boundRules: Set<RuleID> = [VerifyRule.bound.id, CorrelationRule.limit.id]
 
     /// Resolves the report options and the scope (unless `scoped` is false: the command keeps
     /// `--session` for itself). Throws `UsageError` for a value the parser could not judge.
@@ -73,7 +73,7 @@ struct ReadingRun {
 
     /// Whether something was not read or checked in full: an input, a log, or a check stopped at a bound.
     var incomplete: Bool {
-        outcome.anyIncomplete || !logErrors.isEmpty || outcome.findings.contains { Self.boundRules.contains($0.rule) }
+        outcome.anyIncomplete || !logErrors.isEmpty || outcome.findings.contains { Self.boundRules.contains($0.ruleID) }
     }
 
     /// The one exit-status rule: 2 when `incomplete` (it wins), else 1 when one of `findings` (the

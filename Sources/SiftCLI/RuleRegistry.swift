@@ -7,12 +7,11 @@ import SiftWaterfall
 /// waterfall's and the correlation's. A finding whose rule is not here is a bug (a test runs every
 /// command and checks). `pbsift rules` prints it; a new rule joins by being declared with its analysis.
 public enum RuleRegistry {
-    public static let all: [Rule] = {
-        var seen = Set<String>()
-        let declared = ReaderRules.all + VerifyRules.rules + WaterfallRule.all + CorrelationRules.all
-        return declared.filter { seen.insert($0.id).inserted }
-            .sorted { $0.family != $1.family ? $0.family < $1.family : $0.id < $1.id }
-    }()
+    /// Every declared rule, as declared: an id declared twice is here twice (a test fails on it).
+    public static let declared: [Rule] = ReaderRules.all + VerifyRules.rules + WaterfallRule.rules + CorrelationRule.rules
+
+    /// Every rule, by family and id.
+    public static let all: [Rule] = declared.sorted { $0.family != $1.family ? $0.family < $1.family : $0.id < $1.id }
 
     private static let byId: [String: Rule] = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
 

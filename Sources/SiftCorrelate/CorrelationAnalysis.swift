@@ -287,7 +287,7 @@ public final class CorrelationAnalysis: Analysis {
         let what = droppedSessions == 0 ? "\(droppedRequests) network records"
             : "\(droppedSessions) sessions (\(droppedRequests) network records)"
         let held = droppedSessions == 0 ? "records" : "records and sessions"
-        return [Finding(rule: CorrelationRules.catalogue[CorrelationRules.boundRule], severity: .medium, input: limitInput ?? "-",
+        return [Finding(rule: CorrelationRule.limit.id, severity: .medium, input: limitInput ?? "-",
                         message: "\(what) beyond "
                             + (droppedByCount ? "the limit of \(maxRequests) records" : "\(Human.bytes(maxBytes)) of \(held) held")
                             + " were not kept for the join: "

@@ -207,7 +207,7 @@ public enum Correlator {
                 && ((minted != nil && echoed != nil) ? minted != echoed : r.requestId != r.echoedRequestId)
             let status: CorrelationStatus = mismatch ? .idMismatch : (lineIdx.isEmpty ? .clientOnly : .matched)
             if mismatch {
-                findings.append(Finding(rule: CorrelationRules.catalogue["correlation.echo-mismatch"], severity: .medium, input: r.input, file: r.file,
+                findings.append(Finding(rule: CorrelationRule.echoMismatch.id, severity: .medium, input: r.input, file: r.file,
                                         sessionId: r.sessionId, seq: r.seq, line: r.line, recordId: r.recordId,
                                         location: "echoedRequestId",
                                         message: "the server echoed \(r.echoedRequestId ?? "") for the minted \(r.requestId ?? ""): something between app and server rewrote the request id"))
@@ -430,7 +430,7 @@ public enum Correlator {
             var why = "the server line \(p.line.file):\(p.line.line) (\(p.line.parsed.format)) reports \(fmt(d)) ms, more than the device's whole request (\(fmt(whole)) ms): not used"
             let ratio = d / max(whole, 0.001)
             if ratio > 500 { why += "; is its duration in another unit (read as \(p.line.parsed.format)'s; --log-format)?" }
-            findings.append(Finding(rule: CorrelationRules.catalogue["correlation.server-time-implausible"], severity: .medium, input: e.input, file: e.file,
+            findings.append(Finding(rule: CorrelationRule.serverTimeImplausible.id, severity: .medium, input: e.input, file: e.file,
                                     sessionId: e.sessionId, seq: e.seq, line: e.line, recordId: e.recordId,
                                     location: "\(p.line.file):\(p.line.line)", message: why))
         }
@@ -444,14 +444,14 @@ public enum Correlator {
     static func skewFindings(_ skew: ClockSkew, input: String) -> [Finding] {
         var out: [Finding] = []
         if let field = skew.seconds, let text = skew.textSeconds {
-            out.append(Finding(rule: CorrelationRules.catalogue["correlation.skew-disagreement"], severity: .medium, input: input, location: "clockSkew",
+            out.append(Finding(rule: CorrelationRule.skewDisagreement.id, severity: .medium, input: input, location: "clockSkew",
                                message: String(format: "lines where a request id appears only inside free text (%d samples) put the clock skew at %+.3f s, the lines with it in a request-id field (%d samples) at %+.3f s: the free-text lines were not used", skew.textSamples, text, skew.fieldSamples, field)))
         }
         if let s = skew.seconds, abs(s) >= 1800 - 120 {
             let steps = (s / 1800).rounded()
             if abs(s - steps * 1800) <= 120 {
                 let hours = steps / 2
-                out.append(Finding(rule: CorrelationRules.catalogue["correlation.skew-whole-hours"], severity: .medium, input: input, location: "clockSkew",
+                out.append(Finding(rule: CorrelationRule.skewWholeHours.id, severity: .medium, input: input, location: "clockSkew",
                                    message: String(format: "the server clock is %@ the device's by %g h (%+.0f s): are the server logs in local time? (--log-timezone)", s > 0 ? "ahead of" : "behind", abs(hours), s)))
             }
         }

@@ -273,12 +273,12 @@ public struct SupportReport: Sendable {
 
     /// Rules that are about a credential reaching the export.
     public static func isLeak(_ f: Finding) -> Bool {
-        (f.family?.isLeak ?? false) || f.rule == "policy.frame-in-export"
+        (f.family?.isLeak ?? false) || f.ruleID == ReaderRule.frameInExport.id
     }
 
     /// Rules where the SDK's own contract was broken (a listed name whose value is not `***`).
-    public static let contractRules: Set<String> = ["redaction.header", "redaction.query", "redaction.body-field",
-                                                    "redaction.metadata-field"]
+    public static let contractRules: Set<RuleID> = [VerifyRule.header.id, VerifyRule.query.id, VerifyRule.bodyField.id,
+                                                    VerifyRule.metadataField.id]
 
     /// One line each: did credentials leak, is the export intact, what failed, what was slow and
     /// why, what the server said. Plain text (renderers escape and style it).
@@ -290,7 +290,7 @@ public struct SupportReport: Sendable {
         let unreadText = "\(unread.count) input\(unread.count == 1 ? "" : "s") not read in full ("
             + unread.map { "\($0.path): \($0.errors.first ?? $0.status.rawValue)" }.joined(separator: "; ") + ")"
         // A bound that stopped verify's checks (`verify.bound`): that part was not checked.
-        let bounds = findings.filter { $0.rule == VerifyRules.boundRule }
+        let bounds = findings.filter { $0.ruleID == VerifyRule.bound.id }
         let boundText = "\(bounds.count) value\(bounds.count == 1 ? "" : "s") not checked in full ("
             + bounds.prefix(2).map(\.message).joined(separator: "; ") + (bounds.count > 2 ? "; …" : "") + ")"
         if leaks.isEmpty && !unread.isEmpty {
@@ -300,7 +300,7 @@ public struct SupportReport: Sendable {
         } else if leaks.isEmpty {
             lines.append(("credentials", true, "No credential found in the export."))
         } else {
-            let broken = leaks.filter { SupportReport.contractRules.contains($0.rule) }.count
+            let broken = leaks.filter { SupportReport.contractRules.contains($0.ruleID) }.count
             let worst = leaks.map(\.severity).max() ?? .high
             let prints = Set(leaks.compactMap(\.fingerprint)).count
             var t = leaks.count == findings.count

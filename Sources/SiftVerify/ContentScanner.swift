@@ -10,7 +10,7 @@ import Darwin
 /// A finding before it is placed at a record: the value is turned into a preview and a fingerprint
 /// as soon as the record is done, and never stored beyond that.
 struct RawHit {
-    var rule: String
+    var rule: RuleID
     var severity: Severity
     var location: String
     var value: String
@@ -161,7 +161,7 @@ final class ContentScanner {
     let maxJSONDepth = 256
 
     /// The rule of a bound that stopped the checks: the input is not verified in full (exit status 2).
-    static let boundRule = "verify.bound"
+    static let boundRule = VerifyRule.bound.id
 
     /// Reports that a bound left bytes at `location` unchecked (once per location and bound).
     func bound(_ message: String, location: String) {
@@ -469,7 +469,7 @@ final class ContentScanner {
         for h in scratch {
             let d = engine.detectors[h.detector]
             let value = String(decoding: UnsafeBufferPointer(rebasing: b[h.start..<h.end]), as: UTF8.self)
-            var message = d.rule == "redaction.url-userinfo"
+            var message = d.rule == VerifyRule.urlUserinfo.id
                 ? "a URL carries a password in its userinfo"
                 : "the value looks like \(article(d.title))"
             if h.severity < d.severity {
@@ -625,7 +625,7 @@ final class ContentScanner {
     }
 
     /// A value under a listed name that is not exactly `***`: high, critical when it also has a credential shape.
-    func breach(_ rule: String, what: String, value b: UnsafeBufferPointer<UInt8>, location: String) {
+    func breach(_ rule: RuleID, what: String, value b: UnsafeBufferPointer<UInt8>, location: String) {
         let shape = engine.shapeOf(b)
         var message = "\(what) is on the SDK's redaction list but its value is not ***"
         if let shape { message += "; it looks like \(article(shape.title))" }
@@ -698,7 +698,7 @@ final class ContentScanner {
     }
 
     /// Walks a value: under `names` (when given) a listed key must hold `***`; every string gets the detectors.
-    func walk(_ v: JSONValue, _ loc: inout Loc, names: NameSet?, rule: String, what: String, listed: Bool, hints: NameHints) {
+    func walk(_ v: JSONValue, _ loc: inout Loc, names: NameSet?, rule: RuleID?, what: String, listed: Bool, hints: NameHints) {
         switch v.kind {
         case .object:
             v.forEachMemberName { k, x in
@@ -719,7 +719,7 @@ final class ContentScanner {
             }
         case .string:
             withStringBytes(v) { b in
-                if listed {
+                if listed, let rule {
                     if !b.isEmpty && !ContentScanner.isMask(b) {
                         breach(rule, what: "\(what) '\(clipName(loc.lastKey ?? ""))'", value: b, location: loc.render())
                     }
@@ -731,14 +731,14 @@ final class ContentScanner {
                     } else {
                         percentEncoded(b, since: mark) { loc.render() }
                         // A JSON document serialised into a metadata value: its names are on the same list.
-                        if names != nil && jsonInString < 3 && looksLikeJSON(b, level: 0) {
+                        if let rule, names != nil && jsonInString < 3 && looksLikeJSON(b, level: 0) {
                             innerDocument(b, shapeHitsFrom: mark, location: loc.render(), rule: rule, what: what)
                         }
                     }
                 }
             }
         case .number:
-            if listed {
+            if listed, let rule {
                 let raw = Array(v.rawBytes)
                 raw.withUnsafeBufferPointer { breach(rule, what: "\(what) '\(clipName(loc.lastKey ?? ""))'", value: $0, location: loc.render()) }
             }
@@ -773,7 +773,7 @@ final class ContentScanner {
             }
         } else {
             var loc = Loc(location, jsonPath: false)
-            walk(v, &loc, names: nil, rule: "", what: "", listed: false, hints: [])
+            walk(v, &loc, names: nil, rule: nil, what: "", listed: false, hints: [])
         }
     }
 
@@ -785,7 +785,7 @@ final class ContentScanner {
             let (nameMember, valueMember) = ContentScanner.nameAndValue(h)
             guard let nameNode = nameMember, nameNode.isString, let value = valueMember else {
                 var loc = Loc("\(side).headers[\(index)]", jsonPath: false)
-                walk(h, &loc, names: nil, rule: "", what: "", listed: false, hints: [])
+                walk(h, &loc, names: nil, rule: nil, what: "", listed: false, hints: [])
                 return
             }
             // The name's facts from its bytes (cached); its text is made only for a location or a message.
@@ -797,7 +797,7 @@ final class ContentScanner {
                 if facts.headerListed {
                     if !ContentScanner.isMask(b) {
                         let name = name()
-                        breach("redaction.header", what: "header '\(clipName(name))'", value: b, location: "\(side).headers[\(clipName(name))]")
+                        breach(VerifyRule.header.id, what: "header '\(clipName(name))'", value: b, location: "\(side).headers[\(clipName(name))]")
                     }
                     return
                 }
@@ -807,7 +807,7 @@ final class ContentScanner {
                     if facts.linkHeader {
                         linkHeader(b, location: location, header: name)
                     } else {
-                        url(b, location: location, queryRule: "redaction.url-in-header", header: name)
+                        url(b, location: location, queryRule: VerifyRule.urlInHeader.id, header: name)
                     }
                 } else {
                     shapes(b, hints: facts.hints) { "\(side).headers[\(clipName(name()))]" }
@@ -844,7 +844,7 @@ final class ContentScanner {
             if b[i] == UInt8(ascii: "<") {
                 var e = i + 1
                 while e < b.count && b[e] != UInt8(ascii: ">") { e += 1 }
-                url(UnsafeBufferPointer(rebasing: b[(i + 1)..<e]), location: location, queryRule: "redaction.url-in-header", header: header)
+                url(UnsafeBufferPointer(rebasing: b[(i + 1)..<e]), location: location, queryRule: VerifyRule.urlInHeader.id, header: header)
                 // The text between URLs (parameters) still gets the detectors.
                 if i > scanned { shapes(UnsafeBufferPointer(rebasing: b[scanned..<i]), hints: []) { location } }
                 i = e + 1
@@ -858,7 +858,7 @@ final class ContentScanner {
 
     /// A URL: the password of its userinfo, its listed query (and fragment) parameters, detectors elsewhere.
     /// A URL found clean is remembered (`cleanURLs`): records repeat their endpoints.
-    func url(_ b: UnsafeBufferPointer<UInt8>, location: String, queryRule: String, header: String? = nil) {
+    func url(_ b: UnsafeBufferPointer<UInt8>, location: String, queryRule: RuleID, header: String? = nil) {
         // What the checks find in a URL depends on its bytes alone (the rule, the header and the location
         // only name what they find; the line's stem offsets only let clean parts be skipped), except that
         // its parameter names are checked as values only in a line holding some stem (`scanName`): the
@@ -875,7 +875,7 @@ final class ContentScanner {
     private let cleanURLs = ByteMemo(.urls)
 
     /// `url`'s checks.
-    private func urlChecks(_ b: UnsafeBufferPointer<UInt8>, location: String, queryRule: String, header: String?) {
+    private func urlChecks(_ b: UnsafeBufferPointer<UInt8>, location: String, queryRule: RuleID, header: String?) {
         let n = b.count
         // When `b` is the value as it stands in the line (no escape: the raw range is the text and its two
         // quotes), each part is prefiltered by its own raw range rather than the whole URL's.
@@ -907,7 +907,7 @@ final class ContentScanner {
                 ?? "the URL carries \(what) in its userinfo"
             if let shape { message += "; it looks like \(article(shape.title))" }
             let severity: Severity = shape != nil ? .critical : userOnly ? .medium : .high
-            hits.append(RawHit(rule: "redaction.url-userinfo", severity: severity, location: location,
+            hits.append(RawHit(rule: VerifyRule.urlUserinfo.id, severity: severity, location: location,
                                value: String(decoding: value, as: UTF8.self), message: message))
         }
         // Detectors over scheme, authority and path (the password was reported above).
@@ -967,11 +967,11 @@ final class ContentScanner {
         }
         if q > f { q = f }
         if q < f {
-            params(UnsafeBufferPointer(rebasing: b[(q + 1)..<f]), sigil: "?", location: location, rule: "redaction.query",
+            params(UnsafeBufferPointer(rebasing: b[(q + 1)..<f]), sigil: "?", location: location, rule: VerifyRule.query.id,
                    header: nil, onlyListed: true)
         }
         if f + 1 < n {
-            params(UnsafeBufferPointer(rebasing: b[(f + 1)..<n]), sigil: "#", location: location, rule: "redaction.query",
+            params(UnsafeBufferPointer(rebasing: b[(f + 1)..<n]), sigil: "#", location: location, rule: VerifyRule.query.id,
                    header: nil, onlyListed: true)
         }
     }
@@ -979,7 +979,7 @@ final class ContentScanner {
     /// `a=1&b=2` of a query or fragment (`onlyListed`: only the listed names are checked).
     /// `rawStart`: where `b` starts in the line when it stands there as is; a value that needs no decoding
     /// is then prefiltered by its own raw range.
-    private func params(_ b: UnsafeBufferPointer<UInt8>, sigil: String, location: String, rule: String, header: String?,
+    private func params(_ b: UnsafeBufferPointer<UInt8>, sigil: String, location: String, rule: RuleID, header: String?,
                         onlyListed: Bool = false, rawStart: Int? = nil) {
         // Values are percent-decoded: the raw-line prefilter does not apply to them.
         let saved = rawRange
@@ -1261,7 +1261,7 @@ final class ContentScanner {
                 if !listed { scanName(String(decoding: name, as: UTF8.self)) { loc } }
                 value.withUnsafeBufferPointer { v in
                     if listed {
-                        if !v.isEmpty && !ContentScanner.isMask(v) { breach("redaction.form-field", what: "form field '\(nameText)'", value: v, location: loc) }
+                        if !v.isEmpty && !ContentScanner.isMask(v) { breach(VerifyRule.formField.id, what: "form field '\(nameText)'", value: v, location: loc) }
                     } else {
                         shapes(v, hints: name.withUnsafeBufferPointer { NameHints.of(raw: $0) }) { loc }
                     }
@@ -1333,7 +1333,7 @@ final class ContentScanner {
         if headerEnd > 0 { shapes(UnsafeBufferPointer(rebasing: b[0..<headerEnd]), hints: []) { loc } }
         if !name.isEmpty && formNames.contains(name) {
             if !body.isEmpty && !ContentScanner.isMask(body) {
-                breach("redaction.multipart-field", what: "multipart field '\(nameText)'", value: body, location: loc)
+                breach(VerifyRule.multipartField.id, what: "multipart field '\(nameText)'", value: body, location: loc)
             }
             return
         }
@@ -1629,13 +1629,13 @@ final class ContentScanner {
         }
         let raw = UnsafeBufferPointer(rebasing: b[s..<e])
         if !isString {
-            breach("redaction.body-field", what: "body field '\(clipName(innermostKey()))'", value: raw, location: path())
+            breach(VerifyRule.bodyField.id, what: "body field '\(clipName(innermostKey()))'", value: raw, location: path())
             return
         }
         func handle(_ v: UnsafeBufferPointer<UInt8>, _ rawRange: Range<Int>?) {
             if listed {
                 if !v.isEmpty && !ContentScanner.isMask(v) {
-                    breach("redaction.body-field", what: "body field '\(clipName(innermostKey()))'", value: v, location: path())
+                    breach(VerifyRule.bodyField.id, what: "body field '\(clipName(innermostKey()))'", value: v, location: path())
                 }
             } else {
                 let before = hits.count
@@ -1661,7 +1661,7 @@ final class ContentScanner {
     /// already (from `shapeHitsFrom`): only the inner breaches are kept, and a shape hit on the same value
     /// gives way to the breach.
     func innerDocument(_ v: UnsafeBufferPointer<UInt8>, shapeHitsFrom before: Int, location: String,
-                       rule: String = "redaction.body-field", what: String = "body field") {
+                       rule: RuleID = VerifyRule.bodyField.id, what: String = "body field") {
         jsonInString += 1
         defer { jsonInString -= 1 }
         let saved = rawRange
@@ -1669,8 +1669,8 @@ final class ContentScanner {
         defer { rawRange = saved }
         let mid = hits.count
         jsonText(v, location: location, ownStems: true)
-        var breaches = hits[mid...].filter { $0.rule == "redaction.body-field" }
-        if rule != "redaction.body-field" {
+        var breaches = hits[mid...].filter { $0.rule == VerifyRule.bodyField.id }
+        if rule != VerifyRule.bodyField.id {
             for k in breaches.indices {
                 breaches[k].rule = rule
                 if breaches[k].message.hasPrefix("body field ") { breaches[k].message = what + breaches[k].message.dropFirst(10) }

@@ -48,7 +48,7 @@ final class DetectorEngine: @unchecked Sendable {
     let maxCandidates = 4096
 
     init(disabled: Set<String> = []) {
-        let all = detectorCatalogue.filter { !disabled.contains($0.id) && !disabled.contains($0.rule) }
+        let all = detectorCatalogue.filter { !disabled.contains($0.id) && !disabled.contains($0.rule.id) }
         detectors = all
         var table = [UInt16](repeating: 0, count: 65536)
         var buckets: [[(anchor: [UInt8], detector: Int)]] = []

@@ -17,7 +17,10 @@ struct DetMatch: Sendable, Equatable {
 struct Detector: Sendable {
     /// `jwt`, `aws-access-key`, …; the rule id is `secret.<id>` unless `rule` says otherwise.
     let id: String
-    let rule: String
+    /// The rule its hits are raised for, declared by this table row.
+    let rule: RuleID
+    /// The rule as `pbsift rules`, the man page and SARIF show it.
+    let declaration: Rule
     let title: String
     let severity: Severity
     /// Case-sensitive literals (at least 2 bytes). The detector runs only where one appears.
@@ -33,11 +36,18 @@ struct Detector: Sendable {
     /// A match is what it says whatever its bytes look like (a private key's armour): never lowered as a placeholder.
     var neverPlaceholder = false
 
-    init(_ id: String, _ title: String, _ severity: Severity, anchors: [String], rule: String? = nil,
+    init(_ id: String, _ title: String, _ severity: Severity, anchors: [String], rule: VerifyRule? = nil,
          hints: NameHints = [], whole: (@Sendable (ScanInput) -> DetMatch?)? = nil, urlStructural: Bool = false,
          generic: Bool = false, match: @escaping @Sendable (ScanInput, Int, Int) -> DetMatch?) {
         self.id = id
-        self.rule = rule ?? "secret." + id
+        let declaration = rule?.rule ?? Rule(
+            "secret." + id, severity, "A value has the shape of a \(title)",
+            detail: generic
+                ? "Context detector: \(title). Reported only with a credential-like name nearby, never on shape or entropy alone."
+                : "Value-shape detector: \(title), found anywhere in a record, a body or a blob, under any name.",
+            help: "Rotate the credential, then find which code path recorded it.")
+        self.declaration = declaration
+        self.rule = declaration.ref
         self.title = title
         self.severity = severity
         self.anchors = anchors
@@ -553,7 +563,7 @@ let detectorCatalogue: [Detector] = {
               ProviderShapes.allows(t, name: a.nameStart..<a.nameEnd, value: v) else { return nil }
         return a.value
     })
-    d.append(Detector("url-userinfo", "password in URL userinfo", .high, anchors: ["://"], rule: "redaction.url-userinfo",
+    d.append(Detector("url-userinfo", "password in URL userinfo", .high, anchors: ["://"], rule: .urlUserinfo,
                       urlStructural: true) { t, p, len in
         urlPassword(t, p + len)
     })

@@ -216,7 +216,7 @@ extension ContentScanner {
         }
         guard hits.count > mark else { return false }
         let value = String(decoding: UnsafeBufferPointer(rebasing: b[span]), as: UTF8.self)
-        var rules = Set<String>()
+        var rules = Set<RuleID>()
         var found: [RawHit] = []
         for var h in hits[mark...] {
             if h.bound { found.append(h); continue }

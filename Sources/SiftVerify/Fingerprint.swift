@@ -22,18 +22,19 @@ import SiftCore
 ///   rule, the session and the location: it says where, never what.
 public enum Fingerprint {
     /// The rules whose values people choose (passwords): never lowered as placeholders.
-    static func humanChosen(_ rule: String) -> Bool {
-        rule.hasPrefix("redaction.") || rule == "secret.password-assignment" || rule == "secret.basic-auth"
-            || rule == "secret.curl-user"
+    static func humanChosen(_ rule: RuleID) -> Bool {
+        rule.family == .redaction || humanChosenDetectors.contains(rule)
     }
+    private static let humanChosenDetectors = Set(
+        detectorCatalogue.filter { ["password-assignment", "basic-auth", "curl-user"].contains($0.id) }.map(\.rule))
 
     /// The fingerprint of `value` reported under `rule` at `place` (session and location).
-    static func of(_ value: String, rule: String, place: String, key: [UInt8]?) -> String {
+    static func of(_ value: String, rule: RuleID, place: String, key: [UInt8]?) -> String {
         guard SecretMask.isGuessable(value) else { return SecretMask.fingerprint(value) }
         if let key {
             return "hmac:" + SHA256.hex(Array(hmac(key: key, Array(value.utf8)).prefix(8)))
         }
-        return "loc:" + String(SHA256.hexDigest(Array((rule + "\u{0}" + place).utf8)).prefix(16))
+        return "loc:" + String(SHA256.hexDigest(Array((rule.id + "\u{0}" + place).utf8)).prefix(16))
     }
 
     /// HMAC-SHA-256 (RFC 2104).

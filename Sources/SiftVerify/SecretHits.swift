@@ -5,11 +5,11 @@ import SiftCore
 public struct SecretHit: Sendable, Hashable {
     /// The raw value (never print it).
     public var value: String
-    public var rule: String
+    public var rule: RuleID
     public var severity: Severity
     /// Where in the record (`request.headers[Cookie]`).
     public var location: String
-    public init(value: String, rule: String, severity: Severity, location: String) {
+    public init(value: String, rule: RuleID, severity: Severity, location: String) {
         self.value = value
         self.rule = rule
         self.severity = severity
@@ -40,7 +40,7 @@ public final class SecretHitFinder: @unchecked Sendable {
         // A record mapped from input that held a name twice (a HAR entry) carries each copy mapped
         // (as many as the budget of later copies let the reader map; the rest are a bound).
         if record.duplicateNames.contains(where: { $0.checked < $0.count }) {
-            all.append(RawHit(rule: VerifyRules.boundRule, severity: .high, location: "record", value: "",
+            all.append(RawHit(rule: VerifyRule.bound.id, severity: .high, location: "record", value: "",
                               message: "copies of a repeated name were not checked", bound: true))
         }
         for copy in record.copies {
@@ -51,7 +51,7 @@ public final class SecretHitFinder: @unchecked Sendable {
         guard !duplicates.isEmpty else { return collect() }
         // Up to the line's budget of later copies, as verify checks them; past it a bound is counted.
         let checked = JSONDocument.laterCopiesChecked(duplicates, bytes: record.json.doc.bytes.count)
-        all += VerifyWorker.duplicateHits(duplicates, checked: checked).filter { $0.rule == VerifyRules.boundRule }
+        all += VerifyWorker.duplicateHits(duplicates, checked: checked).filter { $0.rule == VerifyRule.bound.id }
         for doc in record.json.doc.laterCopies(duplicates, limit: checked) {
             worker.scanner.hits.removeAll(keepingCapacity: true)
             worker.scan(Record(line: record.line, json: doc.root), refs: &refs)
@@ -114,9 +114,9 @@ public final class SecretHitFinder: @unchecked Sendable {
         let disabled = worker.config.disabledDetectors
         var seen = Set<String>()
         var out: [SecretHit] = []
-        for h in worker.scanner.hits where !h.value.isEmpty && !disabled.contains(h.rule) {
-            if h.rule.hasPrefix("secret."), disabled.contains(String(h.rule.dropFirst(7))) { continue }
-            guard seen.insert(h.rule + "\u{0}" + h.value).inserted else { continue }
+        for h in worker.scanner.hits where !h.value.isEmpty && !disabled.contains(h.rule.id) {
+            if h.rule.family == .secret, disabled.contains(String(h.rule.id.dropFirst(7))) { continue }
+            guard seen.insert(h.rule.id + "\u{0}" + h.value).inserted else { continue }
             out.append(SecretHit(value: h.value, rule: h.rule, severity: h.severity, location: h.location))
         }
         return out

@@ -31,9 +31,9 @@ final class SessionPlace: Sendable {
         self.blobsAvailable = blobsAvailable
     }
 
-    func finding(_ rule: String, _ severity: Severity, line: Int?, seq: Int?, recordId: String?, location: String, message: String,
+    func finding(_ rule: RuleID, _ severity: Severity, line: Int?, seq: Int?, recordId: String?, location: String, message: String,
                  preview: String?, fingerprint: String?) -> Finding {
-        Finding(rule: VerifyRules.catalogue[rule], severity: severity, input: input, file: file, sessionId: sessionId, seq: seq,
+        Finding(rule: rule, severity: severity, input: input, file: file, sessionId: sessionId, seq: seq,
                 line: line, recordId: recordId, location: location, message: message, preview: preview,
                 fingerprint: fingerprint)
     }
@@ -348,7 +348,7 @@ final class VerifyWorker: @unchecked Sendable {
     private(set) var bytesScanned: Int64 = 0
 
     struct BlobHit {
-        var rule: String
+        var rule: RuleID
         var severity: Severity
         var location: String
         var message: String
@@ -401,8 +401,8 @@ final class VerifyWorker: @unchecked Sendable {
             // Only a blob with findings is remembered: an export of a hundred thousand clean blobs costs nothing here.
             guard !b.hits.isEmpty else { continue }
             var hits: [BlobHit] = blobHits[b.key] ?? []
-            var seen = Set(hits.map { $0.rule + "\u{0}" + $0.location + "\u{0}" + ($0.fingerprint ?? $0.message) })
-            for h in b.hits where seen.insert(h.rule + "\u{0}" + h.location + "\u{0}" + (h.fingerprint ?? h.message)).inserted {
+            var seen = Set(hits.map { $0.rule.id + "\u{0}" + $0.location + "\u{0}" + ($0.fingerprint ?? $0.message) })
+            for h in b.hits where seen.insert(h.rule.id + "\u{0}" + h.location + "\u{0}" + (h.fingerprint ?? h.message)).inserted {
                 hits.append(h)
             }
             blobHits[b.key] = hits
@@ -440,11 +440,11 @@ final class VerifyWorker: @unchecked Sendable {
             for d in record.duplicateNames {
                 let checked = d.checked >= d.count ? "every copy was checked"
                     : d.checked <= 1 ? "only the first copy was checked" : "the first \(d.checked) copies were checked"
-                all.append(RawHit(rule: "verify.duplicate-key", severity: .high, location: d.place,
+                all.append(RawHit(rule: VerifyRule.duplicateKey.id, severity: .high, location: d.place,
                                   value: "", message: "the name '\(clipName(d.name))' appears \(d.count) times in one object; \(checked)",
                                   bound: true))
                 if d.checked < d.count {
-                    all.append(RawHit(rule: VerifyRules.boundRule, severity: .high, location: d.place, value: "",
+                    all.append(RawHit(rule: VerifyRule.bound.id, severity: .high, location: d.place, value: "",
                                       message: "copies of '\(clipName(d.name))' past the first \(d.checked) were not checked: each later copy is the "
                                           + "whole entry checked again, up to \(JSONDocument.laterCopyBudget >> 20) MiB and 63 times an entry",
                                       bound: true))
@@ -483,14 +483,14 @@ final class VerifyWorker: @unchecked Sendable {
             if !whole { unchecked.append("'\(clipName(d.name))' (\(n) copies\(alike))") }
             let firstCopies = d.distinct.count < n ? "the copies holding its first \(checked + 1) values were"
                 : checked == 0 ? "only the first copy was" : "the first \(checked + 1) copies were"
-            hits.append(RawHit(rule: "verify.duplicate-key", severity: .high, location: "record", value: "",
+            hits.append(RawHit(rule: VerifyRule.duplicateKey.id, severity: .high, location: "record", value: "",
                                message: "the name '\(clipName(d.name))' appears \(n) times in one object; "
                                    + (whole ? "every copy was checked" : "\(firstCopies) checked"),
                                bound: true))
         }
         if !unchecked.isEmpty {
             let names = unchecked.prefix(3).joined(separator: ", ") + (unchecked.count > 3 ? " and \(unchecked.count - 3) more names" : "")
-            hits.append(RawHit(rule: VerifyRules.boundRule, severity: .high, location: "record", value: "",
+            hits.append(RawHit(rule: VerifyRule.bound.id, severity: .high, location: "record", value: "",
                                message: "copies of \(names) past the first \(checked + 1) were not checked: each later copy is the whole "
                                    + "record checked again, up to \(JSONDocument.laterCopyBudget >> 20) MiB and 63 times a record",
                                bound: true))
@@ -541,14 +541,14 @@ final class VerifyWorker: @unchecked Sendable {
         var seen = Set<String>()
         for h in scanner.hits {
             if h.bound {
-                guard seen.insert(h.rule + "\u{0}" + h.location + "\u{0}" + h.message).inserted else { continue }
+                guard seen.insert(h.rule.id + "\u{0}" + h.location + "\u{0}" + h.message).inserted else { continue }
                 out.findings.append(session.finding(h.rule, h.severity, line: line, seq: seq, recordId: recordId, location: h.location,
                                                     message: h.message, preview: nil, fingerprint: nil))
                 continue
             }
             let fp = Fingerprint.of(h.value, rule: h.rule, place: (session.sessionId ?? session.file) + "\u{0}" + h.location,
                                     key: config.fingerprintKey)
-            guard seen.insert(h.rule + "\u{0}" + h.location + "\u{0}" + fp).inserted else { continue }
+            guard seen.insert(h.rule.id + "\u{0}" + h.location + "\u{0}" + fp).inserted else { continue }
             if keepValues && !h.value.isEmpty { out.values.append(h.value) }
             out.findings.append(session.finding(h.rule, h.severity, line: line, seq: seq, recordId: recordId, location: h.location,
                                                 message: h.message, preview: SecretMask.preview(h.value), fingerprint: fp))
@@ -617,7 +617,7 @@ final class VerifyWorker: @unchecked Sendable {
             guard let hits = blobHits[ref.key] else { continue }
             referenced.insert(ref.key)
             for h in hits {
-                add(Finding(rule: VerifyRules.catalogue[h.rule], severity: h.severity, input: ref.input, file: ref.file, sessionId: ref.sessionId,
+                add(Finding(rule: h.rule, severity: h.severity, input: ref.input, file: ref.file, sessionId: ref.sessionId,
                             seq: ref.seq, line: ref.line, recordId: ref.recordId, location: h.location,
                             message: h.message + " (in a blob this record references)",
                             preview: h.preview, fingerprint: h.fingerprint), to: &out)
@@ -626,7 +626,7 @@ final class VerifyWorker: @unchecked Sendable {
         for (key, hits) in blobHits where !referenced.contains(key) && !hits.isEmpty {
             let where_ = blobFiles[key]
             for h in hits {
-                add(Finding(rule: VerifyRules.catalogue[h.rule], severity: h.severity, input: where_?.input ?? "", file: where_?.file,
+                add(Finding(rule: h.rule, severity: h.severity, input: where_?.input ?? "", file: where_?.file,
                             location: h.location, message: h.message + " (in a blob no record references)",
                             preview: h.preview, fingerprint: h.fingerprint), to: &out)
             }
@@ -714,7 +714,7 @@ final class VerifyWorker: @unchecked Sendable {
                 scanner.plainField(v, name: key)
             } else if field == .url {
                 if v.isString {
-                    scanner.withStringBytes(v) { scanner.url($0, location: "request.url", queryRule: "redaction.query") }
+                    scanner.withStringBytes(v) { scanner.url($0, location: "request.url", queryRule: VerifyRule.query.id) }
                 } else {
                     genericValue(v, name: key)
                 }
@@ -731,7 +731,7 @@ final class VerifyWorker: @unchecked Sendable {
                         loc.push(.name(k))
                         let facts = scanner.nameFacts(k)
                         scanner.scanName(k, facts: facts) { loc.render() }
-                        scanner.walk(x, &loc, names: nil, rule: "", what: "", listed: false, hints: facts.hints)
+                        scanner.walk(x, &loc, names: nil, rule: nil, what: "", listed: false, hints: facts.hints)
                     }
                 }
             } else if field == .metrics {
@@ -749,7 +749,7 @@ final class VerifyWorker: @unchecked Sendable {
                                 scanner.scanName(tk, facts: facts, location: location)
                                 if tk.stringEquals("url") && tv.isString {
                                     scanner.withStringBytes(tv) {
-                                        scanner.url($0, location: "metrics.transactions[\(i)].url", queryRule: "redaction.query")
+                                        scanner.url($0, location: "metrics.transactions[\(i)].url", queryRule: VerifyRule.query.id)
                                     }
                                 } else if tv.isString {
                                     // `walk` of the string, its location made only when a check reports something.
@@ -759,7 +759,7 @@ final class VerifyWorker: @unchecked Sendable {
                                     var loc = Loc("metrics.transactions", jsonPath: false)
                                     loc.push(.index(i))
                                     loc.push(.name(tk))
-                                    scanner.walk(tv, &loc, names: nil, rule: "", what: "", listed: false, hints: facts.hints)
+                                    scanner.walk(tv, &loc, names: nil, rule: nil, what: "", listed: false, hints: facts.hints)
                                 }
                             }
                         }
@@ -768,7 +768,7 @@ final class VerifyWorker: @unchecked Sendable {
                         loc.push(.name(k))
                         let facts = scanner.nameFacts(k)
                         scanner.scanName(k, facts: facts) { loc.render() }
-                        scanner.walk(x, &loc, names: nil, rule: "", what: "", listed: false, hints: facts.hints)
+                        scanner.walk(x, &loc, names: nil, rule: nil, what: "", listed: false, hints: facts.hints)
                     }
                 }
             } else if field == .error {
@@ -793,7 +793,7 @@ final class VerifyWorker: @unchecked Sendable {
             let at = "_webSocketMessages[\(i)]"
             guard m.isObject else {
                 var loc = Loc(at, jsonPath: false)
-                scanner.walk(m, &loc, names: nil, rule: "", what: "", listed: false, hints: [])
+                scanner.walk(m, &loc, names: nil, rule: nil, what: "", listed: false, hints: [])
                 return
             }
             let binary = m["opcode"]?.int == 2
@@ -812,7 +812,7 @@ final class VerifyWorker: @unchecked Sendable {
                 } else {
                     var loc = Loc(at, jsonPath: false)
                     loc.push(.key(k))
-                    scanner.walk(x, &loc, names: nil, rule: "", what: "", listed: false, hints: scanner.hints(k))
+                    scanner.walk(x, &loc, names: nil, rule: nil, what: "", listed: false, hints: scanner.hints(k))
                 }
             }
         }
@@ -826,7 +826,7 @@ final class VerifyWorker: @unchecked Sendable {
             } else {
                 var loc = Loc("error", jsonPath: false)
                 loc.push(.key(k))
-                scanner.walk(x, &loc, names: nil, rule: "", what: "", listed: false, hints: scanner.hints(k))
+                scanner.walk(x, &loc, names: nil, rule: nil, what: "", listed: false, hints: scanner.hints(k))
             }
         }
     }
@@ -840,7 +840,7 @@ final class VerifyWorker: @unchecked Sendable {
                 scanner.freeText(v, location: "log.message")
             } else if field == .metadata {
                 var loc = Loc("log.metadata", jsonPath: true)
-                scanner.walk(v, &loc, names: scanner.bodyNames, rule: "redaction.metadata-field", what: "log metadata key",
+                scanner.walk(v, &loc, names: scanner.bodyNames, rule: VerifyRule.metadataField.id, what: "log metadata key",
                              listed: false, hints: [])
             } else if field == .error {
                 error(v)
@@ -856,7 +856,7 @@ final class VerifyWorker: @unchecked Sendable {
                 scanner.plainField(v, name: key)
             } else if key.stringEquals("attributes") {
                 var loc = Loc("event.attributes", jsonPath: true)
-                scanner.walk(v, &loc, names: scanner.bodyNames, rule: "redaction.metadata-field", what: "event attribute",
+                scanner.walk(v, &loc, names: scanner.bodyNames, rule: VerifyRule.metadataField.id, what: "event attribute",
                              listed: false, hints: [])
             } else {
                 genericValue(v, name: key)
@@ -874,7 +874,7 @@ final class VerifyWorker: @unchecked Sendable {
                     scanner.withStringBytes(v) { scanner.content($0, contentType: nil, location: "frame.body", depth: 0) }
                 } else {
                     var loc = Loc("frame.body", jsonPath: true)
-                    scanner.walk(v, &loc, names: scanner.bodyNames, rule: "redaction.body-field", what: "frame body field",
+                    scanner.walk(v, &loc, names: scanner.bodyNames, rule: VerifyRule.bodyField.id, what: "frame body field",
                                  listed: false, hints: [])
                 }
             } else {
@@ -901,7 +901,7 @@ final class VerifyWorker: @unchecked Sendable {
         case .object, .array:
             var loc = Loc("", jsonPath: false)
             loc.push(.name(name))
-            scanner.walk(v, &loc, names: nil, rule: "", what: "", listed: false, hints: facts.hints)
+            scanner.walk(v, &loc, names: nil, rule: nil, what: "", listed: false, hints: facts.hints)
         default: break
         }
     }

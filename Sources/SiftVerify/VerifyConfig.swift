@@ -49,10 +49,10 @@ public struct VerifyConfig: Sendable, Equatable {
     public static func isKnownDetector(_ id: String) -> Bool { knownDetectorIds.contains(id) }
 
     static let knownDetectorIds: Set<String> = {
-        var ids = Set(VerifyRules.all.map(\.id))
+        var ids = Set(VerifyRules.rules.map(\.id))
         for d in detectorCatalogue {
             ids.insert(d.id)
-            ids.insert(d.rule)
+            ids.insert(d.rule.id)
         }
         return ids
     }()

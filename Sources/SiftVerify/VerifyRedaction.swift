@@ -42,7 +42,7 @@ public final class VerifyTextDetector: SecretDetector, @unchecked Sendable {
         t.withUTF8 { b in
             switch kind {
             case .url:
-                scanner.url(b, location: "", queryRule: "redaction.query")
+                scanner.url(b, location: "", queryRule: VerifyRule.query.id)
                 // Shapes anywhere in it too (a path segment, a query name, the fragment), as
                 // stored and percent-decoded.
                 scanner.shapes(b, hints: []) { "" }

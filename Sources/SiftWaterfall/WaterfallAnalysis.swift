@@ -1,42 +1,6 @@
 import Foundation
 import SiftCore
 
-/// Rule ids and severities of the waterfall's findings.
-public enum WaterfallRule {
-    /// An end before its start, timestamps out of order, a transaction starting before the previous
-    /// one ended (beyond `transactionOverlapToleranceMs`), a negative duration. The waterfall of that
-    /// request cannot be trusted in full. Severity low.
-    public static let clockAnomaly = "waterfall.clock-anomaly"
-    /// The record's `duration` and the metrics' span disagree by more than
-    /// max(`mismatchFloorMs`, `mismatchFraction` × the larger). Severity low.
-    public static let durationMismatch = "waterfall.duration-mismatch"
-    /// An `http`, `upload` or `download` record (or one without `kind`) that finished without
-    /// metrics, or whose metrics hold no transaction. `custom` and pending records are exempt.
-    /// Severity info.
-    public static let missingMetrics = "waterfall.missing-metrics"
-    /// A request still `pending` at the end of the session (no later record with the same id
-    /// finished it): the app was killed, hung, or the session ended mid-flight. Severity medium.
-    public static let pending = "waterfall.pending"
-    /// Network records beyond `WaterfallLimits.maxRequests` (or its memory bound) were checked but not
-    /// kept, or sessions beyond `maxSessions` were checked but not listed. Severity info.
-    public static let limit = "waterfall.limit"
-
-    /// A transaction may start this much before the previous one's end without a finding.
-    public static let transactionOverlapToleranceMs = 1.0
-    /// Duration mismatch tolerance: max(50 ms, 10 % of the larger value).
-    public static let mismatchFloorMs = 50.0
-    /// See `mismatchFloorMs`.
-    public static let mismatchFraction = 0.10
-
-    static func severity(_ rule: String) -> Severity {
-        switch rule {
-        case clockAnomaly, durationMismatch: .low
-        case pending: .medium
-        default: .info
-        }
-    }
-}
-
 /// The core of the waterfall analysis, fed with plain values: `WaterfallAnalysis` forwards the
 /// reader's calls here, and tests or benchmarks can drive it without a reader.
 public final class WaterfallCollector {
@@ -77,7 +41,7 @@ public final class WaterfallCollector {
         var requests: [WaterfallRequest] = []
         var findings: [Finding] = []
         var ruleCounts: [String: Int] = [:]
-        var suppressed: [String: Int] = [:]
+        var suppressed: [RuleID: (severity: Severity, count: Int)] = [:]
         var pendingById: [String: Finding] = [:]
         var pendingWithoutId: [Finding] = []
         /// `requests.capacity` as counted in `heldBytes`.
@@ -219,10 +183,10 @@ public final class WaterfallCollector {
         for i in b.findings.indices where b.findings[i].sessionId == nil { b.findings[i].sessionId = b.sessionId }
         for i in b.requests.indices where b.requests[i].sessionId == nil { b.requests[i].sessionId = b.sessionId }
         for f in b.findings { tally.append(f) }
-        for (rule, n) in b.suppressed.sorted(by: { $0.key < $1.key }) {
-            tally.append(Finding(rule: WaterfallRule.catalogue[rule], severity: WaterfallRule.severity(rule), input: b.input, file: b.file,
+        for (rule, (severity, n)) in b.suppressed.sorted(by: { $0.key.id < $1.key.id }) {
+            tally.append(Finding(rule: rule, severity: severity, input: b.input, file: b.file,
                                  sessionId: b.sessionId,
-                                 message: "\(n) more \(rule) findings in this session were not listed"), counting: n)
+                                 message: "\(n) more \(rule.id) findings in this session were not listed"), counting: n)
         }
         // The finished session's requests at their size, not the growing buffer's.
         if b.requests.capacity > b.requests.count + b.requests.count / 16 {
@@ -254,11 +218,11 @@ public final class WaterfallCollector {
         if droppedRequests > 0 {
             let bound = droppedByCount ? "the limit of \(limits.maxRequests)"
                 : "the waterfall's memory bound (\(Human.bytes(limits.maxBytes)) of requests)"
-            out.append(Finding(rule: WaterfallRule.catalogue[WaterfallRule.limit], severity: .info, input: limitInput ?? "-",
+            out.append(Finding(rule: WaterfallRule.limit.id, severity: .info, input: limitInput ?? "-",
                                message: "\(droppedRequests) network records beyond \(bound) were checked but not kept for the waterfall"))
         }
         if unlistedSessions > 0 {
-            out.append(Finding(rule: WaterfallRule.catalogue[WaterfallRule.limit], severity: .info, input: unlistedInput ?? "-",
+            out.append(Finding(rule: WaterfallRule.limit.id, severity: .info, input: unlistedInput ?? "-",
                                message: "\(unlistedSessions) sessions beyond the limit of \(limits.maxSessions) (\(unlistedRequests) network records) were read and checked but not listed in the waterfall"))
         }
         return out
@@ -276,7 +240,7 @@ public final class WaterfallCollector {
         let n = (b.ruleCounts[f.rule] ?? 0) + 1
         b.ruleCounts[f.rule] = n
         if n > limits.maxFindingsPerRule {
-            b.suppressed[f.rule, default: 0] += 1
+            b.suppressed[f.ruleID, default: (f.severity, 0)].count += 1
         } else {
             b.findings.append(f)
         }
@@ -323,8 +287,8 @@ public final class WaterfallCollector {
         }
     }
 
-    private static func finding(_ rule: String, _ b: Place, _ r: WaterfallRequest, location: String?, message: String) -> Finding {
-        Finding(rule: WaterfallRule.catalogue[rule], severity: WaterfallRule.severity(rule), input: b.input, file: b.file, sessionId: b.sessionId,
+    private static func finding(_ rule: WaterfallRule, _ b: Place, _ r: WaterfallRequest, location: String?, message: String) -> Finding {
+        Finding(rule: rule.id, severity: rule.severity, input: b.input, file: b.file, sessionId: b.sessionId,
                 seq: r.seq, line: r.line, recordId: r.recordId, location: location, message: message)
     }
 

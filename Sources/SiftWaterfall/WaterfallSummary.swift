@@ -427,7 +427,7 @@ public struct WaterfallReport: Sendable {
 
     /// Whether sessions or requests were read but not kept (a `waterfall.limit` finding says how
     /// many): the counts printed are then of what is listed, and the headings say so.
-    public var isLimited: Bool { findings.contains { $0.rule == WaterfallRule.limit } }
+    public var isLimited: Bool { findings.contains { $0.ruleID == WaterfallRule.limit.id } }
 
     /// Builds a report; `filter` chooses the requests and the findings that concern them.
     /// Every text of the requests and findings kept goes through `redactor` (a report is what

@@ -183,7 +183,7 @@ import SiftCore
         let outcome = ExportReader().read(inputs: [dir + "/ses_big.jsonl"], analyses: [bounded])
         #expect(bounded.requests.count == 10 && bounded.droppedRequests == 30)
         #expect(bounded.requests.map(\.seq) == Array(1...10))
-        let limit = outcome.findings.filter { $0.rule == CorrelationRules.boundRule }
+        let limit = outcome.findings.filter { $0.rule == CorrelationRule.limit.rawValue }
         #expect(limit.count == 1)
         #expect(limit.first?.message.hasPrefix("30 network records beyond \(Human.bytes(bounded.maxBytes)) of records held") == true)
     }
@@ -209,7 +209,7 @@ import SiftCore
         #expect(bounded.requests.count == 3)
         #expect(bounded.droppedSessions == 5 && bounded.droppedRequests == 5)
         #expect(bounded.heldBytes <= bounded.maxBytes)
-        let limit = outcome.findings.filter { $0.rule == CorrelationRules.boundRule }
+        let limit = outcome.findings.filter { $0.rule == CorrelationRule.limit.rawValue }
         #expect(limit.map(\.message) == ["5 sessions (5 network records) beyond \(Human.bytes(bounded.maxBytes)) of records and sessions held were not kept for the join: their server lines were not looked for"])
     }
 }

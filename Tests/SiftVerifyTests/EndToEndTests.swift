@@ -4,13 +4,12 @@ import Testing
 @testable import SiftCore
 @testable import SiftVerify
 
+/// The format's example export, as the repository holds it.
 private let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .appendingPathComponent("../../../../shared/format/examples/PalbeConsole").standardized.path
-private let exampleAlt = "/work/shared/format/examples/PalbeConsole"
+    .appendingPathComponent("../SiftCoreTests/Fixtures/PalbeConsole").standardized.path
 
 private func examplePath() -> String? {
-    for p in [example, exampleAlt] where FileManager.default.fileExists(atPath: p) { return p }
-    return nil
+    FileManager.default.fileExists(atPath: example) ? example : nil
 }
 
 /// A small export in a temporary folder.
@@ -140,8 +139,8 @@ private struct TempExport {
             #expect(r["shortDescription", "text"]?.string != nil && r["fullDescription", "text"]?.string != nil && r["help", "text"]?.string != nil)
             #expect(["error", "warning", "note"].contains(r["defaultConfiguration", "level"]?.string ?? ""))
             // The full description is the rule's long text from the registry, not its summary again.
-            let rule = try #require(VerifyRules.all.first { $0.id == r["id"]?.string })
-            #expect(r["fullDescription", "text"]?.string == rule.full)
+            let rule = try #require(VerifyRules.rules.first { $0.id == r["id"]?.string })
+            #expect(r["fullDescription", "text"]?.string == (rule.detail.isEmpty ? rule.summary : rule.detail))
             #expect(r["help", "text"]?.string == rule.help)
         }
         let results = run["results"]?.elements ?? []

@@ -14,19 +14,19 @@ import SiftVerify
         #expect(try run(221).isEmpty)
         #expect(try run(271).isEmpty)       // off by 50: tolerance is max(50, 27.1) = 50 → not beyond
         let beyond = try run(272)           // off by 51
-        #expect(beyond.map(\.rule) == [WaterfallRule.durationMismatch])
+        #expect(beyond.map(\.rule) == [WaterfallRule.durationMismatch.rawValue])
         #expect(beyond.first?.severity == .low)
         #expect(beyond.first?.location == "duration")
         #expect(beyond.first?.message == "record duration 272 ms but the metrics span 221 ms (off by 51 ms, tolerance 50 ms)")
         // Large values: 10 % dominates. Span 221 vs 2000: tolerance 200.
-        #expect(try run(2000).map(\.rule) == [WaterfallRule.durationMismatch])
+        #expect(try run(2000).map(\.rule) == [WaterfallRule.durationMismatch.rawValue])
     }
 
     @Test func durationMismatchUsesTransactionsWithoutTaskTimes() throws {
         let line = Fx.network(seq: 1, id: "rec_1", url: "https://a.example/x", durationMs: 900, endMs: 1000,
                               txs: [Fx.newConnection(at: 39)])
         let (_, f) = try Fx.single(line)
-        #expect(f.map(\.rule) == [WaterfallRule.durationMismatch])
+        #expect(f.map(\.rule) == [WaterfallRule.durationMismatch.rawValue])
         #expect(f.first?.message.contains("metrics span 221 ms") == true)
     }
 
@@ -37,21 +37,21 @@ import SiftVerify
                                      txs: [Fx.reused(at: 0, wait: 990, dl: 7)], taskStartMs: 0, taskEndMs: 1000)).1.map(\.rule)
         }
         #expect(try run(1090).isEmpty)
-        #expect(try run(1120) == [WaterfallRule.durationMismatch])
+        #expect(try run(1120) == [WaterfallRule.durationMismatch.rawValue])
     }
 
     @Test func missingMetrics() throws {
         let http = try Fx.single(Fx.network(seq: 4, id: "rec_4", url: "https://a.example/x", durationMs: 50, endMs: 60,
                                             txs: [], metrics: false)).1
-        #expect(http.map(\.rule) == [WaterfallRule.missingMetrics])
+        #expect(http.map(\.rule) == [WaterfallRule.missingMetrics.rawValue])
         #expect(http.first?.severity == .info)
         #expect(http.first?.location == "metrics")
         let upload = try Fx.single(Fx.network(seq: 4, id: "rec_4", url: "https://a.example/x", durationMs: 50, endMs: 60,
                                               txs: [], metrics: false, kind: "upload")).1
-        #expect(upload.map(\.rule) == [WaterfallRule.missingMetrics])
+        #expect(upload.map(\.rule) == [WaterfallRule.missingMetrics.rawValue])
         let empty = try Fx.single(Fx.network(seq: 4, id: "rec_4", url: "https://a.example/x", durationMs: 50, endMs: 60,
                                              txs: [])).1
-        #expect(empty.map(\.rule) == [WaterfallRule.missingMetrics])
+        #expect(empty.map(\.rule) == [WaterfallRule.missingMetrics.rawValue])
         #expect(empty.first?.location == "metrics.transactions")
         let custom = try Fx.single(Fx.network(seq: 4, id: "rec_4", url: "grpc://a/x", durationMs: 50, endMs: 60,
                                               txs: [], metrics: false, kind: "custom")).1
@@ -62,7 +62,7 @@ import SiftVerify
         let pending = Fx.network(seq: 9, id: "rec_9", method: "POST", url: "https://a.example/v1/orders", durationMs: nil,
                                  endMs: 500, txs: [], metrics: false, state: "pending", status: nil)
         let (_, f) = try Fx.collect([Fx.header(), pending])
-        #expect(f.map(\.rule) == [WaterfallRule.pending])   // no missing-metrics for a pending record
+        #expect(f.map(\.rule) == [WaterfallRule.pending.rawValue])   // no missing-metrics for a pending record
         #expect(f.first?.severity == .medium)
         #expect(f.first?.seq == 9)
         #expect(f.first?.recordId == "rec_9")
@@ -105,7 +105,7 @@ import SiftVerify
         // One finding in each of many sessions: past the input's bound they are counted, not kept.
         let c = try Self.sessions(FindingTally.defaultKeepPerInput + 50,
                                   Fx.network(seq: 1, id: "rec_1", url: "https://a.example/x", durationMs: 5, endMs: 10, txs: [], metrics: false))
-        let f = c.finish().filter { $0.rule == WaterfallRule.missingMetrics }
+        let f = c.finish().filter { $0.rule == WaterfallRule.missingMetrics.rawValue }
         #expect(f.count == FindingTally.defaultKeepPerInput + 1)
         #expect(f.last?.message.hasPrefix("50 more findings of this rule in this input") == true, "\(String(describing: f.last?.message))")
     }
@@ -133,7 +133,7 @@ import SiftVerify
         let f = c.finish()
         #expect(c.sessions.first?.requests.count == 2)
         #expect(c.droppedRequests == 3)
-        #expect(f.map(\.rule) == [WaterfallRule.limit])
+        #expect(f.map(\.rule) == [WaterfallRule.limit.rawValue])
     }
 
     @Test func sessionsBeyondTheLimitAreCheckedNotListed() throws {
@@ -155,8 +155,8 @@ import SiftVerify
         #expect(c.sessions.allSatisfy { $0.requests.count == 2 })
         #expect(c.unlistedSessions == 3 && c.unlistedRequests == 6 && c.droppedRequests == 0)
         // The unlisted sessions were checked all the same.
-        #expect(Set(f.filter { $0.rule == WaterfallRule.missingMetrics }.compactMap(\.sessionId)) == ["ses_1", "ses_2", "ses_3", "ses_4", "ses_5"])
-        let limit = f.filter { $0.rule == WaterfallRule.limit }
+        #expect(Set(f.filter { $0.rule == WaterfallRule.missingMetrics.rawValue }.compactMap(\.sessionId)) == ["ses_1", "ses_2", "ses_3", "ses_4", "ses_5"])
+        let limit = f.filter { $0.rule == WaterfallRule.limit.rawValue }
         #expect(limit.map(\.message) == ["3 sessions beyond the limit of 2 (6 network records) were read and checked but not listed in the waterfall"])
         #expect(limit.first?.input == "a")
         // The headings say the counts are of what is listed.
@@ -187,7 +187,7 @@ import SiftVerify
         #expect(kept > 0 && kept < 40)
         #expect(c.droppedRequests == 40 - kept)
         #expect(c.heldBytes <= limits.maxBytes)
-        let limit = f.filter { $0.rule == WaterfallRule.limit }
+        let limit = f.filter { $0.rule == WaterfallRule.limit.rawValue }
         #expect(limit.count == 1)
         #expect(limit.first?.message == "\(40 - kept) network records beyond the waterfall's memory bound (256 KiB of requests) were checked but not kept for the waterfall")
     }

@@ -111,7 +111,7 @@ import SiftWaterfall
         let (r, findings) = try Fx.single(Fx.network(seq: 1, id: "rec_1", url: "https://a.example/x", durationMs: 3, endMs: 4, txs: [t]))
         #expect(r.transactions[0].phases.blocked == nil)
         #expect(r.transactions[0].phases.request == 1)
-        #expect(findings.map(\.rule) == [WaterfallRule.clockAnomaly])
+        #expect(findings.map(\.rule) == [WaterfallRule.clockAnomaly.rawValue])
         #expect(findings.first?.message.contains("fetchStart is not a timestamp") == true)
     }
 
@@ -139,7 +139,7 @@ import SiftWaterfall
                               txs: [Fx.reused(at: 2)], taskStartMs: 30, taskEndMs: 2)
         let (r, findings) = try Fx.single(line)
         #expect(r.durationMs == nil)
-        #expect(findings.map(\.rule) == [WaterfallRule.clockAnomaly])
+        #expect(findings.map(\.rule) == [WaterfallRule.clockAnomaly.rawValue])
         let msg = findings.first?.message ?? ""
         #expect(msg.contains("duration is negative"))
         #expect(msg.contains("taskEnd is 28 ms before taskStart"))
@@ -172,7 +172,7 @@ import SiftWaterfall
         let t3 = Fx.reused(at: 152.5, wait: 5, dl: 1) // 0.5 ms before t2's end (153): tolerated
         let (_, findings) = try Fx.single(Fx.network(seq: 5, id: "rec_5", url: "https://a.example/x", durationMs: 61.5,
                                                      endMs: 170, txs: [t1, t2, t3]))
-        #expect(findings.map(\.rule) == [WaterfallRule.clockAnomaly])
+        #expect(findings.map(\.rule) == [WaterfallRule.clockAnomaly.rawValue])
         #expect(findings.first?.message == "timing cannot be trusted: transaction 2: transaction 2 starts 5.0 ms before transaction 1 ends")
         #expect(findings.first?.location == "metrics.transactions[1]")
     }

@@ -190,7 +190,7 @@ public enum CorrelateCommand: SiftCommand {
         let verify = VerifyAnalysis(config: VerifyConfig())
         verify.keepSecretValues()
         try run.read(inputs, analyses: [analysis, verify], requestIdHeader: options.value("request-id-header"))
-        run.outcome.findings.removeAll { VerifyRules.catalogue.contains($0.rule) || $0.rule == VerifyRules.boundRule }
+        run.outcome.findings.removeAll { VerifyRules.declares($0.ruleID) }
         let outcome = run.outcome
         let redactor = Redactor.verify(known: verify.secretValues)
 

@@ -1,4 +1,5 @@
 import Foundation
+import SiftArchive
 import SiftCore
 import SiftVerify
 
@@ -42,7 +43,7 @@ public enum VerifyCommand: SiftCommand {
         manSection: """
             Rule ids:
             .Bl -tag -width Ds
-            \(VerifyRules.all.filter { !$0.id.hasPrefix("secret.") }.map { ".It Cm \($0.id)\n\($0.short)." }.joined(separator: "\n"))
+            \((VerifyRules.rules.filter { $0.family != .secret } + [ReaderRule.frameInExport.rule]).map { ".It Cm \($0.id)\n\($0.summary.hasSuffix(".") ? String($0.summary.dropLast()) : $0.summary)." }.joined(separator: "\n"))
             .It Cm secret. Ns Ar detector
             A value with a credential's shape, one rule per detector:
             \(VerifyRules.detectorIds.filter { $0 != "url-userinfo" }.joined(separator: ", ")).
@@ -100,7 +101,7 @@ public enum VerifyCommand: SiftCommand {
 
     /// The findings `verify` reports (and counts for its exit status): its own families, the
     /// reader's policy findings and duplicate entries (the rest belong to `inspect`).
-    static let reports = FindingSelection([.redaction, .secret, .policy, .verify], plus: [ReaderRules.duplicateEntry])
+    static let reports = FindingSelection([.redaction, .secret, .policy, .verify], plus: [ArchiveProblem.duplicateEntry.rule])
 
     static func reported(_ f: Finding) -> Bool { reports.keeps(f) }
 

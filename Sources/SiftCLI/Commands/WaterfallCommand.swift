@@ -85,7 +85,7 @@ public enum WaterfallCommand: SiftCommand {
     ] + FindingsFormats.all()
 
     /// The rules the waterfall reports (the man page lists them).
-    public static var rules: [(String, String)] { WaterfallRule.all.map { ($0.id, String($0.summary.dropLast()) + " (\($0.severity.rawValue)).") } }
+    public static var rules: [(String, String)] { WaterfallRule.rules.map { ($0.id, String($0.summary.dropLast()) + " (\($0.severity.rawValue)).") } }
 
     /// The filter the options ask for (the parser checked the numbers).
     static func filter(from options: ParsedOptions) -> WaterfallFilter {

@@ -262,7 +262,7 @@ final class ScrubCollector: Analysis {
             // A cookie header's value is also written as its cookies, one by one (HAR `cookies`): a
             // long value is replaced wherever it stands, and every pair in its own `cookies` entry.
             if h.location.lowercased().contains("cookie") {
-                let placeholder = ScrubPlaceholder.make(rule: h.rule, fingerprint: h.fingerprint)
+                let placeholder = ScrubPlaceholder.make(rule: h.rule.id, fingerprint: h.fingerprint)
                 for pair in h.value.split(separator: ";") {
                     guard let eq = pair.firstIndex(of: "=") else { continue }
                     let n = String(pair[..<eq]).trimmingCharacters(in: .whitespaces)

@@ -17,7 +17,7 @@ struct ScrubValues {
     init(hits: [SecretHit]) {
         var best: [String: SecretHit] = [:]
         for h in hits {
-            if let b = best[h.value], b.severity > h.severity || (b.severity == h.severity && b.rule <= h.rule) { continue }
+            if let b = best[h.value], b.severity > h.severity || (b.severity == h.severity && b.rule.id <= h.rule.id) { continue }
             best[h.value] = h
         }
         // Longest first, so a value inside a longer one never leaves the longer one half replaced.
@@ -36,8 +36,8 @@ struct ScrubValues {
             let slash = Array(ScrubValues.percentEncode(value, keepSlash: true).utf8)
             for f in [escaped, percent, Array(ScrubValues.percentEncode(value, lower: true).utf8), Array(every.utf8),
                       Array(every.lowercased().utf8), slash] + plus where !forms.contains(f) { forms.append(f) }
-            entries.append(Entry(placeholder: ScrubPlaceholder.make(rule: h.rule, fingerprint: h.fingerprint), forms: forms,
-                                 rule: h.rule, fingerprint: h.fingerprint))
+            entries.append(Entry(placeholder: ScrubPlaceholder.make(rule: h.rule.id, fingerprint: h.fingerprint), forms: forms,
+                                 rule: h.rule.id, fingerprint: h.fingerprint))
         }
     }
 
@@ -340,7 +340,7 @@ struct Scrubber {
             guard let v = frame[key], v.kind == .number || v.kind == .string else { continue }
             out += Array(",\"\(key)\":".utf8) + Array(v.rawBytes)
         }
-        out += Array(#","record":"frame","rule":"policy.frame-in-export"}"#.utf8)
+        out += Array(#","record":"frame","rule":""#.utf8) + Array(ReaderRule.frameInExport.rawValue.utf8) + Array(#""}"#.utf8)
         return values.replace(out, used: &used) ?? out
     }
 

@@ -205,17 +205,17 @@ public final class SessionContext: @unchecked Sendable {
                 recordId: recordId, location: location, message: message, preview: preview, fingerprint: fingerprint)
     }
 
-    /// One of the reader's own findings (`ReaderRules`), located in this session.
-    func finding(_ rule: String, _ severity: Severity, line: Int? = nil, seq: Int? = nil, recordId: String? = nil,
+    /// One of the reader's own findings (`ReaderRule`), located in this session.
+    func finding(_ rule: ReaderRule, _ severity: Severity, line: Int? = nil, seq: Int? = nil, recordId: String? = nil,
                  location: String? = nil, message: String, preview: String? = nil, fingerprint: String? = nil) -> Finding {
-        finding(ReaderRules.catalogue[rule], severity, line: line, seq: seq, recordId: recordId, location: location,
+        finding(rule.id, severity, line: line, seq: seq, recordId: recordId, location: location,
                 message: message, preview: preview, fingerprint: fingerprint)
     }
 
-    /// One of the reader's own findings (`ReaderRules`), located at a record of this session.
-    func finding(_ rule: String, _ severity: Severity, record: Record, location: String? = nil, message: String,
+    /// One of the reader's own findings (`ReaderRule`), located at a record of this session.
+    func finding(_ rule: ReaderRule, _ severity: Severity, record: Record, location: String? = nil, message: String,
                  preview: String? = nil, fingerprint: String? = nil) -> Finding {
-        finding(ReaderRules.catalogue[rule], severity, record: record, location: location, message: message,
+        finding(rule.id, severity, record: record, location: location, message: message,
                 preview: preview, fingerprint: fingerprint)
     }
 

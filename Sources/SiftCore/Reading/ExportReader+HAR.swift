@@ -136,7 +136,7 @@ extension InputPass {
             let file = SessionContext(input: input, file: entry.name, root: "", blobsAvailable: false)
             for a in analyses { a.otherText(text, line: line, file: file) }
         }
-        func lose(_ rule: String, _ severity: Severity, line: Int, offset: Int64, _ message: String, partial isPartial: Bool) {
+        func lose(_ rule: ReaderRule, _ severity: Severity, line: Int, offset: Int64, _ message: String, partial isPartial: Bool) {
             let s = current(line: line)
             s.damagedLines += 1
             findings.append(s.finding(rule, severity, line: line, message: message + " (at byte \(offset))"))
@@ -164,14 +164,14 @@ extension InputPass {
                 do {
                     doc = try JSONDocument(bytes: bytes, maxDepth: limits.maxJSONDepth, maxValues: limits.maxJSONValues)
                 } catch {
-                    lose("integrity.malformed-line", .medium, line: line, offset: offset,
+                    lose(ReaderRule.malformedLine, .medium, line: line, offset: offset,
                          "log.entries[\(index)] is not valid JSON: \(error.description); the entries after it are read",
                          partial: error.reason == .tooDeep || error.reason == .tooMany)
                     continue
                 }
                 let e = doc.root
                 guard e.isObject else {
-                    lose("integrity.malformed-line", .medium, line: line, offset: offset,
+                    lose(ReaderRule.malformedLine, .medium, line: line, offset: offset,
                          "log.entries[\(index)] is not an object", partial: false)
                     continue
                 }
@@ -195,18 +195,18 @@ extension InputPass {
                 groupPlaces.append((index, line))
                 groupBytes += bytes.count
             case .tooLarge(let what, let bytes, let line, let offset):
-                lose("integrity.malformed-line", .medium, line: line, offset: offset,
+                lose(ReaderRule.malformedLine, .medium, line: line, offset: offset,
                      "\(what) is \(bytes) bytes, over the \(limits.maxLineBytes)-byte bound for one entry; not read",
                      partial: true)
             case .damaged(let message, let line, let offset):
                 flush()
-                lose("integrity.malformed-line", .high, line: line, offset: offset,
+                lose(ReaderRule.malformedLine, .high, line: line, offset: offset,
                      "the HAR is damaged: \(message); nothing after it is read", partial: true)
             case .truncated(let message, let line, let offset):
                 flush()
                 // A source that threw (a cut gzip stream) is reported by whoever saw it first.
                 if stream.sourceError == nil {
-                    lose("integrity.torn-line", .medium, line: line, offset: offset,
+                    lose(ReaderRule.tornLine, .medium, line: line, offset: offset,
                          "\(message): the HAR is cut short after \(entries) entr\(entries == 1 ? "y" : "ies")", partial: true)
                 }
             }
@@ -214,7 +214,7 @@ extension InputPass {
         if let error = stream.sourceError { flush(); onError(error) }
         if !stream.foundEntries && !partial {
             let s = current(line: 1)
-            findings.append(s.finding("integrity.malformed-line", .medium, line: 1,
+            findings.append(s.finding(ReaderRule.malformedLine, .medium, line: 1,
                 message: "the HAR has no log.entries array: no request was read"))
         }
         _ = current(line: 1)

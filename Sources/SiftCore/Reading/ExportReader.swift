@@ -47,7 +47,7 @@ public final class ExportReader {
             outcome.firstSessionIds = pass.firstSessionIds
             if pass.sessionCount > sessions.count && outcome.sessionsNotListed == pass.sessionCount - sessions.count {
                 // The first input past the bound says so, once.
-                findings.append(Finding(rule: ReaderRules.catalogue["limits.sessions-not-listed"], severity: .info, input: path,
+                findings.append(Finding(rule: ReaderRule.sessionsNotListed.id, severity: .info, input: path,
                                         message: "more than \(maxListedSessions) sessions: the first \(maxListedSessions) are listed, the rest only counted in the totals (every session was read and checked)"))
             }
             outcome.blobs[path] = blobs
@@ -159,8 +159,8 @@ final class InputPass {
         hashesBlobsAside = ReadWorkers.count > 1 && !analyses.contains { $0.needsBlobHash }
     }
 
-    func finding(_ rule: String, _ severity: Severity, file: String?, message: String) {
-        findings.append(Finding(rule: ReaderRules.catalogue[rule], severity: severity, input: input.path, file: file, message: message))
+    func finding(_ rule: some RuleSet, _ severity: Severity, file: String?, message: String) {
+        findings.append(Finding(rule: rule.id, severity: severity, input: input.path, file: file, message: message))
     }
 
     func run() -> (InputSummary, [SessionSummary], BlobSummary, [Finding]) {
@@ -178,7 +178,7 @@ final class InputPass {
             }
             var msg = issue.message
             if let off = issue.offset, !msg.contains("byte"), !msg.contains("offset") { msg += " (at byte \(off))" }
-            finding(issue.problem.rawValue, sev, file: issue.entry, message: msg)
+            finding(issue.problem, sev, file: issue.entry, message: msg)
             // A bare file's one entry is the input itself: its messages need no entry name.
             let wholeInput = [.jsonl, .jsonlGz, .stdin].contains(result.container)
             if issue.problem.leavesInputPartial {
@@ -200,7 +200,7 @@ final class InputPass {
         if status == .ok, palbeRecords == 0, harRecords == 0, nestedExports.isEmpty {
             // Nothing in it is a Palbe record or a HAR request: a verdict on it would be a verdict on nothing.
             let why = sawHAR ? "no request to check (\(emptyHARReason()))" : "not a Palbe export (\(notAnExportReason(result.container)))"
-            finding(ArchiveProblem.unreadable.rawValue, .high, file: nil, message: why)
+            finding(ArchiveProblem.unreadable, .high, file: nil, message: why)
             errors.append(why)
             status = .unreadable
         }
@@ -338,7 +338,7 @@ final class InputPass {
                 let peek = PrefixedSource.peek(marker, count: 6)
                 if !Sniff.isGzip(peek.peeked), let kind = Sniff.unsupportedCompression(peek.peeked) {
                     let msg = "holds \(kind) data, which is not read; extract it and pass it as an input"
-                    finding(ArchiveProblem.unsupported.rawValue, .medium, file: entry.name, message: msg)
+                    finding(ArchiveProblem.unsupported, .medium, file: entry.name, message: msg)
                     errors.append("\(entry.name): \(msg)")
                     partial = true
                     break
@@ -352,7 +352,7 @@ final class InputPass {
                 nestedExports.append((input.path.hasSuffix("/") ? input.path : input.path + "/") + entry.name)
             } else {
                 let msg = "an archive inside an archive is not read; extract it and pass it as an input"
-                finding(ArchiveProblem.unsupported.rawValue, .medium, file: entry.name, message: msg)
+                finding(ArchiveProblem.unsupported, .medium, file: entry.name, message: msg)
                 errors.append("\(entry.name): \(msg)")
                 partial = true
             }
@@ -440,7 +440,7 @@ final class InputPass {
         return { error in
             guard !flag.threw else { return }
             let problem = (error as? ArchiveError)?.problem ?? .corrupt
-            self.finding(problem.rawValue, .high, file: name, message: "\(error)")
+            self.finding(problem, .high, file: name, message: "\(error)")
             if problem.leavesInputPartial {
                 self.errors.append(wholeInput ? "\(error)" : "\(name): \(error)")
                 self.partial = true
@@ -493,7 +493,7 @@ final class InputPass {
             checkName(check)
         }
         if total > Int64(FormatLimits.storedBody) {
-            finding("limits.stored-body-too-large", .medium, file: entry.name,
+            finding(ReaderRule.storedBodyTooLarge, .medium, file: entry.name,
                     message: "blob holds \(total) bytes, over the SDK's \(FormatLimits.storedBody)-byte stored-body limit")
         }
         let blob = BlobContent(input: input.path, root: root, file: entry.name, name: name, bytes: kept,
@@ -527,10 +527,10 @@ final class InputPass {
     /// Whether the blob's name is its hash: a finding when it is not, or is no hash at all.
     private func checkName(_ check: BlobCheck) {
         if check.wellFormed && check.complete, let sha = check.sha, sha != check.name {
-            finding("integrity.blob-hash-mismatch", .high, file: check.file,
+            finding(ReaderRule.blobHashMismatch, .high, file: check.file,
                     message: "blob bytes hash to sha256:\(sha.prefix(16))…, not to the name it is stored under")
         } else if !check.wellFormed {
-            finding("integrity.blob-hash-mismatch", .medium, file: check.file,
+            finding(ReaderRule.blobHashMismatch, .medium, file: check.file,
                     message: "blob name is not 64 hex digits, so its bytes cannot be checked")
         }
     }
@@ -547,14 +547,14 @@ final class InputPass {
             guard r.session.blobsAvailable else { continue }
             if let b = blobsSeen[r.root]?[r.hex] {
                 if let stored = r.storedSize, Int64(stored) != b.size {
-                    findings.append(r.session.finding("integrity.body-size-mismatch", .medium, line: r.line, seq: r.seq,
+                    findings.append(r.session.finding(ReaderRule.bodySizeMismatch, .medium, line: r.line, seq: r.seq,
                         recordId: r.recordId, location: r.location,
                         message: "storedSize says \(stored) bytes but blob sha256:\(r.hex.prefix(12))… holds \(b.size)"))
                 }
             } else if !walkComplete {
                 missingUnchecked += 1
             } else {
-                findings.append(r.session.finding("integrity.blob-missing", .medium, line: r.line, seq: r.seq,
+                findings.append(r.session.finding(ReaderRule.blobMissing, .medium, line: r.line, seq: r.seq,
                     recordId: r.recordId, location: r.location,
                     message: "body refers to blob sha256:\(r.hex.prefix(12))…, which is not in the export"))
             }
@@ -566,7 +566,7 @@ final class InputPass {
                     orphansUnchecked += 1
                     continue
                 }
-                finding("integrity.blob-orphan", .low, file: b.file,
+                finding(ReaderRule.blobOrphan, .low, file: b.file,
                         message: "blob is referenced by no record of the exported sessions")
             }
         }
@@ -579,7 +579,7 @@ final class InputPass {
             errors.append("not checked: whether \(n) blob\(n == 1 ? " is" : "s are") referenced by a record (not every session line was read)")
         }
         for (root, info) in roots.sorted(by: { $0.key < $1.key }) where info.bytes > info.budget {
-            finding("limits.store-over-budget", .medium, file: root.isEmpty ? nil : root,
+            finding(ReaderRule.storeOverBudget, .medium, file: root.isEmpty ? nil : root,
                     message: "sessions and blobs take \(info.bytes) bytes, over the store budget of \(info.budget)")
         }
     }
@@ -647,7 +647,7 @@ final class InputPass {
     func checkLines(_ r: inout SessionRead, pauseWhenRead: Bool) -> Bool {
         let s = r.s, lines = r.lines, name = r.name, idFromName = r.idFromName, blobsAvailable = r.blobsAvailable
         /// A finding a line can repeat: built in full for the first of its rule, counted after.
-        func note(_ rule: String, _ severity: Severity, line: Int, record: Record? = nil, count: Int = 1,
+        func note(_ rule: ReaderRule, _ severity: Severity, line: Int, record: Record? = nil, count: Int = 1,
                   message: @autoclosure () -> String) {
             r.repeated.note(rule, severity, line: line, seq: record?.seq, count: count, into: &findings) { n in
                 if let record { return s.finding(rule, severity, record: record, message: message()) }
@@ -677,14 +677,14 @@ final class InputPass {
                 begin()
                 s.damagedLines += count
                 r.checker.damaged(count)
-                note("integrity.malformed-line", .low, line: number, count: count, message: "blank line")
+                note(ReaderRule.malformedLine, .low, line: number, count: count, message: "blank line")
             case .tooLong(let number, let bytes):
                 begin()
                 s.damagedLines += 1
                 r.checker.damaged()
                 partial = true
                 errors.append("\(name): line \(number) is \(bytes) bytes, over the \(limits.maxLineBytes)-byte line limit; skipped")
-                note("integrity.malformed-line", .medium, line: number,
+                note(ReaderRule.malformedLine, .medium, line: number,
                      message: "line of \(bytes) bytes is over the \(limits.maxLineBytes)-byte line limit; not read")
             case .line(let bytes, let number), .unterminated(let bytes, let number):
                 var isLast = false
@@ -707,10 +707,10 @@ final class InputPass {
                     func error() -> JSONParseError { failure ?? ParsedLines.parseError(bytes, maxDepth: maxDepth) }
                     let reason = failure?.reason ?? .syntax
                     if isLast && reason != .tooMany {
-                        findings.append(s.finding("integrity.torn-line", .low, line: number,
+                        findings.append(s.finding(ReaderRule.tornLine, .low, line: number,
                             message: "the last line is cut short (\(bytes.count) bytes, no newline): \(error().message)"))
                     } else if reason == .empty {
-                        note("integrity.malformed-line", .low, line: number, message: "blank line")
+                        note(ReaderRule.malformedLine, .low, line: number, message: "blank line")
                     } else {
                         if reason == .tooDeep {
                             partial = true
@@ -719,7 +719,7 @@ final class InputPass {
                             partial = true
                             errors.append("\(name): line \(number) holds more than \(limits.maxJSONValues) JSON values; skipped")
                         }
-                        note("integrity.malformed-line", .medium, line: number,
+                        note(ReaderRule.malformedLine, .medium, line: number,
                              message: reason == .tooMany
                                 ? "line holds more than \(limits.maxJSONValues) JSON values, over the limit; not read as a record"
                                 : "line is not valid JSON: \(error().description)")
@@ -734,7 +734,7 @@ final class InputPass {
                     begin()
                     s.damagedLines += 1
                     r.checker.damaged()
-                    note("integrity.malformed-line", .medium, line: number, message: "line is JSON but not an object")
+                    note(ReaderRule.malformedLine, .medium, line: number, message: "line is JSON but not an object")
                     for a in analyses { a.damagedLine(bytes, line: number, session: s) }
                     continue loop
                 }
@@ -749,7 +749,7 @@ final class InputPass {
                         if let id = doc.root["sessionId"]?.string {
                             if let fromName = idFromName, fromName != id {
                                 let id = SessionContext.heldName(id), fromName = SessionContext.heldName(fromName)
-                                findings.append(s.finding("integrity.session-id-mismatch", .medium, line: number,
+                                findings.append(s.finding(ReaderRule.sessionIdMismatch, .medium, line: number,
                                     message: "header says \(id) but the file is named \(fromName)"))
                             }
                             s.sessionId = id
@@ -757,7 +757,7 @@ final class InputPass {
                         s.launchedAt = doc.root["launchedAt"]?.string.flatMap(Timestamp.parse)
                         begin()
                         if let seq = record.seq, seq != 0 {
-                            findings.append(s.finding("integrity.seq-gap", .high, record: record,
+                            findings.append(s.finding(ReaderRule.seqGap, .high, record: record,
                                 message: "session header has seq \(seq), not 0"))
                         }
                         r.checker.start(at: record.seq ?? 0)
@@ -770,7 +770,7 @@ final class InputPass {
                 // A session file must start with its header; a `debug tail --json` capture (stdin, or a
                 // file not named like a session) has none by design.
                 if s.header == nil && s.recordCount == 0 && number == 1 && (idFromName != nil || blobsAvailable) {
-                    findings.append(s.finding("integrity.missing-header", .medium, line: number,
+                    findings.append(s.finding(ReaderRule.missingHeader, .medium, line: number,
                         message: "the first line is not a session header (\"type\": \"session\")"))
                 }
                 s.recordCount += 1
@@ -785,7 +785,7 @@ final class InputPass {
                 }
                 switch record.type {
                 case .frame:
-                    note("policy.frame-in-export", .high, line: number, record: record,
+                    note(ReaderRule.frameInExport, .high, line: number, record: record,
                          message: "a realtime frame record is in the export; frames must never leave the device (their bodies carry access tokens)")
                 case .other(let name):
                     // A bounded number of names: each keeps its first record.
@@ -817,7 +817,7 @@ final class InputPass {
         for (name, u) in r.unknownTypes.sorted(by: { $0.key < $1.key }) {
             let what = name.isEmpty ? "without a type" : (name == "session" ? "of type 'session' after the header"
                 : name == "\u{0}more" ? "of 100 or more other unknown types" : "of unknown type '\(name)'")
-            findings.append(s.finding("integrity.unknown-record-type", .info, record: u.first,
+            findings.append(s.finding(ReaderRule.unknownRecordType, .info, record: u.first,
                 message: "\(u.count) record\(u.count == 1 ? "" : "s") \(what), kept and counted"))
         }
         for a in analyses { a.endSession(s) }
@@ -845,43 +845,43 @@ final class InputPass {
                 break
             case .text(let n):
                 if n > FormatLimits.inlineBody {
-                    findings.append(s.finding("limits.inline-body-too-large", .medium, record: record, location: body.location,
+                    findings.append(s.finding(ReaderRule.inlineBodyTooLarge, .medium, record: record, location: body.location,
                         message: "inline body of \(n) bytes is over the SDK's \(FormatLimits.inlineBody)-byte limit"))
                 }
                 if let size = body.size, size != n {
-                    findings.append(s.finding("integrity.body-size-mismatch", .medium, record: record, location: body.location,
+                    findings.append(s.finding(ReaderRule.bodySizeMismatch, .medium, record: record, location: body.location,
                         message: "size says \(size) bytes but the inline text holds \(n)"))
                 }
             case .base64(let count):
                 guard let count else {
-                    findings.append(s.finding("integrity.body-size-mismatch", .medium, record: record, location: body.location,
+                    findings.append(s.finding(ReaderRule.bodySizeMismatch, .medium, record: record, location: body.location,
                         message: "base64 body data is not valid base64"))
                     continue
                 }
                 if count > FormatLimits.inlineBody {
-                    findings.append(s.finding("limits.inline-body-too-large", .medium, record: record, location: body.location,
+                    findings.append(s.finding(ReaderRule.inlineBodyTooLarge, .medium, record: record, location: body.location,
                         message: "inline body of \(count) bytes is over the SDK's \(FormatLimits.inlineBody)-byte limit"))
                 }
                 if let size = body.size, size != count {
-                    findings.append(s.finding("integrity.body-size-mismatch", .medium, record: record, location: body.location,
+                    findings.append(s.finding(ReaderRule.bodySizeMismatch, .medium, record: record, location: body.location,
                         message: "size says \(size) bytes but the base64 data decodes to \(count)"))
                 }
             case .blob(let hex, let reference, let storedSize, let truncated):
                 guard let hex else {
-                    findings.append(s.finding("integrity.blob-missing", .medium, record: record, location: body.location,
+                    findings.append(s.finding(ReaderRule.blobMissing, .medium, record: record, location: body.location,
                         message: "blob reference '\(Escape.terminal(String(reference.prefix(80))))' is not sha256:<64 hex digits>"))
                     continue
                 }
                 if let stored = storedSize, stored > FormatLimits.storedBody {
-                    findings.append(s.finding("limits.stored-body-too-large", .medium, record: record, location: body.location,
+                    findings.append(s.finding(ReaderRule.storedBodyTooLarge, .medium, record: record, location: body.location,
                         message: "stored body of \(stored) bytes is over the SDK's \(FormatLimits.storedBody)-byte limit"))
                 }
                 if let size = body.size, let stored = storedSize {
                     if !truncated && size != stored {
-                        findings.append(s.finding("integrity.body-size-mismatch", .medium, record: record, location: body.location,
+                        findings.append(s.finding(ReaderRule.bodySizeMismatch, .medium, record: record, location: body.location,
                             message: "size \(size) and storedSize \(stored) differ on a body that is not truncated"))
                     } else if truncated && size < stored {
-                        findings.append(s.finding("integrity.body-size-mismatch", .medium, record: record, location: body.location,
+                        findings.append(s.finding(ReaderRule.bodySizeMismatch, .medium, record: record, location: body.location,
                             message: "a truncated body's true size \(size) is below its stored size \(stored)"))
                     }
                 }
@@ -889,7 +889,7 @@ final class InputPass {
                 blobRefs.append(BlobRef(root: s.root, hex: hex, session: s, line: record.line, seq: record.seq,
                                         recordId: record.id, location: body.location, storedSize: storedSize))
             case .invalid(let why):
-                findings.append(s.finding("integrity.body-size-mismatch", .medium, record: record, location: body.location,
+                findings.append(s.finding(ReaderRule.bodySizeMismatch, .medium, record: record, location: body.location,
                     message: "body object is not one of the format's shapes: \(why)"))
             }
         }
@@ -927,7 +927,7 @@ struct RepeatedFindings {
     let keep: Int
     // One entry per rule, side by side: plain numbers, so noting a line copies no finding (a struct
     // of slots holding each first finding cost a thousand instructions a line in retains alone).
-    private var rules: [String] = []
+    private var rules: [ReaderRule] = []
     private var kept: [Int] = []
     private var counted: [Int] = []
     private var severity: [Severity] = []
@@ -939,7 +939,7 @@ struct RepeatedFindings {
 
     /// Notes `count` findings of `rule` on lines `line`, `line + 1`, …; `make(line)` builds the one on a
     /// line (only called for the kept ones and the first counted one).
-    mutating func note(_ rule: String, _ severity: Severity, line: Int, seq: Int? = nil, count: Int = 1,
+    mutating func note(_ rule: ReaderRule, _ severity: Severity, line: Int, seq: Int? = nil, count: Int = 1,
                        into tally: inout FindingTally, make: (Int) -> Finding) {
         // A few rules per file, each a literal: equal strings share storage, so this compares words.
         var i = 0
@@ -992,7 +992,7 @@ struct SequenceChecker {
     private var damagedSinceLast = 0
 
     struct Problem {
-        var rule: String
+        var rule: ReaderRule
         var message: String
     }
 
@@ -1006,11 +1006,11 @@ struct SequenceChecker {
 
     mutating func check(_ seq: Int?) -> Problem? {
         guard let seq else {
-            return Problem(rule: "integrity.seq-gap", message: "record has no seq")
+            return Problem(rule: ReaderRule.seqGap, message: "record has no seq")
         }
         defer { damagedSinceLast = 0 }
         if !seen.insert(seq) {
-            return Problem(rule: "integrity.seq-duplicate", message: "seq \(seq) appears more than once")
+            return Problem(rule: ReaderRule.seqDuplicate, message: "seq \(seq) appears more than once")
         }
         // `seq` comes from `JSONValue.int` (|seq| < 9e15), so none of this can overflow.
         let expected = (last ?? 0) + 1
@@ -1020,11 +1020,11 @@ struct SequenceChecker {
         if seq > expected {
             let missing = seq - expected
             if missing <= damagedSinceLast { return nil }
-            return Problem(rule: "integrity.seq-gap",
+            return Problem(rule: ReaderRule.seqGap,
                            message: missing == 1 ? "seq \(expected) is missing" : "seq \(expected)–\(seq - 1) missing (\(missing) records)")
         }
         if seq < expected {
-            return Problem(rule: "integrity.seq-gap", message: "seq \(seq) comes after seq \(expected - 1): out of order")
+            return Problem(rule: ReaderRule.seqGap, message: "seq \(seq) comes after seq \(expected - 1): out of order")
         }
         return nil
     }

@@ -53,31 +53,15 @@ public struct Rule: Sendable, Equatable {
     }
 }
 
-/// The id of a declared rule, as a `Finding` is built from it. Only `Rule` makes one (`rule.ref`),
-/// and code that carries an id as text (a detector's hit, a reader's problem) gets it from its
-/// module's `RuleCatalogue`: a finding cannot be raised for a rule nobody declared.
-public struct RuleID: Sendable, Hashable {
+/// The id of a declared rule, as a `Finding` is built from it. Only a declaration makes one: a
+/// `RuleSet` case (`ReaderRule.seqGap.id`) or a `Rule` built from a table (`rule.ref`, the
+/// detectors'): a finding cannot be raised for a rule nobody declared.
+public struct RuleID: Sendable, Hashable, CustomStringConvertible {
     public let id: String
-    fileprivate init(_ id: String) { self.id = id }
-}
-
-/// A module's declared rules by id (`ReaderRules.catalogue["integrity.seq-gap"]`).
-public struct RuleCatalogue: Sendable {
-    private let byId: [String: RuleID]
-
-    public init(_ rules: [Rule]) {
-        byId = Dictionary(rules.map { ($0.id, $0.ref) }, uniquingKeysWith: { a, _ in a })
-    }
-
-    /// Whether a rule of this id is declared here.
-    public func contains(_ id: String) -> Bool { byId[id] != nil }
-
-    /// The declared rule of `id`. An id no rule declares is a programming error, stopped here
-    /// before it can reach a report (the tests raise every rule).
-    public subscript(_ id: String) -> RuleID {
-        guard let r = byId[id] else { preconditionFailure("no rule '\(id)' is declared") }
-        return r
-    }
+    init(_ id: String) { self.id = id }
+    /// The family of the rule (`secret.jwt` → `.secret`).
+    public var family: RuleFamily? { RuleFamily(ruleId: id) }
+    public var description: String { id }
 }
 
 /// The findings a command reports: whole families, plus single rules of another family it

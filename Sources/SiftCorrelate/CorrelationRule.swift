@@ -1,0 +1,27 @@
+import SiftCore
+
+/// The rules the correlation raises (`pbsift rules` lists them).
+public enum CorrelationRule: String, RuleSet {
+    case echoMismatch = "correlation.echo-mismatch"
+    /// Records the join left out: what it says was not checked, so the exit status is 2.
+    case limit = "correlation.limit"
+    case serverTimeImplausible = "correlation.server-time-implausible"
+    case skewDisagreement = "correlation.skew-disagreement"
+    case skewWholeHours = "correlation.skew-whole-hours"
+
+    public var severity: Severity { .medium }
+
+    public var summary: String {
+        switch self {
+        case .echoMismatch: "The server echoed a different request id than the one the SDK minted."
+        case .limit:
+            "Network records or sessions beyond the join's limit (1,000,000 records, 160 MiB of records and sessions held; 80 MiB in report and show, beside the waterfall) were not kept: their server lines were not looked for, so nothing is said of them (exit status 2)."
+        case .serverTimeImplausible:
+            "A server line reports a duration longer than the device's whole request; it is not used for the server/network split."
+        case .skewDisagreement:
+            "Lines with the request id only in free text give another clock skew than lines with it in a request-id field; only the latter are used."
+        case .skewWholeHours:
+            "The clock skew is close to a whole number of hours: the server logs may be in local time (see --log-timezone)."
+        }
+    }
+}

@@ -31,10 +31,10 @@ final class SessionPlace: Sendable {
         self.blobsAvailable = blobsAvailable
     }
 
-    func finding(_ rule: RuleID, _ severity: Severity, line: Int?, seq: Int?, recordId: String?, location: String, message: String,
-                 preview: String?, fingerprint: String?) -> Finding {
-        Finding(rule: rule, severity: severity, input: input, file: file, sessionId: sessionId, seq: seq,
-                line: line, recordId: recordId, location: location, message: message, preview: preview,
+    func finding(_ rule: RuleID, _ severity: Severity, at record: (line: Int?, seq: Int?, id: String?), location: String,
+                 message: String, preview: String?, fingerprint: String?) -> Finding {
+        Finding(rule: rule, severity: severity, input: input, file: file, sessionId: sessionId, seq: record.seq,
+                line: record.line, recordId: record.id, location: location, message: message, preview: preview,
                 fingerprint: fingerprint)
     }
 }
@@ -542,7 +542,7 @@ final class VerifyWorker: @unchecked Sendable {
         for h in scanner.hits {
             if h.bound {
                 guard seen.insert(h.rule.id + "\u{0}" + h.location + "\u{0}" + h.message).inserted else { continue }
-                out.findings.append(session.finding(h.rule, h.severity, line: line, seq: seq, recordId: recordId, location: h.location,
+                out.findings.append(session.finding(h.rule, h.severity, at: (line, seq, recordId), location: h.location,
                                                     message: h.message, preview: nil, fingerprint: nil))
                 continue
             }
@@ -550,7 +550,7 @@ final class VerifyWorker: @unchecked Sendable {
                                     key: config.fingerprintKey)
             guard seen.insert(h.rule.id + "\u{0}" + h.location + "\u{0}" + fp).inserted else { continue }
             if keepValues && !h.value.isEmpty { out.values.append(h.value) }
-            out.findings.append(session.finding(h.rule, h.severity, line: line, seq: seq, recordId: recordId, location: h.location,
+            out.findings.append(session.finding(h.rule, h.severity, at: (line, seq, recordId), location: h.location,
                                                 message: h.message, preview: SecretMask.preview(h.value), fingerprint: fp))
         }
         scanner.hits.removeAll(keepingCapacity: true)

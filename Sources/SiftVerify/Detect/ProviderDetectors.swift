@@ -15,9 +15,11 @@ private let pineconeBody = ByteSet("A-Za-z0-9_-")
 private let alnumUpper = ByteSet("A-Z0-9")
 private let lowerDigit = ByteSet("a-z0-9")
 
-/// `prefix` + exactly `len` bytes of `set`, then `sep` + exactly `len2` bytes of `set2`.
-private func twoPart(_ id: String, _ title: String, _ sev: Severity, _ prefixes: [String], _ set: ByteSet, _ len: Int,
-                     _ sep: UInt8, _ set2: ByteSet, _ len2: ClosedRange<Int>, lowPrefixes: [String] = []) -> Detector {
+/// `prefix` + exactly `first.count` bytes of `first.bytes`, then `sep` + `second.count` bytes of `second.bytes`.
+private func twoPart(_ id: String, _ title: String, _ sev: Severity, _ prefixes: [String],
+                     _ first: (bytes: ByteSet, count: Int), _ sep: UInt8, _ second: (bytes: ByteSet, count: ClosedRange<Int>),
+                     lowPrefixes: [String] = []) -> Detector {
+    let set = first.bytes, len = first.count, set2 = second.bytes, len2 = second.count
     let low = Set(lowPrefixes.map(b))
     return Detector(id, title, sev, anchors: prefixes) { t, p, plen in
         guard t.boundaryBefore(p) else { return nil }
@@ -42,16 +44,15 @@ func providerDetectors() -> [Detector] {
     })
     // Amazon Bedrock API keys: long-term `ABSK` + base64 of `BedrockAPIKey-…`; short-term `bedrock-api-key-` + base64.
     d.append(prefixed("aws-bedrock-api-key", "Amazon Bedrock API key", .critical, ["ABSKQmVkcm9ja0FQSUtleS"],
-                      .b64pad, min: 40, max: 4096))
+                      .b64pad, length: 40...4096))
     // Short-term: `bedrock-api-key-` + base64 of a presigned `bedrock.amazonaws.com/…` URL.
-    d.append(prefixed("aws-bedrock-short-term-key", "Amazon Bedrock short-term API key", .critical, ["bedrock-api-key-"], .b64pad,
-                      min: 28, max: 8192) { t, s, e in
+    d.append(prefixed("aws-bedrock-short-term-key", "Amazon Bedrock short-term API key", .critical, ["bedrock-api-key-"], .b64pad, length: 28...8192) { t, s, e in
         let body = UnsafeBufferPointer(rebasing: t.b[(s + 16)..<(s + 16 + (e - s - 16) / 4 * 4)])
         guard let dec = Base64.decode(bytes: body) else { return false }
         return dec.starts(with: Array("bedrock.amazonaws.com".utf8))
     })
     d.append(prefixed("onepassword-service-account-token", "1Password service account token", .critical, ["ops_eyJ"],
-                      ByteSet("A-Za-z0-9+/=_-"), min: 100, max: 4096))
+                      ByteSet("A-Za-z0-9+/=_-"), length: 100...4096))
     d.append(Detector("onepassword-secret-key", "1Password account Secret Key", .critical, anchors: ["A3-"]) { t, p, _ in
         guard t.boundaryBefore(p) else { return nil }
         // `A3-XXXXXX-XXXXXX-XXXXX-XXXXX-XXXXX-XXXXX`, or the newer `A3-XXXXXX-XXXXXXXXXXX-XXXXX-XXXXX-XXXXX`.
@@ -67,20 +68,19 @@ func providerDetectors() -> [Detector] {
         guard let i = groups([6, 6, 5, 5, 5, 5]) ?? groups([6, 11, 5, 5, 5]) else { return nil }
         return DetMatch(start: p, end: i)
     })
-    d.append(prefixed("artifactory-api-key", "JFrog Artifactory API key", .high, ["AKCp"], .alnum, min: 69, max: 69))
-    d.append(prefixed("artifactory-reference-token", "JFrog Artifactory reference token", .high, ["cmVmdGtu"], .b64url, min: 56, max: 56))
+    d.append(prefixed("artifactory-api-key", "JFrog Artifactory API key", .high, ["AKCp"], .alnum, length: 69...69))
+    d.append(prefixed("artifactory-reference-token", "JFrog Artifactory reference token", .high, ["cmVmdGtu"], .b64url, length: 56...56))
     d.append(prefixed("planetscale-token", "PlanetScale token or password", .critical, ["pscale_tkn_", "pscale_pw_", "pscale_oauth_"],
-                      ByteSet("A-Za-z0-9_.=-"), min: 32, max: 64))
-    d.append(prefixed("flyio-token", "Fly.io access token", .critical, ["fm1r_", "fm1a_", "fm2_"], .b64pad, min: 40, max: 8192))
-    d.append(prefixed("flyio-org-token", "Fly.io organization token", .critical, ["fo1_"], .b64url, min: 43, max: 43))
-    d.append(prefixed("easypost-api-key", "EasyPost API key", .high, ["EZAK", "EZTK"], .alnum, min: 54, max: 54, lowPrefixes: ["EZTK"]))
-    d.append(prefixed("shippo-api-token", "Shippo API token", .high, ["shippo_live_", "shippo_test_"], .hexLower, min: 40, max: 40,
-                      lowPrefixes: ["shippo_test_"]))
-    d.append(prefixed("notion-token", "Notion integration token", .high, ["ntn_"], .alnum, min: 46, max: 46, check: { t, s, e in mixed(t, s + 4, e) }))
-    d.append(prefixed("notion-legacy-token", "Notion integration token (legacy)", .high, ["secret_"], .alnum, min: 43, max: 43, check: { t, s, e in
+                      ByteSet("A-Za-z0-9_.=-"), length: 32...64))
+    d.append(prefixed("flyio-token", "Fly.io access token", .critical, ["fm1r_", "fm1a_", "fm2_"], .b64pad, length: 40...8192))
+    d.append(prefixed("flyio-org-token", "Fly.io organization token", .critical, ["fo1_"], .b64url, length: 43...43))
+    d.append(prefixed("easypost-api-key", "EasyPost API key", .high, ["EZAK", "EZTK"], .alnum, length: 54...54, tuning: .init(lowPrefixes: ["EZTK"])))
+    d.append(prefixed("shippo-api-token", "Shippo API token", .high, ["shippo_live_", "shippo_test_"], .hexLower, length: 40...40, tuning: .init(lowPrefixes: ["shippo_test_"])))
+    d.append(prefixed("notion-token", "Notion integration token", .high, ["ntn_"], .alnum, length: 46...46, check: { t, s, e in mixed(t, s + 4, e) }))
+    d.append(prefixed("notion-legacy-token", "Notion integration token (legacy)", .high, ["secret_"], .alnum, length: 43...43, check: { t, s, e in
         mixed(t, s + 7, e)
     }))
-    d.append(prefixed("huggingface-org-token", "Hugging Face organization token", .high, ["api_org_"], ByteSet("A-Za-z"), min: 34, max: 34))
+    d.append(prefixed("huggingface-org-token", "Hugging Face organization token", .high, ["api_org_"], ByteSet("A-Za-z"), length: 34...34))
     d.append(Detector("teams-webhook", "Microsoft Teams incoming webhook URL", .high,
                       anchors: [".webhook.office.com/webhookb2/", "outlook.office.com/webhook/"]) { t, p, len in
         let l = t.run(p + len, pathish, max: 400)
@@ -89,38 +89,37 @@ func providerDetectors() -> [Detector] {
         let back = t.has(b(".webhook."), at: p) ? t.runBack(p, ByteSet("A-Za-z0-9-"), max: 63) : 0
         return DetMatch(start: p - back, end: p + len + l)
     })
-    d.append(twoPart("brevo-api-key", "Brevo (Sendinblue) API key", .high, ["xkeysib-", "xsmtpsib-"], .hexLower, 64,
-                     UInt8(ascii: "-"), .alnum, 16...16))
-    d.append(prefixed("adafruit-io-key", "Adafruit IO key", .high, ["aio_"], .alnum, min: 28, max: 28, check: { t, s, e in mixed(t, s + 4, e) }))
-    d.append(prefixed("clojars-token", "Clojars deploy token", .high, ["CLOJARS_"], .alnum, min: 60, max: 60))
-    d.append(prefixed("duffel-token", "Duffel access token", .high, ["duffel_live_", "duffel_test_"], .b64url, min: 43, max: 43,
-                      lowPrefixes: ["duffel_test_"]))
-    d.append(prefixed("dropbox-token", "Dropbox short-lived access token", .high, ["sl.u.", "sl.B"], .b64url, min: 120, max: 1400))
-    d.append(prefixed("frameio-token", "Frame.io token", .high, ["fio-u-"], ByteSet("A-Za-z0-9_=-"), min: 64, max: 64))
-    d.append(twoPart("flutterwave-secret-key", "Flutterwave secret key", .high, ["FLWSECK-", "FLWSECK_TEST-"], .hexLower, 32,
-                     UInt8(ascii: "-"), ByteSet("X"), 1...1, lowPrefixes: ["FLWSECK_TEST-"]))
-    d.append(prefixed("prefect-api-key", "Prefect API key", .high, ["pnu_"], .alnum, min: 36, max: 36))
-    d.append(prefixed("readme-api-key", "ReadMe API key", .high, ["rdme_"], .alnum, min: 70, max: 70))
-    d.append(prefixed("rubygems-api-key", "RubyGems API key", .high, ["rubygems_"], .hexLower, min: 48, max: 48))
-    d.append(prefixed("scalingo-token", "Scalingo API token", .high, ["tk-us-"], .b64url, min: 48, max: 48))
-    d.append(prefixed("supabase-token", "Supabase access token or secret key", .critical, ["sbp_", "sb_secret_"], .b64url, min: 30, max: 64))
+    d.append(twoPart("brevo-api-key", "Brevo (Sendinblue) API key", .high, ["xkeysib-", "xsmtpsib-"], (.hexLower, 64),
+                     UInt8(ascii: "-"), (.alnum, 16...16)))
+    d.append(prefixed("adafruit-io-key", "Adafruit IO key", .high, ["aio_"], .alnum, length: 28...28, check: { t, s, e in mixed(t, s + 4, e) }))
+    d.append(prefixed("clojars-token", "Clojars deploy token", .high, ["CLOJARS_"], .alnum, length: 60...60))
+    d.append(prefixed("duffel-token", "Duffel access token", .high, ["duffel_live_", "duffel_test_"], .b64url, length: 43...43, tuning: .init(lowPrefixes: ["duffel_test_"])))
+    d.append(prefixed("dropbox-token", "Dropbox short-lived access token", .high, ["sl.u.", "sl.B"], .b64url, length: 120...1400))
+    d.append(prefixed("frameio-token", "Frame.io token", .high, ["fio-u-"], ByteSet("A-Za-z0-9_=-"), length: 64...64))
+    d.append(twoPart("flutterwave-secret-key", "Flutterwave secret key", .high, ["FLWSECK-", "FLWSECK_TEST-"], (.hexLower, 32),
+                     UInt8(ascii: "-"), (ByteSet("X"), 1...1), lowPrefixes: ["FLWSECK_TEST-"]))
+    d.append(prefixed("prefect-api-key", "Prefect API key", .high, ["pnu_"], .alnum, length: 36...36))
+    d.append(prefixed("readme-api-key", "ReadMe API key", .high, ["rdme_"], .alnum, length: 70...70))
+    d.append(prefixed("rubygems-api-key", "RubyGems API key", .high, ["rubygems_"], .hexLower, length: 48...48))
+    d.append(prefixed("scalingo-token", "Scalingo API token", .high, ["tk-us-"], .b64url, length: 48...48))
+    d.append(prefixed("supabase-token", "Supabase access token or secret key", .critical, ["sbp_", "sb_secret_"], .b64url, length: 30...64))
     d.append(prefixed("tailscale-key", "Tailscale key", .critical,
-                      ["tskey-auth-", "tskey-api-", "tskey-client-", "tskey-scim-", "tskey-webhook-"], tailscaleBody, min: 30, max: 80))
-    d.append(prefixed("typeform-token", "Typeform personal access token", .high, ["tfp_"], ByteSet("A-Za-z0-9_.-"), min: 40, max: 80))
-    d.append(prefixed("netlify-token", "Netlify personal access token", .high, ["nfp_"], .alnum, min: 36, max: 36))
-    d.append(prefixed("buildkite-token", "Buildkite API token", .high, ["bkua_"], .hexLower, min: 40, max: 40))
-    d.append(prefixed("render-api-key", "Render API key", .high, ["rnd_"], .alnum, min: 32, max: 32, check: { t, s, e in mixed(t, s + 4, e) }))
-    d.append(prefixed("groq-api-key", "Groq API key", .critical, ["gsk_"], .alnum, min: 52, max: 52))
-    d.append(prefixed("replicate-token", "Replicate API token", .high, ["r8_"], .alnum, min: 37, max: 37))
-    d.append(prefixed("perplexity-api-key", "Perplexity API key", .high, ["pplx-"], .alnum, min: 48, max: 48))
-    d.append(prefixed("xai-api-key", "xAI API key", .high, ["xai-"], .alnum, min: 80, max: 80))
-    d.append(twoPart("langsmith-api-key", "LangSmith API key", .high, ["lsv2_pt_", "lsv2_sk_"], .hexLower, 32, UInt8(ascii: "_"),
-                     .hexLower, 10...10))
+                      ["tskey-auth-", "tskey-api-", "tskey-client-", "tskey-scim-", "tskey-webhook-"], tailscaleBody, length: 30...80))
+    d.append(prefixed("typeform-token", "Typeform personal access token", .high, ["tfp_"], ByteSet("A-Za-z0-9_.-"), length: 40...80))
+    d.append(prefixed("netlify-token", "Netlify personal access token", .high, ["nfp_"], .alnum, length: 36...36))
+    d.append(prefixed("buildkite-token", "Buildkite API token", .high, ["bkua_"], .hexLower, length: 40...40))
+    d.append(prefixed("render-api-key", "Render API key", .high, ["rnd_"], .alnum, length: 32...32, check: { t, s, e in mixed(t, s + 4, e) }))
+    d.append(prefixed("groq-api-key", "Groq API key", .critical, ["gsk_"], .alnum, length: 52...52))
+    d.append(prefixed("replicate-token", "Replicate API token", .high, ["r8_"], .alnum, length: 37...37))
+    d.append(prefixed("perplexity-api-key", "Perplexity API key", .high, ["pplx-"], .alnum, length: 48...48))
+    d.append(prefixed("xai-api-key", "xAI API key", .high, ["xai-"], .alnum, length: 80...80))
+    d.append(twoPart("langsmith-api-key", "LangSmith API key", .high, ["lsv2_pt_", "lsv2_sk_"], (.hexLower, 32), UInt8(ascii: "_"),
+                     (.hexLower, 10...10)))
     // `ico-` after a `.` is a file name's extension (`box.ico-7a38….png`), not a key.
-    d.append(prefixed("infracost-api-key", "Infracost API key", .high, ["ico-"], .alnum, min: 32, max: 32, before: ByteSet("A-Za-z0-9.")))
-    d.append(prefixed("intra42-secret", "42 Intra client secret", .high, ["s-s4t2ud-", "s-s4t2af-"], .hexLower, min: 64, max: 64))
+    d.append(prefixed("infracost-api-key", "Infracost API key", .high, ["ico-"], .alnum, length: 32...32, tuning: .init(before: ByteSet("A-Za-z0-9."))))
+    d.append(prefixed("intra42-secret", "42 Intra client secret", .high, ["s-s4t2ud-", "s-s4t2af-"], .hexLower, length: 64...64))
     // `sgp_` + 40 hex, `sgp_local_` + 40 hex, or `sgp_` + 16 hex + `_` + 40 hex.
-    d.append(prefixed("sourcegraph-token", "Sourcegraph access token", .high, ["sgp_local_", "sgp_"], sourcegraphBody, min: 40, max: 80,
+    d.append(prefixed("sourcegraph-token", "Sourcegraph access token", .high, ["sgp_local_", "sgp_"], sourcegraphBody, length: 40...80,
                       check: { t, s, e in
         let body = t.has(b("sgp_local_"), at: s) ? s + 10 : s + 4
         let n = e - body
@@ -137,12 +136,12 @@ func providerDetectors() -> [Detector] {
         guard e == 20 else { return nil }
         return DetMatch(start: p, end: p + 6 + a + c + e)
     })
-    d.append(twoPart("cloudflare-origin-ca-key", "Cloudflare Origin CA key", .high, ["v1.0-"], .hexLower, 24, UInt8(ascii: "-"),
-                     .hexLower, 146...146))
-    d.append(prefixed("mapbox-secret-token", "Mapbox secret token", .high, ["sk.eyJ"], ByteSet("A-Za-z0-9_.-"), min: 80, max: 300))
-    d.append(prefixed("pinecone-api-key", "Pinecone API key", .high, ["pcsk_"], pineconeBody, min: 60, max: 100))
-    d.append(prefixed("figma-token", "Figma personal access token", .high, ["figd_"], .b64url, min: 40, max: 60))
-    d.append(prefixed("bitbucket-app-password", "Atlassian Bitbucket app password", .high, ["ATBB"], .alnum, min: 28, max: 40, check: { t, s, e in
+    d.append(twoPart("cloudflare-origin-ca-key", "Cloudflare Origin CA key", .high, ["v1.0-"], (.hexLower, 24), UInt8(ascii: "-"),
+                     (.hexLower, 146...146)))
+    d.append(prefixed("mapbox-secret-token", "Mapbox secret token", .high, ["sk.eyJ"], ByteSet("A-Za-z0-9_.-"), length: 80...300))
+    d.append(prefixed("pinecone-api-key", "Pinecone API key", .high, ["pcsk_"], pineconeBody, length: 60...100))
+    d.append(prefixed("figma-token", "Figma personal access token", .high, ["figd_"], .b64url, length: 40...60))
+    d.append(prefixed("bitbucket-app-password", "Atlassian Bitbucket app password", .high, ["ATBB"], .alnum, length: 28...40, check: { t, s, e in
         mixed(t, s + 4, e)
     }))
     d.append(Detector("plaid-access-token", "Plaid access token", .high,
@@ -152,20 +151,20 @@ func providerDetectors() -> [Detector] {
         if t.has(b("access-sandbox-"), at: p) { m.severity = .low }
         return m
     })
-    d.append(prefixed("octopus-deploy-key", "Octopus Deploy API key", .high, ["API-"], alnumUpper, min: 26, max: 28, check: { t, s, e in
+    d.append(prefixed("octopus-deploy-key", "Octopus Deploy API key", .high, ["API-"], alnumUpper, length: 26...28, check: { t, s, e in
         t.run(s + 4, .upper, max: 64) < e - s - 4 && t.run(s + 4, .digit, max: 64) < e - s - 4
     }))
-    d.append(prefixed("nuget-api-key", "NuGet API key", .high, ["oy2"], lowerDigit, min: 43, max: 43))
-    d.append(twoPart("defined-networking-key", "Defined Networking API key", .high, ["dnkey-"], alnumUpper, 26, UInt8(ascii: "-"),
-                     alnumUpper, 52...52))
-    d.append(prefixed("circleci-token", "CircleCI personal API token", .high, ["CCIPAT_"], .b64url, min: 40, max: 80))
-    d.append(prefixed("contentful-token", "Contentful personal access token", .high, ["CFPAT-"], .b64url, min: 43, max: 43))
-    d.append(prefixed("linear-oauth-token", "Linear OAuth token", .high, ["lin_oauth_"], .hexLower, min: 64, max: 64))
-    d.append(prefixed("mailersend-token", "MailerSend API token", .high, ["mlsn."], .alnum, min: 64, max: 70))
-    d.append(prefixed("alibaba-access-key", "Alibaba Cloud AccessKey ID", .high, ["LTAI"], .alnum, min: 12, max: 20, check: { t, s, e in
+    d.append(prefixed("nuget-api-key", "NuGet API key", .high, ["oy2"], lowerDigit, length: 43...43))
+    d.append(twoPart("defined-networking-key", "Defined Networking API key", .high, ["dnkey-"], (alnumUpper, 26), UInt8(ascii: "-"),
+                     (alnumUpper, 52...52)))
+    d.append(prefixed("circleci-token", "CircleCI personal API token", .high, ["CCIPAT_"], .b64url, length: 40...80))
+    d.append(prefixed("contentful-token", "Contentful personal access token", .high, ["CFPAT-"], .b64url, length: 43...43))
+    d.append(prefixed("linear-oauth-token", "Linear OAuth token", .high, ["lin_oauth_"], .hexLower, length: 64...64))
+    d.append(prefixed("mailersend-token", "MailerSend API token", .high, ["mlsn."], .alnum, length: 64...70))
+    d.append(prefixed("alibaba-access-key", "Alibaba Cloud AccessKey ID", .high, ["LTAI"], .alnum, length: 12...20, check: { t, s, e in
         mixed(t, s + 4, e)
     }))
-    d.append(prefixed("zapier-webhook", "Zapier webhook URL", .high, ["hooks.zapier.com/hooks/catch/"], ByteSet("A-Za-z0-9/"), min: 10, max: 80))
+    d.append(prefixed("zapier-webhook", "Zapier webhook URL", .high, ["hooks.zapier.com/hooks/catch/"], ByteSet("A-Za-z0-9/"), length: 10...80))
     // A JWT wrapped in base64 (`eyJ` encodes to `ZXlK`): decoded and checked as a JWT.
     d.append(Detector("jwt-base64", "JSON Web Token wrapped in base64", .high, anchors: ["ZXlK"]) { t, p, _ in
         guard t.boundaryBefore(p, .b64) else { return nil }
@@ -201,17 +200,17 @@ func providerDetectors() -> [Detector] {
         }
         return DetMatch(start: colon + 1, end: e)
     })
-    d.append(prefixed("adobe-client-secret", "Adobe client secret", .high, ["p8e-"], .alnum, min: 32, max: 32,
+    d.append(prefixed("adobe-client-secret", "Adobe client secret", .high, ["p8e-"], .alnum, length: 32...32,
                       check: { t, s, e in mixed(t, s + 4, e) }))
-    d.append(prefixed("openshift-token", "OpenShift user token", .high, ["sha256~"], .b64url, min: 43, max: 43,
+    d.append(prefixed("openshift-token", "OpenShift user token", .high, ["sha256~"], .b64url, length: 43...43,
                       check: { t, s, e in mixed(t, s + 7, e) }))
-    d.append(prefixed("facebook-access-token", "Facebook (Meta) access token", .high, ["EAAM", "EAAC"], .alnum, min: 100, max: 400,
+    d.append(prefixed("facebook-access-token", "Facebook (Meta) access token", .high, ["EAAM", "EAAC"], .alnum, length: 100...400,
                       check: { t, s, e in mixed(t, s + 4, e) }))
     d.append(prefixed("gitlab-runner-registration-token", "GitLab runner registration token", .critical, ["GR1348941"],
-                      ByteSet("A-Za-z0-9_-"), min: 20, max: 64))
-    d.append(prefixed("gitlab-session-cookie", "GitLab session cookie", .high, ["_gitlab_session="], .alnum, min: 32, max: 32))
-    d.append(prefixed("grafana-api-key", "Grafana API key", .high, ["eyJrIjoi"], .b64pad, min: 70, max: 400))
-    d.append(prefixed("settlemint-token", "SettleMint access token", .high, ["sm_pat_", "sm_aat_", "sm_sat_"], .alnum, min: 16, max: 16,
+                      ByteSet("A-Za-z0-9_-"), length: 20...64))
+    d.append(prefixed("gitlab-session-cookie", "GitLab session cookie", .high, ["_gitlab_session="], .alnum, length: 32...32))
+    d.append(prefixed("grafana-api-key", "Grafana API key", .high, ["eyJrIjoi"], .b64pad, length: 70...400))
+    d.append(prefixed("settlemint-token", "SettleMint access token", .high, ["sm_pat_", "sm_aat_", "sm_sat_"], .alnum, length: 16...16,
                       check: { t, s, e in mixed(t, s + 7, e) }))
     // MaxMind license key: 6 characters, `_`, 29 characters, `_mmk`.
     d.append(Detector("maxmind-license-key", "MaxMind license key", .high, anchors: ["_mmk"]) { t, p, _ in

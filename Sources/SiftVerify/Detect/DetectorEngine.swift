@@ -1,3 +1,4 @@
+import Foundation
 import SiftCore
 
 /// One confirmed detector match inside scanned bytes.
@@ -412,5 +413,20 @@ final class DetectorEngine: @unchecked Sendable {
         var hits: [DetHit] = []
         scan(ScanInput(b: bytes, hints: []), into: &hits)
         return hits.lazy.map { self.detectors[$0.detector] }.first { !$0.generic }
+    }
+}
+extension DetectorEngine {
+    private static let cacheLock = NSLock()
+    nonisolated(unsafe) private static var cache: [Set<String>: DetectorEngine] = [:]
+
+    /// One engine per set of disabled detectors, built once per process: an engine never changes after
+    /// it is built, and building one (tables over every anchor) costs more than checking a small export.
+    static func shared(disabled: Set<String>) -> DetectorEngine {
+        cacheLock.lock()
+        defer { cacheLock.unlock() }
+        if let e = cache[disabled] { return e }
+        let e = DetectorEngine(disabled: disabled)
+        if cache.count < 8 { cache[disabled] = e }
+        return e
     }
 }

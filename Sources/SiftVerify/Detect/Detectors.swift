@@ -81,13 +81,25 @@ enum Sets {
 
 private func u(_ s: String) -> [UInt8] { Array(s.utf8) }
 
-/// `anchor` + a run of `body` bytes of `min...max` (longer runs are not this token), with word boundaries.
-/// `glued`: whether a match whose prefix follows a byte of `before` (`abcghp_…`, `#fragxoxb-…`) still
-/// stands (called with the match's start and end); without it, such a match never does.
+/// How a prefixed token's match is judged beyond its length: `before` the bytes that may not stand
+/// just before the prefix (a word boundary); `lowPrefixes` prefixes of test keys, reported low;
+/// `clamp` a longer run still matches, cut at the longest length; `glued` whether a match whose
+/// prefix follows a byte of `before` (`abcghp_…`, `#fragxoxb-…`) still stands (called with the
+/// match's start and end); without it, such a match never does.
+struct PrefixTuning {
+    var before: ByteSet = .alnum
+    var lowPrefixes: [String] = []
+    var clamp = false
+    var glued: Glued? = nil
+}
+
+/// `anchor` + a run of `body` bytes of `length` (longer runs are not this token unless clamped),
+/// with word boundaries.
 func prefixed(_ id: String, _ title: String, _ sev: Severity, _ prefixes: [String], _ body: ByteSet,
-                      min: Int, max: Int, before: ByteSet = .alnum, lowPrefixes: [String] = [],
-                      clamp: Bool = false, glued: Glued? = nil,
-                      check: (@Sendable (ScanInput, Int, Int) -> Bool)? = nil) -> Detector {
+              length: ClosedRange<Int>, tuning: PrefixTuning = PrefixTuning(),
+              check: (@Sendable (ScanInput, Int, Int) -> Bool)? = nil) -> Detector {
+    let before = tuning.before, lowPrefixes = tuning.lowPrefixes, clamp = tuning.clamp, glued = tuning.glued
+    let min = length.lowerBound, max = length.upperBound
     let low = Set(lowPrefixes.map(u))
     return Detector(id, title, sev, anchors: prefixes) { t, p, len in
         let bounded = t.boundaryBefore(p, before)
@@ -291,8 +303,7 @@ let detectorCatalogue: [Detector] = {
     d.append(pem)
     d.append(Detector("jwt", "JSON Web Token", .high, anchors: ["eyJ"]) { t, p, _ in jwtShape(t, p) })
     d.append(prefixed("aws-access-key", "AWS access key id", .critical,
-                      ["AKIA", "ASIA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA", "ABIA", "ACCA"], .upperDigit,
-                      min: 16, max: 16, glued: Glued.aws) { t, s, e in
+                      ["AKIA", "ASIA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA", "ABIA", "ACCA"], .upperDigit, length: 16...16, tuning: .init(glued: Glued.aws)) { t, s, e in
         !String(decoding: t.b[s..<e], as: UTF8.self).hasSuffix("EXAMPLE")
     })
     d.append(Detector("aws-secret-key", "AWS secret access key", .critical,
@@ -301,19 +312,16 @@ let detectorCatalogue: [Detector] = {
                       hints: .awsSecret, whole: { t in wholeRun(t, .b64, lengths: 40...40, mixedClasses: true) }) { t, p, len in
         standalone(t, p + len, p + len + 100, .b64, lengths: [40], mixedClasses: true)
     })
-    d.append(prefixed("palbase-user-token", "Palbase user token", .critical, ["pbu_"], .b64url, min: 43, max: 43))
-    d.append(prefixed("palbase-project-key", "Palbase project key", .high, ["pbk_live_", "pbk_test_"], .alnum,
-                      min: 32, max: 32, lowPrefixes: ["pbk_test_"]))
-    let github = prefixed("github-token", "GitHub token", .critical, ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"], .alnum,
-                          min: 36, max: 255, glued: Glued.github)
+    d.append(prefixed("palbase-user-token", "Palbase user token", .critical, ["pbu_"], .b64url, length: 43...43))
+    d.append(prefixed("palbase-project-key", "Palbase project key", .high, ["pbk_live_", "pbk_test_"], .alnum, length: 32...32, tuning: .init(lowPrefixes: ["pbk_test_"])))
+    let github = prefixed("github-token", "GitHub token", .critical, ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"], .alnum, length: 36...255, tuning: .init(glued: Glued.github))
     d.append(Detector(github.id, github.title, github.severity, anchors: github.anchors) { t, p, len in
         if let m = github.match(t, p, len) { return m }
         // Inside a longer word on both sides (`…xghp_<36>y…`) no boundary tells where it ends; a real
         // token's last six characters are the CRC-32 of the thirty before them, which does.
         return githubChecksum(t, p + len) ? DetMatch(start: p, end: p + len + 36) : nil
     })
-    d.append(prefixed("github-pat", "GitHub fine-grained personal access token", .critical, ["github_pat_"], .word,
-                      min: 50, max: 255, glued: Glued.githubPAT))
+    d.append(prefixed("github-pat", "GitHub fine-grained personal access token", .critical, ["github_pat_"], .word, length: 50...255, tuning: .init(glued: Glued.githubPAT)))
     // GitLab: each prefix has its documented length (a run that is longer or shorter is not one);
     // `glpat-` and `glrt-` also come as routable tokens with `.`-separated parts.
     let gitlabLengths: [String: ClosedRange<Int>] = [
@@ -321,12 +329,12 @@ let detectorCatalogue: [Detector] = {
     ]
     d.append(prefixed("gitlab-token", "GitLab token", .critical,
                       ["glpat-", "glptt-", "gldt-", "glrt-", "glcbt-", "glsoat-", "glffct-", "gloas-", "glimt-", "glagent-", "glft-"],
-                      ByteSet("A-Za-z0-9_.-"), min: 20, max: 255) { t, s, e in
+                      ByteSet("A-Za-z0-9_.-"), length: 20...255) { t, s, e in
         for (prefix, lengths) in gitlabLengths where t.has(Array(prefix.utf8), at: s) { return lengths.contains(e - s - prefix.utf8.count) }
         return true
     })
     let slack = prefixed("slack-token", "Slack token", .critical, ["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxe-", "xoxo-", "xapp-"],
-                         Sets.slackBody, min: 20, max: 255, glued: Glued.slack) { t, s, e in
+                         Sets.slackBody, length: 20...255, tuning: .init(glued: Glued.slack)) { t, s, e in
         t.run(s + 5, .digit, max: 64) > 0 || mixed(t, s + 5, e)
     }
     d.append(Detector(slack.id, slack.title, slack.severity, anchors: slack.anchors) { t, p, len in
@@ -348,17 +356,15 @@ let detectorCatalogue: [Detector] = {
         return DetMatch(start: p, end: p + len + l)
     })
     d.append(prefixed("stripe-key", "Stripe secret or restricted key", .critical, ["sk_live_", "rk_live_", "sk_prod_", "rk_prod_", "sk_test_", "rk_test_"],
-                      .alnum, min: 20, max: 247, lowPrefixes: ["sk_test_", "rk_test_"], glued: Glued.stripe))
-    d.append(prefixed("stripe-webhook-secret", "Stripe webhook signing secret", .high, ["whsec_"], .alnum, min: 32, max: 128))
+                      .alnum, length: 20...247, tuning: .init(lowPrefixes: ["sk_test_", "rk_test_"], glued: Glued.stripe)))
+    d.append(prefixed("stripe-webhook-secret", "Stripe webhook signing secret", .high, ["whsec_"], .alnum, length: 32...128))
     // Google API keys are client keys: every copy of an app that calls Google carries its own
     // (GoogleService-Info.plist, google-services.json), restricted by app and API. Seen in an
     // export they are public by design: medium, a reminder to check the key's restrictions.
-    d.append(prefixed("google-api-key", "Google API key (a client key, public by design in apps)", .medium, ["AIza"], .b64url,
-                      min: 35, max: 35))
-    d.append(prefixed("google-oauth-access-token", "Google OAuth access token", .high, ["ya29."], .b64url, min: 20, max: 2048))
-    d.append(prefixed("google-oauth-refresh-token", "Google OAuth refresh token", .critical, ["1//0"], .b64url,
-                      min: 30, max: 512, before: Sets.afterUrlOrWord))
-    d.append(prefixed("google-oauth-client-secret", "Google OAuth client secret", .high, ["GOCSPX-"], .b64url, min: 24, max: 40))
+    d.append(prefixed("google-api-key", "Google API key (a client key, public by design in apps)", .medium, ["AIza"], .b64url, length: 35...35))
+    d.append(prefixed("google-oauth-access-token", "Google OAuth access token", .high, ["ya29."], .b64url, length: 20...2048))
+    d.append(prefixed("google-oauth-refresh-token", "Google OAuth refresh token", .critical, ["1//0"], .b64url, length: 30...512, tuning: .init(before: Sets.afterUrlOrWord)))
+    d.append(prefixed("google-oauth-client-secret", "Google OAuth client secret", .high, ["GOCSPX-"], .b64url, length: 24...40))
     // Two-letter prefixes: anchored with the first hex digit too, so `SKU-…` never wakes the detector.
     let hexDigits = "0123456789abcdef".map { String($0) }
     d.append(Detector("twilio-api-key", "Twilio API key", .high, anchors: hexDigits.map { "SK" + $0 }) { t, p, _ in
@@ -384,8 +390,8 @@ let detectorCatalogue: [Detector] = {
         let l = t.run(p + 3, Sets.sendgridBody, max: 67)
         return l == 66 && mixed(t, p + 3, p + 69) ? DetMatch(start: p, end: p + 69) : nil
     })
-    d.append(prefixed("npm-token", "npm access token", .high, ["npm_"], .alnum, min: 36, max: 36))
-    d.append(prefixed("pypi-token", "PyPI upload token", .high, ["pypi-AgEIcHlwaS5vcmc", "pypi-AgENdGVzdC5weXBpLm9yZw"], .b64url, min: 120, max: 512))
+    d.append(prefixed("npm-token", "npm access token", .high, ["npm_"], .alnum, length: 36...36))
+    d.append(prefixed("pypi-token", "PyPI upload token", .high, ["pypi-AgEIcHlwaS5vcmc", "pypi-AgENdGVzdC5weXBpLm9yZw"], .b64url, length: 120...512))
     d.append(Detector("azure-sas", "Azure shared access signature", .high, anchors: ["sig="], urlStructural: true) { t, p, len in
         guard p > 0, t[p - 1] == UInt8(ascii: "?") || t[p - 1] == UInt8(ascii: "&") else { return nil }
         let l = t.run(p + len, Sets.sasValue, max: 256)
@@ -398,15 +404,15 @@ let detectorCatalogue: [Detector] = {
         guard (80...100).contains(l) else { return nil }
         return DetMatch(start: p + len, end: p + len + l)
     })
-    d.append(prefixed("mailgun-api-key", "Mailgun API key", .high, ["key-"], .hexLower, min: 32, max: 32))
+    d.append(prefixed("mailgun-api-key", "Mailgun API key", .high, ["key-"], .hexLower, length: 32...32))
     d.append(Detector("mailchimp-api-key", "Mailchimp API key", .high, anchors: ["-us"]) { t, p, len in
         let dg = t.run(p + 3, .digit, max: 3)
         guard (1...2).contains(dg), t.boundaryAt(p + 3 + dg), t.runBack(p, .hexLower, max: 33) == 32, t.boundaryBefore(p - 32) else { return nil }
         return DetMatch(start: p - 32, end: p + 3 + dg)
     })
     d.append(prefixed("shopify-token", "Shopify access token or shared secret", .high, ["shpat_", "shpss_", "shpca_", "shppa_"],
-                      .hex, min: 32, max: 32))
-    d.append(prefixed("digitalocean-token", "DigitalOcean token", .high, ["dop_v1_", "doo_v1_", "dor_v1_"], .hexLower, min: 64, max: 64))
+                      .hex, length: 32...32))
+    d.append(prefixed("digitalocean-token", "DigitalOcean token", .high, ["dop_v1_", "doo_v1_", "dor_v1_"], .hexLower, length: 64...64))
     d.append(Detector("heroku-api-key", "Heroku API key", .high, anchors: ["heroku", "Heroku", "HEROKU", "HRKU-"],
                       hints: .heroku, whole: { t in
         guard let m = wholeRun(t, Sets.uuidChars, lengths: 36...36), Shape.isUUID(t.b, m.start) else { return nil }
@@ -430,7 +436,7 @@ let detectorCatalogue: [Detector] = {
                       hints: .datadog, whole: { t in wholeRun(t, .hexLower, lengths: 32...40).flatMap { ($0.end - $0.start == 32 || $0.end - $0.start == 40) ? $0 : nil } }) { t, p, len in
         standalone(t, p + len, p + len + 100, .hexLower, lengths: [32, 40])
     })
-    d.append(prefixed("anthropic-api-key", "Anthropic API key", .critical, ["sk-ant-"], .b64url, min: 80, max: 255))
+    d.append(prefixed("anthropic-api-key", "Anthropic API key", .critical, ["sk-ant-"], .b64url, length: 80...255))
     d.append(Detector("openai-api-key", "OpenAI API key", .critical, anchors: ["sk-proj-", "sk-svcacct-", "sk-admin-", "T3BlbkFJ"]) { t, p, len in
         if t.has(u("T3BlbkFJ"), at: p) {
             let back = t.runBack(p, .b64url, max: 200)
@@ -447,7 +453,7 @@ let detectorCatalogue: [Detector] = {
         guard l >= 40, t.find(u("T3BlbkFJ"), p + len, p + len + l) != nil else { return nil }
         return DetMatch(start: p, end: p + len + l)
     })
-    d.append(prefixed("huggingface-token", "Hugging Face access token", .high, ["hf_"], .alnum, min: 30, max: 40, check: { t, s, e in
+    d.append(prefixed("huggingface-token", "Hugging Face access token", .high, ["hf_"], .alnum, length: 30...40, check: { t, s, e in
         mixed(t, s + 3, e)
     }))
     d.append(Detector("discord-bot-token", "Discord bot token", .high, anchors: ["discord", "Discord", "DISCORD", "Bot "],
@@ -493,12 +499,11 @@ let detectorCatalogue: [Detector] = {
         guard l >= 100 else { return nil }
         return DetMatch(start: p - 11, end: p + len + l)
     })
-    d.append(prefixed("atlassian-api-token", "Atlassian API token", .high, ["ATATT3"], Sets.tokenWithEquals, min: 100, max: 300))
-    d.append(prefixed("linear-api-key", "Linear API key", .high, ["lin_api_"], .alnum, min: 40, max: 40))
+    d.append(prefixed("atlassian-api-token", "Atlassian API token", .high, ["ATATT3"], Sets.tokenWithEquals, length: 100...300))
+    d.append(prefixed("linear-api-key", "Linear API key", .high, ["lin_api_"], .alnum, length: 40...40))
     d.append(prefixed("doppler-token", "Doppler token", .high, ["dp.pt.", "dp.st.", "dp.ct.", "dp.sa.", "dp.scim.", "dp.audit."],
-                      .alnum, min: 40, max: 44))
-    d.append(prefixed("vault-token", "HashiCorp Vault token", .high, ["hvs.", "hvb.", "hvr."], .b64url, min: 24, max: 512,
-                      before: Sets.alnumDot))
+                      .alnum, length: 40...44))
+    d.append(prefixed("vault-token", "HashiCorp Vault token", .high, ["hvs.", "hvb.", "hvr."], .b64url, length: 24...512, tuning: .init(before: Sets.alnumDot)))
     d.append(Detector("terraform-cloud-token", "Terraform Cloud / Enterprise API token", .high, anchors: [".atlasv1."]) { t, p, len in
         let back = t.runBack(p, .alnum, max: 15)
         guard back == 14, t.boundaryBefore(p - 14) else { return nil }
@@ -506,7 +511,7 @@ let detectorCatalogue: [Detector] = {
         guard (60...80).contains(l) else { return nil }
         return DetMatch(start: p - 14, end: p + len + l)
     })
-    d.append(prefixed("new-relic-key", "New Relic API key", .high, ["NRAK-", "NRII-"], Sets.newRelicBody, min: 27, max: 40))
+    d.append(prefixed("new-relic-key", "New Relic API key", .high, ["NRAK-", "NRII-"], Sets.newRelicBody, length: 27...40))
     d.append(Detector("sentry-token", "Sentry auth token or DSN secret", .high, anchors: ["sntrys_", "sntryu_", "://"]) { t, p, len in
         if t.has(u("://"), at: p) {
             // Legacy DSN with a secret: https://<32 hex>:<32 hex>@…sentry…
@@ -528,7 +533,7 @@ let detectorCatalogue: [Detector] = {
         let secret = t.run(sep + 1, Sets.sentryBody, max: 200)
         return secret >= 20 ? DetMatch(start: p, end: sep + 1 + secret) : nil
     })
-    d.append(prefixed("age-secret-key", "age encryption secret key", .critical, ["AGE-SECRET-KEY-1"], .upperDigit, min: 58, max: 58))
+    d.append(prefixed("age-secret-key", "age encryption secret key", .critical, ["AGE-SECRET-KEY-1"], .upperDigit, length: 58...58))
     d.append(Detector("grafana-token", "Grafana service account or cloud token", .high, anchors: ["glsa_", "glc_"]) { t, p, len in
         guard t.boundaryBefore(p) else { return nil }
         if t.has(u("glsa_"), at: p) {
@@ -544,13 +549,13 @@ let detectorCatalogue: [Detector] = {
         guard a == 24, p + len + a < t.count, t[p + len + a] == UInt8(ascii: "-"), t.run(p + len + a + 1, .hexLower, max: 35) == 34 else { return nil }
         return DetMatch(start: p, end: p + len + a + 1 + 34)
     })
-    d.append(prefixed("pulumi-token", "Pulumi access token", .high, ["pul-"], .hexLower, min: 40, max: 40))
+    d.append(prefixed("pulumi-token", "Pulumi access token", .high, ["pul-"], .hexLower, length: 40...40))
     d.append(Detector("dynatrace-token", "Dynatrace API token", .high, anchors: ["dt0c01."]) { t, p, len in
         let a = t.run(p + len, .alnum, max: 25)
         guard a == 24, p + len + a < t.count, t[p + len + a] == UInt8(ascii: "."), t.run(p + len + a + 1, .alnum, max: 65) == 64 else { return nil }
         return DetMatch(start: p, end: p + len + a + 1 + 64)
     })
-    d.append(prefixed("databricks-token", "Databricks personal access token", .high, ["dapi"], .hexLower, min: 32, max: 32))
+    d.append(prefixed("databricks-token", "Databricks personal access token", .high, ["dapi"], .hexLower, length: 32...32))
     d += providerDetectors()
     // A provider's name alone as the label (`cloudflare: "…"`, `"artifactory", "…"`, `SENDGRID_KEY=…`)
     // beside a value of a key's shape: that provider's key.

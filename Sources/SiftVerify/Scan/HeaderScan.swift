@@ -1,0 +1,91 @@
+import SiftArchive
+import SiftCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension ContentScanner {
+    func headers(_ list: JSONValue, side: String) {
+        var index = 0
+        list.forEachElement { h in
+            defer { index += 1 }
+            let (nameMember, valueMember) = ContentScanner.nameAndValue(h)
+            guard let nameNode = nameMember, nameNode.isString, let value = valueMember else {
+                var loc = Loc("\(side).headers[\(index)]", jsonPath: false)
+                walk(h, &loc, names: nil, rule: nil, what: "", listed: false, hints: [])
+                return
+            }
+            // The name's facts from its bytes (cached); its text is made only for a location or a message.
+            let facts = nameFacts(nameNode)
+            scanName(nameNode, facts: facts) { "\(side).headers[\(index)].name" }
+            guard value.isString else { return }
+            func name() -> String { nameNode.string ?? "" }
+            withStringBytes(value) { b in
+                if facts.headerListed {
+                    if !ContentScanner.isMask(b) {
+                        let name = name()
+                        breach(VerifyRule.header.id, what: "header '\(clipName(name))'", value: b, location: "\(side).headers[\(clipName(name))]")
+                    }
+                    return
+                }
+                if facts.urlHeader {
+                    let name = name()
+                    let location = "\(side).headers[\(clipName(name))]"
+                    if facts.linkHeader {
+                        linkHeader(b, location: location, header: name)
+                    } else {
+                        url(b, location: location, queryRule: VerifyRule.urlInHeader.id, header: name)
+                    }
+                } else {
+                    shapes(b, hints: facts.hints) { "\(side).headers[\(clipName(name()))]" }
+                }
+            }
+        }
+    }
+
+    static let nameWord: StaticString = "name"
+    static let valueWord: StaticString = "value"
+
+    /// `h.member("name")` and `h.member("value")` (the first member of each name), found in one pass.
+    static func nameAndValue(_ h: JSONValue) -> (name: JSONValue?, value: JSONValue?) {
+        h.doc.withTape { t in
+            var name: Int? = nil, value: Int? = nil
+            let nameBytes = UnsafeBufferPointer(start: nameWord.utf8Start, count: nameWord.utf8CodeUnitCount)
+            let valueBytes = UnsafeBufferPointer(start: valueWord.utf8Start, count: valueWord.utf8CodeUnitCount)
+            t.forEachMember(h.tapeIndex) { k, v in
+                if name == nil && t.equals(k, nameBytes) {
+                    name = v
+                } else if value == nil && t.equals(k, valueBytes) {
+                    value = v
+                }
+            }
+            return (name.map(t.value), value.map(t.value))
+        }
+    }
+
+    /// `Link: <url>; rel=…, <url>; …`: every URL in angle brackets.
+    func linkHeader(_ b: UnsafeBufferPointer<UInt8>, location: String, header: String) {
+        var i = 0
+        var scanned = 0
+        while i < b.count {
+            if b[i] == UInt8(ascii: "<") {
+                var e = i + 1
+                while e < b.count && b[e] != UInt8(ascii: ">") { e += 1 }
+                url(UnsafeBufferPointer(rebasing: b[(i + 1)..<e]), location: location, queryRule: VerifyRule.urlInHeader.id, header: header)
+                // The text between URLs (parameters) still gets the detectors.
+                if i > scanned { shapes(UnsafeBufferPointer(rebasing: b[scanned..<i]), hints: []) { location } }
+                i = e + 1
+                scanned = min(i, b.count)
+            } else {
+                i += 1
+            }
+        }
+        if scanned < b.count { shapes(UnsafeBufferPointer(rebasing: b[scanned..<b.count]), hints: []) { location } }
+    }
+
+    /// A URL: the password of its userinfo, its listed query (and fragment) parameters, detectors elsewhere.
+    /// A URL found clean is remembered (`cleanURLs`): records repeat their endpoints.
+}

@@ -57,13 +57,10 @@ public final class VerifyAnalysis: Analysis {
     public let config: VerifyConfig
     /// The run's results (every batch's output is applied here, in order); the checker when serial.
     let worker: VerifyWorker
-    private let parallel: Bool
-    private var lanes: [Lane] = []
-    private let budget = ByteBudget(limit: VerifyAnalysis.budgetLimit)
+    /// The checks, batched to the worker lanes; each batch's output applied to `worker` in order.
+    private let workers: OrderedWorkers<Item, VerifyWorker, VerifyOutput>
     /// Bytes in flight between the reader and the workers at most (held bytes: `cost(of:)`).
     static let budgetLimit = 16 << 20
-    private let applied = OrderedApply()
-    private var nextBatch = 0
     /// Blobs handed over, by key: a second copy under the same name is checked only when its bytes differ.
     /// The blobs checked (name and bytes), as 128-bit digests: a hundred thousand blobs cost a few MiB.
     private var blobsChecked = Set<BlobCopy>()
@@ -71,35 +68,31 @@ public final class VerifyAnalysis: Analysis {
     /// Workers of a parallel run at most (each a thread with its own scanner).
     static let maxWorkers = 4
 
-    /// One worker: a serial queue and the checker only it uses.
-    final class Lane: @unchecked Sendable {
-        let queue: DispatchQueue
-        let checker: VerifyWorker
-        init(_ k: Int, config: VerifyConfig) {
-            queue = DispatchQueue(label: "pbsift.verify.\(k)")
-            checker = VerifyWorker(config: config)
-        }
-    }
-
     /// A verify analysis with the contract lists extended and detectors disabled as `config` says.
     public init(config: VerifyConfig = VerifyConfig(), parallel: Bool = true) {
         self.config = config
-        self.worker = VerifyWorker(config: config)
-        self.parallel = parallel
-        if parallel {
-            let n = max(1, min(VerifyAnalysis.maxWorkers, ReadWorkers.count))
-            lanes = (0..<n).map { Lane($0, config: config) }
-        }
+        let worker = VerifyWorker(config: config)
+        self.worker = worker
+        workers = OrderedWorkers(
+            lanes: parallel ? max(1, min(VerifyAnalysis.maxWorkers, ReadWorkers.count)) : 0, label: "pbsift.verify",
+            budget: ByteBudget(limit: VerifyAnalysis.budgetLimit), batchBytes: VerifyAnalysis.batchBytesLimit,
+            batchCount: VerifyAnalysis.batchCountLimit, release: .whenWorked,
+            makeState: { _ in VerifyWorker(config: config) },
+            work: { items, checker in
+                for item in items { VerifyAnalysis.check(item, on: checker) }
+                return checker.takeOutput()
+            },
+            apply: { worker.apply($0) })
     }
 
     /// The number of value-shape detectors enabled.
     public var detectorCount: Int { worker.scanner.engine.detectors.count }
     /// Records checked (header lines included).
-    public var recordsScanned: Int { drain(); return applied.locked { worker.recordsScanned } + inertRecords }
+    public var recordsScanned: Int { drain(); return workers.withApplied { worker.recordsScanned } + inertRecords }
     /// Distinct blobs checked.
-    public var blobsScanned: Int { drain(); return applied.locked { worker.blobsScanned } }
+    public var blobsScanned: Int { drain(); return workers.withApplied { worker.blobsScanned } }
     /// Bytes of record lines and blobs checked.
-    public var bytesScanned: Int64 { drain(); return applied.locked { worker.bytesScanned } + inertBytes }
+    public var bytesScanned: Int64 { drain(); return workers.withApplied { worker.bytesScanned } + inertBytes }
 
     /// Work handed to the workers in batches (one wake-up per batch, not per record).
     enum Item: Sendable {
@@ -109,8 +102,6 @@ public final class VerifyAnalysis: Analysis {
         case name(SessionPlace, [NamePart])
         case blob(BlobContent)
     }
-    private var batch: [Item] = []
-    private var batchBytes = 0
     private static let batchBytesLimit = 2 << 20
     private static let batchCountLimit = 512
     /// What an item costs in flight beyond its bytes (its place, its record): a blank line is not free,
@@ -129,23 +120,16 @@ public final class VerifyAnalysis: Analysis {
     }
 
     private func handle(_ item: Item, bytes: Int) {
-        guard parallel else {
-            VerifyAnalysis.check(item, on: worker)
-            worker.apply(worker.takeOutput())
-            return
-        }
-        if bytes >= VerifyAnalysis.budgetLimit / 2 {
+        if !workers.isInline && bytes >= VerifyAnalysis.budgetLimit / 2 {
             // Large: checked here, in order, once every batch before it is applied.
             drain()
-            applied.locked {
+            workers.withApplied {
                 VerifyAnalysis.check(item, on: worker)
                 worker.apply(worker.takeOutput())
             }
             return
         }
-        batch.append(item)
-        batchBytes += bytes
-        if batchBytes >= VerifyAnalysis.batchBytesLimit || batch.count >= VerifyAnalysis.batchCountLimit { flush() }
+        workers.submit(item, bytes: bytes)
     }
 
     public func record(_ record: Record, session: SessionContext) {
@@ -240,69 +224,27 @@ public final class VerifyAnalysis: Analysis {
         handle(.blob(blob), bytes: blob.bytes.capacity + VerifyAnalysis.itemCost)
     }
 
-    private func flush() {
-        guard !batch.isEmpty else { return }
-        let items = batch, size = batchBytes
-        batch = []
-        batchBytes = 0
-        budget.acquire(size)
-        let seq = nextBatch
-        nextBatch += 1
-        let lane = lanes[seq % lanes.count], b = budget, results = applied, state = worker
-        lane.queue.async {
-            for item in items { VerifyAnalysis.check(item, on: lane.checker) }
-            results.put(seq, lane.checker.takeOutput(), into: state)
-            b.release(size)
-        }
-    }
-
     /// Hands over what is batched and waits until every batch is applied.
-    private func drain() {
-        flush()
-        for lane in lanes { lane.queue.sync {} }
-    }
+    private func drain() { workers.drain() }
 
     public func finish() -> [Finding] {
         drain()
-        return applied.locked { worker.finish() }
+        return workers.withApplied { worker.finish() }
     }
 
     /// Keep the raw values of what the checks find (in memory only, at most 100 000), so that a
     /// report can mask them wherever other analyses' text repeats them. Call before reading.
     public func keepSecretValues() {
         drain()
-        applied.locked { worker.keepValues = true }
-        for lane in lanes { lane.queue.sync { lane.checker.keepValues = true } }
+        workers.withApplied { worker.keepValues = true }
+        workers.forEachState { $0.keepValues = true }
     }
 
     /// The raw values found so far (when `keepSecretValues()` was called), longest first. Never print
     /// them: they are for `SecretMask` replacement only.
     public var secretValues: [String] {
         drain()
-        return applied.locked { worker.values.sorted { $0.utf8.count != $1.utf8.count ? $0.utf8.count > $1.utf8.count : $0 < $1 } }
-    }
-}
-
-/// Applies the workers' outputs to the run's results in batch order, whichever worker finishes first.
-final class OrderedApply: @unchecked Sendable {
-    private let lock = NSLock()
-    private var next = 0
-    private var waiting: [Int: VerifyOutput] = [:]
-
-    func put(_ seq: Int, _ output: VerifyOutput, into state: VerifyWorker) {
-        lock.lock()
-        defer { lock.unlock() }
-        waiting[seq] = output
-        while let o = waiting.removeValue(forKey: next) {
-            state.apply(o)
-            next += 1
-        }
-    }
-
-    func locked<R>(_ body: () -> R) -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return body()
+        return workers.withApplied { worker.values.sorted { $0.utf8.count != $1.utf8.count ? $0.utf8.count > $1.utf8.count : $0 < $1 } }
     }
 }
 

@@ -456,12 +456,9 @@ public final class WaterfallCollector {
 public final class WaterfallAnalysis: Analysis {
     /// Where the requests and findings accumulate (read it after `finish()`).
     public let collector: WaterfallCollector
-    private let lanes: [Lane]
-    private let filer: Filer
-    private let budget = ByteBudget(limit: WaterfallAnalysis.budgetLimit)
-    private var nextBatch = 0
-    private var batch: [Event] = []
-    private var batchBytes = 0
+    /// Network records parsed on the worker lanes (each with a string pool of its own), filed into
+    /// the collector in batch order; nil when every call is filed on the reader's thread.
+    private let workers: OrderedWorkers<Event, StringPool, Filed>?
     /// Where the next network record stands, as the collector will see it (kept on the reader's thread).
     private var place = WaterfallCollector.Place(input: "-", file: "-", sessionId: nil)
     /// Whether a record with a `ts` was handed over in this session (only the first one's counts).
@@ -485,37 +482,10 @@ public final class WaterfallAnalysis: Analysis {
         case end(sessionId: String?, launchedAt: Double?)
     }
 
-    /// One worker: a serial queue and the pool only it parses with.
-    final class Lane: @unchecked Sendable {
-        let queue: DispatchQueue
-        let pool = StringPool()
-        init(_ k: Int) { queue = DispatchQueue(label: "pbsift.waterfall.\(k)") }
-    }
-
-    /// Files parsed batches into the collector in batch order, whichever worker finishes first; a
-    /// batch's bytes count against the budget until it is filed.
-    final class Filer: @unchecked Sendable {
-        private let lock = NSLock()
-        private var next = 0
-        private var waiting: [Int: (events: [Event], parsed: [WaterfallCollector.Parsed?], bytes: Int)] = [:]
-        let collector: WaterfallCollector
-        let budget: ByteBudget
-
-        init(_ collector: WaterfallCollector, budget: ByteBudget) {
-            self.collector = collector
-            self.budget = budget
-        }
-
-        func put(_ seq: Int, _ events: [Event], _ parsed: consuming [WaterfallCollector.Parsed?], bytes: Int) {
-            lock.lock()
-            defer { lock.unlock() }
-            waiting[seq] = (events, parsed, bytes)
-            while var w = waiting.removeValue(forKey: next) {
-                WaterfallAnalysis.file(w.events, &w.parsed, into: collector)
-                budget.release(w.bytes)
-                next += 1
-            }
-        }
+    /// A batch's events and what the lane parsed of them, as the collector files them.
+    struct Filed {
+        var events: [Event]
+        var parsed: [WaterfallCollector.Parsed?]
     }
 
     /// An analysis to hand to `ExportReader.read(inputs:analyses:)`; `parallel: false` keeps every
@@ -526,9 +496,23 @@ public final class WaterfallAnalysis: Analysis {
                 sessionsTo sink: (@Sendable (WaterfallSession) -> Void)? = nil) {
         collector = WaterfallCollector(limits: limits)
         collector.sessionSink = sink
-        filer = Filer(collector, budget: budget)
         let n = parallel ? min(WaterfallAnalysis.maxWorkers, ReadWorkers.count) : 1
-        lanes = n > 1 ? (0..<n).map { Lane($0) } : []
+        let collector = collector, limits = limits
+        workers = n < 2 ? nil : OrderedWorkers(
+            lanes: n, label: "pbsift.waterfall", budget: ByteBudget(limit: WaterfallAnalysis.budgetLimit),
+            batchBytes: WaterfallAnalysis.batchBytesLimit, batchCount: WaterfallAnalysis.batchCountLimit,
+            release: .whenApplied, makeState: { _ in StringPool() },
+            work: { events, pool in
+                var parsed = [WaterfallCollector.Parsed?](repeating: nil, count: events.count)
+                for (k, e) in events.enumerated() {
+                    if case .network(let r, let at) = e { parsed[k] = WaterfallCollector.parse(r, at: at, limits: limits, pool: pool) }
+                }
+                return Filed(events: events, parsed: parsed)
+            },
+            apply: { filed in
+                var f = filed
+                WaterfallAnalysis.file(f.events, &f.parsed, into: collector)
+            })
     }
 
     /// Sessions finished so far, with their requests.
@@ -580,39 +564,16 @@ public final class WaterfallAnalysis: Analysis {
     }
 
     private func hand(_ event: Event, bytes: Int) {
-        guard !lanes.isEmpty else {
+        guard let workers else {
             var none: [WaterfallCollector.Parsed?] = [nil]
             WaterfallAnalysis.file([event], &none, into: collector)
             return
         }
-        batch.append(event)
-        batchBytes += bytes + WaterfallAnalysis.eventCost
-        if batchBytes >= WaterfallAnalysis.batchBytesLimit || batch.count >= WaterfallAnalysis.batchCountLimit { flush() }
-    }
-
-    private func flush() {
-        guard !batch.isEmpty else { return }
-        let events = batch, size = batchBytes
-        batch = []
-        batchBytes = 0
-        budget.acquire(size)
-        let seq = nextBatch
-        nextBatch += 1
-        let lane = lanes[seq % lanes.count], filer = filer, limits = collector.limits
-        lane.queue.async {
-            var parsed = [WaterfallCollector.Parsed?](repeating: nil, count: events.count)
-            for (k, e) in events.enumerated() {
-                if case .network(let r, let at) = e { parsed[k] = WaterfallCollector.parse(r, at: at, limits: limits, pool: lane.pool) }
-            }
-            filer.put(seq, events, consume parsed, bytes: size)
-        }
+        workers.submit(event, bytes: bytes + WaterfallAnalysis.eventCost)
     }
 
     /// Hands over what is batched and waits until every batch is filed.
-    private func drain() {
-        flush()
-        for lane in lanes { lane.queue.sync {} }
-    }
+    private func drain() { workers?.drain() }
 
     /// The collector's calls for `events` (with their parsed forms, taken out of `parsed`), in order.
     static func file(_ events: [Event], _ parsed: inout [WaterfallCollector.Parsed?], into c: WaterfallCollector) {

@@ -53,6 +53,7 @@ public enum Parallel {
 public final class ByteBudget: @unchecked Sendable {
     private let limit: Int
     private var used = 0
+    private var most = 0
     private let cond = NSCondition()
 
     public init(limit: Int) { self.limit = limit }
@@ -61,7 +62,15 @@ public final class ByteBudget: @unchecked Sendable {
         cond.lock()
         while used > 0 && used + n > limit { cond.wait() }
         used += n
+        most = max(most, used)
         cond.unlock()
+    }
+
+    /// The most bytes in flight at once so far.
+    public var highWater: Int {
+        cond.lock()
+        defer { cond.unlock() }
+        return most
     }
 
     public func release(_ n: Int) {

@@ -1,5 +1,5 @@
 import Foundation
-import SiftCore
+@_spi(Testing) import SiftCore
 import Testing
 @testable import SiftCLI
 #if canImport(FoundationXML)
@@ -93,7 +93,7 @@ import FoundationXML
     @Test func junitEscapesUntrustedText() {
         let f = Finding(rule: Rule("policy.frame-in-export", .info, "a test rule").ref, severity: .high, input: "in<put>", file: "a\u{1B}]52;c;x\u{07}.jsonl",
                         line: 3, location: "\"quoted\" & <tag>", message: "m\u{202E}x", preview: "ghp_…(40 chars)", fingerprint: "sha256:00")
-        let doc = FindingsDocument(command: "verify", findings: Redactor().apply([f]), inputs: Redactor().apply([InputSummary]()),
+        let doc = FindingsDocument(command: "verify", findings: Redactor.identity().apply([f]), inputs: Redactor.identity().apply([InputSummary]()),
                                    rule: RuleRegistry.rule)
         let xml = JUnitDocument.render(doc, failOn: .high)
         #expect(!xml.contains("<tag>") && !xml.contains("in<put>") && !xml.contains("\u{1B}") && !xml.contains("\u{07}")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import SiftReport
-import SiftCore
+@_spi(Testing) import SiftCore
 import SiftTestSupport
 import SiftWaterfall
 
@@ -50,7 +50,7 @@ import SiftWaterfall
         let streamed = WaterfallAnalysis(sessionsTo: { digest.add($0) })
         _ = ExportReader().read(inputs: [dir.path], analyses: [held, streamed])
         #expect(streamed.sessions.isEmpty)
-        let report = WaterfallReport(sessions: held.takeSessions(), findings: [], redactor: Redactor())
+        let report = WaterfallReport(sessions: held.takeSessions(), findings: [], redactor: Redactor.identity())
         let expected = SupportReport.requests(of: report, slowest: slowest)
         #expect(expected.failedCount > 0)
         #expect(digest.failedCount == expected.failedCount)

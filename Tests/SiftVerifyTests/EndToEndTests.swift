@@ -1,7 +1,7 @@
 import Foundation
 import SiftTestSupport
 import Testing
-@testable import SiftCore
+@_spi(Testing) @testable import SiftCore
 @testable import SiftVerify
 
 /// The format's example export, as the repository holds it.
@@ -76,17 +76,17 @@ private struct TempExport {
     /// Every format `verify` prints, the shared finding formats included.
     static func render(_ format: String, findings: Redacted<[Finding]>, inputs: [InputSummary], summary: VerifySummary) -> String {
         switch format {
-        case "text": return VerifyRender.text(findings: findings.value, inputs: inputs, summary: summary)
-        case "json": return VerifyRender.json(findings: findings.value, inputs: inputs, summary: summary)
-        case "csv": return VerifyRender.csv(findings: findings.value)
-        case "markdown": return VerifyRender.markdown(findings: findings.value, inputs: inputs, summary: summary)
+        case "text": return VerifyRender.text(findings: findings, inputs: Redactor.identity().apply(inputs), summary: summary)
+        case "json": return VerifyRender.json(findings: findings, inputs: Redactor.identity().apply(inputs), summary: summary)
+        case "csv": return VerifyRender.csv(findings: findings)
+        case "markdown": return VerifyRender.markdown(findings: findings, inputs: Redactor.identity().apply(inputs), summary: summary)
         case "sarif": return SARIFDocument.document(document(findings, inputs)).render(pretty: true)
         default: return JUnitDocument.render(document(findings, inputs), failOn: .high)
         }
     }
 
     static func document(_ findings: Redacted<[Finding]>, _ inputs: [InputSummary]) -> FindingsDocument {
-        FindingsDocument(command: "verify", findings: findings, inputs: Redactor().apply(inputs),
+        FindingsDocument(command: "verify", findings: findings, inputs: Redactor.identity().apply(inputs),
                          rule: { id in VerifyRules.rules.first { $0.id == id } })
     }
 
@@ -162,12 +162,13 @@ private struct TempExport {
     @Test func csvAndMarkdownEscapeUntrustedText() {
         let f = Finding(rule: Rule("secret.jwt", .info, "a test rule").ref, severity: .high, input: "x", file: "s.jsonl", line: 1,
                         location: "request.headers[=cmd|x]", message: "a,b \"c\"\nd", preview: "eyJh…(9 chars)", fingerprint: "sha256:00")
-        let csv = VerifyRender.csv(findings: [f])
+        let id = Redactor.identity()
+        let csv = VerifyRender.csv(findings: id.apply([f]))
         #expect(csv.contains("\"a,b \"\"c\"\"\nd\""))
-        let md = VerifyRender.markdown(findings: [f], inputs: [], summary: VerifySummary(findings: [f]))
+        let md = VerifyRender.markdown(findings: id.apply([f]), inputs: id.apply([InputSummary]()), summary: VerifySummary(findings: [f]))
         #expect(md.contains("\\|") && !md.contains("\nd |"))
-        let text = VerifyRender.text(findings: [Finding(rule: Rule("secret.jwt", .info, "a test rule").ref, severity: .high, input: "x\u{1b}[31m", message: "m")],
-                                     inputs: [], summary: VerifySummary(findings: []))
+        let text = VerifyRender.text(findings: id.apply([Finding(rule: Rule("secret.jwt", .info, "a test rule").ref, severity: .high, input: "x\u{1b}[31m", message: "m")]),
+                                     inputs: id.apply([InputSummary]()), summary: VerifySummary(findings: []))
         #expect(!text.contains("\u{1b}"))
     }
 
@@ -183,7 +184,7 @@ private struct TempExport {
         let (kept, suppressed) = loaded.apply(o.findings)
         #expect(suppressed.count >= 2 && kept.count == o.findings.count - suppressed.count)
         let summary = VerifySummary(findings: kept, suppressed: suppressed.count, inputs: o.inputs)
-        #expect(VerifyRender.text(findings: kept, inputs: o.inputs, summary: summary).contains("accepted by the baseline"))
+        #expect(VerifyRender.text(findings: Redactor.identity().apply(kept), inputs: Redactor.identity().apply(o.inputs), summary: summary).contains("accepted by the baseline"))
         // A bare array is accepted too.
         let arr = try Baseline.parse(text: #"[{"rule":"secret.jwt","fingerprint":"sha256:0011223344556677"}]"#)
         #expect(arr.entries.count == 1)

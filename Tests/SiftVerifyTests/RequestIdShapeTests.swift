@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SiftCore
+@_spi(Testing) @testable import SiftCore
 @testable import SiftVerify
 
 /// The redactor answers a request id of the canonical shape (`req_` and a lowercase UUID) without

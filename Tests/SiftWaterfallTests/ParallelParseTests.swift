@@ -2,7 +2,7 @@ import Foundation
 import SiftCore
 import SiftTestSupport
 import Testing
-import SiftWaterfall
+@testable import SiftWaterfall
 import SiftVerify
 
 /// Network records are parsed on the worker threads and filed in order: the requests, their

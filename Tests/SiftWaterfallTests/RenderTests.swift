@@ -1,7 +1,7 @@
 import Foundation
 import SiftCore
 import Testing
-import SiftWaterfall
+@testable import SiftWaterfall
 import SiftVerify
 #if canImport(FoundationXML)
 import FoundationXML

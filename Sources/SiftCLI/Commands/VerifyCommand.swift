@@ -93,10 +93,10 @@ public enum VerifyCommand: SiftCommand {
 
     /// The formats, in `--format` order (text is the default).
     static let reporters: [any Reporter<VerifyOutput>] = [
-        Format.text("text") { r, c in VerifyRender.text(findings: r.findings.value, inputs: r.inputs.value, summary: r.summary, colors: c.colors) },
-        Format.text("json") { r, _ in VerifyRender.json(findings: r.findings.value, inputs: r.inputs.value, summary: r.summary, blobs: r.blobs) },
-        Format.text("csv") { r, _ in VerifyRender.csv(findings: r.findings.value) },
-        Format.text("markdown") { r, _ in VerifyRender.markdown(findings: r.findings.value, inputs: r.inputs.value, summary: r.summary) },
+        Format.text("text") { r, c in VerifyRender.text(findings: r.findings, inputs: r.inputs, summary: r.summary, colors: c.colors) },
+        Format.text("json") { r, _ in VerifyRender.json(findings: r.findings, inputs: r.inputs, summary: r.summary, blobs: r.blobs) },
+        Format.text("csv") { r, _ in VerifyRender.csv(findings: r.findings) },
+        Format.text("markdown") { r, _ in VerifyRender.markdown(findings: r.findings, inputs: r.inputs, summary: r.summary) },
     ] + FindingsFormats.all()
 
     /// The findings `verify` reports (and counts for its exit status): its own families, the

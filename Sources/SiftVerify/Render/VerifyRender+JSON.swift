@@ -4,9 +4,9 @@ import SiftCore
 extension VerifyRender {
     /// The shared envelope (`tool`, `inputs`, `findings`, `summary`, see `ReportEnvelope`) plus a
     /// `verify` section: `{"records", "blobs", "suppressed", "incompleteInputs", "inputs", "findings", "bySeverity"}`.
-    public static func json(findings: [Finding], inputs: [InputSummary], summary: VerifySummary,
+    public static func json(findings: Redacted<[Finding]>, inputs: Redacted<[InputSummary]>, summary: VerifySummary,
                             blobs: [String: BlobSummary] = [:]) -> String {
-        ReportEnvelope.render(ReportEnvelope.document(inputs: inputs, findings: findings, blobs: blobs,
+        ReportEnvelope.render(ReportEnvelope.document(inputs: inputs.value, findings: findings.value, blobs: blobs,
                                                       sections: ["verify": summary.json]))
     }
 }

@@ -3,7 +3,8 @@ import SiftCore
 
 extension VerifyRender {
     /// A GitHub-flavoured table, for tickets and PR comments.
-    public static func markdown(findings: [Finding], inputs: [InputSummary], summary: VerifySummary) -> String {
+    public static func markdown(findings redactedFindings: Redacted<[Finding]>, inputs redactedInputs: Redacted<[InputSummary]>, summary: VerifySummary) -> String {
+        let findings = redactedFindings.value, inputs = redactedInputs.value
         var out = "## pbsift verify\n\n"
         out += "**\(summary.headline)** in \(summary.inputs) input\(summary.inputs == 1 ? "" : "s")"
         out += " (\(summary.records) record\(summary.records == 1 ? "" : "s"), \(summary.blobs) blob\(summary.blobs == 1 ? "" : "s") checked)"

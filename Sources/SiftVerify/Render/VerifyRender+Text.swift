@@ -3,7 +3,8 @@ import SiftCore
 
 extension VerifyRender {
     /// Grouped by input and file, then by record; terminal-escaped.
-    public static func text(findings: [Finding], inputs: [InputSummary], summary: VerifySummary, colors: Colors = .off) -> String {
+    public static func text(findings redactedFindings: Redacted<[Finding]>, inputs redactedInputs: Redacted<[InputSummary]>, summary: VerifySummary, colors: Colors = .off) -> String {
+        let findings = redactedFindings.value, inputs = redactedInputs.value
         var out = ""
         var lastGroup: String? = nil
         var lastRecord: String? = nil

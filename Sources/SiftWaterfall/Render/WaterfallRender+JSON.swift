@@ -141,7 +141,7 @@ public enum WaterfallRender {
     }
 
     /// Writes `requestJSON(r)` exactly as `JSONOut` prints it at `indent`, without building it.
-    public static func writeRequest(_ r: WaterfallRequest, into out: inout String, pretty: Bool, indent: Int) {
+    static func writeRequest(_ r: WaterfallRequest, into out: inout String, pretty: Bool, indent: Int) {
         var w = JSONWriter(pretty: pretty, indent: indent)
         w.request(r)
         out += w.text
@@ -214,7 +214,7 @@ extension JSONWriter {
 
 extension WaterfallRender {
     /// One request as JSON.
-    public static func requestJSON(_ r: WaterfallRequest) -> JSONOut {
+    static func requestJSON(_ r: WaterfallRequest) -> JSONOut {
         .object([
             "sessionId": .opt(r.sessionId), "seq": .opt(r.seq), "recordId": .opt(r.recordId),
             "requestId": .opt(r.requestId), "method": .opt(r.method), "url": .opt(r.url),
@@ -228,7 +228,7 @@ extension WaterfallRender {
     }
 
     /// One transaction as JSON.
-    public static func transactionJSON(_ t: WaterfallTransaction) -> JSONOut {
+    static func transactionJSON(_ t: WaterfallTransaction) -> JSONOut {
         var phases: [String: JSONOut] = [:]
         for p in WaterfallPhase.allCases { phases[p.rawValue] = ms(t.phases[p]) }
         return .object([
@@ -242,7 +242,7 @@ extension WaterfallRender {
 
     /// Writes `summaryJSON(s)` exactly as `JSONOut` prints it, one session's tree at a time (an
     /// export can hold a hundred thousand sessions). Keys in sorted order.
-    public static func writeSummary(_ s: WaterfallSummary, into w: inout JSONWriter) {
+    static func writeSummary(_ s: WaterfallSummary, into w: inout JSONWriter) {
         w.beginObject()
         w.key("endpoints")
         w.value(.array(s.endpoints.map(endpointJSON)))
@@ -267,7 +267,7 @@ extension WaterfallRender {
     }
 
     /// The summary as one tree (tests compare the streamed form with it).
-    public static func summaryJSON(_ s: WaterfallSummary) -> JSONOut {
+    static func summaryJSON(_ s: WaterfallSummary) -> JSONOut {
         .object([
             "requests": .int(s.requestCount),
             "transactions": .int(s.transactionCount),

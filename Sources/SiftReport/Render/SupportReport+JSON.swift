@@ -1,0 +1,59 @@
+import Foundation
+import SiftCore
+import SiftCorrelate
+import SiftVerify
+import SiftWaterfall
+
+extension SupportReport {
+    // MARK: JSON
+
+    /// The union of the other commands' documents under one envelope (`docs/schema/report.schema.json`).
+    public func json() -> String {
+        var w = JSONWriter(pretty: true)
+        json(into: &w)
+        w.newline()
+        return w.text
+    }
+
+    /// Writes the JSON document through `w`: the envelope's members, then the waterfall document
+    /// (without its findings) as the `waterfall` member, written by its own writer at this depth.
+    /// Members are written as they are made: the sessions and findings one element at a time, so the
+    /// document is never held as one tree (the failures, a bounded few, are made side by side first).
+    public func json(into w: inout JSONWriter) {
+        // The envelope `inspect` writes (tool, inputs, sessions, blobs), over every analysis's findings.
+        var doc = ReportEnvelope.members(inputs: outcome.inputs, findings: findings, blobs: outcome.blobs,
+                                         sections: InspectReport.sections(outcome))
+        doc["verdict"] = .array(verdict.map { .object(["key": .string($0.key), "ok": .bool($0.ok), "text": .string($0.text)]) })
+        doc["verify"] = verifySummary.json
+        if let c = redactedCorrelation {
+            // The correlate document's sections, its requests and sessions written one at a time (a
+            // hundred thousand requests are never held as one JSON value).
+            let summary = JSONOut.object(CorrelationRender.summarySections(c))
+            doc.stream("correlation") { w in CorrelationRender.write(summary, listing: c, to: &w) }
+        } else {
+            doc["correlation"] = .null
+        }
+        let redactor = redactor
+        // Each window's timeline made side by side (its texts redacted), then written in order: a few
+        // windows (at most `FailureTimeline.maxWindows`) of a few records each.
+        let failures = Parallel.map(failureWindows) { w -> JSONOut in
+            let first = w.failures.first
+            return .object(["sessionId": .opt(redactor.text(w.sessionId.untrusted).value), "seq": .opt(first?.seq), "recordId": .opt(redactor.text(first?.id.untrusted).value),
+                            "failures": .array(w.failures.map { f in .object(["seq": .opt(f.seq), "recordId": .opt(redactor.text(f.id.untrusted).value)]) }),
+                            "timeline": .array(self.timelineEntries(w).map { e in
+                                .object(["ts": .opt(e.ts.map { Timestamp.format($0) }), "side": .string(e.side.hasPrefix("device") ? "device" : "server"),
+                                         "text": .string(e.text), "failed": .bool(e.failed)])
+                            })])
+        }
+        doc.array("failures", failures) { $0 }
+        // Present only when a bound was reached, so ordinary reports keep their shape.
+        if timeline.dropped > 0 { doc["failuresNotShown"] = .int(timeline.dropped) }
+        if timeline.cutShort > 0 { doc["timelinesCutShort"] = .int(timeline.cutShort) }
+        w.beginObject()
+        doc.writeMembers(into: &w)
+        // `waterfall` sorts last among the keys.
+        w.key("waterfall")
+        WaterfallRender.json(waterfall, into: &w, findings: false)
+        w.endObject()
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+/// Renderers see only redacted values: every public entry point in a `Render/` folder takes a
+/// `Redacted<…>` model, or a model only a redactor builds (`WaterfallReport`, `SupportReport`), as its
+/// first parameter, or is a method of such a model. A new entry point taking raw text or a raw
+/// model fails here until it is listed below on purpose.
+@Suite struct RendererInputsTests {
+    /// Entry points that take no export text: numbers, pbsift's own words, or a redaction step.
+    static let allowed: Set<String> = [
+        "ClockSkew.words",              // a number of seconds
+        "redacted",                     // `Redactable` conformances: the redaction itself
+        "RedactingSessions.add",        // takes a session and redacts it on the way in
+        "CorrelationRender.write",      // the document of the redacted report it takes, written listing it
+    ]
+    static let sealedModels = ["Redacted<", "WaterfallReport", "SupportReport"]
+
+    @Test func everyRendererTakesRedactedInput() throws {
+        let root = packageRoot.standardizedFileURL.appendingPathComponent("Sources")
+        let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
+        let decl = try NSRegularExpression(pattern: #"^\s*public (?:static )?func (\w+)\(([^,)]*)"#)
+        var offenders: [String] = []
+        var checked = 0
+        while let url = walker?.nextObject() as? URL {
+            guard url.pathExtension == "swift", url.deletingLastPathComponent().lastPathComponent == "Render" else { continue }
+            let text = try String(contentsOf: url, encoding: .utf8)
+            var owner = ""
+            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+                let l = String(line)
+                if l.hasPrefix("extension ") || l.hasPrefix("public enum ") || l.hasPrefix("public struct ") || l.hasPrefix("enum ")
+                    || l.hasPrefix("public final class ") {
+                    owner = l.split(separator: " ").first { $0.first?.isUppercase ?? false }.map { String($0.prefix { $0.isLetter }) } ?? ""
+                }
+                guard let m = decl.firstMatch(in: l, range: NSRange(l.startIndex..., in: l)),
+                      let name = Range(m.range(at: 1), in: l).map({ String(l[$0]) }),
+                      let first = Range(m.range(at: 2), in: l).map({ String(l[$0]) }) else { continue }
+                checked += 1
+                let type = first.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+                let sealed = Self.sealedModels.contains { type.hasPrefix($0) } || ["SupportReport", "WaterfallReport"].contains(owner)
+                if !sealed && !Self.allowed.contains(name) && !Self.allowed.contains("\(owner).\(name)") {
+                    offenders.append("\(url.lastPathComponent): \(owner).\(name)(\(first))")
+                }
+            }
+        }
+        #expect(checked > 20)
+        #expect(offenders.isEmpty, "renderers taking unredacted input: \(offenders)")
+    }
+}

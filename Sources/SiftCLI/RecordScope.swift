@@ -55,7 +55,8 @@ struct RecordScope: Sendable {
     /// matching ones, and kept the first ids it met to name them).
     func checkSessionMatched(_ outcome: ReadOutcome) throws {
         guard let wanted = session, outcome.sessionCount == 0 else { return }
-        let known = outcome.firstSessionIds.prefix(5).joined(separator: ", ")
+        // The ids come from the export: masked like any other text of it.
+        let known = Redactor.verify().apply(outcome).value.firstSessionIds.prefix(5).joined(separator: ", ")
         throw UsageError("no session matches '\(wanted)' in this export" + (known.isEmpty ? "" : "; it holds \(known)"), about: "--session")
     }
 }

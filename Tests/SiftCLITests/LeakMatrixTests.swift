@@ -58,6 +58,18 @@ import Testing
         }
     }
 
+    /// `--session` matching no session names the sessions the export holds: their ids come from the
+    /// export and are masked like any of its text.
+    @Test func unmatchedSessionNamesNoCredential() throws {
+        let fx = try #require(Self.fixture)
+        for command in ["records", "waterfall", "report"] {
+            let r = try Binary.run([command, fx.export.path, "--session", "ses_none"])
+            #expect(r.status == 64 && r.err.contains("no session matches"), "\(command): \(r.status) \(r.err)")
+            let leaks = fx.leaks(in: r.out + r.err)
+            #expect(leaks.isEmpty, "\(command) --session leaks \(leaks.joined(separator: ", "))")
+        }
+    }
+
     /// `scrub` lists the files it changes: names inside the input (a session file's) are printed
     /// masked, on both streams.
     @Test func scrubListingNamesNoCredential() throws {

@@ -674,6 +674,7 @@ extension ReadOutcome: Redactable {
         o.inputs = inputs.map { $0.redacted(by: r) }
         o.sessions = sessions.map { $0.redacted(by: r) }
         o.findings = findings.map { $0.redacted(by: r) }
+        o.firstSessionIds = firstSessionIds.map { r.text($0.untrusted).value }
         return o
     }
 }

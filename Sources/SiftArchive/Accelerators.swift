@@ -1,8 +1,8 @@
 import CZlib
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Optional accelerators, found at run time: ISA-L's streaming inflate and CRC-32 (`libisal.so.2`)
@@ -113,7 +113,8 @@ final class ISAL: @unchecked Sendable {
 
     static func load() -> ISAL? {
         guard let (h, _) = Accelerators.open(["libisal.so.2", "libisal.2.dylib", "libisal.so"]),
-              let i = dlsym(h, "isal_inflate_init"), let f = dlsym(h, "isal_inflate") else { return nil }
+            let i = dlsym(h, "isal_inflate_init"), let f = dlsym(h, "isal_inflate")
+        else { return nil }
         // the soname carries no minor version: read it from the file name (libisal.so.2.0.30 -> 2.30)
         var version = "2"
         if let path = Accelerators.mappedPath(containing: "libisal"), let r = path.range(of: ".so.") {
@@ -207,7 +208,8 @@ final class ISALStream {
     /// they were handed in by an earlier call. rc -100: the stream ended with input held in ISA-L's
     /// own buffer, which cannot be given back.
     func run(_ input: UnsafeRawPointer?, _ inCount: Int, _ output: UnsafeMutableRawPointer, _ outCount: Int)
-        -> (consumed: Int, produced: Int, rc: Int32, ended: Bool) {
+        -> (consumed: Int, produced: Int, rc: Int32, ended: Bool)
+    {
         let inAvail = UInt32(clamping: inCount)
         let outAvail = UInt32(clamping: outCount)
         state.storeBytes(of: input, toByteOffset: ISAL.nextIn, as: UnsafeRawPointer?.self)
@@ -271,13 +273,14 @@ final class Crypto: @unchecked Sendable {
             return unsafeBitCast(p, to: T.self)
         }
         guard let oneShot = sym("SHA256", OneShot.self),
-              let newCtx = sym("EVP_MD_CTX_new", NewCtx.self),
-              let freeCtx = sym("EVP_MD_CTX_free", FreeCtx.self),
-              let getMD = sym("EVP_sha256", GetMD.self), let md = getMD(),
-              let digestInit = sym("EVP_DigestInit_ex", Init.self),
-              let update = sym("EVP_DigestUpdate", Update.self),
-              let final = sym("EVP_DigestFinal_ex", Final.self),
-              let copy = sym("EVP_MD_CTX_copy_ex", Copy.self) else { return nil }
+            let newCtx = sym("EVP_MD_CTX_new", NewCtx.self),
+            let freeCtx = sym("EVP_MD_CTX_free", FreeCtx.self),
+            let getMD = sym("EVP_sha256", GetMD.self), let md = getMD(),
+            let digestInit = sym("EVP_DigestInit_ex", Init.self),
+            let update = sym("EVP_DigestUpdate", Update.self),
+            let final = sym("EVP_DigestFinal_ex", Final.self),
+            let copy = sym("EVP_MD_CTX_copy_ex", Copy.self)
+        else { return nil }
         self.oneShot = oneShot
         self.newCtx = newCtx
         self.freeCtx = freeCtx
@@ -297,10 +300,13 @@ final class Crypto: @unchecked Sendable {
 
     static func load() -> Crypto? {
         guard let (h, _) = Accelerators.open(["libcrypto.so.3", "libcrypto.so.1.1", "libcrypto.3.dylib"]),
-              let c = Crypto(h) else { return nil }
+            let c = Crypto(h)
+        else { return nil }
         // FIPS 180-2 example: SHA-256("abc")
-        let expected: [UInt8] = [0xba, 0x78, 0x16, 0xbf, 0x8f, 0x01, 0xcf, 0xea, 0x41, 0x41, 0x40, 0xde, 0x5d, 0xae, 0x22, 0x23,
-                                 0xb0, 0x03, 0x61, 0xa3, 0x96, 0x17, 0x7a, 0x9c, 0xb4, 0x10, 0xff, 0x61, 0xf2, 0x00, 0x15, 0xad]
+        let expected: [UInt8] = [
+            0xba, 0x78, 0x16, 0xbf, 0x8f, 0x01, 0xcf, 0xea, 0x41, 0x41, 0x40, 0xde, 0x5d, 0xae, 0x22, 0x23,
+            0xb0, 0x03, 0x61, 0xa3, 0x96, 0x17, 0x7a, 0x9c, 0xb4, 0x10, 0xff, 0x61, 0xf2, 0x00, 0x15, 0xad
+        ]
         var out = [UInt8](repeating: 0, count: 32)
         let abc: [UInt8] = [0x61, 0x62, 0x63]
         let ok = abc.withUnsafeBytes { a in out.withUnsafeMutableBufferPointer { c.oneShot(a.baseAddress, 3, $0.baseAddress) != nil } }

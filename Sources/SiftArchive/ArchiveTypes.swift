@@ -29,8 +29,10 @@ public struct ReadLimits: Sendable, Equatable {
         maxInputBytes: 8 * 134_217_728, maxEntries: 200_000, maxLineBytes: 16 << 20,
         maxJSONDepth: 512, maxBlobBytes: 16 << 20)
 
-    public init(maxInputBytes: Int64, maxEntries: Int, maxLineBytes: Int, maxJSONDepth: Int, maxBlobBytes: Int,
-                pipeWaitSeconds: Double = 10, maxJSONValues: Int = 1 << 20) {
+    public init(
+        maxInputBytes: Int64, maxEntries: Int, maxLineBytes: Int, maxJSONDepth: Int, maxBlobBytes: Int,
+        pipeWaitSeconds: Double = 10, maxJSONValues: Int = 1 << 20
+    ) {
         self.maxInputBytes = maxInputBytes
         self.maxEntries = maxEntries
         self.maxLineBytes = maxLineBytes

@@ -84,7 +84,8 @@ public final class SpoolFile {
     public init(near: String) throws {
         let url = URL(fileURLWithPath: near)
         let path = url.deletingLastPathComponent().appendingPathComponent(
-            ".\(url.lastPathComponent).spool-\(UUID().uuidString.prefix(8))").path
+            ".\(url.lastPathComponent).spool-\(UUID().uuidString.prefix(8))"
+        ).path
         label = near
         fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw WriteError("cannot create a scratch file next to '\(near)': \(String(cString: strerror(errno)))") }
@@ -140,8 +141,9 @@ public final class SpoolFile {
                 let n = Foundation.pread(fd, base, want, off_t(clamping: at))
                 if n > 0 { at += UInt64(n); return n }
                 if n < 0 && errno == EINTR { continue }
-                throw WriteError("cannot read back a scratch file next to '\(label)': "
-                                 + (n == 0 ? "it ended early" : String(cString: strerror(errno))))
+                throw WriteError(
+                    "cannot read back a scratch file next to '\(label)': "
+                        + (n == 0 ? "it ended early" : String(cString: strerror(errno))))
             }
         }
     }
@@ -291,8 +293,10 @@ public final class ZipWriter {
     }
 
     /// The central-directory record; a value at or over the limit goes in its zip64 extra field.
-    private func centralRecord(_ n: [UInt8], flags: Int, method: Int, crc: UInt32, compressed: UInt64, size: UInt64,
-                               at: UInt64, localZip64: Bool) {
+    private func centralRecord(
+        _ n: [UInt8], flags: Int, method: Int, crc: UInt32, compressed: UInt64, size: UInt64,
+        at: UInt64, localZip64: Bool
+    ) {
         let wideSize = size >= zip32Limit, wideCompressed = compressed >= zip32Limit, wideAt = at >= zip32Limit
         var extra: [UInt8] = []
         if wideSize { extra += ZipWriter.le64(size) }
@@ -300,7 +304,8 @@ public final class ZipWriter {
         if wideAt { extra += ZipWriter.le64(at) }
         if !extra.isEmpty { extra = ZipWriter.le16(1) + ZipWriter.le16(extra.count) + extra }
         let zip64 = localZip64 || !extra.isEmpty
-        central += [0x50, 0x4B, 0x01, 0x02] + ZipWriter.le16(zip64 ? 0x032D : 0x031E) + ZipWriter.le16(zip64 ? 45 : 20)
+        central +=
+            [0x50, 0x4B, 0x01, 0x02] + ZipWriter.le16(zip64 ? 0x032D : 0x031E) + ZipWriter.le16(zip64 ? 45 : 20)
             + ZipWriter.le16(flags) + ZipWriter.le16(method) + ZipWriter.le16(0) + ZipWriter.le16(0x21) + ZipWriter.le32(crc)
             + field(compressed, wideCompressed) + field(size, wideSize) + ZipWriter.le16(n.count) + ZipWriter.le16(extra.count)
             + ZipWriter.le16(0) + ZipWriter.le16(0) + ZipWriter.le16(0) + ZipWriter.le32(0o100644 << 16) + field(at, wideAt) + n + extra
@@ -333,8 +338,9 @@ public final class ZipWriter {
         guard n.count <= 0xFFFF else { throw WriteError("the name '\(name)' is too long for a zip entry") }
         let zip64 = sizeHint.map { $0 < 0 || UInt64($0) >= zip32Limit / 2 } ?? true
         let flags = file == nil ? 0x0808 : 0x0800
-        let e = Entry(writer: self, name: n, shown: name, deflate: deflate ? try DeflateStream(gzip: false) : nil,
-                      flags: flags, zip64: zip64, headerAt: offset)
+        let e = Entry(
+            writer: self, name: n, shown: name, deflate: deflate ? try DeflateStream(gzip: false) : nil,
+            flags: flags, zip64: zip64, headerAt: offset)
         try emit(localHeader(n, flags: flags, method: deflate ? 8 : 0, crc: 0, compressed: 0, size: 0, zip64: zip64))
         entryOpen = true
         return e
@@ -354,7 +360,9 @@ public final class ZipWriter {
         private var compressed: UInt64 = 0
         private var done = false
 
-        fileprivate init(writer: ZipWriter, name: [UInt8], shown: String, deflate: DeflateStream?, flags: Int, zip64: Bool, headerAt: UInt64) {
+        fileprivate init(
+            writer: ZipWriter, name: [UInt8], shown: String, deflate: DeflateStream?, flags: Int, zip64: Bool, headerAt: UInt64
+        ) {
             self.writer = writer
             self.name = name
             self.shown = shown
@@ -392,20 +400,26 @@ public final class ZipWriter {
             }
             writer.entryOpen = false
             guard zip64 || (size < writer.zip32Limit && compressed < writer.zip32Limit) else {
-                throw WriteError("'\(shown)' grew to \(size) bytes, past what a zip entry holds without zip64, which its header had no room for")
+                throw WriteError(
+                    "'\(shown)' grew to \(size) bytes, past what a zip entry holds without zip64, which its header had no room for")
             }
             let method = deflate == nil ? 0 : 8
             if let file = writer.file {
-                try file.overwrite(writer.localHeader(name, flags: flags, method: method, crc: crc.value, compressed: compressed,
-                                                      size: size, zip64: zip64), at: headerAt)
+                try file.overwrite(
+                    writer.localHeader(
+                        name, flags: flags, method: method, crc: crc.value, compressed: compressed,
+                        size: size, zip64: zip64), at: headerAt)
             } else {
                 // The data descriptor, with 8-byte sizes where the local header has a zip64 field.
-                let sizes = zip64 ? ZipWriter.le64(compressed) + ZipWriter.le64(size)
+                let sizes =
+                    zip64
+                    ? ZipWriter.le64(compressed) + ZipWriter.le64(size)
                     : ZipWriter.le32(UInt32(compressed)) + ZipWriter.le32(UInt32(size))
                 try writer.emit([0x50, 0x4B, 0x07, 0x08] + ZipWriter.le32(crc.value) + sizes)
             }
-            writer.centralRecord(name, flags: flags, method: method, crc: crc.value, compressed: compressed, size: size,
-                                 at: headerAt, localZip64: zip64)
+            writer.centralRecord(
+                name, flags: flags, method: method, crc: crc.value, compressed: compressed, size: size,
+                at: headerAt, localZip64: zip64)
         }
     }
 
@@ -428,14 +442,16 @@ public final class ZipWriter {
         if zip64 {
             let record = offset
             // Zip64 end record: its size after this field (44), made by / needed 4.5, disks 0, counts, size, offset.
-            try emit([0x50, 0x4B, 0x06, 0x06] + ZipWriter.le64(44) + ZipWriter.le16(0x032D) + ZipWriter.le16(45)
-                     + ZipWriter.le32(0) + ZipWriter.le32(0) + ZipWriter.le64(entries) + ZipWriter.le64(entries)
-                     + ZipWriter.le64(size) + ZipWriter.le64(start))
+            try emit(
+                [0x50, 0x4B, 0x06, 0x06] + ZipWriter.le64(44) + ZipWriter.le16(0x032D) + ZipWriter.le16(45)
+                    + ZipWriter.le32(0) + ZipWriter.le32(0) + ZipWriter.le64(entries) + ZipWriter.le64(entries)
+                    + ZipWriter.le64(size) + ZipWriter.le64(start))
             try emit([0x50, 0x4B, 0x06, 0x07] + ZipWriter.le32(0) + ZipWriter.le64(record) + ZipWriter.le32(1))
         }
         let narrowCount = ZipWriter.le16(entries >= 0xFFFF ? 0xFFFF : Int(entries))
-        try emit([0x50, 0x4B, 0x05, 0x06] + ZipWriter.le16(0) + ZipWriter.le16(0) + narrowCount + narrowCount
-                 + field(size, size >= zip32Limit) + field(start, start >= zip32Limit) + ZipWriter.le16(0))
+        try emit(
+            [0x50, 0x4B, 0x05, 0x06] + ZipWriter.le16(0) + ZipWriter.le16(0) + narrowCount + narrowCount
+                + field(size, size >= zip32Limit) + field(start, start >= zip32Limit) + ZipWriter.le16(0))
     }
 }
 

@@ -72,7 +72,10 @@ public struct FolderListing: Sendable {
         var entries = 0
         collect: while let rel = pending.popLast() {
             let dirPath = join(rootBytes, rel)
-            guard let dir = dirPath.withUnsafeBufferPointer({ opendir(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self)) }) else {
+            guard
+                let dir = dirPath.withUnsafeBufferPointer({ opendir(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self)) }
+                )
+            else {
                 if first {
                     out.rootError = errnoText()
                     return out

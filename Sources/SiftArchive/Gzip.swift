@@ -118,7 +118,8 @@ public final class GzipSource: ByteSource {
 
     private func nextByte(_ what: @autoclosure () -> String) throws -> UInt8 {
         guard try fill() else {
-            throw ArchiveError(.truncated, "gzip stream ends inside the \(what()) of member \(member) at compressed offset \(compressedOffset)")
+            throw ArchiveError(
+                .truncated, "gzip stream ends inside the \(what()) of member \(member) at compressed offset \(compressedOffset)")
         }
         let b = inBuf.load(fromByteOffset: inPos, as: UInt8.self)
         inPos += 1
@@ -178,7 +179,8 @@ public final class GzipSource: ByteSource {
         var left = count
         while left > 0 {
             guard try fill() else {
-                throw ArchiveError(.truncated, "gzip stream ends inside the \(what) of member \(member) at compressed offset \(compressedOffset)")
+                throw ArchiveError(
+                    .truncated, "gzip stream ends inside the \(what) of member \(member) at compressed offset \(compressedOffset)")
             }
             let n = min(left, inLen - inPos)
             if hashingHeader { headerCRC.update(UnsafeRawBufferPointer(start: inBuf + inPos, count: n)) }
@@ -190,7 +192,8 @@ public final class GzipSource: ByteSource {
     private func skipZeroTerminated(_ what: String) throws {
         while true {
             guard try fill() else {
-                throw ArchiveError(.truncated, "gzip stream ends inside the \(what) of member \(member) at compressed offset \(compressedOffset)")
+                throw ArchiveError(
+                    .truncated, "gzip stream ends inside the \(what) of member \(member) at compressed offset \(compressedOffset)")
             }
             let span = inLen - inPos
             if let hit = memchr(inBuf + inPos, 0, span) {
@@ -213,11 +216,14 @@ public final class GzipSource: ByteSource {
             }
         }
         if v[0] != crc.value {
-            throw ArchiveError(.crcMismatch, "gzip member \(member): crc-32 mismatch at compressed offset \(at) (stored \(hex(v[0])), computed \(hex(crc.value)))")
+            throw ArchiveError(
+                .crcMismatch,
+                "gzip member \(member): crc-32 mismatch at compressed offset \(at) (stored \(hex(v[0])), computed \(hex(crc.value)))")
         }
         let size = UInt32(truncatingIfNeeded: memberOut)
         if v[1] != size {
-            throw ArchiveError(.crcMismatch, "gzip member \(member): size mismatch at compressed offset \(at) (stored \(v[1]), inflated \(size) mod 2^32)")
+            throw ArchiveError(
+                .crcMismatch, "gzip member \(member): size mismatch at compressed offset \(at) (stored \(v[1]), inflated \(size) mod 2^32)")
         }
     }
 
@@ -231,7 +237,8 @@ public final class GzipSource: ByteSource {
             while i < span, p.load(fromByteOffset: i, as: UInt8.self) == 0 { i += 1 }
             if i < span {
                 inPos += i
-                throw ArchiveError(.corrupt, "unexpected non-zero byte after gzip member \(member) at compressed offset \(compressedOffset)")
+                throw ArchiveError(
+                    .corrupt, "unexpected non-zero byte after gzip member \(member) at compressed offset \(compressedOffset)")
             }
             inPos = inLen
         }
@@ -254,24 +261,34 @@ public final class GzipSource: ByteSource {
             let step: Inflater.Step
             do {
                 step = try withUnsafeMutableBytes(of: &scratch) { s throws(InflateDamage) in
-                    try inflater.step(input: haveInput ? UnsafeRawPointer(inBuf + inPos) : nil,
-                                      inCount: inLen - inPos,
-                                      output: probing ? s.baseAddress! : out,
-                                      outCount: probing ? 1 : cap)
+                    try inflater.step(
+                        input: haveInput ? UnsafeRawPointer(inBuf + inPos) : nil,
+                        inCount: inLen - inPos,
+                        output: probing ? s.baseAddress! : out,
+                        outCount: probing ? 1 : cap)
                 }
             } catch {
                 // located by the member and the bytes inflated before the damage: the same whichever
                 // inflater ran (see Inflater)
                 if !probing && error.produced > 0 {
                     account(out, error.produced)
-                    failure = ArchiveError(.corrupt, "gzip member \(member) at compressed offset \(memberStart): bad deflate data after \(memberOut) inflated bytes (\(error.message))")
+                    failure = ArchiveError(
+                        .corrupt,
+                        "gzip member \(member) at compressed offset \(memberStart): bad deflate data after \(memberOut) inflated bytes (\(error.message))"
+                    )
                     return error.produced
                 }
-                throw ArchiveError(.corrupt, "gzip member \(member) at compressed offset \(memberStart): bad deflate data after \(memberOut) inflated bytes (\(error.message))")
+                throw ArchiveError(
+                    .corrupt,
+                    "gzip member \(member) at compressed offset \(memberStart): bad deflate data after \(memberOut) inflated bytes (\(error.message))"
+                )
             }
             inPos += step.consumed
             if probing && step.produced > 0 {
-                throw ArchiveError(.decompressionLimit, "gzip stream inflates past the limit of \(limit ?? 0) bytes (member \(member) at compressed offset \(memberStart)); --max-input-bytes raises it")
+                throw ArchiveError(
+                    .decompressionLimit,
+                    "gzip stream inflates past the limit of \(limit ?? 0) bytes (member \(member) at compressed offset \(memberStart)); --max-input-bytes raises it"
+                )
             }
             if step.produced > 0 { account(out, step.produced) }
             if step.ended {
@@ -281,7 +298,10 @@ public final class GzipSource: ByteSource {
             if step.produced > 0 { return step.produced }
             if step.consumed == 0 {
                 if !haveInput {
-                    throw ArchiveError(.truncated, "gzip stream ends inside member \(member) at compressed offset \(compressedOffset) after \(totalOut) inflated bytes")
+                    throw ArchiveError(
+                        .truncated,
+                        "gzip stream ends inside member \(member) at compressed offset \(compressedOffset) after \(totalOut) inflated bytes"
+                    )
                 }
                 throw ArchiveError(.corrupt, "gzip member \(member): inflate made no progress at compressed offset \(compressedOffset)")
             }

@@ -123,8 +123,9 @@ final class Inflater {
                     var ended = false
                     var consumed = 0
                     do throws(InflateDamage) {
-                        let st = try z.step(input: at < inp.count ? base : nil, inCount: inp.count - at,
-                                            output: s.baseAddress!, outCount: scratchSize)
+                        let st = try z.step(
+                            input: at < inp.count ? base : nil, inCount: inp.count - at,
+                            output: s.baseAddress!, outCount: scratchSize)
                         produced = st.produced
                         consumed = st.consumed
                         ended = st.ended
@@ -205,7 +206,8 @@ final class ZlibStream {
         inflateReset(strm)
     }
 
-    func step(input: UnsafeRawPointer?, inCount: Int, output: UnsafeMutableRawPointer, outCount: Int) throws(InflateDamage) -> Inflater.Step {
+    func step(input: UnsafeRawPointer?, inCount: Int, output: UnsafeMutableRawPointer, outCount: Int) throws(InflateDamage) -> Inflater.Step
+    {
         let inAvail = UInt32(clamping: inCount)
         let outAvail = UInt32(clamping: outCount)
         strm.pointee.next_in = input.map { UnsafeMutablePointer(mutating: $0.assumingMemoryBound(to: Bytef.self)) }

@@ -32,7 +32,9 @@ public enum InputWalker {
         }
         var st = stat()
         // Paths are bytes (see `PathBytes`): a name that is not UTF-8 opens exactly that file.
-        let rc = PathBytes.cString(path).withUnsafeBufferPointer { stat(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), &st) }
+        let rc = PathBytes.cString(path).withUnsafeBufferPointer {
+            stat(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), &st)
+        }
         guard rc == 0 else {
             state.unreadable(errnoText())
             return .unknown
@@ -187,8 +189,10 @@ public enum Sniff {
     /// `source` inflated once for each gzip layer it starts with, at most `layers` of them, each layer's
     /// output bounded by `limit` bytes (`GzipSource`); the bytes looked at are replayed either way.
     /// `layers` in the result: how many were inflated.
-    public static func inflatingGzipLayers(_ source: ByteSource, limit: Int64,
-                                           layers: Int = maxGzipLayers) -> (source: ByteSource, layers: Int) {
+    public static func inflatingGzipLayers(
+        _ source: ByteSource, limit: Int64,
+        layers: Int = maxGzipLayers
+    ) -> (source: ByteSource, layers: Int) {
         var current = source
         var n = 0
         while n < layers {
@@ -214,8 +218,9 @@ public enum Sniff {
     /// opened only when `follow`.
     public static func head(ofFile path: String, count: Int = 6, follow: Bool = false) -> [UInt8] {
         let fd = PathBytes.cString(path).withUnsafeBufferPointer {
-            open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self),
-                 O_RDONLY | O_CLOEXEC | O_NONBLOCK | (follow ? 0 : O_NOFOLLOW))
+            open(
+                UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self),
+                O_RDONLY | O_CLOEXEC | O_NONBLOCK | (follow ? 0 : O_NOFOLLOW))
         }
         guard fd >= 0 else { return [] }
         defer { close(fd) }
@@ -226,7 +231,8 @@ public enum Sniff {
 
     static func kind(_ head: [UInt8], name: String) -> Kind {
         if head.count >= 4, head[0] == 0x50, head[1] == 0x4B,
-           (head[2] == 3 && head[3] == 4) || (head[2] == 5 && head[3] == 6) || (head[2] == 7 && head[3] == 8) {
+            (head[2] == 3 && head[3] == 4) || (head[2] == 5 && head[3] == 6) || (head[2] == 7 && head[3] == 8)
+        {
             return .zip
         }
         if isGzip(head) { return .gzip }
@@ -292,8 +298,10 @@ final class WalkState {
     /// Cleans the name (optionally), notes duplicates, and visits one regular file. Returns the
     /// wrapper, so the caller can tell whether reading it already met (and recorded) a problem.
     @discardableResult
-    func deliver(raw: String, declaredSize: Int64?, source: ByteSource, clean: Bool = true, wholeInput: Bool = false,
-                 deflated: Bool = false) -> EntrySource {
+    func deliver(
+        raw: String, declaredSize: Int64?, source: ByteSource, clean: Bool = true, wholeInput: Bool = false,
+        deflated: Bool = false
+    ) -> EntrySource {
         var name = raw
         if clean {
             let c = CleanName(raw)
@@ -347,7 +355,9 @@ final class EntrySource: ByteSource {
                     atEnd = true
                     return 0
                 }
-                throw ArchiveError(.decompressionLimit, "input passes the limit of \(state.limits.maxInputBytes) bytes (--max-input-bytes raises it); the rest was not read")
+                throw ArchiveError(
+                    .decompressionLimit,
+                    "input passes the limit of \(state.limits.maxInputBytes) bytes (--max-input-bytes raises it); the rest was not read")
             } else {
                 let cap = Int(min(Int64(buffer.count), room))
                 n = try inner.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<cap]))
@@ -358,7 +368,8 @@ final class EntrySource: ByteSource {
             return n
         } catch {
             let base = error as? ArchiveError ?? ArchiveError(.unreadable, "read failed: \(error)")
-            let e = wholeInput
+            let e =
+                wholeInput
                 ? ArchiveError(base.problem, delivered == 0 ? base.message : "\(base.message) (at byte \(delivered))")
                 : ArchiveError(base.problem, "\(name): \(base.message) (at byte \(delivered) of the entry)")
             failure = e

@@ -27,7 +27,8 @@ public struct CleanName: Sendable, Equatable {
         }
         let u = Array(s.utf8)
         if u.count >= 2, u[1] == UInt8(ascii: ":"),
-           (u[0] >= UInt8(ascii: "a") && u[0] <= UInt8(ascii: "z")) || (u[0] >= UInt8(ascii: "A") && u[0] <= UInt8(ascii: "Z")) {
+            (u[0] >= UInt8(ascii: "a") && u[0] <= UInt8(ascii: "z")) || (u[0] >= UInt8(ascii: "A") && u[0] <= UInt8(ascii: "Z"))
+        {
             reasons.append("starts with a drive letter")
             s = String(decoding: u[2...], as: UTF8.self)
         }

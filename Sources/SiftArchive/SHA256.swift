@@ -29,7 +29,7 @@ public struct SHA256: Sendable {
         0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
         0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
         0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2
     ]
 
     public mutating func update<C: Collection>(_ data: C) where C.Element == UInt8 {
@@ -78,7 +78,8 @@ public struct SHA256: Sendable {
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
             for i in 0..<16 {
                 let b = block + i * 4
-                w[i] = UInt32(b.load(fromByteOffset: 0, as: UInt8.self)) << 24
+                w[i] =
+                    UInt32(b.load(fromByteOffset: 0, as: UInt8.self)) << 24
                     | UInt32(b.load(fromByteOffset: 1, as: UInt8.self)) << 16
                     | UInt32(b.load(fromByteOffset: 2, as: UInt8.self)) << 8
                     | UInt32(b.load(fromByteOffset: 3, as: UInt8.self))

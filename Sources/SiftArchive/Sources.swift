@@ -102,9 +102,11 @@ final class PipeSource: ByteSource {
             let now = DispatchTime.now().uptimeNanoseconds
             guard now < deadline else {
                 let secs = wait == wait.rounded() ? String(Int(wait)) : String(wait)
-                throw ArchiveError(.unreadable, sawWriter
-                    ? "the pipe gave no data for \(secs) s; stopped reading"
-                    : "nothing wrote to the pipe within \(secs) s; not read")
+                throw ArchiveError(
+                    .unreadable,
+                    sawWriter
+                        ? "the pipe gave no data for \(secs) s; stopped reading"
+                        : "nothing wrote to the pipe within \(secs) s; not read")
             }
             var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let ms = Int32(min(1000, max(1, (deadline - now) / 1_000_000)))

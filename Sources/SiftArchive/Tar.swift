@@ -134,7 +134,8 @@ final class TarEntrySource: ByteSource {
         guard left > 0, let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
         let n = try stream.read(into: base, count: Int(min(Int64(buffer.count), left)))
         if n == 0 {
-            throw ArchiveError(.truncated, "tar archive ends inside the entry's data at tar offset \(stream.offset) (\(consumed) of \(size) bytes)")
+            throw ArchiveError(
+                .truncated, "tar archive ends inside the entry's data at tar offset \(stream.offset) (\(consumed) of \(size) bytes)")
         }
         consumed += Int64(n)
         return n
@@ -180,9 +181,11 @@ struct TarReader {
             let at = stream.offset
             let got = try stream.readFully(into: block.baseAddress!, count: 512)
             if got == 0 {
-                state.issue(.truncated, entry: nil, offset: at,
-                            message: sawEntry ? "tar archive ends at offset \(at) without its end-of-archive blocks"
-                                              : "tar archive is empty (no header at offset 0)")
+                state.issue(
+                    .truncated, entry: nil, offset: at,
+                    message: sawEntry
+                        ? "tar archive ends at offset \(at) without its end-of-archive blocks"
+                        : "tar archive is empty (no header at offset 0)")
                 return
             }
             if got < 512 {
@@ -197,26 +200,33 @@ struct TarReader {
                     // Writers pad to a record size with zeros; anything else there is read by no one.
                     let (_, nonZero) = try skipZeros(.max)
                     if let nonZero {
-                        state.issue(.corrupt, entry: nil, offset: nonZero,
-                                    message: "bytes after the tar end-of-archive blocks are not zero (at tar offset \(nonZero)); they belong to no entry and were not checked")
+                        state.issue(
+                            .corrupt, entry: nil, offset: nonZero,
+                            message:
+                                "bytes after the tar end-of-archive blocks are not zero (at tar offset \(nonZero)); they belong to no entry and were not checked"
+                        )
                     }
                     return
                 }
                 if got2 < 512 {
-                    state.issue(.truncated, entry: nil, offset: at2, message: "tar archive ends inside its end-of-archive blocks at offset \(at2)")
+                    state.issue(
+                        .truncated, entry: nil, offset: at2, message: "tar archive ends inside its end-of-archive blocks at offset \(at2)")
                     return
                 }
                 state.issue(.corrupt, entry: nil, offset: at, message: "lone zero block at tar offset \(at); reading on")
             }
             guard TarHeader.checksumMatches(view) else {
-                state.issue(.corrupt, entry: nil, offset: stream.offset - 512,
-                            message: "tar header at offset \(stream.offset - 512) has a bad checksum; the rest of the archive was not read")
+                state.issue(
+                    .corrupt, entry: nil, offset: stream.offset - 512,
+                    message: "tar header at offset \(stream.offset - 512) has a bad checksum; the rest of the archive was not read")
                 return
             }
             let headerAt = stream.offset - 512
             let type = view[156]
             guard var size = TarHeader.number(view, 124, 12) else {
-                state.issue(.corrupt, entry: nil, offset: headerAt, message: "tar header at offset \(headerAt) has an unreadable size; the rest of the archive was not read")
+                state.issue(
+                    .corrupt, entry: nil, offset: headerAt,
+                    message: "tar header at offset \(headerAt) has an unreadable size; the rest of the archive was not read")
                 return
             }
             let padding = { (n: Int64) -> Int64 in (512 - n % 512) % 512 }
@@ -225,28 +235,42 @@ struct TarReader {
             if type == UInt8(ascii: "x") || type == UInt8(ascii: "g") || type == UInt8(ascii: "L") || type == UInt8(ascii: "K") {
                 metaRun += 1
                 if metaRun > TarReader.maxMetaRun {
-                    state.issue(.corrupt, entry: nil, offset: headerAt, message: "more than \(TarReader.maxMetaRun) extended headers in a row at tar offset \(headerAt); the rest of the archive was not read")
+                    state.issue(
+                        .corrupt, entry: nil, offset: headerAt,
+                        message:
+                            "more than \(TarReader.maxMetaRun) extended headers in a row at tar offset \(headerAt); the rest of the archive was not read"
+                    )
                     return
                 }
                 guard size <= TarReader.maxMetaBytes else {
-                    state.issue(.corrupt, entry: nil, offset: headerAt, message: "extended header at tar offset \(headerAt) is \(size) bytes, over the \(TarReader.maxMetaBytes)-byte bound; ignored")
+                    state.issue(
+                        .corrupt, entry: nil, offset: headerAt,
+                        message:
+                            "extended header at tar offset \(headerAt) is \(size) bytes, over the \(TarReader.maxMetaBytes)-byte bound; ignored"
+                    )
                     guard try skip(size + padding(size), at: headerAt) else { return }
                     continue
                 }
                 var data = [UInt8](repeating: 0, count: Int(size))
-                let n = size == 0 ? 0 : try data.withUnsafeMutableBytes { b in
-                    guard let base = b.baseAddress else { return 0 }
-                    return try stream.readFully(into: base, count: Int(size))
-                }
+                let n =
+                    size == 0
+                    ? 0
+                    : try data.withUnsafeMutableBytes { b in
+                        guard let base = b.baseAddress else { return 0 }
+                        return try stream.readFully(into: base, count: Int(size))
+                    }
                 guard n == Int(size) else {
-                    state.issue(.truncated, entry: nil, offset: stream.offset, message: "tar archive ends inside the extended header at offset \(headerAt)")
+                    state.issue(
+                        .truncated, entry: nil, offset: stream.offset,
+                        message: "tar archive ends inside the extended header at offset \(headerAt)")
                     return
                 }
                 guard try skip(padding(size), at: headerAt) else { return }
                 switch type {
                 case UInt8(ascii: "x"), UInt8(ascii: "g"):
                     guard let records = parsePax(data) else {
-                        state.issue(.corrupt, entry: nil, offset: headerAt, message: "pax header at tar offset \(headerAt) is malformed; ignored")
+                        state.issue(
+                            .corrupt, entry: nil, offset: headerAt, message: "pax header at tar offset \(headerAt) is malformed; ignored")
                         continue
                     }
                     if type == UInt8(ascii: "x") {
@@ -279,7 +303,9 @@ struct TarReader {
             for source in [globalPax, pax] {
                 if let s = source["size"], !s.isEmpty {
                     guard let v = Int64(s), v >= 0, v < (1 << 58) else {
-                        state.issue(.corrupt, entry: nil, offset: headerAt, message: "pax size '\(s)' at tar offset \(headerAt) is not a size; the rest of the archive was not read")
+                        state.issue(
+                            .corrupt, entry: nil, offset: headerAt,
+                            message: "pax size '\(s)' at tar offset \(headerAt) is not a size; the rest of the archive was not read")
                         return
                     }
                     size = v
@@ -303,13 +329,19 @@ struct TarReader {
                 continue
             case UInt8(ascii: "1"), UInt8(ascii: "2"):
                 let kind = type == UInt8(ascii: "1") ? "hard link" : "symbolic link"
-                state.issue(.linkSkipped, entry: shown, offset: headerAt, message: "tar entry '\(shown)' at offset \(headerAt) is a \(kind) to '\(linkTarget)'; skipped")
+                state.issue(
+                    .linkSkipped, entry: shown, offset: headerAt,
+                    message: "tar entry '\(shown)' at offset \(headerAt) is a \(kind) to '\(linkTarget)'; skipped")
             case UInt8(ascii: "3"), UInt8(ascii: "4"), UInt8(ascii: "6"):
                 let kind = type == UInt8(ascii: "3") ? "character device" : type == UInt8(ascii: "4") ? "block device" : "fifo"
-                state.issue(.linkSkipped, entry: shown, offset: headerAt, message: "tar entry '\(shown)' at offset \(headerAt) is a \(kind); skipped")
+                state.issue(
+                    .linkSkipped, entry: shown, offset: headerAt,
+                    message: "tar entry '\(shown)' at offset \(headerAt) is a \(kind); skipped")
             default:
                 let shownType = type >= 0x21 && type < 0x7F ? String(UnicodeScalar(type)) : "0x" + String(type, radix: 16)
-                state.issue(.unsupported, entry: shown, offset: headerAt, message: "tar entry '\(shown)' at offset \(headerAt) has unknown type '\(shownType)'; skipped")
+                state.issue(
+                    .unsupported, entry: shown, offset: headerAt,
+                    message: "tar entry '\(shown)' at offset \(headerAt) has unknown type '\(shownType)'; skipped")
                 guard try skip(size + padding(size), at: headerAt, entry: shown) else { return }
             }
         }
@@ -319,8 +351,9 @@ struct TarReader {
     private func skip(_ count: Int64, at headerAt: Int64, entry: String? = nil) throws -> Bool {
         let done = try stream.skip(count)
         if done < count {
-            state.issue(.truncated, entry: entry, offset: stream.offset,
-                        message: "tar archive ends at offset \(stream.offset) inside the entry whose header is at offset \(headerAt)")
+            state.issue(
+                .truncated, entry: entry, offset: stream.offset,
+                message: "tar archive ends at offset \(stream.offset) inside the entry whose header is at offset \(headerAt)")
             return false
         }
         return true
@@ -337,7 +370,9 @@ struct TarReader {
             let at = stream.offset
             let n = try stream.read(into: chunk.baseAddress!, count: Int(min(Int64(chunk.count), count - done)))
             if n == 0 { break }
-            if nonZero == nil, let i = UnsafeRawBufferPointer(rebasing: chunk[..<n]).firstIndex(where: { $0 != 0 }) { nonZero = at + Int64(i) }
+            if nonZero == nil, let i = UnsafeRawBufferPointer(rebasing: chunk[..<n]).firstIndex(where: { $0 != 0 }) {
+                nonZero = at + Int64(i)
+            }
             done += Int64(n)
         }
         return (done, nonZero)
@@ -348,12 +383,16 @@ struct TarReader {
     private func padded(_ count: Int64, at headerAt: Int64, entry: String) throws -> Bool {
         let (done, nonZero) = try skipZeros(count)
         if let nonZero {
-            state.issue(.corrupt, entry: entry, offset: nonZero,
-                        message: "tar entry '\(entry)': the padding after its data is not zero (at tar offset \(nonZero)); those bytes belong to no entry and were not checked")
+            state.issue(
+                .corrupt, entry: entry, offset: nonZero,
+                message:
+                    "tar entry '\(entry)': the padding after its data is not zero (at tar offset \(nonZero)); those bytes belong to no entry and were not checked"
+            )
         }
         if done < count {
-            state.issue(.truncated, entry: entry, offset: stream.offset,
-                        message: "tar archive ends at offset \(stream.offset) inside the entry whose header is at offset \(headerAt)")
+            state.issue(
+                .truncated, entry: entry, offset: stream.offset,
+                message: "tar archive ends at offset \(stream.offset) inside the entry whose header is at offset \(headerAt)")
             return false
         }
         return true
@@ -379,7 +418,8 @@ struct TarReader {
                 j += 1
             }
             guard j < data.count, data[j] == UInt8(ascii: " "), len > j - i + 1, i + len <= data.count,
-                  data[i + len - 1] == UInt8(ascii: "\n") else { return nil }
+                data[i + len - 1] == UInt8(ascii: "\n")
+            else { return nil }
             let record = data[(j + 1)..<(i + len - 1)]
             guard let eq = record.firstIndex(of: UInt8(ascii: "=")) else { return nil }
             let key = String(decoding: record[record.startIndex..<eq], as: UTF8.self)

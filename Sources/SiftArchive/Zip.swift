@@ -77,8 +77,9 @@ final class ZipReader {
         }
         guard let at = best else { return nil }
         let eocdPos = tailStart + Int64(at)
-        var end = End(entries: UInt64(tail.u16(at + 10)), cdSize: UInt64(tail.u32(at + 12)),
-                      cdOffset: UInt64(tail.u32(at + 16)), cdLimit: eocdPos, endAt: eocdPos, endLength: 22)
+        var end = End(
+            entries: UInt64(tail.u16(at + 10)), cdSize: UInt64(tail.u32(at + 12)),
+            cdOffset: UInt64(tail.u32(at + 16)), cdLimit: eocdPos, endAt: eocdPos, endLength: 22)
         // zip64: a locator just before the end record points at the zip64 end record.
         if eocdPos >= 20 {
             let loc = try bytes(at: eocdPos - 20, count: 20)
@@ -86,11 +87,13 @@ final class ZipReader {
                 let z64At = loc.u64(8)
                 let rec = z64At < UInt64(size) ? try bytes(at: Int64(z64At), count: 56) : []
                 if rec.count == 56, rec.u32(0) == 0x0606_4B50 {
-                    end = End(entries: rec.u64(32), cdSize: rec.u64(40), cdOffset: rec.u64(48), cdLimit: Int64(z64At),
-                              endAt: eocdPos, endLength: 22)
+                    end = End(
+                        entries: rec.u64(32), cdSize: rec.u64(40), cdOffset: rec.u64(48), cdLimit: Int64(z64At),
+                        endAt: eocdPos, endLength: 22)
                 } else {
-                    state.issue(.corrupt, entry: nil, offset: Int64(clamping: z64At),
-                                message: "zip64 end record not found at offset \(z64At) named by its locator; using the 32-bit end record")
+                    state.issue(
+                        .corrupt, entry: nil, offset: Int64(clamping: z64At),
+                        message: "zip64 end record not found at offset \(z64At) named by its locator; using the 32-bit end record")
                 }
             }
         }
@@ -99,7 +102,8 @@ final class ZipReader {
 
     private func walk() throws {
         guard let end = try findEnd() else {
-            try walkLocalHeaders(.truncated, "no zip end-of-central-directory record in the last 64 kib (the archive is cut short or damaged)")
+            try walkLocalHeaders(
+                .truncated, "no zip end-of-central-directory record in the last 64 kib (the archive is cut short or damaged)")
             return
         }
         // Find the central directory; allow for bytes prepended to the archive (self-extractors).
@@ -114,7 +118,8 @@ final class ZipReader {
             if alt >= 0, alt != declared, try signatureAt(alt) {
                 delta = alt - declared
             } else if end.entries > 0 {
-                try walkLocalHeaders(.corrupt, "zip central directory not found at offset \(declared) (the end record says \(end.entries) entries)")
+                try walkLocalHeaders(
+                    .corrupt, "zip central directory not found at offset \(declared) (the end record says \(end.entries) entries)")
                 return
             } else {
                 return // an empty archive
@@ -132,8 +137,9 @@ final class ZipReader {
                 let unshifted = try bytes(at: local, count: 4)
                 if !(shifted.count == 4 && shifted.u32(0) == 0x0403_4B50), unshifted.count == 4, unshifted.u32(0) == 0x0403_4B50 {
                     localDelta = 0
-                    state.issue(.corrupt, entry: nil, offset: end.cdLimit,
-                                message: "zip end record puts the central directory at offset \(declared), but it is at offset \(pos)")
+                    state.issue(
+                        .corrupt, entry: nil, offset: end.cdLimit,
+                        message: "zip end record puts the central directory at offset \(declared), but it is at offset \(pos)")
                 }
             }
         }
@@ -152,11 +158,13 @@ final class ZipReader {
                 commentRanges.append((c, c + Int64(commentLength)))
             }
             pos += 46 + Int64(nameLength + extraLength + commentLength)
-            try entry(fixed, name: Array(variable[..<nameLength]), extra: Array(variable[nameLength...]), recordAt: recordAt, delta: localDelta)
+            try entry(
+                fixed, name: Array(variable[..<nameLength]), extra: Array(variable[nameLength...]), recordAt: recordAt, delta: localDelta)
         }
         if !state.stopped, found != end.entries {
-            state.issue(.corrupt, entry: nil, offset: end.cdLimit,
-                        message: "zip end record says \(end.entries) entries but the central directory holds \(found)")
+            state.issue(
+                .corrupt, entry: nil, offset: end.cdLimit,
+                message: "zip end record says \(end.entries) entries but the central directory holds \(found)")
         }
         if !state.stopped {
             covered.append((declared + delta, pos, false))
@@ -188,9 +196,10 @@ final class ZipReader {
         guard let first = gaps.min(by: { $0.0 < $1.0 }) else { return }
         let total = gaps.reduce(Int64(0)) { $0 + ($1.1 - $1.0) }
         let places = gaps.count == 1 ? "" : " in \(gaps.count) places"
-        state.issue(.corrupt, entry: nil, offset: first.0,
-                    message: "\(total) bytes of the zip\(places) belong to no entry (the first at offset \(first.0): data before, between or "
-                        + "after the entries, or a comment); they were not checked")
+        state.issue(
+            .corrupt, entry: nil, offset: first.0,
+            message: "\(total) bytes of the zip\(places) belong to no entry (the first at offset \(first.0): data before, between or "
+                + "after the entries, or a comment); they were not checked")
     }
 
     /// Comments of central-directory records (read by no one).
@@ -222,7 +231,9 @@ final class ZipReader {
         // zip64 extra field: the values that overflowed 32 bits, in this order.
         if usize == 0xFFFF_FFFF || csize == 0xFFFF_FFFF || local == 0xFFFF_FFFF {
             guard let z = Self.zip64Field(extra) else {
-                state.issue(.corrupt, entry: shown, offset: recordAt, message: "zip entry '\(shown)' (central record at offset \(recordAt)) lacks its zip64 extra field; skipped")
+                state.issue(
+                    .corrupt, entry: shown, offset: recordAt,
+                    message: "zip entry '\(shown)' (central record at offset \(recordAt)) lacks its zip64 extra field; skipped")
                 return
             }
             var k = 0
@@ -240,7 +251,9 @@ final class ZipReader {
                 }
             }
             guard ok else {
-                state.issue(.corrupt, entry: shown, offset: recordAt, message: "zip entry '\(shown)' (central record at offset \(recordAt)) has a short zip64 extra field; skipped")
+                state.issue(
+                    .corrupt, entry: shown, offset: recordAt,
+                    message: "zip entry '\(shown)' (central record at offset \(recordAt)) has a short zip64 extra field; skipped")
                 return
             }
         }
@@ -263,7 +276,8 @@ final class ZipReader {
         guard method == 0 || method == 8 else {
             let known: [UInt16: String] = [9: "deflate64", 12: "bzip2", 14: "lzma", 93: "zstandard", 95: "xz", 99: "aes"]
             let label = known[method].map { "\(method) (\($0))" } ?? "\(method)"
-            state.issue(.unsupported, entry: shown, offset: recordAt, message: "zip entry '\(shown)' uses compression method \(label); skipped")
+            state.issue(
+                .unsupported, entry: shown, offset: recordAt, message: "zip entry '\(shown)' uses compression method \(label); skipped")
             return
         }
         guard usize < (1 << 62), csize < (1 << 62), local < (1 << 62) else {
@@ -272,12 +286,15 @@ final class ZipReader {
         }
         let localAt = Int64(local) + delta
         guard localAt >= 0, localAt + 30 <= size else {
-            state.issue(.corrupt, entry: shown, offset: Int64(local), message: "zip entry '\(shown)': local header offset \(local) is past the end of the file (\(size) bytes); skipped")
+            state.issue(
+                .corrupt, entry: shown, offset: Int64(local),
+                message: "zip entry '\(shown)': local header offset \(local) is past the end of the file (\(size) bytes); skipped")
             return
         }
         let header = try bytes(at: localAt, count: 30)
         guard header.count == 30, header.u32(0) == 0x0403_4B50 else {
-            state.issue(.corrupt, entry: shown, offset: localAt, message: "zip entry '\(shown)': no local header at offset \(localAt); skipped")
+            state.issue(
+                .corrupt, entry: shown, offset: localAt, message: "zip entry '\(shown)': no local header at offset \(localAt); skipped")
             return
         }
         let localNameLength = Int(header.u16(26))
@@ -287,16 +304,20 @@ final class ZipReader {
             local: header, localName: try bytes(at: localAt + 30, count: localNameLength), localExtra: localExtra,
             centralName: rawBytes, method: method, crc: crc, compressed: csize, uncompressed: usize)
         if !disagreements.isEmpty {
-            state.issue(.headerMismatch, entry: shown, offset: localAt,
-                        message: "zip entry '\(shown)': the local header at offset \(localAt) disagrees with the central directory on "
-                            + disagreements.joined(separator: ", ") + "; read as the central directory says")
+            state.issue(
+                .headerMismatch, entry: shown, offset: localAt,
+                message: "zip entry '\(shown)': the local header at offset \(localAt) disagrees with the central directory on "
+                    + disagreements.joined(separator: ", ") + "; read as the central directory says")
         }
         guard dataAt <= size else {
-            state.issue(.truncated, entry: shown, offset: dataAt, message: "zip entry '\(shown)': data offset \(dataAt) is past the end of the file; skipped")
+            state.issue(
+                .truncated, entry: shown, offset: dataAt,
+                message: "zip entry '\(shown)': data offset \(dataAt) is past the end of the file; skipped")
             return
         }
-        let source = ZipEntrySource(reader: self, file: file, fileSize: size, dataAt: dataAt, compressed: Int64(csize),
-                                    uncompressed: Int64(usize), crc: crc, deflated: method == 8)
+        let source = ZipEntrySource(
+            reader: self, file: file, fileSize: size, dataAt: dataAt, compressed: Int64(csize),
+            uncompressed: Int64(usize), crc: crc, deflated: method == 8)
         state.deliver(raw: raw, declaredSize: Int64(usize), source: source, deflated: method == 8)
     }
 
@@ -307,8 +328,9 @@ final class ZipReader {
         let head = try bytes(at: 0, count: 8)
         if head.count >= 8, head.u32(0) == 0x0807_4B50 { pos = 4 } // spanned-archive marker
         let first = try bytes(at: pos, count: 4)
-        state.issue(problem, entry: nil, offset: problem == .truncated ? size : nil,
-                    message: why + (first.count == 4 && first.u32(0) == 0x0403_4B50 ? "; reading entries from their local headers" : ""))
+        state.issue(
+            problem, entry: nil, offset: problem == .truncated ? size : nil,
+            message: why + (first.count == 4 && first.u32(0) == 0x0403_4B50 ? "; reading entries from their local headers" : ""))
         guard first.count == 4, first.u32(0) == 0x0403_4B50 else {
             state.isUnreadable = true
             return
@@ -319,7 +341,9 @@ final class ZipReader {
             let signature = h.u32(0)
             if signature == 0x0201_4B50 || signature == 0x0606_4B50 { return } // the central directory begins
             guard signature == 0x0403_4B50 else {
-                state.issue(.corrupt, entry: nil, offset: pos, message: "no zip local header at offset \(pos); the rest of the archive was not read")
+                state.issue(
+                    .corrupt, entry: nil, offset: pos, message: "no zip local header at offset \(pos); the rest of the archive was not read"
+                )
                 return
             }
             let flags = h.u16(6), method = h.u16(8), crc = h.u32(14)
@@ -339,7 +363,9 @@ final class ZipReader {
                 if csize == 0xFFFF_FFFF, z.count >= 16 { csize = z.u64(8) }
             }
             guard usize < (1 << 62), csize < (1 << 62) else {
-                state.issue(.corrupt, entry: shown, offset: pos, message: "zip entry '\(shown)' at offset \(pos) declares impossible sizes; the rest of the archive was not read")
+                state.issue(
+                    .corrupt, entry: shown, offset: pos,
+                    message: "zip entry '\(shown)' at offset \(pos) declares impossible sizes; the rest of the archive was not read")
                 return
             }
             if flags & 0x08 == 0 {
@@ -347,12 +373,15 @@ final class ZipReader {
                 defer { pos = next }
                 if clean.isDirectory { continue }
                 if flags & 1 != 0 || (method != 0 && method != 8) {
-                    state.issue(.unsupported, entry: shown, offset: pos,
-                                message: "zip entry '\(shown)' at offset \(pos) is " + (flags & 1 != 0 ? "encrypted" : "compressed with method \(method)") + "; skipped")
+                    state.issue(
+                        .unsupported, entry: shown, offset: pos,
+                        message: "zip entry '\(shown)' at offset \(pos) is "
+                            + (flags & 1 != 0 ? "encrypted" : "compressed with method \(method)") + "; skipped")
                     continue
                 }
-                let source = ZipEntrySource(reader: self, file: file, fileSize: size, dataAt: dataAt, compressed: Int64(csize),
-                                            uncompressed: Int64(usize), crc: crc, deflated: method == 8)
+                let source = ZipEntrySource(
+                    reader: self, file: file, fileSize: size, dataAt: dataAt, compressed: Int64(csize),
+                    uncompressed: Int64(usize), crc: crc, deflated: method == 8)
                 state.deliver(raw: raw, declaredSize: Int64(usize), source: source, deflated: method == 8)
                 continue
             }
@@ -363,12 +392,16 @@ final class ZipReader {
                 continue
             }
             guard method == 8, flags & 1 == 0 else {
-                state.issue(.unsupported, entry: shown, offset: pos,
-                            message: "zip entry '\(shown)' at offset \(pos) records its size only in the missing central directory; the rest of the archive was not read")
+                state.issue(
+                    .unsupported, entry: shown, offset: pos,
+                    message:
+                        "zip entry '\(shown)' at offset \(pos) records its size only in the missing central directory; the rest of the archive was not read"
+                )
                 return
             }
-            let source = ZipEntrySource(reader: self, file: file, fileSize: size, dataAt: dataAt, compressed: size - dataAt,
-                                        uncompressed: 0, crc: 0, deflated: true, sizesKnown: false, zip64Descriptor: z64 != nil)
+            let source = ZipEntrySource(
+                reader: self, file: file, fileSize: size, dataAt: dataAt, compressed: size - dataAt,
+                uncompressed: 0, crc: 0, deflated: true, sizesKnown: false, zip64Descriptor: z64 != nil)
             let es = state.deliver(raw: raw, declaredSize: nil, source: source, deflated: true)
             if state.stopped { return }
             if let f = es.failure {
@@ -389,7 +422,11 @@ final class ZipReader {
             while try source.read(into: scratch) > 0 {
                 skipped += Int64(scratch.count)
                 if skipped > state.limits.maxInputBytes {
-                    state.issue(.decompressionLimit, entry: name, message: "\(name): skipping unread entries passes the limit of \(state.limits.maxInputBytes) bytes (--max-input-bytes raises it); the rest was not read")
+                    state.issue(
+                        .decompressionLimit, entry: name,
+                        message:
+                            "\(name): skipping unread entries passes the limit of \(state.limits.maxInputBytes) bytes (--max-input-bytes raises it); the rest was not read"
+                    )
                     return false
                 }
             }
@@ -404,8 +441,10 @@ final class ZipReader {
     /// Where a local header (30 fixed bytes, its name and extra field) disagrees with its central record:
     /// `the name`, `the compression method (local 0, central 8)`, `the crc-32 (…)`, `the compressed size (…)`.
     /// With a data descriptor (flag bit 3) the local CRC and sizes are zero by design and not compared.
-    static func headerDisagreements(local h: [UInt8], localName: [UInt8], localExtra: [UInt8], centralName: [UInt8],
-                                    method: UInt16, crc: UInt32, compressed: UInt64, uncompressed: UInt64) -> [String] {
+    static func headerDisagreements(
+        local h: [UInt8], localName: [UInt8], localExtra: [UInt8], centralName: [UInt8],
+        method: UInt16, crc: UInt32, compressed: UInt64, uncompressed: UInt64
+    ) -> [String] {
         var out: [String] = []
         if localName != centralName { out.append("the name") }
         if h.u16(8) != method { out.append("the compression method (local \(h.u16(8)), central \(method))") }
@@ -491,8 +530,11 @@ final class ZipEntrySource: ByteSource {
     private var checked = false
     private var failure: ArchiveError?
 
-    init(reader: ZipReader, file: FileSource, fileSize: Int64, dataAt: Int64, compressed: Int64, uncompressed: Int64, crc: UInt32, deflated: Bool,
-         sizesKnown: Bool = true, zip64Descriptor: Bool = false) {
+    init(
+        reader: ZipReader, file: FileSource, fileSize: Int64, dataAt: Int64, compressed: Int64, uncompressed: Int64, crc: UInt32,
+        deflated: Bool,
+        sizesKnown: Bool = true, zip64Descriptor: Bool = false
+    ) {
         self.sizesKnown = sizesKnown
         self.zip64Descriptor = zip64Descriptor
         if sizesKnown { endOffset = dataAt + compressed }
@@ -569,7 +611,8 @@ final class ZipEntrySource: ByteSource {
         if left == 0 { ended = true; try check(); return 0 }
         let n = try file.pread(into: out, count: Int(min(Int64(count), left)), at: dataAt + consumedIn)
         if n == 0 {
-            throw ArchiveError(.truncated, "stored data ends at file offset \(dataAt + consumedIn), \(left) bytes short (the archive is cut short)")
+            throw ArchiveError(
+                .truncated, "stored data ends at file offset \(dataAt + consumedIn), \(left) bytes short (the archive is cut short)")
         }
         consumedIn += Int64(n)
         produced += Int64(n)
@@ -597,8 +640,9 @@ final class ZipEntrySource: ByteSource {
             let step: Inflater.Step
             do {
                 step = try withUnsafeMutableBytes(of: &scratch) { s throws(InflateDamage) in
-                    try inflater.step(input: inLen > inPos ? UnsafeRawPointer(reader.inBuf + inPos) : nil, inCount: inLen - inPos,
-                                      output: probing ? s.baseAddress! : out, outCount: cap)
+                    try inflater.step(
+                        input: inLen > inPos ? UnsafeRawPointer(reader.inBuf + inPos) : nil, inCount: inLen - inPos,
+                        output: probing ? s.baseAddress! : out, outCount: cap)
                 }
             } catch {
                 let at = dataAt + consumedIn - Int64(inLen - inPos)

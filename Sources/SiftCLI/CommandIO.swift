@@ -14,8 +14,10 @@ public final class CommandIO: @unchecked Sendable {
     /// Terminal width for text output (COLUMNS, else 100).
     public var columns: Int
 
-    public init(stdout: OutputSink, stderr: OutputSink, stdoutIsTTY: Bool = false, stderrIsTTY: Bool = false,
-                environment: [String: String] = [:], columns: Int = 100) {
+    public init(
+        stdout: OutputSink, stderr: OutputSink, stdoutIsTTY: Bool = false, stderrIsTTY: Bool = false,
+        environment: [String: String] = [:], columns: Int = 100
+    ) {
         self.stdout = stdout
         self.stderr = stderr
         self.stdoutIsTTY = stdoutIsTTY
@@ -25,10 +27,13 @@ public final class CommandIO: @unchecked Sendable {
     }
 
     /// In memory: each stream's text is handed to its closure.
-    public convenience init(stdout: @escaping (String) -> Void, stderr: @escaping (String) -> Void, stdoutIsTTY: Bool = false,
-                            stderrIsTTY: Bool = false, environment: [String: String] = [:], columns: Int = 100) {
-        self.init(stdout: .memory(stdout), stderr: .memory(stderr), stdoutIsTTY: stdoutIsTTY, stderrIsTTY: stderrIsTTY,
-                  environment: environment, columns: columns)
+    public convenience init(
+        stdout: @escaping (String) -> Void, stderr: @escaping (String) -> Void, stdoutIsTTY: Bool = false,
+        stderrIsTTY: Bool = false, environment: [String: String] = [:], columns: Int = 100
+    ) {
+        self.init(
+            stdout: .memory(stdout), stderr: .memory(stderr), stdoutIsTTY: stdoutIsTTY, stderrIsTTY: stderrIsTTY,
+            environment: environment, columns: columns)
     }
 
     /// True once standard output's reader has gone away (EPIPE); further output is dropped.

@@ -25,9 +25,11 @@ public struct OptionSpec: Sendable {
     public var takesPath: Bool
 
     /// `allowed` is the same as `kind: .choice(allowed)`.
-    public init(_ name: String, short: Character? = nil, value: String? = nil, help: String, kind: ValueKind = .text,
-                allowed: [String]? = nil, default defaultValue: String? = nil, repeatable: Bool = false,
-                takesPath: Bool = false) {
+    public init(
+        _ name: String, short: Character? = nil, value: String? = nil, help: String, kind: ValueKind = .text,
+        allowed: [String]? = nil, default defaultValue: String? = nil, repeatable: Bool = false,
+        takesPath: Bool = false
+    ) {
         self.name = name
         self.short = short
         self.valueName = value
@@ -50,8 +52,10 @@ public struct ArgumentSpec: Sendable {
     public var allowed: [String]?
     /// Completions complete a file name here (inputs); false for words like a shell name.
     public var takesPath: Bool
-    public init(_ name: String, help: String, variadic: Bool = false, optional: Bool = false, allowed: [String]? = nil,
-                takesPath: Bool = true) {
+    public init(
+        _ name: String, help: String, variadic: Bool = false, optional: Bool = false, allowed: [String]? = nil,
+        takesPath: Bool = true
+    ) {
         self.name = name
         self.help = help
         self.variadic = variadic
@@ -81,9 +85,11 @@ public struct CommandSpec: Sendable {
     /// `--quiet`, `--color`, `--max-input-bytes`). `--help` is always added.
     public var commonOptions: Bool
 
-    public init(name: String, abstract: String, discussion: String = "", arguments: [ArgumentSpec], options: [OptionSpec],
-                examples: [(String, String)] = [], formats: [String], manSection: String? = nil,
-                commonOptions: Bool = true) {
+    public init(
+        name: String, abstract: String, discussion: String = "", arguments: [ArgumentSpec], options: [OptionSpec],
+        examples: [(String, String)] = [], formats: [String], manSection: String? = nil,
+        commonOptions: Bool = true
+    ) {
         self.name = name
         self.abstract = abstract
         self.discussion = discussion

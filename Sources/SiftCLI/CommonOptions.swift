@@ -14,24 +14,29 @@ public enum CommonOptionTable {
     /// The report options for a command whose `--format` accepts `formats` (first is the default).
     public static func options(formats: [String]) -> [OptionSpec] {
         [
-            OptionSpec("format", short: "f", value: "format", help: "Output format.", allowed: formats,
-                       default: formats.first),
+            OptionSpec(
+                "format", short: "f", value: "format", help: "Output format.", allowed: formats,
+                default: formats.first),
             formats.contains("json") || !formats.contains("har")
                 ? OptionSpec("json", help: "Same as --format json.")
                 : OptionSpec("json", help: "Same as --format har (HAR is JSON)."),
-            OptionSpec("output", short: "o", value: "file",
-                       help: "Write the report to this file instead of standard output.", takesPath: true),
-            OptionSpec("fail-on", value: "severity",
-                       help: "Exit with status 1 when a finding is at or above this severity.",
-                       allowed: failOnValues, default: "high"),
+            OptionSpec(
+                "output", short: "o", value: "file",
+                help: "Write the report to this file instead of standard output.", takesPath: true),
+            OptionSpec(
+                "fail-on", value: "severity",
+                help: "Exit with status 1 when a finding is at or above this severity.",
+                allowed: failOnValues, default: "high"),
             OptionSpec("quiet", short: "q", help: "No progress and no warnings on standard error."),
-            OptionSpec("color", value: "when",
-                       help: "Colour in text output; auto means only on a terminal and when NO_COLOR is not set.",
-                       allowed: ["auto", "always", "never"], default: "auto"),
-            OptionSpec("max-input-bytes", value: "n",
-                       help: "Most bytes read (after decompression) from one input; K, M and G suffixes are binary.",
-                       kind: .bytes, default: ByteSize.describe(ReadLimits.default.maxInputBytes)),
-            ProjectConfig.option,
+            OptionSpec(
+                "color", value: "when",
+                help: "Colour in text output; auto means only on a terminal and when NO_COLOR is not set.",
+                allowed: ["auto", "always", "never"], default: "auto"),
+            OptionSpec(
+                "max-input-bytes", value: "n",
+                help: "Most bytes read (after decompression) from one input; K, M and G suffixes are binary.",
+                kind: .bytes, default: ByteSize.describe(ReadLimits.default.maxInputBytes)),
+            ProjectConfig.option
         ]
     }
 }
@@ -68,7 +73,9 @@ extension CommandSpec {
 extension ArgumentSpec {
     /// `<input> ...`: the exports every reading command takes.
     public static let exports = ArgumentSpec(
-        "input", help: "An export: a folder (archives in it are read too), .zip, .tar, .tar.gz, .jsonl or .jsonl.gz file, a HAR 1.2 file, or - for JSON Lines on standard input.",
+        "input",
+        help:
+            "An export: a folder (archives in it are read too), .zip, .tar, .tar.gz, .jsonl or .jsonl.gz file, a HAR 1.2 file, or - for JSON Lines on standard input.",
         variadic: true, takesPath: true)
 
     /// `<input> ...`, `[<name>]`.
@@ -96,8 +103,9 @@ extension OptionSpec {
 
     /// `--extra-field <name>`, repeatable: a name added to verify's redaction lists (`verify`, `report`).
     static func extraField(help: String) -> OptionSpec {
-        OptionSpec("extra-field", value: "name", help: help,
-                   kind: .rule { ContractNames.normalise($0).isEmpty ? "a field name" : nil }, repeatable: true)
+        OptionSpec(
+            "extra-field", value: "name", help: help,
+            kind: .rule { ContractNames.normalise($0).isEmpty ? "a field name" : nil }, repeatable: true)
     }
 
     /// `--format <format>`, as error messages name the option.
@@ -164,7 +172,7 @@ public struct CommonOptions: Sendable {
             if spec.formats.contains("json") {
                 format = "json"
             } else if spec.formats.contains("har") {
-                format = "har"   // HAR is JSON: `--json` asks for it
+                format = "har" // HAR is JSON: `--json` asks for it
             } else {
                 throw UsageError.invalid("json", for: "--format <format>", expected: "one of " + Self.quotedList(spec.formats))
             }

@@ -12,9 +12,11 @@ enum Diagnostics {
     static let maxPerInput = 10
 
     /// Reads `inputs` with `analyses` (and the progress line), then reports every input not read in full.
-    static func read(_ inputs: [String], analyses: [any Analysis], common: CommonOptions, io: CommandIO,
-                     shouldStop: (@Sendable () -> Bool)? = nil, requestIdHeader: String? = nil,
-                     keepsSession: (@Sendable (String?) -> Bool)? = nil) -> ReadOutcome {
+    static func read(
+        _ inputs: [String], analyses: [any Analysis], common: CommonOptions, io: CommandIO,
+        shouldStop: (@Sendable () -> Bool)? = nil, requestIdHeader: String? = nil,
+        keepsSession: (@Sendable (String?) -> Bool)? = nil
+    ) -> ReadOutcome {
         let progress = Progress(io: io, options: common)
         let reader = ExportReader(limits: common.limits)
         if let keepsSession { reader.keepsSession = keepsSession }

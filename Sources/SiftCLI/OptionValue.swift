@@ -53,7 +53,9 @@ public enum ValueKind: Sendable {
         case .text: return "a value"
         case .choice(let words): return "one of " + CommonOptions.quotedList(words)
         case .int(let range):
-            if range.upperBound == Int.max { return range.lowerBound == 1 ? "a positive whole number" : "a whole number of at least \(range.lowerBound)" }
+            if range.upperBound == Int.max {
+                return range.lowerBound == 1 ? "a positive whole number" : "a whole number of at least \(range.lowerBound)"
+            }
             return "a whole number from \(range.lowerBound) to \(range.upperBound)"
         case .seconds(let range):
             return "a number of seconds from \(Self.plain(range.lowerBound)) to \(Self.plain(range.upperBound))"
@@ -68,7 +70,8 @@ public enum ValueKind: Sendable {
     /// A finite decimal number (no `nan`, `inf` or hexadecimal forms).
     static func decimal(_ text: String) -> Double? {
         guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-              let v = Double(text), v.isFinite else { return nil }
+            let v = Double(text), v.isFinite
+        else { return nil }
         return v
     }
 

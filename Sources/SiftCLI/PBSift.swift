@@ -6,9 +6,9 @@ import Foundation
 import SiftArchive
 import SiftCore
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The command-line entry point: dispatch to a subcommand, print help, version and usage errors.
@@ -39,7 +39,7 @@ public enum PBSift {
         ScrubCommand.self,
         HARCommand.self,
         RulesCommand.self,
-        CompletionsCommand.self,
+        CompletionsCommand.self
     ]
 
     /// The specs of every command, in help order.
@@ -52,10 +52,11 @@ public enum PBSift {
         signal(SIGPIPE, SIG_IGN)
         let env = ProcessInfo.processInfo.environment
         let stdoutTTY = isatty(1) != 0
-        let io = CommandIO(stdout: .descriptor(1, label: "standard output"),
-                           stderr: .descriptor(2, label: "standard error", buffered: false), stdoutIsTTY: stdoutTTY,
-                           stderrIsTTY: isatty(2) != 0, environment: env,
-                           columns: terminalColumns(env: env, tty: stdoutTTY))
+        let io = CommandIO(
+            stdout: .descriptor(1, label: "standard output"),
+            stderr: .descriptor(2, label: "standard error", buffered: false), stdoutIsTTY: stdoutTTY,
+            stderrIsTTY: isatty(2) != 0, environment: env,
+            columns: terminalColumns(env: env, tty: stdoutTTY))
         var status = run(arguments: Array(argv.dropFirst()), io: io)
         if let failure = io.stdout.finish() {
             io.err(failure.line)
@@ -70,10 +71,10 @@ public enum PBSift {
     static func terminalColumns(env: [String: String], tty: Bool) -> Int {
         if let c = env["COLUMNS"].flatMap({ Int($0) }), (20...1000).contains(c) { return c }
         #if canImport(Glibc) || canImport(Darwin)
-        if tty {
-            var ws = winsize()
-            if ioctl(1, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col >= 20 { return Int(ws.ws_col) }
-        }
+            if tty {
+                var ws = winsize()
+                if ioctl(1, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col >= 20 { return Int(ws.ws_col) }
+            }
         #endif
         return 100
     }
@@ -124,13 +125,17 @@ public enum PBSift {
                         // Named on the command line: it may lower the gate, and says so.
                         let lowers = try ProjectConfig.load(path: named).lowerings
                         if !lowers.isEmpty {
-                            io.err("pbsift: \(argument: named): this config lowers the gate: \(SafeText(program: lowers.joined(separator: ", ")))\n")
+                            io.err(
+                                "pbsift: \(argument: named): this config lowers the gate: \(SafeText(program: lowers.joined(separator: ", ")))\n"
+                            )
                         }
                     } else if let found = ProjectConfig.find(from: FileManager.default.currentDirectoryPath) {
                         io.err("pbsift: \(argument: found): defaults read from this config file (--config names another)\n")
                         let lowers = try ProjectConfig.load(path: found).lowerings
                         if !lowers.isEmpty {
-                            io.err("pbsift: \(argument: found): ignored, since a config found by looking upward never lowers the gate: \(SafeText(program: lowers.joined(separator: ", "))); name the file with --config to apply them\n")
+                            io.err(
+                                "pbsift: \(argument: found): ignored, since a config found by looking upward never lowers the gate: \(SafeText(program: lowers.joined(separator: ", "))); name the file with --config to apply them\n"
+                            )
                         }
                     }
                 }
@@ -171,7 +176,9 @@ public enum PBSift {
 
     /// `pbsift: WHAT: reason` / `Usage: …` / `  See 'pbsift <cmd> --help' for more information.`, exit 64.
     static func usageError(_ e: UsageError, spec: CommandSpec, io: CommandIO) -> Int32 {
-        io.err("\(e.line(command: spec.name))\nUsage: \(SafeText(program: spec.usageLine))\n  See 'pbsift \(SafeText(program: spec.name)) --help' for more information.\n")
+        io.err(
+            "\(e.line(command: spec.name))\nUsage: \(SafeText(program: spec.usageLine))\n  See 'pbsift \(SafeText(program: spec.name)) --help' for more information.\n"
+        )
         return ExitStatus.usage.rawValue
     }
 

@@ -28,9 +28,10 @@ struct ProjectConfig: Sendable, Equatable {
     var verify = VerifyConfig()
 
     /// `--config <file>`, on every reporting command.
-    static let option = OptionSpec("config", value: "file",
-                                   help: "Defaults from this config file instead of the nearest .pbsift.json (see docs/config.md).",
-                                   takesPath: true)
+    static let option = OptionSpec(
+        "config", value: "file",
+        help: "Defaults from this config file instead of the nearest .pbsift.json (see docs/config.md).",
+        takesPath: true)
 
     /// The nearest `.pbsift.json` from `folder` upward, or nil.
     static func find(from folder: String) -> String? {
@@ -92,18 +93,25 @@ struct ProjectConfig: Sendable, Equatable {
             case "allowFingerprints":
                 let prints = try strings(value, key)
                 for f in prints where !isFingerprint(f) {
-                    throw fail("'allowFingerprints' holds '\(Escape.terminal(f))', not a fingerprint such as sha256:0123456789abcdef as verify prints them")
+                    throw fail(
+                        "'allowFingerprints' holds '\(Escape.terminal(f))', not a fingerprint such as sha256:0123456789abcdef as verify prints them"
+                    )
                 }
                 config.verify.allowFingerprints.formUnion(prints)
             case "disableDetectors":
                 let ids = try strings(value, key)
                 for id in ids where !VerifyConfig.isKnownDetector(id) {
-                    throw fail("'disableDetectors' holds '\(Escape.terminal(id))', which is no detector or rule id (pbsift rules lists them)")
+                    throw fail(
+                        "'disableDetectors' holds '\(Escape.terminal(id))', which is no detector or rule id (pbsift rules lists them)")
                 }
                 config.verify.disabledDetectors.formUnion(ids)
             default:
                 var why = "unknown key '\(Escape.terminal(key))'"
-                if let s = Suggest.closest(to: key, in: keys) { why += ". Did you mean '\(s)'?" } else { why += "; known: \(keys.joined(separator: ", "))" }
+                if let s = Suggest.closest(to: key, in: keys) {
+                    why += ". Did you mean '\(s)'?"
+                } else {
+                    why += "; known: \(keys.joined(separator: ", "))"
+                }
                 throw fail(why)
             }
         }
@@ -147,7 +155,9 @@ struct ProjectConfig: Sendable, Equatable {
     /// The options with the config's defaults filled in where the command line left them out:
     /// `--fail-on`, `--logs`, and `--config` (so `verify` and `report` read its redaction names and
     /// allowed fingerprints). Nothing changes when there is no config file.
-    static func apply(to parsed: ParsedOptions, spec: CommandSpec, cwd: String = FileManager.default.currentDirectoryPath) throws -> ParsedOptions {
+    static func apply(to parsed: ParsedOptions, spec: CommandSpec, cwd: String = FileManager.default.currentDirectoryPath) throws
+        -> ParsedOptions
+    {
         let names = Set(spec.allOptions.map(\.name))
         guard names.contains("config") else { return parsed }
         guard let path = parsed.value("config") ?? find(from: cwd) else { return parsed }

@@ -6,12 +6,14 @@ import SiftCorrelate
 enum QueryOptions {
     static let options: [OptionSpec] = [
         option("id-field", value: "name", help: "With --emit-query: the field holding the request id. (default: request_id)"),
-        option("time-field", value: "name",
-               help: "With --emit-query: the timestamp field. (default: @timestamp for elasticsearch, ts for clickhouse and bigquery)"),
-        option("table", value: "name",
-               help: "With --emit-query: the table, or the Elasticsearch index. (default: logs, project.dataset.logs, logs-*)"),
+        option(
+            "time-field", value: "name",
+            help: "With --emit-query: the timestamp field. (default: @timestamp for elasticsearch, ts for clickhouse and bigquery)"),
+        option(
+            "table", value: "name",
+            help: "With --emit-query: the table, or the Elasticsearch index. (default: logs, project.dataset.logs, logs-*)"),
         option("stream", value: "selector", help: "With --emit-query loki: the stream selector. (default: {job=~\".+\"})"),
-        option("log-group", value: "name", help: "With --emit-query cloudwatch: the log group. (default: $LOG_GROUP)"),
+        option("log-group", value: "name", help: "With --emit-query cloudwatch: the log group. (default: $LOG_GROUP)")
     ]
 
     /// A value that goes into a query: checked by `QueryTarget.problem`.
@@ -46,7 +48,8 @@ enum QueryOptions {
         let files = report.logs.files.count
         var window: SafeText = ""
         if let from = report.sessions.compactMap(\.windowFrom).min(), let to = report.sessions.compactMap(\.windowTo).max() {
-            window = " (the sessions ran \(SafeText(program: Timestamp.format(from))) to \(SafeText(program: Timestamp.format(to))), margin included)"
+            window =
+                " (the sessions ran \(SafeText(program: Timestamp.format(from))) to \(SafeText(program: Timestamp.format(to))), margin included)"
         }
         let lines = report.logs.lineCount
         let head: SafeText = "note: none of the \(withId) request id\(withId == 1 ? "" : "s") of these sessions appears in the given logs "

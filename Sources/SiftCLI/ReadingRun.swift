@@ -37,16 +37,19 @@ struct ReadingRun {
     /// Reads `inputs` once with `analyses`, each seeing only what the scope keeps; keeps the chosen
     /// sessions' findings and lists only the chosen sessions (`matching`: a command that keeps
     /// `--session` for itself passes its own scope). Throws `UsageError` when `--session` matches no session.
-    mutating func read(_ inputs: [String], analyses: [any Analysis], shouldStop: (@Sendable () -> Bool)? = nil,
-                       requestIdHeader: String? = nil, matching: RecordScope? = nil) throws {
+    mutating func read(
+        _ inputs: [String], analyses: [any Analysis], shouldStop: (@Sendable () -> Bool)? = nil,
+        requestIdHeader: String? = nil, matching: RecordScope? = nil
+    ) throws {
         let chosen = matching ?? scope
         var keepsSession: (@Sendable (String?) -> Bool)? = nil
         if let wanted = chosen.session {
             keepsSession = { (id: String?) -> Bool in SessionSelector.matches(wanted, id) }
         }
-        outcome = Diagnostics.read(inputs, analyses: scope.wrap(analyses), common: common, io: io,
-                                   shouldStop: shouldStop, requestIdHeader: requestIdHeader,
-                                   keepsSession: keepsSession)
+        outcome = Diagnostics.read(
+            inputs, analyses: scope.wrap(analyses), common: common, io: io,
+            shouldStop: shouldStop, requestIdHeader: requestIdHeader,
+            keepsSession: keepsSession)
         try chosen.checkSessionMatched(outcome)
         if !scope.isEmpty {
             let scope = scope
@@ -56,15 +59,18 @@ struct ReadingRun {
 
     /// Scans `logs` for the requests' lines (`Correlator.run`), with the progress line and one
     /// `pbsift: PATH: reason` per log problem; the problems count for the exit status.
-    mutating func correlate(requests: [NetworkEntry], sessions: [SessionEntry], logs: [String], margin: Double,
-                            read: LogReadOptions = LogReadOptions()) -> CorrelationReport {
+    mutating func correlate(
+        requests: [NetworkEntry], sessions: [SessionEntry], logs: [String], margin: Double,
+        read: LogReadOptions = LogReadOptions()
+    ) -> CorrelationReport {
         var scanOptions = ScanOptions()
         scanOptions.read = read
         scanOptions.maxEntries = common.limits.maxEntries
         let progress = ScanProgress(io: io, enabled: common.showProgress)
         if common.showProgress { scanOptions.progress = { progress.add($0) } }
-        let report = Correlator.run(requests: requests, sessions: sessions, logs: logs,
-                                    options: CorrelationOptions(windowMargin: margin), scanOptions: scanOptions)
+        let report = Correlator.run(
+            requests: requests, sessions: sessions, logs: logs,
+            options: CorrelationOptions(windowMargin: margin), scanOptions: scanOptions)
         progress.clear()
         Diagnostics.logs(report.logs.allErrors, io: io)
         logErrors += report.logs.allErrors

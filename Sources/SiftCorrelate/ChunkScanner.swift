@@ -35,10 +35,10 @@ struct ChunkScanner {
         let cap = options.chunkBytes + options.maxLineBytes
         let buf = UnsafeMutablePointer<UInt8>.allocate(capacity: cap)
         defer { buf.deallocate() }
-        var tail = 0                                  // buf[0..<tail]: the start of an unfinished line
-        var abs0: Int64 = start > 0 ? start - 1 : 0   // file offset of buf[0]
-        var skipping = start > 0                      // before the first line that starts in the segment
-        var inLong = false                            // inside a line over the bound; buf[0..<tail] is its carry
+        var tail = 0 // buf[0..<tail]: the start of an unfinished line
+        var abs0: Int64 = start > 0 ? start - 1 : 0 // file offset of buf[0]
+        var skipping = start > 0 // before the first line that starts in the segment
+        var inLong = false // inside a line over the bound; buf[0..<tail] is its carry
         while true {
             let n: Int
             do {
@@ -136,8 +136,10 @@ struct ChunkScanner {
         out.lines_ += 1
         out.bytes += Int64(count)
         let line = UnsafePointer(buf + from)
-        long = LongLine(number: out.lines_, ts: LogTime.findZoned(in: line, count: min(count, 64 << 10))
-            .map { $0.1 ? $0.0 : LineParser.localize($0.0, options.read) })
+        long = LongLine(
+            number: out.lines_,
+            ts: LogTime.findZoned(in: line, count: min(count, 64 << 10))
+                .map { $0.1 ? $0.0 : LineParser.localize($0.0, options.read) })
         let keep = streamLongPiece(line, count, final: false)
         memmove(buf, buf + from + count - keep, keep)
         abs0 += Int64(count - keep)
@@ -164,7 +166,8 @@ struct ChunkScanner {
             guard k + 40 <= count else { break }
             if !final && k + 40 == count { break }
             if let id = RequestID.parseUUID(p + k + 4), k + 40 == count || !RequestID.isWordByte(p[k + 40]),
-               request.ids.contains(id), long?.wanted.contains(id) == false, (long?.wanted.count ?? 0) < 64 {
+                request.ids.contains(id), long?.wanted.contains(id) == false, (long?.wanted.count ?? 0) < 64
+            {
                 long?.wanted.append(id)
             }
             pos = k + 4
@@ -182,8 +185,9 @@ struct ChunkScanner {
             out.firstTs = min(out.firstTs ?? t, t)
             out.lastTs = max(out.lastTs ?? t, t)
         }
-        let parsed = ParsedLine(format: out.format ?? .plain, ts: l.ts,
-                                message: "(a line over the \(options.maxLineBytes)-byte line bound: only its request ids and time were read)")
+        let parsed = ParsedLine(
+            format: out.format ?? .plain, ts: l.ts,
+            message: "(a line over the \(options.maxLineBytes)-byte line bound: only its request ids and time were read)")
         if out.lines.count < options.maxServerLines {
             out.lines.append(ServerLine(file: display, line: l.number, ids: l.wanted, parsed: parsed))
         } else {
@@ -195,13 +199,14 @@ struct ChunkScanner {
     @discardableResult
     mutating func scanRegion(_ base: UnsafePointer<UInt8>, _ count: Int) -> Int {
         var pos = 0
-        var counted = 0           // a line start; the newlines before it are in `linesBefore`
+        var counted = 0 // a line start; the newlines before it are in `linesBefore`
         var linesBefore = 0
         while pos + 40 <= count {
             guard let f = ByteSearch.findReq(base + pos, count - pos) else { break }
             let p = pos + f
             guard p + 40 <= count, let first = RequestID.parseUUID(base + p + 4),
-                  p + 40 == count || !RequestID.isWordByte(base[p + 40]) else {
+                p + 40 == count || !RequestID.isWordByte(base[p + 40])
+            else {
                 pos = p + 4
                 continue
             }
@@ -266,8 +271,9 @@ struct ChunkScanner {
         var ts: Double?
         if !wanted.isEmpty {
             out.matchedLines += 1
-            let parsed = LineParser.parse(UnsafeBufferPointer(start: line, count: n), hint: out.format, options: options.read,
-                                          focus: wanted[0])
+            let parsed = LineParser.parse(
+                UnsafeBufferPointer(start: line, count: n), hint: out.format, options: options.read,
+                focus: wanted[0])
             if out.format == nil { out.format = parsed.format }
             ts = parsed.ts
             if out.lines.count < options.maxServerLines {

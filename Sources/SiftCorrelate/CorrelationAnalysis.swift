@@ -41,10 +41,12 @@ public struct NetworkEntry: NetworkRecordHolder, Sendable, Equatable {
         }
     }
 
-    public init(input: String, file: String, sessionId: String?, seq: Int?, line: Int, recordId: String? = nil,
-                requestId: String? = nil, echoedRequestId: String? = nil, method: String? = nil, url: String? = nil,
-                statusCode: Int? = nil, state: String? = nil, ts: Double? = nil, duration: Double? = nil,
-                requestStart: Double? = nil, requestEnd: Double? = nil, responseStart: Double? = nil, responseEnd: Double? = nil) {
+    public init(
+        input: String, file: String, sessionId: String?, seq: Int?, line: Int, recordId: String? = nil,
+        requestId: String? = nil, echoedRequestId: String? = nil, method: String? = nil, url: String? = nil,
+        statusCode: Int? = nil, state: String? = nil, ts: Double? = nil, duration: Double? = nil,
+        requestStart: Double? = nil, requestEnd: Double? = nil, responseStart: Double? = nil, responseEnd: Double? = nil
+    ) {
         var record = NetworkRecord(ref: RecordRef(input: input, file: file, line: line), sessionId: sessionId)
         record.seq = seq
         record.recordId = recordId
@@ -118,8 +120,10 @@ public struct SessionEntry: Sendable, Equatable {
     /// The latest record `ts`.
     public var lastTs: Double?
 
-    public init(input: String, file: String, sessionId: String?, userId: String? = nil, launchedAt: Double? = nil,
-                firstTs: Double? = nil, lastTs: Double? = nil) {
+    public init(
+        input: String, file: String, sessionId: String?, userId: String? = nil, launchedAt: Double? = nil,
+        firstTs: Double? = nil, lastTs: Double? = nil
+    ) {
         self.input = input
         self.file = file
         self.sessionId = sessionId
@@ -169,7 +173,8 @@ public final class CorrelationAnalysis: Analysis {
     public static let textLimits = NetworkRecord.TextLimits(long: 2048)
     /// What one kept record costs besides its own texts: its box, its slot in the collected list and
     /// its `CorrelatedRequest` in the join's result.
-    static let fixedBytes = 48 + MemoryLayout<NetworkRecord>.stride + MemoryLayout<NetworkEntry>.stride
+    static let fixedBytes =
+        48 + MemoryLayout<NetworkRecord>.stride + MemoryLayout<NetworkEntry>.stride
         + MemoryLayout<CorrelatedRequest>.stride
 
     /// What the join may hold beside a waterfall (`report --logs`, `show --logs`): the waterfall's
@@ -227,10 +232,11 @@ public final class CorrelationAnalysis: Analysis {
         }
         if sessions[k].sessionId == nil { sessions[k].sessionId = session.sessionId }
         guard record.type == .network else { return }
-        guard maxRequests > 0 else { return }   // sessions only: no join, nothing left out of one
+        guard maxRequests > 0 else { return } // sessions only: no join, nothing left out of one
         if droppedRequests == 0 && requests.count < maxRequests {
-            let e = CorrelationAnalysis.entry(record, input: session.input.path, file: session.file,
-                                              sessionId: sessions[k].sessionId ?? session.sessionId, pool: pool)
+            let e = CorrelationAnalysis.entry(
+                record, input: session.input.path, file: session.file,
+                sessionId: sessions[k].sessionId ?? session.sessionId, pool: pool)
             let cost = CorrelationAnalysis.heapBytes(e.record)
             if heldBytes + cost + pool.unpooledBytes <= maxBytes {
                 heldBytes += cost
@@ -254,7 +260,8 @@ public final class CorrelationAnalysis: Analysis {
 
     /// What keeping `r` costs, about: the fixed part and the texts of its own.
     static func heapBytes(_ r: NetworkRecord) -> Int {
-        var n = fixedBytes + StringPool.heapBytes(r.recordId) + StringPool.heapBytes(r.requestId)
+        var n =
+            fixedBytes + StringPool.heapBytes(r.recordId) + StringPool.heapBytes(r.requestId)
             + StringPool.heapBytes(r.error)
         if r.echoedRequestId != r.requestId { n += StringPool.heapBytes(r.echoedRequestId) }
         return n
@@ -269,8 +276,10 @@ public final class CorrelationAnalysis: Analysis {
 
     /// The join's view of one network record: its typed view, and the device times of its last transaction.
     public static func entry(_ record: Record, input: String, file: String, sessionId: String?, pool: StringPool? = nil) -> NetworkEntry {
-        var e = NetworkEntry(record: NetworkRecord(network: record, input: input, file: file, sessionId: sessionId,
-                                                   limits: textLimits, pool: pool))
+        var e = NetworkEntry(
+            record: NetworkRecord(
+                network: record, input: input, file: file, sessionId: sessionId,
+                limits: textLimits, pool: pool))
         if let last = record.json["metrics", "transactions"]?.elements.last {
             func t(_ k: String) -> Double? { last[k]?.string.flatMap(Timestamp.parse) }
             e.requestStart = t("requestStart")
@@ -284,14 +293,19 @@ public final class CorrelationAnalysis: Analysis {
     /// Says how many network records the join did not keep (`correlation.limit`): a bound reached is never silent.
     public func finish() -> [Finding] {
         guard droppedRequests > 0 || droppedSessions > 0 else { return [] }
-        let what = droppedSessions == 0 ? "\(droppedRequests) network records"
+        let what =
+            droppedSessions == 0
+            ? "\(droppedRequests) network records"
             : "\(droppedSessions) sessions (\(droppedRequests) network records)"
         let held = droppedSessions == 0 ? "records" : "records and sessions"
-        return [Finding(rule: CorrelationRule.limit.id, severity: .medium, input: limitInput ?? "-",
-                        message: "\(what) beyond "
-                            + (droppedByCount ? "the limit of \(maxRequests) records" : "\(Human.bytes(maxBytes)) of \(held) held")
-                            + " were not kept for the join: "
-                            + "their server lines were not looked for")]
+        return [
+            Finding(
+                rule: CorrelationRule.limit.id, severity: .medium, input: limitInput ?? "-",
+                message: "\(what) beyond "
+                    + (droppedByCount ? "the limit of \(maxRequests) records" : "\(Human.bytes(maxBytes)) of \(held) held")
+                    + " were not kept for the join: "
+                    + "their server lines were not looked for")
+        ]
     }
 
     /// Hands the network records over and keeps none: the join's copy is then the only one (a hundred

@@ -11,8 +11,9 @@ extension NetworkEntry: Redactable {
     public func redacted(by r: Redactor) -> NetworkEntry {
         var record = self.record
         // Ids do not repeat: redacted without the memo (a hundred thousand would fill it for nothing).
-        record.redact(unique: { r.uniqueText($0.untrusted).value }, repeated: { r.text($0.untrusted).value },
-                      url: { r.url($0.untrusted).value })
+        record.redact(
+            unique: { r.uniqueText($0.untrusted).value }, repeated: { r.text($0.untrusted).value },
+            url: { r.url($0.untrusted).value })
         if record == self.record { return self }
         var e = self
         e.record = record

@@ -62,8 +62,10 @@ public struct ClockSkew: Sendable, Equatable {
     /// The estimate the free-text lines alone give, when it disagrees with the fields' (they were not used).
     public var textSeconds: Double?
 
-    public init(seconds: Double?, samples: Int, uncertainty: Double?, outliers: Int, basis: String = "none",
-                fieldSamples: Int = 0, textSamples: Int = 0, textSeconds: Double? = nil) {
+    public init(
+        seconds: Double?, samples: Int, uncertainty: Double?, outliers: Int, basis: String = "none",
+        fieldSamples: Int = 0, textSamples: Int = 0, textSeconds: Double? = nil
+    ) {
         self.seconds = seconds
         self.samples = samples
         self.uncertainty = uncertainty
@@ -161,7 +163,9 @@ public struct CorrelationReport: Sendable {
 /// Joins network records with server log lines.
 public enum Correlator {
     /// The ids to look for and the windows to watch, for a scan.
-    public static func scanRequest(requests: [NetworkEntry], sessions: [SessionEntry], options: CorrelationOptions = CorrelationOptions()) -> ScanRequest {
+    public static func scanRequest(requests: [NetworkEntry], sessions: [SessionEntry], options: CorrelationOptions = CorrelationOptions())
+        -> ScanRequest
+    {
         var ids: [RequestID] = []
         for r in requests {
             if let m = r.mintedID { ids.append(m) }
@@ -181,8 +185,10 @@ public enum Correlator {
     }
 
     /// The join.
-    public static func correlate(requests: [NetworkEntry], sessions: [SessionEntry], scan: LogScanResult,
-                                 options: CorrelationOptions = CorrelationOptions()) -> CorrelationReport {
+    public static func correlate(
+        requests: [NetworkEntry], sessions: [SessionEntry], scan: LogScanResult,
+        options: CorrelationOptions = CorrelationOptions()
+    ) -> CorrelationReport {
         // Lines by id.
         var byID: [RequestID: [Int]] = [:]
         for (k, l) in scan.lines.enumerated() {
@@ -203,20 +209,27 @@ public enum Correlator {
             for id in [minted, echoed].compactMap({ $0 }) { lineIdx += byID[id] ?? [] }
             lineIdx = Array(Set(lineIdx)).sorted()
             // Compared as UUIDs when both parse (case does not matter), else as text.
-            let mismatch = r.echoedRequestId != nil && r.requestId != nil
+            let mismatch =
+                r.echoedRequestId != nil && r.requestId != nil
                 && ((minted != nil && echoed != nil) ? minted != echoed : r.requestId != r.echoedRequestId)
             let status: CorrelationStatus = mismatch ? .idMismatch : (lineIdx.isEmpty ? .clientOnly : .matched)
             if mismatch {
-                findings.append(Finding(rule: CorrelationRule.echoMismatch.id, severity: .medium, input: r.input, file: r.file,
-                                        sessionId: r.sessionId, seq: r.seq, line: r.line, recordId: r.recordId,
-                                        location: "echoedRequestId",
-                                        message: "the server echoed \(r.echoedRequestId ?? "") for the minted \(r.requestId ?? ""): something between app and server rewrote the request id"))
+                findings.append(
+                    Finding(
+                        rule: CorrelationRule.echoMismatch.id, severity: .medium, input: r.input, file: r.file,
+                        sessionId: r.sessionId, seq: r.seq, line: r.line, recordId: r.recordId,
+                        location: "echoedRequestId",
+                        message:
+                            "the server echoed \(r.echoedRequestId ?? "") for the minted \(r.requestId ?? ""): something between app and server rewrote the request id"
+                    ))
             }
             let own = [minted, echoed].compactMap { $0 }
-            var c = CorrelatedRequest(entry: r, status: status, lines: lineIdx.map { k in
-                let l = scan.lines[k]
-                return PlacedLine(line: l, deviceTs: nil, idInField: own.contains { l.parsed.fieldIDs.contains($0) })
-            })
+            var c = CorrelatedRequest(
+                entry: r, status: status,
+                lines: lineIdx.map { k in
+                    let l = scan.lines[k]
+                    return PlacedLine(line: l, deviceTs: nil, idInField: own.contains { l.parsed.fieldIDs.contains($0) })
+                })
             if let rs = r.responseStart, let start = r.requestEnd ?? r.requestStart {
                 c.waitingMs = max(0, (rs - start) * 1000)
             }
@@ -244,8 +257,9 @@ public enum Correlator {
             }
         }
         // Server-only ids per session, and across sessions.
-        let only = serverOnly(requests: requests, sessions: sessions, seen: scan.seen, offset: skew.seconds ?? 0,
-                              margin: options.windowMargin)
+        let only = serverOnly(
+            requests: requests, sessions: sessions, seen: scan.seen, offset: skew.seconds ?? 0,
+            margin: options.windowMargin)
         var outSessions: [CorrelatedSession] = []
         outSessions.reserveCapacity(sessions.count)
         for (k, s) in sessions.enumerated() {
@@ -262,10 +276,11 @@ public enum Correlator {
         var logs = scan
         logs.lines = []
         logs.seen = []
-        return CorrelationReport(requests: joined, sessions: outSessions, serverOnly: union,
-                                 serverOnlyTruncated: scan.droppedSeen > 0, clockSkew: skew, logs: logs,
-                                 withoutRequestId: withoutID, windowMargin: options.windowMargin,
-                                 findings: findings.sorted(by: Finding.reportOrder))
+        return CorrelationReport(
+            requests: joined, sessions: outSessions, serverOnly: union,
+            serverOnlyTruncated: scan.droppedSeen > 0, clockSkew: skew, logs: logs,
+            withoutRequestId: withoutID, windowMargin: options.windowMargin,
+            findings: findings.sorted(by: Finding.reportOrder))
     }
 
     /// What `serverOnly` finds: per session (in the order given; zero without a window), and across sessions.
@@ -281,14 +296,16 @@ public enum Correlator {
     /// window is a range of them found by binary search, and the distinct ids of all ranges are counted
     /// together (`DistinctCount`) — a thousand sessions sharing one window with a hundred thousand ids
     /// cost a few sorts, not a hundred million set insertions.
-    static func serverOnly(requests: [NetworkEntry], sessions: [SessionEntry], seen: [SeenID], offset: Double,
-                           margin: Double) -> ServerOnlyResult {
+    static func serverOnly(
+        requests: [NetworkEntry], sessions: [SessionEntry], seen: [SeenID], offset: Double,
+        margin: Double
+    ) -> ServerOnlyResult {
         var result = ServerOnlyResult(counts: Array(repeating: ServerOnlyCounts(), count: sessions.count), ids: [], withUserId: [])
         guard !seen.isEmpty else { return result }
         let windows: [(lo: Double, hi: Double)?] = sessions.map { s in
             s.window.flatMap { w in
                 let x = (lo: w.from - margin, hi: w.to + margin)
-                return x.lo <= x.hi ? x : nil   // NaN or empty: holds nothing
+                return x.lo <= x.hi ? x : nil // NaN or empty: holds nothing
             }
         }
         var userBit: [String: Int] = [:]
@@ -312,7 +329,11 @@ public enum Correlator {
         for s in seen {
             let t = s.ts - offset
             guard !t.isNaN else { continue }
-            if carriedAll.contains(s.id) { carried.append(Point(t: t, id: s.id, mask: s.userMask)) } else { free.append(Point(t: t, id: s.id, mask: s.userMask)) }
+            if carriedAll.contains(s.id) {
+                carried.append(Point(t: t, id: s.id, mask: s.userMask))
+            } else {
+                free.append(Point(t: t, id: s.id, mask: s.userMask))
+            }
         }
         free.sort { $0.t < $1.t }
         carried.sort { $0.t < $1.t }
@@ -427,12 +448,15 @@ public enum Correlator {
             guard let d = p.line.parsed.durationMs else { continue }
             if d <= bound { best = max(best ?? d, d); continue }
             let e = c.entry
-            var why = "the server line \(p.line.file):\(p.line.line) (\(p.line.parsed.format)) reports \(fmt(d)) ms, more than the device's whole request (\(fmt(whole)) ms): not used"
+            var why =
+                "the server line \(p.line.file):\(p.line.line) (\(p.line.parsed.format)) reports \(fmt(d)) ms, more than the device's whole request (\(fmt(whole)) ms): not used"
             let ratio = d / max(whole, 0.001)
             if ratio > 500 { why += "; is its duration in another unit (read as \(p.line.parsed.format)'s; --log-format)?" }
-            findings.append(Finding(rule: CorrelationRule.serverTimeImplausible.id, severity: .medium, input: e.input, file: e.file,
-                                    sessionId: e.sessionId, seq: e.seq, line: e.line, recordId: e.recordId,
-                                    location: "\(p.line.file):\(p.line.line)", message: why))
+            findings.append(
+                Finding(
+                    rule: CorrelationRule.serverTimeImplausible.id, severity: .medium, input: e.input, file: e.file,
+                    sessionId: e.sessionId, seq: e.seq, line: e.line, recordId: e.recordId,
+                    location: "\(p.line.file):\(p.line.line)", message: why))
         }
         return best
     }
@@ -444,15 +468,25 @@ public enum Correlator {
     static func skewFindings(_ skew: ClockSkew, input: String) -> [Finding] {
         var out: [Finding] = []
         if let field = skew.seconds, let text = skew.textSeconds {
-            out.append(Finding(rule: CorrelationRule.skewDisagreement.id, severity: .medium, input: input, location: "clockSkew",
-                               message: String(format: "lines where a request id appears only inside free text (%d samples) put the clock skew at %+.3f s, the lines with it in a request-id field (%d samples) at %+.3f s: the free-text lines were not used", skew.textSamples, text, skew.fieldSamples, field)))
+            out.append(
+                Finding(
+                    rule: CorrelationRule.skewDisagreement.id, severity: .medium, input: input, location: "clockSkew",
+                    message: String(
+                        format:
+                            "lines where a request id appears only inside free text (%d samples) put the clock skew at %+.3f s, the lines with it in a request-id field (%d samples) at %+.3f s: the free-text lines were not used",
+                        skew.textSamples, text, skew.fieldSamples, field)))
         }
         if let s = skew.seconds, abs(s) >= 1800 - 120 {
             let steps = (s / 1800).rounded()
             if abs(s - steps * 1800) <= 120 {
                 let hours = steps / 2
-                out.append(Finding(rule: CorrelationRule.skewWholeHours.id, severity: .medium, input: input, location: "clockSkew",
-                                   message: String(format: "the server clock is %@ the device's by %g h (%+.0f s): are the server logs in local time? (--log-timezone)", s > 0 ? "ahead of" : "behind", abs(hours), s)))
+                out.append(
+                    Finding(
+                        rule: CorrelationRule.skewWholeHours.id, severity: .medium, input: input, location: "clockSkew",
+                        message: String(
+                            format:
+                                "the server clock is %@ the device's by %g h (%+.0f s): are the server logs in local time? (--log-timezone)",
+                            s > 0 ? "ahead of" : "behind", abs(hours), s)))
             }
         }
         return out
@@ -531,15 +565,18 @@ public enum Correlator {
             if let last = merged.last, r.0 <= last.1 { merged[merged.count - 1].1 = max(last.1, r.1) } else { merged.append(r) }
         }
         let pick = merged[(merged.count - 1) / 2]
-        return ClockSkew(seconds: (pick.0 + pick.1) / 2, samples: intervals.count, uncertainty: (pick.1 - pick.0) / 2,
-                         outliers: intervals.count - best)
+        return ClockSkew(
+            seconds: (pick.0 + pick.1) / 2, samples: intervals.count, uncertainty: (pick.1 - pick.0) / 2,
+            outliers: intervals.count - best)
     }
 }
 
 extension Correlator {
     /// Scans `logs` for the ids of `requests` and joins: the whole of `pbsift correlate` after reading.
-    public static func run(requests: [NetworkEntry], sessions: [SessionEntry], logs: [String],
-                           options: CorrelationOptions = CorrelationOptions(), scanOptions: ScanOptions = ScanOptions()) -> CorrelationReport {
+    public static func run(
+        requests: [NetworkEntry], sessions: [SessionEntry], logs: [String],
+        options: CorrelationOptions = CorrelationOptions(), scanOptions: ScanOptions = ScanOptions()
+    ) -> CorrelationReport {
         let request = scanRequest(requests: requests, sessions: sessions, options: options)
         let scan = LogScanner(request: request, options: scanOptions).scan(paths: logs)
         return correlate(requests: requests, sessions: sessions, scan: scan, options: options)

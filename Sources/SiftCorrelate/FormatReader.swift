@@ -166,11 +166,13 @@ extension LineParser {
     /// Parses `line` (no trailing newline) with the catalogue: `options.format` when forced, else `hint`
     /// (the file's format) when the line has its shape, else the first entry whose clues hold. `focus`
     /// is the wanted id the line carries (picks the record of an OTLP batch that holds it).
-    public static func parse(_ line: UnsafeBufferPointer<UInt8>, hint: LogFormat? = nil, options: LogReadOptions = LogReadOptions(),
-                             focus: RequestID? = nil) -> ParsedLine {
+    public static func parse(
+        _ line: UnsafeBufferPointer<UInt8>, hint: LogFormat? = nil, options: LogReadOptions = LogReadOptions(),
+        focus: RequestID? = nil
+    ) -> ParsedLine {
         var start = 0
         var end = line.count
-        if end >= 3, line[0] == 0xEF, line[1] == 0xBB, line[2] == 0xBF { start = 3 }   // a UTF-8 byte order mark
+        if end >= 3, line[0] == 0xEF, line[1] == 0xBB, line[2] == 0xBF { start = 3 } // a UTF-8 byte order mark
         while start < end, line[start] == 0x20 || line[start] == 0x09 { start += 1 }
         while end > start, line[end - 1] == 0x0D || line[end - 1] == 0x20 || line[end - 1] == 0x09 { end -= 1 }
         let view = LineView(Array(line[start..<end]), focus: focus)
@@ -294,7 +296,9 @@ extension LineParser {
 
     static func offset(of literal: String, in b: [UInt8]) -> Int? {
         let l = Array(literal.utf8)
-        return b.withUnsafeBufferPointer { bp in l.withUnsafeBufferPointer { w in bp.baseAddress.flatMap { ByteSearch.find($0, bp.count, w) } } }
+        return b.withUnsafeBufferPointer { bp in
+            l.withUnsafeBufferPointer { w in bp.baseAddress.flatMap { ByteSearch.find($0, bp.count, w) } }
+        }
     }
 
     /// The text at a place (a token's inner text, a member's value).
@@ -352,8 +356,9 @@ extension LineParser {
             return durationMs(total, factor: unit.milliseconds)
         case .span(let a, let b):
             guard let s = v.flat[a], let e = v.flat[b],
-                  let t0 = timeValue(s.text, number: s.number, unit: .auto, options: options),
-                  let t1 = timeValue(e.text, number: e.number, unit: .auto, options: options), t1 >= t0 else { return nil }
+                let t0 = timeValue(s.text, number: s.number, unit: .auto, options: options),
+                let t1 = timeValue(e.text, number: e.number, unit: .auto, options: options), t1 >= t0
+            else { return nil }
             return durationMs(t1 - t0, factor: 1000)
         default:
             guard let s = text(place, v) else { return nil }
@@ -465,8 +470,12 @@ extension LineParser {
     static func leadingTime(_ b: [UInt8], options: LogReadOptions) -> (Double, Int, Bool)? {
         var i = 0
         if b.count > 4, b[0] >= UInt8(ascii: "A"), b[0] <= UInt8(ascii: "Z"), b[1] == UInt8(ascii: ","), b[2] == 0x20,
-           b[3] == UInt8(ascii: "[") { i = 4 }
-        else if b.first == UInt8(ascii: "[") { i = 1 }
+            b[3] == UInt8(ascii: "[")
+        {
+            i = 4
+        } else if b.first == UInt8(ascii: "[") {
+            i = 1
+        }
         return b.withUnsafeBufferPointer { bp -> (Double, Int, Bool)? in
             guard let base = bp.baseAddress, i < bp.count else { return nil }
             if let (t, len, zoned) = LogTime.isoZoned(base + i, bp.count - i) { return (t, i + len, zoned) }
@@ -481,9 +490,11 @@ extension LineParser {
     static func isFreeTextKey(_ path: String) -> Bool {
         let last = path.split(separator: ".").last.map(String.init) ?? path
         let k = normalize(last)
-        for w in ["msg", "message", "event", "log", "line", "raw", "body", "stringvalue", "textpayload", "url", "uri", "path", "query",
-                  "args", "referer", "referrer", "useragent", "agent", "request", "requesturl", "requesturi", "target", "error", "err",
-                  "stack", "exception", "detail", "details", "reason"] where k == w || k.hasSuffix(w) && w.count >= 5 {
+        for w in [
+            "msg", "message", "event", "log", "line", "raw", "body", "stringvalue", "textpayload", "url", "uri", "path", "query",
+            "args", "referer", "referrer", "useragent", "agent", "request", "requesturl", "requesturi", "target", "error", "err",
+            "stack", "exception", "detail", "details", "reason"
+        ] where k == w || k.hasSuffix(w) && w.count >= 5 {
             return true
         }
         return false

@@ -54,7 +54,7 @@ enum DistinctCount {
                 k += k & -k
             }
         }
-        func prefix(_ n: Int) -> Int {   // positions 0..<n
+        func prefix(_ n: Int) -> Int { // positions 0..<n
             var s = 0
             var k = n
             while k > 0 {
@@ -64,7 +64,7 @@ enum DistinctCount {
             return s
         }
         var last = [Int](repeating: -1, count: distinct)
-        var done = 0   // positions 0..<done are in the tree
+        var done = 0 // positions 0..<done are in the tree
         for q in order {
             let r = ranges[q]
             while done < r.upperBound {

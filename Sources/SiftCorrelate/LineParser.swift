@@ -23,8 +23,10 @@ public struct ParsedLine: Sendable, Equatable {
     /// leading `[tag]`), not inside free text someone outside the server controls (a message, a URL).
     public var fieldIDs: [RequestID] = []
 
-    public init(format: LogFormat, ts: Double? = nil, level: String? = nil, status: Int? = nil, durationMs: Double? = nil,
-                message: String? = nil, method: String? = nil, path: String? = nil, fieldIDs: [RequestID] = []) {
+    public init(
+        format: LogFormat, ts: Double? = nil, level: String? = nil, status: Int? = nil, durationMs: Double? = nil,
+        message: String? = nil, method: String? = nil, path: String? = nil, fieldIDs: [RequestID] = []
+    ) {
         self.format = format
         self.ts = ts
         self.level = level
@@ -75,8 +77,9 @@ public enum LineParser {
         var f = Fields()
         collect(root, depth: 0, embed: 0, bare: bare, into: &f)
         let platform = root["ts"]?.isString == true && root["request_id"] != nil && (root["msg"] != nil || root["status"] != nil)
-        var out = ParsedLine(format: platform ? .platform : .json, ts: f.ts?.0, level: f.level?.0, status: f.status?.0,
-                             durationMs: f.duration?.0, message: f.message?.0)
+        var out = ParsedLine(
+            format: platform ? .platform : .json, ts: f.ts?.0, level: f.level?.0, status: f.status?.0,
+            durationMs: f.duration?.0, message: f.message?.0)
         if let raw = f.rawLine {
             // The wrapper carried a non-JSON line (logfmt, access, plain): its fields fill the gaps.
             let inner = Array(raw.utf8).withUnsafeBufferPointer { text($0, hint: nil, bare: bare) }
@@ -104,7 +107,9 @@ public enum LineParser {
                 }
                 return n
             }
-        }) { return ascii }
+        }) {
+            return ascii
+        }
         var out = ""
         out.reserveCapacity(key.utf8.count)
         for u in key.unicodeScalars where u != "_" && u != "-" && u != "@" && u != "." {
@@ -115,7 +120,9 @@ public enum LineParser {
 
     static let tsKeys: Set<String> = ["ts", "time", "timestamp", "datetime", "eventtime", "logtime", "date", "timemillis", "timestampms"]
     static let levelKeys: Set<String> = ["level", "lvl", "severity", "loglevel", "levelname", "severitytext"]
-    static let statusKeys: Set<String> = ["status", "statuscode", "httpstatus", "responsestatus", "responsecode", "httpstatuscode", "httpresponsestatuscode"]
+    static let statusKeys: Set<String> = [
+        "status", "statuscode", "httpstatus", "responsestatus", "responsecode", "httpstatuscode", "httpresponsestatuscode"
+    ]
     static let messageKeys: Set<String> = ["msg", "message", "log", "line", "raw", "event"]
     /// Keys under which a log shipper carries a whole original line (Loki, Docker, Fluent Bit).
     static let envelopeKeys: Set<String> = ["log", "line", "raw"]
@@ -124,7 +131,7 @@ public enum LineParser {
         "durationms": 1, "latencyms": 1, "elapsedms": 1, "responsetimems": 1, "requestdurationms": 1, "tookms": 1,
         "timetakenms": 1, "took": 1, "durationus": 1e-3, "latencyus": 1e-3, "durationmicros": 1e-3, "durationns": 1e-6,
         "latencyns": 1e-6, "duration": 1e3, "latency": 1e3, "elapsed": 1e3, "requesttime": 1e3, "responsetime": 1e3,
-        "durations": 1e3, "durationseconds": 1e3, "rt": 1e3, "urt": 1e3, "durationsec": 1e3, "upstreamresponsetime": 1e3, "elapsedtime": 1e3,
+        "durations": 1e3, "durationseconds": 1e3, "rt": 1e3, "urt": 1e3, "durationsec": 1e3, "upstreamresponsetime": 1e3, "elapsedtime": 1e3
     ]
 
     /// Names that do not tell a unit: the format's bare unit applies to them when it has one.
@@ -148,7 +155,8 @@ public enum LineParser {
             case .string:
                 let s = v.string ?? ""
                 if messageKeys.contains(k), embed < 2, s.hasPrefix("{"), s.hasSuffix("}"),
-                   let doc = try? JSONDocument(string: s, maxDepth: 64), doc.root.isObject {
+                    let doc = try? JSONDocument(string: s, maxDepth: 64), doc.root.isObject
+                {
                     var inner = Fields()
                     collect(doc.root, depth: 0, embed: embed + 1, bare: bare, into: &inner)
                     if envelopeKeys.contains(k) && embed == 0 && depth <= 1 {
@@ -182,18 +190,28 @@ public enum LineParser {
     static func better(_ old: Int?, _ depth: Int) -> Bool { old.map { depth < $0 } ?? true }
 
     static func take(_ k: String, string s: String, depth: Int, bare: Double? = nil, into f: inout Fields) {
-        if tsKeys.contains(k), better(f.ts?.1, depth), let t = LogTime.parse(s) { f.ts = (t, depth) }
-        else if levelKeys.contains(k), better(f.level?.1, depth), !s.isEmpty { f.level = (s.lowercased(), depth) }
-        else if statusKeys.contains(k), better(f.status?.1, depth), let n = Int(s), (100...599).contains(n) { f.status = (n, depth) }
-        else if let factor = durationFactor(k, bare: bare), better(f.duration?.1, depth), let ms = durationText(s, factor: factor) { f.duration = (ms, depth) }
-        else if messageKeys.contains(k), better(f.message?.1, depth) { f.message = (s, depth) }
+        if tsKeys.contains(k), better(f.ts?.1, depth), let t = LogTime.parse(s) {
+            f.ts = (t, depth)
+        } else if levelKeys.contains(k), better(f.level?.1, depth), !s.isEmpty {
+            f.level = (s.lowercased(), depth)
+        } else if statusKeys.contains(k), better(f.status?.1, depth), let n = Int(s), (100...599).contains(n) {
+            f.status = (n, depth)
+        } else if let factor = durationFactor(k, bare: bare), better(f.duration?.1, depth), let ms = durationText(s, factor: factor) {
+            f.duration = (ms, depth)
+        } else if messageKeys.contains(k), better(f.message?.1, depth) {
+            f.message = (s, depth)
+        }
     }
 
     static func take(_ k: String, number v: JSONValue, depth: Int, bare: Double? = nil, into f: inout Fields) {
         guard let d = v.double else { return }
-        if tsKeys.contains(k), better(f.ts?.1, depth), let t = LogTime.fromEpoch(d) { f.ts = (t, depth) }
-        else if statusKeys.contains(k), better(f.status?.1, depth), let n = v.int, (100...599).contains(n) { f.status = (n, depth) }
-        else if let factor = durationFactor(k, bare: bare), better(f.duration?.1, depth), let ms = durationMs(d, factor: factor) { f.duration = (ms, depth) }
+        if tsKeys.contains(k), better(f.ts?.1, depth), let t = LogTime.fromEpoch(d) {
+            f.ts = (t, depth)
+        } else if statusKeys.contains(k), better(f.status?.1, depth), let n = v.int, (100...599).contains(n) {
+            f.status = (n, depth)
+        } else if let factor = durationFactor(k, bare: bare), better(f.duration?.1, depth), let ms = durationMs(d, factor: factor) {
+            f.duration = (ms, depth)
+        }
     }
 
     /// A duration written as text: `38.2`, `38ms`, `0.038s`, `120µs`, `1.5m`; a bare number is read in the key's unit.
@@ -323,11 +341,15 @@ public enum LineParser {
             i = re + 1
             while i < b.count, b[i] == 0x20 { i += 1 }
             if i + 3 <= b.count, let s = LogTime.digits(base, i, 3), (100...599).contains(s),
-               i + 3 == b.count || b[i + 3] == 0x20 {
+                i + 3 == b.count || b[i + 3] == 0x20
+            {
                 out.status = s
             }
         }
-        apply(pairs.filter { ["rt", "requesttime", "request_time", "urt", "upstream_response_time", "duration_ms", "duration"].contains($0.key) }, to: &out)
+        apply(
+            pairs.filter {
+                ["rt", "requesttime", "request_time", "urt", "upstream_response_time", "duration_ms", "duration"].contains($0.key)
+            }, to: &out)
         if out.durationMs == nil {
             // `$request_time` logged last: a decimal number with a point, in seconds.
             var e = b.count
@@ -340,7 +362,9 @@ public enum LineParser {
         return out
     }
 
-    static let levelWords: Set<String> = ["trace", "debug", "info", "notice", "warn", "warning", "error", "err", "critical", "crit", "fatal", "panic", "alert", "emerg"]
+    static let levelWords: Set<String> = [
+        "trace", "debug", "info", "notice", "warn", "warning", "error", "err", "critical", "crit", "fatal", "panic", "alert", "emerg"
+    ]
 
     /// Plain text: a leading timestamp (maybe in brackets), maybe a level word, the rest is the message.
     static func plain(_ b: UnsafeBufferPointer<UInt8>, pairs: [Pair], bare: Double? = nil) -> ParsedLine {

@@ -68,35 +68,35 @@ public struct LogScanner: Sendable {
         var lineBase = [Int](repeating: 0, count: files.count)
         var stopped = [Bool](repeating: false, count: files.count)
         func merge(_ items: [WorkItem], _ outcomes: [ItemOutcome]) {
-        for (item, out) in zip(items, outcomes) {
-            let k = item.file
-            if stopped[k] { continue }
-            var s = summaries[k]
-            s.bytes += out.bytes
-            s.longLines += out.longLines
-            s.matchedLines += out.matchedLines
-            if s.format == nil { s.format = out.format }
-            if let f = out.firstTs { s.firstTs = min(s.firstTs ?? f, f) }
-            if let l = out.lastTs { s.lastTs = max(s.lastTs ?? l, l) }
-            for var l in out.lines {
-                if result.lines.count >= options.maxServerLines { result.droppedLines += 1; continue }
-                l.line += lineBase[k]
-                result.lines.append(l)
+            for (item, out) in zip(items, outcomes) {
+                let k = item.file
+                if stopped[k] { continue }
+                var s = summaries[k]
+                s.bytes += out.bytes
+                s.longLines += out.longLines
+                s.matchedLines += out.matchedLines
+                if s.format == nil { s.format = out.format }
+                if let f = out.firstTs { s.firstTs = min(s.firstTs ?? f, f) }
+                if let l = out.lastTs { s.lastTs = max(s.lastTs ?? l, l) }
+                for var l in out.lines {
+                    if result.lines.count >= options.maxServerLines { result.droppedLines += 1; continue }
+                    l.line += lineBase[k]
+                    result.lines.append(l)
+                }
+                result.droppedLines += out.droppedLines
+                for seen in out.seen {
+                    if result.seen.count >= options.maxSeen { result.droppedSeen += 1; continue }
+                    result.seen.append(seen)
+                }
+                result.droppedSeen += out.droppedSeen
+                lineBase[k] += out.lines_
+                s.lines += out.lines_
+                if let e = out.error {
+                    s.error = "\(files[k].display): \(e)"
+                    stopped[k] = true
+                }
+                summaries[k] = s
             }
-            result.droppedLines += out.droppedLines
-            for seen in out.seen {
-                if result.seen.count >= options.maxSeen { result.droppedSeen += 1; continue }
-                result.seen.append(seen)
-            }
-            result.droppedSeen += out.droppedSeen
-            lineBase[k] += out.lines_
-            s.lines += out.lines_
-            if let e = out.error {
-                s.error = "\(files[k].display): \(e)"
-                stopped[k] = true
-            }
-            summaries[k] = s
-        }
         }
         let batch = max(32, options.workers * 8)
         var next = 0
@@ -204,7 +204,8 @@ public struct LogScanner: Sendable {
                 // A folder of links (Kubernetes' /var/log/containers) is read by naming its files: a link
                 // named on the command line is followed once.
                 hinted = true
-                line += " (a link named on the command line is followed: to read a folder of links, name its files: --logs \(LogScanner.join(dir, "*.log")))"
+                line +=
+                    " (a link named on the command line is followed: to read a folder of links, name its files: --logs \(LogScanner.join(dir, "*.log")))"
             }
             errors.append(line)
         }

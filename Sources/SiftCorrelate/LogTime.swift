@@ -109,10 +109,11 @@ public enum LogTime {
     @inline(__always)
     static func isoSeconds(_ p: UnsafePointer<UInt8>) -> Int? {
         guard let year = digits(p, 0, 4), p[4] == 0x2D, let month = digits(p, 5, 2), p[7] == 0x2D,
-              let day = digits(p, 8, 2), p[10] == UInt8(ascii: "T") || p[10] == UInt8(ascii: "t") || p[10] == 0x20,
-              let hour = digits(p, 11, 2), p[13] == 0x3A, let minute = digits(p, 14, 2), p[16] == 0x3A,
-              let second = digits(p, 17, 2),
-              (1...12).contains(month), (1...31).contains(day), hour <= 23, minute <= 59, second <= 60 else { return nil }
+            let day = digits(p, 8, 2), p[10] == UInt8(ascii: "T") || p[10] == UInt8(ascii: "t") || p[10] == 0x20,
+            let hour = digits(p, 11, 2), p[13] == 0x3A, let minute = digits(p, 14, 2), p[16] == 0x3A,
+            let second = digits(p, 17, 2),
+            (1...12).contains(month), (1...31).contains(day), hour <= 23, minute <= 59, second <= 60
+        else { return nil }
         return Timestamp.daysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second
     }
 
@@ -130,13 +131,17 @@ public enum LogTime {
             if c == UInt8(ascii: "Z") || c == UInt8(ascii: "z") {
                 i = j + 1
                 zoned = true
-            } else if (c == UInt8(ascii: "+") || c == UInt8(ascii: "-")), j + 2 < n, p[j + 1] &- 0x30 < 10, let (off, len) = zone(p + j, n - j) {
+            } else if (c == UInt8(ascii: "+") || c == UInt8(ascii: "-")), j + 2 < n, p[j + 1] &- 0x30 < 10,
+                let (off, len) = zone(p + j, n - j)
+            {
                 offset = off
                 i = j + len
                 zoned = true
-            } else if c == 0x20, i + 4 <= n, (p[i + 1] == UInt8(ascii: "U") && p[i + 2] == UInt8(ascii: "T") && p[i + 3] == UInt8(ascii: "C"))
-                        || (p[i + 1] == UInt8(ascii: "G") && p[i + 2] == UInt8(ascii: "M") && p[i + 3] == UInt8(ascii: "T")) {
-                i += 4   // BigQuery and others print ` UTC`
+            } else if c == 0x20, i + 4 <= n,
+                (p[i + 1] == UInt8(ascii: "U") && p[i + 2] == UInt8(ascii: "T") && p[i + 3] == UInt8(ascii: "C"))
+                    || (p[i + 1] == UInt8(ascii: "G") && p[i + 2] == UInt8(ascii: "M") && p[i + 3] == UInt8(ascii: "T"))
+            {
+                i += 4 // BigQuery and others print ` UTC`
                 zoned = true
             }
         }
@@ -193,7 +198,8 @@ public enum LogTime {
         let day: Int
         if p[4] == 0x20, let d = digits(p, 5, 1) { day = d } else if let d = digits(p, 4, 2) { day = d } else { return nil }
         guard p[6] == 0x20, let hour = digits(p, 7, 2), p[9] == 0x3A, let minute = digits(p, 10, 2), p[12] == 0x3A,
-              let second = digits(p, 13, 2), (1...31).contains(day), hour <= 23, minute <= 59, second <= 60 else { return nil }
+            let second = digits(p, 13, 2), (1...31).contains(day), hour <= 23, minute <= 59, second <= 60
+        else { return nil }
         var i = 15
         let frac = fraction(p, &i, n, comma: false)
         let ref = near ?? Date().timeIntervalSince1970
@@ -221,15 +227,17 @@ public enum LogTime {
     /// `DD/Mon/YYYY:HH:MM:SS[.fraction][ ±HHMM]` (the common log format) at `p`.
     public static func clf(_ p: UnsafePointer<UInt8>, _ n: Int) -> (Double, Int)? {
         guard n >= 20, let day = digits(p, 0, 2), p[2] == 0x2F, p[6] == 0x2F, let year = digits(p, 7, 4), p[11] == 0x3A,
-              let hour = digits(p, 12, 2), p[14] == 0x3A, let minute = digits(p, 15, 2), p[17] == 0x3A,
-              let second = digits(p, 18, 2) else { return nil }
+            let hour = digits(p, 12, 2), p[14] == 0x3A, let minute = digits(p, 15, 2), p[17] == 0x3A,
+            let second = digits(p, 18, 2)
+        else { return nil }
         let key = UInt32(p[3] | 0x20) << 16 | UInt32(p[4] | 0x20) << 8 | UInt32(p[5] | 0x20)
         guard let mi = months.firstIndex(of: key), (1...31).contains(day), hour <= 23, minute <= 59, second <= 60 else { return nil }
         var i = 20
         let frac = fraction(p, &i, n, comma: false)
         var offset = 0
         if i + 1 < n, p[i] == 0x20, p[i + 1] == UInt8(ascii: "+") || p[i + 1] == UInt8(ascii: "-"),
-           let (off, len) = zone(p + i + 1, n - i - 1) {
+            let (off, len) = zone(p + i + 1, n - i - 1)
+        {
             offset = off
             i += 1 + len
         }

@@ -33,8 +33,10 @@ public enum QueryEmitter {
 
     /// The queries for `platform`, one per line (comment lines where the language has them).
     /// `ids` are sorted and deduplicated; `from`/`to` are seconds since 1970 (margin included).
-    public static func emit(_ platform: QueryPlatform, ids: [String], from: Double, to: Double,
-                            target: QueryTarget = QueryTarget()) -> String {
+    public static func emit(
+        _ platform: QueryPlatform, ids: [String], from: Double, to: Double,
+        target: QueryTarget = QueryTarget()
+    ) -> String {
         emit(platform, scopes: [QueryScope(ids: ids, from: from, to: to)], target: target)
     }
 
@@ -78,20 +80,26 @@ public enum QueryEmitter {
                 let body: JSONOut = .object([
                     "size": .int(10_000),
                     "sort": .array([.object([time: .string("asc")])]),
-                    "query": .object(["bool": .object(["filter": .array([
-                        .object(["terms": .object([idField: .array(batch.map { .string($0) })])]),
-                        .object(["range": .object([time: .object(["gte": .string(fromText), "lte": .string(toText)])])]),
-                    ])])]),
+                    "query": .object([
+                        "bool": .object([
+                            "filter": .array([
+                                .object(["terms": .object([idField: .array(batch.map { .string($0) })])]),
+                                .object(["range": .object([time: .object(["gte": .string(fromText), "lte": .string(toText)])])])
+                            ])
+                        ])
+                    ])
                 ])
                 let index = target.table ?? "logs-*"
                 out += "# \(head)\n"
-                out += "curl -sS -H 'Content-Type: application/json' \"${ES_URL:-http://localhost:9200}/\(index)/_search?filter_path=hits.hits._source\" "
+                out +=
+                    "curl -sS -H 'Content-Type: application/json' \"${ES_URL:-http://localhost:9200}/\(index)/_search?filter_path=hits.hits._source\" "
                 out += "-d " + shellQuote(body.render(pretty: false)) + "\n"
             case .clickhouse:
                 let list = batch.map { "'\($0)'" }.joined(separator: ", ")
                 out += "-- \(head)\n"
                 let time = sqlName(target.timeField ?? "ts")
-                out += "SELECT * FROM \(sqlName(target.table ?? "logs")) WHERE \(sqlName(idField)) IN (\(list)) AND \(time) BETWEEN parseDateTime64BestEffort('\(fromText)', 3) AND parseDateTime64BestEffort('\(toText)', 3) ORDER BY \(time) FORMAT JSONEachRow;\n"
+                out +=
+                    "SELECT * FROM \(sqlName(target.table ?? "logs")) WHERE \(sqlName(idField)) IN (\(list)) AND \(time) BETWEEN parseDateTime64BestEffort('\(fromText)', 3) AND parseDateTime64BestEffort('\(toText)', 3) ORDER BY \(time) FORMAT JSONEachRow;\n"
             case .bigquery:
                 let array = batch.map { "\"\($0)\"" }.joined(separator: ",")
                 out += "# \(head)\n"
@@ -99,11 +107,13 @@ public enum QueryEmitter {
                 out += " --parameter='ids:ARRAY<STRING>:[\(array)]'"
                 out += " --parameter='from:TIMESTAMP:\(fromText)' --parameter='to:TIMESTAMP:\(toText)'"
                 let time = sqlName(target.timeField ?? "ts")
-                out += " 'SELECT * FROM `\(target.table ?? "project.dataset.logs")` WHERE \(sqlName(idField)) IN UNNEST(@ids) AND \(time) BETWEEN @from AND @to ORDER BY \(time)'\n"
+                out +=
+                    " 'SELECT * FROM `\(target.table ?? "project.dataset.logs")` WHERE \(sqlName(idField)) IN UNNEST(@ids) AND \(time) BETWEEN @from AND @to ORDER BY \(time)'\n"
             case .cloudwatch:
                 out += "# \(head)\n"
                 let group = target.logGroup.map(shellQuote) ?? "\"$LOG_GROUP\""
-                out += "aws logs start-query --log-group-names \(group) --start-time \(seconds(from.rounded(.down))) --end-time \(seconds(to.rounded(.up)))"
+                out +=
+                    "aws logs start-query --log-group-names \(group) --start-time \(seconds(from.rounded(.down))) --end-time \(seconds(to.rounded(.up)))"
                 out += " --query-string " + shellQuote(cloudwatchQuery(batch, field: target.idField)) + "\n"
             }
         }
@@ -118,7 +128,8 @@ public enum QueryEmitter {
     /// An SQL name as it is when plain (`logs`, `db.logs`), else each dotted part in backticks.
     static func sqlName(_ name: String) -> String {
         name.split(separator: ".", omittingEmptySubsequences: false).map { part -> String in
-            let plain = !part.isEmpty && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+            let plain =
+                !part.isEmpty && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
                 && !(part.first?.isNumber ?? true)
             return plain ? String(part) : "`" + part.replacingOccurrences(of: "`", with: "") + "`"
         }.joined(separator: ".")
@@ -195,8 +206,10 @@ public struct QueryTarget: Sendable, Equatable {
     /// CloudWatch's log group (`$LOG_GROUP`: set it in the shell).
     public var logGroup: String?
 
-    public init(idField: String? = nil, timeField: String? = nil, table: String? = nil, stream: String? = nil,
-                logGroup: String? = nil) {
+    public init(
+        idField: String? = nil, timeField: String? = nil, table: String? = nil, stream: String? = nil,
+        logGroup: String? = nil
+    ) {
         self.idField = idField
         self.timeField = timeField
         self.table = table
@@ -212,10 +225,13 @@ public struct QueryTarget: Sendable, Equatable {
             return ok ? nil : "a Loki stream selector such as {app=\"api\"}"
         }
         if option == "log-group" {
-            let ok = !value.isEmpty && value.count <= 512 && value.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_-/.#".contains($0)) }
+            let ok =
+                !value.isEmpty && value.count <= 512
+                && value.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_-/.#".contains($0)) }
             return ok ? nil : "a CloudWatch log group name such as /aws/ecs/api"
         }
-        let ok = !value.isEmpty && value.count <= 256 && value.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_.@-*".contains($0)) }
+        let ok =
+            !value.isEmpty && value.count <= 256 && value.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_.@-*".contains($0)) }
         return ok ? nil : "a plain name (letters, digits, _ . @ - *)"
     }
 }

@@ -22,10 +22,12 @@ public struct RequestID: Hashable, Comparable, Sendable, CustomStringConvertible
     /// Parses exactly `req_` followed by a UUID (`8-4-4-4-12` hex digits); nil for anything else.
     public init?(_ text: String) {
         var t = text
-        guard let id = t.withUTF8({ b -> RequestID? in
-            guard b.count == 40, b[0] == 0x72, b[1] == 0x65, b[2] == 0x71, b[3] == 0x5F else { return nil }
-            return RequestID.parseUUID(b.baseAddress! + 4)
-        }) else { return nil }
+        guard
+            let id = t.withUTF8({ b -> RequestID? in
+                guard b.count == 40, b[0] == 0x72, b[1] == 0x65, b[2] == 0x71, b[3] == 0x5F else { return nil }
+                return RequestID.parseUUID(b.baseAddress! + 4)
+            })
+        else { return nil }
         self = id
     }
 
@@ -34,17 +36,17 @@ public struct RequestID: Hashable, Comparable, Sendable, CustomStringConvertible
     public static func parseUUID(_ p: UnsafePointer<UInt8>) -> RequestID? {
         guard p[8] == 0x2D, p[13] == 0x2D, p[18] == 0x2D, p[23] == 0x2D else { return nil }
         #if _endian(little)
-        // Eight digits at a time: 0-7, then 9-12 with 14-17, 19-22 with 24-27, and 28-35.
-        let raw = UnsafeRawPointer(p)
-        @inline(__always) func four(_ at: Int) -> UInt64 { UInt64(raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)) }
-        let (a, okA) = hex8(raw.loadUnaligned(as: UInt64.self))
-        let (b, okB) = hex8(four(9) | four(14) << 32)
-        let (c, okC) = hex8(four(19) | four(24) << 32)
-        let (d, okD) = hex8(raw.loadUnaligned(fromByteOffset: 28, as: UInt64.self))
-        guard okA && okB && okC && okD else { return nil }
-        return RequestID(hi: a << 32 | b, lo: c << 32 | d)
+            // Eight digits at a time: 0-7, then 9-12 with 14-17, 19-22 with 24-27, and 28-35.
+            let raw = UnsafeRawPointer(p)
+            @inline(__always) func four(_ at: Int) -> UInt64 { UInt64(raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)) }
+            let (a, okA) = hex8(raw.loadUnaligned(as: UInt64.self))
+            let (b, okB) = hex8(four(9) | four(14) << 32)
+            let (c, okC) = hex8(four(19) | four(24) << 32)
+            let (d, okD) = hex8(raw.loadUnaligned(fromByteOffset: 28, as: UInt64.self))
+            guard okA && okB && okC && okD else { return nil }
+            return RequestID(hi: a << 32 | b, lo: c << 32 | d)
         #else
-        return parseUUIDBytewise(p)
+            return parseUUIDBytewise(p)
         #endif
     }
 
@@ -74,9 +76,9 @@ public struct RequestID: Hashable, Comparable, Sendable, CustomStringConvertible
     static func hex8(_ w: UInt64) -> (UInt64, Bool) {
         let high: UInt64 = 0x8080_8080_8080_8080
         // Per byte, with every byte below 0x80 (no carry between bytes): bit 7 of `c + (0x80 - x)` says c >= x.
-        let digit = (w &+ 0x5050_5050_5050_5050) & ~(w &+ 0x4646_4646_4646_4646)          // 0x30...0x39
+        let digit = (w &+ 0x5050_5050_5050_5050) & ~(w &+ 0x4646_4646_4646_4646) // 0x30...0x39
         let l = w | 0x2020_2020_2020_2020
-        let letter = (l &+ 0x1F1F_1F1F_1F1F_1F1F) & ~(l &+ 0x1919_1919_1919_1919)          // a...f, A...F
+        let letter = (l &+ 0x1F1F_1F1F_1F1F_1F1F) & ~(l &+ 0x1919_1919_1919_1919) // a...f, A...F
         let ok = w & high == 0 && (digit | letter) & high == high
         let v = (w & 0x0F0F_0F0F_0F0F_0F0F) &+ ((w >> 6) & 0x0101_0101_0101_0101) &* 9
         let t1 = ((v & 0x000F_000F_000F_000F) << 4) | ((v >> 8) & 0x000F_000F_000F_000F)

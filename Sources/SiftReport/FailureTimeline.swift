@@ -43,7 +43,7 @@ public final class FailureTimeline: Analysis, @unchecked Sendable {
     /// The look-back: records whole (`whole` > 0, what they hold) or slimmed (0).
     private var recent: [(record: Record, whole: Int)] = []
     private var recentWholeBytes = 0
-    private var open: [Int] = []   // indices into `windows` still collecting
+    private var open: [Int] = [] // indices into `windows` still collecting
 
     public init(context: Double = 10, maxWindows: Int = 20, maxPerWindow: Int = 60, maxBytes: Int = 8 << 20) {
         self.context = context
@@ -53,8 +53,10 @@ public final class FailureTimeline: Analysis, @unchecked Sendable {
     }
 
     /// The fields a timeline shows (`SupportReport.summary(of:)`, seq, id, time), each text cut to 1 KiB.
-    static let shownFields = ["type", "seq", "ts", "id", "level", "label", "message", "name", "method", "url",
-                              "statusCode", "state"]
+    static let shownFields = [
+        "type", "seq", "ts", "id", "level", "label", "message", "name", "method", "url",
+        "statusCode", "state"
+    ]
 
     /// `r` itself when its line is small; else a new record holding only `shownFields` and the error's
     /// description, so a 14 MiB record costs a few KiB here.
@@ -82,7 +84,6 @@ public final class FailureTimeline: Analysis, @unchecked Sendable {
         if let i = head.lastIndex(where: { delimiters.contains($0) }) { return String(head[..<i]) }
         return "…(\(s.utf8.count) bytes cut)"
     }
-
 
     public func beginSession(_ session: SessionContext) {
         recent.removeAll()
@@ -133,8 +134,10 @@ public final class FailureTimeline: Analysis, @unchecked Sendable {
             let cost = before.reduce(record.json.doc.heldBytes) { $0 + $1.json.doc.heldBytes }
             if windows.count < maxWindows && heldBytes + cost <= maxBytes {
                 heldBytes += cost
-                windows.append(Window(input: session.input.path, file: session.file, sessionId: session.sessionId,
-                                      failed: record, records: before + [record], cutShort: lookBackCut))
+                windows.append(
+                    Window(
+                        input: session.input.path, file: session.file, sessionId: session.sessionId,
+                        failed: record, records: before + [record], cutShort: lookBackCut))
                 open.append(windows.count - 1)
             } else {
                 dropped += 1

@@ -30,9 +30,11 @@ public struct SupportReport: Sendable {
     /// `digest`: the requests as `RequestDigest` took them while the sessions ended, when `waterfall`
     /// holds no session (a format that does not print the waterfall document); nil reads them from
     /// `waterfall`.
-    public init(outcome: ReadOutcome, findings: [Finding], waterfall: WaterfallReport, digest: RequestDigest? = nil,
-                correlation: CorrelationReport?, timeline: FailureTimeline, verifySummary: VerifySummary, slowest: Int,
-                redactor: Redactor) {
+    public init(
+        outcome: ReadOutcome, findings: [Finding], waterfall: WaterfallReport, digest: RequestDigest? = nil,
+        correlation: CorrelationReport?, timeline: FailureTimeline, verifySummary: VerifySummary, slowest: Int,
+        redactor: Redactor
+    ) {
         // The outcome's findings are not redacted a second time: `findings` are the ones shown (an
         // export of many sessions has many, and each copy counts).
         var read = outcome
@@ -91,7 +93,8 @@ public struct SupportReport: Sendable {
         }
         var index: [RecordRef: Int] = [:]
         if !shown.isEmpty {
-            for (i, c) in (redactedCorrelation?.value.requests ?? []).enumerated() where shown.contains(c.entry.ref) && index[c.entry.ref] == nil {
+            for (i, c) in (redactedCorrelation?.value.requests ?? []).enumerated()
+            where shown.contains(c.entry.ref) && index[c.entry.ref] == nil {
                 index[c.entry.ref] = i
             }
         }
@@ -104,7 +107,8 @@ public struct SupportReport: Sendable {
     /// slowest that did not fail, and whether the requests name more than one session, from every
     /// session of `waterfall` (`RequestDigest` takes the same as the sessions end).
     static func requests(of waterfall: WaterfallReport, slowest: Int)
-        -> (failed: [WaterfallRequest], failedCount: Int, slowestFailed: WaterfallRequest?, slow: [WaterfallRequest], otherSession: Bool) {
+        -> (failed: [WaterfallRequest], failedCount: Int, slowestFailed: WaterfallRequest?, slow: [WaterfallRequest], otherSession: Bool)
+    {
         let s = scan(waterfall, slowest: slowest)
         return (s.failed, s.failedCount, s.slowestFailed, s.slow, s.otherSession)
     }
@@ -233,8 +237,6 @@ public struct SupportReport: Sendable {
         return multiSession ? SessionSelector.short(r.sessionId) + " " + t : t
     }
 
-
-
     /// `text` (from the export or the logs) redacted.
     public func masked(_ text: Untrusted) -> String { redactor.text(text).value }
 
@@ -277,8 +279,10 @@ public struct SupportReport: Sendable {
     }
 
     /// Rules where the SDK's own contract was broken (a listed name whose value is not `***`).
-    public static let contractRules: Set<RuleID> = [VerifyRule.header.id, VerifyRule.query.id, VerifyRule.bodyField.id,
-                                                    VerifyRule.metadataField.id]
+    public static let contractRules: Set<RuleID> = [
+        VerifyRule.header.id, VerifyRule.query.id, VerifyRule.bodyField.id,
+        VerifyRule.metadataField.id
+    ]
 
     /// One line each: did credentials leak, is the export intact, what failed, what was slow and
     /// why, what the server said. Plain text (renderers escape and style it).
@@ -287,11 +291,13 @@ public struct SupportReport: Sendable {
         let leaks = findings.filter(SupportReport.isLeak)
         // A verdict on what was not read is no verdict: name what was not read, claim nothing for it.
         let unread = outcome.inputs.filter { $0.status != .ok }
-        let unreadText = "\(unread.count) input\(unread.count == 1 ? "" : "s") not read in full ("
+        let unreadText =
+            "\(unread.count) input\(unread.count == 1 ? "" : "s") not read in full ("
             + unread.map { "\($0.path): \($0.errors.first ?? $0.status.rawValue)" }.joined(separator: "; ") + ")"
         // A bound that stopped verify's checks (`verify.bound`): that part was not checked.
         let bounds = findings.filter { $0.ruleID == VerifyRule.bound.id }
-        let boundText = "\(bounds.count) value\(bounds.count == 1 ? "" : "s") not checked in full ("
+        let boundText =
+            "\(bounds.count) value\(bounds.count == 1 ? "" : "s") not checked in full ("
             + bounds.prefix(2).map(\.message).joined(separator: "; ") + (bounds.count > 2 ? "; …" : "") + ")"
         if leaks.isEmpty && !unread.isEmpty {
             lines.append(("credentials", false, "Not checked: \(unreadText); no credential in what was read."))
@@ -303,7 +309,8 @@ public struct SupportReport: Sendable {
             let broken = leaks.filter { SupportReport.contractRules.contains($0.ruleID) }.count
             let worst = leaks.map(\.severity).max() ?? .high
             let prints = Set(leaks.compactMap(\.fingerprint)).count
-            var t = leaks.count == findings.count
+            var t =
+                leaks.count == findings.count
                 ? "\(leaks.count) credential finding\(leaks.count == 1 ? "" : "s") (\(prints) distinct value\(prints == 1 ? "" : "s"), worst \(worst.rawValue)): "
                 : "\(leaks.count) of the \(findings.count) findings \(leaks.count == 1 ? "is a credential" : "are credentials") (\(prints) distinct value\(prints == 1 ? "" : "s"), worst \(worst.rawValue)): "
             t += "\(broken) where the SDK's redaction contract was broken, \(leaks.count - broken) where it is silent"
@@ -314,10 +321,13 @@ public struct SupportReport: Sendable {
         let damage = findings.filter { [.integrity, .archive, .limits].contains($0.family) }
         let records = outcome.totalRecords, sessions = outcome.totalSessions
         if bad.isEmpty && damage.filter({ $0.severity >= .medium }).isEmpty {
-            lines.append(("export", true, "Export intact: \(sessions) session\(sessions == 1 ? "" : "s"), \(records) records, every line read."))
+            lines.append(
+                ("export", true, "Export intact: \(sessions) session\(sessions == 1 ? "" : "s"), \(records) records, every line read."))
         } else {
             var t = ""
-            if !bad.isEmpty { t += "\(bad.count) input\(bad.count == 1 ? "" : "s") not read in full (\(bad.map(\.path).joined(separator: ", "))). " }
+            if !bad.isEmpty {
+                t += "\(bad.count) input\(bad.count == 1 ? "" : "s") not read in full (\(bad.map(\.path).joined(separator: ", "))). "
+            }
             t += "\(damage.count) integrity finding\(damage.count == 1 ? "" : "s"); \(records) record\(records == 1 ? "" : "s") read."
             lines.append(("export", false, t))
         }
@@ -332,26 +342,40 @@ public struct SupportReport: Sendable {
                 if let c = correlated(r), c.status == .clientOnly, logsComplete { s += " (the server never saw it)" }
                 return s
             }
-            lines.append(("failures", false, "\(failedCount) request\(failedCount == 1 ? "" : "s") failed: " + parts.joined(separator: "; ")
-                          + (failedCount > 3 ? "; …" : ".")))
+            lines.append(
+                (
+                    "failures", false,
+                    "\(failedCount) request\(failedCount == 1 ? "" : "s") failed: " + parts.joined(separator: "; ")
+                        + (failedCount > 3 ? "; …" : ".")
+                ))
         }
         if let top = ((slowestFailed.map { [$0] } ?? []) + slow).max(by: { $0.elapsedMs < $1.elapsedMs }), top.elapsedMs > 0 {
-            lines.append(("slowest", top.elapsedMs < 1000, "Slowest: \(multiSession ? SessionSelector.short(top.sessionId) + " " : "")\(top.shortTitle) took \(Human.duration(ms: top.elapsedMs)); \(whyText(top))."))
+            lines.append(
+                (
+                    "slowest", top.elapsedMs < 1000,
+                    "Slowest: \(multiSession ? SessionSelector.short(top.sessionId) + " " : "")\(top.shortTitle) took \(Human.duration(ms: top.elapsedMs)); \(whyText(top))."
+                ))
         }
         if let c = correlation, !logsComplete {
             // An unread log could hold any request's lines: no claim about what the server did not see.
             let errors = c.logs.allErrors
             let n = c.requests.count
             let matched = c.count(.matched) + c.count(.idMismatch)
-            lines.append(("server", false, "Not checked: \(errors.count) log problem\(errors.count == 1 ? "" : "s") (\(errors.prefix(3).joined(separator: "; "))\(errors.count > 3 ? "; …" : "")); "
-                          + "the logs that were read show \(matched) of \(n) request\(n == 1 ? "" : "s") with a request id."))
+            lines.append(
+                (
+                    "server", false,
+                    "Not checked: \(errors.count) log problem\(errors.count == 1 ? "" : "s") (\(errors.prefix(3).joined(separator: "; "))\(errors.count > 3 ? "; …" : "")); "
+                        + "the logs that were read show \(matched) of \(n) request\(n == 1 ? "" : "s") with a request id."
+                ))
         } else if let c = correlation {
             let n = c.requests.count
             let matched = c.count(.matched) + c.count(.idMismatch)
             var t = "The server logs show \(matched) of \(n) request\(n == 1 ? "" : "s") with a request id"
             if let s = c.clockSkew.seconds { t += "; " + ClockSkew.words(s) }
             if c.count(.clientOnly) > 0 { t += "; \(c.count(.clientOnly)) never reached it (or the logs don't cover them)" }
-            if c.count(.idMismatch) > 0 { t += "; \(c.count(.idMismatch)) id\(c.count(.idMismatch) == 1 ? " was" : "s were") rewritten on the way" }
+            if c.count(.idMismatch) > 0 {
+                t += "; \(c.count(.idMismatch)) id\(c.count(.idMismatch) == 1 ? " was" : "s were") rewritten on the way"
+            }
             let others = c.serverOnly.withUserId
             if !others.isEmpty {
                 t += "; \(others.count) other request\(others.count == 1 ? "" : "s") of this user reached the server from elsewhere: "
@@ -402,9 +426,12 @@ public struct SupportReport: Sendable {
         if let c = correlated(r), let server = c.serverMs, let wait = c.waitingMs {
             let network = c.networkMs ?? max(0, wait - server)
             let who = server >= network ? "the backend" : "the network"
-            why += "; \(who): server \(Human.duration(ms: server)) of \(Human.duration(ms: wait)) waiting, network and queueing \(Human.duration(ms: network))"
+            why +=
+                "; \(who): server \(Human.duration(ms: server)) of \(Human.duration(ms: wait)) waiting, network and queueing \(Human.duration(ms: network))"
         } else if let c = correlated(r), c.status == .clientOnly {
-            why += logsComplete ? "; no server line: it never reached the server, or the logs don't cover it"
+            why +=
+                logsComplete
+                ? "; no server line: it never reached the server, or the logs don't cover it"
                 : "; no server line in the logs that were read (some could not be read)"
         }
         return why
@@ -423,7 +450,7 @@ public struct SupportReport: Sendable {
     /// The glyphs of `bar(_:)`, and what each means (the legend under every bar).
     public static let barGlyphs: [(Character, String)] = [
         ("-", "blocked"), ("d", "DNS"), ("t", "TCP"), ("s", "TLS"), ("^", "request"), ("=", "waiting"), ("#", "download"),
-        ("x", "no response (timed out or failed)"), ("~", "no phases known"),
+        ("x", "no response (timed out or failed)"), ("~", "no phases known")
     ]
 
     /// `legend: - blocked  d DNS  …`.
@@ -440,7 +467,9 @@ public struct SupportReport: Sendable {
         let rest = noResponse ? max(0, r.elapsedMs - phases) : 0
         let total = phases + rest
         guard total > 0, total.isFinite else { return String(repeating: noResponse ? "x" : "~", count: max(1, width / 4)) }
-        let glyph: [WaterfallPhase: Character] = [.blocked: "-", .dns: "d", .tcp: "t", .tls: "s", .request: "^", .waiting: "=", .download: "#"]
+        let glyph: [WaterfallPhase: Character] = [
+            .blocked: "-", .dns: "d", .tcp: "t", .tls: "s", .request: "^", .waiting: "=", .download: "#"
+        ]
         var out = ""
         for p in WaterfallPhase.allCases {
             guard let v = sums[p], v > 0 else { continue }
@@ -474,7 +503,8 @@ public struct SupportReport: Sendable {
         var out: [FailureWindow] = []
         for w in windows {
             if var last = out.last, last.input == w.input, last.file == w.file,
-               let end = last.records.last?.line, let start = w.records.first?.line, start <= end {
+                let end = last.records.last?.line, let start = w.records.first?.line, start <= end
+            {
                 last.failures.append(w.failed)
                 last.records += w.records.filter { $0.line > end }
                 out[out.count - 1] = last

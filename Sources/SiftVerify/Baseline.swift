@@ -44,7 +44,11 @@ public struct Baseline: Sendable, Equatable {
             let e = Entry(rule: f.rule, fingerprint: f.fingerprint, location: f.location, sessionId: f.sessionId)
             if seen.insert(e.key).inserted { out.append(e) }
         }
-        out.sort { ($0.rule, $0.fingerprint ?? "", $0.location ?? "", $0.sessionId ?? "") < ($1.rule, $1.fingerprint ?? "", $1.location ?? "", $1.sessionId ?? "") }
+        out.sort {
+            ($0.rule, $0.fingerprint ?? "", $0.location ?? "", $0.sessionId ?? "") < (
+                $1.rule, $1.fingerprint ?? "", $1.location ?? "", $1.sessionId ?? ""
+            )
+        }
         entries = out
     }
 
@@ -100,8 +104,10 @@ public struct Baseline: Sendable, Equatable {
         var out: [Entry] = []
         for (i, e) in list.elements.enumerated() {
             guard let rule = e["rule"]?.string else { throw .invalidFile(path, "entry \(i + 1) has no 'rule'") }
-            out.append(Entry(rule: rule, fingerprint: e["fingerprint"]?.string, location: e["location"]?.string,
-                             sessionId: e["sessionId"]?.string))
+            out.append(
+                Entry(
+                    rule: rule, fingerprint: e["fingerprint"]?.string, location: e["location"]?.string,
+                    sessionId: e["sessionId"]?.string))
         }
         return Baseline(entries: out)
     }

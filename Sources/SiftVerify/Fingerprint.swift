@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Foundation
 import SiftArchive
@@ -81,7 +81,8 @@ public enum FingerprintKey {
         }
         guard out.count >= 16 else { throw .invalidFile(path, "the fingerprint key is shorter than 16 bytes") }
         guard Set(out).count >= 8 else {
-            throw .invalidFile(path, "the fingerprint key is not random (\(Set(out).count) distinct bytes); delete it and let --write-baseline make one")
+            throw .invalidFile(
+                path, "the fingerprint key is not random (\(Set(out).count) distinct bytes); delete it and let --write-baseline make one")
         }
         return out
     }

@@ -40,8 +40,10 @@ public final class SecretHitFinder: @unchecked Sendable {
         // A record mapped from input that held a name twice (a HAR entry) carries each copy mapped
         // (as many as the budget of later copies let the reader map; the rest are a bound).
         if record.duplicateNames.contains(where: { $0.checked < $0.count }) {
-            all.append(RawHit(rule: VerifyRule.bound.id, severity: .high, location: "record", value: "",
-                              message: "copies of a repeated name were not checked", bound: true))
+            all.append(
+                RawHit(
+                    rule: VerifyRule.bound.id, severity: .high, location: "record", value: "",
+                    message: "copies of a repeated name were not checked", bound: true))
         }
         for copy in record.copies {
             worker.scan(Record(line: record.line, json: copy), refs: &refs)

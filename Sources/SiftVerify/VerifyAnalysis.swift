@@ -31,11 +31,14 @@ final class SessionPlace: Sendable {
         self.blobsAvailable = blobsAvailable
     }
 
-    func finding(_ rule: RuleID, _ severity: Severity, at record: (line: Int?, seq: Int?, id: String?), location: String,
-                 message: String, preview: String?, fingerprint: String?) -> Finding {
-        Finding(rule: rule, severity: severity, input: input, file: file, sessionId: sessionId, seq: record.seq,
-                line: record.line, recordId: record.id, location: location, message: message, preview: preview,
-                fingerprint: fingerprint)
+    func finding(
+        _ rule: RuleID, _ severity: Severity, at record: (line: Int?, seq: Int?, id: String?), location: String,
+        message: String, preview: String?, fingerprint: String?
+    ) -> Finding {
+        Finding(
+            rule: rule, severity: severity, input: input, file: file, sessionId: sessionId, seq: record.seq,
+            line: record.line, recordId: record.id, location: location, message: message, preview: preview,
+            fingerprint: fingerprint)
     }
 }
 
@@ -380,16 +383,22 @@ final class VerifyWorker: @unchecked Sendable {
             // Mapped from input that held a name twice (a HAR entry): each copy was mapped on its own.
             var all = scanner.hits
             for d in record.duplicateNames {
-                let checked = d.checked >= d.count ? "every copy was checked"
+                let checked =
+                    d.checked >= d.count
+                    ? "every copy was checked"
                     : d.checked <= 1 ? "only the first copy was checked" : "the first \(d.checked) copies were checked"
-                all.append(RawHit(rule: VerifyRule.duplicateKey.id, severity: .high, location: d.place,
-                                  value: "", message: "the name '\(clipName(d.name))' appears \(d.count) times in one object; \(checked)",
-                                  bound: true))
+                all.append(
+                    RawHit(
+                        rule: VerifyRule.duplicateKey.id, severity: .high, location: d.place,
+                        value: "", message: "the name '\(clipName(d.name))' appears \(d.count) times in one object; \(checked)",
+                        bound: true))
                 if d.checked < d.count {
-                    all.append(RawHit(rule: VerifyRule.bound.id, severity: .high, location: d.place, value: "",
-                                      message: "copies of '\(clipName(d.name))' past the first \(d.checked) were not checked: each later copy is the "
-                                          + "whole entry checked again, up to \(JSONDocument.laterCopyBudget >> 20) MiB and 63 times an entry",
-                                      bound: true))
+                    all.append(
+                        RawHit(
+                            rule: VerifyRule.bound.id, severity: .high, location: d.place, value: "",
+                            message: "copies of '\(clipName(d.name))' past the first \(d.checked) were not checked: each later copy is the "
+                                + "whole entry checked again, up to \(JSONDocument.laterCopyBudget >> 20) MiB and 63 times an entry",
+                            bound: true))
                 }
             }
             for copy in record.copies {
@@ -403,9 +412,11 @@ final class VerifyWorker: @unchecked Sendable {
         emit(session, line: record.line, seq: record.seq, recordId: record.id)
         if !refs.isEmpty && session.blobsAvailable {
             for hex in Set(refs) {
-                out.blobRefs.append(BlobRef(key: VerifyWorker.blobKey(session.input, session.root, hex), input: session.input,
-                                        file: session.file, sessionId: session.sessionId, seq: record.seq, line: record.line,
-                                        recordId: record.id))
+                out.blobRefs.append(
+                    BlobRef(
+                        key: VerifyWorker.blobKey(session.input, session.root, hex), input: session.input,
+                        file: session.file, sessionId: session.sessionId, seq: record.seq, line: record.line,
+                        recordId: record.id))
             }
         }
     }
@@ -423,19 +434,25 @@ final class VerifyWorker: @unchecked Sendable {
             let whole = d.distinct.count <= checked + 1
             let alike = d.distinct.count < n ? ", \(d.distinct.count) values written differently" : ""
             if !whole { unchecked.append("'\(clipName(d.name))' (\(n) copies\(alike))") }
-            let firstCopies = d.distinct.count < n ? "the copies holding its first \(checked + 1) values were"
+            let firstCopies =
+                d.distinct.count < n
+                ? "the copies holding its first \(checked + 1) values were"
                 : checked == 0 ? "only the first copy was" : "the first \(checked + 1) copies were"
-            hits.append(RawHit(rule: VerifyRule.duplicateKey.id, severity: .high, location: "record", value: "",
-                               message: "the name '\(clipName(d.name))' appears \(n) times in one object; "
-                                   + (whole ? "every copy was checked" : "\(firstCopies) checked"),
-                               bound: true))
+            hits.append(
+                RawHit(
+                    rule: VerifyRule.duplicateKey.id, severity: .high, location: "record", value: "",
+                    message: "the name '\(clipName(d.name))' appears \(n) times in one object; "
+                        + (whole ? "every copy was checked" : "\(firstCopies) checked"),
+                    bound: true))
         }
         if !unchecked.isEmpty {
             let names = unchecked.prefix(3).joined(separator: ", ") + (unchecked.count > 3 ? " and \(unchecked.count - 3) more names" : "")
-            hits.append(RawHit(rule: VerifyRule.bound.id, severity: .high, location: "record", value: "",
-                               message: "copies of \(names) past the first \(checked + 1) were not checked: each later copy is the whole "
-                                   + "record checked again, up to \(JSONDocument.laterCopyBudget >> 20) MiB and 63 times a record",
-                               bound: true))
+            hits.append(
+                RawHit(
+                    rule: VerifyRule.bound.id, severity: .high, location: "record", value: "",
+                    message: "copies of \(names) past the first \(checked + 1) were not checked: each later copy is the whole "
+                        + "record checked again, up to \(JSONDocument.laterCopyBudget >> 20) MiB and 63 times a record",
+                    bound: true))
         }
         return hits
     }
@@ -469,8 +486,9 @@ final class VerifyWorker: @unchecked Sendable {
         for part in parts {
             scanner.hits.removeAll(keepingCapacity: true)
             scanner.rawText(Array(part.name.utf8), location: part.isFolder ? "folder name" : "file name")
-            let at = SessionPlace(input: place.input, file: SessionContext.heldName(part.path), root: place.root, sessionId: nil,
-                                  blobsAvailable: place.blobsAvailable)
+            let at = SessionPlace(
+                input: place.input, file: SessionContext.heldName(part.path), root: place.root, sessionId: nil,
+                blobsAvailable: place.blobsAvailable)
             emit(at, line: nil, seq: nil, recordId: nil)
         }
     }
@@ -484,16 +502,21 @@ final class VerifyWorker: @unchecked Sendable {
         for h in scanner.hits {
             if h.bound {
                 guard seen.insert(h.rule.id + "\u{0}" + h.location + "\u{0}" + h.message).inserted else { continue }
-                out.findings.append(session.finding(h.rule, h.severity, at: (line, seq, recordId), location: h.location,
-                                                    message: h.message, preview: nil, fingerprint: nil))
+                out.findings.append(
+                    session.finding(
+                        h.rule, h.severity, at: (line, seq, recordId), location: h.location,
+                        message: h.message, preview: nil, fingerprint: nil))
                 continue
             }
-            let fp = Fingerprint.of(h.value, rule: h.rule, place: (session.sessionId ?? session.file) + "\u{0}" + h.location,
-                                    key: config.fingerprintKey)
+            let fp = Fingerprint.of(
+                h.value, rule: h.rule, place: (session.sessionId ?? session.file) + "\u{0}" + h.location,
+                key: config.fingerprintKey)
             guard seen.insert(h.rule.id + "\u{0}" + h.location + "\u{0}" + fp).inserted else { continue }
             if keepValues && !h.value.isEmpty { out.values.append(h.value) }
-            out.findings.append(session.finding(h.rule, h.severity, at: (line, seq, recordId), location: h.location,
-                                                message: h.message, preview: SecretMask.preview(h.value), fingerprint: fp))
+            out.findings.append(
+                session.finding(
+                    h.rule, h.severity, at: (line, seq, recordId), location: h.location,
+                    message: h.message, preview: SecretMask.preview(h.value), fingerprint: fp))
         }
         scanner.hits.removeAll(keepingCapacity: true)
     }
@@ -532,12 +555,15 @@ final class VerifyWorker: @unchecked Sendable {
         var hits: [BlobHit] = []
         for h in scanner.hits {
             if h.bound {
-                hits.append(BlobHit(rule: h.rule, severity: h.severity, location: h.location, message: h.message, preview: nil, fingerprint: nil))
+                hits.append(
+                    BlobHit(rule: h.rule, severity: h.severity, location: h.location, message: h.message, preview: nil, fingerprint: nil))
                 continue
             }
             let fp = Fingerprint.of(h.value, rule: h.rule, place: blob.root + "\u{0}" + h.location, key: config.fingerprintKey)
-            hits.append(BlobHit(rule: h.rule, severity: h.severity, location: h.location, message: h.message,
-                                preview: SecretMask.preview(h.value), fingerprint: fp))
+            hits.append(
+                BlobHit(
+                    rule: h.rule, severity: h.severity, location: h.location, message: h.message,
+                    preview: SecretMask.preview(h.value), fingerprint: fp))
         }
         scanner.hits.removeAll(keepingCapacity: true)
         out.blobs.append(BlobResult(key: key, input: blob.input, file: blob.file, bytes: Int64(blob.bytes.count), hits: hits))
@@ -559,18 +585,22 @@ final class VerifyWorker: @unchecked Sendable {
             guard let hits = blobHits[ref.key] else { continue }
             referenced.insert(ref.key)
             for h in hits {
-                add(Finding(rule: h.rule, severity: h.severity, input: ref.input, file: ref.file, sessionId: ref.sessionId,
-                            seq: ref.seq, line: ref.line, recordId: ref.recordId, location: h.location,
-                            message: h.message + " (in a blob this record references)",
-                            preview: h.preview, fingerprint: h.fingerprint), to: &out)
+                add(
+                    Finding(
+                        rule: h.rule, severity: h.severity, input: ref.input, file: ref.file, sessionId: ref.sessionId,
+                        seq: ref.seq, line: ref.line, recordId: ref.recordId, location: h.location,
+                        message: h.message + " (in a blob this record references)",
+                        preview: h.preview, fingerprint: h.fingerprint), to: &out)
             }
         }
         for (key, hits) in blobHits where !referenced.contains(key) && !hits.isEmpty {
             let where_ = blobFiles[key]
             for h in hits {
-                add(Finding(rule: h.rule, severity: h.severity, input: where_?.input ?? "", file: where_?.file,
-                            location: h.location, message: h.message + " (in a blob no record references)",
-                            preview: h.preview, fingerprint: h.fingerprint), to: &out)
+                add(
+                    Finding(
+                        rule: h.rule, severity: h.severity, input: where_?.input ?? "", file: where_?.file,
+                        location: h.location, message: h.message + " (in a blob no record references)",
+                        preview: h.preview, fingerprint: h.fingerprint), to: &out)
             }
         }
         return out.findings.sorted(by: Finding.reportOrder)
@@ -782,8 +812,9 @@ final class VerifyWorker: @unchecked Sendable {
                 scanner.freeText(v, location: "log.message")
             } else if field == .metadata {
                 var loc = Loc("log.metadata", jsonPath: true)
-                scanner.walk(v, &loc, names: scanner.bodyNames, rule: VerifyRule.metadataField.id, what: "log metadata key",
-                             listed: false, hints: [])
+                scanner.walk(
+                    v, &loc, names: scanner.bodyNames, rule: VerifyRule.metadataField.id, what: "log metadata key",
+                    listed: false, hints: [])
             } else if field == .error {
                 error(v)
             } else {
@@ -798,8 +829,9 @@ final class VerifyWorker: @unchecked Sendable {
                 scanner.plainField(v, name: key)
             } else if key.stringEquals("attributes") {
                 var loc = Loc("event.attributes", jsonPath: true)
-                scanner.walk(v, &loc, names: scanner.bodyNames, rule: VerifyRule.metadataField.id, what: "event attribute",
-                             listed: false, hints: [])
+                scanner.walk(
+                    v, &loc, names: scanner.bodyNames, rule: VerifyRule.metadataField.id, what: "event attribute",
+                    listed: false, hints: [])
             } else {
                 genericValue(v, name: key)
             }
@@ -816,8 +848,9 @@ final class VerifyWorker: @unchecked Sendable {
                     scanner.withStringBytes(v) { scanner.content($0, contentType: nil, location: "frame.body", depth: 0) }
                 } else {
                     var loc = Loc("frame.body", jsonPath: true)
-                    scanner.walk(v, &loc, names: scanner.bodyNames, rule: VerifyRule.bodyField.id, what: "frame body field",
-                                 listed: false, hints: [])
+                    scanner.walk(
+                        v, &loc, names: scanner.bodyNames, rule: VerifyRule.bodyField.id, what: "frame body field",
+                        listed: false, hints: [])
                 }
             } else {
                 genericValue(v, name: key)

@@ -19,8 +19,10 @@ public struct VerifyConfig: Sendable, Equatable {
     /// The fingerprint key (see `Fingerprint`): guessable values are fingerprinted with it.
     public var fingerprintKey: [UInt8]? = nil
 
-    public init(extraHeaders: [String] = [], extraQuery: [String] = [], extraBody: [String] = [],
-                disabledDetectors: Set<String> = [], allowFingerprints: Set<String> = []) {
+    public init(
+        extraHeaders: [String] = [], extraQuery: [String] = [], extraBody: [String] = [],
+        disabledDetectors: Set<String> = [], allowFingerprints: Set<String> = []
+    ) {
         self.extraHeaders = extraHeaders
         self.extraQuery = extraQuery
         self.extraBody = extraBody

@@ -1,9 +1,9 @@
 import SiftArchive
 import SiftCore
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Verify's checks as the output layer's `SecretDetector`: the `Redactor` runs them over each text
@@ -22,8 +22,10 @@ public final class VerifyTextDetector: SecretDetector, @unchecked Sendable {
 
     /// `idShortcut` false: every text is scanned, request and record ids too (the tests compare both ways).
     init(config: VerifyConfig, idShortcut: Bool) {
-        scanner = ContentScanner(config: VerifyConfig(extraHeaders: config.extraHeaders, extraQuery: config.extraQuery,
-                                                      extraBody: config.extraBody))
+        scanner = ContentScanner(
+            config: VerifyConfig(
+                extraHeaders: config.extraHeaders, extraQuery: config.extraQuery,
+                extraBody: config.extraBody))
         self.idShortcut = idShortcut
     }
 
@@ -57,7 +59,7 @@ public final class VerifyTextDetector: SecretDetector, @unchecked Sendable {
                 var i = 0
                 while i < b.count && ByteSet.space.contains(b[i]) { i += 1 }
                 let structured = i < b.count && (b[i] == UInt8(ascii: "{") || b[i] == UInt8(ascii: "["))
-                let gzip = b.count >= 2 && b[0] == 0x1F && b[1] == 0x8B   // `Sniff.isGzip`, without the generic call
+                let gzip = b.count >= 2 && b[0] == 0x1F && b[1] == 0x8B // `Sniff.isGzip`, without the generic call
                 if structured || VerifyTextDetector.holds(b, UInt8(ascii: "=")) || gzip {
                     scanner.content(b, contentType: nil, location: "", depth: 0)
                 }
@@ -118,8 +120,10 @@ public final class VerifyTextDetector: SecretDetector, @unchecked Sendable {
                 var x = w + 1
                 while x < n && !Self.valueStops.contains(b[x]) { x += 1 }
                 if x - (w + 1) >= 4 { out.append(String(decoding: UnsafeBufferPointer(rebasing: b[(w + 1)..<x]), as: UTF8.self)) }
-            } else if w - v >= 4 && first != "***" && !(ContractNames.normalise(String(decoding: name, as: UTF8.self)) == "code"
-                                                        && first.allSatisfy(\.isNumber)) {
+            } else if w - v >= 4 && first != "***"
+                && !(ContractNames.normalise(String(decoding: name, as: UTF8.self)) == "code"
+                    && first.allSatisfy(\.isNumber))
+            {
                 out.append(first)
             }
             i = max(w, i + 1)

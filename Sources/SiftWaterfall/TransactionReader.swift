@@ -9,8 +9,10 @@ import SiftCore
 /// names wins. Both paths give the same result (a test holds them equal).
 public enum TransactionReader {
     /// Member names the waterfall reads, after the eleven timestamps (ids 0…10): ids 11…20.
-    static let otherNames = ["reusedConnection", "fetchType", "networkProtocol", "remoteAddress", "remotePort",
-                             "tlsVersion", "statusCode", "url", "requestBodyBytes", "responseBodyBytes"]
+    static let otherNames = [
+        "reusedConnection", "fetchType", "networkProtocol", "remoteAddress", "remotePort",
+        "tlsVersion", "statusCode", "url", "requestBodyBytes", "responseBodyBytes"
+    ]
 
     /// The transaction, by the fast path when it can.
     public static func read(_ tx: JSONValue, index: Int, maxLen: Int, pool: StringPool? = nil) -> WaterfallTransaction {
@@ -28,8 +30,9 @@ public enum TransactionReader {
             case .value(let v): times.set(k, v)
             }
         }
-        var t = WaterfallTransaction(index: index, times: times, reusedConnection: tx["reusedConnection"]?.bool,
-                                     fetchType: WaterfallJSON.string(tx["fetchType"], max: 64, pool: pool))
+        var t = WaterfallTransaction(
+            index: index, times: times, reusedConnection: tx["reusedConnection"]?.bool,
+            fetchType: WaterfallJSON.string(tx["fetchType"], max: 64, pool: pool))
         t.anomalies = unreadable + t.anomalies
         t.networkProtocol = WaterfallJSON.string(tx["networkProtocol"], max: 64, pool: pool)
         t.remoteAddress = WaterfallJSON.string(tx["remoteAddress"], max: 256, pool: pool)

@@ -99,7 +99,9 @@ public final class WaterfallCollector {
     /// parsed here.
     public func add(_ record: Record, parsed: consuming Parsed? = nil) {
         let b: Builder
-        if let c = current { b = c } else {
+        if let c = current {
+            b = c
+        } else {
             b = Builder(input: "-", file: "-", sessionId: nil)
             current = b
         }
@@ -124,8 +126,9 @@ public final class WaterfallCollector {
             b.pendingById.remove(at: at)
         }
         if request.state == "pending" {
-            let f = WaterfallCollector.finding(WaterfallRule.pending, b.place, request, location: "state",
-                                               message: "request still pending at the end of the session: the app was killed, hung, or the session ended mid-flight")
+            let f = WaterfallCollector.finding(
+                WaterfallRule.pending, b.place, request, location: "state",
+                message: "request still pending at the end of the session: the app was killed, hung, or the session ended mid-flight")
             if let id = request.recordId { b.pendingById[id] = f } else { b.pendingWithoutId.append(f) }
         }
         // The next append may move the session's requests to a buffer twice the size.
@@ -184,9 +187,11 @@ public final class WaterfallCollector {
         for i in b.requests.indices where b.requests[i].sessionId == nil { b.requests[i].sessionId = b.sessionId }
         for f in b.findings { tally.append(f) }
         for (rule, (severity, n)) in b.suppressed.sorted(by: { $0.key.id < $1.key.id }) {
-            tally.append(Finding(rule: rule, severity: severity, input: b.input, file: b.file,
-                                 sessionId: b.sessionId,
-                                 message: "\(n) more \(rule.id) findings in this session were not listed"), counting: n)
+            tally.append(
+                Finding(
+                    rule: rule, severity: severity, input: b.input, file: b.file,
+                    sessionId: b.sessionId,
+                    message: "\(n) more \(rule.id) findings in this session were not listed"), counting: n)
         }
         // The finished session's requests at their size, not the growing buffer's.
         if b.requests.capacity > b.requests.count + b.requests.count / 16 {
@@ -199,8 +204,9 @@ public final class WaterfallCollector {
             return
         }
         listedSessions += 1
-        let session = WaterfallSession(input: b.input, file: b.file, sessionId: b.sessionId, launchedAt: b.launchedAt,
-                                       originUs: originUs, originSource: source, requests: b.requests)
+        let session = WaterfallSession(
+            input: b.input, file: b.file, sessionId: b.sessionId, launchedAt: b.launchedAt,
+            originUs: originUs, originSource: source, requests: b.requests)
         if let sink = sessionSink { sink(session) } else { sessions.append(session) }
     }
 
@@ -216,14 +222,22 @@ public final class WaterfallCollector {
         if current != nil { endSession(sessionId: nil, launchedAt: nil) }
         var out = findings
         if droppedRequests > 0 {
-            let bound = droppedByCount ? "the limit of \(limits.maxRequests)"
+            let bound =
+                droppedByCount
+                ? "the limit of \(limits.maxRequests)"
                 : "the waterfall's memory bound (\(Human.bytes(limits.maxBytes)) of requests)"
-            out.append(Finding(rule: WaterfallRule.limit.id, severity: .info, input: limitInput ?? "-",
-                               message: "\(droppedRequests) network records beyond \(bound) were checked but not kept for the waterfall"))
+            out.append(
+                Finding(
+                    rule: WaterfallRule.limit.id, severity: .info, input: limitInput ?? "-",
+                    message: "\(droppedRequests) network records beyond \(bound) were checked but not kept for the waterfall"))
         }
         if unlistedSessions > 0 {
-            out.append(Finding(rule: WaterfallRule.limit.id, severity: .info, input: unlistedInput ?? "-",
-                               message: "\(unlistedSessions) sessions beyond the limit of \(limits.maxSessions) (\(unlistedRequests) network records) were read and checked but not listed in the waterfall"))
+            out.append(
+                Finding(
+                    rule: WaterfallRule.limit.id, severity: .info, input: unlistedInput ?? "-",
+                    message:
+                        "\(unlistedSessions) sessions beyond the limit of \(limits.maxSessions) (\(unlistedRequests) network records) were read and checked but not listed in the waterfall"
+                ))
         }
         return out
     }
@@ -288,8 +302,9 @@ public final class WaterfallCollector {
     }
 
     private static func finding(_ rule: WaterfallRule, _ b: Place, _ r: WaterfallRequest, location: String?, message: String) -> Finding {
-        Finding(rule: rule.id, severity: rule.severity, input: b.input, file: b.file, sessionId: b.sessionId,
-                seq: r.seq, line: r.line, recordId: r.recordId, location: location, message: message)
+        Finding(
+            rule: rule.id, severity: rule.severity, input: b.input, file: b.file, sessionId: b.sessionId,
+            seq: r.seq, line: r.line, recordId: r.recordId, location: location, message: message)
     }
 
     /// Rebuilds one network record read at `b`, its texts through `pool` (one per thread); returns
@@ -376,8 +391,10 @@ public final class WaterfallCollector {
                     }
                     var x = TransactionReader.read(t, tx, index: index, maxLen: maxLen, pool: pool)
                     if let prev = r.transactions.last, let pe = prev.endUs, let s = x.startUs,
-                       Double(pe - s) / 1000 > WaterfallRule.transactionOverlapToleranceMs {
-                        x.anomalies.append("transaction \(index + 1) starts \(Human.duration(ms: Double(pe - s) / 1000)) before transaction \(index) ends")
+                        Double(pe - s) / 1000 > WaterfallRule.transactionOverlapToleranceMs
+                    {
+                        x.anomalies.append(
+                            "transaction \(index + 1) starts \(Human.duration(ms: Double(pe - s) / 1000)) before transaction \(index) ends")
                     }
                     if !x.anomalies.isEmpty {
                         txLocations.insert(index)
@@ -398,7 +415,8 @@ public final class WaterfallCollector {
                 }
             }
             if metricsSpanMs == nil, let s = r.transactions.compactMap(\.startUs).min(),
-               let e = r.transactions.compactMap(\.endUs).max(), e >= s {
+                let e = r.transactions.compactMap(\.endUs).max(), e >= s
+            {
                 metricsSpanMs = Double(e - s) / 1000
             }
             r.totalMs = metricsSpanMs
@@ -417,24 +435,34 @@ public final class WaterfallCollector {
         if !anomalies.isEmpty {
             let shown = anomalies.prefix(3).joined(separator: "; ")
             let more = anomalies.count > 3 ? " (and \(anomalies.count - 3) more)" : ""
-            notes.append(WaterfallCollector.finding(WaterfallRule.clockAnomaly, b, r, location: anomalyLocation,
-                                 message: "timing cannot be trusted: \(shown)\(more)"))
+            notes.append(
+                WaterfallCollector.finding(
+                    WaterfallRule.clockAnomaly, b, r, location: anomalyLocation,
+                    message: "timing cannot be trusted: \(shown)\(more)"))
         }
         if let d = r.durationMs, let m = metricsSpanMs, r.state != "pending" {
             let tolerance = max(WaterfallRule.mismatchFloorMs, WaterfallRule.mismatchFraction * max(d, m))
             if abs(d - m) > tolerance {
-                notes.append(WaterfallCollector.finding(WaterfallRule.durationMismatch, b, r, location: "duration",
-                                     message: "record duration \(Human.duration(ms: d)) but the metrics span \(Human.duration(ms: m)) (off by \(Human.duration(ms: abs(d - m))), tolerance \(Human.duration(ms: tolerance)))"))
+                notes.append(
+                    WaterfallCollector.finding(
+                        WaterfallRule.durationMismatch, b, r, location: "duration",
+                        message:
+                            "record duration \(Human.duration(ms: d)) but the metrics span \(Human.duration(ms: m)) (off by \(Human.duration(ms: abs(d - m))), tolerance \(Human.duration(ms: tolerance)))"
+                    ))
             }
         }
         let needsMetrics = r.kind == nil || r.kind == "http" || r.kind == "upload" || r.kind == "download"
         if needsMetrics && r.state != "pending" {
             if !r.hasMetrics {
-                notes.append(WaterfallCollector.finding(WaterfallRule.missingMetrics, b, r, location: "metrics",
-                                     message: "\(r.kind ?? "network") record without metrics: only its total duration is known"))
+                notes.append(
+                    WaterfallCollector.finding(
+                        WaterfallRule.missingMetrics, b, r, location: "metrics",
+                        message: "\(r.kind ?? "network") record without metrics: only its total duration is known"))
             } else if r.transactions.isEmpty {
-                notes.append(WaterfallCollector.finding(WaterfallRule.missingMetrics, b, r, location: "metrics.transactions",
-                                     message: "metrics without any transaction: no phase can be rebuilt"))
+                notes.append(
+                    WaterfallCollector.finding(
+                        WaterfallRule.missingMetrics, b, r, location: "metrics.transactions",
+                        message: "metrics without any transaction: no phase can be rebuilt"))
             }
         }
         // Moved out, not copied (`r` is captured by the reading closures above).
@@ -492,27 +520,32 @@ public final class WaterfallAnalysis: Analysis {
     /// record on the reader's thread.
     /// `sessionsTo`: each finished session is handed to it, in order, as it ends (on whichever
     /// thread files it, one call at a time), and none is kept (`WaterfallCollector.sessionSink`).
-    public init(limits: WaterfallLimits = WaterfallLimits(), parallel: Bool = true,
-                sessionsTo sink: (@Sendable (WaterfallSession) -> Void)? = nil) {
+    public init(
+        limits: WaterfallLimits = WaterfallLimits(), parallel: Bool = true,
+        sessionsTo sink: (@Sendable (WaterfallSession) -> Void)? = nil
+    ) {
         collector = WaterfallCollector(limits: limits)
         collector.sessionSink = sink
         let n = parallel ? min(WaterfallAnalysis.maxWorkers, ReadWorkers.count) : 1
         let collector = collector, limits = limits
-        workers = n < 2 ? nil : OrderedWorkers(
-            lanes: n, label: "pbsift.waterfall", budget: ByteBudget(limit: WaterfallAnalysis.budgetLimit),
-            batchBytes: WaterfallAnalysis.batchBytesLimit, batchCount: WaterfallAnalysis.batchCountLimit,
-            release: .whenApplied, makeState: { _ in StringPool() },
-            work: { events, pool in
-                var parsed = [WaterfallCollector.Parsed?](repeating: nil, count: events.count)
-                for (k, e) in events.enumerated() {
-                    if case .network(let r, let at) = e { parsed[k] = WaterfallCollector.parse(r, at: at, limits: limits, pool: pool) }
-                }
-                return Filed(events: events, parsed: parsed)
-            },
-            apply: { filed in
-                var f = filed
-                WaterfallAnalysis.file(f.events, &f.parsed, into: collector)
-            })
+        workers =
+            n < 2
+            ? nil
+            : OrderedWorkers(
+                lanes: n, label: "pbsift.waterfall", budget: ByteBudget(limit: WaterfallAnalysis.budgetLimit),
+                batchBytes: WaterfallAnalysis.batchBytesLimit, batchCount: WaterfallAnalysis.batchCountLimit,
+                release: .whenApplied, makeState: { _ in StringPool() },
+                work: { events, pool in
+                    var parsed = [WaterfallCollector.Parsed?](repeating: nil, count: events.count)
+                    for (k, e) in events.enumerated() {
+                        if case .network(let r, let at) = e { parsed[k] = WaterfallCollector.parse(r, at: at, limits: limits, pool: pool) }
+                    }
+                    return Filed(events: events, parsed: parsed)
+                },
+                apply: { filed in
+                    var f = filed
+                    WaterfallAnalysis.file(f.events, &f.parsed, into: collector)
+                })
     }
 
     /// Sessions finished so far, with their requests.

@@ -15,8 +15,10 @@ public struct WaterfallFilter: Sendable, Equatable {
     public var source: String?
 
     /// A filter; nil criteria are not applied.
-    public init(request: String? = nil, slowest: Int? = nil, minDurationMs: Double? = nil, category: String? = nil,
-                source: String? = nil) {
+    public init(
+        request: String? = nil, slowest: Int? = nil, minDurationMs: Double? = nil, category: String? = nil,
+        source: String? = nil
+    ) {
         self.request = request
         self.slowest = slowest
         self.minDurationMs = minDurationMs

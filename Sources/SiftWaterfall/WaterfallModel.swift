@@ -52,17 +52,40 @@ public struct WaterfallPhases: Sendable, Equatable {
     /// optionals, which counts with hundreds of thousands of transactions in memory.
     private var raw: (Double, Double, Double, Double, Double, Double, Double) = (.nan, .nan, .nan, .nan, .nan, .nan, .nan)
 
-    public var blocked: Double? { get { self[.blocked] } set { self[.blocked] = newValue } }
-    public var dns: Double? { get { self[.dns] } set { self[.dns] = newValue } }
-    public var tcp: Double? { get { self[.tcp] } set { self[.tcp] = newValue } }
-    public var tls: Double? { get { self[.tls] } set { self[.tls] = newValue } }
-    public var request: Double? { get { self[.request] } set { self[.request] = newValue } }
-    public var waiting: Double? { get { self[.waiting] } set { self[.waiting] = newValue } }
-    public var download: Double? { get { self[.download] } set { self[.download] = newValue } }
+    public var blocked: Double? {
+        get { self[.blocked] }
+        set { self[.blocked] = newValue }
+    }
+    public var dns: Double? {
+        get { self[.dns] }
+        set { self[.dns] = newValue }
+    }
+    public var tcp: Double? {
+        get { self[.tcp] }
+        set { self[.tcp] = newValue }
+    }
+    public var tls: Double? {
+        get { self[.tls] }
+        set { self[.tls] = newValue }
+    }
+    public var request: Double? {
+        get { self[.request] }
+        set { self[.request] = newValue }
+    }
+    public var waiting: Double? {
+        get { self[.waiting] }
+        set { self[.waiting] = newValue }
+    }
+    public var download: Double? {
+        get { self[.download] }
+        set { self[.download] = newValue }
+    }
 
     /// Phases in milliseconds; nil for one that did not happen.
-    public init(blocked: Double? = nil, dns: Double? = nil, tcp: Double? = nil, tls: Double? = nil,
-                request: Double? = nil, waiting: Double? = nil, download: Double? = nil) {
+    public init(
+        blocked: Double? = nil, dns: Double? = nil, tcp: Double? = nil, tls: Double? = nil,
+        request: Double? = nil, waiting: Double? = nil, download: Double? = nil
+    ) {
         self.blocked = blocked
         self.dns = dns
         self.tcp = tcp
@@ -100,17 +123,50 @@ public struct TransactionTimes: Sendable, Equatable {
     private var raw: (Micros, Micros, Micros, Micros, Micros, Micros, Micros, Micros, Micros, Micros, Micros) =
         (.min, .min, .min, .min, .min, .min, .min, .min, .min, .min, .min)
 
-    public var fetchStart: Micros? { get { get(0) } set { set(0, newValue) } }
-    public var domainLookupStart: Micros? { get { get(1) } set { set(1, newValue) } }
-    public var domainLookupEnd: Micros? { get { get(2) } set { set(2, newValue) } }
-    public var connectStart: Micros? { get { get(3) } set { set(3, newValue) } }
-    public var secureConnectionStart: Micros? { get { get(4) } set { set(4, newValue) } }
-    public var secureConnectionEnd: Micros? { get { get(5) } set { set(5, newValue) } }
-    public var connectEnd: Micros? { get { get(6) } set { set(6, newValue) } }
-    public var requestStart: Micros? { get { get(7) } set { set(7, newValue) } }
-    public var requestEnd: Micros? { get { get(8) } set { set(8, newValue) } }
-    public var responseStart: Micros? { get { get(9) } set { set(9, newValue) } }
-    public var responseEnd: Micros? { get { get(10) } set { set(10, newValue) } }
+    public var fetchStart: Micros? {
+        get { get(0) }
+        set { set(0, newValue) }
+    }
+    public var domainLookupStart: Micros? {
+        get { get(1) }
+        set { set(1, newValue) }
+    }
+    public var domainLookupEnd: Micros? {
+        get { get(2) }
+        set { set(2, newValue) }
+    }
+    public var connectStart: Micros? {
+        get { get(3) }
+        set { set(3, newValue) }
+    }
+    public var secureConnectionStart: Micros? {
+        get { get(4) }
+        set { set(4, newValue) }
+    }
+    public var secureConnectionEnd: Micros? {
+        get { get(5) }
+        set { set(5, newValue) }
+    }
+    public var connectEnd: Micros? {
+        get { get(6) }
+        set { set(6, newValue) }
+    }
+    public var requestStart: Micros? {
+        get { get(7) }
+        set { set(7, newValue) }
+    }
+    public var requestEnd: Micros? {
+        get { get(8) }
+        set { set(8, newValue) }
+    }
+    public var responseStart: Micros? {
+        get { get(9) }
+        set { set(9, newValue) }
+    }
+    public var responseEnd: Micros? {
+        get { get(10) }
+        set { set(10, newValue) }
+    }
 
     /// No timestamp.
     public init() {}
@@ -118,7 +174,7 @@ public struct TransactionTimes: Sendable, Equatable {
     /// The field names in the order a well-behaved clock produces them.
     public static let fieldNames: [String] = [
         "fetchStart", "domainLookupStart", "domainLookupEnd", "connectStart", "secureConnectionStart",
-        "secureConnectionEnd", "connectEnd", "requestStart", "requestEnd", "responseStart", "responseEnd",
+        "secureConnectionEnd", "connectEnd", "requestStart", "requestEnd", "responseStart", "responseEnd"
     ]
 
     /// The field at `index` of `fieldNames`.
@@ -293,7 +349,9 @@ public struct WaterfallTransaction: Sendable {
         for k in 0..<11 {
             guard let v = t.get(k) else { continue }
             if let pr = prev, v < pr.value {
-                anomalies.append("\(TransactionTimes.fieldNames[k]) is \(Human.duration(ms: Double(pr.value - v) / 1000)) before \(TransactionTimes.fieldNames[pr.index])")
+                anomalies.append(
+                    "\(TransactionTimes.fieldNames[k]) is \(Human.duration(ms: Double(pr.value - v) / 1000)) before \(TransactionTimes.fieldNames[pr.index])"
+                )
             }
             prev = (k, v)
         }
@@ -535,8 +593,10 @@ public struct WaterfallSession: Sendable {
     }
 
     /// A session with its requests.
-    public init(input: String, file: String, sessionId: String?, launchedAt: Double?, originUs: Micros?,
-                originSource: String, requests: [WaterfallRequest]) {
+    public init(
+        input: String, file: String, sessionId: String?, launchedAt: Double?, originUs: Micros?,
+        originSource: String, requests: [WaterfallRequest]
+    ) {
         self.input = input
         self.file = file
         self.sessionId = sessionId

@@ -130,7 +130,8 @@ public struct WaterfallSummary: Sendable {
                 n += sessions[to].requests.count
                 to += 1
             }
-            let parts = Parallel.map(Array(sessions[from..<to])) { s -> (timeline: Timeline, phases: [WaterfallPhases], groups: [(key: String, values: [Double])]) in
+            let parts = Parallel.map(Array(sessions[from..<to])) {
+                s -> (timeline: Timeline, phases: [WaterfallPhases], groups: [(key: String, values: [Double])]) in
                 var phases: [WaterfallPhases] = []
                 // The session's times per endpoint, each endpoint's in request order (grouped here, on
                 // the worker, rather than request by request below). A session calls a few endpoints
@@ -189,9 +190,10 @@ public struct WaterfallSummary: Sendable {
         // Each endpoint's times sorted side by side (every request's time, on a large export).
         var eps = Parallel.map(Array(byKey)) { key, values -> Endpoint in
             let sorted = values.sorted()
-            return Endpoint(key: key, count: sorted.count, p50Ms: WaterfallSummary.percentile(sorted, 0.50),
-                            p95Ms: WaterfallSummary.percentile(sorted, 0.95), maxMs: sorted.last ?? 0,
-                            totalMs: sorted.reduce(0, +))
+            return Endpoint(
+                key: key, count: sorted.count, p50Ms: WaterfallSummary.percentile(sorted, 0.50),
+                p95Ms: WaterfallSummary.percentile(sorted, 0.95), maxMs: sorted.last ?? 0,
+                totalMs: sorted.reduce(0, +))
         }
         eps.sort { a, b in a.totalMs != b.totalMs ? a.totalMs > b.totalMs : a.key < b.key }
         endpointsOmitted = max(0, eps.count - options.maxEndpoints)
@@ -236,9 +238,10 @@ public struct WaterfallSummary: Sendable {
         let hosts = chosen.isEmpty ? [:] : WaterfallSummary.hostStats(sessions, hosts: Set(chosen.compactMap(\.host)))
         slowest = chosen.map { req in
             let x = WaterfallSummary.explain(req, hosts: hosts)
-            return Slow(sessionId: req.sessionId, seq: req.seq, recordId: req.recordId, requestId: req.requestId,
-                        title: req.shortTitle, elapsedMs: req.elapsedMs, dominant: x.phase, dominantMs: x.ms,
-                        explanation: x.sentence)
+            return Slow(
+                sessionId: req.sessionId, seq: req.seq, recordId: req.recordId, requestId: req.requestId,
+                title: req.shortTitle, elapsedMs: req.elapsedMs, dominant: x.phase, dominantMs: x.ms,
+                explanation: x.sentence)
         }
     }
 
@@ -299,12 +302,13 @@ public struct WaterfallSummary: Sendable {
         gaps = Array(gaps.prefix(o.maxIdleGaps))
         gaps.sort { $0.startOffsetMs < $1.startOffsetMs }
 
-        return Timeline(sessionId: s.sessionId, input: s.input, file: s.file, launchedAt: s.launchedAt,
-                        originSource: s.originSource, requestCount: s.requests.count,
-                        firstOffsetMs: intervals.first.map { off($0.0) },
-                        endOffsetMs: intervals.map(\.1).max().map(off),
-                        busyMs: Double(busy) / 1000, maxConcurrency: best, maxConcurrencyAtMs: bestAt.map(off),
-                        idleGaps: gaps, idleGapCount: gapCount)
+        return Timeline(
+            sessionId: s.sessionId, input: s.input, file: s.file, launchedAt: s.launchedAt,
+            originSource: s.originSource, requestCount: s.requests.count,
+            firstOffsetMs: intervals.first.map { off($0.0) },
+            endOffsetMs: intervals.map(\.1).max().map(off),
+            busyMs: Double(busy) / 1000, maxConcurrency: best, maxConcurrencyAtMs: bestAt.map(off),
+            idleGaps: gaps, idleGapCount: gapCount)
     }
 
     /// Per host (of those in `hosts`): requests, and how many of them opened a new connection.
@@ -347,7 +351,8 @@ public struct WaterfallSummary: Sendable {
 
     /// The dominant phase of a request (largest summed over its transactions) and a sentence on it.
     public static func explain(_ r: WaterfallRequest, hosts: [String: (requests: Int, opened: Int)])
-        -> (phase: WaterfallPhase?, ms: Double?, sentence: String) {
+        -> (phase: WaterfallPhase?, ms: Double?, sentence: String)
+    {
         let total = Human.duration(ms: r.elapsedMs)
         if r.transactions.isEmpty {
             if r.kind == "custom" { return (nil, nil, "\(total): a custom record has only its total, no phases") }
@@ -355,7 +360,8 @@ public struct WaterfallSummary: Sendable {
             return (nil, nil, "\(total): no timing metrics, only the total is known")
         }
         if let last = r.transactions.last, last.times.responseStart == nil, last.times.responseEnd == nil,
-           r.error != nil || NetworkRecord.endedWithoutResponse(state: r.state) {
+            r.error != nil || NetworkRecord.endedWithoutResponse(state: r.state)
+        {
             let why = r.error ?? r.state ?? "no response"
             return (nil, nil, "\(total) without a response: \(why)")
         }
@@ -434,8 +440,10 @@ public struct WaterfallReport: Sendable {
     /// renderers print, so it can't be made of raw export text). The requests are redacted in place:
     /// hand over sessions nothing else holds (`WaterfallAnalysis.takeSessions()`) and the export's
     /// texts are let go as they are replaced, instead of being held twice.
-    public init(sessions: consuming [WaterfallSession], findings: [Finding], filter: WaterfallFilter = WaterfallFilter(),
-                options: WaterfallSummary.Options = WaterfallSummary.Options(), redactor: Redactor) {
+    public init(
+        sessions: consuming [WaterfallSession], findings: [Finding], filter: WaterfallFilter = WaterfallFilter(),
+        options: WaterfallSummary.Options = WaterfallSummary.Options(), redactor: Redactor
+    ) {
         // `slowest` chooses what is shown; the statistics still describe every request the other
         // criteria keep.
         var every = filter

@@ -69,9 +69,10 @@ public enum WaterfallURL {
             guard let l = layout(u) else { return nil }
             let pathEnd = l.query ?? l.fragment
             let path = text(u, l.hostEnd, pathEnd)
-            return Parts(scheme: text(u, 0, l.sep, lower: true), host: text(u, l.hostStart, l.hostEnd, lower: true),
-                         path: path.isEmpty ? "/" : path,
-                         query: l.query.map { text(u, $0 + 1, l.fragment) })
+            return Parts(
+                scheme: text(u, 0, l.sep, lower: true), host: text(u, l.hostStart, l.hostEnd, lower: true),
+                path: path.isEmpty ? "/" : path,
+                query: l.query.map { text(u, $0 + 1, l.fragment) })
         }
     }
 
@@ -177,7 +178,8 @@ public enum WaterfallURL {
         }
         // letters_then-something-with-a-digit: req_8b0e…, ord_77, usr_123.
         if let us = u.firstIndex(of: 95), us > 0, us <= 12, us + 1 < u.count,
-           u[..<us].allSatisfy(isLetter) {
+            u[..<us].allSatisfy(isLetter)
+        {
             let rest = u[(us + 1)...]
             if rest.contains(where: isDigit), rest.allSatisfy({ isLetter($0) || isDigit($0) || $0 == 45 || $0 == 95 }) { return true }
         }

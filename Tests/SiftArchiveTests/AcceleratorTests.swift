@@ -35,7 +35,7 @@ import Testing
             ("member, junk", one + Array("junk".utf8), nil),
             ("empty stream", [], nil),
             ("limit inside", one, 123_457),
-            ("limit exact", one, Int64(a.count)),
+            ("limit exact", one, Int64(a.count))
         ]
         // truncated: inside the header, the deflate data and the trailer
         for cut in [5, 40, 1000, one.count / 3, one.count / 2 + 17, one.count - 9, one.count - 3] {
@@ -81,8 +81,10 @@ import Testing
         return drain(GzipSource(wrapping: inner, limit: limit, accelerated: accelerated), chunk: chunk)
     }
 
-    @Test(.enabled(if: Accelerators.acceleratedInflate,
-                   "ISA-L (libisal.so.2) is not installed or PBSIFT_PORTABLE is set: only zlib inflates here"))
+    @Test(
+        .enabled(
+            if: Accelerators.acceleratedInflate,
+            "ISA-L (libisal.so.2) is not installed or PBSIFT_PORTABLE is set: only zlib inflates here"))
     func isalInflatesLikeZlib() {
         for c in Self.gzipCases() {
             for chunk in [1 << 20, 4099, 7] where chunk > 7 || c.bytes.count < 8000 {
@@ -95,13 +97,18 @@ import Testing
             for trickle in [1, 5, 4097] where trickle > 5 || c.bytes.count < 8000 {
                 let z = Self.drainBoth(c.bytes, limit: c.limit, chunk: 65_536, trickle: trickle, accelerated: false)
                 let i = Self.drainBoth(c.bytes, limit: c.limit, chunk: 65_536, trickle: trickle, accelerated: true)
-                #expect(i.0 == z.0 && i.1 == z.1, "\(c.name), \(trickle)-byte reads: \(i.0.count) bytes, \(String(describing: i.1)); zlib: \(z.0.count), \(String(describing: z.1))")
+                #expect(
+                    i.0 == z.0 && i.1 == z.1,
+                    "\(c.name), \(trickle)-byte reads: \(i.0.count) bytes, \(String(describing: i.1)); zlib: \(z.0.count), \(String(describing: z.1))"
+                )
             }
         }
     }
 
-    @Test(.enabled(if: Accelerators.acceleratedInflate,
-                   "ISA-L (libisal.so.2) is not installed or PBSIFT_PORTABLE is set: only zlib inflates here"))
+    @Test(
+        .enabled(
+            if: Accelerators.acceleratedInflate,
+            "ISA-L (libisal.so.2) is not installed or PBSIFT_PORTABLE is set: only zlib inflates here"))
     func isalDecodesValidStreamsItself() throws {
         // A valid stream stays with ISA-L to its end (no replay through zlib).
         let data = Self.text(500_000)
@@ -118,8 +125,10 @@ import Testing
         #expect(inflater.engine == "isa-l")
     }
 
-    @Test(.enabled(if: Accelerators.acceleratedSHA256,
-                   "libcrypto (libcrypto.so.3) is not installed or PBSIFT_PORTABLE is set: only the Swift SHA-256 runs here"))
+    @Test(
+        .enabled(
+            if: Accelerators.acceleratedSHA256,
+            "libcrypto (libcrypto.so.3) is not installed or PBSIFT_PORTABLE is set: only the Swift SHA-256 runs here"))
     func libcryptoHashesLikeTheSwiftSHA256() {
         var inputs: [[UInt8]] = [[], Array("abc".utf8)]
         for n in [1, 55, 56, 63, 64, 65, 119, 120, 127, 128, 1000, 4095, 70_001] { inputs.append(Self.text(n, seed: UInt64(n))) }
@@ -150,8 +159,10 @@ import Testing
         #expect(SHA256.hexDigest(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     }
 
-    @Test(.enabled(if: Accelerators.isal?.crc32 != nil,
-                   "ISA-L (libisal.so.2) is not installed or PBSIFT_PORTABLE is set: only zlib computes CRC-32 here"))
+    @Test(
+        .enabled(
+            if: Accelerators.isal?.crc32 != nil,
+            "ISA-L (libisal.so.2) is not installed or PBSIFT_PORTABLE is set: only zlib computes CRC-32 here"))
     func isalCRC32MatchesZlib() {
         let data = Self.text(200_003, seed: 9)
         data.withUnsafeBytes { d in

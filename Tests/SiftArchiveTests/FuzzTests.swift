@@ -10,7 +10,8 @@ import SiftTestSupport
         let body = Array(String(repeating: "{\"type\":\"log\",\"seq\":1}\n", count: 40).utf8)
         let base: [UInt8]
         switch kind {
-        case "zip": base = makeZip([ZipItem(name: "a.jsonl", data: body), ZipItem(name: "b", data: body, deflate: false, dataDescriptor: true)])
+        case "zip":
+            base = makeZip([ZipItem(name: "a.jsonl", data: body), ZipItem(name: "b", data: body, deflate: false, dataDescriptor: true)])
         case "zip64": base = makeZip([ZipItem(name: "a.jsonl", data: body, zip64: true)], zip64End: true)
         case "tar": base = makeTar([TarItem(name: String(repeating: "p", count: 120), data: body), TarItem(name: "b", data: body)])
         case "tar.gz": base = gzip(makeTar([TarItem(name: "a", data: body), TarItem(name: "b", data: body)]))

@@ -13,7 +13,8 @@ import Testing
 
     @Test func headerFieldsAndMultipleMembers() {
         let a = Array(lines[..<1000]), b = Array(lines[1000...])
-        let stream = gzip(a, header: GzipHeader(name: "a.jsonl", comment: "first", extra: [1, 2, 3, 4], headerCRC: true))
+        let stream =
+            gzip(a, header: GzipHeader(name: "a.jsonl", comment: "first", extra: [1, 2, 3, 4], headerCRC: true))
             + gzip(b, header: GzipHeader(name: "b.jsonl"))
             + gzip([])
         let (out, error) = drain(GzipSource(wrapping: MemorySource(stream)), chunk: 777)

@@ -11,7 +11,7 @@ import Testing
         ("crc", 14, 0x5A, "crc-32"),
         ("compressed size", 18, 0x01, "compressed size"),
         ("uncompressed size", 22, 0x02, "uncompressed size"),
-        ("name", 30, UInt8(ascii: "X"), "the name"),
+        ("name", 30, UInt8(ascii: "X"), "the name")
     ]
 
     @Test(arguments: cases.indices)
@@ -33,8 +33,10 @@ import Testing
     @Test func agreeingHeadersAreQuiet() {
         let body = Array("{\"type\":\"log\",\"seq\":1}\n".utf8)
         let dir = TempDir()
-        for item in [ZipItem(name: "a", data: body), ZipItem(name: "b", data: body, deflate: false),
-                     ZipItem(name: "c", data: body, dataDescriptor: true), ZipItem(name: "d", data: body, zip64: true)] {
+        for item in [
+            ZipItem(name: "a", data: body), ZipItem(name: "b", data: body, deflate: false),
+            ZipItem(name: "c", data: body, dataDescriptor: true), ZipItem(name: "d", data: body, zip64: true)
+        ] {
             let (result, _) = walkAll(dir.write("\(item.name).zip", makeZip([item])))
             #expect(!result.problems.contains(.headerMismatch), "\(item.name): \(result.issues)")
         }

@@ -10,10 +10,11 @@ import Testing
             TarItem(name: "PalbeConsole/", type: UInt8(ascii: "5")),
             TarItem(name: "PalbeConsole/sessions/a.jsonl", data: body),
             TarItem(name: "PalbeConsole/sessions/" + String(repeating: "long-", count: 30) + ".jsonl", data: Array("pax\n".utf8)),
-            TarItem(name: "PalbeConsole/gnu/" + String(repeating: "name-", count: 25) + ".jsonl", data: Array("gnu\n".utf8), gnuLongName: true),
+            TarItem(
+                name: "PalbeConsole/gnu/" + String(repeating: "name-", count: 25) + ".jsonl", data: Array("gnu\n".utf8), gnuLongName: true),
             TarItem(name: "zero-type", data: Array("nul type\n".utf8), type: 0),
             TarItem(name: "contiguous", data: Array("seven\n".utf8), type: UInt8(ascii: "7")),
-            TarItem(name: "empty", data: []),
+            TarItem(name: "empty", data: [])
         ]
     }
 
@@ -30,10 +31,12 @@ import Testing
     /// The writer (`scrub`'s) keeps names ustar cannot hold in a pax `path` record, and the walk
     /// reads them back whole: 4 KiB names, a 300-byte name with no `/`, multi-byte characters.
     @Test func writerKeepsLongNamesInPaxRecords() throws {
-        let names = ["PalbeConsole/sessions/a.jsonl",
-                     "PalbeConsole/" + String(repeating: "d/", count: 2000) + "ses_1.jsonl",
-                     String(repeating: "n", count: 300),
-                     "PalbeConsole/" + String(repeating: "é", count: 120) + "/" + String(repeating: "😀", count: 40) + ".jsonl"]
+        let names = [
+            "PalbeConsole/sessions/a.jsonl",
+            "PalbeConsole/" + String(repeating: "d/", count: 2000) + "ses_1.jsonl",
+            String(repeating: "n", count: 300),
+            "PalbeConsole/" + String(repeating: "é", count: 120) + "/" + String(repeating: "😀", count: 40) + ".jsonl"
+        ]
         var out: [UInt8] = []
         let w = TarWriter { out += $0 }
         for (i, n) in names.enumerated() { try w.add(name: n, bytes: Array("entry \(i)\n".utf8)) }
@@ -95,7 +98,7 @@ import Testing
             TarItem(name: "fifo", type: UInt8(ascii: "6")),
             TarItem(name: "weird", data: Array("skip me".utf8), type: UInt8(ascii: "Q")),
             TarItem(name: "d/", type: UInt8(ascii: "5")),
-            TarItem(name: "ok.jsonl", data: body),
+            TarItem(name: "ok.jsonl", data: body)
         ])
         let (result, seen) = walkAll(dir.write("x.tar", tar))
         #expect(seen.map(\.name) == ["ok.jsonl"] && seen[0].bytes == body)
@@ -107,7 +110,9 @@ import Testing
 
     @Test func badChecksumAndTruncation() {
         let dir = TempDir()
-        let tar = makeTar([TarItem(name: "a", data: body), TarItem(name: "b", data: body, breakChecksum: true), TarItem(name: "c", data: body)])
+        let tar = makeTar([
+            TarItem(name: "a", data: body), TarItem(name: "b", data: body, breakChecksum: true), TarItem(name: "c", data: body)
+        ])
         let (result, seen) = walkAll(dir.write("x.tar", tar))
         #expect(seen.map(\.name) == ["a"])
         #expect(result.problems == [.corrupt])
@@ -134,7 +139,9 @@ import Testing
     @Test func unreadEntriesAreSkippedCorrectly() {
         let dir = TempDir()
         let big = [UInt8](repeating: UInt8(ascii: "z"), count: 300_000)
-        let tar = makeTar([TarItem(name: "big", data: big), TarItem(name: "small", data: body), TarItem(name: "odd", data: Array("123".utf8))])
+        let tar = makeTar([
+            TarItem(name: "big", data: big), TarItem(name: "small", data: body), TarItem(name: "odd", data: Array("123".utf8))
+        ])
         for path in [dir.write("x.tar", tar), dir.write("x.tgz", gzip(tar))] {
             let (result, seen) = walkAll(path, readAtMost: 10)
             #expect(seen.map(\.name) == ["big", "small", "odd"])
@@ -145,11 +152,12 @@ import Testing
 
     @Test func traversalNamesAndGlobalPax() {
         let dir = TempDir()
-        let tar = makeTar([
-            TarItem(name: "../../etc/x", data: Array("1".utf8)),
-            TarItem(name: "/abs/y", data: Array("2".utf8)),
-            TarItem(name: "short", data: Array("3".utf8), pax: ["path": "a\\b/../c"]),
-        ], globalPax: ["comment": "made by a test"])
+        let tar = makeTar(
+            [
+                TarItem(name: "../../etc/x", data: Array("1".utf8)),
+                TarItem(name: "/abs/y", data: Array("2".utf8)),
+                TarItem(name: "short", data: Array("3".utf8), pax: ["path": "a\\b/../c"])
+            ], globalPax: ["comment": "made by a test"])
         let (result, seen) = walkAll(dir.write("x.tar", tar))
         #expect(seen.map(\.name) == ["etc/x", "abs/y", "a/c"])
         #expect(result.problems == [.unsafePath, .unsafePath, .unsafePath])

@@ -87,7 +87,9 @@ import Testing
         let dir = TempDir()
         dir.write("f/ok.jsonl", Array("ok".utf8))
         let raw = Array(dir.path("f/bad").utf8) + [0xFF, 0x2E, 0x6A, 0] // "bad\xFF.j"
-        let fd = raw.withUnsafeBufferPointer { open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_CREAT | O_WRONLY, 0o600) }
+        let fd = raw.withUnsafeBufferPointer {
+            open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_CREAT | O_WRONLY, 0o600)
+        }
         #expect(fd >= 0)
         _ = write(fd, "data", 4)
         close(fd)
@@ -150,7 +152,7 @@ import Testing
         ("d:/x", "x", true),
         ("a\\b", "a/b", true),
         ("..", "_", true),
-        ("x\u{0}y", "x\u{FFFD}y", true),
+        ("x\u{0}y", "x\u{FFFD}y", true)
     ])
     func nameCleaning(raw: String, clean: String, unsafe: Bool) {
         let c = CleanName(raw)

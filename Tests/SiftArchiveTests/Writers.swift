@@ -53,7 +53,8 @@ func gzipMember(deflated: [UInt8], crc: UInt32, size: UInt32, header: GzipHeader
 
 /// A gzip member holding `data`.
 func gzip(_ data: [UInt8], header: GzipHeader = GzipHeader(), level: Int32 = 6) -> [UInt8] {
-    gzipMember(deflated: deflateRaw(data, level: level), crc: CRC32.checksum(data), size: UInt32(truncatingIfNeeded: data.count), header: header)
+    gzipMember(
+        deflated: deflateRaw(data, level: level), crc: CRC32.checksum(data), size: UInt32(truncatingIfNeeded: data.count), header: header)
 }
 
 /// A raw deflate stream of zeros, built by hand at deflate's best ratio (one literal, then
@@ -139,8 +140,12 @@ func makeZip(_ items: [ZipItem], entryCount: Int? = nil, zip64End: Bool = false,
         } else {
             out += le32(crc) + le32(UInt32(payload.count)) + le32(UInt32(usize))
         }
-        let localExtra = !item.zip64 ? [] : item.dataDescriptor ? le16(1) + le16(16) + le64(0) + le64(0)
-            : le16(1) + le16(16) + le64(UInt64(usize)) + le64(UInt64(payload.count))
+        let localExtra =
+            !item.zip64
+            ? []
+            : item.dataDescriptor
+                ? le16(1) + le16(16) + le64(0) + le64(0)
+                : le16(1) + le16(16) + le64(UInt64(usize)) + le64(UInt64(payload.count))
         out += le16(nameBytes.count) + le16(localExtra.count) + nameBytes + localExtra
         out += payload
         if item.dataDescriptor {
@@ -167,7 +172,9 @@ func makeZip(_ items: [ZipItem], entryCount: Int? = nil, zip64End: Bool = false,
         out += [0x50, 0x4B, 6, 7] + le32(0) + le64(UInt64(z64At)) + le32(1)
         out += [0x50, 0x4B, 5, 6] + le16(0) + le16(0) + le16(0xFFFF) + le16(0xFFFF) + le32(0xFFFF_FFFF) + le32(0xFFFF_FFFF) + le16(0)
     } else {
-        out += [0x50, 0x4B, 5, 6] + le16(0) + le16(0) + le16(count) + le16(count) + le32(UInt32(central.count)) + le32(UInt32(cdOffset)) + le16(0)
+        out +=
+            [0x50, 0x4B, 5, 6] + le16(0) + le16(0) + le16(count) + le16(count) + le32(UInt32(central.count)) + le32(UInt32(cdOffset))
+            + le16(0)
     }
     return out
 }

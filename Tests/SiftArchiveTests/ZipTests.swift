@@ -7,22 +7,27 @@ import Testing
 
     @Test func storedDeflateDescriptorsAndZip64() {
         let dir = TempDir()
-        let zip = makeZip([
-            ZipItem(name: "PalbeConsole/sessions/a.jsonl", data: body, deflate: true),
-            ZipItem(name: "PalbeConsole/sessions/b.jsonl", data: Array("stored\n".utf8), deflate: false),
-            ZipItem(name: "PalbeConsole/", data: [], deflate: false),
-            ZipItem(name: "PalbeConsole/sessions/c.jsonl", data: body, deflate: true, dataDescriptor: true),
-            ZipItem(name: "PalbeConsole/sessions/d.jsonl", data: body, deflate: true, zip64: true),
-            ZipItem(name: "PalbeConsole/sessions/e.jsonl", data: body, deflate: false, dataDescriptor: true, zip64: true),
-            ZipItem(name: "empty.jsonl", data: [], deflate: true),
-        ], zip64End: true)
+        let zip = makeZip(
+            [
+                ZipItem(name: "PalbeConsole/sessions/a.jsonl", data: body, deflate: true),
+                ZipItem(name: "PalbeConsole/sessions/b.jsonl", data: Array("stored\n".utf8), deflate: false),
+                ZipItem(name: "PalbeConsole/", data: [], deflate: false),
+                ZipItem(name: "PalbeConsole/sessions/c.jsonl", data: body, deflate: true, dataDescriptor: true),
+                ZipItem(name: "PalbeConsole/sessions/d.jsonl", data: body, deflate: true, zip64: true),
+                ZipItem(name: "PalbeConsole/sessions/e.jsonl", data: body, deflate: false, dataDescriptor: true, zip64: true),
+                ZipItem(name: "empty.jsonl", data: [], deflate: true)
+            ], zip64End: true)
         let (result, seen) = walkAll(dir.write("export.bin", zip))
         #expect(result.container == .zip)
         #expect(result.issues.isEmpty, "\(result.issues)")
         #expect(!result.isPartial)
-        #expect(seen.map(\.name) == ["PalbeConsole/sessions/a.jsonl", "PalbeConsole/sessions/b.jsonl", "PalbeConsole/sessions/c.jsonl",
-                                     "PalbeConsole/sessions/d.jsonl", "PalbeConsole/sessions/e.jsonl", "empty.jsonl"])
-        #expect(seen[0].bytes == body && seen[1].text == "stored\n" && seen[2].bytes == body && seen[3].bytes == body && seen[4].bytes == body)
+        #expect(
+            seen.map(\.name) == [
+                "PalbeConsole/sessions/a.jsonl", "PalbeConsole/sessions/b.jsonl", "PalbeConsole/sessions/c.jsonl",
+                "PalbeConsole/sessions/d.jsonl", "PalbeConsole/sessions/e.jsonl", "empty.jsonl"
+            ])
+        #expect(
+            seen[0].bytes == body && seen[1].text == "stored\n" && seen[2].bytes == body && seen[3].bytes == body && seen[4].bytes == body)
         #expect(seen[5].bytes.isEmpty)
         #expect(seen.allSatisfy { $0.error == nil })
         #expect(result.bytesRead == Int64(body.count * 4 + 7))
@@ -35,8 +40,9 @@ import Testing
         // The entries are found past the stub; the stub's bytes belong to no entry and are said to
         // be unread (a credential could sit there).
         #expect(result.container == .zip && result.problems == [.corrupt])
-        #expect(result.issues.first?.message.contains("333 bytes of the zip belong to no entry (the first at offset 0") == true,
-                "\(result.issues)")
+        #expect(
+            result.issues.first?.message.contains("333 bytes of the zip belong to no entry (the first at offset 0") == true,
+            "\(result.issues)")
         #expect(seen.first?.bytes == body)
         let (empty, none) = walkAll(dir.write("empty.zip", makeZip([])))
         #expect(empty.container == .zip && empty.issues.isEmpty && none.isEmpty)
@@ -47,7 +53,7 @@ import Testing
         let zip = makeZip([
             ZipItem(name: "bad.jsonl", data: body, deflate: true, crc: 0x1234_5678),
             ZipItem(name: "bad-stored.jsonl", data: body, deflate: false, crc: 0x1234_5678),
-            ZipItem(name: "good.jsonl", data: body),
+            ZipItem(name: "good.jsonl", data: body)
         ])
         let (result, seen) = walkAll(dir.write("x.zip", zip))
         #expect(seen.count == 3)
@@ -65,7 +71,7 @@ import Testing
         let zip = makeZip([
             ZipItem(name: "corrupt.jsonl", data: body, compressedOverride: [0x07, 0xFF, 0xFF, 0xFF, 0, 0]),
             ZipItem(name: "short.jsonl", data: body, declaredSize: 100),
-            ZipItem(name: "ok.jsonl", data: body),
+            ZipItem(name: "ok.jsonl", data: body)
         ])
         let (result, seen) = walkAll(dir.write("x.zip", zip))
         #expect(seen.map(\.name) == ["corrupt.jsonl", "short.jsonl", "ok.jsonl"])
@@ -91,7 +97,7 @@ import Testing
         let zip = makeZip([
             ZipItem(name: "a.jsonl", data: body),
             ZipItem(name: "ghost.jsonl", data: body, localOffsetOverride: 0x0FFF_FFFF),
-            ZipItem(name: "c.jsonl", data: body),
+            ZipItem(name: "c.jsonl", data: body)
         ])
         let (result, seen) = walkAll(dir.write("x.zip", zip))
         #expect(seen.map(\.name) == ["a.jsonl", "c.jsonl"])
@@ -111,7 +117,7 @@ import Testing
             ZipItem(name: "c.jsonl", data: other, dataDescriptor: true),
             ZipItem(name: "d.jsonl", data: body, dataDescriptor: true, zip64: true),
             ZipItem(name: "e.jsonl", data: other, dataDescriptor: true, crc: 0xDEAD_BEEF),
-            ZipItem(name: "f.jsonl", data: body),
+            ZipItem(name: "f.jsonl", data: body)
         ]
         let whole = makeZip(items)
         // Cut just before the central directory: every entry is still there.
@@ -153,7 +159,7 @@ import Testing
             ZipItem(name: "secret.jsonl", data: body, encrypted: true),
             ZipItem(name: "bzip.jsonl", data: body, method: 12),
             ZipItem(name: "dir/", data: [], deflate: false, unixMode: 0o040755),
-            ZipItem(name: "file.jsonl", data: body, unixMode: 0o100644),
+            ZipItem(name: "file.jsonl", data: body, unixMode: 0o100644)
         ])
         let (result, seen) = walkAll(dir.write("x.zip", zip))
         #expect(seen.map(\.name) == ["file.jsonl"])
@@ -172,7 +178,7 @@ import Testing
             ZipItem(name: "win\\dir\\z.jsonl", data: Array("3".utf8)),
             ZipItem(name: "C:\\temp\\w", data: Array("4".utf8)),
             ZipItem(name: "etc/x", data: Array("5".utf8)),
-            ZipItem(name: "nul", data: Array("6".utf8), rawName: Array("a\u{0}b".utf8)),
+            ZipItem(name: "nul", data: Array("6".utf8), rawName: Array("a\u{0}b".utf8))
         ])
         let (result, seen) = walkAll(dir.write("x.zip", zip))
         #expect(seen.map(\.name) == ["etc/x", "abs/y", "win/dir/z.jsonl", "temp/w", "etc/x", "a\u{FFFD}b"])
@@ -185,8 +191,10 @@ import Testing
     @Test func bombEntryStopsAtTheInputLimit() {
         let dir = TempDir()
         let bomb = deflateBomb(units: 520_000) // ~1 GiB of zeros
-        let zip = makeZip([ZipItem(name: "bomb.jsonl", data: [], crc: 0, compressedOverride: bomb.stream, declaredSize: 0x7FFF_FFFF),
-                           ZipItem(name: "after.jsonl", data: body)])
+        let zip = makeZip([
+            ZipItem(name: "bomb.jsonl", data: [], crc: 0, compressedOverride: bomb.stream, declaredSize: 0x7FFF_FFFF),
+            ZipItem(name: "after.jsonl", data: body)
+        ])
         var limits = ReadLimits.default
         limits.maxInputBytes = 16 << 20
         let clock = ContinuousClock()

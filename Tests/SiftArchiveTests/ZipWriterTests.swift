@@ -22,7 +22,7 @@ import Testing
         ("a/streamed-deflated.txt", Array(String(repeating: "lorem ipsum ", count: 900).utf8), true),
         ("a/whole-deflated.bin", noise(4000, seed: 3), true),
         ("a/empty", [], false),
-        ("b/streamed-noise-deflated.bin", noise(6000, seed: 4), true),
+        ("b/streamed-noise-deflated.bin", noise(6000, seed: 4), true)
     ]
 
     /// Writes `contents` (streamed entries in pieces of 700 bytes) with `limit` as the zip32 limit.
@@ -49,7 +49,6 @@ import Testing
         return path
     }
 
-
     /// Read back by pbsift's own reader (no issue, every byte), by Python's zipfile and by unzip.
     static func expectReadsBack(_ path: String, _ label: String) {
         let (result, seen) = walkAll(path)
@@ -68,7 +67,8 @@ import Testing
         Self.expectReadsBack(path, onFile ? "file" : "sink")
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         // No zip64 record where nothing needs one.
-        #expect(!bytes.indices.dropLast(3).contains { bytes[$0] == 0x50 && bytes[$0 + 1] == 0x4B && bytes[$0 + 2] == 6 && bytes[$0 + 3] == 6 })
+        #expect(
+            !bytes.indices.dropLast(3).contains { bytes[$0] == 0x50 && bytes[$0 + 1] == 0x4B && bytes[$0 + 2] == 6 && bytes[$0 + 3] == 6 })
     }
 
     /// On a file, a streamed entry's local header is what `add` writes for the same bytes.

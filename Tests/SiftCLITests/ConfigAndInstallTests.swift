@@ -29,7 +29,9 @@ import Testing
         // Named with --config it applies, and says that it lowers the gate.
         let named = try Binary.run(["verify", incident, "--config", found], cwd: p.deep)
         #expect(named.status == 0)
-        #expect(!named.err.contains("defaults read from") && named.err.contains("this config lowers the gate: failOn \"never\""), "\(named.err)")
+        #expect(
+            !named.err.contains("defaults read from") && named.err.contains("this config lowers the gate: failOn \"never\""), "\(named.err)"
+        )
         #expect(try Binary.run(["verify", incident], cwd: packageRoot).status == 1)
         // The logs: show and correlate read them without --logs.
         let show = try Binary.run(["show", incident, "38"], cwd: p.deep)
@@ -42,7 +44,8 @@ import Testing
 
     @Test func redactionNamesAndAllowedFingerprints() throws {
         let key = "pin" + "Code"
-        let record = #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_0001","source":"sdk","kind":"http","category":"call","method":"POST","url":"https://api.example.test/v1/pay","state":"success","statusCode":200,"duration":0.1,"request":{"headers":[],"body":{"size":17,"contentType":"application/json","encoding":"utf8","text":"{\"\#(key)\":\"4921\"}"}}}"#
+        let record =
+            #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_0001","source":"sdk","kind":"http","category":"call","method":"POST","url":"https://api.example.test/v1/pay","state":"success","statusCode":200,"duration":0.1,"request":{"headers":[],"body":{"size":17,"contentType":"application/json","encoding":"utf8","text":"{\"\#(key)\":\"4921\"}"}}}"#
         let path = try Fixture.write([Fixture.header(), record])
         let plain = try Binary.run(["verify", path, "--json", "--fail-on", "never"], cwd: packageRoot)
         #expect(!plain.out.contains("redaction.body-field"))
@@ -84,8 +87,9 @@ import Testing
         #expect(open.status == 64 && open.err.contains("--baseline") && open.err.contains("chmod 600"), "\(open.err)")
         // All zeros: not random.
         try FileManager.default.removeItem(atPath: keyPath)
-        FileManager.default.createFile(atPath: keyPath, contents: Data((String(repeating: "00", count: 32) + "\n").utf8),
-                                       attributes: [.posixPermissions: 0o600])
+        FileManager.default.createFile(
+            atPath: keyPath, contents: Data((String(repeating: "00", count: 32) + "\n").utf8),
+            attributes: [.posixPermissions: 0o600])
         let zero = try Binary.run(["verify", "--baseline", baseline, incident], cwd: packageRoot)
         #expect(zero.status == 64 && zero.err.contains("not random"), "\(zero.err)")
     }
@@ -99,7 +103,7 @@ import Testing
         (#"{"disableDetectors": ["jwtt"]}"#, "'disableDetectors' holds 'jwtt', which is no detector or rule id"),
         (#"{"extraFields": {"headers": "X-Key"}}"#, "'extraFields.headers' must be an array of strings"),
         ("[1]", "the top level must be an object"),
-        ("{", "not JSON"),
+        ("{", "not JSON")
     ])
     func aWrongKeyOrValueIsAUsageErrorNamingFileAndKey(_ text: String, _ message: String) throws {
         let p = try project(text)
@@ -115,7 +119,8 @@ import Testing
 
     @Test func makeInstallPutsBinaryManPageAndCompletionsUnderPrefix() throws {
         guard let make = ["/usr/bin/make", "/usr/local/bin/make"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }),
-              let bin = Binary.url else { return }
+            let bin = Binary.url
+        else { return }
         let prefix = try makeTempDir()
         let p = Process()
         p.executableURL = URL(fileURLWithPath: make)
@@ -124,8 +129,10 @@ import Testing
         try p.run()
         p.waitUntilExit()
         #expect(p.terminationStatus == 0)
-        for file in ["bin/pbsift", "share/man/man1/pbsift.1", "share/bash-completion/completions/pbsift",
-                     "share/zsh/site-functions/_pbsift", "share/fish/vendor_completions.d/pbsift.fish"] {
+        for file in [
+            "bin/pbsift", "share/man/man1/pbsift.1", "share/bash-completion/completions/pbsift",
+            "share/zsh/site-functions/_pbsift", "share/fish/vendor_completions.d/pbsift.fish"
+        ] {
             let path = prefix.appendingPathComponent(file).path
             #expect(FileManager.default.fileExists(atPath: path), "\(file)")
         }

@@ -5,8 +5,10 @@ import SiftCore
 
 @Suite struct CorrelateCommandTests {
     static let id = "req_8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6b"
-    static let network = #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_0001","method":"POST","url":"https://api.example.test/v1/auth/token","state":"success","statusCode":200,"duration":0.4,"requestId":"\#(id)","echoedRequestId":"\#(id)","metrics":{"transactions":[{"requestStart":"2026-11-29T10:15:01.500Z","requestEnd":"2026-11-29T10:15:01.510Z","responseStart":"2026-11-29T10:15:01.900Z","responseEnd":"2026-11-29T10:15:02.000Z"}]}}"#
-    static let serverLine = #"{"ts": "2026-11-29T10:15:04.200Z", "level": "info", "request_id": "\#(id)", "status": 200, "duration_ms": 38.2, "user_id": "usr_123", "msg": "request completed"}"#
+    static let network =
+        #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_0001","method":"POST","url":"https://api.example.test/v1/auth/token","state":"success","statusCode":200,"duration":0.4,"requestId":"\#(id)","echoedRequestId":"\#(id)","metrics":{"transactions":[{"requestStart":"2026-11-29T10:15:01.500Z","requestEnd":"2026-11-29T10:15:01.510Z","responseStart":"2026-11-29T10:15:01.900Z","responseEnd":"2026-11-29T10:15:02.000Z"}]}}"#
+    static let serverLine =
+        #"{"ts": "2026-11-29T10:15:04.200Z", "level": "info", "request_id": "\#(id)", "status": 200, "duration_ms": 38.2, "user_id": "usr_123", "msg": "request completed"}"#
 
     func setUp() throws -> (session: String, logs: String) {
         let session = try Fixture.write([Fixture.header(), Self.network])
@@ -89,7 +91,7 @@ import SiftCore
         let lines = [
             #"{"ts": 1e28, "level": "info", "request_id": "\#(Self.id)", "status": 200, "duration_ms": 1e308, "msg": "x"}"#,
             #"{"ts": "2026-11-29T10:15:04.200Z", "request_id": "\#(Self.id)", "status": 200, "msg": "{\"ts\": 1e28, \"status\": 500}"}"#,
-            #"{"ts": 99999999999999999999999, "request_id": "\#(Self.id)", "latency": 1e306}"#,
+            #"{"ts": 99999999999999999999999, "request_id": "\#(Self.id)", "latency": 1e306}"#
         ]
         try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: logs))
         for command in ["correlate", "report"] {
@@ -102,7 +104,7 @@ import SiftCore
         let doc = try JSONDocument(string: r.out).root
         let server = try #require(doc["requests"]?.elements.first?["serverLines"]?.elements)
         #expect(server.count == 3)
-        #expect(server.map { $0["status"]?.int } == [200, 200, nil])   // the message's 500 does not win
+        #expect(server.map { $0["status"]?.int } == [200, 200, nil]) // the message's 500 does not win
         #expect(server.map { $0["durationMs"]?.isNull } == [true, true, true])
         #expect(server[0]["ts"]?.isNull == true)
     }
@@ -111,7 +113,8 @@ import SiftCore
     @Test func idInALineOverTheBound() throws {
         let (session, _) = try setUp()
         let logs = try makeTempDir().appendingPathComponent("api.log").path
-        let line = #"{"ts": "2026-11-29T10:15:04.200Z", "request_id": "\#(Self.id)", "body": ""# + String(repeating: "a", count: 1 << 21) + "\"}\n"
+        let line =
+            #"{"ts": "2026-11-29T10:15:04.200Z", "request_id": "\#(Self.id)", "body": ""# + String(repeating: "a", count: 1 << 21) + "\"}\n"
         try Data(line.utf8).write(to: URL(fileURLWithPath: logs))
         let r = runCLI(["correlate", "--json", session, "--logs", logs])
         #expect(r.status == 0, "\(r.err)")
@@ -135,7 +138,8 @@ extension CorrelateCommandTests {
         #expect(doc["clockSkew", "basis"]?.string == "request-id fields")
         // A naive Python line taken in +01:00: the skew stays small.
         let py = try makeTempDir().appendingPathComponent("app.log").path
-        try Data("2026-11-29 11:15:04,200 INFO [\(Self.id)] api.access: POST /v1/auth/token 200 38.2ms\n".utf8).write(to: URL(fileURLWithPath: py))
+        try Data("2026-11-29 11:15:04,200 INFO [\(Self.id)] api.access: POST /v1/auth/token 200 38.2ms\n".utf8).write(
+            to: URL(fileURLWithPath: py))
         let local = try JSONDocument(string: runCLI(["correlate", "--json", session, "--logs", py, "--log-timezone", "+01:00"]).out).root
         #expect((local["clockSkew", "seconds"]?.double).map { $0 > 2 && $0 < 3 } == true)
         #expect(local["logs", "files"]?.elements.first?["format"]?.string == "python-logging")
@@ -154,10 +158,12 @@ extension CorrelateCommandTests {
     func serverLineRepeatingAnExportPasswordIsMasked(_ format: String) throws {
         let password = "Hunter" + "2-" + "qzvb" + "wrtk" + "plmn"
         let body = #"{\"password\":\"\#(password)\"}"#
-        let network = #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_0001","method":"POST","url":"https://api.example.test/v1/login","state":"success","statusCode":200,"duration":0.4,"requestId":"\#(CorrelateCommandTests.id)","request":{"headers":[],"body":{"size":30,"contentType":"application/json","encoding":"utf8","text":"\#(body)"}}}"#
+        let network =
+            #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_0001","method":"POST","url":"https://api.example.test/v1/login","state":"success","statusCode":200,"duration":0.4,"requestId":"\#(CorrelateCommandTests.id)","request":{"headers":[],"body":{"size":30,"contentType":"application/json","encoding":"utf8","text":"\#(body)"}}}"#
         let session = try Fixture.write([Fixture.header(), network])
         let logs = try makeTempDir().appendingPathComponent("api.log").path
-        let line = #"{"ts": "2026-11-29T10:15:02.200Z", "level": "info", "request_id": "\#(CorrelateCommandTests.id)", "status": 200, "msg": "login ok pw \#(password)"}"#
+        let line =
+            #"{"ts": "2026-11-29T10:15:02.200Z", "level": "info", "request_id": "\#(CorrelateCommandTests.id)", "status": 200, "msg": "login ok pw \#(password)"}"#
         try Data((line + "\n").utf8).write(to: URL(fileURLWithPath: logs))
         let r = try Binary.run(["correlate", "-f", format, session, "--logs", logs])
         #expect(r.status != 64, "\(r.err)")

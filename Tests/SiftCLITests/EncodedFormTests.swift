@@ -35,8 +35,9 @@ import Testing
             network(3, url: "https://api.example.test/v1/x?token=\(password)+more", body: #"{"size":0}"#),
             network(4, body: b64),
             network(5, url: "https://api.example.test/v1/x?x=" + twice(token), body: #"{"size":0}"#),
-            network(6, url: "https://api.example.test/v1/x?redirect=" + every("https://b.example.test/cb?token=" + password),
-                    body: #"{"size":0}"#),
+            network(
+                6, url: "https://api.example.test/v1/x?redirect=" + every("https://b.example.test/cb?token=" + password),
+                body: #"{"size":0}"#)
         ])
     }
 
@@ -64,8 +65,9 @@ import Testing
     /// record whole, and the message's base64 text decodes back to the value, so it goes.
     @Test func base64WebSocketMessageIsNotPrinted() throws {
         let b64 = Data(#"{"token":"\#(Self.password)"}"#.utf8).base64EncodedString()
-        let entry = HARFixture.entry(url: "wss://api.example.test/socket",
-                                     extra: ["_webSocketMessages": [["type": "receive", "time": 1.0, "opcode": 2, "data": b64]]])
+        let entry = HARFixture.entry(
+            url: "wss://api.example.test/socket",
+            extra: ["_webSocketMessages": [["type": "receive", "time": 1.0, "opcode": 2, "data": b64]]])
         let path = try HARFixture.write(HARFixture.document(creator: "WebInspector", entries: [entry]))
         #expect(runCLI(["verify", path]).status == 1)
         for args in [["records", path], ["records", path, "--format", "csv"]] {
@@ -81,7 +83,9 @@ import Testing
 
     @Test func escapedCredentialIsNeverPrinted() throws {
         let path = try Self.export()
-        for args in [["records", path], ["records", path, "--format", "csv"], ["har", path], ["show", path, "1"], ["show", path, "2", "--json"]] {
+        for args in [
+            ["records", path], ["records", path, "--format", "csv"], ["har", path], ["show", path, "1"], ["show", path, "2", "--json"]
+        ] {
             let r = runCLI(args)
             #expect(!Self.leaks(r.out) && !Self.leaks(r.err), "\(args.joined(separator: " ")) prints the credential:\n\(r.out)")
         }
@@ -105,7 +109,8 @@ import Testing
     @Test func harScansARecordOncePerRecord() throws {
         let tx = #"{"fetchStart":"2026-11-29T10:15:02.000Z","responseEnd":"2026-11-29T10:15:03.000Z"}"#
         let txs = Array(repeating: tx, count: 4000).joined(separator: ",")
-        let line = #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"r1","method":"GET","url":"https://a.example.test/","state":"success","statusCode":200,"duration":0.1,"metrics":{"transactions":[\#(txs)]}}"#
+        let line =
+            #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"r1","method":"GET","url":"https://a.example.test/","state":"success","statusCode":200,"duration":0.1,"metrics":{"transactions":[\#(txs)]}}"#
         let path = try Fixture.write([Fixture.header(), line])
         let start = Date()
         let r = runCLI(["har", path])

@@ -13,8 +13,10 @@ import SiftCore
 
     /// `count` characters of a seeded generator over `alphabet`, starting with `head` (which makes
     /// the classes mix whatever the generator gives).
-    static func random(_ seed: UInt64, _ count: Int, head: String = "Q7d",
-                       alphabet: String = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789") -> String {
+    static func random(
+        _ seed: UInt64, _ count: Int, head: String = "Q7d",
+        alphabet: String = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+    ) -> String {
         let a = Array(alphabet)
         var x = seed &* 6364136223846793005 &+ 1442695040888963407
         var s = head
@@ -59,7 +61,8 @@ import SiftCore
     static func hex(_ s: String) -> String { s.utf8.map { String(format: "%02x", $0) }.joined() }
     /// Percent-encoding as most URL builders do it: `/` kept, `+` and `=` encoded.
     static func pct(_ s: String) -> String {
-        s.addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/")) ?? s
+        s.addingPercentEncoding(
+            withAllowedCharacters: CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/")) ?? s
     }
     /// Bytes of a seeded generator (random, image-like data).
     static func bytes(_ seed: UInt64, _ count: Int, head: [UInt8] = []) -> [UInt8] {
@@ -76,12 +79,16 @@ import SiftCore
 
     static func json(_ s: String) -> String { VerifyBypassTests.json(s) }
 
-    static func network(url: String = "https://api.example.test/v1/x", headers: [(String, String)] = [], body: String? = nil,
-                        requestId: String = "req_8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6b") -> String {
+    static func network(
+        url: String = "https://api.example.test/v1/x", headers: [(String, String)] = [], body: String? = nil,
+        requestId: String = "req_8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6b"
+    ) -> String {
         let hs = headers.map { #"{"name":\#(json($0.0)),"value":\#(json($0.1))}"# }.joined(separator: ",")
-        let b = body.map { #"{"size":\#($0.utf8.count),"contentType":"application/json","encoding":"utf8","text":\#(json($0))}"# }
+        let b =
+            body.map { #"{"size":\#($0.utf8.count),"contentType":"application/json","encoding":"utf8","text":\#(json($0))}"# }
             ?? #"{"size":0}"#
-        return #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_1","source":"sdk","kind":"http","category":"call","method":"POST","url":\#(json(url)),"state":"success","statusCode":200,"duration":0.1,"requestId":\#(json(requestId)),"request":{"headers":[\#(hs)],"body":\#(b)}}"#
+        return
+            #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_1","source":"sdk","kind":"http","category":"call","method":"POST","url":\#(json(url)),"state":"success","statusCode":200,"duration":0.1,"requestId":\#(json(requestId)),"request":{"headers":[\#(hs)],"body":\#(b)}}"#
     }
 
     static func log(_ message: String, metadata: String = "{}") -> String {
@@ -108,71 +115,130 @@ import SiftCore
     }
 
     static let found: [Case] = [
-        Case(name: "base64 JSON body value", line: network(body: body(["nested": b64(stripe)])),
-             rule: "secret.stripe-key", severity: "critical", located: "$.nested (base64-decoded)", stored: b64(stripe)),
-        Case(name: "base64 of text with a token in a body value", line: network(body: body(["data": b64("token " + github)])),
-             rule: "secret.github-token", severity: "critical", located: "$.data (base64-decoded)", stored: b64("token " + github)),
-        Case(name: "base64 header value", line: network(headers: [("X-Debug", b64(github))]),
-             rule: "secret.github-token", located: "request.headers[X-Debug] (base64-decoded)", stored: b64(github)),
-        Case(name: "percent-encoded base64 query value", line: network(url: "https://api.example.test/x?d=" + pct(b64(github + "!"))),
-             rule: "secret.github-token", located: "?d (base64-decoded)", stored: pct(b64(github + "!"))),
-        Case(name: "unpadded base64url with text glued around the key", line: network(body: body(["d": b64url("x" + aws + "?>")])),
-             rule: "secret.aws-access-key", severity: "critical", located: "$.d (base64-decoded)", stored: b64url("x" + aws + "?>")),
-        Case(name: "hex body value", line: network(body: body(["d": hex(github)])),
-             rule: "secret.github-token", located: "$.d (hex-decoded)", stored: hex(github)),
-        Case(name: "base64 in a log message", line: log("debug dump " + b64("auth=" + github) + " end"),
-             rule: "secret.github-token", located: "log.message (base64-decoded)", stored: b64("auth=" + github)),
-        Case(name: "base64 in a metadata value", line: log("m", metadata: #"{"blob":\#(json(b64(stripe)))}"#),
-             rule: "secret.stripe-key", located: "(base64-decoded)", stored: b64(stripe)),
-        Case(name: "base64 in a URL path segment", line: network(url: "https://api.example.test/v1/" + b64url(github) + "/x"),
-             rule: "secret.github-token", located: "(base64-decoded)", stored: b64url(github)),
-        Case(name: "base64 glued to a word", line: network(body: body(["d": "key_" + b64url("token " + github)])),
-             rule: "secret.github-token", located: "(base64-decoded)", stored: b64url("token " + github)),
-        Case(name: "hex inside base64", line: network(body: body(["d": b64(hex(github))])),
-             rule: "secret.github-token", located: "$.d (base64-decoded, then hex-decoded)", stored: b64(hex(github))),
-        Case(name: "percent-encoding inside base64", line: network(body: body(["d": b64("cb?t=" + pct(github).replacingOccurrences(of: "_", with: "%5F"))])),
-             rule: "secret.github-token", located: "(base64-decoded, then percent-decoded)"),
-        Case(name: "token glued to a word in a body value", line: network(body: body(["d": "abc" + github])),
-             rule: "secret.github-token", severity: "critical", located: "$.d", stored: github),
-        Case(name: "GitHub token glued on both sides, its checksum right", line: network(body: body(["d": "abc" + checksummedGitHub(13) + "Zq9"])),
-             rule: "secret.github-token", severity: "critical", located: "$.d", stored: checksummedGitHub(13)),
-        Case(name: "GitHub token in a run past 255 characters, its checksum right", line: log(checksummedGitHub(14) + random(15, 300)),
-             rule: "secret.github-token", severity: "critical", stored: checksummedGitHub(14)),
-        Case(name: "Slack token glued to a URL fragment", line: network(url: "https://a.example.test/x#frag" + slack),
-             rule: "secret.slack-token", severity: "critical", stored: slack),
-        Case(name: "Slack token alone in a URL fragment (ids spelling a sequence)", line: network(url: "https://a.example.test/x#" + slack),
-             rule: "secret.slack-token", severity: "critical", stored: slack),
-        Case(name: "Stripe key glued to a word", line: log("key=mask" + stripe), rule: "secret.stripe-key", severity: "critical",
-             stored: stripe),
-        Case(name: "AWS key id glued after a lowercase letter", line: log("id" + aws + " set"), rule: "secret.aws-access-key",
-             severity: "critical", stored: aws),
-        Case(name: "JWT glued after the request id's prefix", line: network(requestId: "req_" + jwt),
-             rule: "secret.jwt", severity: "high", stored: jwt),
-        Case(name: "JWT glued to a word in a log message", line: log("session=abc" + jwt + " refreshed"),
-             rule: "secret.jwt", severity: "high", stored: jwt),
-        Case(name: "fine-grained PAT glued to a word", line: log("pat:x" + "github" + "_pat_" + random(11, 22) + "_" + random(12, 59)),
-             rule: "secret.github-pat", severity: "critical"),
+        Case(
+            name: "base64 JSON body value", line: network(body: body(["nested": b64(stripe)])),
+            rule: "secret.stripe-key", severity: "critical", located: "$.nested (base64-decoded)", stored: b64(stripe)),
+        Case(
+            name: "base64 of text with a token in a body value", line: network(body: body(["data": b64("token " + github)])),
+            rule: "secret.github-token", severity: "critical", located: "$.data (base64-decoded)", stored: b64("token " + github)),
+        Case(
+            name: "base64 header value", line: network(headers: [("X-Debug", b64(github))]),
+            rule: "secret.github-token", located: "request.headers[X-Debug] (base64-decoded)", stored: b64(github)),
+        Case(
+            name: "percent-encoded base64 query value", line: network(url: "https://api.example.test/x?d=" + pct(b64(github + "!"))),
+            rule: "secret.github-token", located: "?d (base64-decoded)", stored: pct(b64(github + "!"))),
+        Case(
+            name: "unpadded base64url with text glued around the key", line: network(body: body(["d": b64url("x" + aws + "?>")])),
+            rule: "secret.aws-access-key", severity: "critical", located: "$.d (base64-decoded)", stored: b64url("x" + aws + "?>")),
+        Case(
+            name: "hex body value", line: network(body: body(["d": hex(github)])),
+            rule: "secret.github-token", located: "$.d (hex-decoded)", stored: hex(github)),
+        Case(
+            name: "base64 in a log message", line: log("debug dump " + b64("auth=" + github) + " end"),
+            rule: "secret.github-token", located: "log.message (base64-decoded)", stored: b64("auth=" + github)),
+        Case(
+            name: "base64 in a metadata value", line: log("m", metadata: #"{"blob":\#(json(b64(stripe)))}"#),
+            rule: "secret.stripe-key", located: "(base64-decoded)", stored: b64(stripe)),
+        Case(
+            name: "base64 in a URL path segment", line: network(url: "https://api.example.test/v1/" + b64url(github) + "/x"),
+            rule: "secret.github-token", located: "(base64-decoded)", stored: b64url(github)),
+        Case(
+            name: "base64 glued to a word", line: network(body: body(["d": "key_" + b64url("token " + github)])),
+            rule: "secret.github-token", located: "(base64-decoded)", stored: b64url("token " + github)),
+        Case(
+            name: "hex inside base64", line: network(body: body(["d": b64(hex(github))])),
+            rule: "secret.github-token", located: "$.d (base64-decoded, then hex-decoded)", stored: b64(hex(github))),
+        Case(
+            name: "percent-encoding inside base64",
+            line: network(body: body(["d": b64("cb?t=" + pct(github).replacingOccurrences(of: "_", with: "%5F"))])),
+            rule: "secret.github-token", located: "(base64-decoded, then percent-decoded)"),
+        Case(
+            name: "token glued to a word in a body value", line: network(body: body(["d": "abc" + github])),
+            rule: "secret.github-token", severity: "critical", located: "$.d", stored: github),
+        Case(
+            name: "GitHub token glued on both sides, its checksum right",
+            line: network(body: body(["d": "abc" + checksummedGitHub(13) + "Zq9"])),
+            rule: "secret.github-token", severity: "critical", located: "$.d", stored: checksummedGitHub(13)),
+        Case(
+            name: "GitHub token in a run past 255 characters, its checksum right", line: log(checksummedGitHub(14) + random(15, 300)),
+            rule: "secret.github-token", severity: "critical", stored: checksummedGitHub(14)),
+        Case(
+            name: "Slack token glued to a URL fragment", line: network(url: "https://a.example.test/x#frag" + slack),
+            rule: "secret.slack-token", severity: "critical", stored: slack),
+        Case(
+            name: "Slack token alone in a URL fragment (ids spelling a sequence)", line: network(url: "https://a.example.test/x#" + slack),
+            rule: "secret.slack-token", severity: "critical", stored: slack),
+        Case(
+            name: "Stripe key glued to a word", line: log("key=mask" + stripe), rule: "secret.stripe-key", severity: "critical",
+            stored: stripe),
+        Case(
+            name: "AWS key id glued after a lowercase letter", line: log("id" + aws + " set"), rule: "secret.aws-access-key",
+            severity: "critical", stored: aws),
+        Case(
+            name: "JWT glued after the request id's prefix", line: network(requestId: "req_" + jwt),
+            rule: "secret.jwt", severity: "high", stored: jwt),
+        Case(
+            name: "JWT glued to a word in a log message", line: log("session=abc" + jwt + " refreshed"),
+            rule: "secret.jwt", severity: "high", stored: jwt),
+        Case(
+            name: "fine-grained PAT glued to a word", line: log("pat:x" + "github" + "_pat_" + random(11, 22) + "_" + random(12, 59)),
+            rule: "secret.github-pat", severity: "critical")
     ]
 
     static let clean: [Case] = [
-        Case(name: "a prefix glued on both sides without a GitHub checksum", line: network(body: body(["d": "abc" + github + "Zq9"])), rule: nil),
-        Case(name: "eyJ glued to a word, its second part not JSON", line: log("x_eyJ" + random(18, 30) + "." + random(19, 40) + "." + random(20, 30)), rule: nil),
-        Case(name: "base64 of prose", line: network(body: body(["d": b64("The quick brown fox jumps over the lazy dog, twice, for the test.")])), rule: nil),
+        Case(
+            name: "a prefix glued on both sides without a GitHub checksum", line: network(body: body(["d": "abc" + github + "Zq9"])),
+            rule: nil),
+        Case(
+            name: "eyJ glued to a word, its second part not JSON",
+            line: log("x_eyJ" + random(18, 30) + "." + random(19, 40) + "." + random(20, 30)), rule: nil),
+        Case(
+            name: "base64 of prose",
+            line: network(body: body(["d": b64("The quick brown fox jumps over the lazy dog, twice, for the test.")])), rule: nil),
         Case(name: "random base64", line: network(body: body(["d": b64(bytes(21, 96))])), rule: nil),
-        Case(name: "image-like base64", line: network(body: body(["avatar": "data:image/png;base64," + b64(bytes(22, 600, head: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D, 0x49, 0x48, 0x44, 0x52]))])), rule: nil),
-        Case(name: "JPEG-like base64 in a header", line: network(headers: [("X-Thumb", b64(bytes(23, 300, head: [0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10, 0x4A, 0x46, 0x49, 0x46])))]), rule: nil),
-        Case(name: "UUIDs and request ids", line: network(url: "https://api.example.test/v1/orders/6f1d2c3b-4e3b-4a57-9c2d-3e4f5a6b7c8d?req=req_8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6b",
-                                                   body: body(["id": "8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6b", "ids": "8b0e4c2a6f1d4e3b9a571c2d3e4f5a6b_6f1d2c3b4e3b4a579c2d3e4f5a6b7c8d"])), rule: nil),
-        Case(name: "hashes", line: network(body: body(["sha256": String(repeating: "9f86d081884c7d659a2feaa0c55ad015", count: 2),
-                                                         "sha1": "2fd4e1c67a2d28fced849ee1bb76e7391b93eb12",
-                                                         "md5": "9e107d9d372bb6826bd81d3542a419d6",
-                                                         "etag": "W/\"" + String(repeating: "a3f5c2d1", count: 8) + "\""])), rule: nil),
+        Case(
+            name: "image-like base64",
+            line: network(
+                body: body([
+                    "avatar": "data:image/png;base64,"
+                        + b64(bytes(22, 600, head: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D, 0x49, 0x48, 0x44, 0x52]))
+                ])), rule: nil),
+        Case(
+            name: "JPEG-like base64 in a header",
+            line: network(headers: [("X-Thumb", b64(bytes(23, 300, head: [0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10, 0x4A, 0x46, 0x49, 0x46])))]),
+            rule: nil),
+        Case(
+            name: "UUIDs and request ids",
+            line: network(
+                url: "https://api.example.test/v1/orders/6f1d2c3b-4e3b-4a57-9c2d-3e4f5a6b7c8d?req=req_8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6b",
+                body: body([
+                    "id": "8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6b", "ids": "8b0e4c2a6f1d4e3b9a571c2d3e4f5a6b_6f1d2c3b4e3b4a579c2d3e4f5a6b7c8d"
+                ])), rule: nil),
+        Case(
+            name: "hashes",
+            line: network(
+                body: body([
+                    "sha256": String(repeating: "9f86d081884c7d659a2feaa0c55ad015", count: 2),
+                    "sha1": "2fd4e1c67a2d28fced849ee1bb76e7391b93eb12",
+                    "md5": "9e107d9d372bb6826bd81d3542a419d6",
+                    "etag": "W/\"" + String(repeating: "a3f5c2d1", count: 8) + "\""
+                ])), rule: nil),
         Case(name: "hex of prose", line: network(body: body(["d": hex("nothing secret in here, only words and numbers 12")])), rule: nil),
-        Case(name: "base64 of a short word with a prefix in it", line: network(body: body(["d": b64("ghp_ is GitHub's prefix, sk_live_ is Stripe's")])), rule: nil),
-        Case(name: "words holding sk_live and AKIA", line: log("risk_live_monitoringEnabledForTenant2024 task_live_4f3a2b1c9d8e7f6a5b4c3d2e SLOVAKIAREGIONALOFFICE21 Slovakia wAKIAREGIONALNAMESXYZ"), rule: nil),
-        Case(name: "identifiers holding a GitHub prefix", line: log("uniform highp_precisionShaderConstantDefaultValueX1 and tghp_" + String(repeating: "a", count: 36)), rule: nil),
+        Case(
+            name: "base64 of a short word with a prefix in it",
+            line: network(body: body(["d": b64("ghp_ is GitHub's prefix, sk_live_ is Stripe's")])), rule: nil),
+        Case(
+            name: "words holding sk_live and AKIA",
+            line: log(
+                "risk_live_monitoringEnabledForTenant2024 task_live_4f3a2b1c9d8e7f6a5b4c3d2e SLOVAKIAREGIONALOFFICE21 Slovakia wAKIAREGIONALNAMESXYZ"
+            ), rule: nil),
+        Case(
+            name: "identifiers holding a GitHub prefix",
+            line: log("uniform highp_precisionShaderConstantDefaultValueX1 and tghp_" + String(repeating: "a", count: 36)), rule: nil),
         Case(name: "a word before xoxb without its numeric id", line: log("sandboxoxb-notes-for-the-readme-and-the-changelog"), rule: nil),
-        Case(name: "a URL path of words", line: network(url: "https://api.example.test/Users/Accounts/NotificationSettings/DefaultPreferences"), rule: nil),
+        Case(
+            name: "a URL path of words",
+            line: network(url: "https://api.example.test/Users/Accounts/NotificationSettings/DefaultPreferences"), rule: nil)
     ]
 
     static func verify(_ path: String, _ extra: [String] = []) throws -> VerifyBypassTests.Verdict {
@@ -190,7 +256,9 @@ import SiftCore
         #expect(!mine.isEmpty, "\(c.name): rules \(v.rules)")
         if let severity = c.severity { #expect(mine.contains { $0["severity"]?.string == severity }, "\(c.name): \(mine)") }
         if let located = c.located {
-            #expect(mine.contains { ($0["location"]?.string ?? "").hasSuffix(located) }, "\(c.name): \(mine.map { $0["location"]?.string ?? "" })")
+            #expect(
+                mine.contains { ($0["location"]?.string ?? "").hasSuffix(located) },
+                "\(c.name): \(mine.map { $0["location"]?.string ?? "" })")
         }
         #expect(v.status == 1)
         // The value is the encoded run, never printed: its preview shows four characters of it.
@@ -208,7 +276,9 @@ import SiftCore
 
     @Test(arguments: clean) func encodedTextWithoutACredentialIsClean(_ c: Case) throws {
         let v = try Self.verify(try VerifyBypassTests.session([c.line]), ["--fail-on", "low"])
-        #expect(Self.credentials(v).isEmpty, "\(c.name): \(v.findings.map { ($0["rule"]?.string ?? "") + " " + ($0["location"]?.string ?? "") })")
+        #expect(
+            Self.credentials(v).isEmpty,
+            "\(c.name): \(v.findings.map { ($0["rule"]?.string ?? "") + " " + ($0["location"]?.string ?? "") })")
         #expect(v.status == 0)
     }
 

@@ -6,9 +6,11 @@ import Testing
 struct Binary {
     static let url: URL? = {
         let env = ProcessInfo.processInfo.environment["PBSIFT_BINARY"].map { URL(fileURLWithPath: $0) }
-        let candidates = [env, packageRoot.appendingPathComponent(".build/debug/pbsift"),
-                          Bundle.main.bundleURL.appendingPathComponent("pbsift"),
-                          Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("pbsift")]
+        let candidates = [
+            env, packageRoot.appendingPathComponent(".build/debug/pbsift"),
+            Bundle.main.bundleURL.appendingPathComponent("pbsift"),
+            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("pbsift")
+        ]
         return candidates.compactMap { $0 }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }()
 
@@ -19,8 +21,10 @@ struct Binary {
     }
 
     /// Runs the binary with `args`, optional standard input, and an environment without colour hints.
-    static func run(_ args: [String], stdin: String? = nil, env: [String: String] = [:], closeStdout: Bool = false,
-                    cwd: URL? = nil) throws -> Result {
+    static func run(
+        _ args: [String], stdin: String? = nil, env: [String: String] = [:], closeStdout: Bool = false,
+        cwd: URL? = nil
+    ) throws -> Result {
         guard let url else { throw UsageError("pbsift binary not built: run `swift build --build-tests`") }
         let p = Process()
         p.executableURL = url
@@ -40,8 +44,9 @@ struct Binary {
         let o = closeStdout ? Data() : out.fileHandleForReading.readDataToEndOfFile()
         let e = err.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
-        return Result(status: p.terminationStatus, out: String(decoding: o, as: UTF8.self),
-                      err: String(decoding: e, as: UTF8.self))
+        return Result(
+            status: p.terminationStatus, out: String(decoding: o, as: UTF8.self),
+            err: String(decoding: e, as: UTF8.self))
     }
 }
 
@@ -69,10 +74,15 @@ struct Binary {
         let r = try Binary.run(["inspect", "--formt", "json", "x"])
         #expect(r.status == 64)
         #expect(r.out.isEmpty)
-        #expect(r.err == "pbsift: --formt: unknown option; did you mean '--format'?\nUsage: pbsift inspect [<options>] <input> ...\n  See 'pbsift inspect --help' for more information.\n")
+        #expect(
+            r.err
+                == "pbsift: --formt: unknown option; did you mean '--format'?\nUsage: pbsift inspect [<options>] <input> ...\n  See 'pbsift inspect --help' for more information.\n"
+        )
         let bad = try Binary.run(["inspect", "--format", "png", "x"])
         #expect(bad.status == 64)
-        #expect(bad.err.hasPrefix("pbsift: --format <format>: invalid value 'png'; expected one of 'text', 'json', 'csv', 'markdown', 'sarif' or 'junit'\n"))
+        #expect(
+            bad.err.hasPrefix(
+                "pbsift: --format <format>: invalid value 'png'; expected one of 'text', 'json', 'csv', 'markdown', 'sarif' or 'junit'\n"))
     }
 
     @Test(arguments: ["text", "json", "csv", "markdown"])

@@ -34,7 +34,7 @@ import Testing
         ("empty.zip", [], "(empty)"),
         ("empty.tar.gz", [], "(empty)"),
         ("data.json", Array("{\n  \"a\": [1, 2]\n}\n".utf8), "looks like plain JSON"),
-        ("other.jsonl", Array("{\"a\":1}\n{\"b\":2}\n".utf8), "no line is a Palbe record"),
+        ("other.jsonl", Array("{\"a\":1}\n{\"b\":2}\n".utf8), "no line is a Palbe record")
     ]
 
     @Test(arguments: notExports.indices)
@@ -49,7 +49,9 @@ import Testing
             #expect(r.err.contains("pbsift: \(path): not a Palbe export"), "\(name): \(r.err)")
             #expect(r.err.contains(words), "\(name): \(r.err)")
             // The verdict never reads as a pass for bytes nobody checked.
-            if format == "text" { #expect(r.out.contains("pbsift verify: not verified in full (1 input not read in full): no findings"), "\(r.out)") }
+            if format == "text" {
+                #expect(r.out.contains("pbsift verify: not verified in full (1 input not read in full): no findings"), "\(r.out)")
+            }
         }
     }
 
@@ -110,7 +112,7 @@ import Testing
     }
 
     @Test func unreadableFileIsLoud() throws {
-        guard geteuid() != 0 else { return }   // root reads anything
+        guard geteuid() != 0 else { return } // root reads anything
         let path = try Fixture.write(Fixture.clean)
         #expect(chmod(path, 0) == 0)
         let r = try Binary.run(["verify", path])
@@ -122,7 +124,7 @@ import Testing
         let dir = try makeTempDir()
         let body = Array((Fixture.clean.joined(separator: "\n") + "\n").utf8)
         var zip = ZipBytes.stored(name: "sessions/\(Fixture.sessionId).jsonl", body)
-        zip[14] ^= 0xFF   // the local header's CRC-32
+        zip[14] ^= 0xFF // the local header's CRC-32
         let path = dir.appendingPathComponent("export.zip").path
         #expect(FileManager.default.createFile(atPath: path, contents: Data(zip)))
         let r = try Binary.run(["inspect", "--json", path])
@@ -145,10 +147,12 @@ enum ZipBytes {
         crc ^= 0xFFFF_FFFF
         let n = Array(name.utf8)
         let size = le32(UInt32(data.count))
-        var out: [UInt8] = [0x50, 0x4B, 3, 4] + le16(20) + le16(0) + le16(0) + le16(0) + le16(0x21) + le32(crc) + size + size
+        var out: [UInt8] =
+            [0x50, 0x4B, 3, 4] + le16(20) + le16(0) + le16(0) + le16(0) + le16(0x21) + le32(crc) + size + size
             + le16(n.count) + le16(0) + n + data
         let cd = out.count
-        out += [0x50, 0x4B, 1, 2] + le16(0x0314) + le16(20) + le16(0) + le16(0) + le16(0) + le16(0x21) + le32(crc) + size + size
+        out +=
+            [0x50, 0x4B, 1, 2] + le16(0x0314) + le16(20) + le16(0) + le16(0) + le16(0) + le16(0x21) + le32(crc) + size + size
             + le16(n.count) + le16(0) + le16(0) + le16(0) + le16(0) + le32(0o100644 << 16) + le32(0) + n
         let cdSize = out.count - cd
         out += [0x50, 0x4B, 5, 6] + le16(0) + le16(0) + le16(1) + le16(1) + le32(UInt32(cdSize)) + le32(UInt32(cd)) + le16(0)

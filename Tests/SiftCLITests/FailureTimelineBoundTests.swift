@@ -11,7 +11,9 @@ import SiftVerify
 
     @Test func bigRecordsAreKeptSlim() throws {
         let big = String(repeating: "x", count: 1 << 20)
-        let r = try record(#"{"type":"network","seq":3,"ts":"2026-11-29T10:15:02.000Z","id":"rec_3","method":"POST","url":"https://a.test/v1/orders","state":"failure","statusCode":503,"error":{"description":"\#(big)"},"response":{"body":{"encoding":"utf8","text":"\#(big)","size":1048576}}}"#)
+        let r = try record(
+            #"{"type":"network","seq":3,"ts":"2026-11-29T10:15:02.000Z","id":"rec_3","method":"POST","url":"https://a.test/v1/orders","state":"failure","statusCode":503,"error":{"description":"\#(big)"},"response":{"body":{"encoding":"utf8","text":"\#(big)","size":1048576}}}"#
+        )
         let slim = FailureTimeline.slim(r)
         #expect(slim.json.doc.bytes.count < 4096)
         #expect(slim.line == 7 && slim.seq == 3 && slim.type == .network && slim.id == "rec_3")
@@ -25,7 +27,8 @@ import SiftVerify
         let token = VerifyBypassTests.token(77)
         // The cut at 1 KiB falls 11 characters into the token, which `id:` glues to the word before it.
         let description = String(repeating: "word ", count: 202) + "id:" + token + " " + String(repeating: "z", count: 1500)
-        let fail = #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_0001","method":"GET","url":"https://api.example.test/v1/orders","state":"failure","statusCode":503,"duration":0.1,"error":{"description":"\#(description)"}}"#
+        let fail =
+            #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_0001","method":"GET","url":"https://api.example.test/v1/orders","state":"failure","statusCode":503,"duration":0.1,"error":{"description":"\#(description)"}}"#
         let log = #"{"type":"log","seq":2,"ts":"2026-11-29T10:15:03.000Z","level":"error","label":"checkout","message":"m"}"#
         let path = try Fixture.write([Fixture.header(), fail, log])
         for format in ["text", "markdown", "json"] {

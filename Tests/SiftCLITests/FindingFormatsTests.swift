@@ -3,14 +3,16 @@ import Foundation
 import Testing
 @testable import SiftCLI
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// The shared finding formats (SARIF, JUnit XML) of every command with findings.
 @Suite struct FindingFormatsTests {
     /// Every command whose findings these formats carry, with the arguments it needs (`@` is the input).
-    static let commands: [[String]] = [["inspect", "@"], ["verify", "@"], ["waterfall", "@"], ["report", "@"],
-                                       ["correlate", "@", "--logs", "@logs"]]
+    static let commands: [[String]] = [
+        ["inspect", "@"], ["verify", "@"], ["waterfall", "@"], ["report", "@"],
+        ["correlate", "@", "--logs", "@logs"]
+    ]
 
     static func args(_ command: [String], input: String) throws -> [String] {
         let logs = URL(fileURLWithPath: input).deletingLastPathComponent().appendingPathComponent("server.log")
@@ -91,12 +93,16 @@ import FoundationXML
 
     /// Text from an export is escaped for XML after redaction: no markup, no raw controls.
     @Test func junitEscapesUntrustedText() {
-        let f = Finding(rule: Rule("policy.frame-in-export", .info, "a test rule").ref, severity: .high, input: "in<put>", file: "a\u{1B}]52;c;x\u{07}.jsonl",
-                        line: 3, location: "\"quoted\" & <tag>", message: "m\u{202E}x", preview: "ghp_…(40 chars)", fingerprint: "sha256:00")
-        let doc = FindingsDocument(command: "verify", findings: Redactor.identity().apply([f]), inputs: Redactor.identity().apply([InputSummary]()),
-                                   rule: RuleRegistry.rule)
+        let f = Finding(
+            rule: Rule("policy.frame-in-export", .info, "a test rule").ref, severity: .high, input: "in<put>",
+            file: "a\u{1B}]52;c;x\u{07}.jsonl",
+            line: 3, location: "\"quoted\" & <tag>", message: "m\u{202E}x", preview: "ghp_…(40 chars)", fingerprint: "sha256:00")
+        let doc = FindingsDocument(
+            command: "verify", findings: Redactor.identity().apply([f]), inputs: Redactor.identity().apply([InputSummary]()),
+            rule: RuleRegistry.rule)
         let xml = JUnitDocument.render(doc, failOn: .high)
-        #expect(!xml.contains("<tag>") && !xml.contains("in<put>") && !xml.contains("\u{1B}") && !xml.contains("\u{07}")
+        #expect(
+            !xml.contains("<tag>") && !xml.contains("in<put>") && !xml.contains("\u{1B}") && !xml.contains("\u{07}")
                 && !xml.contains("\u{202E}"))
         #expect(!xml.contains("ghp_"), "values, even masked, are not printed")
         #expect(xml.contains("sha256:00"))
@@ -104,8 +110,10 @@ import FoundationXML
 
     final class Names: NSObject, XMLParserDelegate {
         var elements: [String] = []
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                    attributes attributeDict: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+            attributes attributeDict: [String: String] = [:]
+        ) {
             elements.append(name)
         }
     }

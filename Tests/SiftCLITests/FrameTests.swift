@@ -62,11 +62,26 @@ import Testing
 
     @Test func usageErrorsExit64() {
         let cases: [([String], String)] = [
-            (["inspect", "--formt", "json", "x"], "pbsift: --formt: unknown option; did you mean '--format'?\nUsage: pbsift inspect [<options>] <input> ...\n  See 'pbsift inspect --help' for more information.\n"),
-            (["inspect"], "pbsift: inspect: missing argument '<input> ...'\nUsage: pbsift inspect [<options>] <input> ...\n  See 'pbsift inspect --help' for more information.\n"),
-            (["inpsect", "x"], "pbsift: inpsect: unknown subcommand; did you mean 'inspect'?\nUsage: pbsift <subcommand>\n  See 'pbsift --help' for more information.\n"),
-            (["--verison"], "pbsift: --verison: unknown option; did you mean '--version'?\nUsage: pbsift <subcommand>\n  See 'pbsift --help' for more information.\n"),
-            (["help", "nosuch"], "pbsift: nosuch: unknown subcommand\nUsage: pbsift <subcommand>\n  See 'pbsift --help' for more information.\n"),
+            (
+                ["inspect", "--formt", "json", "x"],
+                "pbsift: --formt: unknown option; did you mean '--format'?\nUsage: pbsift inspect [<options>] <input> ...\n  See 'pbsift inspect --help' for more information.\n"
+            ),
+            (
+                ["inspect"],
+                "pbsift: inspect: missing argument '<input> ...'\nUsage: pbsift inspect [<options>] <input> ...\n  See 'pbsift inspect --help' for more information.\n"
+            ),
+            (
+                ["inpsect", "x"],
+                "pbsift: inpsect: unknown subcommand; did you mean 'inspect'?\nUsage: pbsift <subcommand>\n  See 'pbsift --help' for more information.\n"
+            ),
+            (
+                ["--verison"],
+                "pbsift: --verison: unknown option; did you mean '--version'?\nUsage: pbsift <subcommand>\n  See 'pbsift --help' for more information.\n"
+            ),
+            (
+                ["help", "nosuch"],
+                "pbsift: nosuch: unknown subcommand\nUsage: pbsift <subcommand>\n  See 'pbsift --help' for more information.\n"
+            )
         ]
         for (args, err) in cases {
             let r = runCLI(args)
@@ -74,9 +89,11 @@ import Testing
             #expect(r.out.isEmpty)
             #expect(r.err == err)
         }
-        for args in [["inspect", "-f", "png", "x"], ["inspect", "--json", "--format", "csv", "x"],
-                     ["inspect", "--max-input-bytes", "lots", "x"], ["completions"], ["completions", "tcsh"],
-                     ["inspect", "--color", "sometimes", "x"]] {
+        for args in [
+            ["inspect", "-f", "png", "x"], ["inspect", "--json", "--format", "csv", "x"],
+            ["inspect", "--max-input-bytes", "lots", "x"], ["completions"], ["completions", "tcsh"],
+            ["inspect", "--color", "sometimes", "x"]
+        ] {
             let r = runCLI(args)
             #expect(r.status == 64, "\(args)")
             #expect(r.err.hasPrefix("pbsift: "))
@@ -160,8 +177,10 @@ import Testing
 
     @Test func manPageContents() {
         let page = ManPage.render()
-        for needle in [".Dd ", ".Dt PBSIFT 1", ".Os", ".Sh NAME", ".Sh SYNOPSIS", ".Sh DESCRIPTION", ".Sh EXIT STATUS",
-                       ".Sh ENVIRONMENT", ".It Ev NO_COLOR", ".It Ev COLUMNS", ".Sh EXAMPLES", ".Sh FILES"] {
+        for needle in [
+            ".Dd ", ".Dt PBSIFT 1", ".Os", ".Sh NAME", ".Sh SYNOPSIS", ".Sh DESCRIPTION", ".Sh EXIT STATUS",
+            ".Sh ENVIRONMENT", ".It Ev NO_COLOR", ".It Ev COLUMNS", ".Sh EXAMPLES", ".Sh FILES"
+        ] {
             #expect(page.contains(needle), "\(needle)")
         }
         for spec in PBSift.specs {
@@ -179,8 +198,10 @@ import Testing
     }
 
     @Test func manPageLintsClean() throws {
-        guard let mandoc = ["/usr/bin/mandoc", "/usr/local/bin/mandoc", "/opt/homebrew/bin/mandoc"]
-            .first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return }
+        guard
+            let mandoc = ["/usr/bin/mandoc", "/usr/local/bin/mandoc", "/opt/homebrew/bin/mandoc"]
+                .first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+        else { return }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: mandoc)
         p.arguments = ["-T", "lint", "-W", "warning", packageRoot.appendingPathComponent("man/pbsift.1").path]
@@ -225,8 +246,10 @@ import Testing
         }
         #expect(r.out.contains("text json csv markdown"))
         // The script parses in its shell, when that shell is installed.
-        let checker: [String: [String]] = ["bash": ["/bin/bash", "/usr/bin/bash"], "zsh": ["/bin/zsh", "/usr/bin/zsh"],
-                                           "fish": ["/usr/bin/fish", "/usr/local/bin/fish"]]
+        let checker: [String: [String]] = [
+            "bash": ["/bin/bash", "/usr/bin/bash"], "zsh": ["/bin/zsh", "/usr/bin/zsh"],
+            "fish": ["/usr/bin/fish", "/usr/local/bin/fish"]
+        ]
         guard let exe = checker[shell]?.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return }
         let dir = try makeTempDir()
         let file = dir.appendingPathComponent("pbsift.\(shell)")

@@ -84,7 +84,8 @@ import SiftCore
     /// a finding and an error naming the member, and the input is not verified in full (exit 2).
     @Test func theInnerLayerIsBounded() throws {
         let name = "PalbeConsole/sessions/\(Fixture.sessionId).jsonl.gz"
-        let filler = #"{"type":"log","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_1","level":"info","message":"\#(String(repeating: "a", count: 200))"}"#
+        let filler =
+            #"{"type":"log","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_1","level":"info","message":"\#(String(repeating: "a", count: 200))"}"#
         let body = Self.session + String(repeating: filler + "\n", count: 20_000)
         let input = try Self.tarGz([(name, try DeflateStream.gzip(try DeflateStream.gzip(Array(body.utf8))))])
         let v = try Binary.run(["verify", "--max-input-bytes", "1M", "-f", "json", input])

@@ -15,14 +15,15 @@ import SiftCore
     /// Each tool's shape reads as one session of network records, with no finding of its own.
     @Test(arguments: [("chrome", 3), ("chromium", 3), ("firefox", 2), ("safari", 2), ("charles", 1), ("mitmproxy", 2)])
     func everyToolsShapeReads(tool: String, requests: Int) throws {
-        let doc: Obj = switch tool {
-        case "chrome": HARFixture.chrome
-        case "chromium": HARFixture.chromium()
-        case "firefox": HARFixture.firefox
-        case "safari": HARFixture.safari
-        case "charles": HARFixture.charles
-        default: HARFixture.mitmproxy
-        }
+        let doc: Obj =
+            switch tool {
+            case "chrome": HARFixture.chrome
+            case "chromium": HARFixture.chromium()
+            case "firefox": HARFixture.firefox
+            case "safari": HARFixture.safari
+            case "charles": HARFixture.charles
+            default: HARFixture.mitmproxy
+            }
         let path = try HARFixture.write(doc)
         let (r, inspect) = try json(["inspect", "--json", path])
         #expect(r.status == 0, "\(tool): \(r.out)")
@@ -63,7 +64,7 @@ import SiftCore
         ("websocket text message", "redaction.body-field"),
         ("websocket binary message", "secret.github-token"),
         ("websocket message shape", "secret.jwt"),
-        ("initiator stack url", "redaction.query"),
+        ("initiator stack url", "redaction.query")
     ])
     func verifyFindsEachFieldKind(kind: String, rule: String) throws {
         let t = HARFixture.token
@@ -76,14 +77,26 @@ import SiftCore
         case "set-cookie list": e = HARFixture.entry(url: url, responseCookies: [["name": "sid", "value": HARFixture.password]])
         case "access_token query": e = HARFixture.entry(url: url + "?access_token=" + HARFixture.password)
         case "postData json":
-            e = HARFixture.entry(method: "POST", url: url, postData: ["mimeType": "application/json",
-                                                                      "text": "{\"password\":\"\(HARFixture.password)\"}"])
+            e = HARFixture.entry(
+                method: "POST", url: url,
+                postData: [
+                    "mimeType": "application/json",
+                    "text": "{\"password\":\"\(HARFixture.password)\"}"
+                ])
         case "postData params":
-            e = HARFixture.entry(method: "POST", url: url, postData: ["mimeType": "application/x-www-form-urlencoded",
-                                                                      "params": [["name": "password", "value": HARFixture.password]]])
+            e = HARFixture.entry(
+                method: "POST", url: url,
+                postData: [
+                    "mimeType": "application/x-www-form-urlencoded",
+                    "params": [["name": "password", "value": HARFixture.password]]
+                ])
         case "base64 content":
-            e = HARFixture.entry(url: url, content: ["size": 60, "mimeType": "application/octet-stream", "encoding": "base64",
-                                                     "text": Data(("key " + t).utf8).base64EncodedString()])
+            e = HARFixture.entry(
+                url: url,
+                content: [
+                    "size": 60, "mimeType": "application/octet-stream", "encoding": "base64",
+                    "text": Data(("key " + t).utf8).base64EncodedString()
+                ])
         case "text content":
             e = HARFixture.entry(url: url, content: ["size": 10, "mimeType": "text/plain", "text": "session " + HARFixture.jwt])
         case "queryString not in the url":
@@ -114,25 +127,52 @@ import SiftCore
                 e["response"] = resp
             }
         case "params beside text":
-            e = HARFixture.entry(method: "POST", url: url, postData: ["mimeType": "application/json", "text": "{}",
-                                                                      "params": [["name": "password", "value": HARFixture.password]]])
+            e = HARFixture.entry(
+                method: "POST", url: url,
+                postData: [
+                    "mimeType": "application/json", "text": "{}",
+                    "params": [["name": "password", "value": HARFixture.password]]
+                ])
         case "custom field":
             e = HARFixture.entry(url: url, extra: ["_initiator": ["type": "script", "url": "https://x.test/?t=" + t]])
         case "websocket text message", "websocket binary message", "websocket message shape":
-            let data = kind == "websocket text message" ? #"{"event":"auth","payload":{"access_token":"\#(HARFixture.password)"}}"#
-                : kind == "websocket message shape" ? "hello " + HARFixture.jwt
-                : Data(#"{"k":"\#(t)"}"#.utf8).base64EncodedString()
-            e = HARFixture.entry(url: "wss://rt.example.test/socket", status: 101,
-                                 extra: ["_resourceType": "websocket",
-                                         "_webSocketMessages": [["type": "send", "time": 1_764_411_302.1,
-                                                                 "opcode": kind == "websocket binary message" ? 2 : 1, "data": data]]])
+            let data =
+                kind == "websocket text message"
+                ? #"{"event":"auth","payload":{"access_token":"\#(HARFixture.password)"}}"#
+                : kind == "websocket message shape"
+                    ? "hello " + HARFixture.jwt
+                    : Data(#"{"k":"\#(t)"}"#.utf8).base64EncodedString()
+            e = HARFixture.entry(
+                url: "wss://rt.example.test/socket", status: 101,
+                extra: [
+                    "_resourceType": "websocket",
+                    "_webSocketMessages": [
+                        [
+                            "type": "send", "time": 1_764_411_302.1,
+                            "opcode": kind == "websocket binary message" ? 2 : 1, "data": data
+                        ]
+                    ]
+                ])
         case "initiator stack url":
-            e = HARFixture.entry(url: url, extra: ["_initiator": ["type": "script", "stack": ["callFrames": [
-                ["functionName": "f", "scriptId": "1", "url": "https://x.test/app.js?code=" + HARFixture.password, "lineNumber": 1, "columnNumber": 2],
-            ]]]])
+            e = HARFixture.entry(
+                url: url,
+                extra: [
+                    "_initiator": [
+                        "type": "script",
+                        "stack": [
+                            "callFrames": [
+                                [
+                                    "functionName": "f", "scriptId": "1", "url": "https://x.test/app.js?code=" + HARFixture.password,
+                                    "lineNumber": 1, "columnNumber": 2
+                                ]
+                            ]
+                        ]
+                    ]
+                ])
         default:
-            e = HARFixture.entry(url: url, status: 302,
-                                 responseHeaders: [HARFixture.header("Location", "https://app.test/cb?access_token=" + HARFixture.password)])
+            e = HARFixture.entry(
+                url: url, status: 302,
+                responseHeaders: [HARFixture.header("Location", "https://app.test/cb?access_token=" + HARFixture.password)])
         }
         let path = try HARFixture.write(HARFixture.document(creator: "WebInspector", entries: [e]))
         let (r, doc) = try json(["verify", "--json", path])
@@ -153,7 +193,7 @@ import SiftCore
         ("content text", "log.entries[0].response.content", "text", "secret.jwt"),
         ("websocket data", "log.entries[0]._webSocketMessages[0]", "data", "redaction.body-field"),
         ("entry comment", "log.entries[0].cache", "comment", "secret.github-token"),
-        ("request url", "log.entries[0].request", "url", "redaction.query"),
+        ("request url", "log.entries[0].request", "url", "redaction.query")
     ])
     func duplicateNamesAreNamedAndEveryCopyChecked(kind: String, place: String, name: String, rule: String) throws {
         let t = HARFixture.token, pw = HARFixture.password
@@ -184,9 +224,12 @@ import SiftCore
             first = "ok"
             second = "session " + HARFixture.jwt
         case "websocket data":
-            e = HARFixture.entry(url: "wss://rt.example.test/socket", status: 101,
-                                 extra: ["_resourceType": "websocket",
-                                         "_webSocketMessages": [["type": "send", "time": 1_764_411_302.1, "opcode": 1, "data": mark]]])
+            e = HARFixture.entry(
+                url: "wss://rt.example.test/socket", status: 101,
+                extra: [
+                    "_resourceType": "websocket",
+                    "_webSocketMessages": [["type": "send", "time": 1_764_411_302.1, "opcode": 1, "data": mark]]
+                ])
             first = "{}"
             second = #"{\"access_token\":\"\#(pw)\"}"#
         case "entry comment":
@@ -206,8 +249,11 @@ import SiftCore
         let (r, doc) = try json(["verify", "--json", path])
         #expect(r.status == 1, "\(kind)")
         let findings = doc["findings"]?.elements ?? []
-        #expect(findings.contains { $0["rule"]?.string == "verify.duplicate-key" && $0["location"]?.string == place
-            && $0["severity"]?.string == "high" }, "\(kind): \(r.out)")
+        #expect(
+            findings.contains {
+                $0["rule"]?.string == "verify.duplicate-key" && $0["location"]?.string == place
+                    && $0["severity"]?.string == "high"
+            }, "\(kind): \(r.out)")
         #expect(findings.contains { $0["rule"]?.string == rule }, "\(kind): \(r.out)")
         #expect(!r.out.contains(t) && !r.out.contains(pw), "\(kind)")
 
@@ -229,10 +275,12 @@ import SiftCore
     @Test func chromiumWebSocketMessagesAreCheckedAndScrubbed() throws {
         let t = HARFixture.token, pw = HARFixture.password
         let messages: [Obj] = [
-            ["type": "send", "time": 1_764_411_302.101, "opcode": 1,
-             "data": #"{"topic":"realtime:orders","event":"phx_join","payload":{"access_token":"\#(pw)"},"ref":"1"}"#],
+            [
+                "type": "send", "time": 1_764_411_302.101, "opcode": 1,
+                "data": #"{"topic":"realtime:orders","event":"phx_join","payload":{"access_token":"\#(pw)"},"ref":"1"}"#
+            ],
             ["type": "receive", "time": 1_764_411_302.143, "opcode": 1, "data": #"{"event":"phx_reply","payload":{"status":"ok"}}"#],
-            ["type": "send", "time": 1_764_411_302.150, "opcode": 2, "data": Data("key=\(t)".utf8).base64EncodedString()],
+            ["type": "send", "time": 1_764_411_302.150, "opcode": 2, "data": Data("key=\(t)".utf8).base64EncodedString()]
         ]
         let doc = HARFixture.chromium(messages: messages, initiatorURL: "https://shop.example.test/app.js?access_token=" + pw)
         // Chrome writes one member HAR 1.2 does not know (a cookie's `sameSite`); scrub adds no other.
@@ -242,9 +290,11 @@ import SiftCore
         let (r, found) = try json(["verify", "--json", path])
         #expect(r.status == 1)
         let places = Set((found["findings"]?.elements ?? []).compactMap { $0["location"]?.string })
-        for want in ["_webSocketMessages[0].data $.payload.access_token", "_webSocketMessages[2].data form:key",
-                     "_initiator.stack.callFrames[0].url ?access_token", "_initiator.stack.parent.callFrames[0].url ?access_token",
-                     "_initiator.url ?access_token"] {
+        for want in [
+            "_webSocketMessages[0].data $.payload.access_token", "_webSocketMessages[2].data form:key",
+            "_initiator.stack.callFrames[0].url ?access_token", "_initiator.stack.parent.callFrames[0].url ?access_token",
+            "_initiator.url ?access_token"
+        ] {
             #expect(places.contains(want), "\(want): \(places.sorted())")
         }
 
@@ -275,10 +325,14 @@ import SiftCore
 
     /// The waterfall's phases come from HAR timings (ssl inside connect, -1 = no phase).
     @Test func waterfallRebuildsPhases() throws {
-        let path = try HARFixture.write(HARFixture.document(creator: "WebInspector", entries: [
-            HARFixture.entry(url: "https://api.example.test/a",
-                             timings: ["blocked": 2, "dns": 10, "connect": 30, "ssl": 20, "send": 1, "wait": 50, "receive": 7]),
-        ]))
+        let path = try HARFixture.write(
+            HARFixture.document(
+                creator: "WebInspector",
+                entries: [
+                    HARFixture.entry(
+                        url: "https://api.example.test/a",
+                        timings: ["blocked": 2, "dns": 10, "connect": 30, "ssl": 20, "send": 1, "wait": 50, "receive": 7])
+                ]))
         let (r, doc) = try json(["waterfall", "--json", path])
         #expect(r.status == 0, "\(r.err)")
         let tx = try #require(doc["requests"]?.elements.first?["transactions"]?.elements.first)
@@ -296,7 +350,8 @@ import SiftCore
     @Test func correlateJoinsOnTheHeader() throws {
         let path = try HARFixture.write(HARFixture.chrome)
         let logs = try makeTempDir().appendingPathComponent("api.log").path
-        let line = #"{"ts": "2026-11-29T10:15:02.030Z", "level": "info", "request_id": "\#(HARFixture.requestId)", "method": "GET", "path": "/v1/orders", "status": 200, "duration_ms": 12.0, "msg": "request completed"}"#
+        let line =
+            #"{"ts": "2026-11-29T10:15:02.030Z", "level": "info", "request_id": "\#(HARFixture.requestId)", "method": "GET", "path": "/v1/orders", "status": 200, "duration_ms": 12.0, "msg": "request completed"}"#
         try Data((line + "\n").utf8).write(to: URL(fileURLWithPath: logs))
         let (r, doc) = try json(["correlate", "--json", path, "--logs", logs])
         #expect(r.status == 0, "\(r.err)")
@@ -305,11 +360,13 @@ import SiftCore
 
     /// `--request-id-header` names another header that carries the id.
     @Test func correlateJoinsOnANamedHeader() throws {
-        let e = HARFixture.entry(url: "https://api.example.test/v1/orders",
-                                 requestHeaders: [HARFixture.header("X-Correlation-Id", HARFixture.requestId)])
+        let e = HARFixture.entry(
+            url: "https://api.example.test/v1/orders",
+            requestHeaders: [HARFixture.header("X-Correlation-Id", HARFixture.requestId)])
         let path = try HARFixture.write(HARFixture.document(creator: "mitmproxy", entries: [e]))
         let logs = try makeTempDir().appendingPathComponent("api.log").path
-        let line = #"{"ts": "2026-11-29T10:15:02.030Z", "level": "info", "request_id": "\#(HARFixture.requestId)", "method": "GET", "path": "/v1/orders", "status": 200, "duration_ms": 12.0, "msg": "request completed"}"#
+        let line =
+            #"{"ts": "2026-11-29T10:15:02.030Z", "level": "info", "request_id": "\#(HARFixture.requestId)", "method": "GET", "path": "/v1/orders", "status": 200, "duration_ms": 12.0, "msg": "request completed"}"#
         try Data((line + "\n").utf8).write(to: URL(fileURLWithPath: logs))
         let (_, plain) = try json(["correlate", "--json", path, "--logs", logs])
         #expect(plain["correlation", "matched"]?.int == 0)
@@ -330,7 +387,8 @@ import SiftCore
     @Test func truncatedHARIsAFindingAndTheRestIsRead() throws {
         let full = try HARFixture.data(HARFixture.chrome)
         // Cut inside the last entry.
-        let cutAt = try #require(String(decoding: full, as: UTF8.self).range(of: "cdn.example.test")).lowerBound.utf16Offset(in: String(decoding: full, as: UTF8.self))
+        let cutAt = try #require(String(decoding: full, as: UTF8.self).range(of: "cdn.example.test")).lowerBound.utf16Offset(
+            in: String(decoding: full, as: UTF8.self))
         let dir = try makeTempDir()
         let path = dir.appendingPathComponent("cut.har").path
         try full.prefix(cutAt).write(to: URL(fileURLWithPath: path))
@@ -389,11 +447,14 @@ import SiftCore
     @Test(arguments: ["empty", "damaged"]) func harWithNoRequestIsNotChecked(kind: String) throws {
         let dir = try makeTempDir()
         let path = dir.appendingPathComponent("capture.har").path
-        let text = kind == "empty"
+        let text =
+            kind == "empty"
             ? #"{"log":{"version":"1.2","creator":{"name":"WebInspector","version":"537.36"},"pages":[],"entries":[]}}"#
             : #"{"log":{"version":"1.2","creator":{"name":"WebInspector","version":"537.36"},"entries":[{"request":nul}]}}"#
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        let why = kind == "empty" ? "no request to check (a HAR capture with no entries)"
+        let why =
+            kind == "empty"
+            ? "no request to check (a HAR capture with no entries)"
             : "no request to check (a HAR capture none of whose 1 entry could be read)"
         for command in [["verify"], ["verify", "--fail-on", "critical"], ["inspect"], ["waterfall"], ["records"], ["har"]] {
             let r = runCLI(command + [path])
@@ -444,30 +505,36 @@ import SiftCore
             for header in ["X-Request-Id", "x-correlation-id"] {
                 let want = reference(g, seq: i + 1, id: "entries[\(i)]", header: header)
                 let got = HARMapping.recordBytes(g, seq: i + 1, fallbackId: "entries[\(i)]", requestIdHeader: header)
-                #expect(got == want, "\(name) group \(i):\n\(String(decoding: got, as: UTF8.self))\n\(String(decoding: want, as: UTF8.self))")
+                #expect(
+                    got == want, "\(name) group \(i):\n\(String(decoding: got, as: UTF8.self))\n\(String(decoding: want, as: UTF8.self))")
             }
         }
         return groups.count
     }
 
     static var odd: Obj {
-        var e = HARFixture.entry(method: "PO\u{e9}ST", url: "https://api.example.test/v1/caf\u{e9}?q=\u{2028}&x=%2F",
-                                 requestHeaders: [["name": "X-Esc", "value": "a\"b\\c/\u{1}\u{7f}", "comment": "\u{2029}"],
-                                                  ["name": 3, "value": ["x"]], ["value": "no name"],
-                                                  ["name": "Cookie", "value": "a=1"], ["name": "COO\u{212A}IE", "value": "k=1"],
-                                                  ["name": "X-Correlation-\u{130}d", "value": "req_0"], ["name": "X-Correlation-Id", "value": "req_1"]],
-                                 responseHeaders: [["name": "Set-Cookie", "value": "s=\u{e9}t\u{e9}"], ["name": "Location", "value": "/next"]],
-                                 cookies: [["name": "a", "value": "1"], ["name": "b", "value": "***"], ["value": "nameless"]],
-                                 responseCookies: [["name": "s", "value": "\u{e9}t\u{e9}"], ["name": "t", "value": "two"]],
-                                 postData: ["mimeType": 7, "params": [["name": "p w", "value": "\u{e9}&="], ["value": "v"]]],
-                                 content: ["size": 3, "mimeType": "text/plain", "text": "\u{0}\"\u{e9}\\u"],
-                                 timings: ["blocked": -1, "dns": 1e300, "connect": 3.3333, "ssl": 9, "send": 0, "wait": -5, "receive": 1.5],
-                                 extra: ["_requestId": 42, "_echoedRequestId": "req_\u{e9}", "_label": ["x"], "_resourceType": "xhr",
-                                         "_seq": "7", "_url": 1, "_statusCode": "200", "_state": 0, "_duration": "1e999",
-                                         "_error": "boom \u{e9}", "_remotePort": 443.0, "_tlsVersion": "1.3", "_reusedConnection": "yes",
-                                         "_fetchType": "Disk Cache", "comment": "c\u{e9}", "_custom": ["a": [1, 2.5, NSNull()]],
-                                         "serverIPAddress": "[::1]", "_metrics": true, "_taskStart": 5, "_ts": "2026-11-29T10:15:02Z"],
-                                 httpVersion: "HTTP/2")
+        var e = HARFixture.entry(
+            method: "PO\u{e9}ST", url: "https://api.example.test/v1/caf\u{e9}?q=\u{2028}&x=%2F",
+            requestHeaders: [
+                ["name": "X-Esc", "value": "a\"b\\c/\u{1}\u{7f}", "comment": "\u{2029}"],
+                ["name": 3, "value": ["x"]], ["value": "no name"],
+                ["name": "Cookie", "value": "a=1"], ["name": "COO\u{212A}IE", "value": "k=1"],
+                ["name": "X-Correlation-\u{130}d", "value": "req_0"], ["name": "X-Correlation-Id", "value": "req_1"]
+            ],
+            responseHeaders: [["name": "Set-Cookie", "value": "s=\u{e9}t\u{e9}"], ["name": "Location", "value": "/next"]],
+            cookies: [["name": "a", "value": "1"], ["name": "b", "value": "***"], ["value": "nameless"]],
+            responseCookies: [["name": "s", "value": "\u{e9}t\u{e9}"], ["name": "t", "value": "two"]],
+            postData: ["mimeType": 7, "params": [["name": "p w", "value": "\u{e9}&="], ["value": "v"]]],
+            content: ["size": 3, "mimeType": "text/plain", "text": "\u{0}\"\u{e9}\\u"],
+            timings: ["blocked": -1, "dns": 1e300, "connect": 3.3333, "ssl": 9, "send": 0, "wait": -5, "receive": 1.5],
+            extra: [
+                "_requestId": 42, "_echoedRequestId": "req_\u{e9}", "_label": ["x"], "_resourceType": "xhr",
+                "_seq": "7", "_url": 1, "_statusCode": "200", "_state": 0, "_duration": "1e999",
+                "_error": "boom \u{e9}", "_remotePort": 443.0, "_tlsVersion": "1.3", "_reusedConnection": "yes",
+                "_fetchType": "Disk Cache", "comment": "c\u{e9}", "_custom": ["a": [1, 2.5, NSNull()]],
+                "serverIPAddress": "[::1]", "_metrics": true, "_taskStart": 5, "_ts": "2026-11-29T10:15:02Z"
+            ],
+            httpVersion: "HTTP/2")
         var resp = (e["response"] as? Obj) ?? [:]
         resp["statusText"] = "\u{e9}"
         resp["redirectURL"] = "https://b.example/\u{e9}"
@@ -479,7 +546,9 @@ import SiftCore
         req["_encoding"] = "none"
         req["headers"] = ((req["headers"] as? [Any]) ?? []) + ["not an object"]
         e["request"] = req
-        var failed = HARFixture.entry(url: "https://api.example.test/fail", status: 0, extra: ["_error": ["domain": "NSURLErrorDomain", "code": -1001, "description": "t"]])
+        var failed = HARFixture.entry(
+            url: "https://api.example.test/fail", status: 0,
+            extra: ["_error": ["domain": "NSURLErrorDomain", "code": -1001, "description": "t"]])
         failed.removeValue(forKey: "timings")
         failed["time"] = 12.5
         let noTimes = HARFixture.entry(url: "https://api.example.test/x", started: "not a date", extra: ["_metrics": false])
@@ -488,9 +557,11 @@ import SiftCore
 
     @Test func directBytesEqualTheReference() throws {
         var docs: [(String, [UInt8])] = []
-        for (name, doc) in [("chrome", HARFixture.chrome), ("chromium", HARFixture.chromium()), ("firefox", HARFixture.firefox),
-                            ("safari", HARFixture.safari), ("charles", HARFixture.charles), ("mitmproxy", HARFixture.mitmproxy),
-                            ("leak", HARLeakFixture().document), ("odd", Self.odd)] {
+        for (name, doc) in [
+            ("chrome", HARFixture.chrome), ("chromium", HARFixture.chromium()), ("firefox", HARFixture.firefox),
+            ("safari", HARFixture.safari), ("charles", HARFixture.charles), ("mitmproxy", HARFixture.mitmproxy),
+            ("leak", HARLeakFixture().document), ("odd", Self.odd)
+        ] {
             docs.append((name, Array(try HARFixture.data(doc))))
         }
         // `pbsift har`'s own output: records split into transactions and read back.

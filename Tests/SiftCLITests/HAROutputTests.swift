@@ -39,7 +39,9 @@ import SiftCore
         let entries = doc["log", "entries"]?.elements ?? []
         let timeout = try #require(entries.first { $0["response", "status"]?.int == 0 && ($0["time"]?.double ?? 0) > 1000 })
         #expect(timeout["time"]?.double == 30_000)
-        let timings = ["blocked", "dns", "connect", "send", "wait", "receive"].compactMap { timeout["timings", $0]?.double }.filter { $0 > 0 }
+        let timings = ["blocked", "dns", "connect", "send", "wait", "receive"].compactMap { timeout["timings", $0]?.double }.filter {
+            $0 > 0
+        }
         #expect(abs(timings.reduce(0, +) - 30_000) < 0.01, "\(timings)")
         #expect(runCLI(["waterfall", path]).out.contains("30.0 s"))
     }
@@ -87,15 +89,22 @@ import SiftCore
             }
             let time = try #require(e["time"]?.double)
             #expect(abs(time - sum) < 0.01, "time is the sum of the timings without ssl")
-            for (side, fields) in [("request", ["method", "url", "httpVersion", "cookies", "headers", "queryString", "headersSize", "bodySize"]),
-                                   ("response", ["status", "statusText", "httpVersion", "cookies", "headers", "content", "redirectURL", "headersSize", "bodySize"])] {
+            for (side, fields) in [
+                ("request", ["method", "url", "httpVersion", "cookies", "headers", "queryString", "headersSize", "bodySize"]),
+                (
+                    "response",
+                    ["status", "statusText", "httpVersion", "cookies", "headers", "content", "redirectURL", "headersSize", "bodySize"]
+                )
+            ] {
                 for f in fields { #expect(e[side]?[f] != nil, "\(side).\(f)") }
             }
             #expect(e["response", "content", "size"]?.int != nil && e["response", "content", "mimeType"]?.string != nil)
             #expect(e["cache"]?.isObject == true)
             e.forEachMember { k, _ in
-                let standard = ["startedDateTime", "time", "request", "response", "cache", "timings", "serverIPAddress",
-                                "connection", "pageref", "comment"]
+                let standard = [
+                    "startedDateTime", "time", "request", "response", "cache", "timings", "serverIPAddress",
+                    "connection", "pageref", "comment"
+                ]
                 #expect(standard.contains(k) || k.hasPrefix("_"), "\(k) is not a HAR field and has no _")
             }
         }
@@ -115,7 +124,8 @@ import SiftCore
     /// Every credential verify finds is masked in the HAR.
     @Test func credentialsAreMasked() throws {
         let t = HARFixture.token, pw = HARFixture.password
-        let net = #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_1","source":"sdk","kind":"http","category":"call","label":"x","method":"POST","url":"https://api.example.test/v1/me?access_token=\#(pw)","state":"success","statusCode":200,"duration":0.1,"request":{"headers":[{"name":"Authorization","value":"Bearer \#(t)"}],"body":{"size":20,"contentType":"application/json","encoding":"utf8","text":"{\"password\":\"\#(pw)\"}"}}}"#
+        let net =
+            #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_1","source":"sdk","kind":"http","category":"call","label":"x","method":"POST","url":"https://api.example.test/v1/me?access_token=\#(pw)","state":"success","statusCode":200,"duration":0.1,"request":{"headers":[{"name":"Authorization","value":"Bearer \#(t)"}],"body":{"size":20,"contentType":"application/json","encoding":"utf8","text":"{\"password\":\"\#(pw)\"}"}}}"#
         let session = try Fixture.write([Fixture.header(), net])
         let (path, doc) = try har(session)
         let text = try String(contentsOfFile: path, encoding: .utf8)

@@ -92,7 +92,9 @@ struct HARValidator {
             if let t = object(p, "pageTimings", path) {
                 members(t, "\(path).pageTimings", ["onContentLoad", "onLoad"])
                 for k in ["onContentLoad", "onLoad"] {
-                    if let d = number(t, k, "\(path).pageTimings", required: false), d < 0 && d != -1 { fail("\(path).pageTimings.\(k)", "must be -1 or 0 or more") }
+                    if let d = number(t, k, "\(path).pageTimings", required: false), d < 0 && d != -1 {
+                        fail("\(path).pageTimings.\(k)", "must be -1 or 0 or more")
+                    }
                 }
             }
         }
@@ -170,7 +172,9 @@ struct HARValidator {
         _ = string(p, "mimeType", at)
         let text = string(p, "text", at, required: false)
         let params = array(p, "params", at, required: false)
-        if let params, !params.isEmpty, let text, !text.isEmpty { fail(at, "has both text and params; HAR 1.2 has them exclude each other") }
+        if let params, !params.isEmpty, let text, !text.isEmpty {
+            fail(at, "has both text and params; HAR 1.2 has them exclude each other")
+        }
         for (i, q) in (params ?? []).enumerated() {
             guard q.isObject else { fail("\(at).params[\(i)]", "must be an object"); continue }
             members(q, "\(at).params[\(i)]", ["name", "value", "fileName", "contentType"])
@@ -219,8 +223,11 @@ struct HARValidator {
         }
         if let ssl = values["ssl"], ssl >= 0 {
             let connect = values["connect"] ?? -1
-            if connect < 0 { fail("\(path).ssl", "is \(ssl) but connect does not apply; ssl is counted inside connect") }
-            else if ssl > connect + 1e-9 { fail("\(path).ssl", "\(ssl) is longer than connect (\(connect)); ssl is counted inside connect") }
+            if connect < 0 {
+                fail("\(path).ssl", "is \(ssl) but connect does not apply; ssl is counted inside connect")
+            } else if ssl > connect + 1e-9 {
+                fail("\(path).ssl", "\(ssl) is longer than connect (\(connect)); ssl is counted inside connect")
+            }
         }
         if let time, abs(time - sum) > 0.01 { fail(path, "the phases add up to \(sum) but time is \(time)") }
     }

@@ -11,8 +11,10 @@ import SiftCore
 
     /// The inputs, by name: paths under the package, or built at test time.
     static let inputs: [String] = {
-        var out = ["Tests/SiftCoreTests/Fixtures/PalbeConsole", "samples/export-incident.zip", "samples/export-incident.tar.gz",
-                   "samples/export-clean", "samples/debug-tail.jsonl"]
+        var out = [
+            "Tests/SiftCoreTests/Fixtures/PalbeConsole", "samples/export-incident.zip", "samples/export-incident.tar.gz",
+            "samples/export-clean", "samples/debug-tail.jsonl"
+        ]
         let fm = FileManager.default
         for name in (try? fm.contentsOfDirectory(atPath: samples.path)) ?? [] where name.hasPrefix("ses_") {
             out.append("samples/" + name)
@@ -44,7 +46,7 @@ import SiftCore
         #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.300Z","id":"rec_1","method":"GET","url":"https://api.example.test/a","state":"success","statusCode":200,"duration":0.3,"response":{"headers":[],"body":{"size":-7,"contentType":"text/plain","encoding":"utf8","text":"ok"}},"metrics":{"taskStart":"2026-11-29T10:15:02.000Z","taskEnd":"2026-11-29T10:15:02.300Z","redirectCount":0,"transactions":[{"fetchStart":"2026-11-29T10:15:02.000Z","connectStart":"2026-11-29T10:15:02.010Z","secureConnectionStart":"2026-11-29T10:15:02.005Z","secureConnectionEnd":"2026-11-29T10:15:02.090Z","connectEnd":"2026-11-29T10:15:02.050Z","requestStart":"2026-11-29T10:15:02.100Z","requestEnd":"2026-11-29T10:15:02.090Z","responseStart":"2026-11-29T10:15:02.200Z","responseEnd":"2026-11-29T10:15:02.300Z","statusCode":-3,"requestHeaderBytes":-5,"responseBodyBytes":-9}]}}"#,
         #"{"type":"network","seq":2,"ts":"2026-11-29T10:15:03.300Z","id":"rec_2","method":"GET","url":"https://api.example.test/b","state":"success","statusCode":200,"duration":0.3,"metrics":{"transactions":[{"fetchStart":"2026-11-29T10:15:03.000Z","secureConnectionStart":"2026-11-29T10:15:03.001Z","secureConnectionEnd":"2026-11-29T10:15:03.020Z","requestStart":"2026-11-29T10:15:03.030Z","responseEnd":"2026-11-29T10:15:03.100Z","statusCode":503,"url":"https://api.example.test/b"},{"fetchStart":"2026-11-29T10:15:03.200Z","responseEnd":"2026-11-29T10:15:03.300Z","statusCode":200,"url":"https://api.example.test/b"}]}}"#,
         #"{"type":"network","seq":3,"ts":"2026-11-29T10:15:04.000Z","id":"rec_3","method":"GET","url":"https://api.example.test/c","state":"success","statusCode":302,"duration":0.1,"response":{"headers":[{"name":"Location","value":"https://api.example.test/d"}],"body":{"size":0}}}"#,
-        #"{"type":"network","seq":4,"ts":"2026-11-29T10:15:05.000Z","id":"rec_4","method":"POST","url":"https://api.example.test/e","state":"failure","duration":0.1,"error":{"domain":"NSURLErrorDomain","code":-1001,"description":"The request timed out."},"request":{"headers":[{"name":"Cookie","value":"a=1; b"}],"body":{"size":3,"contentType":"application/x-www-form-urlencoded","encoding":"utf8","text":"a=1"}}}"#,
+        #"{"type":"network","seq":4,"ts":"2026-11-29T10:15:05.000Z","id":"rec_4","method":"POST","url":"https://api.example.test/e","state":"failure","duration":0.1,"error":{"domain":"NSURLErrorDomain","code":-1001,"description":"The request timed out."},"request":{"headers":[{"name":"Cookie","value":"a=1; b"}],"body":{"size":3,"contentType":"application/x-www-form-urlencoded","encoding":"utf8","text":"a=1"}}}"#
     ]
 
     @Test(arguments: inputs) func everyHARPbsiftWritesIsValid(_ name: String) throws {
@@ -72,39 +74,74 @@ import SiftCore
         }
         #expect(entry { _ in }.isEmpty)
         let cases: [(String, (inout [String: Any]) -> Void)] = [
-            ("ssl", { e in e["timings"] = ["blocked": 0, "dns": 0, "connect": 10, "ssl": 20, "send": 0, "wait": 0, "receive": 0]; e["time"] = 10 }),
-            ("ssl", { e in e["timings"] = ["connect": -1, "ssl": 5, "send": 0, "wait": 0, "receive": 0]; e["time"] = 0 }),
-            ("send", { e in e["timings"] = ["send": -1, "wait": 0, "receive": 0]; e["time"] = 0 }),
-            ("blocked", { e in e["timings"] = ["blocked": -2, "send": 0, "wait": 0, "receive": 0]; e["time"] = 0 }),
+            (
+                "ssl",
+                { e in
+                    e["timings"] = ["blocked": 0, "dns": 0, "connect": 10, "ssl": 20, "send": 0, "wait": 0, "receive": 0]; e["time"] = 10
+                }
+            ),
+            (
+                "ssl",
+                { e in
+                    e["timings"] = ["connect": -1, "ssl": 5, "send": 0, "wait": 0, "receive": 0]; e["time"] = 0
+                }
+            ),
+            (
+                "send",
+                { e in
+                    e["timings"] = ["send": -1, "wait": 0, "receive": 0]; e["time"] = 0
+                }
+            ),
+            (
+                "blocked",
+                { e in
+                    e["timings"] = ["blocked": -2, "send": 0, "wait": 0, "receive": 0]; e["time"] = 0
+                }
+            ),
             ("add up", { e in e["time"] = 12345 }),
             ("startedDateTime", { e in e["startedDateTime"] = "29/11/2026" }),
             ("cache", { e in e["cache"] = nil }),
             ("notAField", { e in e["notAField"] = 1 }),
-            ("redirectURL", { e in
-                var r = (e["response"] as? [String: Any]) ?? [:]
-                r["redirectURL"] = "https://b.example/"
-                e["response"] = r
-            }),
-            ("postData", { e in
-                var r = (e["request"] as? [String: Any]) ?? [:]
-                r["postData"] = ["mimeType": "x", "text": "a=1", "params": [["name": "a", "value": "1"]]]
-                e["request"] = r
-            }),
-            ("bodySize", { e in
-                var r = (e["request"] as? [String: Any]) ?? [:]
-                r["bodySize"] = -5
-                e["request"] = r
-            }),
-            ("content.size", { e in
-                var r = (e["response"] as? [String: Any]) ?? [:]
-                r["content"] = ["size": -1, "mimeType": "x"]
-                e["response"] = r
-            }),
-            ("status", { e in
-                var r = (e["response"] as? [String: Any]) ?? [:]
-                r["status"] = "200"
-                e["response"] = r
-            }),
+            (
+                "redirectURL",
+                { e in
+                    var r = (e["response"] as? [String: Any]) ?? [:]
+                    r["redirectURL"] = "https://b.example/"
+                    e["response"] = r
+                }
+            ),
+            (
+                "postData",
+                { e in
+                    var r = (e["request"] as? [String: Any]) ?? [:]
+                    r["postData"] = ["mimeType": "x", "text": "a=1", "params": [["name": "a", "value": "1"]]]
+                    e["request"] = r
+                }
+            ),
+            (
+                "bodySize",
+                { e in
+                    var r = (e["request"] as? [String: Any]) ?? [:]
+                    r["bodySize"] = -5
+                    e["request"] = r
+                }
+            ),
+            (
+                "content.size",
+                { e in
+                    var r = (e["response"] as? [String: Any]) ?? [:]
+                    r["content"] = ["size": -1, "mimeType": "x"]
+                    e["response"] = r
+                }
+            ),
+            (
+                "status",
+                { e in
+                    var r = (e["response"] as? [String: Any]) ?? [:]
+                    r["status"] = "200"
+                    e["response"] = r
+                }
+            )
         ]
         for (what, edit) in cases {
             let errors = entry(edit)

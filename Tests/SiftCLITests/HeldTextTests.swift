@@ -12,19 +12,23 @@ import Testing
     /// A session whose header texts are each 20 KB; the user id carries a token in its middle.
     static func session(token: String) throws -> String {
         let long = filler
-        let header = #"{"type":"session","seq":0,"ts":"2026-11-29T10:15:01.004Z","formatVersion":1,"sessionId":"ses_head\#(long)tail","launchedAt":"2026-11-29T10:15:01.002Z","app":{"bundleId":"com.\#(long)","version":"4.2.0","build":"512"},"sdk":{"name":"palbe-\#(long)","version":"3.1.0"},"device":{"model":"iPhone\#(long)","system":"iOS 18.1.1","locale":"en_GB","timeZone":"Europe/London"},"environmentRef":"env_\#(long)","userId":"usr_\#(long) \#(token) \#(long)end"}"#
+        let header =
+            #"{"type":"session","seq":0,"ts":"2026-11-29T10:15:01.004Z","formatVersion":1,"sessionId":"ses_head\#(long)tail","launchedAt":"2026-11-29T10:15:01.002Z","app":{"bundleId":"com.\#(long)","version":"4.2.0","build":"512"},"sdk":{"name":"palbe-\#(long)","version":"3.1.0"},"device":{"model":"iPhone\#(long)","system":"iOS 18.1.1","locale":"en_GB","timeZone":"Europe/London"},"environmentRef":"env_\#(long)","userId":"usr_\#(long) \#(token) \#(long)end"}"#
         return try Fixture.write([header, Fixture.network, Fixture.log])
     }
 
     @Test func headerTextsAreCutInEveryCommandAndFormat() throws {
         let path = try Self.session(token: VerifyBypassTests.token(7))
         let logs = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("api.log").path
-        try Data(#"{"ts":"2026-11-29T10:15:02.050Z","level":"info","request_id":"req_1","status":200}"#.utf8).write(to: URL(fileURLWithPath: logs))
+        try Data(#"{"ts":"2026-11-29T10:15:02.050Z","level":"info","request_id":"req_1","status":200}"#.utf8).write(
+            to: URL(fileURLWithPath: logs))
         let runs: [[String]] = [
             ["inspect", path], ["inspect", "-f", "json", path], ["inspect", "-f", "csv", path], ["inspect", "-f", "markdown", path],
-            ["waterfall", path], ["waterfall", "-f", "json", path], ["waterfall", "-f", "svg", path], ["correlate", "-f", "json", path, "--logs", logs],
-            ["report", path], ["report", "-f", "json", path], ["report", "-f", "markdown", path], ["report", "-f", "html", path], ["report", "-f", "csv", path],
-            ["verify", "-f", "json", path],
+            ["waterfall", path], ["waterfall", "-f", "json", path], ["waterfall", "-f", "svg", path],
+            ["correlate", "-f", "json", path, "--logs", logs],
+            ["report", path], ["report", "-f", "json", path], ["report", "-f", "markdown", path], ["report", "-f", "html", path],
+            ["report", "-f", "csv", path],
+            ["verify", "-f", "json", path]
         ]
         let run500 = String(repeating: "x", count: 600)
         for args in runs {

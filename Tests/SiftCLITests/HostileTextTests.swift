@@ -41,8 +41,10 @@ import Testing
             net(3, url: "https://a.example.test/v1/\(pct)"),
             net(4, url: longPath),
             #"{"type":"log","seq":5,"ts":"2026-11-29T10:15:05.000Z","level":"error","label":"l","message":"\#(String(repeating: "m", count: 225)) \#(github)"}"#,
-            net(6, url: "https://a.example.test/c", extra: #","request":{"headers":[{"name":"Cookie","value":"sid=\#(password)"}],"body":{"size":0}}"#),
-            #"{"type":"\#(aws)","seq":7,"ts":"2026-11-29T10:15:07.000Z"}"#,
+            net(
+                6, url: "https://a.example.test/c",
+                extra: #","request":{"headers":[{"name":"Cookie","value":"sid=\#(password)"}],"body":{"size":0}}"#),
+            #"{"type":"\#(aws)","seq":7,"ts":"2026-11-29T10:15:07.000Z"}"#
         ])
     }
 
@@ -60,7 +62,7 @@ import Testing
         ["show", "1"], ["show", "2", "-f", "json"], ["show", "3", "-f", "markdown"], ["show", "4"], ["show", "7"],
         ["waterfall", "-f", "json"], ["waterfall", "-f", "csv"], ["waterfall", "-f", "text"],
         ["correlate", "-f", "json"], ["correlate", "-f", "csv"], ["correlate", "-f", "text"],
-        ["har"], ["records"],
+        ["har"], ["records"]
     ]
 
     @Test(arguments: commands)

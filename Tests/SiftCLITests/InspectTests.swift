@@ -41,10 +41,13 @@ import Testing
         #expect(s["userId"] as? String == "usr_123")
         #expect(s["environmentRef"] as? String == "env_prod_eu")
         #expect(s["launchedAt"] as? String == "2026-11-29T10:15:01.002000Z")
-        #expect(s["durationSeconds"] as? Double == 2.0)  // first to last record after the header
+        #expect(s["durationSeconds"] as? Double == 2.0) // first to last record after the header
         let findings = doc["findings"] as? [[String: Any]] ?? []
-        #expect(findings.contains { $0["rule"] as? String == "policy.frame-in-export" && $0["severity"] as? String == "high"
-                                    && $0["seq"] as? Int == 3 && $0["sessionId"] as? String == Fixture.sessionId })
+        #expect(
+            findings.contains {
+                $0["rule"] as? String == "policy.frame-in-export" && $0["severity"] as? String == "high"
+                    && $0["seq"] as? Int == 3 && $0["sessionId"] as? String == Fixture.sessionId
+            })
         let summary = doc["summary"] as? [String: Any] ?? [:]
         #expect(summary["high"] as? Int == 1 && summary["worst"] as? String == "high")
         #expect(summary["total"] as? Int == findings.count)
@@ -57,11 +60,15 @@ import Testing
     @Test func streamedEnvelopeIsTheTreesBytes() throws {
         let (_, o) = try outcome(Fixture.withFrame + ["", "{not json", "[1]"])
         let r = Redactor.verify().apply(o).value
-        var sections: [String: JSONOut] = ["sessions": .array(r.sessions.map(InspectReport.sessionJSON)),
-                                           "blobs": ReportEnvelope.blobJSON(ReportEnvelope.blobTotals(r.blobs))]
+        var sections: [String: JSONOut] = [
+            "sessions": .array(r.sessions.map(InspectReport.sessionJSON)),
+            "blobs": ReportEnvelope.blobJSON(ReportEnvelope.blobTotals(r.blobs))
+        ]
         sections["extra"] = .object(["b": .int(1), "a": .array([])])
-        let tree = ReportEnvelope.render(ReportEnvelope.document(inputs: r.inputs, findings: r.findings, blobs: r.blobs,
-                                                                 sections: sections))
+        let tree = ReportEnvelope.render(
+            ReportEnvelope.document(
+                inputs: r.inputs, findings: r.findings, blobs: r.blobs,
+                sections: sections))
         var members = InspectReport.sections(r)
         members["extra"] = .object(["b": .int(1), "a": .array([])])
         members.array("empty", [Int]()) { .int($0) }
@@ -80,10 +87,12 @@ import Testing
     @Test func textFormat() throws {
         let (_, o) = try outcome(Fixture.withFrame)
         let t = InspectReport.text(Redactor.verify().apply(o))
-        for needle in ["Session " + Fixture.sessionId, "com.acme.shop 4.2.0 (512)", "palbe-swift 3.1.0",
-                       "iPhone16,1, iOS 18.1.1, en_GB, Europe/London", "env_prod_eu", "usr_123",
-                       "2026-11-29T10:15:01.002Z", "3: 1 network, 1 log, 0 event, 1 frame, 0 unknown",
-                       "HIGH", "policy.frame-in-export"] {
+        for needle in [
+            "Session " + Fixture.sessionId, "com.acme.shop 4.2.0 (512)", "palbe-swift 3.1.0",
+            "iPhone16,1, iOS 18.1.1, en_GB, Europe/London", "env_prod_eu", "usr_123",
+            "2026-11-29T10:15:01.002Z", "3: 1 network, 1 log, 0 event, 1 frame, 0 unknown",
+            "HIGH", "policy.frame-in-export"
+        ] {
             #expect(t.contains(needle), "\(needle)")
         }
         #expect(!t.contains("\u{1B}"))
@@ -122,11 +131,15 @@ import Testing
 
     @Test func findingsPieces() {
         let f = [
-            Finding(rule: Rule("integrity.unknown-record-type", .info, "a test rule").ref, severity: .info, input: "a.zip", file: "sessions/x.jsonl",
-                    line: 4, message: "unknown record type 'trace'"),
-            Finding(rule: Rule("secret.jwt", .info, "a test rule").ref, severity: .critical, input: "a.zip", file: "sessions/x.jsonl", seq: 9, line: 10,
-                    location: "response.body $.token", message: "a jwt, unredacted", preview: "eyJh…(300 chars)",
-                    fingerprint: "sha256:0123456789abcdef"),
+            Finding(
+                rule: Rule("integrity.unknown-record-type", .info, "a test rule").ref, severity: .info, input: "a.zip",
+                file: "sessions/x.jsonl",
+                line: 4, message: "unknown record type 'trace'"),
+            Finding(
+                rule: Rule("secret.jwt", .info, "a test rule").ref, severity: .critical, input: "a.zip", file: "sessions/x.jsonl", seq: 9,
+                line: 10,
+                location: "response.body $.token", message: "a jwt, unredacted", preview: "eyJh…(300 chars)",
+                fingerprint: "sha256:0123456789abcdef")
         ]
         #expect(ReportEnvelope.findingsSummaryLine(f) == "2 findings (1 critical, 1 info)")
         #expect(ReportEnvelope.findingsSummaryLine([]) == "no findings")
@@ -175,7 +188,7 @@ import Testing
         p.beginInput(InputContext(path: "a"))
         #expect(c.err == "\r\u{1B}[K" + "reading 1 input · 0 B · 0 records")
         p.tick()
-        #expect(c.err.components(separatedBy: "\r").count == 2)  // rate-limited: no redraw yet
+        #expect(c.err.components(separatedBy: "\r").count == 2) // rate-limited: no redraw yet
         t = 0.2
         p.tick()
         #expect(c.err.components(separatedBy: "\r").count == 3)

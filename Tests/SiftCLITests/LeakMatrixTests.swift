@@ -78,7 +78,8 @@ import Testing
         let written = fx.dir.appendingPathComponent("scrubbed-\(UUID().uuidString)")
         let real = try Binary.run(["scrub", fx.export.path, "-o", written.path])
         #expect(dry.status == 0 && real.status == 0, "\(dry.err) \(real.err)")
-        for (what, text) in [("--dry-run stdout", dry.out), ("--dry-run stderr", dry.err), ("-o stdout", real.out), ("-o stderr", real.err)] {
+        for (what, text) in [("--dry-run stdout", dry.out), ("--dry-run stderr", dry.err), ("-o stdout", real.out), ("-o stderr", real.err)]
+        {
             let leaks = fx.leaks(in: text)
             #expect(leaks.isEmpty, "scrub \(what) leaks \(leaks.joined(separator: ", "))")
         }
@@ -118,7 +119,7 @@ enum LeakMatrix {
         "rules": nil,
         // scrub writes an export, not a report: its output is checked by ScrubTests (verify finds nothing).
         "scrub": nil,
-        "completions": nil,
+        "completions": nil
     ]
 }
 
@@ -148,8 +149,9 @@ final class LeakFixture: @unchecked Sendable {
     }
 
     static func json(_ o: Any) -> String {
-        String(decoding: (try? JSONSerialization.data(withJSONObject: o, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data(),
-               as: UTF8.self)
+        String(
+            decoding: (try? JSONSerialization.data(withJSONObject: o, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data(),
+            as: UTF8.self)
     }
 
     /// Every byte as `%XX`.
@@ -177,13 +179,16 @@ final class LeakFixture: @unchecked Sendable {
 
         let t = { (s: Int) in String(format: "2026-11-29T10:15:%02d.000Z", s) }
         var lines: [String] = []
-        lines.append(Self.json([
-            "type": "session", "seq": 0, "ts": t(1), "formatVersion": 1, "sessionId": Self.sessionId, "launchedAt": t(1),
-            "app": ["bundleId": shaped("app.bundleId"), "version": shaped("app.version"), "build": "512"],
-            "sdk": ["name": "palbe-swift", "version": "3.1.0"],
-            "device": ["model": shaped("device.model"), "system": shaped("device.system"), "locale": "en_GB", "timeZone": "Europe/London"],
-            "environmentRef": shaped("environmentRef"), "userId": shaped("userId"),
-        ]))
+        lines.append(
+            Self.json([
+                "type": "session", "seq": 0, "ts": t(1), "formatVersion": 1, "sessionId": Self.sessionId, "launchedAt": t(1),
+                "app": ["bundleId": shaped("app.bundleId"), "version": shaped("app.version"), "build": "512"],
+                "sdk": ["name": "palbe-swift", "version": "3.1.0"],
+                "device": [
+                    "model": shaped("device.model"), "system": shaped("device.system"), "locale": "en_GB", "timeZone": "Europe/London"
+                ],
+                "environmentRef": shaped("environmentRef"), "userId": shaped("userId")
+            ]))
 
         // The blob: a body stored aside, holding a credential.
         let blobBytes = Array(Self.json(["token": shaped("blob.token"), "pad": String(repeating: "x", count: 100)]).utf8)
@@ -199,80 +204,113 @@ final class LeakFixture: @unchecked Sendable {
             "fetchStart": t(2), "requestStart": t(2), "requestEnd": t(2), "responseStart": t(3), "responseEnd": t(3),
             "networkProtocol": shaped("metrics.networkProtocol"), "reusedConnection": false, "fetchType": shaped("metrics.fetchType"),
             "remoteAddress": shaped("metrics.remoteAddress"), "remotePort": 443, "tlsVersion": shaped("metrics.tlsVersion"),
-            "statusCode": 503, "url": "https://api.example.test/v1/" + shaped("metrics.url path") + "?code=" + plain("metrics.url code"),
+            "statusCode": 503, "url": "https://api.example.test/v1/" + shaped("metrics.url path") + "?code=" + plain("metrics.url code")
         ]
         let pct = shaped("url percent-encoded")
-        lines.append(Self.json([
-            "type": "network", "seq": 1, "ts": t(3), "id": shaped("network.id"), "source": shaped("network.source"),
-            "kind": shaped("network.kind"), "category": shaped("network.category"), "label": shaped("network.label"),
-            "method": shaped("network.method"),
-            "url": "https://user:" + plain("url userinfo") + "@api.example.test/v1/" + shaped("url path") + "?q=" + shaped("url query")
-                + "&token=" + plain("url token") + "&p=" + Self.percentAll(pct),
-            "state": shaped("network.state"), "statusCode": 503, "duration": 0.9,
-            "requestId": Self.requestId, "echoedRequestId": shaped("network.echoedRequestId"),
-            "error": ["domain": shaped("error.domain"), "code": -1, "description": "failed with " + shaped("error.description")],
-            "request": [
-                "headers": [["name": "Authorization", "value": plain("header Authorization")],
-                            ["name": shaped("header name"), "value": "x"],
-                            ["name": "X-Other", "value": shaped("header value")]],
-                "body": ["size": bodyJSON.utf8.count, "contentType": "application/json", "encoding": "utf8", "text": bodyJSON],
-            ],
-            "response": [
-                "headers": [["name": "Location", "value": "https://a.example/cb?access_token=" + plain("Location access_token")]],
-                "body": ["size": 40, "contentType": "application/json", "encoding": "base64", "data": base64Body],
-            ],
-            "metrics": ["taskStart": t(2), "taskEnd": t(3), "redirectCount": 0, "transactions": [tx]],
-        ]))
-        lines.append(Self.json([
-            "type": "network", "seq": 2, "ts": t(4), "id": "rec_2", "source": "app", "kind": "http", "category": "app",
-            "method": "POST", "url": "https://api.example.test/v1/upload", "state": "failure", "statusCode": 500, "duration": 0.2,
-            "requestId": shaped("network.requestId"),
-            "request": ["headers": [], "body": ["size": 60, "contentType": "application/octet-stream", "encoding": "base64", "data": gzipBody]],
-            "response": ["headers": [], "body": ["size": blobBytes.count, "contentType": "application/json", "blob": "sha256:" + hex,
-                                                 "storedSize": blobBytes.count]],
-        ]))
-        lines.append(Self.json([
-            "type": "network", "seq": 3, "ts": t(5), "id": "rec_3", "method": "GET", "url": "https://api.example.test/v1/x",
-            "state": "success", "statusCode": 200, "duration": 0.1,
-            "request": ["headers": [], "body": ["size": 10, "encoding": shaped("body.encoding"), "text": "x"]],
-            "response": ["headers": [], "body": ["size": 10, "blob": "sha256:" + shaped("body.blob reference")]],
-        ]))
-        lines.append(Self.json([
-            "type": "log", "seq": 4, "ts": t(6), "level": shaped("log.level"), "label": shaped("log.label"),
-            "message": "token is " + shaped("log.message"),
-            "metadata": [shaped("log.metadata key"): "v", "password": plain("log.metadata password"), "n": ["deep": shaped("log.metadata deep")]],
-            "error": ["type": "URLError", "description": shaped("log.error")],
-        ]))
+        lines.append(
+            Self.json([
+                "type": "network", "seq": 1, "ts": t(3), "id": shaped("network.id"), "source": shaped("network.source"),
+                "kind": shaped("network.kind"), "category": shaped("network.category"), "label": shaped("network.label"),
+                "method": shaped("network.method"),
+                "url": "https://user:" + plain("url userinfo") + "@api.example.test/v1/" + shaped("url path") + "?q=" + shaped("url query")
+                    + "&token=" + plain("url token") + "&p=" + Self.percentAll(pct),
+                "state": shaped("network.state"), "statusCode": 503, "duration": 0.9,
+                "requestId": Self.requestId, "echoedRequestId": shaped("network.echoedRequestId"),
+                "error": ["domain": shaped("error.domain"), "code": -1, "description": "failed with " + shaped("error.description")],
+                "request": [
+                    "headers": [
+                        ["name": "Authorization", "value": plain("header Authorization")],
+                        ["name": shaped("header name"), "value": "x"],
+                        ["name": "X-Other", "value": shaped("header value")]
+                    ],
+                    "body": ["size": bodyJSON.utf8.count, "contentType": "application/json", "encoding": "utf8", "text": bodyJSON]
+                ],
+                "response": [
+                    "headers": [["name": "Location", "value": "https://a.example/cb?access_token=" + plain("Location access_token")]],
+                    "body": ["size": 40, "contentType": "application/json", "encoding": "base64", "data": base64Body]
+                ],
+                "metrics": ["taskStart": t(2), "taskEnd": t(3), "redirectCount": 0, "transactions": [tx]]
+            ]))
+        lines.append(
+            Self.json([
+                "type": "network", "seq": 2, "ts": t(4), "id": "rec_2", "source": "app", "kind": "http", "category": "app",
+                "method": "POST", "url": "https://api.example.test/v1/upload", "state": "failure", "statusCode": 500, "duration": 0.2,
+                "requestId": shaped("network.requestId"),
+                "request": [
+                    "headers": [], "body": ["size": 60, "contentType": "application/octet-stream", "encoding": "base64", "data": gzipBody]
+                ],
+                "response": [
+                    "headers": [],
+                    "body": [
+                        "size": blobBytes.count, "contentType": "application/json", "blob": "sha256:" + hex,
+                        "storedSize": blobBytes.count
+                    ]
+                ]
+            ]))
+        lines.append(
+            Self.json([
+                "type": "network", "seq": 3, "ts": t(5), "id": "rec_3", "method": "GET", "url": "https://api.example.test/v1/x",
+                "state": "success", "statusCode": 200, "duration": 0.1,
+                "request": ["headers": [], "body": ["size": 10, "encoding": shaped("body.encoding"), "text": "x"]],
+                "response": ["headers": [], "body": ["size": 10, "blob": "sha256:" + shaped("body.blob reference")]]
+            ]))
+        lines.append(
+            Self.json([
+                "type": "log", "seq": 4, "ts": t(6), "level": shaped("log.level"), "label": shaped("log.label"),
+                "message": "token is " + shaped("log.message"),
+                "metadata": [
+                    shaped("log.metadata key"): "v", "password": plain("log.metadata password"), "n": ["deep": shaped("log.metadata deep")]
+                ],
+                "error": ["type": "URLError", "description": shaped("log.error")]
+            ]))
         lines.append(Self.json(["type": "log", "seq": 5, "ts": shaped("log.ts"), "level": "info", "message": "bad time"]))
-        lines.append(Self.json([
-            "type": "event", "seq": 6, "ts": t(7), "name": shaped("event.name"),
-            "attributes": [shaped("event.attributes key"): shaped("event.attributes value")],
-        ]))
-        lines.append(Self.json([
-            "type": "frame", "seq": 7, "ts": t(8), "direction": "out", "topic": shaped("frame.topic"), "event": "phx_join", "size": 20,
-            "body": ["access_token": shaped("frame.body access_token"), "user": shaped("frame.body user")],
-        ]))
-        lines.append(Self.json(["type": shaped("record type"), "seq": 8, "ts": t(9), shaped("unknown.field name"): shaped("unknown.field value")]))
-        lines.append(Self.json(["type": "log", "seq": 9, "ts": t(10), "level": "error", "message": "see " + Self.percentAll(shaped("log.message percent-encoded"))]))
+        lines.append(
+            Self.json([
+                "type": "event", "seq": 6, "ts": t(7), "name": shaped("event.name"),
+                "attributes": [shaped("event.attributes key"): shaped("event.attributes value")]
+            ]))
+        lines.append(
+            Self.json([
+                "type": "frame", "seq": 7, "ts": t(8), "direction": "out", "topic": shaped("frame.topic"), "event": "phx_join", "size": 20,
+                "body": ["access_token": shaped("frame.body access_token"), "user": shaped("frame.body user")]
+            ]))
+        lines.append(
+            Self.json(["type": shaped("record type"), "seq": 8, "ts": t(9), shaped("unknown.field name"): shaped("unknown.field value")]))
+        lines.append(
+            Self.json([
+                "type": "log", "seq": 9, "ts": t(10), "level": "error",
+                "message": "see " + Self.percentAll(shaped("log.message percent-encoded"))
+            ]))
 
         // Base64 in free text and in a metadata value: the decoded form is the credential.
-        lines.append(Self.json(["type": "log", "seq": 10, "ts": t(11), "level": "error",
-                                "message": "b64 " + Data(("k=" + shaped("log.message base64")).utf8).base64EncodedString(),
-                                "metadata": ["blob": Data(shaped("log.metadata base64").utf8).base64EncodedString()]]))
+        lines.append(
+            Self.json([
+                "type": "log", "seq": 10, "ts": t(11), "level": "error",
+                "message": "b64 " + Data(("k=" + shaped("log.message base64")).utf8).base64EncodedString(),
+                "metadata": ["blob": Data(shaped("log.metadata base64").utf8).base64EncodedString()]
+            ]))
 
         try Data((lines.joined(separator: "\n") + "\n").utf8)
             .write(to: root.appendingPathComponent("sessions").appendingPathComponent(Self.sessionId + ".jsonl"))
         // A session file whose name is a credential (names inside an export are data).
-        try Data((Self.json(["type": "session", "seq": 0, "ts": t(1), "formatVersion": 1, "sessionId": "ses_" + shaped("session id"),
-                             "launchedAt": t(1)]) + "\n").utf8)
-            .write(to: root.appendingPathComponent("sessions").appendingPathComponent(shaped("session file name") + ".jsonl"))
+        try Data(
+            (Self.json([
+                "type": "session", "seq": 0, "ts": t(1), "formatVersion": 1, "sessionId": "ses_" + shaped("session id"),
+                "launchedAt": t(1)
+            ]) + "\n").utf8
+        )
+        .write(to: root.appendingPathComponent("sessions").appendingPathComponent(shaped("session file name") + ".jsonl"))
 
         let logLines = [
-            Self.json(["ts": "2026-11-29T10:15:02.500Z", "level": "error", "request_id": Self.requestId, "method": "GET",
-                       "path": "/v1/x", "status": 503, "duration_ms": 38.2, "user_id": "usr_1", "msg": "upstream said " + shaped("server.msg")]),
-            Self.json(["ts": "2026-11-29T10:15:02.600Z", "level": shaped("server.level"), "request_id": Self.requestId,
-                       "msg": "retry with token=" + plain("server.msg token")]),
-            "2026-11-29T10:15:02.700Z WARN request_id=\(Self.requestId) auth " + shaped("server.plain line"),
+            Self.json([
+                "ts": "2026-11-29T10:15:02.500Z", "level": "error", "request_id": Self.requestId, "method": "GET",
+                "path": "/v1/x", "status": 503, "duration_ms": 38.2, "user_id": "usr_1", "msg": "upstream said " + shaped("server.msg")
+            ]),
+            Self.json([
+                "ts": "2026-11-29T10:15:02.600Z", "level": shaped("server.level"), "request_id": Self.requestId,
+                "msg": "retry with token=" + plain("server.msg token")
+            ]),
+            "2026-11-29T10:15:02.700Z WARN request_id=\(Self.requestId) auth " + shaped("server.plain line")
         ]
         try Data((logLines.joined(separator: "\n") + "\n").utf8).write(to: logs.appendingPathComponent("api.log"))
     }

@@ -14,8 +14,9 @@ import Testing
         for name in ["a", "b"] {
             let target = real.appendingPathComponent("\(name).log")
             try Data("2026-11-29T10:15:02Z INFO request served\n".utf8).write(to: target)
-            try FileManager.default.createSymbolicLink(atPath: links.appendingPathComponent("\(name).log").path,
-                                                       withDestinationPath: target.path)
+            try FileManager.default.createSymbolicLink(
+                atPath: links.appendingPathComponent("\(name).log").path,
+                withDestinationPath: target.path)
         }
         let export = packageRoot.appendingPathComponent("samples/export-incident.zip").path
         let r = try Binary.run(["correlate", export, "--logs", links.path])
@@ -25,8 +26,10 @@ import Testing
         // Said once, not per link.
         #expect(r.err.components(separatedBy: "name its files: --logs \(links.path)/*.log").count == 2, "\(r.err)")
         // Named one by one, the links are read.
-        let named = try Binary.run(["correlate", export, "--logs", links.appendingPathComponent("a.log").path,
-                                    "--logs", links.appendingPathComponent("b.log").path])
+        let named = try Binary.run([
+            "correlate", export, "--logs", links.appendingPathComponent("a.log").path,
+            "--logs", links.appendingPathComponent("b.log").path
+        ])
         #expect(!named.err.contains("symbolic link"), "\(named.err)")
     }
 }

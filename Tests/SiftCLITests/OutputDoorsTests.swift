@@ -7,11 +7,11 @@ import Testing
 /// decision a reviewer makes: a new one fails here until it is added to this list on purpose.
 @Suite struct OutputDoorsTests {
     static let allowed: [String: Int] = [
-        "Sources/SiftCLI/Commands/CompletionsCommand.swift": 1,   // the completion script
-        "Sources/SiftCLI/Commands/CorrelateCommand.swift": 1,     // --emit-query: a redacted query
-        "Sources/SiftCLI/PBSift.swift": 13,                       // help, man page, version, usage lines, a config's gate lowerings
-        "Sources/SiftCLI/QueryOptions.swift": 2,                  // formatted times
-        "Sources/SiftCLI/Scrub/ScrubCommand.swift": 2,            // rule ids and fingerprints
+        "Sources/SiftCLI/Commands/CompletionsCommand.swift": 1, // the completion script
+        "Sources/SiftCLI/Commands/CorrelateCommand.swift": 1, // --emit-query: a redacted query
+        "Sources/SiftCLI/PBSift.swift": 13, // help, man page, version, usage lines, a config's gate lowerings
+        "Sources/SiftCLI/QueryOptions.swift": 2, // formatted times
+        "Sources/SiftCLI/Scrub/ScrubCommand.swift": 2 // rule ids and fingerprints
     ]
 
     @Test func theDoorsAreTheListedOnes() throws {
@@ -23,7 +23,8 @@ import Testing
         while let url = walker?.nextObject() as? URL {
             guard url.pathExtension == "swift", !url.path.hasSuffix("Output/SafeText.swift") else { continue }
             let text = try String(contentsOf: url, encoding: .utf8)
-            let n = text.components(separatedBy: "SafeText(program:").count - 1 + text.components(separatedBy: "SafeText(escaped:").count - 1
+            let n =
+                text.components(separatedBy: "SafeText(program:").count - 1 + text.components(separatedBy: "SafeText(escaped:").count - 1
             if n > 0 { found[String(url.standardizedFileURL.path.dropFirst(prefix))] = n }
         }
         #expect(found == Self.allowed, "a door to the output changed: \(found)")

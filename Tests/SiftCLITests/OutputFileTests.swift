@@ -8,7 +8,7 @@ import Testing
     /// Each command that takes `-o`, with the arguments it needs; `@` stands for the input.
     static let commands: [[String]] = [
         ["report", "@"], ["show", "@", "1"], ["inspect", "@"], ["verify", "@"], ["waterfall", "@"], ["records", "@"],
-        ["har", "@"], ["correlate", "@", "--logs", "@logs"],
+        ["har", "@"], ["correlate", "@", "--logs", "@logs"]
     ]
 
     static func args(_ command: [String], output: String, input: String) throws -> [String] {

@@ -8,7 +8,7 @@ let testSpec = CommandSpec(
     arguments: [ArgumentSpec("input", help: "Inputs.", variadic: true)],
     options: [
         OptionSpec("logs", short: "l", value: "path", help: "Server logs.", repeatable: true, takesPath: true),
-        OptionSpec("verbose", short: "v", help: "More."),
+        OptionSpec("verbose", short: "v", help: "More.")
     ],
     formats: ["text", "json", "csv", "markdown"])
 
@@ -38,12 +38,14 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
         ParseCase(args: ["a", "--", "--format", "-q"], positionals: ["a", "--format", "-q"]),
         ParseCase(args: ["-", "b"], positionals: ["-", "b"]),
         ParseCase(args: ["-f", "text", "--format", "json", "a"], values: ["format": ["json"]], positionals: ["a"]),
-        ParseCase(args: ["-l", "x.log", "--logs=y.log", "--logs", "z.log", "a"],
-                  values: ["logs": ["x.log", "y.log", "z.log"]], positionals: ["a"]),
+        ParseCase(
+            args: ["-l", "x.log", "--logs=y.log", "--logs", "z.log", "a"],
+            values: ["logs": ["x.log", "y.log", "z.log"]], positionals: ["a"]),
         ParseCase(args: ["a", "--json", "b"], flags: ["json"], positionals: ["a", "b"]),
         ParseCase(args: ["--output", "-", "a"], values: ["output": ["-"]], positionals: ["a"]),
-        ParseCase(args: ["--max-input-bytes", "2G", "--fail-on=never", "a"],
-                  values: ["max-input-bytes": ["2G"], "fail-on": ["never"]], positionals: ["a"]),
+        ParseCase(
+            args: ["--max-input-bytes", "2G", "--fail-on=never", "a"],
+            values: ["max-input-bytes": ["2G"], "fail-on": ["never"]], positionals: ["a"])
     ]
 
     @Test(arguments: cases)
@@ -63,20 +65,26 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
         ErrorCase(args: ["--jsno", "a"], message: "pbsift: --jsno: unknown option; did you mean '--json'?"),
         ErrorCase(args: ["-json", "a"], message: "pbsift: -json: unknown option; did you mean '--json'?"),
         ErrorCase(args: ["-x", "a"], message: "pbsift: -x: unknown option"),
-        ErrorCase(args: ["--format=", "a"],
-                  message: "pbsift: --format <format>: invalid value ''; expected one of 'text', 'json', 'csv' or 'markdown'"),
+        ErrorCase(
+            args: ["--format=", "a"],
+            message: "pbsift: --format <format>: invalid value ''; expected one of 'text', 'json', 'csv' or 'markdown'"),
         ErrorCase(args: ["--zzzzzzzz", "a"], message: "pbsift: --zzzzzzzz: unknown option"),
-        ErrorCase(args: ["--format", "png", "a"],
-                  message: "pbsift: --format <format>: invalid value 'png'; expected one of 'text', 'json', 'csv' or 'markdown'"),
-        ErrorCase(args: ["-f", "png", "a"],
-                  message: "pbsift: --format <format>: invalid value 'png'; expected one of 'text', 'json', 'csv' or 'markdown'"),
+        ErrorCase(
+            args: ["--format", "png", "a"],
+            message: "pbsift: --format <format>: invalid value 'png'; expected one of 'text', 'json', 'csv' or 'markdown'"),
+        ErrorCase(
+            args: ["-f", "png", "a"],
+            message: "pbsift: --format <format>: invalid value 'png'; expected one of 'text', 'json', 'csv' or 'markdown'"),
         ErrorCase(args: ["a", "--format"], message: "pbsift: --format <format>: missing value"),
         ErrorCase(args: ["--output", "--json", "a"], message: "pbsift: --output <file>: missing value"),
         ErrorCase(args: [], message: "pbsift: probe: missing argument '<input> ...'"),
         ErrorCase(args: ["-q"], message: "pbsift: probe: missing argument '<input> ...'"),
         ErrorCase(args: ["--quiet=yes", "a"], message: "pbsift: --quiet: takes no value"),
-        ErrorCase(args: ["--fail-on", "severe", "a"],
-                  message: "pbsift: --fail-on <severity>: invalid value 'severe'; expected one of 'info', 'low', 'medium', 'high', 'critical' or 'never'"),
+        ErrorCase(
+            args: ["--fail-on", "severe", "a"],
+            message:
+                "pbsift: --fail-on <severity>: invalid value 'severe'; expected one of 'info', 'low', 'medium', 'high', 'critical' or 'never'"
+        )
     ]
 
     @Test(arguments: errors)
@@ -193,8 +201,10 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
     }
 
     @Test func typedValuesAreKept() throws {
-        guard case .options(let p) = try ArgvParser(spec: WaterfallCommand.spec).parse(
-            ["--slowest", "3", "--min-duration", "250", "--since", "2026-11-29T10:15:02Z", "--max-input-bytes", "2M", "x"]) else {
+        guard
+            case .options(let p) = try ArgvParser(spec: WaterfallCommand.spec).parse(
+                ["--slowest", "3", "--min-duration", "250", "--since", "2026-11-29T10:15:02Z", "--max-input-bytes", "2M", "x"])
+        else {
             Issue.record("expected options")
             return
         }
@@ -213,7 +223,7 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
         (.bytes, "1.5G", "a number of bytes, such as 512M or 2G"),
         (.time, "yesterday", "an RFC 3339 time such as 2026-11-29T10:15:02Z"),
         (.regex, "(", "a regular expression"),
-        (.choice(["a", "b"]), "c", "one of 'a' or 'b'"),
+        (.choice(["a", "b"]), "c", "one of 'a' or 'b'")
     ]
 
     @Test func expectations() {

@@ -60,9 +60,10 @@ import SiftArchive
     }
 
     static func tokenLines(_ count: Int) -> [String] {
-        [Fixture.header()] + (1...count).map { i in
-            #"{"type":"log","seq":\#(i),"ts":"2026-11-29T10:15:03.500Z","level":"info","label":"auth","message":"token \#(token(i)) refreshed"}"#
-        }
+        [Fixture.header()]
+            + (1...count).map { i in
+                #"{"type":"log","seq":\#(i),"ts":"2026-11-29T10:15:03.500Z","level":"info","label":"auth","message":"token \#(token(i)) refreshed"}"#
+            }
     }
 
     static func findings(_ json: String) throws -> [[String: Any]] {
@@ -93,7 +94,8 @@ import SiftArchive
 
     @Test func metadataKeyWithABadByteStaysOnTheList() throws {
         let value = "hunter2-" + "s3cr3t-" + "value"
-        var line = Array(#"{"type":"log","seq":1,"ts":"2026-11-29T10:15:03.500Z","level":"info","label":"login","message":"ok","metadata":{"pass"#.utf8)
+        var line = Array(
+            #"{"type":"log","seq":1,"ts":"2026-11-29T10:15:03.500Z","level":"info","label":"login","message":"ok","metadata":{"pass"#.utf8)
         line += [0xFF] + Array(#"word":"\#(value)"}}"#.utf8)
         let dir = try makeTempDir()
         let path = dir.appendingPathComponent(Fixture.sessionId + ".jsonl")
@@ -107,7 +109,8 @@ import SiftArchive
 
     @Test func transactionKeysAreCheckedAsNames() throws {
         let name = Self.token(7)
-        let record = #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_0001","method":"GET","url":"https://api.example.test/v1/orders","state":"success","statusCode":200,"metrics":{"transactions":[{"\#(name)":1}]}}"#
+        let record =
+            #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_0001","method":"GET","url":"https://api.example.test/v1/orders","state":"success","statusCode":200,"metrics":{"transactions":[{"\#(name)":1}]}}"#
         let path = try Fixture.write([Fixture.header(), record])
         let r = try Binary.run(["verify", "--format", "json", path])
         #expect(r.status == 1, "\(r.out)")

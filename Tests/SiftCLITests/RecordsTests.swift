@@ -8,7 +8,7 @@ import SiftVerify
     @Test func jsonlHasOneObjectPerRecord() throws {
         let path = try Fixture.write(Fixture.withFrame)
         let r = runCLI(["records", path])
-        #expect(r.status == 1)   // the frame record is a high finding, as inspect says
+        #expect(r.status == 1) // the frame record is a high finding, as inspect says
         let lines = r.out.split(separator: "\n")
         #expect(lines.count == 3)
         for l in lines {
@@ -42,7 +42,8 @@ import SiftVerify
 
     @Test func secretHeadersAreMasked() throws {
         let token = "Bearer " + "abcdefgh" + "ijklmnop" + "qrstuvwx"
-        let net = #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_1","method":"GET","url":"https://x.test/","request":{"headers":[{"name":"Authorization","value":"\#(token)"}],"body":{"size":0}}}"#
+        let net =
+            #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_1","method":"GET","url":"https://x.test/","request":{"headers":[{"name":"Authorization","value":"\#(token)"}],"body":{"size":0}}}"#
         let path = try Fixture.write([Fixture.header(), net])
         for format in ["jsonl", "csv"] {
             let r = runCLI(["records", "-f", format, "--columns", "request", path])
@@ -57,8 +58,10 @@ import SiftVerify
     @Test(arguments: ["jsonl", "csv"])
     func incidentLeaksNeverPrinted(_ format: String) throws {
         let samples = packageRoot.appendingPathComponent("samples")
-        let r = runCLI(["records", "-f", format, "--columns", "url,message,request,response,error",
-                        samples.appendingPathComponent("export-incident.zip").path])
+        let r = runCLI([
+            "records", "-f", format, "--columns", "url,message,request,response,error",
+            samples.appendingPathComponent("export-incident.zip").path
+        ])
         #expect(!r.out.isEmpty)
         for secret in try PlantedLeaks.values() where secret.utf8.count >= 8 {
             #expect(!r.out.contains(secret), "a planted secret reached records output")
@@ -79,7 +82,9 @@ enum PlantedLeaks {
         analysis.keepSecretValues()
         _ = ExportReader().read(inputs: [packageRoot.appendingPathComponent("samples/export-incident.zip").path], analyses: [analysis])
         // A guessable value's fingerprint names its place, not the value: every such value the checks find is planted.
-        for v in Set(analysis.secretValues) where fingerprints.contains(SecretMask.fingerprint(v)) || SecretMask.isGuessable(v) { found.append(v) }
+        for v in Set(analysis.secretValues) where fingerprints.contains(SecretMask.fingerprint(v)) || SecretMask.isGuessable(v) {
+            found.append(v)
+        }
         #expect(found.count >= 8)
         return found
     }
@@ -91,9 +96,12 @@ enum PlantedLeaks {
     static let password = "Hunter" + "2-" + "qzvb" + "wrtk" + "plmn"
     static var lines: [String] {
         let body = #"{\"password\":\"\#(password)\"}"#
-        let early = #"{"type":"log","seq":1,"ts":"2026-11-29T10:15:01.500Z","level":"info","label":"auth","message":"retry with \#(password) soon"}"#
-        let net = #"{"type":"network","seq":2,"ts":"2026-11-29T10:15:02.000Z","id":"rec_1","method":"POST","url":"https://x.test/login","request":{"headers":[],"body":{"size":30,"contentType":"application/json","encoding":"utf8","text":"\#(body)"}}}"#
-        let late = #"{"type":"log","seq":3,"ts":"2026-11-29T10:15:03.000Z","level":"info","label":"auth","message":"login \#(password) ok"}"#
+        let early =
+            #"{"type":"log","seq":1,"ts":"2026-11-29T10:15:01.500Z","level":"info","label":"auth","message":"retry with \#(password) soon"}"#
+        let net =
+            #"{"type":"network","seq":2,"ts":"2026-11-29T10:15:02.000Z","id":"rec_1","method":"POST","url":"https://x.test/login","request":{"headers":[],"body":{"size":30,"contentType":"application/json","encoding":"utf8","text":"\#(body)"}}}"#
+        let late =
+            #"{"type":"log","seq":3,"ts":"2026-11-29T10:15:03.000Z","level":"info","label":"auth","message":"login \#(password) ok"}"#
         return [Fixture.header(), early, net, late]
     }
 

@@ -40,12 +40,14 @@ import Testing
     @Test func everyFieldOfTheJoinsModelsIsRedacted() throws {
         var n = 0
         func c() -> String { n += 1; return Self.canary(n) }
-        let path = "/tmp/export.zip"   // the user's own path: trusted, printed as given
-        let finding = Finding(rule: ReaderRule.seqGap.id, severity: .high, input: path, file: c(), sessionId: c(), seq: 1, line: 2,
-                              recordId: c(), location: c(), message: c(), preview: nil, fingerprint: nil)
-        let entry = NetworkEntry(input: path, file: c(), sessionId: c(), seq: 1, line: 2, recordId: c(), requestId: c(),
-                                 echoedRequestId: c(), method: c(), url: "https://api.example/" + c(), statusCode: 200, state: c(),
-                                 ts: 1, duration: 0.2, requestStart: 1, requestEnd: 1.1, responseStart: 1.2, responseEnd: 1.3)
+        let path = "/tmp/export.zip" // the user's own path: trusted, printed as given
+        let finding = Finding(
+            rule: ReaderRule.seqGap.id, severity: .high, input: path, file: c(), sessionId: c(), seq: 1, line: 2,
+            recordId: c(), location: c(), message: c(), preview: nil, fingerprint: nil)
+        let entry = NetworkEntry(
+            input: path, file: c(), sessionId: c(), seq: 1, line: 2, recordId: c(), requestId: c(),
+            echoedRequestId: c(), method: c(), url: "https://api.example/" + c(), statusCode: 200, state: c(),
+            ts: 1, duration: 0.2, requestStart: 1, requestEnd: 1.1, responseStart: 1.2, responseEnd: 1.3)
         let session = SessionEntry(input: path, file: c(), sessionId: c(), userId: c(), launchedAt: 1, firstTs: 1, lastTs: 2)
         let parsed = ParsedLine(format: .platform, ts: 1.1, level: c(), status: 502, message: c())
         var scan = LogScanResult()
@@ -76,7 +78,9 @@ import Testing
         let leakedOutcome = Self.leaks(redactor.apply(outcome).value, of: planted)
         let field = fx.secrets.filter { leakedOutcome.contains($0.1) }.map(\.0)
         let holders = Self.strings(in: redactor.apply(outcome).value).filter { s in leakedOutcome.contains { s.contains($0) } }
-        #expect(leakedOutcome.isEmpty, "ReadOutcome: \(field) survive in \(holders.map { $0.replacingOccurrences(of: "ghp_", with: "g-h-p_") })")
+        #expect(
+            leakedOutcome.isEmpty, "ReadOutcome: \(field) survive in \(holders.map { $0.replacingOccurrences(of: "ghp_", with: "g-h-p_") })"
+        )
         let leakedSessions = Self.leaks(redactor.apply(sessions).value, of: planted)
         #expect(leakedSessions.isEmpty, "WaterfallSession: \(leakedSessions.count) planted values survive")
     }

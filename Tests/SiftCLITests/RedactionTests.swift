@@ -44,8 +44,10 @@ import Testing
     }
 
     @Test func findingsAreRedacted() {
-        let f = Finding(rule: Rule("integrity.unknown-type", .info, "a test rule").ref, severity: .info, input: "x", location: "request.body $." + Self.token,
-                        message: "unknown record type '\(Self.token)'")
+        let f = Finding(
+            rule: Rule("integrity.unknown-type", .info, "a test rule").ref, severity: .info, input: "x",
+            location: "request.body $." + Self.token,
+            message: "unknown record type '\(Self.token)'")
         let g = f.redacted(by: .verify())
         #expect(!(g.location ?? "").contains(Self.token) && !g.message.contains(Self.token))
     }
@@ -60,8 +62,11 @@ import Testing
 
     @Test func xmlHasNoBidiOrC1() {
         let out = Escape.xml("a\u{202E}b\u{2066}c\u{85}d\u{1B}e")
-        #expect(!out.unicodeScalars.contains { (0x7F...0x9F).contains($0.value) || (0x202A...0x202E).contains($0.value)
-                || (0x2066...0x2069).contains($0.value) || $0.value == 0x1B })
+        #expect(
+            !out.unicodeScalars.contains {
+                (0x7F...0x9F).contains($0.value) || (0x202A...0x202E).contains($0.value)
+                    || (0x2066...0x2069).contains($0.value) || $0.value == 0x1B
+            })
         #expect(out.contains("\\u{202e}"))
     }
 }
@@ -69,8 +74,10 @@ import Testing
 extension RedactionTests {
     @Test func redactingTwiceChangesNothing() {
         let r = Redactor.verify()
-        for text in ["for AWSAccessKeyId=" + "AKIA" + "IOSFODNN7EXAMPLE" + " done", "token=" + "abcdef123456 and more",
-                     "user " + Self.token, "{\"password\":\"hunter2-long\"}"] {
+        for text in [
+            "for AWSAccessKeyId=" + "AKIA" + "IOSFODNN7EXAMPLE" + " done", "token=" + "abcdef123456 and more",
+            "user " + Self.token, "{\"password\":\"hunter2-long\"}"
+        ] {
             let once = r.text(Untrusted(text)).value
             #expect(once != text)
             #expect(r.text(Untrusted(once)).value == once, "\(once)")

@@ -8,34 +8,31 @@ import Testing
 @Suite struct RendererInputsTests {
     /// Entry points that take no export text: numbers, pbsift's own words, or a redaction step.
     static let allowed: Set<String> = [
-        "ClockSkew.words",              // a number of seconds
-        "redacted",                     // `Redactable` conformances: the redaction itself
-        "RedactingSessions.add",        // takes a session and redacts it on the way in
-        "CorrelationRender.write",      // the document of the redacted report it takes, written listing it
+        "ClockSkew.words", // a number of seconds
+        "redacted", // `Redactable` conformances: the redaction itself
+        "RedactingSessions.add", // takes a session and redacts it on the way in
+        "CorrelationRender.write" // the document of the redacted report it takes, written listing it
     ]
     static let sealedModels = ["Redacted<", "WaterfallReport", "SupportReport"]
 
     @Test func everyRendererTakesRedactedInput() throws {
         let root = packageRoot.standardizedFileURL.appendingPathComponent("Sources")
         let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
-        let decl = try NSRegularExpression(pattern: #"^\s*public (?:static )?func (\w+)\(([^,)]*)"#)
+        let decl = try NSRegularExpression(pattern: #"public (?:static )?func (\w+)\(\s*([^,)]*)"#)
+        let ownerDecl = try NSRegularExpression(pattern: #"(?m)^(?:public )?(?:final )?(?:extension|enum|struct|class) (\w+)"#)
         var offenders: [String] = []
         var checked = 0
         while let url = walker?.nextObject() as? URL {
             guard url.pathExtension == "swift", url.deletingLastPathComponent().lastPathComponent == "Render" else { continue }
             let text = try String(contentsOf: url, encoding: .utf8)
-            var owner = ""
-            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-                let l = String(line)
-                if l.hasPrefix("extension ") || l.hasPrefix("public enum ") || l.hasPrefix("public struct ") || l.hasPrefix("enum ")
-                    || l.hasPrefix("public final class ") {
-                    owner = l.split(separator: " ").first { $0.first?.isUppercase ?? false }.map { String($0.prefix { $0.isLetter }) } ?? ""
-                }
-                guard let m = decl.firstMatch(in: l, range: NSRange(l.startIndex..., in: l)),
-                      let name = Range(m.range(at: 1), in: l).map({ String(l[$0]) }),
-                      let first = Range(m.range(at: 2), in: l).map({ String(l[$0]) }) else { continue }
+            let ns = text as NSString
+            let owners = ownerDecl.matches(in: text, range: NSRange(location: 0, length: ns.length))
+            for m in decl.matches(in: text, range: NSRange(location: 0, length: ns.length)) {
+                let name = ns.substring(with: m.range(at: 1))
+                let first = ns.substring(with: m.range(at: 2))
+                let owner = owners.last { $0.range.location < m.range.location }.map { ns.substring(with: $0.range(at: 1)) } ?? ""
                 checked += 1
-                let type = first.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+                let type = first.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
                 let sealed = Self.sealedModels.contains { type.hasPrefix($0) } || ["SupportReport", "WaterfallReport"].contains(owner)
                 if !sealed && !Self.allowed.contains(name) && !Self.allowed.contains("\(owner).\(name)") {
                     offenders.append("\(url.lastPathComponent): \(owner).\(name)(\(first))")

@@ -16,8 +16,10 @@ import SiftWaterfall
     }
 
     static let incident = ["samples/export-incident.zip", "--logs", "samples/logs"]
-    static let severalSessions = ["samples/export-incident.zip", "samples/ses_6b0404f2-b094-40b8-ab01-a1c12a3a2107.jsonl",
-                                  "samples/ses_c393fd0e-1cc6-4be5-b836-46bf0324aac3.jsonl.gz", "samples/export-clean"]
+    static let severalSessions = [
+        "samples/export-incident.zip", "samples/ses_6b0404f2-b094-40b8-ab01-a1c12a3a2107.jsonl",
+        "samples/ses_c393fd0e-1cc6-4be5-b836-46bf0324aac3.jsonl.gz", "samples/export-clean"
+    ]
 
     @Test(arguments: [("text", "txt"), ("markdown", "md"), ("json", "json"), ("html", "html"), ("csv", "csv")])
     func goldenPerFormat(_ format: String, _ ext: String) throws {
@@ -65,7 +67,8 @@ import SiftWaterfall
 
     @Test func legendAndATimeoutGlyph() throws {
         let o = try report(Self.incident + ["--fail-on", "never"]).out
-        #expect(o.contains("\nlegend: - blocked  d DNS  t TCP  s TLS  ^ request  = waiting  # download  x no response (timed out or failed)"))
+        #expect(
+            o.contains("\nlegend: - blocked  d DNS  t TCP  s TLS  ^ request  = waiting  # download  x no response (timed out or failed)"))
         #expect(o.contains("  #31 POST api.palbase.studio/v1/orders  timed out  30.0 s\n    -^xxxx"))
         let md = try report(Self.incident + ["-f", "markdown", "--fail-on", "never"]).out
         #expect(md.contains("| #31 | POST api.palbase.studio/v1/orders | timed out | 30.0 s |"))
@@ -86,8 +89,10 @@ import SiftWaterfall
 
     @Test func htmlHasEverySectionAndIcons() throws {
         let h = try report(Self.incident + ["-f", "html", "--fail-on", "never"]).out
-        for section in ["Verdict", "Sessions", "Inputs", "Failed requests", "Slowest requests", "Waterfall", "Around each failure",
-                        "Server logs", "Findings"] {
+        for section in [
+            "Verdict", "Sessions", "Inputs", "Failed requests", "Slowest requests", "Waterfall", "Around each failure",
+            "Server logs", "Findings"
+        ] {
             #expect(h.contains("<h2>\(section)</h2>"), "\(section)")
         }
         #expect(h.contains("white-space:nowrap"))
@@ -161,7 +166,9 @@ import SiftWaterfall
         #expect(all.contains("clock skew: server clock 2.49 s ahead of the device ± "))
         let one = try Binary.run(["correlate", "samples/export-incident.zip", "--logs", "samples/logs/app.txt"], cwd: packageRoot).out
         #expect(one.contains("\nlogs: 1 file, 796 bytes, 7 lines\n"))
-        #expect(one.contains("\nses_4fd58165… #31 POST https://api.palbase.studio/v1/orders  [client-only"), "no `→ -` for a request without a status")
+        #expect(
+            one.contains("\nses_4fd58165… #31 POST https://api.palbase.studio/v1/orders  [client-only"),
+            "no `→ -` for a request without a status")
     }
 
     @Test func waterfallSlowestKeepsTheSessionsStatisticsAndAMissingRequestIsAnError() throws {
@@ -173,7 +180,9 @@ import SiftWaterfall
         let all = try json([]), three = try json(["--slowest", "3"])
         #expect(three["requests"]?.count == 3)
         #expect(three["summary", "sessions"]?.elements.first?["requests"]?.int == 33)
-        #expect(three["summary", "sessions"]?.elements.first?["busyMs"]?.double == all["summary", "sessions"]?.elements.first?["busyMs"]?.double)
+        #expect(
+            three["summary", "sessions"]?.elements.first?["busyMs"]?.double == all["summary", "sessions"]?.elements.first?["busyMs"]?.double
+        )
         let missing = try Binary.run(["waterfall", "samples/export-incident.zip", "--request", "999"], cwd: packageRoot)
         #expect(missing.status == 64)
         #expect(missing.err.contains("no request with seq 999 in this export; the nearest requests are seq 48, 50, 52"))
@@ -183,8 +192,10 @@ import SiftWaterfall
     /// A session whose request body nests deeper than verify follows: the check stops there (`verify.bound`).
     static func boundedSession() throws -> String {
         let deep = String(repeating: "[", count: 300) + "{\"note\":\"x\"}" + String(repeating: "]", count: 300)
-        let body = #"{"encoding":"utf8","size":\#(deep.utf8.count),"text":"\#(deep.replacingOccurrences(of: "\"", with: "\\\""))","contentType":"application/json"}"#
-        let network = #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_0001","method":"POST","url":"https://api.example.test/v1/x","state":"success","statusCode":200,"request":{"body":\#(body)}}"#
+        let body =
+            #"{"encoding":"utf8","size":\#(deep.utf8.count),"text":"\#(deep.replacingOccurrences(of: "\"", with: "\\\""))","contentType":"application/json"}"#
+        let network =
+            #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_0001","method":"POST","url":"https://api.example.test/v1/x","state":"success","statusCode":200,"request":{"body":\#(body)}}"#
         return try Fixture.write([Fixture.header(), network])
     }
 
@@ -204,7 +215,8 @@ import SiftWaterfall
     @Test func reportUsesTheBaselinesFingerprintKey() throws {
         // A short password fingerprints as hmac: under the key beside the baseline; report must use that
         // key to match the baseline as verify does, so the accepted finding stays accepted.
-        let network = #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_0001","method":"POST","url":"https://api.example.test/v1/login","state":"success","statusCode":200,"request":{"body":{"encoding":"utf8","size":23,"text":"{\"password\":\"hunter22\"}","contentType":"application/json"}}}"#
+        let network =
+            #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_0001","method":"POST","url":"https://api.example.test/v1/login","state":"success","statusCode":200,"request":{"body":{"encoding":"utf8","size":23,"text":"{\"password\":\"hunter22\"}","contentType":"application/json"}}}"#
         let path = try Fixture.write([Fixture.header(), network])
         let dir = try makeTempDir()
         let baseline = dir.appendingPathComponent("baseline.json").path
@@ -239,7 +251,8 @@ import SiftWaterfall
         #expect(r.status == 64)
         #expect(r.err.contains("\(file): unknown key 'allowFingerprint'. Did you mean 'allowFingerprints'?"), "\(r.err)")
         // A good file is read for its redaction names, as --extra-field.
-        let network = #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_0001","method":"GET","url":"https://api.example.test/v1/x","state":"success","statusCode":200,"request":{"headers":[{"name":"X-Team-Key","value":"abc123"}]}}"#
+        let network =
+            #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_0001","method":"GET","url":"https://api.example.test/v1/x","state":"success","statusCode":200,"request":{"headers":[{"name":"X-Team-Key","value":"abc123"}]}}"#
         let path = try Fixture.write([Fixture.header(), network])
         try Data(#"{"extraFields": {"headers": ["X-Team-Key"]}}"#.utf8).write(to: URL(fileURLWithPath: file))
         let good = try Binary.run([command, path, "--config", file, "--json", "--fail-on", "never"], cwd: packageRoot)
@@ -253,9 +266,11 @@ import SiftWaterfall
             #"{"type":"log","seq":\#(seq),"ts":"2026-11-29T10:15:0\#(ms / 1000).\#(String(format: "%03d", ms % 1000))Z","level":"info","message":"m\#(seq)"}"#
         }
         var lines = [Fixture.header()]
-        for s in 1...40 { lines.append(log(s, 1000 + s * 10)) }   // 40 records just before the failure
-        lines.append(#"{"type":"network","seq":41,"ts":"2026-11-29T10:15:02.000Z","id":"rec_41","url":"https://api.example.test/x","state":"failure","statusCode":500,"duration":0.1}"#)
-        for s in 42...141 { lines.append(log(s, 2000 + (s - 41) * 10)) }   // 100 just after it
+        for s in 1...40 { lines.append(log(s, 1000 + s * 10)) } // 40 records just before the failure
+        lines.append(
+            #"{"type":"network","seq":41,"ts":"2026-11-29T10:15:02.000Z","id":"rec_41","url":"https://api.example.test/x","state":"failure","statusCode":500,"duration":0.1}"#
+        )
+        for s in 42...141 { lines.append(log(s, 2000 + (s - 41) * 10)) } // 100 just after it
         let path = try Fixture.write(lines)
         let text = try Binary.run(["report", path, "--fail-on", "never"])
         #expect(text.out.contains("1 timeline cut short: one keeps at most 60 records (30 before its failure)"), "\(text.out)")

@@ -15,7 +15,7 @@ import SiftCore
 
     @Test(arguments: [
         ["export-incident.zip", "--logs", "logs"], ["export-incident.tar.gz"], ["export-clean"],
-        ["damaged/truncated.tar.gz", "damaged/frame-in-export"],
+        ["damaged/truncated.tar.gz", "damaged/frame-in-export"]
     ])
     func jsonMatchesTheSchema(_ args: [String]) throws {
         let paths = args.map { $0.hasPrefix("--") ? $0 : Self.samples.appendingPathComponent($0).path }
@@ -79,7 +79,8 @@ import SiftCore
     @Test func injectionIsNeutralised() throws {
         let dir = try makeTempDir()
         let evil = "a|b\\n<script>alert(1)</script>`x`\\u001b[31m"
-        let net = #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_1","source":"app","kind":"http","method":"GET","url":"https://x.test/\#(evil)","state":"failure","statusCode":500,"duration":0.1,"error":{"domain":"X","code":1,"description":"\#(evil)"}}"#
+        let net =
+            #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_1","source":"app","kind":"http","method":"GET","url":"https://x.test/\#(evil)","state":"failure","statusCode":500,"duration":0.1,"error":{"domain":"X","code":1,"description":"\#(evil)"}}"#
         let log = #"{"type":"log","seq":2,"ts":"2026-11-29T10:15:02.100Z","level":"error","label":"l","message":"\#(evil)"}"#
         let frame = #"{"type":"frame","seq":3,"ts":"2026-11-29T10:15:02.200Z","direction":"out","body":{}}"#
         let file = dir.appendingPathComponent("=cmd|'calc'!A0.jsonl")

@@ -29,17 +29,20 @@ import SiftWaterfall
                 let state = k % 19 == 3 ? "pending" : (k % 7 == 2 ? "failure" : "success")
                 let status = state == "success" ? (k % 11 == 4 ? 503 : 200) : nil
                 let fresh = k % 3 == 0
-                let tx = fresh
+                let tx =
+                    fresh
                     ? #"{"fetchStart":"\#(ts(at))","domainLookupStart":"\#(ts(at + 1))","domainLookupEnd":"\#(ts(at + 5))","connectStart":"\#(ts(at + 5))","secureConnectionStart":"\#(ts(at + 9))","connectEnd":"\#(ts(at + 20))","requestStart":"\#(ts(at + 21))","responseStart":"\#(ts(at + dur - 10))","responseEnd":"\#(ts(at + dur))"}"#
                     : #"{"fetchStart":"\#(ts(at))","requestStart":"\#(ts(at + 1))","responseStart":"\#(ts(at + dur - 5))","responseEnd":"\#(ts(at + dur))"}"#
                 var r = #"{"type":"network","seq":\#(i + 1),"ts":"\#(ts(at + dur))","id":"rec_\#(s)_\#(i)","kind":"http","method":"GET","#
                 r += #""url":"https://api\#(k % 3).palbase.studio/v1/items/\#(i)","state":"\#(state)","#
                 if state != "pending" { r += #""duration":\#(Double(dur) / 1000),"# }
                 if let status { r += #""statusCode":\#(status),"# }
-                r += #""requestId":"req_\#(s)_\#(i)","metrics":{"taskStart":"\#(ts(at))","taskEnd":"\#(ts(at + dur))","transactions":[\#(tx)]}}"#
+                r +=
+                    #""requestId":"req_\#(s)_\#(i)","metrics":{"taskStart":"\#(ts(at))","taskEnd":"\#(ts(at + dur))","transactions":[\#(tx)]}}"#
                 lines.append(r)
             }
-            try (lines.joined(separator: "\n") + "\n").write(to: folder.appendingPathComponent(id + ".jsonl"), atomically: true, encoding: .utf8)
+            try (lines.joined(separator: "\n") + "\n").write(
+                to: folder.appendingPathComponent(id + ".jsonl"), atomically: true, encoding: .utf8)
         }
         return dir
     }

@@ -21,12 +21,15 @@ import Testing
         let fx = try #require(LeakMatrixTests.fixture)
         let example = packageRoot.appendingPathComponent("Tests/SiftCoreTests/Fixtures/PalbeConsole").path
         var raised = Set<String>()
-        for args in [["verify", fx.export.path], ["inspect", fx.export.path], ["waterfall", fx.export.path],
-                     ["correlate", fx.export.path, "--logs", fx.logs.path], ["report", fx.export.path, "--logs", fx.logs.path],
-                     ["verify", example], ["report", example]] {
+        for args in [
+            ["verify", fx.export.path], ["inspect", fx.export.path], ["waterfall", fx.export.path],
+            ["correlate", fx.export.path, "--logs", fx.logs.path], ["report", fx.export.path, "--logs", fx.logs.path],
+            ["verify", example], ["report", example]
+        ] {
             let r = runCLI(args + ["--format", "json"])
             guard let doc = try? JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any],
-                  let findings = doc["findings"] as? [[String: Any]] else { continue }
+                let findings = doc["findings"] as? [[String: Any]]
+            else { continue }
             for f in findings { if let id = f["rule"] as? String { raised.insert(id) } }
         }
         #expect(!raised.isEmpty)
@@ -84,8 +87,9 @@ import Testing
     /// `docs/rules.md` is generated from the registry, as the man page is from the option tables.
     @Test func rulesDocIsFresh() throws {
         let checkedIn = try String(contentsOf: packageRoot.appendingPathComponent("docs/rules.md"), encoding: .utf8)
-        #expect(checkedIn == runCLI(["rules", "--format", "markdown"]).out,
-                "docs/rules.md is out of date, run `swift run pbsift rules --format markdown > docs/rules.md`")
+        #expect(
+            checkedIn == runCLI(["rules", "--format", "markdown"]).out,
+            "docs/rules.md is out of date, run `swift run pbsift rules --format markdown > docs/rules.md`")
     }
 }
 
@@ -96,7 +100,7 @@ import Testing
     static let commands: [(name: String, selection: FindingSelection, extra: Bool)] = [
         ("inspect", InspectCommand.reports, false), ("verify", VerifyCommand.reports, false),
         ("waterfall", WaterfallCommand.reports, false), ("correlate", CorrelateCommand.reports, true),
-        ("report", ReportCommand.reports, true),
+        ("report", ReportCommand.reports, true)
     ]
 
     @Test(arguments: ["info", "medium", "high", "critical"])
@@ -107,7 +111,7 @@ import Testing
         for c in Self.commands {
             let args = [c.name, fx.export.path] + (c.extra ? ["--logs", fx.logs.path] : []) + ["--format", "sarif", "--fail-on", failOn]
             let r = runCLI(args)
-            guard r.status != 2 else { continue }   // not read in full: 2 wins whatever is listed
+            guard r.status != 2 else { continue } // not read in full: 2 wins whatever is listed
             let doc = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any], "\(c.name)")
             let results = ((doc["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]]) ?? []
             var worst: Severity? = nil

@@ -38,17 +38,20 @@ import SiftCore
         for rule in c.rules { #expect(got.contains(rule), "\(c.name): expected \(rule), got \(got.sorted())") }
     }
 
-    @Test(arguments: ["export-clean", "export-incident.zip", "export-incident.tar.gz",
-                      "ses_6b0404f2-b094-40b8-ab01-a1c12a3a2107.jsonl", "ses_c393fd0e-1cc6-4be5-b836-46bf0324aac3.jsonl.gz",
-                      "debug-tail.jsonl"])
+    @Test(arguments: [
+        "export-clean", "export-incident.zip", "export-incident.tar.gz",
+        "ses_6b0404f2-b094-40b8-ab01-a1c12a3a2107.jsonl", "ses_c393fd0e-1cc6-4be5-b836-46bf0324aac3.jsonl.gz",
+        "debug-tail.jsonl"
+    ])
     func intactSamplesReadInFull(_ name: String) throws {
         let r = runCLI(["inspect", "--json", "--fail-on", "never", Self.samples.appendingPathComponent(name).path])
         #expect(r.status == 0)
         let doc = try JSONDocument(string: r.out)
         #expect(doc.root["inputs"]?.elements.first?["status"]?.string == "ok")
-        let integrity = doc.root["findings"]?.elements.compactMap { $0["rule"]?.string }.filter {
-            $0.hasPrefix("integrity.") || $0.hasPrefix("archive.")
-        } ?? []
+        let integrity =
+            doc.root["findings"]?.elements.compactMap { $0["rule"]?.string }.filter {
+                $0.hasPrefix("integrity.") || $0.hasPrefix("archive.")
+            } ?? []
         #expect(integrity.isEmpty, "\(integrity)")
         #expect((doc.root["sessions"]?.elements.first?["recordCount"]?.int ?? 0) > 0)
     }
@@ -61,7 +64,8 @@ import SiftCore
         }
         let zip = try counts("export-incident.zip")
         let tgz = try counts("export-incident.tar.gz")
-        #expect(zip.replacingOccurrences(of: "export-incident.zip", with: "X").replacingOccurrences(of: "PalbeConsole/", with: "")
+        #expect(
+            zip.replacingOccurrences(of: "export-incident.zip", with: "X").replacingOccurrences(of: "PalbeConsole/", with: "")
                 == tgz.replacingOccurrences(of: "export-incident.tar.gz", with: "X"))
     }
 }

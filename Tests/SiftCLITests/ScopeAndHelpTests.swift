@@ -100,8 +100,10 @@ import Testing
     }
 
     @Test func emitQueryOptionsAndANoMatchHint() throws {
-        let es = try run(["correlate", incident, "--emit-query", "elasticsearch", "--table", "api-*", "--id-field", "req",
-                          "--fail-on", "never"])
+        let es = try run([
+            "correlate", incident, "--emit-query", "elasticsearch", "--table", "api-*", "--id-field", "req",
+            "--fail-on", "never"
+        ])
         #expect(es.status == 0)
         #expect(es.out.contains("curl -sS -H 'Content-Type: application/json' \"${ES_URL:-http://localhost:9200}/api-*/_search"))
         #expect(es.out.contains(#"{"terms":{"req":["#))
@@ -122,7 +124,7 @@ import Testing
         let esc = "\u{1B}["
         let cases: [[String]] = [
             ["verify", incident], ["correlate", incident, "--logs", "samples/logs"], ["inspect", incident],
-            ["waterfall", incident], ["report", incident], ["show", incident, "38"],
+            ["waterfall", incident], ["report", incident], ["show", incident, "38"]
         ]
         for args in cases {
             let on = try run(args + ["--color", "always"])

@@ -12,7 +12,8 @@ import SiftCore
 
     /// A session whose request carries the password in its URL and the token in a header.
     static var session: String {
-        let n = #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.200Z","id":"rec_1","source":"sdk","kind":"http","category":"call","label":"x","method":"GET","url":"https://api.example.test/v1/me?access_token=\#(password)","state":"success","statusCode":200,"duration":0.2,"request":{"headers":[{"name":"Authorization","value":"Bearer \#(token)"}]}}"#
+        let n =
+            #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.200Z","id":"rec_1","source":"sdk","kind":"http","category":"call","label":"x","method":"GET","url":"https://api.example.test/v1/me?access_token=\#(password)","state":"success","statusCode":200,"duration":0.2,"request":{"headers":[{"name":"Authorization","value":"Bearer \#(token)"}]}}"#
         return Fixture.header() + "\n" + n + "\n"
     }
 
@@ -44,13 +45,15 @@ import SiftCore
     @Test func gzipInsideAGzippedEntryAndBlob() throws {
         let blob = try DeflateStream.gzip(try DeflateStream.gzip(Array("key \(Self.token) end".utf8)))
         let hex = SHA256.hexDigest(blob)
-        let cite = #"{"type":"network","seq":2,"ts":"2026-11-29T10:15:03.000Z","id":"rec_2","source":"app","kind":"custom","category":"app","label":"y","method":"GET","url":"https://up.example.test/raw","state":"success","statusCode":200,"duration":0.1,"response":{"headers":[],"body":{"size":\#(blob.count),"contentType":"application/octet-stream","blob":"sha256:\#(hex)","storedSize":\#(blob.count)}}}"#
+        let cite =
+            #"{"type":"network","seq":2,"ts":"2026-11-29T10:15:03.000Z","id":"rec_2","source":"app","kind":"custom","category":"app","label":"y","method":"GET","url":"https://up.example.test/raw","state":"success","statusCode":200,"duration":0.1,"response":{"headers":[],"body":{"size":\#(blob.count),"contentType":"application/octet-stream","blob":"sha256:\#(hex)","storedSize":\#(blob.count)}}}"#
         let input = try makeTempDir().appendingPathComponent("export.tar.gz").path
         let f = try NewFile(path: input)
         let gz = try DeflateStream(gzip: true)
         let tar = TarWriter(sink: { try f.write(gz.write($0)) })
-        try tar.add(name: "PalbeConsole/sessions/\(Fixture.sessionId).jsonl.gz",
-                    bytes: try DeflateStream.gzip(Array((Self.session + cite + "\n").utf8)))
+        try tar.add(
+            name: "PalbeConsole/sessions/\(Fixture.sessionId).jsonl.gz",
+            bytes: try DeflateStream.gzip(Array((Self.session + cite + "\n").utf8)))
         try tar.add(name: "PalbeConsole/blobs/\(hex.prefix(2))/\(hex)", bytes: blob)
         try tar.finish()
         try f.write(gz.finish())
@@ -69,8 +72,9 @@ import SiftCore
     /// byte for byte (white space included), the values are replaced, and a second `log` member
     /// is renamed `_log~2` as a later copy of a name.
     @Test func harKeepsItsLayoutAndRenamesALaterLog() throws {
-        let e1 = HARFixture.entry(url: "https://api.example.test/v1/me?access_token=\(Self.password)",
-                                  requestHeaders: [HARFixture.header("Authorization", "Bearer \(Self.token)")])
+        let e1 = HARFixture.entry(
+            url: "https://api.example.test/v1/me?access_token=\(Self.password)",
+            requestHeaders: [HARFixture.header("Authorization", "Bearer \(Self.token)")])
         let e2 = HARFixture.entry(url: "https://api.example.test/v1/clean")
         var text = String(decoding: try HARFixture.data(HARFixture.document(creator: "WebInspector", entries: [e1, e2])), as: UTF8.self)
         // A second `log` after the first, holding a value too, and trailing white space.

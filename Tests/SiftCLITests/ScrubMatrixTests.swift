@@ -112,15 +112,19 @@ import SiftCore
         let a = try json(["inspect", "--json", input]), b = try json(["inspect", "--json", out])
         #expect(b["inputs"]?.elements.first?["container"]?.string == a["inputs"]?.elements.first?["container"]?.string, "\(kind)")
         #expect(b["inputs"]?.elements.first?["status"]?.string == "ok", "\(kind)")
-        let before = findingKeys(a["findings"]).filter { !$0.hasPrefix("policy.frame-in-export") && !$0.hasPrefix("integrity.unknown-record-type") }
+        let before = findingKeys(a["findings"]).filter {
+            !$0.hasPrefix("policy.frame-in-export") && !$0.hasPrefix("integrity.unknown-record-type")
+        }
         let after = findingKeys(b["findings"]).filter { !$0.hasPrefix("integrity.unknown-record-type") }
         #expect(before == after, "\(kind): \(before) vs \(after)")
         #expect(b["sessions"]?.elements.first?["recordCount"]?.int == a["sessions"]?.elements.first?["recordCount"]?.int, "\(kind)")
 
         // waterfall and correlate: the same timings, phases, joins and skew.
         let fx = try #require(LeakMatrixTests.fixture)
-        for (args, parts) in [(["waterfall", "--json"], ["requests", "sessions"]),
-                              (["correlate", "--json", "--logs", fx.logs.path], ["requests", "correlation", "clockSkew"])] {
+        for (args, parts) in [
+            (["waterfall", "--json"], ["requests", "sessions"]),
+            (["correlate", "--json", "--logs", fx.logs.path], ["requests", "correlation", "clockSkew"])
+        ] {
             let x = try json(args + [input]), y = try json(args + [out])
             for p in parts {
                 #expect(Self.shape(x[p]) == Self.shape(y[p]), "\(kind) \(args[0]) \(p)")
@@ -139,12 +143,16 @@ import SiftCore
         let root = top.appendingPathComponent("PalbeConsole-" + token)
         try FileManager.default.moveItem(at: try ScrubTests.folder(), to: root)
         let sessions = root.appendingPathComponent("sessions")
-        try FileManager.default.moveItem(at: sessions.appendingPathComponent(ScrubTests.sid + ".jsonl"),
-                                         to: sessions.appendingPathComponent(token + ".jsonl"))
+        try FileManager.default.moveItem(
+            at: sessions.appendingPathComponent(ScrubTests.sid + ".jsonl"),
+            to: sessions.appendingPathComponent(token + ".jsonl"))
         // A session whose id (header and name) is a credential: names and header still agree afterwards.
         let sid2 = "ses_" + other
-        try Data((Fixture.header().replacingOccurrences(of: Fixture.sessionId, with: sid2) + "\n" + Fixture.log.replacingOccurrences(of: "\"seq\":2", with: "\"seq\":1") + "\n").utf8)
-            .write(to: sessions.appendingPathComponent(sid2 + ".jsonl"))
+        try Data(
+            (Fixture.header().replacingOccurrences(of: Fixture.sessionId, with: sid2) + "\n"
+                + Fixture.log.replacingOccurrences(of: "\"seq\":2", with: "\"seq\":1") + "\n").utf8
+        )
+        .write(to: sessions.appendingPathComponent(sid2 + ".jsonl"))
         try Data("see ticket\n".utf8).write(to: root.appendingPathComponent("notes-\(other).txt"))
         try FileManager.default.createDirectory(at: root.appendingPathComponent(other), withIntermediateDirectories: true)
         try Data("x\n".utf8).write(to: root.appendingPathComponent(other + "/readme.md"))
@@ -265,21 +273,33 @@ final class HARLeakFixture {
             method: "POST",
             url: "https://api.example.test/v1/" + shaped("url path") + "?access_token=" + accessToken
                 + "&p=" + LeakFixture.percentAll(shaped("url percent-encoded")) + "#id_token=" + plain("url fragment"),
-            requestHeaders: [h("Authorization", "Bearer " + shaped("header Authorization")), h("X-Request-Id", HARFixture.requestId),
-                             h(shaped("header name"), "x"), h("X-Other", shaped("header value"))],
-            responseHeaders: [h("Location", "https://a.example/cb?code=" + plain("Location code")),
-                              h("Set-Cookie", "sid=" + plain("Set-Cookie") + "; Path=/")],
+            requestHeaders: [
+                h("Authorization", "Bearer " + shaped("header Authorization")), h("X-Request-Id", HARFixture.requestId),
+                h(shaped("header name"), "x"), h("X-Other", shaped("header value"))
+            ],
+            responseHeaders: [
+                h("Location", "https://a.example/cb?code=" + plain("Location code")),
+                h("Set-Cookie", "sid=" + plain("Set-Cookie") + "; Path=/")
+            ],
             cookies: [["name": "session", "value": plain("request cookie")]],
             responseCookies: [["name": "sid", "value": plain("response cookie")]],
-            postData: ["mimeType": "application/json",
-                       "text": LeakFixture.json(["password": plain("postData password"), "note": shaped("postData value"),
-                                                 shaped("postData key"): "v"])],
+            postData: [
+                "mimeType": "application/json",
+                "text": LeakFixture.json([
+                    "password": plain("postData password"), "note": shaped("postData value"),
+                    shaped("postData key"): "v"
+                ])
+            ],
             content: ["size": 60, "mimeType": "text/plain", "text": "issued " + shaped("content text")],
-            extra: ["comment": "see " + shaped("entry comment"), "_custom": shaped("custom field"),
-                    "_initiator": ["type": "script", "stack": ["url": "https://x.example/?token=" + plain("initiator url")]]])
+            extra: [
+                "comment": "see " + shaped("entry comment"), "_custom": shaped("custom field"),
+                "_initiator": ["type": "script", "stack": ["url": "https://x.example/?token=" + plain("initiator url")]]
+            ])
         var req = (e1["request"] as? Obj) ?? [:]
-        req["queryString"] = [["name": "access_token", "value": accessToken],
-                              ["name": "refresh_token", "value": plain("queryString only")]]
+        req["queryString"] = [
+            ["name": "access_token", "value": accessToken],
+            ["name": "refresh_token", "value": plain("queryString only")]
+        ]
         req["comment"] = LeakFixture.percentAll(shaped("request comment percent-encoded"))
         e1["request"] = req
         var resp = (e1["response"] as? Obj) ?? [:]
@@ -289,18 +309,30 @@ final class HARLeakFixture {
         let e2 = HARFixture.entry(
             method: "POST", url: "https://api.example.test/v1/form", started: "2026-11-29T10:15:03.000Z",
             requestHeaders: [h("X-Request-Id", "req_0b7a1e5f-3b8d-4c52-9a41-0d6e2f7b9c14")],
-            postData: ["mimeType": "application/x-www-form-urlencoded",
-                       "params": [["name": "password", "value": plain("postData.params password")],
-                                  ["name": "note", "value": shaped("postData.params value")]]],
-            content: ["size": 40, "mimeType": "application/json", "encoding": "base64",
-                      "text": Data(LeakFixture.json(["access": shaped("content base64"), shaped("content base64 key"): 1]).utf8).base64EncodedString()])
+            postData: [
+                "mimeType": "application/x-www-form-urlencoded",
+                "params": [
+                    ["name": "password", "value": plain("postData.params password")],
+                    ["name": "note", "value": shaped("postData.params value")]
+                ]
+            ],
+            content: [
+                "size": 40, "mimeType": "application/json", "encoding": "base64",
+                "text": Data(LeakFixture.json(["access": shaped("content base64"), shaped("content base64 key"): 1]).utf8)
+                    .base64EncodedString()
+            ])
         let e3 = HARFixture.entry(
             url: "https://api.example.test/v1/raw", started: "2026-11-29T10:15:04.000Z",
             content: ["size": 40, "mimeType": "application/octet-stream", "encoding": "base64", "text": gz])
         var doc = HARFixture.document(
             creator: "WebInspector", version: "537.36",
-            pages: [["startedDateTime": "2026-11-29T10:15:01.000Z", "id": "page_1", "title": "https://shop.example.test/?token=" + plain("page title"),
-                     "pageTimings": ["onContentLoad": 100, "onLoad": 200]]],
+            pages: [
+                [
+                    "startedDateTime": "2026-11-29T10:15:01.000Z", "id": "page_1",
+                    "title": "https://shop.example.test/?token=" + plain("page title"),
+                    "pageTimings": ["onContentLoad": 100, "onLoad": 200]
+                ]
+            ],
             entries: [e1, e2, e3])
         var log = (doc["log"] as? Obj) ?? [:]
         log["comment"] = "exported with " + shaped("log comment")

@@ -37,8 +37,10 @@ import SiftCore
         let samples = packageRoot.appendingPathComponent("samples")
         let out = try makeTempDir()
         var lines: [String] = []
-        for name in ["export-incident.zip", "export-incident.tar.gz", "ses_6b0404f2-b094-40b8-ab01-a1c12a3a2107.jsonl",
-                     "ses_c393fd0e-1cc6-4be5-b836-46bf0324aac3.jsonl.gz", "export-clean", "damaged/frame-in-export"] {
+        for name in [
+            "export-incident.zip", "export-incident.tar.gz", "ses_6b0404f2-b094-40b8-ab01-a1c12a3a2107.jsonl",
+            "ses_c393fd0e-1cc6-4be5-b836-46bf0324aac3.jsonl.gz", "export-clean", "damaged/frame-in-export"
+        ] {
             let base = URL(fileURLWithPath: name).lastPathComponent
             let target = out.appendingPathComponent(base)
             let r = try Binary.run(["scrub", samples.appendingPathComponent(name).path, "-o", target.path, "-q"])
@@ -57,7 +59,8 @@ import SiftCore
         let filler = Array(String(repeating: "lorem ipsum dolor sit amet ", count: bodyBytes / 27 + 1).utf8.prefix(bodyBytes))
         for i in 1...records {
             let text = "password=\(password) token \(token) " + String(decoding: filler, as: UTF8.self)
-            let line = #"{"type":"network","seq":\#(i),"ts":"2026-11-29T10:15:02.000Z","id":"rec_\#(i)","source":"sdk","kind":"http","category":"call","label":"x","method":"GET","url":"https://api.example.test/v1/orders","state":"success","statusCode":200,"duration":0.2,"request":{"headers":[{"name":"Authorization","value":"Bearer \#(token)"}]},"response":{"headers":[],"body":{"size":\#(text.utf8.count),"contentType":"text/plain","encoding":"utf8","text":"\#(text)"}}}"#
+            let line =
+                #"{"type":"network","seq":\#(i),"ts":"2026-11-29T10:15:02.000Z","id":"rec_\#(i)","source":"sdk","kind":"http","category":"call","label":"x","method":"GET","url":"https://api.example.test/v1/orders","state":"success","statusCode":200,"duration":0.2,"request":{"headers":[{"name":"Authorization","value":"Bearer \#(token)"}]},"response":{"headers":[],"body":{"size":\#(text.utf8.count),"contentType":"text/plain","encoding":"utf8","text":"\#(text)"}}}"#
             out += Array(line.utf8) + [0x0A]
         }
         return out
@@ -72,8 +75,9 @@ import SiftCore
         let f = try NewFile(path: zipPath)
         let zip = ZipWriter(file: f)
         try zip.add(name: "PalbeConsole/sessions/\(Fixture.sessionId).jsonl", bytes: session, deflate: true)
-        try zip.add(name: "PalbeConsole/sessions/ses_0f0c7a1e-3b8d-4c52-9a41-0d6e2f7b9c13.jsonl.gz",
-                    bytes: try DeflateStream.gzip(session), deflate: false)
+        try zip.add(
+            name: "PalbeConsole/sessions/ses_0f0c7a1e-3b8d-4c52-9a41-0d6e2f7b9c13.jsonl.gz",
+            bytes: try DeflateStream.gzip(session), deflate: false)
         try zip.finish()
         try f.close()
         let bare = dir.appendingPathComponent("\(Fixture.sessionId).jsonl.gz").path
@@ -114,8 +118,12 @@ import SiftCore
         let input = dir.appendingPathComponent("many.zip").path
         let f = try NewFile(path: input)
         let zip = ZipWriter(file: f)
-        try zip.add(name: "PalbeConsole/sessions/\(Fixture.sessionId).jsonl",
-                    bytes: Array((Fixture.clean + [#"{"type":"log","seq":3,"ts":"2026-11-29T10:15:03.600Z","level":"info","label":"x","message":"password=\#(Self.password)"}"#]).joined(separator: "\n").utf8) + [0x0A])
+        try zip.add(
+            name: "PalbeConsole/sessions/\(Fixture.sessionId).jsonl",
+            bytes: Array(
+                (Fixture.clean + [
+                    #"{"type":"log","seq":3,"ts":"2026-11-29T10:15:03.600Z","level":"info","label":"x","message":"password=\#(Self.password)"}"#
+                ]).joined(separator: "\n").utf8) + [0x0A])
         for i in 0..<65_540 { try zip.add(name: "PalbeConsole/notes/\(i).txt", bytes: [0x6E]) }
         try zip.finish()
         try f.close()
@@ -133,7 +141,6 @@ import SiftCore
             #expect(status == 0, "\(tool[0]) rejects the zip64 output")
         }
     }
-
 
     /// A write that fails part way (the file-size limit reached while the copy is written): exit 2
     /// with `pbsift: PATH: reason`, and neither the output nor a temporary or scratch file is left.

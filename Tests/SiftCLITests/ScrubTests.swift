@@ -24,8 +24,10 @@ import SiftCore
     static func lines(blobA: String, blobB: String) -> [String] {
         let inline = Base64.encode((try? DeflateStream.gzip(Array("token=\(token)".utf8))) ?? [])
         let a = jsonBlob.count, b = gzipBlob.count
-        let n1 = #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.200Z","id":"rec_1","source":"sdk","kind":"http","category":"call","label":"x","method":"POST","url":"https://api.example.test/v1/login?access_token=\#(password)","state":"success","statusCode":200,"duration":0.2,"requestId":"req_8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6b","request":{"headers":[{"name":"Authorization","value":"Bearer \#(token)"},{"name":"X-Request-Id","value":"req_8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6b"}],"body":{"size":\#(Base64.decode(inline)?.count ?? 0),"contentType":"application/octet-stream","encoding":"base64","data":"\#(inline)"}},"response":{"headers":[],"body":{"size":\#(a),"contentType":"application/json","blob":"sha256:\#(blobA)","storedSize":\#(a)}},"metrics":{"taskStart":"2026-11-29T10:15:02.000Z","taskEnd":"2026-11-29T10:15:02.200Z","redirectCount":0,"transactions":[{"fetchStart":"2026-11-29T10:15:02.000Z","domainLookupStart":"2026-11-29T10:15:02.001Z","domainLookupEnd":"2026-11-29T10:15:02.010Z","connectStart":"2026-11-29T10:15:02.010Z","secureConnectionStart":"2026-11-29T10:15:02.020Z","secureConnectionEnd":"2026-11-29T10:15:02.040Z","connectEnd":"2026-11-29T10:15:02.040Z","requestStart":"2026-11-29T10:15:02.041Z","requestEnd":"2026-11-29T10:15:02.050Z","responseStart":"2026-11-29T10:15:02.150Z","responseEnd":"2026-11-29T10:15:02.200Z","statusCode":200,"url":"https://api.example.test/v1/login?access_token=\#(password)"}]}}"#
-        let n2 = #"{"type":"network","seq":2,"ts":"2026-11-29T10:15:03.000Z","id":"rec_2","source":"app","kind":"custom","category":"app","label":"y","method":"GET","url":"https://up.example.test/raw","state":"success","statusCode":200,"duration":0.1,"response":{"headers":[],"body":{"size":\#(b),"contentType":"application/octet-stream","blob":"sha256:\#(blobB)","storedSize":\#(b)}}}"#
+        let n1 =
+            #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.200Z","id":"rec_1","source":"sdk","kind":"http","category":"call","label":"x","method":"POST","url":"https://api.example.test/v1/login?access_token=\#(password)","state":"success","statusCode":200,"duration":0.2,"requestId":"req_8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6b","request":{"headers":[{"name":"Authorization","value":"Bearer \#(token)"},{"name":"X-Request-Id","value":"req_8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6b"}],"body":{"size":\#(Base64.decode(inline)?.count ?? 0),"contentType":"application/octet-stream","encoding":"base64","data":"\#(inline)"}},"response":{"headers":[],"body":{"size":\#(a),"contentType":"application/json","blob":"sha256:\#(blobA)","storedSize":\#(a)}},"metrics":{"taskStart":"2026-11-29T10:15:02.000Z","taskEnd":"2026-11-29T10:15:02.200Z","redirectCount":0,"transactions":[{"fetchStart":"2026-11-29T10:15:02.000Z","domainLookupStart":"2026-11-29T10:15:02.001Z","domainLookupEnd":"2026-11-29T10:15:02.010Z","connectStart":"2026-11-29T10:15:02.010Z","secureConnectionStart":"2026-11-29T10:15:02.020Z","secureConnectionEnd":"2026-11-29T10:15:02.040Z","connectEnd":"2026-11-29T10:15:02.040Z","requestStart":"2026-11-29T10:15:02.041Z","requestEnd":"2026-11-29T10:15:02.050Z","responseStart":"2026-11-29T10:15:02.150Z","responseEnd":"2026-11-29T10:15:02.200Z","statusCode":200,"url":"https://api.example.test/v1/login?access_token=\#(password)"}]}}"#
+        let n2 =
+            #"{"type":"network","seq":2,"ts":"2026-11-29T10:15:03.000Z","id":"rec_2","source":"app","kind":"custom","category":"app","label":"y","method":"GET","url":"https://up.example.test/raw","state":"success","statusCode":200,"duration":0.1,"response":{"headers":[],"body":{"size":\#(b),"contentType":"application/octet-stream","blob":"sha256:\#(blobB)","storedSize":\#(b)}}}"#
         return [Fixture.header(), n1, n2, Fixture.log.replacingOccurrences(of: "\"seq\":2", with: "\"seq\":3")]
     }
 
@@ -82,8 +84,12 @@ import SiftCore
             return path
         case "jsonl", "jsonl.gz":
             // A bare session file: inline leaks only.
-            let text = [Fixture.header(), lines(blobA: "", blobB: "")[1].replacingOccurrences(
-                of: #","response":{"headers":[],"body""#, with: #","response":{"headers":[],"x""#)].joined(separator: "\n") + "\n"
+            let text =
+                [
+                    Fixture.header(),
+                    lines(blobA: "", blobB: "")[1].replacingOccurrences(
+                        of: #","response":{"headers":[],"body""#, with: #","response":{"headers":[],"x""#)
+                ].joined(separator: "\n") + "\n"
             let path = dir.appendingPathComponent("\(sid).\(kind)").path
             try Data(kind == "jsonl" ? Array(text.utf8) : try DeflateStream.gzip(Array(text.utf8))).write(to: URL(fileURLWithPath: path))
             return path
@@ -91,11 +97,15 @@ import SiftCore
             var doc = HARFixture.chrome
             var log = (doc["log"] as? HARFixture.Obj) ?? [:]
             var entries = (log["entries"] as? [HARFixture.Obj]) ?? []
-            entries.append(HARFixture.entry(url: "https://api.example.test/v1/me?access_token=\(password)",
-                                            requestHeaders: [HARFixture.header("Authorization", "Bearer \(token)")],
-                                            cookies: [["name": "sid", "value": password]],
-                                            content: ["size": 40, "mimeType": "application/octet-stream", "encoding": "base64",
-                                                      "text": Data("key \(token)".utf8).base64EncodedString()]))
+            entries.append(
+                HARFixture.entry(
+                    url: "https://api.example.test/v1/me?access_token=\(password)",
+                    requestHeaders: [HARFixture.header("Authorization", "Bearer \(token)")],
+                    cookies: [["name": "sid", "value": password]],
+                    content: [
+                        "size": 40, "mimeType": "application/octet-stream", "encoding": "base64",
+                        "text": Data("key \(token)".utf8).base64EncodedString()
+                    ]))
             log["entries"] = entries
             doc["log"] = log
             return try HARFixture.write(doc)
@@ -128,8 +138,10 @@ import SiftCore
         #expect(b["sessions"]?.elements.first?["recordCount"]?.int == a["sessions"]?.elements.first?["recordCount"]?.int)
         // waterfall and correlate tell the same story.
         // (Blob byte totals differ by design: the blobs changed.)
-        for (args, parts) in [(["waterfall", "--json"], ["requests", "sessions"]),
-                              (["correlate", "--json", "--logs", "/dev/null"], ["requests", "correlation", "clockSkew"])] {
+        for (args, parts) in [
+            (["waterfall", "--json"], ["requests", "sessions"]),
+            (["correlate", "--json", "--logs", "/dev/null"], ["requests", "correlation", "clockSkew"])
+        ] {
             let x = try json(args + [input]), y = try json(args + [out])
             for p in parts {
                 #expect(withoutPlaces(x[p]?.rawText ?? "") == withoutPlaces(y[p]?.rawText ?? ""), "\(kind) \(args[0]) \(p)")
@@ -187,10 +199,14 @@ import SiftCore
     /// later one is renamed to a name held nowhere else in the record, and a credential under a later
     /// copy is replaced too (a header's second `value` is a credential by its header's name alone).
     @Test func duplicateNamesAreRenamedAndTheirValuesScrubbed() throws {
-        let network = Fixture.network.replacingOccurrences(of: #""duration":0.120}"#, with:
-            #""duration":0.120,"request":{"headers":[{"name":"Authorization","value":"***","value":"Bearer \#(Self.password)"}]}}"#)
-        let log = Fixture.log.replacingOccurrences(of: #""message":"cart loaded""#, with:
-            #""message~2":"earlier","message":"cart loaded","message":"retry with \#(Self.token)""#)
+        let network = Fixture.network.replacingOccurrences(
+            of: #""duration":0.120}"#,
+            with:
+                #""duration":0.120,"request":{"headers":[{"name":"Authorization","value":"***","value":"Bearer \#(Self.password)"}]}}"#)
+        let log = Fixture.log.replacingOccurrences(
+            of: #""message":"cart loaded""#,
+            with:
+                #""message~2":"earlier","message":"cart loaded","message":"retry with \#(Self.token)""#)
         let dir = try makeTempDir()
         let input = dir.appendingPathComponent("\(Self.sid).jsonl").path
         try Data(([Fixture.header(), network, log].joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: input))
@@ -199,7 +215,9 @@ import SiftCore
 
         let dry = runCLI(["scrub", "--dry-run", input])
         #expect(dry.status == 0, "\(dry.err)")
-        #expect(dry.out.contains("'message' in one object → 'message~3'") && dry.out.contains("'value' in one object → 'value~2'"), "\(dry.out)")
+        #expect(
+            dry.out.contains("'message' in one object → 'message~3'") && dry.out.contains("'value' in one object → 'value~2'"), "\(dry.out)"
+        )
         #expect(!dry.out.contains(Self.token) && !dry.out.contains(Self.password))
 
         let out = dir.appendingPathComponent("scrubbed.jsonl").path
@@ -208,8 +226,9 @@ import SiftCore
         let text = String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: out))) ?? Data(), as: UTF8.self)
         #expect(!text.contains(Self.token) && !text.contains(Self.password), "\(text)")
         #expect(text.contains(#""message~2":"earlier","message":"cart loaded","message~3":"retry with ***scrubbed:"#), "\(text)")
-        #expect(text.contains(#"{"name":"Authorization","value":"***","value~2":"Bearer ***scrubbed:"#) ||
-                text.contains(#"{"name":"Authorization","value":"***","value~2":"***scrubbed:"#), "\(text)")
+        #expect(
+            text.contains(#"{"name":"Authorization","value":"***","value~2":"Bearer ***scrubbed:"#)
+                || text.contains(#"{"name":"Authorization","value":"***","value~2":"***scrubbed:"#), "\(text)")
         let v = runCLI(["verify", "--fail-on", "low", out])
         #expect(v.status == 0, "\(v.out)")
         let a = try json(["inspect", "--json", input]), b = try json(["inspect", "--json", out])
@@ -229,15 +248,18 @@ import SiftCore
         let input = try makeTempDir().appendingPathComponent("capture.har.gz").path
         try Data(try DeflateStream.gzip(Array(text.utf8))).write(to: URL(fileURLWithPath: input))
         let before = runCLI(["verify", "--fail-on", "low", input])
-        #expect(before.status == 1 && before.out.contains("verify.duplicate-key") && before.out.contains("redaction.header"), "\(before.out)")
+        #expect(
+            before.status == 1 && before.out.contains("verify.duplicate-key") && before.out.contains("redaction.header"), "\(before.out)")
 
         let dry = runCLI(["scrub", "--dry-run", input])
         #expect(dry.status == 0 && dry.out.contains("line \(line): a later copy of 'value' in one object → '_value~2'"), "\(dry.out)")
         let out = try makeTempDir().appendingPathComponent("scrubbed.har.gz").path
         let r = runCLI(["scrub", input, "-o", out, "-q"])
         #expect(r.status == 0, "\(r.err)")
-        let copy = String(decoding: try Scrubber.inflate(Array(try Data(contentsOf: URL(fileURLWithPath: out))), limit: 1 << 20), as: UTF8.self)
-        #expect(!copy.contains(Self.password) && copy.contains(#""value" : "***""#) && copy.contains(#""_value~2" : "***scrubbed:"#), "\(copy)")
+        let copy = String(
+            decoding: try Scrubber.inflate(Array(try Data(contentsOf: URL(fileURLWithPath: out))), limit: 1 << 20), as: UTF8.self)
+        #expect(
+            !copy.contains(Self.password) && copy.contains(#""value" : "***""#) && copy.contains(#""_value~2" : "***scrubbed:"#), "\(copy)")
         let v = runCLI(["verify", "--fail-on", "low", out])
         #expect(v.status == 0, "\(v.out)")
     }
@@ -252,7 +274,10 @@ import SiftCore
         let dry = runCLI(["scrub", "--dry-run", input])
         let listed = dry.out.components(separatedBy: "\n").filter { $0.contains("a later copy of 'k'") }
         #expect(dry.status == 0 && listed.count == KeyRenames.listed, "\(dry.out)")
-        #expect(dry.out.contains("dup.jsonl: \(999 - KeyRenames.listed) more later copies of names held twice renamed, the last on line 1: 'k' → 'k~1000'"), "\(dry.out)")
+        #expect(
+            dry.out.contains(
+                "dup.jsonl: \(999 - KeyRenames.listed) more later copies of names held twice renamed, the last on line 1: 'k' → 'k~1000'"),
+            "\(dry.out)")
     }
 
     /// Files beside the sessions (export.json, a note) are read and scrubbed like the rest.
@@ -265,14 +290,16 @@ import SiftCore
         let out = try makeTempDir().appendingPathComponent("copy").path
         let r = runCLI(["scrub", root.path, "-o", out])
         #expect(r.status == 0, "\(r.err)")
-        let copy = String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: out).appendingPathComponent(name))) ?? Data(), as: UTF8.self)
+        let copy = String(
+            decoding: (try? Data(contentsOf: URL(fileURLWithPath: out).appendingPathComponent(name))) ?? Data(), as: UTF8.self)
         #expect(copy.contains("***scrubbed:") && !copy.contains(Self.token), "\(name): \(copy)")
     }
 
     /// A gzip'd body that inflates past verify's bound: its end is never checked, so nothing is written.
     @Test func aBodyPastTheBoundIsRefused() throws {
         let bomb = Base64.encode(try DeflateStream.gzip([UInt8](repeating: 0x41, count: 17 << 20)))
-        let n = #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_1","method":"POST","url":"https://a.example.test/","state":"success","statusCode":200,"duration":0.1,"request":{"headers":[],"body":{"size":1,"contentType":"application/octet-stream","encoding":"base64","data":"\#(bomb)"}}}"#
+        let n =
+            #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_1","method":"POST","url":"https://a.example.test/","state":"success","statusCode":200,"duration":0.1,"request":{"headers":[],"body":{"size":1,"contentType":"application/octet-stream","encoding":"base64","data":"\#(bomb)"}}}"#
         let file = try Fixture.write([Fixture.header(), n])
         let out = try makeTempDir().appendingPathComponent("copy.jsonl").path
         let r = runCLI(["scrub", file, "-o", out])

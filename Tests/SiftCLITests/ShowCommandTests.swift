@@ -66,7 +66,10 @@ import Testing
         let seq = try show(["samples/export-incident.zip", "99"])
         #expect(seq.status == 64)
         #expect(seq.out.isEmpty)
-        #expect(seq.err.hasPrefix("pbsift: show: no request with seq 99 in this export; the nearest requests are seq 48, 50, 52 (33 requests, seq 3 to 52)\n"))
+        #expect(
+            seq.err.hasPrefix(
+                "pbsift: show: no request with seq 99 in this export; the nearest requests are seq 48, 50, 52 (33 requests, seq 3 to 52)\n")
+        )
         let log = try show(["samples/export-incident.zip", "21"])
         #expect(log.status == 64)
         #expect(log.err.hasPrefix("pbsift: show: seq 21 is a log record, not a request; the nearest requests are seq 19, 20, 22"))
@@ -83,12 +86,16 @@ import Testing
         #expect(both.status == 64)
         #expect(both.err.contains("2 sessions hold '3'"))
         #expect(both.err.contains("--session"))
-        let one = try show(["samples/export-incident.zip", "samples/ses_6b0404f2-b094-40b8-ab01-a1c12a3a2107.jsonl", "3",
-                            "--session", "ses_6b0404f2", "--json"])
+        let one = try show([
+            "samples/export-incident.zip", "samples/ses_6b0404f2-b094-40b8-ab01-a1c12a3a2107.jsonl", "3",
+            "--session", "ses_6b0404f2", "--json"
+        ])
         #expect(one.status == 0)
         #expect(one.out.contains("ses_6b0404f2-b094-40b8-ab01-a1c12a3a2107"))
-        let bare = try show(["samples/export-incident.zip", "samples/ses_6b0404f2-b094-40b8-ab01-a1c12a3a2107.jsonl", "3",
-                             "--session", "4fd58165", "--json"])
+        let bare = try show([
+            "samples/export-incident.zip", "samples/ses_6b0404f2-b094-40b8-ab01-a1c12a3a2107.jsonl", "3",
+            "--session", "4fd58165", "--json"
+        ])
         #expect(bare.status == 0 && bare.out.contains("ses_4fd58165"))
         let nosuch = try show(["samples/export-incident.zip", "3", "--session", "ses_nosuch"])
         #expect(nosuch.status == 64)
@@ -98,7 +105,8 @@ import Testing
     @Test func headersAreMasked() throws {
         // A bearer token in a header the SDK should have redacted: shown masked, never whole.
         let token = "eyJ" + String(repeating: "hbGciOiJIUzI1NiJ9", count: 2) + "." + String(repeating: "aB3dE", count: 8)
-        let record = #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_0001","source":"sdk","kind":"http","category":"call","method":"GET","url":"https://api.example.test/v1/orders","state":"success","statusCode":200,"duration":0.120,"request":{"headers":[{"name":"Authorization","value":"Bearer \#(token)"},{"name":"Accept","value":"application/json"}],"body":{"size":0}},"response":{"headers":[],"body":{"size":12,"contentType":"application/json","encoding":"utf8","text":"{\"ok\":true}"}}}"#
+        let record =
+            #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_0001","source":"sdk","kind":"http","category":"call","method":"GET","url":"https://api.example.test/v1/orders","state":"success","statusCode":200,"duration":0.120,"request":{"headers":[{"name":"Authorization","value":"Bearer \#(token)"},{"name":"Accept","value":"application/json"}],"body":{"size":0}},"response":{"headers":[],"body":{"size":12,"contentType":"application/json","encoding":"utf8","text":"{\"ok\":true}"}}}"#
         let path = try Fixture.write([Fixture.header(), record])
         for format in ["text", "markdown", "json"] {
             let r = try Binary.run(["show", path, "1", "-f", format, "--fail-on", "never"])

@@ -19,10 +19,13 @@ import Testing
             for i in 0..<requests {
                 if i == requests / 2 { lines.append("{\"type\":\"network\",\"seq\":\(seq),"); seq += 2 }
                 let ms = 100 + (i * 37 + s * 11) % 900
-                let start = "2026-11-29T10:\(15 + i / 3000 % 40):\(String(format: "%02d", (i / 50) % 60)).\(String(format: "%03d", (i * 7) % 1000))Z"
+                let start =
+                    "2026-11-29T10:\(15 + i / 3000 % 40):\(String(format: "%02d", (i / 50) % 60)).\(String(format: "%03d", (i * 7) % 1000))Z"
                 let query = i % 7 == 0 ? "?access_token=\(ReadingBoundsTests.token(i + s * 1000))" : "?page=\(i)"
                 let state = i % 97 == 3 ? "pending" : (i % 13 == 0 ? "failure" : "success")
-                lines.append(#"{"type":"network","seq":\#(seq),"ts":"\#(start)","id":"rec_\#(s)_\#(i)","source":"sdk","kind":"http","category":"call","label":"orders.list","method":"GET","url":"https://api\#(i % 5).example.test/v1/orders/\#(i)\#(query)","state":"\#(state)","statusCode":\#(state == "failure" ? 503 : 200),"duration":\#(Double(ms) / 1000),"request":{"headers":{"X-Request-Id":"req_\#(s)_\#(i)"}},"response":{"body":{"size":\#(i * 3)}},"metrics":{"taskStart":"\#(start)","transactions":[{"fetchStart":"\#(start)","domainLookupStart":"\#(start)","responseEnd":"\#(start)","networkProtocol":"h2","remoteAddress":"10.0.0.\#(i % 250)"}]}}"#)
+                lines.append(
+                    #"{"type":"network","seq":\#(seq),"ts":"\#(start)","id":"rec_\#(s)_\#(i)","source":"sdk","kind":"http","category":"call","label":"orders.list","method":"GET","url":"https://api\#(i % 5).example.test/v1/orders/\#(i)\#(query)","state":"\#(state)","statusCode":\#(state == "failure" ? 503 : 200),"duration":\#(Double(ms) / 1000),"request":{"headers":{"X-Request-Id":"req_\#(s)_\#(i)"}},"response":{"body":{"size":\#(i * 3)}},"metrics":{"taskStart":"\#(start)","transactions":[{"fetchStart":"\#(start)","domainLookupStart":"\#(start)","responseEnd":"\#(start)","networkProtocol":"h2","remoteAddress":"10.0.0.\#(i % 250)"}]}}"#
+                )
                 seq += 1
             }
             let text = lines.joined(separator: "\n") + "\n"
@@ -36,8 +39,10 @@ import Testing
         let dir = try Self.export(sessions: 3, requests: 900)
         defer { try? FileManager.default.removeItem(at: dir) }
         let samples = packageRoot.appendingPathComponent("samples")
-        let inputs = [dir.path, samples.appendingPathComponent("export-incident.zip").path,
-                      samples.appendingPathComponent("damaged").path]
+        let inputs = [
+            dir.path, samples.appendingPathComponent("export-incident.zip").path,
+            samples.appendingPathComponent("damaged").path
+        ]
         for format in ["json", "text"] {
             for input in inputs {
                 let one = try Binary.run([command, "--format", format, input], env: ["PBSIFT_THREADS": "1"])
@@ -53,8 +58,10 @@ import Testing
     /// The log scan follows the same setting: one thread and four join the same lines.
     @Test func correlateWithOneThreadAndManyWritesTheSame() throws {
         let samples = packageRoot.appendingPathComponent("samples")
-        let args = ["correlate", "--format", "json", samples.appendingPathComponent("export-incident.zip").path,
-                    "--logs", samples.appendingPathComponent("logs").path]
+        let args = [
+            "correlate", "--format", "json", samples.appendingPathComponent("export-incident.zip").path,
+            "--logs", samples.appendingPathComponent("logs").path
+        ]
         let one = try Binary.run(args, env: ["PBSIFT_THREADS": "1"])
         let many = try Binary.run(args, env: ["PBSIFT_THREADS": "4"])
         #expect(one.status == many.status)

@@ -108,8 +108,10 @@ import Testing
         let iw = ZipWriter { inner += $0 }
         try iw.add(name: "x.txt", bytes: Array("t \(Self.token)".utf8), deflate: true)
         try iw.finish()
-        for (name, bytes, status) in [("notes.txt.gz", try DeflateStream.gzip(Array("t \(Self.token)".utf8)), Int32(1)),
-                                      ("attachment.dat", inner, Int32(2))] {
+        for (name, bytes, status) in [
+            ("notes.txt.gz", try DeflateStream.gzip(Array("t \(Self.token)".utf8)), Int32(1)),
+            ("attachment.dat", inner, Int32(2))
+        ] {
             var out: [UInt8] = []
             let w = ZipWriter { out += $0 }
             try w.add(name: "sessions/\(Fixture.sessionId).jsonl", bytes: Self.session)

@@ -5,9 +5,9 @@ import SiftCore
 import SiftArchive
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One test per way around `verify`: every byte is checked, or a finding names what was not (exit 2).
@@ -57,7 +57,7 @@ import Darwin
         let lines = [
             #"{"type":"log","seq":1,"ts":"2026-11-29T10:15:03.500Z","level":"info","message":"a \#(Self.token(1))"}}"#,
             #"{"type":"log","seq":2,"ts":"2026-11-29T10:15:03.600Z","level":"info","n":NaN,"message":"b \#(Self.token(2))"}"#,
-            #"{"type":"log","seq":3,"ts":"2026-11-29T10:15:03.700Z","level":"info","message":"c \#(Self.token(3))"#,
+            #"{"type":"log","seq":3,"ts":"2026-11-29T10:15:03.700Z","level":"info","message":"c \#(Self.token(3))"#
         ]
         let v = try Self.verify([try Self.session(lines, lastNewline: false)])
         let lineNumbers = Set(v.findings.filter { $0["rule"]?.string == "secret.github-token" }.compactMap { $0["line"]?.int })
@@ -72,7 +72,8 @@ import Darwin
         let hex = SHA256.hexDigest(clean)
         let dirty = Array("{\"note\":\"\(Self.token(4))\"}".utf8)
         let blobPath = "blobs/\(hex.prefix(2))/\(hex)"
-        let record = #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_1","url":"https://api.example.test/x","response":{"body":{"encoding":"utf8","size":11,"storedSize":11,"blob":"sha256:\#(hex)","contentType":"application/json"}}}"#
+        let record =
+            #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_1","url":"https://api.example.test/x","response":{"body":{"encoding":"utf8","size":11,"storedSize":11,"blob":"sha256:\#(hex)","contentType":"application/json"}}}"#
         let session = Array((Fixture.header() + "\n" + record + "\n").utf8)
         let tar = FolderOfExportsTests.tar([("sessions/\(Fixture.sessionId).jsonl", session), (blobPath, clean), (blobPath, dirty)])
         let dir = try makeTempDir()
@@ -91,7 +92,7 @@ import Darwin
             // A body with two "text" members.
             #"{"type":"network","seq":2,"ts":"2026-11-29T10:15:02.100Z","id":"rec_2","url":"https://api.example.test/y","request":{"body":{"encoding":"utf8","size":2,"text":"{}","text":\#(Self.json("{\"password\":\"hunter2x\"}")),"contentType":"application/json"}}}"#,
             // A record with two "type" members: a log first, a network record second.
-            #"{"type":"log","type":"network","seq":3,"ts":"2026-11-29T10:15:02.200Z","id":"rec_3","url":"https://api.example.test/z?access_token=abc123"}"#,
+            #"{"type":"log","type":"network","seq":3,"ts":"2026-11-29T10:15:02.200Z","id":"rec_3","url":"https://api.example.test/z?access_token=abc123"}"#
         ]
         let v = try Self.verify([try Self.session(lines)])
         #expect(v.findings.contains { $0["rule"]?.string == "redaction.header" && $0["line"]?.int == 2 })
@@ -112,16 +113,24 @@ import Darwin
         // copies (copies 1 to 7) fit. Copy 3 is unmasked (checked), copy 9 too (past the budget).
         // Each masked copy is written differently (`*` or an escape of it): copies written alike are
         // checked as one.
-        let values = (0..<10).map { "\"value\":" + ($0 == 3 ? Self.json("plain-three-\($0)") : $0 == 9 ? Self.json("plain-nine-\($0)") : Self.stars($0)) }
-        let line = #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_1","url":"https://api.example.test/x","pad":"\#(pad)","request":{"headers":[{"name":"Authorization",\#(values.joined(separator: ","))}]}}"#
+        let values = (0..<10).map {
+            "\"value\":" + ($0 == 3 ? Self.json("plain-three-\($0)") : $0 == 9 ? Self.json("plain-nine-\($0)") : Self.stars($0))
+        }
+        let line =
+            #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_1","url":"https://api.example.test/x","pad":"\#(pad)","request":{"headers":[{"name":"Authorization",\#(values.joined(separator: ","))}]}}"#
         let v = try Self.verify([try Self.session([line])])
         let header = v.findings.filter { $0["rule"]?.string == "redaction.header" }
         #expect(header.count == 1, "\(header)")
         #expect(header.first?["preview"]?.string == SecretMask.preview("plain-three-3"))
         let dup = v.findings.filter { $0["rule"]?.string == "verify.duplicate-key" }
-        #expect(dup.count == 1 && (dup.first?["message"]?.string ?? "").contains("appears 10 times in one object; the first 8 copies were checked"), "\(dup)")
+        #expect(
+            dup.count == 1
+                && (dup.first?["message"]?.string ?? "").contains("appears 10 times in one object; the first 8 copies were checked"),
+            "\(dup)")
         let bound = v.findings.filter { $0["rule"]?.string == "verify.bound" }
-        #expect(bound.count == 1 && (bound.first?["message"]?.string ?? "").contains("'value' (10 copies) past the first 8 were not checked"), "\(bound)")
+        #expect(
+            bound.count == 1 && (bound.first?["message"]?.string ?? "").contains("'value' (10 copies) past the first 8 were not checked"),
+            "\(bound)")
         #expect(bound.first?["line"]?.int == 2)
         #expect(v.status == 2)
         #expect(JSONDocument.laterCopiesChecked([.init(name: "note", ranges: Array(repeating: 0..<1, count: 64))], bytes: 1 << 20) == 63)
@@ -140,12 +149,15 @@ import Darwin
     /// 64th copy is found) and the record is not re-read once per copy.
     @Test func copiesWrittenAlikeAreCheckedTogether() throws {
         let values = (0..<5000).map { "\"value\":" + ($0 == 4321 ? Self.json("plain-late-\($0)") : Self.json("***")) }
-        let line = #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_1","url":"https://api.example.test/x","request":{"headers":[{"name":"Authorization",\#(values.joined(separator: ","))}]}}"#
+        let line =
+            #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_1","url":"https://api.example.test/x","request":{"headers":[{"name":"Authorization",\#(values.joined(separator: ","))}]}}"#
         let v = try Self.verify([try Self.session([line])])
         let header = v.findings.filter { $0["rule"]?.string == "redaction.header" }
         #expect(header.count == 1 && header.first?["preview"]?.string == SecretMask.preview("plain-late-4321"), "\(header)")
         let dup = v.findings.filter { $0["rule"]?.string == "verify.duplicate-key" }
-        #expect(dup.count == 1 && (dup.first?["message"]?.string ?? "").contains("appears 5000 times in one object; every copy was checked"), "\(dup)")
+        #expect(
+            dup.count == 1 && (dup.first?["message"]?.string ?? "").contains("appears 5000 times in one object; every copy was checked"),
+            "\(dup)")
         #expect(!v.findings.contains { $0["rule"]?.string == "verify.bound" })
         #expect(v.status == 1)
     }
@@ -161,7 +173,7 @@ import Darwin
             #"{"type":"log","seq":4,"ts":"2026-11-29T10:15:02.300Z","level":"info","message":"m","extra":{"\"q":"x","\"q":\#(Self.json(Self.token(9)))}}"#,
             // A second repeated name that starts with an escape once made every later-copy document
             // invalid, so the header's second `value` went unchecked.
-            #"{"type":"network","seq":5,"ts":"2026-11-29T10:15:02.400Z","id":"rec_5","url":"https://api.example.test/x","request":{"headers":[{"name":"Authorization","\"alue":"1","value":"***","value":"Bearer abcdefghijklmnopqrstuv12345","\"alue":"2"}]}}"#,
+            #"{"type":"network","seq":5,"ts":"2026-11-29T10:15:02.400Z","id":"rec_5","url":"https://api.example.test/x","request":{"headers":[{"name":"Authorization","\"alue":"1","value":"***","value":"Bearer abcdefghijklmnopqrstuv12345","\"alue":"2"}]}}"#
         ]
         let v = try Self.verify([try Self.session(lines)])
         let secrets = v.findings.filter { $0["rule"]?.string == "secret.github-token" }
@@ -178,10 +190,15 @@ import Darwin
         #"{"type":"log","seq":\#(seq),"ts":"2026-11-29T10:15:03.500Z","level":"info","message":\#(json(text))}"#
     }
 
-    static func network(_ seq: Int, url: String = "https://api.example.test/x", body: String? = nil, contentType: String = "application/json",
-                        base64: [UInt8]? = nil) -> String {
+    static func network(
+        _ seq: Int, url: String = "https://api.example.test/x", body: String? = nil, contentType: String = "application/json",
+        base64: [UInt8]? = nil
+    ) -> String {
         var b = ""
-        if let body { b = #","request":{"body":{"encoding":"utf8","size":\#(body.utf8.count),"text":\#(json(body)),"contentType":\#(json(contentType))}}"# }
+        if let body {
+            b =
+                #","request":{"body":{"encoding":"utf8","size":\#(body.utf8.count),"text":\#(json(body)),"contentType":\#(json(contentType))}}"#
+        }
         if let base64 {
             b = #","request":{"body":{"encoding":"base64","size":\#(base64.count),"data":"\#(Data(base64).base64EncodedString())"}}"#
         }
@@ -196,7 +213,7 @@ import Darwin
             Self.network(1, body: #"{"data":"\#(inner)"}"#),
             Self.network(2, body: #"{"a":{"b":"\#(inner)"}}"#),
             Self.network(3, body: #"[{"k":"\#(inner)"}]"#),
-            Self.network(4, body: #"{"data":"  \#(inner)"}"#),
+            Self.network(4, body: #"{"data":"  \#(inner)"}"#)
         ]
         let v = try Self.verify([try Self.session(lines)])
         let lineNumbers = Set(v.findings.filter { $0["rule"]?.string == "redaction.body-field" }.compactMap { $0["line"]?.int })
@@ -204,7 +221,9 @@ import Darwin
     }
 
     @Test func deepJSONBodyScansOnAndSaysSo() throws {
-        let deep = String(repeating: "[", count: 300) + "{\"password\":\"hunter2x\",\"note\":\"\(Self.token(6))\"}" + String(repeating: "]", count: 300)
+        let deep =
+            String(repeating: "[", count: 300) + "{\"password\":\"hunter2x\",\"note\":\"\(Self.token(6))\"}"
+            + String(repeating: "]", count: 300)
         let v = try Self.verify([try Self.session([Self.network(1, body: deep)])])
         #expect(v.rules.contains("secret.github-token"))
         #expect(v.findings.contains { $0["rule"]?.string == "verify.bound" && ($0["message"]?.string ?? "").contains("256") })
@@ -220,7 +239,7 @@ import Darwin
         let lines = [
             Self.network(1, url: "https://api.example.test/x?" + filler + "&access_token=abc123"),
             Self.network(2, body: form, contentType: "application/x-www-form-urlencoded"),
-            Self.network(3, body: multipart, contentType: "multipart/form-data; boundary=BB"),
+            Self.network(3, body: multipart, contentType: "multipart/form-data; boundary=BB")
         ]
         let v = try Self.verify([try Self.session(lines)])
         #expect(v.rules.contains("redaction.query"))
@@ -242,7 +261,7 @@ import Darwin
         let lines = [
             Self.network(1, url: "https://\(user):pw9Secret@db.example.test/x"),
             Self.network(2, url: "\(scheme)://admin:pw9Secret@db.example.test/x"),
-            Self.log(3, "connect to https://\(user):pw9Secret@db.example.test now"),
+            Self.log(3, "connect to https://\(user):pw9Secret@db.example.test now")
         ]
         let v = try Self.verify([try Self.session(lines)])
         let lines2 = Set(v.findings.filter { $0["rule"]?.string == "redaction.url-userinfo" }.compactMap { $0["line"]?.int })
@@ -277,7 +296,7 @@ import Darwin
             #"{"type":"network","seq":2,"ts":"2026-11-29T10:15:02.000Z","id":"rec_2","url":"https://api.example.test/x","request":{"headers":[{"name":\#(Self.json("X-" + Self.token(10))),"value":"1"}]}}"#,
             #"{"type":"log","seq":3,"ts":\#(Self.json(Self.token(12))),"level":\#(Self.json(Self.token(13))),"message":"ok"}"#,
             #"{"type":\#(Self.json(Self.token(14))),"seq":4,"ts":"2026-11-29T10:15:03.500Z"}"#,
-            Self.network(5, body: "{\"\(Self.token(15))\":1}"),
+            Self.network(5, body: "{\"\(Self.token(15))\":1}")
         ]
         let v = try Self.verify([try Self.session(lines)])
         let gh = v.findings.filter { $0["rule"]?.string == "secret.github-token" }
@@ -290,7 +309,9 @@ import Darwin
     /// Writes `bytes` to a file whose name is `dir` + the raw name bytes.
     static func writeRaw(_ dir: URL, _ name: [UInt8], _ bytes: [UInt8]) throws {
         let path = Array(dir.path.utf8) + [0x2F] + name + [0]
-        let fd = path.withUnsafeBufferPointer { open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
+        let fd = path.withUnsafeBufferPointer {
+            open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        }
         guard fd >= 0 else { throw UsageError("cannot create a test file") }
         defer { close(fd) }
         _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
@@ -335,7 +356,8 @@ import Darwin
 
     static func export(otp: String, word: String) throws -> String {
         let body = #"{\"otp\":\"\#(otp)\",\"password\":\"\#(word)\"}"#
-        let line = #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_1","url":"https://api.example.test/login?code=\#(otp)","request":{"body":{"encoding":"utf8","size":10,"text":"\#(body)","contentType":"application/json"}}}"#
+        let line =
+            #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_1","url":"https://api.example.test/login?code=\#(otp)","request":{"body":{"encoding":"utf8","size":10,"text":"\#(body)","contentType":"application/json"}}}"#
         let dir = try makeTempDir()
         let url = dir.appendingPathComponent(Fixture.sessionId + ".jsonl")
         try Data((Fixture.header() + "\n" + line + "\n").utf8).write(to: url)

@@ -8,7 +8,9 @@ import Testing
     static let token = "ghp_" + String(repeating: "a1B2c3D4", count: 4) + "x9Y8"
 
     static func leaking() -> [String] {
-        let log = #"{"type":"log","seq":2,"ts":"2026-11-29T10:15:03.500Z","level":"info","label":"x","message":"token \#(token)","metadata":{"password":"hunter"# + "2" + #""}}"#
+        let log =
+            #"{"type":"log","seq":2,"ts":"2026-11-29T10:15:03.500Z","level":"info","label":"x","message":"token \#(token)","metadata":{"password":"hunter"#
+            + "2" + #""}}"#
         return [Fixture.header(), Fixture.network, log]
     }
 
@@ -61,7 +63,8 @@ import Testing
     }
 
     @Test func extraFieldAndConfig() throws {
-        let log = #"{"type":"log","seq":2,"ts":"2026-11-29T10:15:03.500Z","level":"info","label":"x","message":"m","metadata":{"pin":"1234"}}"#
+        let log =
+            #"{"type":"log","seq":2,"ts":"2026-11-29T10:15:03.500Z","level":"info","label":"x","message":"m","metadata":{"pin":"1234"}}"#
         let path = try Fixture.write([Fixture.header(), log])
         #expect(runCLI(["verify", path]).status == 0)
         #expect(runCLI(["verify", "--extra-field", "PIN", path]).status == 1)

@@ -32,8 +32,10 @@ import SiftCore
 
     /// `verify` reports `rule` (at `severity` when given); `records` and `waterfall --format json` never print `secret`.
     /// A medium finding alone leaves the exit status at 0 (the default threshold is high).
-    static func check(_ line: String, secret: String, rule: String, severity: String? = nil, status: Int32 = 1,
-                      sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func check(
+        _ line: String, secret: String, rule: String, severity: String? = nil, status: Int32 = 1,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let path = try VerifyBypassTests.session([line])
         let v = try VerifyBypassTests.verify([path])
         let mine = v.findings.filter { $0["rule"]?.string == rule }
@@ -55,26 +57,35 @@ import SiftCore
 
     @Test func bracketedQueryNamesAreStillListed() throws {
         for name in ["token[]", "token[0]", "user[token]", "token%5B%5D", "auth[password][]"] {
-            try Self.check(Self.network(url: "https://api.example.test/x?a=1&\(name)=\(Self.plain)"), secret: Self.plain,
-                           rule: "redaction.query")
+            try Self.check(
+                Self.network(url: "https://api.example.test/x?a=1&\(name)=\(Self.plain)"), secret: Self.plain,
+                rule: "redaction.query")
         }
     }
 
     @Test func headerLinesInFreeTextAreSeen() throws {
         let v = Self.random(31)
-        for text in ["curl -H 'X-Api-Key: \(v)' https://api.example.test", "curl -H \"Authorization: \(v)\" https://api.example.test",
-                     "X-API-KEY: \(v)", "APIKEY=\(v)", "curl -H 'Authorization: Token \(v)'", "form user[token]=\(v) sent",
-                     "retry token[0]=\(v)"] {
+        for text in [
+            "curl -H 'X-Api-Key: \(v)' https://api.example.test", "curl -H \"Authorization: \(v)\" https://api.example.test",
+            "X-API-KEY: \(v)", "APIKEY=\(v)", "curl -H 'Authorization: Token \(v)'", "form user[token]=\(v) sent",
+            "retry token[0]=\(v)"
+        ] {
             try Self.check(Self.log(text), secret: v, rule: "secret.generic-secret", severity: "high", status: 1)
         }
     }
 
     @Test func randomUserNameInURLUserinfoIsACredential() throws {
         let v = Self.random(41, 24)
-        try Self.check(Self.network(url: "https://\(v)@git.example.test/repo.git"), secret: v, rule: "redaction.url-userinfo", severity: "medium", status: 0)
-        try Self.check(Self.log("cloning https://\(v)@git.example.test/repo.git"), secret: v, rule: "redaction.url-userinfo", severity: "medium", status: 0)
+        try Self.check(
+            Self.network(url: "https://\(v)@git.example.test/repo.git"), secret: v, rule: "redaction.url-userinfo", severity: "medium",
+            status: 0)
+        try Self.check(
+            Self.log("cloning https://\(v)@git.example.test/repo.git"), secret: v, rule: "redaction.url-userinfo", severity: "medium",
+            status: 0)
         // A plain user name is not.
-        let clean = try VerifyBypassTests.verify([try VerifyBypassTests.session([Self.log("cloning https://deploy@git.example.test/r.git")])])
+        let clean = try VerifyBypassTests.verify([
+            try VerifyBypassTests.session([Self.log("cloning https://deploy@git.example.test/r.git")])
+        ])
         #expect(clean.rules.isEmpty)
     }
 
@@ -93,17 +104,20 @@ import SiftCore
         // {"data":"{\"token\":\"…\"}"} as the body text, which is itself a JSON string in the record.
         let inner = "{\"token\":\"" + Self.plain + "\"}"
         let outer = "{\"data\":" + VerifyBypassTests.json(inner) + "}"
-        let body = #"{"size":\#(outer.utf8.count),"contentType":"application/json","encoding":"utf8","text":\#(VerifyBypassTests.json(outer))}"#
+        let body =
+            #"{"size":\#(outer.utf8.count),"contentType":"application/json","encoding":"utf8","text":\#(VerifyBypassTests.json(outer))}"#
         try Self.check(Self.network(url: "https://api.example.test/x", body: body), secret: Self.plain, rule: "redaction.body-field")
         // Twice serialised, too.
         let twice = "{\"envelope\":" + VerifyBypassTests.json(outer) + "}"
-        let body2 = #"{"size":\#(twice.utf8.count),"contentType":"application/json","encoding":"utf8","text":\#(VerifyBypassTests.json(twice))}"#
+        let body2 =
+            #"{"size":\#(twice.utf8.count),"contentType":"application/json","encoding":"utf8","text":\#(VerifyBypassTests.json(twice))}"#
         try Self.check(Self.network(url: "https://api.example.test/x", body: body2), secret: Self.plain, rule: "redaction.body-field")
     }
 
     @Test func jsonSerialisedInAMetadataValueIsWalked() throws {
         let inner = "{\"token\":\"" + Self.plain + "\"}"
-        let line = #"{"type":"log","seq":2,"ts":"2026-11-29T10:15:03.500Z","level":"info","label":"x","message":"ok","metadata":{"payload":\#(VerifyBypassTests.json(inner))}}"#
+        let line =
+            #"{"type":"log","seq":2,"ts":"2026-11-29T10:15:03.500Z","level":"info","label":"x","message":"ok","metadata":{"payload":\#(VerifyBypassTests.json(inner))}}"#
         try Self.check(line, secret: Self.plain, rule: "redaction.metadata-field")
     }
 }

@@ -16,14 +16,14 @@ import SiftArchive
         // One line over the 64 KiB piece, the credential at its end.
         ("big.log", { String(repeating: "x", count: 70_000) + " " + String(repeating: "y ", count: 10) + $0 }),
         // No white space at all: the credential straddles the 64 KiB cut.
-        ("seam.log", { String(repeating: "x", count: 65_536 - 21) + "=" + $0 + "&" + String(repeating: "z", count: 100) }),
+        ("seam.log", { String(repeating: "x", count: 65_536 - 21) + "=" + $0 + "&" + String(repeating: "z", count: 100) })
     ]
 
     /// An export (folder, or zip of it) holding one clean session, a standard `export.json`, and `extra`.
     static func export(_ kind: String, extra: [(String, String)]) throws -> String {
         let dir = try makeTempDir()
         var files: [(String, String)] = [
-            ("sessions/\(Fixture.sessionId).jsonl", Fixture.clean.joined(separator: "\n") + "\n"),
+            ("sessions/\(Fixture.sessionId).jsonl", Fixture.clean.joined(separator: "\n") + "\n")
         ]
         if !extra.contains(where: { $0.0 == "export.json" }) {
             files.append(("export.json", #"{"format":"palbe-console-export","version":1,"sessions":1}"#))

@@ -4,8 +4,11 @@ import Testing
 @testable import SiftCLI
 
 @Suite struct WaterfallCommandTests {
-    static let tx = #"{"fetchStart":"2026-11-29T10:15:01.880Z","domainLookupStart":"2026-11-29T10:15:01.882Z","domainLookupEnd":"2026-11-29T10:15:01.900Z","connectStart":"2026-11-29T10:15:01.900Z","secureConnectionStart":"2026-11-29T10:15:01.931Z","secureConnectionEnd":"2026-11-29T10:15:01.973Z","connectEnd":"2026-11-29T10:15:01.973Z","requestStart":"2026-11-29T10:15:01.973Z","requestEnd":"2026-11-29T10:15:01.976Z","responseStart":"2026-11-29T10:15:01.997Z","responseEnd":"2026-11-29T10:15:02.000Z","reusedConnection":false,"networkProtocol":"h2","statusCode":200}"#
-    static let timed = #"{"type":"network","seq":3,"ts":"2026-11-29T10:15:02.001Z","id":"rec_0004","source":"app","kind":"http","category":"app","label":"feed","method":"GET","url":"https://cdn.example.test/v1/feed/ord_77?token=abc","state":"success","statusCode":200,"duration":0.120,"requestId":"req_8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6b","metrics":{"taskStart":"2026-11-29T10:15:01.880Z","taskEnd":"2026-11-29T10:15:02.000Z","transactions":["# + tx + #"]}}"#
+    static let tx =
+        #"{"fetchStart":"2026-11-29T10:15:01.880Z","domainLookupStart":"2026-11-29T10:15:01.882Z","domainLookupEnd":"2026-11-29T10:15:01.900Z","connectStart":"2026-11-29T10:15:01.900Z","secureConnectionStart":"2026-11-29T10:15:01.931Z","secureConnectionEnd":"2026-11-29T10:15:01.973Z","connectEnd":"2026-11-29T10:15:01.973Z","requestStart":"2026-11-29T10:15:01.973Z","requestEnd":"2026-11-29T10:15:01.976Z","responseStart":"2026-11-29T10:15:01.997Z","responseEnd":"2026-11-29T10:15:02.000Z","reusedConnection":false,"networkProtocol":"h2","statusCode":200}"#
+    static let timed =
+        #"{"type":"network","seq":3,"ts":"2026-11-29T10:15:02.001Z","id":"rec_0004","source":"app","kind":"http","category":"app","label":"feed","method":"GET","url":"https://cdn.example.test/v1/feed/ord_77?token=abc","state":"success","statusCode":200,"duration":0.120,"requestId":"req_8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6b","metrics":{"taskStart":"2026-11-29T10:15:01.880Z","taskEnd":"2026-11-29T10:15:02.000Z","transactions":["#
+        + tx + #"]}}"#
 
     static func export() throws -> String {
         // The fixture's network record has no metrics: a missing-metrics finding (info).
@@ -74,8 +77,10 @@ import Testing
         #expect(try String(contentsOfFile: target, encoding: .utf8).hasPrefix("<?xml"))
     }
 
-    @Test(arguments: [["--slowest", "0"], ["--slowest", "ten"], ["--min-duration", "-5"], ["--source", "both"],
-                      ["-f", "png"]])
+    @Test(arguments: [
+        ["--slowest", "0"], ["--slowest", "ten"], ["--min-duration", "-5"], ["--source", "both"],
+        ["-f", "png"]
+    ])
     func badValuesAreUsageErrors(_ extra: [String]) throws {
         let r = runCLI(["waterfall"] + extra + [try Self.export()])
         #expect(r.status == 64)
@@ -87,7 +92,7 @@ import Testing
     /// What is listed decides the exit status: the reader's findings are `inspect`'s, in every
     /// format (SARIF and JUnit included), and do not fail `waterfall`.
     @Test func whatIsListedDecidesTheExitStatus() throws {
-        let path = try Fixture.write(Fixture.withFrame)   // policy.frame-in-export: high
+        let path = try Fixture.write(Fixture.withFrame) // policy.frame-in-export: high
         let r = runCLI(["waterfall", path])
         #expect(r.status == 0)
         #expect(r.err.contains("note: the reader made 1 other finding"))

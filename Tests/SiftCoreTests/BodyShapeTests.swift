@@ -10,7 +10,8 @@ import Testing
             let size = json["size"]?.int
             let content: String
             if let blob = json["blob"]?.string {
-                content = "blob \(Body.blobHex(blob) ?? "-") \(blob) \(json["storedSize"]?.int.map(String.init) ?? "-") \(json["truncated"]?.bool ?? false)"
+                content =
+                    "blob \(Body.blobHex(blob) ?? "-") \(blob) \(json["storedSize"]?.int.map(String.init) ?? "-") \(json["truncated"]?.bool ?? false)"
             } else if let enc = json["encoding"]?.string {
                 if enc == "utf8", let n = json["text"]?.decodedUTF8Count {
                     content = "text \(n)"
@@ -56,9 +57,10 @@ import Testing
         #"{"encoding":"gzip","data":"QUJD"}"#, #"{"encoding":7,"text":"abc"}"#, #"{"encoding":"utf\u0038","text":"abc"}"#,
         #"{"encoding":"UTF8","text":"abc"}"#, #"{"enc\u006fding":"utf8","text":"abc"}"#,
         #"{"encoding":"utf8","text":"a","text":"abcdef"}"#, #"{"size":1,"size":2,"encoding":"utf8","text":"ab"}"#,
-        #"{"blob":"sha256:\#(hex)","storedSize":10,"size":10}"#, #"{"blob":"sha256:\#(hex.uppercased())","truncated":true,"size":20,"storedSize":10}"#,
+        #"{"blob":"sha256:\#(hex)","storedSize":10,"size":10}"#,
+        #"{"blob":"sha256:\#(hex.uppercased())","truncated":true,"size":20,"storedSize":10}"#,
         #"{"blob":"md5:abc","storedSize":"10"}"#, #"{"blob":12,"encoding":"utf8","text":"x"}"#, #"{"blob":"sha256:\u0061b","truncated":1}"#,
-        #"{"blob":"sha256:\#(hex)","storedSize":1e3,"truncated":false}"#,
+        #"{"blob":"sha256:\#(hex)","storedSize":1e3,"truncated":false}"#
     ]
 
     @Test func theTapeReadingIsTheFormerOne() throws {
@@ -69,9 +71,11 @@ import Testing
             lines.append(#"{"type":"network","request":{"b\u006fdy":\#(b)},"resp\u006fnse":{"body":\#(b)}}"#)
             lines.append(#"{"type":"network","request":\#(b),"request":{"body":\#(b)}}"#)
         }
-        lines += [#"{"type":"network"}"#, #"{"type":"network","request":[],"response":"x"}"#,
-                  #"{"type":"network","request":{"body":[]},"response":{"body":"x"}}"#,
-                  #"{"type":"network","request":{"body":null},"response":{}}"#]
+        lines += [
+            #"{"type":"network"}"#, #"{"type":"network","request":[],"response":"x"}"#,
+            #"{"type":"network","request":{"body":[]},"response":{"body":"x"}}"#,
+            #"{"type":"network","request":{"body":null},"response":{}}"#
+        ]
         for l in lines {
             let record = Record(line: 1, json: try JSONDocument(string: l).root)
             #expect(BodyShape.of(record).map(Self.describe) == Self.reference(record), "\(l)")

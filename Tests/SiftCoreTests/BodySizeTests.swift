@@ -10,12 +10,12 @@ import Testing
         Array(#"\u0000\u007f\u0080\u07ff\u0800\uffff"#.utf8), Array("caf\u{e9} \u{1F600}".utf8),
         Array(String(repeating: "0123456789abcdef", count: 40).utf8) + Array(#"\n"#.utf8),
         [0x61, 0xFF, 0x62], [0xC3], [0xE2, 0x82], [0x61, 0xC3, 0x5C, 0x6E], [0xF0, 0x9F, 0x98],
-        Array(String(repeating: "x", count: 33).utf8) + [0x80],
+        Array(String(repeating: "x", count: 33).utf8) + [0x80]
     ]
 
     static let base64: [String] = [
         "", "QQ==", "QUI=", "QUJD", "QUJDRA", "QUJDR", #"QU JD\nRA=="#, #"QU\tJD RA"#, "QUJD=RA", "QUJD==", "Q", "Q===",
-        "-_-_", "QUJ*", "aGVsbG8gd29ybGQ", #"aGVs\/bG8="#, "caf\u{e9}", String(repeating: "QUJD", count: 1000),
+        "-_-_", "QUJ*", "aGVsbG8gd29ybGQ", #"aGVs\/bG8="#, "caf\u{e9}", String(repeating: "QUJD", count: 1000)
     ]
 
     static func document(_ content: [UInt8]) throws -> JSONDocument {

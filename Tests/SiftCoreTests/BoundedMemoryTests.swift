@@ -22,7 +22,10 @@ import SiftArchive
     @Test func tallyKeepsTheWorstSeverityOfWhatItCounts() {
         var tally = FindingTally(keep: 2)
         for i in 0..<10 {
-            tally.append(Finding(rule: Rule("r", .info, "a test rule").ref, severity: i == 7 ? .critical : .low, input: "in", file: "f", line: i, message: "m"))
+            tally.append(
+                Finding(
+                    rule: Rule("r", .info, "a test rule").ref, severity: i == 7 ? .critical : .low, input: "in", file: "f", line: i,
+                    message: "m"))
         }
         tally.append(Finding(rule: Rule("other", .info, "a test rule").ref, severity: .info, input: "in", file: "f", message: "m"))
         let all = tally.findings
@@ -57,11 +60,15 @@ import SiftArchive
         // Every numeric field at the edges of what JSON can say: nothing may trap.
         let export = try TempExport()
         defer { export.cleanup() }
-        let numbers = ["1e308", "-1e308", "9223372036854775807", "-9223372036854775808", "18446744073709551616",
-                       "1e-400", "0.5", "-0", "123456789012345678901234567890"]
+        let numbers = [
+            "1e308", "-1e308", "9223372036854775807", "-9223372036854775808", "18446744073709551616",
+            "1e-400", "0.5", "-0", "123456789012345678901234567890"
+        ]
         var lines = [TempExport.header]
         for (i, n) in numbers.enumerated() {
-            lines.append(#"{"type":"network","seq":\#(n),"ts":"2026-11-29T10:15:0\#(i).000Z","id":"rec_\#(i)","method":"GET","url":"https://a.test/x","state":"success","statusCode":\#(n),"duration":\#(n),"request":{"headers":[],"body":{"encoding":"utf8","text":"x","size":\#(n)}},"response":{"headers":[],"body":{"blob":"sha256:\#(String(repeating: "a", count: 64))","size":\#(n),"storedSize":\#(n),"truncated":true}}}"#)
+            lines.append(
+                #"{"type":"network","seq":\#(n),"ts":"2026-11-29T10:15:0\#(i).000Z","id":"rec_\#(i)","method":"GET","url":"https://a.test/x","state":"success","statusCode":\#(n),"duration":\#(n),"request":{"headers":[],"body":{"encoding":"utf8","text":"x","size":\#(n)}},"response":{"headers":[],"body":{"blob":"sha256:\#(String(repeating: "a", count: 64))","size":\#(n),"storedSize":\#(n),"truncated":true}}}"#
+            )
             lines.append(#"{"type":"log","seq":\#(n),"ts":\#(n),"level":"info","message":"m"}"#)
         }
         let path = try export.writeSession(lines.joined(separator: "\n") + "\n")
@@ -78,7 +85,9 @@ import SiftArchive
 /// by one tally passes through another untouched.
 @Suite struct FindingTallyDigestTests {
     static func finding(_ i: Int, fingerprint: String? = nil) -> Finding {
-        Finding(rule: Rule("secret.test", .info, "a test rule").ref, severity: .high, input: "in", file: "f", line: i, message: "m", fingerprint: fingerprint)
+        Finding(
+            rule: Rule("secret.test", .info, "a test rule").ref, severity: .high, input: "in", file: "f", line: i, message: "m",
+            fingerprint: fingerprint)
     }
 
     @Test func summaryFingerprintNamesTheCountedSet() {
@@ -111,10 +120,15 @@ import SiftArchive
         for i in 0..<10 { t.append(Self.finding(i, fingerprint: "fp\(i)")) }
         let listed = t.findings.filter { !FindingTally.isSummary($0) }
         #expect(listed.count == 6)
-        #expect(t.findings.contains { FindingTally.isSummary($0) && $0.message.hasPrefix("4 more findings") && $0.message.contains("the first 6 are") })
+        #expect(
+            t.findings.contains {
+                FindingTally.isSummary($0) && $0.message.hasPrefix("4 more findings") && $0.message.contains("the first 6 are")
+            })
         var other = FindingTally(keep: 2, credentialKeep: 6)
         for i in 0..<10 {
-            other.append(Finding(rule: Rule("integrity.test", .info, "a test rule").ref, severity: .low, input: "in", file: "f", line: i, message: "m"))
+            other.append(
+                Finding(
+                    rule: Rule("integrity.test", .info, "a test rule").ref, severity: .low, input: "in", file: "f", line: i, message: "m"))
         }
         #expect(other.findings.filter { !FindingTally.isSummary($0) }.count == 2)
     }
@@ -169,7 +183,8 @@ import SiftArchive
 
     @Test func aRunOfBlankLinesIsAFewEvents() throws {
         // Newlines and CRLF blank lines, across many chunk boundaries (the chunk is 16 KiB at first).
-        let text = Array(String(repeating: "\n", count: 1_000_000).utf8) + Array(String(repeating: "\r\n", count: 1000).utf8)
+        let text =
+            Array(String(repeating: "\n", count: 1_000_000).utf8) + Array(String(repeating: "\r\n", count: 1000).utf8)
             + Array("{}\n\n".utf8)
         var reader = LineReader(source: MemorySource(text), maxLine: 1 << 20)
         var events = 0
@@ -228,7 +243,8 @@ import SiftArchive
         let gaps = outcome.findings.filter { $0.rule == "integrity.seq-gap" }
         #expect(gaps.count == FindingTally.defaultKeep + 1)
         #expect(gaps.last.map(FindingTally.isSummary) == true || gaps.contains { FindingTally.isSummary($0) })
-        #expect(gaps.contains { $0.message.hasPrefix("\(5000 - FindingTally.defaultKeep) more findings") && $0.message.contains("to 5001") })
+        #expect(
+            gaps.contains { $0.message.hasPrefix("\(5000 - FindingTally.defaultKeep) more findings") && $0.message.contains("to 5001") })
     }
 }
 
@@ -239,7 +255,8 @@ import SiftArchive
         defer { export.cleanup() }
         let body = Array("blob bytes".utf8)
         let hex = try export.writeBlob(body)
-        let record = #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_1","method":"GET","url":"https://a.test/","state":"success","statusCode":200,"response":{"body":{"size":10,"storedSize":10,"encoding":"blob","blob":"sha256:\#(hex)"}}}"#
+        let record =
+            #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_1","method":"GET","url":"https://a.test/","state":"success","statusCode":200,"response":{"body":{"size":10,"storedSize":10,"encoding":"blob","blob":"sha256:\#(hex)"}}}"#
         _ = try export.writeSession(TempExport.header + "\n" + record + "\n" + String(repeating: "x", count: 4096) + "\n")
         // Whole: referenced, no orphan.
         let whole = ExportReader().read(inputs: [export.dir.path], analyses: [])
@@ -255,8 +272,9 @@ import SiftArchive
         _ = try export.writeBlob(Array("other".utf8))
         let again = ExportReader(limits: limits).read(inputs: [export.dir.path], analyses: [])
         #expect(!again.findings.contains { $0.rule == "integrity.blob-orphan" })
-        #expect(again.inputs.first?.errors.contains { $0.hasPrefix("not checked: whether 1 blob is referenced") } == true,
-                "\(again.inputs.first?.errors ?? [])")
+        #expect(
+            again.inputs.first?.errors.contains { $0.hasPrefix("not checked: whether 1 blob is referenced") } == true,
+            "\(again.inputs.first?.errors ?? [])")
         let full = ExportReader().read(inputs: [export.dir.path], analyses: [])
         #expect(full.findings.filter { $0.rule == "integrity.blob-orphan" }.count == 1)
     }
@@ -266,7 +284,8 @@ import SiftArchive
         defer { export.cleanup() }
         let blob = Array("blob bytes".utf8)
         let hex = SHA256.hexDigest(blob)
-        let record = #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_1","method":"GET","url":"https://a.test/","state":"success","statusCode":200,"response":{"body":{"size":10,"storedSize":10,"encoding":"blob","blob":"sha256:\#(hex)"}}}"#
+        let record =
+            #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_1","method":"GET","url":"https://a.test/","state":"success","statusCode":200,"response":{"body":{"size":10,"storedSize":10,"encoding":"blob","blob":"sha256:\#(hex)"}}}"#
         // The session first, then a large blob, then the referenced one: a read cut in the large one never
         // reaches it.
         var zip: [UInt8] = []
@@ -287,8 +306,9 @@ import SiftArchive
         let cut = ExportReader(limits: limits).read(inputs: [path], analyses: [])
         #expect(cut.inputs.first?.status == .partial)
         #expect(!cut.findings.contains { $0.rule == "integrity.blob-missing" })
-        #expect(cut.inputs.first?.errors.contains { $0.hasPrefix("not checked: whether 1 referenced blob is in the export") } == true,
-                "\(cut.inputs.first?.errors ?? [])")
+        #expect(
+            cut.inputs.first?.errors.contains { $0.hasPrefix("not checked: whether 1 referenced blob is in the export") } == true,
+            "\(cut.inputs.first?.errors ?? [])")
     }
 }
 
@@ -333,7 +353,10 @@ import SiftArchive
     @Test func oneWorkerAndManyGiveTheSameLines() throws {
         var text: [UInt8] = []
         for i in 0..<5000 {
-            let line = i % 101 == 0 ? "{\"type\":" : (i % 89 == 0 ? "" : "{\"type\":\"log\",\"seq\":\(i),\"message\":\"\(String(repeating: "x", count: i % 300))\"}")
+            let line =
+                i % 101 == 0
+                ? "{\"type\":"
+                : (i % 89 == 0 ? "" : "{\"type\":\"log\",\"seq\":\(i),\"message\":\"\(String(repeating: "x", count: i % 300))\"}")
             text += Array((line + "\n").utf8)
         }
         func read(_ workers: Int) throws -> [String] {

@@ -6,8 +6,9 @@ import Testing
 /// only per file), and the session list per read; every bound reached says so.
 @Suite struct InputBoundTests {
     static func finding(file: String, line: Int, fingerprint: String? = nil) -> Finding {
-        Finding(rule: Rule("test.rule", .info, "a test rule").ref, severity: .low, input: "in", file: file, line: line,
-                message: "m", fingerprint: fingerprint)
+        Finding(
+            rule: Rule("test.rule", .info, "a test rule").ref, severity: .low, input: "in", file: file, line: line,
+            message: "m", fingerprint: fingerprint)
     }
 
     @Test func tallyBoundsARuleAcrossFiles() {
@@ -20,7 +21,10 @@ import Testing
         let summary = all.last
         #expect(summary.map(FindingTally.isSummary) == true)
         #expect(summary?.file == nil)
-        #expect(summary?.message == "7 more findings of this rule in this input, not listed (the first 3 findings and file summaries are); the first in f3 line 7, the last in f9 line 7")
+        #expect(
+            summary?.message
+                == "7 more findings of this rule in this input, not listed (the first 3 findings and file summaries are); the first in f3 line 7, the last in f9 line 7"
+        )
     }
 
     @Test func fileSummariesCountTowardTheInputBound() {
@@ -75,7 +79,8 @@ import Testing
         let blank = o.findings.filter { $0.rule == "integrity.malformed-line" }
         #expect(blank.count == FindingTally.defaultKeepPerInput + 1)
         let summary = blank.first { FindingTally.isSummary($0) }
-        #expect(summary?.message.hasPrefix("100 more findings of this rule in this input") == true, "\(String(describing: summary?.message))")
+        #expect(
+            summary?.message.hasPrefix("100 more findings of this rule in this input") == true, "\(String(describing: summary?.message))")
         // The session list is bounded; the totals count every session, and the bound is a finding.
         #expect(o.sessions.count == 10)
         #expect(o.sessionCount == files)

@@ -42,8 +42,9 @@ import SiftTestSupport
         while i < n {
             let c = b[i]
             if c == 0x22 {
-                return Outcome(next: i + 1, end: i, escaped: escaped,
-                               count: nonASCII ? -1 : Int32(truncatingIfNeeded: i - 1 - saved))
+                return Outcome(
+                    next: i + 1, end: i, escaped: escaped,
+                    count: nonASCII ? -1 : Int32(truncatingIfNeeded: i - 1 - saved))
             }
             if c == 0x5C {
                 escaped = true
@@ -51,7 +52,7 @@ import SiftTestSupport
                 let e = b[i + 1]
                 switch e {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
-                     UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                     saved += 1
                     i += 2
                 case UInt8(ascii: "u"):
@@ -90,12 +91,15 @@ import SiftTestSupport
 
     /// What can interrupt plain text: every kind of escape (valid, invalid, cut short), quotes,
     /// control bytes, DEL, and UTF-8 both valid and not.
-    static let tokens: [[UInt8]] = [
-        #"""#, #"\""#, #"\\"#, #"\/"#, #"\b"#, #"\f"#, #"\n"#, #"\r"#, #"\t"#, #"\u0041"#, #"\u00e9"#, #"\u20ac"#,
-        #"\ud83d\ude00"#, #"\ud83d"#, #"\udc00"#, #"\ud83dx"#, #"\ud83d\u0041"#, #"\x"#, #"\'"#, #"\u12"#, #"\u12G4"#,
-        #"\\\""#, #"\"\""#, "\\", "\\u",
-    ].map { Array($0.utf8) } + [[0x00], [0x09], [0x0A], [0x1F], [0x7F], [0x80], [0xFF], [0xC3, 0xA9], [0xC3, 0x28],
-                                [0xE2, 0x82], [0xF0, 0x9F, 0x98, 0x80], [0x5C, 0x80], [0x5C, 0x00]]
+    static let tokens: [[UInt8]] =
+        [
+            #"""#, #"\""#, #"\\"#, #"\/"#, #"\b"#, #"\f"#, #"\n"#, #"\r"#, #"\t"#, #"\u0041"#, #"\u00e9"#, #"\u20ac"#,
+            #"\ud83d\ude00"#, #"\ud83d"#, #"\udc00"#, #"\ud83dx"#, #"\ud83d\u0041"#, #"\x"#, #"\'"#, #"\u12"#, #"\u12G4"#,
+            #"\\\""#, #"\"\""#, "\\", "\\u"
+        ].map { Array($0.utf8) } + [
+            [0x00], [0x09], [0x0A], [0x1F], [0x7F], [0x80], [0xFF], [0xC3, 0xA9], [0xC3, 0x28],
+            [0xE2, 0x82], [0xF0, 0x9F, 0x98, 0x80], [0x5C, 0x80], [0x5C, 0x00]
+        ]
 
     /// One token at every offset of the first three blocks, with text after it of every length up to
     /// past a block, ending with a quote or with the line.
@@ -104,7 +108,8 @@ import SiftTestSupport
             for before in 0..<40 {
                 for after in 0..<20 {
                     for closed in [true, false] {
-                        var text: [UInt8] = [0x22] + Array(repeating: UInt8(ascii: "a"), count: before) + token
+                        var text: [UInt8] =
+                            [0x22] + Array(repeating: UInt8(ascii: "a"), count: before) + token
                             + Array(repeating: UInt8(ascii: "b"), count: after)
                         if closed { text.append(0x22) }
                         let got = JSONStringScanTests.scan(text)
@@ -125,7 +130,8 @@ import SiftTestSupport
         for token in tokens {
             for before in 0..<140 {
                 for after in [0, 1, 15, 16, 17, 70] {
-                    let text: [UInt8] = [0x22] + Array(repeating: UInt8(ascii: "a"), count: before) + token
+                    let text: [UInt8] =
+                        [0x22] + Array(repeating: UInt8(ascii: "a"), count: before) + token
                         + Array(repeating: UInt8(ascii: "b"), count: 3) + [0x22] + Array(repeating: UInt8(ascii: "c"), count: after)
                     let got = JSONStringScanTests.scan(text)
                     let want = JSONStringScanTests.reference(text)
@@ -143,7 +149,8 @@ import SiftTestSupport
             for second in tokens {
                 for before in [0, 5, 12, 13, 14, 15, 16, 17] {
                     for gap in 0..<18 {
-                        let text: [UInt8] = [0x22] + Array(repeating: UInt8(ascii: "a"), count: before) + first
+                        let text: [UInt8] =
+                            [0x22] + Array(repeating: UInt8(ascii: "a"), count: before) + first
                             + Array(repeating: UInt8(ascii: "b"), count: gap) + second
                             + Array(repeating: UInt8(ascii: "c"), count: 17) + [0x22]
                         let got = JSONStringScanTests.scan(text)
@@ -164,7 +171,8 @@ import SiftTestSupport
             for start in [[UInt8](), [0xC3, 0xA9]] {
                 for before in 0..<150 {
                     for after in [0, 1, 15, 16, 17, 63, 64, 65] {
-                        let text: [UInt8] = [0x22] + start + Array(repeating: UInt8(ascii: "a"), count: before) + token
+                        let text: [UInt8] =
+                            [0x22] + start + Array(repeating: UInt8(ascii: "a"), count: before) + token
                             + Array(repeating: UInt8(ascii: "b"), count: after) + [0x22]
                         let got = JSONStringScanTests.scan(text)
                         let want = JSONStringScanTests.reference(text)
@@ -229,7 +237,9 @@ import SiftTestSupport
                         #expect(b.quote == quote64 && b.backslash == backslash64 && b.stop == stop, "\(block)")
                     }
                     let plain = quote64 | backslash64 | stop == 0
-                    #expect(StringBlock64.isPlain(p, high: high) == plain && StringBlock64.isPlain(portable: p, high: high) == plain, "\(block)")
+                    #expect(
+                        StringBlock64.isPlain(p, high: high) == plain && StringBlock64.isPlain(portable: p, high: high) == plain, "\(block)"
+                    )
                 }
                 #expect(StringBlock64.escapeLetters(p) == letters64)
             }
@@ -273,7 +283,8 @@ import SiftTestSupport
             for start in [[UInt8](), [0xC3, 0xA9]] {
                 for before in 0..<140 {
                     for after in [0, 1, 2, 63, 64, 65, 130] {
-                        let text: [UInt8] = [0x22] + start + (0..<before).map { unit[$0 % unit.count] } + token
+                        let text: [UInt8] =
+                            [0x22] + start + (0..<before).map { unit[$0 % unit.count] } + token
                             + (0..<after).map { unit[$0 % unit.count] } + [0x22]
                         let got = JSONStringScanTests.scan(text)
                         let want = JSONStringScanTests.reference(text)
@@ -293,7 +304,8 @@ import SiftTestSupport
                 for end in 60..<200 {
                     for last in [UInt8(ascii: "\""), UInt8(ascii: "n"), UInt8(ascii: "u"), UInt8(ascii: "x"), 0x01, 0xC3] {
                         let lead = max(0, end - run)
-                        var text: [UInt8] = [0x22] + (0..<lead).map { $0 < plain ? UInt8(ascii: "a") : ($0 % 3 == 0 ? 0x5C : UInt8(ascii: "n")) }
+                        var text: [UInt8] =
+                            [0x22] + (0..<lead).map { $0 < plain ? UInt8(ascii: "a") : ($0 % 3 == 0 ? 0x5C : UInt8(ascii: "n")) }
                         if lead > 0 && text.last == 0x5C { text[text.count - 1] = UInt8(ascii: "z") }
                         text += Array(repeating: 0x5C, count: run) + [last] + Array("0041 tail, then the end".utf8) + [0x22]
                         let got = JSONStringScanTests.scan(text)
@@ -347,7 +359,7 @@ import SiftTestSupport
             ("{" + (0..<40).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + "}", false),
             ("{" + (0..<40).map { "\"k\($0 % 39)\":\($0)" }.joined(separator: ",") + "}", true),
             ("{" + (0..<40).map { "\"key-with-a-long-shared-prefix-\($0)-and-suffix\":\($0)" }.joined(separator: ",") + "}", false),
-            ("{" + (0..<40).map { "\"key-with-a-long-shared-prefix-\($0 % 39)-and-suffix\":\($0)" }.joined(separator: ",") + "}", true),
+            ("{" + (0..<40).map { "\"key-with-a-long-shared-prefix-\($0 % 39)-and-suffix\":\($0)" }.joined(separator: ",") + "}", true)
         ]
         for (text, repeated) in cases {
             let doc = try JSONDocument(string: text)
@@ -359,9 +371,11 @@ import SiftTestSupport
     /// padding sign, white space, a URL-safe symbol or a stranger falls.
     @Test func base64CountedInBlocks() throws {
         let symbols = Array("ABCXYZabcxyz0189+/-_".utf8)
-        let odd: [[UInt8]] = [[], Array("=".utf8), Array("==".utf8), [0x20], Array(#"\n"#.utf8), Array("*".utf8),
-                              Array("@".utf8), Array("[".utf8), Array("`".utf8), Array("{".utf8), Array(":".utf8),
-                              Array(".".utf8), Array(",".utf8), [0xC3, 0xA9], [0x7F], Array("=A".utf8)]
+        let odd: [[UInt8]] = [
+            [], Array("=".utf8), Array("==".utf8), [0x20], Array(#"\n"#.utf8), Array("*".utf8),
+            Array("@".utf8), Array("[".utf8), Array("`".utf8), Array("{".utf8), Array(":".utf8),
+            Array(".".utf8), Array(",".utf8), [0xC3, 0xA9], [0x7F], Array("=A".utf8)
+        ]
         for length in 0..<50 {
             for o in odd {
                 for at in stride(from: 0, through: length, by: 3) {

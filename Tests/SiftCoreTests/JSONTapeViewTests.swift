@@ -7,7 +7,7 @@ import SiftCore
     static let texts = [
         #"{"a":1,"b":-0,"c":2.5,"d":1e3,"e":123456789012345,"f":1234567890123456,"g":-17,"h":0.1,"i":-2.50e-1,"j":9007199254740993}"#,
         #"{"s":"plain","t":"a\"b","u":"\u00e9","v":true,"w":false,"x":null,"y":[1,{"z":2}],"a":"first","a":"second"}"#,
-        #"{"n\u0061me":"escaped name","name":"plain name","body":{"size":42,"size":43}}"#,
+        #"{"n\u0061me":"escaped name","name":"plain name","body":{"size":42,"size":43}}"#
     ]
 
     @Test(arguments: texts)
@@ -37,12 +37,13 @@ import SiftCore
         // `member` finds the first copy of a name, as the subscript does.
         doc.withTape { t in
             for (name, expected) in [("a", root["a"]), ("s", root["s"]), ("name", root["name"]), ("body", root["body"])] {
-                let found: Int? = switch name {
-                case "a": t.member(root.tapeIndex, "a")
-                case "s": t.member(root.tapeIndex, "s")
-                case "name": t.member(root.tapeIndex, "name")
-                default: t.member(root.tapeIndex, "body")
-                }
+                let found: Int? =
+                    switch name {
+                    case "a": t.member(root.tapeIndex, "a")
+                    case "s": t.member(root.tapeIndex, "s")
+                    case "name": t.member(root.tapeIndex, "name")
+                    default: t.member(root.tapeIndex, "body")
+                    }
                 #expect(found == expected?.tapeIndex, "\(name)")
             }
             if let body = t.member(root.tapeIndex, "body") {

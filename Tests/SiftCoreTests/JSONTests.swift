@@ -15,7 +15,9 @@ import Testing
         #expect(d.root.members.map(\.key) == ["a", "b", "c", "e\""])
     }
 
-    @Test(arguments: ["", "{", "{\"a\":}", "[1,]", "{\"a\" 1}", "\"abc", "tru", "01x", "{\"a\":1} x", "\"\u{01}\"", "[1 2]", "-", "1.", "1e"])
+    @Test(arguments: [
+        "", "{", "{\"a\":}", "[1,]", "{\"a\" 1}", "\"abc", "tru", "01x", "{\"a\":1} x", "\"\u{01}\"", "[1 2]", "-", "1.", "1e"
+    ])
     func rejects(_ text: String) {
         #expect(throws: JSONParseError.self) { try JSONDocument(string: text) }
     }
@@ -46,7 +48,7 @@ import Testing
         ("2026-11-29T10:15:02Z", 1_795_947_302.0),
         ("2026-11-29T11:15:02.123+01:00", 1_795_947_302.123),
         ("2026-11-29T11:15:02.123+0100", 1_795_947_302.123),
-        ("2026-11-29 10:15:02.123456Z", 1_795_947_302.123456),
+        ("2026-11-29 10:15:02.123456Z", 1_795_947_302.123456)
     ])
     func parses(_ text: String, _ expected: Double) {
         let t = Timestamp.parse(text)

@@ -10,7 +10,7 @@ import Testing
         ("failure", nil, true), ("cancelled", nil, true), ("pending", nil, false), (nil, nil, false),
         (nil, 500, true), ("failure", 200, true), ("weird", 399, false),
         // Escaped in the export: the decoded state is the one judged.
-        (#"fail\u0075re"#, nil, true), (#"cancel\u006Ced"#, 200, true), (#"failure\u0020"#, 200, false),
+        (#"fail\u0075re"#, nil, true), (#"cancel\u006Ced"#, 200, true), (#"failure\u0020"#, 200, false)
     ]
 
     @Test func failedIsOneDefinition() throws {
@@ -38,12 +38,13 @@ import Testing
 
     @Test func sharedFieldsAreReadOnceAndNumbersMayBeAbsent() throws {
         let id = "req_" + "5f0c7a1e-3b8d-4c52-9a41-0d6e2f7b9c13"
-        let line = #"{"type":"network","seq":7,"ts":"2026-11-29T10:15:03.000Z","id":"rec_1","method":"GET","method":"POST","#
+        let line =
+            #"{"type":"network","seq":7,"ts":"2026-11-29T10:15:03.000Z","id":"rec_1","method":"GET","method":"POST","#
             + #""url":"https://api.example/v1/orders","requestId":"\#(id)","echoedRequestId":"\#(id)","state":"failure","#
             + #""duration":0.25,"error":{"domain":"NSURLErrorDomain","code":-1001,"description":"The request timed out."}}"#
         let record = Record(line: 9, json: try JSONDocument(bytes: Array(line.utf8)).root)
         let r = NetworkRecord(network: record, input: "in", file: "f", sessionId: "ses_1")
-        #expect(r.method == "GET")   // the first of a repeated name, as the subscript reads it
+        #expect(r.method == "GET") // the first of a repeated name, as the subscript reads it
         #expect(r.seq == 7 && r.statusCode == nil && r.duration == 0.25 && r.ts != nil)
         #expect(r.error == "The request timed out. (NSURLErrorDomain -1001)")
         #expect(r.requestId == id && r.echoedRequestId == id)

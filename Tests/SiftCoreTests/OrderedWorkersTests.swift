@@ -14,17 +14,20 @@ import Testing
         init(_ id: Int) { self.id = id }
     }
 
-    static func pipeline(lanes: Int, budget: ByteBudget, release: OrderedWorkers<Int, LaneState, [Int]>.Release,
-                         sink: Sink) -> OrderedWorkers<Int, LaneState, [Int]> {
-        OrderedWorkers(lanes: lanes, label: "test", budget: budget, batchBytes: 64, batchCount: 7, release: release,
-                       makeState: { LaneState($0) },
-                       work: { items, state in
-                           state.worked += items.count
-                           // A random delay per batch: lanes finish out of order.
-                           usleep(UInt32.random(in: 0...300))
-                           return items
-                       },
-                       apply: { sink.applied += $0 })
+    static func pipeline(
+        lanes: Int, budget: ByteBudget, release: OrderedWorkers<Int, LaneState, [Int]>.Release,
+        sink: Sink
+    ) -> OrderedWorkers<Int, LaneState, [Int]> {
+        OrderedWorkers(
+            lanes: lanes, label: "test", budget: budget, batchBytes: 64, batchCount: 7, release: release,
+            makeState: { LaneState($0) },
+            work: { items, state in
+                state.worked += items.count
+                // A random delay per batch: lanes finish out of order.
+                usleep(UInt32.random(in: 0...300))
+                return items
+            },
+            apply: { sink.applied += $0 })
     }
 
     @Test(arguments: [OrderedWorkers<Int, LaneState, [Int]>.Release.whenWorked, .whenApplied])

@@ -11,7 +11,7 @@ import Testing
         let path = dir.appendingPathComponent("out.txt").path
         let sink = try OutputSink.file(path: path)
         let line = String(repeating: "x", count: 999) + "\n"
-        for _ in 0..<200 { sink.write(line) }   // more than the buffer holds
+        for _ in 0..<200 { sink.write(line) } // more than the buffer holds
         #expect(!FileManager.default.fileExists(atPath: path), "nothing at PATH before finish")
         #expect(sink.finish() == nil)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)).count == 200 * 1000)
@@ -53,7 +53,10 @@ import Testing
             w.endObject()
             #expect(w.text == outer.render(pretty: pretty))
         }
-        #expect(outer.render(pretty: true) == "{\n  \"k\": 1.5,\n  \"nested\": {\n    \"a\": null,\n    \"b\": [\n      1,\n      \"x\\u2028\\\"\"\n    ]\n  },\n  \"z\": []\n}")
+        #expect(
+            outer.render(pretty: true)
+                == "{\n  \"k\": 1.5,\n  \"nested\": {\n    \"a\": null,\n    \"b\": [\n      1,\n      \"x\\u2028\\\"\"\n    ]\n  },\n  \"z\": []\n}"
+        )
     }
 
     /// Characters a terminal or a viewer acts on, or that reorder or hide text, are escaped in every
@@ -64,7 +67,7 @@ import Testing
             ("a\u{85}b", "a\\u0085b"), ("\u{9B}31m", "\\u009b31m"), ("\u{1B}[2J", "\\u001b[2J"),
             ("x\u{202E}y", "x\\u202ey"), ("\u{202A}\u{202D}", "\\u202a\\u202d"), ("\u{2066}\u{2069}", "\\u2066\\u2069"),
             ("\u{200B}\u{200F}", "\\u200b\\u200f"), ("\u{61C}", "\\u061c"), ("\u{FEFF}", "\\ufeff"),
-            ("é😀\u{2027}\u{2030}\u{A0}", "é😀\u{2027}\u{2030}\u{A0}"),
+            ("é😀\u{2027}\u{2030}\u{A0}", "é😀\u{2027}\u{2030}\u{A0}")
         ]
         for (input, escaped) in cases {
             var w = JSONWriter(pretty: false)

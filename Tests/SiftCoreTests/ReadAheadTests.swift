@@ -46,7 +46,7 @@ import SiftArchive
             ("sessions/ses_00000001-3b8d-4c52-9a41-0d6e2f7b9c13.jsonl", session(1)),
             ("sessions/ses_00000002-3b8d-4c52-9a41-0d6e2f7b9c13.jsonl", session(2)),
             ("sessions/ses_00000003-3b8d-4c52-9a41-0d6e2f7b9c13.jsonl", session(3)),
-            ("store.json", Array(#"{"budgetBytes": 134217728}"#.utf8)),
+            ("store.json", Array(#"{"budgetBytes": 134217728}"#.utf8))
         ]
     }()
 

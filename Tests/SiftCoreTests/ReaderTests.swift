@@ -12,7 +12,8 @@ struct TempExport {
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("sessions"), withIntermediateDirectories: true)
     }
     static let sessionId = "ses_5f0c7a1e-3b8d-4c52-9a41-0d6e2f7b9c13"
-    static let header = #"{"type":"session","seq":0,"ts":"2026-11-29T10:15:01.004Z","formatVersion":1,"sessionId":"ses_5f0c7a1e-3b8d-4c52-9a41-0d6e2f7b9c13","launchedAt":"2026-11-29T10:15:01.002Z","app":{"bundleId":"com.acme.shop","version":"4.2.0","build":"512"},"sdk":{"name":"palbe-swift","version":"3.1.0"},"device":{"model":"iPhone16,1","system":"iOS 18.1.1","locale":"en_GB","timeZone":"Europe/London"},"environmentRef":"env_prod_eu","userId":"usr_123"}"#
+    static let header =
+        #"{"type":"session","seq":0,"ts":"2026-11-29T10:15:01.004Z","formatVersion":1,"sessionId":"ses_5f0c7a1e-3b8d-4c52-9a41-0d6e2f7b9c13","launchedAt":"2026-11-29T10:15:01.002Z","app":{"bundleId":"com.acme.shop","version":"4.2.0","build":"512"},"sdk":{"name":"palbe-swift","version":"3.1.0"},"device":{"model":"iPhone16,1","system":"iOS 18.1.1","locale":"en_GB","timeZone":"Europe/London"},"environmentRef":"env_prod_eu","userId":"usr_123"}"#
     static func log(_ seq: Int) -> String {
         #"{"type":"log","seq":\#(seq),"ts":"2026-11-29T10:15:0\#(seq % 10).000Z","level":"info","label":"x","message":"m\#(seq)"}"#
     }
@@ -55,21 +56,23 @@ struct TempExport {
     @Test func everyLineIsAccountedFor() throws {
         let t = try TempExport()
         defer { t.cleanup() }
-        let lines = [TempExport.header, TempExport.log(1), "{not json", TempExport.log(3),
-                     #"{"type":"metric","seq":4,"ts":"2026-11-29T10:15:04.000Z"}"#,
-                     #"{"type":"frame","seq":5,"ts":"2026-11-29T10:15:05.000Z","direction":"out","body":{}}"#,
-                     TempExport.log(7), TempExport.log(7), "[1,2]", #"{"type":"log","seq":9,"ts":"2026-11-29T10:15:0"#]
+        let lines = [
+            TempExport.header, TempExport.log(1), "{not json", TempExport.log(3),
+            #"{"type":"metric","seq":4,"ts":"2026-11-29T10:15:04.000Z"}"#,
+            #"{"type":"frame","seq":5,"ts":"2026-11-29T10:15:05.000Z","direction":"out","body":{}}"#,
+            TempExport.log(7), TempExport.log(7), "[1,2]", #"{"type":"log","seq":9,"ts":"2026-11-29T10:15:0"#
+        ]
         _ = try t.writeSession(lines.joined(separator: "\n"))
         let o = ExportReader().read(inputs: [t.dir.path], analyses: [])
         let r = rules(o)
         #expect(r.contains("integrity.malformed-line"))
         #expect(r.contains("integrity.unknown-record-type"))
         #expect(r.contains("policy.frame-in-export"))
-        #expect(r.contains("integrity.seq-gap"))        // 6 missing
-        #expect(r.contains("integrity.seq-duplicate"))  // 7 twice
+        #expect(r.contains("integrity.seq-gap")) // 6 missing
+        #expect(r.contains("integrity.seq-duplicate")) // 7 twice
         #expect(r.contains("integrity.torn-line"))
         let s = try #require(o.sessions.first)
-        #expect(s.recordCount == 6)   // log1, log3, metric, frame, log7, log7
+        #expect(s.recordCount == 6) // log1, log3, metric, frame, log7, log7
         #expect(s.damagedLines == 3)
         #expect(s.records["unknown"] == 1)
         // The malformed line 3 explains the missing seq 2: no gap reported there.
@@ -87,10 +90,12 @@ struct TempExport {
         func net(_ seq: Int, _ hex: String, size: Int) -> String {
             #"{"type":"network","seq":\#(seq),"ts":"2026-11-29T10:15:02.000Z","id":"rec_\#(seq)","kind":"http","method":"GET","url":"https://x.example/","state":"success","response":{"headers":[],"body":{"size":\#(size),"contentType":"application/json","blob":"sha256:\#(hex)","storedSize":\#(size)}}}"#
         }
-        _ = try t.writeSession([TempExport.header, net(1, good, size: 40_000), net(2, good, size: 40_000), net(3, missing, size: 50_000),
-                                net(4, String(repeating: "cd", count: 32), size: 8),
-                                #"{"type":"network","seq":5,"ts":"2026-11-29T10:15:02.000Z","id":"rec_5","request":{"headers":[],"body":{"size":3,"encoding":"utf8","text":"abcd"}}}"#,
-                               ].joined(separator: "\n") + "\n")
+        _ = try t.writeSession(
+            [
+                TempExport.header, net(1, good, size: 40_000), net(2, good, size: 40_000), net(3, missing, size: 50_000),
+                net(4, String(repeating: "cd", count: 32), size: 8),
+                #"{"type":"network","seq":5,"ts":"2026-11-29T10:15:02.000Z","id":"rec_5","request":{"headers":[],"body":{"size":3,"encoding":"utf8","text":"abcd"}}}"#
+            ].joined(separator: "\n") + "\n")
         let o = ExportReader().read(inputs: [t.dir.path], analyses: [])
         let r = rules(o)
         #expect(r.filter { $0 == "integrity.blob-missing" }.count == 1)
@@ -123,7 +128,7 @@ struct TempExport {
         try Data([TempExport.log(1), TempExport.log(2)].joined(separator: "\n").utf8).write(to: p)
         let o = ExportReader().read(inputs: [p.path], analyses: [])
         #expect(o.sessions.first?.recordCount == 2)
-        #expect(o.findings.isEmpty)   // a `debug tail --json` capture has no header by design
+        #expect(o.findings.isEmpty) // a `debug tail --json` capture has no header by design
         let named = try t.writeSession([TempExport.log(1), TempExport.log(2)].joined(separator: "\n"))
         let o2 = ExportReader().read(inputs: [named], analyses: [])
         #expect(o2.findings.map(\.rule) == ["integrity.missing-header"])
@@ -161,7 +166,9 @@ struct TempExport {
         #expect(f.keeps(log) && f.keeps(net))
         f = RecordFilter(); f.labels = ["grpc"]
         #expect(!f.keeps(log) && f.keeps(net))
-        #expect(RecordFilter.validStatus("5xx") && RecordFilter.validStatus("404") && !RecordFilter.validStatus("600") && !RecordFilter.validStatus("5x"))
+        #expect(
+            RecordFilter.validStatus("5xx") && RecordFilter.validStatus("404") && !RecordFilter.validStatus("600")
+                && !RecordFilter.validStatus("5x"))
     }
 }
 
@@ -179,7 +186,9 @@ struct TempExport {
     static let t0 = Timestamp.parse("2026-11-29T10:15:02.500Z")!
     static let cases: [Case] = [
         Case(json: #"{"type":"network","seq":2,"ts":"2026-11-29T10:15:02.500Z"}"#, type: .network, typeName: "network", seq: 2, ts: t0),
-        Case(json: #"{"type":"net\u0077ork","seq":2.0,"ts":"2026-11-29T10:15:02\u002e500Z"}"#, type: .network, typeName: "network", seq: 2, ts: t0),
+        Case(
+            json: #"{"type":"net\u0077ork","seq":2.0,"ts":"2026-11-29T10:15:02\u002e500Z"}"#, type: .network, typeName: "network", seq: 2,
+            ts: t0),
         Case(json: #"{"type":"session","seq":1e2}"#, type: .session, typeName: "session", seq: 100, ts: nil),
         Case(json: #"{"type":"log","seq":-0,"ts":12}"#, type: .log, typeName: "log", seq: 0, ts: nil),
         Case(json: #"{"type":"event","seq":1.5,"ts":null}"#, type: .event, typeName: "event", seq: nil, ts: nil),
@@ -189,7 +198,7 @@ struct TempExport {
         Case(json: #"{"seq":4}"#, type: .other(""), typeName: "", seq: 4, ts: nil),
         Case(json: #"{"type":"networks","type":"log"}"#, type: .other("networks"), typeName: "networks", seq: nil, ts: nil),
         Case(json: #"{"type":""}"#, type: .other(""), typeName: "", seq: nil, ts: nil),
-        Case(json: #"["type","network"]"#, type: .other(""), typeName: "", seq: nil, ts: nil),
+        Case(json: #"["type","network"]"#, type: .other(""), typeName: "", seq: nil, ts: nil)
     ]
 
     @Test(arguments: cases) func fields(_ c: Case) throws {

@@ -19,9 +19,10 @@ import SiftCore
             return v
         }
         guard let year = digits(0, 4), b[4] == UInt8(ascii: "-"), let month = digits(5, 2), b[7] == UInt8(ascii: "-"),
-              let day = digits(8, 2), b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t") || b[10] == UInt8(ascii: " "),
-              let hour = digits(11, 2), b[13] == UInt8(ascii: ":"), let minute = digits(14, 2), b[16] == UInt8(ascii: ":"),
-              let second = digits(17, 2) else { return nil }
+            let day = digits(8, 2), b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t") || b[10] == UInt8(ascii: " "),
+            let hour = digits(11, 2), b[13] == UInt8(ascii: ":"), let minute = digits(14, 2), b[16] == UInt8(ascii: ":"),
+            let second = digits(17, 2)
+        else { return nil }
         guard (1...12).contains(month), (1...31).contains(day), hour <= 23, minute <= 59, second <= 60 else { return nil }
         var i = 19
         var frac = 0.0
@@ -70,7 +71,8 @@ import SiftCore
             "2026-11-29T10:15:02.999999999999999999999999Z", "2026-11-29T10:15:02-0130", "2026-11-29T10:15:02+01",
             "0000-01-01T00:00:00Z", "9999-12-31T23:59:60.999999Z", "2026-13-29T10:15:02Z", "2026-11-29T10:15:02.Z",
             "2026-11-29T10:15:02.12a", "2026-11-29T24:00:00Z", "2026-11-29T10:15", "2026-11-29T10:15:02+01:0",
-            "2026-1a-29T10:15:02Z", "2026-11-29T10:15:02+01:00x", "２026-11-29T10:15:02Z", "2026-11-29T10:15:02.123456789012345678901234567890Z",
+            "2026-1a-29T10:15:02Z", "2026-11-29T10:15:02+01:00x", "２026-11-29T10:15:02Z",
+            "2026-11-29T10:15:02.123456789012345678901234567890Z"
         ]
         // Every fraction length up to 40 digits, with digits of a fixed pseudo-random sequence.
         var generator = SeededGenerator(seed: 0x9E37_79B9_7F4A_7C15)
@@ -91,9 +93,10 @@ import SiftCore
         }
         // With a memo of the last minute read, in any order: each text read after every other one
         // (a valid or invalid start, the same minute or not) reads as on its own.
-        let some = Array(fixed.prefix(40)) + fixed.filter { $0.hasPrefix("2026-11-29") } + [
-            "2026-11-29T10:15:61Z", "2026-11-29T10:15:0xZ", "2026-11-29T10:15:", "2026-11-29T10:15:02", "2026-11-29T10:15:59.5-01:00",
-        ]
+        let some =
+            Array(fixed.prefix(40)) + fixed.filter { $0.hasPrefix("2026-11-29") } + [
+                "2026-11-29T10:15:61Z", "2026-11-29T10:15:0xZ", "2026-11-29T10:15:", "2026-11-29T10:15:02", "2026-11-29T10:15:59.5-01:00"
+            ]
         var wrong: [String] = []
         for first in some {
             for second in some {

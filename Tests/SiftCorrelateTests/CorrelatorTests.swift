@@ -29,7 +29,9 @@ import SiftCore
     /// A session whose requests the server logged with its clock `offset` seconds ahead.
     func skewedSession(offset: Double, count: Int = 40, rewrite: Set<Int> = []) -> (lines: [String], log: String) {
         let t0 = Timestamp.parse("2026-11-29T10:00:00Z")!
-        var lines = ["{\"type\":\"session\",\"seq\":0,\"ts\":\"\(Timestamp.format(t0, micro: true))\",\"sessionId\":\"ses_00000000-0000-4000-8000-000000000001\",\"launchedAt\":\"\(Timestamp.format(t0, micro: true))\",\"userId\":\"usr_9\"}"]
+        var lines = [
+            "{\"type\":\"session\",\"seq\":0,\"ts\":\"\(Timestamp.format(t0, micro: true))\",\"sessionId\":\"ses_00000000-0000-4000-8000-000000000001\",\"launchedAt\":\"\(Timestamp.format(t0, micro: true))\",\"userId\":\"usr_9\"}"
+        ]
         var log = ""
         for k in 0..<count {
             let start = t0 + 1 + Double(k) * 2.0
@@ -41,9 +43,12 @@ import SiftCore
             let id = rid(k + 1)
             let echoed = rewrite.contains(k) ? rid(k + 5000) : id
             func f(_ t: Double) -> String { Timestamp.format(t, micro: true) }
-            lines.append("{\"type\":\"network\",\"seq\":\(k + 1),\"ts\":\"\(f(respStart + 0.01))\",\"id\":\"rec_\(k)\",\"method\":\"GET\",\"url\":\"https://api.example/v1/x/\(k)\",\"statusCode\":200,\"duration\":\(wait),\"requestId\":\"\(id)\",\"echoedRequestId\":\"\(echoed)\",\"metrics\":{\"transactions\":[{\"requestStart\":\"\(f(start))\",\"requestEnd\":\"\(f(reqEnd))\",\"responseStart\":\"\(f(respStart))\",\"responseEnd\":\"\(f(respStart + 0.005))\"}]}}")
+            lines.append(
+                "{\"type\":\"network\",\"seq\":\(k + 1),\"ts\":\"\(f(respStart + 0.01))\",\"id\":\"rec_\(k)\",\"method\":\"GET\",\"url\":\"https://api.example/v1/x/\(k)\",\"statusCode\":200,\"duration\":\(wait),\"requestId\":\"\(id)\",\"echoedRequestId\":\"\(echoed)\",\"metrics\":{\"transactions\":[{\"requestStart\":\"\(f(start))\",\"requestEnd\":\"\(f(reqEnd))\",\"responseStart\":\"\(f(respStart))\",\"responseEnd\":\"\(f(respStart + 0.005))\"}]}}"
+            )
             let logged = rewrite.contains(k) ? echoed : id
-            log += "{\"ts\":\"\(f(serverTs))\",\"level\":\"info\",\"request_id\":\"\(logged)\",\"status\":200,\"duration_ms\":\(String(format: "%.1f", wait * 500)),\"user_id\":\"usr_9\",\"msg\":\"request completed\"}\n"
+            log +=
+                "{\"ts\":\"\(f(serverTs))\",\"level\":\"info\",\"request_id\":\"\(logged)\",\"status\":200,\"duration_ms\":\(String(format: "%.1f", wait * 500)),\"user_id\":\"usr_9\",\"msg\":\"request completed\"}\n"
         }
         // Server-only traffic in the window: one of this user's, one of another's; one far outside.
         log += "{\"ts\":\"\(Timestamp.format(t0 + 30 + offset))\",\"request_id\":\"\(rid(9001))\",\"user_id\":\"usr_9\",\"msg\":\"x\"}\n"
@@ -116,7 +121,7 @@ import SiftCore
             let lo: Double = 2.0 + Double(k) * 0.001
             intervals.append((lo, lo + 0.1))
         }
-        intervals.append((50, 50.1))   // another server's clock
+        intervals.append((50, 50.1)) // another server's clock
         let s = Correlator.marzullo(intervals)
         #expect(s.outliers == 1)
         #expect(abs(s.seconds! - 2.054) < 1e-9)
@@ -194,7 +199,8 @@ import SiftCore
         let dir = tempDir()
         for k in 1...8 {
             let header = #"{"type":"session","seq":0,"ts":"2026-11-29T12:55:01.000Z","formatVersion":1,"sessionId":"ses_\#(k)"}"#
-            let net = #"{"type":"network","seq":1,"ts":"2026-11-29T12:55:02.000Z","id":"rec_1","method":"GET","url":"https://a.example.test/x","#
+            let net =
+                #"{"type":"network","seq":1,"ts":"2026-11-29T12:55:02.000Z","id":"rec_1","method":"GET","url":"https://a.example.test/x","#
                 + #""state":"success","statusCode":200,"requestId":"\#(rid(k))","echoedRequestId":"\#(rid(k))"}"#
             write(dir + "/ses_\(k).jsonl", header + "\n" + net + "\n")
         }
@@ -210,7 +216,10 @@ import SiftCore
         #expect(bounded.droppedSessions == 5 && bounded.droppedRequests == 5)
         #expect(bounded.heldBytes <= bounded.maxBytes)
         let limit = outcome.findings.filter { $0.rule == CorrelationRule.limit.rawValue }
-        #expect(limit.map(\.message) == ["5 sessions (5 network records) beyond \(Human.bytes(bounded.maxBytes)) of records and sessions held were not kept for the join: their server lines were not looked for"])
+        #expect(
+            limit.map(\.message) == [
+                "5 sessions (5 network records) beyond \(Human.bytes(bounded.maxBytes)) of records and sessions held were not kept for the join: their server lines were not looked for"
+            ])
     }
 }
 
@@ -228,7 +237,8 @@ import SiftCore
         _ = ExportReader().read(inputs: [Self.root + "/export-incident.zip"], analyses: [analysis])
         let report = Correlator.run(requests: analysis.requests, sessions: analysis.sessions, logs: [Self.root + "/logs"])
         #expect(report.logs.allErrors.isEmpty)
-        #expect(report.requests.filter { $0.status == .clientOnly }.map { $0.entry.requestId ?? "" }
+        #expect(
+            report.requests.filter { $0.status == .clientOnly }.map { $0.entry.requestId ?? "" }
                 == incident["clientOnlyRequestIds"]?.elements.compactMap(\.string))
         // The timed-out order: the logs cover its time, so it never reached the server.
         #expect(report.requests.filter { $0.status == .clientOnly }.map(\.logsCover) == [true])

@@ -33,9 +33,10 @@ import SiftCore
         let format = try #require(doc["format"]?.string)
         let file = dir.appendingPathComponent(try #require(doc["file"]?.string)).path
         let expected: [Expected] = (doc["lines"]?.elements ?? []).map { e in
-            Expected(line: e["line"]?.int ?? 0, id: e["id"]?.string ?? "", ts: e["ts"]?.string.flatMap(Timestamp.parse),
-                     status: e["status"]?.int, durationMs: e["durationMs"]?.double, method: e["method"]?.string,
-                     path: e["path"]?.string, level: e["level"]?.string, idInField: e["idInField"]?.bool ?? false)
+            Expected(
+                line: e["line"]?.int ?? 0, id: e["id"]?.string ?? "", ts: e["ts"]?.string.flatMap(Timestamp.parse),
+                status: e["status"]?.int, durationMs: e["durationMs"]?.double, method: e["method"]?.string,
+                path: e["path"]?.string, level: e["level"]?.string, idInField: e["idInField"]?.bool ?? false)
         }
         let ids = Set(expected.map(\.id)).compactMap(RequestID.init)
         let scan = LogScanner(request: ScanRequest(ids: RequestIDSet(ids))).scan(paths: [file])
@@ -53,7 +54,9 @@ import SiftCore
             }
             #expect(p.status == want.status, "\(at): status")
             if let d = want.durationMs {
-                #expect(p.durationMs.map { abs($0 - d) < 1e-3 * max(1, d) } == true, "\(at): durationMs \(String(describing: p.durationMs)) ≠ \(d)")
+                #expect(
+                    p.durationMs.map { abs($0 - d) < 1e-3 * max(1, d) } == true,
+                    "\(at): durationMs \(String(describing: p.durationMs)) ≠ \(d)")
             } else {
                 #expect(p.durationMs == nil, "\(at): durationMs \(String(describing: p.durationMs))")
             }
@@ -67,7 +70,8 @@ import SiftCore
 
     /// `--log-format` forces the entry, whatever the lines look like.
     @Test func forcedFormat() throws {
-        let line = "203.0.113.7 - - [29/Nov/2026:10:15:04 +0000] \"POST /v1/auth/token HTTP/1.1\" 200 512 \"-\" \"ua\" req_8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6b 38211"
+        let line =
+            "203.0.113.7 - - [29/Nov/2026:10:15:04 +0000] \"POST /v1/auth/token HTTP/1.1\" 200 512 \"-\" \"ua\" req_8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6b 38211"
         #expect(LineParser.parse(line).format.rawValue == "apache-combined")
         #expect(LineParser.parse(line).durationMs == 38.211)
         let forced = LineParser.parse(line, options: LogReadOptions(format: LogFormat(rawValue: "access-log")))
@@ -89,7 +93,8 @@ import SiftCore
         #expect(LineParser.parse(naive, options: LogReadOptions(timezone: paris)).ts.map { abs($0 - utc) < 1e-6 } == true)
         let naive2 = "2026-11-29 12:15:04,790 INFO [req_8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6b] api: GET / 200 3.0ms"
         #expect(LineParser.parse(naive2, options: LogReadOptions(timezone: plus2)).ts.map { abs($0 - utc) < 1e-6 } == true)
-        let zoned = "{\"ts\": \"2026-11-29T11:15:04.790+01:00\", \"request_id\": \"req_8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6b\", \"status\": 200}"
+        let zoned =
+            "{\"ts\": \"2026-11-29T11:15:04.790+01:00\", \"request_id\": \"req_8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6b\", \"status\": 200}"
         #expect(LineParser.parse(zoned, options: LogReadOptions(timezone: plus2)).ts == utc)
     }
 
@@ -100,7 +105,8 @@ import SiftCore
         let p = LineParser.parse(line, options: LogReadOptions(referenceTime: near))
         #expect(p.ts == Timestamp.parse("2026-11-29T10:15:04Z"))
         #expect(p.status == 200)
-        let newYear = LineParser.parse("Dec 31 23:59:59 api-1 api: x", options: LogReadOptions(referenceTime: Timestamp.parse("2027-01-01T00:00:10Z") ?? 0))
+        let newYear = LineParser.parse(
+            "Dec 31 23:59:59 api-1 api: x", options: LogReadOptions(referenceTime: Timestamp.parse("2027-01-01T00:00:10Z") ?? 0))
         #expect(newYear.ts == Timestamp.parse("2026-12-31T23:59:59Z"))
     }
 

@@ -21,7 +21,7 @@ import SiftCore
     /// (JSON `ts` text, whether a time is read)
     @Test(arguments: [
         ("1e28", false), ("1e19", true), ("9999999999999999999", true), ("99999999999999999999", false), ("1e20", false), ("1e308", false),
-        ("-1795947302", false), ("12", false), ("1795947302.5", true), ("17959473020000000000000000000", false),
+        ("-1795947302", false), ("12", false), ("1795947302.5", true), ("17959473020000000000000000000", false)
     ])
     func epochNumbersInJSON(_ number: String, _ read: Bool) {
         let p = LineParser.parse("{\"ts\": \(number), \"request_id\": \"\(id)\", \"msg\": \"x\"}")
@@ -30,11 +30,12 @@ import SiftCore
     }
 
     /// (key, value, milliseconds or nil)
-    @Test(arguments: [
-        ("duration_ms", "1e308", nil), ("latency", "1e306", nil), ("duration_ms", "-5", nil),
-        ("duration_ms", "1e12", 1e12), ("duration_ms", "1.5", 1.5), ("latency", "\"1e400ms\"", nil),
-        ("duration_ns", "1e19", nil), ("duration_ns", "1e18", 1e12), ("duration_ns", "38000000", 38),
-    ] as [(String, String, Double?)])
+    @Test(
+        arguments: [
+            ("duration_ms", "1e308", nil), ("latency", "1e306", nil), ("duration_ms", "-5", nil),
+            ("duration_ms", "1e12", 1e12), ("duration_ms", "1.5", 1.5), ("latency", "\"1e400ms\"", nil),
+            ("duration_ns", "1e19", nil), ("duration_ns", "1e18", 1e12), ("duration_ns", "38000000", 38)
+        ] as [(String, String, Double?)])
     func durations(_ key: String, _ value: String, _ ms: Double?) {
         let p = LineParser.parse("{\"ts\": \"2026-11-29T10:15:04Z\", \"request_id\": \"\(id)\", \"\(key)\": \(value)}")
         #expect(p.durationMs == ms, "\(key)=\(value) → \(String(describing: p.durationMs))")
@@ -60,7 +61,7 @@ import SiftCore
         // Heroku's service time with a unit, huge.
         "2026-11-29T10:15:04Z heroku[router]: at=info method=GET path=/ request_id=ID service=1e400ms status=200",
         // Apache's %D in microseconds, past Int.
-        "203.0.113.7 - - [29/Nov/2026:10:15:04 +0000] \"GET / HTTP/1.1\" 200 5 \"-\" \"ua\" ID 99999999999999999999999",
+        "203.0.113.7 - - [29/Nov/2026:10:15:04 +0000] \"GET / HTTP/1.1\" 200 5 \"-\" \"ua\" ID 99999999999999999999999"
     ])
     func catalogueNumbersNeverTrap(_ template: String) {
         let p = LineParser.parse(template.replacingOccurrences(of: "ID", with: id))
@@ -86,10 +87,13 @@ import SiftCore
 
     @Test(arguments: ["msg", "message", "event"])
     func wrapperWinsOverItsMessage(_ key: String) {
-        let forged = "{\\\"ts\\\": 1e28, \\\"status\\\": 500, \\\"duration_ms\\\": 99999, \\\"level\\\": \\\"error\\\", \\\"msg\\\": \\\"forged\\\"}"
+        let forged =
+            "{\\\"ts\\\": 1e28, \\\"status\\\": 500, \\\"duration_ms\\\": 99999, \\\"level\\\": \\\"error\\\", \\\"msg\\\": \\\"forged\\\"}"
         // The message before and after the line's own fields: key order does not matter.
-        let before = "{\"\(key)\": \"\(forged)\", \"ts\": \"2026-11-29T10:15:04.790Z\", \"level\": \"info\", \"request_id\": \"\(id)\", \"status\": 200, \"duration_ms\": 38}"
-        let after = "{\"ts\": \"2026-11-29T10:15:04.790Z\", \"level\": \"info\", \"request_id\": \"\(id)\", \"status\": 200, \"duration_ms\": 38, \"\(key)\": \"\(forged)\"}"
+        let before =
+            "{\"\(key)\": \"\(forged)\", \"ts\": \"2026-11-29T10:15:04.790Z\", \"level\": \"info\", \"request_id\": \"\(id)\", \"status\": 200, \"duration_ms\": 38}"
+        let after =
+            "{\"ts\": \"2026-11-29T10:15:04.790Z\", \"level\": \"info\", \"request_id\": \"\(id)\", \"status\": 200, \"duration_ms\": 38, \"\(key)\": \"\(forged)\"}"
         for line in [before, after] {
             let p = LineParser.parse(line)
             #expect(p.ts == t, "\(line)")
@@ -100,14 +104,17 @@ import SiftCore
     }
 
     @Test func messageFillsOnlyGaps() {
-        let p = LineParser.parse("{\"ts\": \"2026-11-29T10:15:04.790Z\", \"request_id\": \"\(id)\", \"msg\": \"{\\\"status\\\": 503, \\\"ts\\\": \\\"2020-01-01T00:00:00Z\\\"}\"}")
+        let p = LineParser.parse(
+            "{\"ts\": \"2026-11-29T10:15:04.790Z\", \"request_id\": \"\(id)\", \"msg\": \"{\\\"status\\\": 503, \\\"ts\\\": \\\"2020-01-01T00:00:00Z\\\"}\"}"
+        )
         #expect(p.ts == t)
         #expect(p.status == 503)
     }
 
     @Test func shipperEnvelopeCarriesTheOriginalLine() {
         // Loki's `line`: the string is the server's own line; its time beats the shipper's read time.
-        let inner = "{\\\"ts\\\": \\\"2026-11-29T10:15:04.790Z\\\", \\\"request_id\\\": \\\"\(id)\\\", \\\"status\\\": 500, \\\"msg\\\": \\\"{\\\\\\\"status\\\\\\\": 201}\\\"}"
+        let inner =
+            "{\\\"ts\\\": \\\"2026-11-29T10:15:04.790Z\\\", \\\"request_id\\\": \\\"\(id)\\\", \\\"status\\\": 500, \\\"msg\\\": \\\"{\\\\\\\"status\\\\\\\": 201}\\\"}"
         let p = LineParser.parse("{\"timestamp\": \"2026-11-29T10:15:05Z\", \"line\": \"\(inner)\"}")
         #expect(p.ts == t)
         #expect(p.status == 500)

@@ -22,15 +22,17 @@ import SiftCore
     /// `sessions` sessions (some sharing a session id, some without a window or a user), one or two
     /// requests each, and `seen` window ids, some of them carried by a record.
     func world(sessions count: Int, seen: Int, users: Int, spread: Double, seed: UInt64)
-        -> (requests: [NetworkEntry], sessions: [SessionEntry], scan: LogScanResult) {
+        -> (requests: [NetworkEntry], sessions: [SessionEntry], scan: LogScanResult)
+    {
         var g = Stream(state: seed)
         var sessions: [SessionEntry] = []
         var requests: [NetworkEntry] = []
         for k in 0..<count {
             let sid = "ses_\(g.next(4) == 0 ? k / 2 : k)"
             let from = Self.t0 + Double(g.next(Int(spread) + 1))
-            var s = SessionEntry(input: "export", file: "s\(k).jsonl", sessionId: sid,
-                                 userId: g.next(10) == 0 ? nil : "usr_\(g.next(users))")
+            var s = SessionEntry(
+                input: "export", file: "s\(k).jsonl", sessionId: sid,
+                userId: g.next(10) == 0 ? nil : "usr_\(g.next(users))")
             if g.next(20) != 0 {
                 s.launchedAt = from
                 s.firstTs = from
@@ -39,8 +41,10 @@ import SiftCore
             sessions.append(s)
             for j in 0..<(1 + g.next(2)) {
                 let minted = "req_00000000-1111-2222-0000-\(String(format: "%012x", k * 4 + j))"
-                requests.append(NetworkEntry(input: "export", file: s.file, sessionId: sid, seq: j + 1, line: j + 2,
-                                             requestId: RequestID(minted)!.description, echoedRequestId: minted))
+                requests.append(
+                    NetworkEntry(
+                        input: "export", file: s.file, sessionId: sid, seq: j + 1, line: j + 2,
+                        requestId: RequestID(minted)!.description, echoedRequestId: minted))
             }
         }
         var scan = LogScanResult()
@@ -56,7 +60,8 @@ import SiftCore
 
     /// The counts the way the join once made them: per session, every seen id checked against its window.
     func reference(requests: [NetworkEntry], sessions: [SessionEntry], seen: [SeenID], offset: Double, margin: Double)
-        -> (counts: [ServerOnlyCounts], ids: [RequestID], withUser: [RequestID]) {
+        -> (counts: [ServerOnlyCounts], ids: [RequestID], withUser: [RequestID])
+    {
         let users = Correlator.userIds(sessions)
         var carriedAll: Set<RequestID> = []
         var carried: [String: Set<RequestID>] = [:]
@@ -127,8 +132,10 @@ import SiftCore
         }
         var requests: [NetworkEntry] = []
         for (k, dt) in [0.0, 5.99, 6.0, 49_991, 49_996.01, -5, -5.01, .nan].enumerated() {
-            requests.append(NetworkEntry(input: "export", file: "s.jsonl", sessionId: "ses_1", seq: k + 1, line: k + 2,
-                                         requestId: "req_00000000-1111-2222-0000-\(String(format: "%012x", k))", ts: Self.t0 + dt))
+            requests.append(
+                NetworkEntry(
+                    input: "export", file: "s.jsonl", sessionId: "ses_1", seq: k + 1, line: k + 2,
+                    requestId: "req_00000000-1111-2222-0000-\(String(format: "%012x", k))", ts: Self.t0 + dt))
         }
         let options = CorrelationOptions(windowMargin: 5)
         let report = Correlator.correlate(requests: requests, sessions: [], scan: scan, options: options)

@@ -15,9 +15,9 @@ import SiftCore
     @Test func nearMissesAreNotIds() {
         #expect(RequestID("req-8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6b") == nil)
         #expect(RequestID("8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6b") == nil)
-        #expect(RequestID("req_8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6") == nil)   // 35 characters
-        #expect(RequestID("req_8b0e4c2a6f1d-4e3b-9a57-1c2d3e4f5a6bb") == nil)   // dash moved
-        #expect(RequestID("req_8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6g") == nil)   // not hex
+        #expect(RequestID("req_8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6") == nil) // 35 characters
+        #expect(RequestID("req_8b0e4c2a6f1d-4e3b-9a57-1c2d3e4f5a6bb") == nil) // dash moved
+        #expect(RequestID("req_8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6g") == nil) // not hex
     }
 
     @Test func setLookup() {
@@ -48,7 +48,7 @@ import SiftCore
         ("1795947302123", 0.123),
         ("1795947302123456", 0.123456),
         ("1795947302123456789", 0.123456789),
-        ("1795947302.5", 0.5),
+        ("1795947302.5", 0.5)
     ])
     func parses(_ text: String, _ fraction: Double) throws {
         let t = try #require(LogTime.parse(text))
@@ -76,20 +76,28 @@ import SiftCore
     let t = Timestamp.parse("2026-11-29T10:15:04.790Z")!
 
     @Test func platformJSON() {
-        let p = LineParser.parse("{\"ts\": \"2026-11-29T10:15:04.790Z\", \"level\": \"info\", \"request_id\": \"\(id)\", \"method\": \"POST\", \"path\": \"/v1/auth/token\", \"status\": 200, \"duration_ms\": 38.2, \"user_id\": \"usr_123\", \"env\": \"env_prod_eu\", \"msg\": \"request completed\"}")
-        #expect(p == ParsedLine(format: .platform, ts: t, level: "info", status: 200, durationMs: 38.2, message: "request completed",
-                                method: "POST", path: "/v1/auth/token", fieldIDs: [RequestID(id)!]))
+        let p = LineParser.parse(
+            "{\"ts\": \"2026-11-29T10:15:04.790Z\", \"level\": \"info\", \"request_id\": \"\(id)\", \"method\": \"POST\", \"path\": \"/v1/auth/token\", \"status\": 200, \"duration_ms\": 38.2, \"user_id\": \"usr_123\", \"env\": \"env_prod_eu\", \"msg\": \"request completed\"}"
+        )
+        #expect(
+            p
+                == ParsedLine(
+                    format: .platform, ts: t, level: "info", status: 200, durationMs: 38.2, message: "request completed",
+                    method: "POST", path: "/v1/auth/token", fieldIDs: [RequestID(id)!]))
     }
 
     @Test func otherJSONNestedAndEpochs() {
-        let p = LineParser.parse("{\"@timestamp\": 1795947304790, \"severity\": \"WARN\", \"http\": {\"requestId\": \"\(id)\", \"status_code\": \"503\", \"latency_ms\": 12}, \"message\": \"upstream slow\"}")
+        let p = LineParser.parse(
+            "{\"@timestamp\": 1795947304790, \"severity\": \"WARN\", \"http\": {\"requestId\": \"\(id)\", \"status_code\": \"503\", \"latency_ms\": 12}, \"message\": \"upstream slow\"}"
+        )
         #expect(p.format == .json)
         #expect(abs(p.ts! - t) < 1e-6)
         #expect(p.level == "warn")
         #expect(p.status == 503)
         #expect(p.durationMs == 12)
         #expect(p.message == "upstream slow")
-        let q = LineParser.parse("{\"time\": \"2026-11-29T10:15:04.790+00:00\", \"x_request_id\": \"\(id)\", \"request_time\": 0.038, \"msg\": \"done\"}")
+        let q = LineParser.parse(
+            "{\"time\": \"2026-11-29T10:15:04.790+00:00\", \"x_request_id\": \"\(id)\", \"request_time\": 0.038, \"msg\": \"done\"}")
         #expect(q.ts == t)
         #expect(abs(q.durationMs! - 38) < 1e-9)
         let r = LineParser.parse("{\"timestamp\": 1795947304790000000, \"req_id\": \"\(id)\", \"elapsed\": \"38ms\"}")
@@ -98,17 +106,21 @@ import SiftCore
     }
 
     @Test func lokiAndElasticsearchExports() {
-        let inner = "{\\\"ts\\\": \\\"2026-11-29T10:15:04.790Z\\\", \\\"level\\\": \\\"error\\\", \\\"request_id\\\": \\\"\(id)\\\", \\\"status\\\": 500, \\\"duration_ms\\\": 7, \\\"msg\\\": \\\"boom\\\"}"
+        let inner =
+            "{\\\"ts\\\": \\\"2026-11-29T10:15:04.790Z\\\", \\\"level\\\": \\\"error\\\", \\\"request_id\\\": \\\"\(id)\\\", \\\"status\\\": 500, \\\"duration_ms\\\": 7, \\\"msg\\\": \\\"boom\\\"}"
         let loki = LineParser.parse("{\"labels\": {\"job\": \"api\"}, \"timestamp\": \"2026-11-29T10:15:05Z\", \"line\": \"\(inner)\"}")
         #expect(loki.ts == t)
         #expect(loki.level == "error")
         #expect(loki.status == 500)
         #expect(loki.message == "boom")
-        let es = LineParser.parse("{\"_index\": \"logs\", \"_id\": \"1\", \"_source\": {\"@timestamp\": \"2026-11-29T10:15:04.790Z\", \"request_id\": \"\(id)\", \"status\": 201, \"duration_ms\": 3.5, \"msg\": \"created\"}}")
+        let es = LineParser.parse(
+            "{\"_index\": \"logs\", \"_id\": \"1\", \"_source\": {\"@timestamp\": \"2026-11-29T10:15:04.790Z\", \"request_id\": \"\(id)\", \"status\": 201, \"duration_ms\": 3.5, \"msg\": \"created\"}}"
+        )
         #expect(es.ts == t)
         #expect(es.status == 201)
         #expect(es.durationMs == 3.5)
-        let lokiLogfmt = LineParser.parse("{\"line\": \"ts=2026-11-29T10:15:04.790Z level=info request_id=\(id) status=204 duration_ms=1.5 msg=ok\"}")
+        let lokiLogfmt = LineParser.parse(
+            "{\"line\": \"ts=2026-11-29T10:15:04.790Z level=info request_id=\(id) status=204 duration_ms=1.5 msg=ok\"}")
         #expect(lokiLogfmt.ts == t)
         #expect(lokiLogfmt.status == 204)
         #expect(lokiLogfmt.message == "ok")
@@ -122,13 +134,18 @@ import SiftCore
     }
 
     @Test func logfmt() {
-        let p = LineParser.parse("ts=2026-11-29T10:15:04.790Z level=info request_id=\(id) status=200 duration_ms=38.2 msg=\"request \\\"completed\\\"\"")
-        #expect(p == ParsedLine(format: .logfmt, ts: t, level: "info", status: 200, durationMs: 38.2, message: "request \"completed\"",
-                                fieldIDs: [RequestID(id)!]))
+        let p = LineParser.parse(
+            "ts=2026-11-29T10:15:04.790Z level=info request_id=\(id) status=200 duration_ms=38.2 msg=\"request \\\"completed\\\"\"")
+        #expect(
+            p
+                == ParsedLine(
+                    format: .logfmt, ts: t, level: "info", status: 200, durationMs: 38.2, message: "request \"completed\"",
+                    fieldIDs: [RequestID(id)!]))
     }
 
     @Test func accessLog() {
-        let p = LineParser.parse("203.0.113.7 - - [29/Nov/2026:10:15:04 +0000] \"POST /v1/auth/token HTTP/1.1\" 200 512 \"-\" \"ios\" \(id) 0.038")
+        let p = LineParser.parse(
+            "203.0.113.7 - - [29/Nov/2026:10:15:04 +0000] \"POST /v1/auth/token HTTP/1.1\" 200 512 \"-\" \"ios\" \(id) 0.038")
         #expect(p.format.rawValue == "nginx-combined")
         #expect(p.ts == Timestamp.parse("2026-11-29T10:15:04Z"))
         #expect(p.status == 200)
@@ -144,7 +161,7 @@ import SiftCore
         "2026-11-29T10:15:04.790Z INFO handled req_8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6b",
         "2026-11-29T10:15:04.790+0000 info handled req_8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6b",
         "2026-11-29T10:15:04.790+00:00 [INFO] handled req_8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6b",
-        "[2026-11-29 10:15:04.790] INFO: handled req_8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6b",
+        "[2026-11-29 10:15:04.790] INFO: handled req_8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6b"
     ])
     func plainText(_ line: String) {
         let p = LineParser.parse(line)

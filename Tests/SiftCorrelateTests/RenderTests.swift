@@ -6,20 +6,26 @@ import SiftCore
 @Suite struct RenderTests {
     func report() -> CorrelationReport {
         let id = RequestID(rid(1))!
-        let line = ServerLine(file: "api.log", line: 812, ids: [id],
-                              parsed: ParsedLine(format: .platform, ts: 1_795_947_304.79, level: "info", status: 200, durationMs: 38.2,
-                                                 message: "=cmd|' /C calc'!A0 \u{1b}[31m | *bold*\nnext"))
-        let entry = NetworkEntry(input: "x.zip", file: "sessions/s.jsonl", sessionId: "ses_1", seq: 14, line: 15, recordId: "rec_1",
-                                 requestId: rid(1), echoedRequestId: rid(1), method: "POST", url: "https://a/b?c=1,2", statusCode: 200,
-                                 requestStart: 1_795_947_302.2, requestEnd: 1_795_947_302.3, responseStart: 1_795_947_302.4212)
-        let c = CorrelatedRequest(entry: entry, status: .matched, lines: [PlacedLine(line: line, deviceTs: 1_795_947_302.3)],
-                                  serverMs: 38.2, waitingMs: 121.2, networkMs: 83.0)
+        let line = ServerLine(
+            file: "api.log", line: 812, ids: [id],
+            parsed: ParsedLine(
+                format: .platform, ts: 1_795_947_304.79, level: "info", status: 200, durationMs: 38.2,
+                message: "=cmd|' /C calc'!A0 \u{1b}[31m | *bold*\nnext"))
+        let entry = NetworkEntry(
+            input: "x.zip", file: "sessions/s.jsonl", sessionId: "ses_1", seq: 14, line: 15, recordId: "rec_1",
+            requestId: rid(1), echoedRequestId: rid(1), method: "POST", url: "https://a/b?c=1,2", statusCode: 200,
+            requestStart: 1_795_947_302.2, requestEnd: 1_795_947_302.3, responseStart: 1_795_947_302.4212)
+        let c = CorrelatedRequest(
+            entry: entry, status: .matched, lines: [PlacedLine(line: line, deviceTs: 1_795_947_302.3)],
+            serverMs: 38.2, waitingMs: 121.2, networkMs: 83.0)
         var scan = LogScanResult()
         scan.files = [LogFileSummary(file: "api.log", encoding: "plain", format: .platform, bytes: 100, lines: 3, matchedLines: 1)]
-        return CorrelationReport(requests: [c], sessions: [], serverOnly: ServerOnlyIDs(ids: [RequestID(rid(2))!, RequestID(rid(3))!], withUserId: [RequestID(rid(3))!]),
-                                 serverOnlyTruncated: false,
-                                 clockSkew: ClockSkew(seconds: 2.49, samples: 61, uncertainty: 0.01, outliers: 0), logs: scan,
-                                 withoutRequestId: 0, windowMargin: 60, findings: [])
+        return CorrelationReport(
+            requests: [c], sessions: [],
+            serverOnly: ServerOnlyIDs(ids: [RequestID(rid(2))!, RequestID(rid(3))!], withUserId: [RequestID(rid(3))!]),
+            serverOnlyTruncated: false,
+            clockSkew: ClockSkew(seconds: 2.49, samples: 61, uncertainty: 0.01, outliers: 0), logs: scan,
+            withoutRequestId: 0, windowMargin: 60, findings: [])
     }
 
     @Test func jsonShape() throws {

@@ -5,13 +5,16 @@ import SiftArchive
 @testable import SiftCorrelate
 
 @Suite struct ScannerTests {
-    func scanner(_ ids: [String], chunk: Int = 1 << 20, maxLine: Int = 1 << 20, segment: Int64 = 64 << 20,
-                 windows: [(lo: Double, hi: Double)] = [], users: [String] = []) -> LogScanner {
+    func scanner(
+        _ ids: [String], chunk: Int = 1 << 20, maxLine: Int = 1 << 20, segment: Int64 = 64 << 20,
+        windows: [(lo: Double, hi: Double)] = [], users: [String] = []
+    ) -> LogScanner {
         var o = ScanOptions()
         o.chunkBytes = chunk
         o.maxLineBytes = maxLine
         o.segmentBytes = segment
-        return LogScanner(request: ScanRequest(ids: RequestIDSet(ids.compactMap(RequestID.init)), windows: windows, userIds: users), options: o)
+        return LogScanner(
+            request: ScanRequest(ids: RequestIDSet(ids.compactMap(RequestID.init)), windows: windows, userIds: users), options: o)
     }
 
     /// A log of `n` platform lines, one request id each (`rid(k)`), one second apart.
@@ -38,7 +41,9 @@ import SiftArchive
         let dir = tempDir()
         let uuid = "8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6b"
         let wanted = "req_" + uuid
-        write(dir + "/a.log", """
+        write(
+            dir + "/a.log",
+            """
             2026-11-29 10:15:02,123 INFO req-\(uuid) dash instead of underscore
             2026-11-29 10:15:02,124 INFO \(uuid) no prefix
             2026-11-29 10:15:02,125 INFO req_\(uuid.dropLast()) 35 characters
@@ -85,7 +90,8 @@ import SiftArchive
 
     @Test func overlongLinesAreStreamedForTheirIds() {
         let dir = tempDir()
-        let long = "{\"ts\": \"2026-11-29T10:15:04Z\", \"msg\": \"" + String(repeating: "x", count: 5000) + "\", \"request_id\": \"\(rid(1))\"}\n"
+        let long =
+            "{\"ts\": \"2026-11-29T10:15:04Z\", \"msg\": \"" + String(repeating: "x", count: 5000) + "\", \"request_id\": \"\(rid(1))\"}\n"
         write(dir + "/a.log", platformLog(2) + long + platformLog(3))
         let r = scanner([rid(1), rid(2)], chunk: 100, maxLine: 1000).scan(paths: [dir + "/a.log"])
         #expect(r.files[0].longLines == 1)
@@ -127,13 +133,14 @@ import SiftArchive
         #expect(r.files.map(\.file) == [dir + "/logs/a.log", dir + "/logs/b/z.log"])
         #expect(r.lines.count == 2)
         // As in an export's folder: a link or a FIFO inside is never opened, and is named.
-        #expect(Set(r.errors) == [
-            dir + "/logs/link.log: a symbolic link; skipped, never followed (a link named on the command line is "
-                + "followed: to read a folder of links, name its files: --logs \(dir)/logs/*.log)",
-            dir + "/logs/b/pipe.log: a fifo; skipped, never opened",
-            dir + "/logs/c.log.zst: zstd-compressed, which is not read: decompress it to standard input (--logs -)",
-            dir + "/missing.log: cannot read: No such file or directory",
-        ])
+        #expect(
+            Set(r.errors) == [
+                dir + "/logs/link.log: a symbolic link; skipped, never followed (a link named on the command line is "
+                    + "followed: to read a folder of links, name its files: --logs \(dir)/logs/*.log)",
+                dir + "/logs/b/pipe.log: a fifo; skipped, never opened",
+                dir + "/logs/c.log.zst: zstd-compressed, which is not read: decompress it to standard input (--logs -)",
+                dir + "/missing.log: cannot read: No such file or directory"
+            ])
     }
 
     /// The folder walk has the export walker's entry bound.
@@ -156,7 +163,7 @@ import SiftArchive
         let r = scanner([rid(2)], windows: [(lo: start + 1, hi: start + 4)], users: ["usr_1", "usr_12"]).scan(paths: [dir + "/api.log"])
         // Lines 1...4 (k = 1..4) are in the window; rid(2) is wanted, so not recorded.
         #expect(r.seen.map(\.id.description) == [rid(1), rid(3), rid(4)])
-        #expect(r.seen.map(\.userMask) == [1, 0, 1])   // usr_1 at k = 1, 4; `usr_12` never (k % 3)
+        #expect(r.seen.map(\.userMask) == [1, 0, 1]) // usr_1 at k = 1, 4; `usr_12` never (k % 3)
     }
 
     @Test func gzipMultiMemberAndTruncated() throws {

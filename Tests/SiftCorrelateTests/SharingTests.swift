@@ -10,9 +10,10 @@ import Testing
     static let secret = ["q7", "Zr", "Lm"].joined() + String(repeating: "x", count: 18)
 
     func entry(_ n: Int, url: String) -> NetworkEntry {
-        NetworkEntry(input: "x.zip", file: "sessions/s.jsonl", sessionId: "ses_1", seq: n, line: n + 1, recordId: "rec_\(n)",
-                     requestId: rid(n), echoedRequestId: rid(n), method: "GET", url: url, statusCode: 200,
-                     requestStart: 1_795_947_302.2, responseStart: 1_795_947_302.4)
+        NetworkEntry(
+            input: "x.zip", file: "sessions/s.jsonl", sessionId: "ses_1", seq: n, line: n + 1, recordId: "rec_\(n)",
+            requestId: rid(n), echoedRequestId: rid(n), method: "GET", url: url, statusCode: 200,
+            requestStart: 1_795_947_302.2, responseStart: 1_795_947_302.4)
     }
 
     @Test func copiesShareOneBoxUntilOneWrites() {
@@ -33,8 +34,9 @@ import Testing
     @Test func redactionThatMasksNothingKeepsTheBoxes() throws {
         let clean = entry(1, url: "https://api.example/v1/catalog")
         let dirty = entry(2, url: "https://api.example/v1/catalog?note=" + Self.secret)
-        let line = ServerLine(file: "api.log", line: 7, ids: [try #require(RequestID(rid(1)))],
-                              parsed: ParsedLine(format: .platform, ts: 1_795_947_302.3, level: "info", status: 200, message: "ok"))
+        let line = ServerLine(
+            file: "api.log", line: 7, ids: [try #require(RequestID(rid(1)))],
+            parsed: ParsedLine(format: .platform, ts: 1_795_947_302.3, level: "info", status: 200, message: "ok"))
         var scan = LogScanResult()
         scan.lines = [line]
         let report = Correlator.correlate(requests: [clean, dirty], sessions: [], scan: scan)

@@ -9,9 +9,10 @@ import SiftCore
     let t0 = Timestamp.parse("2026-11-29T10:15:00Z")!
 
     func request(_ k: Int, start: Double) -> NetworkEntry {
-        NetworkEntry(input: "export", file: "s.jsonl", sessionId: "ses_1", seq: k, line: k, requestId: rid(k),
-                     ts: start + 0.5, duration: 0.5, requestStart: start, requestEnd: start + 0.01,
-                     responseStart: start + 0.4, responseEnd: start + 0.5)
+        NetworkEntry(
+            input: "export", file: "s.jsonl", sessionId: "ses_1", seq: k, line: k, requestId: rid(k),
+            ts: start + 0.5, duration: 0.5, requestStart: start, requestEnd: start + 0.01,
+            responseStart: start + 0.4, responseEnd: start + 0.5)
     }
 
     func line(_ k: Int, _ text: String, file: String = "api.log") -> ServerLine {
@@ -25,12 +26,19 @@ import SiftCore
             let start = t0 + Double(k * 10)
             requests.append(request(k, start: start))
             // The server's own line: the id in its request-id field, 2 s ahead.
-            lines.append(line(k, "{\"ts\": \"\(Timestamp.format(start + 2.2))\", \"request_id\": \"\(rid(k))\", \"status\": 200, \"duration_ms\": 100}"))
+            lines.append(
+                line(
+                    k,
+                    "{\"ts\": \"\(Timestamp.format(start + 2.2))\", \"request_id\": \"\(rid(k))\", \"status\": 200, \"duration_ms\": 100}"))
         }
         // Five forged lines: the ids only inside a logged query string, an hour later, with a 500.
         for k in 0..<3 {
             let start = t0 + Double(k * 10)
-            lines.append(line(k, "{\"ts\": \"\(Timestamp.format(start + 3602.2))\", \"request_id\": \"\(rid(900 + k))\", \"status\": 500, \"path\": \"/search?q=\(rid(k))\"}", file: "forged.log"))
+            lines.append(
+                line(
+                    k,
+                    "{\"ts\": \"\(Timestamp.format(start + 3602.2))\", \"request_id\": \"\(rid(900 + k))\", \"status\": 500, \"path\": \"/search?q=\(rid(k))\"}",
+                    file: "forged.log"))
         }
         var scan = LogScanResult()
         scan.lines = lines

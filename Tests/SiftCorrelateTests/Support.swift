@@ -50,11 +50,11 @@ let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().delet
 
 /// The platform log lines of the example's requests (SESSION-FORMAT.md `examples/logs/api.log`).
 let exampleLogLines = #"""
-{"ts": "2026-11-29T12:55:03.748000Z", "level": "info", "request_id": "req_c4e08e67-b822-463b-8e69-80ee651011cb", "method": "POST", "path": "/v1/auth/token", "status": 200, "duration_ms": 101.0, "user_id": "usr_123", "env": "env_prod_eu", "msg": "request completed"}
-{"ts": "2026-11-29T12:55:04.104500Z", "level": "info", "request_id": "req_e7fb3f46-c937-4388-967d-d69a83f614dc", "method": "GET", "path": "/v1/flags", "status": 200, "duration_ms": 11.0, "user_id": "usr_123", "env": "env_prod_eu", "msg": "request completed"}
-{"ts": "2026-11-29T12:55:04.551000Z", "level": "info", "request_id": "req_806aab3f-fd83-4569-9782-17876fdc5385", "method": "GET", "path": "/v1/oauth/callback", "status": 200, "duration_ms": 35.0, "user_id": "usr_123", "env": "env_prod_eu", "msg": "request completed"}
-{"ts": "2026-11-29T12:55:04.998000Z", "level": "info", "request_id": "req_219fc48e-6c1e-4b5e-bba0-7d05a009a92d", "method": "GET", "path": "/v1/catalog", "status": 200, "duration_ms": 257.0, "user_id": "usr_123", "env": "env_prod_eu", "msg": "request completed"}
-"""#
+    {"ts": "2026-11-29T12:55:03.748000Z", "level": "info", "request_id": "req_c4e08e67-b822-463b-8e69-80ee651011cb", "method": "POST", "path": "/v1/auth/token", "status": 200, "duration_ms": 101.0, "user_id": "usr_123", "env": "env_prod_eu", "msg": "request completed"}
+    {"ts": "2026-11-29T12:55:04.104500Z", "level": "info", "request_id": "req_e7fb3f46-c937-4388-967d-d69a83f614dc", "method": "GET", "path": "/v1/flags", "status": 200, "duration_ms": 11.0, "user_id": "usr_123", "env": "env_prod_eu", "msg": "request completed"}
+    {"ts": "2026-11-29T12:55:04.551000Z", "level": "info", "request_id": "req_806aab3f-fd83-4569-9782-17876fdc5385", "method": "GET", "path": "/v1/oauth/callback", "status": 200, "duration_ms": 35.0, "user_id": "usr_123", "env": "env_prod_eu", "msg": "request completed"}
+    {"ts": "2026-11-29T12:55:04.998000Z", "level": "info", "request_id": "req_219fc48e-6c1e-4b5e-bba0-7d05a009a92d", "method": "GET", "path": "/v1/catalog", "status": 200, "duration_ms": 257.0, "user_id": "usr_123", "env": "env_prod_eu", "msg": "request completed"}
+    """#
 
 /// A folder holding `logs/api.log` with the example's log lines; returns the folder.
 func exampleLogsDir() -> String {
@@ -68,7 +68,8 @@ func exampleLogsDir() -> String {
 func exampleSession() -> [String]? {
     let dir = examples + "/PalbeConsole/sessions"
     guard let name = try? FileManager.default.contentsOfDirectory(atPath: dir).first(where: { $0.hasSuffix(".jsonl") }),
-          let text = try? String(contentsOfFile: dir + "/" + name, encoding: .utf8) else { return nil }
+        let text = try? String(contentsOfFile: dir + "/" + name, encoding: .utf8)
+    else { return nil }
     return text.split(separator: "\n").map(String.init)
 }
 

@@ -13,7 +13,7 @@ import Testing
 
     static let found: [(String, String, String)] = [
         // (line, rule, value)
-        ("asana_token: @V@", "provider-keyed-secret", v),   // the provider named: its key
+        ("asana_token: @V@", "provider-keyed-secret", v), // the provider named: its key
         ("export MY_API_TOKEN=\"@V@\"", "generic-secret", v),
         ("SUMOLOGIC_ACCESSKEY: @V@", "generic-secret", v),
         ("const apiKey = '@V@';", "generic-secret", v),
@@ -30,7 +30,7 @@ import Testing
         ("password \"@P@\";", "password-assignment", pw),
         ("passphrase: \"correct horse battery staple\"", "password-assignment", "correct horse battery staple"),
         ("cloudflare: \"@V@\"", "provider-keyed-secret", v),
-        ("\"artifactory\", \"@V@\"", "provider-keyed-secret", v),
+        ("\"artifactory\", \"@V@\"", "provider-keyed-secret", v)
     ]
 
     static let clean: [String] = [
@@ -41,7 +41,7 @@ import Testing
         "passwordVariable: 'PASSWORD'", "publicKey: \"@V@\"", "csrf-token=@V@", "nonMatchingToken := \"@V@\"",
         "notes = \"Maven - io.jsonwebtoken:jjwt-jackson-0.11.2\"", "password: real_key", "token_type: bearer",
         "curl -u user:pass https://example.test", "curl --user \"xxx:yyy\"", "token expired, please sign in",
-        "github: \"https://github.com/acme/app\"", "secret = a-fake-tooshort-key", "telegram_token = \"2537:AV\"",
+        "github: \"https://github.com/acme/app\"", "secret = a-fake-tooshort-key", "telegram_token = \"2537:AV\""
     ]
 
     @Test(arguments: Array(found.indices))

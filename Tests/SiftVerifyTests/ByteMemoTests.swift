@@ -49,8 +49,9 @@ import Testing
     /// Strings whose hashes pick the same set all stay, up to the set's ways; past that the oldest
     /// drops out (one set of four here, so every string shares it).
     @Test func aFullSetDropsItsOldestString() {
-        let oneSet = ByteMemo.Policy(slots: 4, ways: 4, arenaCapacity: 1 << 16, minLength: 1, maxLength: 256,
-                                     sampledHash: false, startAgainWhenFull: true)
+        let oneSet = ByteMemo.Policy(
+            slots: 4, ways: 4, arenaCapacity: 1 << 16, minLength: 1, maxLength: 256,
+            sampledHash: false, startAgainWhenFull: true)
         let memo = ByteMemo(oneSet)
         let texts = (0..<5).map { Array("text number \($0)".utf8) }
         for t in texts.prefix(4) { t.withUnsafeBufferPointer { memo.insert($0) } }

@@ -15,8 +15,10 @@ let providerSamples: [(id: String, value: String, before: String, severity: Seve
     add("azure-ad-client-secret", s(3, F.alnum) + "8" + "Q~" + s(34, F.alnum + "_~.-"))
     add("aws-bedrock-api-key", "ABSK" + "QmVkcm9ja0FQSUtleS" + s(100, F.b64))
     add("onepassword-service-account-token", "ops_" + "eyJ" + s(160, F.b64url))
-    add("onepassword-secret-key", "A3-" + s(6, F.upperDigit) + "-" + s(6, F.upperDigit) + "-" + s(5, F.upperDigit) + "-"
-        + s(5, F.upperDigit) + "-" + s(5, F.upperDigit) + "-" + s(5, F.upperDigit))
+    add(
+        "onepassword-secret-key",
+        "A3-" + s(6, F.upperDigit) + "-" + s(6, F.upperDigit) + "-" + s(5, F.upperDigit) + "-"
+            + s(5, F.upperDigit) + "-" + s(5, F.upperDigit) + "-" + s(5, F.upperDigit))
     add("artifactory-api-key", "AKCp" + s(69, F.alnum))
     add("artifactory-reference-token", "cmVmdGtu" + s(56, F.b64url))
     add("planetscale-token", "pscale_" + "tkn_" + s(43, F.alnum))
@@ -29,8 +31,10 @@ let providerSamples: [(id: String, value: String, before: String, severity: Seve
     add("notion-token", "ntn_" + s(11, F.digits) + s(35, F.alnum))
     add("notion-legacy-token", "secret_" + s(43, F.alnum))
     add("huggingface-org-token", "api_" + "org_" + s(34, F.upper + F.lower))
-    add("teams-webhook", "acme.webhook.office.com/webhookb2/" + F.uuid(seed: 601) + "@" + F.uuid(seed: 602) + "/IncomingWebhook/"
-        + s(32, F.hexLower) + "/" + F.uuid(seed: 603), before: "post to https://")
+    add(
+        "teams-webhook",
+        "acme.webhook.office.com/webhookb2/" + F.uuid(seed: 601) + "@" + F.uuid(seed: 602) + "/IncomingWebhook/"
+            + s(32, F.hexLower) + "/" + F.uuid(seed: 603), before: "post to https://")
     add("brevo-api-key", "xkeysib-" + s(64, F.hexLower) + "-" + s(16, F.alnum))
     add("adafruit-io-key", "aio_" + s(28, F.alnum))
     add("clojars-token", "CLOJARS_" + s(60, F.alnum))
@@ -78,9 +82,14 @@ let providerSamples: [(id: String, value: String, before: String, severity: Seve
     add("jwt", Fake.jwtHeader(seed: 99) + ".eyJ" + s(40, F.b64url), before: "token ")
     add("curl-user", "Pw" + s(10, F.alnum), before: "curl -u admin:")
     // Formats added with the real-token set (each from the provider's documented shape).
-    add("onepassword-secret-key", "A3-" + s(6, F.upperDigit) + "-" + s(11, F.upperDigit) + "-" + s(5, F.upperDigit) + "-"
-        + s(5, F.upperDigit) + "-" + s(5, F.upperDigit))
-    add("aws-bedrock-short-term-key", "bedrock-api-key-" + Base64.encode(Array(("bedrock.amazonaws.com/?Action=CallWithBearerToken&X-Amz-Credential=" + s(20, F.upperDigit)).utf8)))
+    add(
+        "onepassword-secret-key",
+        "A3-" + s(6, F.upperDigit) + "-" + s(11, F.upperDigit) + "-" + s(5, F.upperDigit) + "-"
+            + s(5, F.upperDigit) + "-" + s(5, F.upperDigit))
+    add(
+        "aws-bedrock-short-term-key",
+        "bedrock-api-key-"
+            + Base64.encode(Array(("bedrock.amazonaws.com/?Action=CallWithBearerToken&X-Amz-Credential=" + s(20, F.upperDigit)).utf8)))
     add("adobe-client-secret", "p8e-" + s(32, F.alnum))
     add("openshift-token", "sha256~" + s(43, F.b64url))
     add("facebook-access-token", "EAAC" + s(160, F.alnum))
@@ -89,9 +98,14 @@ let providerSamples: [(id: String, value: String, before: String, severity: Seve
     add("grafana-api-key", "eyJrIjoi" + s(90, F.b64))
     add("settlemint-token", "sm_" + "pat_" + s(16, F.alnum))
     add("maxmind-license-key", s(6, F.alnum) + "_" + s(29, F.alnum) + "_mmk")
-    add("authress-key", "sc_" + s(10, F.lower + F.digits) + "." + s(4, F.lower) + ".acc_" + s(12, F.lower + F.digits) + "." + s(50, F.b64url))
+    add(
+        "authress-key",
+        "sc_" + s(10, F.lower + F.digits) + "." + s(4, F.lower) + ".acc_" + s(12, F.lower + F.digits) + "." + s(50, F.b64url))
     add("softlayer-api-key", s(64, F.hexLower), before: "https://api.softlayer.com/soap/v3/")
-    add("discord-bot-token-bare", Base64.encode(Array(("1" + s(17, F.digits)).utf8)).replacingOccurrences(of: "=", with: "") + "." + s(6, F.b64url) + "." + s(38, F.b64url))
+    add(
+        "discord-bot-token-bare",
+        Base64.encode(Array(("1" + s(17, F.digits)).utf8)).replacingOccurrences(of: "=", with: "") + "." + s(6, F.b64url) + "."
+            + s(38, F.b64url))
     add("sendgrid-api-key", "SG." + s(66, F.alnum))
     add("sourcegraph-token", "sgp_" + "local_" + s(40, F.hexLower))
     add("provider-keyed-secret", s(40, F.alnum), before: "cloudflare: ")
@@ -103,10 +117,12 @@ let contextSamples: [(text: String, value: String)] = {
     var c: [(String, String)] = []
     var seed: UInt64 = 700
     func s(_ n: Int, _ a: String) -> String { seed += 1; return F.s(n, a, seed: seed) }
-    for (name, len, alphabet) in [("TWILIO_AUTH_TOKEN", 32, F.hexLower), ("OKTA_API_TOKEN", 42, F.b64url), ("DATADOG_APP_KEY", 40, F.hexLower),
-                                  ("ALGOLIA_ADMIN_KEY", 32, F.hexLower), ("PAGERDUTY_TOKEN", 20, F.alnum), ("SNYK_TOKEN", 36, F.alnum),
-                                  ("CLOUDFLARE_API_TOKEN", 40, F.b64url), ("MAILGUN_SECRET", 36, F.alnum), ("ZENDESK_API_TOKEN", 40, F.alnum),
-                                  ("CONTENTFUL_TOKEN", 43, F.b64url), ("POSTMARK_SERVER_TOKEN", 36, F.alnum), ("AUTH0_CLIENT_SECRET", 64, F.b64url)] {
+    for (name, len, alphabet) in [
+        ("TWILIO_AUTH_TOKEN", 32, F.hexLower), ("OKTA_API_TOKEN", 42, F.b64url), ("DATADOG_APP_KEY", 40, F.hexLower),
+        ("ALGOLIA_ADMIN_KEY", 32, F.hexLower), ("PAGERDUTY_TOKEN", 20, F.alnum), ("SNYK_TOKEN", 36, F.alnum),
+        ("CLOUDFLARE_API_TOKEN", 40, F.b64url), ("MAILGUN_SECRET", 36, F.alnum), ("ZENDESK_API_TOKEN", 40, F.alnum),
+        ("CONTENTFUL_TOKEN", 43, F.b64url), ("POSTMARK_SERVER_TOKEN", 36, F.alnum), ("AUTH0_CLIENT_SECRET", 64, F.b64url)
+    ] {
         let v = s(len, alphabet)
         c.append((name + "=" + v, v))
     }
@@ -117,29 +133,37 @@ let contextSamples: [(text: String, value: String)] = {
 let cleanCorpus: [String] = {
     var n: [String] = []
     // Placeholders.
-    n += ["ghp_" + String(repeating: "x", count: 36), "ghp_" + String(repeating: "X", count: 36), "glpat-" + String(repeating: "X", count: 20),
-          "AKIA" + String(repeating: "X", count: 16), "AKIA" + "IOSFODNN7" + "EXAMPLE", "sk_" + "live_" + String(repeating: "0", count: 24),
-          "xoxb-" + "your-bot-token-here-please", "npm_" + String(repeating: "a", count: 36), "AIza" + String(repeating: "X", count: 35),
-          "pscale_" + "tkn_" + String(repeating: "x", count: 43), "ntn_" + "12345678901" + "abcdefghijklmnopqrstuvwxyz012345678",
-          "sk-proj-" + "your_api_key_here_" + String(repeating: "x", count: 30), "hf_" + String(repeating: "x", count: 34),
-          "gsk_" + String(repeating: "X", count: 52), "EZAK" + String(repeating: "0", count: 54),
-          "aws_secret_access_key = " + "wJalrXUtnFEMI/K7MDENG/bPxRfiCY" + "EXAMPLEKEY",
-          "Authorization: Bearer " + "YOUR_ACCESS_TOKEN_HERE", "api_key=" + "abcdefghijklmnopqrstuvwxyz",
-          "token=" + "1234567890abcdef1234567890abcdef", "password=" + "********", "DD_API_KEY=" + String(repeating: "0", count: 32),
-          "tskey-" + "auth-" + String(repeating: "x", count: 40), "sbp_" + String(repeating: "0", count: 40)]
+    n += [
+        "ghp_" + String(repeating: "x", count: 36), "ghp_" + String(repeating: "X", count: 36),
+        "glpat-" + String(repeating: "X", count: 20),
+        "AKIA" + String(repeating: "X", count: 16), "AKIA" + "IOSFODNN7" + "EXAMPLE", "sk_" + "live_" + String(repeating: "0", count: 24),
+        "xoxb-" + "your-bot-token-here-please", "npm_" + String(repeating: "a", count: 36), "AIza" + String(repeating: "X", count: 35),
+        "pscale_" + "tkn_" + String(repeating: "x", count: 43), "ntn_" + "12345678901" + "abcdefghijklmnopqrstuvwxyz012345678",
+        "sk-proj-" + "your_api_key_here_" + String(repeating: "x", count: 30), "hf_" + String(repeating: "x", count: 34),
+        "gsk_" + String(repeating: "X", count: 52), "EZAK" + String(repeating: "0", count: 54),
+        "aws_secret_access_key = " + "wJalrXUtnFEMI/K7MDENG/bPxRfiCY" + "EXAMPLEKEY",
+        "Authorization: Bearer " + "YOUR_ACCESS_TOKEN_HERE", "api_key=" + "abcdefghijklmnopqrstuvwxyz",
+        "token=" + "1234567890abcdef1234567890abcdef", "password=" + "********", "DD_API_KEY=" + String(repeating: "0", count: 32),
+        "tskey-" + "auth-" + String(repeating: "x", count: 40), "sbp_" + String(repeating: "0", count: 40)
+    ]
     // Decoys: ids, hashes, versions, dates, images.
     for k in 0..<12 { n.append(F.uuid(seed: 800 + UInt64(k))) }
     for k in 0..<6 { n.append(F.s(40, F.hexLower, seed: 820 + UInt64(k))) }
     for k in 0..<6 { n.append(F.s(64, F.hexLower, seed: 830 + UInt64(k))) }
     for k in 0..<4 { n.append("W/\"" + F.s(32, F.hexLower, seed: 840 + UInt64(k)) + "\"") }
-    for k in 0..<4 { n.append("00-" + F.s(32, F.hexLower, seed: 850 + UInt64(k)) + "-" + F.s(16, F.hexLower, seed: 860 + UInt64(k)) + "-01") }
-    n += ["data:image/png;base64,iVBORw0KGgo" + F.s(300, F.b64, seed: 870), "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1_1 like Mac OS X)",
-          "2026-11-29T10:15:04.881Z", "req_" + F.uuid(seed: 871), "ses_" + F.uuid(seed: 872), "v4.2.0-512", "the token expired, sign in again",
-          "Basic authentication failed", "password must be at least 12 characters", "eyJhbGciOi", "sha256:" + F.s(64, F.hexLower, seed: 873),
-          "sl.com is a domain", "API-docs", "pat.example.com", "secret_santa_2026", "oy2 is short", "ops_team", "A3-notakey",
-          "curl -u admin:$PASSWORD https://x.test", "access-token-expired", "r8_short", "rnd_seed_value",
-          "https://user@github.com/org/repo.git", "key-value store", "sk-1234", "Q~ marks the spot",
-          F.s(24, F.hexLower, seed: 874), "ObjectId(\"" + F.s(24, F.hexLower, seed: 875) + "\")", "git " + F.s(7, F.hexLower, seed: 876)]
+    for k in 0..<4 {
+        n.append("00-" + F.s(32, F.hexLower, seed: 850 + UInt64(k)) + "-" + F.s(16, F.hexLower, seed: 860 + UInt64(k)) + "-01")
+    }
+    n += [
+        "data:image/png;base64,iVBORw0KGgo" + F.s(300, F.b64, seed: 870), "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1_1 like Mac OS X)",
+        "2026-11-29T10:15:04.881Z", "req_" + F.uuid(seed: 871), "ses_" + F.uuid(seed: 872), "v4.2.0-512",
+        "the token expired, sign in again",
+        "Basic authentication failed", "password must be at least 12 characters", "eyJhbGciOi", "sha256:" + F.s(64, F.hexLower, seed: 873),
+        "sl.com is a domain", "API-docs", "pat.example.com", "secret_santa_2026", "oy2 is short", "ops_team", "A3-notakey",
+        "curl -u admin:$PASSWORD https://x.test", "access-token-expired", "r8_short", "rnd_seed_value",
+        "https://user@github.com/org/repo.git", "key-value store", "sk-1234", "Q~ marks the spot",
+        F.s(24, F.hexLower, seed: 874), "ObjectId(\"" + F.s(24, F.hexLower, seed: 875) + "\")", "git " + F.s(7, F.hexLower, seed: 876)
+    ]
     return n
 }()
 
@@ -160,8 +184,11 @@ func plantings(_ text: String, seq: Int) -> [String] {
         Harness.network(seq: seq, responseBody: Harness.base64Body(Array(json.utf8), "application/json")),
         Harness.event(seq: seq, attributes: .object(["detail": .string(text)])),
         // A binary (protobuf-like) body: a length-prefixed string among non-UTF-8 bytes.
-        Harness.network(seq: seq, responseBody: Harness.base64Body([0x00, 0x00, 0x00, 0x00, 0x80, 0x0A, 0xFF] + Array(text.utf8) + [0x12, 0xFE, 0x00],
-                                                                   "application/grpc")),
+        Harness.network(
+            seq: seq,
+            responseBody: Harness.base64Body(
+                [0x00, 0x00, 0x00, 0x00, 0x80, 0x0A, 0xFF] + Array(text.utf8) + [0x12, 0xFE, 0x00],
+                "application/grpc"))
     ]
 }
 
@@ -169,9 +196,10 @@ func plantings(_ text: String, seq: Int) -> [String] {
     /// Recall at the default `--fail-on high` and false alarms on clean values, over every planting.
     @Test func recallAndFalseAlarmsOnTheCorpus() throws {
         var lines: [String] = []
-        var kind: [Int: Bool] = [:]   // line -> positive?
+        var kind: [Int: Bool] = [:] // line -> positive?
         var seq = 1
-        let positives = positiveCases.filter { $0.hints == nil && ($0.severity ?? .high) >= .high }.map(\.text)
+        let positives =
+            positiveCases.filter { $0.hints == nil && ($0.severity ?? .high) >= .high }.map(\.text)
             + providerSamples.filter { ($0.severity ?? .high) >= .high }.map { $0.before + $0.value + " end" }
             + contextSamples.map(\.text)
         for text in positives {
@@ -195,11 +223,17 @@ func plantings(_ text: String, seq: Int) -> [String] {
         let falseHigh = Double(neg.filter { highLines.contains($0) }.count) / Double(neg.count)
         let falseAny = Double(neg.filter { anyLines.contains($0) }.count) / Double(neg.count)
         func pct(_ x: Double) -> String { String(format: "%.1f %%", x * 100) }
-        print("corpus: \(pos.count) positive plantings (\(positives.count) values), \(neg.count) clean plantings (\(cleanCorpus.count) values)")
-        print("corpus: recall at --fail-on high \(pct(recallHigh)), any severity \(pct(recallAny)); false alarms at high \(pct(falseHigh)), any severity \(pct(falseAny))")
+        print(
+            "corpus: \(pos.count) positive plantings (\(positives.count) values), \(neg.count) clean plantings (\(cleanCorpus.count) values)"
+        )
+        print(
+            "corpus: recall at --fail-on high \(pct(recallHigh)), any severity \(pct(recallAny)); false alarms at high \(pct(falseHigh)), any severity \(pct(falseAny))"
+        )
         let missed = pos.filter { !highLines.contains($0) }.sorted().prefix(12).map { String(lines[$0 - 1].prefix(160)) }
         #expect(recallHigh >= 0.80, "missed: \(missed)")
-        let alarms = neg.filter { highLines.contains($0) }.sorted().prefix(12).map { l in findings.filter { $0.line == l }.map { "\($0.rule) \($0.location ?? "")" } }
+        let alarms = neg.filter { highLines.contains($0) }.sorted().prefix(12).map { l in
+            findings.filter { $0.line == l }.map { "\($0.rule) \($0.location ?? "")" }
+        }
         #expect(falseHigh <= 0.02, "false alarms: \(alarms)")
     }
 
@@ -208,8 +242,12 @@ func plantings(_ text: String, seq: Int) -> [String] {
     func providerFamilyIsFound(_ id: String) {
         for sample in providerSamples where sample.id == id {
             let hits = detect(sample.before + sample.value + " end")
-            #expect(hits.contains { $0.id == id && $0.value == sample.value && $0.severity == (sample.severity ?? (detectorCatalogue.first { $0.id == id }?.severity ?? .high)) },
-                    "\(id): \(hits.map { "\($0.id) \($0.severity)" })")
+            #expect(
+                hits.contains {
+                    $0.id == id && $0.value == sample.value
+                        && $0.severity == (sample.severity ?? (detectorCatalogue.first { $0.id == id }?.severity ?? .high))
+                },
+                "\(id): \(hits.map { "\($0.id) \($0.severity)" })")
         }
     }
 

@@ -18,14 +18,18 @@ private typealias F = Fake
 /// Positives: every detector, each with a value assembled at run time.
 let positiveCases: [DetectorCase] = {
     var c: [DetectorCase] = []
-    func add(_ id: String, _ value: String, before: String = "value: ", after: String = " end", severity: Severity? = nil, hints: String? = nil) {
+    func add(
+        _ id: String, _ value: String, before: String = "value: ", after: String = " end", severity: Severity? = nil, hints: String? = nil
+    ) {
         c.append(DetectorCase(id: id, text: before + value + after, value: value, severity: severity, hints: hints))
     }
     let jwt = Fake.jwtHeader(seed: 1) + ".eyJ" + F.s(40, F.b64url, seed: 2) + "." + F.s(43, F.b64url, seed: 3)
     add("jwt", jwt)
     add("bearer", F.s(32, F.alnum, seed: 4), before: "Authorization: Bearer ")
     add("basic-auth", Base64.encode(Array(("alice" + ":" + "pw" + "12345678").utf8)), before: "Authorization: Basic ")
-    let pem = "-----BEGIN " + "RSA PRIVATE KEY-----\n" + F.s(64, F.b64, seed: 5) + "\n" + F.s(64, F.b64, seed: 6) + "\n-----END " + "RSA PRIVATE KEY-----"
+    let pem =
+        "-----BEGIN " + "RSA PRIVATE KEY-----\n" + F.s(64, F.b64, seed: 5) + "\n" + F.s(64, F.b64, seed: 6) + "\n-----END "
+        + "RSA PRIVATE KEY-----"
     add("pem-private-key", pem)
     let pem2 = "-----BEGIN " + "PRIVATE KEY-----\\n" + F.s(64, F.b64, seed: 7) + "\\n-----END " + "PRIVATE KEY-----"
     add("private-key-json", pem2, before: "{\"type\": \"service_account\", \"private_key\": \"", after: "\"}")
@@ -41,8 +45,13 @@ let positiveCases: [DetectorCase] = {
     add("gitlab-token", "glpat-" + F.s(20, F.b64url, seed: 22))
     add("gitlab-token", "glptt-" + F.s(40, F.b64url, seed: 23))
     add("slack-token", "xoxb-" + F.s(12, F.digits, seed: 24) + "-" + F.s(12, F.digits, seed: 25) + "-" + F.s(24, F.alnum, seed: 26))
-    add("slack-token", "xapp-1-" + F.s(11, F.upperDigit, seed: 27) + "-" + F.s(13, F.digits, seed: 28) + "-" + F.s(64, F.hexLower, seed: 29))
-    add("slack-webhook", "hooks.slack.com/services/T" + F.s(8, F.upperDigit, seed: 30) + "/B" + F.s(8, F.upperDigit, seed: 31) + "/" + F.s(24, F.alnum, seed: 32), before: "post to https://")
+    add(
+        "slack-token", "xapp-1-" + F.s(11, F.upperDigit, seed: 27) + "-" + F.s(13, F.digits, seed: 28) + "-" + F.s(64, F.hexLower, seed: 29)
+    )
+    add(
+        "slack-webhook",
+        "hooks.slack.com/services/T" + F.s(8, F.upperDigit, seed: 30) + "/B" + F.s(8, F.upperDigit, seed: 31) + "/"
+            + F.s(24, F.alnum, seed: 32), before: "post to https://")
     add("stripe-key", "sk_" + "live_" + F.s(24, F.alnum, seed: 33))
     add("stripe-key", "rk_" + "live_" + F.s(24, F.alnum, seed: 34))
     add("stripe-key", "sk_" + "test_" + F.s(24, F.alnum, seed: 35), severity: .low)
@@ -56,11 +65,17 @@ let positiveCases: [DetectorCase] = {
     add("sendgrid-api-key", "SG." + F.s(22, F.b64url, seed: 43) + "." + F.s(43, F.b64url, seed: 44))
     add("npm-token", "npm_" + F.s(36, F.alnum, seed: 45))
     add("pypi-token", "pypi-" + "AgEIcHlwaS5vcmc" + F.s(160, F.b64url, seed: 46))
-    add("azure-sas", F.s(43, F.alnum, seed: 47) + "%3D", before: "see https://acct.blob.core.windows.net/c/b.txt?sv=2022-11-02&se=2026-12-01&sp=r&sig=", after: " for the file")
-    add("azure-storage-key", F.s(86, F.b64, seed: 48) + "==", before: "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=", after: ";EndpointSuffix=core.windows.net")
+    add(
+        "azure-sas", F.s(43, F.alnum, seed: 47) + "%3D",
+        before: "see https://acct.blob.core.windows.net/c/b.txt?sv=2022-11-02&se=2026-12-01&sp=r&sig=", after: " for the file")
+    add(
+        "azure-storage-key", F.s(86, F.b64, seed: 48) + "==", before: "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=",
+        after: ";EndpointSuffix=core.windows.net")
     add("mailgun-api-key", "key-" + F.s(32, F.hexLower, seed: 49))
     add("mailchimp-api-key", F.s(32, F.hexLower, seed: 50) + "-us12")
-    for (k, p) in ["shpat_", "shpss_", "shpca_", "shppa_"].enumerated() { add("shopify-token", p + F.s(32, F.hexLower, seed: 51 + UInt64(k))) }
+    for (k, p) in ["shpat_", "shpss_", "shpca_", "shppa_"].enumerated() {
+        add("shopify-token", p + F.s(32, F.hexLower, seed: 51 + UInt64(k)))
+    }
     add("digitalocean-token", "dop_" + "v1_" + F.s(64, F.hexLower, seed: 55))
     add("heroku-api-key", F.uuid(seed: 56), before: "HEROKU_API_KEY=")
     add("heroku-api-key", F.uuid(seed: 57), before: "", after: "", hints: "herokuApiKey")
@@ -69,8 +84,12 @@ let positiveCases: [DetectorCase] = {
     add("openai-api-key", "sk-proj-" + F.s(56, F.b64url, seed: 60) + "T3Blbk" + "FJ" + F.s(56, F.b64url, seed: 59))
     add("openai-api-key", "sk-" + F.s(20, F.alnum, seed: 61) + "T3Blbk" + "FJ" + F.s(20, F.alnum, seed: 62))
     add("huggingface-token", "hf_" + F.s(34, F.alnum, seed: 63))
-    add("discord-bot-token", "M" + F.s(23, F.b64url, seed: 64) + "." + F.s(6, F.b64url, seed: 65) + "." + F.s(27, F.b64url, seed: 66), before: "discord bot token ")
-    add("discord-webhook", "discord.com/api/webhooks/" + F.s(18, F.digits, seed: 67) + "/" + F.s(68, F.b64url, seed: 68), before: "https://")
+    add(
+        "discord-bot-token", "M" + F.s(23, F.b64url, seed: 64) + "." + F.s(6, F.b64url, seed: 65) + "." + F.s(27, F.b64url, seed: 66),
+        before: "discord bot token ")
+    add(
+        "discord-webhook", "discord.com/api/webhooks/" + F.s(18, F.digits, seed: 67) + "/" + F.s(68, F.b64url, seed: 68), before: "https://"
+    )
     add("telegram-bot-token", F.s(10, F.digits, seed: 69) + ":AA" + F.s(33, F.b64url, seed: 70))
     add("square-token", "sq0atp-" + F.s(22, F.b64url, seed: 71))
     add("square-token", "EAAA" + F.s(60, F.alnum, seed: 72))
@@ -83,7 +102,9 @@ let positiveCases: [DetectorCase] = {
     add("terraform-cloud-token", F.s(14, F.alnum, seed: 81) + ".atlasv1." + F.s(67, F.b64url, seed: 82))
     add("new-relic-key", "NRAK-" + F.s(27, F.upperDigit, seed: 83))
     add("sentry-token", "sntrys_" + "eyJ" + F.s(80, F.b64, seed: 84) + "_" + F.s(43, F.b64, seed: 83))
-    add("sentry-token", F.s(32, F.hexLower, seed: 85), before: "dsn https://" + F.s(32, F.hexLower, seed: 86) + ":", after: "@o1.ingest.sentry.io/1")
+    add(
+        "sentry-token", F.s(32, F.hexLower, seed: 85), before: "dsn https://" + F.s(32, F.hexLower, seed: 86) + ":",
+        after: "@o1.ingest.sentry.io/1")
     add("age-secret-key", "AGE-SECRET-KEY-1" + F.s(58, F.upperDigit, seed: 87))
     add("grafana-token", "glsa_" + F.s(32, F.alnum, seed: 88) + "_" + F.s(8, F.hexLower, seed: 89))
     add("postman-api-key", "PMAK-" + F.s(24, F.hexLower, seed: 90) + "-" + F.s(34, F.hexLower, seed: 91))
@@ -122,17 +143,21 @@ let negativeCases: [String] = {
         "heroku " + Fake.s(20, Fake.alnum, seed: 23), "DD_API_KEY=***", "2026-11-29T10:15:04.881Z",
         "{\"token_type\": \"Bearer\", \"expires_in\": 3600}", "client_token=short", "request_id=" + Fake.uuid(seed: 24),
         "tokenType=" + Fake.s(32, Fake.alnum, seed: 25), "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1_1 like Mac OS X)",
-        "dapi" + Fake.s(31, Fake.hexLower, seed: 26), "pul-" + Fake.s(39, Fake.hexLower, seed: 27),
+        "dapi" + Fake.s(31, Fake.hexLower, seed: 26), "pul-" + Fake.s(39, Fake.hexLower, seed: 27)
     ]
     n.append("ETag: \"" + Fake.s(40, Fake.hexLower, seed: 28) + "\"")
     // A provider's name beside where its key is used, or who holds it: not the key.
-    n += ["github: \"https://github.com/" + Fake.s(12, Fake.lower, seed: 37) + "/" + Fake.s(10, Fake.lower, seed: 38) + "\"",
-          "sentry: " + Fake.s(8, Fake.lower, seed: 39) + "@" + Fake.s(8, Fake.lower, seed: 40) + ".example"]
+    n += [
+        "github: \"https://github.com/" + Fake.s(12, Fake.lower, seed: 37) + "/" + Fake.s(10, Fake.lower, seed: 38) + "\"",
+        "sentry: " + Fake.s(8, Fake.lower, seed: 39) + "@" + Fake.s(8, Fake.lower, seed: 40) + ".example"
+    ]
     // Prefix, length and alphabet fit, but the body is one class of characters (all lower case, all
     // digits): each of these detectors' own check turns it down.
-    n += ["hf_" + Fake.s(34, Fake.lower, seed: 29), "ntn_" + Fake.s(46, Fake.lower, seed: 30), "secret_" + Fake.s(43, Fake.lower, seed: 31),
-          "aio_" + Fake.s(28, Fake.lower, seed: 32), "rnd_" + Fake.s(32, Fake.lower, seed: 33), "ATBB" + Fake.s(32, Fake.lower, seed: 34),
-          "API-" + Fake.s(28, Fake.digits, seed: 35), "LTAI" + Fake.s(16, Fake.lower, seed: 36)]
+    n += [
+        "hf_" + Fake.s(34, Fake.lower, seed: 29), "ntn_" + Fake.s(46, Fake.lower, seed: 30), "secret_" + Fake.s(43, Fake.lower, seed: 31),
+        "aio_" + Fake.s(28, Fake.lower, seed: 32), "rnd_" + Fake.s(32, Fake.lower, seed: 33), "ATBB" + Fake.s(32, Fake.lower, seed: 34),
+        "API-" + Fake.s(28, Fake.digits, seed: 35), "LTAI" + Fake.s(16, Fake.lower, seed: 36)
+    ]
     return n
 }()
 
@@ -182,7 +207,9 @@ let negativeCases: [String] = {
 
     @Test func byteSetRanges() {
         let s = ByteSet("a-c,\\-")
-        #expect(s.contains(UInt8(ascii: "b")) && s.contains(UInt8(ascii: "-")) && s.contains(UInt8(ascii: "\\")) && s.contains(UInt8(ascii: ",")))
+        #expect(
+            s.contains(UInt8(ascii: "b")) && s.contains(UInt8(ascii: "-")) && s.contains(UInt8(ascii: "\\"))
+                && s.contains(UInt8(ascii: ",")))
         #expect(!s.contains(UInt8(ascii: "A")) && !s.contains(UInt8(ascii: "d")))
         #expect(!Sets.pemBody.contains(UInt8(ascii: "@")))
     }

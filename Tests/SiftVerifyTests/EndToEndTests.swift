@@ -19,7 +19,8 @@ private struct TempExport {
         dir = Scratch.directory("verify")
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("sessions"), withIntermediateDirectories: true)
     }
-    static let header = #"{"type":"session","seq":0,"ts":"2026-11-29T10:15:01.004Z","formatVersion":1,"sessionId":"ses_5f0c7a1e-3b8d-4c52-9a41-0d6e2f7b9c13","launchedAt":"2026-11-29T10:15:01.002Z","app":{"bundleId":"com.acme.shop","version":"4.2.0","build":"512"},"sdk":{"name":"palbe-swift","version":"3.1.0"},"device":{"model":"iPhone16,1","system":"iOS 18.1.1","locale":"en_GB","timeZone":"Europe/London"},"environmentRef":"env_prod_eu","userId":"usr_123"}"#
+    static let header =
+        #"{"type":"session","seq":0,"ts":"2026-11-29T10:15:01.004Z","formatVersion":1,"sessionId":"ses_5f0c7a1e-3b8d-4c52-9a41-0d6e2f7b9c13","launchedAt":"2026-11-29T10:15:01.002Z","app":{"bundleId":"com.acme.shop","version":"4.2.0","build":"512"},"sdk":{"name":"palbe-swift","version":"3.1.0"},"device":{"model":"iPhone16,1","system":"iOS 18.1.1","locale":"en_GB","timeZone":"Europe/London"},"environmentRef":"env_prod_eu","userId":"usr_123"}"#
     func write(_ lines: [String]) throws {
         let p = dir.appendingPathComponent("sessions/\(Harness.sessionId).jsonl")
         try Data(([TempExport.header] + lines).joined(separator: "\n").appending("\n").utf8).write(to: p)
@@ -57,7 +58,7 @@ private struct TempExport {
         Fake.jwtHeader(seed: 1) + ".eyJ" + Fake.s(40, Fake.b64url, seed: 2) + "." + Fake.s(43, Fake.b64url, seed: 3),
         "hunter" + "2",
         "AKIA" + Fake.s(16, Fake.upperDigit, seed: 8),
-        "pbu_" + Fake.s(43, Fake.b64url, seed: 12),
+        "pbu_" + Fake.s(43, Fake.b64url, seed: 12)
     ]
 
     private func plantedExport() throws -> TempExport {
@@ -66,9 +67,10 @@ private struct TempExport {
         let blob = Array(#"{"user":{"password":"\#(p[2])","key":"\#(p[4])"}}"#.utf8)
         try t.writeBlob(blob)
         try t.write([
-            Harness.network(seq: 1, url: "https://api.example.test/cb?code=" + p[2], requestHeaders: [("Authorization", "Bearer " + p[1])],
-                            requestBody: Harness.textBody(#"{"note":"\#(p[0])"}"#), responseBody: Harness.blobBody(blob)),
-            Harness.log(seq: 2, message: "aws key " + p[3] + " | <script>`=cmd`", metadata: .object(["token": .string(p[2])])),
+            Harness.network(
+                seq: 1, url: "https://api.example.test/cb?code=" + p[2], requestHeaders: [("Authorization", "Bearer " + p[1])],
+                requestBody: Harness.textBody(#"{"note":"\#(p[0])"}"#), responseBody: Harness.blobBody(blob)),
+            Harness.log(seq: 2, message: "aws key " + p[3] + " | <script>`=cmd`", metadata: .object(["token": .string(p[2])]))
         ])
         return t
     }
@@ -86,8 +88,9 @@ private struct TempExport {
     }
 
     static func document(_ findings: Redacted<[Finding]>, _ inputs: [InputSummary]) -> FindingsDocument {
-        FindingsDocument(command: "verify", findings: findings, inputs: Redactor.identity().apply(inputs),
-                         rule: { id in VerifyRules.rules.first { $0.id == id } })
+        FindingsDocument(
+            command: "verify", findings: findings, inputs: Redactor.identity().apply(inputs),
+            rule: { id in VerifyRules.rules.first { $0.id == id } })
     }
 
     @Test(arguments: ["text", "json", "csv", "markdown", "sarif", "junit"])
@@ -136,7 +139,9 @@ private struct TempExport {
         let ruleIds = rules.compactMap { $0["id"]?.string }
         #expect(!rules.isEmpty)
         for r in rules {
-            #expect(r["shortDescription", "text"]?.string != nil && r["fullDescription", "text"]?.string != nil && r["help", "text"]?.string != nil)
+            #expect(
+                r["shortDescription", "text"]?.string != nil && r["fullDescription", "text"]?.string != nil
+                    && r["help", "text"]?.string != nil)
             #expect(["error", "warning", "note"].contains(r["defaultConfiguration", "level"]?.string ?? ""))
             // The full description is the rule's long text from the registry, not its summary again.
             let rule = try #require(VerifyRules.rules.first { $0.id == r["id"]?.string })
@@ -160,15 +165,19 @@ private struct TempExport {
     }
 
     @Test func csvAndMarkdownEscapeUntrustedText() {
-        let f = Finding(rule: Rule("secret.jwt", .info, "a test rule").ref, severity: .high, input: "x", file: "s.jsonl", line: 1,
-                        location: "request.headers[=cmd|x]", message: "a,b \"c\"\nd", preview: "eyJh…(9 chars)", fingerprint: "sha256:00")
+        let f = Finding(
+            rule: Rule("secret.jwt", .info, "a test rule").ref, severity: .high, input: "x", file: "s.jsonl", line: 1,
+            location: "request.headers[=cmd|x]", message: "a,b \"c\"\nd", preview: "eyJh…(9 chars)", fingerprint: "sha256:00")
         let id = Redactor.identity()
         let csv = VerifyRender.csv(findings: id.apply([f]))
         #expect(csv.contains("\"a,b \"\"c\"\"\nd\""))
         let md = VerifyRender.markdown(findings: id.apply([f]), inputs: id.apply([InputSummary]()), summary: VerifySummary(findings: [f]))
         #expect(md.contains("\\|") && !md.contains("\nd |"))
-        let text = VerifyRender.text(findings: id.apply([Finding(rule: Rule("secret.jwt", .info, "a test rule").ref, severity: .high, input: "x\u{1b}[31m", message: "m")]),
-                                     inputs: id.apply([InputSummary]()), summary: VerifySummary(findings: []))
+        let text = VerifyRender.text(
+            findings: id.apply([
+                Finding(rule: Rule("secret.jwt", .info, "a test rule").ref, severity: .high, input: "x\u{1b}[31m", message: "m")
+            ]),
+            inputs: id.apply([InputSummary]()), summary: VerifySummary(findings: []))
         #expect(!text.contains("\u{1b}"))
     }
 
@@ -184,7 +193,9 @@ private struct TempExport {
         let (kept, suppressed) = loaded.apply(o.findings)
         #expect(suppressed.count >= 2 && kept.count == o.findings.count - suppressed.count)
         let summary = VerifySummary(findings: kept, suppressed: suppressed.count, inputs: o.inputs)
-        #expect(VerifyRender.text(findings: Redactor.identity().apply(kept), inputs: Redactor.identity().apply(o.inputs), summary: summary).contains("accepted by the baseline"))
+        #expect(
+            VerifyRender.text(findings: Redactor.identity().apply(kept), inputs: Redactor.identity().apply(o.inputs), summary: summary)
+                .contains("accepted by the baseline"))
         // A bare array is accepted too.
         let arr = try Baseline.parse(text: #"[{"rule":"secret.jwt","fingerprint":"sha256:0011223344556677"}]"#)
         #expect(arr.entries.count == 1)

@@ -56,8 +56,10 @@ import Testing
         let odd: [UInt8] = [0x3D, 0x0A, 0x0D, 0x20, 0x09, 0x2E, 0x00, 0xFF, 0x22]
         var g = Bytes(x: 5)
         let buffer = Base64Buffer()
-        var cases: [[UInt8]] = [[], Array("=".utf8), Array("QQ==".utf8), Array("QQ".utf8), Array("Q".utf8), Array("QUJD".utf8),
-                                Array("QUJD\nREVG".utf8), Array("QUJDREVG=".utf8), Array("QUJ=D".utf8), Array("QU JD".utf8)]
+        var cases: [[UInt8]] = [
+            [], Array("=".utf8), Array("QQ==".utf8), Array("QQ".utf8), Array("Q".utf8), Array("QUJD".utf8),
+            Array("QUJD\nREVG".utf8), Array("QUJDREVG=".utf8), Array("QUJ=D".utf8), Array("QU JD".utf8)
+        ]
         for _ in 0..<3000 {
             let n = Int(g.next() % 41)
             var b = (0..<n).map { _ in symbols[Int(g.next()) % symbols.count] }
@@ -83,9 +85,11 @@ import Testing
     @Test func keyFactsAreTheSameWhateverFollowsTheKey() {
         let scanner = ContentScanner(config: VerifyConfig())
         let reference = ContentScanner(config: VerifyConfig())
-        let names = ["password", "passwordx", "Pass_Word", "token", "tokens", "id", "", "a", "accessToken", "access_token_",
-                     "x" + String(repeating: "y", count: 22) + "password", String(repeating: "z", count: 31), String(repeating: "z", count: 32),
-                     "apiKeyForTwilioAccount1234567", "nextPageToken", "client_secret", "clientSecret"]
+        let names = [
+            "password", "passwordx", "Pass_Word", "token", "tokens", "id", "", "a", "accessToken", "access_token_",
+            "x" + String(repeating: "y", count: 22) + "password", String(repeating: "z", count: 31), String(repeating: "z", count: 32),
+            "apiKeyForTwilioAccount1234567", "nextPageToken", "client_secret", "clientSecret"
+        ]
         var g = Bytes(x: 9)
         for round in 0..<3 {
             for name in names {
@@ -115,18 +119,23 @@ import Testing
                 let text = JSONOut.object([
                     "a": .string(String(repeating: "x", count: pad) + escape),
                     "n": .int(pad * 37),
-                    "note": .string("see " + token),
+                    "note": .string("see " + token)
                 ]).render(pretty: false)
                 let found = try Harness.run([Harness.network(responseBody: Harness.textBody(text))])
-                #expect(found.contains { $0.rule == "secret.github-token" && PrefilterTests.sameValue($0.fingerprint, token) },
-                        "pad \(pad) escape \(escape)")
+                #expect(
+                    found.contains { $0.rule == "secret.github-token" && PrefilterTests.sameValue($0.fingerprint, token) },
+                    "pad \(pad) escape \(escape)")
                 // The same document in a blob (read as JSON text that is not escaped once more).
-                let inBlob = try Harness.run([Harness.network(responseBody: .object([
-                    "size": .int(text.utf8.count), "contentType": .string("application/json"),
-                    "encoding": .string("base64"), "data": .string(Base64.encode(Array(text.utf8))),
-                ]))])
-                #expect(inBlob.contains { $0.rule == "secret.github-token" && PrefilterTests.sameValue($0.fingerprint, token) },
-                        "base64 pad \(pad) escape \(escape)")
+                let inBlob = try Harness.run([
+                    Harness.network(
+                        responseBody: .object([
+                            "size": .int(text.utf8.count), "contentType": .string("application/json"),
+                            "encoding": .string("base64"), "data": .string(Base64.encode(Array(text.utf8)))
+                        ]))
+                ])
+                #expect(
+                    inBlob.contains { $0.rule == "secret.github-token" && PrefilterTests.sameValue($0.fingerprint, token) },
+                    "base64 pad \(pad) escape \(escape)")
             }
         }
     }

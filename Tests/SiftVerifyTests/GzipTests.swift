@@ -10,7 +10,7 @@ func gzipBytes(_ data: [UInt8]) -> [UInt8] {
     let strm = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
     strm.initialize(to: z_stream())
     defer { deflateEnd(strm); strm.deallocate() }
-    precondition(pbsift_deflateInit2(strm, 6, 31) == Z_OK)   // 31: gzip wrapper
+    precondition(pbsift_deflateInit2(strm, 6, 31) == Z_OK) // 31: gzip wrapper
     var out = [UInt8](repeating: 0, count: Int(deflateBound(strm, uLong(data.count))) + 64)
     var input = data
     let produced = input.withUnsafeMutableBytes { inp in
@@ -34,16 +34,22 @@ func gzipBytes(_ data: [UInt8]) -> [UInt8] {
         let gz = gzipBytes(json)
         #expect(gz.prefix(2) == [0x1F, 0x8B])
         let f = try Harness.run([Harness.network(requestBody: Harness.base64Body(gz, "application/octet-stream"))])
-        #expect(f.map { "\($0.rule) @ \($0.location ?? "")" } == ["redaction.body-field @ request.body $.refresh_token",
-                                                                   "secret.github-token @ request.body $.note"])
+        #expect(
+            f.map { "\($0.rule) @ \($0.location ?? "")" } == [
+                "redaction.body-field @ request.body $.refresh_token",
+                "secret.github-token @ request.body $.note"
+            ])
     }
 
     @Test func gzipBlobIsInflatedAndScanned() throws {
         let gz = gzipBytes(Array(("token=" + GzipBodyTests.token + "&password=" + "hunter" + "2").utf8))
         let hex = SHA256.hexDigest(gz)
         let f = try Harness.run([Harness.network(responseBody: Harness.blobBody(gz))], blobs: [gz])
-        #expect(Set(f.map { "\($0.rule) @ \($0.location ?? "")" }) == ["redaction.form-field @ blob sha256:\(hex) form:token",
-                                                                       "redaction.form-field @ blob sha256:\(hex) form:password"])
+        #expect(
+            Set(f.map { "\($0.rule) @ \($0.location ?? "")" }) == [
+                "redaction.form-field @ blob sha256:\(hex) form:token",
+                "redaction.form-field @ blob sha256:\(hex) form:password"
+            ])
     }
 
     @Test func gzipBombIsBounded() throws {

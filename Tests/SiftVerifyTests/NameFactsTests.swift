@@ -7,7 +7,7 @@ import Testing
     static let names = [
         "Authorization", "authorization", "AUTHORIZATION ", "Location", "location", "Link", "link", "Referer", "Content-Location",
         "Cookie", "Set-Cookie", "X-Api-Key", "X-Secret-Thing", "Accept", "", "password", "accessToken", "nextPageToken",
-        "x" + String(repeating: "y", count: 40) + "authorization", String(repeating: "z", count: 31) + "k",
+        "x" + String(repeating: "y", count: 40) + "authorization", String(repeating: "z", count: 31) + "k"
     ]
 
     @Test func cachedFactsAreTheListsAnswers() {

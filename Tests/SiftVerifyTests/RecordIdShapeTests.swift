@@ -68,8 +68,10 @@ import Testing
         let id = "rec_" + Fake.s(8, Fake.hexLower, seed: 9)
         let hex = String(id.dropFirst(4))
         let head = String(id.dropLast())
-        let near: [String] = [id.uppercased(), "REC_" + hex, "rec-" + hex, "req_" + hex, hex, id + "0", head, " " + id, id + " ",
-                              "x" + String(id.dropFirst()), head + "g", head + "A", head + "\u{e9}"]
+        let near: [String] = [
+            id.uppercased(), "REC_" + hex, "rec-" + hex, "req_" + hex, hex, id + "0", head, " " + id, id + " ",
+            "x" + String(id.dropFirst()), head + "g", head + "A", head + "\u{e9}"
+        ]
         for s in near { #expect(!IdShape.record.isCanonical(s), "\(s)") }
 
         // A credential after the prefix is found: such a text takes the full path.

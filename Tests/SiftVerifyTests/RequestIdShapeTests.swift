@@ -141,8 +141,10 @@ import Testing
             let h = String(repeating: c, count: 32)
             out.append(uuidString(h))
         }
-        for h in ["deadbeefcafebabe0badf00d8badf00d", "0123456789abcdef0123456789abcdef", "fedcba9876543210fedcba9876543210",
-                  "a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6", "e994fca3e26647828bd205e0459481d2"] {
+        for h in [
+            "deadbeefcafebabe0badf00d8badf00d", "0123456789abcdef0123456789abcdef", "fedcba9876543210fedcba9876543210",
+            "a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6", "e994fca3e26647828bd205e0459481d2"
+        ] {
             out.append(uuidString(h))
         }
         for seed in 1...400 { out.append("req_" + Fake.uuid(seed: UInt64(seed))) }
@@ -151,7 +153,8 @@ import Testing
 
     static func uuidString(_ hex32: String) -> String {
         let c = Array(hex32)
-        return "req_" + String(c[0..<8]) + "-" + String(c[8..<12]) + "-" + String(c[12..<16]) + "-" + String(c[16..<20]) + "-" + String(c[20..<32])
+        return "req_" + String(c[0..<8]) + "-" + String(c[8..<12]) + "-" + String(c[12..<16]) + "-" + String(c[16..<20]) + "-"
+            + String(c[20..<32])
     }
 
     @Test func theRedactorGivesTheSameTextEitherWay() {

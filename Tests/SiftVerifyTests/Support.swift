@@ -42,7 +42,9 @@ enum Fake {
 struct Harness {
     static let sessionId = "ses_5f0c7a1e-3b8d-4c52-9a41-0d6e2f7b9c13"
 
-    static func run(_ lines: [String], blobs: [[UInt8]] = [], blobsFirst: Bool = false, config: VerifyConfig = VerifyConfig()) throws -> [Finding] {
+    static func run(_ lines: [String], blobs: [[UInt8]] = [], blobsFirst: Bool = false, config: VerifyConfig = VerifyConfig()) throws
+        -> [Finding]
+    {
         let a = VerifyAnalysis(config: config)
         let input = InputContext(path: "export")
         let s = SessionContext(input: input, file: "sessions/\(sessionId).jsonl", root: "", blobsAvailable: true)
@@ -50,8 +52,10 @@ struct Harness {
         func feedBlobs() {
             for b in blobs {
                 let hex = SHA256Hex.of(b)
-                a.blob(BlobContent(input: "export", root: "", file: "blobs/\(hex.prefix(2))/\(hex)", name: hex, bytes: b,
-                                   size: Int64(b.count), complete: true, sha256: hex))
+                a.blob(
+                    BlobContent(
+                        input: "export", root: "", file: "blobs/\(hex.prefix(2))/\(hex)", name: hex, bytes: b,
+                        size: Int64(b.count), complete: true, sha256: hex))
             }
         }
         if blobsFirst { feedBlobs() }
@@ -64,9 +68,11 @@ struct Harness {
     }
 
     /// A network record line with the given pieces.
-    static func network(seq: Int = 1, url: String = "https://api.example.test/v1/x", requestHeaders: [(String, String)] = [],
-                        responseHeaders: [(String, String)] = [], requestBody: JSONOut? = nil, responseBody: JSONOut? = nil,
-                        transactions: [String] = [], error: String? = nil, extra: [String: JSONOut] = [:]) -> String {
+    static func network(
+        seq: Int = 1, url: String = "https://api.example.test/v1/x", requestHeaders: [(String, String)] = [],
+        responseHeaders: [(String, String)] = [], requestBody: JSONOut? = nil, responseBody: JSONOut? = nil,
+        transactions: [String] = [], error: String? = nil, extra: [String: JSONOut] = [:]
+    ) -> String {
         func headers(_ h: [(String, String)]) -> JSONOut {
             .array(h.map { .object(["name": .string($0.0), "value": .string($0.1)]) })
         }
@@ -75,10 +81,12 @@ struct Harness {
             "source": .string("sdk"), "kind": .string("http"), "method": .string("POST"), "url": .string(url),
             "state": .string("success"), "statusCode": .int(200),
             "request": .object(["headers": headers(requestHeaders), "body": requestBody ?? .object(["size": .int(0)])]),
-            "response": .object(["headers": headers(responseHeaders), "body": responseBody ?? .object(["size": .int(0)])]),
+            "response": .object(["headers": headers(responseHeaders), "body": responseBody ?? .object(["size": .int(0)])])
         ]
         if !transactions.isEmpty {
-            o["metrics"] = .object(["transactions": .array(transactions.map { .object(["url": .string($0), "fetchType": .string("network")]) })])
+            o["metrics"] = .object([
+                "transactions": .array(transactions.map { .object(["url": .string($0), "fetchType": .string("network")]) })
+            ])
         }
         if let error { o["error"] = .object(["domain": .string("NSURLErrorDomain"), "code": .int(-1), "description": .string(error)]) }
         for (k, v) in extra { o[k] = v }
@@ -90,27 +98,36 @@ struct Harness {
     }
 
     static func base64Body(_ bytes: [UInt8], _ contentType: String = "application/octet-stream") -> JSONOut {
-        .object(["size": .int(bytes.count), "contentType": .string(contentType), "encoding": .string("base64"), "data": .string(Base64.encode(bytes))])
+        .object([
+            "size": .int(bytes.count), "contentType": .string(contentType), "encoding": .string("base64"),
+            "data": .string(Base64.encode(bytes))
+        ])
     }
 
     static func blobBody(_ bytes: [UInt8], truncated: Bool = false) -> JSONOut {
-        var o: [String: JSONOut] = ["size": .int(bytes.count), "contentType": .string("application/json"),
-                                    "blob": .string("sha256:" + SHA256Hex.of(bytes)), "storedSize": .int(bytes.count)]
+        var o: [String: JSONOut] = [
+            "size": .int(bytes.count), "contentType": .string("application/json"),
+            "blob": .string("sha256:" + SHA256Hex.of(bytes)), "storedSize": .int(bytes.count)
+        ]
         if truncated { o["truncated"] = .bool(true) }
         return .object(o)
     }
 
     static func log(seq: Int = 2, message: String = "ok", metadata: JSONOut? = nil, error: String? = nil) -> String {
-        var o: [String: JSONOut] = ["type": .string("log"), "seq": .int(seq), "ts": .string("2026-11-29T10:15:05.017Z"),
-                                    "level": .string("info"), "label": .string("checkout"), "message": .string(message)]
+        var o: [String: JSONOut] = [
+            "type": .string("log"), "seq": .int(seq), "ts": .string("2026-11-29T10:15:05.017Z"),
+            "level": .string("info"), "label": .string("checkout"), "message": .string(message)
+        ]
         if let metadata { o["metadata"] = metadata }
         if let error { o["error"] = .object(["type": .string("URLError"), "description": .string(error)]) }
         return JSONOut.object(o).render(pretty: false)
     }
 
     static func event(seq: Int = 3, attributes: JSONOut) -> String {
-        JSONOut.object(["type": .string("event"), "seq": .int(seq), "ts": .string("2026-11-29T10:15:05.017Z"),
-                        "name": .string("report.sent"), "attributes": attributes]).render(pretty: false)
+        JSONOut.object([
+            "type": .string("event"), "seq": .int(seq), "ts": .string("2026-11-29T10:15:05.017Z"),
+            "name": .string("report.sent"), "attributes": attributes
+        ]).render(pretty: false)
     }
 }
 
@@ -126,6 +143,11 @@ func detect(_ text: String, hints: String? = nil) -> [(id: String, value: String
     var s = text
     return s.withUTF8 { b in
         engine.scan(ScanInput(b: b, hints: hints.map { NameHints.of(name: $0) } ?? []), into: &out)
-        return out.map { (engine.detectors[$0.detector].id, String(decoding: UnsafeBufferPointer(rebasing: b[$0.start..<$0.end]), as: UTF8.self), $0.severity) }
+        return out.map {
+            (
+                engine.detectors[$0.detector].id, String(decoding: UnsafeBufferPointer(rebasing: b[$0.start..<$0.end]), as: UTF8.self),
+                $0.severity
+            )
+        }
     }
 }

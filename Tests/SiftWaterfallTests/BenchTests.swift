@@ -62,10 +62,14 @@ import Testing
         func secs(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
         let mb = Double(bytes) / 1_000_000
         let requests = c.sessions.reduce(0) { $0 + $1.requests.count }
-        print(String(format: "bench: %.1f MB, %d lines (%d damaged), %d requests, %d findings", mb, lines, damaged, requests, findings.count))
+        print(
+            String(format: "bench: %.1f MB, %d lines (%d damaged), %d requests, %d findings", mb, lines, damaged, requests, findings.count))
         print(String(format: "bench: read+parse+analyse %.2f s = %.1f MB/s", secs(analysed), mb / secs(analysed)))
         print(String(format: "bench: + summary %.2f s = %.1f MB/s", secs(summarised), mb / secs(summarised)))
-        print(String(format: "bench: + json render (%.1f MB) %.2f s = %.1f MB/s", Double(json.utf8.count) / 1e6, secs(rendered), mb / secs(rendered)))
+        print(
+            String(
+                format: "bench: + json render (%.1f MB) %.2f s = %.1f MB/s", Double(json.utf8.count) / 1e6, secs(rendered),
+                mb / secs(rendered)))
         #expect(requests > 0)
     }
 }

@@ -8,12 +8,15 @@ import SiftVerify
     @Test func durationMismatchBeyondTolerance() throws {
         // metrics span 221 ms; tolerance max(50, 10 % of the larger).
         func run(_ durationMs: Double) throws -> [Finding] {
-            try Fx.single(Fx.network(seq: 1, id: "rec_1", url: "https://a.example/x", durationMs: durationMs, endMs: 300,
-                                     txs: [Fx.newConnection(at: 39)], taskStartMs: 39, taskEndMs: 260)).1
+            try Fx.single(
+                Fx.network(
+                    seq: 1, id: "rec_1", url: "https://a.example/x", durationMs: durationMs, endMs: 300,
+                    txs: [Fx.newConnection(at: 39)], taskStartMs: 39, taskEndMs: 260)
+            ).1
         }
         #expect(try run(221).isEmpty)
-        #expect(try run(271).isEmpty)       // off by 50: tolerance is max(50, 27.1) = 50 → not beyond
-        let beyond = try run(272)           // off by 51
+        #expect(try run(271).isEmpty) // off by 50: tolerance is max(50, 27.1) = 50 → not beyond
+        let beyond = try run(272) // off by 51
         #expect(beyond.map(\.rule) == [WaterfallRule.durationMismatch.rawValue])
         #expect(beyond.first?.severity == .low)
         #expect(beyond.first?.location == "duration")
@@ -23,8 +26,9 @@ import SiftVerify
     }
 
     @Test func durationMismatchUsesTransactionsWithoutTaskTimes() throws {
-        let line = Fx.network(seq: 1, id: "rec_1", url: "https://a.example/x", durationMs: 900, endMs: 1000,
-                              txs: [Fx.newConnection(at: 39)])
+        let line = Fx.network(
+            seq: 1, id: "rec_1", url: "https://a.example/x", durationMs: 900, endMs: 1000,
+            txs: [Fx.newConnection(at: 39)])
         let (_, f) = try Fx.single(line)
         #expect(f.map(\.rule) == [WaterfallRule.durationMismatch.rawValue])
         #expect(f.first?.message.contains("metrics span 221 ms") == true)
@@ -33,44 +37,61 @@ import SiftVerify
     @Test func tenPercentToleranceForLongRequests() throws {
         // span 1000 ms (task), duration 1090: tolerance 109 → fine; 1120 → finding.
         func run(_ d: Double) throws -> [String] {
-            try Fx.single(Fx.network(seq: 1, id: "rec_1", url: "https://a.example/x", durationMs: d, endMs: 1200,
-                                     txs: [Fx.reused(at: 0, wait: 990, dl: 7)], taskStartMs: 0, taskEndMs: 1000)).1.map(\.rule)
+            try Fx.single(
+                Fx.network(
+                    seq: 1, id: "rec_1", url: "https://a.example/x", durationMs: d, endMs: 1200,
+                    txs: [Fx.reused(at: 0, wait: 990, dl: 7)], taskStartMs: 0, taskEndMs: 1000)
+            ).1.map(\.rule)
         }
         #expect(try run(1090).isEmpty)
         #expect(try run(1120) == [WaterfallRule.durationMismatch.rawValue])
     }
 
     @Test func missingMetrics() throws {
-        let http = try Fx.single(Fx.network(seq: 4, id: "rec_4", url: "https://a.example/x", durationMs: 50, endMs: 60,
-                                            txs: [], metrics: false)).1
+        let http = try Fx.single(
+            Fx.network(
+                seq: 4, id: "rec_4", url: "https://a.example/x", durationMs: 50, endMs: 60,
+                txs: [], metrics: false)
+        ).1
         #expect(http.map(\.rule) == [WaterfallRule.missingMetrics.rawValue])
         #expect(http.first?.severity == .info)
         #expect(http.first?.location == "metrics")
-        let upload = try Fx.single(Fx.network(seq: 4, id: "rec_4", url: "https://a.example/x", durationMs: 50, endMs: 60,
-                                              txs: [], metrics: false, kind: "upload")).1
+        let upload = try Fx.single(
+            Fx.network(
+                seq: 4, id: "rec_4", url: "https://a.example/x", durationMs: 50, endMs: 60,
+                txs: [], metrics: false, kind: "upload")
+        ).1
         #expect(upload.map(\.rule) == [WaterfallRule.missingMetrics.rawValue])
-        let empty = try Fx.single(Fx.network(seq: 4, id: "rec_4", url: "https://a.example/x", durationMs: 50, endMs: 60,
-                                             txs: [])).1
+        let empty = try Fx.single(
+            Fx.network(
+                seq: 4, id: "rec_4", url: "https://a.example/x", durationMs: 50, endMs: 60,
+                txs: [])
+        ).1
         #expect(empty.map(\.rule) == [WaterfallRule.missingMetrics.rawValue])
         #expect(empty.first?.location == "metrics.transactions")
-        let custom = try Fx.single(Fx.network(seq: 4, id: "rec_4", url: "grpc://a/x", durationMs: 50, endMs: 60,
-                                              txs: [], metrics: false, kind: "custom")).1
+        let custom = try Fx.single(
+            Fx.network(
+                seq: 4, id: "rec_4", url: "grpc://a/x", durationMs: 50, endMs: 60,
+                txs: [], metrics: false, kind: "custom")
+        ).1
         #expect(custom.isEmpty)
     }
 
     @Test func pendingAtEndOfSession() throws {
-        let pending = Fx.network(seq: 9, id: "rec_9", method: "POST", url: "https://a.example/v1/orders", durationMs: nil,
-                                 endMs: 500, txs: [], metrics: false, state: "pending", status: nil)
+        let pending = Fx.network(
+            seq: 9, id: "rec_9", method: "POST", url: "https://a.example/v1/orders", durationMs: nil,
+            endMs: 500, txs: [], metrics: false, state: "pending", status: nil)
         let (_, f) = try Fx.collect([Fx.header(), pending])
-        #expect(f.map(\.rule) == [WaterfallRule.pending.rawValue])   // no missing-metrics for a pending record
+        #expect(f.map(\.rule) == [WaterfallRule.pending.rawValue]) // no missing-metrics for a pending record
         #expect(f.first?.severity == .medium)
         #expect(f.first?.seq == 9)
         #expect(f.first?.recordId == "rec_9")
         #expect(f.first?.sessionId == Fx.sessionId)
 
         // A later record with the same id that finished resolves it.
-        let done = Fx.network(seq: 10, id: "rec_9", method: "POST", url: "https://a.example/v1/orders", durationMs: 30,
-                              endMs: 530, txs: [Fx.reused(at: 500)], taskStartMs: 500, taskEndMs: 528)
+        let done = Fx.network(
+            seq: 10, id: "rec_9", method: "POST", url: "https://a.example/v1/orders", durationMs: 30,
+            endMs: 530, txs: [Fx.reused(at: 500)], taskStartMs: 500, taskEndMs: 528)
         let (_, f2) = try Fx.collect([Fx.header(), pending, done])
         #expect(f2.isEmpty)
     }
@@ -81,8 +102,12 @@ import SiftVerify
         let c = WaterfallCollector(limits: limits)
         c.beginSession(input: "in", file: "f", sessionId: "ses_x")
         for i in 1...10 {
-            c.add(try Fx.record(i, Fx.network(seq: i, id: "rec_\(i)", url: "https://a.example/x", durationMs: 5,
-                                              endMs: Double(i) * 10, txs: [], metrics: false)))
+            c.add(
+                try Fx.record(
+                    i,
+                    Fx.network(
+                        seq: i, id: "rec_\(i)", url: "https://a.example/x", durationMs: 5,
+                        endMs: Double(i) * 10, txs: [], metrics: false)))
         }
         c.endSession(sessionId: "ses_x", launchedAt: nil)
         let f = c.finish()
@@ -103,8 +128,9 @@ import SiftVerify
 
     @Test func findingsPerRuleAreBoundedPerInputAcrossSessions() throws {
         // One finding in each of many sessions: past the input's bound they are counted, not kept.
-        let c = try Self.sessions(FindingTally.defaultKeepPerInput + 50,
-                                  Fx.network(seq: 1, id: "rec_1", url: "https://a.example/x", durationMs: 5, endMs: 10, txs: [], metrics: false))
+        let c = try Self.sessions(
+            FindingTally.defaultKeepPerInput + 50,
+            Fx.network(seq: 1, id: "rec_1", url: "https://a.example/x", durationMs: 5, endMs: 10, txs: [], metrics: false))
         let f = c.finish().filter { $0.rule == WaterfallRule.missingMetrics.rawValue }
         #expect(f.count == FindingTally.defaultKeepPerInput + 1)
         #expect(f.last?.message.hasPrefix("50 more findings of this rule in this input") == true, "\(String(describing: f.last?.message))")
@@ -113,8 +139,9 @@ import SiftVerify
     @Test func svgStopsDrawingSessionsPastItsRowBound() throws {
         // More sessions than the SVG draws rows: the rest are counted in the note, not drawn.
         let sessions = WaterfallRender.svgMaxRows + 100
-        let c = try Self.sessions(sessions,
-                                  Fx.network(seq: 1, id: "rec_1", url: "https://a.example/x", durationMs: 28, endMs: 100, txs: [Fx.reused(at: 72)]))
+        let c = try Self.sessions(
+            sessions,
+            Fx.network(seq: 1, id: "rec_1", url: "https://a.example/x", durationMs: 28, endMs: 100, txs: [Fx.reused(at: 72)]))
         let report = WaterfallReport(sessions: c.takeSessions(), findings: c.finish(), redactor: Redactor.verify())
         let svg = WaterfallRender.svg(report)
         #expect(svg.contains("100 more rows not drawn (limit \(WaterfallRender.svgMaxRows)), 99 more sessions not drawn;"))
@@ -127,8 +154,12 @@ import SiftVerify
         let c = WaterfallCollector(limits: limits)
         c.beginSession(input: "in", file: "f", sessionId: "ses_x")
         for i in 1...5 {
-            c.add(try Fx.record(i, Fx.network(seq: i, id: "rec_\(i)", url: "https://a.example/x", durationMs: 28,
-                                              endMs: Double(i) * 100, txs: [Fx.reused(at: Double(i) * 100 - 28)])))
+            c.add(
+                try Fx.record(
+                    i,
+                    Fx.network(
+                        seq: i, id: "rec_\(i)", url: "https://a.example/x", durationMs: 28,
+                        endMs: Double(i) * 100, txs: [Fx.reused(at: Double(i) * 100 - 28)])))
         }
         let f = c.finish()
         #expect(c.sessions.first?.requests.count == 2)
@@ -145,8 +176,12 @@ import SiftVerify
             for i in 1...2 {
                 // The second request of each session has no metrics: a finding of every session.
                 let txs = i == 1 ? [Fx.reused(at: Double(i) * 100 - 28)] : []
-                c.add(try Fx.record(i, Fx.network(seq: i, id: "rec_\(i)", url: "https://a.example/x", durationMs: 28,
-                                                  endMs: Double(i) * 100, txs: txs)))
+                c.add(
+                    try Fx.record(
+                        i,
+                        Fx.network(
+                            seq: i, id: "rec_\(i)", url: "https://a.example/x", durationMs: 28,
+                            endMs: Double(i) * 100, txs: txs)))
             }
             c.endSession(sessionId: nil, launchedAt: nil)
         }
@@ -155,17 +190,27 @@ import SiftVerify
         #expect(c.sessions.allSatisfy { $0.requests.count == 2 })
         #expect(c.unlistedSessions == 3 && c.unlistedRequests == 6 && c.droppedRequests == 0)
         // The unlisted sessions were checked all the same.
-        #expect(Set(f.filter { $0.rule == WaterfallRule.missingMetrics.rawValue }.compactMap(\.sessionId)) == ["ses_1", "ses_2", "ses_3", "ses_4", "ses_5"])
+        #expect(
+            Set(f.filter { $0.rule == WaterfallRule.missingMetrics.rawValue }.compactMap(\.sessionId)) == [
+                "ses_1", "ses_2", "ses_3", "ses_4", "ses_5"
+            ])
         let limit = f.filter { $0.rule == WaterfallRule.limit.rawValue }
-        #expect(limit.map(\.message) == ["3 sessions beyond the limit of 2 (6 network records) were read and checked but not listed in the waterfall"])
+        #expect(
+            limit.map(\.message) == [
+                "3 sessions beyond the limit of 2 (6 network records) were read and checked but not listed in the waterfall"
+            ])
         #expect(limit.first?.input == "a")
         // The headings say the counts are of what is listed.
         let report = WaterfallReport(sessions: c.takeSessions(), findings: f, redactor: Redactor.verify())
         #expect(report.isLimited)
         var text = ""
         WaterfallRender.text(report) { text += $0 }
-        #expect(text.hasPrefix("waterfall: 2 sessions, 4 requests, 2 transactions listed; more were read and checked but not listed (waterfall.limit)\n"))
-        #expect(WaterfallRender.markdown(report).contains("2 sessions, 4 requests, 2 transactions listed; more were read and checked but not listed (`waterfall.limit`).\n"))
+        #expect(
+            text.hasPrefix(
+                "waterfall: 2 sessions, 4 requests, 2 transactions listed; more were read and checked but not listed (waterfall.limit)\n"))
+        #expect(
+            WaterfallRender.markdown(report).contains(
+                "2 sessions, 4 requests, 2 transactions listed; more were read and checked but not listed (`waterfall.limit`).\n"))
     }
 
     @Test func requestsBeyondTheMemoryBoundAreCountedNotKept() throws {
@@ -179,8 +224,12 @@ import SiftVerify
             let txs = (0..<64).map { k in
                 Fx.reused(at: Double(i) * 100 - 28, url: "https://a.example/\(i)/\(k)/" + String(repeating: "x", count: 1024))
             }
-            c.add(try Fx.record(i, Fx.network(seq: i, id: "rec_\(i)", url: "https://a.example/x", durationMs: 28,
-                                              endMs: Double(i) * 100, txs: txs)))
+            c.add(
+                try Fx.record(
+                    i,
+                    Fx.network(
+                        seq: i, id: "rec_\(i)", url: "https://a.example/x", durationMs: 28,
+                        endMs: Double(i) * 100, txs: txs)))
         }
         let f = c.finish()
         let kept = c.sessions.first?.requests.count ?? 0
@@ -189,13 +238,17 @@ import SiftVerify
         #expect(c.heldBytes <= limits.maxBytes)
         let limit = f.filter { $0.rule == WaterfallRule.limit.rawValue }
         #expect(limit.count == 1)
-        #expect(limit.first?.message == "\(40 - kept) network records beyond the waterfall's memory bound (256 KiB of requests) were checked but not kept for the waterfall")
+        #expect(
+            limit.first?.message
+                == "\(40 - kept) network records beyond the waterfall's memory bound (256 KiB of requests) were checked but not kept for the waterfall"
+        )
     }
 
     @Test func originIsLaunchOrFirstRecord() throws {
         // With a header: offsets from launchedAt.
-        let line = Fx.network(seq: 1, id: "rec_1", url: "https://a.example/x", durationMs: 28, endMs: 1031,
-                              txs: [Fx.reused(at: 1003)], taskStartMs: 1003, taskEndMs: 1031)
+        let line = Fx.network(
+            seq: 1, id: "rec_1", url: "https://a.example/x", durationMs: 28, endMs: 1031,
+            txs: [Fx.reused(at: 1003)], taskStartMs: 1003, taskEndMs: 1031)
         let (s, _) = try Fx.collect([Fx.header(launchMs: 3), line])
         #expect(s.first?.originSource == "launchedAt")
         #expect(s.first?.requests.first?.offsetMs == 1000)
@@ -215,8 +268,12 @@ import SiftVerify
         let a = WaterfallAnalysis()
         a.collector.beginSession(input: "in", file: "f", sessionId: nil)
         a.collector.add(try Fx.record(1, Fx.header()))
-        a.collector.add(try Fx.record(2, Fx.network(seq: 1, id: "rec_1", url: "https://a.example/x", durationMs: 50,
-                                                    endMs: 60, txs: [], metrics: false)))
+        a.collector.add(
+            try Fx.record(
+                2,
+                Fx.network(
+                    seq: 1, id: "rec_1", url: "https://a.example/x", durationMs: 50,
+                    endMs: 60, txs: [], metrics: false)))
         let f = a.finish()
         #expect(a.sessions.count == 1)
         #expect(f.first?.sessionId == Fx.sessionId)
@@ -239,7 +296,7 @@ import SiftVerify
             #"{"type":"network","seq":8,"url":"https://@/?=&=&a=b=c&token","error":{"code":"x","description":5}}"#,
             #"{"type":"network","seq":9,"url":"https://h/\#(String(repeating: "a/", count: 5000))","label":"\#(String(repeating: "é", count: 5000))"}"#,
             #"{"type":"session","seq":0,"launchedAt":"not a time","sessionId":42}"#,
-            #"{"type":"network","seq":10,"ts":"2026-11-29T10:15:01Z","duration":0.001,"metrics":{"transactions":[{"fetchStart":"2026-11-29T10:15:01Z","fetchStart":"x","requestStart":"2026-11-29T10:14:01Z","responseEnd":"2026-11-29T10:16:01Z"}]}}"#,
+            #"{"type":"network","seq":10,"ts":"2026-11-29T10:15:01Z","duration":0.001,"metrics":{"transactions":[{"fetchStart":"2026-11-29T10:15:01Z","fetchStart":"x","requestStart":"2026-11-29T10:14:01Z","responseEnd":"2026-11-29T10:16:01Z"}]}}"#
         ]
         let (sessions, findings) = try Fx.collect(shapes)
         #expect(sessions.first?.requests.count == 11)

@@ -22,17 +22,19 @@ import SiftVerify
             for i in 0..<n {
                 let at = Double(40 * i)
                 let pending = i % 17 == 5
-                let line = Fx.network(seq: i + 1, id: "rec_\(s)_\(i % 400)", url: "https://api\(i % 3).palbase.studio/v1/items/\(i % 50)?page=\(i)",
-                                      durationMs: pending ? nil : Double(20 + i % 300), endMs: at + 1000,
-                                      txs: [i % 3 == 0 ? Fx.newConnection(at: at) : Fx.reused(at: at, wait: 12, dl: 3)],
-                                      taskStartMs: at, taskEndMs: i % 29 == 0 ? at - 5 : at + 19,
-                                      kind: i % 23 == 0 ? "custom" : "http", state: pending ? "pending" : (i % 11 == 0 ? "failure" : "success"),
-                                      status: i % 11 == 0 || pending ? nil : 200, label: "items.list.page.\(i % 9)",
-                                      requestId: "req_\(s)-\(i)")
+                let line = Fx.network(
+                    seq: i + 1, id: "rec_\(s)_\(i % 400)", url: "https://api\(i % 3).palbase.studio/v1/items/\(i % 50)?page=\(i)",
+                    durationMs: pending ? nil : Double(20 + i % 300), endMs: at + 1000,
+                    txs: [i % 3 == 0 ? Fx.newConnection(at: at) : Fx.reused(at: at, wait: 12, dl: 3)],
+                    taskStartMs: at, taskEndMs: i % 29 == 0 ? at - 5 : at + 19,
+                    kind: i % 23 == 0 ? "custom" : "http", state: pending ? "pending" : (i % 11 == 0 ? "failure" : "success"),
+                    status: i % 11 == 0 || pending ? nil : 200, label: "items.list.page.\(i % 9)",
+                    requestId: "req_\(s)-\(i)")
                 lines.append(line)
                 if s == 2 && i == 10 { lines.append(Fx.header(launchMs: 3, sessionId: id)) }
             }
-            try (lines.joined(separator: "\n") + "\n").write(to: folder.appendingPathComponent(id + ".jsonl"), atomically: true, encoding: .utf8)
+            try (lines.joined(separator: "\n") + "\n").write(
+                to: folder.appendingPathComponent(id + ".jsonl"), atomically: true, encoding: .utf8)
         }
         return dir
     }

@@ -16,13 +16,16 @@ import SiftVerify
             c.beginSession(input: "export.zip", file: "sessions/s\(s).jsonl", sessionId: nil)
             c.add(try Fx.record(1, Fx.header(sessionId: "ses_\(s)")))
             for i in 0..<n {
-                let url = i % 7 == 0 ? "https://api.palbase.studio/v1/items/\(i % 50)?token=\(jwt)" : "https://api.palbase.studio/v1/items/\(i % 50)"
-                let line = Fx.network(seq: i + 1, id: "rec_\(s)_\(i)", url: url, durationMs: Double(20 + i % 300), endMs: Double(1000 + 40 * i),
-                                      txs: [i % 3 == 0 ? Fx.newConnection(at: Double(40 * i)) : Fx.reused(at: Double(40 * i), wait: 12, dl: 3)],
-                                      taskStartMs: Double(40 * i), taskEndMs: Double(40 * i + 19),
-                                      state: i % 11 == 0 ? "failure" : "success", status: i % 11 == 0 ? nil : 200,
-                                      requestId: i % 13 == 0 ? "req_\(jwt)" : "req_\(s)-\(i)",
-                                      extra: i % 11 == 0 ? #","error":{"description":"Bearer "# + jwt + #" rejected"}"# : "")
+                let url =
+                    i % 7 == 0
+                    ? "https://api.palbase.studio/v1/items/\(i % 50)?token=\(jwt)" : "https://api.palbase.studio/v1/items/\(i % 50)"
+                let line = Fx.network(
+                    seq: i + 1, id: "rec_\(s)_\(i)", url: url, durationMs: Double(20 + i % 300), endMs: Double(1000 + 40 * i),
+                    txs: [i % 3 == 0 ? Fx.newConnection(at: Double(40 * i)) : Fx.reused(at: Double(40 * i), wait: 12, dl: 3)],
+                    taskStartMs: Double(40 * i), taskEndMs: Double(40 * i + 19),
+                    state: i % 11 == 0 ? "failure" : "success", status: i % 11 == 0 ? nil : 200,
+                    requestId: i % 13 == 0 ? "req_\(jwt)" : "req_\(s)-\(i)",
+                    extra: i % 11 == 0 ? #","error":{"description":"Bearer "# + jwt + #" rejected"}"# : "")
                 c.add(try Fx.record(i + 2, line))
             }
             c.endSession(sessionId: nil, launchedAt: nil)

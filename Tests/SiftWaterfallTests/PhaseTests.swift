@@ -5,8 +5,9 @@ import SiftWaterfall
 
 @Suite struct PhaseTests {
     @Test func newConnectionPhasesAreExact() throws {
-        let line = Fx.network(seq: 1, id: "rec_1", url: "https://api.palbase.studio/v1/auth/token?client=ios",
-                              durationMs: 221, endMs: 260, txs: [Fx.newConnection(at: 39)], taskStartMs: 39, taskEndMs: 260)
+        let line = Fx.network(
+            seq: 1, id: "rec_1", url: "https://api.palbase.studio/v1/auth/token?client=ios",
+            durationMs: 221, endMs: 260, txs: [Fx.newConnection(at: 39)], taskStartMs: 39, taskEndMs: 260)
         let (r, findings) = try Fx.single(line)
         #expect(findings.isEmpty)
         #expect(r.transactions.count == 1)
@@ -23,16 +24,21 @@ import SiftWaterfall
     }
 
     @Test func reusedConnectionHasNoDnsTcpTls() throws {
-        let (r, _) = try Fx.single(Fx.network(seq: 1, id: "rec_1", url: "https://a.example/x", durationMs: 28, endMs: 30,
-                                              txs: [Fx.reused(at: 2)]))
+        let (r, _) = try Fx.single(
+            Fx.network(
+                seq: 1, id: "rec_1", url: "https://a.example/x", durationMs: 28, endMs: 30,
+                txs: [Fx.reused(at: 2)]))
         let p = r.transactions[0].phases
         #expect(p == WaterfallPhases(blocked: 1, dns: nil, tcp: nil, tls: nil, request: 2, waiting: 20, download: 5))
     }
 
     @Test func reusedFlagWinsOverStrayConnectTimes() throws {
-        let t = Fx.tx(["fetchStart": 0, "domainLookupStart": 1, "domainLookupEnd": 4, "connectStart": 4, "connectEnd": 9,
-                       "requestStart": 9, "requestEnd": 10, "responseStart": 20, "responseEnd": 21],
-                      ["reusedConnection": "true"])
+        let t = Fx.tx(
+            [
+                "fetchStart": 0, "domainLookupStart": 1, "domainLookupEnd": 4, "connectStart": 4, "connectEnd": 9,
+                "requestStart": 9, "requestEnd": 10, "responseStart": 20, "responseEnd": 21
+            ],
+            ["reusedConnection": "true"])
         let (r, _) = try Fx.single(Fx.network(seq: 1, id: "rec_1", url: "https://a.example/x", durationMs: 21, endMs: 21, txs: [t]))
         let p = r.transactions[0].phases
         #expect(p.dns == nil && p.tcp == nil && p.tls == nil)
@@ -41,20 +47,25 @@ import SiftWaterfall
     }
 
     @Test func plainHttpHasTcpToConnectEndAndNoTls() throws {
-        let t = Fx.tx(["fetchStart": 0, "domainLookupStart": 0.5, "domainLookupEnd": 3, "connectStart": 3, "connectEnd": 10,
-                       "requestStart": 10, "requestEnd": 11, "responseStart": 30, "responseEnd": 31],
-                      ["reusedConnection": "false"])
+        let t = Fx.tx(
+            [
+                "fetchStart": 0, "domainLookupStart": 0.5, "domainLookupEnd": 3, "connectStart": 3, "connectEnd": 10,
+                "requestStart": 10, "requestEnd": 11, "responseStart": 30, "responseEnd": 31
+            ],
+            ["reusedConnection": "false"])
         let (r, _) = try Fx.single(Fx.network(seq: 1, id: "rec_1", url: "http://a.example/x", durationMs: 31, endMs: 31, txs: [t]))
         let p = r.transactions[0].phases
         #expect(p == WaterfallPhases(blocked: 0.5, dns: 2.5, tcp: 7, tls: nil, request: 1, waiting: 19, download: 1))
     }
 
     @Test func tlsWithoutSecureConnectionEndRunsToConnectEnd() throws {
-        let t = Fx.tx(["fetchStart": 0, "connectStart": 1, "secureConnectionStart": 5, "connectEnd": 12,
-                       "requestStart": 12, "requestEnd": 13, "responseStart": 20, "responseEnd": 22])
+        let t = Fx.tx([
+            "fetchStart": 0, "connectStart": 1, "secureConnectionStart": 5, "connectEnd": 12,
+            "requestStart": 12, "requestEnd": 13, "responseStart": 20, "responseEnd": 22
+        ])
         let (r, _) = try Fx.single(Fx.network(seq: 1, id: "rec_1", url: "https://a.example/x", durationMs: 22, endMs: 22, txs: [t]))
         let p = r.transactions[0].phases
-        #expect(p.blocked == 1)   // fetchStart → connectStart (no DNS)
+        #expect(p.blocked == 1) // fetchStart → connectStart (no DNS)
         #expect(p.dns == nil)
         #expect(p.tcp == 4)
         #expect(p.tls == 7)
@@ -62,8 +73,10 @@ import SiftWaterfall
 
     @Test func cacheHitHasOnlyATotal() throws {
         let t = Fx.tx(["fetchStart": 10, "responseEnd": 10.75], ["fetchType": "\"localCache\"", "statusCode": "200"])
-        let (r, findings) = try Fx.single(Fx.network(seq: 1, id: "rec_1", url: "https://a.example/x", durationMs: 1,
-                                                     endMs: 11, txs: [t]))
+        let (r, findings) = try Fx.single(
+            Fx.network(
+                seq: 1, id: "rec_1", url: "https://a.example/x", durationMs: 1,
+                endMs: 11, txs: [t]))
         let tx = r.transactions[0]
         #expect(tx.phases.isEmpty)
         #expect(tx.totalMs == 0.75)
@@ -76,19 +89,22 @@ import SiftWaterfall
     }
 
     @Test func subMillisecondTimestampsKeepMicroseconds() throws {
-        let t = Fx.tx(["fetchStart": 0.001, "domainLookupStart": 0.124, "domainLookupEnd": 0.581, "connectStart": 0.581,
-                       "connectEnd": 1.002, "requestStart": 1.002, "requestEnd": 1.0021, "responseStart": 2.5,
-                       "responseEnd": 2.500999])
+        let t = Fx.tx([
+            "fetchStart": 0.001, "domainLookupStart": 0.124, "domainLookupEnd": 0.581, "connectStart": 0.581,
+            "connectEnd": 1.002, "requestStart": 1.002, "requestEnd": 1.0021, "responseStart": 2.5,
+            "responseEnd": 2.500999
+        ])
         let (r, _) = try Fx.single(Fx.network(seq: 1, id: "rec_1", url: "http://a.example/x", durationMs: 2.5, endMs: 3, txs: [t]))
         let p = r.transactions[0].phases
         #expect(p.blocked == 0.123)
         #expect(p.dns == 0.457)
         #expect(p.tcp == 0.421)
-        #expect(p.request == 0.0)   // 1.0021 rounds to the same microsecond as 1.002
+        #expect(p.request == 0.0) // 1.0021 rounds to the same microsecond as 1.002
         #expect(p.waiting == 1.498)
         #expect(p.download == 0.001)
         // Exact µs from a hand-written string (not via the test's formatter).
-        let raw = "{\"fetchStart\":\"2026-11-29T10:15:04.469123Z\",\"requestStart\":\"2026-11-29T10:15:04.469124Z\",\"requestEnd\":\"2026-11-29T10:15:04.470000Z\",\"responseStart\":\"2026-11-29T10:15:04.470000Z\",\"responseEnd\":\"2026-11-29T10:15:04.470001Z\"}"
+        let raw =
+            "{\"fetchStart\":\"2026-11-29T10:15:04.469123Z\",\"requestStart\":\"2026-11-29T10:15:04.469124Z\",\"requestEnd\":\"2026-11-29T10:15:04.470000Z\",\"responseStart\":\"2026-11-29T10:15:04.470000Z\",\"responseEnd\":\"2026-11-29T10:15:04.470001Z\"}"
         let (r2, _) = try Fx.single(Fx.network(seq: 1, id: "rec_1", url: "http://a.example/x", durationMs: 1, endMs: 3, txs: [raw]))
         #expect(r2.transactions[0].phases.blocked == 0.001)
         #expect(r2.transactions[0].phases.request == 0.876)
@@ -102,12 +118,13 @@ import SiftWaterfall
         let (r, _) = try Fx.single(Fx.network(seq: 1, id: "rec_1", url: "https://a.example/x", durationMs: 40, endMs: 45, txs: [t]))
         let p = r.transactions[0].phases
         #expect(p == WaterfallPhases(blocked: nil, dns: nil, tcp: nil, tls: nil, request: nil, waiting: nil, download: 5))
-        #expect(r.transactions[0].startUs != nil)   // earliest present timestamp
+        #expect(r.transactions[0].startUs != nil) // earliest present timestamp
         #expect(r.transactions[0].totalMs == 40)
     }
 
     @Test func unreadableTimestampIsAnAnomalyNotAPhase() throws {
-        let t = "{\"fetchStart\":\"yesterday\",\"requestStart\":\"\(Fx.ts(1))\",\"requestEnd\":\"\(Fx.ts(2))\",\"responseStart\":\"\(Fx.ts(3))\",\"responseEnd\":\"\(Fx.ts(4))\"}"
+        let t =
+            "{\"fetchStart\":\"yesterday\",\"requestStart\":\"\(Fx.ts(1))\",\"requestEnd\":\"\(Fx.ts(2))\",\"responseStart\":\"\(Fx.ts(3))\",\"responseEnd\":\"\(Fx.ts(4))\"}"
         let (r, findings) = try Fx.single(Fx.network(seq: 1, id: "rec_1", url: "https://a.example/x", durationMs: 3, endMs: 4, txs: [t]))
         #expect(r.transactions[0].phases.blocked == nil)
         #expect(r.transactions[0].phases.request == 1)
@@ -116,8 +133,10 @@ import SiftWaterfall
     }
 
     @Test func reversedClockIsNilAndReported() throws {
-        let t = Fx.tx(["fetchStart": 0, "domainLookupStart": 10, "domainLookupEnd": 6, "connectStart": 12, "connectEnd": 20,
-                       "requestStart": 20, "requestEnd": 21, "responseStart": 30, "responseEnd": 31])
+        let t = Fx.tx([
+            "fetchStart": 0, "domainLookupStart": 10, "domainLookupEnd": 6, "connectStart": 12, "connectEnd": 20,
+            "requestStart": 20, "requestEnd": 21, "responseStart": 30, "responseEnd": 31
+        ])
         let (r, findings) = try Fx.single(Fx.network(seq: 7, id: "rec_7", url: "http://a.example/x", durationMs: 31, endMs: 31, txs: [t]))
         let p = r.transactions[0].phases
         #expect(p.dns == nil)
@@ -135,8 +154,9 @@ import SiftWaterfall
     }
 
     @Test func taskEndBeforeTaskStartAndNegativeDuration() throws {
-        let line = Fx.network(seq: 3, id: "rec_3", url: "https://a.example/x", durationMs: -5, endMs: 30,
-                              txs: [Fx.reused(at: 2)], taskStartMs: 30, taskEndMs: 2)
+        let line = Fx.network(
+            seq: 3, id: "rec_3", url: "https://a.example/x", durationMs: -5, endMs: 30,
+            txs: [Fx.reused(at: 2)], taskStartMs: 30, taskEndMs: 2)
         let (r, findings) = try Fx.single(line)
         #expect(r.durationMs == nil)
         #expect(findings.map(\.rule) == [WaterfallRule.clockAnomaly.rawValue])
@@ -150,8 +170,9 @@ import SiftWaterfall
     @Test func redirectChainKeepsEveryTransaction() throws {
         let t1 = Fx.reused(at: 100, wait: 40, dl: 1, status: 302, url: "https://api.example/v1/oauth/start?state=xyz")
         let t2 = Fx.reused(at: 144, wait: 55, dl: 2, status: 200, url: "https://api.example/v1/oauth/callback?code=***&state=xyz")
-        let line = Fx.network(seq: 5, id: "rec_5", url: "https://api.example/v1/oauth/callback?code=***&state=xyz",
-                              durationMs: 104, endMs: 210, txs: [t1, t2], taskStartMs: 100, taskEndMs: 204)
+        let line = Fx.network(
+            seq: 5, id: "rec_5", url: "https://api.example/v1/oauth/callback?code=***&state=xyz",
+            durationMs: 104, endMs: 210, txs: [t1, t2], taskStartMs: 100, taskEndMs: 204)
         let (r, findings) = try Fx.single(line)
         #expect(findings.isEmpty)
         #expect(r.transactions.count == 2)
@@ -163,15 +184,19 @@ import SiftWaterfall
         #expect(r.totalMs == 104)
         let x = WaterfallSummary.explain(r, hosts: [:])
         #expect(x.phase == .waiting)
-        #expect(x.sentence == "waiting 95 ms: the server (or what's in front of it) was slow to answer (over 2 transactions: redirects or retries)")
+        #expect(
+            x.sentence
+                == "waiting 95 ms: the server (or what's in front of it) was slow to answer (over 2 transactions: redirects or retries)")
     }
 
     @Test func overlappingTransactionsAreAClockAnomaly() throws {
         let t1 = Fx.reused(at: 100, wait: 40, dl: 1, status: 302)
-        let t2 = Fx.reused(at: 139, wait: 5, dl: 1)   // 5 ms before t1's end (144): beyond the 1 ms tolerance
+        let t2 = Fx.reused(at: 139, wait: 5, dl: 1) // 5 ms before t1's end (144): beyond the 1 ms tolerance
         let t3 = Fx.reused(at: 152.5, wait: 5, dl: 1) // 0.5 ms before t2's end (153): tolerated
-        let (_, findings) = try Fx.single(Fx.network(seq: 5, id: "rec_5", url: "https://a.example/x", durationMs: 61.5,
-                                                     endMs: 170, txs: [t1, t2, t3]))
+        let (_, findings) = try Fx.single(
+            Fx.network(
+                seq: 5, id: "rec_5", url: "https://a.example/x", durationMs: 61.5,
+                endMs: 170, txs: [t1, t2, t3]))
         #expect(findings.map(\.rule) == [WaterfallRule.clockAnomaly.rawValue])
         #expect(findings.first?.message == "timing cannot be trusted: transaction 2: transaction 2 starts 5.0 ms before transaction 1 ends")
         #expect(findings.first?.location == "metrics.transactions[1]")
@@ -179,8 +204,10 @@ import SiftWaterfall
 
     @Test func phasesOutOfOrderAcrossPhases() throws {
         // requestStart before connectEnd: every phase is non-negative on its own, the order is not.
-        let t = Fx.tx(["fetchStart": 0, "connectStart": 1, "connectEnd": 10, "requestStart": 8, "requestEnd": 9,
-                       "responseStart": 20, "responseEnd": 21])
+        let t = Fx.tx([
+            "fetchStart": 0, "connectStart": 1, "connectEnd": 10, "requestStart": 8, "requestEnd": 9,
+            "responseStart": 20, "responseEnd": 21
+        ])
         let (r, findings) = try Fx.single(Fx.network(seq: 1, id: "rec_1", url: "http://a.example/x", durationMs: 21, endMs: 21, txs: [t]))
         #expect(r.transactions[0].phases.tcp == 9)
         #expect(r.transactions[0].anomalies == ["requestStart is 2.0 ms before connectEnd"])
@@ -188,15 +215,16 @@ import SiftWaterfall
     }
 
     @Test func customRecordHasOnlyATotal() throws {
-        let line = Fx.network(seq: 2, id: "rec_2", method: "POST", url: "grpc://orders.acme.example/Orders/Create",
-                              durationMs: 812, endMs: 900, txs: [], metrics: false, kind: "custom", category: "app", source: "app")
+        let line = Fx.network(
+            seq: 2, id: "rec_2", method: "POST", url: "grpc://orders.acme.example/Orders/Create",
+            durationMs: 812, endMs: 900, txs: [], metrics: false, kind: "custom", category: "app", source: "app")
         let (r, findings) = try Fx.single(line)
         #expect(findings.isEmpty)
         #expect(r.transactions.isEmpty)
         #expect(!r.hasMetrics)
         #expect(r.durationMs == 812)
         #expect(r.totalMs == nil)
-        #expect(r.offsetMs == 88)   // ts − duration
+        #expect(r.offsetMs == 88) // ts − duration
         #expect(WaterfallSummary.explain(r, hosts: [:]).sentence == "812 ms: a custom record has only its total, no phases")
     }
 }
@@ -221,12 +249,12 @@ import SiftWaterfall
         #"{"remotePort":1234567890123456789,"statusCode":-200,"url":"\u00e9\u2028"}"#,
         #"{ "fetchStart" : "2026-11-29T10:15:01.000123Z" , "responseEnd" : "2026-11-29T10:15:01.000Z" }"#,
         // Every member the reader knows, each with a value of its own.
-        #"{"fetchStart":"2026-11-29T10:15:01.000Z","domainLookupStart":"2026-11-29T10:15:01.001Z","domainLookupEnd":"2026-11-29T10:15:01.003Z","# +
-            #""connectStart":"2026-11-29T10:15:01.006Z","secureConnectionStart":"2026-11-29T10:15:01.010Z","# +
-            #""secureConnectionEnd":"2026-11-29T10:15:01.015Z","connectEnd":"2026-11-29T10:15:01.021Z","requestStart":"2026-11-29T10:15:01.028Z","# +
-            #""requestEnd":"2026-11-29T10:15:01.036Z","responseStart":"2026-11-29T10:15:01.045Z","responseEnd":"2026-11-29T10:15:01.055Z","# +
-            #""reusedConnection":false,"fetchType":"network","networkProtocol":"h2","remoteAddress":"203.0.113.9","remotePort":8443,"# +
-            #""tlsVersion":"TLSv1.3","statusCode":301,"url":"https://a.example/r","requestBodyBytes":7,"responseBodyBytes":9}"#,
+        #"{"fetchStart":"2026-11-29T10:15:01.000Z","domainLookupStart":"2026-11-29T10:15:01.001Z","domainLookupEnd":"2026-11-29T10:15:01.003Z","#
+            + #""connectStart":"2026-11-29T10:15:01.006Z","secureConnectionStart":"2026-11-29T10:15:01.010Z","#
+            + #""secureConnectionEnd":"2026-11-29T10:15:01.015Z","connectEnd":"2026-11-29T10:15:01.021Z","requestStart":"2026-11-29T10:15:01.028Z","#
+            + #""requestEnd":"2026-11-29T10:15:01.036Z","responseStart":"2026-11-29T10:15:01.045Z","responseEnd":"2026-11-29T10:15:01.055Z","#
+            + #""reusedConnection":false,"fetchType":"network","networkProtocol":"h2","remoteAddress":"203.0.113.9","remotePort":8443,"#
+            + #""tlsVersion":"TLSv1.3","statusCode":301,"url":"https://a.example/r","requestBodyBytes":7,"responseBodyBytes":9}"#
     ])
     func fastPathEqualsSlowPath(_ json: String) throws {
         let v = try JSONDocument(string: json).root
@@ -239,10 +267,11 @@ import SiftWaterfall
 
 @Suite struct TimeoutTests {
     @Test func timeoutIsExplainedAsNoResponse() throws {
-        let line = Fx.network(seq: 31, id: "rec_31", method: "POST", url: "https://a.example/v1/orders", durationMs: 30000,
-                              endMs: 30100, txs: [Fx.tx(["fetchStart": 100, "requestStart": 100.4, "requestEnd": 130])],
-                              taskStartMs: 100, taskEndMs: 30100, state: "failure", status: nil,
-                              extra: #","error":{"domain":"NSURLErrorDomain","code":-1001,"description":"The request timed out."}"#)
+        let line = Fx.network(
+            seq: 31, id: "rec_31", method: "POST", url: "https://a.example/v1/orders", durationMs: 30000,
+            endMs: 30100, txs: [Fx.tx(["fetchStart": 100, "requestStart": 100.4, "requestEnd": 130])],
+            taskStartMs: 100, taskEndMs: 30100, state: "failure", status: nil,
+            extra: #","error":{"domain":"NSURLErrorDomain","code":-1001,"description":"The request timed out."}"#)
         let (r, findings) = try Fx.single(line)
         #expect(findings.isEmpty)
         #expect(r.error == "The request timed out. (NSURLErrorDomain -1001)")
@@ -258,7 +287,7 @@ import SiftWaterfall
     /// phase. Every presence and order of the six connection timestamps (absent, or at 0, 5 or 9),
     /// each reuse flag.
     @Test func equalsAKnownConnectionPhase() {
-        let fields = [1, 2, 3, 4, 5, 6]   // domainLookupStart … connectEnd in `TransactionTimes.fieldNames`
+        let fields = [1, 2, 3, 4, 5, 6] // domainLookupStart … connectEnd in `TransactionTimes.fieldNames`
         let values: [Micros?] = [nil, 0, 5_000, 9_000]
         var checked = 0
         for code in 0..<Int(pow(Double(values.count), Double(fields.count))) {
@@ -271,7 +300,8 @@ import SiftWaterfall
             for reused in [nil, false, true] as [Bool?] {
                 let t = WaterfallTransaction(index: 0, times: times, reusedConnection: reused)
                 let p = t.phases
-                #expect(t.openedConnection == (p.dns != nil || p.tcp != nil || p.tls != nil), "\(times.ordered) \(String(describing: reused))")
+                #expect(
+                    t.openedConnection == (p.dns != nil || p.tcp != nil || p.tls != nil), "\(times.ordered) \(String(describing: reused))")
                 checked += 1
             }
         }
@@ -292,8 +322,10 @@ import SiftWaterfall
             var lines = [Fx.header()]
             for (i, h) in part.enumerated() {
                 let tx = i % 2 == 0 ? Fx.newConnection(at: Double(i * 10)) : Fx.reused(at: Double(i * 10))
-                lines.append(Fx.network(seq: i + 1, id: "rec_\(i + 1)", url: "https://\(h)/v1/x", durationMs: 5,
-                                        endMs: Double(i * 10 + 300), txs: [tx]))
+                lines.append(
+                    Fx.network(
+                        seq: i + 1, id: "rec_\(i + 1)", url: "https://\(h)/v1/x", durationMs: 5,
+                        endMs: Double(i * 10 + 300), txs: [tx]))
             }
             sessions += try Fx.collect(lines).sessions
         }

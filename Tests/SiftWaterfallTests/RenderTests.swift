@@ -4,7 +4,7 @@ import Testing
 @testable import SiftWaterfall
 import SiftVerify
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// The golden fixture: one session with every kind of request, and a second one without header.
@@ -15,57 +15,97 @@ enum GoldenFixture {
         let c = WaterfallCollector()
         c.beginSession(input: "export.zip", file: "sessions/\(Fx.sessionId).jsonl", sessionId: nil)
         var lines = [Fx.header()]
-        lines.append(Fx.network(seq: 1, id: "rec_602f417c", method: "POST", url: "https://api.palbase.studio/v1/auth/token?client=ios",
-                                durationMs: 221, endMs: 262, txs: [Fx.newConnection(at: 39)], taskStartMs: 39, taskEndMs: 260,
-                                category: "auth", label: "auth.refresh", requestId: "req_c4e08e67-b822-463b-8e69-80ee651011cb"))
-        lines.append(Fx.network(seq: 2, id: "rec_17e07fc1", url: "https://api.palbase.studio/v1/flags?keys=palbase.debug_console",
-                                durationMs: 70, endMs: 650, txs: [Fx.reused(at: 580, wait: 22, dl: 45)], taskStartMs: 580,
-                                taskEndMs: 650, category: "flags", label: "flags"))
-        lines.append(Fx.network(seq: 3, id: "rec_f9061bfd", url: "https://api.palbase.studio/v1/oauth/callback?code=***&state=xyz",
-                                durationMs: 102, endMs: 1063,
-                                txs: [Fx.reused(at: 961, wait: 40, dl: 1, status: 302, url: "https://api.palbase.studio/v1/oauth/start?state=xyz"),
-                                      Fx.reused(at: 1005, wait: 55, dl: 3, url: "https://api.palbase.studio/v1/oauth/callback?code=***&state=xyz")],
-                                taskStartMs: 961, taskEndMs: 1066))
-        lines.append(Fx.network(seq: 4, id: "rec_cache01", url: "https://api.palbase.studio/v1/catalog",
-                                durationMs: 1.2, endMs: 1201,
-                                txs: [Fx.tx(["fetchStart": 1200, "responseEnd": 1200.75], ["fetchType": "\"localCache\"", "statusCode": "200"])],
-                                taskStartMs: 1200, taskEndMs: 1201.2))
-        lines.append(Fx.network(seq: 5, id: "rec_grpc01", method: "POST", url: "grpc://orders.acme.example/Orders/Create",
-                                durationMs: 812, endMs: 2100, txs: [], metrics: false, kind: "custom", category: "app",
-                                source: "app", label: "grpc"))
-        lines.append(Fx.network(seq: 6, id: "rec_img1", url: "https://cdn.acme.example/img/1.png", durationMs: 1450,
-                                endMs: 3500, txs: [Fx.newConnection(at: 2050, wait: 300, extra: ["responseBodyBytes": "4800000"])],
-                                taskStartMs: 2050, taskEndMs: 2450, category: "app", source: "app", label: "image"))
-        lines.append(Fx.network(seq: 7, id: "rec_img2", url: "https://cdn.acme.example/img/2.png", durationMs: 400,
-                                endMs: 2500, txs: [Fx.newConnection(at: 2100, wait: 296)], taskStartMs: 2100, taskEndMs: 2500,
-                                category: "app", source: "app", label: "image"))
-        lines.append(Fx.network(seq: 8, id: "rec_clock", url: "https://api.palbase.studio/v1/me", durationMs: 30, endMs: 5040,
-                                txs: [Fx.tx(["fetchStart": 5000, "requestStart": 5001, "requestEnd": 5003, "responseStart": 4990,
-                                             "responseEnd": 5030], ["reusedConnection": "true", "statusCode": "200"])],
-                                taskStartMs: 5000, taskEndMs: 5030))
-        lines.append(Fx.network(seq: 9, id: "rec_hostile", method: "GET", url: "https://evil.example/" + hostile + "?token=abc&q=\"1\"",
-                                durationMs: 60, endMs: 5200, txs: [Fx.reused(at: 5140, wait: 50, dl: 5)], taskStartMs: 5140,
-                                taskEndMs: 5198, category: hostile, source: "app", label: hostile))
-        lines.append(Fx.network(seq: 10, id: "rec_orders", method: "POST", url: "https://api.palbase.studio/v1/orders/ord_77",
-                                durationMs: nil, endMs: 9000, txs: [], metrics: false, category: "generated", state: "pending",
-                                status: nil, label: "pb.orders.create"))
+        lines.append(
+            Fx.network(
+                seq: 1, id: "rec_602f417c", method: "POST", url: "https://api.palbase.studio/v1/auth/token?client=ios",
+                durationMs: 221, endMs: 262, txs: [Fx.newConnection(at: 39)], taskStartMs: 39, taskEndMs: 260,
+                category: "auth", label: "auth.refresh", requestId: "req_c4e08e67-b822-463b-8e69-80ee651011cb"))
+        lines.append(
+            Fx.network(
+                seq: 2, id: "rec_17e07fc1", url: "https://api.palbase.studio/v1/flags?keys=palbase.debug_console",
+                durationMs: 70, endMs: 650, txs: [Fx.reused(at: 580, wait: 22, dl: 45)], taskStartMs: 580,
+                taskEndMs: 650, category: "flags", label: "flags"))
+        lines.append(
+            Fx.network(
+                seq: 3, id: "rec_f9061bfd", url: "https://api.palbase.studio/v1/oauth/callback?code=***&state=xyz",
+                durationMs: 102, endMs: 1063,
+                txs: [
+                    Fx.reused(at: 961, wait: 40, dl: 1, status: 302, url: "https://api.palbase.studio/v1/oauth/start?state=xyz"),
+                    Fx.reused(at: 1005, wait: 55, dl: 3, url: "https://api.palbase.studio/v1/oauth/callback?code=***&state=xyz")
+                ],
+                taskStartMs: 961, taskEndMs: 1066))
+        lines.append(
+            Fx.network(
+                seq: 4, id: "rec_cache01", url: "https://api.palbase.studio/v1/catalog",
+                durationMs: 1.2, endMs: 1201,
+                txs: [Fx.tx(["fetchStart": 1200, "responseEnd": 1200.75], ["fetchType": "\"localCache\"", "statusCode": "200"])],
+                taskStartMs: 1200, taskEndMs: 1201.2))
+        lines.append(
+            Fx.network(
+                seq: 5, id: "rec_grpc01", method: "POST", url: "grpc://orders.acme.example/Orders/Create",
+                durationMs: 812, endMs: 2100, txs: [], metrics: false, kind: "custom", category: "app",
+                source: "app", label: "grpc"))
+        lines.append(
+            Fx.network(
+                seq: 6, id: "rec_img1", url: "https://cdn.acme.example/img/1.png", durationMs: 1450,
+                endMs: 3500, txs: [Fx.newConnection(at: 2050, wait: 300, extra: ["responseBodyBytes": "4800000"])],
+                taskStartMs: 2050, taskEndMs: 2450, category: "app", source: "app", label: "image"))
+        lines.append(
+            Fx.network(
+                seq: 7, id: "rec_img2", url: "https://cdn.acme.example/img/2.png", durationMs: 400,
+                endMs: 2500, txs: [Fx.newConnection(at: 2100, wait: 296)], taskStartMs: 2100, taskEndMs: 2500,
+                category: "app", source: "app", label: "image"))
+        lines.append(
+            Fx.network(
+                seq: 8, id: "rec_clock", url: "https://api.palbase.studio/v1/me", durationMs: 30, endMs: 5040,
+                txs: [
+                    Fx.tx(
+                        [
+                            "fetchStart": 5000, "requestStart": 5001, "requestEnd": 5003, "responseStart": 4990,
+                            "responseEnd": 5030
+                        ], ["reusedConnection": "true", "statusCode": "200"])
+                ],
+                taskStartMs: 5000, taskEndMs: 5030))
+        lines.append(
+            Fx.network(
+                seq: 9, id: "rec_hostile", method: "GET", url: "https://evil.example/" + hostile + "?token=abc&q=\"1\"",
+                durationMs: 60, endMs: 5200, txs: [Fx.reused(at: 5140, wait: 50, dl: 5)], taskStartMs: 5140,
+                taskEndMs: 5198, category: hostile, source: "app", label: hostile))
+        lines.append(
+            Fx.network(
+                seq: 10, id: "rec_orders", method: "POST", url: "https://api.palbase.studio/v1/orders/ord_77",
+                durationMs: nil, endMs: 9000, txs: [], metrics: false, category: "generated", state: "pending",
+                status: nil, label: "pb.orders.create"))
         // A timeout: the request went out, no response came; 3 s later the task failed.
-        lines.append(Fx.network(seq: 11, id: "rec_timeout", method: "POST", url: "https://api.palbase.studio/v1/orders",
-                                durationMs: 3000, endMs: 8401,
-                                txs: [Fx.tx(["fetchStart": 5400, "requestStart": 5400.4, "requestEnd": 5430],
-                                            ["reusedConnection": "true", "requestBodyBytes": "146"])],
-                                taskStartMs: 5400, taskEndMs: 8400, category: "generated", state: "failure", status: nil,
-                                label: "pb.orders.create",
-                                extra: #","error":{"domain":"NSURLErrorDomain","code":-1001,"description":"The request timed out."}"#))
+        lines.append(
+            Fx.network(
+                seq: 11, id: "rec_timeout", method: "POST", url: "https://api.palbase.studio/v1/orders",
+                durationMs: 3000, endMs: 8401,
+                txs: [
+                    Fx.tx(
+                        ["fetchStart": 5400, "requestStart": 5400.4, "requestEnd": 5430],
+                        ["reusedConnection": "true", "requestBodyBytes": "146"])
+                ],
+                taskStartMs: 5400, taskEndMs: 8400, category: "generated", state: "failure", status: nil,
+                label: "pb.orders.create",
+                extra: #","error":{"domain":"NSURLErrorDomain","code":-1001,"description":"The request timed out."}"#))
         for (i, l) in lines.enumerated() { c.add(try Fx.record(i + 1, l)) }
         c.endSession(sessionId: nil, launchedAt: nil)
 
         // A second session read from standard input: no header.
         c.beginSession(input: "-", file: "-", sessionId: nil)
-        c.add(try Fx.record(1, Fx.network(seq: 41, id: "rec_s2a", url: "https://api.palbase.studio/v1/orders/12345", durationMs: 300,
-                                          endMs: 20_300, txs: [Fx.reused(at: 20_000, wait: 280, dl: 15)], taskStartMs: 20_000, taskEndMs: 20_298)))
-        c.add(try Fx.record(2, Fx.network(seq: 42, id: "rec_s2b", url: "https://api.palbase.studio/v1/orders/67890", durationMs: 120,
-                                          endMs: 22_620, txs: [Fx.reused(at: 22_500, wait: 100, dl: 15)], taskStartMs: 22_500, taskEndMs: 22_618)))
+        c.add(
+            try Fx.record(
+                1,
+                Fx.network(
+                    seq: 41, id: "rec_s2a", url: "https://api.palbase.studio/v1/orders/12345", durationMs: 300,
+                    endMs: 20_300, txs: [Fx.reused(at: 20_000, wait: 280, dl: 15)], taskStartMs: 20_000, taskEndMs: 20_298)))
+        c.add(
+            try Fx.record(
+                2,
+                Fx.network(
+                    seq: 42, id: "rec_s2b", url: "https://api.palbase.studio/v1/orders/67890", durationMs: 120,
+                    endMs: 22_620, txs: [Fx.reused(at: 22_500, wait: 100, dl: 15)], taskStartMs: 22_500, taskEndMs: 22_618)))
         c.endSession(sessionId: nil, launchedAt: nil)
         let findings = c.finish()
         return WaterfallReport(sessions: c.sessions, findings: findings, filter: filter, redactor: .verify())
@@ -132,7 +172,7 @@ enum GoldenFixture {
         let r = try GoldenFixture.report()
         let plain = WaterfallRender.text(r, columns: 100, color: false)
         #expect(!plain.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
-        #expect(plain.contains("\\x1b[31m"))   // the hostile escape is shown, not sent
+        #expect(plain.contains("\\x1b[31m")) // the hostile escape is shown, not sent
         let colored = WaterfallRender.text(r, columns: 100, color: true)
         // Every ESC is one of our SGR sequences.
         let scalars = Array(colored.unicodeScalars)
@@ -198,8 +238,10 @@ enum GoldenFixture {
         var attributes: [String] = []
         var text = ""
         var error: Error?
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                    attributes attributeDict: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+            attributes attributeDict: [String: String] = [:]
+        ) {
             elements.append(name)
             attributes += attributeDict.keys
         }
@@ -231,12 +273,17 @@ enum GoldenFixture {
     }
 
     @Test func svgSurvivesHostileEverything() throws {
-        let nasty = ["</svg><script>alert(1)</script>", "\"'><!--", "]]><![CDATA[", "\u{0}\u{1}\u{8}\u{B}\u{C}\u{1F}",
-                     "\u{FFFE}\u{FFFF}", "&amp;&#0;&bogus;", "\u{202E}rtl"]
+        let nasty = [
+            "</svg><script>alert(1)</script>", "\"'><!--", "]]><![CDATA[", "\u{0}\u{1}\u{8}\u{B}\u{C}\u{1F}",
+            "\u{FFFE}\u{FFFF}", "&amp;&#0;&bogus;", "\u{202E}rtl"
+        ]
         for n in nasty {
-            let lines = [Fx.header(sessionId: n),
-                         Fx.network(seq: 1, id: n, method: n, url: "https://" + n + "/" + n, durationMs: 28, endMs: 30,
-                                    txs: [Fx.reused(at: 2, url: n)], category: n, label: n)]
+            let lines = [
+                Fx.header(sessionId: n),
+                Fx.network(
+                    seq: 1, id: n, method: n, url: "https://" + n + "/" + n, durationMs: 28, endMs: 30,
+                    txs: [Fx.reused(at: 2, url: n)], category: n, label: n)
+            ]
             let (s, f) = try Fx.collect(lines, input: n, file: n)
             let report = WaterfallReport(sessions: s, findings: f, redactor: .verify())
             let svg = WaterfallRender.svg(report)
@@ -254,13 +301,15 @@ enum GoldenFixture {
         var lines = [Fx.header()]
         for i in 1...600 {
             let at = Double(i) * 37
-            lines.append(Fx.network(seq: i, id: "rec_\(i)", url: "https://api.acme.example/v1/items/\(i)", durationMs: 120,
-                                    endMs: at + 120, txs: [Fx.reused(at: at, wait: 100, dl: 10)], taskStartMs: at, taskEndMs: at + 114))
+            lines.append(
+                Fx.network(
+                    seq: i, id: "rec_\(i)", url: "https://api.acme.example/v1/items/\(i)", durationMs: 120,
+                    endMs: at + 120, txs: [Fx.reused(at: at, wait: 100, dl: 10)], taskStartMs: at, taskEndMs: at + 114))
         }
         let (s, f) = try Fx.collect(lines)
         let svg = WaterfallRender.svg(WaterfallReport(sessions: s, findings: f, redactor: .verify()))
         #expect(parseXML(svg).ok)
-        #expect(svg.utf8.count < 600 * 1200)   // well under a kilobyte and a bit per request
+        #expect(svg.utf8.count < 600 * 1200) // well under a kilobyte and a bit per request
         let summary = WaterfallSummary(sessions: s)
         #expect(summary.endpoints.map(\.key) == ["GET api.acme.example/v1/items/:id"])
         #expect(summary.endpoints.first?.count == 600)
@@ -331,8 +380,10 @@ enum GoldenFixture {
 @Suite struct MillisecondFormatTests {
     /// The byte writer's millisecond numbers are what JSONOut.format prints, over a wide range.
     @Test func fastMillisecondsMatchJSONOut() throws {
-        var values: [Double] = [0, -0.0, 0.001, 0.0004, 0.0005, -0.0004, 0.1, 0.123, 1, 10, 100.5, 221, 999.999, 1000, 1234.5678,
-                                -3.25, 86_400_000, 7_999_999_999.999, 8_000_000_000, 1e12, 1e16, 123_456_789.012, 0.010, 0.020]
+        var values: [Double] = [
+            0, -0.0, 0.001, 0.0004, 0.0005, -0.0004, 0.1, 0.123, 1, 10, 100.5, 221, 999.999, 1000, 1234.5678,
+            -3.25, 86_400_000, 7_999_999_999.999, 8_000_000_000, 1e12, 1e16, 123_456_789.012, 0.010, 0.020
+        ]
         var rng = SystemRandomNumberGenerator()
         for _ in 0..<5000 {
             let k = Int64.random(in: -9_000_000_000_000...9_000_000_000_000, using: &rng)

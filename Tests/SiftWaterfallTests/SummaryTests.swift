@@ -16,15 +16,16 @@ import SiftVerify
         ("/v1/flags", "/v1/flags"),
         ("/v2/items/abc", "/v2/items/abc"),
         ("/cafe", "/cafe"),
-        ("/", "/"),
+        ("/", "/")
     ])
     func endpointCollapsing(_ path: String, _ expected: String) {
         #expect(WaterfallURL.collapsePath(path) == expected)
     }
 
     @Test func endpointKeyDropsQueryAndUserinfo() {
-        #expect(WaterfallURL.endpointKey(method: "post", url: "https://user:pw@API.acme.example:8443/v1/orders/ord_77?x=1#f")
-            == "POST api.acme.example:8443/v1/orders/:id")
+        #expect(
+            WaterfallURL.endpointKey(method: "post", url: "https://user:pw@API.acme.example:8443/v1/orders/ord_77?x=1#f")
+                == "POST api.acme.example:8443/v1/orders/:id")
         #expect(WaterfallURL.endpointKey(method: nil, url: nil) == "? ?")
         #expect(WaterfallURL.endpointKey(method: "GET", url: "not a url/123") == "GET not a url/:id")
     }
@@ -32,12 +33,15 @@ import SiftVerify
     @Test func redactorMasksSecretsInUrls() {
         let jwt = "eyJ" + "hbGciOiJIUzI1NiJ9" + "." + "e30" + "." + "c2lnbmF0dXJl"
         let r = Redactor.verify()
-        #expect(r.url(Untrusted("https://bob:hunter2@a.example/p?state=xyz&access_token=abc&Refresh-Token=q&code=***&x=\(jwt)#frag")).value
-            == "https://a.example/p?state=xyz&access_token=***&Refresh-Token=***&code=***&x=***#frag")
+        #expect(
+            r.url(Untrusted("https://bob:hunter2@a.example/p?state=xyz&access_token=abc&Refresh-Token=q&code=***&x=\(jwt)#frag")).value
+                == "https://a.example/p?state=xyz&access_token=***&Refresh-Token=***&code=***&x=***#frag")
         #expect(r.url(Untrusted("https://a.example/p")).value == "https://a.example/p")
         #expect(r.url(Untrusted("relative?token=1")).value == "relative?token=***")
         // A percent-encoded credential is masked as well.
-        let pct = "https://a.example/p?q=" + "eyJ" + "hbGciOiJIUzI1NiJ9".map { "%" + String(format: "%02X", $0.asciiValue ?? 0) }.joined() + ".e30.c2lnbmF0dXJl"
+        let pct =
+            "https://a.example/p?q=" + "eyJ" + "hbGciOiJIUzI1NiJ9".map { "%" + String(format: "%02X", $0.asciiValue ?? 0) }.joined()
+            + ".e30.c2lnbmF0dXJl"
         #expect(r.url(Untrusted(pct)).value == "https://a.example/p?q=***")
     }
 
@@ -58,18 +62,25 @@ import SiftVerify
         var seq = 1
         for (i, at) in [100.0, 150.0, 3000.0].enumerated() {
             // TLS dominates: slow handshake (secureConnectionStart → End = 600 ms).
-            let t = Fx.tx(["fetchStart": at, "domainLookupStart": at + 1, "domainLookupEnd": at + 5, "connectStart": at + 5,
-                           "secureConnectionStart": at + 40, "secureConnectionEnd": at + 640, "connectEnd": at + 640,
-                           "requestStart": at + 640, "requestEnd": at + 641, "responseStart": at + 700, "responseEnd": at + 710],
-                          ["reusedConnection": "false", "statusCode": "200", "responseBodyBytes": "4800000"])
-            lines.append(Fx.network(seq: seq, id: "rec_c\(i)", url: "https://cdn.acme.example/img/\(i + 1).png", durationMs: 710,
-                                    endMs: at + 710, txs: [t], taskStartMs: at, taskEndMs: at + 710, category: "app", source: "app"))
+            let t = Fx.tx(
+                [
+                    "fetchStart": at, "domainLookupStart": at + 1, "domainLookupEnd": at + 5, "connectStart": at + 5,
+                    "secureConnectionStart": at + 40, "secureConnectionEnd": at + 640, "connectEnd": at + 640,
+                    "requestStart": at + 640, "requestEnd": at + 641, "responseStart": at + 700, "responseEnd": at + 710
+                ],
+                ["reusedConnection": "false", "statusCode": "200", "responseBodyBytes": "4800000"])
+            lines.append(
+                Fx.network(
+                    seq: seq, id: "rec_c\(i)", url: "https://cdn.acme.example/img/\(i + 1).png", durationMs: 710,
+                    endMs: at + 710, txs: [t], taskStartMs: at, taskEndMs: at + 710, category: "app", source: "app"))
             seq += 1
         }
         // A slow API call: waiting dominates.
-        lines.append(Fx.network(seq: seq, id: "rec_api", method: "POST", url: "https://api.acme.example/v1/orders/ord_77",
-                                durationMs: 2124, endMs: 2500, txs: [Fx.reused(at: 376, wait: 2100, dl: 20)],
-                                taskStartMs: 376, taskEndMs: 2500, requestId: "req_8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6b"))
+        lines.append(
+            Fx.network(
+                seq: seq, id: "rec_api", method: "POST", url: "https://api.acme.example/v1/orders/ord_77",
+                durationMs: 2124, endMs: 2500, txs: [Fx.reused(at: 376, wait: 2100, dl: 20)],
+                taskStartMs: 376, taskEndMs: 2500, requestId: "req_8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6b"))
         return try Fx.collect(lines).sessions
     }
 
@@ -80,7 +91,7 @@ import SiftVerify
         #expect(tl.requestCount == 4)
         #expect(tl.firstOffsetMs == 100)
         #expect(tl.endOffsetMs == 3710)
-        #expect(tl.maxConcurrency == 3)          // 100–810, 150–860, 376–2500
+        #expect(tl.maxConcurrency == 3) // 100–810, 150–860, 376–2500
         #expect(tl.maxConcurrencyAtMs == 376)
         #expect(tl.idleGaps == [WaterfallSummary.IdleGap(startOffsetMs: 2500, durationMs: 500)] || tl.idleGaps.isEmpty)
         // Default threshold is 1 s: the 500 ms gap (2500 → 3000) is not listed.
@@ -104,11 +115,13 @@ import SiftVerify
     }
 
     @Test func downloadSentenceNamesTheSize() {
-        var t = WaterfallTransaction(index: 0, times: {
-            var x = TransactionTimes()
-            x.fetchStart = 0; x.requestStart = 1000; x.requestEnd = 2000; x.responseStart = 10_000; x.responseEnd = 910_000
-            return x
-        }(), reusedConnection: true)
+        var t = WaterfallTransaction(
+            index: 0,
+            times: {
+                var x = TransactionTimes()
+                x.fetchStart = 0; x.requestStart = 1000; x.requestEnd = 2000; x.responseStart = 10_000; x.responseEnd = 910_000
+                return x
+            }(), reusedConnection: true)
         t.responseBodyBytes = 4_800_000
         var r = WaterfallRequest(input: "i", file: "f", line: 1)
         r.transactions = [t]
@@ -122,9 +135,12 @@ import SiftVerify
         #expect(tls.totalMs == 1800 && tls.count == 3 && tls.maxMs == 600)
         let dns = try #require(s.phases.first { $0.phase == .dns })
         #expect(dns.count == 3)
-        #expect(s.endpoints.map(\.key) == ["GET cdn.acme.example/img/1.png", "POST api.acme.example/v1/orders/:id",
-                                           "GET cdn.acme.example/img/2.png", "GET cdn.acme.example/img/3.png"]
-            || s.endpoints.first?.key == "POST api.acme.example/v1/orders/:id")
+        #expect(
+            s.endpoints.map(\.key) == [
+                "GET cdn.acme.example/img/1.png", "POST api.acme.example/v1/orders/:id",
+                "GET cdn.acme.example/img/2.png", "GET cdn.acme.example/img/3.png"
+            ]
+                || s.endpoints.first?.key == "POST api.acme.example/v1/orders/:id")
         let api = try #require(s.endpoints.first { $0.key == "POST api.acme.example/v1/orders/:id" })
         #expect(api.count == 1 && api.p50Ms == 2124 && api.p95Ms == 2124 && api.maxMs == 2124)
     }
@@ -137,7 +153,7 @@ import SiftVerify
         #expect(seqs(WaterfallFilter(request: "rec_c2")) == [3])
         #expect(seqs(WaterfallFilter(request: "req_8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6b")) == [4])
         #expect(seqs(WaterfallFilter(request: "nope")) == [])
-        #expect(seqs(WaterfallFilter(slowest: 2)) == [1, 4])   // 4 is slowest; 1, 2, 3 tie at 710 → first wins; timeline order
+        #expect(seqs(WaterfallFilter(slowest: 2)) == [1, 4]) // 4 is slowest; 1, 2, 3 tie at 710 → first wins; timeline order
         #expect(seqs(WaterfallFilter(minDurationMs: 1000)) == [4])
         #expect(seqs(WaterfallFilter(category: "app")) == [1, 2, 3])
         #expect(seqs(WaterfallFilter(source: "sdk")) == [4])
@@ -145,9 +161,11 @@ import SiftVerify
     }
 
     @Test func filterKeepsOnlyFindingsOfKeptRequests() throws {
-        let lines = [Fx.header(),
-                     Fx.network(seq: 1, id: "rec_1", url: "https://a.example/x", durationMs: 50, endMs: 60, txs: [], metrics: false),
-                     Fx.network(seq: 2, id: "rec_2", url: "https://a.example/y", durationMs: 50, endMs: 90, txs: [], metrics: false)]
+        let lines = [
+            Fx.header(),
+            Fx.network(seq: 1, id: "rec_1", url: "https://a.example/x", durationMs: 50, endMs: 60, txs: [], metrics: false),
+            Fx.network(seq: 2, id: "rec_2", url: "https://a.example/y", durationMs: 50, endMs: 90, txs: [], metrics: false)
+        ]
         let (s, f) = try Fx.collect(lines)
         let report = WaterfallReport(sessions: s, findings: f, filter: WaterfallFilter(request: "rec_2"), redactor: .verify())
         #expect(report.findings.map(\.seq) == [2])

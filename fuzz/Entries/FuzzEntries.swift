@@ -20,7 +20,7 @@ public enum FuzzEntries {
         ("export", export),
         ("logline", logLine),
         ("timestamp", timestamp),
-        ("decoders", decoders),
+        ("decoders", decoders)
     ]
 
     /// Small bounds, so one input costs milliseconds and a lying size cannot run for long.
@@ -70,8 +70,10 @@ public enum FuzzEntries {
             let waterfall = WaterfallAnalysis()
             let correlation = CorrelationAnalysis()
             let outcome = ExportReader(limits: limits).read(inputs: [path], analyses: [verify, waterfall, correlation])
-            _ = ReportEnvelope.render(ReportEnvelope.document(inputs: outcome.inputs, findings: outcome.findings,
-                                                              blobs: outcome.blobs, sections: [:]))
+            _ = ReportEnvelope.render(
+                ReportEnvelope.document(
+                    inputs: outcome.inputs, findings: outcome.findings,
+                    blobs: outcome.blobs, sections: [:]))
             let report = WaterfallReport(sessions: waterfall.sessions, findings: [], redactor: .verify(known: verify.secretValues))
             _ = WaterfallRender.json(report, pretty: false)
             _ = WaterfallRender.text(report)
@@ -118,22 +120,33 @@ public enum FuzzEntries {
         _ = WaterfallURL.endpointKey(method: "GET", url: text)
         _ = WaterfallURL.collapsePath(text)
         _ = Base64.decode(text)
-        let types = ["application/x-www-form-urlencoded", "multipart/form-data; boundary=b", "application/json",
-                     "text/plain", "multipart/mixed; boundary=\"" + String(text.prefix(8)) + "\""]
+        let types = [
+            "application/x-www-form-urlencoded", "multipart/form-data; boundary=b", "application/json",
+            "text/plain", "multipart/mixed; boundary=\"" + String(text.prefix(8)) + "\""
+        ]
         let pick = Int(data.first ?? 0)
         let contentType = types[pick % types.count]
-        let body: JSONOut = pick & 0x80 != 0
-            ? .object(["encoding": .string("base64"), "data": .string(Data(text.utf8).base64EncodedString()),
-                       "size": .int(text.utf8.count), "contentType": .string(contentType)])
-            : .object(["encoding": .string("utf8"), "text": .string(text), "size": .int(text.utf8.count),
-                       "contentType": .string(contentType)])
+        let body: JSONOut =
+            pick & 0x80 != 0
+            ? .object([
+                "encoding": .string("base64"), "data": .string(Data(text.utf8).base64EncodedString()),
+                "size": .int(text.utf8.count), "contentType": .string(contentType)
+            ])
+            : .object([
+                "encoding": .string("utf8"), "text": .string(text), "size": .int(text.utf8.count),
+                "contentType": .string(contentType)
+            ])
         let record = JSONOut.object([
             "type": .string("network"), "seq": .int(1), "ts": .string("2026-11-29T10:15:02.000Z"),
             "id": .string("rec_1"), "method": .string("POST"), "url": .string(text), "state": .string("success"),
             "statusCode": .int(200),
-            "request": .object(["headers": .array([.object(["name": .string("Referer"), "value": .string(text)]),
-                                                   .object(["name": .string("Cookie"), "value": .string(text)])]),
-                                "body": body]),
+            "request": .object([
+                "headers": .array([
+                    .object(["name": .string("Referer"), "value": .string(text)]),
+                    .object(["name": .string("Cookie"), "value": .string(text)])
+                ]),
+                "body": body
+            ])
         ]).render(pretty: false)
         export(Array(record.utf8) + [0x0A])
     }

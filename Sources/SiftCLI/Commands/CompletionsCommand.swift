@@ -10,7 +10,7 @@ public enum CompletionsCommand: SiftCommand {
         options: [],
         examples: [
             ("pbsift completions bash > ~/.local/share/bash-completion/completions/pbsift", "Install bash completions."),
-            ("pbsift completions fish > ~/.config/fish/completions/pbsift.fish", "Install fish completions."),
+            ("pbsift completions fish > ~/.config/fish/completions/pbsift.fish", "Install fish completions.")
         ],
         formats: [],
         commonOptions: false)

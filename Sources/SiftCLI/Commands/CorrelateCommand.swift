@@ -28,29 +28,35 @@ public enum CorrelateCommand: SiftCommand {
             time window from a log platform are printed instead.
             """,
         arguments: [
-            ArgumentSpec.exports,
+            ArgumentSpec.exports
         ],
         options: [
             OptionSpec.logs,
-            OptionSpec("emit-query", value: "platform",
-                       help: "Print the log platform's queries for these ids and time window instead of scanning.",
-                       allowed: QueryPlatform.allCases.map(\.rawValue)),
+            OptionSpec(
+                "emit-query", value: "platform",
+                help: "Print the log platform's queries for these ids and time window instead of scanning.",
+                allowed: QueryPlatform.allCases.map(\.rawValue)),
             OptionSpec.windowMargin(help: "Seconds added before and after each session's time window (server-only ids, queries)."),
-            OptionSpec("log-format", value: "name",
-                       help: "Read every log line as this format instead of detecting it per file.",
-                       allowed: LogCatalogue.entries.map(\.name)),
-            OptionSpec("log-timezone", value: "zone",
-                       help: "The zone of log times written without an offset: UTC, +02:00 or a name like Europe/Paris (default UTC).",
-                       kind: .rule { LogReadOptions.zone($0) == nil ? "UTC, an offset like +02:00, or a zone name like Europe/Paris" : nil }),
-            OptionSpec("request-id-header", value: "name",
-                       help: "The header that carries the request id in HAR inputs.", default: "X-Request-Id"),
+            OptionSpec(
+                "log-format", value: "name",
+                help: "Read every log line as this format instead of detecting it per file.",
+                allowed: LogCatalogue.entries.map(\.name)),
+            OptionSpec(
+                "log-timezone", value: "zone",
+                help: "The zone of log times written without an offset: UTC, +02:00 or a name like Europe/Paris (default UTC).",
+                kind: .rule { LogReadOptions.zone($0) == nil ? "UTC, an offset like +02:00, or a zone name like Europe/Paris" : nil }),
+            OptionSpec(
+                "request-id-header", value: "name",
+                help: "The header that carries the request id in HAR inputs.", default: "X-Request-Id")
         ] + QueryOptions.options,
         examples: [
             ("pbsift correlate export.zip --logs /var/log/api/", "Join an export with a folder of rotated, gzip'd logs."),
-            ("pbsift correlate --json export.zip --logs api.log | jq '.requests[] | select(.status != \"matched\")'",
-             "The requests the server never logged, or whose id a proxy rewrote."),
+            (
+                "pbsift correlate --json export.zip --logs api.log | jq '.requests[] | select(.status != \"matched\")'",
+                "The requests the server never logged, or whose id a proxy rewrote."
+            ),
             ("pbsift correlate export.zip --emit-query loki", "The LogQL queries that fetch these requests' lines from Loki."),
-            ("pbsift correlate -f csv -o joined.csv export.zip --logs api.log.gz", "One CSV row per request and server line."),
+            ("pbsift correlate -f csv -o joined.csv export.zip --logs api.log.gz", "One CSV row per request and server line.")
         ],
         formats: reporters.map(\.format),
         manSection: """
@@ -154,17 +160,19 @@ public enum CorrelateCommand: SiftCommand {
     }
 
     /// The formats, in `--format` order (text is the default).
-    static let reporters: [any Reporter<CorrelateOutput>] = [
-        Format.textStream("text") { r, c, emit in CorrelationRender.text(r.report, colors: c.colors, emit: emit) },
-        Format.json { r, w in
-            // The requests and sessions are written one at a time, never held as one JSON value.
-            let doc = ReportEnvelope.document(inputs: r.inputs.value, findings: r.report.value.findings, blobs: r.blobs,
-                                              sections: CorrelationRender.summarySections(r.report))
-            CorrelationRender.write(doc, listing: r.report, to: &w)
-        },
-        Format.textStream("csv") { r, _, emit in CorrelationRender.csv(r.report, emit: emit) },
-        Format.textStream("markdown") { r, _, emit in CorrelationRender.markdown(r.report, emit: emit) },
-    ] + FindingsFormats.all()
+    static let reporters: [any Reporter<CorrelateOutput>] =
+        [
+            Format.textStream("text") { r, c, emit in CorrelationRender.text(r.report, colors: c.colors, emit: emit) },
+            Format.json { r, w in
+                // The requests and sessions are written one at a time, never held as one JSON value.
+                let doc = ReportEnvelope.document(
+                    inputs: r.inputs.value, findings: r.report.value.findings, blobs: r.blobs,
+                    sections: CorrelationRender.summarySections(r.report))
+                CorrelationRender.write(doc, listing: r.report, to: &w)
+            },
+            Format.textStream("csv") { r, _, emit in CorrelationRender.csv(r.report, emit: emit) },
+            Format.textStream("markdown") { r, _, emit in CorrelationRender.markdown(r.report, emit: emit) }
+        ] + FindingsFormats.all()
 
     /// The findings `correlate` reports, and counts for its exit status: the reader's and the join's.
     static let reports = FindingSelection([.integrity, .limits, .archive, .policy, .correlation])
@@ -211,8 +219,9 @@ public enum CorrelateCommand: SiftCommand {
         do {
             // The records go to the join (the analysis keeps none), and the unredacted report ends
             // here: a hundred thousand requests are held once or twice, never three times.
-            var report = run.correlate(requests: analysis.takeRequests(), sessions: analysis.takeSessions(), logs: logs,
-                                       margin: margin, read: logRead)
+            var report = run.correlate(
+                requests: analysis.takeRequests(), sessions: analysis.takeSessions(), logs: logs,
+                margin: margin, read: logRead)
             if !common.quiet, let hint = QueryOptions.noMatchHint(report) { io.err(hint) }
             findings = ReportEnvelope.sorted((outcome.findings + report.findings).filter(reports.keeps))
             report.findings = findings

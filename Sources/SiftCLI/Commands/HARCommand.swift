@@ -18,12 +18,12 @@ public enum HARCommand: SiftCommand {
             pbsift reads the file back as the same records: the waterfall is the same.
             """,
         arguments: [
-            ArgumentSpec.exports,
+            ArgumentSpec.exports
         ],
         options: [],
         examples: [
             ("pbsift har export.zip -o session.har", "A HAR file to open in Chrome DevTools or a HAR viewer."),
-            ("pbsift har export.zip | jq '.log.entries[] | [.request.url, .time]'", "Each request's URL and time, through jq."),
+            ("pbsift har export.zip | jq '.log.entries[] | [.request.url, .time]'", "Each request's URL and time, through jq.")
         ],
         formats: ["har"],
         manSection: """
@@ -67,7 +67,8 @@ public enum HARCommand: SiftCommand {
         guard !sides.isEmpty, case .object(var e) = entry else { return entry }
         for (side, key) in [("request", "postData"), ("response", "content")] where sides.contains(side) {
             guard case .object(var part)? = e[side], case .object(var body)? = part[key],
-                  body["encoding"] == .string("base64") || body["_encoding"] == .string("base64") else { continue }
+                body["encoding"] == .string("base64") || body["_encoding"] == .string("base64")
+            else { continue }
             body["text"] = .string("")
             body["encoding"] = nil
             body["_encoding"] = nil

@@ -12,15 +12,17 @@ public enum InspectCommand: SiftCommand {
             deduplication saved); and the integrity, limits, archive and policy findings the reader made.
             """,
         arguments: [
-            ArgumentSpec.exports,
+            ArgumentSpec.exports
         ],
         options: [],
         examples: [
             ("pbsift inspect export.zip", "Summarise an export for a person."),
-            ("pbsift inspect --json export.zip | jq '.sessions[] | {sessionId, recordCount}'",
-             "Record counts per session, through jq."),
+            (
+                "pbsift inspect --json export.zip | jq '.sessions[] | {sessionId, recordCount}'",
+                "Record counts per session, through jq."
+            ),
             ("pbsift inspect -f csv -o sessions.csv PalbeConsole/", "One CSV row per session of a copied store."),
-            ("palbase debug tail --json | pbsift inspect -", "Inspect records piped from the Palbase CLI."),
+            ("palbase debug tail --json | pbsift inspect -", "Inspect records piped from the Palbase CLI.")
         ],
         formats: reporters.map(\.format),
         manSection: """
@@ -84,12 +86,13 @@ public enum InspectCommand: SiftCommand {
     }
 
     /// The formats, in `--format` order (text is the default).
-    static let reporters: [any Reporter<InspectOutput>] = [
-        Format.text("text") { r, c in InspectReport.text(r.outcome, colors: c.colors) },
-        Format.json { r, w in InspectReport.json(r.outcome, into: &w) },
-        Format.text("csv") { r, _ in InspectReport.csv(r.outcome) },
-        Format.text("markdown") { r, _ in InspectReport.markdown(r.outcome) },
-    ] + FindingsFormats.all()
+    static let reporters: [any Reporter<InspectOutput>] =
+        [
+            Format.text("text") { r, c in InspectReport.text(r.outcome, colors: c.colors) },
+            Format.json { r, w in InspectReport.json(r.outcome, into: &w) },
+            Format.text("csv") { r, _ in InspectReport.csv(r.outcome) },
+            Format.text("markdown") { r, _ in InspectReport.markdown(r.outcome) }
+        ] + FindingsFormats.all()
 
     /// The findings `inspect` reports, and counts for its exit status: the reader's.
     static let reports = FindingSelection([.integrity, .limits, .archive, .policy])
@@ -111,7 +114,8 @@ public enum InspectCommand: SiftCommand {
     public static func render(_ outcome: ReadOutcome, format: String, colors: Colors = .off) -> String {
         var text = ""
         let reporter = reporters.first { $0.format == format } ?? reporters[0]
-        reporter.write(InspectOutput(outcome: Redactor.verify().apply(outcome)), to: ReportContext(sink: .memory { text += $0 }, colors: colors))
+        reporter.write(
+            InspectOutput(outcome: Redactor.verify().apply(outcome)), to: ReportContext(sink: .memory { text += $0 }, colors: colors))
         return text
     }
 }
@@ -121,6 +125,7 @@ struct InspectOutput: FindingsReport {
     var outcome: Redacted<ReadOutcome>
 
     var findingsDocument: FindingsDocument {
-        FindingsDocument(command: "inspect", findings: outcome.project(\.findings), inputs: outcome.project(\.inputs), rule: RuleRegistry.rule)
+        FindingsDocument(
+            command: "inspect", findings: outcome.project(\.findings), inputs: outcome.project(\.inputs), rule: RuleRegistry.rule)
     }
 }

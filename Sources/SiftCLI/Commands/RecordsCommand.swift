@@ -19,31 +19,37 @@ public enum RecordsCommand: SiftCommand {
             record where the value is first found onward. A pipe closed early (| head) ends quietly.
             """,
         arguments: [
-            ArgumentSpec.exports,
+            ArgumentSpec.exports
         ],
         options: [
-            OptionSpec("type", value: "type", help: "Keep records of this type.",
-                       allowed: ["network", "log", "event", "frame", "unknown"], repeatable: true),
-            OptionSpec("level", value: "level", help: "Keep log records at or above this level.",
-                       allowed: RecordFilter.levels),
+            OptionSpec(
+                "type", value: "type", help: "Keep records of this type.",
+                allowed: ["network", "log", "event", "frame", "unknown"], repeatable: true),
+            OptionSpec(
+                "level", value: "level", help: "Keep log records at or above this level.",
+                allowed: RecordFilter.levels),
             OptionSpec("label", value: "label", help: "Keep records with this label.", repeatable: true),
-            OptionSpec("status", value: "code", help: "Keep network records with this status code or class, such as 503 or 5xx.",
-                       kind: .rule { RecordFilter.validStatus($0) ? nil : "a status code such as 503, or a class such as 5xx" },
-                       repeatable: true),
+            OptionSpec(
+                "status", value: "code", help: "Keep network records with this status code or class, such as 503 or 5xx.",
+                kind: .rule { RecordFilter.validStatus($0) ? nil : "a status code such as 503, or a class such as 5xx" },
+                repeatable: true),
             RecordScope.sessionOption,
             RecordScope.sinceOption,
             RecordScope.untilOption,
-            OptionSpec("grep", value: "pattern", help: "Keep records whose printed line (credentials masked) matches this regular expression.",
-                       kind: .regex),
-            OptionSpec("columns", value: "list",
-                       help: "CSV columns, comma-separated; nested fields by dots. Default: \(RecordFlattener.defaultColumns.joined(separator: ", ")).",
-                       takesPath: false),
-            OptionSpec("json", help: "Same as --format jsonl: JSON Lines, one record per line."),
+            OptionSpec(
+                "grep", value: "pattern", help: "Keep records whose printed line (credentials masked) matches this regular expression.",
+                kind: .regex),
+            OptionSpec(
+                "columns", value: "list",
+                help:
+                    "CSV columns, comma-separated; nested fields by dots. Default: \(RecordFlattener.defaultColumns.joined(separator: ", ")).",
+                takesPath: false),
+            OptionSpec("json", help: "Same as --format jsonl: JSON Lines, one record per line.")
         ],
         examples: [
             ("pbsift records --type network --status 5xx export.zip | jq -r .url", "The URLs of every failed request."),
             ("pbsift records --level warning -f csv -o logs.csv export.zip", "Warnings and worse as a spreadsheet."),
-            ("pbsift records --grep checkout export.zip | head -5", "The first five records that mention checkout."),
+            ("pbsift records --grep checkout export.zip | head -5", "The first five records that mention checkout.")
         ],
         formats: lineFormats.map(\.format),
         manSection: """
@@ -97,7 +103,7 @@ public enum RecordsCommand: SiftCommand {
         },
         RecordLines(format: "csv", header: { Escape.csvRow(arguments: $0) }) { record, session, _, columns, masker, sink in
             sink.write(Escape.csvRow(masker.object(record, session: session).cells(columns)))
-        },
+        }
     ]
 
     public static func run(_ parsed: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
@@ -120,17 +126,20 @@ public enum RecordsCommand: SiftCommand {
         if inputs.allSatisfy(Self.readsTwice) {
             let silent = CommandIO(stdout: { _ in }, stderr: { _ in })
             var first = try ReadingRun(options, spec: spec, io: silent, scoped: false)
-            try first.read(inputs, analyses: scope.wrap([KnownValues(masker: masker)]), shouldStop: { [sink] in sink.closed },
-                           matching: scope)
+            try first.read(
+                inputs, analyses: scope.wrap([KnownValues(masker: masker)]), shouldStop: { [sink] in sink.closed },
+                matching: scope)
         }
         let analysis = RecordsAnalysis(filter: filter, line: { record, session in masker.line(record, session: session) }) {
             record, session, line in lines.line(record, session, line, columns, masker, sink)
         }
-        try run.read(inputs, analyses: scope.wrap([KnownValues(masker: masker), analysis]), shouldStop: { [sink] in sink.closed },
-                     matching: scope)
+        try run.read(
+            inputs, analyses: scope.wrap([KnownValues(masker: masker), analysis]), shouldStop: { [sink] in sink.closed },
+            matching: scope)
         if masker.full && !common.quiet {
-            io.err("note: more than \(RecordMasker.maxValues) credential values or \(RecordMasker.maxBytes / 1024) KiB of them: "
-                   + "later ones are masked in their own record only (limits.known-values)\n")
+            io.err(
+                "note: more than \(RecordMasker.maxValues) credential values or \(RecordMasker.maxBytes / 1024) KiB of them: "
+                    + "later ones are masked in their own record only (limits.known-values)\n")
         }
         if let failed = common.close(sink, io: io) { return failed }
         if sink.closed { return .ok }
@@ -141,7 +150,7 @@ public enum RecordsCommand: SiftCommand {
     static func readsTwice(_ path: String) -> Bool {
         guard path != "-" else { return false }
         var st = stat()
-        guard stat(path, &st) == 0 else { return true }  // the read reports the problem
+        guard stat(path, &st) == 0 else { return true } // the read reports the problem
         let kind = st.st_mode & S_IFMT
         return kind == S_IFREG || kind == S_IFDIR
     }
@@ -228,7 +237,12 @@ final class RecordMasker: @unchecked Sendable {
         lock.lock()
         let found: (values: [String], bodies: Set<String>)
         if let last, last.record.line == record.line, last.record.seq == record.seq, last.record.id == record.id,
-           last.record.tsText == record.tsText { found = (last.values, last.bodies) } else { found = secrets.scan(record) }
+            last.record.tsText == record.tsText
+        {
+            found = (last.values, last.bodies)
+        } else {
+            found = secrets.scan(record)
+        }
         last = nil
         if stale {
             current = base.adding(known: knownList)

@@ -19,7 +19,7 @@ public enum ReportCommand: SiftCommand {
             each failure on one timeline, device and server (skew-corrected); and every finding.
             """,
         arguments: [
-            ArgumentSpec.exports,
+            ArgumentSpec.exports
         ],
         options: [
             OptionSpec.logs,
@@ -27,13 +27,16 @@ public enum ReportCommand: SiftCommand {
             OptionSpec.context(help: "Seconds of records shown before and after each failure."),
             OptionSpec.windowMargin(help: "Seconds added before and after each session's time window when reading the logs."),
             OptionSpec.extraField(help: "Also treat this header, parameter or field name as secret, as in verify."),
-            OptionSpec("baseline", value: "file", help: "Accept the credential findings this verify baseline lists.", takesPath: true),
+            OptionSpec("baseline", value: "file", help: "Accept the credential findings this verify baseline lists.", takesPath: true)
         ] + RecordScope.options,
         examples: [
-            ("pbsift report export.zip --logs logs/ -f markdown -o ticket.md", "A ticket-ready report of a user's export and the day's logs."),
+            (
+                "pbsift report export.zip --logs logs/ -f markdown -o ticket.md",
+                "A ticket-ready report of a user's export and the day's logs."
+            ),
             ("pbsift report export.zip --logs api.log.gz --json | jq .verdict", "The verdict lines, through jq."),
             ("pbsift report export.zip -f html -o report.html", "One self-contained HTML page with the waterfall drawn."),
-            ("pbsift report export.zip -f csv -o findings.csv", "Every finding as a spreadsheet row."),
+            ("pbsift report export.zip -f csv -o findings.csv", "Every finding as a spreadsheet row.")
         ],
         formats: reporters.map(\.format),
         manSection: """
@@ -76,13 +79,14 @@ public enum ReportCommand: SiftCommand {
             """)
 
     /// The formats, in `--format` order (text is the default).
-    static let reporters: [any Reporter<FindingsOutput<SupportReport>>] = [
-        Format.text("text") { r, c in r.report.text(colors: c.colors) },
-        Format.text("markdown") { r, _ in r.report.markdown() },
-        Format.json { r, w in r.report.json(into: &w) },
-        Format.text("csv") { r, _ in r.report.csv() },
-        Format.text("html") { r, _ in r.report.html() },
-    ] + FindingsFormats.all()
+    static let reporters: [any Reporter<FindingsOutput<SupportReport>>] =
+        [
+            Format.text("text") { r, c in r.report.text(colors: c.colors) },
+            Format.text("markdown") { r, _ in r.report.markdown() },
+            Format.json { r, w in r.report.json(into: &w) },
+            Format.text("csv") { r, _ in r.report.csv() },
+            Format.text("html") { r, _ in r.report.html() }
+        ] + FindingsFormats.all()
 
     /// The findings `report` lists, and counts for its exit status: every family.
     static let reports = FindingSelection.all
@@ -102,7 +106,9 @@ public enum ReportCommand: SiftCommand {
         let baseline = try VerifyCommand.baseline(from: options)
         // As verify: the fingerprint key beside the baseline, so guessable values fingerprint (hmac:)
         // as the baseline listed them.
-        if let b = options.value("baseline") { config.fingerprintKey = try VerifyCommand.fingerprintKey(FingerprintKey.path(forBaseline: b), option: "--baseline") }
+        if let b = options.value("baseline") {
+            config.fingerprintKey = try VerifyCommand.fingerprintKey(FingerprintKey.path(forBaseline: b), option: "--baseline")
+        }
 
         let verify = VerifyAnalysis(config: config)
         verify.keepSecretValues()
@@ -121,7 +127,8 @@ public enum ReportCommand: SiftCommand {
 
         var correlated: CorrelationReport? = nil
         if !logs.isEmpty {
-            correlated = run.correlate(requests: correlation.takeRequests(), sessions: correlation.takeSessions(), logs: logs, margin: margin)
+            correlated = run.correlate(
+                requests: correlation.takeRequests(), sessions: correlation.takeSessions(), logs: logs, margin: margin)
         }
 
         // Every finding once: the reader's and verify's come with the outcome, correlate's with its report.
@@ -140,15 +147,18 @@ public enum ReportCommand: SiftCommand {
         // again (they would be redacted and sorted a second time, and never shown).
         let waterfallReport = WaterfallReport(sessions: waterfall.takeSessions(), findings: [], redactor: redactor)
         let report = SupportReport(
-            outcome: outcome, findings: all, waterfall: consume waterfallReport, digest: digest, correlation: correlated, timeline: timeline,
-            verifySummary: VerifySummary(findings: all.filter(VerifyCommand.reported), suppressed: suppressed, inputs: outcome.inputs,
-                                         records: verify.recordsScanned, blobs: verify.blobsScanned),
+            outcome: outcome, findings: all, waterfall: consume waterfallReport, digest: digest, correlation: correlated,
+            timeline: timeline,
+            verifySummary: VerifySummary(
+                findings: all.filter(VerifyCommand.reported), suppressed: suppressed, inputs: outcome.inputs,
+                records: verify.recordsScanned, blobs: verify.blobsScanned),
             slowest: slowest, redactor: redactor)
         let stopped: ExitStatus?
         do {
             // The inputs and findings as the report redacted them (not redacted a second time).
-            let output = FindingsOutput(command: spec.name, report: report, inputs: report.redactedOutcome.project(\.inputs),
-                                        findings: report.redactedFindings)
+            let output = FindingsOutput(
+                command: spec.name, report: report, inputs: report.redactedOutcome.project(\.inputs),
+                findings: report.redactedFindings)
             stopped = common.report(output, with: reporters, io: io, closedIsOK: true)
         }
         // Written: what the report holds (every request and text of a large export) is let go on a

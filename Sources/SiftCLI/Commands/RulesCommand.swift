@@ -14,11 +14,11 @@ public enum RulesCommand: SiftCommand {
         arguments: [],
         options: [
             OptionSpec("format", short: "f", value: "format", help: "Output format.", allowed: reporters.map(\.format), default: "text"),
-            OptionSpec("json", help: "Same as --format json."),
+            OptionSpec("json", help: "Same as --format json.")
         ],
         examples: [
             ("pbsift rules", "Every rule, one per line."),
-            ("pbsift rules --json | jq -r '.[].id'", "Every rule id, one per line."),
+            ("pbsift rules --json | jq -r '.[].id'", "Every rule id, one per line.")
         ],
         formats: reporters.map(\.format),
         commonOptions: false)
@@ -27,7 +27,7 @@ public enum RulesCommand: SiftCommand {
     static let reporters: [any Reporter<[Rule]>] = [
         Format.text("text") { rules, _ in RulesCommand.text(rules) },
         Format.json { rules, w in w.value(.array(rules.map(\.json))) },
-        Format.text("markdown") { rules, _ in RulesCommand.markdown(rules) },
+        Format.text("markdown") { rules, _ in RulesCommand.markdown(rules) }
     ]
 
     public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
@@ -47,7 +47,8 @@ public enum RulesCommand: SiftCommand {
                 out += (family == nil ? "" : "\n") + r.family.rawValue + "\n"
                 family = r.family
             }
-            out += "  " + r.id.padding(toLength: width, withPad: " ", startingAt: 0)
+            out +=
+                "  " + r.id.padding(toLength: width, withPad: " ", startingAt: 0)
                 + r.severity.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0) + r.summary + "\n"
         }
         return out

@@ -22,19 +22,20 @@ public enum ShowCommand: SiftCommand {
             """,
         arguments: [
             ArgumentSpec.exports,
-            ArgumentSpec("request", help: "The request: a seq number (52), a request id (req_...) or a record id (rec_...).",
-                         takesPath: false),
+            ArgumentSpec(
+                "request", help: "The request: a seq number (52), a request id (req_...) or a record id (rec_...).",
+                takesPath: false)
         ],
         options: [
             OptionSpec.logs,
             OptionSpec("session", value: "id", help: "The session to look in, when several match: its id or the start of it."),
             OptionSpec.context(help: "Seconds of records shown before and after the request."),
-            OptionSpec.windowMargin(help: "Seconds added before and after the session's time window when reading the logs."),
+            OptionSpec.windowMargin(help: "Seconds added before and after the session's time window when reading the logs.")
         ],
         examples: [
             ("pbsift show export.zip 52", "The request with seq 52: headers, bodies, phases, the records around it."),
             ("pbsift show export.zip req_8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6b --logs logs/", "One request with the server's lines for it."),
-            ("pbsift show export.zip rec_0c1d2e3f -f markdown -o request.md", "One request, ready for a ticket."),
+            ("pbsift show export.zip rec_0c1d2e3f -f markdown -o request.md", "One request, ready for a ticket.")
         ],
         formats: reporters.map(\.format),
         manSection: """
@@ -72,7 +73,7 @@ public enum ShowCommand: SiftCommand {
     static let reporters: [any Reporter<ShowReport>] = [
         Format.text("text") { r, c in r.text(colors: c.colors) },
         Format.text("markdown") { r, _ in r.markdown() },
-        Format.text("json") { r, _ in r.json() },
+        Format.text("json") { r, _ in r.json() }
     ]
 
     public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
@@ -109,8 +110,12 @@ public enum ShowCommand: SiftCommand {
             throw UsageError(notFound.value)
         }
         if show.placeCount > 1 {
-            let list = show.matches.prefix(5).map { SessionSelector.short($0.sessionId) + " (seq \($0.record.seq.map(String.init) ?? "?"))" }
-            throw UsageError("\(show.placeCount) sessions hold '\(wanted)': \(list.joined(separator: ", "))\(show.placeCount > 5 ? ", …" : ""); choose one with '--session <id>'")
+            let list = show.matches.prefix(5).map {
+                SessionSelector.short($0.sessionId) + " (seq \($0.record.seq.map(String.init) ?? "?"))"
+            }
+            throw UsageError(
+                "\(show.placeCount) sessions hold '\(wanted)': \(list.joined(separator: ", "))\(show.placeCount > 5 ? ", …" : ""); choose one with '--session <id>'"
+            )
         }
 
         // The rebuilt request and its session's host statistics.

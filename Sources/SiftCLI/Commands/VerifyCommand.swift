@@ -23,21 +23,24 @@ public enum VerifyCommand: SiftCommand {
             --fail-on; 2 means an input could not be verified in full (2 wins).
             """,
         arguments: [
-            ArgumentSpec.exports,
+            ArgumentSpec.exports
         ],
         options: [
             OptionSpec.extraField(help: "Add a name to every redaction list (headers, query parameters, body fields)."),
-            OptionSpec("baseline", value: "file", help: "Accept the findings this baseline lists (matched by rule and fingerprint).",
-                       takesPath: true),
-            OptionSpec("write-baseline", value: "file", help: "Write a baseline accepting every current finding to this file (its fingerprint key goes beside it, in FILE.key).",
-                       takesPath: true),
+            OptionSpec(
+                "baseline", value: "file", help: "Accept the findings this baseline lists (matched by rule and fingerprint).",
+                takesPath: true),
+            OptionSpec(
+                "write-baseline", value: "file",
+                help: "Write a baseline accepting every current finding to this file (its fingerprint key goes beside it, in FILE.key).",
+                takesPath: true)
         ],
         examples: [
             ("pbsift verify export.zip", "Check an export before attaching it to a ticket."),
             ("pbsift verify --format sarif -o pbsift.sarif fixtures/", "SARIF for GitHub code scanning."),
             ("pbsift verify --extra-field session_key --fail-on medium export/", "Add a leaking name the SDK does not know yet."),
             ("pbsift verify --write-baseline .pbsift-baseline.json fixtures/", "Accept the known test credentials of a fixture."),
-            ("pbsift verify --baseline .pbsift-baseline.json fixtures/", "Fail only on credentials not in the baseline."),
+            ("pbsift verify --baseline .pbsift-baseline.json fixtures/", "Fail only on credentials not in the baseline.")
         ],
         formats: reporters.map(\.format),
         manSection: """
@@ -92,12 +95,13 @@ public enum VerifyCommand: SiftCommand {
             """)
 
     /// The formats, in `--format` order (text is the default).
-    static let reporters: [any Reporter<VerifyOutput>] = [
-        Format.text("text") { r, c in VerifyRender.text(findings: r.findings, inputs: r.inputs, summary: r.summary, colors: c.colors) },
-        Format.text("json") { r, _ in VerifyRender.json(findings: r.findings, inputs: r.inputs, summary: r.summary, blobs: r.blobs) },
-        Format.text("csv") { r, _ in VerifyRender.csv(findings: r.findings) },
-        Format.text("markdown") { r, _ in VerifyRender.markdown(findings: r.findings, inputs: r.inputs, summary: r.summary) },
-    ] + FindingsFormats.all()
+    static let reporters: [any Reporter<VerifyOutput>] =
+        [
+            Format.text("text") { r, c in VerifyRender.text(findings: r.findings, inputs: r.inputs, summary: r.summary, colors: c.colors) },
+            Format.text("json") { r, _ in VerifyRender.json(findings: r.findings, inputs: r.inputs, summary: r.summary, blobs: r.blobs) },
+            Format.text("csv") { r, _ in VerifyRender.csv(findings: r.findings) },
+            Format.text("markdown") { r, _ in VerifyRender.markdown(findings: r.findings, inputs: r.inputs, summary: r.summary) }
+        ] + FindingsFormats.all()
 
     /// The findings `verify` reports (and counts for its exit status): its own families, the
     /// reader's policy findings and duplicate entries (the rest belong to `inspect`).
@@ -135,7 +139,9 @@ public enum VerifyCommand: SiftCommand {
         let baseline = try baseline(from: options)
         // The fingerprint key lives beside the baseline; the first --write-baseline creates it.
         var keyWritten: String? = nil
-        if let b = options.value("baseline") { config.fingerprintKey = try fingerprintKey(FingerprintKey.path(forBaseline: b), option: "--baseline") }
+        if let b = options.value("baseline") {
+            config.fingerprintKey = try fingerprintKey(FingerprintKey.path(forBaseline: b), option: "--baseline")
+        }
         if let w = options.value("write-baseline") {
             let keyPath = FingerprintKey.path(forBaseline: w)
             if let existing = try fingerprintKey(keyPath, option: "--write-baseline") {
@@ -176,11 +182,13 @@ public enum VerifyCommand: SiftCommand {
             }
         }
         let (kept, suppressed) = baseline?.apply(all) ?? (all, [])
-        let summary = VerifySummary(findings: kept, suppressed: suppressed.count, inputs: outcome.inputs,
-                                    records: analysis.recordsScanned, blobs: analysis.blobsScanned)
+        let summary = VerifySummary(
+            findings: kept, suppressed: suppressed.count, inputs: outcome.inputs,
+            records: analysis.recordsScanned, blobs: analysis.blobsScanned)
         let keptSet = Set(kept)
-        let output = VerifyOutput(findings: safe.filter { keptSet.contains($0) }, inputs: redactor.apply(outcome.inputs),
-                                  summary: summary, blobs: outcome.blobs)
+        let output = VerifyOutput(
+            findings: safe.filter { keptSet.contains($0) }, inputs: redactor.apply(outcome.inputs),
+            summary: summary, blobs: outcome.blobs)
         if let failed = common.report(output, with: reporters, io: io) { return failed }
         // A bound that stopped the checks leaves the input not verified in full, whatever a baseline says.
         return status ?? run.status(counting: kept)

@@ -17,22 +17,24 @@ public enum WaterfallCommand: SiftCommand {
             URLs lose their userinfo, and secret query values are masked.
             """,
         arguments: [
-            ArgumentSpec.exports,
+            ArgumentSpec.exports
         ],
         options: [
-            OptionSpec("request", value: "id", help: "Show only this request: a request id (req_...), a record id (rec_...) or a seq number."),
+            OptionSpec(
+                "request", value: "id", help: "Show only this request: a request id (req_...), a record id (rec_...) or a seq number."),
             OptionSpec("slowest", value: "n", help: "Show only the N slowest requests (in timeline order).", kind: .int(1...Int.max)),
-            OptionSpec("min-duration", value: "ms", help: "Show only requests that took at least this many milliseconds.",
-                       kind: .milliseconds),
+            OptionSpec(
+                "min-duration", value: "ms", help: "Show only requests that took at least this many milliseconds.",
+                kind: .milliseconds),
             OptionSpec("category", value: "name", help: "Show only requests of this category: auth, call, generated, app, ..."),
-            OptionSpec("source", value: "source", help: "Show only the SDK's own requests or the app's.", allowed: ["sdk", "app"]),
+            OptionSpec("source", value: "source", help: "Show only the SDK's own requests or the app's.", allowed: ["sdk", "app"])
         ] + RecordScope.options,
         examples: [
             ("pbsift waterfall export.zip", "Every request on one axis from launch, and where the time went."),
             ("pbsift waterfall --slowest 10 -f markdown export.zip", "The ten slowest requests, ready for a ticket."),
             ("pbsift waterfall --request req_8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6b export.zip", "One request's transactions and phases."),
             ("pbsift waterfall -f svg -o waterfall.svg export.zip", "A browser-style network panel as one SVG file."),
-            ("pbsift waterfall --json export.zip | jq '.summary.slowest[0].explanation'", "Why the slowest request was slow."),
+            ("pbsift waterfall --json export.zip | jq '.summary.slowest[0].explanation'", "Why the slowest request was slow.")
         ],
         formats: reporters.map(\.format),
         manSection: """
@@ -76,16 +78,21 @@ public enum WaterfallCommand: SiftCommand {
     static let reports = FindingSelection([.waterfall])
 
     /// The formats, in `--format` order (text is the default).
-    static let reporters: [any Reporter<FindingsOutput<WaterfallReport>>] = [
-        Format.textStream("text") { r, c, emit in WaterfallRender.text(r.report, columns: c.columns, color: c.colors.enabled, into: emit) },
-        Format.json { r, w in WaterfallRender.json(r.report, into: &w) },
-        Format.textStream("csv") { r, _, emit in WaterfallRender.csv(r.report, into: emit) },
-        Format.textStream("markdown") { r, _, emit in WaterfallRender.markdown(r.report, into: emit) },
-        Format.text("svg") { r, _ in WaterfallRender.svg(r.report) },
-    ] + FindingsFormats.all()
+    static let reporters: [any Reporter<FindingsOutput<WaterfallReport>>] =
+        [
+            Format.textStream("text") { r, c, emit in
+                WaterfallRender.text(r.report, columns: c.columns, color: c.colors.enabled, into: emit)
+            },
+            Format.json { r, w in WaterfallRender.json(r.report, into: &w) },
+            Format.textStream("csv") { r, _, emit in WaterfallRender.csv(r.report, into: emit) },
+            Format.textStream("markdown") { r, _, emit in WaterfallRender.markdown(r.report, into: emit) },
+            Format.text("svg") { r, _ in WaterfallRender.svg(r.report) }
+        ] + FindingsFormats.all()
 
     /// The rules the waterfall reports (the man page lists them).
-    public static var rules: [(String, String)] { WaterfallRule.rules.map { ($0.id, String($0.summary.dropLast()) + " (\($0.severity.rawValue)).") } }
+    public static var rules: [(String, String)] {
+        WaterfallRule.rules.map { ($0.id, String($0.summary.dropLast()) + " (\($0.severity.rawValue)).") }
+    }
 
     /// The filter the options ask for (the parser checked the numbers).
     static func filter(from options: ParsedOptions) -> WaterfallFilter {
@@ -117,22 +124,27 @@ public enum WaterfallCommand: SiftCommand {
         try run.read(options.argument("input"), analyses: [analysis])
         let outcome = run.outcome
         if let wanted = filter.request, let selector = ShowSelector(wanted),
-           !analysis.sessions.contains(where: { $0.requests.contains(where: { isRequest($0, wanted) }) }) {
+            !analysis.sessions.contains(where: { $0.requests.contains(where: { isRequest($0, wanted) }) })
+        {
             throw UsageError(ShowAnalysis.notFound(selector, sessions: analysis.sessions), about: "--request")
         }
         let mine = outcome.findings.filter(reports.keeps)
-        let report = if let early {
-            WaterfallReport(sessions: early, findings: mine)
-        } else {
-            WaterfallReport(sessions: analysis.takeSessions(), findings: mine, filter: filter, redactor: redactor)
-        }
+        let report =
+            if let early {
+                WaterfallReport(sessions: early, findings: mine)
+            } else {
+                WaterfallReport(sessions: analysis.takeSessions(), findings: mine, filter: filter, redactor: redactor)
+            }
         let others = outcome.findings.count - mine.count
         if others > 0 && !common.quiet {
-            io.err("note: the reader made \(others) other finding\(others == 1 ? "" : "s") (integrity, limits, archive, policy); see 'pbsift inspect'\n")
+            io.err(
+                "note: the reader made \(others) other finding\(others == 1 ? "" : "s") (integrity, limits, archive, policy); see 'pbsift inspect'\n"
+            )
         }
         let stopped: ExitStatus?
         do {
-            let output = FindingsOutput(command: spec.name, report: report, inputs: redactor.apply(outcome.inputs), findings: redactor.apply(report.findings))
+            let output = FindingsOutput(
+                command: spec.name, report: report, inputs: redactor.apply(outcome.inputs), findings: redactor.apply(report.findings))
             stopped = common.report(output, with: reporters, io: io, closedIsOK: true)
         }
         let shown = report.findings

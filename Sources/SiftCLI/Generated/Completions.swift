@@ -212,7 +212,8 @@ public enum Completions {
                 out += "complete -c pbsift -n \(cond) -F\n"
             }
         }
-        out += "complete -c pbsift -n \(fishQuote("__fish_seen_subcommand_from help")) -x -a \(fishQuote(names.dropLast().joined(separator: " ")))\n"
+        out +=
+            "complete -c pbsift -n \(fishQuote("__fish_seen_subcommand_from help")) -x -a \(fishQuote(names.dropLast().joined(separator: " ")))\n"
         return out
     }
 }

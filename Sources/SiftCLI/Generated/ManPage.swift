@@ -72,10 +72,14 @@ public enum ManPage {
             """
         out += ".Ss Common options\n"
         out += text("Every command that writes a report also takes these options:")
-        out += optionList([OptionSpec("format", short: "f", value: "format",
-                                      help: "Output format: one of the formats the command lists; the first is the default.")]
-                          + CommonOptionTable.options(formats: ["json"]).filter { $0.name != "format" }
-                          + [CommonOptionTable.help])
+        out += optionList(
+            [
+                OptionSpec(
+                    "format", short: "f", value: "format",
+                    help: "Output format: one of the formats the command lists; the first is the default.")
+            ]
+                + CommonOptionTable.options(formats: ["json"]).filter { $0.name != "format" }
+                + [CommonOptionTable.help])
         for c in commands {
             out += ".Ss pbsift \(c.name)\n"
             out += synopsis(c) + ".Pp\n"
@@ -259,7 +263,8 @@ public enum ManPage {
             let c = chars[i]
             cur.append(c)
             if (c == "." || c == "?" || c == "!" || c == ":") && i + 2 < chars.count && chars[i + 1] == " "
-                && (chars[i + 2].isUppercase || chars[i + 2] == "(") && c != ":" {
+                && (chars[i + 2].isUppercase || chars[i + 2] == "(") && c != ":"
+            {
                 result.append(cur)
                 cur = ""
                 i += 2

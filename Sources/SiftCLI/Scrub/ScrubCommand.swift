@@ -24,20 +24,23 @@ public enum ScrubCommand: SiftCommand {
             at the end, and writes nothing when the input could not be read in full (exit 2).
             """,
         arguments: [
-            ArgumentSpec("input", help: "The export to copy: a folder, .zip, .tar, .tar.gz, .jsonl, .jsonl.gz or HAR file.",
-                         takesPath: true),
+            ArgumentSpec(
+                "input", help: "The export to copy: a folder, .zip, .tar, .tar.gz, .jsonl, .jsonl.gz or HAR file.",
+                takesPath: true)
         ],
         options: [
             OptionSpec("output", short: "o", value: "path", help: "Where to write the copy (must not exist).", takesPath: true),
-            OptionSpec("dry-run", help: "List what would change (renamed copies of a name: the first 20 of a file, then a count); write nothing."),
+            OptionSpec(
+                "dry-run", help: "List what would change (renamed copies of a name: the first 20 of a file, then a count); write nothing."),
             OptionSpec("quiet", short: "q", help: "No summary on standard error."),
-            OptionSpec("max-input-bytes", value: "n",
-                       help: "Most bytes read (after decompression) from the input; K, M and G suffixes are binary.",
-                       kind: .bytes, default: ByteSize.describe(ReadLimits.default.maxInputBytes)),
+            OptionSpec(
+                "max-input-bytes", value: "n",
+                help: "Most bytes read (after decompression) from the input; K, M and G suffixes are binary.",
+                kind: .bytes, default: ByteSize.describe(ReadLimits.default.maxInputBytes))
         ],
         examples: [
             ("pbsift scrub export.zip -o export-scrubbed.zip", "A copy to attach to a ticket."),
-            ("pbsift scrub --dry-run capture.har", "What would be replaced, and where."),
+            ("pbsift scrub --dry-run capture.har", "What would be replaced, and where.")
         ],
         formats: ["text"],
         manSection: """
@@ -83,8 +86,11 @@ public enum ScrubCommand: SiftCommand {
         guard let summary = outcome.inputs.first else { return fail(input, "not read") }
         // A value verify's checks could not reach (past a bound) can't be replaced: nothing is written.
         if summary.status != .ok || collect.incompleteBlob || collect.finder.bounds > 0 {
-            let why = summary.errors.first ?? (collect.incompleteBlob ? "a blob is larger than the bound and cannot be rewritten"
-                : collect.finder.bounds > 0 ? "verify's checks stopped at a bound; run pbsift verify to see where" : "not read in full")
+            let why =
+                summary.errors.first
+                ?? (collect.incompleteBlob
+                    ? "a blob is larger than the bound and cannot be rewritten"
+                    : collect.finder.bounds > 0 ? "verify's checks stopped at a bound; run pbsift verify to see where" : "not read in full")
             return fail(input, "not read in full (\(why)); nothing written")
         }
         var scrubber = Scrubber(values: ScrubValues(hits: collect.hits), limits: limits)
@@ -155,11 +161,15 @@ public enum ScrubCommand: SiftCommand {
                     if isJSON {
                         let renames = scrubber.keyRenames
                         for k in renames.first {
-                            renamedNames.append("\(entry.name) line \(k.line): a later copy of '\(k.from)' in one object → '\(k.to)' (verify.duplicate-key)")
+                            renamedNames.append(
+                                "\(entry.name) line \(k.line): a later copy of '\(k.from)' in one object → '\(k.to)' (verify.duplicate-key)"
+                            )
                         }
                         if let k = renames.last {
                             let more = renames.count - renames.first.count
-                            renamedNames.append("\(entry.name): \(more) more later cop\(more == 1 ? "y" : "ies") of names held twice renamed, the last on line \(k.line): '\(k.from)' → '\(k.to)' (verify.duplicate-key)")
+                            renamedNames.append(
+                                "\(entry.name): \(more) more later cop\(more == 1 ? "y" : "ies") of names held twice renamed, the last on line \(k.line): '\(k.from)' → '\(k.to)' (verify.duplicate-key)"
+                            )
                         }
                         scrubber.keyRenames.removeAll()
                     }
@@ -175,7 +185,9 @@ public enum ScrubCommand: SiftCommand {
             if walk.isPartial { throw WriteError("the input changed or could not be read again") }
             try out.finish()
             if let temp, let output, !dryRun {
-                guard rename(temp, output) == 0 else { throw WriteError("cannot rename to '\(output)': \(String(cString: strerror(errno)))") }
+                guard rename(temp, output) == 0 else {
+                    throw WriteError("cannot rename to '\(output)': \(String(cString: strerror(errno)))")
+                }
             }
         } catch {
             if let temp { ScrubCommand.remove(temp) }
@@ -187,7 +199,8 @@ public enum ScrubCommand: SiftCommand {
         let placed = scrubber.values.entries.filter { scrubber.used.contains($0.placeholder) }
         let verb: SafeText = dryRun ? "would replace" : "replaced"
         let wrote: SafeText = dryRun ? "" : "; wrote \(argument: output ?? "")"
-        lines.append("\(verb) \(placed.count) value\(placed.count == 1 ? "" : "s") in \(changes.count) file\(changes.count == 1 ? "" : "s")\(wrote)")
+        lines.append(
+            "\(verb) \(placed.count) value\(placed.count == 1 ? "" : "s") in \(changes.count) file\(changes.count == 1 ? "" : "s")\(wrote)")
         for e in placed.sorted(by: { ($0.rule, $0.fingerprint) < ($1.rule, $1.fingerprint) }) {
             // A rule id and a fingerprint: pbsift's own words.
             lines.append("  \(SafeText(program: e.rule))  \(SafeText(program: e.fingerprint))")
@@ -195,7 +208,9 @@ public enum ScrubCommand: SiftCommand {
         if scrubber.framesReplaced > 0 {
             let n = scrubber.framesReplaced
             let were: SafeText = dryRun ? "would be" : n == 1 ? "was" : "were"
-            lines.append("  \(n) frame record\(n == 1 ? "" : "s") (policy.frame-in-export) \(were) replaced by a 'scrubbed' record keeping seq and ts")
+            lines.append(
+                "  \(n) frame record\(n == 1 ? "" : "s") (policy.frame-in-export) \(were) replaced by a 'scrubbed' record keeping seq and ts"
+            )
         }
         for c in changes + renamedNames { lines.append("  \(redactor.text(c.untrusted))") }
         let text = lines.joined(separator: "\n") + "\n"
@@ -238,7 +253,8 @@ public enum ScrubCommand: SiftCommand {
 
     static func tempName(for output: String) -> String {
         let url = URL(fileURLWithPath: output)
-        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).pbsift-\(UUID().uuidString.prefix(8))").path
+        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).pbsift-\(UUID().uuidString.prefix(8))")
+            .path
     }
 
     static func remove(_ path: String) {

@@ -115,8 +115,10 @@ extension Scrubber {
     }
 
     /// White space into `pending`, handed on each MiB (a document may hold any amount of it).
-    private mutating func harSpace(_ r: inout HARPieces, _ pending: inout [UInt8], _ sink: EntrySink?,
-                                   _ changed: inout Bool) throws {
+    private mutating func harSpace(
+        _ r: inout HARPieces, _ pending: inout [UInt8], _ sink: EntrySink?,
+        _ changed: inout Bool
+    ) throws {
         while try r.space(into: &pending, upTo: 1 << 20) { try harFlush(&pending, sink, &changed) }
     }
 
@@ -149,8 +151,10 @@ extension Scrubber {
     /// An object at `level` (0: the root, 1: `log`): its members' names and the bytes between them
     /// kept in `pending`, `log` (in the root) and `entries` (in `log`) walked into, any other value
     /// edited whole. Returns true when, without a sink, a change was met (the walk stops there).
-    private mutating func harObject(_ r: inout HARPieces, level: Int, _ pending: inout [UInt8], _ sink: EntrySink?,
-                                    _ changed: inout Bool) throws -> Bool {
+    private mutating func harObject(
+        _ r: inout HARPieces, level: Int, _ pending: inout [UInt8], _ sink: EntrySink?,
+        _ changed: inout Bool
+    ) throws -> Bool {
         guard try r.peek() == 0x7B else { throw r.broken() }
         try r.take(into: &pending)
         var seen = Set<String>()
@@ -191,8 +195,10 @@ extension Scrubber {
     }
 
     /// `log.entries`: each element edited whole.
-    private mutating func harArray(_ r: inout HARPieces, _ pending: inout [UInt8], _ sink: EntrySink?,
-                                   _ changed: inout Bool) throws -> Bool {
+    private mutating func harArray(
+        _ r: inout HARPieces, _ pending: inout [UInt8], _ sink: EntrySink?,
+        _ changed: inout Bool
+    ) throws -> Bool {
         try r.take(into: &pending)
         try harSpace(&r, &pending, sink, &changed)
         if try r.peek() == 0x5D { try r.take(into: &pending); return false }
@@ -204,8 +210,10 @@ extension Scrubber {
 
     /// A value edited whole, once the bytes before it are handed on. Returns true when, without a
     /// sink, a change was met.
-    private mutating func harEdited(_ r: inout HARPieces, _ pending: inout [UInt8], _ sink: EntrySink?,
-                                    _ changed: inout Bool) throws -> Bool {
+    private mutating func harEdited(
+        _ r: inout HARPieces, _ pending: inout [UInt8], _ sink: EntrySink?,
+        _ changed: inout Bool
+    ) throws -> Bool {
         try harFlush(&pending, sink, &changed)
         if changed && sink == nil { return true }
         try harValue(&r, sink, &changed)
@@ -213,8 +221,10 @@ extension Scrubber {
     }
 
     /// After a member or an element: `,` and the space after it (true: more follows), or `close` (false).
-    private mutating func harSeparator(_ r: inout HARPieces, close: UInt8, _ pending: inout [UInt8], _ sink: EntrySink?,
-                                       _ changed: inout Bool) throws -> Bool {
+    private mutating func harSeparator(
+        _ r: inout HARPieces, close: UInt8, _ pending: inout [UInt8], _ sink: EntrySink?,
+        _ changed: inout Bool
+    ) throws -> Bool {
         try harSpace(&r, &pending, sink, &changed)
         switch try r.peek() {
         case 0x2C:

@@ -327,8 +327,10 @@ extension Scrubber {
     /// what comes out is compressed again; a file in which nothing changes is copied as it was. The
     /// compressed bytes are kept in a scratch file next to `scratchNear` while a first read (stopping
     /// at the first change) tells which.
-    mutating func gzipped(_ source: ByteSource, scratchNear: String, to sink: EntrySink,
-                          transform: (inout Scrubber, ByteSource, EntrySink?) throws -> Bool) throws -> Bool {
+    mutating func gzipped(
+        _ source: ByteSource, scratchNear: String, to sink: EntrySink,
+        transform: (inout Scrubber, ByteSource, EntrySink?) throws -> Bool
+    ) throws -> Bool {
         let spool = try SpoolFile(near: scratchNear)
         let tee = TeeSource(source, into: spool)
         var trial = self
@@ -339,8 +341,9 @@ extension Scrubber {
             return false
         }
         let gz = try DeflateStream(gzip: true)
-        let compressing = EntrySink(put: { raw in try gz.write(raw) { piece in try piece.withUnsafeBytes { try sink.write($0) } } },
-                                    end: { try sink.write(gz.finish()) })
+        let compressing = EntrySink(
+            put: { raw in try gz.write(raw) { piece in try piece.withUnsafeBytes { try sink.write($0) } } },
+            end: { try sink.write(gz.finish()) })
         _ = try transform(&self, GzipSource(wrapping: spool.reader(), limit: limits.maxInputBytes), compressing)
         try compressing.finish()
         return true

@@ -21,23 +21,34 @@ struct ScrubValues {
             best[h.value] = h
         }
         // Longest first, so a value inside a longer one never leaves the longer one half replaced.
-        for (value, h) in best.sorted(by: { $0.key.utf8.count != $1.key.utf8.count ? $0.key.utf8.count > $1.key.utf8.count : $0.key < $1.key }) {
+        for (value, h) in best.sorted(by: {
+            $0.key.utf8.count != $1.key.utf8.count ? $0.key.utf8.count > $1.key.utf8.count : $0.key < $1.key
+        }) {
             var forms: [[UInt8]] = [Array(value.utf8)]
             var quoted = ""
             JSONOut.quote(value, into: &quoted)
             let escaped = Array(quoted.utf8.dropFirst().dropLast())
             let percent = Array(ScrubValues.percentEncode(value).utf8)
-            let every = value.utf8.map { b -> String in let h = String(b, radix: 16, uppercase: true); return "%" + (h.count == 1 ? "0" + h : h) }.joined()
+            let every = value.utf8.map { b -> String in
+                let h = String(b, radix: 16, uppercase: true); return "%" + (h.count == 1 ? "0" + h : h)
+            }.joined()
             // A space stands as `+` in a query or a form (verify reports the value decoded).
-            let plus = value.contains(" ")
-                ? [Array(value.replacingOccurrences(of: " ", with: "+").utf8),
-                   Array(ScrubValues.percentEncode(value).replacingOccurrences(of: "%20", with: "+").utf8)] : []
+            let plus =
+                value.contains(" ")
+                ? [
+                    Array(value.replacingOccurrences(of: " ", with: "+").utf8),
+                    Array(ScrubValues.percentEncode(value).replacingOccurrences(of: "%20", with: "+").utf8)
+                ] : []
             // Most URL builders keep `/` as it is (a base64 value in a query: `/` kept, `+` and `=` encoded).
             let slash = Array(ScrubValues.percentEncode(value, keepSlash: true).utf8)
-            for f in [escaped, percent, Array(ScrubValues.percentEncode(value, lower: true).utf8), Array(every.utf8),
-                      Array(every.lowercased().utf8), slash] + plus where !forms.contains(f) { forms.append(f) }
-            entries.append(Entry(placeholder: ScrubPlaceholder.make(rule: h.rule.id, fingerprint: h.fingerprint), forms: forms,
-                                 rule: h.rule.id, fingerprint: h.fingerprint))
+            for f in [
+                escaped, percent, Array(ScrubValues.percentEncode(value, lower: true).utf8), Array(every.utf8),
+                Array(every.lowercased().utf8), slash
+            ] + plus where !forms.contains(f) { forms.append(f) }
+            entries.append(
+                Entry(
+                    placeholder: ScrubPlaceholder.make(rule: h.rule.id, fingerprint: h.fingerprint), forms: forms,
+                    rule: h.rule.id, fingerprint: h.fingerprint))
         }
     }
 
@@ -47,9 +58,11 @@ struct ScrubValues {
     /// none of the characters (`*`, `:`) a file system or an unzip tool may refuse.
     static func namePlaceholder(rule: String, fingerprint: String) -> String {
         let hex = fingerprint.hasPrefix("sha256:") ? String(fingerprint.dropFirst(7)) : fingerprint
-        let safe = String(String.UnicodeScalarView((rule + "-" + hex).unicodeScalars.map { c in
-            (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || (c >= "0" && c <= "9") || c == "." || c == "-" || c == "_" ? c : "-"
-        }))
+        let safe = String(
+            String.UnicodeScalarView(
+                (rule + "-" + hex).unicodeScalars.map { c in
+                    (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || (c >= "0" && c <= "9") || c == "." || c == "-" || c == "_" ? c : "-"
+                }))
         return "scrubbed-" + safe
     }
 
@@ -112,7 +125,7 @@ struct ScrubValues {
         for b in s.utf8 {
             switch b {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
+                UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
                 out.unicodeScalars.append(UnicodeScalar(b))
             case UInt8(ascii: "/") where keepSlash:
                 out.unicodeScalars.append(UnicodeScalar(b))
@@ -143,7 +156,8 @@ struct ScrubValues {
             var placeholder: String?
             for _ in 0..<3 where form.contains(UInt8(ascii: "%")) && placeholder == nil {
                 form = Percent.decode(form, plusIsSpace: true)
-                placeholder = entries.first { e in e.forms.contains { f in !f.isEmpty && ScrubValues.replaceAll(form, f, []) != nil } }?.placeholder
+                placeholder =
+                    entries.first { e in e.forms.contains { f in !f.isEmpty && ScrubValues.replaceAll(form, f, []) != nil } }?.placeholder
             }
             if let placeholder {
                 out += Array(placeholder.utf8)
@@ -155,7 +169,6 @@ struct ScrubValues {
         }
         return changed ? out : nil
     }
-
 
     /// `bytes` with every form of every value replaced; nil when nothing was there. `used` collects
     /// the placeholders written.
@@ -241,8 +254,9 @@ struct Scrubber {
             final class Gathered { var bytes: [UInt8] = [] }
             let out = Gathered()
             let gz = try DeflateStream(gzip: true)
-            let sink = EntrySink(put: { raw in gz.write(raw) { piece in out.bytes += piece } },
-                                 end: { out.bytes += gz.finish() })
+            let sink = EntrySink(
+                put: { raw in gz.write(raw) { piece in out.bytes += piece } },
+                end: { out.bytes += gz.finish() })
             let changed = try otherText(GzipSource(wrapping: MemorySource(bytes), limit: limits.maxInputBytes), to: sink, depth: depth + 1)
             guard changed else { return nil }
             try sink.finish()
@@ -255,8 +269,10 @@ struct Scrubber {
     /// JSON): edited by the same walk, so a value stored as `\u0070…` is found decoded, as verify
     /// reads it; nil when it is no such document or nothing changed.
     mutating func innerDocument(_ bytes: [UInt8]) throws -> [UInt8]? {
-        guard let first = bytes.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }), first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
-              bytes.contains(0x5C), let doc = try? JSONDocument(bytes: bytes, maxDepth: limits.maxJSONDepth) else { return nil }
+        guard let first = bytes.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }),
+            first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
+            bytes.contains(0x5C), let doc = try? JSONDocument(bytes: bytes, maxDepth: limits.maxJSONDepth)
+        else { return nil }
         return try document(doc)
     }
 
@@ -409,7 +425,8 @@ struct Scrubber {
     /// value: such values are not replaced wherever they stand, only here).
     private mutating func cookie(_ c: JSONValue, _ edits: inout [(Range<Int>, [UInt8])]) throws {
         guard c.isObject, let name = c["name"]?.string, let value = c["value"], let v = value.string,
-              let placeholder = cookies[name + "\u{0}" + v] else { try walk(c, &edits); return }
+            let placeholder = cookies[name + "\u{0}" + v]
+        else { try walk(c, &edits); return }
         used.insert(placeholder)
         edits.append((Scrubber.range(value), Scrubber.quoted(placeholder)))
         try c.forEachMember { k, x in if k != "value" { try walk(x, &edits) } }
@@ -435,7 +452,8 @@ struct Scrubber {
             i = e
             let spare = run.count % 4 == 1 ? 1 : 0
             guard run.count >= 20, let decoded = Base64.decode(String(decoding: run.dropLast(spare), as: UTF8.self)),
-                  let edited = try content(decoded) else {
+                let edited = try content(decoded)
+            else {
                 out += run
                 continue
             }
@@ -466,17 +484,22 @@ struct Scrubber {
                 handled.insert(key)
                 guard let out = try content(bytes) else { continue }
                 edits.append((Scrubber.range(t), Scrubber.quoted(Base64.encode(out))))
-                if let size, size.int == bytes.count { edits.append((Scrubber.range(size), Array(String(out.count).utf8))); handled.insert("size") }
+                if let size, size.int == bytes.count {
+                    edits.append((Scrubber.range(size), Array(String(out.count).utf8))); handled.insert("size")
+                }
             } else if utf8 && key == "text" {
                 handled.insert(key)
                 let old = t.stringBytes
                 guard let out = try innerDocument(old) ?? values.replace(old, used: &used) else { continue }
                 edits.append((Scrubber.range(t), Scrubber.quoted(String(decoding: out, as: UTF8.self))))
-                if let size, size.int == old.count { edits.append((Scrubber.range(size), Array(String(out.count).utf8))); handled.insert("size") }
+                if let size, size.int == old.count {
+                    edits.append((Scrubber.range(size), Array(String(out.count).utf8))); handled.insert("size")
+                }
             }
         }
         if let blob = v["blob"], let ref = blob.string, ref.hasPrefix("sha256:"),
-           let renamed = renames[String(ref.dropFirst(7)).lowercased()] {
+            let renamed = renames[String(ref.dropFirst(7)).lowercased()]
+        {
             handled.insert("blob")
             edits.append((Scrubber.range(blob), Scrubber.quoted("sha256:" + renamed.hex)))
             let stored = v["storedSize"]

@@ -150,13 +150,17 @@ final class ShowAnalysis: Analysis, @unchecked Sendable {
                 }.suffix(maxAround)
                 let user = header.flatMap { Record.heldText($0, "userId") }
                 if matches.isEmpty {
-                    matches.append(Match(input: s.input.path, file: s.file, sessionId: s.sessionId, userId: user,
-                                         hasHeader: header != nil, record: r, before: Array(before), after: []))
+                    matches.append(
+                        Match(
+                            input: s.input.path, file: s.file, sessionId: s.sessionId, userId: user,
+                            hasHeader: header != nil, record: r, before: Array(before), after: []))
                     open = matches.count - 1
                 } else {
                     // Shown only by its place: it is slim, with no neighbours.
-                    matches.append(Match(input: s.input.path, file: s.file, sessionId: s.sessionId, userId: user,
-                                         hasHeader: header != nil, record: FailureTimeline.slim(r), before: [], after: []))
+                    matches.append(
+                        Match(
+                            input: s.input.path, file: s.file, sessionId: s.sessionId, userId: user,
+                            hasHeader: header != nil, record: FailureTimeline.slim(r), before: [], after: []))
                     open = nil
                 }
             }
@@ -189,8 +193,9 @@ final class ShowAnalysis: Analysis, @unchecked Sendable {
     /// The message for a request that is not in the export's `sessions` (as `waterfall` read them).
     static func notFound(_ selector: ShowSelector, sessions: [WaterfallSession]) -> String {
         let requests = sessions.flatMap(\.requests)
-        return notFound(selector, requestSeqs: requests.compactMap(\.seq), otherType: nil,
-                        requestIdCount: requests.filter { $0.requestId != nil }.count)
+        return notFound(
+            selector, requestSeqs: requests.compactMap(\.seq), otherType: nil,
+            requestIdCount: requests.filter { $0.requestId != nil }.count)
     }
 
     /// "no request with seq 99 in this export; the nearest requests are seq 48, 50, 52 (33 requests,

@@ -104,7 +104,9 @@ extension ShowReport {
         headers("Response headers", responseHeaders)
         o += colors.bold("Response body") + ": " + t(responseBody?.summary ?? "not recorded") + "\n\n"
 
-        o += colors.bold("Timing") + " (0 to \(ms(spanMs)) from the request's start; one cell is \(ms(spanMs / Double(ShowReport.barWidth))))\n"
+        o +=
+            colors.bold("Timing")
+            + " (0 to \(ms(spanMs)) from the request's start; one cell is \(ms(spanMs / Double(ShowReport.barWidth))))\n"
         if transactions.isEmpty { o += "  no transactions: only the total is known\n" }
         for tx in transactions {
             var head = "  #\(tx.index + 1) \(at(tx.offsetMs)) \(ms(tx.totalMs))"
@@ -205,18 +207,21 @@ extension ShowReport {
         }
         func body(_ b: Body?) -> JSONOut {
             guard let b else { return .null }
-            return .object(["size": .opt(b.size), "contentType": .opt(b.contentType), "encoding": .opt(b.encoding),
-                            "blob": .opt(b.blob), "storedSize": .opt(b.storedSize), "truncated": .bool(b.truncated),
-                            "summary": .string(b.summary)])
+            return .object([
+                "size": .opt(b.size), "contentType": .opt(b.contentType), "encoding": .opt(b.encoding),
+                "blob": .opt(b.blob), "storedSize": .opt(b.storedSize), "truncated": .bool(b.truncated),
+                "summary": .string(b.summary)
+            ])
         }
         let txs: [JSONOut] = transactions.map { tx in
             .object([
                 "index": .int(tx.index), "url": .opt(tx.url), "statusCode": .opt(tx.statusCode),
                 "offsetMs": .opt(tx.offsetMs), "totalMs": .opt(tx.totalMs),
                 "notes": .array(tx.notes.map { .string($0) }), "anomalies": .array(tx.anomalies.map { .string($0) }),
-                "phases": .array(tx.phases.map { p in
-                    .object(["phase": .string(p.phase.rawValue), "startMs": .double(p.startMs), "durationMs": .double(p.ms)])
-                }),
+                "phases": .array(
+                    tx.phases.map { p in
+                        .object(["phase": .string(p.phase.rawValue), "startMs": .double(p.startMs), "durationMs": .double(p.ms)])
+                    })
             ])
         }
         var serverJSON: JSONOut = .null
@@ -225,11 +230,14 @@ extension ShowReport {
                 "status": .string(s.status), "clockSkewSeconds": .opt(s.skewSeconds), "clockSkewSamples": .int(s.skewSamples),
                 "clockSkew": .opt(s.skewSeconds.map(ShowReport.skewWords)),
                 "serverMs": .opt(s.serverMs), "networkMs": .opt(s.networkMs), "logFiles": .int(s.logFiles),
-                "lines": .array(s.lines.map { l in
-                    .object(["deviceTs": .opt(l.deviceTs.map { Timestamp.format($0) }),
-                             "serverTs": .opt(l.serverTs.map { Timestamp.format($0) }),
-                             "file": .string(l.file), "line": .int(l.line), "text": .string(l.text)])
-                }),
+                "lines": .array(
+                    s.lines.map { l in
+                        .object([
+                            "deviceTs": .opt(l.deviceTs.map { Timestamp.format($0) }),
+                            "serverTs": .opt(l.serverTs.map { Timestamp.format($0) }),
+                            "file": .string(l.file), "line": .int(l.line), "text": .string(l.text)
+                        ])
+                    })
             ])
         }
         return .object([
@@ -242,15 +250,19 @@ extension ShowReport {
             "ts": .opt(ts.map { Timestamp.format($0) }), "durationMs": .opt(durationMs), "spanMs": .double(spanMs),
             "httpVersion": .opt(httpVersion),
             "request": .object(["headers": headers(requestHeaders), "body": body(requestBody)]),
-            "response": responseHeaders == nil && responseBody == nil ? .null
+            "response": responseHeaders == nil && responseBody == nil
+                ? .null
                 : .object(["headers": headers(responseHeaders), "body": body(responseBody)]),
             "transactions": .array(txs), "droppedTransactions": .int(droppedTransactions),
             "verdict": .string(verdict),
             "server": serverJSON,
-            "around": .array(around.map { e in
-                .object(["ts": .opt(e.ts.map { Timestamp.format($0) }), "side": .string(e.side), "isRequest": .bool(e.isRequest),
-                         "text": .string(e.text)])
-            }),
+            "around": .array(
+                around.map { e in
+                    .object([
+                        "ts": .opt(e.ts.map { Timestamp.format($0) }), "side": .string(e.side), "isRequest": .bool(e.isRequest),
+                        "text": .string(e.text)
+                    ])
+                })
         ])
     }
 

@@ -122,7 +122,6 @@ struct ShowReport: Sendable {
     var server: ServerSide?
     var around: [Around]
 
-
     /// `GET https://api.example.test/v1/orders`.
     var requestLine: String { "\(method ?? "?") \(url ?? label ?? "?")" }
 
@@ -136,8 +135,10 @@ struct ShowReport: Sendable {
 extension ShowReport {
     /// Builds the report of one matched record. `wf` is its rebuilt request (masked here), `hosts`
     /// the session's per-host counts for the explanation, `correlation` the join (nil without logs).
-    init(match m: ShowAnalysis.Match, request wf: WaterfallRequest?, hosts: [String: (requests: Int, opened: Int)],
-         correlation: CorrelationReport?) {
+    init(
+        match m: ShowAnalysis.Match, request wf: WaterfallRequest?, hosts: [String: (requests: Int, opened: Int)],
+        correlation: CorrelationReport?
+    ) {
         let secrets = RecordSecrets()
         let base = Redactor.verify()
         let redactor = base.adding(known: secrets.scan(m.record).values)
@@ -184,8 +185,9 @@ extension ShowReport {
         }
         func body(_ v: JSONValue?) -> Body? {
             guard let v, v.isObject else { return nil }
-            return Body(size: v["size"]?.int, contentType: v["contentType"]?.string, encoding: v["encoding"]?.string,
-                        blob: v["blob"]?.string, storedSize: v["storedSize"]?.int, truncated: v["truncated"]?.bool ?? false)
+            return Body(
+                size: v["size"]?.int, contentType: v["contentType"]?.string, encoding: v["encoding"]?.string,
+                blob: v["blob"]?.string, storedSize: v["storedSize"]?.int, truncated: v["truncated"]?.bool ?? false)
         }
         requestHeaders = headers(j["request", "headers"])
         responseHeaders = j["response"].map { headers($0["headers"]) }
@@ -225,8 +227,9 @@ extension ShowReport {
             let phases = t.segments.map { seg in
                 Phase(phase: seg.phase, startMs: off(seg.startUs) ?? 0, ms: Double(seg.endUs - seg.startUs) / 1000)
             }
-            return Transaction(index: t.index, url: redactor.url(t.url.untrusted).value, statusCode: t.statusCode, offsetMs: off(t.startUs),
-                               totalMs: t.totalMs, phases: phases, notes: notes, anomalies: t.anomalies)
+            return Transaction(
+                index: t.index, url: redactor.url(t.url.untrusted).value, statusCode: t.statusCode, offsetMs: off(t.startUs),
+                totalMs: t.totalMs, phases: phases, notes: notes, anomalies: t.anomalies)
         }
         droppedTransactions = wf?.droppedTransactions ?? 0
 
@@ -244,8 +247,9 @@ extension ShowReport {
                     let tb = b.element.deviceTs ?? b.element.line.parsed.ts ?? .infinity
                     return ta != tb ? ta < tb : a.offset < b.offset
                 }.map { i, pl in
-                    ServerLineView(deviceTs: pl.deviceTs, serverTs: pl.line.parsed.ts, file: pl.line.file, line: pl.line.line,
-                                   text: (i < texts.count ? texts[i] : nil) ?? "")
+                    ServerLineView(
+                        deviceTs: pl.deviceTs, serverTs: pl.line.parsed.ts, file: pl.line.file, line: pl.line.line,
+                        text: (i < texts.count ? texts[i] : nil) ?? "")
                 })
         } else {
             server = nil
@@ -275,8 +279,10 @@ extension ShowReport {
             let n = "#\(r.seq.map(String.init) ?? "?") "
             // The record is written when the request ends: its start gets a row of its own.
             if isReq, let s = start, let t = r.ts, Double(s) / 1_000_000 < t - 0.0005 {
-                around.append(Around(ts: Double(s) / 1_000_000, side: "device", isRequest: true,
-                                     text: n + "starts: \(method ?? "?") \(url ?? label ?? "?")"))
+                around.append(
+                    Around(
+                        ts: Double(s) / 1_000_000, side: "device", isRequest: true,
+                        text: n + "starts: \(method ?? "?") \(url ?? label ?? "?")"))
             }
             around.append(Around(ts: r.ts, side: "device", isRequest: isReq, text: n + text))
         }
@@ -323,7 +329,9 @@ extension ShowReport: Redactable {
         x.category = r.text(category.untrusted).value
         x.label = r.text(label.untrusted).value
         x.httpVersion = r.text(httpVersion.untrusted).value
-        func headers(_ h: [Header]) -> [Header] { h.map { Header(name: r.text($0.name.untrusted).value, value: r.text($0.value.untrusted).value) } }
+        func headers(_ h: [Header]) -> [Header] {
+            h.map { Header(name: r.text($0.name.untrusted).value, value: r.text($0.value.untrusted).value) }
+        }
         func body(_ b: Body?) -> Body? {
             guard var b else { return nil }
             b.contentType = r.text(b.contentType.untrusted).value

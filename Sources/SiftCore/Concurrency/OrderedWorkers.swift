@@ -35,8 +35,10 @@ public final class OrderedWorkers<Item: Sendable, State: AnyObject, Output>: @un
     private var nextApply = 0
     private var waiting: [Int: (output: Output, bytes: Int)] = [:]
 
-    public init(lanes: Int, label: String, budget: ByteBudget, batchBytes: Int, batchCount: Int, release: Release,
-                makeState: (Int) -> State, work: @escaping ([Item], State) -> Output, apply: @escaping (Output) -> Void) {
+    public init(
+        lanes: Int, label: String, budget: ByteBudget, batchBytes: Int, batchCount: Int, release: Release,
+        makeState: (Int) -> State, work: @escaping ([Item], State) -> Output, apply: @escaping (Output) -> Void
+    ) {
         self.lanes = (0..<max(0, lanes)).map { Lane(queue: DispatchQueue(label: "\(label).\($0)"), state: makeState($0)) }
         self.inlineState = lanes > 0 ? nil : makeState(0)
         self.budget = budget

@@ -74,7 +74,8 @@ public final class JSONDocument: @unchecked Sendable {
             throw JSONParseError(reason: .syntax, offset: 0, message: "JSON text of \(bytes.count) bytes is over the 2 GiB bound")
         }
         let capacity = min(max(8, bytes.count / 12), JSONTapeParser.maxReserve)
-        var parser = scratch.map { JSONTapeParser(maxDepth: maxDepth, maxValues: maxValues, storage: $0, capacity: capacity) }
+        var parser =
+            scratch.map { JSONTapeParser(maxDepth: maxDepth, maxValues: maxValues, storage: $0, capacity: capacity) }
             ?? JSONTapeParser(maxDepth: maxDepth, maxValues: maxValues, capacity: capacity)
         let result: Result<[JSONNode], JSONParseError> = bytes.withUnsafeBufferPointer { buf in
             parser.parse(buf)
@@ -155,8 +156,10 @@ public final class JSONDocument: @unchecked Sendable {
     }
 
     /// How many of the later copies of a text of `bytes` bytes fit `budget`.
-    public static func laterCopiesChecked(_ duplicates: [DuplicateName], bytes: Int,
-                                          budget: Int = laterCopyBudget) -> Int {
+    public static func laterCopiesChecked(
+        _ duplicates: [DuplicateName], bytes: Int,
+        budget: Int = laterCopyBudget
+    ) -> Int {
         min(laterCopyCount(duplicates), budget / max(1, bytes))
     }
 
@@ -433,9 +436,11 @@ struct JSONTapeParser {
                 // The first byte that is not plain ASCII text is a quote: the string ends there.
                 guard quote & special & (0 &- special) != 0 else { break }
                 let end = i &+ special.trailingZeroBitCount
-                append(JSONNode(kind: .string, escaped: false, start: Int32(truncatingIfNeeded: first),
-                                end: Int32(truncatingIfNeeded: end), next: Int32(truncatingIfNeeded: used &+ 1),
-                                count: Int32(truncatingIfNeeded: end &- first)))
+                append(
+                    JSONNode(
+                        kind: .string, escaped: false, start: Int32(truncatingIfNeeded: first),
+                        end: Int32(truncatingIfNeeded: end), next: Int32(truncatingIfNeeded: used &+ 1),
+                        count: Int32(truncatingIfNeeded: end &- first)))
                 return end &+ 1
             }
         }
@@ -523,8 +528,10 @@ struct JSONTapeParser {
             let c = base[i]
             if c == 0x22 {
                 let decoded = nonASCII ? -1 : Int32(truncatingIfNeeded: i &- start &- 1 &- saved)
-                append(JSONNode(kind: .string, escaped: escaped, start: Int32(truncatingIfNeeded: start &+ 1),
-                                end: Int32(truncatingIfNeeded: i), next: Int32(truncatingIfNeeded: used &+ 1), count: decoded))
+                append(
+                    JSONNode(
+                        kind: .string, escaped: escaped, start: Int32(truncatingIfNeeded: start &+ 1),
+                        end: Int32(truncatingIfNeeded: i), next: Int32(truncatingIfNeeded: used &+ 1), count: decoded))
                 return i &+ 1
             }
             if c == 0x5C {
@@ -533,7 +540,7 @@ struct JSONTapeParser {
                 let e = base[i + 1]
                 switch e {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
-                     UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                     saved += 1
                     i += 2
                 case UInt8(ascii: "u"):
@@ -584,8 +591,10 @@ struct JSONTapeParser {
     /// `high` a byte of 0x80 or more, or the backslash of an escape that is not a two-byte one), or
     /// where fewer than 64 bytes are left (`stopped` false).
     @inline(__always)
-    static func longRun(_ base: UnsafePointer<UInt8>, _ start: Int, _ n: Int, high: Bool,
-                        saved: inout Int) -> (at: Int, stopped: Bool) {
+    static func longRun(
+        _ base: UnsafePointer<UInt8>, _ start: Int, _ n: Int, high: Bool,
+        saved: inout Int
+    ) -> (at: Int, stopped: Bool) {
         var i = start
         let odd: UInt64 = 0xAAAA_AAAA_AAAA_AAAA
         while i &+ 64 <= n {
@@ -697,8 +706,10 @@ struct JSONTapeParser {
 
     /// Whether two member names of the object at `tape[me]` (`count` members) are equal, escapes
     /// resolved. `keyHashes`: scratch room, kept between calls.
-    static func hasDuplicates(_ b: UnsafeBufferPointer<UInt8>, _ tape: UnsafeBufferPointer<JSONNode>, object me: Int, count: Int,
-                              keyHashes: inout [UInt64]) -> Bool {
+    static func hasDuplicates(
+        _ b: UnsafeBufferPointer<UInt8>, _ tape: UnsafeBufferPointer<JSONNode>, object me: Int, count: Int,
+        keyHashes: inout [UInt64]
+    ) -> Bool {
         // A few names without escapes (most objects: `{"name":…,"value":…}`), each of its own length
         // (under 64): distinct bytes, so distinct names.
         if count <= 8 {
@@ -742,8 +753,10 @@ struct JSONTapeParser {
     /// their fingerprints all differ: then no two names are equal. False says only that this could
     /// not tell. `table` holds `count` fingerprints (8 names or fewer, compared pairwise) or is a
     /// hash set of a power of two slots, at least twice `count`.
-    static func distinctPlainNames(_ b: UnsafeBufferPointer<UInt8>, _ nodes: UnsafeBufferPointer<JSONNode>, object me: Int,
-                                   count: Int, table: UnsafeMutableBufferPointer<UInt64>) -> Bool {
+    static func distinctPlainNames(
+        _ b: UnsafeBufferPointer<UInt8>, _ nodes: UnsafeBufferPointer<JSONNode>, object me: Int,
+        count: Int, table: UnsafeMutableBufferPointer<UInt64>
+    ) -> Bool {
         guard let base = b.baseAddress else { return false }
         var k = me + 1
         if count <= 8 {

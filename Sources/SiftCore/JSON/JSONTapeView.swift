@@ -99,8 +99,9 @@ public struct JSONTapeView {
     @inlinable public func member(_ i: Int, _ name: StaticString) -> Int? {
         let n = nodes[i]
         guard n.kind == .object, n.count > 0 else { return nil }
-        return JSONValue.member(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount), of: i,
-                                count: Int(n.count), nodes, bytes, doc)
+        return JSONValue.member(
+            UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount), of: i,
+            count: Int(n.count), nodes, bytes, doc)
     }
 
     /// The number at `i` as `JSONValue.int` reads it (nil for a non-number).

@@ -47,7 +47,8 @@ extension JSONValue {
         guard let base = b.baseAddress else { return 0 }
         var i = s
         while i &+ 64 <= e {
-            let m = StringBlock.base64Symbols(base + i) & StringBlock.base64Symbols(base + (i &+ 16))
+            let m =
+                StringBlock.base64Symbols(base + i) & StringBlock.base64Symbols(base + (i &+ 16))
                 & StringBlock.base64Symbols(base + (i &+ 32)) & StringBlock.base64Symbols(base + (i &+ 48))
             guard m == 0xFFFF else { break }
             i &+= 64
@@ -63,7 +64,8 @@ extension JSONValue {
         var acc: UInt64 = 0
         while i + 32 <= e {
             let p = UnsafeRawPointer(base + i)
-            acc |= p.loadUnaligned(as: UInt64.self) | p.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            acc |=
+                p.loadUnaligned(as: UInt64.self) | p.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
                 | p.loadUnaligned(fromByteOffset: 16, as: UInt64.self) | p.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
             i += 32
         }
@@ -95,8 +97,8 @@ extension JSONValue {
         var i = s
         while i < e, let p = memchr(base + i, 0x5C, e - i) {
             let k = base.distance(to: p.assumingMemoryBound(to: UInt8.self))
-            guard k + 1 < e else { return o - 1 }          // a last lone backslash is dropped
-            guard b[k + 1] == UInt8(ascii: "u") else {      // two bytes for one
+            guard k + 1 < e else { return o - 1 } // a last lone backslash is dropped
+            guard b[k + 1] == UInt8(ascii: "u") else { // two bytes for one
                 o -= 1
                 i = k + 2
                 continue

@@ -42,8 +42,10 @@ public struct JSONValue: @unchecked Sendable {
 
     /// The tape index of the value of the first member named `key` of the object at `nodes[object]`.
     @inlinable
-    static func member(_ key: UnsafeBufferPointer<UInt8>, of object: Int, count: Int, _ nodes: UnsafeBufferPointer<JSONNode>,
-                       _ b: UnsafeBufferPointer<UInt8>, _ doc: JSONDocument) -> Int? {
+    static func member(
+        _ key: UnsafeBufferPointer<UInt8>, of object: Int, count: Int, _ nodes: UnsafeBufferPointer<JSONNode>,
+        _ b: UnsafeBufferPointer<UInt8>, _ doc: JSONDocument
+    ) -> Int? {
         let length = key.count
         var i = object + 1
         for _ in 0..<count {
@@ -160,7 +162,7 @@ public struct JSONValue: @unchecked Sendable {
                     return v
                 }
                 func put(_ v: UInt32) {
-                    let cp = (v >= 0xD800 && v < 0xE000) || v > 0x10FFFF ? 0xFFFD : v   // a lone surrogate becomes U+FFFD
+                    let cp = (v >= 0xD800 && v < 0xE000) || v > 0x10FFFF ? 0xFFFD : v // a lone surrogate becomes U+FFFD
                     if cp < 0x80 {
                         out[o] = UInt8(cp); o += 1
                     } else if cp < 0x800 {
@@ -271,9 +273,11 @@ public struct JSONValue: @unchecked Sendable {
 
     /// `$.a.b`, or `$["odd key"]` when the name is not a plain identifier.
     public static func memberPath(_ base: String, _ key: String) -> String {
-        let plain = !key.isEmpty && key.utf8.allSatisfy { c in
-            (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x5F || c == 0x2D
-        }
+        let plain =
+            !key.isEmpty
+            && key.utf8.allSatisfy { c in
+                (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x5F || c == 0x2D
+            }
         if plain { return base + "." + key }
         var esc = ""
         for ch in key.unicodeScalars {

@@ -155,13 +155,13 @@ public struct JSONWriter {
                 hex = UInt32(u[i + 1])
                 skip = 2
             case 0xD8 where i + 1 < n && u[i + 1] == 0x9C:
-                hex = 0x061C                                     // Arabic letter mark (bidi)
+                hex = 0x061C // Arabic letter mark (bidi)
                 skip = 2
             case 0xE2 where i + 2 < n && JSONWriter.isInvisibleE2(u[i + 1], u[i + 2]):
                 hex = 0x2000 | UInt32(u[i + 1] & 0x3F) << 6 | UInt32(u[i + 2] & 0x3F)
                 skip = 3
             case 0xEF where i + 2 < n && u[i + 1] == 0xBB && u[i + 2] == 0xBF:
-                hex = 0xFEFF                                     // zero-width no-break space
+                hex = 0xFEFF // zero-width no-break space
                 skip = 3
             default:
                 i += 1
@@ -264,7 +264,9 @@ public struct JSONWriter {
             if comma { buf.append(0x2C) }
             return indentLine(depth)
         }
-        JSONWriter.commaIndent.withUnsafeBufferPointer { buf.append(contentsOf: UnsafeBufferPointer(rebasing: $0[(comma ? 0 : 1)..<(2 + n)])) }
+        JSONWriter.commaIndent.withUnsafeBufferPointer {
+            buf.append(contentsOf: UnsafeBufferPointer(rebasing: $0[(comma ? 0 : 1)..<(2 + n)]))
+        }
     }
 
     private mutating func close(_ c: UInt8) {

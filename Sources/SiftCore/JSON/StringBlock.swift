@@ -1,5 +1,5 @@
 #if arch(x86_64)
-import _Builtin_intrinsics.intel
+    import _Builtin_intrinsics.intel
 #endif
 
 /// Sixteen bytes of a JSON string's text, classified for the tape parser's string scanner: one bit
@@ -20,13 +20,13 @@ struct StringBlock {
     @inline(__always)
     init(_ p: UnsafePointer<UInt8>) {
         #if arch(x86_64)
-        let v = StringBlock.load(p)
-        quote = StringBlock.mask(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x22)))
-        backslash = StringBlock.mask(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x5C)))
-        control = StringBlock.mask(StringBlock.isControl(v))
-        high = StringBlock.mask(v)
+            let v = StringBlock.load(p)
+            quote = StringBlock.mask(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x22)))
+            backslash = StringBlock.mask(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x5C)))
+            control = StringBlock.mask(StringBlock.isControl(v))
+            high = StringBlock.mask(v)
         #else
-        self.init(portable: p)
+            self.init(portable: p)
         #endif
     }
 
@@ -36,13 +36,13 @@ struct StringBlock {
     @inline(__always)
     static func quotesAndSpecials(_ p: UnsafePointer<UInt8>) -> (quote: UInt32, special: UInt32) {
         #if arch(x86_64)
-        let v = load(p)
-        let q = _mm_cmpeq_epi8(v, _mm_set1_epi8(0x22))
-        // As signed bytes, 0x80 and more are negative: below 0x20 is then control or high.
-        let stop = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x5C)), _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)))
-        return (mask(q), mask(_mm_or_si128(q, stop)))
+            let v = load(p)
+            let q = _mm_cmpeq_epi8(v, _mm_set1_epi8(0x22))
+            // As signed bytes, 0x80 and more are negative: below 0x20 is then control or high.
+            let stop = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x5C)), _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)))
+            return (mask(q), mask(_mm_or_si128(q, stop)))
         #else
-        return quotesAndSpecials(portable: p)
+            return quotesAndSpecials(portable: p)
         #endif
     }
 
@@ -68,14 +68,14 @@ struct StringBlock {
     @inline(__always)
     static func escapeLetters(_ p: UnsafePointer<UInt8>) -> UInt32 {
         #if arch(x86_64)
-        let v = load(p)
-        let slash = _mm_cmpeq_epi8(v, _mm_set1_epi8(0x2F))
-        let b = _mm_cmpeq_epi8(v, _mm_set1_epi8(0x62)), f = _mm_cmpeq_epi8(v, _mm_set1_epi8(0x66))
-        let n = _mm_cmpeq_epi8(v, _mm_set1_epi8(0x6E)), r = _mm_cmpeq_epi8(v, _mm_set1_epi8(0x72))
-        let t = _mm_cmpeq_epi8(v, _mm_set1_epi8(0x74))
-        return mask(_mm_or_si128(_mm_or_si128(_mm_or_si128(slash, b), _mm_or_si128(f, n)), _mm_or_si128(r, t)))
+            let v = load(p)
+            let slash = _mm_cmpeq_epi8(v, _mm_set1_epi8(0x2F))
+            let b = _mm_cmpeq_epi8(v, _mm_set1_epi8(0x62)), f = _mm_cmpeq_epi8(v, _mm_set1_epi8(0x66))
+            let n = _mm_cmpeq_epi8(v, _mm_set1_epi8(0x6E)), r = _mm_cmpeq_epi8(v, _mm_set1_epi8(0x72))
+            let t = _mm_cmpeq_epi8(v, _mm_set1_epi8(0x74))
+            return mask(_mm_or_si128(_mm_or_si128(_mm_or_si128(slash, b), _mm_or_si128(f, n)), _mm_or_si128(r, t)))
         #else
-        return escapeLetters(portable: p)
+            return escapeLetters(portable: p)
         #endif
     }
 
@@ -94,19 +94,20 @@ struct StringBlock {
     @inline(__always)
     static func base64Symbols(_ p: UnsafePointer<UInt8>) -> UInt32 {
         #if arch(x86_64)
-        let v = load(p)
-        // As signed bytes, 0x80 and more are negative: below every range, so never a symbol.
-        @inline(__always) func within(_ x: __m128i, _ lo: Int8, _ hi: Int8) -> __m128i {
-            _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8(lo &- 1)), _mm_cmplt_epi8(x, _mm_set1_epi8(hi &+ 1)))
-        }
-        // `v | 0x20` is a lower-case letter exactly when `v` is a letter of either case.
-        let letter = within(_mm_or_si128(v, _mm_set1_epi8(0x20)), 0x61, 0x7A)
-        let digit = within(v, 0x30, 0x39)
-        let marks = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x2B)), _mm_cmpeq_epi8(v, _mm_set1_epi8(0x2F))),
-                                 _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x2D)), _mm_cmpeq_epi8(v, _mm_set1_epi8(0x5F))))
-        return mask(_mm_or_si128(_mm_or_si128(letter, digit), marks))
+            let v = load(p)
+            // As signed bytes, 0x80 and more are negative: below every range, so never a symbol.
+            @inline(__always) func within(_ x: __m128i, _ lo: Int8, _ hi: Int8) -> __m128i {
+                _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8(lo &- 1)), _mm_cmplt_epi8(x, _mm_set1_epi8(hi &+ 1)))
+            }
+            // `v | 0x20` is a lower-case letter exactly when `v` is a letter of either case.
+            let letter = within(_mm_or_si128(v, _mm_set1_epi8(0x20)), 0x61, 0x7A)
+            let digit = within(v, 0x30, 0x39)
+            let marks = _mm_or_si128(
+                _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x2B)), _mm_cmpeq_epi8(v, _mm_set1_epi8(0x2F))),
+                _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x2D)), _mm_cmpeq_epi8(v, _mm_set1_epi8(0x5F))))
+            return mask(_mm_or_si128(_mm_or_si128(letter, digit), marks))
         #else
-        return base64Symbols(portable: p)
+            return base64Symbols(portable: p)
         #endif
     }
 
@@ -124,22 +125,22 @@ struct StringBlock {
     }
 
     #if arch(x86_64)
-    @inline(__always)
-    static func load(_ p: UnsafePointer<UInt8>) -> __m128i {
-        _mm_loadu_si128(UnsafeRawPointer(p).assumingMemoryBound(to: __m128i.self))
-    }
+        @inline(__always)
+        static func load(_ p: UnsafePointer<UInt8>) -> __m128i {
+            _mm_loadu_si128(UnsafeRawPointer(p).assumingMemoryBound(to: __m128i.self))
+        }
 
-    /// 0xFF where the byte is below 0x20: `min(v, 0x1F) == v`.
-    @inline(__always)
-    static func isControl(_ v: __m128i) -> __m128i {
-        _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v)
-    }
+        /// 0xFF where the byte is below 0x20: `min(v, 0x1F) == v`.
+        @inline(__always)
+        static func isControl(_ v: __m128i) -> __m128i {
+            _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v)
+        }
 
-    /// The top bit of each byte of `v`, gathered.
-    @inline(__always)
-    static func mask(_ v: __m128i) -> UInt32 {
-        UInt32(truncatingIfNeeded: _mm_movemask_epi8(v))
-    }
+        /// The top bit of each byte of `v`, gathered.
+        @inline(__always)
+        static func mask(_ v: __m128i) -> UInt32 {
+            UInt32(truncatingIfNeeded: _mm_movemask_epi8(v))
+        }
     #endif
 
     /// One bit per lane of `m`, gathered.
@@ -167,23 +168,23 @@ struct StringBlock64 {
     @inline(__always)
     init(_ p: UnsafePointer<UInt8>, high: Bool) {
         #if arch(x86_64)
-        let a = StringBlock.load(p), b = StringBlock.load(p + 16), c = StringBlock.load(p + 32), d = StringBlock.load(p + 48)
-        let q = _mm_set1_epi8(0x22), s = _mm_set1_epi8(0x5C)
-        @inline(__always) func gather(_ w: __m128i, _ x: __m128i, _ y: __m128i, _ z: __m128i) -> UInt64 {
-            UInt64(StringBlock.mask(w)) | UInt64(StringBlock.mask(x)) << 16
-                | UInt64(StringBlock.mask(y)) << 32 | UInt64(StringBlock.mask(z)) << 48
-        }
-        quote = gather(_mm_cmpeq_epi8(a, q), _mm_cmpeq_epi8(b, q), _mm_cmpeq_epi8(c, q), _mm_cmpeq_epi8(d, q))
-        backslash = gather(_mm_cmpeq_epi8(a, s), _mm_cmpeq_epi8(b, s), _mm_cmpeq_epi8(c, s), _mm_cmpeq_epi8(d, s))
-        if high {
-            // As signed bytes, 0x80 and more are negative: below 0x20 is then control or high.
-            let t = _mm_set1_epi8(0x20)
-            stop = gather(_mm_cmplt_epi8(a, t), _mm_cmplt_epi8(b, t), _mm_cmplt_epi8(c, t), _mm_cmplt_epi8(d, t))
-        } else {
-            stop = gather(StringBlock.isControl(a), StringBlock.isControl(b), StringBlock.isControl(c), StringBlock.isControl(d))
-        }
+            let a = StringBlock.load(p), b = StringBlock.load(p + 16), c = StringBlock.load(p + 32), d = StringBlock.load(p + 48)
+            let q = _mm_set1_epi8(0x22), s = _mm_set1_epi8(0x5C)
+            @inline(__always) func gather(_ w: __m128i, _ x: __m128i, _ y: __m128i, _ z: __m128i) -> UInt64 {
+                UInt64(StringBlock.mask(w)) | UInt64(StringBlock.mask(x)) << 16
+                    | UInt64(StringBlock.mask(y)) << 32 | UInt64(StringBlock.mask(z)) << 48
+            }
+            quote = gather(_mm_cmpeq_epi8(a, q), _mm_cmpeq_epi8(b, q), _mm_cmpeq_epi8(c, q), _mm_cmpeq_epi8(d, q))
+            backslash = gather(_mm_cmpeq_epi8(a, s), _mm_cmpeq_epi8(b, s), _mm_cmpeq_epi8(c, s), _mm_cmpeq_epi8(d, s))
+            if high {
+                // As signed bytes, 0x80 and more are negative: below 0x20 is then control or high.
+                let t = _mm_set1_epi8(0x20)
+                stop = gather(_mm_cmplt_epi8(a, t), _mm_cmplt_epi8(b, t), _mm_cmplt_epi8(c, t), _mm_cmplt_epi8(d, t))
+            } else {
+                stop = gather(StringBlock.isControl(a), StringBlock.isControl(b), StringBlock.isControl(c), StringBlock.isControl(d))
+            }
         #else
-        self.init(portable: p, high: high)
+            self.init(portable: p, high: high)
         #endif
     }
 
@@ -208,17 +209,17 @@ struct StringBlock64 {
     @inline(__always)
     static func isPlain(_ p: UnsafePointer<UInt8>, high: Bool) -> Bool {
         #if arch(x86_64)
-        let q = _mm_set1_epi8(0x22), s = _mm_set1_epi8(0x5C), t = _mm_set1_epi8(0x20)
-        @inline(__always) func special(_ v: __m128i) -> __m128i {
-            // As signed bytes, 0x80 and more are negative: below 0x20 is then control or high.
-            let stop = high ? _mm_cmplt_epi8(v, t) : StringBlock.isControl(v)
-            return _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, s)), stop)
-        }
-        let a = special(StringBlock.load(p)), b = special(StringBlock.load(p + 16))
-        let c = special(StringBlock.load(p + 32)), d = special(StringBlock.load(p + 48))
-        return StringBlock.mask(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d))) == 0
+            let q = _mm_set1_epi8(0x22), s = _mm_set1_epi8(0x5C), t = _mm_set1_epi8(0x20)
+            @inline(__always) func special(_ v: __m128i) -> __m128i {
+                // As signed bytes, 0x80 and more are negative: below 0x20 is then control or high.
+                let stop = high ? _mm_cmplt_epi8(v, t) : StringBlock.isControl(v)
+                return _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, s)), stop)
+            }
+            let a = special(StringBlock.load(p)), b = special(StringBlock.load(p + 16))
+            let c = special(StringBlock.load(p + 32)), d = special(StringBlock.load(p + 48))
+            return StringBlock.mask(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d))) == 0
         #else
-        return isPlain(portable: p, high: high)
+            return isPlain(portable: p, high: high)
         #endif
     }
 

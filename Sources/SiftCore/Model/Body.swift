@@ -37,8 +37,9 @@ public struct Body: Sendable {
         self.size = json["size"]?.int
         self.contentType = json["contentType"]?.string
         if let blob = json["blob"]?.string {
-            content = .blob(hex: Body.blobHex(blob), reference: blob, storedSize: json["storedSize"]?.int,
-                             truncated: json["truncated"]?.bool ?? false)
+            content = .blob(
+                hex: Body.blobHex(blob), reference: blob, storedSize: json["storedSize"]?.int,
+                truncated: json["truncated"]?.bool ?? false)
         } else if let enc = json["encoding"]?.string {
             if enc == "utf8", let t = json["text"]?.string {
                 content = .text(t)

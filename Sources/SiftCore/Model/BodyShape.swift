@@ -28,8 +28,9 @@ struct BodyShape {
             t.equals(i, UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
         }
         if let v = t.member(b, "blob"), t.kind(v) == .string, let blob = t.value(v).string {
-            content = .blob(hex: Body.blobHex(blob), reference: blob, storedSize: t.member(b, "storedSize").flatMap(t.int),
-                            truncated: t.member(b, "truncated").flatMap(t.bool) ?? false)
+            content = .blob(
+                hex: Body.blobHex(blob), reference: blob, storedSize: t.member(b, "storedSize").flatMap(t.int),
+                truncated: t.member(b, "truncated").flatMap(t.bool) ?? false)
         } else if let e = t.member(b, "encoding"), t.kind(e) == .string {
             if equals(e, "utf8"), let x = t.member(b, "text"), let n = t.value(x).decodedUTF8Count {
                 content = .text(n)

@@ -48,9 +48,11 @@ public struct Finding: Sendable, Hashable {
 
     /// A finding of a declared rule (`rule.ref`, or `catalogue[id]`): there is no way to raise one
     /// from an id as text.
-    public init(rule: RuleID, severity: Severity, input: String, file: String? = nil, sessionId: String? = nil,
-                seq: Int? = nil, line: Int? = nil, recordId: String? = nil, location: String? = nil,
-                message: String, preview: String? = nil, fingerprint: String? = nil) {
+    public init(
+        rule: RuleID, severity: Severity, input: String, file: String? = nil, sessionId: String? = nil,
+        seq: Int? = nil, line: Int? = nil, recordId: String? = nil, location: String? = nil,
+        message: String, preview: String? = nil, fingerprint: String? = nil
+    ) {
         self.ruleID = rule
         self.severity = severity
         self.input = input
@@ -78,8 +80,10 @@ public struct Finding: Sendable, Hashable {
 
     /// The finding as a JSON object (absent fields are omitted).
     public var json: JSONOut {
-        var o: [String: JSONOut] = ["rule": .string(rule), "severity": .string(severity.rawValue),
-                                    "input": .string(input), "message": .string(message)]
+        var o: [String: JSONOut] = [
+            "rule": .string(rule), "severity": .string(severity.rawValue),
+            "input": .string(input), "message": .string(message)
+        ]
         if let file { o["file"] = .string(file) }
         if let sessionId { o["sessionId"] = .string(sessionId) }
         if let seq { o["seq"] = .int(seq) }

@@ -58,33 +58,78 @@ extension NetworkRecordHolder {
     /// Where the record is (the join key between the waterfall, the correlation, `show` and `report`).
     @inlinable public var ref: RecordRef { record.ref }
     /// The input path as given on the command line.
-    @inlinable public var input: String { get { record.ref.input } set { record.ref.input = newValue } }
+    @inlinable public var input: String {
+        get { record.ref.input }
+        set { record.ref.input = newValue }
+    }
     /// The session file inside the input.
-    @inlinable public var file: String { get { record.ref.file } set { record.ref.file = newValue } }
+    @inlinable public var file: String {
+        get { record.ref.file }
+        set { record.ref.file = newValue }
+    }
     /// 1-based line in `file`.
-    @inlinable public var line: Int { get { record.ref.line } set { record.ref.line = newValue } }
+    @inlinable public var line: Int {
+        get { record.ref.line }
+        set { record.ref.line = newValue }
+    }
     /// The session the record belongs to (nil for stdin without a header).
-    @inlinable public var sessionId: String? { get { record.sessionId } set { record.sessionId = newValue } }
-    @inlinable public var seq: Int? { get { record.seq } set { record.seq = newValue } }
-    @inlinable public var recordId: String? { get { record.recordId } set { record.recordId = newValue } }
-    @inlinable public var requestId: String? { get { record.requestId } set { record.requestId = newValue } }
-    @inlinable public var echoedRequestId: String? { get { record.echoedRequestId } set { record.echoedRequestId = newValue } }
-    @inlinable public var method: String? { get { record.method } set { record.method = newValue } }
+    @inlinable public var sessionId: String? {
+        get { record.sessionId }
+        set { record.sessionId = newValue }
+    }
+    @inlinable public var seq: Int? {
+        get { record.seq }
+        set { record.seq = newValue }
+    }
+    @inlinable public var recordId: String? {
+        get { record.recordId }
+        set { record.recordId = newValue }
+    }
+    @inlinable public var requestId: String? {
+        get { record.requestId }
+        set { record.requestId = newValue }
+    }
+    @inlinable public var echoedRequestId: String? {
+        get { record.echoedRequestId }
+        set { record.echoedRequestId = newValue }
+    }
+    @inlinable public var method: String? {
+        get { record.method }
+        set { record.method = newValue }
+    }
     /// The record's URL (userinfo removed, secret query values masked, where the reader masked it).
-    @inlinable public var url: String? { get { record.url } set { record.url = newValue } }
-    @inlinable public var statusCode: Int? { get { record.statusCode } set { record.statusCode = newValue } }
+    @inlinable public var url: String? {
+        get { record.url }
+        set { record.url = newValue }
+    }
+    @inlinable public var statusCode: Int? {
+        get { record.statusCode }
+        set { record.statusCode = newValue }
+    }
     /// `success`, `failure`, `pending`, `cancelled`.
-    @inlinable public var state: String? { get { record.state } set { record.state = newValue } }
+    @inlinable public var state: String? {
+        get { record.state }
+        set { record.state = newValue }
+    }
     /// The record's `error`: `description (domain code)`, when it failed.
-    @inlinable public var error: String? { get { record.error } set { record.error = newValue } }
+    @inlinable public var error: String? {
+        get { record.error }
+        set { record.error = newValue }
+    }
     /// A request that got no answer in time: the platform's time-out error (`NSURLErrorDomain -1001`,
     /// "timed out"), without a status. The one definition every report and picture uses.
     public var timedOut: Bool {
         guard statusCode == nil, let e = error?.lowercased() else { return false }
         return e.contains("timed out") || e.contains("timeout") || e.contains("-1001")
     }
-    @inlinable public var ts: Double? { get { record.ts } set { record.ts = newValue } }
-    @inlinable public var duration: Double? { get { record.duration } set { record.duration = newValue } }
+    @inlinable public var ts: Double? {
+        get { record.ts }
+        set { record.ts = newValue }
+    }
+    @inlinable public var duration: Double? {
+        get { record.duration }
+        set { record.duration = newValue }
+    }
 }
 
 /// The typed view of a network record as the export holds it: the fields every analysis reads,
@@ -148,8 +193,10 @@ public struct NetworkRecord: NetworkRecordView, Sendable, Equatable {
 
     /// The view of `record`, known to be a network record, at line `record.line` of `file` in `input`.
     /// With `limits`, long texts are cut as `TextLimits` says; with `pool`, repeated texts share storage.
-    public init(network record: Record, input: String, file: String, sessionId: String?, limits: TextLimits? = nil,
-                pool: StringPool? = nil) {
+    public init(
+        network record: Record, input: String, file: String, sessionId: String?, limits: TextLimits? = nil,
+        pool: StringPool? = nil
+    ) {
         self.init(ref: RecordRef(input: input, file: file, line: record.line), sessionId: sessionId)
         seq = record.seq
         ts = record.ts
@@ -328,8 +375,10 @@ extension NetworkRecord: Redactable {
 
     /// `redact(unique:repeated:url:)` telling `repeated` which text it is given (`RepeatedText`):
     /// a caller may keep the last one of each apart, since records in a row share them.
-    public mutating func redact(unique: (String?) -> String?, repeated: (String?, RepeatedText) -> String?,
-                                url: (String?) -> String?) {
+    public mutating func redact(
+        unique: (String?) -> String?, repeated: (String?, RepeatedText) -> String?,
+        url: (String?) -> String?
+    ) {
         let sameIds = echoedRequestId == requestId
         ref.file = repeated(ref.file, .file) ?? ""
         sessionId = repeated(sessionId, .sessionId)

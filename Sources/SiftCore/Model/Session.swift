@@ -199,31 +199,43 @@ public final class SessionContext: @unchecked Sendable {
     public var environmentRef: String? { header.flatMap { Record.heldText($0, "environmentRef") } }
 
     /// A finding located in this session.
-    public func finding(_ rule: RuleID, _ severity: Severity, line: Int? = nil, seq: Int? = nil, recordId: String? = nil,
-                        location: String? = nil, message: String, preview: String? = nil, fingerprint: String? = nil) -> Finding {
-        Finding(rule: rule, severity: severity, input: input.path, file: file, sessionId: sessionId, seq: seq, line: line,
-                recordId: recordId, location: location, message: message, preview: preview, fingerprint: fingerprint)
+    public func finding(
+        _ rule: RuleID, _ severity: Severity, line: Int? = nil, seq: Int? = nil, recordId: String? = nil,
+        location: String? = nil, message: String, preview: String? = nil, fingerprint: String? = nil
+    ) -> Finding {
+        Finding(
+            rule: rule, severity: severity, input: input.path, file: file, sessionId: sessionId, seq: seq, line: line,
+            recordId: recordId, location: location, message: message, preview: preview, fingerprint: fingerprint)
     }
 
     /// One of the reader's own findings (`ReaderRule`), located in this session.
-    func finding(_ rule: ReaderRule, _ severity: Severity, line: Int? = nil, seq: Int? = nil, recordId: String? = nil,
-                 location: String? = nil, message: String, preview: String? = nil, fingerprint: String? = nil) -> Finding {
-        finding(rule.id, severity, line: line, seq: seq, recordId: recordId, location: location,
-                message: message, preview: preview, fingerprint: fingerprint)
+    func finding(
+        _ rule: ReaderRule, _ severity: Severity, line: Int? = nil, seq: Int? = nil, recordId: String? = nil,
+        location: String? = nil, message: String, preview: String? = nil, fingerprint: String? = nil
+    ) -> Finding {
+        finding(
+            rule.id, severity, line: line, seq: seq, recordId: recordId, location: location,
+            message: message, preview: preview, fingerprint: fingerprint)
     }
 
     /// One of the reader's own findings (`ReaderRule`), located at a record of this session.
-    func finding(_ rule: ReaderRule, _ severity: Severity, record: Record, location: String? = nil, message: String,
-                 preview: String? = nil, fingerprint: String? = nil) -> Finding {
-        finding(rule.id, severity, record: record, location: location, message: message,
-                preview: preview, fingerprint: fingerprint)
+    func finding(
+        _ rule: ReaderRule, _ severity: Severity, record: Record, location: String? = nil, message: String,
+        preview: String? = nil, fingerprint: String? = nil
+    ) -> Finding {
+        finding(
+            rule.id, severity, record: record, location: location, message: message,
+            preview: preview, fingerprint: fingerprint)
     }
 
     /// A finding located at a record of this session.
-    public func finding(_ rule: RuleID, _ severity: Severity, record: Record, location: String? = nil, message: String,
-                        preview: String? = nil, fingerprint: String? = nil) -> Finding {
-        finding(rule, severity, line: record.line, seq: record.seq, recordId: record.id, location: location,
-                message: message, preview: preview, fingerprint: fingerprint)
+    public func finding(
+        _ rule: RuleID, _ severity: Severity, record: Record, location: String? = nil, message: String,
+        preview: String? = nil, fingerprint: String? = nil
+    ) -> Finding {
+        finding(
+            rule, severity, line: record.line, seq: record.seq, recordId: record.id, location: location,
+            message: message, preview: preview, fingerprint: fingerprint)
     }
 }
 

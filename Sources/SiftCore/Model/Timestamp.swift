@@ -49,8 +49,9 @@ public enum Timestamp {
             return h < 10 && l < 10 ? Int(h) &* 10 &+ Int(l) : nil
         }
         guard let y1 = two(0), let y2 = two(2), b[4] == UInt8(ascii: "-"), let month = two(5), b[7] == UInt8(ascii: "-"),
-              let day = two(8), b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t") || b[10] == UInt8(ascii: " "),
-              let hour = two(11), b[13] == UInt8(ascii: ":"), let minute = two(14), b[16] == UInt8(ascii: ":") else { return nil }
+            let day = two(8), b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t") || b[10] == UInt8(ascii: " "),
+            let hour = two(11), b[13] == UInt8(ascii: ":"), let minute = two(14), b[16] == UInt8(ascii: ":")
+        else { return nil }
         let year = y1 * 100 + y2
         guard (1...12).contains(month), (1...31).contains(day), hour <= 23, minute <= 59 else { return nil }
         return daysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60
@@ -178,7 +179,7 @@ public enum Timestamp {
             if v < 0 { emit(UInt8(ascii: "-")); v = -v }
             var div = 1
             for _ in 1..<width { div *= 10 }
-            while v / div >= 10 { div *= 10 }   // more digits than the width
+            while v / div >= 10 { div *= 10 } // more digits than the width
             while div > 0 {
                 emit(UInt8(48 + (v / div) % 10))
                 div /= 10

@@ -126,10 +126,12 @@ public final class HARWriter: Analysis {
         } else {
             timings["ssl"] = .int(-1)
         }
-        for (name, a, b) in [("send", "requestStart", "requestEnd"), ("wait", "requestEnd", "responseStart"),
-                             ("receive", "responseStart", "responseEnd")] {
+        for (name, a, b) in [
+            ("send", "requestStart", "requestEnd"), ("wait", "requestEnd", "responseStart"),
+            ("receive", "responseStart", "responseEnd")
+        ] {
             phase(name, t(a), t(b))
-            if timings[name] == .int(-1) { timings[name] = .int(0) }   // required, never -1
+            if timings[name] == .int(-1) { timings[name] = .int(0) } // required, never -1
         }
         // A request that timed out or failed has phases only up to where it stopped; its record's
         // `duration` is the whole time. HAR's `time` is the whole time too, the silent rest in `wait`,
@@ -167,7 +169,7 @@ public final class HARWriter: Analysis {
             "cookies": .array(cookies(j["request", "headers"], name: "cookie")),
             "queryString": .array(query(url)),
             "headersSize": size(tx?["requestHeaderBytes"]),
-            "bodySize": size(tx?["requestBodyBytes"]),
+            "bodySize": size(tx?["requestBodyBytes"])
         ]
         if isFirst, let body = j["request", "body"], body.isObject, let post = postData(body) { request["postData"] = post }
         e["request"] = .object(request)
@@ -185,15 +187,17 @@ public final class HARWriter: Analysis {
             "content": isLast ? content(j["response", "body"]) : .object(["size": .int(0), "mimeType": .string("x-unknown")]),
             "redirectURL": .string(isRedirect ? nextURL ?? location ?? "" : ""),
             "headersSize": size(tx?["responseHeaderBytes"]),
-            "bodySize": size(tx?["responseBodyBytes"]),
+            "bodySize": size(tx?["responseBodyBytes"])
         ]
         if isLast, let d = j["error", "description"]?.string { response["_error"] = .string(d) }
         e["response"] = .object(response)
 
         // What HAR has no place for.
-        for (k, name) in [("id", "_recordId"), ("requestId", "_requestId"), ("echoedRequestId", "_echoedRequestId"),
-                          ("source", "_source"), ("kind", "_kind"), ("category", "_category"), ("label", "_label"),
-                          ("operation", "_operation"), ("state", "_state"), ("ts", "_ts")] {
+        for (k, name) in [
+            ("id", "_recordId"), ("requestId", "_requestId"), ("echoedRequestId", "_echoedRequestId"),
+            ("source", "_source"), ("kind", "_kind"), ("category", "_category"), ("label", "_label"),
+            ("operation", "_operation"), ("state", "_state"), ("ts", "_ts")
+        ] {
             if let v = j[k]?.string { e[name] = .string(v) }
         }
         if let s = j["seq"]?.int { e["_seq"] = .int(s) }
@@ -241,7 +245,8 @@ public final class HARWriter: Analysis {
                 let kv = p.trimmingCharacters(in: CharacterSet.whitespaces)
                 guard let eq = kv.firstIndex(of: "=") else { continue }
                 let v = String(kv[kv.index(after: eq)...])
-                out.append(.object(["name": .string(String(kv[..<eq])), "value": .string(v == "***" || v.isEmpty ? v : SecretMask.preview(v))]))
+                out.append(
+                    .object(["name": .string(String(kv[..<eq])), "value": .string(v == "***" || v.isEmpty ? v : SecretMask.preview(v))]))
             }
         }
         return out
@@ -270,15 +275,19 @@ public final class HARWriter: Analysis {
             return .object(["mimeType": mime, "text": .string(d), "_encoding": .string("base64")])
         }
         if let b = body["blob"]?.string {
-            return .object(["mimeType": mime, "text": .string(""), "_blob": .string(b),
-                            "comment": .string("the body is stored in the export's blob \(b)")])
+            return .object([
+                "mimeType": mime, "text": .string(""), "_blob": .string(b),
+                "comment": .string("the body is stored in the export's blob \(b)")
+            ])
         }
         return nil
     }
 
     static func content(_ body: JSONValue?) -> JSONOut {
-        var c: [String: JSONOut] = ["size": .int(max(0, body?["size"]?.int ?? 0)),
-                                    "mimeType": .string(body?["contentType"]?.string ?? "x-unknown")]
+        var c: [String: JSONOut] = [
+            "size": .int(max(0, body?["size"]?.int ?? 0)),
+            "mimeType": .string(body?["contentType"]?.string ?? "x-unknown")
+        ]
         if let t = body?["text"]?.string {
             c["text"] = .string(t)
         } else if let d = body?["data"]?.string {

@@ -11,13 +11,15 @@ extension InspectReport {
             "damagedLines": .int(s.damagedLines),
             "app": .object(["bundleId": .opt(s.app.bundleId), "version": .opt(s.app.version), "build": .opt(s.app.build)]),
             "sdk": .object(["name": .opt(s.sdk.name), "version": .opt(s.sdk.version)]),
-            "device": .object(["model": .opt(s.device.model), "system": .opt(s.device.system),
-                               "locale": .opt(s.device.locale), "timeZone": .opt(s.device.timeZone)]),
+            "device": .object([
+                "model": .opt(s.device.model), "system": .opt(s.device.system),
+                "locale": .opt(s.device.locale), "timeZone": .opt(s.device.timeZone)
+            ]),
             "environmentRef": .opt(s.environmentRef), "userId": .opt(s.userId),
             "launchedAt": .opt(s.launchedAt.map { Timestamp.format($0, micro: true) }),
             "firstTs": .opt(s.firstTs.map { Timestamp.format($0, micro: true) }),
             "lastTs": .opt(s.lastTs.map { Timestamp.format($0, micro: true) }),
-            "durationSeconds": .opt(duration(s)),
+            "durationSeconds": .opt(duration(s))
         ])
     }
 

@@ -15,9 +15,11 @@ extension InspectReport {
         } else {
             let rows = o.sessions.map { s -> [String] in
                 let md: (String?) -> String = { $0.map(Escape.markdown) ?? "" }
-                return [md(s.sessionId ?? "(unknown)"), md(s.file), md(appText(s)), md(sdkText(s)), md(deviceText(s)),
-                        md(s.environmentRef), md(s.userId), s.launchedAt.map { Timestamp.format($0) } ?? "",
-                        spanText(s) ?? "", String(s.recordCount)]
+                return [
+                    md(s.sessionId ?? "(unknown)"), md(s.file), md(appText(s)), md(sdkText(s)), md(deviceText(s)),
+                    md(s.environmentRef), md(s.userId), s.launchedAt.map { Timestamp.format($0) } ?? "",
+                    spanText(s) ?? "", String(s.recordCount)
+                ]
                     + recordKeys.map { String(s.records[$0] ?? 0) } + [String(s.damagedLines)]
             }
             out += ReportEnvelope.markdownTable(
@@ -30,8 +32,10 @@ extension InspectReport {
             out += "\n## Blobs\n\n"
             let rows = blobInputs.compactMap { i -> [String]? in
                 guard let b = o.blobs[i.path] else { return nil }
-                return [Escape.markdown(i.path), String(b.count), String(b.bytes), String(b.references),
-                        String(b.referencedBytes), String(b.savedBytes)]
+                return [
+                    Escape.markdown(i.path), String(b.count), String(b.bytes), String(b.references),
+                    String(b.referencedBytes), String(b.savedBytes)
+                ]
             }
             out += ReportEnvelope.markdownTable(["Input", "Blobs", "Stored bytes", "References", "Referenced bytes", "Saved bytes"], rows)
         }

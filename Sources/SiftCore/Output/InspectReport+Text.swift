@@ -53,13 +53,19 @@ extension InspectReport {
         var out = ReportEnvelope.inputsText(o.inputs, colors: colors)
         for s in o.sessions {
             out += "\n" + colors.bold("Session " + Escape.terminal(s.sessionId ?? "(unknown)")) + "\n"
-            var rows: [(String, String)] = [("input", Escape.terminal(s.input) + (ReportEnvelope.sameFile(input: s.input, file: s.file) ? "" : ": " + Escape.terminal(s.file)))]
+            var rows: [(String, String)] = [
+                (
+                    "input",
+                    Escape.terminal(s.input) + (ReportEnvelope.sameFile(input: s.input, file: s.file) ? "" : ": " + Escape.terminal(s.file))
+                )
+            ]
             if !s.hasHeader { rows.append(("header", colors.yellow("missing"))) }
             if let v = appText(s) { rows.append(("app", Escape.terminal(v))) }
             if let v = sdkText(s) { rows.append(("sdk", Escape.terminal(v))) }
             if let v = deviceText(s) { rows.append(("device", Escape.terminal(v))) }
             if let v = s.environmentRef { rows.append(("environment", Escape.terminal(v))) }
-            rows.append(("user", s.userId.map { Escape.terminal($0) } ?? colors.dim(s.hasHeader ? "(signed out)" : "(unknown: no session header)")))
+            rows.append(
+                ("user", s.userId.map { Escape.terminal($0) } ?? colors.dim(s.hasHeader ? "(signed out)" : "(unknown: no session header)")))
             if let v = s.launchedAt { rows.append(("launched", Timestamp.format(v))) }
             if let v = spanText(s) { rows.append(("time span", v)) }
             rows.append(("records", recordsText(s)))

@@ -1,8 +1,8 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Why output could not be written: `pbsift: PATH: reason`, exit status 2. PATH is the `-o` file,
@@ -91,9 +91,9 @@ func writeAll(_ fd: Int32, _ p: UnsafeRawPointer, _ count: Int) -> Int32 {
     var left = count
     while left > 0 {
         #if canImport(Glibc)
-        let n = Glibc.write(fd, p, left)
+            let n = Glibc.write(fd, p, left)
         #else
-        let n = Darwin.write(fd, p, left)
+            let n = Darwin.write(fd, p, left)
         #endif
         if n < 0 {
             if errno == EINTR { continue }

@@ -18,14 +18,18 @@ public enum RecordFlattener {
     /// withheld. The rest of the record is its own members as they stand (`Redactor.jsonLine` writes
     /// them from the parsed text).
     public static func members(_ record: Record, session: SessionContext, withheld: Set<String> = []) -> [String: JSONOut] {
-        var o: [String: JSONOut] = ["sessionId": .opt(session.sessionId), "input": .string(session.input.path),
-                                    "file": .string(session.file), "line": .int(record.line)]
+        var o: [String: JSONOut] = [
+            "sessionId": .opt(session.sessionId), "input": .string(session.input.path),
+            "file": .string(session.file), "line": .int(record.line)
+        ]
         for side in ["request", "response"] {
             // The last copy of a name is the one that stands (as in `JSONValue.out`).
             guard let part = last(record.json, side), let body = last(part, "body"), body.isObject, last(body, "data") != nil,
-                  case .object(var p) = part.out, case .object(var b)? = p["body"] else { continue }
+                case .object(var p) = part.out, case .object(var b)? = p["body"]
+            else { continue }
             if case .string(let data)? = b["data"], b["text"] == nil,
-               let bytes = Base64.decode(data), let text = String(validating: bytes, as: UTF8.self) {
+                let bytes = Base64.decode(data), let text = String(validating: bytes, as: UTF8.self)
+            {
                 b["text"] = .string(text)
             }
             if withheld.contains(side) { b["data"] = .string(withheldText) }
@@ -46,8 +50,10 @@ public enum RecordFlattener {
     }
 
     /// Default CSV columns.
-    public static let defaultColumns = ["sessionId", "seq", "ts", "type", "level", "label", "message", "name",
-                                        "method", "url", "statusCode", "duration", "state", "requestId"]
+    public static let defaultColumns = [
+        "sessionId", "seq", "ts", "type", "level", "label", "message", "name",
+        "method", "url", "statusCode", "duration", "state", "requestId"
+    ]
 
     /// One CSV cell for a column name; nested values are addressed with dots (`error.code`).
     public static func cell(_ object: [String: JSONOut], column: String) -> String {

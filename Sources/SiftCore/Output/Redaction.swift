@@ -357,8 +357,9 @@ public final class Redactor: @unchecked Sendable {
         func flush() {
             guard !token.isEmpty else { return }
             let once = Redactor.percentDecoded(token)
-            let decoded = ([once, once.flatMap(Redactor.percentDecoded), Base64.decode(token).flatMap { String(validating: $0, as: UTF8.self) }]
-                .compactMap { $0 }) + Redactor.base64Runs(token)
+            let decoded =
+                ([once, once.flatMap(Redactor.percentDecoded), Base64.decode(token).flatMap { String(validating: $0, as: UTF8.self) }]
+                    .compactMap { $0 }) + Redactor.base64Runs(token)
             if decoded.contains(where: { d in values.contains { d.contains($0) } }) || values.contains(where: { token.contains($0) }) {
                 out += SecretMask.preview(decoded.first ?? token)
             } else {
@@ -463,7 +464,8 @@ public final class Redactor: @unchecked Sendable {
             if value.isEmpty || value == "***" {
                 parts.append(shownName + "=" + value)
             } else if detector?.isListedQueryName(plainName) == true || holds(value, found)
-                        || Redactor.looksLikeJWT(Redactor.percentDecoded(value) ?? value) {
+                || Redactor.looksLikeJWT(Redactor.percentDecoded(value) ?? value)
+            {
                 parts.append(shownName + "=***")
             } else {
                 parts.append(shownName + "=" + value)
@@ -571,7 +573,8 @@ struct ValueMatcher: Sendable {
             if ["bearer", "token", "basic", "digest", "bot", "sso-key", "apikey", "api-key", "hmac"].contains(scheme) {
                 add(rest)
                 if scheme == "basic", let decoded = Base64.decode(rest.trimmingCharacters(in: .whitespaces)),
-                   let text = String(validating: decoded, as: UTF8.self), let colon = text.firstIndex(of: ":") {
+                    let text = String(validating: decoded, as: UTF8.self), let colon = text.firstIndex(of: ":")
+                {
                     add(Substring(text))
                     add(text[text.index(after: colon)...])
                 }

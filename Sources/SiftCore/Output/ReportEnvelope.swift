@@ -26,17 +26,20 @@ public enum ReportEnvelope {
 
     /// The inputs array; each input carries its blob totals when `blobs` has them.
     public static func inputs(_ inputs: [InputSummary], blobs: [String: BlobSummary] = [:]) -> JSONOut {
-        .array(inputs.map { input in
-            guard case .object(var o) = input.json else { return input.json }
-            if let b = blobs[input.path] { o["blobs"] = blobJSON(b) }
-            return .object(o)
-        })
+        .array(
+            inputs.map { input in
+                guard case .object(var o) = input.json else { return input.json }
+                if let b = blobs[input.path] { o["blobs"] = blobJSON(b) }
+                return .object(o)
+            })
     }
 
     /// `{"count", "bytes", "references", "referencedBytes", "savedBytes"}`.
     public static func blobJSON(_ b: BlobSummary) -> JSONOut {
-        .object(["count": .int(b.count), "bytes": .int(Int(b.bytes)), "references": .int(b.references),
-                 "referencedBytes": .int(Int(b.referencedBytes)), "savedBytes": .int(Int(b.savedBytes))])
+        .object([
+            "count": .int(b.count), "bytes": .int(Int(b.bytes)), "references": .int(b.references),
+            "referencedBytes": .int(Int(b.referencedBytes)), "savedBytes": .int(Int(b.savedBytes))
+        ])
     }
 
     /// Blob totals over every input.
@@ -74,8 +77,10 @@ public enum ReportEnvelope {
     }
 
     /// The whole envelope: `tool`, `inputs`, `findings`, `summary`, plus the command's `sections`.
-    public static func document(inputs: [InputSummary], findings: [Finding], blobs: [String: BlobSummary] = [:],
-                                sections: [String: JSONOut] = [:]) -> JSONOut {
+    public static func document(
+        inputs: [InputSummary], findings: [Finding], blobs: [String: BlobSummary] = [:],
+        sections: [String: JSONOut] = [:]
+    ) -> JSONOut {
         var o = sections
         o["tool"] = tool
         o["inputs"] = self.inputs(inputs, blobs: blobs)
@@ -86,8 +91,10 @@ public enum ReportEnvelope {
 
     /// The envelope as `document` makes it, as members written one piece at a time: `findings` one
     /// finding at a time, each built as it is written (the bytes are `document`'s).
-    public static func members(inputs: [InputSummary], findings: [Finding], blobs: [String: BlobSummary] = [:],
-                               sections: JSONMembers = JSONMembers()) -> JSONMembers {
+    public static func members(
+        inputs: [InputSummary], findings: [Finding], blobs: [String: BlobSummary] = [:],
+        sections: JSONMembers = JSONMembers()
+    ) -> JSONMembers {
         var o = sections
         o["tool"] = tool
         o["inputs"] = self.inputs(inputs, blobs: blobs)
@@ -188,8 +195,10 @@ public enum ReportEnvelope {
     /// `## Inputs` with a table: path, container, status, errors.
     public static func inputsMarkdown(_ inputs: [InputSummary]) -> String {
         let rows = inputs.map {
-            [Escape.markdown($0.path), $0.container.rawValue, $0.status.rawValue,
-             $0.errors.map { Escape.markdown($0) }.joined(separator: "<br>")]
+            [
+                Escape.markdown($0.path), $0.container.rawValue, $0.status.rawValue,
+                $0.errors.map { Escape.markdown($0) }.joined(separator: "<br>")
+            ]
         }
         return "## Inputs\n\n" + markdownTable(["Input", "Container", "Status", "Errors"], rows)
     }
@@ -197,17 +206,21 @@ public enum ReportEnvelope {
     // MARK: csv
 
     /// The columns of `findingsCSV`.
-    public static let findingsCSVHeader = ["severity", "rule", "input", "file", "sessionId", "seq", "line", "recordId",
-                                           "location", "message", "preview", "fingerprint"]
+    public static let findingsCSVHeader = [
+        "severity", "rule", "input", "file", "sessionId", "seq", "line", "recordId",
+        "location", "message", "preview", "fingerprint"
+    ]
 
     /// One CSV row per finding (worst first), RFC 4180 with formula neutralising, header first.
     public static func findingsCSV(_ findings: [Finding], header: Bool = true) -> String {
         var out = header ? Escape.csvRow(findingsCSVHeader) : ""
         for (_, group) in bySeverity(findings) {
             for f in group {
-                out += Escape.csvRow([f.severity.rawValue, f.rule, f.input, f.file ?? "", f.sessionId ?? "",
-                                      f.seq.map(String.init) ?? "", f.line.map(String.init) ?? "", f.recordId ?? "",
-                                      f.location ?? "", f.message, f.preview ?? "", f.fingerprint ?? ""])
+                out += Escape.csvRow([
+                    f.severity.rawValue, f.rule, f.input, f.file ?? "", f.sessionId ?? "",
+                    f.seq.map(String.init) ?? "", f.line.map(String.init) ?? "", f.recordId ?? "",
+                    f.location ?? "", f.message, f.preview ?? "", f.fingerprint ?? ""
+                ])
             }
         }
         return out

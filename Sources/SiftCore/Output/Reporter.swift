@@ -51,7 +51,9 @@ public struct Format<Report>: Reporter {
     }
 
     /// A format rendered as text in pieces, each written as it is made (a long listing is never held whole).
-    public static func textStream(_ format: String, _ render: @escaping @Sendable (Report, ReportContext, (String) -> Void) -> Void) -> Format {
+    public static func textStream(_ format: String, _ render: @escaping @Sendable (Report, ReportContext, (String) -> Void) -> Void)
+        -> Format
+    {
         Format(format) { report, context in render(report, context) { context.sink.write($0) } }
     }
 
@@ -79,8 +81,10 @@ public struct FindingsDocument: Sendable {
     public let rule: @Sendable (String) -> Rule?
     public let version: String
 
-    public init(command: String, findings: Redacted<[Finding]>, inputs: Redacted<[InputSummary]>,
-                rule: @escaping @Sendable (String) -> Rule?, version: String = ToolInfo.version) {
+    public init(
+        command: String, findings: Redacted<[Finding]>, inputs: Redacted<[InputSummary]>,
+        rule: @escaping @Sendable (String) -> Rule?, version: String = ToolInfo.version
+    ) {
         self.command = command
         self.findings = findings.value
         self.inputs = inputs.value

@@ -36,7 +36,8 @@ public enum ExportClassifier {
         let c = bytes[first]
         guard c == UInt8(ascii: "{") || c == UInt8(ascii: "[") else { return .text }
         if c == UInt8(ascii: "{"), contains(bytes, "\"log\""),
-           contains(bytes, "\"entries\"") || contains(bytes, "\"creator\"") || contains(bytes, "\"pages\"") {
+            contains(bytes, "\"entries\"") || contains(bytes, "\"creator\"") || contains(bytes, "\"pages\"")
+        {
             return .har
         }
         // JSON Lines: the first line is a whole JSON value on its own.

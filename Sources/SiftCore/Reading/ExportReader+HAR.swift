@@ -24,7 +24,8 @@ extension InputPass {
 
     /// Why HAR input gave no record: an empty capture, or entries none of which could be read.
     func emptyHARReason() -> String {
-        harEntries == 0 ? "a HAR capture with no entries"
+        harEntries == 0
+            ? "a HAR capture with no entries"
             : "a HAR capture none of whose \(harEntries) entr\(harEntries == 1 ? "y" : "ies") could be read"
     }
 
@@ -77,8 +78,9 @@ extension InputPass {
         func flush() {
             guard !group.isEmpty, let s = session else { return }
             seq += 1
-            let bytes = HARMapping.recordBytes(group, seq: seq, fallbackId: "entries[\(groupStart.index)]",
-                                               requestIdHeader: requestIdHeader)
+            let bytes = HARMapping.recordBytes(
+                group, seq: seq, fallbackId: "entries[\(groupStart.index)]",
+                requestIdHeader: requestIdHeader)
             let members = group, places = groupPlaces
             group = []
             groupPlaces = []
@@ -102,10 +104,12 @@ extension InputPass {
                 }
                 let unmapped = HARMapping.unmapped(e)
                 for variant in HARMapping.duplicateVariants(e.doc, duplicates, maxDepth: limits.maxJSONDepth, limit: checked) {
-                    let copy = HARMapping.recordBytes([variant.root], seq: seq, fallbackId: "entries[\(place.index)]",
-                                                      requestIdHeader: requestIdHeader)
+                    let copy = HARMapping.recordBytes(
+                        [variant.root], seq: seq, fallbackId: "entries[\(place.index)]",
+                        requestIdHeader: requestIdHeader)
                     if let copyDoc = try? JSONDocument(bytes: copy, maxDepth: limits.maxJSONDepth) { record.copies.append(copyDoc.root) }
-                    for (name, bytes) in HARMapping.unmapped(variant.root) where !unmapped.contains(where: { $0.0 == name && $0.1 == bytes }) {
+                    for (name, bytes) in HARMapping.unmapped(variant.root)
+                    where !unmapped.contains(where: { $0.0 == name && $0.1 == bytes }) {
                         other("entry", name, bytes, line: place.line)
                     }
                 }
@@ -164,15 +168,17 @@ extension InputPass {
                 do {
                     doc = try JSONDocument(bytes: bytes, maxDepth: limits.maxJSONDepth, maxValues: limits.maxJSONValues)
                 } catch {
-                    lose(ReaderRule.malformedLine, .medium, line: line, offset: offset,
-                         "log.entries[\(index)] is not valid JSON: \(error.description); the entries after it are read",
-                         partial: error.reason == .tooDeep || error.reason == .tooMany)
+                    lose(
+                        ReaderRule.malformedLine, .medium, line: line, offset: offset,
+                        "log.entries[\(index)] is not valid JSON: \(error.description); the entries after it are read",
+                        partial: error.reason == .tooDeep || error.reason == .tooMany)
                     continue
                 }
                 let e = doc.root
                 guard e.isObject else {
-                    lose(ReaderRule.malformedLine, .medium, line: line, offset: offset,
-                         "log.entries[\(index)] is not an object", partial: false)
+                    lose(
+                        ReaderRule.malformedLine, .medium, line: line, offset: offset,
+                        "log.entries[\(index)] is not an object", partial: false)
                     continue
                 }
                 // Members of an entry the mapping does not carry into the record are handed over as
@@ -195,27 +201,32 @@ extension InputPass {
                 groupPlaces.append((index, line))
                 groupBytes += bytes.count
             case .tooLarge(let what, let bytes, let line, let offset):
-                lose(ReaderRule.malformedLine, .medium, line: line, offset: offset,
-                     "\(what) is \(bytes) bytes, over the \(limits.maxLineBytes)-byte bound for one entry; not read",
-                     partial: true)
+                lose(
+                    ReaderRule.malformedLine, .medium, line: line, offset: offset,
+                    "\(what) is \(bytes) bytes, over the \(limits.maxLineBytes)-byte bound for one entry; not read",
+                    partial: true)
             case .damaged(let message, let line, let offset):
                 flush()
-                lose(ReaderRule.malformedLine, .high, line: line, offset: offset,
-                     "the HAR is damaged: \(message); nothing after it is read", partial: true)
+                lose(
+                    ReaderRule.malformedLine, .high, line: line, offset: offset,
+                    "the HAR is damaged: \(message); nothing after it is read", partial: true)
             case .truncated(let message, let line, let offset):
                 flush()
                 // A source that threw (a cut gzip stream) is reported by whoever saw it first.
                 if stream.sourceError == nil {
-                    lose(ReaderRule.tornLine, .medium, line: line, offset: offset,
-                         "\(message): the HAR is cut short after \(entries) entr\(entries == 1 ? "y" : "ies")", partial: true)
+                    lose(
+                        ReaderRule.tornLine, .medium, line: line, offset: offset,
+                        "\(message): the HAR is cut short after \(entries) entr\(entries == 1 ? "y" : "ies")", partial: true)
                 }
             }
         }
         if let error = stream.sourceError { flush(); onError(error) }
         if !stream.foundEntries && !partial {
             let s = current(line: 1)
-            findings.append(s.finding(ReaderRule.malformedLine, .medium, line: 1,
-                message: "the HAR has no log.entries array: no request was read"))
+            findings.append(
+                s.finding(
+                    ReaderRule.malformedLine, .medium, line: 1,
+                    message: "the HAR has no log.entries array: no request was read"))
         }
         _ = current(line: 1)
         end()

@@ -47,8 +47,12 @@ public final class ExportReader {
             outcome.firstSessionIds = pass.firstSessionIds
             if pass.sessionCount > sessions.count && outcome.sessionsNotListed == pass.sessionCount - sessions.count {
                 // The first input past the bound says so, once.
-                findings.append(Finding(rule: ReaderRule.sessionsNotListed.id, severity: .info, input: path,
-                                        message: "more than \(maxListedSessions) sessions: the first \(maxListedSessions) are listed, the rest only counted in the totals (every session was read and checked)"))
+                findings.append(
+                    Finding(
+                        rule: ReaderRule.sessionsNotListed.id, severity: .info, input: path,
+                        message:
+                            "more than \(maxListedSessions) sessions: the first \(maxListedSessions) are listed, the rest only counted in the totals (every session was read and checked)"
+                    ))
             }
             outcome.blobs[path] = blobs
             findings += found
@@ -109,7 +113,7 @@ final class InputPass {
     var firstSessionIds: [String] = []
     var keepsSession: @Sendable (String?) -> Bool = { _ in true }
     var blobRefs: [BlobRef] = []
-    var blobsSeen: [String: [String: BlobSeen]] = [:]   // root -> hex -> blob
+    var blobsSeen: [String: [String: BlobSeen]] = [:] // root -> hex -> blob
     var roots: [String: RootInfo] = [:]
     var shouldStop: @Sendable () -> Bool = { false }
     /// Archives found in a folder input, read next as inputs of their own.
@@ -130,7 +134,7 @@ final class InputPass {
 
     /// A blob whose name is checked against its hash when the walk ends (`checkBlobNames`), the hash
     /// made on a worker meanwhile.
-    final class BlobCheck: @unchecked Sendable {   // `sha` is written by one worker, read after `blobHashing.wait()`
+    final class BlobCheck: @unchecked Sendable { // `sha` is written by one worker, read after `blobHashing.wait()`
         let file: String
         let name: String
         let wellFormed: Bool
@@ -277,7 +281,8 @@ final class InputPass {
             }
         }
         // A bare file or standard input is one session file, whatever its name.
-        let role: EntryRole = entry.isWholeInput
+        let role: EntryRole =
+            entry.isWholeInput
             ? .session(root: "", underSessions: false) : InputPass.role(of: entry.name)
         // A session file after one still being checked is read ahead (`readSession`); anything else
         // waits until the one before is ended.
@@ -309,8 +314,9 @@ final class InputPass {
                     head = first.peeked
                     source = first
                 }
-                readSession(entry: entry, source: source, root: root, blobsAvailable: underSessions, onError: onError,
-                            announce: ahead ? announce : {})
+                readSession(
+                    entry: entry, source: source, root: root, blobsAvailable: underSessions, onError: onError,
+                    announce: ahead ? announce : {})
             }
         case .blob(let root, let hex):
             readBlob(entry: entry, root: root, hex: hex)
@@ -362,8 +368,9 @@ final class InputPass {
     func readStore(entry: ArchiveEntry, root: String) {
         let marker = ThrowMarker(entry.source)
         guard let bytes = readAsText(entry: entry, source: marker, root: root, keep: 1 << 20, onError: readFailed(entry, marker)),
-              let doc = try? JSONDocument(bytes: bytes, maxDepth: 16),
-              let budget = doc.root["budgetBytes"]?.int, budget > 0 else { return }
+            let doc = try? JSONDocument(bytes: bytes, maxDepth: 16),
+            let budget = doc.root["budgetBytes"]?.int, budget > 0
+        else { return }
         roots[root, default: RootInfo()].budget = Int64(budget)
     }
 
@@ -373,8 +380,10 @@ final class InputPass {
     /// (nil when reading failed). A read error ends the file: what was read is handed over, and the
     /// error goes to `onError`.
     @discardableResult
-    func readAsText(entry: ArchiveEntry, source: ByteSource, root: String, keep: Int = 0,
-                    onError: (Error) -> Void) -> [UInt8]? {
+    func readAsText(
+        entry: ArchiveEntry, source: ByteSource, root: String, keep: Int = 0,
+        onError: (Error) -> Void
+    ) -> [UInt8]? {
         let file = SessionContext(input: input, file: entry.name, root: root, blobsAvailable: false)
         let piece = 64 << 10
         let overlap = 4 << 10
@@ -493,11 +502,13 @@ final class InputPass {
             checkName(check)
         }
         if total > Int64(FormatLimits.storedBody) {
-            finding(ReaderRule.storedBodyTooLarge, .medium, file: entry.name,
-                    message: "blob holds \(total) bytes, over the SDK's \(FormatLimits.storedBody)-byte stored-body limit")
+            finding(
+                ReaderRule.storedBodyTooLarge, .medium, file: entry.name,
+                message: "blob holds \(total) bytes, over the SDK's \(FormatLimits.storedBody)-byte stored-body limit")
         }
-        let blob = BlobContent(input: input.path, root: root, file: entry.name, name: name, bytes: kept,
-                               size: total, complete: complete, sha256: sha)
+        let blob = BlobContent(
+            input: input.path, root: root, file: entry.name, name: name, bytes: kept,
+            size: total, complete: complete, sha256: sha)
         for a in analyses { a.blob(blob) }
     }
 
@@ -527,11 +538,13 @@ final class InputPass {
     /// Whether the blob's name is its hash: a finding when it is not, or is no hash at all.
     private func checkName(_ check: BlobCheck) {
         if check.wellFormed && check.complete, let sha = check.sha, sha != check.name {
-            finding(ReaderRule.blobHashMismatch, .high, file: check.file,
-                    message: "blob bytes hash to sha256:\(sha.prefix(16))…, not to the name it is stored under")
+            finding(
+                ReaderRule.blobHashMismatch, .high, file: check.file,
+                message: "blob bytes hash to sha256:\(sha.prefix(16))…, not to the name it is stored under")
         } else if !check.wellFormed {
-            finding(ReaderRule.blobHashMismatch, .medium, file: check.file,
-                    message: "blob name is not 64 hex digits, so its bytes cannot be checked")
+            finding(
+                ReaderRule.blobHashMismatch, .medium, file: check.file,
+                message: "blob name is not 64 hex digits, so its bytes cannot be checked")
         }
     }
 
@@ -547,16 +560,20 @@ final class InputPass {
             guard r.session.blobsAvailable else { continue }
             if let b = blobsSeen[r.root]?[r.hex] {
                 if let stored = r.storedSize, Int64(stored) != b.size {
-                    findings.append(r.session.finding(ReaderRule.bodySizeMismatch, .medium, line: r.line, seq: r.seq,
-                        recordId: r.recordId, location: r.location,
-                        message: "storedSize says \(stored) bytes but blob sha256:\(r.hex.prefix(12))… holds \(b.size)"))
+                    findings.append(
+                        r.session.finding(
+                            ReaderRule.bodySizeMismatch, .medium, line: r.line, seq: r.seq,
+                            recordId: r.recordId, location: r.location,
+                            message: "storedSize says \(stored) bytes but blob sha256:\(r.hex.prefix(12))… holds \(b.size)"))
                 }
             } else if !walkComplete {
                 missingUnchecked += 1
             } else {
-                findings.append(r.session.finding(ReaderRule.blobMissing, .medium, line: r.line, seq: r.seq,
-                    recordId: r.recordId, location: r.location,
-                    message: "body refers to blob sha256:\(r.hex.prefix(12))…, which is not in the export"))
+                findings.append(
+                    r.session.finding(
+                        ReaderRule.blobMissing, .medium, line: r.line, seq: r.seq,
+                        recordId: r.recordId, location: r.location,
+                        message: "body refers to blob sha256:\(r.hex.prefix(12))…, which is not in the export"))
             }
         }
         var orphansUnchecked = 0
@@ -566,21 +583,25 @@ final class InputPass {
                     orphansUnchecked += 1
                     continue
                 }
-                finding(ReaderRule.blobOrphan, .low, file: b.file,
-                        message: "blob is referenced by no record of the exported sessions")
+                finding(
+                    ReaderRule.blobOrphan, .low, file: b.file,
+                    message: "blob is referenced by no record of the exported sessions")
             }
         }
         if missingUnchecked > 0 {
             let n = missingUnchecked
-            errors.append("not checked: whether \(n) referenced blob\(n == 1 ? " is" : "s are") in the export (the input was not read in full)")
+            errors.append(
+                "not checked: whether \(n) referenced blob\(n == 1 ? " is" : "s are") in the export (the input was not read in full)")
         }
         if orphansUnchecked > 0 {
             let n = orphansUnchecked
-            errors.append("not checked: whether \(n) blob\(n == 1 ? " is" : "s are") referenced by a record (not every session line was read)")
+            errors.append(
+                "not checked: whether \(n) blob\(n == 1 ? " is" : "s are") referenced by a record (not every session line was read)")
         }
         for (root, info) in roots.sorted(by: { $0.key < $1.key }) where info.bytes > info.budget {
-            finding(ReaderRule.storeOverBudget, .medium, file: root.isEmpty ? nil : root,
-                    message: "sessions and blobs take \(info.bytes) bytes, over the store budget of \(info.budget)")
+            finding(
+                ReaderRule.storeOverBudget, .medium, file: root.isEmpty ? nil : root,
+                message: "sessions and blobs take \(info.bytes) bytes, over the store budget of \(info.budget)")
         }
     }
 
@@ -618,22 +639,26 @@ final class InputPass {
         endSession(&r)
     }
 
-    func readSession(entry: ArchiveEntry, source: ByteSource, root: String, blobsAvailable: Bool,
-                     onError: @escaping (Error) -> Void, announce: () -> Void = {}) {
+    func readSession(
+        entry: ArchiveEntry, source: ByteSource, root: String, blobsAvailable: Bool,
+        onError: @escaping (Error) -> Void, announce: () -> Void = {}
+    ) {
         let s = SessionContext(input: input, file: entry.name, root: root, blobsAvailable: blobsAvailable)
         let fileName = entry.name.split(separator: "/").last.map(String.init) ?? entry.name
         let idFromName = fileName.hasPrefix("ses_") ? String(fileName.prefix { $0 != "." }) : nil
         s.sessionId = idFromName
-        let lines = ParsedLines(reader: LineReader(source: source, maxLine: limits.maxLineBytes), maxDepth: limits.maxJSONDepth,
-                                maxValues: limits.maxJSONValues)
+        let lines = ParsedLines(
+            reader: LineReader(source: source, maxLine: limits.maxLineBytes), maxDepth: limits.maxJSONDepth,
+            maxValues: limits.maxJSONValues)
         // A session file still being checked: this one starts reading now, on a thread of its own,
         // and the one before is checked to its end while this one's first lines are parsed.
         let ahead = pendingSession != nil
         if ahead { lines.startAhead() }
         finishPendingSession()
         announce()
-        var r = SessionRead(name: entry.name, s: s, root: root, blobsAvailable: blobsAvailable, idFromName: idFromName,
-                            lines: lines, onError: onError, repeated: RepeatedFindings(keep: findings.keep))
+        var r = SessionRead(
+            name: entry.name, s: s, root: root, blobsAvailable: blobsAvailable, idFromName: idFromName,
+            lines: lines, onError: onError, repeated: RepeatedFindings(keep: findings.keep))
         if checkLines(&r, pauseWhenRead: true) {
             endSession(&r)
         } else {
@@ -647,8 +672,10 @@ final class InputPass {
     func checkLines(_ r: inout SessionRead, pauseWhenRead: Bool) -> Bool {
         let s = r.s, lines = r.lines, name = r.name, idFromName = r.idFromName, blobsAvailable = r.blobsAvailable
         /// A finding a line can repeat: built in full for the first of its rule, counted after.
-        func note(_ rule: ReaderRule, _ severity: Severity, line: Int, record: Record? = nil, count: Int = 1,
-                  message: @autoclosure () -> String) {
+        func note(
+            _ rule: ReaderRule, _ severity: Severity, line: Int, record: Record? = nil, count: Int = 1,
+            message: @autoclosure () -> String
+        ) {
             r.repeated.note(rule, severity, line: line, seq: record?.seq, count: count, into: &findings) { n in
                 if let record { return s.finding(rule, severity, record: record, message: message()) }
                 return s.finding(rule, severity, line: n, message: message())
@@ -684,8 +711,9 @@ final class InputPass {
                 r.checker.damaged()
                 partial = true
                 errors.append("\(name): line \(number) is \(bytes) bytes, over the \(limits.maxLineBytes)-byte line limit; skipped")
-                note(ReaderRule.malformedLine, .medium, line: number,
-                     message: "line of \(bytes) bytes is over the \(limits.maxLineBytes)-byte line limit; not read")
+                note(
+                    ReaderRule.malformedLine, .medium, line: number,
+                    message: "line of \(bytes) bytes is over the \(limits.maxLineBytes)-byte line limit; not read")
             case .line(let bytes, let number), .unterminated(let bytes, let number):
                 var isLast = false
                 if case .unterminated = event { isLast = true }
@@ -707,8 +735,10 @@ final class InputPass {
                     func error() -> JSONParseError { failure ?? ParsedLines.parseError(bytes, maxDepth: maxDepth) }
                     let reason = failure?.reason ?? .syntax
                     if isLast && reason != .tooMany {
-                        findings.append(s.finding(ReaderRule.tornLine, .low, line: number,
-                            message: "the last line is cut short (\(bytes.count) bytes, no newline): \(error().message)"))
+                        findings.append(
+                            s.finding(
+                                ReaderRule.tornLine, .low, line: number,
+                                message: "the last line is cut short (\(bytes.count) bytes, no newline): \(error().message)"))
                     } else if reason == .empty {
                         note(ReaderRule.malformedLine, .low, line: number, message: "blank line")
                     } else {
@@ -719,8 +749,9 @@ final class InputPass {
                             partial = true
                             errors.append("\(name): line \(number) holds more than \(limits.maxJSONValues) JSON values; skipped")
                         }
-                        note(ReaderRule.malformedLine, .medium, line: number,
-                             message: reason == .tooMany
+                        note(
+                            ReaderRule.malformedLine, .medium, line: number,
+                            message: reason == .tooMany
                                 ? "line holds more than \(limits.maxJSONValues) JSON values, over the limit; not read as a record"
                                 : "line is not valid JSON: \(error().description)")
                     }
@@ -749,16 +780,20 @@ final class InputPass {
                         if let id = doc.root["sessionId"]?.string {
                             if let fromName = idFromName, fromName != id {
                                 let id = SessionContext.heldName(id), fromName = SessionContext.heldName(fromName)
-                                findings.append(s.finding(ReaderRule.sessionIdMismatch, .medium, line: number,
-                                    message: "header says \(id) but the file is named \(fromName)"))
+                                findings.append(
+                                    s.finding(
+                                        ReaderRule.sessionIdMismatch, .medium, line: number,
+                                        message: "header says \(id) but the file is named \(fromName)"))
                             }
                             s.sessionId = id
                         }
                         s.launchedAt = doc.root["launchedAt"]?.string.flatMap(Timestamp.parse)
                         begin()
                         if let seq = record.seq, seq != 0 {
-                            findings.append(s.finding(ReaderRule.seqGap, .high, record: record,
-                                message: "session header has seq \(seq), not 0"))
+                            findings.append(
+                                s.finding(
+                                    ReaderRule.seqGap, .high, record: record,
+                                    message: "session header has seq \(seq), not 0"))
                         }
                         r.checker.start(at: record.seq ?? 0)
                         for a in analyses { a.record(record, session: s) }
@@ -770,8 +805,10 @@ final class InputPass {
                 // A session file must start with its header; a `debug tail --json` capture (stdin, or a
                 // file not named like a session) has none by design.
                 if s.header == nil && s.recordCount == 0 && number == 1 && (idFromName != nil || blobsAvailable) {
-                    findings.append(s.finding(ReaderRule.missingHeader, .medium, line: number,
-                        message: "the first line is not a session header (\"type\": \"session\")"))
+                    findings.append(
+                        s.finding(
+                            ReaderRule.missingHeader, .medium, line: number,
+                            message: "the first line is not a session header (\"type\": \"session\")"))
                 }
                 s.recordCount += 1
                 s.counts[record.type.countKey, default: 0] += 1
@@ -785,8 +822,11 @@ final class InputPass {
                 }
                 switch record.type {
                 case .frame:
-                    note(ReaderRule.frameInExport, .high, line: number, record: record,
-                         message: "a realtime frame record is in the export; frames must never leave the device (their bodies carry access tokens)")
+                    note(
+                        ReaderRule.frameInExport, .high, line: number, record: record,
+                        message:
+                            "a realtime frame record is in the export; frames must never leave the device (their bodies carry access tokens)"
+                    )
                 case .other(let name):
                     // A bounded number of names: each keeps its first record.
                     countUnknown(&r.unknownTypes, name, record)
@@ -815,10 +855,16 @@ final class InputPass {
         r.repeated.flush(into: &findings)
         roots[r.root, default: RootInfo()].bytes += r.lines.bytesRead
         for (name, u) in r.unknownTypes.sorted(by: { $0.key < $1.key }) {
-            let what = name.isEmpty ? "without a type" : (name == "session" ? "of type 'session' after the header"
-                : name == "\u{0}more" ? "of 100 or more other unknown types" : "of unknown type '\(name)'")
-            findings.append(s.finding(ReaderRule.unknownRecordType, .info, record: u.first,
-                message: "\(u.count) record\(u.count == 1 ? "" : "s") \(what), kept and counted"))
+            let what =
+                name.isEmpty
+                ? "without a type"
+                : (name == "session"
+                    ? "of type 'session' after the header"
+                    : name == "\u{0}more" ? "of 100 or more other unknown types" : "of unknown type '\(name)'")
+            findings.append(
+                s.finding(
+                    ReaderRule.unknownRecordType, .info, record: u.first,
+                    message: "\(u.count) record\(u.count == 1 ? "" : "s") \(what), kept and counted"))
         }
         for a in analyses { a.endSession(s) }
         list(s)
@@ -845,52 +891,74 @@ final class InputPass {
                 break
             case .text(let n):
                 if n > FormatLimits.inlineBody {
-                    findings.append(s.finding(ReaderRule.inlineBodyTooLarge, .medium, record: record, location: body.location,
-                        message: "inline body of \(n) bytes is over the SDK's \(FormatLimits.inlineBody)-byte limit"))
+                    findings.append(
+                        s.finding(
+                            ReaderRule.inlineBodyTooLarge, .medium, record: record, location: body.location,
+                            message: "inline body of \(n) bytes is over the SDK's \(FormatLimits.inlineBody)-byte limit"))
                 }
                 if let size = body.size, size != n {
-                    findings.append(s.finding(ReaderRule.bodySizeMismatch, .medium, record: record, location: body.location,
-                        message: "size says \(size) bytes but the inline text holds \(n)"))
+                    findings.append(
+                        s.finding(
+                            ReaderRule.bodySizeMismatch, .medium, record: record, location: body.location,
+                            message: "size says \(size) bytes but the inline text holds \(n)"))
                 }
             case .base64(let count):
                 guard let count else {
-                    findings.append(s.finding(ReaderRule.bodySizeMismatch, .medium, record: record, location: body.location,
-                        message: "base64 body data is not valid base64"))
+                    findings.append(
+                        s.finding(
+                            ReaderRule.bodySizeMismatch, .medium, record: record, location: body.location,
+                            message: "base64 body data is not valid base64"))
                     continue
                 }
                 if count > FormatLimits.inlineBody {
-                    findings.append(s.finding(ReaderRule.inlineBodyTooLarge, .medium, record: record, location: body.location,
-                        message: "inline body of \(count) bytes is over the SDK's \(FormatLimits.inlineBody)-byte limit"))
+                    findings.append(
+                        s.finding(
+                            ReaderRule.inlineBodyTooLarge, .medium, record: record, location: body.location,
+                            message: "inline body of \(count) bytes is over the SDK's \(FormatLimits.inlineBody)-byte limit"))
                 }
                 if let size = body.size, size != count {
-                    findings.append(s.finding(ReaderRule.bodySizeMismatch, .medium, record: record, location: body.location,
-                        message: "size says \(size) bytes but the base64 data decodes to \(count)"))
+                    findings.append(
+                        s.finding(
+                            ReaderRule.bodySizeMismatch, .medium, record: record, location: body.location,
+                            message: "size says \(size) bytes but the base64 data decodes to \(count)"))
                 }
             case .blob(let hex, let reference, let storedSize, let truncated):
                 guard let hex else {
-                    findings.append(s.finding(ReaderRule.blobMissing, .medium, record: record, location: body.location,
-                        message: "blob reference '\(Escape.terminal(String(reference.prefix(80))))' is not sha256:<64 hex digits>"))
+                    findings.append(
+                        s.finding(
+                            ReaderRule.blobMissing, .medium, record: record, location: body.location,
+                            message: "blob reference '\(Escape.terminal(String(reference.prefix(80))))' is not sha256:<64 hex digits>"))
                     continue
                 }
                 if let stored = storedSize, stored > FormatLimits.storedBody {
-                    findings.append(s.finding(ReaderRule.storedBodyTooLarge, .medium, record: record, location: body.location,
-                        message: "stored body of \(stored) bytes is over the SDK's \(FormatLimits.storedBody)-byte limit"))
+                    findings.append(
+                        s.finding(
+                            ReaderRule.storedBodyTooLarge, .medium, record: record, location: body.location,
+                            message: "stored body of \(stored) bytes is over the SDK's \(FormatLimits.storedBody)-byte limit"))
                 }
                 if let size = body.size, let stored = storedSize {
                     if !truncated && size != stored {
-                        findings.append(s.finding(ReaderRule.bodySizeMismatch, .medium, record: record, location: body.location,
-                            message: "size \(size) and storedSize \(stored) differ on a body that is not truncated"))
+                        findings.append(
+                            s.finding(
+                                ReaderRule.bodySizeMismatch, .medium, record: record, location: body.location,
+                                message: "size \(size) and storedSize \(stored) differ on a body that is not truncated"))
                     } else if truncated && size < stored {
-                        findings.append(s.finding(ReaderRule.bodySizeMismatch, .medium, record: record, location: body.location,
-                            message: "a truncated body's true size \(size) is below its stored size \(stored)"))
+                        findings.append(
+                            s.finding(
+                                ReaderRule.bodySizeMismatch, .medium, record: record, location: body.location,
+                                message: "a truncated body's true size \(size) is below its stored size \(stored)"))
                     }
                 }
                 guard blobRefs.count < InputPass.maxBlobRefs else { blobRefsDropped += 1; continue }
-                blobRefs.append(BlobRef(root: s.root, hex: hex, session: s, line: record.line, seq: record.seq,
-                                        recordId: record.id, location: body.location, storedSize: storedSize))
+                blobRefs.append(
+                    BlobRef(
+                        root: s.root, hex: hex, session: s, line: record.line, seq: record.seq,
+                        recordId: record.id, location: body.location, storedSize: storedSize))
             case .invalid(let why):
-                findings.append(s.finding(ReaderRule.bodySizeMismatch, .medium, record: record, location: body.location,
-                    message: "body object is not one of the format's shapes: \(why)"))
+                findings.append(
+                    s.finding(
+                        ReaderRule.bodySizeMismatch, .medium, record: record, location: body.location,
+                        message: "body object is not one of the format's shapes: \(why)"))
             }
         }
     }
@@ -911,8 +979,10 @@ final class InputPass {
             sessionId: s.sessionId, input: input.path, file: s.file,
             app: (text("app", "bundleId"), text("app", "version"), text("app", "build")),
             sdk: (text("sdk", "name"), text("sdk", "version")),
-            device: (text("device", "model"), text("device", "system"), text("device", "locale"),
-                     text("device", "timeZone")),
+            device: (
+                text("device", "model"), text("device", "system"), text("device", "locale"),
+                text("device", "timeZone")
+            ),
             environmentRef: s.environmentRef, userId: s.userId, launchedAt: s.launchedAt,
             firstTs: s.firstTs, lastTs: s.lastTs, recordCount: s.recordCount, records: s.counts,
             damagedLines: s.damagedLines, hasHeader: h != nil)
@@ -939,8 +1009,10 @@ struct RepeatedFindings {
 
     /// Notes `count` findings of `rule` on lines `line`, `line + 1`, …; `make(line)` builds the one on a
     /// line (only called for the kept ones and the first counted one).
-    mutating func note(_ rule: ReaderRule, _ severity: Severity, line: Int, seq: Int? = nil, count: Int = 1,
-                       into tally: inout FindingTally, make: (Int) -> Finding) {
+    mutating func note(
+        _ rule: ReaderRule, _ severity: Severity, line: Int, seq: Int? = nil, count: Int = 1,
+        into tally: inout FindingTally, make: (Int) -> Finding
+    ) {
         // A few rules per file, each a literal: equal strings share storage, so this compares words.
         var i = 0
         while i < rules.count && rules[i] != rule { i += 1 }
@@ -1020,8 +1092,9 @@ struct SequenceChecker {
         if seq > expected {
             let missing = seq - expected
             if missing <= damagedSinceLast { return nil }
-            return Problem(rule: ReaderRule.seqGap,
-                           message: missing == 1 ? "seq \(expected) is missing" : "seq \(expected)–\(seq - 1) missing (\(missing) records)")
+            return Problem(
+                rule: ReaderRule.seqGap,
+                message: missing == 1 ? "seq \(expected) is missing" : "seq \(expected)–\(seq - 1) missing (\(missing) records)")
         }
         if seq < expected {
             return Problem(rule: ReaderRule.seqGap, message: "seq \(seq) comes after seq \(expected - 1): out of order")
@@ -1061,7 +1134,7 @@ struct SeqSeen {
 final class ThrowMarker: ByteSource {
     let inner: ByteSource
     /// Whether it threw, held apart from the source (`readFailed` keeps only this).
-    final class Flag: @unchecked Sendable {   // set by the thread reading, read after it let go of the source
+    final class Flag: @unchecked Sendable { // set by the thread reading, read after it let go of the source
         fileprivate(set) var threw = false
     }
     let flag = Flag()

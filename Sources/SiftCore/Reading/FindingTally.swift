@@ -72,8 +72,10 @@ public struct FindingTally: Sendable {
     /// Credential findings kept per rule and file, and listed per rule and input (`credentialKeep` by default).
     public let credentialKeep: Int
 
-    public init(keep: Int = FindingTally.defaultKeep, keepPerInput: Int = FindingTally.defaultKeepPerInput,
-                credentialKeep: Int = FindingTally.credentialKeep) {
+    public init(
+        keep: Int = FindingTally.defaultKeep, keepPerInput: Int = FindingTally.defaultKeepPerInput,
+        credentialKeep: Int = FindingTally.credentialKeep
+    ) {
         self.keep = max(1, keep)
         self.keepPerInput = max(1, keepPerInput)
         self.credentialKeep = max(1, credentialKeep)
@@ -199,16 +201,22 @@ public struct FindingTally: Sendable {
         var out = kept
         for (key, o) in overflow {
             let places = o.first.line.flatMap { a in o.last.line.map { b in "; lines \(a) to \(b)" } } ?? ""
-            out.append(Finding(rule: o.last.ruleID, severity: o.severity, input: key.input, file: key.file,
-                               sessionId: o.last.sessionId, seq: o.last.seq, line: o.last.line,
-                               message: "\(o.count) more finding\(o.count == 1 ? "" : "s")\(FindingTally.summaryPhrase)\(bounds(o.last.ruleID).keep) are)\(places)",
-                               fingerprint: o.fingerprint))
+            out.append(
+                Finding(
+                    rule: o.last.ruleID, severity: o.severity, input: key.input, file: key.file,
+                    sessionId: o.last.sessionId, seq: o.last.seq, line: o.last.line,
+                    message:
+                        "\(o.count) more finding\(o.count == 1 ? "" : "s")\(FindingTally.summaryPhrase)\(bounds(o.last.ruleID).keep) are)\(places)",
+                    fingerprint: o.fingerprint))
         }
         for (key, o) in inputOverflow.sorted(by: { $0.key.rule < $1.key.rule }) {
             let places = "; the first in \(FindingTally.place(o.first)), the last in \(FindingTally.place(o.last))"
-            out.append(Finding(rule: o.last.ruleID, severity: o.severity, input: key.input, file: nil,
-                               message: "\(o.count) more finding\(o.count == 1 ? "" : "s")\(FindingTally.inputSummaryPhrase)\(bounds(o.last.ruleID).perInput) findings and file summaries are)\(places)",
-                               fingerprint: o.fingerprint))
+            out.append(
+                Finding(
+                    rule: o.last.ruleID, severity: o.severity, input: key.input, file: nil,
+                    message:
+                        "\(o.count) more finding\(o.count == 1 ? "" : "s")\(FindingTally.inputSummaryPhrase)\(bounds(o.last.ruleID).perInput) findings and file summaries are)\(places)",
+                    fingerprint: o.fingerprint))
         }
         return out
     }

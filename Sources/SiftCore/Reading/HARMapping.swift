@@ -18,9 +18,10 @@ import Foundation
 public enum HARMapping {
     /// Entry fields `pbsift har` writes and this mapping reads back instead of keeping.
     static let ownFields: Set<String> = [
-        "_recordId", "_seq", "_url", "_noTransactionURL", "_statusCode", "_ts", "_requestId", "_echoedRequestId", "_source", "_kind", "_category", "_label",
+        "_recordId", "_seq", "_url", "_noTransactionURL", "_statusCode", "_ts", "_requestId", "_echoedRequestId", "_source", "_kind",
+        "_category", "_label",
         "_operation", "_state", "_duration", "_error", "_taskStart", "_taskEnd", "_fetchType", "_reusedConnection",
-        "_tlsVersion", "_remotePort", "_sessionId", "_session", "_metrics", "_encoding",
+        "_tlsVersion", "_remotePort", "_sessionId", "_session", "_metrics", "_encoding"
     ]
 
     /// JSON values the mapping keeps as they stand in the entry (a body's text, a custom field): the
@@ -51,8 +52,12 @@ public enum HARMapping {
             while i + t < n {
                 guard rendered[i] == first, rendered[i..<(i + t)].elementsEqual(tag) else { i += 1; continue }
                 var j = i + t, index = 0
-                while j < n, rendered[j] >= 0x30, rendered[j] <= 0x39, index < values.count { index = index * 10 + Int(rendered[j] - 0x30); j += 1 }
-                guard j + 3 <= n, rendered[j] == 0x40, rendered[j + 1] == 0x40, rendered[j + 2] == 0x22, index < values.count else { i += 1; continue }
+                while j < n, rendered[j] >= 0x30, rendered[j] <= 0x39, index < values.count {
+                    index = index * 10 + Int(rendered[j] - 0x30); j += 1
+                }
+                guard j + 3 <= n, rendered[j] == 0x40, rendered[j + 1] == 0x40, rendered[j + 2] == 0x22, index < values.count else {
+                    i += 1; continue
+                }
                 out += rendered[copied..<i]
                 out += values[index]
                 i = j + 3
@@ -68,8 +73,10 @@ public enum HARMapping {
 
     /// The network record of one entry, or of a redirect chain (`group`, in order). `fallbackId` names
     /// the entry when it carries no `_recordId` (`entries[3]`).
-    public static func record(_ group: [JSONValue], seq: Int, fallbackId: String, requestIdHeader: String = "X-Request-Id",
-                              raw: RawValues? = nil) -> JSONOut {
+    public static func record(
+        _ group: [JSONValue], seq: Int, fallbackId: String, requestIdHeader: String = "X-Request-Id",
+        raw: RawValues? = nil
+    ) -> JSONOut {
         guard let first = group.first, let last = group.last else { return .object([:]) }
         var r: [String: JSONOut] = ["type": .string("network"), "seq": .int(first["_seq"]?.int ?? seq)]
         r["id"] = .string(first["_recordId"]?.string ?? fallbackId)
@@ -233,7 +240,9 @@ public enum HARMapping {
                 return out
             }
             if let separator {
-                if !pairs.isEmpty { out.append(.object(["name": .string(synthesize), "value": .string(pairs.joined(separator: separator))])) }
+                if !pairs.isEmpty {
+                    out.append(.object(["name": .string(synthesize), "value": .string(pairs.joined(separator: separator))]))
+                }
             } else {
                 for p in pairs { out.append(.object(["name": .string(synthesize), "value": .string(p)])) }
             }
@@ -301,7 +310,8 @@ public enum HARMapping {
             guard i + 1 < end else { n += 1; i += 1; continue }
             guard raw[i + 1] == UInt8(ascii: "u"), i + 5 < end + 0, let u = hex4(raw, i + 2) else { n += 1; i += 2; continue }
             if (0xD800..<0xDC00).contains(u), i + 11 < end + 0, raw[i + 6] == 0x5C, raw[i + 7] == UInt8(ascii: "u"),
-               let lo = hex4(raw, i + 8), (0xDC00..<0xE000).contains(lo) {
+                let lo = hex4(raw, i + 8), (0xDC00..<0xE000).contains(lo)
+            {
                 n += 4
                 i += 12
             } else {
@@ -370,7 +380,7 @@ public enum HARMapping {
         for b in s.utf8 {
             switch b {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
+                UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
                 out.unicodeScalars.append(UnicodeScalar(b))
             default:
                 out += "%" + String(b, radix: 16, uppercase: true).leftPadded(2)
@@ -539,8 +549,10 @@ public enum HARMapping {
             tx["reusedConnection"] = .bool(micros(t["connect"]) == nil)
         }
         tx["fetchType"] = .string(fetchType(e))
-        for (k, from, field) in [("requestHeaderBytes", req, "headersSize"), ("requestBodyBytes", req, "bodySize"),
-                                 ("responseHeaderBytes", resp, "headersSize"), ("responseBodyBytes", resp, "bodySize")] {
+        for (k, from, field) in [
+            ("requestHeaderBytes", req, "headersSize"), ("requestBodyBytes", req, "bodySize"),
+            ("responseHeaderBytes", resp, "headersSize"), ("responseBodyBytes", resp, "bodySize")
+        ] {
             if let n = from?[field]?.int, n >= 0 { tx[k] = .int(n) }
         }
         return (tx, start, end)
@@ -603,8 +615,10 @@ extension HARMapping {
     /// copies whose values are written alike count as one, see `JSONDocument.DuplicateName`),
     /// as verify reads a session record's copies. Empty when no name is held twice. Made one at a
     /// time as the sequence is walked.
-    static func duplicateVariants(_ doc: JSONDocument, _ duplicates: [JSONDocument.DuplicateName], maxDepth: Int,
-                                  limit: Int = Int.max) -> some Sequence<JSONDocument> {
+    static func duplicateVariants(
+        _ doc: JSONDocument, _ duplicates: [JSONDocument.DuplicateName], maxDepth: Int,
+        limit: Int = Int.max
+    ) -> some Sequence<JSONDocument> {
         (1..<(1 + min(max(0, limit), JSONDocument.laterCopyCount(duplicates)))).lazy.compactMap { k -> JSONDocument? in
             var bytes = doc.bytes
             for d in duplicates {

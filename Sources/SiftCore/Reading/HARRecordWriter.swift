@@ -5,8 +5,10 @@
 /// record; `HARMapping.record` stays the reference the tests compare against.
 extension HARMapping {
     /// The record's compact JSON bytes (see `record`).
-    public static func recordBytes(_ group: [JSONValue], seq: Int, fallbackId: String,
-                                   requestIdHeader: String = "X-Request-Id") -> [UInt8] {
+    public static func recordBytes(
+        _ group: [JSONValue], seq: Int, fallbackId: String,
+        requestIdHeader: String = "X-Request-Id"
+    ) -> [UInt8] {
         guard let first = group.first, let last = group.last else { return Array("{}".utf8) }
         var r = Members()
         r.put("type", lit: "\"network\"")
@@ -121,8 +123,16 @@ extension HARMapping {
             var metrics = Members()
             metrics.put("redirectCount", int: group.count - 1)
             metrics.put("transactions", bytes: transactions)
-            if let v = first["_taskStart"], v.isString { metrics.put("taskStart", string: v) } else if let s = taskStart { metrics.put("taskStart", text: stamp(s)) }
-            if let v = last["_taskEnd"], v.isString { metrics.put("taskEnd", string: v) } else if let e = taskEnd { metrics.put("taskEnd", text: stamp(e)) }
+            if let v = first["_taskStart"], v.isString {
+                metrics.put("taskStart", string: v)
+            } else if let s = taskStart {
+                metrics.put("taskStart", text: stamp(s))
+            }
+            if let v = last["_taskEnd"], v.isString {
+                metrics.put("taskEnd", string: v)
+            } else if let e = taskEnd {
+                metrics.put("taskEnd", text: stamp(e))
+            }
             r.put("metrics", bytes: metrics.object())
         }
         if let ts = first["_ts"], ts.isString {
@@ -144,7 +154,9 @@ extension HARMapping {
         let quoted = Array(("\"" + lower + "\"").utf8)
         var found: String?
         side["headers"]?.forEachElement { h in
-            guard found == nil, let n = h["name"], n.isString, equalsIgnoringCase(n, lower, quoted), let v = h["value"]?.string else { return }
+            guard found == nil, let n = h["name"], n.isString, equalsIgnoringCase(n, lower, quoted), let v = h["value"]?.string else {
+                return
+            }
             found = v
         }
         return found
@@ -288,8 +300,10 @@ extension HARMapping {
             tx.put("reusedConnection", lit: micros(t["connect"]) == nil ? "true" : "false")
         }
         tx.put("fetchType", text: fetchType(e))
-        for (k, from, field) in [("requestHeaderBytes", req, "headersSize"), ("requestBodyBytes", req, "bodySize"),
-                                 ("responseHeaderBytes", resp, "headersSize"), ("responseBodyBytes", resp, "bodySize")] {
+        for (k, from, field) in [
+            ("requestHeaderBytes", req, "headersSize"), ("requestBodyBytes", req, "bodySize"),
+            ("responseHeaderBytes", resp, "headersSize"), ("responseBodyBytes", resp, "bodySize")
+        ] {
             if let n = from?[field]?.int, n >= 0 { tx.put(k, int: n) }
         }
         return (tx.object(), start, end)

@@ -148,8 +148,10 @@ struct HARStream {
             skipWS()
             guard let c = peek() else { return .stop(ended()) }
             guard c == 0x3A else {
-                return .stop(.damaged(message: "expected ':' after \"\(Escape.terminal(String(name.prefix(40))))\" in \(place)",
-                                         line: line, offset: offset))
+                return .stop(
+                    .damaged(
+                        message: "expected ':' after \"\(Escape.terminal(String(name.prefix(40))))\" in \(place)",
+                        line: line, offset: offset))
             }
             advance()
             skipWS()
@@ -173,8 +175,10 @@ struct HARStream {
         guard let c = peek() else { return .stop(ended()) }
         if c == 0x2C { advance(); return .ok(true) }
         if c == close { advance(); return .ok(false) }
-        return .stop(.damaged(message: "expected ',' or '\(printable(close))' in \(place), found '\(printable(c))'",
-                                 line: line, offset: offset))
+        return .stop(
+            .damaged(
+                message: "expected ',' or '\(printable(close))' in \(place), found '\(printable(c))'",
+                line: line, offset: offset))
     }
 
     /// Skips or keeps the value of a member that is not walked into.

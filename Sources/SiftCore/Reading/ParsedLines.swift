@@ -30,7 +30,7 @@ final class ParsedLines: @unchecked Sendable {
     }
 
     /// A batch of lines in flight: read, then parsed (`items` set) by whichever thread claims it.
-    private final class Batch: @unchecked Sendable {   // `claimed` and `items` are touched under `cond` only
+    private final class Batch: @unchecked Sendable { // `claimed` and `items` are touched under `cond` only
         let events: [LineReader.Event]
         let bytes: Int
         var claimed = false
@@ -184,8 +184,10 @@ final class ParsedLines: @unchecked Sendable {
         func hand(_ e: [LineReader.Event], bytes: Int) -> Bool {
             let batch = Batch(events: e, bytes: bytes)
             cond.lock()
-            while !stopped && (inFlight >= ParsedLines.maxBatches
-                               || (inFlight > 0 && queuedBytes + bytes > ParsedLines.maxQueuedBytes)) {
+            while !stopped
+                && (inFlight >= ParsedLines.maxBatches
+                    || (inFlight > 0 && queuedBytes + bytes > ParsedLines.maxQueuedBytes))
+            {
                 cond.wait()
             }
             let keepGoing = !stopped
@@ -297,7 +299,7 @@ final class ParsedLines: @unchecked Sendable {
             default: return true
             }
         }
-        return false   // white space only: the parser says "empty"
+        return false // white space only: the parser says "empty"
     }
 
     /// What the parser says of a line `cannotBeObject` let through unparsed.
@@ -332,7 +334,7 @@ final class ParsedLines: @unchecked Sendable {
         while true {
             if head < batches.count, let batch = batches[head], let items = batch.items {
                 queuedBytes -= batch.bytes
-                batches[head] = nil   // its lines are not held past here
+                batches[head] = nil // its lines are not held past here
                 head += 1
                 cond.broadcast()
                 cond.unlock()

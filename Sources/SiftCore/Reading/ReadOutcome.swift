@@ -15,8 +15,10 @@ public struct InputSummary: Sendable {
     public var errors: [String]
 
     public var json: JSONOut {
-        .object(["path": .string(path), "container": .string(container.rawValue), "status": .string(status.rawValue),
-                 "errors": .array(errors.map { .string($0) })])
+        .object([
+            "path": .string(path), "container": .string(container.rawValue), "status": .string(status.rawValue),
+            "errors": .array(errors.map { .string($0) })
+        ])
     }
 }
 
@@ -79,7 +81,8 @@ public struct ReadOutcome: Sendable {
     }
     /// `(the first 10000 of 100000 sessions are listed)`, or nothing when every session is.
     public var sessionsNotListedNote: String? {
-        sessionsNotListed == 0 ? nil
+        sessionsNotListed == 0
+            ? nil
             : "\(sessionsNotListed) more session\(sessionsNotListed == 1 ? "" : "s") not listed: the first \(sessions.count) of \(totalSessions) are (a bound of the report; every session was read and checked)"
     }
 

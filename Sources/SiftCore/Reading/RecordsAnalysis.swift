@@ -34,8 +34,9 @@ public struct RecordFilter: Sendable {
         if !types.isEmpty && !types.contains(r.type.countKey) { return false }
         if let minLevel {
             guard r.type == .log, let lv = r.json["level"]?.string,
-                  let have = RecordFilter.levels.firstIndex(of: lv), let want = RecordFilter.levels.firstIndex(of: minLevel),
-                  have >= want else { return false }
+                let have = RecordFilter.levels.firstIndex(of: lv), let want = RecordFilter.levels.firstIndex(of: minLevel),
+                have >= want
+            else { return false }
         }
         if !labels.isEmpty {
             guard let l = r.json["label"]?.string, labels.contains(l) else { return false }
@@ -68,8 +69,10 @@ public final class RecordsAnalysis: Analysis {
 
     /// `line`: the record as it is printed in JSON Lines (flattened, redacted, with its newline), what
     /// `--grep` is matched against. `emit` prints a kept record, handed the line when `--grep` made it.
-    public init(filter: RecordFilter, line: @escaping (Record, SessionContext) -> SafeText,
-                emit: @escaping (Record, SessionContext, SafeText?) -> Void) {
+    public init(
+        filter: RecordFilter, line: @escaping (Record, SessionContext) -> SafeText,
+        emit: @escaping (Record, SessionContext, SafeText?) -> Void
+    ) {
         self.filter = filter
         self.line = line
         self.emit = emit

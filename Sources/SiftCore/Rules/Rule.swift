@@ -48,8 +48,10 @@ public struct Rule: Sendable, Equatable {
 
     /// As JSON (`pbsift rules --format json`).
     public var json: JSONOut {
-        .object(["id": .string(id), "family": .string(family.rawValue), "severity": .string(severity.rawValue),
-                 "summary": .string(summary), "help": .string(help)])
+        .object([
+            "id": .string(id), "family": .string(family.rawValue), "severity": .string(severity.rawValue),
+            "summary": .string(summary), "help": .string(help)
+        ])
     }
 }
 

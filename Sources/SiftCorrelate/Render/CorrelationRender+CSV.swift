@@ -17,24 +17,31 @@ extension CorrelationRender {
     }
 
     static func csv(_ r: CorrelationReport, emit: (String) -> Void) {
-        var out = Escape.csvRow(["sessionId", "seq", "recordId", "requestId", "echoedRequestId", "status", "method", "url",
-                                 "statusCode", "serverMs", "waitingMs", "networkMs", "file", "line", "ts", "deviceTs", "level",
-                                 "lineStatus", "durationMs", "message", "format"])
+        var out = Escape.csvRow([
+            "sessionId", "seq", "recordId", "requestId", "echoedRequestId", "status", "method", "url",
+            "statusCode", "serverMs", "waitingMs", "networkMs", "file", "line", "ts", "deviceTs", "level",
+            "lineStatus", "durationMs", "message", "format"
+        ])
         func f(_ d: Double?) -> String { d.map { JSONOut.format(($0 * 1000).rounded() / 1000) } ?? "" }
         for c in r.requests {
             let e = c.entry
-            let head = [e.sessionId ?? "", e.seq.map(String.init) ?? "", e.recordId ?? "", e.requestId ?? "",
-                        e.echoedRequestId ?? "", c.status.rawValue, e.method ?? "", e.url ?? "",
-                        e.statusCode.map(String.init) ?? "", f(c.serverMs), f(c.waitingMs), f(c.networkMs)]
+            let head = [
+                e.sessionId ?? "", e.seq.map(String.init) ?? "", e.recordId ?? "", e.requestId ?? "",
+                e.echoedRequestId ?? "", c.status.rawValue, e.method ?? "", e.url ?? "",
+                e.statusCode.map(String.init) ?? "", f(c.serverMs), f(c.waitingMs), f(c.networkMs)
+            ]
             if c.lines.isEmpty {
                 out += Escape.csvRow(head + Array(repeating: "", count: 9))
             }
             for p in c.lines {
                 let l = p.line
-                out += Escape.csvRow(head + [l.file, String(l.line), l.parsed.ts.map { Timestamp.format($0, micro: true) } ?? "",
-                                             p.deviceTs.map { Timestamp.format($0, micro: true) } ?? "", l.parsed.level ?? "",
-                                             l.parsed.status.map(String.init) ?? "", f(l.parsed.durationMs), l.parsed.message ?? "",
-                                             l.parsed.format.rawValue])
+                out += Escape.csvRow(
+                    head + [
+                        l.file, String(l.line), l.parsed.ts.map { Timestamp.format($0, micro: true) } ?? "",
+                        p.deviceTs.map { Timestamp.format($0, micro: true) } ?? "", l.parsed.level ?? "",
+                        l.parsed.status.map(String.init) ?? "", f(l.parsed.durationMs), l.parsed.message ?? "",
+                        l.parsed.format.rawValue
+                    ])
             }
             spill(&out, emit)
         }

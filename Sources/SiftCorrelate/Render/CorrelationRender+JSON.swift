@@ -69,7 +69,7 @@ extension CorrelationRender {
             "ts": ts(e.ts), "status": .string(c.status.rawValue),
             "serverLines": .array(c.lines.map(lineJSON)),
             "serverMs": ms(c.serverMs), "waitingMs": ms(c.waitingMs), "networkMs": ms(c.networkMs),
-            "logsCover": .opt(c.logsCover),
+            "logsCover": .opt(c.logsCover)
         ])
     }
 
@@ -77,8 +77,10 @@ extension CorrelationRender {
         .object([
             "sessionId": .opt(s.entry.sessionId), "userId": .opt(s.entry.userId),
             "window": .object(["from": ts(s.windowFrom), "to": ts(s.windowTo)]),
-            "serverOnly": .object(["count": .int(s.serverOnly.count),
-                                   "withUserId": .int(s.serverOnly.withUserId)]),
+            "serverOnly": .object([
+                "count": .int(s.serverOnly.count),
+                "withUserId": .int(s.serverOnly.withUserId)
+            ])
         ])
     }
 
@@ -89,7 +91,7 @@ extension CorrelationRender {
             .object([
                 "file": .string(f.file), "encoding": .string(f.encoding), "format": .opt(f.format?.rawValue),
                 "bytes": .int(Int(f.bytes)), "lines": .int(f.lines), "matchedLines": .int(f.matchedLines),
-                "longLines": .int(f.longLines), "error": .opt(f.error), "from": ts(f.firstTs), "to": ts(f.lastTs),
+                "longLines": .int(f.longLines), "error": .opt(f.error), "from": ts(f.firstTs), "to": ts(f.lastTs)
             ])
         }
         let skew = r.clockSkew
@@ -99,9 +101,11 @@ extension CorrelationRender {
             "serverOnly": .object([
                 "count": .int(r.serverOnly.ids.count),
                 "requestIds": .array(r.serverOnly.ids.prefix(10_000).map { .string($0.description) }),
-                "withUserId": .object(["count": .int(r.serverOnly.withUserId.count),
-                                       "requestIds": .array(r.serverOnly.withUserId.prefix(10_000).map { .string($0.description) })]),
-                "truncated": .bool(r.serverOnlyTruncated),
+                "withUserId": .object([
+                    "count": .int(r.serverOnly.withUserId.count),
+                    "requestIds": .array(r.serverOnly.withUserId.prefix(10_000).map { .string($0.description) })
+                ]),
+                "truncated": .bool(r.serverOnlyTruncated)
             ]),
             "clockSkew": .object([
                 "seconds": skew.seconds.map { .double(($0 * 1_000_000).rounded() / 1_000_000) } ?? .null,
@@ -110,20 +114,20 @@ extension CorrelationRender {
                 "outliers": .int(skew.outliers),
                 "method": .string("marzullo"),
                 "basis": .string(skew.basis), "fieldSamples": .int(skew.fieldSamples), "textSamples": .int(skew.textSamples),
-                "textSeconds": skew.textSeconds.map { .double(($0 * 1_000_000).rounded() / 1_000_000) } ?? .null,
+                "textSeconds": skew.textSeconds.map { .double(($0 * 1_000_000).rounded() / 1_000_000) } ?? .null
             ]),
             "correlation": .object([
                 "requests": .int(r.requests.count), "matched": .int(r.count(.matched)),
                 "clientOnly": .int(r.count(.clientOnly)), "idMismatch": .int(r.count(.idMismatch)),
-                "withoutRequestId": .int(r.withoutRequestId), "windowMarginSeconds": .double(r.windowMargin),
+                "withoutRequestId": .int(r.withoutRequestId), "windowMarginSeconds": .double(r.windowMargin)
             ]),
             "logs": .object([
                 "files": .array(files), "filesScanned": .int(r.logs.files.count),
                 "bytes": .int(Int(r.logs.bytes)), "lines": .int(r.logs.lineCount),
                 "matchedLines": .int(r.logs.files.reduce(0) { $0 + $1.matchedLines }),
                 "droppedLines": .int(r.logs.droppedLines), "droppedWindowIds": .int(r.logs.droppedSeen),
-                "errors": .array(r.logs.allErrors.map { .string($0) }),
-            ]),
+                "errors": .array(r.logs.allErrors.map { .string($0) })
+            ])
         ]
     }
 
@@ -134,7 +138,7 @@ extension CorrelationRender {
             "level": .opt(l.parsed.level), "status": .opt(l.parsed.status), "durationMs": ms(l.parsed.durationMs),
             "message": .opt(l.parsed.message), "format": .string(l.parsed.format.rawValue),
             "method": .opt(l.parsed.method), "path": .opt(l.parsed.path), "idInField": .bool(p.idInField),
-            "requestIds": .array(l.ids.map { .string($0.description) }),
+            "requestIds": .array(l.ids.map { .string($0.description) })
         ])
     }
 }

@@ -34,7 +34,8 @@ extension CorrelationRender {
         func n(_ count: Int, _ word: String, _ plural: String? = nil) -> String {
             "\(count) " + (count == 1 ? word : plural ?? word + "s")
         }
-        var out = "correlate: \(n(r.requests.count, "request")): \(r.count(.matched)) matched, \(r.count(.clientOnly)) client-only, \(r.count(.idMismatch)) id-mismatch"
+        var out =
+            "correlate: \(n(r.requests.count, "request")): \(r.count(.matched)) matched, \(r.count(.clientOnly)) client-only, \(r.count(.idMismatch)) id-mismatch"
         if r.withoutRequestId > 0 { out += " (\(n(r.withoutRequestId, "record")) without a request id)" }
         out += "\n"
         let s = r.clockSkew
@@ -47,7 +48,8 @@ extension CorrelationRender {
         }
         out += "logs: \(n(r.logs.files.count, "file")), \(n(Int(clamping: r.logs.bytes), "byte")), \(n(r.logs.lineCount, "line"))\n"
         for f in r.logs.files.prefix(20) {
-            var line = "  \(t(f.file)) (\(f.encoding)\(f.format.map { ", " + $0.rawValue } ?? "")): \(n(f.lines, "line")), \(f.matchedLines) matching"
+            var line =
+                "  \(t(f.file)) (\(f.encoding)\(f.format.map { ", " + $0.rawValue } ?? "")): \(n(f.lines, "line")), \(f.matchedLines) matching"
             if f.longLines > 0 { line += ", \(f.longLines) too long" }
             out += line + "\n"
         }
@@ -75,13 +77,16 @@ extension CorrelationRender {
             for p in c.lines {
                 let l = p.line
                 // Only what the line has: no `-` placeholders for a missing time, level, status or duration.
-                let parts = [l.parsed.ts.map { Timestamp.format($0) }, l.parsed.level.map { t($0) }, l.parsed.status.map(String.init),
-                             l.parsed.durationMs.map { num($0) + " ms" }, l.parsed.message.map { t($0) }].compactMap { $0 }.filter { !$0.isEmpty }
+                let parts = [
+                    l.parsed.ts.map { Timestamp.format($0) }, l.parsed.level.map { t($0) }, l.parsed.status.map(String.init),
+                    l.parsed.durationMs.map { num($0) + " ms" }, l.parsed.message.map { t($0) }
+                ].compactMap { $0 }.filter { !$0.isEmpty }
                 out += "  \(t(l.file)):\(l.line)" + (parts.isEmpty ? "" : " " + parts.joined(separator: " ")) + "\n"
             }
             spill(&out, emit)
         }
-        out += "\nserver-only ids in the session windows (±\(num(r.windowMargin, 0)) s): \(r.serverOnly.ids.count), with the session's user: \(r.serverOnly.withUserId.count)\n"
+        out +=
+            "\nserver-only ids in the session windows (±\(num(r.windowMargin, 0)) s): \(r.serverOnly.ids.count), with the session's user: \(r.serverOnly.withUserId.count)\n"
         for id in r.serverOnly.withUserId.prefix(50) { out += "  \(id)\n" }
         if !r.findings.isEmpty {
             out += "\nfindings:\n"

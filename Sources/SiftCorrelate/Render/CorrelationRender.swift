@@ -8,7 +8,6 @@ public enum CorrelationRender {
 
 }
 
-
 extension ClockSkew {
     /// The skew in words: `server clock 2.49 s ahead of the device`, `4 h 7 min behind the device`.
     public static func words(_ s: Double) -> String {

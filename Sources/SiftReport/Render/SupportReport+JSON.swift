@@ -21,8 +21,9 @@ extension SupportReport {
     /// document is never held as one tree (the failures, a bounded few, are made side by side first).
     public func json(into w: inout JSONWriter) {
         // The envelope `inspect` writes (tool, inputs, sessions, blobs), over every analysis's findings.
-        var doc = ReportEnvelope.members(inputs: outcome.inputs, findings: findings, blobs: outcome.blobs,
-                                         sections: InspectReport.sections(outcome))
+        var doc = ReportEnvelope.members(
+            inputs: outcome.inputs, findings: findings, blobs: outcome.blobs,
+            sections: InspectReport.sections(outcome))
         doc["verdict"] = .array(verdict.map { .object(["key": .string($0.key), "ok": .bool($0.ok), "text": .string($0.text)]) })
         doc["verify"] = verifySummary.json
         if let c = redactedCorrelation {
@@ -38,12 +39,20 @@ extension SupportReport {
         // windows (at most `FailureTimeline.maxWindows`) of a few records each.
         let failures = Parallel.map(failureWindows) { w -> JSONOut in
             let first = w.failures.first
-            return .object(["sessionId": .opt(redactor.text(w.sessionId.untrusted).value), "seq": .opt(first?.seq), "recordId": .opt(redactor.text(first?.id.untrusted).value),
-                            "failures": .array(w.failures.map { f in .object(["seq": .opt(f.seq), "recordId": .opt(redactor.text(f.id.untrusted).value)]) }),
-                            "timeline": .array(self.timelineEntries(w).map { e in
-                                .object(["ts": .opt(e.ts.map { Timestamp.format($0) }), "side": .string(e.side.hasPrefix("device") ? "device" : "server"),
-                                         "text": .string(e.text), "failed": .bool(e.failed)])
-                            })])
+            return .object([
+                "sessionId": .opt(redactor.text(w.sessionId.untrusted).value), "seq": .opt(first?.seq),
+                "recordId": .opt(redactor.text(first?.id.untrusted).value),
+                "failures": .array(
+                    w.failures.map { f in .object(["seq": .opt(f.seq), "recordId": .opt(redactor.text(f.id.untrusted).value)]) }),
+                "timeline": .array(
+                    self.timelineEntries(w).map { e in
+                        .object([
+                            "ts": .opt(e.ts.map { Timestamp.format($0) }),
+                            "side": .string(e.side.hasPrefix("device") ? "device" : "server"),
+                            "text": .string(e.text), "failed": .bool(e.failed)
+                        ])
+                    })
+            ])
         }
         doc.array("failures", failures) { $0 }
         // Present only when a bound was reached, so ordinary reports keep their shape.

@@ -17,30 +17,38 @@ extension SupportReport {
         o += "\n## Sessions\n\n"
         let shown = outcome.sessions.prefix(50)
         let rows = shown.map { s -> [String] in
-            [Escape.markdownCode(s.sessionId ?? "(unknown)"), Escape.markdown(InspectReport.appText(s) ?? "—"),
-             Escape.markdown([s.device.model, s.device.system].compactMap { $0 }.joined(separator: ", ")),
-             Escape.markdown(SupportReport.userText(s)), Escape.markdown(s.launchedAt.map { Timestamp.format($0) } ?? "—"),
-             String(s.recordCount)]
+            [
+                Escape.markdownCode(s.sessionId ?? "(unknown)"), Escape.markdown(InspectReport.appText(s) ?? "—"),
+                Escape.markdown([s.device.model, s.device.system].compactMap { $0 }.joined(separator: ", ")),
+                Escape.markdown(SupportReport.userText(s)), Escape.markdown(s.launchedAt.map { Timestamp.format($0) } ?? "—"),
+                String(s.recordCount)
+            ]
         }
         o += ReportEnvelope.markdownTable(["session", "app", "device", "user", "launched", "records"], rows) + "\n"
         if outcome.totalSessions > shown.count {
-            o += "_\(outcome.totalSessions - shown.count) more sessions: `pbsift inspect` lists \(SupportReport.inspectLists(outcome))._\n\n"
+            o +=
+                "_\(outcome.totalSessions - shown.count) more sessions: `pbsift inspect` lists \(SupportReport.inspectLists(outcome))._\n\n"
         }
         o += ReportEnvelope.inputsMarkdown(outcome.inputs) + "\n"
         o += requestsMarkdown("Failed requests", Array(failed.prefix(SupportReport.maxFailedShown)), empty: "No request failed.")
         if failedCount > SupportReport.maxFailedShown {
-            o += "_\(failedCount - SupportReport.maxFailedShown) more failed requests: `pbsift waterfall` or `pbsift records --status 4xx --status 5xx` list them all._\n\n"
+            o +=
+                "_\(failedCount - SupportReport.maxFailedShown) more failed requests: `pbsift waterfall` or `pbsift records --status 4xx --status 5xx` list them all._\n\n"
         }
         o += requestsMarkdown("Slowest requests", slow, empty: "No request finished.")
         if !failureWindows.isEmpty {
             o += "## Around each failure\n\n"
-            o += "Device records within \(Int(timeline.context)) s of each failure (▶ marks a failed request), and the server's lines for it placed on the device clock"
+            o +=
+                "Device records within \(Int(timeline.context)) s of each failure (▶ marks a failed request), and the server's lines for it placed on the device clock"
             o += correlation?.clockSkew.seconds.map { " (" + ClockSkew.words($0) + ", applied)" } ?? ""
             o += "; failures whose records overlap share one timeline.\n\n"
             for w in failureWindows {
                 o += "### " + windowTitle(w, escape: Escape.markdown) + "\n\n"
                 let rows = timelineEntries(w).map { e in
-                    [e.ts.map { Timestamp.format($0) } ?? "—", e.side, e.failed ? "**" + Escape.markdown(e.text) + "**" : Escape.markdown(e.text)]
+                    [
+                        e.ts.map { Timestamp.format($0) } ?? "—", e.side,
+                        e.failed ? "**" + Escape.markdown(e.text) + "**" : Escape.markdown(e.text)
+                    ]
                 }
                 o += ReportEnvelope.markdownTable(["device time", "side", "what"], rows) + "\n"
             }
@@ -68,7 +76,8 @@ extension SupportReport {
     func windowTitle(_ w: FailureWindow, escape: (String) -> String) -> String {
         let session = multiSession ? SessionSelector.short(w.sessionId) + " " : ""
         if w.failures.count == 1, let f = w.failures.first {
-            return escape(session + "#\(f.seq.map(String.init) ?? "?") " + masked(SupportReport.summary(of: f, redactor: redactor).untrusted))
+            return escape(
+                session + "#\(f.seq.map(String.init) ?? "?") " + masked(SupportReport.summary(of: f, redactor: redactor).untrusted))
         }
         return escape(session + w.seqs + " (\(w.failures.count) failures within \(Int(timeline.context)) s of each other)")
     }
@@ -78,22 +87,29 @@ extension SupportReport {
         guard !requests.isEmpty else { return o + empty + "\n\n" }
         let rows = requests.map { r -> [String] in
             let c = correlated(r)
-            var row = ["#\(r.seq.map(String.init) ?? "?")", Escape.markdown(r.shortTitle),
-                       Escape.markdown(SupportReport.statusText(r)), Human.duration(ms: r.elapsedMs),
-                       Escape.markdown(c.map { $0.status.rawValue } ?? "—"), Escape.markdown(whyText(r))]
+            var row = [
+                "#\(r.seq.map(String.init) ?? "?")", Escape.markdown(r.shortTitle),
+                Escape.markdown(SupportReport.statusText(r)), Human.duration(ms: r.elapsedMs),
+                Escape.markdown(c.map { $0.status.rawValue } ?? "—"), Escape.markdown(whyText(r))
+            ]
             if multiSession { row.insert(Escape.markdownCode(SessionSelector.short(r.sessionId)), at: 0) }
             return row
         }
-        o += ReportEnvelope.markdownTable((multiSession ? ["session"] : []) + ["seq", "request", "status", "time", "server", "where the time went"], rows) + "\n"
+        o +=
+            ReportEnvelope.markdownTable(
+                (multiSession ? ["session"] : []) + ["seq", "request", "status", "time", "server", "where the time went"], rows) + "\n"
         o += "```\n"
         for r in requests {
             let label = Escape.terminal(rowTitle(r, width: 44)).replacingOccurrences(of: "`", with: "'")
-            o += WaterfallFormat.pad(label, multiSession ? 58 : 44) + " " + SupportReport.bar(r) + "  " + Human.duration(ms: r.elapsedMs) + "\n"
+            o +=
+                WaterfallFormat.pad(label, multiSession ? 58 : 44) + " " + SupportReport.bar(r) + "  " + Human.duration(ms: r.elapsedMs)
+                + "\n"
             o += "    " + SupportReport.phasesText(r) + "\n"
             if let c = correlated(r) {
                 for pl in c.lines.prefix(5) {
                     let t = SupportReport.serverText(pl, max: 160, redactor: redactor)
-                    o += "    server \(Escape.terminal(pl.line.file)):\(pl.line.line) \(Escape.terminal(t).replacingOccurrences(of: "`", with: "'"))\n"
+                    o +=
+                        "    server \(Escape.terminal(pl.line.file)):\(pl.line.line) \(Escape.terminal(t).replacingOccurrences(of: "`", with: "'"))\n"
                 }
             }
         }

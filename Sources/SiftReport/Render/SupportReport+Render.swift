@@ -60,10 +60,11 @@ extension SupportReport {
 
     var serverFacts: ServerFacts? {
         guard let c = correlation else { return nil }
-        return ServerFacts(files: c.logs.files.prefix(20).map { ($0.file, $0.format?.rawValue ?? "no matching line") },
-                           moreFiles: max(0, c.logs.files.count - 20), errors: c.logs.allErrors,
-                           serverOnly: c.serverOnly.ids.count, truncated: c.serverOnlyTruncated,
-                           withUser: c.serverOnly.withUserId.prefix(50).map(\.description))
+        return ServerFacts(
+            files: c.logs.files.prefix(20).map { ($0.file, $0.format?.rawValue ?? "no matching line") },
+            moreFiles: max(0, c.logs.files.count - 20), errors: c.logs.allErrors,
+            serverOnly: c.serverOnly.ids.count, truncated: c.serverOnlyTruncated,
+            withUser: c.serverOnly.withUserId.prefix(50).map(\.description))
     }
 
     static func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }

@@ -19,19 +19,28 @@ extension SupportReport {
             o += InspectReport.overviewBody(redactedOutcome, colors: colors)
         } else {
             let bad = outcome.inputs.filter { $0.status != .ok }
-            o += colors.bold("Inputs") + ": \(outcome.inputs.count), " + (bad.isEmpty ? "every one read in full\n" : "\(bad.count) not read in full\n")
+            o +=
+                colors.bold("Inputs") + ": \(outcome.inputs.count), "
+                + (bad.isEmpty ? "every one read in full\n" : "\(bad.count) not read in full\n")
             if !bad.isEmpty { o += ReportEnvelope.inputsText(bad, colors: colors) }
             o += colors.bold("Sessions") + ": \(outcome.totalSessions)\n"
             for s in outcome.sessions.prefix(SupportReport.maxSessionLines) {
-                o += "  " + colors.bold(Escape.terminal(SessionSelector.short(s.sessionId))) + "  " + Escape.terminal(SupportReport.sessionLine(s)) + "\n"
+                o +=
+                    "  " + colors.bold(Escape.terminal(SessionSelector.short(s.sessionId))) + "  "
+                    + Escape.terminal(SupportReport.sessionLine(s)) + "\n"
             }
             if outcome.totalSessions > SupportReport.maxSessionLines {
-                o += "  " + colors.dim("… \(outcome.totalSessions - SupportReport.maxSessionLines) more (pbsift inspect lists \(outcome.sessionsNotListed > 0 ? SupportReport.inspectLists(outcome) : "every session"))") + "\n"
+                o +=
+                    "  "
+                    + colors.dim(
+                        "… \(outcome.totalSessions - SupportReport.maxSessionLines) more (pbsift inspect lists \(outcome.sessionsNotListed > 0 ? SupportReport.inspectLists(outcome) : "every session"))"
+                    ) + "\n"
             }
         }
         o += "\n"
         var drewBars = false
-        for (title, list) in [("failed requests", Array(failed.prefix(SupportReport.maxFailedShown))), ("slowest requests", slow)] where !list.isEmpty {
+        for (title, list) in [("failed requests", Array(failed.prefix(SupportReport.maxFailedShown))), ("slowest requests", slow)]
+        where !list.isEmpty {
             o += colors.bold(title) + "\n"
             for r in list {
                 let status = SupportReport.statusText(r)
@@ -66,7 +75,9 @@ extension SupportReport {
             o += colors.bold("server logs") + "\n"
             o += "  " + SupportReport.plural(f.files.count + f.moreFiles, "file") + " scanned"
             if !f.files.isEmpty {
-                o += ": " + f.files.map { "\(Escape.terminal($0.file)) (\($0.format))" }.joined(separator: ", ") + (f.moreFiles > 0 ? ", …" : "")
+                o +=
+                    ": " + f.files.map { "\(Escape.terminal($0.file)) (\($0.format))" }.joined(separator: ", ")
+                    + (f.moreFiles > 0 ? ", …" : "")
             }
             o += "\n"
             for e in f.errors.prefix(10) { o += "  " + colors.yellow("error") + " " + Escape.terminal(e) + "\n" }

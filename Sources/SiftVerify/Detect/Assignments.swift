@@ -151,10 +151,14 @@ enum ValueJudgement {
         guard let first = b.first else { return true }
         // Environment and template references: `${VAR}`, `$(cmd)`, `$VAR`, `%VAR%`, `{{ x }}`, `{x}`,
         // `<password>`, `[PASSWORD]`.
-        if first == UInt8(ascii: "$") || first == UInt8(ascii: "<") || first == UInt8(ascii: "[") || first == UInt8(ascii: "{") { return true }
+        if first == UInt8(ascii: "$") || first == UInt8(ascii: "<") || first == UInt8(ascii: "[") || first == UInt8(ascii: "{") {
+            return true
+        }
         // Ciphertext of SOPS and Ansible Vault (`ENC[AES256_GCM,…]`, `$ANSIBLE_VAULT;…`), and a value cut
         // short in documentation (`ops_eyJzaWdu…`, `…...`).
-        if Shape.hasPrefix(b, "ENC[") || contains(b, "\u{2026}") || (b.count > 3 && b[b.count - 1] == 0x2E && b[b.count - 2] == 0x2E && b[b.count - 3] == 0x2E) {
+        if Shape.hasPrefix(b, "ENC[") || contains(b, "\u{2026}")
+            || (b.count > 3 && b[b.count - 1] == 0x2E && b[b.count - 2] == 0x2E && b[b.count - 3] == 0x2E)
+        {
             return true
         }
         if first == UInt8(ascii: "%") && b.count > 2 && b.last == UInt8(ascii: "%") { return true }
@@ -210,14 +214,21 @@ enum ValueJudgement {
         var digits = 0, lower = 0, upper = 0, other = 0
         for c in b {
             if c <= 0x20 || c == 0x7F || c == UInt8(ascii: "\"") { return false }
-            if ByteSet.digit.contains(c) { digits += 1 } else if ByteSet.lower.contains(c) { lower += 1 }
-            else if ByteSet.upper.contains(c) { upper += 1 } else { other += 1 }
+            if ByteSet.digit.contains(c) {
+                digits += 1
+            } else if ByteSet.lower.contains(c) {
+                lower += 1
+            } else if ByteSet.upper.contains(c) {
+                upper += 1
+            } else {
+                other += 1
+            }
         }
-        if lower == n || upper == n { return false }                  // a word, a constant
+        if lower == n || upper == n { return false } // a word, a constant
         // A URL, a path or an e-mail address is where a key is used or who holds it, not the key.
         if contains(b, "://") || b[0] == UInt8(ascii: "/") || isEmail(b) { return false }
         if n == 36 && Shape.isUUID(b) { return true }
-        if digits == n { return n >= 16 && Shape.entropy(b) >= 2.8 }   // a long number
+        if digits == n { return n >= 16 && Shape.entropy(b) >= 2.8 } // a long number
         if Shape.all(b, .hex) { return n >= 16 && Shape.entropy(b) >= 3.0 }
         // A quoted literal's punctuation counts as a class of its own (`m{{h}o)p$…`).
         let classes = (digits > 0 ? 1 : 0) + (lower > 0 ? 1 : 0) + (upper > 0 ? 1 : 0) + (quoted && other > 0 ? 1 : 0)
@@ -237,8 +248,8 @@ enum ValueJudgement {
             if c < 0x20 || c == 0x7F { return false }
             if ByteSet.lower.contains(c) { lower += 1 } else if c == 0x20 { space += 1 }
         }
-        if lower == b.count { return false }                          // one plain word (`rootpasswd`)
-        if space > 0 { return space <= 8 && b.count >= 12 }           // a passphrase
+        if lower == b.count { return false } // one plain word (`rootpasswd`)
+        if space > 0 { return space <= 8 && b.count >= 12 } // a passphrase
         return b.count >= 6
     }
 
@@ -263,7 +274,7 @@ enum ValueJudgement {
     }
     private static let placeholderWords: Set<String> = [
         "pass", "password", "passwd", "pwd", "secret", "token", "apikey", "api_key", "key", "test", "testing", "changeme",
-        "example", "sample", "dummy", "foo", "bar", "baz", "admin", "root", "user", "username", "login", "none", "null",
+        "example", "sample", "dummy", "foo", "bar", "baz", "admin", "root", "user", "username", "login", "none", "null"
     ]
 
     /// Words joined by `_`, `-` or `.` (`a-fake-tooshort-key`, `real_key`, `not_set`): prose, not a secret.
@@ -276,7 +287,13 @@ enum ValueJudgement {
                 seps += 1; letters = 0; digits = 0
                 continue
             }
-            if ByteSet.lower.contains(c) { letters += 1 } else if ByteSet.digit.contains(c) { digits += 1; if digits > 4 { return false } } else { return false }
+            if ByteSet.lower.contains(c) {
+                letters += 1
+            } else if ByteSet.digit.contains(c) {
+                digits += 1; if digits > 4 { return false }
+            } else {
+                return false
+            }
         }
         return seps > 0 && !(letters > 0 && digits > 0)
     }
@@ -287,13 +304,16 @@ enum ValueJudgement {
 /// token's id has 8 to 10 digits), so the name lends it nothing.
 enum ProviderShapes {
     private static let exclusive: [(word: [UInt8], fits: @Sendable (UnsafeBufferPointer<UInt8>) -> Bool)] = [
-        (Array("telegram".utf8), { v in
-            // `<bot id: 8–10 digits>:` and 34 to 36 characters of base64url (35 as issued).
-            guard let colon = v.firstIndex(of: UInt8(ascii: ":")), (8...10).contains(colon) else { return false }
-            guard Shape.all(UnsafeBufferPointer(rebasing: v[0..<colon]), .digit) else { return false }
-            let rest = UnsafeBufferPointer(rebasing: v[(colon + 1)...])
-            return (34...36).contains(rest.count) && Shape.all(rest, .b64url)
-        }),
+        (
+            Array("telegram".utf8),
+            { v in
+                // `<bot id: 8–10 digits>:` and 34 to 36 characters of base64url (35 as issued).
+                guard let colon = v.firstIndex(of: UInt8(ascii: ":")), (8...10).contains(colon) else { return false }
+                guard Shape.all(UnsafeBufferPointer(rebasing: v[0..<colon]), .digit) else { return false }
+                let rest = UnsafeBufferPointer(rebasing: v[(colon + 1)...])
+                return (34...36).contains(rest.count) && Shape.all(rest, .b64url)
+            }
+        )
     ]
 
     /// Whether the value may stand for the credential the name says (true when the name names no

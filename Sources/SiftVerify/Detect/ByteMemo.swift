@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A bounded memo of byte strings a check found clean (names, bodies): records repeat the same names
@@ -30,14 +30,17 @@ final class ByteMemo {
         let startAgainWhenFull: Bool
 
         /// Inline and base64 body texts found clean: large, and a run's recent ones are worth keeping.
-        static let cleanTexts = Policy(slots: 1024, ways: 4, arenaCapacity: 2 << 20, minLength: 64, maxLength: 256 << 10,
-                                       sampledHash: true, startAgainWhenFull: true)
+        static let cleanTexts = Policy(
+            slots: 1024, ways: 4, arenaCapacity: 2 << 20, minLength: 64, maxLength: 256 << 10,
+            sampledHash: true, startAgainWhenFull: true)
         /// URLs found clean: a run's endpoints repeat, and its ids and queries change (start again when full).
-        static let urls = Policy(slots: 4096, ways: 4, arenaCapacity: 1 << 20, minLength: 1, maxLength: 4096,
-                                 sampledHash: false, startAgainWhenFull: true)
+        static let urls = Policy(
+            slots: 4096, ways: 4, arenaCapacity: 1 << 20, minLength: 1, maxLength: 4096,
+            sampledHash: false, startAgainWhenFull: true)
         /// Names found clean: short, few, and the same ones all run long.
-        static let names = Policy(slots: 4096, ways: 8, arenaCapacity: 1 << 18, minLength: 1, maxLength: 256,
-                                  sampledHash: false, startAgainWhenFull: false)
+        static let names = Policy(
+            slots: 4096, ways: 8, arenaCapacity: 1 << 18, minLength: 1, maxLength: 256,
+            sampledHash: false, startAgainWhenFull: false)
     }
 
     let policy: Policy
@@ -76,7 +79,9 @@ final class ByteMemo {
     @inline(__always) private func hash(_ p: UnsafePointer<UInt8>, _ n: Int, _ tag: UInt8) -> UInt64 {
         if policy.sampledHash {
             let raw = UnsafeRawPointer(p)
-            @inline(__always) func word(_ at: Int) -> UInt64 { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
+            @inline(__always) func word(_ at: Int) -> UInt64 {
+                UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+            }
             var h = (UInt64(truncatingIfNeeded: n) << 8 | UInt64(tag)) &* 0x9E37_79B9_7F4A_7C15
             @inline(__always) func mix(_ at: Int) {
                 h = (h ^ word(at)) &* 0xBF58_476D_1CE4_E5B9
@@ -94,8 +99,10 @@ final class ByteMemo {
     /// The first slot of the set `h` picks.
     @inline(__always) private func set(_ h: UInt64) -> Int { Int(truncatingIfNeeded: h >> 33) & (policy.slots - policy.ways) }
 
-    @inline(__always) private func holds(_ s: Int, _ h: UInt64, _ p: UnsafePointer<UInt8>, _ n: Int, _ tag: UInt8,
-                                         _ arena: UnsafeMutablePointer<UInt8>) -> Bool {
+    @inline(__always) private func holds(
+        _ s: Int, _ h: UInt64, _ p: UnsafePointer<UInt8>, _ n: Int, _ tag: UInt8,
+        _ arena: UnsafeMutablePointer<UInt8>
+    ) -> Bool {
         hashes[s] == h && lengths[s] == n && tags[s] == tag && memcmp(arena + offsets[s], p, n) == 0
     }
 

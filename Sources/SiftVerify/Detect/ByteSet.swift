@@ -181,7 +181,7 @@ enum Shape {
     /// Whether bytes look like text rather than binary: no NUL and few control bytes in the first KiB.
     private static let placeholderWords: [[UInt8]] = [
         "example", "xxxx", "sample", "dummy", "placeholder", "your_", "your-", "yourkey", "yourtoken", "redacted",
-        "changeme", "fake", "insert_", "replace_me", "replaceme", "tokenhere", "keyhere", "secrethere", "_here",
+        "changeme", "fake", "insert_", "replace_me", "replaceme", "tokenhere", "keyhere", "secrethere", "_here"
     ].map { Array($0.utf8) }
 
     /// A documentation value, not a credential: `EXAMPLE`, `xxxx`, `your_token_here`, a run of five equal
@@ -214,7 +214,9 @@ enum Shape {
         var s = -1
         for i in 0...b.count {
             let printable = i < b.count && b[i] >= 0x20 && b[i] < 0x7F
-            if printable { if s < 0 { s = i } } else if s >= 0 {
+            if printable {
+                if s < 0 { s = i }
+            } else if s >= 0 {
                 if i - s >= min { out.append(s..<i) }
                 s = -1
             }
@@ -244,7 +246,7 @@ enum Shape {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif

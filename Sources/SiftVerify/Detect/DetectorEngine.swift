@@ -294,7 +294,9 @@ final class DetectorEngine: @unchecked Sendable {
     /// Whether a stem starts anywhere in `b` (no allocation, no state).
     func hasStem(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
         var found = false
-        forEachStem(b) { _ in found = true; return true }
+        forEachStem(b) { _ in
+            found = true; return true
+        }
         return found
     }
 
@@ -350,7 +352,8 @@ final class DetectorEngine: @unchecked Sendable {
         }
         // Eight offsets at a time while their 4-byte windows fit: most blocks hold no stem's first pair.
         while i + 11 <= n {
-            let any = firstBytes[pairAt(i)] | firstBytes[pairAt(i + 1)] | firstBytes[pairAt(i + 2)] | firstBytes[pairAt(i + 3)]
+            let any =
+                firstBytes[pairAt(i)] | firstBytes[pairAt(i + 1)] | firstBytes[pairAt(i + 2)] | firstBytes[pairAt(i + 3)]
                 | firstBytes[pairAt(i + 4)] | firstBytes[pairAt(i + 5)] | firstBytes[pairAt(i + 6)] | firstBytes[pairAt(i + 7)]
             if any != 0 {
                 for k in i..<(i + 8) {

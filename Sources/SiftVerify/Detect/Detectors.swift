@@ -36,16 +36,20 @@ struct Detector: Sendable {
     /// A match is what it says whatever its bytes look like (a private key's armour): never lowered as a placeholder.
     var neverPlaceholder = false
 
-    init(_ id: String, _ title: String, _ severity: Severity, anchors: [String], rule: VerifyRule? = nil,
-         hints: NameHints = [], whole: (@Sendable (ScanInput) -> DetMatch?)? = nil, urlStructural: Bool = false,
-         generic: Bool = false, match: @escaping @Sendable (ScanInput, Int, Int) -> DetMatch?) {
+    init(
+        _ id: String, _ title: String, _ severity: Severity, anchors: [String], rule: VerifyRule? = nil,
+        hints: NameHints = [], whole: (@Sendable (ScanInput) -> DetMatch?)? = nil, urlStructural: Bool = false,
+        generic: Bool = false, match: @escaping @Sendable (ScanInput, Int, Int) -> DetMatch?
+    ) {
         self.id = id
-        let declaration = rule?.rule ?? Rule(
-            "secret." + id, severity, "A value has the shape of a \(title)",
-            detail: generic
-                ? "Context detector: \(title). Reported only with a credential-like name nearby, never on shape or entropy alone."
-                : "Value-shape detector: \(title), found anywhere in a record, a body or a blob, under any name.",
-            help: "Rotate the credential, then find which code path recorded it.")
+        let declaration =
+            rule?.rule
+            ?? Rule(
+                "secret." + id, severity, "A value has the shape of a \(title)",
+                detail: generic
+                    ? "Context detector: \(title). Reported only with a credential-like name nearby, never on shape or entropy alone."
+                    : "Value-shape detector: \(title), found anywhere in a record, a body or a blob, under any name.",
+                help: "Rotate the credential, then find which code path recorded it.")
         self.declaration = declaration
         self.rule = declaration.ref
         self.title = title
@@ -95,9 +99,11 @@ struct PrefixTuning {
 
 /// `anchor` + a run of `body` bytes of `length` (longer runs are not this token unless clamped),
 /// with word boundaries.
-func prefixed(_ id: String, _ title: String, _ sev: Severity, _ prefixes: [String], _ body: ByteSet,
-              length: ClosedRange<Int>, tuning: PrefixTuning = PrefixTuning(),
-              check: (@Sendable (ScanInput, Int, Int) -> Bool)? = nil) -> Detector {
+func prefixed(
+    _ id: String, _ title: String, _ sev: Severity, _ prefixes: [String], _ body: ByteSet,
+    length: ClosedRange<Int>, tuning: PrefixTuning = PrefixTuning(),
+    check: (@Sendable (ScanInput, Int, Int) -> Bool)? = nil
+) -> Detector {
     let before = tuning.before, lowPrefixes = tuning.lowPrefixes, clamp = tuning.clamp, glued = tuning.glued
     let min = length.lowerBound, max = length.upperBound
     let low = Set(lowPrefixes.map(u))
@@ -140,7 +146,13 @@ func prefixed(_ id: String, _ title: String, _ sev: Severity, _ prefixes: [Strin
     var lo = false, up = false, dg = false
     for i in s..<e {
         let c = t[i]
-        if ByteSet.lower.contains(c) { lo = true } else if ByteSet.upper.contains(c) { up = true } else if ByteSet.digit.contains(c) { dg = true }
+        if ByteSet.lower.contains(c) {
+            lo = true
+        } else if ByteSet.upper.contains(c) {
+            up = true
+        } else if ByteSet.digit.contains(c) {
+            dg = true
+        }
     }
     return (lo ? 1 : 0) + (up ? 1 : 0) + (dg ? 1 : 0) >= 2
 }
@@ -176,7 +188,9 @@ struct Glued: Sendable {
     }
     /// `xoxb-`, `xoxp-`, `xoxa-`, `xoxr-`, `xoxs-`: the numeric workspace id and a `-` after the prefix.
     static let slack = Glued { t, s, e in
-        guard !t.has(Array("xoxe-".utf8), at: s), !t.has(Array("xoxo-".utf8), at: s), !t.has(Array("xapp-".utf8), at: s) else { return false }
+        guard !t.has(Array("xoxe-".utf8), at: s), !t.has(Array("xoxo-".utf8), at: s), !t.has(Array("xapp-".utf8), at: s) else {
+            return false
+        }
         let ids = t.run(s + 5, .digit, max: 32)
         return ids >= 6 && s + 5 + ids < e && t[s + 5 + ids] == UInt8(ascii: "-")
     }
@@ -187,7 +201,9 @@ struct Glued: Sendable {
     /// `AKIA`, `ASIA` after a lowercase letter (never after a capital or a digit: the run's length
     /// would be unknown): 16 base32 characters holding a digit.
     static let aws = Glued { t, s, e in
-        guard s > 0, ByteSet.lower.contains(t[s - 1]), t.has(Array("AKIA".utf8), at: s) || t.has(Array("ASIA".utf8), at: s) else { return false }
+        guard s > 0, ByteSet.lower.contains(t[s - 1]), t.has(Array("AKIA".utf8), at: s) || t.has(Array("ASIA".utf8), at: s) else {
+            return false
+        }
         let body = UnsafeBufferPointer(rebasing: t.b[(s + 4)..<e])
         return Shape.all(body, base32) && body.contains { ByteSet.digit.contains($0) }
     }
@@ -252,12 +268,19 @@ func looksLikeGenericSecret(_ b: UnsafeBufferPointer<UInt8>, allowHex: Bool) -> 
     var star = 0, digits = 0, lower = 0, upper = 0, other = 0
     for c in b {
         if c == UInt8(ascii: "*") { star += 1 }
-        if ByteSet.digit.contains(c) { digits += 1 } else if ByteSet.lower.contains(c) { lower += 1 }
-        else if ByteSet.upper.contains(c) { upper += 1 } else { other += 1 }
+        if ByteSet.digit.contains(c) {
+            digits += 1
+        } else if ByteSet.lower.contains(c) {
+            lower += 1
+        } else if ByteSet.upper.contains(c) {
+            upper += 1
+        } else {
+            other += 1
+        }
     }
-    if star >= 3 { return false }          // masked, partly masked
-    if digits == n { return false }        // numbers, timestamps
-    if Shape.all(b, .hex) && (!allowHex || (n != 32 && n != 40 && n != 64)) { return false }  // hashes, ids
+    if star >= 3 { return false } // masked, partly masked
+    if digits == n { return false } // numbers, timestamps
+    if Shape.all(b, .hex) && (!allowHex || (n != 32 && n != 40 && n != 64)) { return false } // hashes, ids
     let classes = (digits > 0 ? 1 : 0) + (lower > 0 ? 1 : 0) + (upper > 0 ? 1 : 0)
     if classes < 2 { return false }
     let h = Shape.entropy(b)
@@ -268,7 +291,7 @@ func looksLikeGenericSecret(_ b: UnsafeBufferPointer<UInt8>, allowHex: Bool) -> 
 private let passwordPlaceholders: Set<String> = [
     "***", "null", "nil", "none", "undefined", "true", "false", "redacted", "[redacted]", "<redacted>", "[filtered]",
     "filtered", "hidden", "masked", "secret", "password", "changeme", "xxx", "xxxx", "xxxxxx", "xxxxxxxx", "required",
-    "missing", "invalid", "empty", "<password>", "your_password", "yourpassword", "example",
+    "missing", "invalid", "empty", "<password>", "your_password", "yourpassword", "example"
 ]
 
 /// A value under a password-like name: a non-placeholder, not a plain lowercase word.
@@ -288,11 +311,15 @@ func looksLikePasswordValue(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
 let detectorCatalogue: [Detector] = {
     var d: [Detector] = []
 
-    var keyJSON = Detector("private-key-json", "private key in a JSON document", .critical,
-                      anchors: ["private_key\"", "privateKey\"", "private_key\\\"", "privateKey\\\""]) { t, p, len in
+    var keyJSON = Detector(
+        "private-key-json", "private key in a JSON document", .critical,
+        anchors: ["private_key\"", "privateKey\"", "private_key\\\"", "privateKey\\\""]
+    ) { t, p, len in
         var i = p + len
         let limit = Swift.min(t.count, i + 24)
-        while i < limit && (t[i] == 0x20 || t[i] == UInt8(ascii: ":") || t[i] == UInt8(ascii: "\"") || t[i] == UInt8(ascii: "\\")) { i += 1 }
+        while i < limit && (t[i] == 0x20 || t[i] == UInt8(ascii: ":") || t[i] == UInt8(ascii: "\"") || t[i] == UInt8(ascii: "\\")) {
+            i += 1
+        }
         guard t.has(u("-----BEGIN "), at: i) else { return nil }
         return pemBlock(t, i)
     }
@@ -302,369 +329,501 @@ let detectorCatalogue: [Detector] = {
     pem.neverPlaceholder = true
     d.append(pem)
     d.append(Detector("jwt", "JSON Web Token", .high, anchors: ["eyJ"]) { t, p, _ in jwtShape(t, p) })
-    d.append(prefixed("aws-access-key", "AWS access key id", .critical,
-                      ["AKIA", "ASIA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA", "ABIA", "ACCA"], .upperDigit, length: 16...16, tuning: .init(glued: Glued.aws)) { t, s, e in
-        !String(decoding: t.b[s..<e], as: UTF8.self).hasSuffix("EXAMPLE")
-    })
-    d.append(Detector("aws-secret-key", "AWS secret access key", .critical,
-                      anchors: ["aws_secret", "AWS_SECRET", "aws-secret", "secret_access_key", "SECRET_ACCESS_KEY",
-                                "SecretAccessKey", "secretAccessKey", "secretaccesskey"],
-                      hints: .awsSecret, whole: { t in wholeRun(t, .b64, lengths: 40...40, mixedClasses: true) }) { t, p, len in
-        standalone(t, p + len, p + len + 100, .b64, lengths: [40], mixedClasses: true)
-    })
+    d.append(
+        prefixed(
+            "aws-access-key", "AWS access key id", .critical,
+            ["AKIA", "ASIA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA", "ABIA", "ACCA"], .upperDigit, length: 16...16,
+            tuning: .init(glued: Glued.aws)
+        ) { t, s, e in
+            !String(decoding: t.b[s..<e], as: UTF8.self).hasSuffix("EXAMPLE")
+        })
+    d.append(
+        Detector(
+            "aws-secret-key", "AWS secret access key", .critical,
+            anchors: [
+                "aws_secret", "AWS_SECRET", "aws-secret", "secret_access_key", "SECRET_ACCESS_KEY",
+                "SecretAccessKey", "secretAccessKey", "secretaccesskey"
+            ],
+            hints: .awsSecret, whole: { t in wholeRun(t, .b64, lengths: 40...40, mixedClasses: true) }
+        ) { t, p, len in
+            standalone(t, p + len, p + len + 100, .b64, lengths: [40], mixedClasses: true)
+        })
     d.append(prefixed("palbase-user-token", "Palbase user token", .critical, ["pbu_"], .b64url, length: 43...43))
-    d.append(prefixed("palbase-project-key", "Palbase project key", .high, ["pbk_live_", "pbk_test_"], .alnum, length: 32...32, tuning: .init(lowPrefixes: ["pbk_test_"])))
-    let github = prefixed("github-token", "GitHub token", .critical, ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"], .alnum, length: 36...255, tuning: .init(glued: Glued.github))
-    d.append(Detector(github.id, github.title, github.severity, anchors: github.anchors) { t, p, len in
-        if let m = github.match(t, p, len) { return m }
-        // Inside a longer word on both sides (`…xghp_<36>y…`) no boundary tells where it ends; a real
-        // token's last six characters are the CRC-32 of the thirty before them, which does.
-        return githubChecksum(t, p + len) ? DetMatch(start: p, end: p + len + 36) : nil
-    })
-    d.append(prefixed("github-pat", "GitHub fine-grained personal access token", .critical, ["github_pat_"], .word, length: 50...255, tuning: .init(glued: Glued.githubPAT)))
+    d.append(
+        prefixed(
+            "palbase-project-key", "Palbase project key", .high, ["pbk_live_", "pbk_test_"], .alnum, length: 32...32,
+            tuning: .init(lowPrefixes: ["pbk_test_"])))
+    let github = prefixed(
+        "github-token", "GitHub token", .critical, ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"], .alnum, length: 36...255,
+        tuning: .init(glued: Glued.github))
+    d.append(
+        Detector(github.id, github.title, github.severity, anchors: github.anchors) { t, p, len in
+            if let m = github.match(t, p, len) { return m }
+            // Inside a longer word on both sides (`…xghp_<36>y…`) no boundary tells where it ends; a real
+            // token's last six characters are the CRC-32 of the thirty before them, which does.
+            return githubChecksum(t, p + len) ? DetMatch(start: p, end: p + len + 36) : nil
+        })
+    d.append(
+        prefixed(
+            "github-pat", "GitHub fine-grained personal access token", .critical, ["github_pat_"], .word, length: 50...255,
+            tuning: .init(glued: Glued.githubPAT)))
     // GitLab: each prefix has its documented length (a run that is longer or shorter is not one);
     // `glpat-` and `glrt-` also come as routable tokens with `.`-separated parts.
     let gitlabLengths: [String: ClosedRange<Int>] = [
-        "glagent-": 50...64, "gloas-": 64...64, "glptt-": 40...40, "glimt-": 25...25,
+        "glagent-": 50...64, "gloas-": 64...64, "glptt-": 40...40, "glimt-": 25...25
     ]
-    d.append(prefixed("gitlab-token", "GitLab token", .critical,
-                      ["glpat-", "glptt-", "gldt-", "glrt-", "glcbt-", "glsoat-", "glffct-", "gloas-", "glimt-", "glagent-", "glft-"],
-                      ByteSet("A-Za-z0-9_.-"), length: 20...255) { t, s, e in
-        for (prefix, lengths) in gitlabLengths where t.has(Array(prefix.utf8), at: s) { return lengths.contains(e - s - prefix.utf8.count) }
-        return true
-    })
-    let slack = prefixed("slack-token", "Slack token", .critical, ["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxe-", "xoxo-", "xapp-"],
-                         Sets.slackBody, length: 20...255, tuning: .init(glued: Glued.slack)) { t, s, e in
+    d.append(
+        prefixed(
+            "gitlab-token", "GitLab token", .critical,
+            ["glpat-", "glptt-", "gldt-", "glrt-", "glcbt-", "glsoat-", "glffct-", "gloas-", "glimt-", "glagent-", "glft-"],
+            ByteSet("A-Za-z0-9_.-"), length: 20...255
+        ) { t, s, e in
+            for (prefix, lengths) in gitlabLengths where t.has(Array(prefix.utf8), at: s) {
+                return lengths.contains(e - s - prefix.utf8.count)
+            }
+            return true
+        })
+    let slack = prefixed(
+        "slack-token", "Slack token", .critical, ["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxe-", "xoxo-", "xapp-"],
+        Sets.slackBody, length: 20...255, tuning: .init(glued: Glued.slack)
+    ) { t, s, e in
         t.run(s + 5, .digit, max: 64) > 0 || mixed(t, s + 5, e)
     }
-    d.append(Detector(slack.id, slack.title, slack.severity, anchors: slack.anchors) { t, p, len in
-        // A token cut or masked after its last `-` (`xoxp-…-####`) shows no secret.
-        guard var m = slack.match(t, p, len), t[m.end - 1] != UInt8(ascii: "-") else { return nil }
-        // `xoxb-<workspace id>-<user id>-<secret>`: the ids are public numbers (`1234567890` is no
-        // placeholder there); the part after the last `-` is what a placeholder would show in.
-        if ByteSet.digit.contains(t[p + 5]) {
-            var k = m.end
-            while k > p + 5 && t[k - 1] != UInt8(ascii: "-") { k -= 1 }
-            if k > p + 5 && m.end - k >= 8 { m.secretFrom = k }
-        }
-        return m
-    })
-    d.append(Detector("slack-webhook", "Slack incoming webhook URL", .high,
-                      anchors: ["hooks.slack.com/services/", "hooks.slack.com/workflows/", "hooks.slack.com/triggers/"]) { t, p, len in
-        let l = t.run(p + len, Sets.webhookPath, max: 200)
-        guard l >= 20 else { return nil }
-        return DetMatch(start: p, end: p + len + l)
-    })
-    d.append(prefixed("stripe-key", "Stripe secret or restricted key", .critical, ["sk_live_", "rk_live_", "sk_prod_", "rk_prod_", "sk_test_", "rk_test_"],
-                      .alnum, length: 20...247, tuning: .init(lowPrefixes: ["sk_test_", "rk_test_"], glued: Glued.stripe)))
+    d.append(
+        Detector(slack.id, slack.title, slack.severity, anchors: slack.anchors) { t, p, len in
+            // A token cut or masked after its last `-` (`xoxp-…-####`) shows no secret.
+            guard var m = slack.match(t, p, len), t[m.end - 1] != UInt8(ascii: "-") else { return nil }
+            // `xoxb-<workspace id>-<user id>-<secret>`: the ids are public numbers (`1234567890` is no
+            // placeholder there); the part after the last `-` is what a placeholder would show in.
+            if ByteSet.digit.contains(t[p + 5]) {
+                var k = m.end
+                while k > p + 5 && t[k - 1] != UInt8(ascii: "-") { k -= 1 }
+                if k > p + 5 && m.end - k >= 8 { m.secretFrom = k }
+            }
+            return m
+        })
+    d.append(
+        Detector(
+            "slack-webhook", "Slack incoming webhook URL", .high,
+            anchors: ["hooks.slack.com/services/", "hooks.slack.com/workflows/", "hooks.slack.com/triggers/"]
+        ) { t, p, len in
+            let l = t.run(p + len, Sets.webhookPath, max: 200)
+            guard l >= 20 else { return nil }
+            return DetMatch(start: p, end: p + len + l)
+        })
+    d.append(
+        prefixed(
+            "stripe-key", "Stripe secret or restricted key", .critical,
+            ["sk_live_", "rk_live_", "sk_prod_", "rk_prod_", "sk_test_", "rk_test_"],
+            .alnum, length: 20...247, tuning: .init(lowPrefixes: ["sk_test_", "rk_test_"], glued: Glued.stripe)))
     d.append(prefixed("stripe-webhook-secret", "Stripe webhook signing secret", .high, ["whsec_"], .alnum, length: 32...128))
     // Google API keys are client keys: every copy of an app that calls Google carries its own
     // (GoogleService-Info.plist, google-services.json), restricted by app and API. Seen in an
     // export they are public by design: medium, a reminder to check the key's restrictions.
-    d.append(prefixed("google-api-key", "Google API key (a client key, public by design in apps)", .medium, ["AIza"], .b64url, length: 35...35))
+    d.append(
+        prefixed("google-api-key", "Google API key (a client key, public by design in apps)", .medium, ["AIza"], .b64url, length: 35...35))
     d.append(prefixed("google-oauth-access-token", "Google OAuth access token", .high, ["ya29."], .b64url, length: 20...2048))
-    d.append(prefixed("google-oauth-refresh-token", "Google OAuth refresh token", .critical, ["1//0"], .b64url, length: 30...512, tuning: .init(before: Sets.afterUrlOrWord)))
+    d.append(
+        prefixed(
+            "google-oauth-refresh-token", "Google OAuth refresh token", .critical, ["1//0"], .b64url, length: 30...512,
+            tuning: .init(before: Sets.afterUrlOrWord)))
     d.append(prefixed("google-oauth-client-secret", "Google OAuth client secret", .high, ["GOCSPX-"], .b64url, length: 24...40))
     // Two-letter prefixes: anchored with the first hex digit too, so `SKU-…` never wakes the detector.
     let hexDigits = "0123456789abcdef".map { String($0) }
-    d.append(Detector("twilio-api-key", "Twilio API key", .high, anchors: hexDigits.map { "SK" + $0 }) { t, p, _ in
-        guard t.boundaryBefore(p), t.run(p + 2, .hexLower, max: 33) == 32 else { return nil }
-        return DetMatch(start: p, end: p + 34)
-    })
-    d.append(Detector("twilio-account-credentials", "Twilio account SID beside an auth token", .high,
-                      anchors: hexDigits.map { "AC" + $0 }) { t, p, len in
-        guard t.boundaryBefore(p), t.run(p + 2, .hexLower, max: 33) == 32 else { return nil }
-        let ctx = t.hints.contains(.twilio) || t.containsCI(u("twilio"), p - 120, p + 160)
-            || t.containsCI(u("auth"), p - 120, p + 160) || t.containsCI(u("token"), p - 120, p + 160)
-        return ctx ? DetMatch(start: p, end: p + 34) : nil
-    })
-    d.append(Detector("sendgrid-api-key", "SendGrid API key", .high, anchors: ["SG."]) { t, p, len in
-        guard t.boundaryBefore(p) else { return nil }
-        let a = t.run(p + 3, .b64url, max: 40)
-        if (16...32).contains(a), p + 3 + a < t.count, t[p + 3 + a] == UInt8(ascii: ".") {
-            let b = t.run(p + 4 + a, .b64url, max: 60)
-            guard (30...50).contains(b) else { return nil }
-            return DetMatch(start: p, end: p + 4 + a + b)
-        }
-        // Without the middle dot: 66 characters.
-        let l = t.run(p + 3, Sets.sendgridBody, max: 67)
-        return l == 66 && mixed(t, p + 3, p + 69) ? DetMatch(start: p, end: p + 69) : nil
-    })
+    d.append(
+        Detector("twilio-api-key", "Twilio API key", .high, anchors: hexDigits.map { "SK" + $0 }) { t, p, _ in
+            guard t.boundaryBefore(p), t.run(p + 2, .hexLower, max: 33) == 32 else { return nil }
+            return DetMatch(start: p, end: p + 34)
+        })
+    d.append(
+        Detector(
+            "twilio-account-credentials", "Twilio account SID beside an auth token", .high,
+            anchors: hexDigits.map { "AC" + $0 }
+        ) { t, p, len in
+            guard t.boundaryBefore(p), t.run(p + 2, .hexLower, max: 33) == 32 else { return nil }
+            let ctx =
+                t.hints.contains(.twilio) || t.containsCI(u("twilio"), p - 120, p + 160)
+                || t.containsCI(u("auth"), p - 120, p + 160) || t.containsCI(u("token"), p - 120, p + 160)
+            return ctx ? DetMatch(start: p, end: p + 34) : nil
+        })
+    d.append(
+        Detector("sendgrid-api-key", "SendGrid API key", .high, anchors: ["SG."]) { t, p, len in
+            guard t.boundaryBefore(p) else { return nil }
+            let a = t.run(p + 3, .b64url, max: 40)
+            if (16...32).contains(a), p + 3 + a < t.count, t[p + 3 + a] == UInt8(ascii: ".") {
+                let b = t.run(p + 4 + a, .b64url, max: 60)
+                guard (30...50).contains(b) else { return nil }
+                return DetMatch(start: p, end: p + 4 + a + b)
+            }
+            // Without the middle dot: 66 characters.
+            let l = t.run(p + 3, Sets.sendgridBody, max: 67)
+            return l == 66 && mixed(t, p + 3, p + 69) ? DetMatch(start: p, end: p + 69) : nil
+        })
     d.append(prefixed("npm-token", "npm access token", .high, ["npm_"], .alnum, length: 36...36))
-    d.append(prefixed("pypi-token", "PyPI upload token", .high, ["pypi-AgEIcHlwaS5vcmc", "pypi-AgENdGVzdC5weXBpLm9yZw"], .b64url, length: 120...512))
-    d.append(Detector("azure-sas", "Azure shared access signature", .high, anchors: ["sig="], urlStructural: true) { t, p, len in
-        guard p > 0, t[p - 1] == UInt8(ascii: "?") || t[p - 1] == UInt8(ascii: "&") else { return nil }
-        let l = t.run(p + len, Sets.sasValue, max: 256)
-        guard l >= 20 else { return nil }
-        let ctx = t.find(u("sv="), p - 2048, p + 2048) != nil || t.find(u("se="), p - 2048, p + 2048) != nil
-        return ctx ? DetMatch(start: p + len, end: p + len + l) : nil
-    })
-    d.append(Detector("azure-storage-key", "Azure storage account key in a connection string", .critical, anchors: ["AccountKey="]) { t, p, len in
-        let l = t.run(p + len, .b64pad, max: 100)
-        guard (80...100).contains(l) else { return nil }
-        return DetMatch(start: p + len, end: p + len + l)
-    })
+    d.append(
+        prefixed(
+            "pypi-token", "PyPI upload token", .high, ["pypi-AgEIcHlwaS5vcmc", "pypi-AgENdGVzdC5weXBpLm9yZw"], .b64url, length: 120...512))
+    d.append(
+        Detector("azure-sas", "Azure shared access signature", .high, anchors: ["sig="], urlStructural: true) { t, p, len in
+            guard p > 0, t[p - 1] == UInt8(ascii: "?") || t[p - 1] == UInt8(ascii: "&") else { return nil }
+            let l = t.run(p + len, Sets.sasValue, max: 256)
+            guard l >= 20 else { return nil }
+            let ctx = t.find(u("sv="), p - 2048, p + 2048) != nil || t.find(u("se="), p - 2048, p + 2048) != nil
+            return ctx ? DetMatch(start: p + len, end: p + len + l) : nil
+        })
+    d.append(
+        Detector("azure-storage-key", "Azure storage account key in a connection string", .critical, anchors: ["AccountKey="]) {
+            t, p, len in
+            let l = t.run(p + len, .b64pad, max: 100)
+            guard (80...100).contains(l) else { return nil }
+            return DetMatch(start: p + len, end: p + len + l)
+        })
     d.append(prefixed("mailgun-api-key", "Mailgun API key", .high, ["key-"], .hexLower, length: 32...32))
-    d.append(Detector("mailchimp-api-key", "Mailchimp API key", .high, anchors: ["-us"]) { t, p, len in
-        let dg = t.run(p + 3, .digit, max: 3)
-        guard (1...2).contains(dg), t.boundaryAt(p + 3 + dg), t.runBack(p, .hexLower, max: 33) == 32, t.boundaryBefore(p - 32) else { return nil }
-        return DetMatch(start: p - 32, end: p + 3 + dg)
-    })
-    d.append(prefixed("shopify-token", "Shopify access token or shared secret", .high, ["shpat_", "shpss_", "shpca_", "shppa_"],
-                      .hex, length: 32...32))
+    d.append(
+        Detector("mailchimp-api-key", "Mailchimp API key", .high, anchors: ["-us"]) { t, p, len in
+            let dg = t.run(p + 3, .digit, max: 3)
+            guard (1...2).contains(dg), t.boundaryAt(p + 3 + dg), t.runBack(p, .hexLower, max: 33) == 32, t.boundaryBefore(p - 32) else {
+                return nil
+            }
+            return DetMatch(start: p - 32, end: p + 3 + dg)
+        })
+    d.append(
+        prefixed(
+            "shopify-token", "Shopify access token or shared secret", .high, ["shpat_", "shpss_", "shpca_", "shppa_"],
+            .hex, length: 32...32))
     d.append(prefixed("digitalocean-token", "DigitalOcean token", .high, ["dop_v1_", "doo_v1_", "dor_v1_"], .hexLower, length: 64...64))
-    d.append(Detector("heroku-api-key", "Heroku API key", .high, anchors: ["heroku", "Heroku", "HEROKU", "HRKU-"],
-                      hints: .heroku, whole: { t in
-        guard let m = wholeRun(t, Sets.uuidChars, lengths: 36...36), Shape.isUUID(t.b, m.start) else { return nil }
-        return m
-    }) { t, p, len in
-        if t.has(u("HRKU-"), at: p) {
-            let l = t.run(p + 5, .b64url, max: 128)
-            return l >= 50 ? DetMatch(start: p, end: p + 5 + l) : nil
-        }
-        var i = p + len
-        let limit = Swift.min(t.count, p + len + 100)
-        while i < limit {
-            if Shape.isUUID(t.b, i) && t.boundaryBefore(i, .hex) && t.boundaryAt(i + 36, .hex) { return DetMatch(start: i, end: i + 36) }
-            i += 1
-        }
-        return nil
-    })
-    d.append(Detector("datadog-api-key", "Datadog API or application key", .high,
-                      anchors: ["datadog", "Datadog", "DATADOG", "dd_api_key", "DD_API_KEY", "dd_app_key", "DD_APP_KEY",
-                                "DD-API-KEY", "dd-api-key", "DD-APPLICATION-KEY"],
-                      hints: .datadog, whole: { t in wholeRun(t, .hexLower, lengths: 32...40).flatMap { ($0.end - $0.start == 32 || $0.end - $0.start == 40) ? $0 : nil } }) { t, p, len in
-        standalone(t, p + len, p + len + 100, .hexLower, lengths: [32, 40])
-    })
+    d.append(
+        Detector(
+            "heroku-api-key", "Heroku API key", .high, anchors: ["heroku", "Heroku", "HEROKU", "HRKU-"],
+            hints: .heroku,
+            whole: { t in
+                guard let m = wholeRun(t, Sets.uuidChars, lengths: 36...36), Shape.isUUID(t.b, m.start) else { return nil }
+                return m
+            }
+        ) { t, p, len in
+            if t.has(u("HRKU-"), at: p) {
+                let l = t.run(p + 5, .b64url, max: 128)
+                return l >= 50 ? DetMatch(start: p, end: p + 5 + l) : nil
+            }
+            var i = p + len
+            let limit = Swift.min(t.count, p + len + 100)
+            while i < limit {
+                if Shape.isUUID(t.b, i) && t.boundaryBefore(i, .hex) && t.boundaryAt(i + 36, .hex) {
+                    return DetMatch(start: i, end: i + 36)
+                }
+                i += 1
+            }
+            return nil
+        })
+    d.append(
+        Detector(
+            "datadog-api-key", "Datadog API or application key", .high,
+            anchors: [
+                "datadog", "Datadog", "DATADOG", "dd_api_key", "DD_API_KEY", "dd_app_key", "DD_APP_KEY",
+                "DD-API-KEY", "dd-api-key", "DD-APPLICATION-KEY"
+            ],
+            hints: .datadog,
+            whole: { t in
+                wholeRun(t, .hexLower, lengths: 32...40).flatMap { ($0.end - $0.start == 32 || $0.end - $0.start == 40) ? $0 : nil }
+            }
+        ) { t, p, len in
+            standalone(t, p + len, p + len + 100, .hexLower, lengths: [32, 40])
+        })
     d.append(prefixed("anthropic-api-key", "Anthropic API key", .critical, ["sk-ant-"], .b64url, length: 80...255))
-    d.append(Detector("openai-api-key", "OpenAI API key", .critical, anchors: ["sk-proj-", "sk-svcacct-", "sk-admin-", "T3BlbkFJ"]) { t, p, len in
-        if t.has(u("T3BlbkFJ"), at: p) {
-            let back = t.runBack(p, .b64url, max: 200)
-            let s = p - back
-            guard back >= 23, t.has(u("sk-"), at: s), t.boundaryBefore(s) else { return nil }
-            let fwd = t.run(p + 8, .b64url, max: 200)
-            guard fwd >= 20 else { return nil }
-            return DetMatch(start: s, end: p + 8 + fwd)
-        }
-        guard t.boundaryBefore(p) else { return nil }
-        let l = t.run(p + len, .b64url, max: 300)
-        // Every OpenAI secret key carries `T3BlbkFJ` (base64 of `OpenAI`) in its body: the anchor
-        // above finds those; a `sk-proj-` run without it is not one.
-        guard l >= 40, t.find(u("T3BlbkFJ"), p + len, p + len + l) != nil else { return nil }
-        return DetMatch(start: p, end: p + len + l)
-    })
-    d.append(prefixed("huggingface-token", "Hugging Face access token", .high, ["hf_"], .alnum, length: 30...40, check: { t, s, e in
-        mixed(t, s + 3, e)
-    }))
-    d.append(Detector("discord-bot-token", "Discord bot token", .high, anchors: ["discord", "Discord", "DISCORD", "Bot "],
-                      hints: .discord, whole: { t in discordToken(t, 0, t.count, whole: true) }) { t, p, len in
-        discordToken(t, p + len, p + len + 100, whole: false)
-    })
-    d.append(Detector("discord-webhook", "Discord webhook URL", .high,
-                      anchors: ["discord.com/api/webhooks/", "discordapp.com/api/webhooks/"]) { t, p, len in
-        let idLen = t.run(p + len, .digit, max: 21)
-        guard (17...20).contains(idLen), p + len + idLen < t.count, t[p + len + idLen] == UInt8(ascii: "/") else { return nil }
-        let tok = t.run(p + len + idLen + 1, .b64url, max: 100)
-        guard tok >= 60 else { return nil }
-        return DetMatch(start: p, end: p + len + idLen + 1 + tok)
-    })
-    d.append(Detector("telegram-bot-token", "Telegram bot token", .high, anchors: [":AA"]) { t, p, _ in
-        let dg = t.runBack(p, .digit, max: 11)
-        guard (8...10).contains(dg), t.boundaryBefore(p - dg) else { return nil }
-        let l = t.run(p + 1, .b64url, max: 40)
-        guard (35...36).contains(l), t.boundaryAt(p + 1 + l, .b64url) else { return nil }
-        return DetMatch(start: p - dg, end: p + 1 + l)
-    })
-    d.append(Detector("square-token", "Square access token or secret", .high, anchors: ["sq0atp-", "sq0csp-", "EAAA"]) { t, p, len in
-        guard t.boundaryBefore(p) else { return nil }
-        let l = t.run(p + len, .b64url, max: 80)
-        if t.has(u("EAAA"), at: p) { return (56...72).contains(l) && mixed(t, p, p + len + l) ? DetMatch(start: p, end: p + len + l) : nil }
-        if t.has(u("sq0atp-"), at: p) { return (22...60).contains(l) ? DetMatch(start: p, end: p + len + l) : nil }
-        return (40...60).contains(l) ? DetMatch(start: p, end: p + len + l) : nil
-    })
-    d.append(Detector("braintree-token", "PayPal Braintree access token", .critical,
-                      anchors: ["access_token$production$", "access_token$sandbox$"]) { t, p, len in
-        let a = t.run(p + len, Sets.lowerDigit, max: 17)
-        guard a == 16, p + len + a < t.count, t[p + len + a] == UInt8(ascii: "$") else { return nil }
-        let b = t.run(p + len + a + 1, .hexLower, max: 33)
-        guard b == 32 else { return nil }
-        var m = DetMatch(start: p, end: p + len + a + 1 + b)
-        if t.has(u("access_token$sandbox$"), at: p) { m.severity = .low }
-        return m
-    })
-    d.append(Detector("firebase-fcm-server-key", "Firebase Cloud Messaging server key", .high, anchors: [":APA91b"]) { t, p, len in
-        let back = t.runBack(p, .b64url, max: 12)
-        guard back == 11, t.has(u("AAAA"), at: p - 11), t.boundaryBefore(p - 11) else { return nil }
-        let l = t.run(p + len, .b64url, max: 200)
-        guard l >= 100 else { return nil }
-        return DetMatch(start: p - 11, end: p + len + l)
-    })
+    d.append(
+        Detector("openai-api-key", "OpenAI API key", .critical, anchors: ["sk-proj-", "sk-svcacct-", "sk-admin-", "T3BlbkFJ"]) {
+            t, p, len in
+            if t.has(u("T3BlbkFJ"), at: p) {
+                let back = t.runBack(p, .b64url, max: 200)
+                let s = p - back
+                guard back >= 23, t.has(u("sk-"), at: s), t.boundaryBefore(s) else { return nil }
+                let fwd = t.run(p + 8, .b64url, max: 200)
+                guard fwd >= 20 else { return nil }
+                return DetMatch(start: s, end: p + 8 + fwd)
+            }
+            guard t.boundaryBefore(p) else { return nil }
+            let l = t.run(p + len, .b64url, max: 300)
+            // Every OpenAI secret key carries `T3BlbkFJ` (base64 of `OpenAI`) in its body: the anchor
+            // above finds those; a `sk-proj-` run without it is not one.
+            guard l >= 40, t.find(u("T3BlbkFJ"), p + len, p + len + l) != nil else { return nil }
+            return DetMatch(start: p, end: p + len + l)
+        })
+    d.append(
+        prefixed(
+            "huggingface-token", "Hugging Face access token", .high, ["hf_"], .alnum, length: 30...40,
+            check: { t, s, e in
+                mixed(t, s + 3, e)
+            }))
+    d.append(
+        Detector(
+            "discord-bot-token", "Discord bot token", .high, anchors: ["discord", "Discord", "DISCORD", "Bot "],
+            hints: .discord, whole: { t in discordToken(t, 0, t.count, whole: true) }
+        ) { t, p, len in
+            discordToken(t, p + len, p + len + 100, whole: false)
+        })
+    d.append(
+        Detector(
+            "discord-webhook", "Discord webhook URL", .high,
+            anchors: ["discord.com/api/webhooks/", "discordapp.com/api/webhooks/"]
+        ) { t, p, len in
+            let idLen = t.run(p + len, .digit, max: 21)
+            guard (17...20).contains(idLen), p + len + idLen < t.count, t[p + len + idLen] == UInt8(ascii: "/") else { return nil }
+            let tok = t.run(p + len + idLen + 1, .b64url, max: 100)
+            guard tok >= 60 else { return nil }
+            return DetMatch(start: p, end: p + len + idLen + 1 + tok)
+        })
+    d.append(
+        Detector("telegram-bot-token", "Telegram bot token", .high, anchors: [":AA"]) { t, p, _ in
+            let dg = t.runBack(p, .digit, max: 11)
+            guard (8...10).contains(dg), t.boundaryBefore(p - dg) else { return nil }
+            let l = t.run(p + 1, .b64url, max: 40)
+            guard (35...36).contains(l), t.boundaryAt(p + 1 + l, .b64url) else { return nil }
+            return DetMatch(start: p - dg, end: p + 1 + l)
+        })
+    d.append(
+        Detector("square-token", "Square access token or secret", .high, anchors: ["sq0atp-", "sq0csp-", "EAAA"]) { t, p, len in
+            guard t.boundaryBefore(p) else { return nil }
+            let l = t.run(p + len, .b64url, max: 80)
+            if t.has(u("EAAA"), at: p) {
+                return (56...72).contains(l) && mixed(t, p, p + len + l) ? DetMatch(start: p, end: p + len + l) : nil
+            }
+            if t.has(u("sq0atp-"), at: p) { return (22...60).contains(l) ? DetMatch(start: p, end: p + len + l) : nil }
+            return (40...60).contains(l) ? DetMatch(start: p, end: p + len + l) : nil
+        })
+    d.append(
+        Detector(
+            "braintree-token", "PayPal Braintree access token", .critical,
+            anchors: ["access_token$production$", "access_token$sandbox$"]
+        ) { t, p, len in
+            let a = t.run(p + len, Sets.lowerDigit, max: 17)
+            guard a == 16, p + len + a < t.count, t[p + len + a] == UInt8(ascii: "$") else { return nil }
+            let b = t.run(p + len + a + 1, .hexLower, max: 33)
+            guard b == 32 else { return nil }
+            var m = DetMatch(start: p, end: p + len + a + 1 + b)
+            if t.has(u("access_token$sandbox$"), at: p) { m.severity = .low }
+            return m
+        })
+    d.append(
+        Detector("firebase-fcm-server-key", "Firebase Cloud Messaging server key", .high, anchors: [":APA91b"]) { t, p, len in
+            let back = t.runBack(p, .b64url, max: 12)
+            guard back == 11, t.has(u("AAAA"), at: p - 11), t.boundaryBefore(p - 11) else { return nil }
+            let l = t.run(p + len, .b64url, max: 200)
+            guard l >= 100 else { return nil }
+            return DetMatch(start: p - 11, end: p + len + l)
+        })
     d.append(prefixed("atlassian-api-token", "Atlassian API token", .high, ["ATATT3"], Sets.tokenWithEquals, length: 100...300))
     d.append(prefixed("linear-api-key", "Linear API key", .high, ["lin_api_"], .alnum, length: 40...40))
-    d.append(prefixed("doppler-token", "Doppler token", .high, ["dp.pt.", "dp.st.", "dp.ct.", "dp.sa.", "dp.scim.", "dp.audit."],
-                      .alnum, length: 40...44))
-    d.append(prefixed("vault-token", "HashiCorp Vault token", .high, ["hvs.", "hvb.", "hvr."], .b64url, length: 24...512, tuning: .init(before: Sets.alnumDot)))
-    d.append(Detector("terraform-cloud-token", "Terraform Cloud / Enterprise API token", .high, anchors: [".atlasv1."]) { t, p, len in
-        let back = t.runBack(p, .alnum, max: 15)
-        guard back == 14, t.boundaryBefore(p - 14) else { return nil }
-        let l = t.run(p + len, Sets.tokenWithEquals, max: 80)
-        guard (60...80).contains(l) else { return nil }
-        return DetMatch(start: p - 14, end: p + len + l)
-    })
+    d.append(
+        prefixed(
+            "doppler-token", "Doppler token", .high, ["dp.pt.", "dp.st.", "dp.ct.", "dp.sa.", "dp.scim.", "dp.audit."],
+            .alnum, length: 40...44))
+    d.append(
+        prefixed(
+            "vault-token", "HashiCorp Vault token", .high, ["hvs.", "hvb.", "hvr."], .b64url, length: 24...512,
+            tuning: .init(before: Sets.alnumDot)))
+    d.append(
+        Detector("terraform-cloud-token", "Terraform Cloud / Enterprise API token", .high, anchors: [".atlasv1."]) { t, p, len in
+            let back = t.runBack(p, .alnum, max: 15)
+            guard back == 14, t.boundaryBefore(p - 14) else { return nil }
+            let l = t.run(p + len, Sets.tokenWithEquals, max: 80)
+            guard (60...80).contains(l) else { return nil }
+            return DetMatch(start: p - 14, end: p + len + l)
+        })
     d.append(prefixed("new-relic-key", "New Relic API key", .high, ["NRAK-", "NRII-"], Sets.newRelicBody, length: 27...40))
-    d.append(Detector("sentry-token", "Sentry auth token or DSN secret", .high, anchors: ["sntrys_", "sntryu_", "://"]) { t, p, len in
-        if t.has(u("://"), at: p) {
-            // Legacy DSN with a secret: https://<32 hex>:<32 hex>@…sentry…
-            let a = t.run(p + 3, .hexLower, max: 33)
-            guard a == 32, p + 3 + a < t.count, t[p + 3 + a] == UInt8(ascii: ":") else { return nil }
-            let b = t.run(p + 4 + a, .hexLower, max: 33)
-            guard b == 32, p + 4 + a + b < t.count, t[p + 4 + a + b] == UInt8(ascii: "@") else { return nil }
-            return DetMatch(start: p + 4 + a, end: p + 4 + a + b)
-        }
-        guard t.boundaryBefore(p) else { return nil }
-        if t.has(u("sntryu_"), at: p) {
-            return t.run(p + len, .hexLower, max: 65) == 64 ? DetMatch(start: p, end: p + len + 64) : nil
-        }
-        // `sntrys_` + base64 of the token's JSON claims + `_` + the secret.
-        guard t.has(u("eyJ"), at: p + len) else { return nil }
-        let claims = t.run(p + len, .b64pad, max: 400)
-        let sep = p + len + claims
-        guard claims >= 20, sep < t.count, t[sep] == UInt8(ascii: "_") else { return nil }
-        let secret = t.run(sep + 1, Sets.sentryBody, max: 200)
-        return secret >= 20 ? DetMatch(start: p, end: sep + 1 + secret) : nil
-    })
+    d.append(
+        Detector("sentry-token", "Sentry auth token or DSN secret", .high, anchors: ["sntrys_", "sntryu_", "://"]) { t, p, len in
+            if t.has(u("://"), at: p) {
+                // Legacy DSN with a secret: https://<32 hex>:<32 hex>@…sentry…
+                let a = t.run(p + 3, .hexLower, max: 33)
+                guard a == 32, p + 3 + a < t.count, t[p + 3 + a] == UInt8(ascii: ":") else { return nil }
+                let b = t.run(p + 4 + a, .hexLower, max: 33)
+                guard b == 32, p + 4 + a + b < t.count, t[p + 4 + a + b] == UInt8(ascii: "@") else { return nil }
+                return DetMatch(start: p + 4 + a, end: p + 4 + a + b)
+            }
+            guard t.boundaryBefore(p) else { return nil }
+            if t.has(u("sntryu_"), at: p) {
+                return t.run(p + len, .hexLower, max: 65) == 64 ? DetMatch(start: p, end: p + len + 64) : nil
+            }
+            // `sntrys_` + base64 of the token's JSON claims + `_` + the secret.
+            guard t.has(u("eyJ"), at: p + len) else { return nil }
+            let claims = t.run(p + len, .b64pad, max: 400)
+            let sep = p + len + claims
+            guard claims >= 20, sep < t.count, t[sep] == UInt8(ascii: "_") else { return nil }
+            let secret = t.run(sep + 1, Sets.sentryBody, max: 200)
+            return secret >= 20 ? DetMatch(start: p, end: sep + 1 + secret) : nil
+        })
     d.append(prefixed("age-secret-key", "age encryption secret key", .critical, ["AGE-SECRET-KEY-1"], .upperDigit, length: 58...58))
-    d.append(Detector("grafana-token", "Grafana service account or cloud token", .high, anchors: ["glsa_", "glc_"]) { t, p, len in
-        guard t.boundaryBefore(p) else { return nil }
-        if t.has(u("glsa_"), at: p) {
-            let a = t.run(p + 5, .alnum, max: 33)
-            guard a == 32, p + 5 + a < t.count, t[p + 5 + a] == UInt8(ascii: "_"), t.run(p + 6 + a, .hex, max: 9) == 8 else { return nil }
-            return DetMatch(start: p, end: p + 6 + a + 8)
-        }
-        let l = t.run(p + len, .b64pad, max: 400)
-        return l >= 32 && mixed(t, p + len, p + len + l) ? DetMatch(start: p, end: p + len + l) : nil
-    })
-    d.append(Detector("postman-api-key", "Postman API key", .high, anchors: ["PMAK-"]) { t, p, len in
-        let a = t.run(p + len, .hexLower, max: 25)
-        guard a == 24, p + len + a < t.count, t[p + len + a] == UInt8(ascii: "-"), t.run(p + len + a + 1, .hexLower, max: 35) == 34 else { return nil }
-        return DetMatch(start: p, end: p + len + a + 1 + 34)
-    })
+    d.append(
+        Detector("grafana-token", "Grafana service account or cloud token", .high, anchors: ["glsa_", "glc_"]) { t, p, len in
+            guard t.boundaryBefore(p) else { return nil }
+            if t.has(u("glsa_"), at: p) {
+                let a = t.run(p + 5, .alnum, max: 33)
+                guard a == 32, p + 5 + a < t.count, t[p + 5 + a] == UInt8(ascii: "_"), t.run(p + 6 + a, .hex, max: 9) == 8 else {
+                    return nil
+                }
+                return DetMatch(start: p, end: p + 6 + a + 8)
+            }
+            let l = t.run(p + len, .b64pad, max: 400)
+            return l >= 32 && mixed(t, p + len, p + len + l) ? DetMatch(start: p, end: p + len + l) : nil
+        })
+    d.append(
+        Detector("postman-api-key", "Postman API key", .high, anchors: ["PMAK-"]) { t, p, len in
+            let a = t.run(p + len, .hexLower, max: 25)
+            guard a == 24, p + len + a < t.count, t[p + len + a] == UInt8(ascii: "-"), t.run(p + len + a + 1, .hexLower, max: 35) == 34
+            else { return nil }
+            return DetMatch(start: p, end: p + len + a + 1 + 34)
+        })
     d.append(prefixed("pulumi-token", "Pulumi access token", .high, ["pul-"], .hexLower, length: 40...40))
-    d.append(Detector("dynatrace-token", "Dynatrace API token", .high, anchors: ["dt0c01."]) { t, p, len in
-        let a = t.run(p + len, .alnum, max: 25)
-        guard a == 24, p + len + a < t.count, t[p + len + a] == UInt8(ascii: "."), t.run(p + len + a + 1, .alnum, max: 65) == 64 else { return nil }
-        return DetMatch(start: p, end: p + len + a + 1 + 64)
-    })
+    d.append(
+        Detector("dynatrace-token", "Dynatrace API token", .high, anchors: ["dt0c01."]) { t, p, len in
+            let a = t.run(p + len, .alnum, max: 25)
+            guard a == 24, p + len + a < t.count, t[p + len + a] == UInt8(ascii: "."), t.run(p + len + a + 1, .alnum, max: 65) == 64 else {
+                return nil
+            }
+            return DetMatch(start: p, end: p + len + a + 1 + 64)
+        })
     d.append(prefixed("databricks-token", "Databricks personal access token", .high, ["dapi"], .hexLower, length: 32...32))
     d += providerDetectors()
     // A provider's name alone as the label (`cloudflare: "…"`, `"artifactory", "…"`, `SENDGRID_KEY=…`)
     // beside a value of a key's shape: that provider's key.
-    d.append(Detector("provider-keyed-secret", "credential-shaped value under a provider's name", .high,
-                      anchors: ProviderNames.anchors, generic: true) { t, p, len in
-        guard t.boundaryBefore(p), let a = Assign.around(t, p, len),
-              ProviderNames.labels(UnsafeBufferPointer(rebasing: t.b[a.nameStart..<a.nameEnd])) else { return nil }
-        let v = UnsafeBufferPointer(rebasing: t.b[a.value.start..<a.value.end])
-        guard v.count >= 16, ValueJudgement.fitsToken(v, quoted: a.quoted),
-              ProviderShapes.allows(t, name: a.nameStart..<a.nameEnd, value: v) else { return nil }
-        return a.value
-    })
-    d.append(Detector("url-userinfo", "password in URL userinfo", .high, anchors: ["://"], rule: .urlUserinfo,
-                      urlStructural: true) { t, p, len in
-        urlPassword(t, p + len)
-    })
-    d.append(Detector("password-in-url", "password query parameter in a URL", .high,
-                      anchors: ["?password=", "&password=", "?passwd=", "&passwd=", "?pwd=", "&pwd=", "?pass=", "&pass="],
-                      urlStructural: true) { t, p, len in
-        let stop = Sets.queryValueStop
-        var e = p + len
-        let limit = Swift.min(t.count, e + 512)
-        while e < limit && !stop.contains(t[e]) { e += 1 }
-        guard e > p + len else { return nil }
-        let v = UnsafeBufferPointer(rebasing: t.b[(p + len)..<e])
-        if Shape.percentDecoded(v) == Array("***".utf8) { return nil }
-        return DetMatch(start: p + len, end: e)
-    })
+    d.append(
+        Detector(
+            "provider-keyed-secret", "credential-shaped value under a provider's name", .high,
+            anchors: ProviderNames.anchors, generic: true
+        ) { t, p, len in
+            guard t.boundaryBefore(p), let a = Assign.around(t, p, len),
+                ProviderNames.labels(UnsafeBufferPointer(rebasing: t.b[a.nameStart..<a.nameEnd]))
+            else { return nil }
+            let v = UnsafeBufferPointer(rebasing: t.b[a.value.start..<a.value.end])
+            guard v.count >= 16, ValueJudgement.fitsToken(v, quoted: a.quoted),
+                ProviderShapes.allows(t, name: a.nameStart..<a.nameEnd, value: v)
+            else { return nil }
+            return a.value
+        })
+    d.append(
+        Detector(
+            "url-userinfo", "password in URL userinfo", .high, anchors: ["://"], rule: .urlUserinfo,
+            urlStructural: true
+        ) { t, p, len in
+            urlPassword(t, p + len)
+        })
+    d.append(
+        Detector(
+            "password-in-url", "password query parameter in a URL", .high,
+            anchors: ["?password=", "&password=", "?passwd=", "&passwd=", "?pwd=", "&pwd=", "?pass=", "&pass="],
+            urlStructural: true
+        ) { t, p, len in
+            let stop = Sets.queryValueStop
+            var e = p + len
+            let limit = Swift.min(t.count, e + 512)
+            while e < limit && !stop.contains(t[e]) { e += 1 }
+            guard e > p + len else { return nil }
+            let v = UnsafeBufferPointer(rebasing: t.b[(p + len)..<e])
+            if Shape.percentDecoded(v) == Array("***".utf8) { return nil }
+            return DetMatch(start: p + len, end: e)
+        })
     // Generic, context-bound detectors: lose any overlap with a specific one above.
-    d.append(Detector("bearer", "Bearer credential", .high, anchors: ["Bearer", "bearer", "BEARER"], generic: true) { t, p, len in
-        guard t.boundaryBefore(p) else { return nil }
-        var i = p + len
-        // `Bearer <token>`, also after a tab or a colon (`bearer: <token>`).
-        if i < t.count && t[i] == UInt8(ascii: ":") { i += 1 }
-        guard i < t.count, t[i] == 0x20 || t[i] == 0x09 else { return nil }
-        while i < t.count && (t[i] == 0x20 || t[i] == 0x09) { i += 1 }
-        let l = t.run(i, .bearerToken, max: 4096)
-        guard l >= 8 else { return nil }
-        var digitOrPunct = false
-        for k in i..<(i + l) where !ByteSet.lower.contains(t[k]) && !ByteSet.upper.contains(t[k]) { digitOrPunct = true; break }
-        // A short value (8 to 15 bytes) counts when it also mixes character classes, as tokens do.
-        if l < 16 && !mixed(t, i, i + l) { return nil }
-        return digitOrPunct ? DetMatch(start: i, end: i + l) : nil
-    })
-    d.append(Detector("basic-auth", "HTTP Basic credentials", .high, anchors: ["Basic ", "basic ", "BASIC "], generic: true) { t, p, len in
-        guard t.boundaryBefore(p) else { return nil }
-        var i = p + len
-        while i < t.count && t[i] == 0x20 { i += 1 }
-        let l = t.run(i, .b64pad, max: 1024)
-        guard l >= 8, let dec = Base64.decode(bytes: UnsafeBufferPointer(rebasing: t.b[i..<(i + l)])),
-              let colon = dec.firstIndex(of: UInt8(ascii: ":")), colon > 0, colon < dec.count - 1,
-              dec.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
-        return DetMatch(start: i, end: i + l)
-    })
-    d.append(Detector("password-assignment", "password assigned in text", .high,
-                      anchors: ["password", "Password", "PASSWORD", "passwd", "Passwd", "PASSWD", "pwd", "PWD", "passcode", "Passcode",
-                                "passphrase", "Passphrase", "PASSPHRASE", "db_pass", "DB_PASS"],
-                      hints: .password, whole: { t in
-        var s = 0, e = t.count
-        while s < e && ByteSet.space.contains(t[s]) { s += 1 }
-        while e > s && ByteSet.space.contains(t[e - 1]) { e -= 1 }
-        return ValueJudgement.fitsPassword(UnsafeBufferPointer(rebasing: t.b[s..<e]), quoted: false) ? DetMatch(start: s, end: e) : nil
-    }, generic: true) { t, p, len in
-        guard let a = Assign.around(t, p, len), a.hints.contains(.password) || a.hints.contains(.credential) else { return nil }
-        let v = UnsafeBufferPointer(rebasing: t.b[a.value.start..<a.value.end])
-        if a.hints.contains(.password) {
-            return ValueJudgement.fitsPassword(v, quoted: a.quoted) ? a.value : nil
-        }
-        // `db_pass`, `my_pass`: a password by its name's last word.
-        return ValueJudgement.fitsPassword(v, quoted: a.quoted) && a.quoted ? a.value : nil
-    })
-    d.append(Detector("generic-secret", "credential-shaped value under a credential-like name", .high,
-                      anchors: ["token", "Token", "TOKEN", "secret", "Secret", "SECRET", "api_key", "apiKey", "API_KEY", "apikey",
-                                "api-key", "Api-Key", "API-KEY", "APIKEY", "ApiKey", "Authorization", "authorization", "AUTHORIZATION",
-                                "credential", "Credential", "CREDENTIAL", "access_key", "accessKey", "ACCESS_KEY", "AccessKey",
-                                "private_key", "privateKey", "PRIVATE_KEY", "private-key", "secret_key", "secretKey", "SECRET_KEY",
-                                "auth_key", "authKey", "AUTH_KEY", "client_key", "clientKey", "CLIENT_KEY", "creds", "CREDS",
-                                "ACCESSKEY", "accesskey", "Accesskey"],
-                      hints: .credential, whole: { t in
-        var s = 0, e = t.count
-        while s < e && (ByteSet.space.contains(t[s]) || t[s] == UInt8(ascii: "\"")) { s += 1 }
-        while e > s && (ByteSet.space.contains(t[e - 1]) || t[e - 1] == UInt8(ascii: "\"")) { e -= 1 }
-        let v = UnsafeBufferPointer(rebasing: t.b[s..<e])
-        guard ValueJudgement.fitsToken(v) else { return nil }
-        // Name and shape agree: high. A signature names a proof, not a key: medium.
-        return DetMatch(start: s, end: e, severity: t.hints.contains(.signature) ? .medium : nil)
-    }, generic: true) { t, p, len in
-        guard var a = Assign.around(t, p, len), a.hints.contains(.credential) else { return nil }
-        // `Authorization: Token <value>` and other schemes: the value follows the scheme word.
-        if !a.quoted, a.value.end < t.count, t[a.value.end] == 0x20, a.value.end - a.value.start <= 9,
-           authSchemes.contains(String(decoding: t.b[a.value.start..<a.value.end], as: UTF8.self).lowercased()) {
-            var s = a.value.end
-            while s < t.count && t[s] == 0x20 { s += 1 }
-            var e = s
-            let limit = Swift.min(t.count, s + 512)
-            while e < limit && !Sets.assignmentStop.contains(t[e]) { e += 1 }
-            a.value = DetMatch(start: s, end: e)
-        }
-        let v = UnsafeBufferPointer(rebasing: t.b[a.value.start..<a.value.end])
-        guard ValueJudgement.fitsToken(v, quoted: a.quoted), ProviderShapes.allows(t, name: a.nameStart..<a.nameEnd, value: v) else { return nil }
-        var m = a.value
-        if a.hints.contains(.signature) { m.severity = .medium }
-        return m
-    })
+    d.append(
+        Detector("bearer", "Bearer credential", .high, anchors: ["Bearer", "bearer", "BEARER"], generic: true) { t, p, len in
+            guard t.boundaryBefore(p) else { return nil }
+            var i = p + len
+            // `Bearer <token>`, also after a tab or a colon (`bearer: <token>`).
+            if i < t.count && t[i] == UInt8(ascii: ":") { i += 1 }
+            guard i < t.count, t[i] == 0x20 || t[i] == 0x09 else { return nil }
+            while i < t.count && (t[i] == 0x20 || t[i] == 0x09) { i += 1 }
+            let l = t.run(i, .bearerToken, max: 4096)
+            guard l >= 8 else { return nil }
+            var digitOrPunct = false
+            for k in i..<(i + l) where !ByteSet.lower.contains(t[k]) && !ByteSet.upper.contains(t[k]) { digitOrPunct = true; break }
+            // A short value (8 to 15 bytes) counts when it also mixes character classes, as tokens do.
+            if l < 16 && !mixed(t, i, i + l) { return nil }
+            return digitOrPunct ? DetMatch(start: i, end: i + l) : nil
+        })
+    d.append(
+        Detector("basic-auth", "HTTP Basic credentials", .high, anchors: ["Basic ", "basic ", "BASIC "], generic: true) { t, p, len in
+            guard t.boundaryBefore(p) else { return nil }
+            var i = p + len
+            while i < t.count && t[i] == 0x20 { i += 1 }
+            let l = t.run(i, .b64pad, max: 1024)
+            guard l >= 8, let dec = Base64.decode(bytes: UnsafeBufferPointer(rebasing: t.b[i..<(i + l)])),
+                let colon = dec.firstIndex(of: UInt8(ascii: ":")), colon > 0, colon < dec.count - 1,
+                dec.allSatisfy({ $0 >= 0x20 && $0 < 0x7F })
+            else { return nil }
+            return DetMatch(start: i, end: i + l)
+        })
+    d.append(
+        Detector(
+            "password-assignment", "password assigned in text", .high,
+            anchors: [
+                "password", "Password", "PASSWORD", "passwd", "Passwd", "PASSWD", "pwd", "PWD", "passcode", "Passcode",
+                "passphrase", "Passphrase", "PASSPHRASE", "db_pass", "DB_PASS"
+            ],
+            hints: .password,
+            whole: { t in
+                var s = 0, e = t.count
+                while s < e && ByteSet.space.contains(t[s]) { s += 1 }
+                while e > s && ByteSet.space.contains(t[e - 1]) { e -= 1 }
+                return ValueJudgement.fitsPassword(UnsafeBufferPointer(rebasing: t.b[s..<e]), quoted: false)
+                    ? DetMatch(start: s, end: e) : nil
+            }, generic: true
+        ) { t, p, len in
+            guard let a = Assign.around(t, p, len), a.hints.contains(.password) || a.hints.contains(.credential) else { return nil }
+            let v = UnsafeBufferPointer(rebasing: t.b[a.value.start..<a.value.end])
+            if a.hints.contains(.password) {
+                return ValueJudgement.fitsPassword(v, quoted: a.quoted) ? a.value : nil
+            }
+            // `db_pass`, `my_pass`: a password by its name's last word.
+            return ValueJudgement.fitsPassword(v, quoted: a.quoted) && a.quoted ? a.value : nil
+        })
+    d.append(
+        Detector(
+            "generic-secret", "credential-shaped value under a credential-like name", .high,
+            anchors: [
+                "token", "Token", "TOKEN", "secret", "Secret", "SECRET", "api_key", "apiKey", "API_KEY", "apikey",
+                "api-key", "Api-Key", "API-KEY", "APIKEY", "ApiKey", "Authorization", "authorization", "AUTHORIZATION",
+                "credential", "Credential", "CREDENTIAL", "access_key", "accessKey", "ACCESS_KEY", "AccessKey",
+                "private_key", "privateKey", "PRIVATE_KEY", "private-key", "secret_key", "secretKey", "SECRET_KEY",
+                "auth_key", "authKey", "AUTH_KEY", "client_key", "clientKey", "CLIENT_KEY", "creds", "CREDS",
+                "ACCESSKEY", "accesskey", "Accesskey"
+            ],
+            hints: .credential,
+            whole: { t in
+                var s = 0, e = t.count
+                while s < e && (ByteSet.space.contains(t[s]) || t[s] == UInt8(ascii: "\"")) { s += 1 }
+                while e > s && (ByteSet.space.contains(t[e - 1]) || t[e - 1] == UInt8(ascii: "\"")) { e -= 1 }
+                let v = UnsafeBufferPointer(rebasing: t.b[s..<e])
+                guard ValueJudgement.fitsToken(v) else { return nil }
+                // Name and shape agree: high. A signature names a proof, not a key: medium.
+                return DetMatch(start: s, end: e, severity: t.hints.contains(.signature) ? .medium : nil)
+            }, generic: true
+        ) { t, p, len in
+            guard var a = Assign.around(t, p, len), a.hints.contains(.credential) else { return nil }
+            // `Authorization: Token <value>` and other schemes: the value follows the scheme word.
+            if !a.quoted, a.value.end < t.count, t[a.value.end] == 0x20, a.value.end - a.value.start <= 9,
+                authSchemes.contains(String(decoding: t.b[a.value.start..<a.value.end], as: UTF8.self).lowercased())
+            {
+                var s = a.value.end
+                while s < t.count && t[s] == 0x20 { s += 1 }
+                var e = s
+                let limit = Swift.min(t.count, s + 512)
+                while e < limit && !Sets.assignmentStop.contains(t[e]) { e += 1 }
+                a.value = DetMatch(start: s, end: e)
+            }
+            let v = UnsafeBufferPointer(rebasing: t.b[a.value.start..<a.value.end])
+            guard ValueJudgement.fitsToken(v, quoted: a.quoted), ProviderShapes.allows(t, name: a.nameStart..<a.nameEnd, value: v) else {
+                return nil
+            }
+            var m = a.value
+            if a.hints.contains(.signature) { m.severity = .medium }
+            return m
+        })
     return d
 }()
 
 /// Authorization scheme words that stand between a header name and its credential.
-private let authSchemes: Set<String> = ["token", "key", "apikey", "api-token", "api-key", "sso-key", "ssws", "bot", "digest", "hmac", "apitoken"]
+private let authSchemes: Set<String> = [
+    "token", "key", "apikey", "api-token", "api-key", "sso-key", "ssws", "bot", "digest", "hmac", "apitoken"
+]
 
 /// A Discord bot token `[MNO]…(24).…(6).…(27+)` in `lo..<hi` (or exactly the whole value).
 private func discordToken(_ t: ScanInput, _ lo: Int, _ hi: Int, whole: Bool) -> DetMatch? {

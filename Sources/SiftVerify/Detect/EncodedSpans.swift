@@ -181,8 +181,10 @@ extension ContentScanner {
     /// their printable runs when a detector's stem stands in them. Hits found there carry the encoded
     /// run as their value and name the encoding in their location. Whether anything was found.
     @discardableResult
-    private func decoded(_ d: (bytes: [UInt8], printable: Int), span: Range<Int>, in b: UnsafeBufferPointer<UInt8>, encoding: String,
-                         since: Int, location: () -> String) -> Bool {
+    private func decoded(
+        _ d: (bytes: [UInt8], printable: Int), span: Range<Int>, in b: UnsafeBufferPointer<UInt8>, encoding: String,
+        since: Int, location: () -> String
+    ) -> Bool {
         let text = EncodedSpans.isText(printable: d.printable, of: d.bytes.count)
         let bytes = d.bytes
         let saved = rawRange
@@ -244,7 +246,7 @@ extension ContentScanner {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The redaction contract's name lists (SESSION-FORMAT.md §3) and name normalisation.
@@ -9,19 +9,19 @@ public enum ContractNames {
     /// Request and response header names whose values must be `***`.
     public static let headers: [String] = [
         "apikey", "authorization", "proxyauthorization", "cookie", "setcookie", "xapikey", "xauthtoken",
-        "xpalbaseusertoken", "xpalbaseattestassertion", "xpalbaseattestkeyid", "xpalbaseattestclientdata",
+        "xpalbaseusertoken", "xpalbaseattestassertion", "xpalbaseattestkeyid", "xpalbaseattestclientdata"
     ]
     /// Query parameter names (of `url` and every transaction `url`) whose values must be `***`.
     public static let query: [String] = [
         "accesstoken", "idtoken", "refreshtoken", "code", "token", "apikey", "key", "sig", "signature",
         "clientsecret", "password", "xamzsignature", "xamzcredential", "xamzsecuritytoken", "xgoogsignature",
-        "xgoogcredential", "awsaccesskeyid",
+        "xgoogcredential", "awsaccesskeyid"
     ]
     /// JSON body field names (any depth) and log `metadata` keys whose values must be `***`.
     public static let body: [String] = [
         "password", "passwd", "passcode", "newpassword", "oldpassword", "currentpassword", "accesstoken",
         "refreshtoken", "idtoken", "clientsecret", "privatekey", "mfatoken", "otp", "totp", "secret", "apikey",
-        "sessiontoken", "authtoken", "token",
+        "sessiontoken", "authtoken", "token"
     ]
 
     /// Lowercase, then drop every `_`, `-` and white space: `Access-Token`, `accessToken`, `ACCESS_TOKEN`,
@@ -133,7 +133,7 @@ struct NameHints: OptionSet, Sendable {
 
     private static let credentialWords: [[UInt8]] = [
         "secret", "token", "password", "passwd", "passphrase", "apikey", "accesskey", "privatekey", "credential",
-        "authorization", "authkey", "signature", "clientkey", "masterkey", "signingkey", "encryptionkey", "creds",
+        "authorization", "authkey", "signature", "clientkey", "masterkey", "signingkey", "encryptionkey", "creds"
     ].map { Array($0.utf8) }
     private static let passwordWords: [[UInt8]] = ["password", "passwd", "passcode", "passphrase"].map { Array($0.utf8) }
     private static let passwordExact: [[UInt8]] = ["pwd", "pass", "pw"].map { Array($0.utf8) }
@@ -145,7 +145,7 @@ struct NameHints: OptionSet, Sendable {
         "prefix", "kind", "scope", "scopes", "date", "time", "at", "issuer", "audience", "provider", "source",
         "label", "policy", "error", "message", "reason", "mode", "set", "changed", "reset", "strength", "rules",
         "placeholder", "location", "lifetime", "validity", "valid", "sent", "requested", "updated", "created",
-        "variable", "var", "env", "file", "param", "parameter", "option", "attribute", "column", "ref", "arn",
+        "variable", "var", "env", "file", "param", "parameter", "option", "attribute", "column", "ref", "arn"
     ].map { Array($0.utf8) }
 
     /// Tokens that page, sync or address a device rather than authenticate: `nextPageToken`, `pushToken`.
@@ -153,7 +153,7 @@ struct NameHints: OptionSet, Sendable {
         "page", "cursor", "continuation", "next", "sync", "device", "push", "apns", "fcm", "registration",
         "publishable", "idempotency", "public", "csrf", "xsrf", "authenticity",
         // Test code's names for values that are meant not to work.
-        "nonmatching", "fake", "dummy", "mock", "bogus", "wrong", "invalid",
+        "nonmatching", "fake", "dummy", "mock", "bogus", "wrong", "invalid"
     ].map { Array($0.utf8) }
     private static let awsWords: [[UInt8]] = ["awssecret", "secretaccesskey"].map { Array($0.utf8) }
     private static let datadogWords: [[UInt8]] = ["datadog", "ddapikey", "ddappkey", "ddapplicationkey"].map { Array($0.utf8) }
@@ -212,14 +212,21 @@ struct NameHints: OptionSet, Sendable {
         }
         @inline(__always) func equals(_ w: [UInt8]) -> Bool { n.count == w.count && ends(w) }
         var h: NameHints = []
-        let describing = (!ends(secretWord) && !ends(tokenWord) && describingSuffixes.contains { n.count > $0.count && ends($0) })
+        let describing =
+            (!ends(secretWord) && !ends(tokenWord) && describingSuffixes.contains { n.count > $0.count && ends($0) })
             || notCredentialWords.contains(where: has)
         if !describing {
             if credentialWords.contains(where: has) || ends(authWord) || equals(sigWord) { h.insert(.credential) }
             if h.contains(.credential) && (equals(sigWord) || has(signatureWord))
-                && !credentialWords.contains(where: { $0 != signatureWord && has($0) }) { h.insert(.signature) }
+                && !credentialWords.contains(where: { $0 != signatureWord && has($0) })
+            {
+                h.insert(.signature)
+            }
             if passwordWords.contains(where: has) || passwordExact.contains(where: equals)
-                || (ends(passWord) && !notPasswordPass.contains(where: ends)) { h.insert(.password) }
+                || (ends(passWord) && !notPasswordPass.contains(where: ends))
+            {
+                h.insert(.password)
+            }
         }
         if awsWords.contains(where: has) { h.insert(.awsSecret) }
         if has(herokuWord) { h.insert(.heroku) }

@@ -17,7 +17,7 @@ enum ProviderNames {
         "teamcity", "pulumi", "doppler", "infisical", "lastpass", "bitwarden", "planetscale", "easypost",
         "shippo", "lokalise", "crowdin", "sourcegraph", "cloudant", "softlayer", "kucoin", "bittrex", "kraken",
         "finnhub", "finicity", "freshbooks", "gitter", "gocardless", "mattermost", "nytimes", "rapidapi",
-        "sendbird", "squarespace", "zapier", "flickr", "etsy", "dynatrace", "looker", "confluent",
+        "sendbird", "squarespace", "zapier", "flickr", "etsy", "dynatrace", "looker", "confluent"
     ]
     /// Name endings that keep a provider's name a label for its key (`cloudflare`, `CLOUDFLARE_KEY`).
     static let keySuffixes: [String] = ["", "key", "apikey", "secret", "token", "pat", "creds"]

@@ -3,7 +3,10 @@ import SiftCore
 
 extension VerifyRender {
     /// Grouped by input and file, then by record; terminal-escaped.
-    public static func text(findings redactedFindings: Redacted<[Finding]>, inputs redactedInputs: Redacted<[InputSummary]>, summary: VerifySummary, colors: Colors = .off) -> String {
+    public static func text(
+        findings redactedFindings: Redacted<[Finding]>, inputs redactedInputs: Redacted<[InputSummary]>, summary: VerifySummary,
+        colors: Colors = .off
+    ) -> String {
         let findings = redactedFindings.value, inputs = redactedInputs.value
         var out = ""
         var lastGroup: String? = nil
@@ -43,7 +46,8 @@ extension VerifyRender {
         }
         if !out.isEmpty { out += "\n" }
         out += "pbsift verify: " + colors.bold(summary.headline) + " in \(summary.inputs) input\(summary.inputs == 1 ? "" : "s")"
-        out += " (\(summary.records) record\(summary.records == 1 ? "" : "s"), \(summary.blobs) blob\(summary.blobs == 1 ? "" : "s") checked)"
+        out +=
+            " (\(summary.records) record\(summary.records == 1 ? "" : "s"), \(summary.blobs) blob\(summary.blobs == 1 ? "" : "s") checked)"
         if summary.suppressed > 0 { out += "; \(summary.suppressed) accepted by the baseline" }
         out += "\n"
         return out

@@ -30,9 +30,11 @@ public struct VerifySummary: Sendable, Equatable {
     public var json: JSONOut {
         var sev: [String: JSONOut] = [:]
         for s in Severity.allCases { sev[s.rawValue] = .int(bySeverity[s] ?? 0) }
-        return .object(["inputs": .int(inputs), "incompleteInputs": .int(incompleteInputs), "records": .int(records),
-                        "blobs": .int(blobs), "findings": .int(findings), "bySeverity": .object(sev),
-                        "suppressed": .int(suppressed)])
+        return .object([
+            "inputs": .int(inputs), "incompleteInputs": .int(incompleteInputs), "records": .int(records),
+            "blobs": .int(blobs), "findings": .int(findings), "bySeverity": .object(sev),
+            "suppressed": .int(suppressed)
+        ])
     }
 
     /// `3 findings (1 critical, 2 high)` / `no findings`; led by `not verified in full (N inputs not

@@ -3,9 +3,9 @@ import SiftArchive
 import SiftCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension ContentScanner {
@@ -58,7 +58,6 @@ extension ContentScanner {
     static let base64Bytes = ByteSet("A-Za-z0-9+/_-")
     static let base64MinRun = 20
 
-
     /// Inflates gzip bytes, bounded; what was inflated before damage or the bound is kept.
     func inflate(_ b: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         let src = GzipSource(wrapping: MemorySource(Array(b)), limit: maxInflatedBytes)
@@ -94,7 +93,9 @@ extension ContentScanner {
                 if !listed { scanName(String(decoding: name, as: UTF8.self)) { loc } }
                 value.withUnsafeBufferPointer { v in
                     if listed {
-                        if !v.isEmpty && !ContentScanner.isMask(v) { breach(VerifyRule.formField.id, what: "form field '\(nameText)'", value: v, location: loc) }
+                        if !v.isEmpty && !ContentScanner.isMask(v) {
+                            breach(VerifyRule.formField.id, what: "form field '\(nameText)'", value: v, location: loc)
+                        }
                     } else {
                         shapes(v, hints: name.withUnsafeBufferPointer { NameHints.of(raw: $0) }) { loc }
                     }
@@ -127,7 +128,7 @@ extension ContentScanner {
         var pos = t.find(delim, 0, b.count)
         while let p = pos {
             var s = p + delim.count
-            if s + 1 < b.count && b[s] == UInt8(ascii: "-") && b[s + 1] == UInt8(ascii: "-") { break }   // closing delimiter
+            if s + 1 < b.count && b[s] == UInt8(ascii: "-") && b[s + 1] == UInt8(ascii: "-") { break } // closing delimiter
             if s < b.count && b[s] == 0x0D { s += 1 }
             if s < b.count && b[s] == 0x0A { s += 1 }
             let next = t.find(delim, s, b.count)
@@ -146,8 +147,11 @@ extension ContentScanner {
     func part(_ b: UnsafeBufferPointer<UInt8>, location: String, depth: Int) {
         let t = ScanInput(b: b, hints: [])
         var headerEnd = b.count, bodyStart = b.count
-        if let k = t.find(Array("\r\n\r\n".utf8), 0, b.count) { headerEnd = k; bodyStart = k + 4 }
-        else if let k = t.find(Array("\n\n".utf8), 0, b.count) { headerEnd = k; bodyStart = k + 2 }
+        if let k = t.find(Array("\r\n\r\n".utf8), 0, b.count) {
+            headerEnd = k; bodyStart = k + 4
+        } else if let k = t.find(Array("\n\n".utf8), 0, b.count) {
+            headerEnd = k; bodyStart = k + 2
+        }
         let headerText = String(decoding: UnsafeBufferPointer(rebasing: b[0..<headerEnd]), as: UTF8.self)
         var name = "", partType: String? = nil, hasFile = false
         for line in headerText.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
@@ -171,7 +175,9 @@ extension ContentScanner {
             return
         }
         if partType == nil && !hasFile {
-            if !body.isEmpty && (body[0] == UInt8(ascii: "{") || body[0] == UInt8(ascii: "[") || (body.count >= 2 && body[0] == 0x1F && body[1] == 0x8B)) {
+            if !body.isEmpty
+                && (body[0] == UInt8(ascii: "{") || body[0] == UInt8(ascii: "[") || (body.count >= 2 && body[0] == 0x1F && body[1] == 0x8B))
+            {
                 content(body, contentType: nil, location: loc, depth: depth + 1)
             } else {
                 shapes(body, hints: NameHints.of(name: name)) { loc }

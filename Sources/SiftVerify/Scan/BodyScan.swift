@@ -2,9 +2,9 @@ import SiftArchive
 import SiftCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension ContentScanner {
@@ -26,8 +26,9 @@ extension ContentScanner {
             let saved = rawRange, savedDirect = rawDirect
             // What `content` finds in the decoding depends on its bytes and on the content type's class
             // alone (multipart and form types aside): bytes found clean before are clean again.
-            let tag: UInt8 = ContentScanner.typeHas(contentType, ContentScanner.multipartWord)
-                || ContentScanner.typeHas(contentType, ContentScanner.formWord) ? 0 : (contentType ?? "").isEmpty ? 1 : 2
+            let tag: UInt8 =
+                ContentScanner.typeHas(contentType, ContentScanner.multipartWord)
+                    || ContentScanner.typeHas(contentType, ContentScanner.formWord) ? 0 : (contentType ?? "").isEmpty ? 1 : 2
             let memo = tag != 0 && saved == nil && jsonInString == 0 && nesting == 0 && encodedDepth == 0
             withStringBytes(d) { data in
                 if memo && cleanBase64Bodies.contains(data, tag: tag) { return }
@@ -101,8 +102,9 @@ extension ContentScanner {
                     found.data = x
                 }
             }
-            return BodyMembers(blob: found.blob.map(t.value), encoding: found.encoding.map(t.value), text: found.text.map(t.value),
-                               contentType: found.contentType.map(t.value), data: found.data.map(t.value))
+            return BodyMembers(
+                blob: found.blob.map(t.value), encoding: found.encoding.map(t.value), text: found.text.map(t.value),
+                contentType: found.contentType.map(t.value), data: found.data.map(t.value))
         }
     }
 
@@ -115,14 +117,14 @@ extension ContentScanner {
         }
     }
 
-
     /// An inline utf8 body: a JSON document is scanned where it stands in the line (still escaped);
     /// anything else is decoded and dispatched by content.
     func textBody(_ t: JSONValue, contentType: String?, location: String) {
         let raw = t.rawBytes
         let direct: Bool = raw.withUnsafeBufferPointer { rb in
             guard rb.count >= 2, !ContentScanner.typeHas(contentType, ContentScanner.multipartWord),
-                  !ContentScanner.typeHas(contentType, ContentScanner.formWord) else { return false }
+                !ContentScanner.typeHas(contentType, ContentScanner.formWord)
+            else { return false }
             let inner = UnsafeBufferPointer(rebasing: rb[1..<(rb.count - 1)])
             guard looksLikeJSON(inner, level: 1) else { return false }
             // What the scan finds depends on the text's bytes alone here (its own stems, no enclosing
@@ -148,8 +150,9 @@ extension ContentScanner {
     func content(_ b: UnsafeBufferPointer<UInt8>, contentType: String?, location: String, depth: Int) {
         guard !b.isEmpty else { return }
         guard depth <= maxContentDepth else {
-            bound("encodings nested more than \(maxContentDepth + 1) deep (gzip in gzip…); the innermost \(b.count) bytes were not checked",
-                  location: location)
+            bound(
+                "encodings nested more than \(maxContentDepth + 1) deep (gzip in gzip…); the innermost \(b.count) bytes were not checked",
+                location: location)
             return
         }
         if b.count >= 2 && b[0] == 0x1F && b[1] == 0x8B {

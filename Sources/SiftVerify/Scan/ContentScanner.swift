@@ -2,9 +2,9 @@ import SiftArchive
 import SiftCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 final class ContentScanner {
@@ -72,8 +72,10 @@ final class ContentScanner {
 
     /// Reports that a bound left bytes at `location` unchecked (once per location and bound).
     func bound(_ message: String, location: String) {
-        hits.append(RawHit(rule: ContentScanner.boundRule, severity: .high, location: location, value: "",
-                           message: message, bound: true))
+        hits.append(
+            RawHit(
+                rule: ContentScanner.boundRule, severity: .high, location: location, value: "",
+                message: message, bound: true))
     }
 
     static let formNameBytes = ByteSet("A-Za-z0-9_.%[]-")
@@ -100,8 +102,10 @@ final class ContentScanner {
     // MARK: - Detectors and contract breaches
 
     /// Runs the detectors over `b`, reporting each match at `location`.
-    func shapes(_ b: UnsafeBufferPointer<UInt8>, hints: NameHints, skipURL: Bool = false, raw: Range<Int>? = nil,
-                location: () -> String) {
+    func shapes(
+        _ b: UnsafeBufferPointer<UInt8>, hints: NameHints, skipURL: Bool = false, raw: Range<Int>? = nil,
+        location: () -> String
+    ) {
         guard !b.isEmpty else { return }
         // A request id of the SDK's shape holds no anchor and no encoded run (`RequestIdShapeTests`
         // proves it for every such id): without hints, nothing can be found in it.
@@ -114,8 +118,9 @@ final class ContentScanner {
         scratch.removeAll(keepingCapacity: true)
         let complete = engine.scan(ScanInput(b: b, hints: hints), skipURLStructural: skipURL, into: &scratch)
         if !complete {
-            bound("more than \(engine.maxCandidates) credential-anchor candidates in one value; the rest of it was not checked",
-                  location: location())
+            bound(
+                "more than \(engine.maxCandidates) credential-anchor candidates in one value; the rest of it was not checked",
+                location: location())
         }
         guard !scratch.isEmpty else {
             encodedSpans(b, covered: [], since: since, location: location)
@@ -127,11 +132,13 @@ final class ContentScanner {
         for h in scratch {
             let d = engine.detectors[h.detector]
             let value = String(decoding: UnsafeBufferPointer(rebasing: b[h.start..<h.end]), as: UTF8.self)
-            var message = d.rule == VerifyRule.urlUserinfo.id
+            var message =
+                d.rule == VerifyRule.urlUserinfo.id
                 ? "a URL carries a password in its userinfo"
                 : "the value looks like \(article(d.title))"
             if h.severity < d.severity {
-                message += "; rated \(h.severity.rawValue) below the rule's \(d.severity.rawValue): "
+                message +=
+                    "; rated \(h.severity.rawValue) below the rule's \(d.severity.rawValue): "
                     + ContentScanner.loweredBecause(d, h)
             }
             hits.append(RawHit(rule: d.rule, severity: h.severity, location: loc, value: value, message: message))
@@ -192,7 +199,6 @@ final class ContentScanner {
         rawRange = saved
     }
 
-
     /// A plain record field (`ts`, `type`, `level`, `seq`): the detectors when it is a string.
     func plainField(_ v: JSONValue, key: String) {
         guard v.isString else { return }
@@ -233,8 +239,10 @@ final class ContentScanner {
         let shape = engine.shapeOf(b)
         var message = "\(what) is on the SDK's redaction list but its value is not ***"
         if let shape { message += "; it looks like \(article(shape.title))" }
-        hits.append(RawHit(rule: rule, severity: shape == nil ? .high : .critical, location: location,
-                           value: String(decoding: b, as: UTF8.self), message: message))
+        hits.append(
+            RawHit(
+                rule: rule, severity: shape == nil ? .high : .critical, location: location,
+                value: String(decoding: b, as: UTF8.self), message: message))
     }
 
     static let multipartWord = Array("multipart/".utf8)
@@ -255,7 +263,8 @@ final class ContentScanner {
     /// record holds, wherever it stands (a redirect target, a URL in metadata or a HAR field).
     static func isURL(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
         guard b.count > 8, b[0] | 0x20 == UInt8(ascii: "h"), b[1] | 0x20 == UInt8(ascii: "t"), b[2] | 0x20 == UInt8(ascii: "t"),
-              b[3] | 0x20 == UInt8(ascii: "p") else { return false }
+            b[3] | 0x20 == UInt8(ascii: "p")
+        else { return false }
         let at = b[4] | 0x20 == UInt8(ascii: "s") ? 5 : 4
         return b[at] == UInt8(ascii: ":") && b[at + 1] == UInt8(ascii: "/") && b[at + 2] == UInt8(ascii: "/")
     }

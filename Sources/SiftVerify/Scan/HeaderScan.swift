@@ -2,9 +2,9 @@ import SiftArchive
 import SiftCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension ContentScanner {
@@ -27,7 +27,9 @@ extension ContentScanner {
                 if facts.headerListed {
                     if !ContentScanner.isMask(b) {
                         let name = name()
-                        breach(VerifyRule.header.id, what: "header '\(clipName(name))'", value: b, location: "\(side).headers[\(clipName(name))]")
+                        breach(
+                            VerifyRule.header.id, what: "header '\(clipName(name))'", value: b,
+                            location: "\(side).headers[\(clipName(name))]")
                     }
                     return
                 }

@@ -2,9 +2,9 @@ import SiftArchive
 import SiftCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension ContentScanner {
@@ -51,7 +51,9 @@ extension ContentScanner {
         while i < b.count {
             let c = b[i]
             if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { i += 1; continue }
-            if level == 1 && c == 0x5C && i + 1 < b.count && (b[i + 1] == UInt8(ascii: "n") || b[i + 1] == UInt8(ascii: "r") || b[i + 1] == UInt8(ascii: "t")) {
+            if level == 1 && c == 0x5C && i + 1 < b.count
+                && (b[i + 1] == UInt8(ascii: "n") || b[i + 1] == UInt8(ascii: "r") || b[i + 1] == UInt8(ascii: "t"))
+            {
                 i += 2
                 continue
             }
@@ -125,7 +127,8 @@ extension ContentScanner {
                         if c0 | 0x20 == UInt8(ascii: "h") {
                             if ContentScanner.isURL(v) { return true }
                         } else if c0 == UInt8(ascii: "{") || c0 == UInt8(ascii: "[") || c0 == bs || c0 == 0x20 || c0 == 0x0A || c0 == 0x0D
-                                    || c0 == 0x09 {
+                            || c0 == 0x09
+                        {
                             if looksLikeJSON(v, level: 1) { return true }
                         }
                     }
@@ -140,8 +143,9 @@ extension ContentScanner {
                         if overflow > 0 || depth >= maxDepth {
                             if overflow == 0 && !deepReported {
                                 deepReported = true
-                                bound("JSON nested deeper than \(maxDepth) levels; values below that depth were checked for credential shapes but not against the redaction lists",
-                                      location: location)
+                                bound(
+                                    "JSON nested deeper than \(maxDepth) levels; values below that depth were checked for credential shapes but not against the redaction lists",
+                                    location: location)
                             }
                             overflow += 1
                         } else {
@@ -205,15 +209,17 @@ extension ContentScanner {
                         guard overflow == 0, depth > 0 else {
                             // Top level, or nested past the depth tracked: the detectors still run.
                             if hit(s, e, escaped: escaped) {
-                                jsonValue(ValueSpan(start: s, end: e, isString: true, escaped: escaped), listed: false, hints: [],
-                                          in: scan, depth: depth, overflow: overflow)
+                                jsonValue(
+                                    ValueSpan(start: s, end: e, isString: true, escaped: escaped), listed: false, hints: [],
+                                    in: scan, depth: depth, overflow: overflow)
                             }
                             continue
                         }
                         let top = fr[depth - 1]
                         if top.isObject && !top.haveKey {
                             let raw = UnsafeBufferPointer(rebasing: b[s..<e])
-                            let info = escaped ? decode(raw, level: level).withUnsafeBufferPointer { keyInfo($0) } : keyInfo(raw, readable: n - s)
+                            let info =
+                                escaped ? decode(raw, level: level).withUnsafeBufferPointer { keyInfo($0) } : keyInfo(raw, readable: n - s)
                             fr[depth - 1].keyStart = s
                             fr[depth - 1].keyEnd = e
                             fr[depth - 1].keyEscaped = escaped
@@ -222,8 +228,9 @@ extension ContentScanner {
                             fr[depth - 1].keyHints = info.hints
                             // The name itself gets the detectors, like a value.
                             if hit(s, e, escaped: escaped) {
-                                jsonValue(ValueSpan(start: s, end: e, isString: true, escaped: escaped), listed: false, hints: [],
-                                          in: scan, depth: depth, overflow: overflow)
+                                jsonValue(
+                                    ValueSpan(start: s, end: e, isString: true, escaped: escaped), listed: false, hints: [],
+                                    in: scan, depth: depth, overflow: overflow)
                             }
                             continue
                         }
@@ -232,8 +239,9 @@ extension ContentScanner {
                         // Escapes can't hide an anchor from the stems (they stop before `/`, `"` and `\\`, and
                         // `\\u` is a stem itself), so the raw range decides for escaped values too.
                         if listed || !hints.isEmpty || hit(s, e, escaped: escaped) {
-                            jsonValue(ValueSpan(start: s, end: e, isString: true, escaped: escaped), listed: listed, hints: hints,
-                                          in: scan, depth: depth, overflow: overflow)
+                            jsonValue(
+                                ValueSpan(start: s, end: e, isString: true, escaped: escaped), listed: listed, hints: hints,
+                                in: scan, depth: depth, overflow: overflow)
                         }
                     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
                         var j = i + 1
@@ -243,8 +251,9 @@ extension ContentScanner {
                             let listed = top.isObject ? (top.haveKey && (top.keyListed || top.listedAbove)) : top.listedAbove
                             // Numbers matter only under a listed name; true, false and null never hold a secret.
                             if listed && c != UInt8(ascii: "t") && c != UInt8(ascii: "f") && c != UInt8(ascii: "n") {
-                                jsonValue(ValueSpan(start: i, end: min(j, i + 64), isString: false, escaped: false), listed: true, hints: [],
-                                          in: scan, depth: depth, overflow: overflow)
+                                jsonValue(
+                                    ValueSpan(start: i, end: min(j, i + 64), isString: false, escaped: false), listed: true, hints: [],
+                                    in: scan, depth: depth, overflow: overflow)
                             }
                         }
                         i = j
@@ -320,8 +329,10 @@ extension ContentScanner {
     /// against the body list like the outer ones, three levels deep. The string's shapes were found
     /// already (from `shapeHitsFrom`): only the inner breaches are kept, and a shape hit on the same value
     /// gives way to the breach.
-    func innerDocument(_ v: UnsafeBufferPointer<UInt8>, shapeHitsFrom before: Int, location: String,
-                       rule: RuleID = VerifyRule.bodyField.id, what: String = "body field") {
+    func innerDocument(
+        _ v: UnsafeBufferPointer<UInt8>, shapeHitsFrom before: Int, location: String,
+        rule: RuleID = VerifyRule.bodyField.id, what: String = "body field"
+    ) {
         jsonInString += 1
         defer { jsonInString -= 1 }
         let saved = rawRange
@@ -376,7 +387,8 @@ extension ContentScanner {
                 guard let hi = hex4(i + 2) else { out.append(x); i += 2; continue }
                 i += 6
                 if hi >= 0xD800 && hi < 0xDC00, i + 6 <= b.count, b[i] == 0x5C, b[i + 1] == UInt8(ascii: "u"),
-                   let lo = hex4(i + 2), lo >= 0xDC00 && lo < 0xE000 {
+                    let lo = hex4(i + 2), lo >= 0xDC00 && lo < 0xE000
+                {
                     scalar(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00))
                     i += 6
                 } else {

@@ -2,14 +2,13 @@ import SiftArchive
 import SiftCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension ContentScanner {
     // MARK: - Line prefilter
-
 
     /// Prepares the prefilter for one record line: one pass over its raw bytes.
     /// `skip`: ascending, disjoint ranges (inline JSON body texts) the JSON scanner checks value by value
@@ -31,7 +30,6 @@ extension ContentScanner {
             }
         }
     }
-
 
     /// Prepares the prefilter for one record line without a pass over it: a value, name or part of the
     /// line is looked at when a check asks about it (most of a line is names, numbers and structure,
@@ -74,7 +72,8 @@ extension ContentScanner {
     /// holds a stem itself: a URL's `://` or a listed name's own stem tells without a look at the rest.
     func lineHasStem(holding b: UnsafeBufferPointer<UInt8>) -> Bool {
         if recordHasStem == nil, let line = recordLine, let lb = line.baseAddress, let p = b.baseAddress,
-           p >= lb, p + b.count <= lb + line.count {
+            p >= lb, p + b.count <= lb + line.count
+        {
             let s = p - lb, e = s + b.count
             if !recordSkip.contains(where: { $0.overlaps(s..<e) }) && engine.hasStem(b) { recordHasStem = true }
         }

@@ -73,7 +73,8 @@ extension ContentScanner {
         let w1 = n > 8 ? ContentScanner.keyWord(p, 8, n, r) : 0
         let w2 = n > 16 ? ContentScanner.keyWord(p, 16, n, r) : 0
         let w3 = n > 24 ? ContentScanner.keyWord(p, 24, n, r) : 0
-        var h = (w0 &* 0x9E37_79B9_7F4A_7C15) ^ (w1 &* 0xC2B2_AE3D_27D4_EB4F) ^ (w2 &* 0x1656_67B1_9E37_79F9)
+        var h =
+            (w0 &* 0x9E37_79B9_7F4A_7C15) ^ (w1 &* 0xC2B2_AE3D_27D4_EB4F) ^ (w2 &* 0x1656_67B1_9E37_79F9)
             ^ (w3 &* 0x85EB_CA77_C2B2_AE63) ^ UInt64(n)
         h ^= h >> 29
         return nameFacts(raw, words: (w0, w1, w2, w3), hash: h &* 0xBF58_476D_1CE4_E5B9)
@@ -83,16 +84,20 @@ extension ContentScanner {
     func nameFacts(_ raw: UnsafeBufferPointer<UInt8>, hash: UInt64) -> NameFacts {
         let n = raw.count
         guard n < ContentScanner.keyCacheWidth, let p = raw.baseAddress else { return computeNameFacts(raw) }
-        let words = (ContentScanner.keyWord(p, 0, n, n), ContentScanner.keyWord(p, 8, n, n), ContentScanner.keyWord(p, 16, n, n),
-                     ContentScanner.keyWord(p, 24, n, n))
+        let words = (
+            ContentScanner.keyWord(p, 0, n, n), ContentScanner.keyWord(p, 8, n, n), ContentScanner.keyWord(p, 16, n, n),
+            ContentScanner.keyWord(p, 24, n, n)
+        )
         return nameFacts(raw, words: words, hash: hash)
     }
 
     /// The cache lookup of a name under 32 bytes, given its bytes as words (`keyWord`) and its hash.
     /// Two slots per hash: two names a run keeps using whose hashes meet (`method` and `function` do)
     /// both stay, rather than each pushing the other out.
-    @inline(__always) func nameFacts(_ raw: UnsafeBufferPointer<UInt8>, words: (UInt64, UInt64, UInt64, UInt64),
-                                             hash h: UInt64) -> NameFacts {
+    @inline(__always) func nameFacts(
+        _ raw: UnsafeBufferPointer<UInt8>, words: (UInt64, UInt64, UInt64, UInt64),
+        hash h: UInt64
+    ) -> NameFacts {
         let first = Int(truncatingIfNeeded: (h >> 17) ^ h) & (ContentScanner.keyCacheSize - 2)
         let n = raw.count
         @inline(__always) func holds(_ slot: Int) -> Bool {

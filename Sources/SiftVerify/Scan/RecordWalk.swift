@@ -2,9 +2,9 @@ import SiftArchive
 import SiftCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension ContentScanner {
@@ -88,7 +88,9 @@ extension ContentScanner {
         case .number:
             if listed, let rule {
                 let raw = Array(v.rawBytes)
-                raw.withUnsafeBufferPointer { breach(rule, what: "\(what) '\(clipName(loc.lastKey ?? ""))'", value: $0, location: loc.render()) }
+                raw.withUnsafeBufferPointer {
+                    breach(rule, what: "\(what) '\(clipName(loc.lastKey ?? ""))'", value: $0, location: loc.render())
+                }
             }
         default:
             break

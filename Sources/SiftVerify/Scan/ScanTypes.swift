@@ -79,7 +79,7 @@ struct Loc {
                 switch c {
                 case .key(let k): s = JSONValue.memberPath(s, clipName(k))
                 case .index(let i): s += "[\(i)]"
-                case .name: break   // `comps` gives names resolved
+                case .name: break // `comps` gives names resolved
                 }
             }
             return prefix.isEmpty ? s : prefix + " " + s
@@ -89,7 +89,7 @@ struct Loc {
             switch c {
             case .key(let k): s += s.isEmpty ? clipName(k) : "." + clipName(k)
             case .index(let i): s += "[\(i)]"
-            case .name: break   // `comps` gives names resolved
+            case .name: break // `comps` gives names resolved
             }
         }
         return s

@@ -2,9 +2,9 @@ import SiftArchive
 import SiftCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension ContentScanner {
@@ -21,13 +21,13 @@ extension ContentScanner {
         urlChecks(b, location: location, queryRule: queryRule, header: header)
     }
 
-
     /// `url`'s checks.
     func urlChecks(_ b: UnsafeBufferPointer<UInt8>, location: String, queryRule: RuleID, header: String?) {
         let n = b.count
         // When `b` is the value as it stands in the line (no escape: the raw range is the text and its two
         // quotes), each part is prefiltered by its own raw range rather than the whole URL's.
-        let rawStart: Int? = b.baseAddress != nil && b.baseAddress == rawDirect ? rawRange.flatMap { $0.count == n + 2 ? $0.lowerBound + 1 : nil } : nil
+        let rawStart: Int? =
+            b.baseAddress != nil && b.baseAddress == rawDirect ? rawRange.flatMap { $0.count == n + 2 ? $0.lowerBound + 1 : nil } : nil
         func raw(_ lo: Int, _ hi: Int) -> Range<Int>? { rawStart.map { ($0 + lo)..<($0 + hi) } }
         var q = n, f = n
         for i in 0..<n {
@@ -51,12 +51,15 @@ extension ContentScanner {
             // A user name alone (no password) that looks random: a token used as the user.
             let userOnly = pw.severity == .medium
             let what = userOnly ? "a random-looking user name (a token)" : "a password"
-            var message = header.map { "a URL in header '\(clipName($0))' carries \(what) in its userinfo" }
+            var message =
+                header.map { "a URL in header '\(clipName($0))' carries \(what) in its userinfo" }
                 ?? "the URL carries \(what) in its userinfo"
             if let shape { message += "; it looks like \(article(shape.title))" }
             let severity: Severity = shape != nil ? .critical : userOnly ? .medium : .high
-            hits.append(RawHit(rule: VerifyRule.urlUserinfo.id, severity: severity, location: location,
-                               value: String(decoding: value, as: UTF8.self), message: message))
+            hits.append(
+                RawHit(
+                    rule: VerifyRule.urlUserinfo.id, severity: severity, location: location,
+                    value: String(decoding: value, as: UTF8.self), message: message))
         }
         // Detectors over scheme, authority and path (the password was reported above).
         let before = hits.count
@@ -65,20 +68,25 @@ extension ContentScanner {
             // Scan around the password (reported above) so a token used as the user name is still seen.
             hits.removeSubrange(before...)
             shapes(UnsafeBufferPointer(rebasing: b[0..<pw.start]), hints: [], skipURL: true, raw: raw(0, pw.start)) { location }
-            shapes(UnsafeBufferPointer(rebasing: b[pw.end..<authorityEnd]), hints: [], skipURL: true, raw: raw(pw.end, authorityEnd)) { location }
+            shapes(UnsafeBufferPointer(rebasing: b[pw.end..<authorityEnd]), hints: [], skipURL: true, raw: raw(pw.end, authorityEnd)) {
+                location
+            }
         }
         // The path may carry a URL of its own (a redirect target with userinfo): every detector runs there.
-        if authorityEnd < q { shapes(UnsafeBufferPointer(rebasing: b[authorityEnd..<q]), hints: [], raw: raw(authorityEnd, q)) { location } }
+        if authorityEnd < q {
+            shapes(UnsafeBufferPointer(rebasing: b[authorityEnd..<q]), hints: [], raw: raw(authorityEnd, q)) { location }
+        }
         if q < f {
-            params(UnsafeBufferPointer(rebasing: b[(q + 1)..<f]), sigil: "?", location: location, rule: queryRule, header: header,
-                   rawStart: rawStart.map { $0 + q + 1 })
+            params(
+                UnsafeBufferPointer(rebasing: b[(q + 1)..<f]), sigil: "?", location: location, rule: queryRule, header: header,
+                rawStart: rawStart.map { $0 + q + 1 })
         }
         if f + 1 < n {
-            params(UnsafeBufferPointer(rebasing: b[(f + 1)..<n]), sigil: "#", location: location, rule: queryRule, header: header,
-                   rawStart: rawStart.map { $0 + f + 1 })
+            params(
+                UnsafeBufferPointer(rebasing: b[(f + 1)..<n]), sigil: "#", location: location, rule: queryRule, header: header,
+                rawStart: rawStart.map { $0 + f + 1 })
         }
     }
-
 
     /// A query value that is a URL or a query of its own (a redirect target, `return_to=`), or that
     /// is percent-encoded once more: its listed parameters and its shapes are checked too, three
@@ -109,20 +117,24 @@ extension ContentScanner {
         }
         if q > f { q = f }
         if q < f {
-            params(UnsafeBufferPointer(rebasing: b[(q + 1)..<f]), sigil: "?", location: location, rule: VerifyRule.query.id,
-                   header: nil, onlyListed: true)
+            params(
+                UnsafeBufferPointer(rebasing: b[(q + 1)..<f]), sigil: "?", location: location, rule: VerifyRule.query.id,
+                header: nil, onlyListed: true)
         }
         if f + 1 < n {
-            params(UnsafeBufferPointer(rebasing: b[(f + 1)..<n]), sigil: "#", location: location, rule: VerifyRule.query.id,
-                   header: nil, onlyListed: true)
+            params(
+                UnsafeBufferPointer(rebasing: b[(f + 1)..<n]), sigil: "#", location: location, rule: VerifyRule.query.id,
+                header: nil, onlyListed: true)
         }
     }
 
     /// `a=1&b=2` of a query or fragment (`onlyListed`: only the listed names are checked).
     /// `rawStart`: where `b` starts in the line when it stands there as is; a value that needs no decoding
     /// is then prefiltered by its own raw range.
-    func params(_ b: UnsafeBufferPointer<UInt8>, sigil: String, location: String, rule: RuleID, header: String?,
-                        onlyListed: Bool = false, rawStart: Int? = nil) {
+    func params(
+        _ b: UnsafeBufferPointer<UInt8>, sigil: String, location: String, rule: RuleID, header: String?,
+        onlyListed: Bool = false, rawStart: Int? = nil
+    ) {
         // Values are percent-decoded: the raw-line prefilter does not apply to them.
         let saved = rawRange
         rawRange = nil
@@ -136,7 +148,8 @@ extension ContentScanner {
                 var eq = pair.count
                 for k in 0..<pair.count where pair[k] == UInt8(ascii: "=") { eq = k; break }
                 let rawName = UnsafeBufferPointer(rebasing: pair[0..<eq])
-                let rawValue = eq < pair.count ? UnsafeBufferPointer(rebasing: pair[(eq + 1)...]) : UnsafeBufferPointer(rebasing: pair[pair.count...])
+                let rawValue =
+                    eq < pair.count ? UnsafeBufferPointer(rebasing: pair[(eq + 1)...]) : UnsafeBufferPointer(rebasing: pair[pair.count...])
                 // Percent-decode only when there is something to decode.
                 let name = ContentScanner.needsDecoding(rawName) ? Percent.decode(rawName, plusIsSpace: true) : nil
                 let value = ContentScanner.needsDecoding(rawValue) ? Percent.decode(rawValue, plusIsSpace: true) : nil
@@ -152,7 +165,8 @@ extension ContentScanner {
                     withBytes(value, rawValue) { v in
                         if listed {
                             if !v.isEmpty && !ContentScanner.isMask(v) {
-                                let what = header.map { "query parameter '\(nameText())' of a URL in header '\(clipName($0))'" }
+                                let what =
+                                    header.map { "query parameter '\(nameText())' of a URL in header '\(clipName($0))'" }
                                     ?? "query parameter '\(nameText())'"
                                 breach(rule, what: what, value: v, location: "\(location) \(sigil)\(nameText())")
                             }

@@ -19,11 +19,11 @@ struct RequestJSONWriter {
     enum Piece: Int, CaseIterable {
         // The request's members (the first one opens the object).
         case category, durationMs, error, hasMetrics, kind, label, method, offsetMs, recordId, requestId, seq,
-             sessionId, source, start, state, statusCode, totalMs, transactions, url, requestEnd
+            sessionId, source, start, state, statusCode, totalMs, transactions, url, requestEnd
         // A transaction: its start as the first element or a later one, its members, its end.
         case firstTransaction, nextTransaction
         case txAnomalies, txFetchType, txIndex, txNetworkProtocol, txOffsetMs, txPhases, txRemoteAddress, txRemotePort,
-             txReusedConnection, txStatusCode, txTLSVersion, txTotalMs, txURL, transactionEnd
+            txReusedConnection, txStatusCode, txTLSVersion, txTotalMs, txURL, transactionEnd
         // An anomaly: the first or a later one; the end of a list that has some.
         case firstAnomaly, nextAnomaly, anomaliesEnd
         // The phases' members and end.
@@ -47,7 +47,7 @@ struct RequestJSONWriter {
             switch p {
             case .category: bytes = [0x7B] + member("category", depth: 1, first: true)
             case .durationMs, .error, .hasMetrics, .kind, .label, .method, .offsetMs, .recordId, .requestId, .seq,
-                 .sessionId, .source, .start, .state, .statusCode, .totalMs, .transactions, .url:
+                .sessionId, .source, .start, .state, .statusCode, .totalMs, .transactions, .url:
                 bytes = member("\(p)", depth: 1, first: false)
             case .requestEnd: bytes = line(0) + [0x7D]
             case .firstTransaction: bytes = line(2) + [0x7B] + member("anomalies", depth: 3, first: true)
@@ -347,7 +347,8 @@ struct Bytes {
         while i &+ 8 <= n {
             let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
             if (w &- ones &* 0x20) & ~w & highs != 0 || hasZero(w ^ (ones &* 0x22)) || hasZero(w ^ (ones &* 0x5C))
-                || hasZero(w ^ (ones &* 0x7F)) || w & highs != 0 {
+                || hasZero(w ^ (ones &* 0x7F)) || w & highs != 0
+            {
                 return true
             }
             i &+= 8

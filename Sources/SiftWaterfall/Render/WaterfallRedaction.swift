@@ -124,15 +124,17 @@ extension WaterfallRequest: Redactable {
     mutating func redact(_ r: SharedRedaction) {
         let rawHost = host
         let rawURL = record.url
-        record.redact(unique: r.unique, repeated: { s, which in
-            switch which {
-            case .file: r.text(s, .file)
-            case .sessionId: r.text(s, .sessionId)
-            case .method: r.text(s, .method)
-            case .state: r.text(s, .state)
-            case .error: r.text(s, .error)
-            }
-        }, url: { r.url($0, .url) })
+        record.redact(
+            unique: r.unique,
+            repeated: { s, which in
+                switch which {
+                case .file: r.text(s, .file)
+                case .sessionId: r.text(s, .sessionId)
+                case .method: r.text(s, .method)
+                case .state: r.text(s, .state)
+                case .error: r.text(s, .error)
+                }
+            }, url: { r.url($0, .url) })
         source = r.text(source, .source)
         category = r.text(category, .category)
         kind = r.text(kind, .kind)
@@ -169,7 +171,7 @@ extension WaterfallSession: Redactable {
 /// redaction runs beside the reading instead of after it. Only `WaterfallReport(sessions:…)` takes
 /// them out, and only redacted: the sessions are never handed back as read.
 /// For a report without a filter: a filter chooses requests by their texts as read.
-public final class RedactingSessions: @unchecked Sendable {   // `slots` only under `lock`
+public final class RedactingSessions: @unchecked Sendable { // `slots` only under `lock`
     let redactor: Redactor
     private let lock = NSLock()
     private let group = DispatchGroup()

@@ -17,15 +17,17 @@ extension WaterfallRender {
             "category", "kind", "requestOffsetMs", "durationMs", "totalMs", "transaction", "transactionOffsetMs",
             "blockedMs", "dnsMs", "tcpMs", "tlsMs", "requestMs", "waitingMs", "downloadMs", "transactionTotalMs",
             "reusedConnection", "networkProtocol", "fetchType", "remoteAddress", "remotePort", "tlsVersion",
-            "statusCode", "transactionUrl",
+            "statusCode", "transactionUrl"
         ])
         let n = WaterfallFormat.number
         func b(_ v: Bool?) -> String { v.map { $0 ? "true" : "false" } ?? "" }
         for s in report.sessions {
             for r in s.requests {
-                let head = [r.sessionId ?? "", r.seq.map(String.init) ?? "", r.recordId ?? "", r.requestId ?? "",
-                            r.method ?? "", r.url ?? "", r.statusCode.map(String.init) ?? "", r.state ?? "",
-                            r.source ?? "", r.category ?? "", r.kind ?? "", n(r.offsetMs), n(r.durationMs), n(r.totalMs)]
+                let head = [
+                    r.sessionId ?? "", r.seq.map(String.init) ?? "", r.recordId ?? "", r.requestId ?? "",
+                    r.method ?? "", r.url ?? "", r.statusCode.map(String.init) ?? "", r.state ?? "",
+                    r.source ?? "", r.category ?? "", r.kind ?? "", n(r.offsetMs), n(r.durationMs), n(r.totalMs)
+                ]
                 if r.transactions.isEmpty {
                     out += Escape.csvRow(head + Array(repeating: "", count: 18))
                     continue
@@ -34,9 +36,11 @@ extension WaterfallRender {
                     var row = head
                     row += [String(t.index + 1), n(t.offsetMs)]
                     row += WaterfallPhase.allCases.map { n(t.phases[$0]) }
-                    row += [n(t.totalMs), b(t.reusedConnection), t.networkProtocol ?? "", t.fetchType ?? "",
-                            t.remoteAddress ?? "", t.remotePort.map(String.init) ?? "", t.tlsVersion ?? "",
-                            t.statusCode.map(String.init) ?? "", t.url ?? ""]
+                    row += [
+                        n(t.totalMs), b(t.reusedConnection), t.networkProtocol ?? "", t.fetchType ?? "",
+                        t.remoteAddress ?? "", t.remotePort.map(String.init) ?? "", t.tlsVersion ?? "",
+                        t.statusCode.map(String.init) ?? "", t.url ?? ""
+                    ]
                     out += Escape.csvRow(row)
                 }
             }

@@ -9,8 +9,10 @@ public enum WaterfallOutputFormat: String, CaseIterable, Sendable {
 /// Renderers: pure functions from a report to the text of one format.
 public enum WaterfallRender {
     /// Renders `report` in `format`. `columns` and `color` only matter for `text`.
-    public static func render(_ report: WaterfallReport, as format: WaterfallOutputFormat, columns: Int = 100,
-                              color: Bool = false) -> String {
+    public static func render(
+        _ report: WaterfallReport, as format: WaterfallOutputFormat, columns: Int = 100,
+        color: Bool = false
+    ) -> String {
         switch format {
         case .text: text(report, columns: columns, color: color)
         case .json: json(report)
@@ -149,7 +151,7 @@ public enum WaterfallRender {
 }
 
 /// A value worked out on a worker thread while the caller does something else (`start`, then `wait`).
-final class Ahead<T>: @unchecked Sendable {   // `value` is written before `done` is signalled, read after it is waited for
+final class Ahead<T>: @unchecked Sendable { // `value` is written before `done` is signalled, read after it is waited for
     private var value: T?
     private let done = DispatchSemaphore(value: 0)
 
@@ -195,8 +197,11 @@ extension JSONWriter {
 
     private mutating func appendDigits(_ v: Int64) {
         if v < 10 { buf.append(48 + UInt8(v)); return }
-        var tmp: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                  UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var tmp:
+            (
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                UInt8, UInt8, UInt8, UInt8
+            ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         var n = 0
         var x = v
         withUnsafeMutableBytes(of: &tmp) { p in
@@ -223,7 +228,7 @@ extension WaterfallRender {
             "start": .opt(r.start.map { Timestamp.format($0, micro: true) }),
             "offsetMs": ms(r.offsetMs), "durationMs": ms(r.durationMs), "totalMs": ms(r.totalMs), "error": .opt(r.error),
             "hasMetrics": .bool(r.hasMetrics),
-            "transactions": .array(r.transactions.map(transactionJSON)),
+            "transactions": .array(r.transactions.map(transactionJSON))
         ])
     }
 
@@ -236,7 +241,7 @@ extension WaterfallRender {
             "reusedConnection": .opt(t.reusedConnection), "networkProtocol": .opt(t.networkProtocol),
             "remoteAddress": .opt(t.remoteAddress), "remotePort": .opt(t.remotePort), "tlsVersion": .opt(t.tlsVersion),
             "statusCode": .opt(t.statusCode), "url": .opt(t.url), "fetchType": .opt(t.fetchType),
-            "anomalies": .array(t.anomalies.map { .string($0) }),
+            "anomalies": .array(t.anomalies.map { .string($0) })
         ])
     }
 
@@ -275,7 +280,7 @@ extension WaterfallRender {
             "slowest": .array(s.slowest.map(slowJSON)),
             "phases": phasesJSON(s),
             "endpoints": .array(s.endpoints.map(endpointJSON)),
-            "endpointsOmitted": .int(s.endpointsOmitted),
+            "endpointsOmitted": .int(s.endpointsOmitted)
         ])
     }
 
@@ -295,7 +300,7 @@ extension WaterfallRender {
             "firstOffsetMs": ms(t.firstOffsetMs), "endOffsetMs": ms(t.endOffsetMs), "busyMs": ms(t.busyMs),
             "maxConcurrency": .int(t.maxConcurrency), "maxConcurrencyAtMs": ms(t.maxConcurrencyAtMs),
             "idleGapCount": .int(t.idleGapCount),
-            "idleGaps": .array(t.idleGaps.map { .object(["startOffsetMs": ms($0.startOffsetMs), "durationMs": ms($0.durationMs)]) }),
+            "idleGaps": .array(t.idleGaps.map { .object(["startOffsetMs": ms($0.startOffsetMs), "durationMs": ms($0.durationMs)]) })
         ])
     }
 
@@ -304,12 +309,14 @@ extension WaterfallRender {
             "sessionId": .opt(x.sessionId), "seq": .opt(x.seq), "recordId": .opt(x.recordId),
             "requestId": .opt(x.requestId), "title": .string(x.title), "elapsedMs": ms(x.elapsedMs),
             "dominantPhase": .opt(x.dominant?.rawValue), "dominantMs": ms(x.dominantMs),
-            "explanation": .string(x.explanation),
+            "explanation": .string(x.explanation)
         ])
     }
 
     static func endpointJSON(_ e: WaterfallSummary.Endpoint) -> JSONOut {
-        .object(["endpoint": .string(e.key), "count": .int(e.count), "p50Ms": ms(e.p50Ms), "p95Ms": ms(e.p95Ms),
-                 "maxMs": ms(e.maxMs), "totalMs": ms(e.totalMs)])
+        .object([
+            "endpoint": .string(e.key), "count": .int(e.count), "p50Ms": ms(e.p50Ms), "p95Ms": ms(e.p95Ms),
+            "maxMs": ms(e.maxMs), "totalMs": ms(e.totalMs)
+        ])
     }
 }

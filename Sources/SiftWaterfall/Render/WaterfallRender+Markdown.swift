@@ -22,7 +22,8 @@ extension WaterfallRender {
         func opt(_ v: Double?) -> String { v.map(d) ?? "—" }
         let s = report.summary
         var out = "## Waterfall\n\n"
-        out += "\(report.sessions.count) session\(report.sessions.count == 1 ? "" : "s"), \(s.requestCount) request\(s.requestCount == 1 ? "" : "s"), \(s.transactionCount) transaction\(s.transactionCount == 1 ? "" : "s")"
+        out +=
+            "\(report.sessions.count) session\(report.sessions.count == 1 ? "" : "s"), \(s.requestCount) request\(s.requestCount == 1 ? "" : "s"), \(s.transactionCount) transaction\(s.transactionCount == 1 ? "" : "s")"
             + (report.isLimited ? " listed; more were read and checked but not listed (`waterfall.limit`).\n" : ".\n")
 
         for (si, session) in report.sessions.enumerated() {
@@ -52,7 +53,8 @@ extension WaterfallRender {
                 let n = "\(ri + 1)"
                 let sums = r.phaseSums
                 var row = "| \(n) | \(r.seq.map(String.init) ?? "?") | \(m(r.shortTitle)) | "
-                row += "\(r.statusCode.map(String.init) ?? (r.state.map(m) ?? "—")) | \(r.offsetMs.map { "+" + d($0) } ?? "—") | \(opt(r.knownElapsedMs)) |"
+                row +=
+                    "\(r.statusCode.map(String.init) ?? (r.state.map(m) ?? "—")) | \(r.offsetMs.map { "+" + d($0) } ?? "—") | \(opt(r.knownElapsedMs)) |"
                 for p in WaterfallPhase.allCases { row += " \(opt(sums[p])) |" }
                 out += row + "\n"
                 if let axis { bars.append((n, cells(r.barPieces, axis: axis, width: markdownBarWidth))) }
@@ -71,7 +73,8 @@ extension WaterfallRender {
                 let w = bars.map(\.0.count).max() ?? 1
                 let span = d(Double(axis.end - axis.start) / 1000)
                 out += "\n```text\n"
-                out += String(repeating: " ", count: w + 2) + "0"
+                out +=
+                    String(repeating: " ", count: w + 2) + "0"
                     + String(repeating: " ", count: max(1, markdownBarWidth - 1 - span.count)) + span + "\n"
                 for (k, c) in bars {
                     out += WaterfallFormat.pad(k, w, right: true) + " |" + barText(c, color: false) + "|\n"
@@ -104,7 +107,8 @@ extension WaterfallRender {
         if !report.findings.isEmpty {
             out += "\n#### Findings\n\n| severity | rule | seq | record | message |\n|---|---|---:|---|---|\n"
             for f in report.findings {
-                out += "| \(f.severity.rawValue) | \(f.rule) | \(f.seq.map(String.init) ?? "") | \(m(f.recordId ?? "")) | \(m(f.message)) |\n"
+                out +=
+                    "| \(f.severity.rawValue) | \(f.rule) | \(f.seq.map(String.init) ?? "") | \(m(f.recordId ?? "")) | \(m(f.message)) |\n"
                 if out.utf8.count >= chunkBytes {
                     emit(out)
                     out = ""

@@ -35,7 +35,8 @@ extension WaterfallRender {
         var body = ""
         var y = 30.0
         let s = report.summary
-        body += "<text class=\"title\" x=\"10\" y=\"\(f(y))\">pbsift waterfall · \(report.sessions.count) session\(report.sessions.count == 1 ? "" : "s") · \(s.requestCount) request\(s.requestCount == 1 ? "" : "s")</text>\n"
+        body +=
+            "<text class=\"title\" x=\"10\" y=\"\(f(y))\">pbsift waterfall · \(report.sessions.count) session\(report.sessions.count == 1 ? "" : "s") · \(s.requestCount) request\(s.requestCount == 1 ? "" : "s")</text>\n"
         y += 14
         var rowsDrawn = 0
         var rowsSkipped = 0
@@ -65,7 +66,8 @@ extension WaterfallRender {
             var rows: [(label: String, tip: String, pieces: [BarPiece], sub: Bool, status: String, time: String, failed: Bool)] = []
             for index in session.timelineOrder {
                 let r = session.requests[index]
-                var tip = "\(r.shortTitle) · \(r.statusCode.map(String.init) ?? r.state ?? "no status") · start +\(r.offsetMs.map(d) ?? "?") · \(r.knownElapsedMs.map(d) ?? "no duration")"
+                var tip =
+                    "\(r.shortTitle) · \(r.statusCode.map(String.init) ?? r.state ?? "no status") · start +\(r.offsetMs.map(d) ?? "?") · \(r.knownElapsedMs.map(d) ?? "no duration")"
                 let sums = r.phaseSums
                 let known = WaterfallPhase.allCases.compactMap { p in sums[p].map { "\(p.title) \(d($0))" } }
                 if !known.isEmpty { tip += " · " + known.joined(separator: ", ") }
@@ -75,8 +77,11 @@ extension WaterfallRender {
                 if r.transactions.count > 1 {
                     for t in r.transactions {
                         let tk = WaterfallPhase.allCases.compactMap { p in t.phases[p].map { "\(p.title) \(d($0))" } }
-                        rows.append(("   " + t.subTitle, t.subTitle + (tk.isEmpty ? "" : " · " + tk.joined(separator: ", ")),
-                                     t.barPieces, true, t.statusCode.map(String.init) ?? "", t.totalMs.map(d) ?? "", false))
+                        rows.append(
+                            (
+                                "   " + t.subTitle, t.subTitle + (tk.isEmpty ? "" : " · " + tk.joined(separator: ", ")),
+                                t.barPieces, true, t.statusCode.map(String.init) ?? "", t.totalMs.map(d) ?? "", false
+                            ))
                     }
                 }
             }
@@ -105,7 +110,8 @@ extension WaterfallRender {
             body += "<text class=\"axis-title\" x=\"10\" y=\"\(f(y - 2))\">request</text>"
             body += "<text class=\"axis-title\" x=\"\(f(statusX))\" y=\"\(f(y - 2))\">status</text>"
             body += "<text class=\"axis-title num\" x=\"\(f(timeX))\" y=\"\(f(y - 2))\">time</text>"
-            body += "<text class=\"axis-title num\" x=\"\(f(width - 20))\" y=\"\(f(y - 14))\">time from \(x(originName(tl.originSource)))</text>\n"
+            body +=
+                "<text class=\"axis-title num\" x=\"\(f(width - 20))\" y=\"\(f(y - 14))\">time from \(x(originName(tl.originSource)))</text>\n"
 
             for (i, row) in rows.enumerated() {
                 let ry = top + Double(i) * rowH
@@ -116,13 +122,16 @@ extension WaterfallRender {
                 } else if i % 2 == 0 {
                     body += "<rect class=\"band\" x=\"4\" y=\"\(f(ry))\" width=\"\(f(width - 8))\" height=\"\(f(rowH))\"/>"
                 }
-                body += "<text class=\"\(row.sub ? "sub" : "label")\" x=\"10\" y=\"\(f(ry + 13))\">\(x(WaterfallFormat.fitMiddle(row.label, maxLabel)))</text>"
-                body += "<text class=\"\(row.failed ? "bad" : row.sub ? "sub" : "label")\" x=\"\(f(statusX))\" y=\"\(f(ry + 13))\">\(row.failed ? "✖ " : "")\(x(WaterfallFormat.fit(row.status, 10)))</text>"
+                body +=
+                    "<text class=\"\(row.sub ? "sub" : "label")\" x=\"10\" y=\"\(f(ry + 13))\">\(x(WaterfallFormat.fitMiddle(row.label, maxLabel)))</text>"
+                body +=
+                    "<text class=\"\(row.failed ? "bad" : row.sub ? "sub" : "label")\" x=\"\(f(statusX))\" y=\"\(f(ry + 13))\">\(row.failed ? "✖ " : "")\(x(WaterfallFormat.fit(row.status, 10)))</text>"
                 body += "<text class=\"\(row.sub ? "sub" : "label") num\" x=\"\(f(timeX))\" y=\"\(f(ry + 13))\">\(x(row.time))</text>"
                 for p in row.pieces {
                     let a = px(p.startUs), b = px(p.endUs)
                     let h = row.sub ? 8.0 : 12.0
-                    body += "<rect class=\"p\(p.style.rawValue)\" x=\"\(f(a))\" y=\"\(f(ry + (rowH - h) / 2))\" width=\"\(f(max(1, b - a)))\" height=\"\(f(h))\"/>"
+                    body +=
+                        "<rect class=\"p\(p.style.rawValue)\" x=\"\(f(a))\" y=\"\(f(ry + (rowH - h) / 2))\" width=\"\(f(max(1, b - a)))\" height=\"\(f(h))\"/>"
                 }
                 body += "</g>\n"
             }
@@ -131,7 +140,8 @@ extension WaterfallRender {
         if rowsSkipped > 0 {
             y += 20
             let sessions = sessionsSkipped == 0 ? "" : ", \(sessionsSkipped) more session\(sessionsSkipped == 1 ? "" : "s") not drawn"
-            body += "<text class=\"facts\" x=\"10\" y=\"\(f(y))\">\(rowsSkipped) more rows not drawn (limit \(svgMaxRows))\(sessions); use --slowest or --min-duration to narrow.</text>\n"
+            body +=
+                "<text class=\"facts\" x=\"10\" y=\"\(f(y))\">\(rowsSkipped) more rows not drawn (limit \(svgMaxRows))\(sessions); use --slowest or --min-duration to narrow.</text>\n"
         }
         // Legend.
         y += 30
@@ -151,7 +161,8 @@ extension WaterfallRender {
         for st in BarStyle.allCases { style += ".p\(st.rawValue){fill:\(st.fill)}" }
 
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        out += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(f(width))\" height=\"\(f(height))\" viewBox=\"0 0 \(f(width)) \(f(height))\" font-family=\"ui-monospace, Menlo, Consolas, monospace\" font-size=\"11\">\n"
+        out +=
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(f(width))\" height=\"\(f(height))\" viewBox=\"0 0 \(f(width)) \(f(height))\" font-family=\"ui-monospace, Menlo, Consolas, monospace\" font-size=\"11\">\n"
         out += "<style>\(style)</style>\n"
         out += "<rect x=\"0\" y=\"0\" width=\"\(f(width))\" height=\"\(f(height))\" fill=\"#ffffff\"/>\n"
         out += body

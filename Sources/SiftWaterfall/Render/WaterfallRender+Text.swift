@@ -150,7 +150,7 @@ extension WaterfallRender {
                     out.append(0x6D)
                     current = .some(c)
                 }
-                if c == nil { out.append(0x20) } else { out += [0xE2, 0x96, 0x88] }   // █
+                if c == nil { out.append(0x20) } else { out += [0xE2, 0x96, 0x88] } // █
             } else {
                 out.append(c.map { $0.glyph.asciiValue ?? 0x3F } ?? 0x20)
             }
@@ -183,7 +183,8 @@ extension WaterfallRender {
         let d = Human.duration(ms:)
         var out = ""
         let s = report.summary
-        out += "waterfall: \(report.sessions.count) session\(report.sessions.count == 1 ? "" : "s"), \(s.requestCount) request\(s.requestCount == 1 ? "" : "s"), \(s.transactionCount) transaction\(s.transactionCount == 1 ? "" : "s")"
+        out +=
+            "waterfall: \(report.sessions.count) session\(report.sessions.count == 1 ? "" : "s"), \(s.requestCount) request\(s.requestCount == 1 ? "" : "s"), \(s.transactionCount) transaction\(s.transactionCount == 1 ? "" : "s")"
             + (report.isLimited ? " listed; more were read and checked but not listed (waterfall.limit)" : "") + "\n"
 
         let seqW = 6, statusW = 6, startW = 9, timeW = 9
@@ -200,7 +201,9 @@ extension WaterfallRender {
             if let e = tl.endOffsetMs { facts += " · last ends \(d(e)) after \(originName(tl.originSource))" }
             facts += " · busy \(d(tl.busyMs)) · max concurrency \(tl.maxConcurrency)"
             if let at = tl.maxConcurrencyAtMs, tl.maxConcurrency > 1 { facts += " at \(d(at))" }
-            facts += tl.idleGapCount == 0 ? " · no idle gap ≥ \(d(WaterfallSummary.Options().idleGapMs))"
+            facts +=
+                tl.idleGapCount == 0
+                ? " · no idle gap ≥ \(d(WaterfallSummary.Options().idleGapMs))"
                 : " · \(tl.idleGapCount) idle gap\(tl.idleGapCount == 1 ? "" : "s") ≥ \(d(WaterfallSummary.Options().idleGapMs))"
             out += facts + "\n"
             guard let axis = WaterfallReport.axis(session) else {
@@ -213,13 +216,15 @@ extension WaterfallRender {
             }
             let spanLabel = d(Double(axis.end - axis.start) / 1000)
             let axisHead = "0" + String(repeating: " ", count: max(1, barW - 1 - spanLabel.count)) + spanLabel
-            out += WaterfallFormat.pad("seq", seqW, right: true) + " " + WaterfallFormat.pad("request", labelW)
+            out +=
+                WaterfallFormat.pad("seq", seqW, right: true) + " " + WaterfallFormat.pad("request", labelW)
                 + WaterfallFormat.pad("status", statusW, right: true) + WaterfallFormat.pad("start", startW, right: true)
                 + WaterfallFormat.pad("time", timeW, right: true) + "  " + axisHead + "\n"
             for index in session.timelineOrder {
                 let r = session.requests[index]
                 let seq = r.seq.map(String.init) ?? "?"
-                let status = r.statusCode.map(String.init)
+                let status =
+                    r.statusCode.map(String.init)
                     ?? (r.state == "pending" ? "…" : r.state == "failure" ? "fail" : r.state == "cancelled" ? "cancel" : "—")
                 let start = r.offsetMs.map { "+" + d($0) } ?? "?"
                 out += WaterfallFormat.pad(seq, seqW, right: true)
@@ -234,7 +239,8 @@ extension WaterfallRender {
                 if r.transactions.count > 1 {
                     for tx in r.transactions {
                         let txStart = tx.offsetMs.map { "+" + d($0) } ?? "?"
-                        out += String(repeating: " ", count: seqW + 1)
+                        out +=
+                            String(repeating: " ", count: seqW + 1)
                             + WaterfallFormat.pad(WaterfallFormat.fitMiddle("  " + t(tx.subTitle), labelW - 1), labelW)
                             + String(repeating: " ", count: statusW) + WaterfallFormat.pad(txStart, startW, right: true)
                             + WaterfallFormat.pad(tx.totalMs.map(d) ?? "?", timeW, right: true) + " |"
@@ -257,7 +263,8 @@ extension WaterfallRender {
         if !s.slowest.isEmpty {
             out += "\nslowest requests\n"
             for x in s.slowest {
-                out += "  " + WaterfallFormat.pad(d(x.elapsedMs), 8, right: true) + "  seq "
+                out +=
+                    "  " + WaterfallFormat.pad(d(x.elapsedMs), 8, right: true) + "  seq "
                     + WaterfallFormat.pad(x.seq.map(String.init) ?? "?", 5) + " "
                     + WaterfallFormat.fit(t(x.title), max(20, cols - 24)) + "\n"
                 out += "            " + t(x.explanation) + "\n"
@@ -268,16 +275,19 @@ extension WaterfallRender {
             let total = s.phases.reduce(0) { $0 + $1.totalMs }
             for p in s.phases {
                 let pct = total > 0 ? String(format: "%5.1f%%", p.totalMs / total * 100) : "    —"
-                out += "  " + WaterfallFormat.pad(p.phase.title, 9) + WaterfallFormat.pad(d(p.totalMs), 10, right: true)
+                out +=
+                    "  " + WaterfallFormat.pad(p.phase.title, 9) + WaterfallFormat.pad(d(p.totalMs), 10, right: true)
                     + "  " + pct + "  in \(p.count) transaction\(p.count == 1 ? "" : "s")"
                     + (p.count > 0 ? ", max \(d(p.maxMs))" : "") + "\n"
             }
         }
         if !s.endpoints.isEmpty {
-            out += "\nendpoints" + WaterfallFormat.pad("count", 7, right: true) + WaterfallFormat.pad("p50", 10, right: true)
+            out +=
+                "\nendpoints" + WaterfallFormat.pad("count", 7, right: true) + WaterfallFormat.pad("p50", 10, right: true)
                 + WaterfallFormat.pad("p95", 10, right: true) + WaterfallFormat.pad("max", 10, right: true) + "\n"
             for e in s.endpoints.prefix(20) {
-                out += "  " + WaterfallFormat.pad(String(e.count), 14, right: true) + WaterfallFormat.pad(d(e.p50Ms), 10, right: true)
+                out +=
+                    "  " + WaterfallFormat.pad(String(e.count), 14, right: true) + WaterfallFormat.pad(d(e.p50Ms), 10, right: true)
                     + WaterfallFormat.pad(d(e.p95Ms), 10, right: true) + WaterfallFormat.pad(d(e.maxMs), 10, right: true)
                     + "  " + WaterfallFormat.fit(t(e.key), max(20, cols - 48)) + "\n"
             }
@@ -290,7 +300,8 @@ extension WaterfallRender {
                 var at = ""
                 if let seq = f.seq { at += "seq \(seq) " }
                 if let rid = f.recordId { at += t(rid) + " " }
-                out += "  " + WaterfallFormat.pad(f.severity.rawValue, 7) + WaterfallFormat.pad(f.rule, 28) + " " + at
+                out +=
+                    "  " + WaterfallFormat.pad(f.severity.rawValue, 7) + WaterfallFormat.pad(f.rule, 28) + " " + at
                     + t(f.message) + "\n"
                 if out.utf8.count >= chunkBytes {
                     emit(out)

@@ -54,11 +54,13 @@ public enum JUnitDocument {
             if let loc = f.location { place.append(loc) }
             let name = f.rule + (place.isEmpty ? "" : " " + place.joined(separator: " "))
             let fails = failOn.map { f.severity >= $0 } ?? false
-            let k = suites[s].caseIndex[name] ?? {
-                suites[s].cases.append(Case(name: name, classname: f.rule))
-                suites[s].caseIndex[name] = suites[s].cases.count - 1
-                return suites[s].cases.count - 1
-            }()
+            let k =
+                suites[s].caseIndex[name]
+                ?? {
+                    suites[s].cases.append(Case(name: name, classname: f.rule))
+                    suites[s].caseIndex[name] = suites[s].cases.count - 1
+                    return suites[s].cases.count - 1
+                }()
             if fails { suites[s].cases[k].failing.append(f) } else { suites[s].cases[k].passed.append(f) }
         }
         for input in doc.inputs where input.status != .ok {
@@ -76,7 +78,8 @@ public enum JUnitDocument {
         var o = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         o += "<testsuites name=\"pbsift \(x(doc.command))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\">\n"
         for s in suites {
-            o += "  <testsuite name=\"\(x(s.name))\" tests=\"\(s.cases.count)\" failures=\"\(s.failures)\" errors=\"\(s.errors)\" skipped=\"0\">\n"
+            o +=
+                "  <testsuite name=\"\(x(s.name))\" tests=\"\(s.cases.count)\" failures=\"\(s.failures)\" errors=\"\(s.errors)\" skipped=\"0\">\n"
             for c in s.cases {
                 o += "    <testcase classname=\"\(x(c.classname))\" name=\"\(x(c.name))\""
                 if c.failing.isEmpty && c.error == nil && c.passed.isEmpty { o += "/>\n"; continue }
@@ -90,7 +93,10 @@ public enum JUnitDocument {
                 }
                 if !c.passed.isEmpty {
                     let below = failOn.map { "below --fail-on \($0.rawValue)" } ?? "--fail-on never"
-                    o += "      <system-out>" + x(c.passed.map { "\($0.severity.rawValue) (\(below)): " + details($0) }.joined(separator: "\n")) + "</system-out>\n"
+                    o +=
+                        "      <system-out>"
+                        + x(c.passed.map { "\($0.severity.rawValue) (\(below)): " + details($0) }.joined(separator: "\n"))
+                        + "</system-out>\n"
                 }
                 o += "    </testcase>\n"
             }

@@ -41,8 +41,13 @@ public enum SARIFDocument {
             if let p = f.preview { text += " value \(p)" }
             if let s = f.sessionId { text += " session \(s)" }
             if let s = f.seq { text += " seq \(s)" }
-            let fp = f.fingerprint ?? SecretMask.fingerprint([f.rule, f.sessionId ?? "", f.file ?? "", f.location ?? "",
-                                                               f.seq.map(String.init) ?? ""].joined(separator: "\u{0}"))
+            let fp =
+                f.fingerprint
+                ?? SecretMask.fingerprint(
+                    [
+                        f.rule, f.sessionId ?? "", f.file ?? "", f.location ?? "",
+                        f.seq.map(String.init) ?? ""
+                    ].joined(separator: "\u{0}"))
             let place = artifact(f, containers[f.input])
             var physical: [String: JSONOut] = ["artifactLocation": .object(["uri": .string(uri(place.path))])]
             if place.member == nil {
@@ -50,8 +55,10 @@ public enum SARIFDocument {
             }
             var logical: [JSONOut] = []
             if let m = place.member {
-                var o: [String: JSONOut] = ["name": .string(m), "kind": .string("module"),
-                                            "fullyQualifiedName": .string(place.path + "#" + m)]
+                var o: [String: JSONOut] = [
+                    "name": .string(m), "kind": .string("module"),
+                    "fullyQualifiedName": .string(place.path + "#" + m)
+                ]
                 if let l = f.line { o["properties"] = .object(["line": .int(l)]) }
                 logical.append(.object(o))
             }
@@ -63,20 +70,22 @@ public enum SARIFDocument {
                 "message": .object(["text": .string(text)]),
                 "locations": .array([.object(loc)]),
                 "partialFingerprints": .object(["pbsift/v1": .string(fp)]),
-                "properties": .object(["severity": .string(f.severity.rawValue)]),
+                "properties": .object(["severity": .string(f.severity.rawValue)])
             ])
         }
         let run: JSONOut = .object([
-            "tool": .object(["driver": .object([
-                "name": .string("pbsift"), "version": .string(doc.version), "semanticVersion": .string(doc.version),
-                "informationUri": .string(informationUri), "rules": .array(rules),
-            ])]),
-            "results": .array(results),
+            "tool": .object([
+                "driver": .object([
+                    "name": .string("pbsift"), "version": .string(doc.version), "semanticVersion": .string(doc.version),
+                    "informationUri": .string(informationUri), "rules": .array(rules)
+                ])
+            ]),
+            "results": .array(results)
         ])
         return .object([
             "$schema": .string("https://json.schemastore.org/sarif-2.1.0.json"),
             "version": .string("2.1.0"),
-            "runs": .array([run]),
+            "runs": .array([run])
         ])
     }
 
@@ -91,7 +100,7 @@ public enum SARIFDocument {
             "fullDescription": .object(["text": .string(r.detail.isEmpty ? r.summary + (r.summary.hasSuffix(".") ? "" : ".") : r.detail)]),
             "defaultConfiguration": .object(["level": .string(level(r.severity))]),
             "help": .object(["text": .string(help), "markdown": .string(help)]),
-            "properties": .object(["tags": .array(tags), "security-severity": .string(securitySeverity(r.severity))]),
+            "properties": .object(["tags": .array(tags), "security-severity": .string(securitySeverity(r.severity))])
         ])
     }
 

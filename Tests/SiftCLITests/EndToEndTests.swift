@@ -65,9 +65,9 @@ struct Binary {
         let cmd = try Binary.run(["inspect", "--help"])
         #expect(cmd.status == 0 && cmd.out.contains("USAGE: pbsift inspect [<options>] <input> ..."))
         let v = try Binary.run(["--version"])
-        #expect(v.status == 0 && v.out.hasPrefix("0.1.0\ninflate: ") && v.out.contains("\nsha256: ") && v.err.isEmpty)
+        #expect(v.status == 0 && v.out.hasPrefix("0.2.0\ninflate: ") && v.out.contains("\nsha256: ") && v.err.isEmpty)
         let portable = try Binary.run(["--version"], env: ["PBSIFT_PORTABLE": "1"])
-        #expect(portable.out.hasPrefix("0.1.0\ninflate: zlib ") && portable.out.contains("\nsha256: portable"))
+        #expect(portable.out.hasPrefix("0.2.0\ninflate: zlib ") && portable.out.contains("\nsha256: portable"))
     }
 
     @Test func usageError() throws {
@@ -101,7 +101,7 @@ struct Binary {
         let r = try Binary.run(["inspect", "--json", path])
         #expect(r.status == 1)
         let doc = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any] ?? [:]
-        #expect((doc["tool"] as? [String: Any])?["version"] as? String == "0.1.0")
+        #expect((doc["tool"] as? [String: Any])?["version"] as? String == "0.2.0")
         let input = (doc["inputs"] as? [[String: Any]])?.first ?? [:]
         #expect(input["path"] as? String == path && input["status"] as? String == "ok" && input["container"] as? String == "jsonl")
         let session = (doc["sessions"] as? [[String: Any]])?.first ?? [:]

@@ -55,9 +55,9 @@ import Testing
         let r = runCLI(["--version"])
         // the version, then the engines in use (see Accelerators)
         let lines = r.out.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(r.status == 0 && r.err.isEmpty && lines.count == 4 && lines[0] == "0.1.0" && lines[3].isEmpty)
+        #expect(r.status == 0 && r.err.isEmpty && lines.count == 4 && lines[0] == "0.2.0" && lines[3].isEmpty)
         #expect(lines[1].hasPrefix("inflate: ") && lines[2].hasPrefix("sha256: "))
-        #expect(PBSift.version == "0.1.0")
+        #expect(PBSift.version == "0.2.0")
     }
 
     @Test func usageErrorsExit64() {

@@ -4,7 +4,7 @@ import Foundation
 public enum ToolInfo {
     public static let name = "pbsift"
     /// The release version (`pbsift --version`).
-    public static let version = "0.1.0"
+    public static let version = "0.2.0"
 }
 
 /// The pieces every report shares, so each command renders them the same way: the JSON envelope
@@ -12,7 +12,7 @@ public enum ToolInfo {
 ///
 /// JSON envelope (keys sorted; a command adds its own sections beside these):
 /// ```
-/// {"tool": {"name": "pbsift", "version": "0.1.0"},
+/// {"tool": {"name": "pbsift", "version": "0.2.0"},
 ///  "inputs": [{"path", "container", "status": "ok|partial|unreadable", "errors": [...], "blobs": {...}}],
 ///  "findings": [{"rule", "severity", "input", "file"?, "sessionId"?, "seq"?, "line"?, "recordId"?,
 ///                "location"?, "message", "preview"?, "fingerprint"?}],

@@ -510,10 +510,15 @@ public final class WaterfallAnalysis: Analysis {
         case end(sessionId: String?, launchedAt: Double?)
     }
 
-    /// A batch's events and what the lane parsed of them, as the collector files them.
-    struct Filed {
-        var events: [Event]
+    /// A batch's events and what the lane parsed of them, as the collector files them (a class: the
+    /// parsed requests are taken out where they stand, never copied on the way).
+    final class Filed {
+        let events: [Event]
         var parsed: [WaterfallCollector.Parsed?]
+        init(events: [Event], parsed: [WaterfallCollector.Parsed?]) {
+            self.events = events
+            self.parsed = parsed
+        }
     }
 
     /// An analysis to hand to `ExportReader.read(inputs:analyses:)`; `parallel: false` keeps every
@@ -542,10 +547,7 @@ public final class WaterfallAnalysis: Analysis {
                     }
                     return Filed(events: events, parsed: parsed)
                 },
-                apply: { filed in
-                    var f = filed
-                    WaterfallAnalysis.file(f.events, &f.parsed, into: collector)
-                })
+                apply: { filed in WaterfallAnalysis.file(filed.events, &filed.parsed, into: collector) })
     }
 
     /// Sessions finished so far, with their requests.

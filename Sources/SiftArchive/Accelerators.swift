@@ -10,9 +10,9 @@ import CZlib
 /// is needed to build or to run; when one is missing, fails its self-test, or `PBSIFT_PORTABLE` is
 /// set to anything but `0` or the empty string, the portable path (zlib, the Swift SHA-256) is used.
 /// Results are the same byte for byte either way.
-public enum Accelerators {
+package enum Accelerators {
     /// True when `PBSIFT_PORTABLE` asks for the portable path.
-    public static let portableForced: Bool = {
+    package static let portableForced: Bool = {
         guard let v = getenv("PBSIFT_PORTABLE") else { return false }
         let s = String(cString: v)
         return !s.isEmpty && s != "0"
@@ -24,15 +24,15 @@ public enum Accelerators {
     static let crypto: Crypto? = portableForced ? nil : Crypto.load()
 
     /// Whether gzip streams are inflated by ISA-L.
-    public static var acceleratedInflate: Bool { isal != nil }
+    package static var acceleratedInflate: Bool { isal != nil }
     /// Whether SHA-256 runs in libcrypto.
-    public static var acceleratedSHA256: Bool { crypto != nil }
+    package static var acceleratedSHA256: Bool { crypto != nil }
 
     /// zlib's version, as the library reports it.
-    public static var zlibVersion: String { String(cString: CZlib.zlibVersion()) }
+    package static var zlibVersion: String { String(cString: CZlib.zlibVersion()) }
 
     /// The engines in use, one line each, as `pbsift --version` prints them.
-    public static var engineLines: [String] {
+    package static var engineLines: [String] {
         let zlib = "zlib \(zlibVersion)"
         var inflate = "inflate: \(zlib)"
         if let isal {

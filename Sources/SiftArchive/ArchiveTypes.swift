@@ -6,30 +6,30 @@
 import Foundation
 
 /// Bounds that keep a hostile input from costing unbounded time or memory.
-public struct ReadLimits: Sendable, Equatable {
+package struct ReadLimits: Sendable, Equatable {
     /// Total bytes produced by decompression (and read from stored entries) per input.
-    public var maxInputBytes: Int64
+    package var maxInputBytes: Int64
     /// Entries (files, folders, links) per input.
-    public var maxEntries: Int
+    package var maxEntries: Int
     /// The longest line a line reader accepts; a longer one is skipped and reported.
-    public var maxLineBytes: Int
+    package var maxLineBytes: Int
     /// Nesting depth of one JSON value.
-    public var maxJSONDepth: Int
+    package var maxJSONDepth: Int
     /// Values (objects, arrays, names, scalars) in one line or HAR entry: each costs 20 bytes parsed,
     /// so this bounds a parsed line at 20 MiB (a 16 MiB line of `[0,0,…]` would be 160 MiB).
-    public var maxJSONValues: Int
+    package var maxJSONValues: Int
     /// The largest blob the reader buffers for analysis (hashing still covers every byte).
-    public var maxBlobBytes: Int
+    package var maxBlobBytes: Int
     /// The longest wait, in seconds, for a pipe (FIFO) named as an input to be written to: for its
     /// first byte (nothing is writing to it yet), and between bytes after. Then the input is unreadable.
-    public var pipeWaitSeconds: Double
+    package var pipeWaitSeconds: Double
 
     /// Eight times the SDK's 128 MiB store budget, 16 MiB lines, depth 512, 1 Mi values a line, 16 MiB blobs.
-    public static let `default` = ReadLimits(
+    package static let `default` = ReadLimits(
         maxInputBytes: 8 * 134_217_728, maxEntries: 200_000, maxLineBytes: 16 << 20,
         maxJSONDepth: 512, maxBlobBytes: 16 << 20)
 
-    public init(
+    package init(
         maxInputBytes: Int64, maxEntries: Int, maxLineBytes: Int, maxJSONDepth: Int, maxBlobBytes: Int,
         pipeWaitSeconds: Double = 10, maxJSONValues: Int = 1 << 20
     ) {
@@ -44,7 +44,7 @@ public struct ReadLimits: Sendable, Equatable {
 }
 
 /// What kind of container an input turned out to be (recognised by its bytes, not only its name).
-public enum ContainerKind: String, Sendable, CaseIterable {
+package enum ContainerKind: String, Sendable, CaseIterable {
     case folder, zip, tar
     case tarGz = "tar.gz"
     case jsonl
@@ -57,22 +57,22 @@ public enum ContainerKind: String, Sendable, CaseIterable {
 
 /// A pull-based stream of bytes. `read` returns 0 at the end; it throws `ArchiveError` when the
 /// data is damaged (the bytes handed out before the throw are good).
-public protocol ByteSource: AnyObject {
+package protocol ByteSource: AnyObject {
     /// Fills up to `buffer.count` bytes; returns how many, 0 at the end.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
 }
 
 /// A damaged or refused piece of an input, with where it happened.
-public struct ArchiveIssue: Sendable, Equatable {
-    public var problem: ArchiveProblem
+package struct ArchiveIssue: Sendable, Equatable {
+    package var problem: ArchiveProblem
     /// The entry's cleaned name inside the input, when the issue concerns one entry.
-    public var entry: String?
+    package var entry: String?
     /// Byte offset in the container (or in the decompressed stream) where known.
-    public var offset: Int64?
+    package var offset: Int64?
     /// Lowercase, human-readable, names the place.
-    public var message: String
+    package var message: String
 
-    public init(problem: ArchiveProblem, entry: String?, offset: Int64? = nil, message: String) {
+    package init(problem: ArchiveProblem, entry: String?, offset: Int64? = nil, message: String) {
         self.problem = problem
         self.entry = entry
         self.offset = offset
@@ -81,33 +81,33 @@ public struct ArchiveIssue: Sendable, Equatable {
 }
 
 /// Thrown by a `ByteSource` when its data is damaged or a bound is reached.
-public struct ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var problem: ArchiveProblem
-    public var message: String
-    public init(_ problem: ArchiveProblem, _ message: String) {
+package struct ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var problem: ArchiveProblem
+    package var message: String
+    package init(_ problem: ArchiveProblem, _ message: String) {
         self.problem = problem
         self.message = message
     }
-    public var description: String { message }
+    package var description: String { message }
 }
 
 /// One regular file inside an input. `source` is valid only during the visit callback.
-public struct ArchiveEntry {
+package struct ArchiveEntry {
     /// The cleaned, `/`-separated, relative name (for a bare file input: its file name).
-    public let name: String
+    package let name: String
     /// The name exactly as the container stored it (for messages only; never opened).
-    public let rawName: String
+    package let rawName: String
     /// The declared uncompressed size, when the container records one.
-    public let declaredSize: Int64?
+    package let declaredSize: Int64?
     /// The entry's bytes, decompressed and bounded.
-    public let source: ByteSource
+    package let source: ByteSource
     /// True when the entry is the whole input (a bare file, a `.gz` of one, standard input), not a
     /// file inside a folder or an archive.
-    public let isWholeInput: Bool
+    package let isWholeInput: Bool
     /// True when the container stored the entry compressed (a zip member with deflate).
-    public var isDeflated = false
+    package var isDeflated = false
 
-    public init(name: String, rawName: String, declaredSize: Int64?, source: ByteSource, isWholeInput: Bool = false) {
+    package init(name: String, rawName: String, declaredSize: Int64?, source: ByteSource, isWholeInput: Bool = false) {
         self.name = name
         self.rawName = rawName
         self.declaredSize = declaredSize
@@ -117,16 +117,16 @@ public struct ArchiveEntry {
 }
 
 /// What walking one input found.
-public struct WalkResult: Sendable {
-    public var container: ContainerKind
+package struct WalkResult: Sendable {
+    package var container: ContainerKind
     /// Every problem met, in order. Problems raised by an entry's `source.read` are recorded here too.
-    public var issues: [ArchiveIssue]
+    package var issues: [ArchiveIssue]
     /// True when nothing at all could be read (missing file, permission, unrecognised bytes).
-    public var unreadable: Bool
+    package var unreadable: Bool
     /// Bytes delivered across all entries.
-    public var bytesRead: Int64
+    package var bytesRead: Int64
 
-    public init(container: ContainerKind, issues: [ArchiveIssue] = [], unreadable: Bool = false, bytesRead: Int64 = 0) {
+    package init(container: ContainerKind, issues: [ArchiveIssue] = [], unreadable: Bool = false, bytesRead: Int64 = 0) {
         self.container = container
         self.issues = issues
         self.unreadable = unreadable
@@ -134,5 +134,5 @@ public struct WalkResult: Sendable {
     }
 
     /// Whether any problem means the input was not read in full.
-    public var isPartial: Bool { unreadable || issues.contains { $0.problem.leavesInputPartial } }
+    package var isPartial: Bool { unreadable || issues.contains { $0.problem.leavesInputPartial } }
 }

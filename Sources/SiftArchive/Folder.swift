@@ -1,18 +1,18 @@
 import Foundation
 
 /// One regular file found under a folder.
-public struct FolderFile: Sendable, Equatable {
+package struct FolderFile: Sendable, Equatable {
     /// The path to open: the root joined with `relative` (lossless, see `PathBytes`).
-    public var path: String
+    package var path: String
     /// The name inside the root, `/`-separated.
-    public var relative: String
+    package var relative: String
     /// The size `lstat` reported.
-    public var size: Int64
+    package var size: Int64
 }
 
 /// Something under a folder that is not read: never followed or never opened.
-public struct FolderSkip: Sendable, Equatable {
-    public enum Why: Sendable, Equatable {
+package struct FolderSkip: Sendable, Equatable {
+    package enum Why: Sendable, Equatable {
         /// A symbolic link: never followed.
         case link
         /// A FIFO, device or socket (`a fifo`, `a character device`…): never opened.
@@ -26,11 +26,11 @@ public struct FolderSkip: Sendable, Equatable {
     }
 
     /// The name inside the root.
-    public var relative: String
-    public var why: Why
+    package var relative: String
+    package var why: Why
 
     /// What the problem is, for `PATH: reason` (the path names the entry).
-    public var reason: String {
+    package var reason: String {
         switch why {
         case .link: "a symbolic link; skipped, never followed"
         case .special(let kind): "\(kind); skipped, never opened"
@@ -41,7 +41,7 @@ public struct FolderSkip: Sendable, Equatable {
     }
 
     /// The archive problem an export's walk records for it.
-    public var problem: ArchiveProblem {
+    package var problem: ArchiveProblem {
         switch why {
         case .link, .special: .linkSkipped
         case .uninspectable, .unlistable: .unreadable
@@ -51,19 +51,19 @@ public struct FolderSkip: Sendable, Equatable {
 }
 
 /// A folder's regular files and what was skipped, as `FolderListing.list` found them.
-public struct FolderListing: Sendable {
+package struct FolderListing: Sendable {
     /// Sorted by their relative names (by UTF-8 bytes).
-    public var files: [FolderFile] = []
+    package var files: [FolderFile] = []
     /// In the order met.
-    public var skipped: [FolderSkip] = []
+    package var skipped: [FolderSkip] = []
     /// Why the root itself could not be opened, when it could not.
-    public var rootError: String?
+    package var rootError: String?
 
     /// Lists every regular file under `root` without following links: `lstat` on every name; a link,
     /// a FIFO, a device or a socket inside is skipped and listed in `skipped`, never opened. At most
     /// `maxEntries` names (files, folders, links) are looked at. The one folder walk of pbsift: the
     /// exports' (`InputWalker`) and the server logs' (`--logs`).
-    public static func list(root: String, maxEntries: Int) -> FolderListing {
+    package static func list(root: String, maxEntries: Int) -> FolderListing {
         var out = FolderListing()
         let rootBytes = PathBytes.bytes(root)
         var files: [(rel: [UInt8], size: Int64)] = []

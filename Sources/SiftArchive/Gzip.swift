@@ -9,7 +9,7 @@ import Foundation
 /// once more than `limit` bytes would be produced. After a throw, every later `read` throws the same
 /// error. Memory stays bounded: one 256 KiB input buffer and the inflater's state (zlib's 32 KiB
 /// window, or ISA-L's 85 KiB state and up to `Inflater.replayLimit` bytes of a member kept).
-public final class GzipSource: ByteSource {
+package final class GzipSource: ByteSource {
     private let inner: ByteSource
     private let limit: Int64?
     private static let bufferSize = 256 * 1024
@@ -36,16 +36,16 @@ public final class GzipSource: ByteSource {
     private var hashingHeader = false
 
     /// Bytes produced so far, over all members.
-    public private(set) var totalOut: Int64 = 0
+    package private(set) var totalOut: Int64 = 0
 
     /// Compressed bytes consumed so far.
-    public var compressedOffset: Int64 { inBase + Int64(inPos) }
+    package var compressedOffset: Int64 { inBase + Int64(inPos) }
 
     /// Whether ISA-L may inflate (when loaded); false: zlib only.
     private let accelerated: Bool
 
     /// Inflates `inner`; `limit` bounds the total output (nil: unbounded).
-    public convenience init(wrapping inner: ByteSource, limit: Int64? = nil) {
+    package convenience init(wrapping inner: ByteSource, limit: Int64? = nil) {
         self.init(wrapping: inner, limit: limit, accelerated: true)
     }
 
@@ -60,7 +60,7 @@ public final class GzipSource: ByteSource {
     deinit { inBuf.deallocate() }
 
     /// Fills up to `buffer.count` inflated bytes; 0 once the last member and its trailer are read.
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         if let f = failure { throw f }
         guard let out = buffer.baseAddress, buffer.count > 0 else { return 0 }
         do {

@@ -6,24 +6,24 @@ import Foundation
 /// flags `-qf json`, `--` ends options, a lone `-` is a positional (standard input), a repeated
 /// scalar option keeps its last value, repeatable options keep every value, and `--help`/`-h`
 /// anywhere before `--` asks for help.
-public struct ArgvParser: Sendable {
+package struct ArgvParser: Sendable {
     /// What parsing produced.
-    public enum Result: Sendable {
+    package enum Result: Sendable {
         /// `--help` or `-h` was given.
         case help
         case options(ParsedOptions)
     }
 
-    public let spec: CommandSpec
-    public let table: [OptionSpec]
+    package let spec: CommandSpec
+    package let table: [OptionSpec]
 
-    public init(spec: CommandSpec) {
+    package init(spec: CommandSpec) {
         self.spec = spec
         self.table = spec.allOptions
     }
 
     /// Parses `args` (everything after the subcommand name).
-    public func parse(_ args: [String]) throws -> Result {
+    package func parse(_ args: [String]) throws -> Result {
         for a in args {
             if a == "--" { break }
             if a == "--help" || a == "-h" { return .help }
@@ -141,9 +141,9 @@ public struct ArgvParser: Sendable {
 }
 
 /// "Did you mean" by edit distance.
-public enum Suggest {
+package enum Suggest {
     /// The candidate nearest to `typed`, when it is near enough to be a likely typo (or `typed` is a prefix of it).
-    public static func closest(to typed: String, in candidates: [String]) -> String? {
+    package static func closest(to typed: String, in candidates: [String]) -> String? {
         var best: (String, Int)?
         for c in candidates {
             let d = distance(typed, c)
@@ -163,7 +163,7 @@ public enum Suggest {
     }
 
     /// Levenshtein distance over characters (inputs here are option names: short).
-    public static func distance(_ a: String, _ b: String) -> Int {
+    package static func distance(_ a: String, _ b: String) -> Int {
         let x = Array(a.prefix(256)), y = Array(b.prefix(256))
         if x.isEmpty { return y.count }
         if y.isEmpty { return x.count }

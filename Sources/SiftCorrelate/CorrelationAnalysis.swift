@@ -7,7 +7,7 @@ import SiftCore
 /// Held in one heap box, copied on write: the collected list, the join's `CorrelatedRequest` and the
 /// redacted report all point at the same box (a hundred thousand records are not held two or three
 /// times), and a redaction that changes nothing keeps it.
-public struct NetworkEntry: NetworkRecordHolder, Sendable, Equatable {
+package struct NetworkEntry: NetworkRecordHolder, Sendable, Equatable {
     /// The fields, shared between copies until one of them writes.
     final class Storage: @unchecked Sendable {
         var record: NetworkRecord
@@ -33,7 +33,7 @@ public struct NetworkEntry: NetworkRecordHolder, Sendable, Equatable {
     }
 
     /// The record as every analysis sees it.
-    public var record: NetworkRecord {
+    package var record: NetworkRecord {
         get { storage.record }
         _modify {
             unique()
@@ -41,7 +41,7 @@ public struct NetworkEntry: NetworkRecordHolder, Sendable, Equatable {
         }
     }
 
-    public init(
+    package init(
         input: String, file: String, sessionId: String?, seq: Int?, line: Int, recordId: String? = nil,
         requestId: String? = nil, echoedRequestId: String? = nil, method: String? = nil, url: String? = nil,
         statusCode: Int? = nil, state: String? = nil, ts: Double? = nil, duration: Double? = nil,
@@ -66,61 +66,61 @@ public struct NetworkEntry: NetworkRecordHolder, Sendable, Equatable {
     }
 
     /// The join's view of `record`, without device times.
-    public init(record: NetworkRecord) { storage = Storage(record: record) }
+    package init(record: NetworkRecord) { storage = Storage(record: record) }
 
     private static func get(_ v: Double) -> Double? { v.isNaN ? nil : v }
     /// From the last transaction of `metrics` (device clock).
-    public var requestStart: Double? {
+    package var requestStart: Double? {
         get { Self.get(storage.times.0) }
         set { unique(); storage.times.0 = newValue ?? .nan }
     }
     /// When the request was sent in full (device clock).
-    public var requestEnd: Double? {
+    package var requestEnd: Double? {
         get { Self.get(storage.times.1) }
         set { unique(); storage.times.1 = newValue ?? .nan }
     }
     /// When the first response byte arrived (device clock).
-    public var responseStart: Double? {
+    package var responseStart: Double? {
         get { Self.get(storage.times.2) }
         set { unique(); storage.times.2 = newValue ?? .nan }
     }
     /// When the last response byte arrived (device clock).
-    public var responseEnd: Double? {
+    package var responseEnd: Double? {
         get { Self.get(storage.times.3) }
         set { unique(); storage.times.3 = newValue ?? .nan }
     }
 
-    public static func == (a: NetworkEntry, b: NetworkEntry) -> Bool {
+    package static func == (a: NetworkEntry, b: NetworkEntry) -> Bool {
         if a.storage === b.storage { return true }
         return a.record == b.record && a.requestStart == b.requestStart && a.requestEnd == b.requestEnd
             && a.responseStart == b.responseStart && a.responseEnd == b.responseEnd
     }
 
     /// The minted id, parsed (nil when absent or malformed).
-    public var mintedID: RequestID? { requestId.flatMap { RequestID(trimmingWhitespace($0)) } }
+    package var mintedID: RequestID? { requestId.flatMap { RequestID(trimmingWhitespace($0)) } }
     /// The echoed id, parsed (nil when absent or malformed).
-    public var echoedID: RequestID? { echoedRequestId.flatMap { RequestID(trimmingWhitespace($0)) } }
+    package var echoedID: RequestID? { echoedRequestId.flatMap { RequestID(trimmingWhitespace($0)) } }
 
 }
 
 /// One session, as far as the join needs it.
-public struct SessionEntry: Sendable, Equatable {
+package struct SessionEntry: Sendable, Equatable {
     /// The input path as given on the command line.
-    public var input: String
+    package var input: String
     /// The session file inside the input.
-    public var file: String
+    package var file: String
     /// The session the record belongs to (nil for stdin without a header).
-    public var sessionId: String?
+    package var sessionId: String?
     /// The header's `userId`: absent when nobody was signed in at launch.
-    public var userId: String?
+    package var userId: String?
     /// The header's `launchedAt` (device clock).
-    public var launchedAt: Double?
+    package var launchedAt: Double?
     /// Earliest and latest record `ts` (header included).
-    public var firstTs: Double?
+    package var firstTs: Double?
     /// The latest record `ts`.
-    public var lastTs: Double?
+    package var lastTs: Double?
 
-    public init(
+    package init(
         input: String, file: String, sessionId: String?, userId: String? = nil, launchedAt: Double? = nil,
         firstTs: Double? = nil, lastTs: Double? = nil
     ) {
@@ -134,7 +134,7 @@ public struct SessionEntry: Sendable, Equatable {
     }
 
     /// The session's time span on the device clock: from the earlier of launch and first record to the last record.
-    public var window: (from: Double, to: Double)? {
+    package var window: (from: Double, to: Double)? {
         let starts = [launchedAt, firstTs].compactMap { $0 }
         guard let from = starts.min() else { return nil }
         return (from, max(from, lastTs ?? from))
@@ -142,27 +142,27 @@ public struct SessionEntry: Sendable, Equatable {
 }
 
 /// Collects, during the one pass of the reader, every network record and session the join needs.
-public final class CorrelationAnalysis: Analysis {
+package final class CorrelationAnalysis: Analysis {
     /// Every network record, in reading order.
-    public private(set) var requests: [NetworkEntry] = []
+    package private(set) var requests: [NetworkEntry] = []
     /// Every session, in reading order.
-    public private(set) var sessions: [SessionEntry] = []
+    package private(set) var sessions: [SessionEntry] = []
     private var current: [ObjectIdentifier: Int] = [:]
     /// Records kept at most (a hostile export cannot make the join unbounded).
-    public let maxRequests: Int
+    package let maxRequests: Int
     /// Memory the kept records and sessions may hold, about: each record's box, its place in the
     /// lists and in the join's result, and the texts of its own (repeated texts are pooled and bounded
     /// apart), and each session's entries (`sessionFixedBytes`) and texts. The default, 160 MiB, keeps
     /// 100,000 sessions and their 170,000 records, or about 500,000 records of one session.
-    public let maxBytes: Int
+    package let maxBytes: Int
     /// Memory the kept records hold, about (what `maxBytes` bounds).
-    public private(set) var heldBytes = 0
+    package private(set) var heldBytes = 0
     /// Network records past `maxRequests` or `maxBytes`, not kept.
-    public private(set) var droppedRequests = 0
+    package private(set) var droppedRequests = 0
     /// Sessions begun once the join had left something out (a record, or a session past `maxBytes`):
     /// not kept either, so the join covers a prefix of the export and memory stays bounded whatever
     /// the number of sessions.
-    public private(set) var droppedSessions = 0
+    package private(set) var droppedSessions = 0
     /// Whether the first record not kept was left out for `maxRequests` (else for `maxBytes`).
     private var droppedByCount = false
     /// The input where the first record was not kept.
@@ -170,7 +170,7 @@ public final class CorrelationAnalysis: Analysis {
     /// Repeated texts (URLs, methods, states) shared between the records.
     private let pool = StringPool()
     /// Texts are cut as the waterfall cuts them: a URL or id of megabytes is not held whole.
-    public static let textLimits = NetworkRecord.TextLimits(long: 2048)
+    package static let textLimits = NetworkRecord.TextLimits(long: 2048)
     /// What one kept record costs besides its own texts: its box, its slot in the collected list and
     /// its `CorrelatedRequest` in the join's result.
     static let fixedBytes =
@@ -179,11 +179,11 @@ public final class CorrelationAnalysis: Analysis {
 
     /// What the join may hold beside a waterfall (`report --logs`, `show --logs`): the waterfall's
     /// 112 MiB and this stay under 256 MiB with the reader's and verify's share.
-    public static let besideWaterfallBytes = 80 << 20
+    package static let besideWaterfallBytes = 80 << 20
 
     /// `maxRequests`: records kept at most; 0 collects the sessions only (a report without logs).
     /// `maxBytes`: memory they may hold, about.
-    public init(maxRequests: Int = 1_000_000, maxBytes: Int = 160 << 20) {
+    package init(maxRequests: Int = 1_000_000, maxBytes: Int = 160 << 20) {
         self.maxRequests = maxRequests
         self.maxBytes = maxBytes
     }
@@ -193,7 +193,7 @@ public final class CorrelationAnalysis: Analysis {
     static let sessionFixedBytes = 2 * MemoryLayout<SessionEntry>.stride + 2 * MemoryLayout<CorrelatedSession>.stride + 64
 
     /// Starts collecting a session, unless the join has left something out already (`droppedSessions`).
-    public func beginSession(_ session: SessionContext) {
+    package func beginSession(_ session: SessionContext) {
         let entry = SessionEntry(input: session.input.path, file: session.file, sessionId: session.sessionId)
         let cost = CorrelationAnalysis.sessionFixedBytes + StringPool.heapBytes(entry.file) + StringPool.heapBytes(entry.sessionId)
         guard droppedRequests == 0 && droppedSessions == 0 && heldBytes + cost + pool.unpooledBytes <= maxBytes else {
@@ -207,7 +207,7 @@ public final class CorrelationAnalysis: Analysis {
     }
 
     /// Takes the header (user, launch) and every network record.
-    public func record(_ record: Record, session: SessionContext) {
+    package func record(_ record: Record, session: SessionContext) {
         let k: Int
         if let i = current[ObjectIdentifier(session)] {
             k = i
@@ -268,14 +268,14 @@ public final class CorrelationAnalysis: Analysis {
     }
 
     /// Fills what only the reader knew (a session id from the file name).
-    public func endSession(_ session: SessionContext) {
+    package func endSession(_ session: SessionContext) {
         guard let k = current.removeValue(forKey: ObjectIdentifier(session)) else { return }
         if sessions[k].sessionId == nil { sessions[k].sessionId = session.sessionId }
         if sessions[k].userId == nil { sessions[k].userId = session.userId }
     }
 
     /// The join's view of one network record: its typed view, and the device times of its last transaction.
-    public static func entry(_ record: Record, input: String, file: String, sessionId: String?, pool: StringPool? = nil) -> NetworkEntry {
+    package static func entry(_ record: Record, input: String, file: String, sessionId: String?, pool: StringPool? = nil) -> NetworkEntry {
         var e = NetworkEntry(
             record: NetworkRecord(
                 network: record, input: input, file: file, sessionId: sessionId,
@@ -291,7 +291,7 @@ public final class CorrelationAnalysis: Analysis {
     }
 
     /// Says how many network records the join did not keep (`correlation.limit`): a bound reached is never silent.
-    public func finish() -> [Finding] {
+    package func finish() -> [Finding] {
         guard droppedRequests > 0 || droppedSessions > 0 else { return [] }
         let what =
             droppedSessions == 0
@@ -310,19 +310,19 @@ public final class CorrelationAnalysis: Analysis {
 
     /// Hands the network records over and keeps none: the join's copy is then the only one (a hundred
     /// thousand records are not held twice).
-    public func takeRequests() -> [NetworkEntry] {
+    package func takeRequests() -> [NetworkEntry] {
         defer { requests = [] }
         return requests
     }
 
     /// Hands the sessions over and keeps none (the join's copy is then the only one).
-    public func takeSessions() -> [SessionEntry] {
+    package func takeSessions() -> [SessionEntry] {
         defer { sessions = [] }
         return sessions
     }
 
     /// Hands the collected records and sessions over (for tests and callers that build them by hand).
-    public func add(session: SessionEntry) { sessions.append(session) }
+    package func add(session: SessionEntry) { sessions.append(session) }
     /// Adds a network record built by hand.
-    public func add(request: NetworkEntry) { requests.append(request) }
+    package func add(request: NetworkEntry) { requests.append(request) }
 }

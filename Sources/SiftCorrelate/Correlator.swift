@@ -2,7 +2,7 @@ import Foundation
 import SiftCore
 
 /// How a request fared in the join.
-public enum CorrelationStatus: String, Sendable, CaseIterable {
+package enum CorrelationStatus: String, Sendable, CaseIterable {
     /// At least one server line carries its id.
     case matched
     /// No server line: it never reached the server, or the logs don't cover it.
@@ -12,57 +12,57 @@ public enum CorrelationStatus: String, Sendable, CaseIterable {
 }
 
 /// A server line placed on the device timeline.
-public struct PlacedLine: Sendable, Equatable {
+package struct PlacedLine: Sendable, Equatable {
     /// The line as scanned (server clock).
-    public var line: ServerLine
+    package var line: ServerLine
     /// The line's time on the device clock (server time minus the clock skew), when both are known.
-    public var deviceTs: Double?
+    package var deviceTs: Double?
     /// Whether the request's id sits in a field of the line (a request-id member, a positional id field),
     /// not only inside free text someone outside the server controls (a logged URL, a message).
-    public var idInField: Bool = true
+    package var idInField: Bool = true
 }
 
 /// One request and what the logs say about it.
-public struct CorrelatedRequest: Sendable, Equatable {
+package struct CorrelatedRequest: Sendable, Equatable {
     /// The network record.
-    public var entry: NetworkEntry
+    package var entry: NetworkEntry
     /// How the join went.
-    public var status: CorrelationStatus
+    package var status: CorrelationStatus
     /// Its server lines, in file then line order.
-    public var lines: [PlacedLine]
+    package var lines: [PlacedLine]
     /// The largest duration a server line reports (the outermost hop), milliseconds.
-    public var serverMs: Double?
+    package var serverMs: Double?
     /// Waiting time (requestEnd → responseStart), milliseconds.
-    public var waitingMs: Double?
+    package var waitingMs: Double?
     /// Waiting time minus server time, never below 0: network and queueing.
-    public var networkMs: Double?
+    package var networkMs: Double?
     /// Whether the request's time (server clock) lies in the span some log file covers (± the window
     /// margin): a `client-only` request the logs cover never reached the server; one they don't may
     /// just be missing from them. Nil when no file's span or the request's time is known.
-    public var logsCover: Bool?
+    package var logsCover: Bool?
 }
 
 /// The server-minus-device clock offset.
-public struct ClockSkew: Sendable, Equatable {
+package struct ClockSkew: Sendable, Equatable {
     /// Positive when the server clock is ahead; nil without samples.
-    public var seconds: Double?
+    package var seconds: Double?
     /// Server lines with a timestamp joined to a request with `requestStart` and `responseStart`.
-    public var samples: Int
+    package var samples: Int
     /// Half the width of the offsets all agreeing samples allow.
-    public var uncertainty: Double?
+    package var uncertainty: Double?
     /// Samples that disagree with the largest agreeing group.
-    public var outliers: Int
+    package var outliers: Int
     /// What the estimate rests on: `request-id fields` (lines whose id sits in a field of its own; lines
     /// where it is only inside free text are then left out), `free text` (no line had it in a field), or `none`.
-    public var basis: String = "none"
+    package var basis: String = "none"
     /// Samples from lines with the id in a field.
-    public var fieldSamples: Int = 0
+    package var fieldSamples: Int = 0
     /// Samples from lines with the id only inside free text.
-    public var textSamples: Int = 0
+    package var textSamples: Int = 0
     /// The estimate the free-text lines alone give, when it disagrees with the fields' (they were not used).
-    public var textSeconds: Double?
+    package var textSeconds: Double?
 
-    public init(
+    package init(
         seconds: Double?, samples: Int, uncertainty: Double?, outliers: Int, basis: String = "none",
         fieldSamples: Int = 0, textSamples: Int = 0, textSeconds: Double? = nil
     ) {
@@ -78,81 +78,81 @@ public struct ClockSkew: Sendable, Equatable {
 }
 
 /// Ids seen in the logs inside a session's window that no record of it carries.
-public struct ServerOnlyIDs: Sendable, Equatable {
+package struct ServerOnlyIDs: Sendable, Equatable {
     /// Sorted (held as 128-bit values: up to `ScanOptions.maxSeen` of them).
-    public var ids: [RequestID] = []
+    package var ids: [RequestID] = []
     /// Those whose line also carries the session's `userId`, sorted.
-    public var withUserId: [RequestID] = []
+    package var withUserId: [RequestID] = []
 
-    public init(ids: [RequestID] = [], withUserId: [RequestID] = []) {
+    package init(ids: [RequestID] = [], withUserId: [RequestID] = []) {
         self.ids = ids
         self.withUserId = withUserId
     }
 }
 
 /// One session's part of the join.
-public struct CorrelatedSession: Sendable, Equatable {
+package struct CorrelatedSession: Sendable, Equatable {
     /// The session.
-    public var entry: SessionEntry
+    package var entry: SessionEntry
     /// The window searched, on the device clock, margin included.
-    public var windowFrom: Double?
+    package var windowFrom: Double?
     /// The end of the window searched (device clock, margin included).
-    public var windowTo: Double?
+    package var windowTo: Double?
     /// How many ids in the window none of the session's records carries (the ids themselves are
     /// listed once, for all sessions, in `CorrelationReport.serverOnly`: sessions that share their
     /// time would each hold the same hundred thousand ids).
-    public var serverOnly = ServerOnlyCounts()
+    package var serverOnly = ServerOnlyCounts()
 }
 
 /// How many server-only ids a session's window holds.
-public struct ServerOnlyCounts: Sendable, Equatable {
+package struct ServerOnlyCounts: Sendable, Equatable {
     /// Distinct ids in the window that none of the session's records carries.
-    public var count = 0
+    package var count = 0
     /// Those whose line also carries the session's `userId`.
-    public var withUserId = 0
+    package var withUserId = 0
 
-    public init(count: Int = 0, withUserId: Int = 0) {
+    package init(count: Int = 0, withUserId: Int = 0) {
         self.count = count
         self.withUserId = withUserId
     }
 }
 
 /// Options of the join.
-public struct CorrelationOptions: Sendable {
+package struct CorrelationOptions: Sendable {
     /// Seconds added on both sides of a session's window (after the clock skew is applied).
-    public var windowMargin: Double = 60
+    package var windowMargin: Double = 60
     /// Extra seconds the scan allows on both sides, before the skew is known (skews up to this are handled).
-    public var skewAllowance: Double = 900
+    package var skewAllowance: Double = 900
     /// Server-only ids listed at most (the count stays exact).
-    public var maxListedIds: Int = 10_000
+    package var maxListedIds: Int = 10_000
 
-    public init(windowMargin: Double = 60) { self.windowMargin = windowMargin }
+    package init(windowMargin: Double = 60) { self.windowMargin = windowMargin }
 }
 
 /// Everything the correlate command reports.
-public struct CorrelationReport: Sendable {
+package struct CorrelationReport: Sendable {
     /// Every joinable request, in reading order.
-    public var requests: [CorrelatedRequest]
+    package var requests: [CorrelatedRequest]
     /// Every session, in reading order.
-    public var sessions: [CorrelatedSession]
+    package var sessions: [CorrelatedSession]
     /// Across sessions, ids no analysed session carries.
-    public var serverOnly: ServerOnlyIDs
+    package var serverOnly: ServerOnlyIDs
     /// Whether window ids were dropped at `ScanOptions.maxSeen`.
-    public var serverOnlyTruncated: Bool
+    package var serverOnlyTruncated: Bool
     /// The server-minus-device clock offset.
-    public var clockSkew: ClockSkew
+    package var clockSkew: ClockSkew
     /// What the log scan found (files, bytes, line counts, errors). Its `lines` and `seen` are empty:
     /// the join placed the lines in `requests` and counted the window ids in `sessions` and `serverOnly`.
-    public var logs: LogScanResult
+    package var logs: LogScanResult
     /// Network records without a request id (app traffic): not joinable.
-    public var withoutRequestId: Int
+    package var withoutRequestId: Int
     /// The margin applied to the session windows, seconds.
-    public var windowMargin: Double
+    package var windowMargin: Double
     /// The findings of the join, sorted.
-    public var findings: [Finding]
+    package var findings: [Finding]
 
     /// How many requests have status `s`.
-    public func count(_ s: CorrelationStatus) -> Int {
+    package func count(_ s: CorrelationStatus) -> Int {
         // Counted, not filtered: a filtered copy of a hundred thousand requests is tens of megabytes.
         var n = 0
         for r in requests where r.status == s { n += 1 }
@@ -161,9 +161,9 @@ public struct CorrelationReport: Sendable {
 }
 
 /// Joins network records with server log lines.
-public enum Correlator {
+package enum Correlator {
     /// The ids to look for and the windows to watch, for a scan.
-    public static func scanRequest(requests: [NetworkEntry], sessions: [SessionEntry], options: CorrelationOptions = CorrelationOptions())
+    package static func scanRequest(requests: [NetworkEntry], sessions: [SessionEntry], options: CorrelationOptions = CorrelationOptions())
         -> ScanRequest
     {
         var ids: [RequestID] = []
@@ -177,7 +177,7 @@ public enum Correlator {
     }
 
     /// Distinct user ids of the sessions, in first-seen order (the first 64 are watched).
-    public static func userIds(_ sessions: [SessionEntry]) -> [String] {
+    package static func userIds(_ sessions: [SessionEntry]) -> [String] {
         var seen: Set<String> = []
         var out: [String] = []
         for s in sessions { if let u = s.userId, !u.isEmpty, seen.insert(u).inserted { out.append(u) } }
@@ -185,7 +185,7 @@ public enum Correlator {
     }
 
     /// The join.
-    public static func correlate(
+    package static func correlate(
         requests: [NetworkEntry], sessions: [SessionEntry], scan: LogScanResult,
         options: CorrelationOptions = CorrelationOptions()
     ) -> CorrelationReport {
@@ -504,7 +504,7 @@ public enum Correlator {
     /// Only the lines that carry the request's id in a field count when there are any (free-text lines can
     /// be planted by anyone who gets a string logged); the free-text lines' own estimate is kept when it
     /// disagrees.
-    public static func estimateSkew(_ requests: [CorrelatedRequest]) -> ClockSkew {
+    package static func estimateSkew(_ requests: [CorrelatedRequest]) -> ClockSkew {
         var field: [(Double, Double)] = []
         var text: [(Double, Double)] = []
         for r in requests where r.status != .clientOnly {
@@ -536,7 +536,7 @@ public enum Correlator {
     }
 
     /// The region shared by the most intervals: its middle, half its width, and how many intervals miss it.
-    public static func marzullo(_ intervals: [(Double, Double)]) -> ClockSkew {
+    package static func marzullo(_ intervals: [(Double, Double)]) -> ClockSkew {
         guard !intervals.isEmpty else { return ClockSkew(seconds: nil, samples: 0, uncertainty: nil, outliers: 0) }
         // Starts sort before ends at the same value: closed intervals that touch overlap.
         var edges: [(Double, Int)] = []
@@ -573,7 +573,7 @@ public enum Correlator {
 
 extension Correlator {
     /// Scans `logs` for the ids of `requests` and joins: the whole of `pbsift correlate` after reading.
-    public static func run(
+    package static func run(
         requests: [NetworkEntry], sessions: [SessionEntry], logs: [String],
         options: CorrelationOptions = CorrelationOptions(), scanOptions: ScanOptions = ScanOptions()
     ) -> CorrelationReport {

@@ -1,36 +1,36 @@
 import Foundation
 
 /// The name of a server log shape: one entry of `LogCatalogue`.
-public struct LogFormat: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    public let rawValue: String
+package struct LogFormat: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    package let rawValue: String
 
     /// Only names of the catalogue.
-    public init?(rawValue: String) {
+    package init?(rawValue: String) {
         guard LogCatalogue.entry(named: rawValue) != nil else { return nil }
         self.rawValue = rawValue
     }
 
     init(_ name: String) { rawValue = name }
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
     /// The platform's JSON lines (`palbase logs`).
-    public static let platform = LogFormat("palbase-json")
+    package static let platform = LogFormat("palbase-json")
     /// Any other JSON object per line (log-platform exports included: Loki, Elasticsearch hits, CloudWatch).
-    public static let json = LogFormat("json")
+    package static let json = LogFormat("json")
     /// `key=value key="quoted value"` pairs.
-    public static let logfmt = LogFormat("logfmt")
+    package static let logfmt = LogFormat("logfmt")
     /// An access line in the common log format, nothing more known.
-    public static let access = LogFormat("access-log")
+    package static let access = LogFormat("access-log")
     /// Anything else: a leading timestamp, maybe a level, the rest is the message.
-    public static let plain = LogFormat("plain")
+    package static let plain = LogFormat("plain")
 
     /// Every name of the catalogue, in detection order.
-    public static var allCases: [LogFormat] { LogCatalogue.entries.map { LogFormat($0.name) } }
+    package static var allCases: [LogFormat] { LogCatalogue.entries.map { LogFormat($0.name) } }
 }
 
 /// The unit of a number: a time since 1970 or a duration.
-public enum TimeUnit: String, Sendable {
+package enum TimeUnit: String, Sendable {
     case seconds = "s", milliseconds = "ms", microseconds = "µs", nanoseconds = "ns"
     /// A time: RFC 3339, the common log format, or an epoch number told by its digit count.
     case auto
@@ -47,7 +47,7 @@ public enum TimeUnit: String, Sendable {
 }
 
 /// Where a field sits in a line.
-public enum FieldPlace: Sendable, Equatable {
+package enum FieldPlace: Sendable, Equatable {
     /// A JSON member by its path (lowercase, `.` between levels; OTLP attributes as `attributes.<key>`),
     /// or a logfmt key.
     case key(String)
@@ -70,7 +70,7 @@ public enum FieldPlace: Sendable, Equatable {
 }
 
 /// A clue that a line has an entry's shape. All of an entry's clues must hold.
-public enum FormatClue: Sendable, Equatable {
+package enum FormatClue: Sendable, Equatable {
     /// A JSON member or logfmt key exists.
     case has(String)
     /// The JSON has no such member.
@@ -109,42 +109,42 @@ public enum FormatClue: Sendable, Equatable {
 
 /// One known shape of server log line: how it is recognised and where each field sits.
 /// Adding a format is adding an entry (and a fixture folder under `Tests/SiftCorrelateTests/Formats`).
-public struct LogFormatEntry: Sendable {
+package struct LogFormatEntry: Sendable {
     /// The name `--log-format` takes and every output shows.
-    public var name: String
+    package var name: String
     /// What writes it.
-    public var title: String
+    package var title: String
     /// JSON objects, or text (positional tokens, logfmt pairs, a message).
-    public var json: Bool
-    public var clues: [FormatClue]
-    public var time: [FieldPlace] = []
+    package var json: Bool
+    package var clues: [FormatClue]
+    package var time: [FieldPlace] = []
     /// The unit of a time written as a number (`.auto`: by its digit count).
-    public var timeUnit: TimeUnit = .auto
+    package var timeUnit: TimeUnit = .auto
     /// Times without a zone: taken in `--log-timezone` (UTC without it).
-    public var status: [FieldPlace] = []
-    public var duration: [FieldPlace] = []
-    public var durationUnit: TimeUnit = .milliseconds
+    package var status: [FieldPlace] = []
+    package var duration: [FieldPlace] = []
+    package var durationUnit: TimeUnit = .milliseconds
     /// The unit of a bare duration number under a name that does not tell one (`latency`, `duration`),
     /// read by the generic rules that fill what the places above leave empty; nil: the generic default.
-    public var bareDurationUnit: TimeUnit?
-    public var method: [FieldPlace] = []
-    public var path: [FieldPlace] = []
-    public var level: [FieldPlace] = []
-    public var message: [FieldPlace] = []
+    package var bareDurationUnit: TimeUnit?
+    package var method: [FieldPlace] = []
+    package var path: [FieldPlace] = []
+    package var level: [FieldPlace] = []
+    package var message: [FieldPlace] = []
     /// Patterns read in the message: literals, and `{status}`, `{duration}` (in `durationUnit`), `{method}`,
     /// `{path}`, `{*}` (any word). Tried in order; the first that matches fills what is still empty.
-    public var patterns: [String] = []
+    package var patterns: [String] = []
     /// Tokens whose text a client controls (the request line, referer, user agent): an id there is free text.
-    public var freeText: [Int] = []
+    package var freeText: [Int] = []
     /// Where the request id sits, for the docs (the parser finds ids itself and tells a field from free text).
-    public var idAt: String
+    package var idAt: String
 }
 
 /// The catalogue of known server log shapes, tried in this order on a file's first line with a request id.
-public enum LogCatalogue {
-    public static func entry(named name: String) -> LogFormatEntry? { entries.first { $0.name == name } }
+package enum LogCatalogue {
+    package static func entry(named name: String) -> LogFormatEntry? { entries.first { $0.name == name } }
 
-    public static let entries: [LogFormatEntry] = [
+    package static let entries: [LogFormatEntry] = [
         // MARK: JSON
         LogFormatEntry(
             name: "palbase-json", title: "the platform's JSON lines (palbase logs)", json: true,

@@ -3,17 +3,17 @@ import SiftArchive
 import SiftCore
 
 /// One server log line that carries a wanted request id.
-public struct ServerLine: Sendable, Equatable {
+package struct ServerLine: Sendable, Equatable {
     /// The log file as found (`logs/api.log.1.gz`, `-` for standard input).
-    public var file: String
+    package var file: String
     /// 1-based line number in the (decompressed) file.
-    public var line: Int
+    package var line: Int
     /// The wanted ids the line carries (usually one).
-    public var ids: [RequestID]
+    package var ids: [RequestID]
     /// What the line says.
-    public var parsed: ParsedLine
+    package var parsed: ParsedLine
 
-    public init(file: String, line: Int, ids: [RequestID], parsed: ParsedLine) {
+    package init(file: String, line: Int, ids: [RequestID], parsed: ParsedLine) {
         self.file = file
         self.line = line
         self.ids = ids
@@ -22,26 +22,26 @@ public struct ServerLine: Sendable, Equatable {
 }
 
 /// A request id seen in a line inside some session's window that is not one of the wanted ids.
-public struct SeenID: Sendable, Equatable {
+package struct SeenID: Sendable, Equatable {
     /// The id seen.
-    public var id: RequestID
+    package var id: RequestID
     /// The line's timestamp on the server's clock.
-    public var ts: Double
+    package var ts: Double
     /// Bit `k` set: the line carries user id `k` of `ScanRequest.userIds` (the first 64).
-    public var userMask: UInt64
+    package var userMask: UInt64
 }
 
 /// What to look for in the logs.
-public struct ScanRequest: Sendable {
+package struct ScanRequest: Sendable {
     /// The ids whose lines are parsed and returned.
-    public var ids: RequestIDSet
+    package var ids: RequestIDSet
     /// Server-clock intervals: a line in one of them has its other ids recorded as `SeenID`s.
     /// Empty: nothing is recorded.
-    public var windows: [(lo: Double, hi: Double)]
+    package var windows: [(lo: Double, hi: Double)]
     /// Users whose presence in a window line is recorded (`SeenID.userMask`); at most 64 are used.
-    public var userIds: [String]
+    package var userIds: [String]
 
-    public init(ids: RequestIDSet, windows: [(lo: Double, hi: Double)] = [], userIds: [String] = []) {
+    package init(ids: RequestIDSet, windows: [(lo: Double, hi: Double)] = [], userIds: [String] = []) {
         self.ids = ids
         self.windows = windows
         self.userIds = userIds
@@ -49,76 +49,76 @@ public struct ScanRequest: Sendable {
 }
 
 /// Bounds and knobs of a scan.
-public struct ScanOptions: Sendable {
+package struct ScanOptions: Sendable {
     /// Bytes read per call (and the scanning granularity).
-    public var chunkBytes: Int = 1 << 20
+    package var chunkBytes: Int = 1 << 20
     /// A longer line is skipped and counted (`LogFileSummary.longLines`).
-    public var maxLineBytes: Int = 1 << 20
+    package var maxLineBytes: Int = 1 << 20
     /// Files (and segments of large plain files) scanned at once.
-    public var workers: Int = ReadWorkers.count
+    package var workers: Int = ReadWorkers.count
     /// A plain file at least twice this size is split into segments scanned in parallel.
-    public var segmentBytes: Int64 = 64 << 20
+    package var segmentBytes: Int64 = 64 << 20
     /// Matching lines kept in all (the rest are counted in `LogScanResult.droppedLines`).
-    public var maxServerLines: Int = 50_000
+    package var maxServerLines: Int = 50_000
     /// Window ids kept in all (the rest are counted in `LogScanResult.droppedSeen`).
-    public var maxSeen: Int = 200_000
+    package var maxSeen: Int = 200_000
     /// Bytes one gzip file may inflate to.
-    public var maxInflatedBytes: Int64 = 1 << 40
+    package var maxInflatedBytes: Int64 = 1 << 40
     /// Files scanned in all.
-    public var maxFiles: Int = 100_000
+    package var maxFiles: Int = 100_000
     /// Names a folder walk looks at (files, folders, links), as for an export's folder.
-    public var maxEntries: Int = ReadLimits.default.maxEntries
+    package var maxEntries: Int = ReadLimits.default.maxEntries
     /// How lines are read: a forced format, the zone of naive times, the year of syslog times.
-    public var read = LogReadOptions()
+    package var read = LogReadOptions()
     /// Called from the scanning threads with the bytes of each chunk read (for a progress line).
-    public var progress: (@Sendable (Int64) -> Void)?
+    package var progress: (@Sendable (Int64) -> Void)?
 
-    public init() {}
+    package init() {}
 }
 
 /// What scanning one log file found.
-public struct LogFileSummary: Sendable, Equatable {
+package struct LogFileSummary: Sendable, Equatable {
     /// The log file as found (`-` for standard input).
-    public var file: String
+    package var file: String
     /// `plain`, `gzip`, or `stream` (standard input or a pipe; gzip or not).
-    public var encoding: String
+    package var encoding: String
     /// The format detected on the first matching line (or forced by `--log-format`), when there is one.
-    public var format: LogFormat?
+    package var format: LogFormat?
     /// The earliest and latest server time among the lines whose time was read (those with a request id
     /// that were parsed or checked against a session window): the span the file covers.
-    public var firstTs: Double?
-    public var lastTs: Double?
+    package var firstTs: Double?
+    package var lastTs: Double?
     /// Bytes scanned (after decompression).
-    public var bytes: Int64 = 0
+    package var bytes: Int64 = 0
     /// Lines scanned (an overlong one counts).
-    public var lines = 0
+    package var lines = 0
     /// Lines carrying a wanted id.
-    public var matchedLines = 0
+    package var matchedLines = 0
     /// Lines over `ScanOptions.maxLineBytes`, skipped.
-    public var longLines = 0
+    package var longLines = 0
     /// Lowercase, names the file: why it was not read in full.
-    public var error: String?
+    package var error: String?
 }
 
 /// Everything a scan found, in file order.
-public struct LogScanResult: Sendable {
+package struct LogScanResult: Sendable {
     /// Every file scanned, in order.
-    public var files: [LogFileSummary] = []
+    package var files: [LogFileSummary] = []
     /// Problems that are not one file's (a path that does not exist, a link skipped), naming the path.
-    public var errors: [String] = []
+    package var errors: [String] = []
     /// Matching lines in file order, then line order.
-    public var lines: [ServerLine] = []
+    package var lines: [ServerLine] = []
     /// Window ids in file order.
-    public var seen: [SeenID] = []
+    package var seen: [SeenID] = []
     /// Matching lines past `ScanOptions.maxServerLines`, not kept.
-    public var droppedLines = 0
+    package var droppedLines = 0
     /// Window ids past `ScanOptions.maxSeen`, not kept.
-    public var droppedSeen = 0
+    package var droppedSeen = 0
 
     /// Bytes scanned over all files.
-    public var bytes: Int64 { files.reduce(0) { $0 + $1.bytes } }
+    package var bytes: Int64 { files.reduce(0) { $0 + $1.bytes } }
     /// Lines scanned over all files.
-    public var lineCount: Int { files.reduce(0) { $0 + $1.lines } }
+    package var lineCount: Int { files.reduce(0) { $0 + $1.lines } }
     /// Every error, per file and not.
-    public var allErrors: [String] { errors + files.compactMap(\.error) }
+    package var allErrors: [String] { errors + files.compactMap(\.error) }
 }

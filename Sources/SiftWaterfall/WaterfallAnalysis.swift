@@ -3,25 +3,25 @@ import SiftCore
 
 /// The core of the waterfall analysis, fed with plain values: `WaterfallAnalysis` forwards the
 /// reader's calls here, and tests or benchmarks can drive it without a reader.
-public final class WaterfallCollector {
+package final class WaterfallCollector {
     /// The bounds this collector keeps to.
-    public let limits: WaterfallLimits
+    package let limits: WaterfallLimits
     /// Finished sessions, in the order they ended.
-    public private(set) var sessions: [WaterfallSession] = []
+    package private(set) var sessions: [WaterfallSession] = []
     /// Findings of finished sessions (unsorted): per rule, the first `maxFindingsPerRule` of a session
     /// and the first `FindingTally.defaultKeepPerInput` of an input are listed, the rest counted.
-    public var findings: [Finding] { tally.findings }
+    package var findings: [Finding] { tally.findings }
     private var tally = FindingTally(keep: Int.max)
     /// Network records seen but not kept because of `limits.maxRequests`.
-    public private(set) var droppedRequests = 0
+    package private(set) var droppedRequests = 0
     /// Sessions past `limits.maxSessions`, read but not listed, and their network records.
-    public private(set) var unlistedSessions = 0
-    public private(set) var unlistedRequests = 0
+    package private(set) var unlistedSessions = 0
+    package private(set) var unlistedRequests = 0
     private var listedSessions = 0
     private var unlistedInput: String?
     private var kept = 0
     /// Memory the kept requests hold, about: their buffers and `WaterfallRequest.heapBytes`.
-    public private(set) var heldBytes = 0
+    package private(set) var heldBytes = 0
     private var droppedByCount = false
     private var current: Builder?
     /// Repeated texts (URLs, hosts, methods, states, errors) kept once for every request.
@@ -30,7 +30,7 @@ public final class WaterfallCollector {
     /// When set, each finished session is handed here as it ends instead of being kept in
     /// `sessions` (a caller that needs a few requests and some counts need not hold them all). The
     /// bounds are counted as if the sessions were kept, so every caller describes the same requests.
-    public var sessionSink: (@Sendable (WaterfallSession) -> Void)?
+    package var sessionSink: (@Sendable (WaterfallSession) -> Void)?
 
     final class Builder {
         let input: String
@@ -60,12 +60,12 @@ public final class WaterfallCollector {
     /// Where a network record stands: its input and file, and the session id known when it was read
     /// (the header's, once read). All that `parse` needs besides the record, so that records can be
     /// parsed on any thread while the requests are filed in order.
-    public struct Place: Sendable {
-        public var input: String
-        public var file: String
-        public var sessionId: String?
+    package struct Place: Sendable {
+        package var input: String
+        package var file: String
+        package var sessionId: String?
 
-        public init(input: String, file: String, sessionId: String?) {
+        package init(input: String, file: String, sessionId: String?) {
             self.input = input
             self.file = file
             self.sessionId = sessionId
@@ -75,7 +75,7 @@ public final class WaterfallCollector {
     /// A network record parsed (`parse`), not yet filed: its request and the findings it raised
     /// (pending excepted). Its texts come from the parsing thread's pool; `add` moves them to the
     /// collector's.
-    public struct Parsed: @unchecked Sendable {
+    package struct Parsed: @unchecked Sendable {
         var request: WaterfallRequest
         var notes: [Finding]
     }
@@ -84,12 +84,12 @@ public final class WaterfallCollector {
     private let scratch = StringPool()
 
     /// A collector with no session yet.
-    public init(limits: WaterfallLimits = WaterfallLimits()) {
+    package init(limits: WaterfallLimits = WaterfallLimits()) {
         self.limits = limits
     }
 
     /// Starts a session file. Ends the previous one if it was left open.
-    public func beginSession(input: String, file: String, sessionId: String?) {
+    package func beginSession(input: String, file: String, sessionId: String?) {
         if current != nil { endSession(sessionId: nil, launchedAt: nil) }
         current = Builder(input: input, file: file, sessionId: sessionId)
     }
@@ -97,7 +97,7 @@ public final class WaterfallCollector {
     /// Takes one record of the current session (any type; only the header and network records matter).
     /// `parsed`: the record's `parse` when it was parsed already (on another thread); else it is
     /// parsed here.
-    public func add(_ record: Record, parsed: consuming Parsed? = nil) {
+    package func add(_ record: Record, parsed: consuming Parsed? = nil) {
         let b: Builder
         if let c = current {
             b = c
@@ -152,7 +152,7 @@ public final class WaterfallCollector {
 
     /// Ends the current session: fixes the origin and every offset, and files its findings.
     /// `sessionId` and `launchedAt` (from the reader's context) fill in what the header did not give.
-    public func endSession(sessionId: String?, launchedAt: Double?) {
+    package func endSession(sessionId: String?, launchedAt: Double?) {
         guard let b = current else { return }
         current = nil
         if b.sessionId == nil { b.sessionId = sessionId }
@@ -211,14 +211,14 @@ public final class WaterfallCollector {
     }
 
     /// The finished sessions, handed over: the collector keeps none of them after.
-    public func takeSessions() -> [WaterfallSession] {
+    package func takeSessions() -> [WaterfallSession] {
         let out = sessions
         sessions = []
         return out
     }
 
     /// Ends any open session and returns every finding, including the limit notice.
-    public func finish() -> [Finding] {
+    package func finish() -> [Finding] {
         if current != nil { endSession(sessionId: nil, launchedAt: nil) }
         var out = findings
         if droppedRequests > 0 {
@@ -309,7 +309,7 @@ public final class WaterfallCollector {
 
     /// Rebuilds one network record read at `b`, its texts through `pool` (one per thread); returns
     /// it with the findings it raised (pending excepted). Pure but for the pool: any thread may run it.
-    public static func parse(_ record: Record, at b: Place, limits: WaterfallLimits, pool: StringPool) -> Parsed {
+    package static func parse(_ record: Record, at b: Place, limits: WaterfallLimits, pool: StringPool) -> Parsed {
         let j = record.json
         let maxLen = limits.maxStringLength
         var r = WaterfallRequest(input: b.input, file: b.file, line: record.line)
@@ -481,9 +481,9 @@ public final class WaterfallCollector {
 /// when it is fed on the reader's thread, so the requests and findings are the same whatever the
 /// number of workers. At most `budgetLimit` bytes of records are in flight (counted as held: text
 /// and tape).
-public final class WaterfallAnalysis: Analysis {
+package final class WaterfallAnalysis: Analysis {
     /// Where the requests and findings accumulate (read it after `finish()`).
-    public let collector: WaterfallCollector
+    package let collector: WaterfallCollector
     /// Network records parsed on the worker lanes (each with a string pool of its own), filed into
     /// the collector in batch order; nil when every call is filed on the reader's thread.
     private let workers: OrderedWorkers<Event, StringPool, Filed>?
@@ -525,7 +525,7 @@ public final class WaterfallAnalysis: Analysis {
     /// record on the reader's thread.
     /// `sessionsTo`: each finished session is handed to it, in order, as it ends (on whichever
     /// thread files it, one call at a time), and none is kept (`WaterfallCollector.sessionSink`).
-    public init(
+    package init(
         limits: WaterfallLimits = WaterfallLimits(), parallel: Bool = true,
         sessionsTo sink: (@Sendable (WaterfallSession) -> Void)? = nil
     ) {
@@ -551,20 +551,20 @@ public final class WaterfallAnalysis: Analysis {
     }
 
     /// Sessions finished so far, with their requests.
-    public var sessions: [WaterfallSession] { drain(); return collector.sessions }
+    package var sessions: [WaterfallSession] { drain(); return collector.sessions }
 
     /// The finished sessions, handed over (`WaterfallReport` redacts them in place).
-    public func takeSessions() -> [WaterfallSession] { drain(); return collector.takeSessions() }
+    package func takeSessions() -> [WaterfallSession] { drain(); return collector.takeSessions() }
 
     /// Starts collecting a session.
-    public func beginSession(_ session: SessionContext) {
+    package func beginSession(_ session: SessionContext) {
         place = WaterfallCollector.Place(input: session.input.path, file: session.file, sessionId: session.sessionId)
         sentTs = false
         hand(.begin(input: session.input.path, file: session.file, sessionId: session.sessionId), bytes: 0)
     }
 
     /// Takes one record (network records and the header matter).
-    public func record(_ record: Record, session: SessionContext) {
+    package func record(_ record: Record, session: SessionContext) {
         switch record.type {
         case .network:
             sentTs = sentTs || record.ts != nil
@@ -582,7 +582,7 @@ public final class WaterfallAnalysis: Analysis {
     }
 
     /// Ends the session: origin, offsets, findings.
-    public func endSession(_ session: SessionContext) {
+    package func endSession(_ session: SessionContext) {
         hand(.end(sessionId: session.sessionId, launchedAt: session.launchedAt), bytes: 0)
         // As the collector: a record after the end opens a session of its own.
         place = WaterfallCollector.Place(input: "-", file: "-", sessionId: nil)
@@ -590,10 +590,10 @@ public final class WaterfallAnalysis: Analysis {
     }
 
     /// The waterfall reads no blob: the reader may hash blobs on a worker.
-    public var needsBlobHash: Bool { false }
+    package var needsBlobHash: Bool { false }
 
     /// Every `waterfall.*` finding.
-    public func finish() -> [Finding] {
+    package func finish() -> [Finding] {
         drain()
         return collector.finish()
     }

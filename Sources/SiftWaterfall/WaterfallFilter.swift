@@ -2,20 +2,20 @@ import Foundation
 import SiftCore
 
 /// Which requests a waterfall shows. Every set criterion must hold; `slowest` applies last.
-public struct WaterfallFilter: Sendable, Equatable {
+package struct WaterfallFilter: Sendable, Equatable {
     /// A request id (`req_…`), a record id (`rec_…`) or a `seq` number.
-    public var request: String?
+    package var request: String?
     /// Keep only the N slowest (by `elapsedMs`), shown in timeline order.
-    public var slowest: Int?
+    package var slowest: Int?
     /// Keep requests that took at least this many milliseconds.
-    public var minDurationMs: Double?
+    package var minDurationMs: Double?
     /// Keep requests of this `category` (`auth`, `call`, `app`, …).
-    public var category: String?
+    package var category: String?
     /// Keep requests of this `source`: `sdk` or `app`.
-    public var source: String?
+    package var source: String?
 
     /// A filter; nil criteria are not applied.
-    public init(
+    package init(
         request: String? = nil, slowest: Int? = nil, minDurationMs: Double? = nil, category: String? = nil,
         source: String? = nil
     ) {
@@ -27,12 +27,12 @@ public struct WaterfallFilter: Sendable, Equatable {
     }
 
     /// Whether no criterion is set.
-    public var isEmpty: Bool {
+    package var isEmpty: Bool {
         request == nil && slowest == nil && minDurationMs == nil && category == nil && source == nil
     }
 
     /// Whether one request passes every criterion except `slowest`.
-    public func matches(_ r: WaterfallRequest) -> Bool {
+    package func matches(_ r: WaterfallRequest) -> Bool {
         if let q = request {
             let bySeq = Int(q).map { $0 == r.seq } ?? false
             if !(bySeq || r.requestId == q || r.recordId == q) { return false }
@@ -45,7 +45,7 @@ public struct WaterfallFilter: Sendable, Equatable {
 
     /// The sessions with only the matching requests; sessions left without a request are dropped
     /// (all sessions are kept when the filter is empty).
-    public func apply(_ sessions: [WaterfallSession]) -> [WaterfallSession] {
+    package func apply(_ sessions: [WaterfallSession]) -> [WaterfallSession] {
         if isEmpty { return sessions }
         var out = sessions.map { s -> WaterfallSession in
             var s = s
@@ -73,7 +73,7 @@ public struct WaterfallFilter: Sendable, Equatable {
 
     /// The findings that concern the kept requests (all findings when the filter is empty).
     /// Findings without a record (session-level notices) are kept.
-    public func apply(_ findings: [Finding], kept sessions: [WaterfallSession]) -> [Finding] {
+    package func apply(_ findings: [Finding], kept sessions: [WaterfallSession]) -> [Finding] {
         if isEmpty { return findings }
         var keys: Set<String> = []
         for s in sessions {

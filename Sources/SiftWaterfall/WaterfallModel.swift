@@ -7,14 +7,14 @@ import Foundation
 import SiftCore
 
 /// Microseconds since 1970 (UTC). Timestamps are kept as integers so phase arithmetic is exact.
-public typealias Micros = Int64
+package typealias Micros = Int64
 
 /// One phase of an HTTP transaction, in waterfall order.
-public enum WaterfallPhase: String, CaseIterable, Sendable, Comparable {
+package enum WaterfallPhase: String, CaseIterable, Sendable, Comparable {
     case blocked, dns, tcp, tls, request, waiting, download
 
     /// Human name for sentences and legends: `blocked`, `DNS`, `TCP`, `TLS`, `request`, `waiting`, `download`.
-    public var title: String {
+    package var title: String {
         switch self {
         case .blocked: "blocked"
         case .dns: "DNS"
@@ -28,7 +28,7 @@ public enum WaterfallPhase: String, CaseIterable, Sendable, Comparable {
 
     /// Position in waterfall order (that of `allCases`), without searching `allCases`: every read or
     /// write of a phase duration asks it.
-    public var order: Int {
+    package var order: Int {
         switch self {
         case .blocked: 0
         case .dns: 1
@@ -41,48 +41,48 @@ public enum WaterfallPhase: String, CaseIterable, Sendable, Comparable {
     }
 
     /// Waterfall order.
-    public static func < (a: WaterfallPhase, b: WaterfallPhase) -> Bool { a.order < b.order }
+    package static func < (a: WaterfallPhase, b: WaterfallPhase) -> Bool { a.order < b.order }
 }
 
 /// The seven phase durations of one transaction, in milliseconds. `nil` means the phase did not
 /// happen or cannot be computed (a reused connection has no DNS/TCP/TLS; a cache hit has almost
 /// nothing; a missing or reversed timestamp) — never 0 for "unknown".
-public struct WaterfallPhases: Sendable, Equatable {
+package struct WaterfallPhases: Sendable, Equatable {
     /// Seven doubles, NaN for "did not happen" (a span is never NaN): half the size of seven
     /// optionals, which counts with hundreds of thousands of transactions in memory.
     private var raw: (Double, Double, Double, Double, Double, Double, Double) = (.nan, .nan, .nan, .nan, .nan, .nan, .nan)
 
-    public var blocked: Double? {
+    package var blocked: Double? {
         get { self[.blocked] }
         set { self[.blocked] = newValue }
     }
-    public var dns: Double? {
+    package var dns: Double? {
         get { self[.dns] }
         set { self[.dns] = newValue }
     }
-    public var tcp: Double? {
+    package var tcp: Double? {
         get { self[.tcp] }
         set { self[.tcp] = newValue }
     }
-    public var tls: Double? {
+    package var tls: Double? {
         get { self[.tls] }
         set { self[.tls] = newValue }
     }
-    public var request: Double? {
+    package var request: Double? {
         get { self[.request] }
         set { self[.request] = newValue }
     }
-    public var waiting: Double? {
+    package var waiting: Double? {
         get { self[.waiting] }
         set { self[.waiting] = newValue }
     }
-    public var download: Double? {
+    package var download: Double? {
         get { self[.download] }
         set { self[.download] = newValue }
     }
 
     /// Phases in milliseconds; nil for one that did not happen.
-    public init(
+    package init(
         blocked: Double? = nil, dns: Double? = nil, tcp: Double? = nil, tls: Double? = nil,
         request: Double? = nil, waiting: Double? = nil, download: Double? = nil
     ) {
@@ -96,7 +96,7 @@ public struct WaterfallPhases: Sendable, Equatable {
     }
 
     /// The duration of `phase`, in milliseconds.
-    public subscript(_ phase: WaterfallPhase) -> Double? {
+    package subscript(_ phase: WaterfallPhase) -> Double? {
         get {
             let v = withUnsafeBytes(of: raw) { $0.load(fromByteOffset: phase.order * 8, as: Double.self) }
             return v.isNaN ? nil : v
@@ -107,104 +107,104 @@ public struct WaterfallPhases: Sendable, Equatable {
         }
     }
 
-    public static func == (a: WaterfallPhases, b: WaterfallPhases) -> Bool {
+    package static func == (a: WaterfallPhases, b: WaterfallPhases) -> Bool {
         WaterfallPhase.allCases.allSatisfy { a[$0] == b[$0] }
     }
 
     /// Whether any phase is known.
-    public var isEmpty: Bool { WaterfallPhase.allCases.allSatisfy { self[$0] == nil } }
+    package var isEmpty: Bool { WaterfallPhase.allCases.allSatisfy { self[$0] == nil } }
 }
 
 /// The eleven timestamps of one transaction (§2.4), in microseconds since 1970; nil when absent
 /// or unreadable.
-public struct TransactionTimes: Sendable, Equatable {
+package struct TransactionTimes: Sendable, Equatable {
     /// Eleven integers, `Int64.min` for "absent" (parsed times stay within ±9e15 µs): half the
     /// size of eleven optionals.
     private var raw: (Micros, Micros, Micros, Micros, Micros, Micros, Micros, Micros, Micros, Micros, Micros) =
         (.min, .min, .min, .min, .min, .min, .min, .min, .min, .min, .min)
 
-    public var fetchStart: Micros? {
+    package var fetchStart: Micros? {
         get { get(0) }
         set { set(0, newValue) }
     }
-    public var domainLookupStart: Micros? {
+    package var domainLookupStart: Micros? {
         get { get(1) }
         set { set(1, newValue) }
     }
-    public var domainLookupEnd: Micros? {
+    package var domainLookupEnd: Micros? {
         get { get(2) }
         set { set(2, newValue) }
     }
-    public var connectStart: Micros? {
+    package var connectStart: Micros? {
         get { get(3) }
         set { set(3, newValue) }
     }
-    public var secureConnectionStart: Micros? {
+    package var secureConnectionStart: Micros? {
         get { get(4) }
         set { set(4, newValue) }
     }
-    public var secureConnectionEnd: Micros? {
+    package var secureConnectionEnd: Micros? {
         get { get(5) }
         set { set(5, newValue) }
     }
-    public var connectEnd: Micros? {
+    package var connectEnd: Micros? {
         get { get(6) }
         set { set(6, newValue) }
     }
-    public var requestStart: Micros? {
+    package var requestStart: Micros? {
         get { get(7) }
         set { set(7, newValue) }
     }
-    public var requestEnd: Micros? {
+    package var requestEnd: Micros? {
         get { get(8) }
         set { set(8, newValue) }
     }
-    public var responseStart: Micros? {
+    package var responseStart: Micros? {
         get { get(9) }
         set { set(9, newValue) }
     }
-    public var responseEnd: Micros? {
+    package var responseEnd: Micros? {
         get { get(10) }
         set { set(10, newValue) }
     }
 
     /// No timestamp.
-    public init() {}
+    package init() {}
 
     /// The field names in the order a well-behaved clock produces them.
-    public static let fieldNames: [String] = [
+    package static let fieldNames: [String] = [
         "fetchStart", "domainLookupStart", "domainLookupEnd", "connectStart", "secureConnectionStart",
         "secureConnectionEnd", "connectEnd", "requestStart", "requestEnd", "responseStart", "responseEnd"
     ]
 
     /// The field at `index` of `fieldNames`.
-    public func get(_ index: Int) -> Micros? {
+    package func get(_ index: Int) -> Micros? {
         guard (0..<11).contains(index) else { return nil }
         let v = withUnsafeBytes(of: raw) { $0.load(fromByteOffset: index * 8, as: Micros.self) }
         return v == .min ? nil : v
     }
 
     /// Sets the field at `index` of `fieldNames`.
-    public mutating func set(_ index: Int, _ value: Micros?) {
+    package mutating func set(_ index: Int, _ value: Micros?) {
         guard (0..<11).contains(index) else { return }
         withUnsafeMutableBytes(of: &raw) { $0.storeBytes(of: value ?? .min, toByteOffset: index * 8, as: Micros.self) }
     }
 
     /// The timestamps in `fieldNames` order.
-    public var ordered: [Micros?] { (0..<11).map { get($0) } }
+    package var ordered: [Micros?] { (0..<11).map { get($0) } }
 
-    public static func == (a: TransactionTimes, b: TransactionTimes) -> Bool {
+    package static func == (a: TransactionTimes, b: TransactionTimes) -> Bool {
         (0..<11).allSatisfy { a.get($0) == b.get($0) }
     }
 
     /// The earliest timestamp present.
-    public var earliest: Micros? {
+    package var earliest: Micros? {
         var m: Micros?
         for v in ordered { if let v, v < (m ?? .max) { m = v } }
         return m
     }
     /// The latest timestamp present.
-    public var latest: Micros? {
+    package var latest: Micros? {
         var m: Micros?
         for v in ordered { if let v, v > (m ?? .min) { m = v } }
         return m
@@ -212,10 +212,10 @@ public struct TransactionTimes: Sendable, Equatable {
 }
 
 /// One drawn piece of a waterfall bar: a phase between two absolute times.
-public struct WaterfallSegment: Sendable, Equatable {
-    public var phase: WaterfallPhase
-    public var startUs: Micros
-    public var endUs: Micros
+package struct WaterfallSegment: Sendable, Equatable {
+    package var phase: WaterfallPhase
+    package var startUs: Micros
+    package var endUs: Micros
 }
 
 /// One HTTP transaction of a request: the first attempt, a redirect or a retry.
@@ -223,63 +223,63 @@ public struct WaterfallSegment: Sendable, Equatable {
 /// Stored compactly (a large export keeps hundreds of thousands): the phases, start, end and total
 /// are computed from the timestamps when asked, numbers are fixed-width with a sentinel for
 /// "absent", and texts are shared through the collector's `StringPool`.
-public struct WaterfallTransaction: Sendable {
+package struct WaterfallTransaction: Sendable {
     /// 0-based position in `metrics.transactions`.
-    public var index: Int
-    public var times: TransactionTimes
+    package var index: Int
+    package var times: TransactionTimes
     private var offsetRaw = Double.nan
     private var ints: (Int, Int, Int, Int) = (.min, .min, .min, .min)
     /// 0 absent, 1 false, 2 true.
     private var reusedRaw: UInt8 = 0
-    public var networkProtocol: String?
-    public var remoteAddress: String?
-    public var tlsVersion: String?
+    package var networkProtocol: String?
+    package var remoteAddress: String?
+    package var tlsVersion: String?
     /// The transaction's URL (userinfo removed, secret query values masked).
-    public var url: String?
+    package var url: String?
     /// `network`, `localCache`, `serverPush`, `unknown`.
-    public var fetchType: String?
+    package var fetchType: String?
     /// Clock problems seen inside this transaction, one lowercase phrase each.
-    public var anomalies: [String]
+    package var anomalies: [String]
 
     /// The phase durations (§2.4), from the timestamps.
-    public var phases: WaterfallPhases { WaterfallTransaction.phases(times, reusedConnection: reusedConnection) }
+    package var phases: WaterfallPhases { WaterfallTransaction.phases(times, reusedConnection: reusedConnection) }
     /// fetchStart (or the earliest timestamp when fetchStart is missing).
-    public var startUs: Micros? { times.fetchStart ?? times.earliest }
+    package var startUs: Micros? { times.fetchStart ?? times.earliest }
     /// responseEnd (or the latest timestamp when responseEnd is missing).
-    public var endUs: Micros? { times.responseEnd ?? times.latest }
+    package var endUs: Micros? { times.responseEnd ?? times.latest }
     /// fetchStart → responseEnd, or earliest → latest timestamp, in milliseconds.
-    public var totalMs: Double? {
+    package var totalMs: Double? {
         guard let s = startUs, let e = endUs, e >= s else { return nil }
         return Double(e - s) / 1000
     }
     /// Start offset from the session's origin, in milliseconds (set when the session ends).
-    public var offsetMs: Double? {
+    package var offsetMs: Double? {
         get { offsetRaw.isNaN ? nil : offsetRaw }
         set { offsetRaw = newValue ?? .nan }
     }
-    public var reusedConnection: Bool? {
+    package var reusedConnection: Bool? {
         get { reusedRaw == 0 ? nil : reusedRaw == 2 }
         set { reusedRaw = newValue.map { $0 ? 2 : 1 } ?? 0 }
     }
-    public var remotePort: Int? {
+    package var remotePort: Int? {
         get { ints.0 == .min ? nil : ints.0 }
         set { ints.0 = newValue ?? .min }
     }
-    public var statusCode: Int? {
+    package var statusCode: Int? {
         get { ints.1 == .min ? nil : ints.1 }
         set { ints.1 = newValue ?? .min }
     }
-    public var requestBodyBytes: Int? {
+    package var requestBodyBytes: Int? {
         get { ints.2 == .min ? nil : ints.2 }
         set { ints.2 = newValue ?? .min }
     }
-    public var responseBodyBytes: Int? {
+    package var responseBodyBytes: Int? {
         get { ints.3 == .min ? nil : ints.3 }
         set { ints.3 = newValue ?? .min }
     }
 
     /// A transaction from its timestamps: computes phases, anomalies, start, end and total.
-    public init(index: Int, times: TransactionTimes, reusedConnection: Bool? = nil, fetchType: String? = nil) {
+    package init(index: Int, times: TransactionTimes, reusedConnection: Bool? = nil, fetchType: String? = nil) {
         self.index = index
         self.times = times
         self.fetchType = fetchType
@@ -288,11 +288,11 @@ public struct WaterfallTransaction: Sendable {
     }
 
     /// Whether the response came from the local cache.
-    public var isCacheHit: Bool { fetchType == "localCache" }
+    package var isCacheHit: Bool { fetchType == "localCache" }
 
     /// Whether this transaction paid for a new connection (a known TCP, TLS or DNS phase): the test
     /// `phases` would make for those three, on the timestamps alone (no phase is computed).
-    public var openedConnection: Bool {
+    package var openedConnection: Bool {
         guard reusedConnection != true else { return false }
         let t = times
         func spans(_ a: Micros?, _ b: Micros?) -> Bool {
@@ -317,12 +317,12 @@ public struct WaterfallTransaction: Sendable {
     /// A reused connection has no dns/tcp/tls (nil even if timestamps are present). A phase missing
     /// either end, or whose end is before its start, is nil. `anomalies` lists every pair of present
     /// timestamps out of order (consecutive in §2.4 order; each inversion is named once).
-    public static func compute(_ t: TransactionTimes, reusedConnection: Bool?) -> (phases: WaterfallPhases, anomalies: [String]) {
+    package static func compute(_ t: TransactionTimes, reusedConnection: Bool?) -> (phases: WaterfallPhases, anomalies: [String]) {
         (phases(t, reusedConnection: reusedConnection), anomalies(t))
     }
 
     /// The phases of `compute`.
-    public static func phases(_ t: TransactionTimes, reusedConnection: Bool?) -> WaterfallPhases {
+    package static func phases(_ t: TransactionTimes, reusedConnection: Bool?) -> WaterfallPhases {
         func span(_ a: Micros?, _ b: Micros?) -> Double? {
             guard let a, let b, b >= a else { return nil }
             return Double(b - a) / 1000
@@ -343,7 +343,7 @@ public struct WaterfallTransaction: Sendable {
     }
 
     /// The anomalies of `compute`: every pair of present timestamps out of order.
-    public static func anomalies(_ t: TransactionTimes) -> [String] {
+    package static func anomalies(_ t: TransactionTimes) -> [String] {
         var anomalies: [String] = []
         var prev: (index: Int, value: Micros)?
         for k in 0..<11 {
@@ -359,7 +359,7 @@ public struct WaterfallTransaction: Sendable {
     }
 
     /// The phases as absolute segments for drawing, in waterfall order (only phases that happened).
-    public var segments: [WaterfallSegment] {
+    package var segments: [WaterfallSegment] {
         let t = times
         var out: [WaterfallSegment] = []
         func add(_ phase: WaterfallPhase, _ start: Micros?) {
@@ -380,16 +380,16 @@ public struct WaterfallTransaction: Sendable {
 /// One network record's request, rebuilt: identity, timing, and its transactions. The fields every
 /// analysis reads are the shared `NetworkRecord` (`record`), defined there once; this adds the
 /// waterfall's own. Numbers are fixed-width with a sentinel for "absent".
-public struct WaterfallRequest: Sendable {
+package struct WaterfallRequest: Sendable {
     /// The record as every analysis sees it (its URL with userinfo removed, secret query values masked).
-    public var record: NetworkRecord
+    package var record: NetworkRecord
     /// `sdk` or `app`.
-    public var source: String?
-    public var category: String?
+    package var source: String?
+    package var category: String?
     /// `http`, `upload`, `download`, `custom`.
-    public var kind: String?
-    public var label: String?
-    public var transactions: [WaterfallTransaction]
+    package var kind: String?
+    package var label: String?
+    package var transactions: [WaterfallTransaction]
     /// `host`, computed once when the collector reads the record.
     var cachedHost: String?
     private var startRaw = Micros.min
@@ -397,10 +397,10 @@ public struct WaterfallRequest: Sendable {
     private var ints: (Int, Int) = (.min, .min)
     private var droppedRaw: Int32 = 0
     /// Whether the record carried a `metrics` object.
-    public var hasMetrics: Bool
+    package var hasMetrics: Bool
 
     /// An empty request read at `line` of `file` in `input`.
-    public init(input: String, file: String, line: Int) {
+    package init(input: String, file: String, line: Int) {
         self.record = NetworkRecord(ref: RecordRef(input: input, file: file, line: line))
         self.transactions = []
         self.hasMetrics = false
@@ -408,38 +408,38 @@ public struct WaterfallRequest: Sendable {
 
     /// When the request started: metrics taskStart, else the first transaction's start, else
     /// `ts` − `duration`, else `ts`.
-    public var startUs: Micros? {
+    package var startUs: Micros? {
         get { startRaw == .min ? nil : startRaw }
         set { startRaw = newValue ?? .min }
     }
     /// Start offset from the session's origin (launchedAt, or the first record), in ms.
-    public var offsetMs: Double? {
+    package var offsetMs: Double? {
         get { doubles.0.isNaN ? nil : doubles.0 }
         set { doubles.0 = newValue ?? .nan }
     }
     /// The record's `duration` × 1000.
-    public var durationMs: Double? {
+    package var durationMs: Double? {
         get { doubles.1.isNaN ? nil : doubles.1 }
         set { doubles.1 = newValue ?? .nan }
     }
     /// From the metrics: taskEnd − taskStart, else first transaction start → last transaction end.
-    public var totalMs: Double? {
+    package var totalMs: Double? {
         get { doubles.2.isNaN ? nil : doubles.2 }
         set { doubles.2 = newValue ?? .nan }
     }
     /// `response.body.size`.
-    public var responseBytes: Int? {
+    package var responseBytes: Int? {
         get { ints.0 == .min ? nil : ints.0 }
         set { ints.0 = newValue ?? .min }
     }
     /// `request.body.size`.
-    public var requestBytes: Int? {
+    package var requestBytes: Int? {
         get { ints.1 == .min ? nil : ints.1 }
         set { ints.1 = newValue ?? .min }
     }
     /// What this request holds on the heap, about, beyond its fixed part: its transactions and the
     /// texts of its own (pooled texts are counted by the pool).
-    public var heapBytes: Int {
+    package var heapBytes: Int {
         var n = StringPool.heapBytes(recordId) + StringPool.heapBytes(requestId)
         if record.echoedRequestId != requestId { n += StringPool.heapBytes(record.echoedRequestId) }
         if !transactions.isEmpty { n += 32 + transactions.count * MemoryLayout<WaterfallTransaction>.stride }
@@ -459,22 +459,22 @@ public struct WaterfallRequest: Sendable {
     }
 
     /// Transactions beyond `WaterfallLimits.maxTransactions` that were not kept.
-    public var droppedTransactions: Int {
+    package var droppedTransactions: Int {
         get { Int(droppedRaw) }
         set { droppedRaw = Int32(clamping: newValue) }
     }
 
     /// Seconds since 1970.
-    public var start: Double? { startUs.map { Double($0) / 1_000_000 } }
+    package var start: Double? { startUs.map { Double($0) / 1_000_000 } }
 
     /// The time this request took: the record's `duration`, else the metrics total, else 0.
-    public var elapsedMs: Double { durationMs ?? totalMs ?? 0 }
+    package var elapsedMs: Double { durationMs ?? totalMs ?? 0 }
 
     /// The record's `duration`, else the metrics total; nil when neither is known (e.g. pending).
-    public var knownElapsedMs: Double? { durationMs ?? totalMs }
+    package var knownElapsedMs: Double? { durationMs ?? totalMs }
 
     /// When the request ended (start + elapsed), in µs.
-    public var endUs: Micros? {
+    package var endUs: Micros? {
         guard let s = startUs else { return nil }
         var lastTx: Micros?
         for t in transactions { if let e = t.endUs, e > (lastTx ?? .min) { lastTx = e } }
@@ -484,17 +484,17 @@ public struct WaterfallRequest: Sendable {
 
     /// Host of the URL (lowercased, no userinfo), when it has one.
     /// (`record.url`, not the holder's `url`: read in place, without a copy of the request.)
-    public var host: String? { cachedHost ?? record.url.flatMap(WaterfallURL.host) }
+    package var host: String? { cachedHost ?? record.url.flatMap(WaterfallURL.host) }
 
     /// `METHOD host/path` without the query, for labels.
-    public var shortTitle: String {
+    package var shortTitle: String {
         let m = method ?? "?"
         guard let u = url else { return m + " " + (label ?? "?") }
         return m + " " + (WaterfallURL.hostAndPath(u) ?? u)
     }
 
     /// Whether some transaction of the request paid for a new connection (`WaterfallTransaction.openedConnection`).
-    public var openedConnection: Bool {
+    package var openedConnection: Bool {
         transactions.withUnsafeBufferPointer { ts in ts.contains { $0.openedConnection } }
     }
 
@@ -545,7 +545,7 @@ public struct WaterfallRequest: Sendable {
     }
 
     /// Phase totals over all transactions (a phase is nil when no transaction had it).
-    public var phaseSums: WaterfallPhases {
+    package var phaseSums: WaterfallPhases {
         var s = WaterfallPhases()
         for t in transactions {
             let phases = t.phases
@@ -558,26 +558,26 @@ public struct WaterfallRequest: Sendable {
 }
 
 /// One session's requests and the origin their offsets are measured from.
-public struct WaterfallSession: Sendable {
-    public var input: String
-    public var file: String
-    public var sessionId: String?
+package struct WaterfallSession: Sendable {
+    package var input: String
+    package var file: String
+    package var sessionId: String?
     /// The header's `launchedAt`, seconds since 1970.
-    public var launchedAt: Double?
+    package var launchedAt: Double?
     /// The time offsets count from, in µs: launchedAt, else the first record's `ts` (moved earlier
     /// when a request started before it).
-    public var originUs: Micros?
+    package var originUs: Micros?
     /// `launchedAt`, `firstRecord`, or `none`.
-    public var originSource: String
+    package var originSource: String
     /// Requests in record order.
-    public var requests: [WaterfallRequest]
+    package var requests: [WaterfallRequest]
 
     /// What a report reads of every request (`RequestFacts`), request by request in record order,
     /// each read where it stands: a request copied whole (as a call from another module through a
     /// getter copies it) retains and releases every text it holds. `hosts` nil: no host is read;
     /// else the host of each request, and whether it opened a connection when its host is in `hosts`
     /// (or for every request when `hosts` is empty).
-    public func forEachRequest(hosts: Set<String>? = nil, _ body: (_ index: Int, _ facts: RequestFacts) -> Void) {
+    package func forEachRequest(hosts: Set<String>? = nil, _ body: (_ index: Int, _ facts: RequestFacts) -> Void) {
         requests.withUnsafeBufferPointer { requests in
             guard let base = requests.baseAddress else { return }
             for i in requests.indices { body(i, RequestFacts(base + i, hosts: hosts)) }
@@ -587,13 +587,13 @@ public struct WaterfallSession: Sendable {
     /// Requests by start time (as a network panel draws them; record order breaks ties, requests
     /// without a start come last). Text, Markdown and SVG use this order; JSON and CSV record order.
     /// Indices into `requests` (no copies: a large session holds many).
-    public var timelineOrder: [Int] {
+    package var timelineOrder: [Int] {
         let starts = requests.map { $0.startUs ?? .max }
         return requests.indices.sorted { a, b in starts[a] != starts[b] ? starts[a] < starts[b] : a < b }
     }
 
     /// A session with its requests.
-    public init(
+    package init(
         input: String, file: String, sessionId: String?, launchedAt: Double?, originUs: Micros?,
         originSource: String, requests: [WaterfallRequest]
     ) {
@@ -608,19 +608,19 @@ public struct WaterfallSession: Sendable {
 }
 
 /// The few facts of a request a report ranks and counts by (`WaterfallSession.forEachRequest`).
-public struct RequestFacts {
-    public let sessionId: String?
-    public let seq: Int?
+package struct RequestFacts {
+    package let sessionId: String?
+    package let seq: Int?
     /// `WaterfallRequest.failed`.
-    public let failed: Bool
+    package let failed: Bool
     /// State `pending`.
-    public let pending: Bool
+    package let pending: Bool
     /// `WaterfallRequest.elapsedMs`.
-    public let elapsedMs: Double
+    package let elapsedMs: Double
     /// `WaterfallRequest.host`, when hosts were asked for.
-    public let host: String?
+    package let host: String?
     /// `WaterfallRequest.openedConnection`, when asked for this request's host (else false).
-    public let openedConnection: Bool
+    package let openedConnection: Bool
 
     /// Read through `p`, field by field (a getter called on `p.pointee` would copy the request).
     @inline(__always) init(_ p: UnsafePointer<WaterfallRequest>, hosts: Set<String>?) {
@@ -642,27 +642,27 @@ public struct RequestFacts {
 }
 
 /// Bounds on the work one export can cause.
-public struct WaterfallLimits: Sendable {
+package struct WaterfallLimits: Sendable {
     /// Requests kept across all sessions; more are counted in a `waterfall.limit` finding, not kept.
-    public var maxRequests = 150_000
+    package var maxRequests = 150_000
     /// Memory the kept requests may hold, about (each request's fixed part, its transactions and the
     /// texts of its own; repeated texts are pooled and bounded apart): 150 000 requests of one
     /// transaction each take about 100 MiB. Past it, requests are counted in `waterfall.limit`, not kept.
-    public var maxBytes = 112 << 20
+    package var maxBytes = 112 << 20
     /// Sessions listed across all inputs; the sessions after them are read and checked (their
     /// findings are kept) but neither they nor their requests are listed, and one `waterfall.limit`
     /// finding counts them. What a listed session holds besides its requests (its entry, its
     /// timeline, its texts) is then bounded too, whatever the number of inputs.
-    public var maxSessions = 25_000
+    package var maxSessions = 25_000
     /// Transactions kept per request.
-    public var maxTransactions = 64
+    package var maxTransactions = 64
     /// Findings per rule per session; the rest are summed up in one more finding.
-    public var maxFindingsPerRule = 1000
+    package var maxFindingsPerRule = 1000
     /// Characters kept of a URL, label or other string.
-    public var maxStringLength = 2048
+    package var maxStringLength = 2048
 
     /// The default bounds.
-    public init() {}
+    package init() {}
 }
 
 /// Reading a timestamp member without building a String when it is plain.

@@ -3,15 +3,15 @@ import SiftCore
 
 /// URL helpers: a small, total parser (no Foundation `URL`, which rejects or rewrites odd input),
 /// the safe form shown in output, and the endpoint key with ids collapsed.
-public enum WaterfallURL {
+package enum WaterfallURL {
     /// The pieces of an absolute URL. `host` is lowercased and keeps a port; userinfo is dropped.
-    public struct Parts: Sendable, Equatable {
-        public var scheme: String
-        public var host: String
+    package struct Parts: Sendable, Equatable {
+        package var scheme: String
+        package var host: String
         /// The path (at least `/`), without query or fragment.
-        public var path: String
+        package var path: String
         /// The query without `?`, nil when absent.
-        public var query: String?
+        package var query: String?
     }
 
     /// Byte offsets of the pieces of an absolute URL (working on UTF-8, never on Characters).
@@ -63,7 +63,7 @@ public enum WaterfallURL {
     }
 
     /// Splits `scheme://[userinfo@]host[:port]/path?query#fragment`; nil without `://`.
-    public static func parts(_ url: String) -> Parts? {
+    package static func parts(_ url: String) -> Parts? {
         var url = url
         return url.withUTF8 { u -> Parts? in
             guard let l = layout(u) else { return nil }
@@ -77,7 +77,7 @@ public enum WaterfallURL {
     }
 
     /// `host/path` of an absolute URL (host lowercased; no userinfo, query or fragment).
-    public static func hostAndPath(_ url: String) -> String? {
+    package static func hostAndPath(_ url: String) -> String? {
         var url = url
         return url.withUTF8 { u -> String? in
             guard let l = layout(u) else { return nil }
@@ -94,7 +94,7 @@ public enum WaterfallURL {
     }
 
     /// The lowercased host (with port) of an absolute URL.
-    public static func host(_ url: String) -> String? {
+    package static func host(_ url: String) -> String? {
         var url = url
         return url.withUTF8 { u -> String? in
             guard let l = layout(u) else { return nil }
@@ -103,7 +103,7 @@ public enum WaterfallURL {
     }
 
     /// `METHOD host/path` with ids in the path collapsed to `:id`, the query dropped.
-    public static func endpointKey(method: String?, url: String?) -> String {
+    package static func endpointKey(method: String?, url: String?) -> String {
         let m = (method ?? "?").uppercased()
         guard var url else { return m + " ?" }
         // One pass over the bytes: host lowercased, path collapsed, query and fragment dropped.
@@ -137,7 +137,7 @@ public enum WaterfallURL {
     /// Replaces each path segment that is an id with `:id`: a UUID (optionally prefixed), a number,
     /// a prefixed id like `req_…` or `ord_77` (letters, `_`, then something with a digit), or a
     /// long hex string (16 or more hex digits).
-    public static func collapsePath(_ path: String) -> String {
+    package static func collapsePath(_ path: String) -> String {
         let bytes = Array(path.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
@@ -188,9 +188,9 @@ public enum WaterfallURL {
 }
 
 /// Numbers and cells for the waterfall's renderers (durations and sizes: `Human`).
-public enum WaterfallFormat {
+package enum WaterfallFormat {
     /// Milliseconds with at most 3 decimals and no trailing zeros (`412`, `0.123`), for tables and CSV.
-    public static func number(_ ms: Double?) -> String {
+    package static func number(_ ms: Double?) -> String {
         guard let ms, ms.isFinite else { return "" }
         var s = String(format: "%.3f", ms)
         while s.hasSuffix("0") { s.removeLast() }
@@ -200,7 +200,7 @@ public enum WaterfallFormat {
     }
 
     /// Truncates to `width` characters with a trailing `…`.
-    public static func fit(_ s: String, _ width: Int) -> String {
+    package static func fit(_ s: String, _ width: Int) -> String {
         guard width > 0 else { return "" }
         if s.count <= width { return s }
         return String(s.prefix(max(0, width - 1))) + "…"
@@ -208,7 +208,7 @@ public enum WaterfallFormat {
 
     /// `s` in at most `width` characters, cut in the middle so a path's tail survives:
     /// `POST api.example.com/v…/orders/quote`.
-    public static func fitMiddle(_ s: String, _ width: Int) -> String {
+    package static func fitMiddle(_ s: String, _ width: Int) -> String {
         guard width > 0 else { return "" }
         guard s.count > width else { return s }
         guard width > 3 else { return String(s.prefix(width)) }
@@ -218,7 +218,7 @@ public enum WaterfallFormat {
     }
 
     /// Pads on the right (or left with `right: true`) to `width` characters.
-    public static func pad(_ s: String, _ width: Int, right: Bool = false) -> String {
+    package static func pad(_ s: String, _ width: Int, right: Bool = false) -> String {
         let n = s.count
         if n >= width { return s }
         let sp = String(repeating: " ", count: width - n)

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Renderers see only redacted values: every public entry point in a `Render/` folder takes a
+/// Renderers see only redacted values: every entry point (public or package) in a `Render/` folder takes a
 /// `Redacted<…>` model, or a model only a redactor builds (`WaterfallReport`, `SupportReport`), as its
 /// first parameter, or is a method of such a model. A new entry point taking raw text or a raw
 /// model fails here until it is listed below on purpose.
@@ -18,8 +18,8 @@ import Testing
     @Test func everyRendererTakesRedactedInput() throws {
         let root = packageRoot.standardizedFileURL.appendingPathComponent("Sources")
         let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
-        let decl = try NSRegularExpression(pattern: #"public (?:static )?func (\w+)\(\s*([^,)]*)"#)
-        let ownerDecl = try NSRegularExpression(pattern: #"(?m)^(?:public )?(?:final )?(?:extension|enum|struct|class) (\w+)"#)
+        let decl = try NSRegularExpression(pattern: #"(?:public|package) (?:static )?func (\w+)\(\s*([^,)]*)"#)
+        let ownerDecl = try NSRegularExpression(pattern: #"(?m)^(?:public |package )?(?:final )?(?:extension|enum|struct|class) (\w+)"#)
         var offenders: [String] = []
         var checked = 0
         while let url = walker?.nextObject() as? URL {

@@ -6,8 +6,8 @@ import SiftVerify
 import SiftWaterfall
 
 /// `pbsift report <input>... [--logs PATH]...`: the support engineer's one command.
-public enum ReportCommand: SiftCommand {
-    public static let spec = CommandSpec(
+package enum ReportCommand: SiftCommand {
+    package static let spec = CommandSpec(
         name: "report",
         abstract: "The support report: leaks, damage, failures, slowness, the server.",
         discussion: """
@@ -91,7 +91,7 @@ public enum ReportCommand: SiftCommand {
     /// The findings `report` lists, and counts for its exit status: every family.
     static let reports = FindingSelection.all
 
-    public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
+    package static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
         var run = try ReadingRun(options, spec: spec, io: io)
         let common = run.common
         let inputs = options.argument("input")

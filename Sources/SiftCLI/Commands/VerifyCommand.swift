@@ -4,8 +4,8 @@ import SiftCore
 import SiftVerify
 
 /// `pbsift verify <input>...`: prove that no credential left the device.
-public enum VerifyCommand: SiftCommand {
-    public static let spec = CommandSpec(
+package enum VerifyCommand: SiftCommand {
+    package static let spec = CommandSpec(
         name: "verify",
         abstract: "Prove that no credential left the device.",
         discussion: """
@@ -132,7 +132,7 @@ public enum VerifyCommand: SiftCommand {
         do { return try Baseline.load(path: path) } catch { throw UsageError(error.description, about: "--baseline") }
     }
 
-    public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
+    package static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
         var run = try ReadingRun(options, spec: spec, io: io)
         let common = run.common
         var config = try config(from: options)

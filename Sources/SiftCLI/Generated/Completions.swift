@@ -1,12 +1,12 @@
 import Foundation
 
 /// Shell completion scripts generated from the option tables.
-public enum Completions {
+package enum Completions {
     /// The shells `pbsift completions` knows.
-    public static let shells = ["bash", "zsh", "fish"]
+    package static let shells = ["bash", "zsh", "fish"]
 
     /// The script for `shell` (one of `shells`), covering `commands`.
-    public static func script(for shell: String, commands: [CommandSpec] = PBSift.specs) -> String {
+    package static func script(for shell: String, commands: [CommandSpec] = PBSift.specs) -> String {
         switch shell {
         case "zsh": zsh(commands)
         case "fish": fish(commands)

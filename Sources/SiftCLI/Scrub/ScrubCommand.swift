@@ -4,8 +4,8 @@ import SiftCore
 import SiftVerify
 
 /// `pbsift scrub <input> -o <output>`: a copy of an export that can be shared.
-public enum ScrubCommand: SiftCommand {
-    public static let spec = CommandSpec(
+package enum ScrubCommand: SiftCommand {
+    package static let spec = CommandSpec(
         name: "scrub",
         abstract: "Write a shareable copy of an export with every credential replaced.",
         discussion: """
@@ -58,7 +58,7 @@ public enum ScrubCommand: SiftCommand {
             """,
         commonOptions: false)
 
-    public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
+    package static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
         guard let input = options.argument("input").first else { throw UsageError("missing argument '<input>'") }
         guard input != "-" else { throw UsageError("scrub needs a file or a folder, not standard input", about: "-") }
         let dryRun = options.flag("dry-run")

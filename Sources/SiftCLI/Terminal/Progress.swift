@@ -5,8 +5,8 @@ import SiftCore
 /// (standard error is a terminal and not `--quiet`), redrawn at most every `interval`, and cleared
 /// when reading ends. It listens to the read as an `Analysis`, so every command gets it by passing
 /// it to `ExportReader.read(inputs:analyses:)`.
-public final class Progress: Analysis {
-    public let enabled: Bool
+package final class Progress: Analysis {
+    package let enabled: Bool
     private let io: CommandIO
     private let interval: Double
     private let now: () -> Double
@@ -14,13 +14,13 @@ public final class Progress: Analysis {
     private var drawn = false
     private var sinceCheck = 0
 
-    public private(set) var inputs = 0
-    public private(set) var bytes: Int64 = 0
-    public private(set) var records = 0
+    package private(set) var inputs = 0
+    package private(set) var bytes: Int64 = 0
+    package private(set) var records = 0
     private var currentSessionBytes: Int64 = 0
 
     /// `clock` is seconds on any monotonic scale (tests pass their own).
-    public init(io: CommandIO, enabled: Bool, interval: Double = 0.1, clock: (() -> Double)? = nil) {
+    package init(io: CommandIO, enabled: Bool, interval: Double = 0.1, clock: (() -> Double)? = nil) {
         self.io = io
         self.enabled = enabled
         self.interval = interval
@@ -28,17 +28,17 @@ public final class Progress: Analysis {
     }
 
     /// Enabled per the resolved options: a terminal on standard error and not quiet.
-    public convenience init(io: CommandIO, options: CommonOptions) {
+    package convenience init(io: CommandIO, options: CommonOptions) {
         self.init(io: io, enabled: options.showProgress)
     }
 
     /// The line as drawn: `reading 2 inputs · 12.3 MiB · 45210 records`.
-    public var line: SafeText {
+    package var line: SafeText {
         "reading \(inputs) input\(inputs == 1 ? "" : "s") · \(bytes: bytes) · \(records) records"
     }
 
     /// Redraws when enabled and the interval has passed (or `force`).
-    public func tick(force: Bool = false) {
+    package func tick(force: Bool = false) {
         guard enabled else { return }
         let t = now()
         guard force || t - lastDraw >= interval else { return }
@@ -48,20 +48,20 @@ public final class Progress: Analysis {
     }
 
     /// Erases the line, if one was drawn.
-    public func clear() {
+    package func clear() {
         guard enabled, drawn else { return }
         io.err("\r\u{1B}[K")
         drawn = false
     }
 
-    public func beginInput(_ input: InputContext) {
+    package func beginInput(_ input: InputContext) {
         inputs += 1
         tick(force: true)
     }
 
-    public func beginSession(_ session: SessionContext) { currentSessionBytes = 0 }
+    package func beginSession(_ session: SessionContext) { currentSessionBytes = 0 }
 
-    public func record(_ record: Record, session: SessionContext) {
+    package func record(_ record: Record, session: SessionContext) {
         records += 1
         bytes += session.bytes - currentSessionBytes
         currentSessionBytes = session.bytes
@@ -72,21 +72,21 @@ public final class Progress: Analysis {
         }
     }
 
-    public func endSession(_ session: SessionContext) {
+    package func endSession(_ session: SessionContext) {
         bytes += session.bytes - currentSessionBytes
         currentSessionBytes = 0
         tick()
     }
 
-    public func blob(_ blob: BlobContent) {
+    package func blob(_ blob: BlobContent) {
         bytes += blob.size
         tick()
     }
 
     /// Only a blob's size is counted.
-    public var needsBlobHash: Bool { false }
+    package var needsBlobHash: Bool { false }
 
-    public func finish() -> [Finding] {
+    package func finish() -> [Finding] {
         clear()
         return []
     }

@@ -1,8 +1,8 @@
 /// Percent-encoding (`%XX`), one decoder for every module: verify's checks, the redactor and scrub.
-public enum Percent {
+package enum Percent {
     /// `%XX` resolved to its byte (a `%` without two hex digits after it stays as it is); with
     /// `plusIsSpace` (form encoding), `+` is a space.
-    @inlinable public static func decode(_ b: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool) -> [UInt8] {
+    @inlinable package static func decode(_ b: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(b.count)
         var i = 0
@@ -20,12 +20,12 @@ public enum Percent {
     }
 
     /// `decode` on an array.
-    public static func decode(_ b: [UInt8], plusIsSpace: Bool) -> [UInt8] {
+    package static func decode(_ b: [UInt8], plusIsSpace: Bool) -> [UInt8] {
         b.withUnsafeBufferPointer { decode($0, plusIsSpace: plusIsSpace) }
     }
 
     /// The value of one hex digit, either case.
-    @inlinable @inline(__always) public static func nibble(_ c: UInt8) -> UInt8? {
+    @inlinable @inline(__always) package static func nibble(_ c: UInt8) -> UInt8? {
         switch c {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - 48
         case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - 87

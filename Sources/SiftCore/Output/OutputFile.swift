@@ -7,24 +7,24 @@ import Foundation
 
 /// Why output could not be written: `pbsift: PATH: reason`, exit status 2. PATH is the `-o` file,
 /// or `standard output`.
-public struct OutputFailure: Error, CustomStringConvertible, Sendable {
-    public var path: String
-    public var reason: String
-    public var description: String { "\(path): \(reason)" }
+package struct OutputFailure: Error, CustomStringConvertible, Sendable {
+    package var path: String
+    package var reason: String
+    package var description: String { "\(path): \(reason)" }
 
-    public init(path: String, reason: String) {
+    package init(path: String, reason: String) {
         self.path = path
         self.reason = reason
     }
 
-    public init(path: String, errno e: Int32) {
+    package init(path: String, errno e: Int32) {
         self.init(path: path, reason: String(cString: strerror(e)))
     }
 
     /// The line standard error gets: `pbsift: PATH: reason`.
-    public var message: String { "pbsift: \(Escape.terminal(path)): \(Escape.terminal(reason))\n" }
+    package var message: String { "pbsift: \(Escape.terminal(path)): \(Escape.terminal(reason))\n" }
     /// `message`, for standard error.
-    public var line: SafeText { SafeText(verified: message) }
+    package var line: SafeText { SafeText(verified: message) }
 }
 
 /// The one way a command opens its `-o` file (through `OutputSink.file`). A device, FIFO or socket,

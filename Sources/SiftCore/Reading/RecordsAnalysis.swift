@@ -1,35 +1,35 @@
 import Foundation
 
 /// Which records `pbsift records` keeps.
-public struct RecordFilter: Sendable {
+package struct RecordFilter: Sendable {
     /// `network`, `log`, `event`, `frame`, `unknown` (empty: all).
-    public var types: Set<String> = []
+    package var types: Set<String> = []
     /// Keep only log records at or above this level.
-    public var minLevel: String?
+    package var minLevel: String?
     /// Keep only records with one of these labels.
-    public var labels: Set<String> = []
+    package var labels: Set<String> = []
     /// Status codes (`503`) or classes (`5xx`); network records only.
-    public var statuses: [String] = []
-    public var since: Double?
-    public var until: Double?
+    package var statuses: [String] = []
+    package var since: Double?
+    package var until: Double?
     /// Matched against the record as it is printed (redacted, one JSON line), never against the
     /// stored text: a guessed secret can't be confirmed by a match.
-    public var grep: NSRegularExpression?
+    package var grep: NSRegularExpression?
 
-    public init() {}
+    package init() {}
 
     /// Log levels in order (SESSION-FORMAT.md §2.5).
-    public static let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+    package static let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
 
     /// Parses `5xx`, `404`, `2xx`…; nil for anything else.
-    public static func validStatus(_ s: String) -> Bool {
+    package static func validStatus(_ s: String) -> Bool {
         let u = Array(s.utf8)
         guard u.count == 3, (0x31...0x35).contains(u[0]) else { return false }
         let rest = u[1...]
         return rest.allSatisfy { (0x30...0x39).contains($0) } || rest.allSatisfy { $0 == UInt8(ascii: "x") || $0 == UInt8(ascii: "X") }
     }
 
-    public func keeps(_ r: Record) -> Bool {
+    package func keeps(_ r: Record) -> Bool {
         if r.type == .session { return false }
         if !types.isEmpty && !types.contains(r.type.countKey) { return false }
         if let minLevel {
@@ -61,15 +61,15 @@ public struct RecordFilter: Sendable {
 }
 
 /// Streams every kept record, flattened and redacted, to `emit` as it is read (nothing accumulates).
-public final class RecordsAnalysis: Analysis {
+package final class RecordsAnalysis: Analysis {
     let filter: RecordFilter
     let line: (Record, SessionContext) -> SafeText
     let emit: (Record, SessionContext, SafeText?) -> Void
-    public private(set) var emitted = 0
+    package private(set) var emitted = 0
 
     /// `line`: the record as it is printed in JSON Lines (flattened, redacted, with its newline), what
     /// `--grep` is matched against. `emit` prints a kept record, handed the line when `--grep` made it.
-    public init(
+    package init(
         filter: RecordFilter, line: @escaping (Record, SessionContext) -> SafeText,
         emit: @escaping (Record, SessionContext, SafeText?) -> Void
     ) {
@@ -78,7 +78,7 @@ public final class RecordsAnalysis: Analysis {
         self.emit = emit
     }
 
-    public func record(_ record: Record, session: SessionContext) {
+    package func record(_ record: Record, session: SessionContext) {
         guard filter.keeps(record) else { return }
         var text: SafeText?
         if let grep = filter.grep {

@@ -2,42 +2,42 @@ import Foundation
 
 /// What a rule is about: the part of its id before the first dot. Commands select findings by
 /// family (`waterfall` shows the `waterfall` family), never by matching id prefixes themselves.
-public enum RuleFamily: String, Sendable, CaseIterable, Comparable {
+package enum RuleFamily: String, Sendable, CaseIterable, Comparable {
     case integrity, limits, archive, policy, redaction, secret, verify, waterfall, correlation
 
     /// The family of a rule id (`secret.jwt` → `secret`); nil for an id outside every family.
-    public init?(ruleId: String) {
+    package init?(ruleId: String) {
         guard let dot = ruleId.firstIndex(of: ".") else { return nil }
         self.init(rawValue: String(ruleId[..<dot]))
     }
 
-    public static func < (a: RuleFamily, b: RuleFamily) -> Bool {
+    package static func < (a: RuleFamily, b: RuleFamily) -> Bool {
         (allCases.firstIndex(of: a) ?? 0) < (allCases.firstIndex(of: b) ?? 0)
     }
 
     /// Credentials that reached the export (`redaction`, `secret`, and a frame in the export).
-    public var isLeak: Bool { self == .redaction || self == .secret }
+    package var isLeak: Bool { self == .redaction || self == .secret }
 }
 
 /// One rule an analysis can raise: its stable id, family, usual severity, a one-line summary and
 /// what to do about it. Each analysis declares its rules; `pbsift rules`, the man page and SARIF
 /// `tool.driver.rules` are generated from them, and a test fails when a raised rule is not declared.
-public struct Rule: Sendable, Equatable {
-    public let id: String
-    public let family: RuleFamily
+package struct Rule: Sendable, Equatable {
+    package let id: String
+    package let family: RuleFamily
     /// The severity it is usually raised at (some rules are raised lower or higher by case).
-    public let severity: Severity
-    public let summary: String
+    package let severity: Severity
+    package let summary: String
     /// What the rule checks and why, in full (SARIF `fullDescription`); empty: the summary says it all.
-    public let detail: String
+    package let detail: String
     /// What to do about a finding.
-    public let help: String
+    package let help: String
 
     /// What a `Finding` is built from: only a declared rule gives one.
-    public var ref: RuleID { RuleID(id) }
+    package var ref: RuleID { RuleID(id) }
 
     /// `id` must be in a family (`family.name`); an id that is not is a programming error caught by tests.
-    public init(_ id: String, _ severity: Severity, _ summary: String, detail: String = "", help: String = "") {
+    package init(_ id: String, _ severity: Severity, _ summary: String, detail: String = "", help: String = "") {
         self.id = id
         self.family = RuleFamily(ruleId: id) ?? .policy
         self.severity = severity
@@ -47,7 +47,7 @@ public struct Rule: Sendable, Equatable {
     }
 
     /// As JSON (`pbsift rules --format json`).
-    public var json: JSONOut {
+    package var json: JSONOut {
         .object([
             "id": .string(id), "family": .string(family.rawValue), "severity": .string(severity.rawValue),
             "summary": .string(summary), "help": .string(help)
@@ -58,36 +58,36 @@ public struct Rule: Sendable, Equatable {
 /// The id of a declared rule, as a `Finding` is built from it. Only a declaration makes one: a
 /// `RuleSet` case (`ReaderRule.seqGap.id`) or a `Rule` built from a table (`rule.ref`, the
 /// detectors'): a finding cannot be raised for a rule nobody declared.
-public struct RuleID: Sendable, Hashable, CustomStringConvertible {
-    public let id: String
+package struct RuleID: Sendable, Hashable, CustomStringConvertible {
+    package let id: String
     init(_ id: String) { self.id = id }
     /// The family of the rule (`secret.jwt` → `.secret`).
-    public var family: RuleFamily? { RuleFamily(ruleId: id) }
-    public var description: String { id }
+    package var family: RuleFamily? { RuleFamily(ruleId: id) }
+    package var description: String { id }
 }
 
 /// The findings a command reports: whole families, plus single rules of another family it
 /// declares by name. What a command lists is what decides its exit status (`--fail-on`).
-public struct FindingSelection: Sendable {
-    public let families: Set<RuleFamily>
+package struct FindingSelection: Sendable {
+    package let families: Set<RuleFamily>
     /// Rules of other families the command reports too (`verify` lists `archive.duplicate-entry`:
     /// a repeated entry can hide content from its checks).
-    public let rules: Set<String>
+    package let rules: Set<String>
 
-    public init(_ families: Set<RuleFamily>, plus rules: [Rule] = []) {
+    package init(_ families: Set<RuleFamily>, plus rules: [Rule] = []) {
         self.families = families
         self.rules = Set(rules.map(\.id))
     }
 
     /// Every family.
-    public static let all = FindingSelection(Set(RuleFamily.allCases))
+    package static let all = FindingSelection(Set(RuleFamily.allCases))
 
-    public func keeps(_ f: Finding) -> Bool {
+    package func keeps(_ f: Finding) -> Bool {
         f.family.map(families.contains) ?? false || rules.contains(f.rule)
     }
 }
 
 extension Finding {
     /// The family of the finding's rule.
-    public var family: RuleFamily? { RuleFamily(ruleId: rule) }
+    package var family: RuleFamily? { RuleFamily(ruleId: rule) }
 }

@@ -86,13 +86,13 @@ final class SharedRedaction {
 }
 
 extension WaterfallTransaction: Redactable {
-    public func redacted(by r: Redactor) -> WaterfallTransaction {
+    package func redacted(by r: Redactor) -> WaterfallTransaction {
         var t = self
         t.redact(by: r)
         return t
     }
 
-    public mutating func redact(by r: Redactor) { redact(SharedRedaction(r)) }
+    package mutating func redact(by r: Redactor) { redact(SharedRedaction(r)) }
 
     mutating func redact(_ r: SharedRedaction) { redact(r, requestURL: nil, redacted: nil) }
 
@@ -113,13 +113,13 @@ extension WaterfallTransaction: Redactable {
 }
 
 extension WaterfallRequest: Redactable {
-    public func redacted(by r: Redactor) -> WaterfallRequest {
+    package func redacted(by r: Redactor) -> WaterfallRequest {
         var q = self
         q.redact(by: r)
         return q
     }
 
-    public mutating func redact(by r: Redactor) { redact(SharedRedaction(r)) }
+    package mutating func redact(by r: Redactor) { redact(SharedRedaction(r)) }
 
     mutating func redact(_ r: SharedRedaction) {
         let rawHost = host
@@ -151,13 +151,13 @@ extension WaterfallSession: Redactable {
         Parallel.forEach(&sessions) { $0.redact(by: r) }
     }
 
-    public func redacted(by r: Redactor) -> WaterfallSession {
+    package func redacted(by r: Redactor) -> WaterfallSession {
         var s = self
         s.redact(by: r)
         return s
     }
 
-    public mutating func redact(by r: Redactor) {
+    package mutating func redact(by r: Redactor) {
         let shared = SharedRedaction(r)
         file = r.text(file.untrusted).value
         sessionId = r.text(sessionId.untrusted).value
@@ -171,18 +171,18 @@ extension WaterfallSession: Redactable {
 /// redaction runs beside the reading instead of after it. Only `WaterfallReport(sessions:…)` takes
 /// them out, and only redacted: the sessions are never handed back as read.
 /// For a report without a filter: a filter chooses requests by their texts as read.
-public final class RedactingSessions: @unchecked Sendable { // `slots` only under `lock`
+package final class RedactingSessions: @unchecked Sendable { // `slots` only under `lock`
     let redactor: Redactor
     private let lock = NSLock()
     private let group = DispatchGroup()
     private var slots: [WaterfallSession?] = []
 
-    public init(_ redactor: Redactor) {
+    package init(_ redactor: Redactor) {
         self.redactor = redactor
     }
 
     /// Takes one finished session (calls come one at a time, in order) and redacts it on a worker.
-    public func add(_ session: WaterfallSession) {
+    package func add(_ session: WaterfallSession) {
         lock.lock()
         let k = slots.count
         slots.append(session)

@@ -7,18 +7,18 @@ import Foundation
 /// in full is an `error`. A file with no finding is one passing `testcase`. Every text is redacted
 /// before it gets here and XML-escaped here; values are never printed (not even masked previews),
 /// only their fingerprints.
-public struct JUnitReporter<Report: FindingsReport>: Reporter {
-    public init() {}
+package struct JUnitReporter<Report: FindingsReport>: Reporter {
+    package init() {}
 
-    public var format: String { "junit" }
+    package var format: String { "junit" }
 
-    public func write(_ report: Report, to context: ReportContext) {
+    package func write(_ report: Report, to context: ReportContext) {
         context.sink.write(JUnitDocument.render(report.findingsDocument, failOn: context.failOn))
     }
 }
 
 /// The JUnit XML document of a findings document.
-public enum JUnitDocument {
+package enum JUnitDocument {
     struct Case {
         var name: String
         var classname: String
@@ -35,7 +35,7 @@ public enum JUnitDocument {
         var errors: Int { cases.filter { $0.error != nil }.count }
     }
 
-    public static func render(_ doc: FindingsDocument, failOn: Severity?) -> String {
+    package static func render(_ doc: FindingsDocument, failOn: Severity?) -> String {
         var suites: [Suite] = []
         var bySuite: [String: Int] = [:]
         func suiteIndex(_ name: String) -> Int {

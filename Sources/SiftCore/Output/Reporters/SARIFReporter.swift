@@ -7,12 +7,12 @@ import SiftArchive
 /// session file points at the record's line. A finding inside an archive (zip, tar, tar.gz, a
 /// gzip'd file) points at the archive as an artifact with no region, never a line of its
 /// compressed bytes, and names the member as a logical location.
-public struct SARIFReporter<Report: FindingsReport>: Reporter {
-    public init() {}
+package struct SARIFReporter<Report: FindingsReport>: Reporter {
+    package init() {}
 
-    public var format: String { "sarif" }
+    package var format: String { "sarif" }
 
-    public func write(_ report: Report, to context: ReportContext) {
+    package func write(_ report: Report, to context: ReportContext) {
         var w = JSONWriter(pretty: true, sink: context.sink)
         w.value(SARIFDocument.document(report.findingsDocument))
         w.newline()
@@ -21,11 +21,11 @@ public struct SARIFReporter<Report: FindingsReport>: Reporter {
 }
 
 /// The SARIF document of a findings document.
-public enum SARIFDocument {
+package enum SARIFDocument {
     /// The URI SARIF names as the tool's home.
-    public static let informationUri = "https://github.com/palbase/pbsift"
+    package static let informationUri = "https://github.com/palbase/pbsift"
 
-    public static func document(_ doc: FindingsDocument) -> JSONOut {
+    package static func document(_ doc: FindingsDocument) -> JSONOut {
         let findings = doc.findings
         let ruleIds = Array(Set(findings.map(\.rule))).sorted()
         var index: [String: Int] = [:]
@@ -90,7 +90,7 @@ public enum SARIFDocument {
     }
 
     /// A registry rule as a SARIF `reportingDescriptor`.
-    public static func ruleJSON(_ r: Rule) -> JSONOut {
+    package static func ruleJSON(_ r: Rule) -> JSONOut {
         let help = r.help.isEmpty ? r.summary : r.help
         var tags: [JSONOut] = [.string(r.family.rawValue)]
         if r.family.isLeak { tags = [.string("security"), .string("secrets")] + tags }
@@ -105,7 +105,7 @@ public enum SARIFDocument {
     }
 
     /// SARIF levels: only `error`, `warning`, `note` are used.
-    public static func level(_ s: Severity) -> String {
+    package static func level(_ s: Severity) -> String {
         switch s {
         case .critical, .high: "error"
         case .medium: "warning"

@@ -307,6 +307,24 @@ import SiftCore
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
+    /// The copy proves itself before it is kept: verify reads it, and a finding at or above
+    /// `--fail-on` (low by default) refuses it, named by rule and place, never by value.
+    @Test func theCopyIsVerifiedBeforeItIsKept() throws {
+        let leaky = try Self.input("jsonl.gz")
+        let left = try #require(ScrubCommand.leftIn(leaky, limits: .default, failOn: .low))
+        #expect(left.contains("verify still finds") && left.contains("redaction.") && !left.contains(Self.token))
+        let out = try makeTempDir().appendingPathComponent("copy.jsonl.gz").path
+        let r = runCLI(["scrub", leaky, "-o", out])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(ScrubCommand.leftIn(out, limits: .default, failOn: .low) == nil)
+        // A copy that does not read in full is refused too.
+        let cut = try makeTempDir().appendingPathComponent("cut.jsonl.gz").path
+        let whole = try Data(contentsOf: URL(fileURLWithPath: out))
+        try whole.prefix(whole.count - 12).write(to: URL(fileURLWithPath: cut))
+        #expect(ScrubCommand.leftIn(cut, limits: .default, failOn: .low)?.contains("does not read in full") == true)
+        #expect(runCLI(["scrub", leaky, "-o", out + ".x", "--fail-on", "bogus"]).status == 64)
+    }
+
     @Test func refusals() throws {
         let input = try Self.input("jsonl.gz")
         // The output exists: never written over.

@@ -34,6 +34,10 @@ package enum ScrubCommand: SiftCommand {
                 "dry-run", help: "List what would change (renamed copies of a name: the first 20 of a file, then a count); write nothing."),
             OptionSpec("quiet", short: "q", help: "No summary on standard error."),
             OptionSpec(
+                "fail-on", value: "severity",
+                help: "Before it is kept, the copy is checked by verify: a finding at or above this severity left in it refuses the copy.",
+                allowed: ["info", "low", "medium", "high", "critical"], default: "low"),
+            OptionSpec(
                 "max-input-bytes", value: "n",
                 help: "Most bytes read (after decompression) from the input; K, M and G suffixes are binary.",
                 kind: .bytes, default: ByteSize.describe(ReadLimits.default.maxInputBytes))
@@ -63,6 +67,7 @@ package enum ScrubCommand: SiftCommand {
         guard input != "-" else { throw UsageError("scrub needs a file or a folder, not standard input", about: "-") }
         let dryRun = options.flag("dry-run")
         let quiet = options.flag("quiet")
+        let failOn = options.value("fail-on").flatMap(Severity.init(rawValue:)) ?? .low
         guard dryRun || options.value("output") != nil else { throw UsageError("missing option '--output <path>'") }
         var limits = ReadLimits.default
         if let n = options.bytes("max-input-bytes") { limits.maxInputBytes = n }
@@ -185,6 +190,11 @@ package enum ScrubCommand: SiftCommand {
             if walk.isPartial { throw WriteError("the input changed or could not be read again") }
             try out.finish()
             if let temp, let output, !dryRun {
+                // The copy proves itself: verify reads it whole, and what it still finds refuses it.
+                if let left = ScrubCommand.leftIn(temp, limits: limits, failOn: failOn) {
+                    ScrubCommand.remove(temp)
+                    return fail(output, "\(left); nothing written")
+                }
                 guard rename(temp, output) == 0 else {
                     throw WriteError("cannot rename to '\(output)': \(String(cString: strerror(errno)))")
                 }
@@ -255,6 +265,21 @@ package enum ScrubCommand: SiftCommand {
         let url = URL(fileURLWithPath: output)
         return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).pbsift-\(UUID().uuidString.prefix(8))")
             .path
+    }
+
+    /// What keeps a scrubbed copy from verifying clean at `failOn`: the copy not read in full, a check
+    /// stopped at a bound, or findings left (their rules and places, never values); nil when clean.
+    static func leftIn(_ copy: String, limits: ReadLimits, failOn: Severity) -> String? {
+        let verify = VerifyAnalysis(config: VerifyConfig())
+        let outcome = ExportReader(limits: limits).read(inputs: [copy], analyses: [verify])
+        if let i = outcome.inputs.first, i.status != .ok {
+            return "the scrubbed copy does not read in full (\(i.errors.first ?? i.status.rawValue))"
+        }
+        let left = outcome.findings.filter { VerifyCommand.reported($0) && ($0.severity >= failOn || $0.ruleID == VerifyRule.bound.id) }
+        guard let first = left.first else { return nil }
+        let place = [first.file, first.location].compactMap { $0 }.joined(separator: " ")
+        let more = left.count > 1 ? " and \(left.count - 1) more" : ""
+        return "verify still finds \(first.rule) (\(first.severity.rawValue)) at \(place)\(more) in the scrubbed copy, which scrub could not clean"
     }
 
     static func remove(_ path: String) {

@@ -279,7 +279,8 @@ package enum ScrubCommand: SiftCommand {
         guard let first = left.first else { return nil }
         let place = [first.file, first.location].compactMap { $0 }.joined(separator: " ")
         let more = left.count > 1 ? " and \(left.count - 1) more" : ""
-        return "verify still finds \(first.rule) (\(first.severity.rawValue)) at \(place)\(more) in the scrubbed copy, which scrub could not clean"
+        return
+            "verify still finds \(first.rule) (\(first.severity.rawValue)) at \(place)\(more) in the scrubbed copy, which scrub could not clean"
     }
 
     static func remove(_ path: String) {

@@ -116,6 +116,22 @@ package struct ArchiveEntry {
     }
 }
 
+/// A text a container carries beside an entry's bytes (a gzip header's file name or comment, a tar
+/// pax record, a zip extra field): scanned like a file's text, never skipped.
+package struct ContainerText: Sendable {
+    /// The entry it belongs to; nil for the input's own container (the gzip of a `.tar.gz`).
+    package let entry: String?
+    /// What it is: `gzip header comment`, `tar pax record 'comment'`, `zip extra field`.
+    package let label: String
+    package let bytes: [UInt8]
+
+    package init(entry: String?, label: String, bytes: [UInt8]) {
+        self.entry = entry
+        self.label = label
+        self.bytes = bytes
+    }
+}
+
 /// What walking one input found.
 package struct WalkResult: Sendable {
     package var container: ContainerKind
@@ -125,6 +141,9 @@ package struct WalkResult: Sendable {
     package var unreadable: Bool
     /// Bytes delivered across all entries.
     package var bytesRead: Int64
+    /// Texts the containers carry beside their entries' bytes (gzip header fields, tar pax records
+    /// and owner names, zip extra fields), in the order met: a credential can stand there too.
+    package var texts: [ContainerText] = []
 
     package init(container: ContainerKind, issues: [ArchiveIssue] = [], unreadable: Bool = false, bytesRead: Int64 = 0) {
         self.container = container

@@ -59,6 +59,13 @@ package final class GzipSource: ByteSource {
 
     deinit { inBuf.deallocate() }
 
+    /// Called with each text a member's header carries (`FEXTRA`, `FNAME`, `FCOMMENT`): bytes no
+    /// inflated stream holds, which a credential can stand in as well. At most `maxHeaderText` bytes
+    /// of each; past that, `clipped` is true.
+    package var onHeaderText: ((_ field: String, _ member: Int, _ bytes: [UInt8], _ clipped: Bool) -> Void)?
+    /// The most bytes of one header field handed to `onHeaderText`.
+    package static let maxHeaderText = 1 << 20
+
     /// Fills up to `buffer.count` inflated bytes; 0 once the last member and its trailer are read.
     package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         if let f = failure { throw f }
@@ -157,10 +164,12 @@ package final class GzipSource: ByteSource {
         if flags & 0x04 != 0 { // FEXTRA
             let lo = Int(try nextByte("extra field"))
             let hi = Int(try nextByte("extra field"))
-            try skip(lo | hi << 8, "extra field")
+            var kept: [UInt8] = []
+            try skip(lo | hi << 8, "extra field", keep: onHeaderText != nil, into: &kept)
+            onHeaderText?("gzip header extra field", member, kept, false)
         }
-        if flags & 0x08 != 0 { try skipZeroTerminated("file name") }
-        if flags & 0x10 != 0 { try skipZeroTerminated("comment") }
+        if flags & 0x08 != 0 { try headerText("file name", field: "gzip header file name") }
+        if flags & 0x10 != 0 { try headerText("comment", field: "gzip header comment") }
         if flags & 0x02 != 0 { // FHCRC
             let expected = UInt16(headerCRC.value & 0xFFFF)
             hashingHeader = false
@@ -175,7 +184,26 @@ package final class GzipSource: ByteSource {
         memberOut = 0
     }
 
+    /// A zero-terminated header field, handed to `onHeaderText` (up to `maxHeaderText` bytes) or skipped.
+    private func headerText(_ what: String, field: String) throws {
+        guard let onHeaderText else { return try skipZeroTerminated(what) }
+        var kept: [UInt8] = []
+        var clipped = false
+        while true {
+            let b = try nextByte(what)
+            if b == 0 { break }
+            if kept.count < GzipSource.maxHeaderText { kept.append(b) } else { clipped = true }
+        }
+        onHeaderText(field, member, kept, clipped)
+    }
+
     private func skip(_ count: Int, _ what: String) throws {
+        var none: [UInt8] = []
+        try skip(count, what, keep: false, into: &none)
+    }
+
+    /// Skips `count` header bytes; with `keep`, appends them to `kept` (an extra field is at most 64 KiB).
+    private func skip(_ count: Int, _ what: String, keep: Bool, into kept: inout [UInt8]) throws {
         var left = count
         while left > 0 {
             guard try fill() else {
@@ -184,6 +212,7 @@ package final class GzipSource: ByteSource {
             }
             let n = min(left, inLen - inPos)
             if hashingHeader { headerCRC.update(UnsafeRawBufferPointer(start: inBuf + inPos, count: n)) }
+            if keep { kept.append(contentsOf: UnsafeRawBufferPointer(start: inBuf + inPos, count: n)) }
             inPos += n
             left -= n
         }

@@ -110,6 +110,7 @@ package enum InputWalker {
     /// Standard input: JSON Lines, gzip'd or not; one entry named `-`.
     static func walkStdin(_ input: ByteSource, state: WalkState) {
         let source = Sniff.inflatingIfGzip(input, limit: state.limits.maxInputBytes).source
+        if let gz = source as? GzipSource { state.keepHeaderTexts(of: gz, entry: "-") }
         state.deliver(raw: "-", declaredSize: nil, source: source, clean: false, wholeInput: true)
     }
 
@@ -135,13 +136,14 @@ package enum InputWalker {
     /// A gzip stream: a tar inside (ustar magic or a valid header checksum) or one JSON Lines entry.
     private static func walkGzip(_ input: ByteSource, name: String, state: WalkState) -> ContainerKind {
         let gz = GzipSource(wrapping: input, limit: state.limits.maxInputBytes)
+        var entryName = name
+        if entryName.hasSuffix(".gz"), entryName.count > 3 { entryName.removeLast(3) }
+        state.keepHeaderTexts(of: gz, entry: nil)
         let peek = PrefixedSource.peek(gz, count: 512)
         if Sniff.isTar(peek.peeked) {
             TarReader(stream: peek, state: state, drain: true).run()
             return .tarGz
         }
-        var entryName = name
-        if entryName.hasSuffix(".gz"), entryName.count > 3 { entryName.removeLast(3) }
         state.deliver(raw: entryName, declaredSize: nil, source: peek, clean: false, wholeInput: true)
         return .jsonlGz
     }
@@ -157,7 +159,7 @@ package enum InputWalker {
         }
     }
 
-    static func baseName(_ path: String) -> String {
+    package static func baseName(_ path: String) -> String {
         var p = Substring(path)
         while p.count > 1, p.hasSuffix("/") { p.removeLast() }
         if let slash = p.lastIndex(of: "/"), p.index(after: slash) < p.endIndex { return String(p[p.index(after: slash)...]) }
@@ -177,10 +179,15 @@ package enum Sniff {
 
     /// `source` inflated (at most `limit` bytes) when its first bytes are gzip's, else `source` as it
     /// is; the bytes looked at are replayed either way (a read error is kept for the next read).
-    package static func inflatingIfGzip(_ source: ByteSource, limit: Int64) -> (source: ByteSource, gzip: Bool) {
+    package static func inflatingIfGzip(
+        _ source: ByteSource, limit: Int64,
+        headerText: ((_ field: String, _ member: Int, _ bytes: [UInt8], _ clipped: Bool) -> Void)? = nil
+    ) -> (source: ByteSource, gzip: Bool) {
         let peek = PrefixedSource.peek(source, count: 2)
         guard isGzip(peek.peeked) else { return (peek, false) }
-        return (GzipSource(wrapping: peek, limit: limit), true)
+        let gz = GzipSource(wrapping: peek, limit: limit)
+        gz.onHeaderText = headerText
+        return (gz, true)
     }
 
     /// The most gzip layers a file is read through (gzip inside gzip inside …), each bounded on its own.
@@ -191,12 +198,20 @@ package enum Sniff {
     /// `layers` in the result: how many were inflated.
     package static func inflatingGzipLayers(
         _ source: ByteSource, limit: Int64,
-        layers: Int = maxGzipLayers
+        layers: Int = maxGzipLayers,
+        headerText: ((_ field: String, _ member: Int, _ bytes: [UInt8], _ clipped: Bool) -> Void)? = nil
     ) -> (source: ByteSource, layers: Int) {
         var current = source
         var n = 0
         while n < layers {
-            let (next, gzip) = inflatingIfGzip(current, limit: limit)
+            let layer = n + 1
+            let (next, gzip) = inflatingIfGzip(
+                current, limit: limit,
+                headerText: headerText.map { f in
+                    { field, member, bytes, clipped in
+                        f(layer > 1 ? "\(field) (gzip layer \(layer))" : field, member, bytes, clipped)
+                    }
+                })
             current = next
             guard gzip else { break }
             n += 1
@@ -271,7 +286,38 @@ final class WalkState {
     }
 
     var result: WalkResult {
-        WalkResult(container: container, issues: issues, unreadable: isUnreadable, bytesRead: bytesRead)
+        var r = WalkResult(container: container, issues: issues, unreadable: isUnreadable, bytesRead: bytesRead)
+        r.texts = texts
+        return r
+    }
+
+    /// Texts the containers carry (`ContainerText`), at most `maxTextBytes` in all.
+    private(set) var texts: [ContainerText] = []
+    private var textBytes = 0
+    /// The most bytes of container texts kept for the checks, per input.
+    static let maxTextBytes = 16 << 20
+
+    /// Keeps a container's text for the checks; one clipped or past the bound is an issue that makes
+    /// the input partial (the rest of it was not checked).
+    func text(entry: String?, label: String, bytes: [UInt8], clipped: Bool = false) {
+        guard !bytes.isEmpty || clipped else { return }
+        if clipped || textBytes + bytes.count > WalkState.maxTextBytes {
+            issue(.unsupported, entry: entry, message: "the \(label) is longer than the bound; the rest of it was not checked")
+            if clipped && textBytes + bytes.count <= WalkState.maxTextBytes {
+                textBytes += bytes.count
+                texts.append(ContainerText(entry: entry, label: label, bytes: bytes))
+            }
+            return
+        }
+        textBytes += bytes.count
+        texts.append(ContainerText(entry: entry, label: label, bytes: bytes))
+    }
+
+    /// A gzip header's texts, kept for `entry` (nil: the input's own gzip).
+    func keepHeaderTexts(of gz: GzipSource, entry: String?) {
+        gz.onHeaderText = { [unowned self] field, member, bytes, clipped in
+            self.text(entry: entry, label: member > 1 ? "\(field) of member \(member)" : field, bytes: bytes, clipped: clipped)
+        }
     }
 
     func issue(_ problem: ArchiveProblem, entry: String?, offset: Int64? = nil, message: String) {

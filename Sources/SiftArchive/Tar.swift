@@ -143,7 +143,11 @@ final class TarEntrySource: ByteSource {
 }
 
 /// Walks a tar stream: ustar, pax (`x`, `g`), GNU long names (`L`), without seeking.
+/// Pax records that name, size or link an entry are its structure; every other (a comment, an
+/// extended attribute, an owner) is a `ContainerText`.
 struct TarReader {
+    /// Pax keys that are the entry's structure (its name, link and size), read as such.
+    static let structuralPax: Set<String> = ["path", "linkpath", "size"]
     let stream: TarStream
     let state: WalkState
     /// Whether the stream is compressed. Either way it is read to its end after the end-of-archive
@@ -277,6 +281,9 @@ struct TarReader {
                         pax.merge(records) { _, new in new }
                     } else {
                         globalPax.merge(records) { _, new in new }
+                        for (k, v) in records.sorted(by: { $0.key < $1.key }) where !TarReader.structuralPax.contains(k) {
+                            state.text(entry: nil, label: "tar global pax record '\(k)'", bytes: Array(v.utf8))
+                        }
                     }
                 case UInt8(ascii: "L"):
                     longName = String(decoding: data.prefix { $0 != 0 }, as: UTF8.self)
@@ -311,11 +318,22 @@ struct TarReader {
                     size = v
                 }
             }
+            let entryPax = pax
             pax = [:]
             longName = nil
             longLink = nil
 
             let shown = CleanName(name).name
+            // What the header carries beside the name and the data: scanned like the entry's text.
+            for (k, v) in entryPax.sorted(by: { $0.key < $1.key }) where !TarReader.structuralPax.contains(k) {
+                state.text(entry: shown, label: "tar pax record '\(k)'", bytes: Array(v.utf8))
+            }
+            if magic == Array("ustar\u{0}".utf8) || magic == Array("ustar ".utf8) {
+                for (field, at) in [("owner name", 265), ("group name", 297)] {
+                    let t = TarHeader.text(view, at, 32)
+                    if !t.isEmpty { state.text(entry: shown, label: "tar header \(field)", bytes: Array(t.utf8)) }
+                }
+            }
             guard state.countEntry(shown) else { return }
             switch type {
             case UInt8(ascii: "0"), 0, UInt8(ascii: "7"):

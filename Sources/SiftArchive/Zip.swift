@@ -206,13 +206,19 @@ final class ZipReader {
     private var commentRanges: [(Int64, Int64)] = []
 
     /// Accounts for one entry's local header and data.
-    private func cover(local: UInt64, delta: Int64, compressed: UInt64, flags: UInt16) throws {
+    private func cover(local: UInt64, delta: Int64, compressed: UInt64, flags: UInt16, entry: String) throws {
         guard local < (1 << 62), compressed < (1 << 62) else { return }
         let at = Int64(local) + delta
         guard at >= 0, at + 30 <= size else { return }
         let h = try bytes(at: at, count: 30)
         guard h.count == 30, h.u32(0) == 0x0403_4B50 else { return }
         let dataAt = at + 30 + Int64(h.u16(26)) + Int64(h.u16(28))
+        // The local header's own extra field: bytes beside the entry's data, checked like its text.
+        let extraLength = Int(h.u16(28))
+        if extraLength > 0, dataAt <= size {
+            state.text(
+                entry: entry, label: "zip local header extra field", bytes: try bytes(at: dataAt - Int64(extraLength), count: extraLength))
+        }
         covered.append((at, dataAt + Int64(compressed), flags & 0x08 != 0))
     }
 
@@ -222,6 +228,7 @@ final class ZipReader {
         let clean = CleanName(raw)
         let shown = clean.name
         guard state.countEntry(shown) else { return }
+        state.text(entry: shown, label: "zip extra field", bytes: extra)
         let flags = f.u16(8), method = f.u16(10), crc = f.u32(16)
         var csize = UInt64(f.u32(20)), usize = UInt64(f.u32(24)), local = UInt64(f.u32(42))
         let external = f.u32(38)
@@ -258,7 +265,7 @@ final class ZipReader {
             }
         }
 
-        try cover(local: local, delta: delta, compressed: csize, flags: flags)
+        try cover(local: local, delta: delta, compressed: csize, flags: flags, entry: shown)
         if clean.isDirectory || mode == 0x4000 || (host == 0 && external & 0x10 != 0 && usize == 0) { return }
         if mode == 0xA000 {
             state.issue(.linkSkipped, entry: shown, offset: recordAt, message: "zip entry '\(shown)' is a symbolic link; skipped")

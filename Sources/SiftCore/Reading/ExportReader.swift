@@ -125,6 +125,10 @@ final class InputPass {
     var harEntries = 0
     var harRecords = 0
     var requestIdHeader = "X-Request-Id"
+    /// Texts of entries' gzip headers (`headerTexts(of:)`), and their bytes.
+    var containerTexts: [ContainerText] = []
+    var containerTextBytes = 0
+    static let maxContainerTextBytes = 16 << 20
 
     /// `.zip`, `.tar`, `.tar.gz`, `.tgz`: an export packed inside the input.
     static func isArchiveName(_ name: String) -> Bool {
@@ -172,6 +176,7 @@ final class InputPass {
         isFolderInput = input.path != "-" && PathBytes.isDirectory(input.path)
         let result = InputWalker.walk(path: input.path, limits: limits) { entry in self.visit(entry) }
         finishPendingSession()
+        checkContainerTexts(result.texts + containerTexts)
         checkBlobNames()
         input.container = sawHAR && [.jsonl, .jsonlGz, .stdin].contains(result.container) ? .har : result.container
         for issue in result.issues {
@@ -227,6 +232,35 @@ final class InputPass {
     }
 
     /// What an input holding no Palbe record looks like: `an empty folder`, `looks like a HAR file …`.
+    /// Texts the containers carry (gzip header fields, tar pax records, zip extra fields), kept by
+    /// the walker and by the gzip layers of entries, handed to the analyses that read other files as
+    /// text of their own (`sessions/x.jsonl (gzip header comment)`), so none is left unchecked.
+    func checkContainerTexts(_ texts: [ContainerText]) {
+        guard analyses.contains(where: \.readsOtherFiles) else { return }
+        for t in texts {
+            let file = (t.entry ?? InputWalker.baseName(input.path)) + " (\(t.label))"
+            let context = SessionContext(input: input, file: file, root: "", blobsAvailable: false)
+            for a in analyses where a.readsOtherFiles { a.otherText(t.bytes, line: 1, file: context) }
+        }
+    }
+
+    /// Where a gzip layer of `entry` hands its header's texts: kept for `checkContainerTexts`, at
+    /// most `WalkState.maxTextBytes` of them; one longer than its bound makes the input partial.
+    func headerTexts(of entry: ArchiveEntry) -> (String, Int, [UInt8], Bool) -> Void {
+        { [unowned self] field, member, bytes, clipped in
+            let label = member > 1 ? "\(field) of member \(member)" : field
+            if clipped || self.containerTextBytes + bytes.count > InputPass.maxContainerTextBytes {
+                let msg = "the \(label) is longer than the bound; the rest of it was not checked"
+                self.finding(ArchiveProblem.unsupported, .high, file: entry.name, message: msg)
+                self.errors.append("\(entry.name): \(msg)")
+                self.partial = true
+                if clipped == false { return }
+            }
+            self.containerTextBytes += bytes.count
+            self.containerTexts.append(ContainerText(entry: entry.name, label: label, bytes: bytes))
+        }
+    }
+
     func notAnExportReason(_ container: ContainerKind) -> String {
         let kind: String
         switch container {
@@ -296,7 +330,7 @@ final class InputPass {
         case .session(let root, let underSessions):
             // Sniff the bytes, not the name: a gzip'd session inside a folder or an archive (gzip in gzip too).
             let marker = ThrowMarker(entry.source)
-            let source = Sniff.inflatingGzipLayers(marker, limit: limits.maxInputBytes).source
+            let source = Sniff.inflatingGzipLayers(marker, limit: limits.maxInputBytes, headerText: headerTexts(of: entry)).source
             sessionFiles += 1
             let onError = readFailed(entry, marker)
             let sniffed = sniffHAR(entry: entry, source: source)
@@ -325,7 +359,7 @@ final class InputPass {
         case .other where InputPass.isHARName(entry.name):
             // A HAR beside or inside an export: read when its bytes say HAR.
             let marker = ThrowMarker(entry.source)
-            let source = Sniff.inflatingGzipLayers(marker, limit: limits.maxInputBytes).source
+            let source = Sniff.inflatingGzipLayers(marker, limit: limits.maxInputBytes, headerText: headerTexts(of: entry)).source
             let sniffed = sniffHAR(entry: entry, source: source)
             guard sniffed.isHAR else {
                 guard analyses.contains(where: \.readsOtherFiles) else { break }
@@ -349,7 +383,7 @@ final class InputPass {
                     partial = true
                     break
                 }
-                let source = Sniff.inflatingGzipLayers(peek, limit: limits.maxInputBytes).source
+                let source = Sniff.inflatingGzipLayers(peek, limit: limits.maxInputBytes, headerText: headerTexts(of: entry)).source
                 readAsText(entry: entry, source: source, root: "", onError: readFailed(entry, marker))
                 break
             }

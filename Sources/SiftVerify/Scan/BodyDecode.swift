@@ -58,9 +58,14 @@ extension ContentScanner {
     static let base64Bytes = ByteSet("A-Za-z0-9+/_-")
     static let base64MinRun = 20
 
-    /// Inflates gzip bytes, bounded; what was inflated before damage or the bound is kept.
-    func inflate(_ b: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+    /// Inflates gzip bytes, bounded; what was inflated before damage or the bound is kept. The
+    /// header's texts (file name, comment, extra field) are checked at `location`, as text.
+    func inflate(_ b: UnsafeBufferPointer<UInt8>, location: String) -> [UInt8] {
         let src = GzipSource(wrapping: MemorySource(Array(b)), limit: maxInflatedBytes)
+        src.onHeaderText = { [unowned self] field, _, bytes, clipped in
+            bytes.withUnsafeBufferPointer { shapes($0, hints: []) { "\(location) (\(field))" } }
+            if clipped { bound("a \(field) longer than 1 MiB; the rest of it was not checked", location: location) }
+        }
         var out: [UInt8] = []
         var buf = [UInt8](repeating: 0, count: 65536)
         while Int64(out.count) < maxInflatedBytes {

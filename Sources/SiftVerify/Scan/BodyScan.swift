@@ -159,7 +159,7 @@ extension ContentScanner {
             let saved = rawRange
             rawRange = nil
             defer { rawRange = saved }
-            let inflated = inflate(b)
+            let inflated = inflate(b, location: location)
             if Int64(inflated.count) >= maxInflatedBytes {
                 bound("gzip body inflates past \(maxInflatedBytes >> 20) MiB; bytes after that were not checked", location: location)
             }

@@ -1,0 +1,123 @@
+import Foundation
+import SiftArchive
+import SiftCore
+import Testing
+
+@testable import SiftCLI
+
+/// What a container carries beside an entry's bytes is checked like a file's text: gzip header
+/// fields (at the input and inside an archive), tar pax records and owner names, zip extra fields.
+@Suite struct ContainerTextTests {
+    static let session = Array((Fixture.clean.joined(separator: "\n") + "\n").utf8)
+    static var entryName: String { "sessions/\(Fixture.sessionId).jsonl" }
+    /// An AWS key id (20 bytes: it fits a tar header's 32-byte owner name), assembled here.
+    static let awsKey = "AK" + "IA" + "Q3EGRIXVD4NWA5TZ"
+
+    /// `data` gzip'd, with `flag` (FEXTRA 0x04, FNAME 0x08, FCOMMENT 0x10) set and its field holding `text`.
+    static func gzip(_ data: [UInt8], flag: UInt8, text: String) throws -> [UInt8] {
+        var gz = try DeflateStream.gzip(data)
+        #expect(gz[3] == 0, "a plain header to splice into")
+        gz[3] = flag
+        let t = Array(text.utf8)
+        let field: [UInt8] = flag == 0x04 ? [UInt8(t.count & 0xFF), UInt8(t.count >> 8)] + t : t + [0]
+        gz.insert(contentsOf: field, at: 10)
+        return gz
+    }
+
+    static func write(_ bytes: [UInt8], _ name: String) throws -> String {
+        let url = try makeTempDir().appendingPathComponent(name)
+        try Data(bytes).write(to: url)
+        return url.path
+    }
+
+    static func verify(_ path: String) -> (status: Int32, out: String) {
+        let r = runCLI(["verify", path, "--format", "json"])
+        return (r.status, r.out)
+    }
+
+    @Test(arguments: [(UInt8(0x10), "gzip header comment"), (0x08, "gzip header file name"), (0x04, "gzip header extra field")])
+    func gzipHeaderFieldsOfTheInputAreChecked(_ c: (flag: UInt8, label: String)) throws {
+        let path = try Self.write(try Self.gzip(Self.session, flag: c.flag, text: "key " + Self.awsKey), "s.jsonl.gz")
+        let v = Self.verify(path)
+        #expect(v.status == 1 && v.out.contains("secret.aws-access-key") && v.out.contains(c.label), "\(v.out)")
+    }
+
+    @Test func aGzipBodysHeaderIsChecked() throws {
+        let body = try Self.gzip(Array(#"{"ok":true}"#.utf8), flag: 0x08, text: Self.awsKey + ".json")
+        let v = Self.verify(try VerifyBypassTests.session([VerifyBypassTests.network(1, base64: body)]))
+        #expect(v.status == 1 && v.out.contains("secret.aws-access-key") && v.out.contains("gzip header file name"), "\(v.out)")
+    }
+
+    /// A ustar block (`type` "0" a file, "x" a pax header) with `uname` as the owner name.
+    static func block(_ name: String, type: Character, _ data: [UInt8], uname: String = "") -> [UInt8] {
+        var h = [UInt8](repeating: 0, count: 512)
+        func put(_ s: String, _ at: Int) { for (i, b) in s.utf8.enumerated() { h[at + i] = b } }
+        put(name, 0)
+        put("0000644", 100)
+        put("0000000", 108)
+        put("0000000", 116)
+        put(String(format: "%011o", data.count), 124)
+        put(String(format: "%011o", 0), 136)
+        put("        ", 148)
+        h[156] = UInt8(String(type).utf8.first!)
+        put("ustar", 257)
+        put("00", 263)
+        put(uname, 265)
+        let sum = h.reduce(0) { $0 + Int($1) }
+        put(String(format: "%06o", sum), 148)
+        h[154] = 0
+        h[155] = 0x20
+        return h + data + [UInt8](repeating: 0, count: (512 - data.count % 512) % 512)
+    }
+
+    static func paxRecord(_ key: String, _ value: String) -> [UInt8] {
+        let body = " \(key)=\(value)\n"
+        var n = body.utf8.count + 1
+        while String(n).utf8.count + body.utf8.count != n { n += 1 }
+        return Array("\(n)\(body)".utf8)
+    }
+
+    @Test func tarPaxRecordsAndOwnerNamesAreChecked() throws {
+        let pax = Self.block("PaxHeaders/x", type: "x", Self.paxRecord("comment", "rotate " + Self.awsKey))
+        let tar = pax + Self.block(Self.entryName, type: "0", Self.session) + [UInt8](repeating: 0, count: 1024)
+        let v = Self.verify(try Self.write(tar, "p.tar"))
+        #expect(v.status == 1 && v.out.contains("tar pax record 'comment'"), "\(v.out)")
+        let owned = Self.block(Self.entryName, type: "0", Self.session, uname: Self.awsKey) + [UInt8](repeating: 0, count: 1024)
+        let w = Self.verify(try Self.write(owned, "u.tar"))
+        #expect(w.status == 1 && w.out.contains("tar header owner name"), "\(w.out)")
+    }
+
+    @Test func aGzipHeaderInsideAnArchiveIsChecked() throws {
+        let inner = try Self.gzip(Self.session, flag: 0x10, text: Self.awsKey)
+        let tar = Self.block(Self.entryName + ".gz", type: "0", inner) + [UInt8](repeating: 0, count: 1024)
+        let v = Self.verify(try Self.write(tar, "g.tar"))
+        #expect(v.status == 1 && v.out.contains("secret.aws-access-key") && v.out.contains("gzip header comment"), "\(v.out)")
+    }
+
+    /// One stored zip member whose central and local extra fields hold `extra`.
+    static func zip(_ name: String, _ data: [UInt8], extra: [UInt8]) -> [UInt8] {
+        func u16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
+        func u32(_ v: UInt32) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)] }
+        var crc = CRC32()
+        data.withUnsafeBytes { crc.update($0) }
+        let n = Array(name.utf8)
+        let common = u16(20) + u16(0) + u16(0) + u16(0) + u16(0) + u32(crc.value) + u32(UInt32(data.count)) + u32(UInt32(data.count))
+        let local = u32(0x0403_4B50) + common + u16(n.count) + u16(extra.count) + n + extra + data
+        let central =
+            u32(0x0201_4B50) + u16(20) + common + u16(n.count) + u16(extra.count) + u16(0) + u16(0) + u16(0) + u32(0) + u32(0) + n
+            + extra
+        let end =
+            u32(0x0605_4B50) + u16(0) + u16(0) + u16(1) + u16(1) + u32(UInt32(central.count)) + u32(UInt32(local.count)) + u16(0)
+        return local + central + end
+    }
+
+    @Test func zipExtraFieldsAreChecked() throws {
+        let text = Array(("note " + Self.awsKey).utf8)
+        let extra: [UInt8] = [0xFE, 0xCA, UInt8(text.count), 0] + text
+        let v = Self.verify(try Self.write(Self.zip(Self.entryName, Self.session, extra: extra), "e.zip"))
+        #expect(v.status == 1 && v.out.contains("zip extra field") && v.out.contains("secret.aws-access-key"), "\(v.out)")
+        // The same archive without the extra field is clean.
+        let clean = Self.verify(try Self.write(Self.zip(Self.entryName, Self.session, extra: []), "c.zip"))
+        #expect(clean.status == 0, "\(clean.out)")
+    }
+}

@@ -30,9 +30,9 @@ extension InputPass {
             }
         }
         let name = hex.lowercased()
-        roots[root, default: RootInfo()].bytes += total
-        if blobsSeen[root]?[name] == nil {
-            blobsSeen[root, default: [:]][name] = BlobSeen(file: entry.name, size: total)
+        blobs.roots[root, default: RootInfo()].bytes += total
+        if blobs.seen[root]?[name] == nil {
+            blobs.seen[root, default: [:]][name] = BlobSeen(file: entry.name, size: total)
         }
         let wellFormed = name.utf8.count == 64 && name.utf8.allSatisfy { hexValue($0) >= 0 }
         let check = BlobCheck(file: entry.name, name: name, wellFormed: wellFormed, complete: complete)
@@ -40,7 +40,7 @@ extension InputPass {
         if hashesBlobsAside {
             // Only a complete blob's hash is compared with its name: `kept` then holds every byte.
             if wellFormed && complete { hashAside(kept, into: check) }
-            blobChecks.append(check)
+            blobs.checks.append(check)
         } else if var hasher {
             sha = hasher.finalizeHex()
             check.sha = sha
@@ -74,10 +74,10 @@ extension InputPass {
     /// The findings of a blob's name against its hash, in read order (`hashesBlobsAside`): when the
     /// walk ends, once every hash is made.
     func checkBlobNames() {
-        guard !blobChecks.isEmpty else { return }
+        guard !blobs.checks.isEmpty else { return }
         blobHashing.wait()
-        for check in blobChecks { checkName(check) }
-        blobChecks = []
+        for check in blobs.checks { checkName(check) }
+        blobs.checks = []
     }
 
     /// Whether the blob's name is its hash: a finding when it is not, or is no hash at all.
@@ -100,10 +100,10 @@ extension InputPass {
     func resolveBlobs(walkComplete: Bool = true, allLinesRead: Bool = true) {
         var referenced: [String: Set<String>] = [:]
         var missingUnchecked = 0
-        for r in blobRefs {
+        for r in blobs.refs {
             referenced[r.root, default: []].insert(r.hex)
             guard r.session.blobsAvailable else { continue }
-            if let b = blobsSeen[r.root]?[r.hex] {
+            if let b = blobs.seen[r.root]?[r.hex] {
                 if let stored = r.storedSize, Int64(stored) != b.size {
                     findings.append(
                         r.session.finding(
@@ -122,8 +122,8 @@ extension InputPass {
             }
         }
         var orphansUnchecked = 0
-        for (root, blobs) in blobsSeen {
-            for (hex, b) in blobs.sorted(by: { $0.key < $1.key }) where !(referenced[root]?.contains(hex) ?? false) {
+        for (root, byHex) in blobs.seen {
+            for (hex, b) in byHex.sorted(by: { $0.key < $1.key }) where !(referenced[root]?.contains(hex) ?? false) {
                 guard allLinesRead else {
                     orphansUnchecked += 1
                     continue
@@ -143,7 +143,7 @@ extension InputPass {
             errors.append(
                 "not checked: whether \(n) blob\(n == 1 ? " is" : "s are") referenced by a record (not every session line was read)")
         }
-        for (root, info) in roots.sorted(by: { $0.key < $1.key }) where info.bytes > info.budget {
+        for (root, info) in blobs.roots.sorted(by: { $0.key < $1.key }) where info.bytes > info.budget {
             finding(
                 ReaderRule.storeOverBudget, .medium, file: root.isEmpty ? nil : root,
                 message: "sessions and blobs take \(info.bytes) bytes, over the store budget of \(info.budget)")

@@ -24,13 +24,13 @@ extension InputPass {
 
     /// Why HAR input gave no record: an empty capture, or entries none of which could be read.
     func emptyHARReason() -> String {
-        harEntries == 0
+        facts.harEntries == 0
             ? "a HAR capture with no entries"
-            : "a HAR capture none of whose \(harEntries) entr\(harEntries == 1 ? "y" : "ies") could be read"
+            : "a HAR capture none of whose \(facts.harEntries) entr\(facts.harEntries == 1 ? "y" : "ies") could be read"
     }
 
     func readHAR(entry: ArchiveEntry, source: ByteSource, onError: (Error) -> Void) {
-        sawHAR = true
+        facts.sawHAR = true
         var stream = HARStream(source: source, maxValue: limits.maxLineBytes)
         var creator: JSONValue?
         var browser: JSONValue?
@@ -114,7 +114,7 @@ extension InputPass {
                     }
                 }
             }
-            harRecords += 1
+            facts.harRecords += 1
             s.recordCount += 1
             s.counts["network", default: 0] += 1
             s.bytes += Int64(groupBytes)
@@ -163,7 +163,7 @@ extension InputPass {
                 other(nil, name, bytes, line: line)
             case .entry(let index, let bytes, let line, let offset):
                 entries += 1
-                harEntries += 1
+                facts.harEntries += 1
                 let doc: JSONDocument
                 do {
                     doc = try JSONDocument(bytes: bytes, maxDepth: limits.maxJSONDepth, maxValues: limits.maxJSONValues)
@@ -230,6 +230,6 @@ extension InputPass {
         }
         _ = current(line: 1)
         end()
-        roots["", default: RootInfo()].bytes += stream.bytesRead
+        blobs.roots["", default: RootInfo()].bytes += stream.bytesRead
     }
 }

@@ -36,16 +36,16 @@ package final class ExportReader {
             let pass = InputPass(path: path, limits: limits, analyses: analyses)
             pass.shouldStop = shouldStop
             pass.requestIdHeader = requestIdHeader
-            pass.keepsSession = keepsSession
-            pass.sessionRoom = max(0, maxListedSessions - outcome.sessions.count)
-            pass.firstSessionIds = outcome.firstSessionIds
+            pass.ledger.keeps = keepsSession
+            pass.ledger.room = max(0, maxListedSessions - outcome.sessions.count)
+            pass.ledger.firstIds = outcome.firstSessionIds
             let (summary, sessions, blobs, found) = pass.run()
             outcome.inputs.append(summary)
             outcome.sessions += sessions
-            outcome.sessionCount += pass.sessionCount
-            outcome.recordCount += pass.recordCount
-            outcome.firstSessionIds = pass.firstSessionIds
-            if pass.sessionCount > sessions.count && outcome.sessionsNotListed == pass.sessionCount - sessions.count {
+            outcome.sessionCount += pass.ledger.counted
+            outcome.recordCount += pass.ledger.records
+            outcome.firstSessionIds = pass.ledger.firstIds
+            if pass.ledger.counted > sessions.count && outcome.sessionsNotListed == pass.ledger.counted - sessions.count {
                 // The first input past the bound says so, once.
                 findings.append(
                     Finding(
@@ -57,7 +57,7 @@ package final class ExportReader {
             outcome.blobs[path] = blobs
             findings += found
             // Exports in a folder of exports are inputs of their own, read right after it.
-            queue.insert(contentsOf: pass.nestedExports, at: queue.startIndex)
+            queue.insert(contentsOf: pass.facts.nestedExports, at: queue.startIndex)
         }
         // Each input's own findings are already bounded; the analyses' are bounded the same way here.
         var fromAnalyses = FindingTally()
@@ -68,7 +68,47 @@ package final class ExportReader {
     }
 }
 
-/// The state of reading one input.
+/// What one input turned out to hold, as its reading goes.
+struct InputFacts {
+    /// Session headers and records of a known type: none means the input is not a Palbe export.
+    var palbeRecords = 0
+    /// Entries (files) the walk handed over, and those read as session files.
+    var entries = 0
+    var sessionFiles = 0
+    /// The first bytes of the first session file, to say what an input without records looks like.
+    var head: [UInt8]?
+    /// Archives found in a folder input, read next as inputs of their own.
+    var nestedExports: [String] = []
+    var isFolder = false
+    /// A HAR document was read (the input's container is then `har` when it is a bare file).
+    var sawHAR = false
+    /// HAR entries met, and the network records made of them, over every HAR in the input.
+    var harEntries = 0
+    var harRecords = 0
+}
+
+/// The sessions of one input: those listed (at most `room`), and every one counted (`keeps` chooses).
+struct SessionLedger {
+    var listed: [SessionSummary] = []
+    var room = Int.max
+    var counted = 0
+    var records = 0
+    var firstIds: [String] = []
+    var keeps: @Sendable (String?) -> Bool = { _ in true }
+}
+
+/// The blobs of one input and the references to them, resolved when its walk ends.
+struct BlobLedger {
+    var refs: [InputPass.BlobRef] = []
+    /// References past `InputPass.maxBlobRefs`, counted, not kept.
+    var refsDropped = 0
+    var seen: [String: [String: InputPass.BlobSeen]] = [:] // root -> hex -> blob
+    var roots: [String: InputPass.RootInfo] = [:]
+    /// The blobs read so far, in read order, whose names are checked when the walk ends.
+    var checks: [InputPass.BlobCheck] = []
+}
+
+/// The state of reading one input: the reader's findings and errors, and its three ledgers.
 final class InputPass {
     struct BlobRef {
         var root: String
@@ -95,35 +135,15 @@ final class InputPass {
     var findings = FindingTally()
     var errors = BoundedMessages()
     var partial = false
-    /// Session headers and records of a known type: none means the input is not a Palbe export.
-    var palbeRecords = 0
-    /// Entries (files) the walk handed over, and those read as session files.
-    var entries = 0
-    var sessionFiles = 0
-    /// The first bytes of the first session file, to say what an input without records looks like.
-    var head: [UInt8]?
+    /// What the input turned out to hold.
+    var facts = InputFacts()
+    /// The sessions met: listed, counted, chosen.
+    var ledger = SessionLedger()
+    /// The blobs met and the references to them, checked when the walk ends.
+    var blobs = BlobLedger()
     /// Blob references kept for the checks at the end of the input; past this, the rest are counted.
     static let maxBlobRefs = 200_000
-    var blobRefsDropped = 0
-    /// Sessions listed (at most `sessionRoom`), and every session counted (`keepsSession` chooses).
-    var sessions: [SessionSummary] = []
-    var sessionRoom = Int.max
-    var sessionCount = 0
-    var recordCount = 0
-    var firstSessionIds: [String] = []
-    var keepsSession: @Sendable (String?) -> Bool = { _ in true }
-    var blobRefs: [BlobRef] = []
-    var blobsSeen: [String: [String: BlobSeen]] = [:] // root -> hex -> blob
-    var roots: [String: RootInfo] = [:]
     var shouldStop: @Sendable () -> Bool = { false }
-    /// Archives found in a folder input, read next as inputs of their own.
-    var nestedExports: [String] = []
-    var isFolderInput = false
-    /// A HAR document was read (the input's container is then `har` when it is a bare file).
-    var sawHAR = false
-    /// HAR entries met, and the network records made of them, over every HAR in the input.
-    var harEntries = 0
-    var harRecords = 0
     var requestIdHeader = "X-Request-Id"
     /// Texts of entries' gzip headers (`headerTexts(of:)`), and their bytes.
     var containerTexts: [ContainerText] = []
@@ -154,8 +174,6 @@ final class InputPass {
     /// No analysis needs a blob's hash (`Analysis.needsBlobHash`), and there is a core to spare: blobs
     /// are hashed on workers, beside the session files, not in turn on the reader's thread.
     let hashesBlobsAside: Bool
-    /// The blobs read so far, in read order, whose names are checked when the walk ends.
-    var blobChecks: [BlobCheck] = []
     let blobHashing = DispatchGroup()
     /// Bytes of blobs waiting for a worker to hash them.
     let blobHashBudget = ByteBudget(limit: 64 << 20)
@@ -173,12 +191,12 @@ final class InputPass {
 
     func run() -> (InputSummary, [SessionSummary], BlobSummary, [Finding]) {
         for a in analyses { a.beginInput(input) }
-        isFolderInput = input.path != "-" && PathBytes.isDirectory(input.path)
+        facts.isFolder = input.path != "-" && PathBytes.isDirectory(input.path)
         let result = InputWalker.walk(path: input.path, limits: limits) { entry in self.visit(entry) }
         finishPendingSession()
         checkContainerTexts(result.texts + containerTexts)
         checkBlobNames()
-        input.container = sawHAR && [.jsonl, .jsonlGz, .stdin].contains(result.container) ? .har : result.container
+        input.container = facts.sawHAR && [.jsonl, .jsonlGz, .stdin].contains(result.container) ? .har : result.container
         for issue in result.issues {
             let sev: Severity
             switch issue.problem {
@@ -198,37 +216,38 @@ final class InputPass {
                 }
             }
         }
-        resolveBlobs(walkComplete: !result.isPartial, allLinesRead: !result.isPartial && !partial && blobRefsDropped == 0)
-        if blobRefsDropped > 0 {
-            errors.append("more than \(InputPass.maxBlobRefs) blob references; \(blobRefsDropped) were not checked")
+        resolveBlobs(walkComplete: !result.isPartial, allLinesRead: !result.isPartial && !partial && blobs.refsDropped == 0)
+        if blobs.refsDropped > 0 {
+            errors.append("more than \(InputPass.maxBlobRefs) blob references; \(blobs.refsDropped) were not checked")
             partial = true
         }
         for a in analyses { a.endInput(input) }
 
         var status: InputStatus = result.unreadable ? .unreadable : (result.isPartial || partial ? .partial : .ok)
-        if status == .ok, palbeRecords == 0, harRecords == 0, nestedExports.isEmpty {
+        if status == .ok, facts.palbeRecords == 0, facts.harRecords == 0, facts.nestedExports.isEmpty {
             // Nothing in it is a Palbe record or a HAR request: a verdict on it would be a verdict on nothing.
-            let why = sawHAR ? "no request to check (\(emptyHARReason()))" : "not a Palbe export (\(notAnExportReason(result.container)))"
+            let why =
+                facts.sawHAR ? "no request to check (\(emptyHARReason()))" : "not a Palbe export (\(notAnExportReason(result.container)))"
             finding(ArchiveProblem.unreadable, .high, file: nil, message: why)
             errors.append(why)
             status = .unreadable
         }
         let summary = InputSummary(path: input.path, container: input.container, status: status, errors: errors.all)
         var blobSummary = BlobSummary()
-        for (_, blobs) in blobsSeen {
+        for (_, blobs) in blobs.seen {
             blobSummary.count += blobs.count
             for (_, b) in blobs { blobSummary.bytes += b.size }
         }
         var distinct = Set<String>()
         var distinctBytes: Int64 = 0
-        for r in blobRefs {
-            guard let b = blobsSeen[r.root]?[r.hex] else { continue }
+        for r in blobs.refs {
+            guard let b = blobs.seen[r.root]?[r.hex] else { continue }
             blobSummary.references += 1
             blobSummary.referencedBytes += b.size
             if distinct.insert(r.root + "/" + r.hex).inserted { distinctBytes += b.size }
         }
         blobSummary.savedBytes = blobSummary.referencedBytes - distinctBytes
-        return (summary, sessions, blobSummary, findings.findings)
+        return (summary, ledger.listed, blobSummary, findings.findings)
     }
 
     /// What an input holding no Palbe record looks like: `an empty folder`, `looks like a HAR file …`.
@@ -270,12 +289,12 @@ final class InputPass {
         default: kind = ""
         }
         if !kind.isEmpty {
-            if entries == 0 { return "an empty \(kind)" }
-            if sessionFiles == 0 { return "a \(kind) with no session file (sessions/*.jsonl)" }
-            let first = head.map { ExportClassifier.describe(ExportClassifier.kind(of: $0)) } ?? "empty"
+            if facts.entries == 0 { return "an empty \(kind)" }
+            if facts.sessionFiles == 0 { return "a \(kind) with no session file (sessions/*.jsonl)" }
+            let first = facts.head.map { ExportClassifier.describe(ExportClassifier.kind(of: $0)) } ?? "empty"
             return "a \(kind) whose session files hold no Palbe record; the first one: \(first)"
         }
-        return ExportClassifier.describe(ExportClassifier.kind(of: head ?? []))
+        return ExportClassifier.describe(ExportClassifier.kind(of: facts.head ?? []))
     }
 
     // MARK: entries
@@ -306,7 +325,7 @@ final class InputPass {
     }
 
     func visit(_ entry: ArchiveEntry) {
-        entries += 1
+        facts.entries += 1
         // Names inside an input are data and can hold a credential: analyses that read every file get them.
         func announce() {
             if !entry.isWholeInput, analyses.contains(where: \.readsOtherFiles) {
@@ -331,7 +350,7 @@ final class InputPass {
             // Sniff the bytes, not the name: a gzip'd session inside a folder or an archive (gzip in gzip too).
             let marker = ThrowMarker(entry.source)
             let source = Sniff.inflatingGzipLayers(marker, limit: limits.maxInputBytes, headerText: headerTexts(of: entry)).source
-            sessionFiles += 1
+            facts.sessionFiles += 1
             let onError = readFailed(entry, marker)
             let sniffed = sniffHAR(entry: entry, source: source)
             if sniffed.isHAR {
@@ -342,10 +361,10 @@ final class InputPass {
                 readHAR(entry: entry, source: sniffed.source, onError: onError)
             } else {
                 var source = sniffed.source
-                if head == nil {
+                if facts.head == nil {
                     // The first bytes, to say what the input looks like should no line be a Palbe record.
                     let first = PrefixedSource.peek(source, count: ExportClassifier.headBytes)
-                    head = first.peeked
+                    facts.head = first.peeked
                     source = first
                 }
                 readSession(
@@ -387,9 +406,9 @@ final class InputPass {
                 readAsText(entry: entry, source: source, root: "", onError: readFailed(entry, marker))
                 break
             }
-            if isFolderInput {
+            if facts.isFolder {
                 // A folder's file: a path on disk (folder walks never follow links), read as its own input.
-                nestedExports.append((input.path.hasSuffix("/") ? input.path : input.path + "/") + entry.name)
+                facts.nestedExports.append((input.path.hasSuffix("/") ? input.path : input.path + "/") + entry.name)
             } else {
                 let msg = "an archive inside an archive is not read; extract it and pass it as an input"
                 finding(ArchiveProblem.unsupported, .medium, file: entry.name, message: msg)
@@ -405,7 +424,7 @@ final class InputPass {
             let doc = try? JSONDocument(bytes: bytes, maxDepth: 16),
             let budget = doc.root["budgetBytes"]?.int, budget > 0
         else { return }
-        roots[root, default: RootInfo()].budget = Int64(budget)
+        blobs.roots[root, default: RootInfo()].budget = Int64(budget)
     }
 
     /// Hands a file that is neither a session file nor a blob to the analyses as text, a line at a time
@@ -662,7 +681,7 @@ final class InputPass {
                 if record.type == .session {
                     if s.header == nil && s.recordCount == 0 {
                         s.header = doc.root
-                        palbeRecords += 1
+                        facts.palbeRecords += 1
                         if let id = doc.root["sessionId"]?.string {
                             if let fromName = idFromName, fromName != id {
                                 let id = SessionContext.heldName(id), fromName = SessionContext.heldName(fromName)
@@ -702,7 +721,7 @@ final class InputPass {
                     s.firstTs = min(s.firstTs ?? t, t)
                     s.lastTs = max(s.lastTs ?? t, t)
                 }
-                if case .other = record.type {} else { palbeRecords += 1 }
+                if case .other = record.type {} else { facts.palbeRecords += 1 }
                 if let problem = r.checker.check(record.seq) {
                     note(problem.rule, .high, line: number, record: record, message: problem.message)
                 }
@@ -739,7 +758,7 @@ final class InputPass {
         }
         r.lines.finish()
         r.repeated.flush(into: &findings)
-        roots[r.root, default: RootInfo()].bytes += r.lines.bytesRead
+        blobs.roots[r.root, default: RootInfo()].bytes += r.lines.bytesRead
         for (name, u) in r.unknownTypes.sorted(by: { $0.key < $1.key }) {
             let what =
                 name.isEmpty
@@ -835,8 +854,8 @@ final class InputPass {
                                 message: "a truncated body's true size \(size) is below its stored size \(stored)"))
                     }
                 }
-                guard blobRefs.count < InputPass.maxBlobRefs else { blobRefsDropped += 1; continue }
-                blobRefs.append(
+                guard blobs.refs.count < InputPass.maxBlobRefs else { blobs.refsDropped += 1; continue }
+                blobs.refs.append(
                     BlobRef(
                         root: s.root, hex: hex, session: s, line: record.line, seq: record.seq,
                         recordId: record.id, location: body.location, storedSize: storedSize))
@@ -851,11 +870,11 @@ final class InputPass {
 
     /// Counts a finished session, and lists it while there is room (`sessionRoom`).
     func list(_ s: SessionContext) {
-        if let id = s.sessionId, firstSessionIds.count < 5 { firstSessionIds.append(id) }
-        guard keepsSession(s.sessionId) else { return }
-        sessionCount += 1
-        recordCount += s.recordCount
-        if sessions.count < sessionRoom { sessions.append(summary(of: s)) }
+        if let id = s.sessionId, ledger.firstIds.count < 5 { ledger.firstIds.append(id) }
+        guard ledger.keeps(s.sessionId) else { return }
+        ledger.counted += 1
+        ledger.records += s.recordCount
+        if ledger.listed.count < ledger.room { ledger.listed.append(summary(of: s)) }
     }
 
     func summary(of s: SessionContext) -> SessionSummary {

@@ -132,17 +132,37 @@ package enum VerifyCommand: SiftCommand {
         do { return try Baseline.load(path: path) } catch { throw UsageError(error.description, about: "--baseline") }
     }
 
-    package static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
-        var run = try ReadingRun(options, spec: spec, io: io)
+    /// `verify`'s own options, decoded once (the common ones are `CommonOptions`).
+    struct Options {
+        var inputs: [String]
+        var config: VerifyConfig
+        /// `--baseline`: its path and what it holds.
+        var baselinePath: String?
+        var baseline: Baseline?
+        /// `--write-baseline`.
+        var writeBaseline: String?
+
+        init(_ options: ParsedOptions) throws {
+            inputs = options.argument("input")
+            config = try VerifyCommand.config(from: options)
+            baselinePath = options.value("baseline")
+            baseline = try VerifyCommand.baseline(from: options)
+            writeBaseline = options.value("write-baseline")
+        }
+    }
+
+    package static func run(_ parsed: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
+        var run = try ReadingRun(parsed, spec: spec, io: io)
         let common = run.common
-        var config = try config(from: options)
-        let baseline = try baseline(from: options)
+        let options = try Options(parsed)
+        var config = options.config
+        let baseline = options.baseline
         // The fingerprint key lives beside the baseline; the first --write-baseline creates it.
         var keyWritten: String? = nil
-        if let b = options.value("baseline") {
+        if let b = options.baselinePath {
             config.fingerprintKey = try fingerprintKey(FingerprintKey.path(forBaseline: b), option: "--baseline")
         }
-        if let w = options.value("write-baseline") {
+        if let w = options.writeBaseline {
             let keyPath = FingerprintKey.path(forBaseline: w)
             if let existing = try fingerprintKey(keyPath, option: "--write-baseline") {
                 if config.fingerprintKey == nil { config.fingerprintKey = existing }
@@ -157,7 +177,7 @@ package enum VerifyCommand: SiftCommand {
 
         let analysis = VerifyAnalysis(config: config)
         analysis.keepSecretValues()
-        try run.read(options.argument("input"), analyses: [analysis])
+        try run.read(options.inputs, analyses: [analysis])
         let outcome = run.outcome
 
         // Locations and messages name keys, headers and record types from the export: redacted
@@ -166,7 +186,7 @@ package enum VerifyCommand: SiftCommand {
         let safe = redactor.apply(outcome.findings.filter(reported))
         let all = safe.value
         var status: ExitStatus? = nil
-        if let path = options.value("write-baseline") {
+        if let path = options.writeBaseline {
             do {
                 let written = Baseline(findings: all)
                 try written.write(path: path)

@@ -62,15 +62,32 @@ package enum ScrubCommand: SiftCommand {
             """,
         commonOptions: false)
 
-    package static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
-        guard let input = options.argument("input").first else { throw UsageError("missing argument '<input>'") }
-        guard input != "-" else { throw UsageError("scrub needs a file or a folder, not standard input", about: "-") }
-        let dryRun = options.flag("dry-run")
-        let quiet = options.flag("quiet")
-        let failOn = options.value("fail-on").flatMap(Severity.init(rawValue:)) ?? .low
-        guard dryRun || options.value("output") != nil else { throw UsageError("missing option '--output <path>'") }
+    /// `scrub`'s options, decoded once; a missing input or output is a usage error here.
+    struct Options {
+        var input: String
+        var output: String?
+        var dryRun: Bool
+        var quiet: Bool
+        var failOn: Severity
         var limits = ReadLimits.default
-        if let n = options.bytes("max-input-bytes") { limits.maxInputBytes = n }
+
+        init(_ options: ParsedOptions) throws {
+            guard let input = options.argument("input").first else { throw UsageError("missing argument '<input>'") }
+            guard input != "-" else { throw UsageError("scrub needs a file or a folder, not standard input", about: "-") }
+            self.input = input
+            dryRun = options.flag("dry-run")
+            quiet = options.flag("quiet")
+            failOn = options.value("fail-on").flatMap(Severity.init(rawValue:)) ?? .low
+            output = options.value("output")
+            guard dryRun || output != nil else { throw UsageError("missing option '--output <path>'") }
+            if let n = options.bytes("max-input-bytes") { limits.maxInputBytes = n }
+        }
+    }
+
+    package static func run(_ parsed: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
+        let options = try Options(parsed)
+        let input = options.input, dryRun = options.dryRun, quiet = options.quiet, failOn = options.failOn
+        let limits = options.limits
         // Names inside the input (entries, link targets) can hold a credential: every text that
         // is not the user's own path is printed through verify's redactor.
         var redactor = Redactor.verify()
@@ -78,7 +95,7 @@ package enum ScrubCommand: SiftCommand {
             io.err("pbsift: \(argument: path): \(redactor.text(why.untrusted))\n")
             return .incomplete
         }
-        let output = options.value("output")
+        let output = options.output
         if let output {
             var st = stat()
             if lstat(output, &st) == 0 { return fail(output, "already exists; scrub never writes over a file, choose a new name") }

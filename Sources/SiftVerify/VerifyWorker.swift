@@ -220,6 +220,17 @@ final class VerifyWorker: @unchecked Sendable {
         out.bytes += Int64(bytes.count)
         scanner.hits.removeAll(keepingCapacity: true)
         scanner.rawText(bytes, location: "line (not a record; read as text)")
+        // A record that is not strict JSON only because of a number (`NaN`, `007`, `0x1F`…) is also
+        // read field by field, so its contract fields are checked by name (an Authorization header's
+        // value holds no shape of its own): what that finds beyond the raw text is added.
+        if let repaired = TolerantNumbers.repair(bytes), let doc = try? JSONDocument(bytes: repaired), doc.root.isObject {
+            let raw = scanner.hits
+            let seen = Set(raw.map(\.value))
+            scanner.hits.removeAll(keepingCapacity: true)
+            var refs: [String] = []
+            scan(Record(line: line, json: doc.root), refs: &refs)
+            scanner.hits = raw + scanner.hits.filter { $0.bound || !seen.contains($0.value) }
+        }
         emit(session, line: line, seq: nil, recordId: nil)
     }
 

@@ -121,3 +121,25 @@ import Testing
         #expect(clean.status == 0, "\(clean.out)")
     }
 }
+
+/// A record that is not strict JSON only because of a number is still read field by field: its
+/// contract fields are checked by name.
+@Suite struct TolerantRecordTests {
+    static let plain = "Plain" + "Cred" + "0001zQxy"
+
+    @Test(arguments: ["NaN", "Infinity", "-Infinity", "007", "+1", "0x1F", ".5", "1."])
+    func contractFieldsOfANearlyJSONRecordAreChecked(_ number: String) throws {
+        let line =
+            #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.200Z","id":"rec_1","method":"GET","url":"https://api.example.test/x","statusCode":200,"duration":\#(number),"request":{"headers":[{"name":"Authorization","value":"\#(Self.plain)"}]}}"#
+        let v = ContainerTextTests.verify(try VerifyBypassTests.session([line]))
+        #expect(v.status == 1 && v.out.contains("redaction.header"), "\(number): \(v.out)")
+        #expect(!v.out.contains(Self.plain))
+    }
+
+    @Test func theRepairKeepsStringsAndStrictTokens() {
+        let line = Array(#"{"a":"NaN 007","b":[1,-0.5e3,true,null,NaN],"c":0x1F}"#.utf8)
+        let repaired = TolerantNumbers.repair(line).map { String(decoding: $0, as: UTF8.self) }
+        #expect(repaired == #"{"a":"NaN 007","b":[1,-0.5e3,true,null,null],"c":null}"#)
+        #expect(TolerantNumbers.repair(Array(#"{"a":1}"#.utf8)) == nil)
+    }
+}

@@ -20,7 +20,8 @@ package enum FuzzEntries {
         ("export", export),
         ("logline", logLine),
         ("timestamp", timestamp),
-        ("decoders", decoders)
+        ("decoders", decoders),
+        ("tolerant", tolerant)
     ]
 
     /// Small bounds, so one input costs milliseconds and a lying size cannot run for long.
@@ -63,6 +64,15 @@ package enum FuzzEntries {
     }
 
     /// Bytes as one session file read by the export reader with every analysis `report` runs.
+    /// A line through the tolerant number grammar (`TolerantNumbers.repair`), then the strict
+    /// parser, as verify reads a record that is not strict JSON; the repair never grows a line by
+    /// more than `null` per token and never touches a string.
+    package static func tolerant(_ data: [UInt8]) {
+        guard let repaired = TolerantNumbers.repair(data) else { return }
+        precondition(repaired.count <= data.count * 4 + 4, "the repair grew the line without bound")
+        _ = try? JSONDocument(bytes: repaired, maxDepth: 512, maxValues: 1 << 20)
+    }
+
     package static func export(_ data: [UInt8]) {
         withTempFile("ses_fuzz.jsonl", data) { path in
             let verify = VerifyAnalysis(parallel: false)

@@ -424,7 +424,7 @@ package final class ZipWriter {
     }
 
     /// `bytes` as one raw deflate stream (zip method 8).
-    static func rawDeflate(_ bytes: [UInt8]) throws -> [UInt8] {
+    package static func rawDeflate(_ bytes: [UInt8]) throws -> [UInt8] {
         let d = try DeflateStream(gzip: false)
         return d.write(bytes) + d.finish()
     }

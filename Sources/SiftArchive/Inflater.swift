@@ -185,10 +185,11 @@ final class ZlibStream {
     private let strm: UnsafeMutablePointer<z_stream>
     private var live = false
 
-    init() throws {
+    /// `windowBits` as zlib takes it: -15 raw deflate, 15 a zlib stream (RFC 1950).
+    init(windowBits: Int32 = -15) throws {
         strm = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
         strm.initialize(to: z_stream())
-        guard pbsift_inflateInit2(strm, -15) == Z_OK else {
+        guard pbsift_inflateInit2(strm, windowBits) == Z_OK else {
             strm.deinitialize(count: 1)
             strm.deallocate()
             throw ArchiveError(.unreadable, "cannot start zlib's inflate")
@@ -236,4 +237,92 @@ final class ZlibStream {
 struct InflateDamage: Error {
     var message: String
     var produced: Int
+}
+
+/// Deflate data that is not gzip: a zlib stream (RFC 1950, `78 9c`…) or raw deflate (RFC 1951),
+/// inflated whole and bounded, for bodies and files written by code that compresses without gzip.
+package enum Deflate {
+    package enum Framing: Sendable { case zlib, raw }
+
+    /// Whether `b` starts like a zlib stream: deflate with a window of at most 32 KiB, the header's
+    /// check bits right, no preset dictionary.
+    package static func isZlib(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard b.count >= 2 else { return false }
+        let cmf = b[0], flg = b[1]
+        return cmf & 0x0F == 8 && cmf >> 4 <= 7 && (UInt16(cmf) << 8 | UInt16(flg)) % 31 == 0 && flg & 0x20 == 0
+    }
+
+    /// The inflated bytes (at most `limit`), and whether the stream ended within the input; nil when
+    /// the data is not deflate at all (damage before any byte came out).
+    package static func inflate(_ b: UnsafeBufferPointer<UInt8>, framing: Framing, limit: Int) -> (bytes: [UInt8], ended: Bool)? {
+        guard let base = b.baseAddress, !b.isEmpty,
+            let z = try? ZlibStream(windowBits: framing == .zlib ? 15 : -15)
+        else { return nil }
+        var out: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: 65536)
+        var at = 0
+        while out.count < limit {
+            let step: Inflater.Step
+            do {
+                step = try buf.withUnsafeMutableBytes { o throws(InflateDamage) in
+                    try z.step(input: base + at, inCount: b.count - at, output: o.baseAddress!, outCount: min(o.count, limit - out.count))
+                }
+            } catch let damage as InflateDamage {
+                return out.isEmpty && damage.produced == 0 ? nil : (out + buf.prefix(damage.produced), false)
+            } catch {
+                return out.isEmpty ? nil : (out, false)
+            }
+            at += step.consumed
+            out += buf.prefix(step.produced)
+            if step.ended { return (out, true) }
+            if step.consumed == 0 && step.produced == 0 { return out.isEmpty ? nil : (out, false) }
+        }
+        return (out, false)
+    }
+}
+
+/// A zlib stream (RFC 1950) as a `ByteSource` of its inflated bytes, bounded by `limit`: a file of
+/// an export compressed by code that writes zlib rather than gzip.
+package final class ZlibSource: ByteSource {
+    private let inner: ByteSource
+    private let limit: Int64
+    private let stream: ZlibStream
+    private var input = [UInt8](repeating: 0, count: 65536)
+    private var inAt = 0
+    private var inEnd = 0
+    private var produced: Int64 = 0
+    private var ended = false
+
+    package init(wrapping inner: ByteSource, limit: Int64) throws {
+        self.inner = inner
+        self.limit = limit
+        stream = try ZlibStream(windowBits: 15)
+    }
+
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        guard let out = buffer.baseAddress, buffer.count > 0, !ended else { return 0 }
+        while true {
+            if inAt == inEnd {
+                inAt = 0
+                inEnd = try input.withUnsafeMutableBytes { try inner.read(into: $0) }
+                if inEnd == 0 { throw ArchiveError(.truncated, "zlib stream ends early after \(produced) inflated bytes") }
+            }
+            let room = Int(min(Int64(buffer.count), max(0, limit - produced)))
+            guard room > 0 else {
+                throw ArchiveError(.decompressionLimit, "zlib stream inflates past \(limit) bytes; the rest was not read")
+            }
+            let step: Inflater.Step
+            do {
+                step = try input.withUnsafeBytes { i throws(InflateDamage) in
+                    try stream.step(input: i.baseAddress! + inAt, inCount: inEnd - inAt, output: out, outCount: room)
+                }
+            } catch let damage as InflateDamage {
+                throw ArchiveError(.corrupt, "zlib stream is damaged (\(damage.message)) after \(produced) inflated bytes")
+            }
+            inAt += max(0, step.consumed)
+            produced += Int64(step.produced)
+            if step.ended { ended = true }
+            if step.produced > 0 || ended { return step.produced }
+        }
+    }
 }

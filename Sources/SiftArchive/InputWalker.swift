@@ -225,6 +225,8 @@ package enum Sniff {
         if head.starts(with: [0x42, 0x5A, 0x68]) { return "bzip2" }
         if head.starts(with: [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00]) { return "xz" }
         if head.starts(with: [0x04, 0x22, 0x4D, 0x18]) { return "lz4" }
+        // The legacy .lzma header: properties 0x5D, a 64 KiB–64 MiB dictionary.
+        if head.count >= 5, head[0] == 0x5D, head[1] == 0, head[2] == 0, head[4] == 0 { return "lzma" }
         if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return "zip" }
         return nil
     }

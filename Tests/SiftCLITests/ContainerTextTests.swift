@@ -143,3 +143,73 @@ import Testing
         #expect(TolerantNumbers.repair(Array(#"{"a":1}"#.utf8)) == nil)
     }
 }
+
+/// Bodies and files compressed or encoded some other way than gzip and UTF-8 are decoded and
+/// checked, or named as not checked (exit status 2).
+@Suite struct OtherEncodingsTests {
+    static let token = VerifyBypassTests.token(21)
+    static var json: [UInt8] { Array(#"{"k":"\#(token)"}"#.utf8) }
+
+    static func zlib(_ data: [UInt8]) throws -> [UInt8] {
+        var a: UInt32 = 1, b: UInt32 = 0
+        for c in data {
+            a = (a + UInt32(c)) % 65521
+            b = (b + a) % 65521
+        }
+        let adler = b << 16 | a
+        return [0x78, 0x9C] + (try ZipWriter.rawDeflate(data)) + [
+            UInt8(adler >> 24), UInt8(adler >> 16 & 0xFF), UInt8(adler >> 8 & 0xFF), UInt8(adler & 0xFF)
+        ]
+    }
+
+    static func utf16(_ s: String, little: Bool, mark: Bool) -> [UInt8] {
+        var out: [UInt8] = mark ? (little ? [0xFF, 0xFE] : [0xFE, 0xFF]) : []
+        for u in s.utf16 { out += little ? [UInt8(u & 0xFF), UInt8(u >> 8)] : [UInt8(u >> 8), UInt8(u & 0xFF)] }
+        return out
+    }
+
+    static func verifyBody(_ body: [UInt8]) throws -> (status: Int32, out: String) {
+        ContainerTextTests.verify(try VerifyBypassTests.session([VerifyBypassTests.network(1, base64: body)]))
+    }
+
+    @Test func zlibRawDeflateAndUTF16BodiesAreRead() throws {
+        let text = String(decoding: Self.json, as: UTF8.self)
+        let bodies: [(String, [UInt8])] = [
+            ("zlib", try Self.zlib(Self.json)), ("raw deflate", try ZipWriter.rawDeflate(Self.json)),
+            ("utf-16le", Self.utf16(text, little: true, mark: false)), ("utf-16be", Self.utf16(text, little: false, mark: false)),
+            ("utf-16 with a mark", Self.utf16(text, little: true, mark: true))
+        ]
+        for (what, body) in bodies {
+            let v = try Self.verifyBody(body)
+            #expect(v.status == 1 && v.out.contains("secret.github-token"), "\(what): \(v.out)")
+        }
+    }
+
+    @Test(arguments: [
+        ("xz", [UInt8]([0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00])), ("zstd", [0x28, 0xB5, 0x2F, 0xFD]), ("bzip2", [0x42, 0x5A, 0x68, 0x39])
+    ])
+    func aBodyInACompressionNotReadIsSaid(_ c: (String, [UInt8])) throws {
+        let v = try Self.verifyBody(c.1 + [UInt8](repeating: 0x41, count: 64))
+        #expect(v.status == 2 && v.out.contains("verify.bound") && v.out.contains(c.0), "\(v.out)")
+    }
+
+    @Test func aPercentEncodedValueInAJSONBodyIsDecoded() throws {
+        let encoded = Self.token.utf8.map { String(format: "%%%02X", $0) }.joined()
+        let line = VerifyBypassTests.network(1, body: #"{"k":"\#(encoded)"}"#)
+        let v = ContainerTextTests.verify(try VerifyBypassTests.session([line]))
+        #expect(v.status == 1 && v.out.contains("secret.github-token"), "\(v.out)")
+    }
+
+    @Test func aZlibFileIsReadAndAnLzmaFileIsSaid() throws {
+        let root = try makeTempDir().appendingPathComponent("export")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("sessions"), withIntermediateDirectories: true)
+        try Data((Fixture.clean.joined(separator: "\n") + "\n").utf8).write(
+            to: root.appendingPathComponent("sessions/\(Fixture.sessionId).jsonl"))
+        try Data(try Self.zlib(Array("note \(Self.token)\n".utf8))).write(to: root.appendingPathComponent("notes.bin"))
+        let v = ContainerTextTests.verify(root.path)
+        #expect(v.status == 1 && v.out.contains("secret.github-token") && v.out.contains("notes.bin"), "\(v.out)")
+        try Data([0x5D, 0, 0, 0x80, 0] + [UInt8](repeating: 0xFF, count: 32)).write(to: root.appendingPathComponent("notes.lzma"))
+        let w = ContainerTextTests.verify(root.path)
+        #expect(w.status == 2 && w.out.contains("lzma"), "\(w.out)")
+    }
+}

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Percent-encoding (`%XX`), one decoder for every module: verify's checks, the redactor and scrub.
 package enum Percent {
     /// `%XX` resolved to its byte (a `%` without two hex digits after it stays as it is); with
@@ -20,6 +26,19 @@ package enum Percent {
     }
 
     /// `decode` on an array.
+    /// Whether `b` holds a `%XX` escape (a `%` and two hex digits).
+    package static func hasEscape(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = b.baseAddress else { return false }
+        var at = base
+        let end = base + b.count
+        while at < end, let hit = memchr(at, 0x25, end - at) {
+            let p = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self))
+            if end - p >= 3, nibble(p[1]) != nil, nibble(p[2]) != nil { return true }
+            at = p + 1
+        }
+        return false
+    }
+
     package static func decode(_ b: [UInt8], plusIsSpace: Bool) -> [UInt8] {
         b.withUnsafeBufferPointer { decode($0, plusIsSpace: plusIsSpace) }
     }

@@ -402,7 +402,14 @@ final class InputPass {
                     partial = true
                     break
                 }
-                let source = Sniff.inflatingGzipLayers(peek, limit: limits.maxInputBytes, headerText: headerTexts(of: entry)).source
+                var source = Sniff.inflatingGzipLayers(peek, limit: limits.maxInputBytes, headerText: headerTexts(of: entry)).source
+                // A zlib stream (what zlib itself writes: `78 01`, `78 5e`, `78 9c`, `78 da`) is inflated too.
+                let head = peek.peeked
+                if head.count >= 2, head[0] == 0x78, [0x01, 0x5E, 0x9C, 0xDA].contains(head[1]),
+                    let z = try? ZlibSource(wrapping: source, limit: limits.maxInputBytes)
+                {
+                    source = z
+                }
                 readAsText(entry: entry, source: source, root: "", onError: readFailed(entry, marker))
                 break
             }

@@ -166,6 +166,14 @@ extension ContentScanner {
             inflated.withUnsafeBufferPointer { content($0, contentType: contentType, location: location, depth: depth + 1) }
             return
         }
+        // UTF-16 text (with a byte-order mark, or ASCII with every other byte zero): read as UTF-8.
+        if let utf8 = UTF16Text.decode(b) {
+            let saved = rawRange
+            rawRange = nil
+            defer { rawRange = saved }
+            utf8.withUnsafeBufferPointer { content($0, contentType: contentType, location: location, depth: depth + 1) }
+            return
+        }
         if ContentScanner.typeHas(contentType, ContentScanner.multipartWord) || ((contentType ?? "").isEmpty && Shape.hasPrefix(b, "--")) {
             if multipart(b, contentType: contentType ?? "", location: location, depth: depth) { return }
         }
@@ -179,7 +187,31 @@ extension ContentScanner {
             jsonText(b, location: location)
             return
         }
+        // Compressed without gzip: zlib is inflated; a compression pbsift does not read is said.
+        if let kind = Sniff.unsupportedCompression(Array(b.prefix(6))), kind != "zip" {
+            bound("a body compressed with \(kind), which is not read; its \(b.count) bytes were not checked", location: location)
+            return
+        }
+        if Deflate.isZlib(b), let z = Deflate.inflate(b, framing: .zlib, limit: Int(maxInflatedBytes)), z.ended || !z.bytes.isEmpty {
+            let saved = rawRange
+            rawRange = nil
+            defer { rawRange = saved }
+            if z.bytes.count >= Int(maxInflatedBytes) {
+                bound("zlib body inflates past \(maxInflatedBytes >> 20) MiB; bytes after that were not checked", location: location)
+            }
+            z.bytes.withUnsafeBufferPointer { content($0, contentType: contentType, location: location, depth: depth + 1) }
+            return
+        }
         guard Shape.looksLikeText(b) else {
+            // Raw deflate has no magic: a binary body that inflates whole into text is that text.
+            if b.count <= 1 << 20, let d = Deflate.inflate(b, framing: .raw, limit: Int(maxInflatedBytes)), d.ended,
+                d.bytes.count >= 8, Shape.looksLikeText(d.bytes.withUnsafeBufferPointer { $0 })
+            {
+                let saved = rawRange
+                rawRange = nil
+                defer { rawRange = saved }
+                d.bytes.withUnsafeBufferPointer { content($0, contentType: contentType, location: location, depth: depth + 1) }
+            }
             // Binary bytes (protobuf, gRPC framing): the printable runs inside still get the detectors.
             let saved = rawRange
             rawRange = nil

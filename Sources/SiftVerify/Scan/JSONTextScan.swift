@@ -134,6 +134,8 @@ extension ContentScanner {
                     }
                     // A run that may be an encoded credential (`{"d":"Z2hw…"}`) is decoded by `shapes`.
                     if EncodedSpans.mayHold(v, raw: true) { return true }
+                    // A `%XX` escape can split a stem (`gh%70_…`): the decoding is looked at.
+                    if Percent.hasEscape(v) { return true }
                     return useOwn && !ownStems && escaped
                 }
                 while i < n {
@@ -309,7 +311,12 @@ extension ContentScanner {
             } else {
                 let before = hits.count
                 shapes(v, hints: hints, raw: rawRange) { path() }
-                if ContentScanner.isURL(v) { listedQuery(v, location: path()) }
+                if ContentScanner.isURL(v) {
+                    listedQuery(v, location: path())
+                } else {
+                    // A value percent-encoded whole or in part (`gh%70_…`): its decoding gets the detectors too.
+                    percentEncoded(v, since: before) { path() }
+                }
                 if jsonInString < 3 && looksLikeJSON(v, level: 0) { innerDocument(v, shapeHitsFrom: before, location: path()) }
             }
         }

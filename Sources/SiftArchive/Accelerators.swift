@@ -10,9 +10,9 @@ import CZlib
 /// is needed to build or to run; when one is missing, fails its self-test, or `PBSIFT_PORTABLE` is
 /// set to anything but `0` or the empty string, the portable path (zlib, the Swift SHA-256) is used.
 /// Results are the same byte for byte either way.
-package enum Accelerators {
+public enum Accelerators {
     /// True when `PBSIFT_PORTABLE` asks for the portable path.
-    package static let portableForced: Bool = {
+    public static let portableForced: Bool = {
         guard let v = getenv("PBSIFT_PORTABLE") else { return false }
         let s = String(cString: v)
         return !s.isEmpty && s != "0"
@@ -24,15 +24,15 @@ package enum Accelerators {
     static let crypto: Crypto? = portableForced ? nil : Crypto.load()
 
     /// Whether gzip streams are inflated by ISA-L.
-    package static var acceleratedInflate: Bool { isal != nil }
+    public static var acceleratedInflate: Bool { isal != nil }
     /// Whether SHA-256 runs in libcrypto.
-    package static var acceleratedSHA256: Bool { crypto != nil }
+    public static var acceleratedSHA256: Bool { crypto != nil }
 
     /// zlib's version, as the library reports it.
-    package static var zlibVersion: String { String(cString: CZlib.zlibVersion()) }
+    public static var zlibVersion: String { String(cString: CZlib.zlibVersion()) }
 
     /// The engines in use, one line each, as `pbsift --version` prints them.
-    package static var engineLines: [String] {
+    public static var engineLines: [String] {
         let zlib = "zlib \(zlibVersion)"
         var inflate = "inflate: \(zlib)"
         if let isal {

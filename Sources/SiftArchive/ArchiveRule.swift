@@ -1,5 +1,5 @@
 /// Why an entry or an input could not be read in full. `rule` is the stable finding id.
-package enum ArchiveProblem: String, Sendable, CaseIterable {
+public enum ArchiveProblem: String, Sendable, CaseIterable {
     /// A name with `..`, an absolute path, a backslash or a NUL: read under a cleaned name.
     case unsafePath = "archive.unsafe-path"
     /// A symbolic or hard link (or a device, FIFO, socket): skipped, never followed.
@@ -24,7 +24,7 @@ package enum ArchiveProblem: String, Sendable, CaseIterable {
     case headerMismatch = "archive.header-mismatch"
 
     /// Whether meeting this problem means the input was not read in full (exit status 2).
-    package var leavesInputPartial: Bool {
+    public var leavesInputPartial: Bool {
         switch self {
         case .unsafePath, .duplicateEntry: return false
         default: return true

@@ -6,30 +6,30 @@
 import Foundation
 
 /// Bounds that keep a hostile input from costing unbounded time or memory.
-package struct ReadLimits: Sendable, Equatable {
+public struct ReadLimits: Sendable, Equatable {
     /// Total bytes produced by decompression (and read from stored entries) per input.
-    package var maxInputBytes: Int64
+    public var maxInputBytes: Int64
     /// Entries (files, folders, links) per input.
-    package var maxEntries: Int
+    public var maxEntries: Int
     /// The longest line a line reader accepts; a longer one is skipped and reported.
-    package var maxLineBytes: Int
+    public var maxLineBytes: Int
     /// Nesting depth of one JSON value.
-    package var maxJSONDepth: Int
+    public var maxJSONDepth: Int
     /// Values (objects, arrays, names, scalars) in one line or HAR entry: each costs 20 bytes parsed,
     /// so this bounds a parsed line at 20 MiB (a 16 MiB line of `[0,0,…]` would be 160 MiB).
-    package var maxJSONValues: Int
+    public var maxJSONValues: Int
     /// The largest blob the reader buffers for analysis (hashing still covers every byte).
-    package var maxBlobBytes: Int
+    public var maxBlobBytes: Int
     /// The longest wait, in seconds, for a pipe (FIFO) named as an input to be written to: for its
     /// first byte (nothing is writing to it yet), and between bytes after. Then the input is unreadable.
-    package var pipeWaitSeconds: Double
+    public var pipeWaitSeconds: Double
 
     /// Eight times the SDK's 128 MiB store budget, 16 MiB lines, depth 512, 1 Mi values a line, 16 MiB blobs.
-    package static let `default` = ReadLimits(
+    public static let `default` = ReadLimits(
         maxInputBytes: 8 * 134_217_728, maxEntries: 200_000, maxLineBytes: 16 << 20,
         maxJSONDepth: 512, maxBlobBytes: 16 << 20)
 
-    package init(
+    public init(
         maxInputBytes: Int64, maxEntries: Int, maxLineBytes: Int, maxJSONDepth: Int, maxBlobBytes: Int,
         pipeWaitSeconds: Double = 10, maxJSONValues: Int = 1 << 20
     ) {
@@ -44,7 +44,7 @@ package struct ReadLimits: Sendable, Equatable {
 }
 
 /// What kind of container an input turned out to be (recognised by its bytes, not only its name).
-package enum ContainerKind: String, Sendable, CaseIterable {
+public enum ContainerKind: String, Sendable, CaseIterable {
     case folder, zip, tar
     case tarGz = "tar.gz"
     case jsonl
@@ -57,22 +57,22 @@ package enum ContainerKind: String, Sendable, CaseIterable {
 
 /// A pull-based stream of bytes. `read` returns 0 at the end; it throws `ArchiveError` when the
 /// data is damaged (the bytes handed out before the throw are good).
-package protocol ByteSource: AnyObject {
+public protocol ByteSource: AnyObject {
     /// Fills up to `buffer.count` bytes; returns how many, 0 at the end.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
 }
 
 /// A damaged or refused piece of an input, with where it happened.
-package struct ArchiveIssue: Sendable, Equatable {
-    package var problem: ArchiveProblem
+public struct ArchiveIssue: Sendable, Equatable {
+    public var problem: ArchiveProblem
     /// The entry's cleaned name inside the input, when the issue concerns one entry.
-    package var entry: String?
+    public var entry: String?
     /// Byte offset in the container (or in the decompressed stream) where known.
-    package var offset: Int64?
+    public var offset: Int64?
     /// Lowercase, human-readable, names the place.
-    package var message: String
+    public var message: String
 
-    package init(problem: ArchiveProblem, entry: String?, offset: Int64? = nil, message: String) {
+    public init(problem: ArchiveProblem, entry: String?, offset: Int64? = nil, message: String) {
         self.problem = problem
         self.entry = entry
         self.offset = offset
@@ -81,33 +81,33 @@ package struct ArchiveIssue: Sendable, Equatable {
 }
 
 /// Thrown by a `ByteSource` when its data is damaged or a bound is reached.
-package struct ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
-    package var problem: ArchiveProblem
-    package var message: String
-    package init(_ problem: ArchiveProblem, _ message: String) {
+public struct ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var problem: ArchiveProblem
+    public var message: String
+    public init(_ problem: ArchiveProblem, _ message: String) {
         self.problem = problem
         self.message = message
     }
-    package var description: String { message }
+    public var description: String { message }
 }
 
 /// One regular file inside an input. `source` is valid only during the visit callback.
-package struct ArchiveEntry {
+public struct ArchiveEntry {
     /// The cleaned, `/`-separated, relative name (for a bare file input: its file name).
-    package let name: String
+    public let name: String
     /// The name exactly as the container stored it (for messages only; never opened).
-    package let rawName: String
+    public let rawName: String
     /// The declared uncompressed size, when the container records one.
-    package let declaredSize: Int64?
+    public let declaredSize: Int64?
     /// The entry's bytes, decompressed and bounded.
-    package let source: ByteSource
+    public let source: ByteSource
     /// True when the entry is the whole input (a bare file, a `.gz` of one, standard input), not a
     /// file inside a folder or an archive.
-    package let isWholeInput: Bool
+    public let isWholeInput: Bool
     /// True when the container stored the entry compressed (a zip member with deflate).
-    package var isDeflated = false
+    public var isDeflated = false
 
-    package init(name: String, rawName: String, declaredSize: Int64?, source: ByteSource, isWholeInput: Bool = false) {
+    public init(name: String, rawName: String, declaredSize: Int64?, source: ByteSource, isWholeInput: Bool = false) {
         self.name = name
         self.rawName = rawName
         self.declaredSize = declaredSize
@@ -118,14 +118,14 @@ package struct ArchiveEntry {
 
 /// A text a container carries beside an entry's bytes (a gzip header's file name or comment, a tar
 /// pax record, a zip extra field): scanned like a file's text, never skipped.
-package struct ContainerText: Sendable {
+public struct ContainerText: Sendable {
     /// The entry it belongs to; nil for the input's own container (the gzip of a `.tar.gz`).
-    package let entry: String?
+    public let entry: String?
     /// What it is: `gzip header comment`, `tar pax record 'comment'`, `zip extra field`.
-    package let label: String
-    package let bytes: [UInt8]
+    public let label: String
+    public let bytes: [UInt8]
 
-    package init(entry: String?, label: String, bytes: [UInt8]) {
+    public init(entry: String?, label: String, bytes: [UInt8]) {
         self.entry = entry
         self.label = label
         self.bytes = bytes
@@ -133,19 +133,19 @@ package struct ContainerText: Sendable {
 }
 
 /// What walking one input found.
-package struct WalkResult: Sendable {
-    package var container: ContainerKind
+public struct WalkResult: Sendable {
+    public var container: ContainerKind
     /// Every problem met, in order. Problems raised by an entry's `source.read` are recorded here too.
-    package var issues: [ArchiveIssue]
+    public var issues: [ArchiveIssue]
     /// True when nothing at all could be read (missing file, permission, unrecognised bytes).
-    package var unreadable: Bool
+    public var unreadable: Bool
     /// Bytes delivered across all entries.
-    package var bytesRead: Int64
+    public var bytesRead: Int64
     /// Texts the containers carry beside their entries' bytes (gzip header fields, tar pax records
     /// and owner names, zip extra fields), in the order met: a credential can stand there too.
-    package var texts: [ContainerText] = []
+    public var texts: [ContainerText] = []
 
-    package init(container: ContainerKind, issues: [ArchiveIssue] = [], unreadable: Bool = false, bytesRead: Int64 = 0) {
+    public init(container: ContainerKind, issues: [ArchiveIssue] = [], unreadable: Bool = false, bytesRead: Int64 = 0) {
         self.container = container
         self.issues = issues
         self.unreadable = unreadable
@@ -153,5 +153,5 @@ package struct WalkResult: Sendable {
     }
 
     /// Whether any problem means the input was not read in full.
-    package var isPartial: Bool { unreadable || issues.contains { $0.problem.leavesInputPartial } }
+    public var isPartial: Bool { unreadable || issues.contains { $0.problem.leavesInputPartial } }
 }

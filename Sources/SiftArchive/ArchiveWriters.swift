@@ -2,35 +2,35 @@ import CZlib
 import Foundation
 
 /// Why writing an output failed.
-package struct WriteError: Error, Sendable, CustomStringConvertible {
-    package var message: String
-    package init(_ message: String) { self.message = message }
-    package var description: String { message }
+public struct WriteError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
 }
 
 /// A file created for writing that must not exist yet and is never reached through a link
 /// (`O_CREAT | O_EXCL | O_NOFOLLOW`).
-package final class NewFile {
+public final class NewFile {
     private var fd: Int32
-    package let path: String
+    public let path: String
     /// Bytes written through `write` so far (where the next one goes).
     package private(set) var offset: UInt64 = 0
 
-    package init(path: String, mode: mode_t = 0o644) throws {
+    public init(path: String, mode: mode_t = 0o644) throws {
         self.path = path
         fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard fd >= 0 else { throw WriteError("cannot create '\(path)': \(String(cString: strerror(errno)))") }
     }
 
-    package func write(_ bytes: [UInt8]) throws {
+    public func write(_ bytes: [UInt8]) throws {
         try bytes.withUnsafeBytes { try write($0) }
     }
 
-    package func write(_ bytes: ArraySlice<UInt8>) throws {
+    public func write(_ bytes: ArraySlice<UInt8>) throws {
         try bytes.withUnsafeBytes { try write($0) }
     }
 
-    package func write(_ raw: UnsafeRawBufferPointer) throws {
+    public func write(_ raw: UnsafeRawBufferPointer) throws {
         guard let base = raw.baseAddress else { return }
         var off = 0
         while off < raw.count {
@@ -44,7 +44,7 @@ package final class NewFile {
 
     /// Writes `bytes` over what was written at `at` (a header filled in once its entry is written);
     /// the end of the file stays where it is.
-    package func overwrite(_ bytes: [UInt8], at: UInt64) throws {
+    public func overwrite(_ bytes: [UInt8], at: UInt64) throws {
         guard at <= offset, UInt64(bytes.count) <= offset - at, let position = off_t(exactly: at) else {
             throw WriteError("cannot write '\(path)': a header past what was written")
         }
@@ -60,7 +60,7 @@ package final class NewFile {
         }
     }
 
-    package func close() throws {
+    public func close() throws {
         guard fd >= 0 else { return }
         let r = fsync(fd) == 0 && Foundation.close(fd) == 0
         fd = -1
@@ -74,14 +74,14 @@ package final class NewFile {
 /// header gives its size) or read twice (a gzip'd file, copied as it was when nothing in it
 /// changes): created next to `near` under a new name and unlinked at once, so it never outlives
 /// the process and is never seen in the folder. It holds bytes on disk, not in memory.
-package final class SpoolFile {
+public final class SpoolFile {
     private var fd: Int32
     /// Bytes written so far.
     package private(set) var count: UInt64 = 0
     private let label: String
 
     /// `near`: a path whose folder holds the scratch file (the output's own).
-    package init(near: String) throws {
+    public init(near: String) throws {
         let url = URL(fileURLWithPath: near)
         let path = url.deletingLastPathComponent().appendingPathComponent(
             ".\(url.lastPathComponent).spool-\(UUID().uuidString.prefix(8))"
@@ -94,7 +94,7 @@ package final class SpoolFile {
 
     deinit { if fd >= 0 { Foundation.close(fd) } }
 
-    package func write(_ raw: UnsafeRawBufferPointer) throws {
+    public func write(_ raw: UnsafeRawBufferPointer) throws {
         guard let base = raw.baseAddress else { return }
         var off = 0
         while off < raw.count {
@@ -106,15 +106,15 @@ package final class SpoolFile {
         count += UInt64(raw.count)
     }
 
-    package func write(_ bytes: [UInt8]) throws {
+    public func write(_ bytes: [UInt8]) throws {
         try bytes.withUnsafeBytes { try write($0) }
     }
 
     /// The bytes written, from the first (each call starts again at the first).
-    package func reader() -> ByteSource { SpoolReader(fd: fd, end: count, label: label) }
+    public func reader() -> ByteSource { SpoolReader(fd: fd, end: count, label: label) }
 
     /// Hands every byte written, in order, to `sink`, in pieces of at most 256 KiB.
-    package func copy(to sink: (UnsafeRawBufferPointer) throws -> Void) throws {
+    public func copy(to sink: (UnsafeRawBufferPointer) throws -> Void) throws {
         let r = reader()
         var buf = [UInt8](repeating: 0, count: 256 << 10)
         while true {
@@ -151,11 +151,11 @@ package final class SpoolFile {
 
 /// Incremental deflate: a gzip member (`gzip: true`) or raw deflate. The bytes produced do not
 /// depend on how the input is cut into `write` calls.
-package final class DeflateStream {
+public final class DeflateStream {
     private let strm: UnsafeMutablePointer<z_stream>
     private var done = false
 
-    package init(gzip: Bool, level: Int32 = 6) throws {
+    public init(gzip: Bool, level: Int32 = 6) throws {
         strm = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
         strm.initialize(to: z_stream())
         guard pbsift_deflateInit2(strm, level, gzip ? 31 : -15) == Z_OK else {
@@ -170,24 +170,24 @@ package final class DeflateStream {
     }
 
     /// Compresses `bytes`; returns what deflate produced so far.
-    package func write(_ bytes: [UInt8]) -> [UInt8] {
+    public func write(_ bytes: [UInt8]) -> [UInt8] {
         bytes.withUnsafeBytes { write($0) }
     }
 
     /// Compresses `bytes`; returns what deflate produced so far.
-    package func write(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+    public func write(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
         var out: [UInt8] = []
         run(bytes, flush: Z_NO_FLUSH) { out += $0 }
         return out
     }
 
     /// Compresses `bytes`, handing what deflate produces to `sink` in pieces of at most 64 KiB.
-    package func write(_ bytes: UnsafeRawBufferPointer, to sink: (ArraySlice<UInt8>) throws -> Void) rethrows {
+    public func write(_ bytes: UnsafeRawBufferPointer, to sink: (ArraySlice<UInt8>) throws -> Void) rethrows {
         try run(bytes, flush: Z_NO_FLUSH, sink)
     }
 
     /// Ends the stream; returns the rest.
-    package func finish() -> [UInt8] {
+    public func finish() -> [UInt8] {
         guard !done else { return [] }
         done = true
         var out: [UInt8] = []
@@ -222,7 +222,7 @@ package final class DeflateStream {
     }
 
     /// `bytes` as one gzip member.
-    package static func gzip(_ bytes: [UInt8]) throws -> [UInt8] {
+    public static func gzip(_ bytes: [UInt8]) throws -> [UInt8] {
         let d = try DeflateStream(gzip: true)
         return d.write(bytes) + d.finish()
     }
@@ -237,7 +237,7 @@ package final class DeflateStream {
 /// entry's local header is filled in once its data is written, as Info-ZIP's zip does on a seekable
 /// output; written to a sink that cannot go back (`init(sink:)`), the values follow the data in a
 /// data descriptor (flag bit 3). Either way the central directory holds them.
-package final class ZipWriter {
+public final class ZipWriter {
     private let sink: ([UInt8]) throws -> Void
     private let file: NewFile?
     private var offset: UInt64 = 0
@@ -248,13 +248,13 @@ package final class ZipWriter {
     /// tests lower it to check the zip64 records without writing 4 GiB.
     var zip32Limit: UInt64 = 0xFFFF_FFFF
 
-    package init(sink: @escaping ([UInt8]) throws -> Void) {
+    public init(sink: @escaping ([UInt8]) throws -> Void) {
         self.sink = sink
         self.file = nil
     }
 
     /// Writes to `file`, going back to fill in the local header of an entry written in pieces.
-    package init(file: NewFile) {
+    public init(file: NewFile) {
         self.sink = { try file.write($0) }
         self.file = file
         offset = file.offset
@@ -313,7 +313,7 @@ package final class ZipWriter {
     }
 
     /// Adds one file (`name` relative, `/`-separated), compressed with deflate when `deflate` is set.
-    package func add(name: String, bytes: [UInt8], deflate: Bool = false) throws {
+    public func add(name: String, bytes: [UInt8], deflate: Bool = false) throws {
         guard !entryOpen else { throw WriteError("a zip entry is still being written") }
         let data = deflate ? try ZipWriter.rawDeflate(bytes) : bytes
         let n = Array(name.utf8)
@@ -332,7 +332,7 @@ package final class ZipWriter {
     /// gets a zip64 extra field in its local header, as Python's zipfile and Info-ZIP's zip decide
     /// from the size they expect; one that then passes the limit without it is an error, never a
     /// damaged archive.
-    package func begin(name: String, deflate: Bool, sizeHint: Int64?) throws -> Entry {
+    public func begin(name: String, deflate: Bool, sizeHint: Int64?) throws -> Entry {
         guard !entryOpen else { throw WriteError("a zip entry is still being written") }
         let n = Array(name.utf8)
         guard n.count <= 0xFFFF else { throw WriteError("the name '\(name)' is too long for a zip entry") }
@@ -347,7 +347,7 @@ package final class ZipWriter {
     }
 
     /// One entry being written: `write` its bytes (uncompressed), then `finish`.
-    package final class Entry {
+    public final class Entry {
         private let writer: ZipWriter
         private let name: [UInt8]
         private let shown: String
@@ -372,9 +372,9 @@ package final class ZipWriter {
             self.headerAt = headerAt
         }
 
-        package func write(_ bytes: [UInt8]) throws { try bytes.withUnsafeBytes { try write($0) } }
+        public func write(_ bytes: [UInt8]) throws { try bytes.withUnsafeBytes { try write($0) } }
 
-        package func write(_ raw: UnsafeRawBufferPointer) throws {
+        public func write(_ raw: UnsafeRawBufferPointer) throws {
             guard !done, raw.count > 0 else { return }
             crc.update(raw)
             size += UInt64(raw.count)
@@ -390,7 +390,7 @@ package final class ZipWriter {
         }
 
         /// Ends the entry: the rest of its compressed bytes, its sizes and CRC-32.
-        package func finish() throws {
+        public func finish() throws {
             guard !done else { return }
             done = true
             if let deflate {
@@ -424,14 +424,14 @@ package final class ZipWriter {
     }
 
     /// `bytes` as one raw deflate stream (zip method 8).
-    package static func rawDeflate(_ bytes: [UInt8]) throws -> [UInt8] {
+    public static func rawDeflate(_ bytes: [UInt8]) throws -> [UInt8] {
         let d = try DeflateStream(gzip: false)
         return d.write(bytes) + d.finish()
     }
 
     /// Writes the central directory and its end record (with a zip64 end record and locator before
     /// it when the count, the directory's size or its offset does not fit).
-    package func finish() throws {
+    public func finish() throws {
         guard !entryOpen else { throw WriteError("a zip entry is still being written") }
         let start = offset
         let dir = central
@@ -456,10 +456,10 @@ package final class ZipWriter {
 }
 
 /// Writes a ustar archive to a sink as entries are added (names up to 255 bytes, split at a `/`).
-package final class TarWriter {
+public final class TarWriter {
     private let sink: ([UInt8]) throws -> Void
 
-    package init(sink: @escaping ([UInt8]) throws -> Void) { self.sink = sink }
+    public init(sink: @escaping ([UInt8]) throws -> Void) { self.sink = sink }
 
     private static func octal(_ v: Int, _ width: Int) -> [UInt8] {
         let s = String(v, radix: 8)
@@ -468,14 +468,14 @@ package final class TarWriter {
     }
 
     /// Adds one regular file.
-    package func add(name: String, bytes: [UInt8]) throws {
+    public func add(name: String, bytes: [UInt8]) throws {
         try sink(TarWriter.header(name: name, size: UInt64(bytes.count)))
         try sink(bytes)
         try pad(UInt64(bytes.count))
     }
 
     /// Adds one regular file of `size` bytes, which `copy` hands over in pieces (a spooled entry).
-    package func add(name: String, size: UInt64, copy: (_ write: (UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+    public func add(name: String, size: UInt64, copy: (_ write: (UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
         try sink(TarWriter.header(name: name, size: size))
         var written: UInt64 = 0
         try copy { piece in
@@ -558,7 +558,7 @@ package final class TarWriter {
     }
 
     /// The two zero blocks that end the archive.
-    package func finish() throws { try sink([UInt8](repeating: 0, count: 1024)) }
+    public func finish() throws { try sink([UInt8](repeating: 0, count: 1024)) }
 }
 
 extension String {

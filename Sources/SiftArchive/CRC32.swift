@@ -2,15 +2,15 @@ import CZlib
 
 /// The CRC-32 of zip and gzip (polynomial 0xEDB88320), computed by zlib's `crc32`, or by ISA-L's
 /// when `Accelerators` loaded it (checked against zlib's at load time).
-package struct CRC32: Sendable, Equatable {
+public struct CRC32: Sendable, Equatable {
     /// The checksum of every byte fed so far.
     package private(set) var value: UInt32 = 0
 
     /// Starts an empty checksum (value 0).
-    package init() {}
+    public init() {}
 
     /// Feeds bytes into the checksum.
-    package mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         if let fast = Accelerators.isal?.crc32 {
             value = fast(value, base.assumingMemoryBound(to: UInt8.self), UInt64(bytes.count))
@@ -30,12 +30,12 @@ package struct CRC32: Sendable, Equatable {
     }
 
     /// Feeds the bytes of an array into the checksum.
-    package mutating func update(_ bytes: [UInt8]) {
+    public mutating func update(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { update($0) }
     }
 
     /// The CRC-32 of a byte array.
-    package static func checksum(_ bytes: [UInt8]) -> UInt32 {
+    public static func checksum(_ bytes: [UInt8]) -> UInt32 {
         var c = CRC32()
         c.update(bytes)
         return c.value

@@ -1,18 +1,18 @@
 import Foundation
 
 /// One regular file found under a folder.
-package struct FolderFile: Sendable, Equatable {
+public struct FolderFile: Sendable, Equatable {
     /// The path to open: the root joined with `relative` (lossless, see `PathBytes`).
-    package var path: String
+    public var path: String
     /// The name inside the root, `/`-separated.
-    package var relative: String
+    public var relative: String
     /// The size `lstat` reported.
-    package var size: Int64
+    public var size: Int64
 }
 
 /// Something under a folder that is not read: never followed or never opened.
-package struct FolderSkip: Sendable, Equatable {
-    package enum Why: Sendable, Equatable {
+public struct FolderSkip: Sendable, Equatable {
+    public enum Why: Sendable, Equatable {
         /// A symbolic link: never followed.
         case link
         /// A FIFO, device or socket (`a fifo`, `a character device`…): never opened.
@@ -26,11 +26,11 @@ package struct FolderSkip: Sendable, Equatable {
     }
 
     /// The name inside the root.
-    package var relative: String
-    package var why: Why
+    public var relative: String
+    public var why: Why
 
     /// What the problem is, for `PATH: reason` (the path names the entry).
-    package var reason: String {
+    public var reason: String {
         switch why {
         case .link: "a symbolic link; skipped, never followed"
         case .special(let kind): "\(kind); skipped, never opened"
@@ -41,7 +41,7 @@ package struct FolderSkip: Sendable, Equatable {
     }
 
     /// The archive problem an export's walk records for it.
-    package var problem: ArchiveProblem {
+    public var problem: ArchiveProblem {
         switch why {
         case .link, .special: .linkSkipped
         case .uninspectable, .unlistable: .unreadable
@@ -51,19 +51,19 @@ package struct FolderSkip: Sendable, Equatable {
 }
 
 /// A folder's regular files and what was skipped, as `FolderListing.list` found them.
-package struct FolderListing: Sendable {
+public struct FolderListing: Sendable {
     /// Sorted by their relative names (by UTF-8 bytes).
-    package var files: [FolderFile] = []
+    public var files: [FolderFile] = []
     /// In the order met.
-    package var skipped: [FolderSkip] = []
+    public var skipped: [FolderSkip] = []
     /// Why the root itself could not be opened, when it could not.
-    package var rootError: String?
+    public var rootError: String?
 
     /// Lists every regular file under `root` without following links: `lstat` on every name; a link,
     /// a FIFO, a device or a socket inside is skipped and listed in `skipped`, never opened. At most
     /// `maxEntries` names (files, folders, links) are looked at. The one folder walk of pbsift: the
     /// exports' (`InputWalker`) and the server logs' (`--logs`).
-    package static func list(root: String, maxEntries: Int) -> FolderListing {
+    public static func list(root: String, maxEntries: Int) -> FolderListing {
         var out = FolderListing()
         let rootBytes = PathBytes.bytes(root)
         var files: [(rel: [UInt8], size: Int64)] = []

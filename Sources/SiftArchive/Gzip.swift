@@ -9,7 +9,7 @@ import Foundation
 /// once more than `limit` bytes would be produced. After a throw, every later `read` throws the same
 /// error. Memory stays bounded: one 256 KiB input buffer and the inflater's state (zlib's 32 KiB
 /// window, or ISA-L's 85 KiB state and up to `Inflater.replayLimit` bytes of a member kept).
-package final class GzipSource: ByteSource {
+public final class GzipSource: ByteSource {
     private let inner: ByteSource
     private let limit: Int64?
     private static let bufferSize = 256 * 1024
@@ -39,13 +39,13 @@ package final class GzipSource: ByteSource {
     package private(set) var totalOut: Int64 = 0
 
     /// Compressed bytes consumed so far.
-    package var compressedOffset: Int64 { inBase + Int64(inPos) }
+    public var compressedOffset: Int64 { inBase + Int64(inPos) }
 
     /// Whether ISA-L may inflate (when loaded); false: zlib only.
     private let accelerated: Bool
 
     /// Inflates `inner`; `limit` bounds the total output (nil: unbounded).
-    package convenience init(wrapping inner: ByteSource, limit: Int64? = nil) {
+    public convenience init(wrapping inner: ByteSource, limit: Int64? = nil) {
         self.init(wrapping: inner, limit: limit, accelerated: true)
     }
 
@@ -62,12 +62,12 @@ package final class GzipSource: ByteSource {
     /// Called with each text a member's header carries (`FEXTRA`, `FNAME`, `FCOMMENT`): bytes no
     /// inflated stream holds, which a credential can stand in as well. At most `maxHeaderText` bytes
     /// of each; past that, `clipped` is true.
-    package var onHeaderText: ((_ field: String, _ member: Int, _ bytes: [UInt8], _ clipped: Bool) -> Void)?
+    public var onHeaderText: ((_ field: String, _ member: Int, _ bytes: [UInt8], _ clipped: Bool) -> Void)?
     /// The most bytes of one header field handed to `onHeaderText`.
-    package static let maxHeaderText = 1 << 20
+    public static let maxHeaderText = 1 << 20
 
     /// Fills up to `buffer.count` inflated bytes; 0 once the last member and its trailer are read.
-    package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         if let f = failure { throw f }
         guard let out = buffer.baseAddress, buffer.count > 0 else { return 0 }
         do {

@@ -241,12 +241,12 @@ struct InflateDamage: Error {
 
 /// Deflate data that is not gzip: a zlib stream (RFC 1950, `78 9c`…) or raw deflate (RFC 1951),
 /// inflated whole and bounded, for bodies and files written by code that compresses without gzip.
-package enum Deflate {
-    package enum Framing: Sendable { case zlib, raw }
+public enum Deflate {
+    public enum Framing: Sendable { case zlib, raw }
 
     /// Whether `b` starts like a zlib stream: deflate with a window of at most 32 KiB, the header's
     /// check bits right, no preset dictionary.
-    package static func isZlib(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    public static func isZlib(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
         guard b.count >= 2 else { return false }
         let cmf = b[0], flg = b[1]
         return cmf & 0x0F == 8 && cmf >> 4 <= 7 && (UInt16(cmf) << 8 | UInt16(flg)) % 31 == 0 && flg & 0x20 == 0
@@ -254,7 +254,7 @@ package enum Deflate {
 
     /// The inflated bytes (at most `limit`), and whether the stream ended within the input; nil when
     /// the data is not deflate at all (damage before any byte came out).
-    package static func inflate(_ b: UnsafeBufferPointer<UInt8>, framing: Framing, limit: Int) -> (bytes: [UInt8], ended: Bool)? {
+    public static func inflate(_ b: UnsafeBufferPointer<UInt8>, framing: Framing, limit: Int) -> (bytes: [UInt8], ended: Bool)? {
         guard let base = b.baseAddress, !b.isEmpty,
             let z = try? ZlibStream(windowBits: framing == .zlib ? 15 : -15)
         else { return nil }
@@ -283,7 +283,7 @@ package enum Deflate {
 
 /// A zlib stream (RFC 1950) as a `ByteSource` of its inflated bytes, bounded by `limit`: a file of
 /// an export compressed by code that writes zlib rather than gzip.
-package final class ZlibSource: ByteSource {
+public final class ZlibSource: ByteSource {
     private let inner: ByteSource
     private let limit: Int64
     private let stream: ZlibStream
@@ -293,13 +293,13 @@ package final class ZlibSource: ByteSource {
     private var produced: Int64 = 0
     private var ended = false
 
-    package init(wrapping inner: ByteSource, limit: Int64) throws {
+    public init(wrapping inner: ByteSource, limit: Int64) throws {
         self.inner = inner
         self.limit = limit
         stream = try ZlibStream(windowBits: 15)
     }
 
-    package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         guard let out = buffer.baseAddress, buffer.count > 0, !ended else { return 0 }
         while true {
             if inAt == inEnd {

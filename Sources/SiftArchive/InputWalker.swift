@@ -15,9 +15,9 @@ import Foundation
 /// - Problems a source throws while the visitor reads are recorded in the result before the throw,
 ///   so the visitor only stops reading that entry; it must not report them again. An entry's
 ///   `source` is valid only during the callback.
-package enum InputWalker {
+public enum InputWalker {
     /// Walks `path` and calls `visit` once per regular file, in container order (sorted for folders).
-    package static func walk(path: String, limits: ReadLimits = .default, visit: (ArchiveEntry) -> Void) -> WalkResult {
+    public static func walk(path: String, limits: ReadLimits = .default, visit: (ArchiveEntry) -> Void) -> WalkResult {
         withoutActuallyEscaping(visit) { visit in
             let state = WalkState(limits: limits, visit: visit)
             state.container = walkInput(path: path, state: state)
@@ -159,7 +159,7 @@ package enum InputWalker {
         }
     }
 
-    package static func baseName(_ path: String) -> String {
+    public static func baseName(_ path: String) -> String {
         var p = Substring(path)
         while p.count > 1, p.hasSuffix("/") { p.removeLast() }
         if let slash = p.lastIndex(of: "/"), p.index(after: slash) < p.endIndex { return String(p[p.index(after: slash)...]) }
@@ -169,17 +169,17 @@ package enum InputWalker {
 
 /// Recognising what bytes are by their first bytes: the one sniffer of pbsift (exports, their
 /// entries, and server logs).
-package enum Sniff {
+public enum Sniff {
     enum Kind { case zip, tar, gzip, jsonl }
 
     /// Whether `head` starts with the gzip magic `1f 8b`.
-    package static func isGzip<C: Collection>(_ head: C) -> Bool where C.Element == UInt8 {
+    public static func isGzip<C: Collection>(_ head: C) -> Bool where C.Element == UInt8 {
         head.starts(with: [0x1F, 0x8B])
     }
 
     /// `source` inflated (at most `limit` bytes) when its first bytes are gzip's, else `source` as it
     /// is; the bytes looked at are replayed either way (a read error is kept for the next read).
-    package static func inflatingIfGzip(
+    public static func inflatingIfGzip(
         _ source: ByteSource, limit: Int64,
         headerText: ((_ field: String, _ member: Int, _ bytes: [UInt8], _ clipped: Bool) -> Void)? = nil
     ) -> (source: ByteSource, gzip: Bool) {
@@ -191,12 +191,12 @@ package enum Sniff {
     }
 
     /// The most gzip layers a file is read through (gzip inside gzip inside …), each bounded on its own.
-    package static let maxGzipLayers = 5
+    public static let maxGzipLayers = 5
 
     /// `source` inflated once for each gzip layer it starts with, at most `layers` of them, each layer's
     /// output bounded by `limit` bytes (`GzipSource`); the bytes looked at are replayed either way.
     /// `layers` in the result: how many were inflated.
-    package static func inflatingGzipLayers(
+    public static func inflatingGzipLayers(
         _ source: ByteSource, limit: Int64,
         layers: Int = maxGzipLayers,
         headerText: ((_ field: String, _ member: Int, _ bytes: [UInt8], _ clipped: Bool) -> Void)? = nil
@@ -220,7 +220,7 @@ package enum Sniff {
     }
 
     /// The name of a compression pbsift does not read, recognised by its magic bytes.
-    package static func unsupportedCompression(_ head: [UInt8]) -> String? {
+    public static func unsupportedCompression(_ head: [UInt8]) -> String? {
         if head.starts(with: [0x28, 0xB5, 0x2F, 0xFD]) { return "zstd" }
         if head.starts(with: [0x42, 0x5A, 0x68]) { return "bzip2" }
         if head.starts(with: [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00]) { return "xz" }
@@ -233,7 +233,7 @@ package enum Sniff {
 
     /// The first `count` bytes of the file at `path` (empty when it cannot be read); a link is
     /// opened only when `follow`.
-    package static func head(ofFile path: String, count: Int = 6, follow: Bool = false) -> [UInt8] {
+    public static func head(ofFile path: String, count: Int = 6, follow: Bool = false) -> [UInt8] {
         let fd = PathBytes.cString(path).withUnsafeBufferPointer {
             open(
                 UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self),

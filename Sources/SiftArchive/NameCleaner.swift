@@ -3,16 +3,16 @@
 /// Names from an archive are data, never paths to open. Cleaning strips leading `/` and drive
 /// letters, turns `\` into `/`, resolves `.` and `..` lexically (a `..` above the top is dropped),
 /// and replaces a NUL byte with U+FFFD. `unsafeReason` says why cleaning changed the meaning.
-package struct CleanName: Sendable, Equatable {
+public struct CleanName: Sendable, Equatable {
     /// The cleaned name (never empty for a file: an empty result becomes `_`).
-    package var name: String
+    public var name: String
     /// Whether the stored name ended with `/` (a directory in zip and tar).
-    package var isDirectory: Bool
+    public var isDirectory: Bool
     /// Why the stored name was unsafe, lowercase; nil when cleaning only normalised harmless bits.
-    package var unsafeReason: String?
+    public var unsafeReason: String?
 
     /// Cleans `raw`.
-    package init(_ raw: String) {
+    public init(_ raw: String) {
         var reasons: [String] = []
         var s = raw
         // Byte scans: `String.contains(String)` goes through Foundation's locale-aware search, some

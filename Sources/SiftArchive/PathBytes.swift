@@ -9,11 +9,11 @@
 /// points of plane 16, private use), and `bytes(_:)` turns them back, so pbsift opens exactly the
 /// file it was given. A name that really holds one of those scalars is escaped the same way, byte by
 /// byte, so the mapping stays reversible. `Escape.terminal` shows them as `\xNN`.
-package enum PathBytes {
+public enum PathBytes {
     static let base: UInt32 = 0x10FF00
 
     /// The path's text: UTF-8 decoded, stray bytes kept as U+10FF00 + byte.
-    package static func string<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+    public static func string<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
         let b = Array(bytes)
         var out = String.UnicodeScalarView()
         var i = 0
@@ -31,7 +31,7 @@ package enum PathBytes {
     }
 
     /// The bytes `string(_:)` was made from (plain UTF-8 for any other text).
-    package static func bytes(_ s: String) -> [UInt8] {
+    public static func bytes(_ s: String) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(s.utf8.count)
         for u in s.unicodeScalars {
@@ -41,17 +41,17 @@ package enum PathBytes {
     }
 
     /// `bytes(_:)` with a terminating NUL, for the C calls that open files.
-    package static func cString(_ s: String) -> [UInt8] { bytes(s) + [0] }
+    public static func cString(_ s: String) -> [UInt8] { bytes(s) + [0] }
 
     /// Whether a path (as `string(_:)` carries it) names a folder.
-    package static func isDirectory(_ path: String) -> Bool {
+    public static func isDirectory(_ path: String) -> Bool {
         var st = stat()
         let rc = cString(path).withUnsafeBufferPointer { stat(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), &st) }
         return rc == 0 && st.st_mode & S_IFMT == S_IFDIR
     }
 
     /// The process's arguments read as bytes (`CommandLine.unsafeArgv`), not the lossy `CommandLine.arguments`.
-    package static func arguments() -> [String] {
+    public static func arguments() -> [String] {
         var out: [String] = []
         for k in 0..<Int(CommandLine.argc) {
             guard let p = CommandLine.unsafeArgv[k] else { continue }

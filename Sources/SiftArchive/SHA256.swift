@@ -1,6 +1,6 @@
 /// SHA-256 (FIPS 180-4), streaming. Used to check blob names and to fingerprint findings.
 /// Runs in libcrypto when `Accelerators` loaded it (hardware SHA where the CPU has it), else in Swift.
-package struct SHA256: Sendable {
+public struct SHA256: Sendable {
     /// libcrypto's context when accelerated; copied before a shared copy is updated.
     private var evp: EVPContext?
     private var h: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
@@ -9,7 +9,7 @@ package struct SHA256: Sendable {
     private var buffered = 0
     private var length: UInt64 = 0
 
-    package init() {
+    public init() {
         if let lib = Accelerators.crypto { evp = EVPContext(lib: lib) }
     }
 
@@ -32,18 +32,18 @@ package struct SHA256: Sendable {
         0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2
     ]
 
-    package mutating func update<C: Collection>(_ data: C) where C.Element == UInt8 {
+    public mutating func update<C: Collection>(_ data: C) where C.Element == UInt8 {
         if let done: Void = data.withContiguousStorageIfAvailable({ update(raw: UnsafeRawBufferPointer($0)) }) {
             return done
         }
         update(raw: Array(data))
     }
 
-    package mutating func update(raw data: [UInt8]) {
+    public mutating func update(raw data: [UInt8]) {
         data.withUnsafeBytes { update(raw: $0) }
     }
 
-    package mutating func update(raw data: UnsafeRawBufferPointer) {
+    public mutating func update(raw data: UnsafeRawBufferPointer) {
         guard data.count > 0 else { return }
         if let e = evp {
             if !isKnownUniquelyReferenced(&evp), let copy = EVPContext(copying: e) { evp = copy }
@@ -106,7 +106,7 @@ package struct SHA256: Sendable {
     }
 
     /// The 32-byte digest. The hasher should not be updated afterwards.
-    package mutating func finalize() -> [UInt8] {
+    public mutating func finalize() -> [UInt8] {
         if let e = evp {
             var out = [UInt8](repeating: 0, count: 32)
             var n: UInt32 = 0
@@ -131,9 +131,9 @@ package struct SHA256: Sendable {
     }
 
     /// Lowercase hex of the digest.
-    package mutating func finalizeHex() -> String { SHA256.hex(finalize()) }
+    public mutating func finalizeHex() -> String { SHA256.hex(finalize()) }
 
-    package static func hex(_ bytes: [UInt8]) -> String {
+    public static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var s = [UInt8]()
         s.reserveCapacity(bytes.count * 2)
@@ -142,7 +142,7 @@ package struct SHA256: Sendable {
     }
 
     /// One-shot hex digest.
-    package static func hexDigest<C: Collection>(_ data: C) -> String where C.Element == UInt8 {
+    public static func hexDigest<C: Collection>(_ data: C) -> String where C.Element == UInt8 {
         if let lib = Accelerators.crypto {
             var out = [UInt8](repeating: 0, count: 32)
             let done: Bool? = data.withContiguousStorageIfAvailable { d in

@@ -8,9 +8,9 @@ import Foundation
 /// equivalent: `é` written as one code point or as `e` and a combining accent), as a `Set<String>`
 /// would say: a long name's digest is taken of its NFC form, and stands for exactly that (no two
 /// texts are known to share a SHA-256 digest, and none can be made to).
-package struct SeenNames: Sendable {
+public struct SeenNames: Sendable {
     /// Names longer than this are held as their digest.
-    package static let heldWhole = 64
+    public static let heldWhole = 64
 
     private struct Digest: Hashable, Sendable {
         var a: UInt64, b: UInt64, c: UInt64, d: UInt64
@@ -19,20 +19,20 @@ package struct SeenNames: Sendable {
     private var short = Set<String>()
     private var long = Set<Digest>()
 
-    package init() {}
+    public init() {}
 
     /// How many names the set holds.
-    package var count: Int { short.count + long.count }
+    public var count: Int { short.count + long.count }
 
     /// Whether `name` is in the set.
-    package func contains(_ name: String) -> Bool {
+    public func contains(_ name: String) -> Bool {
         let key = SeenNames.normal(name)
         return key.utf8.count <= SeenNames.heldWhole ? short.contains(key) : long.contains(SeenNames.digest(key))
     }
 
     /// Adds `name`; true when it was not there yet.
     @discardableResult
-    package mutating func insert(_ name: String) -> Bool {
+    public mutating func insert(_ name: String) -> Bool {
         let key = SeenNames.normal(name)
         if key.utf8.count <= SeenNames.heldWhole { return short.insert(key).inserted }
         return long.insert(SeenNames.digest(key)).inserted

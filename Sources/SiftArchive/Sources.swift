@@ -1,13 +1,13 @@
 import Foundation
 
 /// Reads a file on disk in order. Refuses to open anything but a regular file (no links, devices, FIFOs).
-package final class FileSource: ByteSource {
+public final class FileSource: ByteSource {
     let fd: Int32
     private let owns: Bool
 
     /// Opens `path` for reading without following a link in its last component; throws `.unreadable`
     /// for a missing file, a link, or anything that is not a regular file.
-    package convenience init(path: String) throws {
+    public convenience init(path: String) throws {
         try self.init(pathBytes: PathBytes.cString(path))
     }
 
@@ -29,7 +29,7 @@ package final class FileSource: ByteSource {
     }
 
     /// Wraps an already open descriptor (standard input); it is not closed.
-    package init(fileDescriptor: Int32) {
+    public init(fileDescriptor: Int32) {
         self.fd = fileDescriptor
         self.owns = false
     }
@@ -43,7 +43,7 @@ package final class FileSource: ByteSource {
     deinit { if owns { close(fd) } }
 
     /// Fills up to `buffer.count` bytes from the descriptor; 0 at the end.
-    package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
         while true {
             let n = Foundation.read(fd, base, buffer.count)
@@ -118,18 +118,18 @@ final class PipeSource: ByteSource {
 }
 
 /// Bytes already in memory (tests, small blobs).
-package final class MemorySource: ByteSource {
+public final class MemorySource: ByteSource {
     private let bytes: [UInt8]
     private var offset = 0
 
     /// Serves `bytes` from the start.
-    package init(_ bytes: [UInt8]) { self.bytes = bytes }
+    public init(_ bytes: [UInt8]) { self.bytes = bytes }
 
     /// Serves the UTF-8 bytes of `string`.
-    package convenience init(_ string: String) { self.init(Array(string.utf8)) }
+    public convenience init(_ string: String) { self.init(Array(string.utf8)) }
 
     /// Copies the next bytes into `buffer`; 0 at the end.
-    package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         let n = min(buffer.count, bytes.count - offset)
         guard n > 0, let dst = buffer.baseAddress else { return 0 }
         bytes.withUnsafeBytes { src in
@@ -143,7 +143,7 @@ package final class MemorySource: ByteSource {
 /// Hands out some bytes already read (a sniffed prefix), then the rest of `inner`; a problem met
 /// while reading the prefix is thrown once the prefix has been handed out.
 /// A source whose first bytes were already read (to sniff them); hands them out again first.
-package final class PrefixedSource: ByteSource {
+public final class PrefixedSource: ByteSource {
     private var prefix: [UInt8]
     private var pos = 0
     private let inner: ByteSource
@@ -156,7 +156,7 @@ package final class PrefixedSource: ByteSource {
     }
 
     /// Reads from `inner` until `count` bytes, the end, or an error; never throws (the error is kept).
-    package static func peek(_ inner: ByteSource, count: Int) -> PrefixedSource {
+    public static func peek(_ inner: ByteSource, count: Int) -> PrefixedSource {
         var bytes = [UInt8](repeating: 0, count: count)
         var have = 0
         while have < count {
@@ -172,9 +172,9 @@ package final class PrefixedSource: ByteSource {
     }
 
     /// The bytes read ahead.
-    package var peeked: [UInt8] { prefix }
+    public var peeked: [UInt8] { prefix }
 
-    package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         if pos < prefix.count {
             let n = min(buffer.count, prefix.count - pos)
             guard n > 0, let dst = buffer.baseAddress else { return 0 }

@@ -2,19 +2,19 @@ import Foundation
 import SiftCore
 
 /// Where a command writes, and what it knows about its terminal. Tests render into memory.
-package final class CommandIO: @unchecked Sendable {
+public final class CommandIO: @unchecked Sendable {
     /// Data (the report): the one buffered sink of standard output. A command with `-o` writes to
     /// the file's sink instead (`CommonOptions.openOutput`).
-    package let stdout: OutputSink
+    public let stdout: OutputSink
     /// Diagnostics and progress (unbuffered).
-    package let stderr: OutputSink
-    package var stdoutIsTTY: Bool
-    package var stderrIsTTY: Bool
-    package var environment: [String: String]
+    public let stderr: OutputSink
+    public var stdoutIsTTY: Bool
+    public var stderrIsTTY: Bool
+    public var environment: [String: String]
     /// Terminal width for text output (COLUMNS, else 100).
-    package var columns: Int
+    public var columns: Int
 
-    package init(
+    public init(
         stdout: OutputSink, stderr: OutputSink, stdoutIsTTY: Bool = false, stderrIsTTY: Bool = false,
         environment: [String: String] = [:], columns: Int = 100
     ) {
@@ -27,7 +27,7 @@ package final class CommandIO: @unchecked Sendable {
     }
 
     /// In memory: each stream's text is handed to its closure.
-    package convenience init(
+    public convenience init(
         stdout: @escaping (String) -> Void, stderr: @escaping (String) -> Void, stdoutIsTTY: Bool = false,
         stderrIsTTY: Bool = false, environment: [String: String] = [:], columns: Int = 100
     ) {
@@ -37,11 +37,11 @@ package final class CommandIO: @unchecked Sendable {
     }
 
     /// True once standard output's reader has gone away (EPIPE); further output is dropped.
-    package var stdoutClosed: Bool { stdout.closed }
+    public var stdoutClosed: Bool { stdout.closed }
 
     /// Only `SafeText` reaches either stream: pbsift's own words, and export text through the `Redactor`.
-    package func out(_ s: SafeText) { stdout.write(s) }
-    package func err(_ s: SafeText) { stderr.write(s) }
+    public func out(_ s: SafeText) { stdout.write(s) }
+    public func err(_ s: SafeText) { stderr.write(s) }
 }
 
 extension OutputFailure {

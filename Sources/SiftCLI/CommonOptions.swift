@@ -4,15 +4,15 @@ import SiftCore
 import SiftVerify
 
 /// The options the frame adds to every reporting command, and their resolution.
-package enum CommonOptionTable {
+public enum CommonOptionTable {
     /// `-h/--help`, added to every command (last in its table).
-    package static let help = OptionSpec("help", short: "h", help: "Show help information.")
+    public static let help = OptionSpec("help", short: "h", help: "Show help information.")
 
     /// Values `--fail-on` accepts: the severities, then `never`.
-    package static let failOnValues = Severity.allCases.map(\.rawValue) + ["never"]
+    public static let failOnValues = Severity.allCases.map(\.rawValue) + ["never"]
 
     /// The report options for a command whose `--format` accepts `formats` (first is the default).
-    package static func options(formats: [String]) -> [OptionSpec] {
+    public static func options(formats: [String]) -> [OptionSpec] {
         [
             OptionSpec(
                 "format", short: "f", value: "format", help: "Output format.", allowed: formats,
@@ -44,7 +44,7 @@ package enum CommonOptionTable {
 extension CommandSpec {
     /// Every option the command accepts, in help order: its own, the frame's report options (when
     /// `commonOptions`; a name the command defines itself is not added twice), then `--help`.
-    package var allOptions: [OptionSpec] {
+    public var allOptions: [OptionSpec] {
         var all = options
         var names = Set(options.map(\.name))
         var shorts = Set(options.compactMap(\.short))
@@ -62,7 +62,7 @@ extension CommandSpec {
     }
 
     /// `pbsift <name> [<options>] <input> ...`
-    package var usageLine: String {
+    public var usageLine: String {
         var parts = ["pbsift", name]
         if allOptions.contains(where: { $0.name != "help" }) { parts.append("[<options>]") }
         for a in arguments { parts.append(a.usage) }
@@ -72,14 +72,14 @@ extension CommandSpec {
 
 extension ArgumentSpec {
     /// `<input> ...`: the exports every reading command takes.
-    package static let exports = ArgumentSpec(
+    public static let exports = ArgumentSpec(
         "input",
         help:
             "An export: a folder (archives in it are read too), .zip, .tar, .tar.gz, .jsonl or .jsonl.gz file, a HAR 1.2 file, or - for JSON Lines on standard input.",
         variadic: true, takesPath: true)
 
     /// `<input> ...`, `[<name>]`.
-    package var usage: String {
+    public var usage: String {
         let core = "<\(name)>" + (variadic ? " ..." : "")
         return optional ? "[\(core)]" : core
     }
@@ -87,7 +87,7 @@ extension ArgumentSpec {
 
 extension OptionSpec {
     /// `--logs <path>`, repeatable: server logs for `correlate`, `show` and `report`.
-    package static let logs = OptionSpec(
+    public static let logs = OptionSpec(
         "logs", value: "path", help: "Server logs: a file, a folder (recursive), a .gz file, or - for standard input.",
         repeatable: true, takesPath: true)
 
@@ -109,13 +109,13 @@ extension OptionSpec {
     }
 
     /// `--format <format>`, as error messages name the option.
-    package var display: String { "--\(name)" + (valueName.map { " <\($0)>" } ?? "") }
+    public var display: String { "--\(name)" + (valueName.map { " <\($0)>" } ?? "") }
 }
 
 /// Byte counts with binary suffixes, as `--max-input-bytes` takes them.
-package enum ByteSize {
+public enum ByteSize {
     /// `1048576`, `64K`, `512M`, `2G`, `1T` (also `KiB`, `MB`, lowercase): bytes, or nil.
-    package static func parse(_ text: String) -> Int64? {
+    public static func parse(_ text: String) -> Int64? {
         var s = text.trimmingCharacters(in: .whitespaces).uppercased()
         for suffix in ["IB", "B"] where s.hasSuffix(suffix) && s.count > suffix.count {
             s.removeLast(suffix.count)
@@ -132,7 +132,7 @@ package enum ByteSize {
     }
 
     /// The shortest exact form with a binary suffix: `1G`, `64K`, `1000`.
-    package static func describe(_ n: Int64) -> String {
+    public static func describe(_ n: Int64) -> String {
         var v = n
         for suffix in ["", "K", "M", "G", "T"] {
             if v < 1024 || v % 1024 != 0 || suffix == "T" { return "\(v)\(suffix)" }
@@ -143,27 +143,27 @@ package enum ByteSize {
 }
 
 /// The report options of one run, resolved from the command line and the environment.
-package struct CommonOptions: Sendable {
+public struct CommonOptions: Sendable {
     /// One of the command's `formats`.
-    package var format: String
+    public var format: String
     /// `-o/--output`; nil (or `-`) means standard output.
-    package var outputPath: String?
+    public var outputPath: String?
     /// The threshold for exit status 1; nil for `--fail-on never`.
-    package var failOn: Severity?
+    public var failOn: Severity?
     /// `-q/--quiet`: no progress, no warnings.
-    package var quiet: Bool
+    public var quiet: Bool
     /// Whether text output carries ANSI colour.
-    package var color: Bool
+    public var color: Bool
     /// Bounds for the reader (`--max-input-bytes` applied to the defaults).
-    package var limits: ReadLimits
+    public var limits: ReadLimits
     /// Whether a progress line may be drawn on standard error (a terminal, and not quiet).
-    package var showProgress: Bool
+    public var showProgress: Bool
 
     /// ANSI styling for text output, on only when `color` is.
-    package var colors: Colors { Colors(enabled: color) }
+    public var colors: Colors { Colors(enabled: color) }
 
     /// Resolves the frame's options; throws `UsageError` for a value the parser could not judge.
-    package init(_ parsed: ParsedOptions, spec: CommandSpec, io: CommandIO) throws {
+    public init(_ parsed: ParsedOptions, spec: CommandSpec, io: CommandIO) throws {
         var format = parsed.value("format") ?? spec.formats.first ?? "text"
         if parsed.flag("json") {
             if let given = parsed.value("format"), given != "json", !(given == "har" && !spec.formats.contains("json")) {
@@ -206,7 +206,7 @@ package struct CommonOptions: Sendable {
     }
 
     /// `'a', 'b' or 'c'`, as the parser's messages list values.
-    package static func quotedList(_ values: [String]) -> String {
+    public static func quotedList(_ values: [String]) -> String {
         let q = values.map { "'\($0)'" }
         guard q.count > 1 else { return q.first ?? "" }
         return q.dropLast().joined(separator: ", ") + " or " + (q.last ?? "")
@@ -214,19 +214,19 @@ package struct CommonOptions: Sendable {
 
     /// The sink the report goes to: the `-o` file's, or standard output's. Throws `OutputFailure`
     /// (`pbsift: PATH: reason`, exit status 2) when the file cannot be opened.
-    package func openOutput(_ io: CommandIO) throws(OutputFailure) -> OutputSink {
+    public func openOutput(_ io: CommandIO) throws(OutputFailure) -> OutputSink {
         guard let path = outputPath else { return io.stdout }
         return try OutputSink.file(path: path)
     }
 
     /// Finishes the report's sink. Returns nil when written (or the reader went away), or
     /// `.incomplete` after telling standard error why it could not be written.
-    package func close(_ sink: OutputSink, io: CommandIO) -> ExitStatus? {
+    public func close(_ sink: OutputSink, io: CommandIO) -> ExitStatus? {
         sink.finish()?.report(io)
     }
 
     /// The context reporters write in: the sink, colour, width, `--fail-on`.
-    package func context(_ sink: OutputSink, io: CommandIO) -> ReportContext {
+    public func context(_ sink: OutputSink, io: CommandIO) -> ReportContext {
         ReportContext(sink: sink, colors: colors, columns: io.columns, failOn: failOn)
     }
 
@@ -234,7 +234,7 @@ package struct CommonOptions: Sendable {
     /// none matches), to standard output or the `-o` file. Returns nil when written; `.incomplete`
     /// after telling standard error why it could not be; `.ok` when the reader of standard output
     /// went away and `closedIsOK`.
-    package func report<R>(_ report: R, with reporters: [any Reporter<R>], io: CommandIO, closedIsOK: Bool = false) -> ExitStatus? {
+    public func report<R>(_ report: R, with reporters: [any Reporter<R>], io: CommandIO, closedIsOK: Bool = false) -> ExitStatus? {
         guard let reporter = reporters.first(where: { $0.format == format }) ?? reporters.first else { return nil }
         let sink: OutputSink
         do { sink = try openOutput(io) } catch { return error.report(io) }
@@ -244,7 +244,7 @@ package struct CommonOptions: Sendable {
     }
 
     /// Writes a report held whole, through the sink; nil when written, else `.incomplete`.
-    package func write(_ report: SafeText, io: CommandIO) -> ExitStatus? {
+    public func write(_ report: SafeText, io: CommandIO) -> ExitStatus? {
         do {
             let sink = try openOutput(io)
             sink.write(report)
@@ -256,7 +256,7 @@ package struct CommonOptions: Sendable {
 
     /// The exit status for findings: 2 when an input was not read in full (wins), else 1 when a
     /// finding is at or above `--fail-on`, else 0. Reading commands ask `ReadingRun.status`.
-    package func exitStatus(findings: [Finding], incomplete: Bool) -> ExitStatus {
+    public func exitStatus(findings: [Finding], incomplete: Bool) -> ExitStatus {
         if incomplete { return .incomplete }
         if let t = failOn, findings.contains(where: { $0.severity >= t }) { return .findings }
         return .ok

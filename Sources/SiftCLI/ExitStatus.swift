@@ -1,5 +1,5 @@
 /// pbsift's exit statuses. Each is documented in `--help` and in the man page's EXIT STATUS.
-package enum ExitStatus: Int32, Sendable, CaseIterable {
+public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// Done, and no finding at or above the `--fail-on` threshold.
     case ok = 0
     /// A finding at or above `--fail-on` (default `high`).
@@ -12,7 +12,7 @@ package enum ExitStatus: Int32, Sendable, CaseIterable {
 
 extension ExitStatus {
     /// What the status means, as `--help` and the man page's EXIT STATUS print it.
-    package var meaning: String {
+    public var meaning: String {
         switch self {
         case .ok: "Done, and no finding at or above the --fail-on threshold."
         case .findings: "A finding at or above the --fail-on threshold (default: high)."

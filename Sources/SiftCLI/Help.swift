@@ -1,14 +1,14 @@
 import Foundation
 
 /// Help text generated from the option tables, laid out like swift-argument-parser's.
-package enum Help {
+public enum Help {
     /// Help descriptions start at this column.
-    package static let column = 26
+    public static let column = 26
     /// Help is wrapped to this width (fixed, so help and its golden files do not depend on the terminal).
-    package static let width = 80
+    public static let width = 80
 
     /// `pbsift <command> --help`.
-    package static func command(_ spec: CommandSpec) -> String {
+    public static func command(_ spec: CommandSpec) -> String {
         var out = "OVERVIEW: " + spec.abstract + "\n\n"
         if !spec.discussion.isEmpty { out += paragraphs(spec.discussion) + "\n" }
         out += "USAGE: " + spec.usageLine + "\n\n"
@@ -31,7 +31,7 @@ package enum Help {
     }
 
     /// `pbsift --help`.
-    package static func topLevel(_ commands: [CommandSpec]) -> String {
+    public static func topLevel(_ commands: [CommandSpec]) -> String {
         var out = "OVERVIEW: " + PBSift.abstract + "\n\n"
         out += paragraphs(PBSift.discussion) + "\n"
         out += "USAGE: pbsift <subcommand>\n\n"
@@ -83,7 +83,7 @@ package enum Help {
     }
 
     /// `-f, --format <format>`, `--json`.
-    package static func label(_ o: OptionSpec) -> String {
+    public static func label(_ o: OptionSpec) -> String {
         var l = o.short.map { "-\($0), " } ?? ""
         l += "--" + o.name
         if let v = o.valueName { l += " <\(v)>" }
@@ -91,7 +91,7 @@ package enum Help {
     }
 
     /// The help text with its allowed values and default: `Output format. (values: text, json; default: text)`.
-    package static func describe(_ o: OptionSpec) -> String {
+    public static func describe(_ o: OptionSpec) -> String {
         var text = o.help
         // Said once, here: the tables' own help never says "repeatable".
         if o.repeatable { text += " Can be repeated." }
@@ -147,7 +147,7 @@ package enum Help {
     }
 
     /// Greedy word wrap; a word longer than the width gets a line of its own.
-    package static func wrap(_ text: String, width: Int) -> [String] {
+    public static func wrap(_ text: String, width: Int) -> [String] {
         var lines: [String] = []
         var cur = ""
         for word in text.split(separator: " ", omittingEmptySubsequences: true) {

@@ -5,7 +5,7 @@ import SiftCore
 /// keeps the typed result (`ParsedOptions.int`, `.seconds`, `.bytes`, `.time`, `.regex`); a value
 /// that does not fit is one usage error, whatever the option or command (`UsageError.invalid`):
 /// `pbsift: --opt <v>: invalid value 'X'; expected <expectation>`, exit 64.
-package enum ValueKind: Sendable {
+public enum ValueKind: Sendable {
     /// Any text.
     case text
     /// One of these words (listed in help, the man page and completions).
@@ -27,7 +27,7 @@ package enum ValueKind: Sendable {
     case rule(@Sendable (String) -> String?)
 
     /// The typed value of `text`, or nil when it does not fit.
-    package func parse(_ text: String) -> OptionValue? {
+    public func parse(_ text: String) -> OptionValue? {
         switch self {
         case .text: return .text(text)
         case .choice(let words): return words.contains(text) ? .text(text) : nil
@@ -48,7 +48,7 @@ package enum ValueKind: Sendable {
     }
 
     /// What a valid value looks like, as `expected …` ends: `a positive whole number`.
-    package func expectation(for text: String) -> String {
+    public func expectation(for text: String) -> String {
         switch self {
         case .text: return "a value"
         case .choice(let words): return "one of " + CommonOptions.quotedList(words)
@@ -82,7 +82,7 @@ package enum ValueKind: Sendable {
 }
 
 /// An option's value after the parser checked it against its `ValueKind`.
-package enum OptionValue: Sendable, Equatable {
+public enum OptionValue: Sendable, Equatable {
     case text(String)
     case int(Int)
     /// Durations in seconds (`.seconds` and `.milliseconds` kinds).
@@ -95,43 +95,43 @@ package enum OptionValue: Sendable, Equatable {
 extension UsageError {
     /// The one message for a value that does not fit its option or argument:
     /// `pbsift: --format <format>: invalid value 'png'; expected one of 'text' or 'json'`.
-    package static func invalid(_ value: String, for label: String, expected: String) -> UsageError {
+    public static func invalid(_ value: String, for label: String, expected: String) -> UsageError {
         UsageError("invalid value '\(value)'; expected \(expected)", about: label)
     }
 
     /// The message for `value` given to `option`, from its kind.
-    package static func invalid(_ value: String, for option: OptionSpec) -> UsageError {
+    public static func invalid(_ value: String, for option: OptionSpec) -> UsageError {
         invalid(value, for: option.display, expected: option.kind.expectation(for: value))
     }
 }
 
 extension ParsedOptions {
     /// The last value of a `.int` option.
-    package func int(_ name: String) -> Int? {
+    public func int(_ name: String) -> Int? {
         if case .int(let n)? = typed[name]?.last { return n }
         return nil
     }
 
     /// The last value of a `.seconds` or `.milliseconds` option, in seconds.
-    package func seconds(_ name: String) -> Double? {
+    public func seconds(_ name: String) -> Double? {
         if case .seconds(let v)? = typed[name]?.last { return v }
         return nil
     }
 
     /// The last value of a `.bytes` option.
-    package func bytes(_ name: String) -> Int64? {
+    public func bytes(_ name: String) -> Int64? {
         if case .bytes(let n)? = typed[name]?.last { return n }
         return nil
     }
 
     /// The last value of a `.time` option, in seconds since 1970.
-    package func time(_ name: String) -> Double? {
+    public func time(_ name: String) -> Double? {
         if case .time(let t)? = typed[name]?.last { return t }
         return nil
     }
 
     /// The last value of a `.regex` option, compiled.
-    package func regex(_ name: String) -> NSRegularExpression? {
+    public func regex(_ name: String) -> NSRegularExpression? {
         guard case .text(let pattern)? = typed[name]?.last else { return nil }
         return try? NSRegularExpression(pattern: pattern)
     }

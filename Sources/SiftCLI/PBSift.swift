@@ -12,15 +12,15 @@ import SiftCore
 #endif
 
 /// The command-line entry point: dispatch to a subcommand, print help, version and usage errors.
-package enum PBSift {
+public enum PBSift {
     /// The version `pbsift --version` prints and every JSON report carries in `tool.version`.
-    package static let version = ToolInfo.version
+    public static let version = ToolInfo.version
 
     /// One line, the OVERVIEW of `pbsift --help` and the man page's NAME.
-    package static let abstract = "A forensic analyzer for Palbe debug-console session exports."
+    public static let abstract = "A forensic analyzer for Palbe debug-console session exports."
 
     /// Paragraphs after the overview of `pbsift --help`.
-    package static let discussion = """
+    public static let discussion = """
         pbsift reads exports as they leave a device (a folder, .zip, .tar, .tar.gz, a session \
         file .jsonl or .jsonl.gz, or - for JSON Lines on standard input), checks them, and \
         reports what they hold. Inputs are untrusted: nothing is extracted to disk, no link is \
@@ -28,7 +28,7 @@ package enum PBSift {
         """
 
     /// Every subcommand, in help order. One line per command: keep this a plain array literal.
-    package static let commands: [any SiftCommand.Type] = [
+    public static let commands: [any SiftCommand.Type] = [
         ReportCommand.self,
         ShowCommand.self,
         InspectCommand.self,
@@ -43,12 +43,12 @@ package enum PBSift {
     ]
 
     /// The specs of every command, in help order.
-    package static var specs: [CommandSpec] { commands.map { $0.spec } }
+    public static var specs: [CommandSpec] { commands.map { $0.spec } }
 
     /// Runs pbsift as a process: real standard output (buffered) and error, terminal detection,
     /// environment and `COLUMNS`. SIGPIPE is ignored; when the reader of standard output goes away
     /// (`| head`), further output is dropped and the exit status is the command's so far.
-    package static func main(_ argv: [String]) -> Int32 {
+    public static func main(_ argv: [String]) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         let env = ProcessInfo.processInfo.environment
         let stdoutTTY = isatty(1) != 0
@@ -80,7 +80,7 @@ package enum PBSift {
     }
 
     /// Runs one command line (without the program name) against `io`; returns the exit status.
-    package static func run(arguments: [String], io: CommandIO) -> Int32 {
+    public static func run(arguments: [String], io: CommandIO) -> Int32 {
         guard let first = arguments.first else {
             io.out(SafeText(program: Help.topLevel(specs)))
             return ExitStatus.ok.rawValue

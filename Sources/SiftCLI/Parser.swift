@@ -6,24 +6,24 @@ import Foundation
 /// flags `-qf json`, `--` ends options, a lone `-` is a positional (standard input), a repeated
 /// scalar option keeps its last value, repeatable options keep every value, and `--help`/`-h`
 /// anywhere before `--` asks for help.
-package struct ArgvParser: Sendable {
+public struct ArgvParser: Sendable {
     /// What parsing produced.
-    package enum Result: Sendable {
+    public enum Result: Sendable {
         /// `--help` or `-h` was given.
         case help
         case options(ParsedOptions)
     }
 
-    package let spec: CommandSpec
-    package let table: [OptionSpec]
+    public let spec: CommandSpec
+    public let table: [OptionSpec]
 
-    package init(spec: CommandSpec) {
+    public init(spec: CommandSpec) {
         self.spec = spec
         self.table = spec.allOptions
     }
 
     /// Parses `args` (everything after the subcommand name).
-    package func parse(_ args: [String]) throws -> Result {
+    public func parse(_ args: [String]) throws -> Result {
         for a in args {
             if a == "--" { break }
             if a == "--help" || a == "-h" { return .help }
@@ -141,9 +141,9 @@ package struct ArgvParser: Sendable {
 }
 
 /// "Did you mean" by edit distance.
-package enum Suggest {
+public enum Suggest {
     /// The candidate nearest to `typed`, when it is near enough to be a likely typo (or `typed` is a prefix of it).
-    package static func closest(to typed: String, in candidates: [String]) -> String? {
+    public static func closest(to typed: String, in candidates: [String]) -> String? {
         var best: (String, Int)?
         for c in candidates {
             let d = distance(typed, c)
@@ -163,7 +163,7 @@ package enum Suggest {
     }
 
     /// Levenshtein distance over characters (inputs here are option names: short).
-    package static func distance(_ a: String, _ b: String) -> Int {
+    public static func distance(_ a: String, _ b: String) -> Int {
         let x = Array(a.prefix(256)), y = Array(b.prefix(256))
         if x.isEmpty { return y.count }
         if y.isEmpty { return x.count }

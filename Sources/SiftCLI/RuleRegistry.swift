@@ -6,18 +6,18 @@ import SiftWaterfall
 /// Every rule pbsift can raise, as each analysis declares it: the reader's, verify's, the
 /// waterfall's and the correlation's. A finding whose rule is not here is a bug (a test runs every
 /// command and checks). `pbsift rules` prints it; a new rule joins by being declared with its analysis.
-package enum RuleRegistry {
+public enum RuleRegistry {
     /// Every declared rule, as declared: an id declared twice is here twice (a test fails on it).
-    package static let declared: [Rule] = ReaderRules.all + VerifyRules.rules + WaterfallRule.rules + CorrelationRule.rules
+    public static let declared: [Rule] = ReaderRules.all + VerifyRules.rules + WaterfallRule.rules + CorrelationRule.rules
 
     /// Every rule, by family and id.
-    package static let all: [Rule] = declared.sorted { $0.family != $1.family ? $0.family < $1.family : $0.id < $1.id }
+    public static let all: [Rule] = declared.sorted { $0.family != $1.family ? $0.family < $1.family : $0.id < $1.id }
 
     private static let byId: [String: Rule] = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
 
     /// The rule of an id, when one is declared.
-    package static func rule(_ id: String) -> Rule? { byId[id] }
+    public static func rule(_ id: String) -> Rule? { byId[id] }
 
     /// The rules of some families, in registry order.
-    package static func rules(of families: Set<RuleFamily>) -> [Rule] { all.filter { families.contains($0.family) } }
+    public static func rules(of families: Set<RuleFamily>) -> [Rule] { all.filter { families.contains($0.family) } }
 }

@@ -7,7 +7,7 @@ import SiftCore
 /// Held in one heap box, copied on write: the collected list, the join's `CorrelatedRequest` and the
 /// redacted report all point at the same box (a hundred thousand records are not held two or three
 /// times), and a redaction that changes nothing keeps it.
-package struct NetworkEntry: NetworkRecordHolder, Sendable, Equatable {
+public struct NetworkEntry: NetworkRecordHolder, Sendable, Equatable {
     /// The fields, shared between copies until one of them writes.
     final class Storage: @unchecked Sendable {
         var record: NetworkRecord
@@ -33,7 +33,7 @@ package struct NetworkEntry: NetworkRecordHolder, Sendable, Equatable {
     }
 
     /// The record as every analysis sees it.
-    package var record: NetworkRecord {
+    public var record: NetworkRecord {
         get { storage.record }
         _modify {
             unique()
@@ -41,7 +41,7 @@ package struct NetworkEntry: NetworkRecordHolder, Sendable, Equatable {
         }
     }
 
-    package init(
+    public init(
         input: String, file: String, sessionId: String?, seq: Int?, line: Int, recordId: String? = nil,
         requestId: String? = nil, echoedRequestId: String? = nil, method: String? = nil, url: String? = nil,
         statusCode: Int? = nil, state: String? = nil, ts: Double? = nil, duration: Double? = nil,
@@ -66,61 +66,61 @@ package struct NetworkEntry: NetworkRecordHolder, Sendable, Equatable {
     }
 
     /// The join's view of `record`, without device times.
-    package init(record: NetworkRecord) { storage = Storage(record: record) }
+    public init(record: NetworkRecord) { storage = Storage(record: record) }
 
     private static func get(_ v: Double) -> Double? { v.isNaN ? nil : v }
     /// From the last transaction of `metrics` (device clock).
-    package var requestStart: Double? {
+    public var requestStart: Double? {
         get { Self.get(storage.times.0) }
         set { unique(); storage.times.0 = newValue ?? .nan }
     }
     /// When the request was sent in full (device clock).
-    package var requestEnd: Double? {
+    public var requestEnd: Double? {
         get { Self.get(storage.times.1) }
         set { unique(); storage.times.1 = newValue ?? .nan }
     }
     /// When the first response byte arrived (device clock).
-    package var responseStart: Double? {
+    public var responseStart: Double? {
         get { Self.get(storage.times.2) }
         set { unique(); storage.times.2 = newValue ?? .nan }
     }
     /// When the last response byte arrived (device clock).
-    package var responseEnd: Double? {
+    public var responseEnd: Double? {
         get { Self.get(storage.times.3) }
         set { unique(); storage.times.3 = newValue ?? .nan }
     }
 
-    package static func == (a: NetworkEntry, b: NetworkEntry) -> Bool {
+    public static func == (a: NetworkEntry, b: NetworkEntry) -> Bool {
         if a.storage === b.storage { return true }
         return a.record == b.record && a.requestStart == b.requestStart && a.requestEnd == b.requestEnd
             && a.responseStart == b.responseStart && a.responseEnd == b.responseEnd
     }
 
     /// The minted id, parsed (nil when absent or malformed).
-    package var mintedID: RequestID? { requestId.flatMap { RequestID(trimmingWhitespace($0)) } }
+    public var mintedID: RequestID? { requestId.flatMap { RequestID(trimmingWhitespace($0)) } }
     /// The echoed id, parsed (nil when absent or malformed).
-    package var echoedID: RequestID? { echoedRequestId.flatMap { RequestID(trimmingWhitespace($0)) } }
+    public var echoedID: RequestID? { echoedRequestId.flatMap { RequestID(trimmingWhitespace($0)) } }
 
 }
 
 /// One session, as far as the join needs it.
-package struct SessionEntry: Sendable, Equatable {
+public struct SessionEntry: Sendable, Equatable {
     /// The input path as given on the command line.
-    package var input: String
+    public var input: String
     /// The session file inside the input.
-    package var file: String
+    public var file: String
     /// The session the record belongs to (nil for stdin without a header).
-    package var sessionId: String?
+    public var sessionId: String?
     /// The header's `userId`: absent when nobody was signed in at launch.
-    package var userId: String?
+    public var userId: String?
     /// The header's `launchedAt` (device clock).
-    package var launchedAt: Double?
+    public var launchedAt: Double?
     /// Earliest and latest record `ts` (header included).
-    package var firstTs: Double?
+    public var firstTs: Double?
     /// The latest record `ts`.
-    package var lastTs: Double?
+    public var lastTs: Double?
 
-    package init(
+    public init(
         input: String, file: String, sessionId: String?, userId: String? = nil, launchedAt: Double? = nil,
         firstTs: Double? = nil, lastTs: Double? = nil
     ) {
@@ -134,7 +134,7 @@ package struct SessionEntry: Sendable, Equatable {
     }
 
     /// The session's time span on the device clock: from the earlier of launch and first record to the last record.
-    package var window: (from: Double, to: Double)? {
+    public var window: (from: Double, to: Double)? {
         let starts = [launchedAt, firstTs].compactMap { $0 }
         guard let from = starts.min() else { return nil }
         return (from, max(from, lastTs ?? from))
@@ -142,19 +142,19 @@ package struct SessionEntry: Sendable, Equatable {
 }
 
 /// Collects, during the one pass of the reader, every network record and session the join needs.
-package final class CorrelationAnalysis: Analysis {
+public final class CorrelationAnalysis: Analysis {
     /// Every network record, in reading order.
     package private(set) var requests: [NetworkEntry] = []
     /// Every session, in reading order.
     package private(set) var sessions: [SessionEntry] = []
     private var current: [ObjectIdentifier: Int] = [:]
     /// Records kept at most (a hostile export cannot make the join unbounded).
-    package let maxRequests: Int
+    public let maxRequests: Int
     /// Memory the kept records and sessions may hold, about: each record's box, its place in the
     /// lists and in the join's result, and the texts of its own (repeated texts are pooled and bounded
     /// apart), and each session's entries (`sessionFixedBytes`) and texts. The default, 160 MiB, keeps
     /// 100,000 sessions and their 170,000 records, or about 500,000 records of one session.
-    package let maxBytes: Int
+    public let maxBytes: Int
     /// Memory the kept records hold, about (what `maxBytes` bounds).
     package private(set) var heldBytes = 0
     /// Network records past `maxRequests` or `maxBytes`, not kept.
@@ -170,7 +170,7 @@ package final class CorrelationAnalysis: Analysis {
     /// Repeated texts (URLs, methods, states) shared between the records.
     private let pool = StringPool()
     /// Texts are cut as the waterfall cuts them: a URL or id of megabytes is not held whole.
-    package static let textLimits = NetworkRecord.TextLimits(long: 2048)
+    public static let textLimits = NetworkRecord.TextLimits(long: 2048)
     /// What one kept record costs besides its own texts: its box, its slot in the collected list and
     /// its `CorrelatedRequest` in the join's result.
     static let fixedBytes =
@@ -179,11 +179,11 @@ package final class CorrelationAnalysis: Analysis {
 
     /// What the join may hold beside a waterfall (`report --logs`, `show --logs`): the waterfall's
     /// 112 MiB and this stay under 256 MiB with the reader's and verify's share.
-    package static let besideWaterfallBytes = 80 << 20
+    public static let besideWaterfallBytes = 80 << 20
 
     /// `maxRequests`: records kept at most; 0 collects the sessions only (a report without logs).
     /// `maxBytes`: memory they may hold, about.
-    package init(maxRequests: Int = 1_000_000, maxBytes: Int = 160 << 20) {
+    public init(maxRequests: Int = 1_000_000, maxBytes: Int = 160 << 20) {
         self.maxRequests = maxRequests
         self.maxBytes = maxBytes
     }
@@ -193,7 +193,7 @@ package final class CorrelationAnalysis: Analysis {
     static let sessionFixedBytes = 2 * MemoryLayout<SessionEntry>.stride + 2 * MemoryLayout<CorrelatedSession>.stride + 64
 
     /// Starts collecting a session, unless the join has left something out already (`droppedSessions`).
-    package func beginSession(_ session: SessionContext) {
+    public func beginSession(_ session: SessionContext) {
         let entry = SessionEntry(input: session.input.path, file: session.file, sessionId: session.sessionId)
         let cost = CorrelationAnalysis.sessionFixedBytes + StringPool.heapBytes(entry.file) + StringPool.heapBytes(entry.sessionId)
         guard droppedRequests == 0 && droppedSessions == 0 && heldBytes + cost + pool.unpooledBytes <= maxBytes else {
@@ -207,7 +207,7 @@ package final class CorrelationAnalysis: Analysis {
     }
 
     /// Takes the header (user, launch) and every network record.
-    package func record(_ record: Record, session: SessionContext) {
+    public func record(_ record: Record, session: SessionContext) {
         let k: Int
         if let i = current[ObjectIdentifier(session)] {
             k = i
@@ -268,14 +268,14 @@ package final class CorrelationAnalysis: Analysis {
     }
 
     /// Fills what only the reader knew (a session id from the file name).
-    package func endSession(_ session: SessionContext) {
+    public func endSession(_ session: SessionContext) {
         guard let k = current.removeValue(forKey: ObjectIdentifier(session)) else { return }
         if sessions[k].sessionId == nil { sessions[k].sessionId = session.sessionId }
         if sessions[k].userId == nil { sessions[k].userId = session.userId }
     }
 
     /// The join's view of one network record: its typed view, and the device times of its last transaction.
-    package static func entry(_ record: Record, input: String, file: String, sessionId: String?, pool: StringPool? = nil) -> NetworkEntry {
+    public static func entry(_ record: Record, input: String, file: String, sessionId: String?, pool: StringPool? = nil) -> NetworkEntry {
         var e = NetworkEntry(
             record: NetworkRecord(
                 network: record, input: input, file: file, sessionId: sessionId,
@@ -291,7 +291,7 @@ package final class CorrelationAnalysis: Analysis {
     }
 
     /// Says how many network records the join did not keep (`correlation.limit`): a bound reached is never silent.
-    package func finish() -> [Finding] {
+    public func finish() -> [Finding] {
         guard droppedRequests > 0 || droppedSessions > 0 else { return [] }
         let what =
             droppedSessions == 0
@@ -310,19 +310,19 @@ package final class CorrelationAnalysis: Analysis {
 
     /// Hands the network records over and keeps none: the join's copy is then the only one (a hundred
     /// thousand records are not held twice).
-    package func takeRequests() -> [NetworkEntry] {
+    public func takeRequests() -> [NetworkEntry] {
         defer { requests = [] }
         return requests
     }
 
     /// Hands the sessions over and keeps none (the join's copy is then the only one).
-    package func takeSessions() -> [SessionEntry] {
+    public func takeSessions() -> [SessionEntry] {
         defer { sessions = [] }
         return sessions
     }
 
     /// Hands the collected records and sessions over (for tests and callers that build them by hand).
-    package func add(session: SessionEntry) { sessions.append(session) }
+    public func add(session: SessionEntry) { sessions.append(session) }
     /// Adds a network record built by hand.
-    package func add(request: NetworkEntry) { requests.append(request) }
+    public func add(request: NetworkEntry) { requests.append(request) }
 }

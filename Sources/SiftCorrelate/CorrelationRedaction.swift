@@ -8,7 +8,7 @@ import SiftCore
 // holding a second copy of every request.
 
 extension NetworkEntry: Redactable {
-    package func redacted(by r: Redactor) -> NetworkEntry {
+    public func redacted(by r: Redactor) -> NetworkEntry {
         var record = self.record
         // Ids do not repeat: redacted without the memo (a hundred thousand would fill it for nothing).
         record.redact(
@@ -22,7 +22,7 @@ extension NetworkEntry: Redactable {
 }
 
 extension SessionEntry: Redactable {
-    package func redacted(by r: Redactor) -> SessionEntry {
+    public func redacted(by r: Redactor) -> SessionEntry {
         var e = self
         e.file = r.text(file.untrusted).value
         e.sessionId = r.text(sessionId.untrusted).value
@@ -32,7 +32,7 @@ extension SessionEntry: Redactable {
 }
 
 extension ServerLine: Redactable {
-    package func redacted(by r: Redactor) -> ServerLine {
+    public func redacted(by r: Redactor) -> ServerLine {
         var l = self
         l.file = r.text(file.untrusted).value
         l.parsed.level = r.text(parsed.level.untrusted).value
@@ -64,7 +64,7 @@ extension Array where Element: Equatable {
 }
 
 extension CorrelationReport: Redactable {
-    package func redacted(by r: Redactor) -> CorrelationReport {
+    public func redacted(by r: Redactor) -> CorrelationReport {
         var c = self
         c.requests = requests.mapSharing { q in
             var q = q

@@ -1,7 +1,7 @@
 import SiftCore
 
 /// The rules the correlation raises (`pbsift rules` lists them).
-package enum CorrelationRule: String, RuleSet {
+public enum CorrelationRule: String, RuleSet {
     case echoMismatch = "correlation.echo-mismatch"
     /// Records the join left out: what it says was not checked, so the exit status is 2.
     case limit = "correlation.limit"
@@ -9,9 +9,9 @@ package enum CorrelationRule: String, RuleSet {
     case skewDisagreement = "correlation.skew-disagreement"
     case skewWholeHours = "correlation.skew-whole-hours"
 
-    package var severity: Severity { .medium }
+    public var severity: Severity { .medium }
 
-    package var summary: String {
+    public var summary: String {
         switch self {
         case .echoMismatch: "The server echoed a different request id than the one the SDK minted."
         case .limit:

@@ -2,7 +2,7 @@ import Foundation
 import SiftCore
 
 /// How a request fared in the join.
-package enum CorrelationStatus: String, Sendable, CaseIterable {
+public enum CorrelationStatus: String, Sendable, CaseIterable {
     /// At least one server line carries its id.
     case matched
     /// No server line: it never reached the server, or the logs don't cover it.
@@ -12,57 +12,57 @@ package enum CorrelationStatus: String, Sendable, CaseIterable {
 }
 
 /// A server line placed on the device timeline.
-package struct PlacedLine: Sendable, Equatable {
+public struct PlacedLine: Sendable, Equatable {
     /// The line as scanned (server clock).
-    package var line: ServerLine
+    public var line: ServerLine
     /// The line's time on the device clock (server time minus the clock skew), when both are known.
-    package var deviceTs: Double?
+    public var deviceTs: Double?
     /// Whether the request's id sits in a field of the line (a request-id member, a positional id field),
     /// not only inside free text someone outside the server controls (a logged URL, a message).
-    package var idInField: Bool = true
+    public var idInField: Bool = true
 }
 
 /// One request and what the logs say about it.
-package struct CorrelatedRequest: Sendable, Equatable {
+public struct CorrelatedRequest: Sendable, Equatable {
     /// The network record.
-    package var entry: NetworkEntry
+    public var entry: NetworkEntry
     /// How the join went.
-    package var status: CorrelationStatus
+    public var status: CorrelationStatus
     /// Its server lines, in file then line order.
-    package var lines: [PlacedLine]
+    public var lines: [PlacedLine]
     /// The largest duration a server line reports (the outermost hop), milliseconds.
-    package var serverMs: Double?
+    public var serverMs: Double?
     /// Waiting time (requestEnd → responseStart), milliseconds.
-    package var waitingMs: Double?
+    public var waitingMs: Double?
     /// Waiting time minus server time, never below 0: network and queueing.
-    package var networkMs: Double?
+    public var networkMs: Double?
     /// Whether the request's time (server clock) lies in the span some log file covers (± the window
     /// margin): a `client-only` request the logs cover never reached the server; one they don't may
     /// just be missing from them. Nil when no file's span or the request's time is known.
-    package var logsCover: Bool?
+    public var logsCover: Bool?
 }
 
 /// The server-minus-device clock offset.
-package struct ClockSkew: Sendable, Equatable {
+public struct ClockSkew: Sendable, Equatable {
     /// Positive when the server clock is ahead; nil without samples.
-    package var seconds: Double?
+    public var seconds: Double?
     /// Server lines with a timestamp joined to a request with `requestStart` and `responseStart`.
-    package var samples: Int
+    public var samples: Int
     /// Half the width of the offsets all agreeing samples allow.
-    package var uncertainty: Double?
+    public var uncertainty: Double?
     /// Samples that disagree with the largest agreeing group.
-    package var outliers: Int
+    public var outliers: Int
     /// What the estimate rests on: `request-id fields` (lines whose id sits in a field of its own; lines
     /// where it is only inside free text are then left out), `free text` (no line had it in a field), or `none`.
-    package var basis: String = "none"
+    public var basis: String = "none"
     /// Samples from lines with the id in a field.
-    package var fieldSamples: Int = 0
+    public var fieldSamples: Int = 0
     /// Samples from lines with the id only inside free text.
-    package var textSamples: Int = 0
+    public var textSamples: Int = 0
     /// The estimate the free-text lines alone give, when it disagrees with the fields' (they were not used).
-    package var textSeconds: Double?
+    public var textSeconds: Double?
 
-    package init(
+    public init(
         seconds: Double?, samples: Int, uncertainty: Double?, outliers: Int, basis: String = "none",
         fieldSamples: Int = 0, textSamples: Int = 0, textSeconds: Double? = nil
     ) {
@@ -78,81 +78,81 @@ package struct ClockSkew: Sendable, Equatable {
 }
 
 /// Ids seen in the logs inside a session's window that no record of it carries.
-package struct ServerOnlyIDs: Sendable, Equatable {
+public struct ServerOnlyIDs: Sendable, Equatable {
     /// Sorted (held as 128-bit values: up to `ScanOptions.maxSeen` of them).
-    package var ids: [RequestID] = []
+    public var ids: [RequestID] = []
     /// Those whose line also carries the session's `userId`, sorted.
-    package var withUserId: [RequestID] = []
+    public var withUserId: [RequestID] = []
 
-    package init(ids: [RequestID] = [], withUserId: [RequestID] = []) {
+    public init(ids: [RequestID] = [], withUserId: [RequestID] = []) {
         self.ids = ids
         self.withUserId = withUserId
     }
 }
 
 /// One session's part of the join.
-package struct CorrelatedSession: Sendable, Equatable {
+public struct CorrelatedSession: Sendable, Equatable {
     /// The session.
-    package var entry: SessionEntry
+    public var entry: SessionEntry
     /// The window searched, on the device clock, margin included.
-    package var windowFrom: Double?
+    public var windowFrom: Double?
     /// The end of the window searched (device clock, margin included).
-    package var windowTo: Double?
+    public var windowTo: Double?
     /// How many ids in the window none of the session's records carries (the ids themselves are
     /// listed once, for all sessions, in `CorrelationReport.serverOnly`: sessions that share their
     /// time would each hold the same hundred thousand ids).
-    package var serverOnly = ServerOnlyCounts()
+    public var serverOnly = ServerOnlyCounts()
 }
 
 /// How many server-only ids a session's window holds.
-package struct ServerOnlyCounts: Sendable, Equatable {
+public struct ServerOnlyCounts: Sendable, Equatable {
     /// Distinct ids in the window that none of the session's records carries.
-    package var count = 0
+    public var count = 0
     /// Those whose line also carries the session's `userId`.
-    package var withUserId = 0
+    public var withUserId = 0
 
-    package init(count: Int = 0, withUserId: Int = 0) {
+    public init(count: Int = 0, withUserId: Int = 0) {
         self.count = count
         self.withUserId = withUserId
     }
 }
 
 /// Options of the join.
-package struct CorrelationOptions: Sendable {
+public struct CorrelationOptions: Sendable {
     /// Seconds added on both sides of a session's window (after the clock skew is applied).
-    package var windowMargin: Double = 60
+    public var windowMargin: Double = 60
     /// Extra seconds the scan allows on both sides, before the skew is known (skews up to this are handled).
-    package var skewAllowance: Double = 900
+    public var skewAllowance: Double = 900
     /// Server-only ids listed at most (the count stays exact).
-    package var maxListedIds: Int = 10_000
+    public var maxListedIds: Int = 10_000
 
-    package init(windowMargin: Double = 60) { self.windowMargin = windowMargin }
+    public init(windowMargin: Double = 60) { self.windowMargin = windowMargin }
 }
 
 /// Everything the correlate command reports.
-package struct CorrelationReport: Sendable {
+public struct CorrelationReport: Sendable {
     /// Every joinable request, in reading order.
-    package var requests: [CorrelatedRequest]
+    public var requests: [CorrelatedRequest]
     /// Every session, in reading order.
-    package var sessions: [CorrelatedSession]
+    public var sessions: [CorrelatedSession]
     /// Across sessions, ids no analysed session carries.
-    package var serverOnly: ServerOnlyIDs
+    public var serverOnly: ServerOnlyIDs
     /// Whether window ids were dropped at `ScanOptions.maxSeen`.
-    package var serverOnlyTruncated: Bool
+    public var serverOnlyTruncated: Bool
     /// The server-minus-device clock offset.
-    package var clockSkew: ClockSkew
+    public var clockSkew: ClockSkew
     /// What the log scan found (files, bytes, line counts, errors). Its `lines` and `seen` are empty:
     /// the join placed the lines in `requests` and counted the window ids in `sessions` and `serverOnly`.
-    package var logs: LogScanResult
+    public var logs: LogScanResult
     /// Network records without a request id (app traffic): not joinable.
-    package var withoutRequestId: Int
+    public var withoutRequestId: Int
     /// The margin applied to the session windows, seconds.
-    package var windowMargin: Double
+    public var windowMargin: Double
     /// The findings of the join, sorted.
-    package var findings: [Finding]
+    public var findings: [Finding]
 
     /// How many requests have status `s`.
-    package func count(_ s: CorrelationStatus) -> Int {
+    public func count(_ s: CorrelationStatus) -> Int {
         // Counted, not filtered: a filtered copy of a hundred thousand requests is tens of megabytes.
         var n = 0
         for r in requests where r.status == s { n += 1 }
@@ -161,9 +161,9 @@ package struct CorrelationReport: Sendable {
 }
 
 /// Joins network records with server log lines.
-package enum Correlator {
+public enum Correlator {
     /// The ids to look for and the windows to watch, for a scan.
-    package static func scanRequest(requests: [NetworkEntry], sessions: [SessionEntry], options: CorrelationOptions = CorrelationOptions())
+    public static func scanRequest(requests: [NetworkEntry], sessions: [SessionEntry], options: CorrelationOptions = CorrelationOptions())
         -> ScanRequest
     {
         var ids: [RequestID] = []
@@ -177,7 +177,7 @@ package enum Correlator {
     }
 
     /// Distinct user ids of the sessions, in first-seen order (the first 64 are watched).
-    package static func userIds(_ sessions: [SessionEntry]) -> [String] {
+    public static func userIds(_ sessions: [SessionEntry]) -> [String] {
         var seen: Set<String> = []
         var out: [String] = []
         for s in sessions { if let u = s.userId, !u.isEmpty, seen.insert(u).inserted { out.append(u) } }
@@ -185,7 +185,7 @@ package enum Correlator {
     }
 
     /// The join.
-    package static func correlate(
+    public static func correlate(
         requests: [NetworkEntry], sessions: [SessionEntry], scan: LogScanResult,
         options: CorrelationOptions = CorrelationOptions()
     ) -> CorrelationReport {
@@ -504,7 +504,7 @@ package enum Correlator {
     /// Only the lines that carry the request's id in a field count when there are any (free-text lines can
     /// be planted by anyone who gets a string logged); the free-text lines' own estimate is kept when it
     /// disagrees.
-    package static func estimateSkew(_ requests: [CorrelatedRequest]) -> ClockSkew {
+    public static func estimateSkew(_ requests: [CorrelatedRequest]) -> ClockSkew {
         var field: [(Double, Double)] = []
         var text: [(Double, Double)] = []
         for r in requests where r.status != .clientOnly {
@@ -536,7 +536,7 @@ package enum Correlator {
     }
 
     /// The region shared by the most intervals: its middle, half its width, and how many intervals miss it.
-    package static func marzullo(_ intervals: [(Double, Double)]) -> ClockSkew {
+    public static func marzullo(_ intervals: [(Double, Double)]) -> ClockSkew {
         guard !intervals.isEmpty else { return ClockSkew(seconds: nil, samples: 0, uncertainty: nil, outliers: 0) }
         // Starts sort before ends at the same value: closed intervals that touch overlap.
         var edges: [(Double, Int)] = []
@@ -573,7 +573,7 @@ package enum Correlator {
 
 extension Correlator {
     /// Scans `logs` for the ids of `requests` and joins: the whole of `pbsift correlate` after reading.
-    package static func run(
+    public static func run(
         requests: [NetworkEntry], sessions: [SessionEntry], logs: [String],
         options: CorrelationOptions = CorrelationOptions(), scanOptions: ScanOptions = ScanOptions()
     ) -> CorrelationReport {

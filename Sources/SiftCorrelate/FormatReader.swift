@@ -3,22 +3,22 @@ import SiftCore
 
 /// How server log lines are read: a forced format, the zone of times written without one, and the
 /// time near which a year-less (syslog) time is placed.
-package struct LogReadOptions: Sendable, Equatable {
+public struct LogReadOptions: Sendable, Equatable {
     /// `--log-format`: every line is read as this entry of the catalogue.
-    package var format: LogFormat?
+    public var format: LogFormat?
     /// `--log-timezone`: the zone of times written without an offset (UTC when nil).
-    package var timezone: TimeZone?
+    public var timezone: TimeZone?
     /// A time near the logs' (the sessions' start): a syslog time takes the year that puts it closest.
-    package var referenceTime: Double?
+    public var referenceTime: Double?
 
-    package init(format: LogFormat? = nil, timezone: TimeZone? = nil, referenceTime: Double? = nil) {
+    public init(format: LogFormat? = nil, timezone: TimeZone? = nil, referenceTime: Double? = nil) {
         self.format = format
         self.timezone = timezone
         self.referenceTime = referenceTime
     }
 
     /// A zone from `UTC`, `Z`, `+02:00`, `-0530`, `+2` or an IANA name (`Europe/Paris`); nil when unknown.
-    package static func zone(_ text: String) -> TimeZone? {
+    public static func zone(_ text: String) -> TimeZone? {
         let t = trimmingWhitespace(text)
         if t.uppercased() == "UTC" || t.uppercased() == "Z" || t.uppercased() == "GMT" { return TimeZone(secondsFromGMT: 0) }
         if let f = t.first, f == "+" || f == "-" {
@@ -166,7 +166,7 @@ extension LineParser {
     /// Parses `line` (no trailing newline) with the catalogue: `options.format` when forced, else `hint`
     /// (the file's format) when the line has its shape, else the first entry whose clues hold. `focus`
     /// is the wanted id the line carries (picks the record of an OTLP batch that holds it).
-    package static func parse(
+    public static func parse(
         _ line: UnsafeBufferPointer<UInt8>, hint: LogFormat? = nil, options: LogReadOptions = LogReadOptions(),
         focus: RequestID? = nil
     ) -> ParsedLine {
@@ -181,7 +181,7 @@ extension LineParser {
     }
 
     /// Convenience for tests and small inputs.
-    package static func parse(_ line: String, hint: LogFormat? = nil, options: LogReadOptions = LogReadOptions()) -> ParsedLine {
+    public static func parse(_ line: String, hint: LogFormat? = nil, options: LogReadOptions = LogReadOptions()) -> ParsedLine {
         let bytes = Array(line.utf8)
         return bytes.withUnsafeBufferPointer { parse($0, hint: hint, options: options) }
     }

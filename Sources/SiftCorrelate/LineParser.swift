@@ -2,28 +2,28 @@ import Foundation
 import SiftCore
 
 /// What a server log line says, as far as its format tells.
-package struct ParsedLine: Sendable, Equatable {
+public struct ParsedLine: Sendable, Equatable {
     /// The format the line was read as.
-    package var format: LogFormat
+    public var format: LogFormat
     /// Seconds since 1970 on the server's clock.
-    package var ts: Double?
+    public var ts: Double?
     /// The level, lowercased (`info`, `warn`, `error`, …).
-    package var level: String?
+    public var level: String?
     /// The HTTP status (100–599).
-    package var status: Int?
+    public var status: Int?
     /// The duration the line reports, milliseconds.
-    package var durationMs: Double?
+    public var durationMs: Double?
     /// The message, at most `LineParser.maxMessage` characters.
-    package var message: String?
+    public var message: String?
     /// The HTTP method, when the line tells it.
-    package var method: String?
+    public var method: String?
     /// The request path (or URL), when the line tells it.
-    package var path: String?
+    public var path: String?
     /// The request ids that sit in a field of their own (a request-id member, a positional id field, a
     /// leading `[tag]`), not inside free text someone outside the server controls (a message, a URL).
-    package var fieldIDs: [RequestID] = []
+    public var fieldIDs: [RequestID] = []
 
-    package init(
+    public init(
         format: LogFormat, ts: Double? = nil, level: String? = nil, status: Int? = nil, durationMs: Double? = nil,
         message: String? = nil, method: String? = nil, path: String? = nil, fieldIDs: [RequestID] = []
     ) {
@@ -43,9 +43,9 @@ package struct ParsedLine: Sendable, Equatable {
 /// coverage over speed. The catalogue (`LogCatalogue`) says where each known shape keeps its fields;
 /// the generic rules here fill what it leaves empty: JSON members and logfmt pairs by name, a leading
 /// time, a level word, a message.
-package enum LineParser {
+public enum LineParser {
     /// The longest message kept from a line, in characters.
-    package static let maxMessage = 500
+    public static let maxMessage = 500
 
     // MARK: - JSON
 
@@ -226,7 +226,7 @@ package enum LineParser {
     }
 
     /// The longest duration read, milliseconds (about 31 years): past it a number is no duration.
-    package static let maxDurationMs = 1e12
+    public static let maxDurationMs = 1e12
 
     /// `value` in a unit worth `factor` milliseconds, as milliseconds; nil when negative, not finite, or
     /// past `maxDurationMs` (so no product or later conversion of it can overflow).

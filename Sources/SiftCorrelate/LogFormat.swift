@@ -1,36 +1,36 @@
 import Foundation
 
 /// The name of a server log shape: one entry of `LogCatalogue`.
-package struct LogFormat: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    package let rawValue: String
+public struct LogFormat: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
 
     /// Only names of the catalogue.
-    package init?(rawValue: String) {
+    public init?(rawValue: String) {
         guard LogCatalogue.entry(named: rawValue) != nil else { return nil }
         self.rawValue = rawValue
     }
 
     init(_ name: String) { rawValue = name }
 
-    package var description: String { rawValue }
+    public var description: String { rawValue }
 
     /// The platform's JSON lines (`palbase logs`).
-    package static let platform = LogFormat("palbase-json")
+    public static let platform = LogFormat("palbase-json")
     /// Any other JSON object per line (log-platform exports included: Loki, Elasticsearch hits, CloudWatch).
-    package static let json = LogFormat("json")
+    public static let json = LogFormat("json")
     /// `key=value key="quoted value"` pairs.
-    package static let logfmt = LogFormat("logfmt")
+    public static let logfmt = LogFormat("logfmt")
     /// An access line in the common log format, nothing more known.
-    package static let access = LogFormat("access-log")
+    public static let access = LogFormat("access-log")
     /// Anything else: a leading timestamp, maybe a level, the rest is the message.
-    package static let plain = LogFormat("plain")
+    public static let plain = LogFormat("plain")
 
     /// Every name of the catalogue, in detection order.
-    package static var allCases: [LogFormat] { LogCatalogue.entries.map { LogFormat($0.name) } }
+    public static var allCases: [LogFormat] { LogCatalogue.entries.map { LogFormat($0.name) } }
 }
 
 /// The unit of a number: a time since 1970 or a duration.
-package enum TimeUnit: String, Sendable {
+public enum TimeUnit: String, Sendable {
     case seconds = "s", milliseconds = "ms", microseconds = "µs", nanoseconds = "ns"
     /// A time: RFC 3339, the common log format, or an epoch number told by its digit count.
     case auto
@@ -47,7 +47,7 @@ package enum TimeUnit: String, Sendable {
 }
 
 /// Where a field sits in a line.
-package enum FieldPlace: Sendable, Equatable {
+public enum FieldPlace: Sendable, Equatable {
     /// A JSON member by its path (lowercase, `.` between levels; OTLP attributes as `attributes.<key>`),
     /// or a logfmt key.
     case key(String)
@@ -70,7 +70,7 @@ package enum FieldPlace: Sendable, Equatable {
 }
 
 /// A clue that a line has an entry's shape. All of an entry's clues must hold.
-package enum FormatClue: Sendable, Equatable {
+public enum FormatClue: Sendable, Equatable {
     /// A JSON member or logfmt key exists.
     case has(String)
     /// The JSON has no such member.
@@ -109,42 +109,42 @@ package enum FormatClue: Sendable, Equatable {
 
 /// One known shape of server log line: how it is recognised and where each field sits.
 /// Adding a format is adding an entry (and a fixture folder under `Tests/SiftCorrelateTests/Formats`).
-package struct LogFormatEntry: Sendable {
+public struct LogFormatEntry: Sendable {
     /// The name `--log-format` takes and every output shows.
-    package var name: String
+    public var name: String
     /// What writes it.
-    package var title: String
+    public var title: String
     /// JSON objects, or text (positional tokens, logfmt pairs, a message).
-    package var json: Bool
-    package var clues: [FormatClue]
-    package var time: [FieldPlace] = []
+    public var json: Bool
+    public var clues: [FormatClue]
+    public var time: [FieldPlace] = []
     /// The unit of a time written as a number (`.auto`: by its digit count).
-    package var timeUnit: TimeUnit = .auto
+    public var timeUnit: TimeUnit = .auto
     /// Times without a zone: taken in `--log-timezone` (UTC without it).
-    package var status: [FieldPlace] = []
-    package var duration: [FieldPlace] = []
-    package var durationUnit: TimeUnit = .milliseconds
+    public var status: [FieldPlace] = []
+    public var duration: [FieldPlace] = []
+    public var durationUnit: TimeUnit = .milliseconds
     /// The unit of a bare duration number under a name that does not tell one (`latency`, `duration`),
     /// read by the generic rules that fill what the places above leave empty; nil: the generic default.
-    package var bareDurationUnit: TimeUnit?
-    package var method: [FieldPlace] = []
-    package var path: [FieldPlace] = []
-    package var level: [FieldPlace] = []
-    package var message: [FieldPlace] = []
+    public var bareDurationUnit: TimeUnit?
+    public var method: [FieldPlace] = []
+    public var path: [FieldPlace] = []
+    public var level: [FieldPlace] = []
+    public var message: [FieldPlace] = []
     /// Patterns read in the message: literals, and `{status}`, `{duration}` (in `durationUnit`), `{method}`,
     /// `{path}`, `{*}` (any word). Tried in order; the first that matches fills what is still empty.
-    package var patterns: [String] = []
+    public var patterns: [String] = []
     /// Tokens whose text a client controls (the request line, referer, user agent): an id there is free text.
-    package var freeText: [Int] = []
+    public var freeText: [Int] = []
     /// Where the request id sits, for the docs (the parser finds ids itself and tells a field from free text).
-    package var idAt: String
+    public var idAt: String
 }
 
 /// The catalogue of known server log shapes, tried in this order on a file's first line with a request id.
-package enum LogCatalogue {
-    package static func entry(named name: String) -> LogFormatEntry? { entries.first { $0.name == name } }
+public enum LogCatalogue {
+    public static func entry(named name: String) -> LogFormatEntry? { entries.first { $0.name == name } }
 
-    package static let entries: [LogFormatEntry] = [
+    public static let entries: [LogFormatEntry] = [
         // MARK: JSON
         LogFormatEntry(
             name: "palbase-json", title: "the platform's JSON lines (palbase logs)", json: true,

@@ -9,18 +9,18 @@ import SiftCore
 /// not be followed by a letter or digit; the id is looked up as a 128-bit value in an open-addressing
 /// set. Only lines with a wanted id are parsed. Lines are cut only at newlines, so an id split across
 /// two reads is seen whole. Memory per worker is one buffer of `chunkBytes + maxLineBytes`.
-package struct LogScanner: Sendable {
+public struct LogScanner: Sendable {
     /// What to look for.
-    package var request: ScanRequest {
+    public var request: ScanRequest {
         didSet { windows = IntervalUnion(request.windows) }
     }
     /// Bounds and knobs.
-    package var options: ScanOptions
+    public var options: ScanOptions
     /// `request.windows` sorted and merged, once for every file (a hundred thousand session windows
     /// are not sorted again for each of thousands of files).
     private(set) var windows: IntervalUnion
 
-    package init(request: ScanRequest, options: ScanOptions = ScanOptions()) {
+    public init(request: ScanRequest, options: ScanOptions = ScanOptions()) {
         self.request = request
         self.options = options
         self.windows = IntervalUnion(request.windows)
@@ -29,7 +29,7 @@ package struct LogScanner: Sendable {
     /// Scans every path (files, folders walked recursively in sorted order without following links,
     /// `.gz` by magic bytes, `-` for standard input). Several files are scanned at once; results are
     /// merged in file order, so the output does not depend on timing.
-    package func scan(paths: [String]) -> LogScanResult {
+    public func scan(paths: [String]) -> LogScanResult {
         var result = LogScanResult()
         var files: [FileRef] = []
         for p in paths {

@@ -8,9 +8,9 @@ import SiftCore
 /// format `29/Nov/2026:10:15:02 +0000` (with or without its brackets); epoch numbers, whose unit is told
 /// by the digits before any fraction: up to 11 seconds, 12–14 milliseconds, 15–17 microseconds, more
 /// nanoseconds.
-package enum LogTime {
+public enum LogTime {
     /// Parses a whole value (a JSON string or number text, a logfmt value); nil when it is no timestamp.
-    package static func parse(_ s: String) -> Double? {
+    public static func parse(_ s: String) -> Double? {
         if let t = Timestamp.parse(s) { return t }
         var s = s
         return s.withUTF8 { b -> Double? in
@@ -25,7 +25,7 @@ package enum LogTime {
     }
 
     /// An epoch number (digits, optionally a fraction) told apart by digit count.
-    package static func epoch(_ p: UnsafePointer<UInt8>, _ n: Int) -> Double? {
+    public static func epoch(_ p: UnsafePointer<UInt8>, _ n: Int) -> Double? {
         var i = 0
         var intPart: Double = 0
         var digits = 0
@@ -50,7 +50,7 @@ package enum LogTime {
     }
 
     /// Seconds from an epoch value whose integer part has `digits` digits.
-    package static func fromEpoch(_ v: Double, digits: Int) -> Double {
+    public static func fromEpoch(_ v: Double, digits: Int) -> Double {
         switch digits {
         case ...11: return v
         case 12...14: return v / 1e3
@@ -61,7 +61,7 @@ package enum LogTime {
 
     /// Seconds from an epoch number, by the digit count of its integer part.
     /// Nil for a value that is no epoch time: not finite, under 1e8, over 20 integer digits, or past year 9999.
-    package static func fromEpoch(_ v: Double) -> Double? {
+    public static func fromEpoch(_ v: Double) -> Double? {
         guard v.isFinite, v >= 1e8, v < 1e20 else { return nil }
         let digits = Int(log10(v.rounded(.down))) + 1
         let t = fromEpoch(v, digits: digits)
@@ -95,12 +95,12 @@ package enum LogTime {
         return frac
     }
 
-    package static func iso(_ p: UnsafePointer<UInt8>, _ n: Int) -> (Double, Int)? {
+    public static func iso(_ p: UnsafePointer<UInt8>, _ n: Int) -> (Double, Int)? {
         isoZoned(p, n).map { ($0.0, $0.1) }
     }
 
     /// As `iso`, and whether the time carried a zone (`Z`, an offset, ` UTC`): one without is naive.
-    package static func isoZoned(_ p: UnsafePointer<UInt8>, _ n: Int) -> (Double, Int, Bool)? {
+    public static func isoZoned(_ p: UnsafePointer<UInt8>, _ n: Int) -> (Double, Int, Bool)? {
         guard n >= 19, let seconds = isoSeconds(p) else { return nil }
         return isoTail(p, n, seconds)
     }
@@ -176,7 +176,7 @@ package enum LogTime {
     }
 
     /// A whole value as a time, and whether it carried a zone (an epoch number does).
-    package static func parseZoned(_ s: String) -> (Double, Bool)? {
+    public static func parseZoned(_ s: String) -> (Double, Bool)? {
         var s = s
         return s.withUTF8 { b -> (Double, Bool)? in
             guard let base = b.baseAddress, b.count > 0 else { return nil }
@@ -191,7 +191,7 @@ package enum LogTime {
 
     /// syslog's `Nov 29 10:15:02` (day space-padded or not, maybe a fraction) at `p`, naive: the year is
     /// the one that puts it nearest `near` (the current year without it). The time and the bytes used.
-    package static func syslog(_ p: UnsafePointer<UInt8>, _ n: Int, near: Double?) -> (Double, Int)? {
+    public static func syslog(_ p: UnsafePointer<UInt8>, _ n: Int, near: Double?) -> (Double, Int)? {
         guard n >= 15, p[3] == 0x20 else { return nil }
         let key = UInt32(p[0] | 0x20) << 16 | UInt32(p[1] | 0x20) << 8 | UInt32(p[2] | 0x20)
         guard let mi = months.firstIndex(of: key) else { return nil }
@@ -225,7 +225,7 @@ package enum LogTime {
         .map { s in s.utf8.reduce(UInt32(0)) { $0 << 8 | UInt32($1 | 0x20) } }
 
     /// `DD/Mon/YYYY:HH:MM:SS[.fraction][ ±HHMM]` (the common log format) at `p`.
-    package static func clf(_ p: UnsafePointer<UInt8>, _ n: Int) -> (Double, Int)? {
+    public static func clf(_ p: UnsafePointer<UInt8>, _ n: Int) -> (Double, Int)? {
         guard n >= 20, let day = digits(p, 0, 2), p[2] == 0x2F, p[6] == 0x2F, let year = digits(p, 7, 4), p[11] == 0x3A,
             let hour = digits(p, 12, 2), p[14] == 0x3A, let minute = digits(p, 15, 2), p[17] == 0x3A,
             let second = digits(p, 18, 2)
@@ -248,12 +248,12 @@ package enum LogTime {
     /// The first timestamp in a line, found cheaply on its bytes (used to place lines in a session's
     /// window without parsing them): an RFC 3339-like date, else a common-log-format date, else an epoch
     /// number under a `ts`/`time`/`timestamp` key.
-    package static func find(in p: UnsafePointer<UInt8>, count n: Int) -> Double? {
+    public static func find(in p: UnsafePointer<UInt8>, count n: Int) -> Double? {
         findZoned(in: p, count: n)?.0
     }
 
     /// As `find`, and whether the time carried a zone (a naive one is taken in `--log-timezone`).
-    package static func findZoned(in p: UnsafePointer<UInt8>, count n: Int) -> (Double, Bool)? {
+    public static func findZoned(in p: UnsafePointer<UInt8>, count n: Int) -> (Double, Bool)? {
         var cache = SecondCache()
         return findZoned(in: p, count: n, cache: &cache)
     }

@@ -2,11 +2,11 @@ import Foundation
 import SiftCore
 
 /// A log platform `--emit-query` writes for.
-package enum QueryPlatform: String, Sendable, CaseIterable {
+public enum QueryPlatform: String, Sendable, CaseIterable {
     case loki, elasticsearch, clickhouse, bigquery, cloudwatch
 
     /// At most this many ids go in one query (the platform's limit, with room to spare).
-    package var maxIdsPerQuery: Int {
+    public var maxIdsPerQuery: Int {
         switch self {
         // A 100-id alternation is ~4.2 KB of LogQL: inside the 8 KiB URL limit of common proxies in front of Loki.
         case .loki: 100
@@ -27,13 +27,13 @@ package enum QueryPlatform: String, Sendable, CaseIterable {
 ///
 /// Each query's results, exported as JSON lines, are valid `--logs` input: the scanner finds the id in
 /// any field at any depth (Loki's `line`, Elasticsearch's `_source`, CloudWatch's `@message`).
-package enum QueryEmitter {
+public enum QueryEmitter {
     /// The longest Logs Insights query string CloudWatch accepts.
-    package static let cloudwatchMaxQueryChars = 10_000
+    public static let cloudwatchMaxQueryChars = 10_000
 
     /// The queries for `platform`, one per line (comment lines where the language has them).
     /// `ids` are sorted and deduplicated; `from`/`to` are seconds since 1970 (margin included).
-    package static func emit(
+    public static func emit(
         _ platform: QueryPlatform, ids: [String], from: Double, to: Double,
         target: QueryTarget = QueryTarget()
     ) -> String {
@@ -41,12 +41,12 @@ package enum QueryEmitter {
     }
 
     /// `'text'` for a POSIX shell: every `'` closed, escaped and reopened.
-    package static func shellQuote(_ text: String) -> String {
+    public static func shellQuote(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     /// The queries for several scopes (groups of ids with their own window), numbered across all.
-    package static func emit(_ platform: QueryPlatform, scopes: [QueryScope], target: QueryTarget = QueryTarget()) -> String {
+    public static func emit(_ platform: QueryPlatform, scopes: [QueryScope], target: QueryTarget = QueryTarget()) -> String {
         let idField = target.idField ?? "request_id"
         var batches: [(ids: [String], from: Double, to: Double)] = []
         for scope in scopes {
@@ -121,7 +121,7 @@ package enum QueryEmitter {
     }
 
     /// The Logs Insights query for `ids`.
-    package static func cloudwatchQuery(_ ids: [String], field: String? = nil) -> String {
+    public static func cloudwatchQuery(_ ids: [String], field: String? = nil) -> String {
         "fields @timestamp, @message | filter \(field ?? "@message") like /\(ids.joined(separator: "|"))/ | sort @timestamp asc | limit 10000"
     }
 
@@ -165,7 +165,7 @@ package enum QueryEmitter {
     /// seconds apart share a query window, from the first request's start to the last one's end, widened
     /// by `margin`. A request starts at its `requestStart`, else its `ts`, else its session's start, and
     /// ends at the latest of its start, `responseEnd` and `ts`.
-    package static func scopes(requests: [NetworkEntry], sessions: [SessionEntry], margin: Double, gap: Double = 3600) -> [QueryScope] {
+    public static func scopes(requests: [NetworkEntry], sessions: [SessionEntry], margin: Double, gap: Double = 3600) -> [QueryScope] {
         var starts: [String: Double] = [:]
         for s in sessions { if let id = s.sessionId, let w = s.window { starts[id] = w.from } }
         var timed: [(t: Double, end: Double, ids: [String])] = []
@@ -193,20 +193,20 @@ package enum QueryEmitter {
 
 /// Where the ids and times live on the platform: the names `--emit-query` writes into its queries.
 /// Each nil means the platform's usual default.
-package struct QueryTarget: Sendable, Equatable {
+public struct QueryTarget: Sendable, Equatable {
     /// The field that holds the request id (`request_id`). Loki filters the line text instead; for
     /// CloudWatch a field given here replaces the `@message` text filter.
-    package var idField: String?
+    public var idField: String?
     /// The timestamp field (`@timestamp` for Elasticsearch, `ts` for ClickHouse and BigQuery).
-    package var timeField: String?
+    public var timeField: String?
     /// The table (`logs`, `project.dataset.logs`) or the Elasticsearch index (`logs-*`).
-    package var table: String?
+    public var table: String?
     /// Loki's stream selector (`{job=~".+"}`).
-    package var stream: String?
+    public var stream: String?
     /// CloudWatch's log group (`$LOG_GROUP`: set it in the shell).
-    package var logGroup: String?
+    public var logGroup: String?
 
-    package init(
+    public init(
         idField: String? = nil, timeField: String? = nil, table: String? = nil, stream: String? = nil,
         logGroup: String? = nil
     ) {
@@ -219,7 +219,7 @@ package struct QueryTarget: Sendable, Equatable {
 
     /// Why a name can't go into a query as it is, or nil: field, table and index names are plain
     /// identifiers (letters, digits, `_ . @ - *`), a stream selector is `{…}` on one line.
-    package static func problem(option: String, value: String) -> String? {
+    public static func problem(option: String, value: String) -> String? {
         if option == "stream" {
             let ok = value.hasPrefix("{") && value.hasSuffix("}") && !value.contains(where: { $0.isNewline })
             return ok ? nil : "a Loki stream selector such as {app=\"api\"}"
@@ -237,15 +237,15 @@ package struct QueryTarget: Sendable, Equatable {
 }
 
 /// A group of request ids and the time window to fetch their lines in (seconds since 1970).
-package struct QueryScope: Sendable, Equatable {
+public struct QueryScope: Sendable, Equatable {
     /// The request ids, `req_<uuid>`.
-    package var ids: [String]
+    public var ids: [String]
     /// Window start, margin included.
-    package var from: Double
+    public var from: Double
     /// Window end, margin included.
-    package var to: Double
+    public var to: Double
 
-    package init(ids: [String], from: Double, to: Double) {
+    public init(ids: [String], from: Double, to: Double) {
         self.ids = ids
         self.from = from
         self.to = to

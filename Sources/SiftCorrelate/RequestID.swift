@@ -8,19 +8,19 @@ import Foundation
 /// A request id `req_<uuid>` held as its 128-bit value, so looking one up costs the same whatever
 /// the number of ids. Hex digits are read case-insensitively (a UUID is the same number in either
 /// case); the text form is always lowercase.
-package struct RequestID: Hashable, Comparable, Sendable, CustomStringConvertible {
+public struct RequestID: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The first 64 bits of the UUID.
-    package let hi: UInt64
+    public let hi: UInt64
     /// The last 64 bits of the UUID.
-    package let lo: UInt64
+    public let lo: UInt64
 
-    package init(hi: UInt64, lo: UInt64) {
+    public init(hi: UInt64, lo: UInt64) {
         self.hi = hi
         self.lo = lo
     }
 
     /// Parses exactly `req_` followed by a UUID (`8-4-4-4-12` hex digits); nil for anything else.
-    package init?(_ text: String) {
+    public init?(_ text: String) {
         var t = text
         guard
             let id = t.withUTF8({ b -> RequestID? in
@@ -33,7 +33,7 @@ package struct RequestID: Hashable, Comparable, Sendable, CustomStringConvertibl
 
     /// Parses the 36 bytes at `p` as a UUID in `8-4-4-4-12` form. The caller guarantees 36 readable bytes.
     @inline(__always)
-    package static func parseUUID(_ p: UnsafePointer<UInt8>) -> RequestID? {
+    public static func parseUUID(_ p: UnsafePointer<UInt8>) -> RequestID? {
         guard p[8] == 0x2D, p[13] == 0x2D, p[18] == 0x2D, p[23] == 0x2D else { return nil }
         #if _endian(little)
             // Eight digits at a time: 0-7, then 9-12 with 14-17, 19-22 with 24-27, and 28-35.
@@ -106,7 +106,7 @@ package struct RequestID: Hashable, Comparable, Sendable, CustomStringConvertibl
     }
 
     /// `req_` and the lowercase UUID.
-    package var description: String {
+    public var description: String {
         let digits: [UInt8] = Array("0123456789abcdef".utf8)
         var out = [UInt8]()
         out.reserveCapacity(40)
@@ -122,11 +122,11 @@ package struct RequestID: Hashable, Comparable, Sendable, CustomStringConvertibl
         return String(decoding: out, as: UTF8.self)
     }
 
-    package static func < (a: RequestID, b: RequestID) -> Bool { a.hi != b.hi ? a.hi < b.hi : a.lo < b.lo }
+    public static func < (a: RequestID, b: RequestID) -> Bool { a.hi != b.hi ? a.hi < b.hi : a.lo < b.lo }
 }
 
 /// An open-addressing hash set of request ids: one multiply and about one probe per lookup, whatever its size.
-package struct RequestIDSet: Sendable {
+public struct RequestIDSet: Sendable {
     private var his: [UInt64]
     private var los: [UInt64]
     private var used: [Bool]
@@ -136,7 +136,7 @@ package struct RequestIDSet: Sendable {
     package private(set) var count = 0
 
     /// A set holding `ids` (duplicates collapse).
-    package init<S: Sequence>(_ ids: S) where S.Element == RequestID {
+    public init<S: Sequence>(_ ids: S) where S.Element == RequestID {
         let list = Array(ids)
         var cap = 16
         while cap < list.count * 2 + 1 { cap <<= 1 }
@@ -167,7 +167,7 @@ package struct RequestIDSet: Sendable {
 
     /// Whether the set holds `id`.
     @inline(__always)
-    package func contains(_ id: RequestID) -> Bool {
+    public func contains(_ id: RequestID) -> Bool {
         var i = slot(id)
         while used[i] {
             if his[i] == id.hi && los[i] == id.lo { return true }

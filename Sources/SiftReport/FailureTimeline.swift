@@ -8,44 +8,44 @@ import SiftCore
 /// line is over `maxRecordBytes` is kept as a slim copy of the fields a timeline shows (each text cut
 /// to 1 KiB at a word's end), and the windows stop growing once they hold `maxBytes` — never by the
 /// session's size or its lines'.
-package final class FailureTimeline: Analysis, @unchecked Sendable {
+public final class FailureTimeline: Analysis, @unchecked Sendable {
     /// One failed request and the records around it (its own included), in file order.
-    package struct Window: Sendable {
-        package var input: String
-        package var file: String
-        package var sessionId: String?
-        package var failed: Record
-        package var records: [Record]
+    public struct Window: Sendable {
+        public var input: String
+        public var file: String
+        public var sessionId: String?
+        public var failed: Record
+        public var records: [Record]
         /// It holds less than its time span: closed at `maxPerWindow` records or at `maxBytes`, or its
         /// look-back held more records than the half of `maxPerWindow` it keeps.
-        package var cutShort = false
+        public var cutShort = false
     }
 
-    package let context: Double
-    package let maxWindows: Int
-    package let maxPerWindow: Int
+    public let context: Double
+    public let maxWindows: Int
+    public let maxPerWindow: Int
     /// Records with a longer line are kept as a slim copy (`slim(_:)`).
-    package static let maxRecordBytes = 2048
+    public static let maxRecordBytes = 2048
     /// The look-back buffer keeps records whole (slimmed only when a window takes them) while they
     /// hold at most this much together; past it, a record is slimmed as it is read.
     static let maxWholeBytes = 2 << 20
     /// The most bytes the windows' records hold together; past it, windows stop growing and new
     /// failures are dropped (counted in `dropped`).
-    package let maxBytes: Int
+    public let maxBytes: Int
     /// Bytes held by the windows' records (text and tape).
     package private(set) var heldBytes = 0
     package private(set) var windows: [Window] = []
     /// Failed records seen beyond `maxWindows` (counted, not kept).
     package private(set) var dropped = 0
     /// How many windows hold less than their time span (`Window.cutShort`).
-    package var cutShort: Int { windows.reduce(0) { $0 + ($1.cutShort ? 1 : 0) } }
+    public var cutShort: Int { windows.reduce(0) { $0 + ($1.cutShort ? 1 : 0) } }
 
     /// The look-back: records whole (`whole` > 0, what they hold) or slimmed (0).
     private var recent: [(record: Record, whole: Int)] = []
     private var recentWholeBytes = 0
     private var open: [Int] = [] // indices into `windows` still collecting
 
-    package init(context: Double = 10, maxWindows: Int = 20, maxPerWindow: Int = 60, maxBytes: Int = 8 << 20) {
+    public init(context: Double = 10, maxWindows: Int = 20, maxPerWindow: Int = 60, maxBytes: Int = 8 << 20) {
         self.context = context
         self.maxWindows = maxWindows
         self.maxPerWindow = maxPerWindow
@@ -60,7 +60,7 @@ package final class FailureTimeline: Analysis, @unchecked Sendable {
 
     /// `r` itself when its line is small; else a new record holding only `shownFields` and the error's
     /// description, so a 14 MiB record costs a few KiB here.
-    package static func slim(_ r: Record) -> Record {
+    public static func slim(_ r: Record) -> Record {
         guard r.json.doc.bytes.count > maxRecordBytes else { return r }
         func cut(_ v: JSONValue) -> JSONOut? {
             if let s = v.string { return .string(cutText(s)) }
@@ -85,13 +85,13 @@ package final class FailureTimeline: Analysis, @unchecked Sendable {
         return "…(\(s.utf8.count) bytes cut)"
     }
 
-    package func beginSession(_ session: SessionContext) {
+    public func beginSession(_ session: SessionContext) {
         recent.removeAll()
         recentWholeBytes = 0
         open.removeAll()
     }
 
-    package func record(_ full: Record, session: SessionContext) {
+    public func record(_ full: Record, session: SessionContext) {
         guard full.type != .session else { return }
         // Every window taken and none still collecting: nothing read from here on is shown, and a
         // failure is only counted (the look-back would feed no window).

@@ -10,9 +10,9 @@ import SiftWaterfall
 /// `slowest` requests), the number of distinct hosts (texts the waterfall's pool holds anyway) and a
 /// few session ids. The same results, in the same order, as `SupportReport` computes from every
 /// session (a test holds them equal); the requests are raw until `SupportReport` redacts them.
-package final class RequestDigest: @unchecked Sendable {
+public final class RequestDigest: @unchecked Sendable {
     /// How many of the slowest requests that did not fail are kept.
-    package let slowest: Int
+    public let slowest: Int
     private let lock = NSLock()
     private(set) var failed: [WaterfallRequest] = []
     private(set) var failedCount = 0
@@ -27,13 +27,13 @@ package final class RequestDigest: @unchecked Sendable {
     private var sessionCount = 0
     static let maxSessionIds = 16
 
-    package init(slowest: Int) { self.slowest = max(0, slowest) }
+    public init(slowest: Int) { self.slowest = max(0, slowest) }
 
     /// The slowest requests that did not fail, slowest first.
     var slowRequests: [WaterfallRequest] { slow.map(\.request) }
 
     /// Takes one finished session (sessions in the order they end).
-    package func add(_ session: WaterfallSession) {
+    public func add(_ session: WaterfallSession) {
         lock.lock()
         defer { lock.unlock() }
         let si = sessionCount

@@ -6,22 +6,22 @@ import SiftWaterfall
 
 /// `pbsift report`: everything the other commands found, in one pass, led by a verdict.
 /// It composes their analyses and renderers; it re-implements none of them.
-package struct SupportReport: Sendable {
+public struct SupportReport: Sendable {
     /// The reader's outcome, redacted, without its findings (`findings` holds those shown).
-    package let redactedOutcome: Redacted<ReadOutcome>
-    package var outcome: ReadOutcome { redactedOutcome.value }
+    public let redactedOutcome: Redacted<ReadOutcome>
+    public var outcome: ReadOutcome { redactedOutcome.value }
     /// Every finding of every analysis, sorted, redacted.
-    package var findings: [Finding] { redactedFindings.value }
+    public var findings: [Finding] { redactedFindings.value }
     /// The same, as the redactor gave them (for the formats every command shares).
-    package let redactedFindings: Redacted<[Finding]>
+    public let redactedFindings: Redacted<[Finding]>
     /// Built with the same redactor.
-    package let waterfall: WaterfallReport
+    public let waterfall: WaterfallReport
     /// Nil when no `--logs` were given.
-    package let redactedCorrelation: Redacted<CorrelationReport>?
-    package var correlation: CorrelationReport? { redactedCorrelation?.value }
-    package let timeline: FailureTimeline
-    package let verifySummary: VerifySummary
-    package let slowest: Int
+    public let redactedCorrelation: Redacted<CorrelationReport>?
+    public var correlation: CorrelationReport? { redactedCorrelation?.value }
+    public let timeline: FailureTimeline
+    public let verifySummary: VerifySummary
+    public let slowest: Int
     /// Every text shown goes through it (the records of the timeline are read here, raw).
     let redactor: Redactor
 
@@ -30,7 +30,7 @@ package struct SupportReport: Sendable {
     /// `digest`: the requests as `RequestDigest` took them while the sessions ended, when `waterfall`
     /// holds no session (a format that does not print the waterfall document); nil reads them from
     /// `waterfall`.
-    package init(
+    public init(
         outcome: ReadOutcome, findings: [Finding], waterfall: WaterfallReport, digest: RequestDigest? = nil,
         correlation: CorrelationReport?, timeline: FailureTimeline, verifySummary: VerifySummary, slowest: Int,
         redactor: Redactor
@@ -226,46 +226,46 @@ package struct SupportReport: Sendable {
     }
 
     /// The timeline's windows, overlapping ones merged.
-    package let failureWindows: [FailureWindow]
+    public let failureWindows: [FailureWindow]
     /// Whether more than one session was read: request rows then name their session.
-    package let multiSession: Bool
+    public let multiSession: Bool
 
     /// `ses_4fd58165… #31 POST …` with several sessions, `#31 POST …` with one.
-    package func rowTitle(_ r: WaterfallRequest, width: Int? = nil) -> String {
+    public func rowTitle(_ r: WaterfallRequest, width: Int? = nil) -> String {
         var t = "#\(r.seq.map(String.init) ?? "?") " + r.shortTitle
         if let width { t = WaterfallFormat.fitMiddle(t, width) }
         return multiSession ? SessionSelector.short(r.sessionId) + " " + t : t
     }
 
     /// `text` (from the export or the logs) redacted.
-    package func masked(_ text: Untrusted) -> String { redactor.text(text).value }
+    public func masked(_ text: Untrusted) -> String { redactor.text(text).value }
 
     /// The first `maxFailedShown` failed requests (state failure or cancelled, or HTTP 400 and up),
     /// in record order (an export can hold a hundred thousand; the rest are counted in `failedCount`).
-    package let failed: [WaterfallRequest]
+    public let failed: [WaterfallRequest]
     /// Every failed request, counted.
-    package let failedCount: Int
+    public let failedCount: Int
     /// The failed request that took longest.
     let slowestFailed: WaterfallRequest?
     /// The slowest requests that did not fail, at most `slowest`.
-    package let slow: [WaterfallRequest]
+    public let slow: [WaterfallRequest]
     /// `WaterfallSummary.hostStats` of the hosts of `failed`, `slow` and `slowestFailed`.
     private let shownHostStats: [String: (requests: Int, opened: Int)]
     /// Every host's counts, when a `RequestDigest` took the requests (no session is left to count).
     private let allHostStats: [String: (requests: Int, opened: Int)]?
     private let shownHosts: Set<String>
     /// The failed requests a report shows in full (the rest are counted).
-    package static let maxFailedShown = 20
+    public static let maxFailedShown = 20
     /// Correlation results by request place (input, file, line), for the places in `indexedRefs`.
     private let correlationIndex: [RecordRef: Int]
     /// The places of the requests a report shows: the failed, the slowest, those of the timeline.
     private let indexedRefs: Set<RecordRef>
 
     /// The correlation of a waterfall request (the same record).
-    package func correlated(_ r: WaterfallRequest) -> CorrelatedRequest? { correlated(r.ref) }
+    public func correlated(_ r: WaterfallRequest) -> CorrelatedRequest? { correlated(r.ref) }
 
     /// The correlation of the record at `ref`.
-    package func correlated(_ ref: RecordRef) -> CorrelatedRequest? {
+    public func correlated(_ ref: RecordRef) -> CorrelatedRequest? {
         guard let c = correlation else { return nil }
         if let i = correlationIndex[ref] { return c.requests[i] }
         return indexedRefs.contains(ref) ? nil : c.requests.first { $0.entry.ref == ref }
@@ -274,19 +274,19 @@ package struct SupportReport: Sendable {
     // MARK: verdict
 
     /// Rules that are about a credential reaching the export.
-    package static func isLeak(_ f: Finding) -> Bool {
+    public static func isLeak(_ f: Finding) -> Bool {
         (f.family?.isLeak ?? false) || f.ruleID == ReaderRule.frameInExport.id
     }
 
     /// Rules where the SDK's own contract was broken (a listed name whose value is not `***`).
-    package static let contractRules: Set<RuleID> = [
+    public static let contractRules: Set<RuleID> = [
         VerifyRule.header.id, VerifyRule.query.id, VerifyRule.bodyField.id,
         VerifyRule.metadataField.id
     ]
 
     /// One line each: did credentials leak, is the export intact, what failed, what was slow and
     /// why, what the server said. Plain text (renderers escape and style it).
-    package var verdict: [(key: String, ok: Bool, text: String)] {
+    public var verdict: [(key: String, ok: Bool, text: String)] {
         var lines: [(String, Bool, String)] = []
         let leaks = findings.filter(SupportReport.isLeak)
         // A verdict on what was not read is no verdict: name what was not read, claim nothing for it.
@@ -390,24 +390,24 @@ package struct SupportReport: Sendable {
 
     /// Whether every log given was read in full (true without logs): only then may a report say the
     /// server never saw a request.
-    package var logsComplete: Bool { correlation?.logs.allErrors.isEmpty ?? true }
+    public var logsComplete: Bool { correlation?.logs.allErrors.isEmpty ?? true }
 
     /// What a request row shows in its status column: the HTTP status, `timed out`, or the state.
-    package static func statusText(_ r: WaterfallRequest) -> String {
+    public static func statusText(_ r: WaterfallRequest) -> String {
         if let code = r.statusCode { return String(code) }
         if r.timedOut { return "timed out" }
         return r.state ?? "—"
     }
 
     /// `→ 503`, `timed out (NSURLErrorDomain -1001)`, `cancelled`.
-    package func outcomeText(_ r: WaterfallRequest) -> String {
+    public func outcomeText(_ r: WaterfallRequest) -> String {
         if let code = r.statusCode, code >= 400 { return "→ \(code)" }
         if let e = r.error, !e.isEmpty { return "failed: \(e)" }
         return r.state ?? "failed"
     }
 
     /// Where the time went, with the server's share when the logs tell it.
-    package func whyText(_ r: WaterfallRequest) -> String {
+    public func whyText(_ r: WaterfallRequest) -> String {
         if let code = r.statusCode, code >= 400, r.elapsedMs < 1000 {
             return "not slow: the server answered \(code) after \(Human.duration(ms: r.elapsedMs))"
                 + (r.error.map { " (\($0))" } ?? "")
@@ -438,7 +438,7 @@ package struct SupportReport: Sendable {
     }
 
     /// A phase breakdown: `DNS 18 ms · TCP 31 ms · TLS 42 ms · waiting 121 ms`.
-    package static func phasesText(_ r: WaterfallRequest) -> String {
+    public static func phasesText(_ r: WaterfallRequest) -> String {
         let sums = r.phaseSums
         let parts = WaterfallPhase.allCases.compactMap { p -> String? in
             guard let v = sums[p], v > 0 else { return nil }
@@ -448,19 +448,19 @@ package struct SupportReport: Sendable {
     }
 
     /// The glyphs of `bar(_:)`, and what each means (the legend under every bar).
-    package static let barGlyphs: [(Character, String)] = [
+    public static let barGlyphs: [(Character, String)] = [
         ("-", "blocked"), ("d", "DNS"), ("t", "TCP"), ("s", "TLS"), ("^", "request"), ("=", "waiting"), ("#", "download"),
         ("x", "no response (timed out or failed)"), ("~", "no phases known")
     ]
 
     /// `legend: - blocked  d DNS  …`.
-    package static var legend: String {
+    public static var legend: String {
         "legend: " + barGlyphs.map { "\($0.0) \($0.1)" }.joined(separator: "  ")
     }
 
     /// A one-line bar of the phases, `width` cells: `ddtttsssss=====#`. A request that failed without
     /// a response draws the time after its last phase as `x` (a time-out is mostly that).
-    package static func bar(_ r: WaterfallRequest, width: Int = 48) -> String {
+    public static func bar(_ r: WaterfallRequest, width: Int = 48) -> String {
         let sums = r.phaseSums
         let phases = WaterfallPhase.allCases.reduce(0.0) { $0 + (sums[$1] ?? 0) }
         let noResponse = r.statusCode == nil && NetworkRecord.endedWithoutResponse(state: r.state)
@@ -481,17 +481,17 @@ package struct SupportReport: Sendable {
     }
 
     /// Failures whose windows share records, shown once: every failure of it marked.
-    package struct FailureWindow: Sendable {
-        package var input: String
-        package var file: String
-        package var sessionId: String?
+    public struct FailureWindow: Sendable {
+        public var input: String
+        public var file: String
+        public var sessionId: String?
         /// The failed records, in file order.
-        package var failures: [Record]
+        public var failures: [Record]
         /// The records around them (the failures included), in file order, each once.
-        package var records: [Record]
+        public var records: [Record]
 
         /// `#31`, `#31, #38 and #42`.
-        package var seqs: String {
+        public var seqs: String {
             let all = failures.map { "#" + ($0.seq.map(String.init) ?? "?") }
             guard all.count > 1, let last = all.last else { return all.first ?? "#?" }
             return all.dropLast().joined(separator: ", ") + " and " + last
@@ -499,7 +499,7 @@ package struct SupportReport: Sendable {
     }
 
     /// The timeline's windows with overlapping ones (same file, shared records) merged.
-    package static func merge(_ windows: [FailureTimeline.Window]) -> [FailureWindow] {
+    public static func merge(_ windows: [FailureTimeline.Window]) -> [FailureWindow] {
         var out: [FailureWindow] = []
         for w in windows {
             if var last = out.last, last.input == w.input, last.file == w.file,
@@ -517,7 +517,7 @@ package struct SupportReport: Sendable {
 
     /// The timeline around failures: device records and each failed request's server lines (placed
     /// on the device clock with the skew), sorted by time. Texts are masked and not yet escaped.
-    package func timelineEntries(_ w: FailureWindow) -> [(ts: Double?, side: String, text: String, failed: Bool)] {
+    public func timelineEntries(_ w: FailureWindow) -> [(ts: Double?, side: String, text: String, failed: Bool)] {
         var out: [(Double?, String, String, Bool)] = []
         let failedLines = Set(w.failures.map(\.line))
         for r in w.records {
@@ -541,7 +541,7 @@ package struct SupportReport: Sendable {
 
     /// A server line in a few words: level, status, duration, message (at most `max` characters).
     /// Redacted before it is cut, so a cut never leaves part of a credential for the detectors to miss.
-    package static func serverText(_ pl: PlacedLine, max: Int, redactor: Redactor) -> String {
+    public static func serverText(_ pl: PlacedLine, max: Int, redactor: Redactor) -> String {
         let p = pl.line.parsed
         let t = [p.level, p.status.map(String.init), p.durationMs.map { Human.duration(ms: $0) }, p.message]
             .compactMap { $0 }.joined(separator: " ")
@@ -551,7 +551,7 @@ package struct SupportReport: Sendable {
     /// One line for a record: `log error checkout: order failed`, `event flags.synced`, `POST …/v1/orders → 503`.
     /// Each part is redacted in its own kind (the URL as a URL) before anything is cut, so a cut
     /// never leaves part of a credential for the detectors to miss.
-    package static func summary(of r: Record, redactor: Redactor) -> String {
+    public static func summary(of r: Record, redactor: Redactor) -> String {
         let j = r.json
         let t = { (s: String?) in redactor.text(s.untrusted).value }
         switch r.type {

@@ -7,15 +7,15 @@ import SiftCore
 /// `{"format": "pbsift-baseline", "version": 1, "entries": [{"rule", "fingerprint", "location", "sessionId"}]}`.
 /// A bare JSON array of entries is read too. `location` and `sessionId` are kept for people reading the
 /// file; matching uses `rule` + `fingerprint` (or, for a finding without a fingerprint, `rule` + `location` + `sessionId`).
-package struct Baseline: Sendable, Equatable {
+public struct Baseline: Sendable, Equatable {
     /// One accepted finding.
-    package struct Entry: Sendable, Hashable {
-        package var rule: String
-        package var fingerprint: String?
-        package var location: String?
-        package var sessionId: String?
+    public struct Entry: Sendable, Hashable {
+        public var rule: String
+        public var fingerprint: String?
+        public var location: String?
+        public var sessionId: String?
 
-        package init(rule: String, fingerprint: String?, location: String?, sessionId: String?) {
+        public init(rule: String, fingerprint: String?, location: String?, sessionId: String?) {
             self.rule = rule
             self.fingerprint = fingerprint
             self.location = location
@@ -32,12 +32,12 @@ package struct Baseline: Sendable, Equatable {
         }
     }
 
-    package var entries: [Entry]
+    public var entries: [Entry]
 
-    package init(entries: [Entry] = []) { self.entries = entries }
+    public init(entries: [Entry] = []) { self.entries = entries }
 
     /// A baseline accepting every finding given (deduplicated, sorted).
-    package init(findings: [Finding]) {
+    public init(findings: [Finding]) {
         var seen = Set<String>()
         var out: [Entry] = []
         for f in findings {
@@ -57,7 +57,7 @@ package struct Baseline: Sendable, Equatable {
     }
 
     /// Splits findings into those still reported and those the baseline accepts.
-    package func apply(_ findings: [Finding]) -> (kept: [Finding], suppressed: [Finding]) {
+    public func apply(_ findings: [Finding]) -> (kept: [Finding], suppressed: [Finding]) {
         let keys = Set(entries.map(\.key))
         var kept: [Finding] = [], suppressed: [Finding] = []
         for f in findings {
@@ -67,18 +67,18 @@ package struct Baseline: Sendable, Equatable {
     }
 
     /// The baseline file's text (pretty JSON, sorted keys, trailing newline).
-    package func render() -> String {
+    public func render() -> String {
         JSONOut.object(["format": .string("pbsift-baseline"), "version": .int(1), "entries": .array(entries.map(\.json))])
             .render(pretty: true) + "\n"
     }
 
     /// Writes the baseline file.
-    package func write(path: String) throws(VerifyError) {
+    public func write(path: String) throws(VerifyError) {
         guard FileManager.default.createFile(atPath: path, contents: Data(render().utf8)) else { throw .unwritableFile(path) }
     }
 
     /// Reads a baseline file.
-    package static func load(path: String) throws(VerifyError) -> Baseline {
+    public static func load(path: String) throws(VerifyError) -> Baseline {
         guard let data = FileManager.default.contents(atPath: path) else { throw .unreadableFile(path) }
         let doc: JSONDocument
         do { doc = try JSONDocument(bytes: Array(data)) } catch { throw .invalidFile(path, error.description) }
@@ -86,7 +86,7 @@ package struct Baseline: Sendable, Equatable {
     }
 
     /// Parses baseline JSON text.
-    package static func parse(text: String) throws(VerifyError) -> Baseline {
+    public static func parse(text: String) throws(VerifyError) -> Baseline {
         let doc: JSONDocument
         do { doc = try JSONDocument(string: text) } catch { throw .invalidFile("baseline", error.description) }
         return try parse(doc.root, path: "baseline")

@@ -20,7 +20,7 @@ import SiftCore
 ///   checked.
 /// - Without a key (no baseline given) such a value gets `loc:` and 16 hex digits of SHA-256 over the
 ///   rule, the session and the location: it says where, never what.
-package enum Fingerprint {
+public enum Fingerprint {
     /// The rules whose values people choose (passwords): never lowered as placeholders.
     static func humanChosen(_ rule: RuleID) -> Bool {
         rule.family == .redaction || humanChosenDetectors.contains(rule)
@@ -55,15 +55,15 @@ package enum Fingerprint {
 
 /// The fingerprint key: 32 random bytes, hex, in a file beside the baseline (`FILE.key`), readable by
 /// its owner only. Created by the first `--write-baseline`; read by `--baseline`.
-package enum FingerprintKey {
+public enum FingerprintKey {
     /// Where the key for a baseline file lives.
-    package static func path(forBaseline baseline: String) -> String { baseline + ".key" }
+    public static func path(forBaseline baseline: String) -> String { baseline + ".key" }
 
     /// The key in `path`; nil when there is no such file. A key that exists but could be used against
     /// the gate is refused: one that group or others may read (a fingerprint of a guessable value,
     /// a six-digit code, is recovered from the key in seconds), one that is not hex or shorter than
     /// 16 bytes, and one that is not random (fewer than 8 distinct bytes: all zeros, a repeated byte).
-    package static func load(path: String) throws(VerifyError) -> [UInt8]? {
+    public static func load(path: String) throws(VerifyError) -> [UInt8]? {
         var st = stat()
         guard stat(path, &st) == 0 else { return nil }
         guard st.st_mode & 0o077 == 0 else {
@@ -88,7 +88,7 @@ package enum FingerprintKey {
     }
 
     /// A new random key written to `path` (mode 0600).
-    package static func create(path: String) throws(VerifyError) -> [UInt8] {
+    public static func create(path: String) throws(VerifyError) -> [UInt8] {
         var key = [UInt8](repeating: 0, count: 32)
         var g = SystemRandomNumberGenerator()
         for i in 0..<key.count { key[i] = UInt8.random(in: 0...255, using: &g) }

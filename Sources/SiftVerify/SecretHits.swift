@@ -2,14 +2,14 @@ import SiftCore
 
 /// One value `verify` reports, with the rule that reported it: for commands that rewrite an export
 /// (`scrub`), which must find exactly what `verify` finds, in records and in blob bytes.
-package struct SecretHit: Sendable, Hashable {
+public struct SecretHit: Sendable, Hashable {
     /// The raw value (never print it).
-    package var value: String
-    package var rule: RuleID
-    package var severity: Severity
+    public var value: String
+    public var rule: RuleID
+    public var severity: Severity
     /// Where in the record (`request.headers[Cookie]`).
-    package var location: String
-    package init(value: String, rule: RuleID, severity: Severity, location: String) {
+    public var location: String
+    public init(value: String, rule: RuleID, severity: Severity, location: String) {
         self.value = value
         self.rule = rule
         self.severity = severity
@@ -17,19 +17,19 @@ package struct SecretHit: Sendable, Hashable {
     }
 
     /// `SecretMask.fingerprint(value)`.
-    package var fingerprint: String { SecretMask.fingerprint(value) }
+    public var fingerprint: String { SecretMask.fingerprint(value) }
 }
 
 /// Runs `verify`'s checks on one record or one blob's bytes and returns the values they report.
-package final class SecretHitFinder: @unchecked Sendable {
+public final class SecretHitFinder: @unchecked Sendable {
     private let worker: VerifyWorker
 
-    package init(config: VerifyConfig = VerifyConfig()) {
+    public init(config: VerifyConfig = VerifyConfig()) {
         worker = VerifyWorker(config: config)
     }
 
     /// Every value the checks report in `record` (inline content; blob bodies are checked on their own).
-    package func hits(in record: Record) -> [SecretHit] {
+    public func hits(in record: Record) -> [SecretHit] {
         var refs: [String] = []
         worker.scan(record, refs: &refs)
         defer { worker.scanner.hits.removeAll(keepingCapacity: true) }
@@ -64,7 +64,7 @@ package final class SecretHitFinder: @unchecked Sendable {
     }
 
     /// Every value the checks report in a blob's bytes (decoded and inflated as `verify` does).
-    package func hits(inContent bytes: [UInt8]) -> [SecretHit] {
+    public func hits(inContent bytes: [UInt8]) -> [SecretHit] {
         worker.scanner.hits.removeAll(keepingCapacity: true)
         bytes.withUnsafeBufferPointer { worker.scanner.content($0, contentType: nil, location: "blob", depth: 0) }
         defer { worker.scanner.hits.removeAll(keepingCapacity: true) }
@@ -73,7 +73,7 @@ package final class SecretHitFinder: @unchecked Sendable {
 
     /// Every value the checks report in a line read as text (a damaged line, a file that is neither a
     /// session file nor a blob, a HAR member outside the entries).
-    package func hits(inText bytes: [UInt8]) -> [SecretHit] {
+    public func hits(inText bytes: [UInt8]) -> [SecretHit] {
         worker.scanner.hits.removeAll(keepingCapacity: true)
         worker.scanner.rawText(bytes, location: "text")
         defer { worker.scanner.hits.removeAll(keepingCapacity: true) }
@@ -81,7 +81,7 @@ package final class SecretHitFinder: @unchecked Sendable {
     }
 
     /// Every value the checks report in one part of an entry name (a file's or a folder's own name).
-    package func hits(inName name: String) -> [SecretHit] {
+    public func hits(inName name: String) -> [SecretHit] {
         worker.scanner.hits.removeAll(keepingCapacity: true)
         worker.scanner.rawText(Array(name.utf8), location: "file name")
         defer { worker.scanner.hits.removeAll(keepingCapacity: true) }
@@ -91,7 +91,7 @@ package final class SecretHitFinder: @unchecked Sendable {
     /// The parts of an entry name to check: each folder on its path (with the path up to it) and the
     /// file's own name. A blob's name (`blobs/<hh>/<64 hex>`) is its hash, not a credential: it and its
     /// `<hh>` folder are left out.
-    package static func nameParts(_ name: String) -> [(path: String, name: String, isFolder: Bool)] {
+    public static func nameParts(_ name: String) -> [(path: String, name: String, isFolder: Bool)] {
         let parts = name.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         var out: [(String, String, Bool)] = []
         var path = ""

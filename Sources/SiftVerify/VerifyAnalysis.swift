@@ -56,8 +56,8 @@ final class SessionPlace: Sendable {
 /// idle: handed over, it would sit in the queue while the reader parsed the next one.
 /// What each batch found is applied to the run's results in batch order, so the findings are the same
 /// whatever the number of workers and however their work interleaves. `finish()` waits for them.
-package final class VerifyAnalysis: Analysis {
-    package let config: VerifyConfig
+public final class VerifyAnalysis: Analysis {
+    public let config: VerifyConfig
     /// The run's results (every batch's output is applied here, in order); the checker when serial.
     let worker: VerifyWorker
     /// The checks, batched to the worker lanes; each batch's output applied to `worker` in order.
@@ -72,7 +72,7 @@ package final class VerifyAnalysis: Analysis {
     static let maxWorkers = 4
 
     /// A verify analysis with the contract lists extended and detectors disabled as `config` says.
-    package init(config: VerifyConfig = VerifyConfig(), parallel: Bool = true) {
+    public init(config: VerifyConfig = VerifyConfig(), parallel: Bool = true) {
         self.config = config
         let worker = VerifyWorker(config: config)
         self.worker = worker
@@ -89,13 +89,13 @@ package final class VerifyAnalysis: Analysis {
     }
 
     /// The number of value-shape detectors enabled.
-    package var detectorCount: Int { worker.scanner.engine.detectors.count }
+    public var detectorCount: Int { worker.scanner.engine.detectors.count }
     /// Records checked (header lines included).
-    package var recordsScanned: Int { drain(); return workers.withApplied { worker.recordsScanned } + inertRecords }
+    public var recordsScanned: Int { drain(); return workers.withApplied { worker.recordsScanned } + inertRecords }
     /// Distinct blobs checked.
-    package var blobsScanned: Int { drain(); return workers.withApplied { worker.blobsScanned } }
+    public var blobsScanned: Int { drain(); return workers.withApplied { worker.blobsScanned } }
     /// Bytes of record lines and blobs checked.
-    package var bytesScanned: Int64 { drain(); return workers.withApplied { worker.bytesScanned } + inertBytes }
+    public var bytesScanned: Int64 { drain(); return workers.withApplied { worker.bytesScanned } + inertBytes }
 
     /// Work handed to the workers in batches (one wake-up per batch, not per record).
     enum Item: Sendable {
@@ -135,7 +135,7 @@ package final class VerifyAnalysis: Analysis {
         workers.submit(item, bytes: bytes)
     }
 
-    package func record(_ record: Record, session: SessionContext) {
+    public func record(_ record: Record, session: SessionContext) {
         // `{}`: no name, no value, nothing to check.
         if record.copies.isEmpty && record.duplicateNames.isEmpty && isInert(record.json.doc.bytes) {
             inertRecords += 1
@@ -159,7 +159,7 @@ package final class VerifyAnalysis: Analysis {
         return p
     }
 
-    package func damagedLine(_ bytes: [UInt8], line: Int, session: SessionContext) {
+    public func damagedLine(_ bytes: [UInt8], line: Int, session: SessionContext) {
         if isInert(bytes) {
             inertBytes += Int64(bytes.count)
             return
@@ -198,9 +198,9 @@ package final class VerifyAnalysis: Analysis {
     }
 
     /// Notes, `export.json`, backups: every file of an export is scanned.
-    package var readsOtherFiles: Bool { true }
+    public var readsOtherFiles: Bool { true }
 
-    package func otherText(_ bytes: [UInt8], line: Int, file: SessionContext) {
+    public func otherText(_ bytes: [UInt8], line: Int, file: SessionContext) {
         if isInert(bytes) {
             inertBytes += Int64(bytes.count)
             return
@@ -210,7 +210,7 @@ package final class VerifyAnalysis: Analysis {
 
     /// Every entry's name: a credential in a file or folder name leaks like one in its content.
     /// Each part of the path is checked once per input (a folder once, not once per file in it).
-    package func entryName(_ file: SessionContext) {
+    public func entryName(_ file: SessionContext) {
         let place = SessionPlace(file)
         let parts = SecretHitFinder.nameParts(file.entryName).filter { namesSeen.insert(place.input + "\u{0}" + $0.path) }
         guard !parts.isEmpty else { return }
@@ -220,7 +220,7 @@ package final class VerifyAnalysis: Analysis {
     /// Folder paths whose names were handed over, by `input \0 path` (long ones held as digests).
     private var namesSeen = SeenNames()
 
-    package func blob(_ blob: BlobContent) {
+    public func blob(_ blob: BlobContent) {
         // A second copy under the same name (a duplicate archive entry) is checked too when its bytes differ.
         let key = VerifyWorker.blobKey(blob.input, blob.root, blob.name.lowercased())
         guard blobsChecked.insert(BlobCopy(key + "\u{0}" + blob.sha256)).inserted else { return }
@@ -230,14 +230,14 @@ package final class VerifyAnalysis: Analysis {
     /// Hands over what is batched and waits until every batch is applied.
     private func drain() { workers.drain() }
 
-    package func finish() -> [Finding] {
+    public func finish() -> [Finding] {
         drain()
         return workers.withApplied { worker.finish() }
     }
 
     /// Keep the raw values of what the checks find (in memory only, at most 100 000), so that a
     /// report can mask them wherever other analyses' text repeats them. Call before reading.
-    package func keepSecretValues() {
+    public func keepSecretValues() {
         drain()
         workers.withApplied { worker.keepValues = true }
         workers.forEachState { $0.keepValues = true }
@@ -245,7 +245,7 @@ package final class VerifyAnalysis: Analysis {
 
     /// The raw values found so far (when `keepSecretValues()` was called), longest first. Never print
     /// them: they are for `SecretMask` replacement only.
-    package var secretValues: [String] {
+    public var secretValues: [String] {
         drain()
         return workers.withApplied { worker.values.sorted { $0.utf8.count != $1.utf8.count ? $0.utf8.count > $1.utf8.count : $0 < $1 } }
     }

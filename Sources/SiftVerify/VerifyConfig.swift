@@ -5,21 +5,21 @@ import SiftCore
 ///
 /// Built from `--extra-field` and from the config file's `extraFields`, `allowFingerprints` and
 /// `disableDetectors` (the command line's one config reader, `docs/config.md`).
-package struct VerifyConfig: Sendable, Equatable {
+public struct VerifyConfig: Sendable, Equatable {
     /// Header names added to the contract's header list (matched after normalisation).
-    package var extraHeaders: [String] = []
+    public var extraHeaders: [String] = []
     /// Query parameter names added to the contract's query list.
-    package var extraQuery: [String] = []
+    public var extraQuery: [String] = []
     /// JSON body field and log metadata names added to the contract's body list.
-    package var extraBody: [String] = []
+    public var extraBody: [String] = []
     /// Detector ids (`jwt`) or rule ids (`secret.jwt`, `redaction.query`) not to report.
-    package var disabledDetectors: Set<String> = []
+    public var disabledDetectors: Set<String> = []
     /// Fingerprints (`sha256:…`) of values known to be harmless (test fixtures): never reported.
-    package var allowFingerprints: Set<String> = []
+    public var allowFingerprints: Set<String> = []
     /// The fingerprint key (see `Fingerprint`): guessable values are fingerprinted with it.
-    package var fingerprintKey: [UInt8]? = nil
+    public var fingerprintKey: [UInt8]? = nil
 
-    package init(
+    public init(
         extraHeaders: [String] = [], extraQuery: [String] = [], extraBody: [String] = [],
         disabledDetectors: Set<String> = [], allowFingerprints: Set<String> = []
     ) {
@@ -31,14 +31,14 @@ package struct VerifyConfig: Sendable, Equatable {
     }
 
     /// Adds a name (from `--extra-field`) to every list: headers, query parameters and body fields.
-    package mutating func addExtraField(_ name: String) {
+    public mutating func addExtraField(_ name: String) {
         extraHeaders.append(name)
         extraQuery.append(name)
         extraBody.append(name)
     }
 
     /// Merges another configuration into this one.
-    package mutating func merge(_ other: VerifyConfig) {
+    public mutating func merge(_ other: VerifyConfig) {
         extraHeaders += other.extraHeaders
         extraQuery += other.extraQuery
         extraBody += other.extraBody
@@ -48,7 +48,7 @@ package struct VerifyConfig: Sendable, Equatable {
 
     /// Whether `id` names a detector (`jwt`) or a rule (`secret.jwt`, `redaction.query`) that
     /// `disabledDetectors` can turn off.
-    package static func isKnownDetector(_ id: String) -> Bool { knownDetectorIds.contains(id) }
+    public static func isKnownDetector(_ id: String) -> Bool { knownDetectorIds.contains(id) }
 
     static let knownDetectorIds: Set<String> = {
         var ids = Set(VerifyRules.rules.map(\.id))
@@ -61,7 +61,7 @@ package struct VerifyConfig: Sendable, Equatable {
 }
 
 /// Errors of the verify library (config and baseline files).
-package enum VerifyError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum VerifyError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file could not be opened or read.
     case unreadableFile(String)
     /// The file is not the JSON shape expected; the second value says what is wrong.
@@ -69,7 +69,7 @@ package enum VerifyError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file could not be written.
     case unwritableFile(String)
 
-    package var description: String {
+    public var description: String {
         switch self {
         case .unreadableFile(let p): "cannot read '\(p)': check that the file exists and is readable"
         case .invalidFile(let p, let why): "'\(p)' is not valid: \(why)"

@@ -8,7 +8,7 @@ import SiftCore
 
 /// Verify's checks as the output layer's `SecretDetector`: the `Redactor` runs them over each text
 /// it prints, so a credential is masked wherever it stands, whether or not a verify pass saw it.
-package final class VerifyTextDetector: SecretDetector, @unchecked Sendable {
+public final class VerifyTextDetector: SecretDetector, @unchecked Sendable {
     private let scanner: ContentScanner
     /// Whether a request or record id of the canonical shape (`IdShape.request`, `IdShape.record`) is
     /// answered without the scan.
@@ -16,7 +16,7 @@ package final class VerifyTextDetector: SecretDetector, @unchecked Sendable {
 
     /// Every detector is on (a detector turned off for reporting still masks), the contract's names
     /// are extended as `config` says.
-    package convenience init(config: VerifyConfig = VerifyConfig()) {
+    public convenience init(config: VerifyConfig = VerifyConfig()) {
         self.init(config: config, idShortcut: true)
     }
 
@@ -29,9 +29,9 @@ package final class VerifyTextDetector: SecretDetector, @unchecked Sendable {
         self.idShortcut = idShortcut
     }
 
-    package func isListedQueryName(_ name: String) -> Bool { scanner.queryNames.contains(name) }
+    public func isListedQueryName(_ name: String) -> Bool { scanner.queryNames.contains(name) }
 
-    package func secrets(in text: String, kind: UntrustedKind) -> [String] {
+    public func secrets(in text: String, kind: UntrustedKind) -> [String] {
         // A request id (`req_` and a lowercase UUID; an export holds one a request) holds nothing
         // the checks below could find: no anchor of any detector fits in it or in its base64
         // decoding, and neither holds an encoded run (RequestIdShapeTests proves it for every such id).
@@ -190,7 +190,7 @@ extension IdShape {
 extension Redactor {
     /// The redactor every command prints through: verify's detectors over each text, plus the
     /// values a verify pass found (`known`, never printed).
-    package static func verify(config: VerifyConfig = VerifyConfig(), known: [String] = []) -> Redactor {
+    public static func verify(config: VerifyConfig = VerifyConfig(), known: [String] = []) -> Redactor {
         Redactor(known: known, makeDetector: { VerifyTextDetector(config: config) })
     }
 }
@@ -198,15 +198,15 @@ extension Redactor {
 /// The credentials one record holds, with every check `verify` runs (inline content; blobs are not
 /// read), and which of its bodies hold one: a command printing a record masks the values and
 /// withholds those bodies (their stored form may decode back to the value).
-package final class RecordSecrets: @unchecked Sendable {
+public final class RecordSecrets: @unchecked Sendable {
     private let worker: VerifyWorker
 
-    package init(config: VerifyConfig = VerifyConfig()) {
+    public init(config: VerifyConfig = VerifyConfig()) {
         worker = VerifyWorker(config: config)
     }
 
     /// The distinct values, and the sides (`request`, `response`) whose body holds one.
-    package func scan(_ record: Record) -> (values: [String], bodies: Set<String>) {
+    public func scan(_ record: Record) -> (values: [String], bodies: Set<String>) {
         var refs: [String] = []
         worker.scan(record, refs: &refs)
         var values: [String] = []

@@ -2,7 +2,7 @@ import SiftCore
 
 /// The rules `verify` raises itself: the SDK's redaction contract and its own bounds. The value-shape
 /// detectors' rules are the `Detector` table (`Detectors.swift`); `VerifyRules.rules` lists both.
-package enum VerifyRule: String, RuleSet {
+public enum VerifyRule: String, RuleSet {
     case header = "redaction.header"
     case query = "redaction.query"
     case bodyField = "redaction.body-field"
@@ -14,9 +14,9 @@ package enum VerifyRule: String, RuleSet {
     case bound = "verify.bound"
     case duplicateKey = "verify.duplicate-key"
 
-    package var severity: Severity { .high }
+    public var severity: Severity { .high }
 
-    package var summary: String {
+    public var summary: String {
         switch self {
         case .header:
             "A header on the SDK's redaction list holds a value other than ***"
@@ -41,7 +41,7 @@ package enum VerifyRule: String, RuleSet {
         }
     }
 
-    package var detail: String {
+    public var detail: String {
         switch self {
         case .header:
             "Request and response headers such as Authorization, Cookie, Set-Cookie, X-API-Key and X-Palbase-User-Token must be recorded as exactly ***."
@@ -66,7 +66,7 @@ package enum VerifyRule: String, RuleSet {
         }
     }
 
-    package var help: String {
+    public var help: String {
         switch self {
         case .header:
             "Check the SDK version and any app code that records requests itself (pb.debug.record, the delegate wrapper). Rotate the credential: the export has left the device."
@@ -93,9 +93,9 @@ package enum VerifyRule: String, RuleSet {
 }
 
 /// Every rule `verify` can report.
-package enum VerifyRules {
+public enum VerifyRules {
     /// Every rule: verify's own, then one per detector.
-    package static let rules: [Rule] = {
+    public static let rules: [Rule] = {
         var out = VerifyRule.rules
         for d in detectorCatalogue where d.rule.family != .redaction {
             out.append(d.declaration)
@@ -104,9 +104,9 @@ package enum VerifyRules {
     }()
 
     /// The ids of the value-shape detectors (`jwt`, `aws-access-key`, …).
-    package static var detectorIds: [String] { detectorCatalogue.map(\.id) }
+    public static var detectorIds: [String] { detectorCatalogue.map(\.id) }
 
     /// Whether verify declares a rule of this id (its own or a detector's).
-    package static func declares(_ rule: RuleID) -> Bool { ids.contains(rule) }
+    public static func declares(_ rule: RuleID) -> Bool { ids.contains(rule) }
     private static let ids = Set(rules.map(\.ref))
 }

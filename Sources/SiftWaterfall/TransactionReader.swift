@@ -7,7 +7,7 @@ import SiftCore
 /// instead of looking each of ~22 members up by name; it gives up (and the member-by-member path
 /// runs) on an escaped member name. An escaped value is read through `JSONValue`. Like `JSONValue`'s subscript, the first of repeated
 /// names wins. Both paths give the same result (a test holds them equal).
-package enum TransactionReader {
+public enum TransactionReader {
     /// Member names the waterfall reads, after the eleven timestamps (ids 0…10): ids 11…20.
     static let otherNames = [
         "reusedConnection", "fetchType", "networkProtocol", "remoteAddress", "remotePort",
@@ -15,12 +15,12 @@ package enum TransactionReader {
     ]
 
     /// The transaction, by the fast path when it can.
-    package static func read(_ tx: JSONValue, index: Int, maxLen: Int, pool: StringPool? = nil) -> WaterfallTransaction {
+    public static func read(_ tx: JSONValue, index: Int, maxLen: Int, pool: StringPool? = nil) -> WaterfallTransaction {
         fast(tx, index: index, maxLen: maxLen, pool: pool) ?? slow(tx, index: index, maxLen: maxLen, pool: pool)
     }
 
     /// Member by member through `JSONValue`.
-    package static func slow(_ tx: JSONValue, index: Int, maxLen: Int, pool: StringPool? = nil) -> WaterfallTransaction {
+    public static func slow(_ tx: JSONValue, index: Int, maxLen: Int, pool: StringPool? = nil) -> WaterfallTransaction {
         var times = TransactionTimes()
         var unreadable: [String] = []
         for (k, name) in TransactionTimes.fieldNames.enumerated() {
@@ -51,7 +51,7 @@ package enum TransactionReader {
     }
 
     /// One pass over the object's members on the tape; nil when the slow path must run.
-    package static func fast(_ tx: JSONValue, index: Int, maxLen: Int, pool: StringPool? = nil) -> WaterfallTransaction? {
+    public static func fast(_ tx: JSONValue, index: Int, maxLen: Int, pool: StringPool? = nil) -> WaterfallTransaction? {
         let i = tx.tapeIndex
         return tx.doc.withTape { fast($0, i, index: index, maxLen: maxLen, pool: pool) }
     }

@@ -3,14 +3,14 @@ import SiftCore
 
 /// The core of the waterfall analysis, fed with plain values: `WaterfallAnalysis` forwards the
 /// reader's calls here, and tests or benchmarks can drive it without a reader.
-package final class WaterfallCollector {
+public final class WaterfallCollector {
     /// The bounds this collector keeps to.
-    package let limits: WaterfallLimits
+    public let limits: WaterfallLimits
     /// Finished sessions, in the order they ended.
     package private(set) var sessions: [WaterfallSession] = []
     /// Findings of finished sessions (unsorted): per rule, the first `maxFindingsPerRule` of a session
     /// and the first `FindingTally.defaultKeepPerInput` of an input are listed, the rest counted.
-    package var findings: [Finding] { tally.findings }
+    public var findings: [Finding] { tally.findings }
     private var tally = FindingTally(keep: Int.max)
     /// Network records seen but not kept because of `limits.maxRequests`.
     package private(set) var droppedRequests = 0
@@ -30,7 +30,7 @@ package final class WaterfallCollector {
     /// When set, each finished session is handed here as it ends instead of being kept in
     /// `sessions` (a caller that needs a few requests and some counts need not hold them all). The
     /// bounds are counted as if the sessions were kept, so every caller describes the same requests.
-    package var sessionSink: (@Sendable (WaterfallSession) -> Void)?
+    public var sessionSink: (@Sendable (WaterfallSession) -> Void)?
 
     final class Builder {
         let input: String
@@ -60,12 +60,12 @@ package final class WaterfallCollector {
     /// Where a network record stands: its input and file, and the session id known when it was read
     /// (the header's, once read). All that `parse` needs besides the record, so that records can be
     /// parsed on any thread while the requests are filed in order.
-    package struct Place: Sendable {
-        package var input: String
-        package var file: String
-        package var sessionId: String?
+    public struct Place: Sendable {
+        public var input: String
+        public var file: String
+        public var sessionId: String?
 
-        package init(input: String, file: String, sessionId: String?) {
+        public init(input: String, file: String, sessionId: String?) {
             self.input = input
             self.file = file
             self.sessionId = sessionId
@@ -75,7 +75,7 @@ package final class WaterfallCollector {
     /// A network record parsed (`parse`), not yet filed: its request and the findings it raised
     /// (pending excepted). Its texts come from the parsing thread's pool; `add` moves them to the
     /// collector's.
-    package struct Parsed: @unchecked Sendable {
+    public struct Parsed: @unchecked Sendable {
         var request: WaterfallRequest
         var notes: [Finding]
     }
@@ -84,12 +84,12 @@ package final class WaterfallCollector {
     private let scratch = StringPool()
 
     /// A collector with no session yet.
-    package init(limits: WaterfallLimits = WaterfallLimits()) {
+    public init(limits: WaterfallLimits = WaterfallLimits()) {
         self.limits = limits
     }
 
     /// Starts a session file. Ends the previous one if it was left open.
-    package func beginSession(input: String, file: String, sessionId: String?) {
+    public func beginSession(input: String, file: String, sessionId: String?) {
         if current != nil { endSession(sessionId: nil, launchedAt: nil) }
         current = Builder(input: input, file: file, sessionId: sessionId)
     }
@@ -97,7 +97,7 @@ package final class WaterfallCollector {
     /// Takes one record of the current session (any type; only the header and network records matter).
     /// `parsed`: the record's `parse` when it was parsed already (on another thread); else it is
     /// parsed here.
-    package func add(_ record: Record, parsed: consuming Parsed? = nil) {
+    public func add(_ record: Record, parsed: consuming Parsed? = nil) {
         let b: Builder
         if let c = current {
             b = c
@@ -152,7 +152,7 @@ package final class WaterfallCollector {
 
     /// Ends the current session: fixes the origin and every offset, and files its findings.
     /// `sessionId` and `launchedAt` (from the reader's context) fill in what the header did not give.
-    package func endSession(sessionId: String?, launchedAt: Double?) {
+    public func endSession(sessionId: String?, launchedAt: Double?) {
         guard let b = current else { return }
         current = nil
         if b.sessionId == nil { b.sessionId = sessionId }
@@ -211,14 +211,14 @@ package final class WaterfallCollector {
     }
 
     /// The finished sessions, handed over: the collector keeps none of them after.
-    package func takeSessions() -> [WaterfallSession] {
+    public func takeSessions() -> [WaterfallSession] {
         let out = sessions
         sessions = []
         return out
     }
 
     /// Ends any open session and returns every finding, including the limit notice.
-    package func finish() -> [Finding] {
+    public func finish() -> [Finding] {
         if current != nil { endSession(sessionId: nil, launchedAt: nil) }
         var out = findings
         if droppedRequests > 0 {
@@ -309,7 +309,7 @@ package final class WaterfallCollector {
 
     /// Rebuilds one network record read at `b`, its texts through `pool` (one per thread); returns
     /// it with the findings it raised (pending excepted). Pure but for the pool: any thread may run it.
-    package static func parse(_ record: Record, at b: Place, limits: WaterfallLimits, pool: StringPool) -> Parsed {
+    public static func parse(_ record: Record, at b: Place, limits: WaterfallLimits, pool: StringPool) -> Parsed {
         let j = record.json
         let maxLen = limits.maxStringLength
         var r = WaterfallRequest(input: b.input, file: b.file, line: record.line)
@@ -481,9 +481,9 @@ package final class WaterfallCollector {
 /// when it is fed on the reader's thread, so the requests and findings are the same whatever the
 /// number of workers. At most `budgetLimit` bytes of records are in flight (counted as held: text
 /// and tape).
-package final class WaterfallAnalysis: Analysis {
+public final class WaterfallAnalysis: Analysis {
     /// Where the requests and findings accumulate (read it after `finish()`).
-    package let collector: WaterfallCollector
+    public let collector: WaterfallCollector
     /// Network records parsed on the worker lanes (each with a string pool of its own), filed into
     /// the collector in batch order; nil when every call is filed on the reader's thread.
     private let workers: OrderedWorkers<Event, StringPool, Filed>?
@@ -525,7 +525,7 @@ package final class WaterfallAnalysis: Analysis {
     /// record on the reader's thread.
     /// `sessionsTo`: each finished session is handed to it, in order, as it ends (on whichever
     /// thread files it, one call at a time), and none is kept (`WaterfallCollector.sessionSink`).
-    package init(
+    public init(
         limits: WaterfallLimits = WaterfallLimits(), parallel: Bool = true,
         sessionsTo sink: (@Sendable (WaterfallSession) -> Void)? = nil
     ) {
@@ -551,20 +551,20 @@ package final class WaterfallAnalysis: Analysis {
     }
 
     /// Sessions finished so far, with their requests.
-    package var sessions: [WaterfallSession] { drain(); return collector.sessions }
+    public var sessions: [WaterfallSession] { drain(); return collector.sessions }
 
     /// The finished sessions, handed over (`WaterfallReport` redacts them in place).
-    package func takeSessions() -> [WaterfallSession] { drain(); return collector.takeSessions() }
+    public func takeSessions() -> [WaterfallSession] { drain(); return collector.takeSessions() }
 
     /// Starts collecting a session.
-    package func beginSession(_ session: SessionContext) {
+    public func beginSession(_ session: SessionContext) {
         place = WaterfallCollector.Place(input: session.input.path, file: session.file, sessionId: session.sessionId)
         sentTs = false
         hand(.begin(input: session.input.path, file: session.file, sessionId: session.sessionId), bytes: 0)
     }
 
     /// Takes one record (network records and the header matter).
-    package func record(_ record: Record, session: SessionContext) {
+    public func record(_ record: Record, session: SessionContext) {
         switch record.type {
         case .network:
             sentTs = sentTs || record.ts != nil
@@ -582,7 +582,7 @@ package final class WaterfallAnalysis: Analysis {
     }
 
     /// Ends the session: origin, offsets, findings.
-    package func endSession(_ session: SessionContext) {
+    public func endSession(_ session: SessionContext) {
         hand(.end(sessionId: session.sessionId, launchedAt: session.launchedAt), bytes: 0)
         // As the collector: a record after the end opens a session of its own.
         place = WaterfallCollector.Place(input: "-", file: "-", sessionId: nil)
@@ -590,10 +590,10 @@ package final class WaterfallAnalysis: Analysis {
     }
 
     /// The waterfall reads no blob: the reader may hash blobs on a worker.
-    package var needsBlobHash: Bool { false }
+    public var needsBlobHash: Bool { false }
 
     /// Every `waterfall.*` finding.
-    package func finish() -> [Finding] {
+    public func finish() -> [Finding] {
         drain()
         return collector.finish()
     }

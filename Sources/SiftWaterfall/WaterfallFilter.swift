@@ -2,20 +2,20 @@ import Foundation
 import SiftCore
 
 /// Which requests a waterfall shows. Every set criterion must hold; `slowest` applies last.
-package struct WaterfallFilter: Sendable, Equatable {
+public struct WaterfallFilter: Sendable, Equatable {
     /// A request id (`req_…`), a record id (`rec_…`) or a `seq` number.
-    package var request: String?
+    public var request: String?
     /// Keep only the N slowest (by `elapsedMs`), shown in timeline order.
-    package var slowest: Int?
+    public var slowest: Int?
     /// Keep requests that took at least this many milliseconds.
-    package var minDurationMs: Double?
+    public var minDurationMs: Double?
     /// Keep requests of this `category` (`auth`, `call`, `app`, …).
-    package var category: String?
+    public var category: String?
     /// Keep requests of this `source`: `sdk` or `app`.
-    package var source: String?
+    public var source: String?
 
     /// A filter; nil criteria are not applied.
-    package init(
+    public init(
         request: String? = nil, slowest: Int? = nil, minDurationMs: Double? = nil, category: String? = nil,
         source: String? = nil
     ) {
@@ -27,12 +27,12 @@ package struct WaterfallFilter: Sendable, Equatable {
     }
 
     /// Whether no criterion is set.
-    package var isEmpty: Bool {
+    public var isEmpty: Bool {
         request == nil && slowest == nil && minDurationMs == nil && category == nil && source == nil
     }
 
     /// Whether one request passes every criterion except `slowest`.
-    package func matches(_ r: WaterfallRequest) -> Bool {
+    public func matches(_ r: WaterfallRequest) -> Bool {
         if let q = request {
             let bySeq = Int(q).map { $0 == r.seq } ?? false
             if !(bySeq || r.requestId == q || r.recordId == q) { return false }
@@ -45,7 +45,7 @@ package struct WaterfallFilter: Sendable, Equatable {
 
     /// The sessions with only the matching requests; sessions left without a request are dropped
     /// (all sessions are kept when the filter is empty).
-    package func apply(_ sessions: [WaterfallSession]) -> [WaterfallSession] {
+    public func apply(_ sessions: [WaterfallSession]) -> [WaterfallSession] {
         if isEmpty { return sessions }
         var out = sessions.map { s -> WaterfallSession in
             var s = s
@@ -73,7 +73,7 @@ package struct WaterfallFilter: Sendable, Equatable {
 
     /// The findings that concern the kept requests (all findings when the filter is empty).
     /// Findings without a record (session-level notices) are kept.
-    package func apply(_ findings: [Finding], kept sessions: [WaterfallSession]) -> [Finding] {
+    public func apply(_ findings: [Finding], kept sessions: [WaterfallSession]) -> [Finding] {
         if isEmpty { return findings }
         var keys: Set<String> = []
         for s in sessions {

@@ -7,14 +7,14 @@ import Foundation
 import SiftCore
 
 /// Microseconds since 1970 (UTC). Timestamps are kept as integers so phase arithmetic is exact.
-package typealias Micros = Int64
+public typealias Micros = Int64
 
 /// One phase of an HTTP transaction, in waterfall order.
-package enum WaterfallPhase: String, CaseIterable, Sendable, Comparable {
+public enum WaterfallPhase: String, CaseIterable, Sendable, Comparable {
     case blocked, dns, tcp, tls, request, waiting, download
 
     /// Human name for sentences and legends: `blocked`, `DNS`, `TCP`, `TLS`, `request`, `waiting`, `download`.
-    package var title: String {
+    public var title: String {
         switch self {
         case .blocked: "blocked"
         case .dns: "DNS"
@@ -28,7 +28,7 @@ package enum WaterfallPhase: String, CaseIterable, Sendable, Comparable {
 
     /// Position in waterfall order (that of `allCases`), without searching `allCases`: every read or
     /// write of a phase duration asks it.
-    package var order: Int {
+    public var order: Int {
         switch self {
         case .blocked: 0
         case .dns: 1
@@ -41,48 +41,48 @@ package enum WaterfallPhase: String, CaseIterable, Sendable, Comparable {
     }
 
     /// Waterfall order.
-    package static func < (a: WaterfallPhase, b: WaterfallPhase) -> Bool { a.order < b.order }
+    public static func < (a: WaterfallPhase, b: WaterfallPhase) -> Bool { a.order < b.order }
 }
 
 /// The seven phase durations of one transaction, in milliseconds. `nil` means the phase did not
 /// happen or cannot be computed (a reused connection has no DNS/TCP/TLS; a cache hit has almost
 /// nothing; a missing or reversed timestamp) — never 0 for "unknown".
-package struct WaterfallPhases: Sendable, Equatable {
+public struct WaterfallPhases: Sendable, Equatable {
     /// Seven doubles, NaN for "did not happen" (a span is never NaN): half the size of seven
     /// optionals, which counts with hundreds of thousands of transactions in memory.
     private var raw: (Double, Double, Double, Double, Double, Double, Double) = (.nan, .nan, .nan, .nan, .nan, .nan, .nan)
 
-    package var blocked: Double? {
+    public var blocked: Double? {
         get { self[.blocked] }
         set { self[.blocked] = newValue }
     }
-    package var dns: Double? {
+    public var dns: Double? {
         get { self[.dns] }
         set { self[.dns] = newValue }
     }
-    package var tcp: Double? {
+    public var tcp: Double? {
         get { self[.tcp] }
         set { self[.tcp] = newValue }
     }
-    package var tls: Double? {
+    public var tls: Double? {
         get { self[.tls] }
         set { self[.tls] = newValue }
     }
-    package var request: Double? {
+    public var request: Double? {
         get { self[.request] }
         set { self[.request] = newValue }
     }
-    package var waiting: Double? {
+    public var waiting: Double? {
         get { self[.waiting] }
         set { self[.waiting] = newValue }
     }
-    package var download: Double? {
+    public var download: Double? {
         get { self[.download] }
         set { self[.download] = newValue }
     }
 
     /// Phases in milliseconds; nil for one that did not happen.
-    package init(
+    public init(
         blocked: Double? = nil, dns: Double? = nil, tcp: Double? = nil, tls: Double? = nil,
         request: Double? = nil, waiting: Double? = nil, download: Double? = nil
     ) {
@@ -96,7 +96,7 @@ package struct WaterfallPhases: Sendable, Equatable {
     }
 
     /// The duration of `phase`, in milliseconds.
-    package subscript(_ phase: WaterfallPhase) -> Double? {
+    public subscript(_ phase: WaterfallPhase) -> Double? {
         get {
             let v = withUnsafeBytes(of: raw) { $0.load(fromByteOffset: phase.order * 8, as: Double.self) }
             return v.isNaN ? nil : v
@@ -107,104 +107,104 @@ package struct WaterfallPhases: Sendable, Equatable {
         }
     }
 
-    package static func == (a: WaterfallPhases, b: WaterfallPhases) -> Bool {
+    public static func == (a: WaterfallPhases, b: WaterfallPhases) -> Bool {
         WaterfallPhase.allCases.allSatisfy { a[$0] == b[$0] }
     }
 
     /// Whether any phase is known.
-    package var isEmpty: Bool { WaterfallPhase.allCases.allSatisfy { self[$0] == nil } }
+    public var isEmpty: Bool { WaterfallPhase.allCases.allSatisfy { self[$0] == nil } }
 }
 
 /// The eleven timestamps of one transaction (§2.4), in microseconds since 1970; nil when absent
 /// or unreadable.
-package struct TransactionTimes: Sendable, Equatable {
+public struct TransactionTimes: Sendable, Equatable {
     /// Eleven integers, `Int64.min` for "absent" (parsed times stay within ±9e15 µs): half the
     /// size of eleven optionals.
     private var raw: (Micros, Micros, Micros, Micros, Micros, Micros, Micros, Micros, Micros, Micros, Micros) =
         (.min, .min, .min, .min, .min, .min, .min, .min, .min, .min, .min)
 
-    package var fetchStart: Micros? {
+    public var fetchStart: Micros? {
         get { get(0) }
         set { set(0, newValue) }
     }
-    package var domainLookupStart: Micros? {
+    public var domainLookupStart: Micros? {
         get { get(1) }
         set { set(1, newValue) }
     }
-    package var domainLookupEnd: Micros? {
+    public var domainLookupEnd: Micros? {
         get { get(2) }
         set { set(2, newValue) }
     }
-    package var connectStart: Micros? {
+    public var connectStart: Micros? {
         get { get(3) }
         set { set(3, newValue) }
     }
-    package var secureConnectionStart: Micros? {
+    public var secureConnectionStart: Micros? {
         get { get(4) }
         set { set(4, newValue) }
     }
-    package var secureConnectionEnd: Micros? {
+    public var secureConnectionEnd: Micros? {
         get { get(5) }
         set { set(5, newValue) }
     }
-    package var connectEnd: Micros? {
+    public var connectEnd: Micros? {
         get { get(6) }
         set { set(6, newValue) }
     }
-    package var requestStart: Micros? {
+    public var requestStart: Micros? {
         get { get(7) }
         set { set(7, newValue) }
     }
-    package var requestEnd: Micros? {
+    public var requestEnd: Micros? {
         get { get(8) }
         set { set(8, newValue) }
     }
-    package var responseStart: Micros? {
+    public var responseStart: Micros? {
         get { get(9) }
         set { set(9, newValue) }
     }
-    package var responseEnd: Micros? {
+    public var responseEnd: Micros? {
         get { get(10) }
         set { set(10, newValue) }
     }
 
     /// No timestamp.
-    package init() {}
+    public init() {}
 
     /// The field names in the order a well-behaved clock produces them.
-    package static let fieldNames: [String] = [
+    public static let fieldNames: [String] = [
         "fetchStart", "domainLookupStart", "domainLookupEnd", "connectStart", "secureConnectionStart",
         "secureConnectionEnd", "connectEnd", "requestStart", "requestEnd", "responseStart", "responseEnd"
     ]
 
     /// The field at `index` of `fieldNames`.
-    package func get(_ index: Int) -> Micros? {
+    public func get(_ index: Int) -> Micros? {
         guard (0..<11).contains(index) else { return nil }
         let v = withUnsafeBytes(of: raw) { $0.load(fromByteOffset: index * 8, as: Micros.self) }
         return v == .min ? nil : v
     }
 
     /// Sets the field at `index` of `fieldNames`.
-    package mutating func set(_ index: Int, _ value: Micros?) {
+    public mutating func set(_ index: Int, _ value: Micros?) {
         guard (0..<11).contains(index) else { return }
         withUnsafeMutableBytes(of: &raw) { $0.storeBytes(of: value ?? .min, toByteOffset: index * 8, as: Micros.self) }
     }
 
     /// The timestamps in `fieldNames` order.
-    package var ordered: [Micros?] { (0..<11).map { get($0) } }
+    public var ordered: [Micros?] { (0..<11).map { get($0) } }
 
-    package static func == (a: TransactionTimes, b: TransactionTimes) -> Bool {
+    public static func == (a: TransactionTimes, b: TransactionTimes) -> Bool {
         (0..<11).allSatisfy { a.get($0) == b.get($0) }
     }
 
     /// The earliest timestamp present.
-    package var earliest: Micros? {
+    public var earliest: Micros? {
         var m: Micros?
         for v in ordered { if let v, v < (m ?? .max) { m = v } }
         return m
     }
     /// The latest timestamp present.
-    package var latest: Micros? {
+    public var latest: Micros? {
         var m: Micros?
         for v in ordered { if let v, v > (m ?? .min) { m = v } }
         return m
@@ -212,10 +212,10 @@ package struct TransactionTimes: Sendable, Equatable {
 }
 
 /// One drawn piece of a waterfall bar: a phase between two absolute times.
-package struct WaterfallSegment: Sendable, Equatable {
-    package var phase: WaterfallPhase
-    package var startUs: Micros
-    package var endUs: Micros
+public struct WaterfallSegment: Sendable, Equatable {
+    public var phase: WaterfallPhase
+    public var startUs: Micros
+    public var endUs: Micros
 }
 
 /// One HTTP transaction of a request: the first attempt, a redirect or a retry.
@@ -223,63 +223,63 @@ package struct WaterfallSegment: Sendable, Equatable {
 /// Stored compactly (a large export keeps hundreds of thousands): the phases, start, end and total
 /// are computed from the timestamps when asked, numbers are fixed-width with a sentinel for
 /// "absent", and texts are shared through the collector's `StringPool`.
-package struct WaterfallTransaction: Sendable {
+public struct WaterfallTransaction: Sendable {
     /// 0-based position in `metrics.transactions`.
-    package var index: Int
-    package var times: TransactionTimes
+    public var index: Int
+    public var times: TransactionTimes
     private var offsetRaw = Double.nan
     private var ints: (Int, Int, Int, Int) = (.min, .min, .min, .min)
     /// 0 absent, 1 false, 2 true.
     private var reusedRaw: UInt8 = 0
-    package var networkProtocol: String?
-    package var remoteAddress: String?
-    package var tlsVersion: String?
+    public var networkProtocol: String?
+    public var remoteAddress: String?
+    public var tlsVersion: String?
     /// The transaction's URL (userinfo removed, secret query values masked).
-    package var url: String?
+    public var url: String?
     /// `network`, `localCache`, `serverPush`, `unknown`.
-    package var fetchType: String?
+    public var fetchType: String?
     /// Clock problems seen inside this transaction, one lowercase phrase each.
-    package var anomalies: [String]
+    public var anomalies: [String]
 
     /// The phase durations (§2.4), from the timestamps.
-    package var phases: WaterfallPhases { WaterfallTransaction.phases(times, reusedConnection: reusedConnection) }
+    public var phases: WaterfallPhases { WaterfallTransaction.phases(times, reusedConnection: reusedConnection) }
     /// fetchStart (or the earliest timestamp when fetchStart is missing).
-    package var startUs: Micros? { times.fetchStart ?? times.earliest }
+    public var startUs: Micros? { times.fetchStart ?? times.earliest }
     /// responseEnd (or the latest timestamp when responseEnd is missing).
-    package var endUs: Micros? { times.responseEnd ?? times.latest }
+    public var endUs: Micros? { times.responseEnd ?? times.latest }
     /// fetchStart → responseEnd, or earliest → latest timestamp, in milliseconds.
-    package var totalMs: Double? {
+    public var totalMs: Double? {
         guard let s = startUs, let e = endUs, e >= s else { return nil }
         return Double(e - s) / 1000
     }
     /// Start offset from the session's origin, in milliseconds (set when the session ends).
-    package var offsetMs: Double? {
+    public var offsetMs: Double? {
         get { offsetRaw.isNaN ? nil : offsetRaw }
         set { offsetRaw = newValue ?? .nan }
     }
-    package var reusedConnection: Bool? {
+    public var reusedConnection: Bool? {
         get { reusedRaw == 0 ? nil : reusedRaw == 2 }
         set { reusedRaw = newValue.map { $0 ? 2 : 1 } ?? 0 }
     }
-    package var remotePort: Int? {
+    public var remotePort: Int? {
         get { ints.0 == .min ? nil : ints.0 }
         set { ints.0 = newValue ?? .min }
     }
-    package var statusCode: Int? {
+    public var statusCode: Int? {
         get { ints.1 == .min ? nil : ints.1 }
         set { ints.1 = newValue ?? .min }
     }
-    package var requestBodyBytes: Int? {
+    public var requestBodyBytes: Int? {
         get { ints.2 == .min ? nil : ints.2 }
         set { ints.2 = newValue ?? .min }
     }
-    package var responseBodyBytes: Int? {
+    public var responseBodyBytes: Int? {
         get { ints.3 == .min ? nil : ints.3 }
         set { ints.3 = newValue ?? .min }
     }
 
     /// A transaction from its timestamps: computes phases, anomalies, start, end and total.
-    package init(index: Int, times: TransactionTimes, reusedConnection: Bool? = nil, fetchType: String? = nil) {
+    public init(index: Int, times: TransactionTimes, reusedConnection: Bool? = nil, fetchType: String? = nil) {
         self.index = index
         self.times = times
         self.fetchType = fetchType
@@ -288,11 +288,11 @@ package struct WaterfallTransaction: Sendable {
     }
 
     /// Whether the response came from the local cache.
-    package var isCacheHit: Bool { fetchType == "localCache" }
+    public var isCacheHit: Bool { fetchType == "localCache" }
 
     /// Whether this transaction paid for a new connection (a known TCP, TLS or DNS phase): the test
     /// `phases` would make for those three, on the timestamps alone (no phase is computed).
-    package var openedConnection: Bool {
+    public var openedConnection: Bool {
         guard reusedConnection != true else { return false }
         let t = times
         func spans(_ a: Micros?, _ b: Micros?) -> Bool {
@@ -317,12 +317,12 @@ package struct WaterfallTransaction: Sendable {
     /// A reused connection has no dns/tcp/tls (nil even if timestamps are present). A phase missing
     /// either end, or whose end is before its start, is nil. `anomalies` lists every pair of present
     /// timestamps out of order (consecutive in §2.4 order; each inversion is named once).
-    package static func compute(_ t: TransactionTimes, reusedConnection: Bool?) -> (phases: WaterfallPhases, anomalies: [String]) {
+    public static func compute(_ t: TransactionTimes, reusedConnection: Bool?) -> (phases: WaterfallPhases, anomalies: [String]) {
         (phases(t, reusedConnection: reusedConnection), anomalies(t))
     }
 
     /// The phases of `compute`.
-    package static func phases(_ t: TransactionTimes, reusedConnection: Bool?) -> WaterfallPhases {
+    public static func phases(_ t: TransactionTimes, reusedConnection: Bool?) -> WaterfallPhases {
         func span(_ a: Micros?, _ b: Micros?) -> Double? {
             guard let a, let b, b >= a else { return nil }
             return Double(b - a) / 1000
@@ -343,7 +343,7 @@ package struct WaterfallTransaction: Sendable {
     }
 
     /// The anomalies of `compute`: every pair of present timestamps out of order.
-    package static func anomalies(_ t: TransactionTimes) -> [String] {
+    public static func anomalies(_ t: TransactionTimes) -> [String] {
         var anomalies: [String] = []
         var prev: (index: Int, value: Micros)?
         for k in 0..<11 {
@@ -359,7 +359,7 @@ package struct WaterfallTransaction: Sendable {
     }
 
     /// The phases as absolute segments for drawing, in waterfall order (only phases that happened).
-    package var segments: [WaterfallSegment] {
+    public var segments: [WaterfallSegment] {
         let t = times
         var out: [WaterfallSegment] = []
         func add(_ phase: WaterfallPhase, _ start: Micros?) {
@@ -380,16 +380,16 @@ package struct WaterfallTransaction: Sendable {
 /// One network record's request, rebuilt: identity, timing, and its transactions. The fields every
 /// analysis reads are the shared `NetworkRecord` (`record`), defined there once; this adds the
 /// waterfall's own. Numbers are fixed-width with a sentinel for "absent".
-package struct WaterfallRequest: Sendable {
+public struct WaterfallRequest: Sendable {
     /// The record as every analysis sees it (its URL with userinfo removed, secret query values masked).
-    package var record: NetworkRecord
+    public var record: NetworkRecord
     /// `sdk` or `app`.
-    package var source: String?
-    package var category: String?
+    public var source: String?
+    public var category: String?
     /// `http`, `upload`, `download`, `custom`.
-    package var kind: String?
-    package var label: String?
-    package var transactions: [WaterfallTransaction]
+    public var kind: String?
+    public var label: String?
+    public var transactions: [WaterfallTransaction]
     /// `host`, computed once when the collector reads the record.
     var cachedHost: String?
     private var startRaw = Micros.min
@@ -397,10 +397,10 @@ package struct WaterfallRequest: Sendable {
     private var ints: (Int, Int) = (.min, .min)
     private var droppedRaw: Int32 = 0
     /// Whether the record carried a `metrics` object.
-    package var hasMetrics: Bool
+    public var hasMetrics: Bool
 
     /// An empty request read at `line` of `file` in `input`.
-    package init(input: String, file: String, line: Int) {
+    public init(input: String, file: String, line: Int) {
         self.record = NetworkRecord(ref: RecordRef(input: input, file: file, line: line))
         self.transactions = []
         self.hasMetrics = false
@@ -408,38 +408,38 @@ package struct WaterfallRequest: Sendable {
 
     /// When the request started: metrics taskStart, else the first transaction's start, else
     /// `ts` − `duration`, else `ts`.
-    package var startUs: Micros? {
+    public var startUs: Micros? {
         get { startRaw == .min ? nil : startRaw }
         set { startRaw = newValue ?? .min }
     }
     /// Start offset from the session's origin (launchedAt, or the first record), in ms.
-    package var offsetMs: Double? {
+    public var offsetMs: Double? {
         get { doubles.0.isNaN ? nil : doubles.0 }
         set { doubles.0 = newValue ?? .nan }
     }
     /// The record's `duration` × 1000.
-    package var durationMs: Double? {
+    public var durationMs: Double? {
         get { doubles.1.isNaN ? nil : doubles.1 }
         set { doubles.1 = newValue ?? .nan }
     }
     /// From the metrics: taskEnd − taskStart, else first transaction start → last transaction end.
-    package var totalMs: Double? {
+    public var totalMs: Double? {
         get { doubles.2.isNaN ? nil : doubles.2 }
         set { doubles.2 = newValue ?? .nan }
     }
     /// `response.body.size`.
-    package var responseBytes: Int? {
+    public var responseBytes: Int? {
         get { ints.0 == .min ? nil : ints.0 }
         set { ints.0 = newValue ?? .min }
     }
     /// `request.body.size`.
-    package var requestBytes: Int? {
+    public var requestBytes: Int? {
         get { ints.1 == .min ? nil : ints.1 }
         set { ints.1 = newValue ?? .min }
     }
     /// What this request holds on the heap, about, beyond its fixed part: its transactions and the
     /// texts of its own (pooled texts are counted by the pool).
-    package var heapBytes: Int {
+    public var heapBytes: Int {
         var n = StringPool.heapBytes(recordId) + StringPool.heapBytes(requestId)
         if record.echoedRequestId != requestId { n += StringPool.heapBytes(record.echoedRequestId) }
         if !transactions.isEmpty { n += 32 + transactions.count * MemoryLayout<WaterfallTransaction>.stride }
@@ -459,22 +459,22 @@ package struct WaterfallRequest: Sendable {
     }
 
     /// Transactions beyond `WaterfallLimits.maxTransactions` that were not kept.
-    package var droppedTransactions: Int {
+    public var droppedTransactions: Int {
         get { Int(droppedRaw) }
         set { droppedRaw = Int32(clamping: newValue) }
     }
 
     /// Seconds since 1970.
-    package var start: Double? { startUs.map { Double($0) / 1_000_000 } }
+    public var start: Double? { startUs.map { Double($0) / 1_000_000 } }
 
     /// The time this request took: the record's `duration`, else the metrics total, else 0.
-    package var elapsedMs: Double { durationMs ?? totalMs ?? 0 }
+    public var elapsedMs: Double { durationMs ?? totalMs ?? 0 }
 
     /// The record's `duration`, else the metrics total; nil when neither is known (e.g. pending).
-    package var knownElapsedMs: Double? { durationMs ?? totalMs }
+    public var knownElapsedMs: Double? { durationMs ?? totalMs }
 
     /// When the request ended (start + elapsed), in µs.
-    package var endUs: Micros? {
+    public var endUs: Micros? {
         guard let s = startUs else { return nil }
         var lastTx: Micros?
         for t in transactions { if let e = t.endUs, e > (lastTx ?? .min) { lastTx = e } }
@@ -484,17 +484,17 @@ package struct WaterfallRequest: Sendable {
 
     /// Host of the URL (lowercased, no userinfo), when it has one.
     /// (`record.url`, not the holder's `url`: read in place, without a copy of the request.)
-    package var host: String? { cachedHost ?? record.url.flatMap(WaterfallURL.host) }
+    public var host: String? { cachedHost ?? record.url.flatMap(WaterfallURL.host) }
 
     /// `METHOD host/path` without the query, for labels.
-    package var shortTitle: String {
+    public var shortTitle: String {
         let m = method ?? "?"
         guard let u = url else { return m + " " + (label ?? "?") }
         return m + " " + (WaterfallURL.hostAndPath(u) ?? u)
     }
 
     /// Whether some transaction of the request paid for a new connection (`WaterfallTransaction.openedConnection`).
-    package var openedConnection: Bool {
+    public var openedConnection: Bool {
         transactions.withUnsafeBufferPointer { ts in ts.contains { $0.openedConnection } }
     }
 
@@ -545,7 +545,7 @@ package struct WaterfallRequest: Sendable {
     }
 
     /// Phase totals over all transactions (a phase is nil when no transaction had it).
-    package var phaseSums: WaterfallPhases {
+    public var phaseSums: WaterfallPhases {
         var s = WaterfallPhases()
         for t in transactions {
             let phases = t.phases
@@ -558,26 +558,26 @@ package struct WaterfallRequest: Sendable {
 }
 
 /// One session's requests and the origin their offsets are measured from.
-package struct WaterfallSession: Sendable {
-    package var input: String
-    package var file: String
-    package var sessionId: String?
+public struct WaterfallSession: Sendable {
+    public var input: String
+    public var file: String
+    public var sessionId: String?
     /// The header's `launchedAt`, seconds since 1970.
-    package var launchedAt: Double?
+    public var launchedAt: Double?
     /// The time offsets count from, in µs: launchedAt, else the first record's `ts` (moved earlier
     /// when a request started before it).
-    package var originUs: Micros?
+    public var originUs: Micros?
     /// `launchedAt`, `firstRecord`, or `none`.
-    package var originSource: String
+    public var originSource: String
     /// Requests in record order.
-    package var requests: [WaterfallRequest]
+    public var requests: [WaterfallRequest]
 
     /// What a report reads of every request (`RequestFacts`), request by request in record order,
     /// each read where it stands: a request copied whole (as a call from another module through a
     /// getter copies it) retains and releases every text it holds. `hosts` nil: no host is read;
     /// else the host of each request, and whether it opened a connection when its host is in `hosts`
     /// (or for every request when `hosts` is empty).
-    package func forEachRequest(hosts: Set<String>? = nil, _ body: (_ index: Int, _ facts: RequestFacts) -> Void) {
+    public func forEachRequest(hosts: Set<String>? = nil, _ body: (_ index: Int, _ facts: RequestFacts) -> Void) {
         requests.withUnsafeBufferPointer { requests in
             guard let base = requests.baseAddress else { return }
             for i in requests.indices { body(i, RequestFacts(base + i, hosts: hosts)) }
@@ -587,13 +587,13 @@ package struct WaterfallSession: Sendable {
     /// Requests by start time (as a network panel draws them; record order breaks ties, requests
     /// without a start come last). Text, Markdown and SVG use this order; JSON and CSV record order.
     /// Indices into `requests` (no copies: a large session holds many).
-    package var timelineOrder: [Int] {
+    public var timelineOrder: [Int] {
         let starts = requests.map { $0.startUs ?? .max }
         return requests.indices.sorted { a, b in starts[a] != starts[b] ? starts[a] < starts[b] : a < b }
     }
 
     /// A session with its requests.
-    package init(
+    public init(
         input: String, file: String, sessionId: String?, launchedAt: Double?, originUs: Micros?,
         originSource: String, requests: [WaterfallRequest]
     ) {
@@ -608,19 +608,19 @@ package struct WaterfallSession: Sendable {
 }
 
 /// The few facts of a request a report ranks and counts by (`WaterfallSession.forEachRequest`).
-package struct RequestFacts {
-    package let sessionId: String?
-    package let seq: Int?
+public struct RequestFacts {
+    public let sessionId: String?
+    public let seq: Int?
     /// `WaterfallRequest.failed`.
-    package let failed: Bool
+    public let failed: Bool
     /// State `pending`.
-    package let pending: Bool
+    public let pending: Bool
     /// `WaterfallRequest.elapsedMs`.
-    package let elapsedMs: Double
+    public let elapsedMs: Double
     /// `WaterfallRequest.host`, when hosts were asked for.
-    package let host: String?
+    public let host: String?
     /// `WaterfallRequest.openedConnection`, when asked for this request's host (else false).
-    package let openedConnection: Bool
+    public let openedConnection: Bool
 
     /// Read through `p`, field by field (a getter called on `p.pointee` would copy the request).
     @inline(__always) init(_ p: UnsafePointer<WaterfallRequest>, hosts: Set<String>?) {
@@ -642,27 +642,27 @@ package struct RequestFacts {
 }
 
 /// Bounds on the work one export can cause.
-package struct WaterfallLimits: Sendable {
+public struct WaterfallLimits: Sendable {
     /// Requests kept across all sessions; more are counted in a `waterfall.limit` finding, not kept.
-    package var maxRequests = 150_000
+    public var maxRequests = 150_000
     /// Memory the kept requests may hold, about (each request's fixed part, its transactions and the
     /// texts of its own; repeated texts are pooled and bounded apart): 150 000 requests of one
     /// transaction each take about 100 MiB. Past it, requests are counted in `waterfall.limit`, not kept.
-    package var maxBytes = 112 << 20
+    public var maxBytes = 112 << 20
     /// Sessions listed across all inputs; the sessions after them are read and checked (their
     /// findings are kept) but neither they nor their requests are listed, and one `waterfall.limit`
     /// finding counts them. What a listed session holds besides its requests (its entry, its
     /// timeline, its texts) is then bounded too, whatever the number of inputs.
-    package var maxSessions = 25_000
+    public var maxSessions = 25_000
     /// Transactions kept per request.
-    package var maxTransactions = 64
+    public var maxTransactions = 64
     /// Findings per rule per session; the rest are summed up in one more finding.
-    package var maxFindingsPerRule = 1000
+    public var maxFindingsPerRule = 1000
     /// Characters kept of a URL, label or other string.
-    package var maxStringLength = 2048
+    public var maxStringLength = 2048
 
     /// The default bounds.
-    package init() {}
+    public init() {}
 }
 
 /// Reading a timestamp member without building a String when it is plain.

@@ -1,7 +1,7 @@
 import SiftCore
 
 /// The rules the waterfall raises (`pbsift rules` and the man page list them).
-package enum WaterfallRule: String, RuleSet {
+public enum WaterfallRule: String, RuleSet {
     /// An end before its start, timestamps out of order, a transaction starting before the previous
     /// one ended (beyond `transactionOverlapToleranceMs`), a negative duration. The waterfall of that
     /// request cannot be trusted in full.
@@ -19,7 +19,7 @@ package enum WaterfallRule: String, RuleSet {
     /// kept, or sessions beyond `maxSessions` were checked but not listed.
     case limit = "waterfall.limit"
 
-    package var severity: Severity {
+    public var severity: Severity {
         switch self {
         case .clockAnomaly, .durationMismatch: .low
         case .pending: .medium
@@ -27,7 +27,7 @@ package enum WaterfallRule: String, RuleSet {
         }
     }
 
-    package var summary: String {
+    public var summary: String {
         switch self {
         case .clockAnomaly: "An end before its start, timestamps out of order, or a transaction starting before the previous one ended."
         case .durationMismatch: "The record's duration and the metrics disagree by more than max(50 ms, 10 %)."
@@ -38,9 +38,9 @@ package enum WaterfallRule: String, RuleSet {
     }
 
     /// A transaction may start this much before the previous one's end without a finding.
-    package static let transactionOverlapToleranceMs = 1.0
+    public static let transactionOverlapToleranceMs = 1.0
     /// Duration mismatch tolerance: max(50 ms, 10 % of the larger value).
-    package static let mismatchFloorMs = 50.0
+    public static let mismatchFloorMs = 50.0
     /// See `mismatchFloorMs`.
-    package static let mismatchFraction = 0.10
+    public static let mismatchFraction = 0.10
 }

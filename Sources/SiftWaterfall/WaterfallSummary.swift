@@ -3,103 +3,103 @@ import SiftCore
 
 /// Where the time went: per-session timelines, the slowest requests with their dominant phase,
 /// time per phase, and per-endpoint statistics.
-package struct WaterfallSummary: Sendable {
+public struct WaterfallSummary: Sendable {
     /// Tunables of the summary.
-    package struct Options: Sendable {
+    public struct Options: Sendable {
         /// How many slowest requests to explain.
-        package var slowest = 10
+        public var slowest = 10
         /// An idle gap is a stretch with no request in flight at least this long.
-        package var idleGapMs = 1000.0
+        public var idleGapMs = 1000.0
         /// Idle gaps listed per session (the longest ones).
-        package var maxIdleGaps = 20
+        public var maxIdleGaps = 20
         /// Endpoints listed (by total time).
-        package var maxEndpoints = 200
+        public var maxEndpoints = 200
         /// Requests summarised side by side at a time, about (a session is never split): the phases
         /// and endpoint keys of more are never held at once. The summary is the same for any window.
-        package var window = 16_384
+        public var window = 16_384
         /// The defaults.
-        package init() {}
+        public init() {}
     }
 
     /// A stretch with no request in flight.
-    package struct IdleGap: Sendable, Equatable {
-        package var startOffsetMs: Double
-        package var durationMs: Double
-        package init(startOffsetMs: Double, durationMs: Double) {
+    public struct IdleGap: Sendable, Equatable {
+        public var startOffsetMs: Double
+        public var durationMs: Double
+        public init(startOffsetMs: Double, durationMs: Double) {
             self.startOffsetMs = startOffsetMs
             self.durationMs = durationMs
         }
     }
 
     /// One session's requests on one axis from its origin.
-    package struct Timeline: Sendable {
-        package var sessionId: String?
-        package var input: String
-        package var file: String
-        package var launchedAt: Double?
+    public struct Timeline: Sendable {
+        public var sessionId: String?
+        public var input: String
+        public var file: String
+        public var launchedAt: Double?
         /// `launchedAt`, `firstRecord`, `firstRequest` or `none`.
-        package var originSource: String
-        package var requestCount: Int
+        public var originSource: String
+        public var requestCount: Int
         /// Offset of the first request's start, ms.
-        package var firstOffsetMs: Double?
+        public var firstOffsetMs: Double?
         /// Offset of the last request's end, ms.
-        package var endOffsetMs: Double?
+        public var endOffsetMs: Double?
         /// Time with at least one request in flight, ms.
-        package var busyMs: Double
-        package var maxConcurrency: Int
+        public var busyMs: Double
+        public var maxConcurrency: Int
         /// When `maxConcurrency` was first reached, ms from the origin.
-        package var maxConcurrencyAtMs: Double?
+        public var maxConcurrencyAtMs: Double?
         /// Idle gaps of at least `Options.idleGapMs`, longest first (at most `maxIdleGaps`), then by offset.
-        package var idleGaps: [IdleGap]
+        public var idleGaps: [IdleGap]
         /// All idle gaps over the threshold, before the list was cut.
-        package var idleGapCount: Int
+        public var idleGapCount: Int
     }
 
     /// One request among the slowest, with the phase that dominated it.
-    package struct Slow: Sendable {
-        package var sessionId: String?
-        package var seq: Int?
-        package var recordId: String?
-        package var requestId: String?
+    public struct Slow: Sendable {
+        public var sessionId: String?
+        public var seq: Int?
+        public var recordId: String?
+        public var requestId: String?
         /// `METHOD host/path`.
-        package var title: String
-        package var elapsedMs: Double
-        package var dominant: WaterfallPhase?
-        package var dominantMs: Double?
+        public var title: String
+        public var elapsedMs: Double
+        public var dominant: WaterfallPhase?
+        public var dominantMs: Double?
         /// One sentence: `TLS 1.2 s: a new connection for every request to cdn.acme.example`.
-        package var explanation: String
+        public var explanation: String
     }
 
     /// Time spent in one phase across every transaction.
-    package struct PhaseTotal: Sendable {
-        package var phase: WaterfallPhase
-        package var totalMs: Double
+    public struct PhaseTotal: Sendable {
+        public var phase: WaterfallPhase
+        public var totalMs: Double
         /// Transactions in which the phase happened.
-        package var count: Int
-        package var maxMs: Double
+        public var count: Int
+        public var maxMs: Double
     }
 
     /// Statistics of one endpoint: method + host + path with ids collapsed.
-    package struct Endpoint: Sendable {
-        package var key: String
-        package var count: Int
-        package var p50Ms: Double
-        package var p95Ms: Double
-        package var maxMs: Double
-        package var totalMs: Double
+    public struct Endpoint: Sendable {
+        public var key: String
+        public var count: Int
+        public var p50Ms: Double
+        public var p95Ms: Double
+        public var maxMs: Double
+        public var totalMs: Double
     }
 
-    package var requestCount: Int
-    package var transactionCount: Int
-    package var timelines: [Timeline]
-    package var slowest: [Slow]
-    package var phases: [PhaseTotal]
-    package var endpoints: [Endpoint]
+    public var requestCount: Int
+    public var transactionCount: Int
+    public var timelines: [Timeline]
+    public var slowest: [Slow]
+    public var phases: [PhaseTotal]
+    public var endpoints: [Endpoint]
     /// Endpoints beyond `Options.maxEndpoints` that were not listed.
-    package var endpointsOmitted: Int
+    public var endpointsOmitted: Int
 
     /// Summarises `sessions` (usually already filtered).
-    package init(sessions: [WaterfallSession], options: Options = Options()) {
+    public init(sessions: [WaterfallSession], options: Options = Options()) {
         var requestCount = 0
         var transactionCount = 0
         // Requests by place, not copied (a request copied whole retains every text it holds).
@@ -247,7 +247,7 @@ package struct WaterfallSummary: Sendable {
 
     /// Nearest-rank percentile of ascending `sorted` values (`q` in 0…1): the value at rank ⌈q·n⌉.
     /// 0 for no values.
-    package static func percentile(_ sorted: [Double], _ q: Double) -> Double {
+    public static func percentile(_ sorted: [Double], _ q: Double) -> Double {
         guard !sorted.isEmpty else { return 0 }
         let rank = Int((q * Double(sorted.count)).rounded(.up))
         return sorted[min(sorted.count - 1, max(0, rank - 1))]
@@ -314,7 +314,7 @@ package struct WaterfallSummary: Sendable {
     /// Per host (of those in `hosts`): requests, and how many of them opened a new connection.
     /// One pass, on one thread: a request costs a comparison of its host with the last one and a
     /// look at its transactions' timestamps, less than handing sessions to other threads would.
-    package static func hostStats(_ sessions: [WaterfallSession], hosts: Set<String>) -> [String: (requests: Int, opened: Int)] {
+    public static func hostStats(_ sessions: [WaterfallSession], hosts: Set<String>) -> [String: (requests: Int, opened: Int)] {
         var out: [String: (requests: Int, opened: Int)] = [:]
         guard !hosts.isEmpty else { return out }
         // Requests come in runs of one host (one shared text): a run is counted, then added once,
@@ -350,7 +350,7 @@ package struct WaterfallSummary: Sendable {
     }
 
     /// The dominant phase of a request (largest summed over its transactions) and a sentence on it.
-    package static func explain(_ r: WaterfallRequest, hosts: [String: (requests: Int, opened: Int)])
+    public static func explain(_ r: WaterfallRequest, hosts: [String: (requests: Int, opened: Int)])
         -> (phase: WaterfallPhase?, ms: Double?, sentence: String)
     {
         let total = Human.duration(ms: r.elapsedMs)
@@ -425,7 +425,7 @@ package struct WaterfallSummary: Sendable {
 }
 
 /// Everything a renderer needs: the (filtered) sessions, their summary, and the sorted findings.
-package struct WaterfallReport: Sendable {
+public struct WaterfallReport: Sendable {
     package private(set) var sessions: [WaterfallSession]
     package private(set) var summary: WaterfallSummary
     /// Sorted by `Finding.reportOrder`.
@@ -433,14 +433,14 @@ package struct WaterfallReport: Sendable {
 
     /// Whether sessions or requests were read but not kept (a `waterfall.limit` finding says how
     /// many): the counts printed are then of what is listed, and the headings say so.
-    package var isLimited: Bool { findings.contains { $0.ruleID == WaterfallRule.limit.id } }
+    public var isLimited: Bool { findings.contains { $0.ruleID == WaterfallRule.limit.id } }
 
     /// Builds a report; `filter` chooses the requests and the findings that concern them.
     /// Every text of the requests and findings kept goes through `redactor` (a report is what
     /// renderers print, so it can't be made of raw export text). The requests are redacted in place:
     /// hand over sessions nothing else holds (`WaterfallAnalysis.takeSessions()`) and the export's
     /// texts are let go as they are replaced, instead of being held twice.
-    package init(
+    public init(
         sessions: consuming [WaterfallSession], findings: [Finding], filter: WaterfallFilter = WaterfallFilter(),
         options: WaterfallSummary.Options = WaterfallSummary.Options(), redactor: Redactor
     ) {
@@ -466,21 +466,21 @@ package struct WaterfallReport: Sendable {
 
     /// A report of every request of `sessions`, which redacted them as they were read; `findings`
     /// go through the same redactor.
-    package init(sessions: RedactingSessions, findings: [Finding], options: WaterfallSummary.Options = WaterfallSummary.Options()) {
+    public init(sessions: RedactingSessions, findings: [Finding], options: WaterfallSummary.Options = WaterfallSummary.Options()) {
         self.findings = findings.map { $0.redacted(by: sessions.redactor) }.sorted(by: Finding.reportOrder)
         self.sessions = sessions.take()
         self.summary = WaterfallSummary(sessions: self.sessions, options: options)
     }
 
     /// The same report without its findings (for a document that lists them elsewhere).
-    package func withoutFindings() -> WaterfallReport {
+    public func withoutFindings() -> WaterfallReport {
         var r = self
         r.findings = []
         return r
     }
 
     /// The axis of one session: from its origin (or its first request, when earlier) to its last end, in µs.
-    package static func axis(_ s: WaterfallSession) -> (start: Micros, end: Micros)? {
+    public static func axis(_ s: WaterfallSession) -> (start: Micros, end: Micros)? {
         let starts = s.requests.compactMap(\.startUs)
         guard let first = starts.min() else { return nil }
         let start = min(s.originUs ?? first, first)

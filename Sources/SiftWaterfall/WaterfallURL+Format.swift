@@ -3,15 +3,15 @@ import SiftCore
 
 /// URL helpers: a small, total parser (no Foundation `URL`, which rejects or rewrites odd input),
 /// the safe form shown in output, and the endpoint key with ids collapsed.
-package enum WaterfallURL {
+public enum WaterfallURL {
     /// The pieces of an absolute URL. `host` is lowercased and keeps a port; userinfo is dropped.
-    package struct Parts: Sendable, Equatable {
-        package var scheme: String
-        package var host: String
+    public struct Parts: Sendable, Equatable {
+        public var scheme: String
+        public var host: String
         /// The path (at least `/`), without query or fragment.
-        package var path: String
+        public var path: String
         /// The query without `?`, nil when absent.
-        package var query: String?
+        public var query: String?
     }
 
     /// Byte offsets of the pieces of an absolute URL (working on UTF-8, never on Characters).
@@ -63,7 +63,7 @@ package enum WaterfallURL {
     }
 
     /// Splits `scheme://[userinfo@]host[:port]/path?query#fragment`; nil without `://`.
-    package static func parts(_ url: String) -> Parts? {
+    public static func parts(_ url: String) -> Parts? {
         var url = url
         return url.withUTF8 { u -> Parts? in
             guard let l = layout(u) else { return nil }
@@ -77,7 +77,7 @@ package enum WaterfallURL {
     }
 
     /// `host/path` of an absolute URL (host lowercased; no userinfo, query or fragment).
-    package static func hostAndPath(_ url: String) -> String? {
+    public static func hostAndPath(_ url: String) -> String? {
         var url = url
         return url.withUTF8 { u -> String? in
             guard let l = layout(u) else { return nil }
@@ -94,7 +94,7 @@ package enum WaterfallURL {
     }
 
     /// The lowercased host (with port) of an absolute URL.
-    package static func host(_ url: String) -> String? {
+    public static func host(_ url: String) -> String? {
         var url = url
         return url.withUTF8 { u -> String? in
             guard let l = layout(u) else { return nil }
@@ -103,7 +103,7 @@ package enum WaterfallURL {
     }
 
     /// `METHOD host/path` with ids in the path collapsed to `:id`, the query dropped.
-    package static func endpointKey(method: String?, url: String?) -> String {
+    public static func endpointKey(method: String?, url: String?) -> String {
         let m = (method ?? "?").uppercased()
         guard var url else { return m + " ?" }
         // One pass over the bytes: host lowercased, path collapsed, query and fragment dropped.
@@ -137,7 +137,7 @@ package enum WaterfallURL {
     /// Replaces each path segment that is an id with `:id`: a UUID (optionally prefixed), a number,
     /// a prefixed id like `req_…` or `ord_77` (letters, `_`, then something with a digit), or a
     /// long hex string (16 or more hex digits).
-    package static func collapsePath(_ path: String) -> String {
+    public static func collapsePath(_ path: String) -> String {
         let bytes = Array(path.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
@@ -188,9 +188,9 @@ package enum WaterfallURL {
 }
 
 /// Numbers and cells for the waterfall's renderers (durations and sizes: `Human`).
-package enum WaterfallFormat {
+public enum WaterfallFormat {
     /// Milliseconds with at most 3 decimals and no trailing zeros (`412`, `0.123`), for tables and CSV.
-    package static func number(_ ms: Double?) -> String {
+    public static func number(_ ms: Double?) -> String {
         guard let ms, ms.isFinite else { return "" }
         var s = String(format: "%.3f", ms)
         while s.hasSuffix("0") { s.removeLast() }
@@ -200,7 +200,7 @@ package enum WaterfallFormat {
     }
 
     /// Truncates to `width` characters with a trailing `…`.
-    package static func fit(_ s: String, _ width: Int) -> String {
+    public static func fit(_ s: String, _ width: Int) -> String {
         guard width > 0 else { return "" }
         if s.count <= width { return s }
         return String(s.prefix(max(0, width - 1))) + "…"
@@ -208,7 +208,7 @@ package enum WaterfallFormat {
 
     /// `s` in at most `width` characters, cut in the middle so a path's tail survives:
     /// `POST api.example.com/v…/orders/quote`.
-    package static func fitMiddle(_ s: String, _ width: Int) -> String {
+    public static func fitMiddle(_ s: String, _ width: Int) -> String {
         guard width > 0 else { return "" }
         guard s.count > width else { return s }
         guard width > 3 else { return String(s.prefix(width)) }
@@ -218,7 +218,7 @@ package enum WaterfallFormat {
     }
 
     /// Pads on the right (or left with `right: true`) to `width` characters.
-    package static func pad(_ s: String, _ width: Int, right: Bool = false) -> String {
+    public static func pad(_ s: String, _ width: Int, right: Bool = false) -> String {
         let n = s.count
         if n >= width { return s }
         let sp = String(repeating: " ", count: width - n)

@@ -12,9 +12,9 @@ import SiftVerify
 import SiftWaterfall
 
 /// The fuzz targets by name, as `fuzz/run TARGET SECONDS` and the regression folders name them.
-package enum FuzzEntries {
+public enum FuzzEntries {
     /// Every target: its name and its entry point.
-    package static let all: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
+    public static let all: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
         ("archive", archive),
         ("json", json),
         ("export", export),
@@ -36,7 +36,7 @@ package enum FuzzEntries {
 
     /// Bytes as an input on disk: the first byte picks the name (`.zip`, `.tar`, `.tar.gz`, `.jsonl.gz`,
     /// `.jsonl`), the rest is the file; then every entry is read to its end.
-    package static func archive(_ data: [UInt8]) {
+    public static func archive(_ data: [UInt8]) {
         let names = ["in.zip", "in.tar", "in.tar.gz", "in.jsonl.gz", "ses_x.jsonl"]
         let pick = Int(data.first ?? 0) % names.count
         withTempFile(names[pick], Array(data.dropFirst())) { path in
@@ -48,7 +48,7 @@ package enum FuzzEntries {
     }
 
     /// One JSON text through the tape parser; every value is then decoded.
-    package static func json(_ data: [UInt8]) {
+    public static func json(_ data: [UInt8]) {
         guard let doc = try? JSONDocument(bytes: data, maxDepth: 64) else { return }
         visit(doc.root, depth: 0)
     }
@@ -67,13 +67,13 @@ package enum FuzzEntries {
     /// A line through the tolerant number grammar (`TolerantNumbers.repair`), then the strict
     /// parser, as verify reads a record that is not strict JSON; the repair never grows a line by
     /// more than `null` per token and never touches a string.
-    package static func tolerant(_ data: [UInt8]) {
+    public static func tolerant(_ data: [UInt8]) {
         guard let repaired = TolerantNumbers.repair(data) else { return }
         precondition(repaired.count <= data.count * 4 + 4, "the repair grew the line without bound")
         _ = try? JSONDocument(bytes: repaired, maxDepth: 512, maxValues: 1 << 20)
     }
 
-    package static func export(_ data: [UInt8]) {
+    public static func export(_ data: [UInt8]) {
         withTempFile("ses_fuzz.jsonl", data) { path in
             let verify = VerifyAnalysis(parallel: false)
             verify.keepSecretValues()
@@ -93,7 +93,7 @@ package enum FuzzEntries {
     /// One server log line through the line parser: detected, then read with one format hint and as
     /// one forced format (each picked by the line's length, so mutations reach every format). Every
     /// hint on every input was forty parses an input: a few executions a second once lines grew.
-    package static func logLine(_ data: [UInt8]) {
+    public static func logLine(_ data: [UInt8]) {
         data.withUnsafeBufferPointer { b in
             _ = LineParser.parse(b)
             let formats = LogFormat.allCases
@@ -105,7 +105,7 @@ package enum FuzzEntries {
     }
 
     /// The timestamp parsers: the export's, and the log scanner's (ISO 8601, CLF, epoch, anywhere in a line).
-    package static func timestamp(_ data: [UInt8]) {
+    public static func timestamp(_ data: [UInt8]) {
         let text = String(decoding: data, as: UTF8.self)
         _ = Timestamp.parse(text)
         _ = LogTime.parse(text)
@@ -122,7 +122,7 @@ package enum FuzzEntries {
     /// The URL, query, form, multipart and base64 decoders: the bytes as a network record's URL,
     /// header value and body (the first byte picks the content type and encoding), checked by
     /// verify's scanner and the waterfall's URL helpers.
-    package static func decoders(_ data: [UInt8]) {
+    public static func decoders(_ data: [UInt8]) {
         let text = String(decoding: data.dropFirst(), as: UTF8.self)
         _ = WaterfallURL.parts(text)
         _ = WaterfallURL.host(text)

@@ -2,8 +2,8 @@ import Foundation
 import SiftCore
 
 /// `pbsift completions <shell>`: a shell completion script on standard output.
-package enum CompletionsCommand: SiftCommand {
-    package static let spec = CommandSpec(
+public enum CompletionsCommand: SiftCommand {
+    public static let spec = CommandSpec(
         name: "completions",
         abstract: "Print a shell completion script for bash, zsh or fish.",
         arguments: [ArgumentSpec("shell", help: "The shell to complete for.", allowed: Completions.shells)],
@@ -15,7 +15,7 @@ package enum CompletionsCommand: SiftCommand {
         formats: [],
         commonOptions: false)
 
-    package static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
+    public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
         io.out(SafeText(program: Completions.script(for: options.argument("shell").first ?? "bash")))
         return .ok
     }

@@ -4,8 +4,8 @@ import SiftCorrelate
 import SiftVerify
 
 /// `pbsift correlate <input>... --logs PATH...`: join every request with the server's own log lines.
-package enum CorrelateCommand: SiftCommand {
-    package static let spec = CommandSpec(
+public enum CorrelateCommand: SiftCommand {
+    public static let spec = CommandSpec(
         name: "correlate",
         abstract: "Join each request with the server's log lines through its request id.",
         discussion: """
@@ -177,7 +177,7 @@ package enum CorrelateCommand: SiftCommand {
     /// The findings `correlate` reports, and counts for its exit status: the reader's and the join's.
     static let reports = FindingSelection([.integrity, .limits, .archive, .policy, .correlation])
 
-    package static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
+    public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
         var run = try ReadingRun(options, spec: spec, io: io)
         let common = run.common
         let inputs = options.argument("input")

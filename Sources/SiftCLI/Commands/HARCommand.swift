@@ -3,8 +3,8 @@ import SiftCore
 import SiftVerify
 
 /// `pbsift har <input>...`: the network records of an export as one HAR 1.2 document.
-package enum HARCommand: SiftCommand {
-    package static let spec = CommandSpec(
+public enum HARCommand: SiftCommand {
+    public static let spec = CommandSpec(
         name: "har",
         abstract: "Write the network records as a HAR 1.2 file, credentials masked.",
         discussion: """
@@ -41,7 +41,7 @@ package enum HARCommand: SiftCommand {
             for the same inputs.
             """)
 
-    package static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
+    public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
         var run = try ReadingRun(options, spec: spec, io: io)
         let common = run.common
         let sink = try common.openOutput(io)

@@ -2,8 +2,8 @@ import Foundation
 import SiftCore
 
 /// `pbsift inspect <input>...`: what is in an export.
-package enum InspectCommand: SiftCommand {
-    package static let spec = CommandSpec(
+public enum InspectCommand: SiftCommand {
+    public static let spec = CommandSpec(
         name: "inspect",
         abstract: "Show what is in an export: sessions, records, blobs and findings.",
         discussion: """
@@ -78,7 +78,7 @@ package enum InspectCommand: SiftCommand {
             """)
 
     /// The rules the reader reports, with what each means (the man page lists them).
-    package static var readerRules: [(String, String)] { ReaderRules.all.map { ($0.id, $0.summary) } }
+    public static var readerRules: [(String, String)] { ReaderRules.all.map { ($0.id, $0.summary) } }
 
     /// `.It Cm rule` and its meaning, one per rule.
     static func ruleList(_ rules: [(String, String)]) -> String {
@@ -97,7 +97,7 @@ package enum InspectCommand: SiftCommand {
     /// The findings `inspect` reports, and counts for its exit status: the reader's.
     static let reports = FindingSelection([.integrity, .limits, .archive, .policy])
 
-    package static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
+    public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
         var run = try ReadingRun(options, spec: spec, io: io)
         try run.read(options.argument("input"), analyses: [])
         run.outcome.findings = run.outcome.findings.filter(reports.keeps)
@@ -111,7 +111,7 @@ package enum InspectCommand: SiftCommand {
     }
 
     /// The report in one of the spec's formats.
-    package static func render(_ outcome: ReadOutcome, format: String, colors: Colors = .off) -> String {
+    public static func render(_ outcome: ReadOutcome, format: String, colors: Colors = .off) -> String {
         var text = ""
         let reporter = reporters.first { $0.format == format } ?? reporters[0]
         reporter.write(

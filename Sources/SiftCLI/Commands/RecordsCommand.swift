@@ -3,8 +3,8 @@ import SiftCore
 import SiftVerify
 
 /// `pbsift records <input>...`: every record flattened, one per line, for jq and spreadsheets.
-package enum RecordsCommand: SiftCommand {
-    package static let spec = CommandSpec(
+public enum RecordsCommand: SiftCommand {
+    public static let spec = CommandSpec(
         name: "records",
         abstract: "Print every record flattened, one per line, for jq and spreadsheets.",
         discussion: """
@@ -106,7 +106,7 @@ package enum RecordsCommand: SiftCommand {
         }
     ]
 
-    package static func run(_ parsed: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
+    public static func run(_ parsed: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
         let options = try jsonMeansJSONLines(parsed)
         // --since and --until are the filter's (a record without a time is judged there); the run keeps --session.
         var run = try ReadingRun(options, spec: spec, io: io, scoped: false)

@@ -6,8 +6,8 @@ import SiftVerify
 import SiftWaterfall
 
 /// `pbsift report <input>... [--logs PATH]...`: the support engineer's one command.
-package enum ReportCommand: SiftCommand {
-    package static let spec = CommandSpec(
+public enum ReportCommand: SiftCommand {
+    public static let spec = CommandSpec(
         name: "report",
         abstract: "The support report: leaks, damage, failures, slowness, the server.",
         discussion: """
@@ -91,7 +91,7 @@ package enum ReportCommand: SiftCommand {
     /// The findings `report` lists, and counts for its exit status: every family.
     static let reports = FindingSelection.all
 
-    package static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
+    public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
         var run = try ReadingRun(options, spec: spec, io: io)
         let common = run.common
         let inputs = options.argument("input")

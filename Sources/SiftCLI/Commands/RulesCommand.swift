@@ -2,8 +2,8 @@ import Foundation
 import SiftCore
 
 /// `pbsift rules`: every rule pbsift can raise, from the rule registry.
-package enum RulesCommand: SiftCommand {
-    package static let spec = CommandSpec(
+public enum RulesCommand: SiftCommand {
+    public static let spec = CommandSpec(
         name: "rules",
         abstract: "List every rule pbsift can raise, with its family and severity.",
         discussion: """
@@ -30,7 +30,7 @@ package enum RulesCommand: SiftCommand {
         Format.text("markdown") { rules, _ in RulesCommand.markdown(rules) }
     ]
 
-    package static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
+    public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
         let format = options.flag("json") ? "json" : options.value("format") ?? "text"
         let reporter = reporters.first { $0.format == format } ?? reporters[0]
         reporter.write(RuleRegistry.all, to: ReportContext(sink: io.stdout))

@@ -6,8 +6,8 @@ import SiftCorrelate
 import SiftWaterfall
 
 /// `pbsift show <input>... <seq | req_… | rec_…>`: one request, whole.
-package enum ShowCommand: SiftCommand {
-    package static let spec = CommandSpec(
+public enum ShowCommand: SiftCommand {
+    public static let spec = CommandSpec(
         name: "show",
         abstract: "One request, whole: headers, bodies, phases, server lines, context.",
         discussion: """
@@ -76,7 +76,7 @@ package enum ShowCommand: SiftCommand {
         Format.text("json") { r, _ in r.json() }
     ]
 
-    package static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
+    public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
         // --session here chooses among the sessions holding the request: the analysis applies it.
         var run = try ReadingRun(options, spec: spec, io: io, scoped: false)
         let common = run.common

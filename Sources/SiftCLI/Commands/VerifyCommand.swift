@@ -4,8 +4,8 @@ import SiftCore
 import SiftVerify
 
 /// `pbsift verify <input>...`: prove that no credential left the device.
-package enum VerifyCommand: SiftCommand {
-    package static let spec = CommandSpec(
+public enum VerifyCommand: SiftCommand {
+    public static let spec = CommandSpec(
         name: "verify",
         abstract: "Prove that no credential left the device.",
         discussion: """
@@ -151,7 +151,7 @@ package enum VerifyCommand: SiftCommand {
         }
     }
 
-    package static func run(_ parsed: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
+    public static func run(_ parsed: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
         var run = try ReadingRun(parsed, spec: spec, io: io)
         let common = run.common
         let options = try Options(parsed)

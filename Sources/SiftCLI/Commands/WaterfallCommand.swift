@@ -3,8 +3,8 @@ import SiftCore
 import SiftWaterfall
 
 /// `pbsift waterfall <input>...`: every request's timing waterfall, and where the time went.
-package enum WaterfallCommand: SiftCommand {
-    package static let spec = CommandSpec(
+public enum WaterfallCommand: SiftCommand {
+    public static let spec = CommandSpec(
         name: "waterfall",
         abstract: "Rebuild every request's timing waterfall; show where the time went.",
         discussion: """
@@ -90,7 +90,7 @@ package enum WaterfallCommand: SiftCommand {
         ] + FindingsFormats.all()
 
     /// The rules the waterfall reports (the man page lists them).
-    package static var rules: [(String, String)] {
+    public static var rules: [(String, String)] {
         WaterfallRule.rules.map { ($0.id, String($0.summary.dropLast()) + " (\($0.severity.rawValue)).") }
     }
 
@@ -110,7 +110,7 @@ package enum WaterfallCommand: SiftCommand {
         (Int(q).map { $0 == r.seq } ?? false) || r.requestId == q || r.recordId == q
     }
 
-    package static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
+    public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
         var run = try ReadingRun(options, spec: spec, io: io)
         let common = run.common
         let filter = filter(from: options)

@@ -1,12 +1,12 @@
 import Foundation
 
 /// Shell completion scripts generated from the option tables.
-package enum Completions {
+public enum Completions {
     /// The shells `pbsift completions` knows.
-    package static let shells = ["bash", "zsh", "fish"]
+    public static let shells = ["bash", "zsh", "fish"]
 
     /// The script for `shell` (one of `shells`), covering `commands`.
-    package static func script(for shell: String, commands: [CommandSpec] = PBSift.specs) -> String {
+    public static func script(for shell: String, commands: [CommandSpec] = PBSift.specs) -> String {
         switch shell {
         case "zsh": zsh(commands)
         case "fish": fish(commands)

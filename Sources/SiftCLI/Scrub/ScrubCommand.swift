@@ -4,8 +4,8 @@ import SiftCore
 import SiftVerify
 
 /// `pbsift scrub <input> -o <output>`: a copy of an export that can be shared.
-package enum ScrubCommand: SiftCommand {
-    package static let spec = CommandSpec(
+public enum ScrubCommand: SiftCommand {
+    public static let spec = CommandSpec(
         name: "scrub",
         abstract: "Write a shareable copy of an export with every credential replaced.",
         discussion: """
@@ -84,7 +84,7 @@ package enum ScrubCommand: SiftCommand {
         }
     }
 
-    package static func run(_ parsed: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
+    public static func run(_ parsed: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
         let options = try Options(parsed)
         let input = options.input, dryRun = options.dryRun, quiet = options.quiet, failOn = options.failOn
         let limits = options.limits

@@ -4,13 +4,13 @@ import SiftReport
 import SiftWaterfall
 
 /// Which request `pbsift show` explains: a `seq` number, a request id (`req_…`) or a record id.
-package enum ShowSelector: Sendable, Equatable {
+public enum ShowSelector: Sendable, Equatable {
     case seq(Int)
     case requestId(String)
     case recordId(String)
 
     /// `52` is a seq, `req_…` a request id, anything else a record id (`rec_…`).
-    package init?(_ text: String) {
+    public init?(_ text: String) {
         let t = text.trimmingCharacters(in: .whitespaces)
         guard !t.isEmpty else { return nil }
         if t.utf8.allSatisfy({ (0x30...0x39).contains($0) }) {

@@ -5,8 +5,8 @@ import SiftCore
 /// (standard error is a terminal and not `--quiet`), redrawn at most every `interval`, and cleared
 /// when reading ends. It listens to the read as an `Analysis`, so every command gets it by passing
 /// it to `ExportReader.read(inputs:analyses:)`.
-package final class Progress: Analysis {
-    package let enabled: Bool
+public final class Progress: Analysis {
+    public let enabled: Bool
     private let io: CommandIO
     private let interval: Double
     private let now: () -> Double
@@ -20,7 +20,7 @@ package final class Progress: Analysis {
     private var currentSessionBytes: Int64 = 0
 
     /// `clock` is seconds on any monotonic scale (tests pass their own).
-    package init(io: CommandIO, enabled: Bool, interval: Double = 0.1, clock: (() -> Double)? = nil) {
+    public init(io: CommandIO, enabled: Bool, interval: Double = 0.1, clock: (() -> Double)? = nil) {
         self.io = io
         self.enabled = enabled
         self.interval = interval
@@ -28,17 +28,17 @@ package final class Progress: Analysis {
     }
 
     /// Enabled per the resolved options: a terminal on standard error and not quiet.
-    package convenience init(io: CommandIO, options: CommonOptions) {
+    public convenience init(io: CommandIO, options: CommonOptions) {
         self.init(io: io, enabled: options.showProgress)
     }
 
     /// The line as drawn: `reading 2 inputs · 12.3 MiB · 45210 records`.
-    package var line: SafeText {
+    public var line: SafeText {
         "reading \(inputs) input\(inputs == 1 ? "" : "s") · \(bytes: bytes) · \(records) records"
     }
 
     /// Redraws when enabled and the interval has passed (or `force`).
-    package func tick(force: Bool = false) {
+    public func tick(force: Bool = false) {
         guard enabled else { return }
         let t = now()
         guard force || t - lastDraw >= interval else { return }
@@ -48,20 +48,20 @@ package final class Progress: Analysis {
     }
 
     /// Erases the line, if one was drawn.
-    package func clear() {
+    public func clear() {
         guard enabled, drawn else { return }
         io.err("\r\u{1B}[K")
         drawn = false
     }
 
-    package func beginInput(_ input: InputContext) {
+    public func beginInput(_ input: InputContext) {
         inputs += 1
         tick(force: true)
     }
 
-    package func beginSession(_ session: SessionContext) { currentSessionBytes = 0 }
+    public func beginSession(_ session: SessionContext) { currentSessionBytes = 0 }
 
-    package func record(_ record: Record, session: SessionContext) {
+    public func record(_ record: Record, session: SessionContext) {
         records += 1
         bytes += session.bytes - currentSessionBytes
         currentSessionBytes = session.bytes
@@ -72,21 +72,21 @@ package final class Progress: Analysis {
         }
     }
 
-    package func endSession(_ session: SessionContext) {
+    public func endSession(_ session: SessionContext) {
         bytes += session.bytes - currentSessionBytes
         currentSessionBytes = 0
         tick()
     }
 
-    package func blob(_ blob: BlobContent) {
+    public func blob(_ blob: BlobContent) {
         bytes += blob.size
         tick()
     }
 
     /// Only a blob's size is counted.
-    package var needsBlobHash: Bool { false }
+    public var needsBlobHash: Bool { false }
 
-    package func finish() -> [Finding] {
+    public func finish() -> [Finding] {
         clear()
         return []
     }

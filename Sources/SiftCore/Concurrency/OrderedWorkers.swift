@@ -8,8 +8,8 @@ import Foundation
 ///
 /// `release` says when a batch's bytes are given back: `.whenWorked`, as soon as its lane is done
 /// (its output may still wait for earlier batches), or `.whenApplied`, once its output is applied.
-package final class OrderedWorkers<Item: Sendable, State: AnyObject, Output>: @unchecked Sendable {
-    package enum Release: Sendable { case whenWorked, whenApplied }
+public final class OrderedWorkers<Item: Sendable, State: AnyObject, Output>: @unchecked Sendable {
+    public enum Release: Sendable { case whenWorked, whenApplied }
 
     private struct Lane {
         let queue: DispatchQueue
@@ -35,7 +35,7 @@ package final class OrderedWorkers<Item: Sendable, State: AnyObject, Output>: @u
     private var nextApply = 0
     private var waiting: [Int: (output: Output, bytes: Int)] = [:]
 
-    package init(
+    public init(
         lanes: Int, label: String, budget: ByteBudget, batchBytes: Int, batchCount: Int, release: Release,
         makeState: (Int) -> State, work: @escaping ([Item], State) -> Output, apply: @escaping (Output) -> Void
     ) {
@@ -50,10 +50,10 @@ package final class OrderedWorkers<Item: Sendable, State: AnyObject, Output>: @u
     }
 
     /// Whether items are worked on the caller's thread.
-    package var isInline: Bool { lanes.isEmpty }
+    public var isInline: Bool { lanes.isEmpty }
 
     /// Adds an item that holds `bytes` while it waits; hands the batch over when it is full.
-    package func submit(_ item: Item, bytes: Int) {
+    public func submit(_ item: Item, bytes: Int) {
         if let state = inlineState {
             let out = work([item], state)
             withApplied { apply(out) }
@@ -65,7 +65,7 @@ package final class OrderedWorkers<Item: Sendable, State: AnyObject, Output>: @u
     }
 
     /// Hands the current batch to its lane.
-    package func flush() {
+    public func flush() {
         guard !batch.isEmpty else { return }
         let items = batch, bytes = size
         batch = []
@@ -94,20 +94,20 @@ package final class OrderedWorkers<Item: Sendable, State: AnyObject, Output>: @u
     }
 
     /// Hands over what is batched and waits until every batch is applied.
-    package func drain() {
+    public func drain() {
         flush()
         for lane in lanes { lane.queue.sync {} }
     }
 
     /// Runs `body` under the apply lock: no output is applied meanwhile.
-    package func withApplied<R>(_ body: () -> R) -> R {
+    public func withApplied<R>(_ body: () -> R) -> R {
         lock.lock()
         defer { lock.unlock() }
         return body()
     }
 
     /// Runs `body` on every lane's state, on that lane (after the work handed to it so far).
-    package func forEachState(_ body: (State) -> Void) {
+    public func forEachState(_ body: (State) -> Void) {
         if let s = inlineState { body(s) }
         for lane in lanes { lane.queue.sync { body(lane.state) } }
     }

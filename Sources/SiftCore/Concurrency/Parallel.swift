@@ -2,9 +2,9 @@ import Foundation
 
 /// Work on the elements of an array side by side on `ReadWorkers.count` threads, each result at its
 /// element's index: the outcome is the same as a loop's, whatever the timing.
-package enum Parallel {
+public enum Parallel {
     /// `body(&xs[i])` for every `i`, several at a time.
-    package static func forEach<T>(_ xs: inout [T], _ body: (inout T) -> Void) {
+    public static func forEach<T>(_ xs: inout [T], _ body: (inout T) -> Void) {
         guard ReadWorkers.count > 1 && xs.count > 1 else {
             for i in xs.indices { body(&xs[i]) }
             return
@@ -23,7 +23,7 @@ package enum Parallel {
     }
 
     /// `xs.map(transform)`, several elements at a time.
-    package static func map<T, U>(_ xs: [T], _ transform: (T) -> U) -> [U] {
+    public static func map<T, U>(_ xs: [T], _ transform: (T) -> U) -> [U] {
         guard ReadWorkers.count > 1 && xs.count > 1 else { return xs.map(transform) }
         var out = [U?](repeating: nil, count: xs.count)
         var indices = Array(xs.indices)
@@ -50,15 +50,15 @@ package enum Parallel {
 
 /// Bytes in flight between a reader and its workers; `acquire` waits while over the limit (one item
 /// larger than the limit still passes when nothing else is in flight).
-package final class ByteBudget: @unchecked Sendable {
+public final class ByteBudget: @unchecked Sendable {
     private let limit: Int
     private var used = 0
     private var most = 0
     private let cond = NSCondition()
 
-    package init(limit: Int) { self.limit = limit }
+    public init(limit: Int) { self.limit = limit }
 
-    package func acquire(_ n: Int) {
+    public func acquire(_ n: Int) {
         cond.lock()
         while used > 0 && used + n > limit { cond.wait() }
         used += n
@@ -67,13 +67,13 @@ package final class ByteBudget: @unchecked Sendable {
     }
 
     /// The most bytes in flight at once so far.
-    package var highWater: Int {
+    public var highWater: Int {
         cond.lock()
         defer { cond.unlock() }
         return most
     }
 
-    package func release(_ n: Int) {
+    public func release(_ n: Int) {
         cond.lock()
         used -= n
         cond.broadcast()

@@ -5,20 +5,20 @@
 import Synchronization
 
 /// The kind of one JSON value.
-@usableFromInline package enum JSONKind: UInt8, Sendable {
+public enum JSONKind: UInt8, Sendable {
     case null, `false`, `true`, number, string, array, object
 }
 
 /// Why a line is not one valid JSON value.
-package struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
-    package enum Reason: String, Sendable {
+public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Reason: String, Sendable {
         case empty, syntax, tooDeep, tooMany, unterminated, trailing
     }
-    package var reason: Reason
+    public var reason: Reason
     /// Byte offset (0-based) in the parsed text.
-    package var offset: Int
-    package var message: String
-    package var description: String { "\(message) at byte \(offset + 1)" }
+    public var offset: Int
+    public var message: String
+    public var description: String { "\(message) at byte \(offset + 1)" }
 }
 
 @usableFromInline
@@ -36,13 +36,13 @@ struct JSONNode {
 }
 
 /// One parsed JSON text. Immutable; values are reached through `root`.
-package final class JSONDocument: @unchecked Sendable {
-    package let bytes: [UInt8]
+public final class JSONDocument: @unchecked Sendable {
+    public let bytes: [UInt8]
     /// The tape. A constant: a `var` of a class costs a dynamic exclusivity check at every read.
     @usableFromInline let nodes: [JSONNode]
     /// Some object holds the same member name twice (readers disagree on which copy counts).
     /// Looked for the first time it is asked (most commands never ask), then remembered.
-    package var hasDuplicateKeys: Bool {
+    public var hasDuplicateKeys: Bool {
         var state = duplicateState.load(ordering: .relaxed)
         if state == 0 {
             state = findsDuplicateKeys() ? 2 : 1
@@ -57,11 +57,11 @@ package final class JSONDocument: @unchecked Sendable {
     /// The most values a line of an export may hold (`ReadLimits.maxJSONValues`): a value costs 20
     /// bytes on the tape, so a 16 MiB line of `[0,0,…]` would take 160 MiB; one of a million values
     /// takes 20 MiB. A record holds a few hundred.
-    package static let maxLineValues = 1 << 20
+    public static let maxLineValues = 1 << 20
 
     /// Parses `bytes` as exactly one JSON value (surrounding white space allowed), at most `maxDepth`
     /// deep and of at most `maxValues` values (objects, arrays, names and scalars, each counted).
-    package convenience init(bytes: [UInt8], maxDepth: Int = 512, maxValues: Int = Int.max) throws(JSONParseError) {
+    public convenience init(bytes: [UInt8], maxDepth: Int = 512, maxValues: Int = Int.max) throws(JSONParseError) {
         try self.init(bytes: bytes, maxDepth: maxDepth, maxValues: maxValues, scratch: nil)
     }
 
@@ -103,17 +103,17 @@ package final class JSONDocument: @unchecked Sendable {
     }
 
     /// A member name held more than once in one object (`duplicateKeys()`).
-    package struct DuplicateName: Sendable {
+    public struct DuplicateName: Sendable {
         /// The name, decoded.
-        package let name: String
+        public let name: String
         /// Where each copy's name stands (its content between the quotes), in order.
-        package let ranges: [Range<Int>]
+        public let ranges: [Range<Int>]
         /// The copies (indices into `ranges`, the first one first) whose value is written differently
         /// from every earlier copy's. A copy whose value is the same text as an earlier copy's reads
         /// the same: checking one checks both, so only these need a look of their own.
-        package let distinct: [Int]
+        public let distinct: [Int]
 
-        package init(name: String, ranges: [Range<Int>], distinct: [Int]? = nil) {
+        public init(name: String, ranges: [Range<Int>], distinct: [Int]? = nil) {
             self.name = name
             self.ranges = ranges
             self.distinct = distinct ?? Array(ranges.indices)
@@ -121,7 +121,7 @@ package final class JSONDocument: @unchecked Sendable {
 
         /// The copy that stands in the k-th later document (`laterCopies`): the k-th copy with a
         /// value of its own, or the last of them.
-        package func kept(_ k: Int) -> Int { distinct[min(k, distinct.count - 1)] }
+        public func kept(_ k: Int) -> Int { distinct[min(k, distinct.count - 1)] }
     }
 
     /// The document once per later copy of the repeated names `duplicates` (from `duplicateKeys()`), at
@@ -132,7 +132,7 @@ package final class JSONDocument: @unchecked Sendable {
     /// one's is checked with it). Made one at a time as the sequence is walked: a 16 MiB line holds
     /// one copy at a time, not 63.
     /// `limit`: only the first `limit` of them (see `laterCopiesChecked`).
-    package func laterCopies(_ duplicates: [DuplicateName], limit: Int = Int.max) -> some Sequence<JSONDocument> {
+    public func laterCopies(_ duplicates: [DuplicateName], limit: Int = Int.max) -> some Sequence<JSONDocument> {
         let bytes = self.bytes
         return (1..<(1 + min(max(0, limit), Self.laterCopyCount(duplicates)))).lazy.compactMap { k -> JSONDocument? in
             var b = bytes
@@ -147,16 +147,16 @@ package final class JSONDocument: @unchecked Sendable {
     /// The bytes of later copies checked per line (four copies of a line at the 16 MiB line bound;
     /// 63 copies of any line up to 1 MiB): each later copy is the whole line again, so a 16 MiB line
     /// holding a name 63 times would be checked 63 times over. Copies past it are named, not checked.
-    package static let laterCopyBudget = 64 << 20
+    public static let laterCopyBudget = 64 << 20
 
     /// How many documents `laterCopies` makes for `duplicates`: one fewer than the most copies of a
     /// name with values of their own, at most 63 (a name with more has those past the 64th unchecked).
-    package static func laterCopyCount(_ duplicates: [DuplicateName]) -> Int {
+    public static func laterCopyCount(_ duplicates: [DuplicateName]) -> Int {
         duplicates.isEmpty ? 0 : min(duplicates.map(\.distinct.count).max() ?? 1, 64) - 1
     }
 
     /// How many of the later copies of a text of `bytes` bytes fit `budget`.
-    package static func laterCopiesChecked(
+    public static func laterCopiesChecked(
         _ duplicates: [DuplicateName], bytes: Int,
         budget: Int = laterCopyBudget
     ) -> Int {
@@ -179,7 +179,7 @@ package final class JSONDocument: @unchecked Sendable {
 
     /// The names the copies set aside by `laterCopies` carry there (`_essage` for `message`): what a
     /// location inside such a copy is named.
-    package func setAsideNames(_ duplicates: [DuplicateName]) -> Set<String> {
+    public func setAsideNames(_ duplicates: [DuplicateName]) -> Set<String> {
         var names = Set<String>()
         for d in duplicates {
             var last: Range<Int>?
@@ -198,7 +198,7 @@ package final class JSONDocument: @unchecked Sendable {
     /// Every member name that appears more than once in one object: its decoded name, the byte
     /// ranges (content between the quotes) of each copy's name, in order, and the copies whose values
     /// are written differently. Empty for most documents.
-    package func duplicateKeys() -> [DuplicateName] {
+    public func duplicateKeys() -> [DuplicateName] {
         guard hasDuplicateKeys else { return [] }
         var out: [DuplicateName] = []
         /// One name's copies: their name ranges, and the copies whose value text is new (found by
@@ -252,14 +252,14 @@ package final class JSONDocument: @unchecked Sendable {
 
     /// Bytes this document holds: its text and its tape (what a bound on parsed lines counts). A
     /// parsed value costs 20 bytes: a line of many small values holds ten times its length.
-    package var heldBytes: Int { bytes.count + nodes.count * MemoryLayout<JSONNode>.stride }
+    public var heldBytes: Int { bytes.count + nodes.count * MemoryLayout<JSONNode>.stride }
 
-    package convenience init(string: String, maxDepth: Int = 512) throws(JSONParseError) {
+    public convenience init(string: String, maxDepth: Int = 512) throws(JSONParseError) {
         try self.init(bytes: Array(string.utf8), maxDepth: maxDepth)
     }
 
     /// The top-level value.
-    package var root: JSONValue { JSONValue(doc: self, index: 0) }
+    public var root: JSONValue { JSONValue(doc: self, index: 0) }
 }
 
 struct JSONTapeParser {

@@ -5,9 +5,9 @@ import Foundation
 /// contents are compared as bytes where they lie, and no `JSONValue`, `String` or retain is made
 /// per member. Valid only inside `JSONDocument.withTape`; anything unusual (an escaped string) is
 /// read through `value(_:)`, as `JSONValue` reads it.
-package struct JSONTapeView {
+public struct JSONTapeView {
     /// The document's text.
-    package let bytes: UnsafeBufferPointer<UInt8>
+    public let bytes: UnsafeBufferPointer<UInt8>
     @usableFromInline let nodes: UnsafeBufferPointer<JSONNode>
     @usableFromInline let doc: JSONDocument
 
@@ -18,33 +18,33 @@ package struct JSONTapeView {
     }
 
     /// The kind of the value at tape index `i`.
-    @inlinable package func kind(_ i: Int) -> JSONKind { nodes[i].kind }
+    @inlinable public func kind(_ i: Int) -> JSONKind { nodes[i].kind }
 
     /// Members (object) or elements (array) of the value at `i`; 0 otherwise.
-    @inlinable package func count(_ i: Int) -> Int {
+    @inlinable public func count(_ i: Int) -> Int {
         let n = nodes[i]
         return n.kind == .object || n.kind == .array ? Int(n.count) : 0
     }
 
     /// The tape index just past the value at `i` and everything inside it.
-    @inlinable package func next(_ i: Int) -> Int { Int(nodes[i].next) }
+    @inlinable public func next(_ i: Int) -> Int { Int(nodes[i].next) }
 
     /// Whether the string at `i` holds a backslash escape (its bytes are not its text).
-    @inlinable package func isEscaped(_ i: Int) -> Bool { nodes[i].escaped }
+    @inlinable public func isEscaped(_ i: Int) -> Bool { nodes[i].escaped }
 
     /// The bytes of the value at `i` as written: a string's content between its quotes, any other
     /// value's whole text.
-    @inlinable package func raw(_ i: Int) -> UnsafeBufferPointer<UInt8> {
+    @inlinable public func raw(_ i: Int) -> UnsafeBufferPointer<UInt8> {
         let n = nodes[i]
         return UnsafeBufferPointer(rebasing: bytes[Int(n.start)..<Int(n.end)])
     }
 
     /// The value at `i` as a `JSONValue` (for what the tape view does not decode).
-    @inlinable package func value(_ i: Int) -> JSONValue { JSONValue(doc: doc, index: i) }
+    @inlinable public func value(_ i: Int) -> JSONValue { JSONValue(doc: doc, index: i) }
 
     /// Calls `body(name, value)` for each member of the object at `i`, in order: `name` the index
     /// of the member name (a string), `value` the index of its value. Nothing for a non-object.
-    @inlinable package func forEachMember(_ i: Int, _ body: (_ name: Int, _ value: Int) throws -> Void) rethrows {
+    @inlinable public func forEachMember(_ i: Int, _ body: (_ name: Int, _ value: Int) throws -> Void) rethrows {
         let n = nodes[i]
         guard n.kind == .object else { return }
         var k = i + 1
@@ -56,7 +56,7 @@ package struct JSONTapeView {
     }
 
     /// Calls `body(element)` for each element of the array at `i`, in order.
-    @inlinable package func forEachElement(_ i: Int, _ body: (_ element: Int) throws -> Void) rethrows {
+    @inlinable public func forEachElement(_ i: Int, _ body: (_ element: Int) throws -> Void) rethrows {
         let n = nodes[i]
         guard n.kind == .array else { return }
         var k = i + 1
@@ -71,7 +71,7 @@ package struct JSONTapeView {
     /// unescaped when it is all ASCII (its decoding is then valid UTF-8, as `JSONValue.string` holds
     /// it); otherwise through `JSONValue.string`, which repairs invalid UTF-8.
     @inlinable
-    package func withStringUTF8<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    public func withStringUTF8<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         let n = nodes[i]
         guard n.kind == .string else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
         if n.count >= 0 {
@@ -83,7 +83,7 @@ package struct JSONTapeView {
     }
 
     /// Whether the string at `i` is exactly `name` (an escaped string is decoded first).
-    @inlinable package func equals(_ i: Int, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
+    @inlinable public func equals(_ i: Int, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
         let n = nodes[i]
         guard n.kind == .string else { return false }
         if n.escaped { return value(i).stringBytes.elementsEqual(name) }
@@ -96,7 +96,7 @@ package struct JSONTapeView {
     }
 
     /// The value of the first member named `name` of the object at `i`, as `JSONValue`'s subscript finds it.
-    @inlinable package func member(_ i: Int, _ name: StaticString) -> Int? {
+    @inlinable public func member(_ i: Int, _ name: StaticString) -> Int? {
         let n = nodes[i]
         guard n.kind == .object, n.count > 0 else { return nil }
         return JSONValue.member(
@@ -105,7 +105,7 @@ package struct JSONTapeView {
     }
 
     /// The number at `i` as `JSONValue.int` reads it (nil for a non-number).
-    @inlinable package func int(_ i: Int) -> Int? {
+    @inlinable public func int(_ i: Int) -> Int? {
         let n = nodes[i]
         guard n.kind == .number else { return nil }
         var k = Int(n.start)
@@ -124,7 +124,7 @@ package struct JSONTapeView {
     }
 
     /// The number at `i` as `JSONValue.double` reads it (nil for a non-number), without a copy of its text on the heap.
-    @inlinable package func double(_ i: Int) -> Double? {
+    @inlinable public func double(_ i: Int) -> Double? {
         let n = nodes[i]
         guard n.kind == .number else { return nil }
         let s = Int(n.start), e = Int(n.end)
@@ -146,7 +146,7 @@ package struct JSONTapeView {
     }
 
     /// The value at `i` as `JSONValue.bool` reads it.
-    @inlinable package func bool(_ i: Int) -> Bool? {
+    @inlinable public func bool(_ i: Int) -> Bool? {
         switch nodes[i].kind {
         case .true: return true
         case .false: return false
@@ -157,7 +157,7 @@ package struct JSONTapeView {
 
 extension JSONDocument {
     /// Runs `body` with the document's tape (see `JSONTapeView`); the root is index 0.
-    @inlinable package func withTape<R>(_ body: (JSONTapeView) throws -> R) rethrows -> R {
+    @inlinable public func withTape<R>(_ body: (JSONTapeView) throws -> R) rethrows -> R {
         try nodes.withUnsafeBufferPointer { n in
             try bytes.withUnsafeBufferPointer { b in
                 try body(JSONTapeView(bytes: b, nodes: n, doc: self))
@@ -168,5 +168,5 @@ extension JSONDocument {
 
 extension JSONValue {
     /// This value's index on its document's tape (`JSONDocument.withTape`).
-    @inlinable package var tapeIndex: Int { index }
+    @inlinable public var tapeIndex: Int { index }
 }

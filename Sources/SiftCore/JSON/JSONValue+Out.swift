@@ -2,7 +2,7 @@
 extension JSONValue {
     /// The value as a `JSONOut` tree (numbers keep integer form when integral; repeated member names:
     /// the last one wins, as in most JSON readers).
-    package var out: JSONOut {
+    public var out: JSONOut {
         switch kind {
         case .null: return .null
         case .true: return .bool(true)

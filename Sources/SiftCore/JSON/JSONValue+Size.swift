@@ -5,7 +5,7 @@ extension JSONValue {
     /// measured in place (escapes counted as the bytes they stand for) when it is all ASCII, which
     /// makes the decoded text valid UTF-8 whatever its escapes; otherwise it is decoded (invalid
     /// UTF-8 is repaired by decoding, which changes its length). Nil for a non-string.
-    package var decodedUTF8Count: Int? {
+    public var decodedUTF8Count: Int? {
         let n = node
         guard n.kind == .string else { return nil }
         // The parser measured it (all ASCII), or found a byte of 0x80 or more (-1).
@@ -26,7 +26,7 @@ extension JSONValue {
 
     /// The length `Base64.decode` gives the string's decoded text, or nil when it rejects it, without
     /// decoding (a string with escapes is unescaped first). Nil for a non-string too.
-    package var base64DecodedCount: Int? {
+    public var base64DecodedCount: Int? {
         let n = node
         guard n.kind == .string else { return nil }
         if n.escaped {

@@ -1,8 +1,8 @@
 import Foundation
 
 /// A value inside a `JSONDocument`: cheap to copy, decoded on demand.
-package struct JSONValue: @unchecked Sendable {
-    package let doc: JSONDocument
+public struct JSONValue: @unchecked Sendable {
+    public let doc: JSONDocument
     @usableFromInline let index: Int
 
     @inlinable init(doc: JSONDocument, index: Int) {
@@ -12,20 +12,20 @@ package struct JSONValue: @unchecked Sendable {
 
     @inlinable var node: JSONNode { doc.nodes[index] }
 
-    @inlinable package var kind: JSONKind { node.kind }
-    @inlinable package var isNull: Bool { node.kind == .null }
-    @inlinable package var isObject: Bool { node.kind == .object }
-    @inlinable package var isArray: Bool { node.kind == .array }
-    @inlinable package var isString: Bool { node.kind == .string }
+    @inlinable public var kind: JSONKind { node.kind }
+    @inlinable public var isNull: Bool { node.kind == .null }
+    @inlinable public var isObject: Bool { node.kind == .object }
+    @inlinable public var isArray: Bool { node.kind == .array }
+    @inlinable public var isString: Bool { node.kind == .string }
 
     /// Number of members (object) or elements (array); 0 otherwise.
-    package var count: Int {
+    public var count: Int {
         let n = node
         return n.kind == .object || n.kind == .array ? Int(n.count) : 0
     }
 
     /// The member named `key` (the first one, if the name repeats).
-    package subscript(key: String) -> JSONValue? {
+    public subscript(key: String) -> JSONValue? {
         let doc = self.doc
         let n = doc.nodes[index]
         guard n.kind == .object, n.count > 0 else { return nil }
@@ -66,14 +66,14 @@ package struct JSONValue: @unchecked Sendable {
     }
 
     /// Follows a path of member names.
-    package subscript(path: String...) -> JSONValue? {
+    public subscript(path: String...) -> JSONValue? {
         var v: JSONValue? = self
         for p in path { v = v?[p] }
         return v
     }
 
     /// Array elements in order (empty for a non-array).
-    package var elements: [JSONValue] {
+    public var elements: [JSONValue] {
         let n = node
         guard n.kind == .array else { return [] }
         var out: [JSONValue] = []
@@ -87,14 +87,14 @@ package struct JSONValue: @unchecked Sendable {
     }
 
     /// Object members in order (empty for a non-object). Names may repeat.
-    package var members: [(key: String, value: JSONValue)] {
+    public var members: [(key: String, value: JSONValue)] {
         var out: [(key: String, value: JSONValue)] = []
         forEachMember { k, v in out.append((k, v)) }
         return out
     }
 
     /// Calls `body` for each member, in order, without building an array.
-    package func forEachMember(_ body: (String, JSONValue) throws -> Void) rethrows {
+    public func forEachMember(_ body: (String, JSONValue) throws -> Void) rethrows {
         let n = node
         guard n.kind == .object else { return }
         var i = index + 1
@@ -107,7 +107,7 @@ package struct JSONValue: @unchecked Sendable {
     }
 
     /// Calls `body` for each element, in order.
-    @inlinable package func forEachElement(_ body: (JSONValue) throws -> Void) rethrows {
+    @inlinable public func forEachElement(_ body: (JSONValue) throws -> Void) rethrows {
         let n = node
         guard n.kind == .array else { return }
         var i = index + 1
@@ -118,7 +118,7 @@ package struct JSONValue: @unchecked Sendable {
     }
 
     /// The decoded string, or nil for a non-string.
-    package var string: String? {
+    public var string: String? {
         let n = node
         guard n.kind == .string else { return nil }
         if !n.escaped {
@@ -130,7 +130,7 @@ package struct JSONValue: @unchecked Sendable {
     }
 
     /// The decoded UTF-8 bytes of a string (escapes resolved); empty for a non-string.
-    package var stringBytes: [UInt8] {
+    public var stringBytes: [UInt8] {
         let n = node
         guard n.kind == .string else { return [] }
         let s = Int(n.start), e = Int(n.end)
@@ -139,7 +139,7 @@ package struct JSONValue: @unchecked Sendable {
     }
 
     /// Whether a string is exactly `text` (no allocation when unescaped).
-    @inlinable package func stringEquals(_ text: StaticString) -> Bool {
+    @inlinable public func stringEquals(_ text: StaticString) -> Bool {
         let n = node
         guard n.kind == .string else { return false }
         if n.escaped { return stringBytes.elementsEqual(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)) }
@@ -207,7 +207,7 @@ package struct JSONValue: @unchecked Sendable {
     }
 
     /// The number as a Double, or nil for a non-number.
-    package var double: Double? {
+    public var double: Double? {
         let n = node
         guard n.kind == .number else { return nil }
         return doc.bytes.withUnsafeBufferPointer { b -> Double? in
@@ -230,12 +230,12 @@ package struct JSONValue: @unchecked Sendable {
     }
 
     /// The number as an Int when it is integral and in range.
-    package var int: Int? {
+    public var int: Int? {
         guard let d = double, d.isFinite, d == d.rounded(), abs(d) < 9.0e15 else { return nil }
         return Int(d)
     }
 
-    package var bool: Bool? {
+    public var bool: Bool? {
         switch node.kind {
         case .true: return true
         case .false: return false
@@ -244,17 +244,17 @@ package struct JSONValue: @unchecked Sendable {
     }
 
     /// The value's exact JSON text as written in the input.
-    @inlinable package var rawBytes: ArraySlice<UInt8> {
+    @inlinable public var rawBytes: ArraySlice<UInt8> {
         let n = node
         if n.kind == .string { return doc.bytes[Int(n.start) - 1..<Int(n.end) + 1] }
         return doc.bytes[Int(n.start)..<Int(n.end)]
     }
 
-    package var rawText: String { String(decoding: rawBytes, as: UTF8.self) }
+    public var rawText: String { String(decoding: rawBytes, as: UTF8.self) }
 
     /// Every string in this value's subtree (member names excluded) with its JSONPath-like location.
     /// `path` is the location of this value (e.g. `$`).
-    package func walkStrings(path: String = "$", _ body: (String, JSONValue) throws -> Void) rethrows {
+    public func walkStrings(path: String = "$", _ body: (String, JSONValue) throws -> Void) rethrows {
         switch node.kind {
         case .string: try body(path, self)
         case .array:
@@ -272,7 +272,7 @@ package struct JSONValue: @unchecked Sendable {
     }
 
     /// `$.a.b`, or `$["odd key"]` when the name is not a plain identifier.
-    package static func memberPath(_ base: String, _ key: String) -> String {
+    public static func memberPath(_ base: String, _ key: String) -> String {
         let plain =
             !key.isEmpty
             && key.utf8.allSatisfy { c in

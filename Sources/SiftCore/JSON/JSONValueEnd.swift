@@ -4,21 +4,21 @@
 /// "scalar") ends before the next `,` `}` `]` or white space; an object, array or string at its
 /// closing byte.
 @frozen
-package struct JSONValueEnd {
+public struct JSONValueEnd {
     /// Whether the value is a number or a literal, not an object, array or string.
-    package let scalar: Bool
+    public let scalar: Bool
     @usableFromInline var depth = 0
     @usableFromInline var inString = false
     @usableFromInline var escape = false
 
     /// A scanner for the value whose first byte is `first`.
-    @inlinable package init(first: UInt8) {
+    @inlinable public init(first: UInt8) {
         scalar = !(first == 0x7B || first == 0x5B || first == 0x22)
     }
 
     /// Whether `c` can open a JSON value: `{` `[` `"` `-`, a digit, or the first letter of `true`,
     /// `false` or `null`.
-    @inlinable package static func canStart(_ c: UInt8) -> Bool {
+    @inlinable public static func canStart(_ c: UInt8) -> Bool {
         c == 0x7B || c == 0x5B || c == 0x22 || c == 0x2D || (c >= 0x30 && c <= 0x39) || c == 0x74 || c == 0x66 || c == 0x6E
     }
 
@@ -34,7 +34,7 @@ package struct JSONValueEnd {
     /// `newlines` grows by the line feeds passed over (inside strings too, so line numbers stay
     /// right in damaged text).
     @inlinable
-    package mutating func scan(_ b: UnsafeBufferPointer<UInt8>, from: Int, to e: Int, newlines: inout Int) -> (end: Int, done: Bool) {
+    public mutating func scan(_ b: UnsafeBufferPointer<UInt8>, from: Int, to e: Int, newlines: inout Int) -> (end: Int, done: Bool) {
         var i = from
         if scalar {
             while i < e {

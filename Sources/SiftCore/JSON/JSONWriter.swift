@@ -5,17 +5,17 @@
 ///
 /// With a sink, the bytes go to it in pieces of about 64 KiB, between members, so a large
 /// document is never held whole; without one, `text` is the document.
-package struct JSONWriter {
+public struct JSONWriter {
     /// Bytes not yet handed to the sink.
-    package var buf: [UInt8] = []
-    package let pretty: Bool
+    public var buf: [UInt8] = []
+    public let pretty: Bool
     /// Indentation of the first value's own lines (its members are indented two more).
     private let base: Int
     /// Members written in each open container.
     private var counts: [Int] = []
     private let sink: OutputSink?
 
-    package init(pretty: Bool = true, indent: Int = 0, sink: OutputSink? = nil) {
+    public init(pretty: Bool = true, indent: Int = 0, sink: OutputSink? = nil) {
         self.pretty = pretty
         self.base = indent
         self.sink = sink
@@ -24,10 +24,10 @@ package struct JSONWriter {
     }
 
     /// The bytes written so far as text (when writing to memory).
-    package var text: String { String(decoding: buf, as: UTF8.self) }
+    public var text: String { String(decoding: buf, as: UTF8.self) }
 
     /// Hands the buffered bytes to the sink.
-    package mutating func flush() {
+    public mutating func flush() {
         guard let sink, !buf.isEmpty else { return }
         sink.write(buf)
         buf.removeAll(keepingCapacity: true)
@@ -35,13 +35,13 @@ package struct JSONWriter {
 
     // MARK: structure
 
-    package mutating func beginObject() { open(0x7B) }
-    package mutating func endObject() { close(0x7D) }
-    package mutating func beginArray() { open(0x5B) }
-    package mutating func endArray() { close(0x5D) }
+    public mutating func beginObject() { open(0x7B) }
+    public mutating func endObject() { close(0x7D) }
+    public mutating func beginArray() { open(0x5B) }
+    public mutating func endArray() { close(0x5D) }
 
     /// Starts the next member of the open object: `"key": `.
-    package mutating func key(_ k: StaticString) {
+    public mutating func key(_ k: StaticString) {
         next()
         buf.append(0x22)
         lit(k)
@@ -49,21 +49,21 @@ package struct JSONWriter {
     }
 
     /// Starts the next member of the open object, `k` escaped.
-    package mutating func key(_ k: String) {
+    public mutating func key(_ k: String) {
         next()
         string(k)
         if pretty { lit(": ") } else { buf.append(0x3A) }
     }
 
     /// Starts the next element of the open array.
-    package mutating func element() { next() }
+    public mutating func element() { next() }
 
     /// The `indent` of a writer whose document is the next value here: what it writes can follow
     /// `element()` or `key(_:)` byte for byte (values rendered apart, side by side, then written in order).
-    package var valueIndent: Int { base + 2 * counts.count }
+    public var valueIndent: Int { base + 2 * counts.count }
 
     /// A newline (after a document, or between JSON Lines).
-    package mutating func newline() {
+    public mutating func newline() {
         buf.append(0x0A)
         if sink != nil && buf.count >= OutputSink.capacity { flush() }
     }
@@ -74,7 +74,7 @@ package struct JSONWriter {
     /// pretty a new line and the elements' indentation. Elements rendered apart (side by side), each
     /// after this, then handed to `elements(_:count:)`, are the bytes `element()` and each value
     /// written one after the other make.
-    package var elementSeparator: [UInt8] {
+    public var elementSeparator: [UInt8] {
         guard pretty else { return [0x2C] }
         return [0x2C, 0x0A] + [UInt8](repeating: 0x20, count: max(0, base + 2 * counts.count))
     }
@@ -82,7 +82,7 @@ package struct JSONWriter {
     /// `count` elements of the open array, each one in `bytes` after `elementSeparator` (an array's
     /// first element takes no `,`: it is left out here). A large piece goes to the sink as it is,
     /// not copied into `buf` first.
-    package mutating func elements(_ bytes: UnsafeBufferPointer<UInt8>, count: Int) {
+    public mutating func elements(_ bytes: UnsafeBufferPointer<UInt8>, count: Int) {
         let depth = counts.count
         guard count > 0, depth > 0, !bytes.isEmpty else { return }
         let rest = counts[depth - 1] == 0 ? UnsafeBufferPointer(rebasing: bytes[1...]) : bytes
@@ -97,14 +97,14 @@ package struct JSONWriter {
 
     // MARK: values
 
-    package mutating func null() { lit("null") }
+    public mutating func null() { lit("null") }
 
-    package mutating func bool(_ v: Bool?) {
+    public mutating func bool(_ v: Bool?) {
         guard let v else { return null() }
         if v { lit("true") } else { lit("false") }
     }
 
-    package mutating func int(_ v: Int?) {
+    public mutating func int(_ v: Int?) {
         guard let v else { return null() }
         if v >= 0 && v < 10 {
             buf.append(48 + UInt8(v))
@@ -114,13 +114,13 @@ package struct JSONWriter {
     }
 
     /// Shortest round-tripping text (`JSONOut.format`); NaN and infinities are null.
-    package mutating func double(_ v: Double?) {
+    public mutating func double(_ v: Double?) {
         guard let v else { return null() }
         buf.append(contentsOf: JSONOut.format(v).utf8)
     }
 
     /// A string literal. Escapes `"`, `\`, controls, DEL, and U+2028/2029 for JavaScript consumers.
-    package mutating func string(_ s: String?) {
+    public mutating func string(_ s: String?) {
         guard var s else { return null() }
         s.withUTF8 { u in
             buf.append(0x22)
@@ -134,7 +134,7 @@ package struct JSONWriter {
     /// (`isInvisibleE2`, U+061C, U+FEFF) escaped as `\uXXXX`, so no terminal or viewer acts on them. The one
     /// escaping of every JSON writer.
     @inlinable
-    package static func escape(_ u: UnsafeBufferPointer<UInt8>, _ emit: (UnsafeBufferPointer<UInt8>) -> Void) {
+    public static func escape(_ u: UnsafeBufferPointer<UInt8>, _ emit: (UnsafeBufferPointer<UInt8>) -> Void) {
         var plain = 0
         var i = 0
         let n = u.count
@@ -188,12 +188,12 @@ package struct JSONWriter {
     /// zero-width and direction marks (U+200B–U+200F), the line and paragraph separators (U+2028,
     /// U+2029), the bidi embeddings and overrides (U+202A–U+202E) and isolates (U+2066–U+2069).
     @inlinable
-    package static func isInvisibleE2(_ b1: UInt8, _ b2: UInt8) -> Bool {
+    public static func isInvisibleE2(_ b1: UInt8, _ b2: UInt8) -> Bool {
         (b1 == 0x80 && ((b2 >= 0x8B && b2 <= 0x8F) || (b2 >= 0xA8 && b2 <= 0xAE))) || (b1 == 0x81 && b2 >= 0xA6 && b2 <= 0xA9)
     }
 
     /// A whole value; an object's keys sorted.
-    package mutating func value(_ v: JSONOut) {
+    public mutating func value(_ v: JSONOut) {
         switch v {
         case .null: null()
         case .bool(let b): bool(b)
@@ -218,10 +218,10 @@ package struct JSONWriter {
     }
 
     /// Bytes written as they are (a number already formatted, a literal).
-    package mutating func raw(_ s: StaticString) { lit(s) }
+    public mutating func raw(_ s: StaticString) { lit(s) }
 
     /// Bytes written as they are.
-    package mutating func raw<C: Sequence>(bytes: C) where C.Element == UInt8 { buf.append(contentsOf: bytes) }
+    public mutating func raw<C: Sequence>(bytes: C) where C.Element == UInt8 { buf.append(contentsOf: bytes) }
 
     // MARK: layout
 

@@ -2,11 +2,11 @@
 /// `007`, `+1`, `0x1F`, `.5`, `1.`): the same line with each such token written `null`, so it can
 /// be read field by field like any record. Strings are kept byte for byte; nil when the line holds
 /// no such token (it is damaged some other way).
-package enum TolerantNumbers {
+public enum TolerantNumbers {
     /// Tokens longer than this are left as they are (no number is that long).
     static let maxToken = 64
 
-    package static func repair(_ bytes: [UInt8]) -> [UInt8]? {
+    public static func repair(_ bytes: [UInt8]) -> [UInt8]? {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var replaced = false

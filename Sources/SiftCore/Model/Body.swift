@@ -1,8 +1,8 @@
 import Foundation
 
 /// A request or response body as §2.3 of the format describes it.
-package struct Body: Sendable {
-    package enum Content: Sendable {
+public struct Body: Sendable {
+    public enum Content: Sendable {
         /// `{"size": 0}` or no body object.
         case none
         /// `encoding: utf8`, the text as stored.
@@ -16,11 +16,11 @@ package struct Body: Sendable {
     }
 
     /// `request.body` or `response.body`.
-    package let location: String
-    package let size: Int?
-    package let contentType: String?
-    package let content: Content
-    package let json: JSONValue
+    public let location: String
+    public let size: Int?
+    public let contentType: String?
+    public let content: Content
+    public let json: JSONValue
 
     /// Reads one body object.
     /// The lowercase hex of a well-formed `sha256:<64 hex>` blob reference; nil for any other text.
@@ -31,7 +31,7 @@ package struct Body: Sendable {
         return h.lowercased()
     }
 
-    package init(location: String, json: JSONValue) {
+    public init(location: String, json: JSONValue) {
         self.location = location
         self.json = json
         self.size = json["size"]?.int
@@ -56,7 +56,7 @@ package struct Body: Sendable {
     }
 
     /// The bodies of a network record: `request.body`, `response.body`, when present.
-    package static func of(_ record: Record) -> [Body] {
+    public static func of(_ record: Record) -> [Body] {
         var out: [Body] = []
         if let b = record.json["request", "body"], b.isObject { out.append(Body(location: "request.body", json: b)) }
         if let b = record.json["response", "body"], b.isObject { out.append(Body(location: "response.body", json: b)) }
@@ -65,9 +65,9 @@ package struct Body: Sendable {
 }
 
 /// Standard and URL-safe base64, tolerant of missing padding and white space.
-package enum Base64 {
+public enum Base64 {
     /// Each byte's 6-bit value in either alphabet (`+/` and `-_`), -1 for any other byte.
-    package static let table: [Int8] = {
+    public static let table: [Int8] = {
         var t = [Int8](repeating: -1, count: 256)
         for (i, c) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8.enumerated() { t[Int(c)] = Int8(i) }
         t[Int(UInt8(ascii: "-"))] = 62
@@ -76,12 +76,12 @@ package enum Base64 {
     }()
 
     /// Decodes; nil on a character outside both alphabets or an impossible length.
-    package static func decode(_ s: String) -> [UInt8]? {
+    public static func decode(_ s: String) -> [UInt8]? {
         var s = s
         return s.withUTF8 { decode(bytes: $0) }
     }
 
-    package static func decode(bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+    public static func decode(bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count * 3 / 4)
         var acc: UInt32 = 0
@@ -105,7 +105,7 @@ package enum Base64 {
     }
 
     /// The length `decode(bytes:)` returns, or nil where it returns nil, without decoding.
-    package static func decodedCount(bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    public static func decodedCount(bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         var symbols = 0
         var padding = false
         let ok = table.withUnsafeBufferPointer { t -> Bool in
@@ -123,7 +123,7 @@ package enum Base64 {
         return symbols * 6 / 8
     }
 
-    package static func encode(_ bytes: [UInt8]) -> String {
+    public static func encode(_ bytes: [UInt8]) -> String {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
         var out: [UInt8] = []
         out.reserveCapacity((bytes.count + 2) / 3 * 4)

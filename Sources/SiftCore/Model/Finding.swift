@@ -2,10 +2,10 @@ import Foundation
 import SiftArchive
 
 /// How much a finding matters. Ordered: `info` < `low` < `medium` < `high` < `critical`.
-package enum Severity: String, Sendable, CaseIterable, Comparable, Codable {
+public enum Severity: String, Sendable, CaseIterable, Comparable, Codable {
     case info, low, medium, high, critical
 
-    package var rank: Int {
+    public var rank: Int {
         switch self {
         case .info: 0
         case .low: 1
@@ -14,41 +14,41 @@ package enum Severity: String, Sendable, CaseIterable, Comparable, Codable {
         case .critical: 4
         }
     }
-    package static func < (a: Severity, b: Severity) -> Bool { a.rank < b.rank }
+    public static func < (a: Severity, b: Severity) -> Bool { a.rank < b.rank }
 }
 
 /// One observation about an input, with a stable rule id and where it was made.
 ///
 /// Findings are data, not errors: a report lists them all, sorted, and the exit status
 /// compares the worst of them with `--fail-on`.
-package struct Finding: Sendable, Hashable {
+public struct Finding: Sendable, Hashable {
     /// The declared rule the finding was raised for.
-    package let ruleID: RuleID
+    public let ruleID: RuleID
     /// Stable lowercase rule id, e.g. `integrity.seq-gap`, `secret.jwt`.
-    package var rule: String { ruleID.id }
-    package var severity: Severity
+    public var rule: String { ruleID.id }
+    public var severity: Severity
     /// The input path as given on the command line.
-    package var input: String
+    public var input: String
     /// The file inside the input (session file, blob, archive entry), when there is one.
-    package var file: String?
-    package var sessionId: String?
+    public var file: String?
+    public var sessionId: String?
     /// The record's `seq`, when known.
-    package var seq: Int?
+    public var seq: Int?
     /// 1-based line in `file`.
-    package var line: Int?
-    package var recordId: String?
+    public var line: Int?
+    public var recordId: String?
     /// Where inside the record: `request.headers[Authorization]`, `response.body $.a.b`, …
-    package var location: String?
+    public var location: String?
     /// One lowercase sentence; never contains a secret.
-    package var message: String
+    public var message: String
     /// Masked preview of a secret value: at most its first 4 characters and its length.
-    package var preview: String?
+    public var preview: String?
     /// Stable fingerprint of a secret value (`sha256:` + 16 hex digits).
-    package var fingerprint: String?
+    public var fingerprint: String?
 
     /// A finding of a declared rule (`rule.ref`, or `catalogue[id]`): there is no way to raise one
     /// from an id as text.
-    package init(
+    public init(
         rule: RuleID, severity: Severity, input: String, file: String? = nil, sessionId: String? = nil,
         seq: Int? = nil, line: Int? = nil, recordId: String? = nil, location: String? = nil,
         message: String, preview: String? = nil, fingerprint: String? = nil
@@ -68,7 +68,7 @@ package struct Finding: Sendable, Hashable {
     }
 
     /// Deterministic report order: input, file, line, seq, rule, location, message.
-    package static func reportOrder(_ a: Finding, _ b: Finding) -> Bool {
+    public static func reportOrder(_ a: Finding, _ b: Finding) -> Bool {
         if a.input != b.input { return a.input < b.input }
         if (a.file ?? "") != (b.file ?? "") { return (a.file ?? "") < (b.file ?? "") }
         if (a.line ?? 0) != (b.line ?? 0) { return (a.line ?? 0) < (b.line ?? 0) }
@@ -79,7 +79,7 @@ package struct Finding: Sendable, Hashable {
     }
 
     /// The finding as a JSON object (absent fields are omitted).
-    package var json: JSONOut {
+    public var json: JSONOut {
         var o: [String: JSONOut] = [
             "rule": .string(rule), "severity": .string(severity.rawValue),
             "input": .string(input), "message": .string(message)
@@ -97,10 +97,10 @@ package struct Finding: Sendable, Hashable {
 }
 
 /// Never print a secret: helpers that turn one into something safe to show.
-package enum SecretMask {
+public enum SecretMask {
     /// At most the first 4 characters (fewer for a short value: never more than a quarter of it),
     /// then `…` and the length: `eyJh…(412 chars)`.
-    package static func preview(_ value: String) -> String {
+    public static func preview(_ value: String) -> String {
         // A value a brute force could enumerate shows nothing of itself, not even its length.
         if isGuessable(value) { return "…(value hidden)" }
         let chars = Array(value)
@@ -114,7 +114,7 @@ package enum SecretMask {
     /// Whether a value is small enough to enumerate (a PIN, a one-time code, a short or one-class
     /// password): its character classes give fewer than 100 bits of search space. Its fingerprint must
     /// then be keyed, and its preview shows nothing.
-    package static func isGuessable(_ value: String) -> Bool {
+    public static func isGuessable(_ value: String) -> Bool {
         var digit = false, lower = false, upper = false, other = false, wide = false
         var n = 0
         for u in value.unicodeScalars {
@@ -142,7 +142,7 @@ package enum SecretMask {
 
     /// `sha256:` and the first 16 hex digits of SHA-256 over the value's UTF-8 bytes: stable across
     /// runs and machines, and not reversible for a real credential.
-    package static func fingerprint(_ value: String) -> String {
+    public static func fingerprint(_ value: String) -> String {
         "sha256:" + SHA256.hexDigest(Array(value.utf8)).prefix(16)
     }
 }

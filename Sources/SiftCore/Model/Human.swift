@@ -4,9 +4,9 @@ import Foundation
 /// (JSON and CSV carry plain numbers). A space before the unit; milliseconds get two decimals
 /// below 1 ms, one below 10 ms; seconds one decimal below a minute; then minutes and seconds, then
 /// hours and minutes. Sizes in binary units, as `--max-input-bytes` takes them.
-package enum Human {
+public enum Human {
     /// `0.42 ms`, `3.2 ms`, `412 ms`, `1.2 s`, `59.9 s`, `1 min 03 s`, `2 h 03 min`.
-    package static func duration(ms: Double) -> String {
+    public static func duration(ms: Double) -> String {
         guard ms.isFinite else { return "?" }
         if ms < 0 { return "-" + duration(ms: -ms) }
         if ms == 0 { return "0 ms" }
@@ -26,10 +26,10 @@ package enum Human {
     }
 
     /// `duration(ms:)` of a number of seconds.
-    package static func duration(seconds: Double) -> String { duration(ms: seconds * 1000) }
+    public static func duration(seconds: Double) -> String { duration(ms: seconds * 1000) }
 
     /// `512 B`, `1.5 KiB`, `48 KiB`, `4.8 MiB`, `1.1 GiB`: one decimal below 10 of a unit.
-    package static func bytes<T: BinaryInteger>(_ n: T) -> String {
+    public static func bytes<T: BinaryInteger>(_ n: T) -> String {
         guard n >= 1024 else { return "\(n) B" }
         var v = Double(n)
         for unit in ["KiB", "MiB", "GiB", "TiB", "PiB"] {
@@ -41,7 +41,7 @@ package enum Human {
 
     /// `v` (not negative) with `decimals` digits after the point, rounded half to even like
     /// `%.Nf`; without String(format:), which is slow enough to show on a row per request.
-    package static func fixed(_ v: Double, _ decimals: Int) -> String {
+    public static func fixed(_ v: Double, _ decimals: Int) -> String {
         var p: Int64 = 1
         for _ in 0..<decimals { p *= 10 }
         let pd = Double(p)

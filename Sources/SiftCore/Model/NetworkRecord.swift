@@ -3,37 +3,37 @@ import Foundation
 /// Where a record is: the input as given on the command line, the session file inside it, and the
 /// line. The join key between analyses: every view of one record (waterfall, correlate, show,
 /// report) carries the same reference.
-package struct RecordRef: Sendable, Hashable, Comparable, CustomStringConvertible {
-    package var input: String
-    package var file: String
+public struct RecordRef: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var input: String
+    public var file: String
     /// 1-based line in `file`.
-    package var line: Int
+    public var line: Int
 
-    package init(input: String, file: String, line: Int) {
+    public init(input: String, file: String, line: Int) {
         self.input = input
         self.file = file
         self.line = line
     }
 
     /// The record `record` of `session`.
-    package init(_ record: Record, in session: SessionContext) {
+    public init(_ record: Record, in session: SessionContext) {
         self.init(input: session.input.path, file: session.file, line: record.line)
     }
 
     /// Whether `other` lies in the same session file of the same input.
-    package func sameFile(_ other: RecordRef) -> Bool { input == other.input && file == other.file }
+    public func sameFile(_ other: RecordRef) -> Bool { input == other.input && file == other.file }
 
-    package static func < (a: RecordRef, b: RecordRef) -> Bool {
+    public static func < (a: RecordRef, b: RecordRef) -> Bool {
         (a.input, a.file, a.line) < (b.input, b.file, b.line)
     }
 
     /// `input:file:line`.
-    package var description: String { "\(input):\(file):\(line)" }
+    public var description: String { "\(input):\(file):\(line)" }
 }
 
 /// What every view of a network record shares: where it is and how it ended, and so the one
 /// definition of a failed request.
-package protocol NetworkRecordView {
+public protocol NetworkRecordView {
     /// Where the record is (the join key).
     var ref: RecordRef { get }
     /// `success`, `failure`, `pending` or `cancelled`, as the record wrote it.
@@ -44,89 +44,89 @@ package protocol NetworkRecordView {
 
 extension NetworkRecordView {
     /// Failed: state `failure` or `cancelled`, or an HTTP status of 400 or more (`NetworkRecord.failed`).
-    package var failed: Bool { NetworkRecord.failed(state: state, statusCode: statusCode) }
+    public var failed: Bool { NetworkRecord.failed(state: state, statusCode: statusCode) }
 }
 
 /// A type that stores one `NetworkRecord` and adds its own fields (the waterfall's `WaterfallRequest`,
 /// the join's `NetworkEntry`): the record's fields read and written through it, defined here once.
-package protocol NetworkRecordHolder: NetworkRecordView {
+public protocol NetworkRecordHolder: NetworkRecordView {
     /// The record as every analysis sees it.
     var record: NetworkRecord { get set }
 }
 
 extension NetworkRecordHolder {
     /// Where the record is (the join key between the waterfall, the correlation, `show` and `report`).
-    @inlinable package var ref: RecordRef { record.ref }
+    @inlinable public var ref: RecordRef { record.ref }
     /// The input path as given on the command line.
-    @inlinable package var input: String {
+    @inlinable public var input: String {
         get { record.ref.input }
         set { record.ref.input = newValue }
     }
     /// The session file inside the input.
-    @inlinable package var file: String {
+    @inlinable public var file: String {
         get { record.ref.file }
         set { record.ref.file = newValue }
     }
     /// 1-based line in `file`.
-    @inlinable package var line: Int {
+    @inlinable public var line: Int {
         get { record.ref.line }
         set { record.ref.line = newValue }
     }
     /// The session the record belongs to (nil for stdin without a header).
-    @inlinable package var sessionId: String? {
+    @inlinable public var sessionId: String? {
         get { record.sessionId }
         set { record.sessionId = newValue }
     }
-    @inlinable package var seq: Int? {
+    @inlinable public var seq: Int? {
         get { record.seq }
         set { record.seq = newValue }
     }
-    @inlinable package var recordId: String? {
+    @inlinable public var recordId: String? {
         get { record.recordId }
         set { record.recordId = newValue }
     }
-    @inlinable package var requestId: String? {
+    @inlinable public var requestId: String? {
         get { record.requestId }
         set { record.requestId = newValue }
     }
-    @inlinable package var echoedRequestId: String? {
+    @inlinable public var echoedRequestId: String? {
         get { record.echoedRequestId }
         set { record.echoedRequestId = newValue }
     }
-    @inlinable package var method: String? {
+    @inlinable public var method: String? {
         get { record.method }
         set { record.method = newValue }
     }
     /// The record's URL (userinfo removed, secret query values masked, where the reader masked it).
-    @inlinable package var url: String? {
+    @inlinable public var url: String? {
         get { record.url }
         set { record.url = newValue }
     }
-    @inlinable package var statusCode: Int? {
+    @inlinable public var statusCode: Int? {
         get { record.statusCode }
         set { record.statusCode = newValue }
     }
     /// `success`, `failure`, `pending`, `cancelled`.
-    @inlinable package var state: String? {
+    @inlinable public var state: String? {
         get { record.state }
         set { record.state = newValue }
     }
     /// The record's `error`: `description (domain code)`, when it failed.
-    @inlinable package var error: String? {
+    @inlinable public var error: String? {
         get { record.error }
         set { record.error = newValue }
     }
     /// A request that got no answer in time: the platform's time-out error (`NSURLErrorDomain -1001`,
     /// "timed out"), without a status. The one definition every report and picture uses.
-    package var timedOut: Bool {
+    public var timedOut: Bool {
         guard statusCode == nil, let e = error?.lowercased() else { return false }
         return e.contains("timed out") || e.contains("timeout") || e.contains("-1001")
     }
-    @inlinable package var ts: Double? {
+    @inlinable public var ts: Double? {
         get { record.ts }
         set { record.ts = newValue }
     }
-    @inlinable package var duration: Double? {
+    @inlinable public var duration: Double? {
         get { record.duration }
         set { record.duration = newValue }
     }
@@ -139,19 +139,19 @@ extension NetworkRecordHolder {
 /// Stored compactly, since a large export keeps a hundred thousand of them: numbers are fixed-width
 /// values (an absent one is a sentinel, not an optional's extra bytes), and texts read through a
 /// `StringPool` share one copy of each repeated value (methods, states, URLs, errors).
-package struct NetworkRecord: NetworkRecordView, Sendable, Equatable {
-    package var ref: RecordRef
-    package var sessionId: String?
+public struct NetworkRecord: NetworkRecordView, Sendable, Equatable {
+    public var ref: RecordRef
+    public var sessionId: String?
     /// The record's `id`.
-    package var recordId: String?
+    public var recordId: String?
     /// The minted and the echoed `X-Request-Id`, as written (one copy when they are equal).
-    package var requestId: String?
-    package var echoedRequestId: String?
-    package var method: String?
-    package var url: String?
-    package var state: String?
+    public var requestId: String?
+    public var echoedRequestId: String?
+    public var method: String?
+    public var url: String?
+    public var state: String?
     /// The error the request ended with: `description (domain code)`.
-    package var error: String?
+    public var error: String?
     // Inlinable (seq and status): a record held inside a larger value in an array is read where it
     // stands, not copied whole to call a getter in another module.
     @usableFromInline var seqRaw = Int.min
@@ -159,41 +159,41 @@ package struct NetworkRecord: NetworkRecordView, Sendable, Equatable {
     private var tsRaw = Double.nan
     private var durationRaw = Double.nan
 
-    @inlinable package var seq: Int? {
+    @inlinable public var seq: Int? {
         get { seqRaw == .min ? nil : seqRaw }
         set { seqRaw = newValue ?? .min }
     }
     /// The response status, absent when no response arrived.
-    @inlinable package var statusCode: Int? {
+    @inlinable public var statusCode: Int? {
         get { statusRaw == .min ? nil : statusRaw }
         set { statusRaw = newValue ?? .min }
     }
     /// The record's `ts` (device clock, seconds since 1970).
-    package var ts: Double? {
+    public var ts: Double? {
         get { tsRaw.isNaN ? nil : tsRaw }
         set { tsRaw = newValue ?? .nan }
     }
     /// The record's `duration`, seconds, as written.
-    package var duration: Double? {
+    public var duration: Double? {
         get { durationRaw.isNaN ? nil : durationRaw }
         set { durationRaw = newValue ?? .nan }
     }
 
     /// A record at `ref` with no field read yet.
-    package init(ref: RecordRef, sessionId: String? = nil) {
+    public init(ref: RecordRef, sessionId: String? = nil) {
         self.ref = ref
         self.sessionId = sessionId
     }
 
     /// The view of `record`, or nil when it is not a network record.
-    package init?(_ record: Record, in session: SessionContext) {
+    public init?(_ record: Record, in session: SessionContext) {
         guard record.type == .network else { return nil }
         self.init(network: record, input: session.input.path, file: session.file, sessionId: session.sessionId)
     }
 
     /// The view of `record`, known to be a network record, at line `record.line` of `file` in `input`.
     /// With `limits`, long texts are cut as `TextLimits` says; with `pool`, repeated texts share storage.
-    package init(
+    public init(
         network record: Record, input: String, file: String, sessionId: String?, limits: TextLimits? = nil,
         pool: StringPool? = nil
     ) {
@@ -213,11 +213,11 @@ package struct NetworkRecord: NetworkRecordView, Sendable, Equatable {
     }
 
     /// The members of a network record this view reads.
-    package enum Field: UInt8, CaseIterable, Sendable {
+    public enum Field: UInt8, CaseIterable, Sendable {
         case id, requestId, echoedRequestId, method, url, statusCode, state, error, duration
 
         /// The field a member name stands for.
-        package init?(_ name: String) {
+        public init?(_ name: String) {
             switch name {
             case "id": self = .id
             case "requestId": self = .requestId
@@ -233,7 +233,7 @@ package struct NetworkRecord: NetworkRecordView, Sendable, Equatable {
         }
 
         /// The field the member name at tape index `k` stands for (its bytes compared where they lie).
-        @inlinable package init?(_ t: JSONTapeView, _ k: Int) {
+        @inlinable public init?(_ t: JSONTapeView, _ k: Int) {
             if t.isEscaped(k) {
                 guard let name = t.value(k).string else { return nil }
                 self.init(name)
@@ -258,24 +258,24 @@ package struct NetworkRecord: NetworkRecordView, Sendable, Equatable {
         }
 
         /// A bit of its own, for a caller's "first of a repeated name wins" mask (bits 0…8).
-        package var bit: UInt16 { 1 << UInt16(rawValue) }
+        public var bit: UInt16 { 1 << UInt16(rawValue) }
     }
 
     /// How long texts are cut (`nil` limits: never).
-    package struct TextLimits: Sendable {
+    public struct TextLimits: Sendable {
         /// Ids and URLs.
-        package var long: Int
+        public var long: Int
         /// Method and state.
-        package var short = 64
+        public var short = 64
         /// The error's description and domain.
-        package var description = 256
-        package var domain = 128
+        public var description = 256
+        public var domain = 128
 
-        package init(long: Int) { self.long = long }
+        public init(long: Int) { self.long = long }
     }
 
     /// Reads member `field` from its value `v` (the first of a repeated name, as `JSONValue`'s subscript).
-    package mutating func set(_ field: Field, from v: JSONValue, limits: TextLimits?, pool: StringPool?) {
+    public mutating func set(_ field: Field, from v: JSONValue, limits: TextLimits?, pool: StringPool?) {
         let long = limits?.long ?? .max
         let short = limits?.short ?? .max
         switch field {
@@ -300,7 +300,7 @@ package struct NetworkRecord: NetworkRecordView, Sendable, Equatable {
     }
 
     /// `set(_:from:limits:pool:)` for the value at tape index `v` (the same result, read off the tape).
-    package mutating func set(_ field: Field, _ t: JSONTapeView, _ v: Int, limits: TextLimits?, pool: StringPool?) {
+    public mutating func set(_ field: Field, _ t: JSONTapeView, _ v: Int, limits: TextLimits?, pool: StringPool?) {
         let long = limits?.long ?? .max
         let short = limits?.short ?? .max
         switch field {
@@ -323,11 +323,11 @@ package struct NetworkRecord: NetworkRecordView, Sendable, Equatable {
     }
 
     /// The echoed id shares the minted one's storage when they are equal (most records).
-    package mutating func shareIds() {
+    public mutating func shareIds() {
         if let e = echoedRequestId, let m = requestId, e == m { echoedRequestId = m }
     }
 
-    package static func == (a: NetworkRecord, b: NetworkRecord) -> Bool {
+    public static func == (a: NetworkRecord, b: NetworkRecord) -> Bool {
         a.ref == b.ref && a.sessionId == b.sessionId && a.recordId == b.recordId && a.requestId == b.requestId
             && a.echoedRequestId == b.echoedRequestId && a.method == b.method && a.url == b.url && a.state == b.state
             && a.error == b.error && a.seq == b.seq && a.statusCode == b.statusCode && a.ts == b.ts && a.duration == b.duration
@@ -335,13 +335,13 @@ package struct NetworkRecord: NetworkRecordView, Sendable, Equatable {
 
     /// The one definition of a failed request: it ended in `failure` or was `cancelled`, or the
     /// server answered with a status of 400 or more.
-    package static func failed(state: String?, statusCode: Int?) -> Bool {
+    public static func failed(state: String?, statusCode: Int?) -> Bool {
         endedWithoutResponse(state: state) || (statusCode ?? 0) >= 400
     }
 
     /// Whether `record` is a network record that failed (without building the whole view, and
     /// without making a String of its state: asked of every record a report reads).
-    package static func failed(_ record: Record) -> Bool {
+    public static func failed(_ record: Record) -> Bool {
         guard record.type == .network else { return false }
         let j = record.json
         if let state = j.member("state"), state.stringEquals("failure") || state.stringEquals("cancelled") { return true }
@@ -349,33 +349,33 @@ package struct NetworkRecord: NetworkRecordView, Sendable, Equatable {
     }
 
     /// The states of a request that did not complete: `failure` and `cancelled`.
-    package static func endedWithoutResponse(state: String?) -> Bool {
+    public static func endedWithoutResponse(state: String?) -> Bool {
         state == "failure" || state == "cancelled"
     }
 }
 
 extension NetworkRecord: Redactable {
-    package func redacted(by r: Redactor) -> NetworkRecord {
+    public func redacted(by r: Redactor) -> NetworkRecord {
         var x = self
         x.redact(by: r)
         return x
     }
 
     /// Every text that came from the export, redacted in place (the input path is the user's own).
-    package mutating func redact(by r: Redactor) {
+    public mutating func redact(by r: Redactor) {
         redact(unique: { r.text($0.untrusted).value }, repeated: { r.text($0.untrusted).value }, url: { r.url($0.untrusted).value })
     }
 
     /// Every text that came from the export, redacted in place: `unique` for the ids, `repeated` for
     /// texts many records share (file, session, method, state, error) and `url` for the URL, which a
     /// caller may redact once each so that the redacted copies are shared too.
-    package mutating func redact(unique: (String?) -> String?, repeated: (String?) -> String?, url: (String?) -> String?) {
+    public mutating func redact(unique: (String?) -> String?, repeated: (String?) -> String?, url: (String?) -> String?) {
         redact(unique: unique, repeated: { s, _ in repeated(s) }, url: url)
     }
 
     /// `redact(unique:repeated:url:)` telling `repeated` which text it is given (`RepeatedText`):
     /// a caller may keep the last one of each apart, since records in a row share them.
-    package mutating func redact(
+    public mutating func redact(
         unique: (String?) -> String?, repeated: (String?, RepeatedText) -> String?,
         url: (String?) -> String?
     ) {
@@ -392,7 +392,7 @@ extension NetworkRecord: Redactable {
     }
 
     /// The texts of a record that many records share.
-    package enum RepeatedText: Int, CaseIterable, Sendable {
+    public enum RepeatedText: Int, CaseIterable, Sendable {
         case file, sessionId, method, state, error
     }
 }
@@ -401,18 +401,18 @@ extension NetworkRecord: Redactable {
 /// requests is one string, not a hundred thousand. Bounded: up to `maxEntries` texts of `maxBytes`
 /// in all; past that a text is returned as a copy of its own. Texts of 15 bytes or fewer are stored
 /// inside a `String` anyway and are never pooled. Not thread-safe: one per collector.
-package final class StringPool {
+public final class StringPool {
     private var slots: [String?]
     private var mask: Int
     private var count = 0
     private var bytes = 0
-    package let maxEntries: Int
-    package let maxBytes: Int
+    public let maxEntries: Int
+    public let maxBytes: Int
     /// Heap bytes of the texts handed out as copies of their own (the pool was full), about: what
     /// pooling did not bound, for a caller that keeps a budget.
     package private(set) var unpooledBytes = 0
 
-    package init(maxEntries: Int = 4096, maxBytes: Int = 1 << 20) {
+    public init(maxEntries: Int = 4096, maxBytes: Int = 1 << 20) {
         self.maxEntries = maxEntries
         self.maxBytes = maxBytes
         var n = 16
@@ -442,7 +442,7 @@ package final class StringPool {
     /// `intern(s)`, for texts that come again and again in the same storage (another pool's copies,
     /// when several threads each pool what they read): one seen before costs a comparison of
     /// addresses, not a hash and a comparison of its bytes. The pool ends the same as with `intern`.
-    package func internCopy(_ s: String) -> String {
+    public func internCopy(_ s: String) -> String {
         guard s.utf8.count > 15 else { return s }
         guard let address = s.utf8.withContiguousStorageIfAvailable({ UInt(bitPattern: $0.baseAddress) }) else {
             return intern(s)
@@ -463,7 +463,7 @@ package final class StringPool {
     }
 
     /// The pooled string of UTF-8 `b` (made the first time it is seen).
-    package func string(_ b: UnsafeBufferPointer<UInt8>) -> String {
+    public func string(_ b: UnsafeBufferPointer<UInt8>) -> String {
         guard b.count > 15 else { return String(decoding: b, as: UTF8.self) }
         return find(b, orAdd: String(decoding: b, as: UTF8.self))
     }
@@ -491,26 +491,26 @@ package final class StringPool {
 
     /// What a string keeps on the heap, about: nothing up to 15 bytes (stored inline), else its
     /// bytes and a header.
-    package static func heapBytes(_ s: String?) -> Int {
+    public static func heapBytes(_ s: String?) -> Int {
         guard let n = s?.utf8.count, n > 15 else { return 0 }
         return n + 33
     }
 
     /// The pooled copy of `s`.
-    package func intern(_ s: String) -> String {
+    public func intern(_ s: String) -> String {
         guard s.utf8.count > 15 else { return s }
         var t = s
         return t.withUTF8 { find($0, orAdd: s) }
     }
 
     /// Whether `s` is exactly the bytes `b`.
-    @inlinable package static func same(_ s: String, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    @inlinable public static func same(_ s: String, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
         var s = s
         return s.withUTF8 { u in u.count == b.count && (b.count == 0 || memcmp(u.baseAddress!, b.baseAddress!, b.count) == 0) }
     }
 
     /// `text(_:max:pool:)` of the value at tape index `i` (the same text, read off the tape).
-    package static func text(_ t: JSONTapeView, _ i: Int, max: Int, pool: StringPool?) -> String? {
+    public static func text(_ t: JSONTapeView, _ i: Int, max: Int, pool: StringPool?) -> String? {
         guard t.kind(i) == .string else { return nil }
         if !t.isEscaped(i) {
             let b = t.raw(i)
@@ -524,7 +524,7 @@ package final class StringPool {
 
     /// A string member's text cut to `max` UTF-8 bytes (then `…` after the first `max` characters),
     /// as the waterfall always cut them; nil when `v` is not a string. Through `pool` when given.
-    package static func text(_ v: JSONValue?, max: Int, pool: StringPool?) -> String? {
+    public static func text(_ v: JSONValue?, max: Int, pool: StringPool?) -> String? {
         guard let v, v.isString else { return nil }
         let n = v.node
         if let pool, !n.escaped, Int(n.end - n.start) <= max {

@@ -5,10 +5,10 @@
 #endif
 
 /// Percent-encoding (`%XX`), one decoder for every module: verify's checks, the redactor and scrub.
-package enum Percent {
+public enum Percent {
     /// `%XX` resolved to its byte (a `%` without two hex digits after it stays as it is); with
     /// `plusIsSpace` (form encoding), `+` is a space.
-    @inlinable package static func decode(_ b: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool) -> [UInt8] {
+    @inlinable public static func decode(_ b: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(b.count)
         var i = 0
@@ -27,7 +27,7 @@ package enum Percent {
 
     /// `decode` on an array.
     /// Whether `b` holds a `%XX` escape (a `%` and two hex digits).
-    package static func hasEscape(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    public static func hasEscape(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = b.baseAddress else { return false }
         var at = base
         let end = base + b.count
@@ -39,12 +39,12 @@ package enum Percent {
         return false
     }
 
-    package static func decode(_ b: [UInt8], plusIsSpace: Bool) -> [UInt8] {
+    public static func decode(_ b: [UInt8], plusIsSpace: Bool) -> [UInt8] {
         b.withUnsafeBufferPointer { decode($0, plusIsSpace: plusIsSpace) }
     }
 
     /// The value of one hex digit, either case.
-    @inlinable @inline(__always) package static func nibble(_ c: UInt8) -> UInt8? {
+    @inlinable @inline(__always) public static func nibble(_ c: UInt8) -> UInt8? {
         switch c {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - 48
         case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - 87

@@ -2,12 +2,12 @@ import Foundation
 import SiftArchive
 
 /// The kind of a session-file line, from its `type` field.
-package enum RecordType: Sendable, Equatable, Hashable {
+public enum RecordType: Sendable, Equatable, Hashable {
     case session, network, log, event, frame
     /// A newer record kind this version does not know: kept and counted, never a failure.
     case other(String)
 
-    package init(_ name: String) {
+    public init(_ name: String) {
         var name = name
         self = name.withUTF8 { RecordType(utf8: $0) }
     }
@@ -28,7 +28,7 @@ package enum RecordType: Sendable, Equatable, Hashable {
     }
 
     /// The key used in record counts: `network`, `log`, `event`, `frame`, `unknown`.
-    package var countKey: String {
+    public var countKey: String {
         switch self {
         case .session: "session"
         case .network: "network"
@@ -41,22 +41,22 @@ package enum RecordType: Sendable, Equatable, Hashable {
 }
 
 /// One parsed line of a session file.
-package struct Record: Sendable {
+public struct Record: Sendable {
     /// 1-based line number in the session file (for stdin: in the stream).
-    package let line: Int
-    package let type: RecordType
+    public let line: Int
+    public let type: RecordType
     /// The raw `type` string.
-    package var typeName: String { json["type"]?.string ?? "" }
-    package let seq: Int?
+    public var typeName: String { json["type"]?.string ?? "" }
+    public let seq: Int?
     /// `ts` in seconds since 1970, when it parses as RFC 3339.
-    package let ts: Double?
-    package var tsText: String? { json["ts"]?.string }
+    public let ts: Double?
+    public var tsText: String? { json["ts"]?.string }
     /// The whole line as parsed JSON (an object).
-    package let json: JSONValue
+    public let json: JSONValue
 
     /// Read on the tape: no string is made for `type` and `ts` (a record is made for every line of
     /// every session file, on the parsing threads).
-    package init(line: Int, json: JSONValue) {
+    public init(line: Int, json: JSONValue) {
         self.line = line
         self.json = json
         let root = json.tapeIndex
@@ -70,13 +70,13 @@ package struct Record: Sendable {
     }
 
     /// The record's `id` (network records).
-    package var id: String? { json["id"]?.string }
+    public var id: String? { json["id"]?.string }
 
     /// A record mapped from input that held a name twice in one object (a HAR entry): each such
     /// name with its place, and the record mapped once more per later copy, so every copy is
     /// checked (`verify.duplicate-key`). Empty for most records.
-    package var duplicateNames: [DuplicateName] = []
-    package var copies: [JSONValue] = []
+    public var duplicateNames: [DuplicateName] = []
+    public var copies: [JSONValue] = []
 }
 
 extension Record {
@@ -85,10 +85,10 @@ extension Record {
     /// header's texts (session id, user id, environment, app, SDK and device facts) that a session
     /// or finding keeps for the whole run: ten thousand headers of 20 KB ids are then not held whole.
     /// The record itself stays whole for the checks that must see every byte (`verify`).
-    package func heldText(_ path: String...) -> String? { Record.heldText(json, path) }
+    public func heldText(_ path: String...) -> String? { Record.heldText(json, path) }
 
     /// `heldText` of any parsed value (a header held by its session).
-    package static func heldText(_ json: JSONValue, _ path: String...) -> String? { heldText(json, path) }
+    public static func heldText(_ json: JSONValue, _ path: String...) -> String? { heldText(json, path) }
 
     static func heldText(_ json: JSONValue, _ path: [String]) -> String? {
         var v: JSONValue? = json
@@ -98,15 +98,15 @@ extension Record {
 }
 
 /// A member name held more than once in one object of the input, where it stands.
-package struct DuplicateName: Sendable, Hashable {
+public struct DuplicateName: Sendable, Hashable {
     /// The object's place (`log.entries[3].request.headers[0]`).
-    package var place: String
-    package var name: String
-    package var count: Int
+    public var place: String
+    public var name: String
+    public var count: Int
     /// How many of the copies were mapped and checked: all of them, or the first few when the
     /// entry's later copies reached `JSONDocument.laterCopyBudget`.
-    package var checked: Int
-    package init(place: String, name: String, count: Int, checked: Int? = nil) {
+    public var checked: Int
+    public init(place: String, name: String, count: Int, checked: Int? = nil) {
         self.place = place
         self.name = name
         self.count = count
@@ -115,27 +115,27 @@ package struct DuplicateName: Sendable, Hashable {
 }
 
 /// One input being read (a command-line argument).
-package final class InputContext: @unchecked Sendable {
+public final class InputContext: @unchecked Sendable {
     /// The path as given on the command line (`-` for standard input).
-    package let path: String
+    public let path: String
     package internal(set) var container: ContainerKind = .unknown
-    package init(path: String) { self.path = path }
+    public init(path: String) { self.path = path }
 }
 
 /// One session file being read. Fields fill in as the header and records arrive.
-package final class SessionContext: @unchecked Sendable {
-    package let input: InputContext
+public final class SessionContext: @unchecked Sendable {
+    public let input: InputContext
     /// The session file's name inside the input (`sessions/ses_….jsonl`), or `-` for stdin, as it is
     /// shown and held: a name longer than `SessionContext.heldNameBytes` is cut in the middle
     /// (`SessionContext.heldName`), since every finding and session an analysis keeps holds it.
-    package let file: String
+    public let file: String
     /// The entry's name in full, for the checks that must see every byte of it (a credential in a
     /// file or folder name); not held past the file's reading.
-    package let entryName: String
+    public let entryName: String
     /// The session root inside the input (the folder holding `sessions/`), `""` at the top.
-    package let root: String
+    public let root: String
     /// Whether blob references can be resolved (false for a bare session file or stdin).
-    package let blobsAvailable: Bool
+    public let blobsAvailable: Bool
     /// From the header, else from the file name; nil for stdin without a header. Held as
     /// `SessionContext.heldName` holds it: an id past `heldNameBytes` is cut in the middle, since every
     /// session, request and finding an analysis keeps holds it.
@@ -167,13 +167,13 @@ package final class SessionContext: @unchecked Sendable {
     }
 
     /// Names up to this many UTF-8 bytes are held whole.
-    package static let heldNameBytes = 512
+    public static let heldNameBytes = 512
 
     /// `name` as analyses hold and show it: itself up to `heldNameBytes`, else its first and last
     /// 255 bytes or less (whole characters) around `…`. Fifty thousand entries of 4 KiB names are
     /// then not held whole by every session an analysis keeps; the leaf, where the session id is,
     /// stays readable.
-    package static func heldName(_ name: String) -> String {
+    public static func heldName(_ name: String) -> String {
         guard name.utf8.count > heldNameBytes else { return name }
         let side = (heldNameBytes - 2) / 2
         var head = "", tail: [Unicode.Scalar] = []
@@ -195,11 +195,11 @@ package final class SessionContext: @unchecked Sendable {
     }
 
     /// The header's `userId` and `environmentRef`, as held (`Record.heldText`).
-    package var userId: String? { header.flatMap { Record.heldText($0, "userId") } }
-    package var environmentRef: String? { header.flatMap { Record.heldText($0, "environmentRef") } }
+    public var userId: String? { header.flatMap { Record.heldText($0, "userId") } }
+    public var environmentRef: String? { header.flatMap { Record.heldText($0, "environmentRef") } }
 
     /// A finding located in this session.
-    package func finding(
+    public func finding(
         _ rule: RuleID, _ severity: Severity, line: Int? = nil, seq: Int? = nil, recordId: String? = nil,
         location: String? = nil, message: String, preview: String? = nil, fingerprint: String? = nil
     ) -> Finding {
@@ -229,7 +229,7 @@ package final class SessionContext: @unchecked Sendable {
     }
 
     /// A finding located at a record of this session.
-    package func finding(
+    public func finding(
         _ rule: RuleID, _ severity: Severity, record: Record, location: String? = nil, message: String,
         preview: String? = nil, fingerprint: String? = nil
     ) -> Finding {
@@ -240,29 +240,29 @@ package final class SessionContext: @unchecked Sendable {
 }
 
 /// One blob file (`blobs/<hh>/<hex>`) as read from an input, handed to analyses once.
-package struct BlobContent: Sendable {
-    package let input: String
+public struct BlobContent: Sendable {
+    public let input: String
     /// The session root the blob belongs to.
-    package let root: String
+    public let root: String
     /// The entry name inside the input.
-    package let file: String
+    public let file: String
     /// The blob's name: 64 hex digits when well-formed.
-    package let name: String
+    public let name: String
     /// The bytes, up to `ReadLimits.maxBlobBytes`.
-    package let bytes: [UInt8]
+    public let bytes: [UInt8]
     /// Every byte that could be read (hashed in full, even past the buffer).
-    package let size: Int64
+    public let size: Int64
     /// False when reading stopped early (damage, a bound) or the buffer could not hold it all.
-    package let complete: Bool
+    public let complete: Bool
     /// SHA-256 hex of every byte read; empty when no analysis of the read needs it
     /// (`Analysis.needsBlobHash`: the reader then checks the name against it on a worker).
-    package let sha256: String
+    public let sha256: String
 }
 
 /// A listener on the one pass over an export. The reader calls these in order:
 /// for each input `beginInput`; then, in archive order, `beginSession` / `record`… / `endSession`
 /// for each session file and `blob` for each blob; then `endInput`. `finish` once at the end.
-package protocol Analysis: AnyObject {
+public protocol Analysis: AnyObject {
     func beginInput(_ input: InputContext)
     func beginSession(_ session: SessionContext)
     /// Every line that parsed as a JSON object, header included (`type == .session`).
@@ -292,16 +292,16 @@ package protocol Analysis: AnyObject {
 }
 
 extension Analysis {
-    package func beginInput(_ input: InputContext) {}
-    package func beginSession(_ session: SessionContext) {}
-    package func record(_ record: Record, session: SessionContext) {}
-    package func damagedLine(_ bytes: [UInt8], line: Int, session: SessionContext) {}
-    package func endSession(_ session: SessionContext) {}
-    package func blob(_ blob: BlobContent) {}
-    package func otherText(_ bytes: [UInt8], line: Int, file: SessionContext) {}
-    package var readsOtherFiles: Bool { false }
-    package func entryName(_ file: SessionContext) {}
-    package var needsBlobHash: Bool { true }
-    package func endInput(_ input: InputContext) {}
-    package func finish() -> [Finding] { [] }
+    public func beginInput(_ input: InputContext) {}
+    public func beginSession(_ session: SessionContext) {}
+    public func record(_ record: Record, session: SessionContext) {}
+    public func damagedLine(_ bytes: [UInt8], line: Int, session: SessionContext) {}
+    public func endSession(_ session: SessionContext) {}
+    public func blob(_ blob: BlobContent) {}
+    public func otherText(_ bytes: [UInt8], line: Int, file: SessionContext) {}
+    public var readsOtherFiles: Bool { false }
+    public func entryName(_ file: SessionContext) {}
+    public var needsBlobHash: Bool { true }
+    public func endInput(_ input: InputContext) {}
+    public func finish() -> [Finding] { [] }
 }

@@ -2,15 +2,15 @@ import Foundation
 
 /// RFC 3339 timestamps to and from seconds since 1970 (UTC), without Foundation's date formatters
 /// (which are slow and locale-dependent).
-package enum Timestamp {
+public enum Timestamp {
     /// Parses `2026-11-29T10:15:02.123456Z`, `…+01:00`, `…+0100`, a space instead of `T`, a fraction
     /// of any length (kept to the nanosecond), a lowercase `t`/`z`. Nil for anything else.
-    package static func parse(_ s: String) -> Double? {
+    public static func parse(_ s: String) -> Double? {
         var s = s
         return s.withUTF8 { parse(bytes: $0) }
     }
 
-    package static func parse(bytes b: UnsafeBufferPointer<UInt8>) -> Double? {
+    public static func parse(bytes b: UnsafeBufferPointer<UInt8>) -> Double? {
         guard b.count >= 19, let base = minute(b) else { return nil }
         return rest(b, minute: base)
     }
@@ -18,16 +18,16 @@ package enum Timestamp {
     /// The start of the last timestamp `parse(bytes:memo:)` read: its first 17 bytes (date, hour and
     /// minute, `2026-11-29T10:15:`) and the seconds since 1970 they stand for. The timestamps of one
     /// transaction mostly share their minute: a caller reading them in a row keeps one memo.
-    package struct Memo {
+    public struct Memo {
         var head: (UInt64, UInt64, UInt8) = (0, 0, 0)
         var seconds = 0
         var valid = false
-        package init() {}
+        public init() {}
     }
 
     /// `parse(bytes:)`, the date, hour and minute taken from `memo` when `b` starts as the last
     /// timestamp read with it did (the same bytes stand for the same seconds), else read and kept.
-    package static func parse(bytes b: UnsafeBufferPointer<UInt8>, memo: inout Memo) -> Double? {
+    public static func parse(bytes b: UnsafeBufferPointer<UInt8>, memo: inout Memo) -> Double? {
         guard b.count >= 19, let p = b.baseAddress else { return nil }
         let raw = UnsafeRawPointer(p)
         let head = (raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self), p[16])
@@ -131,7 +131,7 @@ package enum Timestamp {
     }()
 
     /// Days since 1970-01-01 for a proleptic Gregorian date.
-    package static func daysFromCivil(_ y0: Int, _ m: Int, _ d: Int) -> Int {
+    public static func daysFromCivil(_ y0: Int, _ m: Int, _ d: Int) -> Int {
         let y = m <= 2 ? y0 - 1 : y0
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
@@ -143,16 +143,16 @@ package enum Timestamp {
 
     /// The end of the times `format` writes: 10000-01-01T00:00:00Z, excluded. Times come from input (a
     /// log line's epoch number can be anything): past this range they are not dates anyone logged.
-    package static let maxSeconds: Double = 253_402_300_800
+    public static let maxSeconds: Double = 253_402_300_800
     /// The earliest time `format` writes: 0000-01-01T00:00:00Z.
-    package static let minSeconds: Double = -62_167_219_200
+    public static let minSeconds: Double = -62_167_219_200
 
     /// Whether `format` writes `t` as a date (finite, years 0000 to 9999).
-    package static func inRange(_ t: Double) -> Bool { t.isFinite && t >= minSeconds && t < maxSeconds }
+    public static func inRange(_ t: Double) -> Bool { t.isFinite && t >= minSeconds && t < maxSeconds }
 
     /// Formats seconds since 1970 as `2026-11-29T10:15:02.123Z` (milliseconds; `micro` for 6 digits).
     /// Empty for a time outside years 0000–9999 (or not finite): no conversion of input can trap.
-    package static func format(_ t: Double, micro: Bool = false) -> String {
+    public static func format(_ t: Double, micro: Bool = false) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(32)
         guard write(t, micro: micro, { out.append($0) }) else { return "" }
@@ -163,7 +163,7 @@ package enum Timestamp {
     /// slow enough to show in renderers that print many timestamps). False, and nothing emitted, for a
     /// time outside years 0000–9999 or not finite.
     @inlinable
-    package static func write(_ t: Double, micro: Bool, _ emit: (UInt8) -> Void) -> Bool {
+    public static func write(_ t: Double, micro: Bool, _ emit: (UInt8) -> Void) -> Bool {
         guard inRange(t) else { return false }
         let scale = micro ? 1_000_000.0 : 1000.0
         let total = (t * scale).rounded()
@@ -192,7 +192,7 @@ package enum Timestamp {
         return true
     }
 
-    package static func civilFromDays(_ z0: Int) -> (Int, Int, Int) {
+    public static func civilFromDays(_ z0: Int) -> (Int, Int, Int) {
         let z = z0 + 719468
         let era = (z >= 0 ? z : z - 146096) / 146097
         let doe = z - era * 146097

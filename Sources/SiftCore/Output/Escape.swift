@@ -1,12 +1,12 @@
 import Foundation
 
 /// Each output medium escapes untrusted text (from an export or a log) in its own way.
-package enum Escape {
+public enum Escape {
     /// RFC 4180 field: quoted when it holds `"`, `,`, CR or LF (quotes doubled); a field starting with
     /// `=`, `+`, `-`, `@`, TAB or CR is prefixed with `'` so spreadsheets don't run it as a formula.
     /// Control characters (ESC, CR, BEL, C1, DEL) and bidi overrides are shown as `\x1b`, `\u{202e}`
     /// (a CSV file is often `cat` to a terminal); LF and TAB stay.
-    package static func csvField(_ s: String) -> String {
+    public static func csvField(_ s: String) -> String {
         var v = visible(s, keep: [0x0A, 0x09])
         if let f = v.unicodeScalars.first, ["=", "+", "-", "@", "\t", "\r"].contains(f) {
             // A plain number (e.g. -12.5) is data, not a formula.
@@ -19,18 +19,18 @@ package enum Escape {
     }
 
     /// One CSV row, CRLF-terminated (RFC 4180).
-    package static func csvRow(_ fields: [String]) -> String {
+    public static func csvRow(_ fields: [String]) -> String {
         fields.map(csvField).joined(separator: ",") + "\r\n"
     }
 
     /// One CSV row of redacted fields, ready for a sink.
-    package static func csvRow(_ fields: Redacted<[String]>) -> SafeText { SafeText(verified: csvRow(fields.value)) }
+    public static func csvRow(_ fields: Redacted<[String]>) -> SafeText { SafeText(verified: csvRow(fields.value)) }
 
     /// One CSV row of the user's own words (column names given on the command line), ready for a sink.
-    package static func csvRow(arguments fields: [String]) -> SafeText { SafeText(verified: csvRow(fields)) }
+    public static func csvRow(arguments fields: [String]) -> SafeText { SafeText(verified: csvRow(fields)) }
 
     /// One redacted JSON object as a JSON Lines line (compact, newline-terminated), ready for a sink.
-    package static func jsonLine(_ object: Redacted<[String: JSONOut]>) -> SafeText {
+    public static func jsonLine(_ object: Redacted<[String: JSONOut]>) -> SafeText {
         var w = JSONWriter(pretty: false)
         w.value(.object(object.value))
         w.newline()
@@ -39,7 +39,7 @@ package enum Escape {
 
     /// Text inside a GitHub/Jira Markdown table cell or paragraph: HTML and Markdown punctuation
     /// neutralised, `|` escaped, newlines as `<br>`.
-    package static func markdown(_ s: String) -> String {
+    public static func markdown(_ s: String) -> String {
         var out = ""
         out.reserveCapacity(s.utf8.count)
         for ch in terminal(s, keepNewlines: true).unicodeScalars {
@@ -59,13 +59,13 @@ package enum Escape {
     }
 
     /// Text inside a Markdown inline code span: backticks can't be escaped there, so they are replaced.
-    package static func markdownCode(_ s: String) -> String {
+    public static func markdownCode(_ s: String) -> String {
         "`" + terminal(s).replacingOccurrences(of: "`", with: "'").replacingOccurrences(of: "|", with: "\\|") + "`"
     }
 
     /// Text for a terminal: C0/C1 controls, DEL and bidi overrides shown as `\x1b`, `\u{202e}`, so an
     /// export can never send an escape sequence to the user's terminal.
-    package static func terminal(_ s: String, keepNewlines: Bool = false) -> String {
+    public static func terminal(_ s: String, keepNewlines: Bool = false) -> String {
         var clean = true
         for u in s.unicodeScalars where isUnsafe(u, keepNewlines: keepNewlines) { clean = false; break }
         if clean { return s }
@@ -108,7 +108,7 @@ package enum Escape {
 
     /// Text or attribute value for XML/HTML/SVG; characters not allowed in XML 1.0 become U+FFFD;
     /// DEL, C1 controls and bidi overrides are shown as `\x85`, `\u{202e}`.
-    package static func xml(_ s: String) -> String {
+    public static func xml(_ s: String) -> String {
         var out = ""
         out.reserveCapacity(s.utf8.count)
         for u in s.unicodeScalars {

@@ -16,7 +16,7 @@ import Foundation
 ///   entry of each session. A body stored in a blob is named (`_blob`), not copied.
 /// - Every entry goes through `redact` before it is written: only a `Redactor` makes the
 ///   `Redacted<JSONOut>` it must return.
-package final class HARWriter: Analysis {
+public final class HARWriter: Analysis {
     private let sink: OutputSink
     /// Called once per record (its checks cost as much as the record is long); gives what redacts
     /// each of its entries (one per transaction).
@@ -27,9 +27,9 @@ package final class HARWriter: Analysis {
     private var headers: [ObjectIdentifier: JSONValue] = [:]
     private var headerWritten = Set<ObjectIdentifier>()
     /// Entries written.
-    package var entryCount: Int { entries }
+    public var entryCount: Int { entries }
 
-    package init(creatorVersion: String, sink: OutputSink, redact: @escaping (Record) -> (JSONOut) -> Redacted<JSONOut>) {
+    public init(creatorVersion: String, sink: OutputSink, redact: @escaping (Record) -> (JSONOut) -> Redacted<JSONOut>) {
         self.sink = sink
         self.transform = redact
         self.creator = creatorVersion
@@ -44,9 +44,9 @@ package final class HARWriter: Analysis {
         write("{\n  \"log\": {\n    \"version\": \"1.2\",\n    \"creator\": \(creator),\n    \"pages\": [],\n    \"entries\": [")
     }
 
-    package func beginInput(_ input: InputContext) { head() }
+    public func beginInput(_ input: InputContext) { head() }
 
-    package func record(_ record: Record, session: SessionContext) {
+    public func record(_ record: Record, session: SessionContext) {
         let key = ObjectIdentifier(session)
         if record.type == .session {
             headers[key] = record.json
@@ -69,12 +69,12 @@ package final class HARWriter: Analysis {
         }
     }
 
-    package func endSession(_ session: SessionContext) {
+    public func endSession(_ session: SessionContext) {
         headers[ObjectIdentifier(session)] = nil
     }
 
     /// Writes the end of the document (the head too, when nothing was read).
-    package func close() {
+    public func close() {
         head()
         write(entries == 0 ? "]\n  }\n}\n" : "\n    ]\n  }\n}\n")
     }
@@ -82,7 +82,7 @@ package final class HARWriter: Analysis {
     // MARK: mapping
 
     /// The HAR entries of one network record: one per transaction (one when it has none).
-    package static func entries(_ record: Record, sessionId: String?) -> [JSONOut] {
+    public static func entries(_ record: Record, sessionId: String?) -> [JSONOut] {
         let j = record.json
         let txs = j["metrics", "transactions"]?.elements.filter(\.isObject) ?? []
         let count = max(1, txs.count)

@@ -2,7 +2,7 @@ import Foundation
 
 extension InspectReport {
     /// The columns of `csv`.
-    package static let csvHeader =
+    public static let csvHeader =
         [
             "sessionId", "input", "file", "bundleId", "appVersion", "appBuild", "sdkName", "sdkVersion",
             "deviceModel", "system", "locale", "timeZone", "environmentRef", "userId", "launchedAt",
@@ -10,7 +10,7 @@ extension InspectReport {
         ] + recordKeys + ["damagedLines"]
 
     /// One row per session (RFC 4180, CRLF, formula cells neutralised), header first.
-    package static func csv(_ redacted: Redacted<ReadOutcome>) -> String {
+    public static func csv(_ redacted: Redacted<ReadOutcome>) -> String {
         let o = redacted.value
         var out = Escape.csvRow(csvHeader)
         for s in o.sessions {

@@ -2,7 +2,7 @@ import Foundation
 
 extension InspectReport {
     /// One session as JSON.
-    package static func sessionJSON(_ s: SessionSummary) -> JSONOut {
+    public static func sessionJSON(_ s: SessionSummary) -> JSONOut {
         var records: [String: JSONOut] = [:]
         for k in recordKeys { records[k] = .int(s.records[k] ?? 0) }
         return .object([
@@ -24,13 +24,13 @@ extension InspectReport {
     }
 
     /// Seconds from the first to the last record `ts`, when both are known.
-    package static func duration(_ s: SessionSummary) -> Double? {
+    public static func duration(_ s: SessionSummary) -> Double? {
         guard let a = s.firstTs, let b = s.lastTs else { return nil }
         return ((b - a) * 1_000_000).rounded() / 1_000_000
     }
 
     /// The whole JSON document, pretty, with a final newline.
-    package static func json(_ redacted: Redacted<ReadOutcome>) -> String {
+    public static func json(_ redacted: Redacted<ReadOutcome>) -> String {
         var w = JSONWriter(pretty: true)
         json(redacted, into: &w)
         w.newline()
@@ -38,14 +38,14 @@ extension InspectReport {
     }
 
     /// The whole JSON document through `w` (a writer with a sink writes it as it goes).
-    package static func json(_ redacted: Redacted<ReadOutcome>, into w: inout JSONWriter) {
+    public static func json(_ redacted: Redacted<ReadOutcome>, into w: inout JSONWriter) {
         let o = redacted.value
         ReportEnvelope.members(inputs: o.inputs, findings: o.findings, blobs: o.blobs, sections: sections(o)).write(into: &w)
     }
 
     /// `sessions` (written one session at a time) and `blobs`, and `sessionsNotListed` (with the
     /// total) when the list was bounded.
-    package static func sections(_ o: ReadOutcome) -> JSONMembers {
+    public static func sections(_ o: ReadOutcome) -> JSONMembers {
         var m = JSONMembers()
         m.array("sessions", o.sessions, sessionJSON)
         m["blobs"] = ReportEnvelope.blobJSON(ReportEnvelope.blobTotals(o.blobs))

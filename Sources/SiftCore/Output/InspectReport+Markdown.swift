@@ -2,7 +2,7 @@ import Foundation
 
 extension InspectReport {
     /// Ticket-ready Markdown: summary, inputs, sessions, blobs, findings; every export string escaped.
-    package static func markdown(_ redacted: Redacted<ReadOutcome>) -> String {
+    public static func markdown(_ redacted: Redacted<ReadOutcome>) -> String {
         let o = redacted.value
         let records = o.totalRecords, sessions = o.totalSessions
         var out = "# pbsift inspect\n\n"

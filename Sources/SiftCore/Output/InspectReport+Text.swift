@@ -7,37 +7,37 @@ extension InspectReport {
     }
 
     /// `com.acme.shop 4.2.0 (512)`.
-    package static func appText(_ s: SessionSummary) -> String? {
+    public static func appText(_ s: SessionSummary) -> String? {
         joined([s.app.bundleId, s.app.version, s.app.build.map { "(\($0))" }])
     }
 
     /// `palbe-swift 3.1.0`.
-    package static func sdkText(_ s: SessionSummary) -> String? { joined([s.sdk.name, s.sdk.version]) }
+    public static func sdkText(_ s: SessionSummary) -> String? { joined([s.sdk.name, s.sdk.version]) }
 
     /// `iPhone16,1, iOS 18.1.1, en_GB, Europe/London`.
-    package static func deviceText(_ s: SessionSummary) -> String? {
+    public static func deviceText(_ s: SessionSummary) -> String? {
         joined([s.device.model, s.device.system, s.device.locale, s.device.timeZone], ", ")
     }
 
     /// `2026-11-29T10:15:01.004Z → 2026-11-29T10:20:11.900Z (5m 10.896s)`.
-    package static func spanText(_ s: SessionSummary) -> String? {
+    public static func spanText(_ s: SessionSummary) -> String? {
         guard let a = s.firstTs, let b = s.lastTs else { return nil }
         return Timestamp.format(a) + " → " + Timestamp.format(b) + " (" + Human.duration(seconds: b - a) + ")"
     }
 
     /// `5 records: 3 network, 1 log, 1 event, 0 frame, 0 unknown`.
-    package static func recordsText(_ s: SessionSummary) -> String {
+    public static func recordsText(_ s: SessionSummary) -> String {
         "\(s.recordCount): " + recordKeys.map { "\(s.records[$0] ?? 0) \($0)" }.joined(separator: ", ")
     }
 
     /// For people: the inputs, each session's facts, blobs, and the findings worst first.
     /// Every string from the export is escaped for the terminal; colour only when `colors` is on.
-    package static func text(_ redacted: Redacted<ReadOutcome>, colors: Colors = .off) -> String {
+    public static func text(_ redacted: Redacted<ReadOutcome>, colors: Colors = .off) -> String {
         overview(redacted, colors: colors) + "\n" + ReportEnvelope.findingsText(redacted.value.findings, colors: colors)
     }
 
     /// `text` without its findings: the inputs, each session's facts, blobs (`report` shows it).
-    package static func overview(_ redacted: Redacted<ReadOutcome>, colors: Colors = .off) -> String {
+    public static func overview(_ redacted: Redacted<ReadOutcome>, colors: Colors = .off) -> String {
         let o = redacted.value
         let records = o.totalRecords, sessions = o.totalSessions
         var out = colors.bold("pbsift inspect") + ": \(o.inputs.count) input\(o.inputs.count == 1 ? "" : "s"), "
@@ -48,7 +48,7 @@ extension InspectReport {
 
     /// The overview without its count line: inputs, each session's facts, blobs (`report` puts its
     /// own count line, over every analysis's findings, above it).
-    package static func overviewBody(_ redacted: Redacted<ReadOutcome>, colors: Colors = .off) -> String {
+    public static func overviewBody(_ redacted: Redacted<ReadOutcome>, colors: Colors = .off) -> String {
         let o = redacted.value
         var out = ReportEnvelope.inputsText(o.inputs, colors: colors)
         for s in o.sessions {

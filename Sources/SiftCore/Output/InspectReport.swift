@@ -12,7 +12,7 @@ import Foundation
 ///                "launchedAt", "firstTs", "lastTs" (RFC 3339 or null), "durationSeconds"}],
 ///  "blobs": {"count", "bytes", "references", "referencedBytes", "savedBytes"}}
 /// ```
-package enum InspectReport {
+public enum InspectReport {
     /// The record-count keys, in display order.
-    package static let recordKeys = ["network", "log", "event", "frame", "unknown"]
+    public static let recordKeys = ["network", "log", "event", "frame", "unknown"]
 }

@@ -4,7 +4,7 @@ import Foundation
 /// an object (keys sorted): small members as trees, large ones (thousands of findings or sessions)
 /// written element by element, each element's tree built only while it is written. A report's
 /// document is then never held as one tree beside the report it is made from.
-package struct JSONMembers {
+public struct JSONMembers {
     private enum Member {
         case value(JSONOut)
         case stream((inout JSONWriter) -> Void)
@@ -12,12 +12,12 @@ package struct JSONMembers {
 
     private var members: [String: Member] = [:]
 
-    package init(_ values: [String: JSONOut] = [:]) {
+    public init(_ values: [String: JSONOut] = [:]) {
         for (k, v) in values { members[k] = .value(v) }
     }
 
     /// A member given as a tree (nil removes it).
-    package subscript(key: String) -> JSONOut? {
+    public subscript(key: String) -> JSONOut? {
         get {
             if case .value(let v)? = members[key] { return v }
             return nil
@@ -26,12 +26,12 @@ package struct JSONMembers {
     }
 
     /// A member written by `write` (one value, at the writer's depth) when its turn comes.
-    package mutating func stream(_ key: String, _ write: @escaping (inout JSONWriter) -> Void) {
+    public mutating func stream(_ key: String, _ write: @escaping (inout JSONWriter) -> Void) {
         members[key] = .stream(write)
     }
 
     /// An array member whose elements are made one at a time by `element`, as they are written.
-    package mutating func array<C: Collection>(_ key: String, _ items: C, _ element: @escaping (C.Element) -> JSONOut) {
+    public mutating func array<C: Collection>(_ key: String, _ items: C, _ element: @escaping (C.Element) -> JSONOut) {
         stream(key) { w in
             w.beginArray()
             for item in items {
@@ -43,10 +43,10 @@ package struct JSONMembers {
     }
 
     /// Whether a member of that name is present.
-    package func contains(_ key: String) -> Bool { members[key] != nil }
+    public func contains(_ key: String) -> Bool { members[key] != nil }
 
     /// Writes the members as one object, keys sorted.
-    package func write(into w: inout JSONWriter) {
+    public func write(into w: inout JSONWriter) {
         w.beginObject()
         writeMembers(into: &w)
         w.endObject()
@@ -54,7 +54,7 @@ package struct JSONMembers {
 
     /// Writes the members, keys sorted, into an object the caller opened (and closes after members
     /// of its own that sort after these).
-    package func writeMembers(into w: inout JSONWriter) {
+    public func writeMembers(into w: inout JSONWriter) {
         for key in members.keys.sorted() {
             w.key(key)
             switch members[key] {

@@ -7,24 +7,24 @@ import Foundation
 
 /// Why output could not be written: `pbsift: PATH: reason`, exit status 2. PATH is the `-o` file,
 /// or `standard output`.
-package struct OutputFailure: Error, CustomStringConvertible, Sendable {
-    package var path: String
-    package var reason: String
-    package var description: String { "\(path): \(reason)" }
+public struct OutputFailure: Error, CustomStringConvertible, Sendable {
+    public var path: String
+    public var reason: String
+    public var description: String { "\(path): \(reason)" }
 
-    package init(path: String, reason: String) {
+    public init(path: String, reason: String) {
         self.path = path
         self.reason = reason
     }
 
-    package init(path: String, errno e: Int32) {
+    public init(path: String, errno e: Int32) {
         self.init(path: path, reason: String(cString: strerror(e)))
     }
 
     /// The line standard error gets: `pbsift: PATH: reason`.
-    package var message: String { "pbsift: \(Escape.terminal(path)): \(Escape.terminal(reason))\n" }
+    public var message: String { "pbsift: \(Escape.terminal(path)): \(Escape.terminal(reason))\n" }
     /// `message`, for standard error.
-    package var line: SafeText { SafeText(verified: message) }
+    public var line: SafeText { SafeText(verified: message) }
 }
 
 /// The one way a command opens its `-o` file (through `OutputSink.file`). A device, FIFO or socket,

@@ -11,9 +11,9 @@ import Foundation
 /// When the reader of standard output goes away (`| head`, EPIPE) the sink is `closed`: further
 /// output is dropped and a long-running command stops producing it. Any other write error is kept
 /// as `failure` (`pbsift: PATH: reason`, exit status 2) and later output is dropped too.
-package final class OutputSink: @unchecked Sendable {
+public final class OutputSink: @unchecked Sendable {
     /// Bytes held before they are written.
-    package static let capacity = 1 << 16
+    public static let capacity = 1 << 16
 
     private enum Target {
         case fd(Int32)
@@ -23,7 +23,7 @@ package final class OutputSink: @unchecked Sendable {
 
     private let target: Target
     /// What error messages call the destination: the `-o` path, or `standard output`.
-    package let label: String
+    public let label: String
     private let buffered: Bool
     private var buffer: [UInt8] = []
     /// The first write error (EPIPE included); nil while every byte was written.
@@ -39,22 +39,22 @@ package final class OutputSink: @unchecked Sendable {
     }
 
     /// A file descriptor (standard output, buffered; standard error, not).
-    package static func descriptor(_ fd: Int32, label: String, buffered: Bool = true) -> OutputSink {
+    public static func descriptor(_ fd: Int32, label: String, buffered: Bool = true) -> OutputSink {
         OutputSink(target: .fd(fd), label: label, buffered: buffered)
     }
 
     /// Memory: every write is handed on at once (tests, and reports built as text).
-    package static func memory(_ write: @escaping (String) -> Void) -> OutputSink {
+    public static func memory(_ write: @escaping (String) -> Void) -> OutputSink {
         OutputSink(target: .memory(write), label: "memory", buffered: false)
     }
 
     /// The `-o` file (see `OutputFile`): a regular file is replaced whole by `finish()`.
-    package static func file(path: String) throws(OutputFailure) -> OutputSink {
+    public static func file(path: String) throws(OutputFailure) -> OutputSink {
         OutputSink(target: .file(try OutputFile(path: path)), label: path, buffered: true)
     }
 
     /// True once the reader of standard output went away (EPIPE): output is dropped from then on.
-    package var closed: Bool { errorCode == EPIPE && !isFile }
+    public var closed: Bool { errorCode == EPIPE && !isFile }
 
     private var isFile: Bool {
         if case .file = target { return true }
@@ -62,13 +62,13 @@ package final class OutputSink: @unchecked Sendable {
     }
 
     /// The write error (other than the reader of standard output going away), as `pbsift: PATH: reason` reports it.
-    package var failure: OutputFailure? {
+    public var failure: OutputFailure? {
         guard let e = errorCode, e != EPIPE || isFile else { return nil }
         return OutputFailure(path: label, errno: e)
     }
 
     /// Writes text an output may carry (see `SafeText`): the one way in from outside the output layer.
-    package func write(_ text: SafeText) { write(text.string) }
+    public func write(_ text: SafeText) { write(text.string) }
 
     /// The output layer's own writers (reporters, the JSON writer, the HAR writer) write rendered
     /// text here; nothing outside this module can hand the sink a `String`.
@@ -107,7 +107,7 @@ package final class OutputSink: @unchecked Sendable {
     }
 
     /// Writes what is buffered.
-    package func flush() {
+    public func flush() {
         guard !buffer.isEmpty else { return }
         if errorCode == nil { buffer.withUnsafeBytes { send($0) } }
         buffer.removeAll(keepingCapacity: true)
@@ -129,7 +129,7 @@ package final class OutputSink: @unchecked Sendable {
     /// report (`pbsift: PATH: reason`, exit status 2) the first time it is asked; nil when every
     /// byte was written or the reader went away.
     @discardableResult
-    package func finish() -> OutputFailure? {
+    public func finish() -> OutputFailure? {
         flush()
         if case .file(let f) = target, !committed {
             committed = true

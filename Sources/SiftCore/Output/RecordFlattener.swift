@@ -3,11 +3,11 @@ import SiftArchive
 
 /// Turns records into flat rows for `pbsift records`: one JSON object per record (for jq) or one CSV
 /// row (for spreadsheets).
-package enum RecordFlattener {
+public enum RecordFlattener {
     /// The record's own fields plus `sessionId`, `input`, `file`, `line`; bodies stored as base64
     /// that decode to UTF-8 text gain a `text` field beside `data`; the `data` of a body on a side in
     /// `withheld` (`request`, `response`) is `withheldText`.
-    package static func object(_ record: Record, session: SessionContext, withheld: Set<String> = []) -> [String: JSONOut] {
+    public static func object(_ record: Record, session: SessionContext, withheld: Set<String> = []) -> [String: JSONOut] {
         guard case .object(var o) = record.json.out else { return [:] }
         for (k, v) in members(record, session: session, withheld: withheld) { o[k] = v }
         return o
@@ -17,7 +17,7 @@ package enum RecordFlattener {
     /// `file`, `line`, and a side (`request`, `response`) whose body gains `text` or has its `data`
     /// withheld. The rest of the record is its own members as they stand (`Redactor.jsonLine` writes
     /// them from the parsed text).
-    package static func members(_ record: Record, session: SessionContext, withheld: Set<String> = []) -> [String: JSONOut] {
+    public static func members(_ record: Record, session: SessionContext, withheld: Set<String> = []) -> [String: JSONOut] {
         var o: [String: JSONOut] = [
             "sessionId": .opt(session.sessionId), "input": .string(session.input.path),
             "file": .string(session.file), "line": .int(record.line)
@@ -40,7 +40,7 @@ package enum RecordFlattener {
     }
 
     /// What a withheld body's `data` reads.
-    package static let withheldText = "[withheld: the body holds a credential]"
+    public static let withheldText = "[withheld: the body holds a credential]"
 
     /// The last member of `v` named `name`.
     static func last(_ v: JSONValue, _ name: String) -> JSONValue? {
@@ -50,13 +50,13 @@ package enum RecordFlattener {
     }
 
     /// Default CSV columns.
-    package static let defaultColumns = [
+    public static let defaultColumns = [
         "sessionId", "seq", "ts", "type", "level", "label", "message", "name",
         "method", "url", "statusCode", "duration", "state", "requestId"
     ]
 
     /// One CSV cell for a column name; nested values are addressed with dots (`error.code`).
-    package static func cell(_ object: [String: JSONOut], column: String) -> String {
+    public static func cell(_ object: [String: JSONOut], column: String) -> String {
         var v: JSONOut? = .object(object)
         for part in column.split(separator: ".") {
             guard case .object(let o)? = v else { return "" }

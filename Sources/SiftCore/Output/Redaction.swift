@@ -18,33 +18,33 @@ import SiftArchive
 /// Text that came from an export or a server log. It has no public way back to `String`: it
 /// becomes printable only through `Redactor.text(_:)` or `Redactor.url(_:)`. Interpolating it
 /// prints a placeholder, never the text.
-package struct Untrusted: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
+public struct Untrusted: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
     let raw: String
-    package init(_ raw: String) { self.raw = raw }
-    package var description: String { "‹untrusted›" }
-    package var debugDescription: String { "‹untrusted›" }
+    public init(_ raw: String) { self.raw = raw }
+    public var description: String { "‹untrusted›" }
+    public var debugDescription: String { "‹untrusted›" }
     /// Whether the text is empty (safe to ask: it reveals nothing).
-    package var isEmpty: Bool { raw.isEmpty }
+    public var isEmpty: Bool { raw.isEmpty }
 }
 
 extension String {
     /// This text as read from an export or a log: printable only through a `Redactor`.
-    package var untrusted: Untrusted { Untrusted(self) }
+    public var untrusted: Untrusted { Untrusted(self) }
 }
 
 extension Optional where Wrapped == String {
     /// This text, when there is one, as read from an export or a log.
-    package var untrusted: Untrusted? { map(Untrusted.init) }
+    public var untrusted: Untrusted? { map(Untrusted.init) }
 }
 
 /// What kind of text a detector looks at: a URL is masked by its structure (userinfo, query pairs).
-package enum UntrustedKind: Sendable {
+public enum UntrustedKind: Sendable {
     case text
     case url
 }
 
 /// Finds credentials in one text, with the checks `verify` runs. Implemented by `SiftVerify`.
-package protocol SecretDetector: AnyObject, Sendable {
+public protocol SecretDetector: AnyObject, Sendable {
     /// The credential values in `text`: substrings of it, or the decoded form of an encoded part
     /// (percent-encoding, a form body, a JSON document in a string).
     func secrets(in text: String, kind: UntrustedKind) -> [String]
@@ -53,39 +53,39 @@ package protocol SecretDetector: AnyObject, Sendable {
 }
 
 /// A model whose every export- or log-derived string has been through a `Redactor`.
-package protocol Redactable: Sendable {
+public protocol Redactable: Sendable {
     /// A copy with every untrusted string redacted (names as well as values).
     func redacted(by redactor: Redactor) -> Self
 }
 
 /// A value that went through a `Redactor`. Only `Redactor.apply(_:)` makes one, so a renderer that
 /// takes `Redacted<T>` can't be handed raw export text.
-package struct Redacted<Value: Sendable>: Sendable {
-    package let value: Value
+public struct Redacted<Value: Sendable>: Sendable {
+    public let value: Value
     fileprivate init(_ value: Value) { self.value = value }
 }
 
 extension Redacted {
     /// A part of the redacted value (`outcome.project(\.findings)`). A key path only reads what is
     /// there, so no text can be added on the way: there is no closure-taking `map`.
-    package func project<T: Sendable>(_ part: KeyPath<Value, T>) -> Redacted<T> { Redacted<T>(value[keyPath: part]) }
+    public func project<T: Sendable>(_ part: KeyPath<Value, T>) -> Redacted<T> { Redacted<T>(value[keyPath: part]) }
 }
 
 extension Optional where Wrapped == Redacted<String> {
     /// The redacted text, when there was one (`r.text(field.untrusted).value` for an optional field).
-    package var value: String? { self?.value }
+    public var value: String? { self?.value }
 }
 
 extension Redacted where Value == [String: JSONOut] {
     /// The cells of a flattened record for these columns (`RecordFlattener.cell`).
-    package func cells(_ columns: [String]) -> Redacted<[String]> {
+    public func cells(_ columns: [String]) -> Redacted<[String]> {
         Redacted<[String]>(columns.map { RecordFlattener.cell(value, column: $0) })
     }
 }
 
 extension Redacted {
     /// The elements `isIncluded` keeps, in order (filtering adds no text).
-    package func filter<E: Sendable>(_ isIncluded: (E) -> Bool) -> Redacted<[E]> where Value == [E] {
+    public func filter<E: Sendable>(_ isIncluded: (E) -> Bool) -> Redacted<[E]> where Value == [E] {
         Redacted<[E]>(value.filter(isIncluded))
     }
 }
@@ -97,7 +97,7 @@ extension Redacted {
 /// verify did not see (a name, a record type, a server message) or saw only in decoded form is
 /// masked too. In a URL the userinfo is dropped and the value of a listed query parameter, or of
 /// one that holds a credential once percent-decoded, becomes `***`.
-package final class Redactor: @unchecked Sendable {
+public final class Redactor: @unchecked Sendable {
     private let known: ValueMatcher
     private let detector: SecretDetector?
     /// Makes another detector like `detector`, so threads redacting at once each run their own.
@@ -116,7 +116,7 @@ package final class Redactor: @unchecked Sendable {
 
     /// `makeDetector`: verify's checks; each thread redacting at the same time runs a detector of
     /// its own (one is made when every other is in use).
-    package init(known: [String] = [], makeDetector: @escaping @Sendable () -> SecretDetector) {
+    public init(known: [String] = [], makeDetector: @escaping @Sendable () -> SecretDetector) {
         self.known = ValueMatcher(known)
         let first = makeDetector()
         self.detector = first
@@ -131,41 +131,41 @@ package final class Redactor: @unchecked Sendable {
     }
 
     /// The same detector with more known values (e.g. those one record holds).
-    package func adding(known values: [String]) -> Redactor {
+    public func adding(known values: [String]) -> Redactor {
         if let makeDetector { return Redactor(known: known.values + values, makeDetector: makeDetector) }
         return Redactor(known: known.values + values, detector: detector)
     }
 
     /// Redacts a model (every string of it) for a renderer.
-    package func apply<T: Redactable>(_ value: T) -> Redacted<T> { Redacted(value.redacted(by: self)) }
+    public func apply<T: Redactable>(_ value: T) -> Redacted<T> { Redacted(value.redacted(by: self)) }
 
     /// Redacts every element of a list.
-    package func apply<T: Redactable>(_ values: [T]) -> Redacted<[T]> { Redacted(values.map { $0.redacted(by: self) }) }
+    public func apply<T: Redactable>(_ values: [T]) -> Redacted<[T]> { Redacted(values.map { $0.redacted(by: self) }) }
 
     /// Free text, printable once escaped for its medium.
-    package func text(_ u: Untrusted) -> Redacted<String> { Redacted(redactText(u.raw)) }
+    public func text(_ u: Untrusted) -> Redacted<String> { Redacted(redactText(u.raw)) }
 
     /// Free text, when there is one.
-    package func text(_ u: Untrusted?) -> Redacted<String>? { u.map(text) }
+    public func text(_ u: Untrusted?) -> Redacted<String>? { u.map(text) }
 
     /// A text that does not repeat (a record or request id): redacted as `text(_:)` does, without
     /// the memo (an entry per id would fill it with texts never asked for again).
-    package func uniqueText(_ u: Untrusted?) -> Redacted<String>? {
+    public func uniqueText(_ u: Untrusted?) -> Redacted<String>? {
         guard let u else { return nil }
         return Redacted(u.raw.isEmpty ? u.raw : redactTextUncached(u.raw))
     }
 
     /// A URL, printable once escaped for its medium.
-    package func url(_ u: Untrusted) -> Redacted<String> { Redacted(redactURL(u.raw)) }
+    public func url(_ u: Untrusted) -> Redacted<String> { Redacted(redactURL(u.raw)) }
 
     /// A URL, when there is one.
-    package func url(_ u: Untrusted?) -> Redacted<String>? { u.map(url) }
+    public func url(_ u: Untrusted?) -> Redacted<String>? { u.map(url) }
 
     /// Every string in a JSON value (read from an export), object keys included.
-    package func json(_ v: JSONOut) -> Redacted<JSONOut> { Redacted(redactJSON(v)) }
+    public func json(_ v: JSONOut) -> Redacted<JSONOut> { Redacted(redactJSON(v)) }
 
     /// Every string in a JSON object (read from an export), keys included.
-    package func json(object o: [String: JSONOut]) -> Redacted<[String: JSONOut]> {
+    public func json(object o: [String: JSONOut]) -> Redacted<[String: JSONOut]> {
         guard case .object(let out) = redactJSON(.object(o)) else { return Redacted([:]) }
         return Redacted(out)
     }
@@ -175,7 +175,7 @@ package final class Redactor: @unchecked Sendable {
     /// in, written by `Escape.jsonLine`, prints, without building the `JSONOut` tree (a line of a
     /// million values is written value by value). `replacing`: top-level members added, or put in
     /// place of the object's own. A name held twice: its last copy stands, as in `JSONValue.out`.
-    package func jsonLine(_ object: JSONValue, replacing: [String: JSONOut]) -> SafeText {
+    public func jsonLine(_ object: JSONValue, replacing: [String: JSONOut]) -> SafeText {
         var w = JSONWriter(pretty: false)
         if object.isObject {
             writeObject(object, replacing: replacing, into: &w)
@@ -340,7 +340,7 @@ package final class Redactor: @unchecked Sendable {
 
     /// What stands for a text in which a credential was found but could not be masked where it
     /// stands (a form the masking does not undo, such as a JSON `\u` escape inside a body).
-    package static let withheldText = "[withheld: the text holds a credential]"
+    public static let withheldText = "[withheld: the text holds a credential]"
 
     /// Whether verify's detectors still find a credential in a text already masked: the last check
     /// before a text found to hold one is printed (a value found only once decoded may stand in a
@@ -635,7 +635,7 @@ struct ValueMatcher: Sendable {
 extension Finding: Redactable {
     /// Names from an export stand in a finding's location and message (a key, a header name, a
     /// record type): both are redacted, as are the file, session and record ids.
-    package func redacted(by r: Redactor) -> Finding {
+    public func redacted(by r: Redactor) -> Finding {
         var f = self
         f.file = r.text(file.untrusted)?.value
         f.sessionId = r.text(sessionId.untrusted)?.value
@@ -648,7 +648,7 @@ extension Finding: Redactable {
 
 extension SessionSummary: Redactable {
     /// The session header's fields (user id, environment, bundle id, device…) come from the export.
-    package func redacted(by r: Redactor) -> SessionSummary {
+    public func redacted(by r: Redactor) -> SessionSummary {
         var s = self
         func t(_ s: String?) -> String? { r.text(s.untrusted)?.value }
         s.sessionId = t(sessionId)
@@ -664,7 +664,7 @@ extension SessionSummary: Redactable {
 
 extension InputSummary: Redactable {
     /// The path is the user's; the errors name places inside the input (archive entry names).
-    package func redacted(by r: Redactor) -> InputSummary {
+    public func redacted(by r: Redactor) -> InputSummary {
         var i = self
         i.errors = errors.map { r.text($0.untrusted).value }
         return i
@@ -672,7 +672,7 @@ extension InputSummary: Redactable {
 }
 
 extension ReadOutcome: Redactable {
-    package func redacted(by r: Redactor) -> ReadOutcome {
+    public func redacted(by r: Redactor) -> ReadOutcome {
         var o = self
         o.inputs = inputs.map { $0.redacted(by: r) }
         o.sessions = sessions.map { $0.redacted(by: r) }

@@ -1,10 +1,10 @@
 import Foundation
 
 /// The tool's name and version, as every JSON report carries them in `tool`.
-package enum ToolInfo {
-    package static let name = "pbsift"
+public enum ToolInfo {
+    public static let name = "pbsift"
     /// The release version (`pbsift --version`).
-    package static let version = "0.2.0"
+    public static let version = "0.2.0"
 }
 
 /// The pieces every report shares, so each command renders them the same way: the JSON envelope
@@ -18,14 +18,14 @@ package enum ToolInfo {
 ///                "location"?, "message", "preview"?, "fingerprint"?}],
 ///  "summary": {"total", "critical", "high", "medium", "low", "info", "worst": "high"|null}}
 /// ```
-package enum ReportEnvelope {
+public enum ReportEnvelope {
     /// `{"name": "pbsift", "version": "…"}`.
-    package static var tool: JSONOut {
+    public static var tool: JSONOut {
         .object(["name": .string(ToolInfo.name), "version": .string(ToolInfo.version)])
     }
 
     /// The inputs array; each input carries its blob totals when `blobs` has them.
-    package static func inputs(_ inputs: [InputSummary], blobs: [String: BlobSummary] = [:]) -> JSONOut {
+    public static func inputs(_ inputs: [InputSummary], blobs: [String: BlobSummary] = [:]) -> JSONOut {
         .array(
             inputs.map { input in
                 guard case .object(var o) = input.json else { return input.json }
@@ -35,7 +35,7 @@ package enum ReportEnvelope {
     }
 
     /// `{"count", "bytes", "references", "referencedBytes", "savedBytes"}`.
-    package static func blobJSON(_ b: BlobSummary) -> JSONOut {
+    public static func blobJSON(_ b: BlobSummary) -> JSONOut {
         .object([
             "count": .int(b.count), "bytes": .int(Int(b.bytes)), "references": .int(b.references),
             "referencedBytes": .int(Int(b.referencedBytes)), "savedBytes": .int(Int(b.savedBytes))
@@ -43,7 +43,7 @@ package enum ReportEnvelope {
     }
 
     /// Blob totals over every input.
-    package static func blobTotals(_ blobs: [String: BlobSummary]) -> BlobSummary {
+    public static func blobTotals(_ blobs: [String: BlobSummary]) -> BlobSummary {
         var t = BlobSummary()
         for (_, b) in blobs {
             t.count += b.count
@@ -55,10 +55,10 @@ package enum ReportEnvelope {
     }
 
     /// Findings in deterministic report order.
-    package static func sorted(_ findings: [Finding]) -> [Finding] { findings.sorted(by: Finding.reportOrder) }
+    public static func sorted(_ findings: [Finding]) -> [Finding] { findings.sorted(by: Finding.reportOrder) }
 
     /// Findings grouped worst severity first, each group in report order.
-    package static func bySeverity(_ findings: [Finding]) -> [(Severity, [Finding])] {
+    public static func bySeverity(_ findings: [Finding]) -> [(Severity, [Finding])] {
         Severity.allCases.reversed().compactMap { s in
             let group = sorted(findings.filter { $0.severity == s })
             return group.isEmpty ? nil : (s, group)
@@ -66,10 +66,10 @@ package enum ReportEnvelope {
     }
 
     /// The findings array, in report order.
-    package static func findings(_ findings: [Finding]) -> JSONOut { .array(sorted(findings).map(\.json)) }
+    public static func findings(_ findings: [Finding]) -> JSONOut { .array(sorted(findings).map(\.json)) }
 
     /// `{"total", "critical", "high", "medium", "low", "info", "worst"}`.
-    package static func summary(_ findings: [Finding]) -> JSONOut {
+    public static func summary(_ findings: [Finding]) -> JSONOut {
         var o: [String: JSONOut] = ["total": .int(findings.count)]
         for s in Severity.allCases { o[s.rawValue] = .int(findings.filter { $0.severity == s }.count) }
         o["worst"] = .opt(findings.map(\.severity).max()?.rawValue)
@@ -77,7 +77,7 @@ package enum ReportEnvelope {
     }
 
     /// The whole envelope: `tool`, `inputs`, `findings`, `summary`, plus the command's `sections`.
-    package static func document(
+    public static func document(
         inputs: [InputSummary], findings: [Finding], blobs: [String: BlobSummary] = [:],
         sections: [String: JSONOut] = [:]
     ) -> JSONOut {
@@ -91,7 +91,7 @@ package enum ReportEnvelope {
 
     /// The envelope as `document` makes it, as members written one piece at a time: `findings` one
     /// finding at a time, each built as it is written (the bytes are `document`'s).
-    package static func members(
+    public static func members(
         inputs: [InputSummary], findings: [Finding], blobs: [String: BlobSummary] = [:],
         sections: JSONMembers = JSONMembers()
     ) -> JSONMembers {
@@ -104,19 +104,19 @@ package enum ReportEnvelope {
     }
 
     /// Pretty JSON text with a final newline.
-    package static func render(_ doc: JSONOut) -> String { doc.render(pretty: true) + "\n" }
+    public static func render(_ doc: JSONOut) -> String { doc.render(pretty: true) + "\n" }
 
     // MARK: text
 
     /// `3 findings (1 high, 2 info)` or `no findings`.
-    package static func findingsSummaryLine(_ findings: [Finding]) -> String {
+    public static func findingsSummaryLine(_ findings: [Finding]) -> String {
         if findings.isEmpty { return "no findings" }
         let parts = bySeverity(findings).map { "\($0.1.count) \($0.0.rawValue)" }
         return "\(findings.count) finding\(findings.count == 1 ? "" : "s") (" + parts.joined(separator: ", ") + ")"
     }
 
     /// Where a finding was made, escaped for a terminal: `export.zip: sessions/x.jsonl:41, seq 40`.
-    package static func whereText(_ f: Finding) -> String {
+    public static func whereText(_ f: Finding) -> String {
         var s = Escape.terminal(f.input)
         if let file = f.file, !sameFile(input: f.input, file: file) { s += ": " + Escape.terminal(file) }
         if let line = f.line { s += ":\(line)" }
@@ -127,13 +127,13 @@ package enum ReportEnvelope {
     }
 
     /// Whether `file` only repeats the input (a bare session file is its own single entry).
-    package static func sameFile(input: String, file: String) -> Bool {
+    public static func sameFile(input: String, file: String) -> Bool {
         file == input || input.hasSuffix("/" + file)
     }
 
     /// Findings for a terminal, worst first: a heading, then per finding its severity, rule and place,
     /// and its message (with the masked preview and fingerprint when there are).
-    package static func findingsText(_ findings: [Finding], colors: Colors = .off) -> String {
+    public static func findingsText(_ findings: [Finding], colors: Colors = .off) -> String {
         var out = colors.bold("Findings:") + " "
         if findings.isEmpty {
             out += "none\n"
@@ -154,7 +154,7 @@ package enum ReportEnvelope {
     }
 
     /// Inputs for a terminal: path, container, status, and each error.
-    package static func inputsText(_ inputs: [InputSummary], colors: Colors = .off) -> String {
+    public static func inputsText(_ inputs: [InputSummary], colors: Colors = .off) -> String {
         var out = ""
         for i in inputs {
             let status: String
@@ -172,7 +172,7 @@ package enum ReportEnvelope {
     // MARK: markdown
 
     /// A Markdown table; every cell is escaped by the caller (or passed through `Escape.markdown`).
-    package static func markdownTable(_ header: [String], _ rows: [[String]]) -> String {
+    public static func markdownTable(_ header: [String], _ rows: [[String]]) -> String {
         var out = "| " + header.joined(separator: " | ") + " |\n"
         out += "|" + String(repeating: "---|", count: header.count) + "\n"
         for r in rows { out += "| " + r.map { $0.isEmpty ? " " : $0 }.joined(separator: " | ") + " |\n" }
@@ -180,7 +180,7 @@ package enum ReportEnvelope {
     }
 
     /// `## Findings` with a table: severity, rule, where, message.
-    package static func findingsMarkdown(_ findings: [Finding]) -> String {
+    public static func findingsMarkdown(_ findings: [Finding]) -> String {
         let out = "## Findings\n\n" + findingsSummaryLine(findings) + "\n"
         if findings.isEmpty { return out }
         let rows = bySeverity(findings).flatMap { $0.1 }.map { f -> [String] in
@@ -193,7 +193,7 @@ package enum ReportEnvelope {
     }
 
     /// `## Inputs` with a table: path, container, status, errors.
-    package static func inputsMarkdown(_ inputs: [InputSummary]) -> String {
+    public static func inputsMarkdown(_ inputs: [InputSummary]) -> String {
         let rows = inputs.map {
             [
                 Escape.markdown($0.path), $0.container.rawValue, $0.status.rawValue,
@@ -206,13 +206,13 @@ package enum ReportEnvelope {
     // MARK: csv
 
     /// The columns of `findingsCSV`.
-    package static let findingsCSVHeader = [
+    public static let findingsCSVHeader = [
         "severity", "rule", "input", "file", "sessionId", "seq", "line", "recordId",
         "location", "message", "preview", "fingerprint"
     ]
 
     /// One CSV row per finding (worst first), RFC 4180 with formula neutralising, header first.
-    package static func findingsCSV(_ findings: [Finding], header: Bool = true) -> String {
+    public static func findingsCSV(_ findings: [Finding], header: Bool = true) -> String {
         var out = header ? Escape.csvRow(findingsCSVHeader) : ""
         for (_, group) in bySeverity(findings) {
             for f in group {

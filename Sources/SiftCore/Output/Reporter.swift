@@ -8,16 +8,16 @@ import Foundation
 // findings has (SARIF, JUnit XML) is a reporter type in `Reporters/`, listed in `FindingsFormats`.
 
 /// Where a reporter writes, and the run's choices that shape the output.
-package struct ReportContext {
-    package let sink: OutputSink
+public struct ReportContext {
+    public let sink: OutputSink
     /// ANSI styling for text output (off unless asked for and on a terminal).
-    package let colors: Colors
+    public let colors: Colors
     /// Terminal width for text output.
-    package let columns: Int
+    public let columns: Int
     /// `--fail-on`: findings at or above it fail (nil: `never`).
-    package let failOn: Severity?
+    public let failOn: Severity?
 
-    package init(sink: OutputSink, colors: Colors = .off, columns: Int = 100, failOn: Severity? = .high) {
+    public init(sink: OutputSink, colors: Colors = .off, columns: Int = 100, failOn: Severity? = .high) {
         self.sink = sink
         self.colors = colors
         self.columns = columns
@@ -26,7 +26,7 @@ package struct ReportContext {
 }
 
 /// One output format of a command's report.
-package protocol Reporter<Report>: Sendable {
+public protocol Reporter<Report>: Sendable {
     associatedtype Report
     /// The `--format` value that selects it.
     var format: String { get }
@@ -35,30 +35,30 @@ package protocol Reporter<Report>: Sendable {
 }
 
 /// A command's own format: its name and how it writes the command's report.
-package struct Format<Report>: Reporter {
-    package let format: String
+public struct Format<Report>: Reporter {
+    public let format: String
     private let body: @Sendable (Report, ReportContext) -> Void
 
     /// A format written as it goes (streamed through the sink or the JSON writer).
-    package init(_ format: String, write: @escaping @Sendable (Report, ReportContext) -> Void) {
+    public init(_ format: String, write: @escaping @Sendable (Report, ReportContext) -> Void) {
         self.format = format
         self.body = write
     }
 
     /// A format rendered as one text, then written.
-    package static func text(_ format: String, _ render: @escaping @Sendable (Report, ReportContext) -> String) -> Format {
+    public static func text(_ format: String, _ render: @escaping @Sendable (Report, ReportContext) -> String) -> Format {
         Format(format) { report, context in context.sink.write(render(report, context)) }
     }
 
     /// A format rendered as text in pieces, each written as it is made (a long listing is never held whole).
-    package static func textStream(_ format: String, _ render: @escaping @Sendable (Report, ReportContext, (String) -> Void) -> Void)
+    public static func textStream(_ format: String, _ render: @escaping @Sendable (Report, ReportContext, (String) -> Void) -> Void)
         -> Format
     {
         Format(format) { report, context in render(report, context) { context.sink.write($0) } }
     }
 
     /// A JSON document written through the one JSON writer (pretty), followed by a newline.
-    package static func json(_ format: String = "json", _ write: @escaping @Sendable (Report, inout JSONWriter) -> Void) -> Format {
+    public static func json(_ format: String = "json", _ write: @escaping @Sendable (Report, inout JSONWriter) -> Void) -> Format {
         Format(format) { report, context in
             var w = JSONWriter(pretty: true, sink: context.sink)
             write(report, &w)
@@ -67,21 +67,21 @@ package struct Format<Report>: Reporter {
         }
     }
 
-    package func write(_ report: Report, to context: ReportContext) { body(report, context) }
+    public func write(_ report: Report, to context: ReportContext) { body(report, context) }
 }
 
 /// A command's findings, as the formats shared by every command with findings need them.
 /// Built only from redacted findings and inputs.
-package struct FindingsDocument: Sendable {
+public struct FindingsDocument: Sendable {
     /// The command that made the report (`verify`, `inspect`…).
-    package let command: String
-    package let findings: [Finding]
-    package let inputs: [InputSummary]
+    public let command: String
+    public let findings: [Finding]
+    public let inputs: [InputSummary]
     /// The registered rule of an id (SARIF describes every rule it names from it).
-    package let rule: @Sendable (String) -> Rule?
-    package let version: String
+    public let rule: @Sendable (String) -> Rule?
+    public let version: String
 
-    package init(
+    public init(
         command: String, findings: Redacted<[Finding]>, inputs: Redacted<[InputSummary]>,
         rule: @escaping @Sendable (String) -> Rule?, version: String = ToolInfo.version
     ) {
@@ -94,14 +94,14 @@ package struct FindingsDocument: Sendable {
 }
 
 /// A report with findings: it offers them to the shared finding formats.
-package protocol FindingsReport {
+public protocol FindingsReport {
     var findingsDocument: FindingsDocument { get }
 }
 
 /// The formats every command with findings offers, after its own: one reporter type per file in
 /// `Reporters/`. A new shared format joins by being listed here.
-package enum FindingsFormats {
-    package static func all<R: FindingsReport>() -> [any Reporter<R>] {
+public enum FindingsFormats {
+    public static func all<R: FindingsReport>() -> [any Reporter<R>] {
         [SARIFReporter<R>(), JUnitReporter<R>()]
     }
 }

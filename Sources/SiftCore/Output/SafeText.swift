@@ -13,56 +13,56 @@ import Foundation
 ///   completions, rule listings), never from an export.
 ///
 /// So a `String` read from an export can reach an output only through the `Redactor`.
-package struct SafeText: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringInterpolation {
+public struct SafeText: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringInterpolation {
     /// The text (reading it is safe; only making one is restricted).
-    package let string: String
+    public let string: String
 
     /// The output layer's own constructor (its reporters and writers vouch for what they pass).
     init(verified string: String) { self.string = string }
 
     /// Text pbsift builds from its own tables (help, man page, completions, version, rule
     /// listings). Never text read from an export or a log: that goes through the `Redactor`.
-    package init(program string: String) { self.string = string }
+    public init(program string: String) { self.string = string }
 
     /// Redacted text that its builder already escaped for its medium (a query for a log platform,
     /// written as is).
-    package init(escaped text: Redacted<String>) { string = text.value }
+    public init(escaped text: Redacted<String>) { string = text.value }
 
-    package init(stringLiteral value: StaticString) { string = value.description }
+    public init(stringLiteral value: StaticString) { string = value.description }
 
-    package init(stringInterpolation: Interpolation) { string = stringInterpolation.out }
+    public init(stringInterpolation: Interpolation) { string = stringInterpolation.out }
 
-    package var description: String { string }
-    package var isEmpty: Bool { string.isEmpty }
+    public var description: String { string }
+    public var isEmpty: Bool { string.isEmpty }
 
-    package static func + (a: SafeText, b: SafeText) -> SafeText { SafeText(verified: a.string + b.string) }
-    package static func += (a: inout SafeText, b: SafeText) { a = a + b }
+    public static func + (a: SafeText, b: SafeText) -> SafeText { SafeText(verified: a.string + b.string) }
+    public static func += (a: inout SafeText, b: SafeText) { a = a + b }
 
     /// The interpolations `SafeText` accepts: see the type's documentation.
-    package struct Interpolation: StringInterpolationProtocol {
+    public struct Interpolation: StringInterpolationProtocol {
         var out = ""
 
-        package init(literalCapacity: Int, interpolationCount: Int) { out.reserveCapacity(literalCapacity + 16 * interpolationCount) }
+        public init(literalCapacity: Int, interpolationCount: Int) { out.reserveCapacity(literalCapacity + 16 * interpolationCount) }
 
-        package mutating func appendLiteral(_ literal: StaticString) { out += literal.description }
+        public mutating func appendLiteral(_ literal: StaticString) { out += literal.description }
 
-        package mutating func appendInterpolation(_ text: SafeText) { out += text.string }
+        public mutating func appendInterpolation(_ text: SafeText) { out += text.string }
 
-        package mutating func appendInterpolation<N: BinaryInteger>(_ n: N) { out += String(n) }
+        public mutating func appendInterpolation<N: BinaryInteger>(_ n: N) { out += String(n) }
 
         /// Redacted export or log text, escaped for a terminal.
-        package mutating func appendInterpolation(_ text: Redacted<String>) { out += Escape.terminal(text.value) }
+        public mutating func appendInterpolation(_ text: Redacted<String>) { out += Escape.terminal(text.value) }
 
         /// Text the user typed on the command line (a path, an option's value), escaped for a terminal.
-        package mutating func appendInterpolation(argument text: String) { out += Escape.terminal(text) }
+        public mutating func appendInterpolation(argument text: String) { out += Escape.terminal(text) }
 
         /// A byte count in pbsift's one human style (`Human.bytes`).
-        package mutating func appendInterpolation<N: BinaryInteger>(bytes n: N) { out += Human.bytes(n) }
+        public mutating func appendInterpolation<N: BinaryInteger>(bytes n: N) { out += Human.bytes(n) }
     }
 }
 
 extension Array where Element == SafeText {
-    package func joined(separator: SafeText = "") -> SafeText {
+    public func joined(separator: SafeText = "") -> SafeText {
         SafeText(verified: map(\.string).joined(separator: separator.string))
     }
 }

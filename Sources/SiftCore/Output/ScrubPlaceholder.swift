@@ -1,13 +1,13 @@
 /// The text `pbsift scrub` puts where a credential was: `***scrubbed:<rule>:sha256:<16 hex>***`. It
 /// names the rule that found the value and the value's fingerprint, never the value, and `verify`
 /// reads it as masked (like `***`).
-package enum ScrubPlaceholder {
-    package static func make(rule: String, fingerprint: String) -> String {
+public enum ScrubPlaceholder {
+    public static func make(rule: String, fingerprint: String) -> String {
         "***scrubbed:" + rule + ":" + fingerprint + "***"
     }
 
     /// Whether `b` is exactly one placeholder.
-    package static func matches(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    public static func matches(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
         let head = Array("***scrubbed:".utf8)
         guard b.count > head.count + 3, b.count <= 160 else { return false }
         for (i, c) in head.enumerated() where b[i] != c { return false }

@@ -3,9 +3,9 @@ import SiftArchive
 
 /// What an input's first bytes look like, to name it when it holds no Palbe record
 /// ("not a Palbe export (looks like a HAR file)") or to route it to another reader.
-package enum ExportClassifier {
+public enum ExportClassifier {
     /// The shape of the first bytes of a file.
-    package enum Kind: String, Sendable {
+    public enum Kind: String, Sendable {
         /// A HAR file (HTTP Archive): a JSON object with a `log` member holding `entries`, `creator` or `pages`.
         case har
         /// One JSON value that is not a HAR file (pretty-printed or one line).
@@ -21,10 +21,10 @@ package enum ExportClassifier {
     }
 
     /// How many leading bytes `kind(of:)` looks at.
-    package static let headBytes = 4096
+    public static let headBytes = 4096
 
     /// The kind of a file from its first bytes (up to `headBytes`; fewer when the file is shorter).
-    package static func kind(of head: [UInt8]) -> Kind {
+    public static func kind(of head: [UInt8]) -> Kind {
         var bytes = head[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         guard let first = bytes.firstIndex(where: { !isSpace($0) }) else { return .empty }
@@ -48,7 +48,7 @@ package enum ExportClassifier {
     }
 
     /// The words after "looks like" in a message: `a HAR file (HTTP Archive)`, `plain JSON`, …
-    package static func describe(_ kind: Kind) -> String {
+    public static func describe(_ kind: Kind) -> String {
         switch kind {
         case .har: return "looks like a HAR file, an HTTP Archive"
         case .json: return "looks like plain JSON"

@@ -2,33 +2,33 @@ import Foundation
 import SiftArchive
 
 /// The SDK's limits (SESSION-FORMAT.md §4).
-package enum FormatLimits {
-    package static let inlineBody = 32_768
-    package static let storedBody = 5_242_880
-    package static let storeBudget: Int64 = 134_217_728
+public enum FormatLimits {
+    public static let inlineBody = 32_768
+    public static let storedBody = 5_242_880
+    public static let storeBudget: Int64 = 134_217_728
 }
 
 /// Reads every input once and hands each session record and blob to every analysis, checking the
 /// export's integrity on the way: every line is accounted for as a record, an unknown record, or
 /// a damaged line with its number.
-package final class ExportReader {
-    package let limits: ReadLimits
+public final class ExportReader {
+    public let limits: ReadLimits
     /// Asked between lines; when it answers true, reading stops (a closed pipe: `| head`).
-    package var shouldStop: @Sendable () -> Bool = { false }
+    public var shouldStop: @Sendable () -> Bool = { false }
     /// The header whose value is a HAR entry's request id (`correlate --request-id-header`).
-    package var requestIdHeader = "X-Request-Id"
+    public var requestIdHeader = "X-Request-Id"
     /// Which sessions (by id) the outcome lists and counts (`--session`); every one by default.
-    package var keepsSession: @Sendable (String?) -> Bool = { _ in true }
+    public var keepsSession: @Sendable (String?) -> Bool = { _ in true }
     /// Sessions listed in full at most (`ReadOutcome.maxListedSessions`).
-    package var maxListedSessions = ReadOutcome.maxListedSessions
+    public var maxListedSessions = ReadOutcome.maxListedSessions
 
-    package init(limits: ReadLimits = .default) {
+    public init(limits: ReadLimits = .default) {
         self.limits = limits
     }
 
     /// Reads `inputs` in order (each a path or `-`), calling `analyses`, and returns the outcome with
     /// every finding (the reader's and the analyses') in report order.
-    package func read(inputs: [String], analyses: [any Analysis]) -> ReadOutcome {
+    public func read(inputs: [String], analyses: [any Analysis]) -> ReadOutcome {
         var outcome = ReadOutcome()
         var findings: [Finding] = []
         var queue = inputs[...]

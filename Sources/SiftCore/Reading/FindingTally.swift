@@ -6,16 +6,16 @@ import Foundation
 /// `keepPerInput` findings and file summaries are listed; past that (an export of a hundred thousand
 /// session files, each with the same problem) the rest become one summary for the input. A gigabyte of
 /// blank lines costs a count, and so does a hundred thousand files of them.
-package struct FindingTally: Sendable {
+public struct FindingTally: Sendable {
     /// Findings kept in full per rule and file.
-    package static let defaultKeep = 50
+    public static let defaultKeep = 50
     /// Findings and file summaries listed per rule and input.
-    package static let defaultKeepPerInput = 1000
+    public static let defaultKeepPerInput = 1000
     /// Credential findings (the `secret`, `redaction` and `policy` families) are each listed, with its
     /// record, up to this many per rule and file and per rule and input: a CI job reading `--json`
     /// sees which records leaked. Past it (a hostile export with a token on every line) the rest are
     /// counted like any other rule's, so memory keeps a ceiling.
-    package static let credentialKeep = 100_000
+    public static let credentialKeep = 100_000
 
     /// Whether findings of `rule` are listed in full up to `credentialKeep`.
     static func listedInFull(_ rule: RuleID) -> Bool {
@@ -60,8 +60,8 @@ package struct FindingTally: Sendable {
         }
     }
 
-    package let keep: Int
-    package let keepPerInput: Int
+    public let keep: Int
+    public let keepPerInput: Int
     private var kept: [Finding] = []
     private var perKey: [Key: Int] = [:]
     private var overflow: [Key: Overflow] = [:]
@@ -70,9 +70,9 @@ package struct FindingTally: Sendable {
     private var inputOverflow: [InputKey: Overflow] = [:]
 
     /// Credential findings kept per rule and file, and listed per rule and input (`credentialKeep` by default).
-    package let credentialKeep: Int
+    public let credentialKeep: Int
 
-    package init(
+    public init(
         keep: Int = FindingTally.defaultKeep, keepPerInput: Int = FindingTally.defaultKeepPerInput,
         credentialKeep: Int = FindingTally.credentialKeep
     ) {
@@ -94,7 +94,7 @@ package struct FindingTally: Sendable {
     /// `keepPerInput`). A summary another tally made (an analysis bounds its own findings) is kept as it is.
     /// `counting`: how many findings `f` stands for (a summary of its own, such as the waterfall's
     /// per-session one), counted as that many when it is not listed.
-    package mutating func append(_ f: Finding, counting weight: Int = 1) {
+    public mutating func append(_ f: Finding, counting weight: Int = 1) {
         if FindingTally.isSummary(f) {
             kept.append(f)
             return
@@ -135,7 +135,7 @@ package struct FindingTally: Sendable {
     /// Counts `count` findings past the kept ones without building each: the first of them is `first`,
     /// the last `last` (same rule, input and file, no fingerprint). A reader that bounds a file's
     /// repeated problems itself hands the overflow over once.
-    package mutating func appendCounted(first: Finding, last: Finding, count: Int, severity: Severity) {
+    public mutating func appendCounted(first: Finding, last: Finding, count: Int, severity: Severity) {
         guard count > 0 else { return }
         let key = Key(input: first.input, file: first.file, rule: first.rule)
         let inputKey = InputKey(input: first.input, rule: first.rule)
@@ -168,21 +168,21 @@ package struct FindingTally: Sendable {
     static let inputSummaryPhrase = " of this rule in this input, not listed (the first "
 
     /// Whether `f` is a summary a tally made.
-    package static func isSummary(_ f: Finding) -> Bool {
+    public static func isSummary(_ f: Finding) -> Bool {
         f.recordId == nil && f.preview == nil && (f.message.contains(summaryPhrase) || f.message.contains(inputSummaryPhrase))
     }
 
-    package static func += (tally: inout FindingTally, findings: [Finding]) {
+    public static func += (tally: inout FindingTally, findings: [Finding]) {
         for f in findings { tally.append(f) }
     }
 
     /// How many findings were counted but not kept.
-    package var dropped: Int {
+    public var dropped: Int {
         overflow.values.reduce(0) { $0 + $1.count } + inputOverflow.values.reduce(0) { $0 + $1.count }
     }
 
     /// Whether the per-input bound was reached for some rule (findings of whole files went unlisted).
-    package var reachedInputBound: Bool { !inputOverflow.isEmpty }
+    public var reachedInputBound: Bool { !inputOverflow.isEmpty }
 
     /// `file line 12`, `file`, or `line 12`: where a counted finding was.
     static func place(_ f: Finding) -> String {
@@ -197,7 +197,7 @@ package struct FindingTally: Sendable {
     /// The kept findings, then one summary per rule and file that passed `keep`: its worst severity,
     /// the count, and where the first and last of them were; then one summary per rule and input that
     /// passed `keepPerInput`.
-    package var findings: [Finding] {
+    public var findings: [Finding] {
         var out = kept
         for (key, o) in overflow {
             let places = o.first.line.flatMap { a in o.last.line.map { b in "; lines \(a) to \(b)" } } ?? ""
@@ -223,21 +223,21 @@ package struct FindingTally: Sendable {
 }
 
 /// A list of messages that keeps the first `keep` and counts the rest (an input's errors).
-package struct BoundedMessages: Sendable {
-    package let keep: Int
+public struct BoundedMessages: Sendable {
+    public let keep: Int
     package private(set) var kept: [String] = []
     package private(set) var dropped = 0
 
-    package init(keep: Int = 20) { self.keep = keep }
+    public init(keep: Int = 20) { self.keep = keep }
 
-    package mutating func append(_ message: String) {
+    public mutating func append(_ message: String) {
         if kept.count < keep { kept.append(message) } else { dropped += 1 }
     }
 
-    package var isEmpty: Bool { kept.isEmpty }
+    public var isEmpty: Bool { kept.isEmpty }
 
     /// The kept messages, then `… and N more problems` when some were dropped.
-    package var all: [String] {
+    public var all: [String] {
         dropped == 0 ? kept : kept + ["… and \(dropped) more problem\(dropped == 1 ? "" : "s") like these"]
     }
 }

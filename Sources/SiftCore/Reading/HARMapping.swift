@@ -15,7 +15,7 @@ import Foundation
 /// - `_`-prefixed fields and `comment`s stay where they were (verify reads them); the fields `pbsift har`
 ///   writes for what HAR has no place for (`_recordId`, `_requestId`, `_label`, …) are read back, and
 ///   consecutive entries with one `_recordId` (a redirect chain) become one record again.
-package enum HARMapping {
+public enum HARMapping {
     /// Entry fields `pbsift har` writes and this mapping reads back instead of keeping.
     static let ownFields: Set<String> = [
         "_recordId", "_seq", "_url", "_noTransactionURL", "_statusCode", "_ts", "_requestId", "_echoedRequestId", "_source", "_kind",
@@ -28,11 +28,11 @@ package enum HARMapping {
     /// record holds a placeholder string for each, and `splice` puts the raw bytes in its place once
     /// the record is rendered, so a large body is never unescaped, escaped again and copied twice.
     /// The placeholder carries a random nonce, so no text in the input can stand for one.
-    package final class RawValues {
+    public final class RawValues {
         private var values: [ArraySlice<UInt8>] = []
         private let tag: [UInt8]
 
-        package init() {
+        public init() {
             tag = Array("\"@@pbsift-raw:\(String(UInt64.random(in: 1...UInt64.max), radix: 16)):".utf8)
         }
 
@@ -43,7 +43,7 @@ package enum HARMapping {
         }
 
         /// `rendered` with every placeholder (with its quotes) replaced by its raw value.
-        package func splice(_ rendered: [UInt8]) -> [UInt8] {
+        public func splice(_ rendered: [UInt8]) -> [UInt8] {
             guard !values.isEmpty, let first = tag.first else { return rendered }
             var out: [UInt8] = []
             out.reserveCapacity(rendered.count + values.reduce(0) { $0 + $1.count })
@@ -69,11 +69,11 @@ package enum HARMapping {
     }
 
     /// Whether `prefix` (an input's first bytes) starts a HAR document: `{`, then the member `"log"`.
-    package static func looksLikeHAR(_ prefix: [UInt8]) -> Bool { HARStream.looksLikeHAR(prefix) }
+    public static func looksLikeHAR(_ prefix: [UInt8]) -> Bool { HARStream.looksLikeHAR(prefix) }
 
     /// The network record of one entry, or of a redirect chain (`group`, in order). `fallbackId` names
     /// the entry when it carries no `_recordId` (`entries[3]`).
-    package static func record(
+    public static func record(
         _ group: [JSONValue], seq: Int, fallbackId: String, requestIdHeader: String = "X-Request-Id",
         raw: RawValues? = nil
     ) -> JSONOut {
@@ -179,7 +179,7 @@ package enum HARMapping {
 
     /// The session header standing for a HAR file: who wrote it (`creator` as the writer, `browser`
     /// as the system), and the session id `pbsift har` recorded, if any.
-    package static func header(creator: JSONValue?, browser: JSONValue?, sessionId: String?) -> JSONOut {
+    public static func header(creator: JSONValue?, browser: JSONValue?, sessionId: String?) -> JSONOut {
         var h: [String: JSONOut] = ["type": .string("session"), "seq": .int(0), "formatVersion": .int(1)]
         if let c = creator, c.isObject {
             var sdk: [String: JSONOut] = [:]

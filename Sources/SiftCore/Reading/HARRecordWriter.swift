@@ -5,7 +5,7 @@
 /// record; `HARMapping.record` stays the reference the tests compare against.
 extension HARMapping {
     /// The record's compact JSON bytes (see `record`).
-    package static func recordBytes(
+    public static func recordBytes(
         _ group: [JSONValue], seq: Int, fallbackId: String,
         requestIdHeader: String = "X-Request-Id"
     ) -> [UInt8] {

@@ -1,35 +1,35 @@
 import Foundation
 
 /// Which records `pbsift records` keeps.
-package struct RecordFilter: Sendable {
+public struct RecordFilter: Sendable {
     /// `network`, `log`, `event`, `frame`, `unknown` (empty: all).
-    package var types: Set<String> = []
+    public var types: Set<String> = []
     /// Keep only log records at or above this level.
-    package var minLevel: String?
+    public var minLevel: String?
     /// Keep only records with one of these labels.
-    package var labels: Set<String> = []
+    public var labels: Set<String> = []
     /// Status codes (`503`) or classes (`5xx`); network records only.
-    package var statuses: [String] = []
-    package var since: Double?
-    package var until: Double?
+    public var statuses: [String] = []
+    public var since: Double?
+    public var until: Double?
     /// Matched against the record as it is printed (redacted, one JSON line), never against the
     /// stored text: a guessed secret can't be confirmed by a match.
-    package var grep: NSRegularExpression?
+    public var grep: NSRegularExpression?
 
-    package init() {}
+    public init() {}
 
     /// Log levels in order (SESSION-FORMAT.md §2.5).
-    package static let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+    public static let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
 
     /// Parses `5xx`, `404`, `2xx`…; nil for anything else.
-    package static func validStatus(_ s: String) -> Bool {
+    public static func validStatus(_ s: String) -> Bool {
         let u = Array(s.utf8)
         guard u.count == 3, (0x31...0x35).contains(u[0]) else { return false }
         let rest = u[1...]
         return rest.allSatisfy { (0x30...0x39).contains($0) } || rest.allSatisfy { $0 == UInt8(ascii: "x") || $0 == UInt8(ascii: "X") }
     }
 
-    package func keeps(_ r: Record) -> Bool {
+    public func keeps(_ r: Record) -> Bool {
         if r.type == .session { return false }
         if !types.isEmpty && !types.contains(r.type.countKey) { return false }
         if let minLevel {
@@ -61,7 +61,7 @@ package struct RecordFilter: Sendable {
 }
 
 /// Streams every kept record, flattened and redacted, to `emit` as it is read (nothing accumulates).
-package final class RecordsAnalysis: Analysis {
+public final class RecordsAnalysis: Analysis {
     let filter: RecordFilter
     let line: (Record, SessionContext) -> SafeText
     let emit: (Record, SessionContext, SafeText?) -> Void
@@ -69,7 +69,7 @@ package final class RecordsAnalysis: Analysis {
 
     /// `line`: the record as it is printed in JSON Lines (flattened, redacted, with its newline), what
     /// `--grep` is matched against. `emit` prints a kept record, handed the line when `--grep` made it.
-    package init(
+    public init(
         filter: RecordFilter, line: @escaping (Record, SessionContext) -> SafeText,
         emit: @escaping (Record, SessionContext, SafeText?) -> Void
     ) {
@@ -78,7 +78,7 @@ package final class RecordsAnalysis: Analysis {
         self.emit = emit
     }
 
-    package func record(_ record: Record, session: SessionContext) {
+    public func record(_ record: Record, session: SessionContext) {
         guard filter.keeps(record) else { return }
         var text: SafeText?
         if let grep = filter.grep {

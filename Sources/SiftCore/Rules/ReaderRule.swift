@@ -3,7 +3,7 @@ import SiftArchive
 /// The rules the reader raises while it reads an export: integrity, limits and policy. The archive
 /// layer's rules are `ArchiveProblem`'s cases (below); `inspect`'s man page section and
 /// `pbsift rules` list both.
-package enum ReaderRule: String, RuleSet {
+public enum ReaderRule: String, RuleSet {
     case seqGap = "integrity.seq-gap"
     case seqDuplicate = "integrity.seq-duplicate"
     case tornLine = "integrity.torn-line"
@@ -22,7 +22,7 @@ package enum ReaderRule: String, RuleSet {
     /// `verify` reports it too, through its `FindingSelection`: declared here once.
     case frameInExport = "policy.frame-in-export"
 
-    package var severity: Severity {
+    public var severity: Severity {
         switch self {
         case .seqGap, .seqDuplicate, .blobHashMismatch, .frameInExport: .high
         case .tornLine, .blobOrphan: .low
@@ -31,7 +31,7 @@ package enum ReaderRule: String, RuleSet {
         }
     }
 
-    package var summary: String {
+    public var summary: String {
         switch self {
         case .seqGap: "A record's seq is missing, skips numbers, or goes backwards: records were lost or altered."
         case .seqDuplicate: "Two records carry the same seq."
@@ -53,7 +53,7 @@ package enum ReaderRule: String, RuleSet {
         }
     }
 
-    package var detail: String {
+    public var detail: String {
         switch self {
         case .frameInExport:
             "Frames live in a memory ring buffer and must never be written to disk or exported; their bodies carry access tokens."
@@ -61,7 +61,7 @@ package enum ReaderRule: String, RuleSet {
         }
     }
 
-    package var help: String {
+    public var help: String {
         switch self {
         case .frameInExport: "Report the SDK defect; treat tokens of that session as exposed."
         default: ""
@@ -70,9 +70,9 @@ package enum ReaderRule: String, RuleSet {
 }
 
 extension ArchiveProblem: RuleSet {
-    package var severity: Severity { .high }
+    public var severity: Severity { .high }
 
-    package var summary: String {
+    public var summary: String {
         switch self {
         case .unsafePath: "An entry name with .., an absolute path, a backslash or a NUL (read under a cleaned name)."
         case .linkSkipped: "A link, device, FIFO or socket entry: skipped, never followed."
@@ -91,6 +91,6 @@ extension ArchiveProblem: RuleSet {
 }
 
 /// The reader's rules and the archive layer's, as the registry lists them.
-package enum ReaderRules {
-    package static let all: [Rule] = ReaderRule.rules + ArchiveProblem.rules
+public enum ReaderRules {
+    public static let all: [Rule] = ReaderRule.rules + ArchiveProblem.rules
 }

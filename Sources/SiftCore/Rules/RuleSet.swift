@@ -3,7 +3,7 @@ import SiftArchive
 /// A module's rules, declared as one `CaseIterable` enum whose raw values are the rule ids. The set
 /// is complete by construction, the compiler asks for every case's text (an exhaustive `switch`),
 /// and a raise site names a case (`note(.seqGap, …)`), never an id as text.
-package protocol RuleSet: RawRepresentable, CaseIterable, Sendable where RawValue == String {
+public protocol RuleSet: RawRepresentable, CaseIterable, Sendable where RawValue == String {
     /// The severity the rule is usually raised at.
     var severity: Severity { get }
     /// One line: what the rule found.
@@ -15,12 +15,12 @@ package protocol RuleSet: RawRepresentable, CaseIterable, Sendable where RawValu
 }
 
 extension RuleSet {
-    package var detail: String { "" }
-    package var help: String { "" }
+    public var detail: String { "" }
+    public var help: String { "" }
     /// The id a `Finding` is raised with.
-    package var id: RuleID { RuleID(rawValue) }
+    public var id: RuleID { RuleID(rawValue) }
     /// The rule as the registry, the man page and SARIF show it.
-    package var rule: Rule { Rule(rawValue, severity, summary, detail: detail, help: help) }
+    public var rule: Rule { Rule(rawValue, severity, summary, detail: detail, help: help) }
     /// Every rule of the set, in declaration order.
-    package static var rules: [Rule] { allCases.map(\.rule) }
+    public static var rules: [Rule] { allCases.map(\.rule) }
 }

@@ -5,10 +5,10 @@ extension CorrelationRender {
     // MARK: CSV
 
     /// One row per request and server line (a request without lines has one row with empty line fields).
-    package static func csv(_ report: Redacted<CorrelationReport>) -> String { csv(report.value) }
+    public static func csv(_ report: Redacted<CorrelationReport>) -> String { csv(report.value) }
 
     /// The CSV in pieces of about 64 KiB, each handed to `emit` as it is made.
-    package static func csv(_ report: Redacted<CorrelationReport>, emit: (String) -> Void) { csv(report.value, emit: emit) }
+    public static func csv(_ report: Redacted<CorrelationReport>, emit: (String) -> Void) { csv(report.value, emit: emit) }
 
     static func csv(_ r: CorrelationReport) -> String {
         var whole = ""

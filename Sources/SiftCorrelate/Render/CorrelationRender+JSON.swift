@@ -5,7 +5,7 @@ extension CorrelationRender {
     // MARK: JSON
 
     /// The JSON document (keys sorted when printed): `sections(_:)` and `findings`.
-    package static func json(_ report: Redacted<CorrelationReport>) -> JSONOut { json(report.value) }
+    public static func json(_ report: Redacted<CorrelationReport>) -> JSONOut { json(report.value) }
 
     static func json(_ r: CorrelationReport) -> JSONOut {
         var o = sections(r)
@@ -15,11 +15,11 @@ extension CorrelationRender {
 
     /// The correlate sections of the JSON report: `requests`, `sessions`, `serverOnly`, `clockSkew`,
     /// `correlation` (counts), `logs`. A command adds the shared envelope (`tool`, `inputs`, `findings`, `summary`).
-    package static func sections(_ report: Redacted<CorrelationReport>) -> [String: JSONOut] { sections(report.value) }
+    public static func sections(_ report: Redacted<CorrelationReport>) -> [String: JSONOut] { sections(report.value) }
 
     /// `sections(_:)` without `requests` and `sessions` (one entry per request and per session): what
     /// `write(_:listing:to:)` completes as it writes.
-    package static func summarySections(_ report: Redacted<CorrelationReport>) -> [String: JSONOut] {
+    public static func summarySections(_ report: Redacted<CorrelationReport>) -> [String: JSONOut] {
         var o = sections(report.value, listing: false)
         o["requests"] = nil
         o["sessions"] = nil
@@ -30,7 +30,7 @@ extension CorrelationRender {
     /// `requests` and `sessions` of `report` made and written one entry at a time (a hundred thousand
     /// requests are never held as one JSON value): the same bytes as `w.value` of the document with
     /// `sections(_:)`, in a fraction of the memory.
-    package static func write(_ document: JSONOut, listing report: Redacted<CorrelationReport>, to w: inout JSONWriter) {
+    public static func write(_ document: JSONOut, listing report: Redacted<CorrelationReport>, to w: inout JSONWriter) {
         guard case .object(var o) = document else { return w.value(document) }
         let r = report.value
         o["requests"] = .null

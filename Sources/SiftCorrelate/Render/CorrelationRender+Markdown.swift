@@ -5,10 +5,10 @@ extension CorrelationRender {
     // MARK: Markdown
 
     /// For a ticket: every untrusted string goes through `Escape.markdown`.
-    package static func markdown(_ report: Redacted<CorrelationReport>) -> String { markdown(report.value) }
+    public static func markdown(_ report: Redacted<CorrelationReport>) -> String { markdown(report.value) }
 
     /// The Markdown in pieces of about 64 KiB, each handed to `emit` as it is made.
-    package static func markdown(_ report: Redacted<CorrelationReport>, emit: (String) -> Void) { markdown(report.value, emit: emit) }
+    public static func markdown(_ report: Redacted<CorrelationReport>, emit: (String) -> Void) { markdown(report.value, emit: emit) }
 
     static func markdown(_ r: CorrelationReport) -> String {
         var whole = ""

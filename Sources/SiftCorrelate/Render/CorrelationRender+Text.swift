@@ -7,11 +7,11 @@ extension CorrelationRender {
     static func num(_ d: Double?, _ digits: Int = 1) -> String { d.map { String(format: "%.\(digits)f", $0) } ?? "-" }
 
     /// For a terminal: every untrusted string goes through `Escape.terminal`.
-    package static func text(_ report: Redacted<CorrelationReport>, colors: Colors = .off) -> String { text(report.value, colors: colors) }
+    public static func text(_ report: Redacted<CorrelationReport>, colors: Colors = .off) -> String { text(report.value, colors: colors) }
 
     /// The text in pieces of about 64 KiB, each handed to `emit` as it is made (a hundred thousand
     /// requests are never held as one text).
-    package static func text(_ report: Redacted<CorrelationReport>, colors: Colors = .off, emit: (String) -> Void) {
+    public static func text(_ report: Redacted<CorrelationReport>, colors: Colors = .off, emit: (String) -> Void) {
         text(report.value, colors: colors, emit: emit)
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import SiftCore
 
 /// Renders a `CorrelationReport` that went through the `Redactor`. Pure functions: report in, text out.
-package enum CorrelationRender {
+public enum CorrelationRender {
     static func ts(_ t: Double?) -> JSONOut { t.map { .string(Timestamp.format($0, micro: true)) } ?? .null }
     static func ms(_ d: Double?) -> JSONOut { d.map { .double(($0 * 1000).rounded() / 1000) } ?? .null }
 
@@ -10,7 +10,7 @@ package enum CorrelationRender {
 
 extension ClockSkew {
     /// The skew in words: `server clock 2.49 s ahead of the device`, `4 h 7 min behind the device`.
-    package static func words(_ s: Double) -> String {
+    public static func words(_ s: Double) -> String {
         guard s.isFinite else { return "server clock offset unknown" }
         let a = abs(s)
         let side = s >= 0 ? "ahead of" : "behind"

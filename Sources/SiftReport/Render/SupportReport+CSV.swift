@@ -8,5 +8,5 @@ extension SupportReport {
     // MARK: CSV
 
     /// One row per finding, the columns of every other command's CSV of findings.
-    package func csv() -> String { ReportEnvelope.findingsCSV(findings) }
+    public func csv() -> String { ReportEnvelope.findingsCSV(findings) }
 }

@@ -9,7 +9,7 @@ extension SupportReport {
 
     /// One self-contained page (no scripts, no external resources): the Markdown sections as HTML
     /// and the session's waterfall as inline SVG. Every state has an icon as well as a colour.
-    package func html() -> String {
+    public func html() -> String {
         let x = { (s: String) in Escape.xml(Escape.terminal(s)) }
         let sevIcon: [Severity: String] = [.critical: "⛔", .high: "🔴", .medium: "🟠", .low: "🔵", .info: "ℹ️"]
         var o = "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>pbsift report</title>\n"

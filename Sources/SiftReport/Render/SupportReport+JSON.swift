@@ -8,7 +8,7 @@ extension SupportReport {
     // MARK: JSON
 
     /// The union of the other commands' documents under one envelope (`docs/schema/report.schema.json`).
-    package func json() -> String {
+    public func json() -> String {
         var w = JSONWriter(pretty: true)
         json(into: &w)
         w.newline()
@@ -19,7 +19,7 @@ extension SupportReport {
     /// (without its findings) as the `waterfall` member, written by its own writer at this depth.
     /// Members are written as they are made: the sessions and findings one element at a time, so the
     /// document is never held as one tree (the failures, a bounded few, are made side by side first).
-    package func json(into w: inout JSONWriter) {
+    public func json(into w: inout JSONWriter) {
         // The envelope `inspect` writes (tool, inputs, sessions, blobs), over every analysis's findings.
         var doc = ReportEnvelope.members(
             inputs: outcome.inputs, findings: findings, blobs: outcome.blobs,

@@ -9,7 +9,7 @@ extension SupportReport {
 
     /// Ticket-ready Markdown (GitHub, and Jira-style trackers that take Markdown): every string from
     /// the export or the logs is escaped; code blocks hold only pbsift's own bars and masked text.
-    package func markdown() -> String {
+    public func markdown() -> String {
         var o = "# pbsift report\n\n" + Escape.markdown(headline) + "\n\n## Verdict\n\n"
         for v in verdict {
             o += "- \(v.ok ? "✅" : "❌") **\(v.key)**: \(Escape.markdown(v.text))\n"

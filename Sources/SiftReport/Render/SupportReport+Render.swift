@@ -15,7 +15,7 @@ extension SupportReport {
     // MARK: Shared facts
 
     /// `1 input, 1 session, 53 records, 13 findings (8 high, 2 medium, 3 low)`: the one count of findings.
-    package var headline: String {
+    public var headline: String {
         let records = outcome.totalRecords
         let n = outcome.inputs.count, m = outcome.totalSessions
         return "\(n) input\(n == 1 ? "" : "s"), \(m) session\(m == 1 ? "" : "s"), \(records) record\(records == 1 ? "" : "s"), "
@@ -46,7 +46,7 @@ extension SupportReport {
     }
 
     /// Sessions listed one line each in a report of several (the rest counted).
-    package static let maxSessionLines = 20
+    public static let maxSessionLines = 20
 
     /// The server logs in a few facts: files and formats, errors, ids only the server saw.
     struct ServerFacts {

@@ -7,7 +7,7 @@ import SiftWaterfall
 extension SupportReport {
     // MARK: Text
 
-    package func text(colors: Colors = .off) -> String {
+    public func text(colors: Colors = .off) -> String {
         var o = colors.bold("pbsift report") + ": " + Escape.terminal(headline) + "\n\n"
         for v in verdict {
             let mark = v.ok ? colors.green("ok  ") : colors.red("FAIL")

@@ -138,6 +138,15 @@ struct ScanInput {
 
 /// Small classification helpers over a byte slice.
 enum Shape {
+    /// Whether `b` starts with an image format's magic (PNG, JPEG, GIF, WebP, BMP, ICO): compressed
+    /// pixels, never raw deflate text.
+    static func isImage(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        func starts(_ m: [UInt8]) -> Bool { b.count >= m.count && zip(b, m).allSatisfy { $0 == $1 } }
+        return starts([0x89, 0x50, 0x4E, 0x47]) || starts([0xFF, 0xD8, 0xFF]) || starts([0x47, 0x49, 0x46, 0x38])
+            || (starts([0x52, 0x49, 0x46, 0x46]) && b.count >= 12 && b[8] == 0x57 && b[9] == 0x45) || starts([0x42, 0x4D])
+            || starts([0x00, 0x00, 0x01, 0x00])
+    }
+
     /// Shannon entropy in bits per byte.
     static func entropy(_ b: UnsafeBufferPointer<UInt8>) -> Double {
         guard !b.isEmpty else { return 0 }

@@ -5,20 +5,20 @@
 #endif
 
 /// The redaction contract's name lists (SESSION-FORMAT.md §3) and name normalisation.
-package enum ContractNames {
+public enum ContractNames {
     /// Request and response header names whose values must be `***`.
-    package static let headers: [String] = [
+    public static let headers: [String] = [
         "apikey", "authorization", "proxyauthorization", "cookie", "setcookie", "xapikey", "xauthtoken",
         "xpalbaseusertoken", "xpalbaseattestassertion", "xpalbaseattestkeyid", "xpalbaseattestclientdata"
     ]
     /// Query parameter names (of `url` and every transaction `url`) whose values must be `***`.
-    package static let query: [String] = [
+    public static let query: [String] = [
         "accesstoken", "idtoken", "refreshtoken", "code", "token", "apikey", "key", "sig", "signature",
         "clientsecret", "password", "xamzsignature", "xamzcredential", "xamzsecuritytoken", "xgoogsignature",
         "xgoogcredential", "awsaccesskeyid"
     ]
     /// JSON body field names (any depth) and log `metadata` keys whose values must be `***`.
-    package static let body: [String] = [
+    public static let body: [String] = [
         "password", "passwd", "passcode", "newpassword", "oldpassword", "currentpassword", "accesstoken",
         "refreshtoken", "idtoken", "clientsecret", "privatekey", "mfatoken", "otp", "totp", "secret", "apikey",
         "sessiontoken", "authtoken", "token"
@@ -26,7 +26,7 @@ package enum ContractNames {
 
     /// Lowercase, then drop every `_`, `-` and white space: `Access-Token`, `accessToken`, `ACCESS_TOKEN`,
     /// `Access Token ` → `accesstoken`.
-    package static func normalise(_ name: String) -> String {
+    public static func normalise(_ name: String) -> String {
         var out = ""
         out.reserveCapacity(name.utf8.count)
         for ch in name.lowercased().unicodeScalars where ch != "_" && ch != "-" && !(ch.value <= 0x20 || ch.value == 0x7F) {

@@ -4,7 +4,7 @@ import SiftCore
 extension VerifyRender {
     /// One row per finding with the columns every command's CSV of findings has
     /// (`ReportEnvelope.findingsCSVHeader`), RFC 4180, CRLF line ends.
-    package static func csv(findings: Redacted<[Finding]>) -> String {
+    public static func csv(findings: Redacted<[Finding]>) -> String {
         ReportEnvelope.findingsCSV(findings.value)
     }
 }

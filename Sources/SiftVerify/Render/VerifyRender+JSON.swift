@@ -4,7 +4,7 @@ import SiftCore
 extension VerifyRender {
     /// The shared envelope (`tool`, `inputs`, `findings`, `summary`, see `ReportEnvelope`) plus a
     /// `verify` section: `{"records", "blobs", "suppressed", "incompleteInputs", "inputs", "findings", "bySeverity"}`.
-    package static func json(
+    public static func json(
         findings: Redacted<[Finding]>, inputs: Redacted<[InputSummary]>, summary: VerifySummary,
         blobs: [String: BlobSummary] = [:]
     ) -> String {

@@ -3,7 +3,7 @@ import SiftCore
 
 extension VerifyRender {
     /// A GitHub-flavoured table, for tickets and PR comments.
-    package static func markdown(
+    public static func markdown(
         findings redactedFindings: Redacted<[Finding]>, inputs redactedInputs: Redacted<[InputSummary]>, summary: VerifySummary
     ) -> String {
         let findings = redactedFindings.value, inputs = redactedInputs.value

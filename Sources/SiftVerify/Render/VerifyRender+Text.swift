@@ -3,7 +3,7 @@ import SiftCore
 
 extension VerifyRender {
     /// Grouped by input and file, then by record; terminal-escaped.
-    package static func text(
+    public static func text(
         findings redactedFindings: Redacted<[Finding]>, inputs redactedInputs: Redacted<[InputSummary]>, summary: VerifySummary,
         colors: Colors = .off
     ) -> String {

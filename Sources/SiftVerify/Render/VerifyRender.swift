@@ -3,19 +3,19 @@ import SiftArchive
 import SiftCore
 
 /// Counts shown at the end of every format.
-package struct VerifySummary: Sendable, Equatable {
-    package var inputs: Int
+public struct VerifySummary: Sendable, Equatable {
+    public var inputs: Int
     /// Inputs not read in full (exit status 2).
-    package var incompleteInputs: Int
-    package var records: Int
-    package var blobs: Int
+    public var incompleteInputs: Int
+    public var records: Int
+    public var blobs: Int
     /// Findings reported (after the baseline).
-    package var findings: Int
-    package var bySeverity: [Severity: Int]
+    public var findings: Int
+    public var bySeverity: [Severity: Int]
     /// Findings the baseline accepted (not reported).
-    package var suppressed: Int
+    public var suppressed: Int
 
-    package init(findings: [Finding], suppressed: Int = 0, inputs: [InputSummary] = [], records: Int = 0, blobs: Int = 0) {
+    public init(findings: [Finding], suppressed: Int = 0, inputs: [InputSummary] = [], records: Int = 0, blobs: Int = 0) {
         self.inputs = inputs.count
         self.incompleteInputs = inputs.filter { $0.status != .ok }.count
         self.records = records
@@ -27,7 +27,7 @@ package struct VerifySummary: Sendable, Equatable {
         self.suppressed = suppressed
     }
 
-    package var json: JSONOut {
+    public var json: JSONOut {
         var sev: [String: JSONOut] = [:]
         for s in Severity.allCases { sev[s.rawValue] = .int(bySeverity[s] ?? 0) }
         return .object([
@@ -57,5 +57,5 @@ package struct VerifySummary: Sendable, Equatable {
 /// Renderers of `verify`'s own formats: pure functions from redacted findings to text. Every
 /// format carries the masked preview and the fingerprint only, never a value. SARIF and JUnit XML
 /// are the shared finding formats (`SiftCore/Output/Reporters`).
-package enum VerifyRender {
+public enum VerifyRender {
 }

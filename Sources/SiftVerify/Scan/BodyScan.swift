@@ -204,7 +204,7 @@ extension ContentScanner {
         }
         guard Shape.looksLikeText(b) else {
             // Raw deflate has no magic: a binary body that inflates whole into text is that text.
-            if b.count <= 1 << 20, let d = Deflate.inflate(b, framing: .raw, limit: Int(maxInflatedBytes)), d.ended,
+            if b.count <= 1 << 20, !Shape.isImage(b), let d = Deflate.inflate(b, framing: .raw, limit: Int(maxInflatedBytes)), d.ended,
                 d.bytes.count >= 8, Shape.looksLikeText(d.bytes.withUnsafeBufferPointer { $0 })
             {
                 let saved = rawRange

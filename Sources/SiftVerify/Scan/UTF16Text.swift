@@ -12,7 +12,9 @@ enum UTF16Text {
             little = false
             from = 2
         } else {
-            // No mark: most even (or odd) bytes zero, the others printable.
+            // No mark: the first character's high byte is zero (ASCII text), then most even (or odd)
+            // bytes zero throughout.
+            guard (b[0] == 0) != (b[1] == 0), (b[2] == 0) != (b[3] == 0) else { return nil }
             let pairs = min(b.count / 2, 4096)
             var zeroHigh = 0, zeroLow = 0
             for k in 0..<pairs {

@@ -86,13 +86,13 @@ final class SharedRedaction {
 }
 
 extension WaterfallTransaction: Redactable {
-    package func redacted(by r: Redactor) -> WaterfallTransaction {
+    public func redacted(by r: Redactor) -> WaterfallTransaction {
         var t = self
         t.redact(by: r)
         return t
     }
 
-    package mutating func redact(by r: Redactor) { redact(SharedRedaction(r)) }
+    public mutating func redact(by r: Redactor) { redact(SharedRedaction(r)) }
 
     mutating func redact(_ r: SharedRedaction) { redact(r, requestURL: nil, redacted: nil) }
 
@@ -113,13 +113,13 @@ extension WaterfallTransaction: Redactable {
 }
 
 extension WaterfallRequest: Redactable {
-    package func redacted(by r: Redactor) -> WaterfallRequest {
+    public func redacted(by r: Redactor) -> WaterfallRequest {
         var q = self
         q.redact(by: r)
         return q
     }
 
-    package mutating func redact(by r: Redactor) { redact(SharedRedaction(r)) }
+    public mutating func redact(by r: Redactor) { redact(SharedRedaction(r)) }
 
     mutating func redact(_ r: SharedRedaction) {
         let rawHost = host
@@ -151,13 +151,13 @@ extension WaterfallSession: Redactable {
         Parallel.forEach(&sessions) { $0.redact(by: r) }
     }
 
-    package func redacted(by r: Redactor) -> WaterfallSession {
+    public func redacted(by r: Redactor) -> WaterfallSession {
         var s = self
         s.redact(by: r)
         return s
     }
 
-    package mutating func redact(by r: Redactor) {
+    public mutating func redact(by r: Redactor) {
         let shared = SharedRedaction(r)
         file = r.text(file.untrusted).value
         sessionId = r.text(sessionId.untrusted).value
@@ -171,18 +171,18 @@ extension WaterfallSession: Redactable {
 /// redaction runs beside the reading instead of after it. Only `WaterfallReport(sessions:…)` takes
 /// them out, and only redacted: the sessions are never handed back as read.
 /// For a report without a filter: a filter chooses requests by their texts as read.
-package final class RedactingSessions: @unchecked Sendable { // `slots` only under `lock`
+public final class RedactingSessions: @unchecked Sendable { // `slots` only under `lock`
     let redactor: Redactor
     private let lock = NSLock()
     private let group = DispatchGroup()
     private var slots: [WaterfallSession?] = []
 
-    package init(_ redactor: Redactor) {
+    public init(_ redactor: Redactor) {
         self.redactor = redactor
     }
 
     /// Takes one finished session (calls come one at a time, in order) and redacts it on a worker.
-    package func add(_ session: WaterfallSession) {
+    public func add(_ session: WaterfallSession) {
         lock.lock()
         let k = slots.count
         slots.append(session)

@@ -4,14 +4,14 @@ import SiftCore
 extension WaterfallRender {
     /// One CSV row per transaction (a request without transactions gets one row with the
     /// transaction columns empty), RFC 4180 with CRLF line ends, formula-safe fields.
-    package static func csv(_ report: WaterfallReport) -> String {
+    public static func csv(_ report: WaterfallReport) -> String {
         var all = ""
         csv(report) { all += $0 }
         return all
     }
 
     /// `csv`, handed to `emit` in pieces of about 64 KiB as it is made.
-    package static func csv(_ report: WaterfallReport, into emit: (String) -> Void) {
+    public static func csv(_ report: WaterfallReport, into emit: (String) -> Void) {
         var out = Escape.csvRow([
             "sessionId", "seq", "recordId", "requestId", "method", "url", "requestStatusCode", "state", "source",
             "category", "kind", "requestOffsetMs", "durationMs", "totalMs", "transaction", "transactionOffsetMs",

@@ -2,14 +2,14 @@ import Foundation
 import SiftCore
 
 /// The output formats of the waterfall.
-package enum WaterfallOutputFormat: String, CaseIterable, Sendable {
+public enum WaterfallOutputFormat: String, CaseIterable, Sendable {
     case text, json, csv, markdown, svg
 }
 
 /// Renderers: pure functions from a report to the text of one format.
-package enum WaterfallRender {
+public enum WaterfallRender {
     /// Renders `report` in `format`. `columns` and `color` only matter for `text`.
-    package static func render(
+    public static func render(
         _ report: WaterfallReport, as format: WaterfallOutputFormat, columns: Int = 100,
         color: Bool = false
     ) -> String {
@@ -30,7 +30,7 @@ package enum WaterfallRender {
 
     /// The JSON document:
     /// `{"requests": [...], "summary": {...}, "findings": [...]}`; a phase that did not happen is null.
-    package static func json(_ report: WaterfallReport, pretty: Bool = true) -> String {
+    public static func json(_ report: WaterfallReport, pretty: Bool = true) -> String {
         var w = JSONWriter(pretty: pretty)
         w.buf.reserveCapacity(4096 + report.summary.requestCount * (pretty ? 1600 : 900))
         json(report, into: &w)
@@ -41,7 +41,7 @@ package enum WaterfallRender {
     /// Writes the JSON document at the writer's place (a document of its own, or a member of a
     /// larger one), keys sorted; without `findings` the `findings` member is left out. Requests are
     /// written as they are read, never built as trees (a test holds them equal to `requestJSON`).
-    package static func json(_ report: WaterfallReport, into w: inout JSONWriter, findings: Bool = true) {
+    public static func json(_ report: WaterfallReport, into w: inout JSONWriter, findings: Bool = true) {
         w.beginObject()
         if findings {
             w.key("findings")
@@ -172,7 +172,7 @@ final class Ahead<T>: @unchecked Sendable { // `value` is written before `done` 
 /// trees cost more than the rest of the waterfall on a large export).
 extension JSONWriter {
     /// Milliseconds rounded to the microsecond, as `WaterfallRender.ms` prints them.
-    package mutating func ms(_ v: Double?) {
+    public mutating func ms(_ v: Double?) {
         guard let v, v.isFinite else { return null() }
         let k = (v * 1000).rounded()
         // Below 2^33 ms, k/1000 prints as its integer part, '.', and the trimmed thousandths
@@ -212,7 +212,7 @@ extension JSONWriter {
 
     /// One request, keys in sorted order (String `<`), as JSONOut prints them (written by
     /// `RequestJSONWriter` at this writer's place).
-    package mutating func request(_ r: WaterfallRequest) {
+    public mutating func request(_ r: WaterfallRequest) {
         buf.append(contentsOf: RequestJSONWriter(pretty: pretty, indent: valueIndent).bytes(r))
     }
 }

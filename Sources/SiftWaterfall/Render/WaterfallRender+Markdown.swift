@@ -9,14 +9,14 @@ extension WaterfallRender {
     /// and retries) and the bars in a code block keyed by row number (the code block holds no text
     /// from the export), then the summaries and findings. Every export string goes through
     /// `Escape.markdown`.
-    package static func markdown(_ report: WaterfallReport) -> String {
+    public static func markdown(_ report: WaterfallReport) -> String {
         var all = ""
         markdown(report) { all += $0 }
         return all
     }
 
     /// `markdown`, handed to `emit` in pieces of about 64 KiB as it is made.
-    package static func markdown(_ report: WaterfallReport, into emit: (String) -> Void) {
+    public static func markdown(_ report: WaterfallReport, into emit: (String) -> Void) {
         let m: (String) -> String = { Escape.markdown($0) }
         let d = Human.duration(ms:)
         func opt(_ v: Double?) -> String { v.map(d) ?? "—" }

@@ -3,7 +3,7 @@ import SiftCore
 
 extension WaterfallRender {
     /// Rows drawn in one SVG at most (requests plus sub-rows); the rest are counted in a note.
-    package static let svgMaxRows = 4000
+    public static let svgMaxRows = 4000
 
     /// A "nice" tick step (1, 2 or 5 × 10^k ms) giving about `target` ticks over `spanMs`.
     static func tickStep(_ spanMs: Double, target: Double = 8) -> Double {
@@ -18,7 +18,7 @@ extension WaterfallRender {
     /// a row per request (sub-rows for redirects and retries), one colour per phase, a time axis
     /// with ticks, request labels, a legend. No scripts, no external fonts, links or images; every
     /// text from the export goes through `Escape.xml`.
-    package static func svg(_ report: WaterfallReport) -> String {
+    public static func svg(_ report: WaterfallReport) -> String {
         let x = Escape.xml
         let d = Human.duration(ms:)
         func f(_ v: Double) -> String { String(format: "%.2f", v) }

@@ -169,7 +169,7 @@ extension WaterfallRender {
     /// Terminal text: per session a header, one row per request with a width-aware bar (sub-rows
     /// for redirects and retries), a legend, then the summaries and the findings. Colour (ANSI) only
     /// when `color` is true; every string from the export goes through `Escape.terminal`.
-    package static func text(_ report: WaterfallReport, columns: Int = 100, color: Bool = false) -> String {
+    public static func text(_ report: WaterfallReport, columns: Int = 100, color: Bool = false) -> String {
         var all = ""
         text(report, columns: columns, color: color) { all += $0 }
         return all
@@ -177,7 +177,7 @@ extension WaterfallRender {
 
     /// `text`, handed to `emit` in pieces of about 64 KiB as it is made: an export of many sessions is
     /// never held as one text.
-    package static func text(_ report: WaterfallReport, columns: Int = 100, color: Bool = false, into emit: (String) -> Void) {
+    public static func text(_ report: WaterfallReport, columns: Int = 100, color: Bool = false, into emit: (String) -> Void) {
         let cols = max(40, min(columns, 1000))
         let t: (String) -> String = { Escape.terminal($0) }
         let d = Human.duration(ms:)

@@ -7,18 +7,18 @@ import Foundation
 /// in full is an `error`. A file with no finding is one passing `testcase`. Every text is redacted
 /// before it gets here and XML-escaped here; values are never printed (not even masked previews),
 /// only their fingerprints.
-package struct JUnitReporter<Report: FindingsReport>: Reporter {
-    package init() {}
+public struct JUnitReporter<Report: FindingsReport>: Reporter {
+    public init() {}
 
-    package var format: String { "junit" }
+    public var format: String { "junit" }
 
-    package func write(_ report: Report, to context: ReportContext) {
+    public func write(_ report: Report, to context: ReportContext) {
         context.sink.write(JUnitDocument.render(report.findingsDocument, failOn: context.failOn))
     }
 }
 
 /// The JUnit XML document of a findings document.
-package enum JUnitDocument {
+public enum JUnitDocument {
     struct Case {
         var name: String
         var classname: String
@@ -35,7 +35,7 @@ package enum JUnitDocument {
         var errors: Int { cases.filter { $0.error != nil }.count }
     }
 
-    package static func render(_ doc: FindingsDocument, failOn: Severity?) -> String {
+    public static func render(_ doc: FindingsDocument, failOn: Severity?) -> String {
         var suites: [Suite] = []
         var bySuite: [String: Int] = [:]
         func suiteIndex(_ name: String) -> Int {

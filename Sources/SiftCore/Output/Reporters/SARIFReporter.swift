@@ -7,12 +7,12 @@ import SiftArchive
 /// session file points at the record's line. A finding inside an archive (zip, tar, tar.gz, a
 /// gzip'd file) points at the archive as an artifact with no region, never a line of its
 /// compressed bytes, and names the member as a logical location.
-package struct SARIFReporter<Report: FindingsReport>: Reporter {
-    package init() {}
+public struct SARIFReporter<Report: FindingsReport>: Reporter {
+    public init() {}
 
-    package var format: String { "sarif" }
+    public var format: String { "sarif" }
 
-    package func write(_ report: Report, to context: ReportContext) {
+    public func write(_ report: Report, to context: ReportContext) {
         var w = JSONWriter(pretty: true, sink: context.sink)
         w.value(SARIFDocument.document(report.findingsDocument))
         w.newline()
@@ -21,11 +21,11 @@ package struct SARIFReporter<Report: FindingsReport>: Reporter {
 }
 
 /// The SARIF document of a findings document.
-package enum SARIFDocument {
+public enum SARIFDocument {
     /// The URI SARIF names as the tool's home.
-    package static let informationUri = "https://github.com/palbase/pbsift"
+    public static let informationUri = "https://github.com/palbase/pbsift"
 
-    package static func document(_ doc: FindingsDocument) -> JSONOut {
+    public static func document(_ doc: FindingsDocument) -> JSONOut {
         let findings = doc.findings
         let ruleIds = Array(Set(findings.map(\.rule))).sorted()
         var index: [String: Int] = [:]
@@ -90,7 +90,7 @@ package enum SARIFDocument {
     }
 
     /// A registry rule as a SARIF `reportingDescriptor`.
-    package static func ruleJSON(_ r: Rule) -> JSONOut {
+    public static func ruleJSON(_ r: Rule) -> JSONOut {
         let help = r.help.isEmpty ? r.summary : r.help
         var tags: [JSONOut] = [.string(r.family.rawValue)]
         if r.family.isLeak { tags = [.string("security"), .string("secrets")] + tags }
@@ -105,7 +105,7 @@ package enum SARIFDocument {
     }
 
     /// SARIF levels: only `error`, `warning`, `note` are used.
-    package static func level(_ s: Severity) -> String {
+    public static func level(_ s: Severity) -> String {
         switch s {
         case .critical, .high: "error"
         case .medium: "warning"

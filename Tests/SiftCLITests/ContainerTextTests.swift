@@ -213,3 +213,19 @@ import Testing
         #expect(w.status == 2 && w.out.contains("lzma"), "\(w.out)")
     }
 }
+
+/// HTTP/2 pseudo-headers carry the URL: `:authority` userinfo and `:path`'s query are checked as
+/// the URL's; matrix parameters (`;access_token=`) as query parameters.
+@Suite struct PseudoHeaderTests {
+    static let plain = "Plain" + "Cred" + "0003zQxy"
+
+    @Test func pseudoHeadersAndMatrixParametersAreCheckedAsTheURL() throws {
+        let line =
+            #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.200Z","id":"rec_1","method":"GET","url":"https://api.example.test/v1/x;access_token=\#(Self.plain)/y","statusCode":200,"request":{"headers":[{"name":":authority","value":"admin:\#(Self.plain)9@api.example.test"},{"name":":path","value":"/v1/items?token=\#(Self.plain)8"}]}}"#
+        let v = ContainerTextTests.verify(try VerifyBypassTests.session([line]))
+        #expect(v.status == 1, "\(v.out)")
+        #expect(v.out.contains(#""location" : "request.url ;access_token""#) || v.out.contains("request.url ;access_token"), "\(v.out)")
+        #expect(v.out.contains("redaction.url-userinfo") && v.out.contains("request.headers[:path] ?token"), "\(v.out)")
+        #expect(!v.out.contains(Self.plain))
+    }
+}

@@ -43,9 +43,34 @@ extension ContentScanner {
                     }
                 } else {
                     shapes(b, hints: facts.hints) { "\(side).headers[\(clipName(name()))]" }
+                    pseudoHeaderURL(b, name: name, location: { "\(side).headers[\(clipName(name()))]" })
                 }
             }
         }
+    }
+
+    /// HTTP/2 and HTTP/3 carry the request's URL in pseudo-headers: `:authority` (and `Host`) may hold
+    /// `user:password@host`, `:path` the path with its query and matrix parameters. Each is checked
+    /// as the URL it is part of: userinfo, and the SDK's query list.
+    func pseudoHeaderURL(_ b: UnsafeBufferPointer<UInt8>, name: () -> String, location: () -> String) {
+        guard let base = b.baseAddress, !b.isEmpty else { return }
+        let hasAt = memchr(base, 0x40, b.count) != nil
+        let hasQuery = memchr(base, 0x3F, b.count) != nil || memchr(base, 0x3B, b.count) != nil
+        guard hasAt || hasQuery else { return }
+        let n = name().lowercased()
+        let prefix: String
+        if hasAt && (n == ":authority" || n == "host") {
+            prefix = "https://"
+        } else if hasQuery && n == ":path" {
+            prefix = "https://authority"
+        } else {
+            return
+        }
+        let whole = Array(prefix.utf8) + Array(b)
+        let saved = rawRange
+        rawRange = nil
+        defer { rawRange = saved }
+        whole.withUnsafeBufferPointer { url($0, location: location(), queryRule: VerifyRule.query.id) }
     }
 
     static let nameWord: StaticString = "name"

@@ -75,6 +75,22 @@ extension ContentScanner {
         // The path may carry a URL of its own (a redirect target with userinfo): every detector runs there.
         if authorityEnd < q {
             shapes(UnsafeBufferPointer(rebasing: b[authorityEnd..<q]), hints: [], raw: raw(authorityEnd, q)) { location }
+            // Matrix parameters (`/v1/items;access_token=…/x`): each `;` segment is checked like a query.
+            var i = authorityEnd
+            while i < q {
+                if b[i] == UInt8(ascii: ";") {
+                    var e = i + 1
+                    while e < q && b[e] != UInt8(ascii: "/") && b[e] != UInt8(ascii: ";") { e += 1 }
+                    if e > i + 1 {
+                        params(
+                            UnsafeBufferPointer(rebasing: b[(i + 1)..<e]), sigil: ";", location: location, rule: queryRule, header: header,
+                            rawStart: rawStart.map { $0 + i + 1 })
+                    }
+                    i = e
+                } else {
+                    i += 1
+                }
+            }
         }
         if q < f {
             params(

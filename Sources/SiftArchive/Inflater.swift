@@ -259,9 +259,11 @@ public enum Deflate {
             let z = try? ZlibStream(windowBits: framing == .zlib ? 15 : -15)
         else { return nil }
         var out: [UInt8] = []
-        var buf = [UInt8](repeating: 0, count: 65536)
+        // A small first buffer: bytes that are not deflate (most binary bodies) fail within it.
+        var buf = [UInt8](repeating: 0, count: 4096)
         var at = 0
         while out.count < limit {
+            if !out.isEmpty && buf.count < 65536 { buf = [UInt8](repeating: 0, count: 65536) }
             let step: Inflater.Step
             do {
                 step = try buf.withUnsafeMutableBytes { o throws(InflateDamage) in

@@ -43,7 +43,7 @@ extension ContentScanner {
                     }
                 } else {
                     shapes(b, hints: facts.hints) { "\(side).headers[\(clipName(name()))]" }
-                    pseudoHeaderURL(b, name: name, location: { "\(side).headers[\(clipName(name()))]" })
+                    pseudoHeaderURL(b, name: nameNode, location: { "\(side).headers[\(clipName(name()))]" })
                 }
             }
         }
@@ -52,20 +52,25 @@ extension ContentScanner {
     /// HTTP/2 and HTTP/3 carry the request's URL in pseudo-headers: `:authority` (and `Host`) may hold
     /// `user:password@host`, `:path` the path with its query and matrix parameters. Each is checked
     /// as the URL it is part of: userinfo, and the SDK's query list.
-    func pseudoHeaderURL(_ b: UnsafeBufferPointer<UInt8>, name: () -> String, location: () -> String) {
+    func pseudoHeaderURL(_ b: UnsafeBufferPointer<UInt8>, name nameNode: JSONValue, location: () -> String) {
         guard let base = b.baseAddress, !b.isEmpty else { return }
         let hasAt = memchr(base, 0x40, b.count) != nil
         let hasQuery = memchr(base, 0x3F, b.count) != nil || memchr(base, 0x3B, b.count) != nil
         guard hasAt || hasQuery else { return }
-        let n = name().lowercased()
-        let prefix: String
-        if hasAt && (n == ":authority" || n == "host") {
-            prefix = "https://"
-        } else if hasQuery && n == ":path" {
-            prefix = "https://authority"
-        } else {
-            return
+        // The name's bytes, compared without making a string (most headers are not these).
+        let which: Int = withStringBytes(nameNode) { n in
+            func isName(_ w: StaticString) -> Bool {
+                n.count == w.utf8CodeUnitCount
+                    && zip(n, UnsafeBufferPointer(start: w.utf8Start, count: w.utf8CodeUnitCount)).allSatisfy {
+                        $0 | 0x20 == $1 | 0x20
+                    }
+            }
+            if hasAt && (isName(":authority") || isName("host")) { return 1 }
+            if hasQuery && isName(":path") { return 2 }
+            return 0
         }
+        guard which != 0 else { return }
+        let prefix = which == 1 ? "https://" : "https://authority"
         let whole = Array(prefix.utf8) + Array(b)
         let saved = rawRange
         rawRange = nil

@@ -223,7 +223,9 @@ final class VerifyWorker: @unchecked Sendable {
         // A record that is not strict JSON only because of a number (`NaN`, `007`, `0x1F`…) is also
         // read field by field, so its contract fields are checked by name (an Authorization header's
         // value holds no shape of its own): what that finds beyond the raw text is added.
-        if let repaired = TolerantNumbers.repair(bytes), let doc = try? JSONDocument(bytes: repaired), doc.root.isObject {
+        if let repaired = TolerantNumbers.repair(bytes), let doc = try? JSONDocument(bytes: repaired, maxDepth: 512, maxValues: 1 << 20),
+            doc.root.isObject
+        {
             let raw = scanner.hits
             let seen = Set(raw.map(\.value))
             scanner.hits.removeAll(keepingCapacity: true)

@@ -205,19 +205,38 @@ public final class RecordSecrets: @unchecked Sendable {
         worker = VerifyWorker(config: config)
     }
 
-    /// The distinct values, and the sides (`request`, `response`) whose body holds one.
-    public func scan(_ record: Record) -> (values: [String], bodies: Set<String>) {
+    /// What one record holds: its distinct flagged values, the sides (`request`, `response`) whose
+    /// body holds one, and whether the check read all of it.
+    public struct Found: Sendable {
+        public var values: [String]
+        public var bodies: Set<String>
+        /// False when a check stopped at a bound or the record holds a name twice (its reading is
+        /// ambiguous): then no value of it counts as checked.
+        public var complete: Bool
+
+        /// The redactor to print the record with: `base` knowing its values, or masking every value
+        /// when the record was not checked in full.
+        public func redactor(_ base: Redactor) -> Redactor {
+            let r = values.isEmpty ? base : base.adding(known: values)
+            return complete ? r : r.maskingEveryValue()
+        }
+    }
+
+    /// What `record` holds, with every check verify runs.
+    public func scan(_ record: Record) -> Found {
         var refs: [String] = []
         worker.scan(record, refs: &refs)
         var values: [String] = []
         var seen = Set<String>()
         var bodies = Set<String>()
+        var complete = record.duplicateNames.isEmpty && record.copies.isEmpty && !record.json.doc.hasDuplicateKeys
         for h in worker.scanner.hits {
+            if h.bound { complete = false }
             if !h.value.isEmpty && seen.insert(h.value).inserted { values.append(h.value) }
             for side in ["request", "response"] where h.location.hasPrefix(side + ".body") { bodies.insert(side) }
             if h.location.hasPrefix("frame.body") { bodies.insert("frame") }
         }
         worker.scanner.hits.removeAll(keepingCapacity: true)
-        return (values, bodies)
+        return Found(values: values, bodies: bodies, complete: complete)
     }
 }

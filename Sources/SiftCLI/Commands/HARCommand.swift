@@ -51,7 +51,7 @@ public enum HARCommand: SiftCommand {
         // One scan per record, whatever the number of its transactions (entries).
         let writer = HARWriter(creatorVersion: PBSift.version, sink: sink) { record in
             let found = secrets.scan(record)
-            let redactor = found.values.isEmpty ? base : base.adding(known: found.values)
+            let redactor = found.redactor(base)
             return { entry in redactor.json(HARCommand.withholdEncodedBodies(entry, sides: found.bodies)) }
         }
         try run.read(options.argument("input"), analyses: [writer], shouldStop: { [sink] in sink.closed })

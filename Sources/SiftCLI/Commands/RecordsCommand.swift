@@ -204,7 +204,7 @@ final class RecordMasker: @unchecked Sendable {
     private var current: Redactor
     private var stale = false
     /// What `learn` found in the last record, for `redactor(for:)` of the same record.
-    private var last: (record: Record, values: [String], bodies: Set<String>)?
+    private var last: (record: Record, found: RecordSecrets.Found)?
     private(set) var full = false
 
     init(config: VerifyConfig) {
@@ -220,7 +220,7 @@ final class RecordMasker: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         let found = secrets.scan(record)
-        last = (record, found.values, found.bodies)
+        last = (record, found)
         for v in found.values where !known.contains(v) {
             let size = v.utf8.count
             guard known.count < Self.maxValues, knownBytes <= Self.maxBytes - size else { full = true; continue }
@@ -235,11 +235,11 @@ final class RecordMasker: @unchecked Sendable {
     /// whose body data is withheld.
     func redactor(for record: Record) -> (redactor: Redactor, withheld: Set<String>) {
         lock.lock()
-        let found: (values: [String], bodies: Set<String>)
+        let found: RecordSecrets.Found
         if let last, last.record.line == record.line, last.record.seq == record.seq, last.record.id == record.id,
             last.record.tsText == record.tsText
         {
-            found = (last.values, last.bodies)
+            found = last.found
         } else {
             found = secrets.scan(record)
         }
@@ -249,7 +249,8 @@ final class RecordMasker: @unchecked Sendable {
             stale = false
         }
         let own = found.values.filter { !known.contains($0) }
-        let redactor = own.isEmpty ? current : current.adding(known: own)
+        var redactor = own.isEmpty ? current : current.adding(known: own)
+        if !found.complete { redactor = redactor.maskingEveryValue() }
         lock.unlock()
         return (redactor, found.bodies)
     }

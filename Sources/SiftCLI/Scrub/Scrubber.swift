@@ -16,9 +16,15 @@ struct ScrubValues {
 
     init(hits: [SecretHit]) {
         var best: [String: SecretHit] = [:]
+        func keep(_ value: String, _ h: SecretHit) {
+            if let b = best[value], b.severity > h.severity || (b.severity == h.severity && b.rule.id <= h.rule.id) { return }
+            best[value] = h
+        }
         for h in hits {
-            if let b = best[h.value], b.severity > h.severity || (b.severity == h.severity && b.rule.id <= h.rule.id) { continue }
-            best[h.value] = h
+            keep(h.value, h)
+            // The token of a flagged `Authorization`, each cookie value…: replaced wherever else they
+            // stand too, under the placeholder of the value they were found in.
+            for part in Redactor.parts(of: h.value) { keep(part, h) }
         }
         // Longest first, so a value inside a longer one never leaves the longer one half replaced.
         for (value, h) in best.sorted(by: {

@@ -141,7 +141,7 @@ extension ShowReport {
     ) {
         let secrets = RecordSecrets()
         let base = Redactor.verify()
-        let redactor = base.adding(known: secrets.scan(m.record).values)
+        let redactor = secrets.scan(m.record).redactor(base)
         func mask(_ s: String?) -> String? { redactor.text(s.untrusted).value }
         let j = m.record.json
 
@@ -299,7 +299,7 @@ extension ShowReport {
 
     /// One record in a line, redacted with the values verify's checks find in it.
     static func maskedSummary(_ r: Record, secrets: RecordSecrets, redactor: Redactor) -> String {
-        let withRecord = redactor.adding(known: secrets.scan(r).values)
+        let withRecord = secrets.scan(r).redactor(redactor)
         return withRecord.text((SupportReport.summary(of: r, redactor: withRecord)).untrusted).value
     }
 

@@ -105,6 +105,9 @@ public final class Redactor: @unchecked Sendable {
     /// Detectors made by `makeDetector` not in use (guarded by `lock`, which guards only the detectors).
     private var spare: [SecretDetector] = []
     private let lock = NSLock()
+    /// Every string value is masked whatever it holds (names still go through the checks): for a
+    /// record whose check did not end (a bound) or whose reading is ambiguous (a name held twice).
+    private var masksEveryValue = false
 
     /// `known`: values already known to be secret (never printed). `detector`: verify's checks, run
     /// by one thread at a time. Not public: outside this module a redactor always runs a detector.
@@ -136,6 +139,22 @@ public final class Redactor: @unchecked Sendable {
         return Redactor(known: known.values + values, detector: detector)
     }
 
+    /// The same redactor masking every string value (not names): what prints a record that verify
+    /// could not check in full, so nothing it holds is shown as checked.
+    public func maskingEveryValue() -> Redactor {
+        let r = makeDetector.map { Redactor(known: known.values, makeDetector: $0) } ?? Redactor(known: known.values, detector: detector)
+        r.masksEveryValue = true
+        return r
+    }
+
+    /// The secrets a flagged value is made of, each a secret alone: the token after a scheme word
+    /// (`Bearer X`), the user and password of a Basic pair, each value of a cookie list. What masks
+    /// the value masks them, wherever they stand; what replaces it replaces them too.
+    public static func parts(of value: String) -> [String] { ValueMatcher.withParts(value).filter { $0 != value } }
+
+    /// What stands for a value of a record not checked in full.
+    public static func uncheckedMask(_ s: String) -> String { "[hidden: not checked in full, \(s.utf8.count) bytes]" }
+
     /// Redacts a model (every string of it) for a renderer.
     public func apply<T: Redactable>(_ value: T) -> Redacted<T> { Redacted(value.redacted(by: self)) }
 
@@ -152,6 +171,7 @@ public final class Redactor: @unchecked Sendable {
     /// the memo (an entry per id would fill it with texts never asked for again).
     public func uniqueText(_ u: Untrusted?) -> Redacted<String>? {
         guard let u else { return nil }
+        if masksEveryValue, !u.raw.isEmpty { return Redacted(Redactor.uncheckedMask(u.raw)) }
         return Redacted(u.raw.isEmpty ? u.raw : redactTextUncached(u.raw))
     }
 
@@ -213,7 +233,7 @@ public final class Redactor: @unchecked Sendable {
         v.forEachMember { k, x in members[k] = .parsed(x) }
         for (k, x) in replacing { members[k] = .given(x) }
         var named: [String: Member] = [:]
-        for k in members.keys.sorted() { named[redactText(k)] = members[k] }
+        for k in members.keys.sorted() { named[redactName(k)] = members[k] }
         w.beginObject()
         for k in named.keys.sorted() {
             w.key(k)
@@ -251,7 +271,7 @@ public final class Redactor: @unchecked Sendable {
         case .array(let a): return .array(a.map(redactJSON))
         case .object(let o):
             var out: [String: JSONOut] = [:]
-            for (k, x) in o { out[redactText(k)] = redactJSON(x) }
+            for (k, x) in o { out[redactName(k)] = redactJSON(x) }
             return .object(out)
         default: return v
         }
@@ -312,6 +332,14 @@ public final class Redactor: @unchecked Sendable {
     // MARK: text
 
     private func redactText(_ s: String) -> String {
+        guard !s.isEmpty else { return s }
+        if masksEveryValue { return Redactor.uncheckedMask(s) }
+        return memoized(s, url: false, redactTextUncached)
+    }
+
+    /// A member name: checked, never masked whole (the names of a record hidden value by value stay
+    /// readable, and two names never become one).
+    private func redactName(_ s: String) -> String {
         guard !s.isEmpty else { return s }
         return memoized(s, url: false, redactTextUncached)
     }
@@ -409,6 +437,7 @@ public final class Redactor: @unchecked Sendable {
 
     private func redactURL(_ s: String) -> String {
         guard !s.isEmpty else { return s }
+        if masksEveryValue { return Redactor.uncheckedMask(s) }
         return memoized(s, url: true, redactURLUncached)
     }
 

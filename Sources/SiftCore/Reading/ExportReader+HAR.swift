@@ -44,6 +44,7 @@ extension InputPass {
         var groupId: String?
         var seq = 0
         var entries = 0
+        var sawTrailing = false
 
         func start(_ header: JSONValue?, sessionId: String?, line: Int) -> SessionContext {
             let s = SessionContext(input: input, file: entry.name, root: "", blobsAvailable: false)
@@ -114,6 +115,15 @@ extension InputPass {
                     }
                 }
             }
+            // Whatever an entry holds that its record does not (a member of another name or shape,
+            // a redirect's middle hop) is read as text under its path.
+            var carried = Set<Int>()
+            HARMapping.strings(of: doc.root, into: &carried)
+            for copy in record.copies { HARMapping.strings(of: copy, into: &carried) }
+            for (e, place) in zip(members, places) {
+                let parts = HARMapping.uncarried(e, carried: carried)
+                if !parts.isEmpty { otherText(HARMapping.text(parts, root: "entries[\(place.index)]"), line: place.line) }
+            }
             facts.harRecords += 1
             s.recordCount += 1
             s.counts["network", default: 0] += 1
@@ -136,7 +146,9 @@ extension InputPass {
             var key = ""
             JSONOut.quote(name, into: &key)
             let open = Array(((parent.map { "{\"\($0)\":" } ?? "") + "{" + key + ":").utf8)
-            let text = open + bytes + Array((parent == nil ? "}" : "}}").utf8)
+            otherText(open + bytes + Array((parent == nil ? "}" : "}}").utf8), line: line)
+        }
+        func otherText(_ text: [UInt8], line: Int) {
             let file = SessionContext(input: input, file: entry.name, root: "", blobsAvailable: false)
             for a in analyses { a.otherText(text, line: line, file: file) }
         }
@@ -176,14 +188,14 @@ extension InputPass {
                 }
                 let e = doc.root
                 guard e.isObject else {
+                    // No record can be made of it; verify still reads all of it.
                     lose(
                         ReaderRule.malformedLine, .medium, line: line, offset: offset,
-                        "log.entries[\(index)] is not an object", partial: false)
+                        "log.entries[\(index)] is not an object; it is read as text", partial: false)
+                    otherText(HARMapping.text([.init(path: [], bytes: doc.root.rawBytes)], root: "entries[\(index)]"), line: line)
                     continue
                 }
-                // Members of an entry the mapping does not carry into the record are handed over as
-                // text, so verify reads a credential there too (`pageref`, `connection`, comments,
-                // `params` beside a `postData.text`).
+                // `params` beside a `postData.text` are read under their names (the body is the text).
                 for (name, bytes) in HARMapping.unmapped(e) { other("entry", name, bytes, line: line) }
                 let key = e["_sessionId"]?.string
                 if session == nil || key != sessionKey {
@@ -191,6 +203,9 @@ extension InputPass {
                     sessionKey = key
                     session = start(e["_session"], sessionId: key, line: line)
                 }
+                // Consecutive entries sharing a `_recordId` are one record's transactions (redirects,
+                // retries); what the record keeps of one hop only (a middle hop's headers) is read
+                // as text by the check on what each entry's record carries.
                 let rid = e["_recordId"]?.string
                 if rid == nil || rid != groupId || group.count >= 64 {
                     flush()
@@ -210,6 +225,23 @@ extension InputPass {
                 lose(
                     ReaderRule.malformedLine, .high, line: line, offset: offset,
                     "the HAR is damaged: \(message); nothing after it is read", partial: true)
+            case .another(let line, let offset):
+                flush()
+                let s = current(line: line)
+                findings.append(
+                    s.finding(
+                        ReaderRule.malformedLine, .medium, line: line,
+                        message: "another JSON document starts after the HAR's end (at byte \(offset)); it is read too"))
+            case .trailing(let bytes, let line, let offset):
+                if !sawTrailing {
+                    sawTrailing = true
+                    let s = current(line: line)
+                    findings.append(
+                        s.finding(
+                            ReaderRule.malformedLine, .medium, line: line,
+                            message: "bytes follow the HAR's end (from byte \(offset)); they are read as text"))
+                }
+                otherText(bytes, line: line)
             case .truncated(let message, let line, let offset):
                 flush()
                 // A source that threw (a cut gzip stream) is reported by whoever saw it first.

@@ -443,14 +443,11 @@ public enum HARMapping {
         }
     }
 
-    /// Members of an entry that no record field carries: `pageref`, `connection`, `cache`, the
-    /// `comment` of `timings` and of the response's `content`, and `postData.params` when a
-    /// `postData.text` stands beside them (the body is the text). Each with its dotted name.
+    /// `postData.params` when a `postData.text` stands beside them (the body is the text), as an
+    /// object of their names and values, so each value is read under its name. Whatever else an
+    /// entry holds that its record does not is found by `uncarried`.
     static func unmapped(_ e: JSONValue) -> [(String, [UInt8])] {
         var out: [(String, [UInt8])] = []
-        for k in ["pageref", "connection", "cache"] { if let v = e[k] { out.append((k, Array(v.rawBytes))) } }
-        if let v = e["timings", "comment"] { out.append(("timings.comment", Array(v.rawBytes))) }
-        if let v = e["response", "content", "comment"] { out.append(("response.content.comment", Array(v.rawBytes))) }
         if let p = e["request", "postData"], p["text"]?.string?.isEmpty == false, let v = p["params"], v.count > 0 {
             // The pairs as an object, so each value is read under its name (`password` is a listed name).
             var text = "{"

@@ -21,6 +21,11 @@ struct HARStream {
         case damaged(message: String, line: Int, offset: Int64)
         /// The bytes end before the document does.
         case truncated(message: String, line: Int, offset: Int64)
+        /// After the document's end, another JSON object starts here: it is walked as the first was.
+        case another(line: Int, offset: Int64)
+        /// After the document's end, bytes that start no object: handed out as they are, at most
+        /// `maxValue` at a time (each piece repeats the last 256 bytes of the one before it).
+        case trailing(bytes: [UInt8], line: Int, offset: Int64)
     }
 
     private let source: ByteSource
@@ -37,7 +42,7 @@ struct HARStream {
     /// Bytes consumed from the source.
     private(set) var bytesRead: Int64 = 0
 
-    private enum State { case start, rootMembers, logMembers, entries(Int), done }
+    private enum State { case start, rootMembers, logMembers, entries(Int), after, trailing, done }
     private var state = State.start
     private var sawLog = false
     private var sawEntries = false
@@ -205,12 +210,39 @@ struct HARStream {
     }
 
     private var pending: Event?
+    /// The last bytes of the trailing piece handed out before, repeated at the start of the next.
+    private var carry: [UInt8] = []
 
     private mutating func step() -> Event? {
         while true {
             switch state {
             case .done:
                 return nil
+            case .after:
+                // White space and NUL bytes may follow a document; anything else is read too.
+                while let c = peek(), c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 || c == 0x00 { advance() }
+                guard let c = peek() else { state = .done; return nil }
+                if c == 0x7B || c == 0xEF {
+                    sawLog = false
+                    sawEntries = false
+                    state = .start
+                    return .another(line: line, offset: offset)
+                }
+                state = .trailing
+            case .trailing:
+                let at = (line, offset)
+                var out = carry
+                let limit = max(maxValue, carry.count + 1)
+                while out.count < limit, fill() {
+                    let n = min(end - pos, limit - out.count)
+                    for i in pos..<(pos + n) where chunk[i] == 0x0A { line += 1 }
+                    out += chunk[pos..<(pos + n)]
+                    pos += n
+                    offset += Int64(n)
+                }
+                guard out.count > carry.count else { state = .done; return nil }
+                carry = Array(out.suffix(256))
+                return .trailing(bytes: out, line: at.0, offset: at.1)
             case .start:
                 // A UTF-8 byte order mark, then `{`.
                 if peek() == 0xEF { advance(); if peek() == 0xBB { advance() }; if peek() == 0xBF { advance() } }
@@ -222,7 +254,7 @@ struct HARStream {
                 }
                 advance()
                 skipWS()
-                if peek() == 0x7D { advance(); state = .done; return nil }
+                if peek() == 0x7D { advance(); state = .after; continue }
                 state = .rootMembers
             case .rootMembers:
                 place = "the document"
@@ -249,7 +281,7 @@ struct HARStream {
                 if case .truncated = event { state = .done; return event }
                 var after: Event?
                 switch separator(close: 0x7D) {
-                case .ok(let more): if !more { state = .done }
+                case .ok(let more): if !more { state = .after }
                 case .stop(let e): state = .done; after = e
                 }
                 if let event { pending = after; return event }
@@ -331,7 +363,7 @@ struct HARStream {
         place = "the document"
         switch separator(close: 0x7D) {
         case .ok(let more):
-            state = more ? .rootMembers : .done
+            state = more ? .rootMembers : .after
             return nil
         case .stop(let e):
             state = .done

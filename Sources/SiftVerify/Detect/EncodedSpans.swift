@@ -14,10 +14,12 @@ enum EncodedSpans {
     static let rawRunBytes = ByteSet("A-Za-z0-9+/_\\-")
     /// Shortest base64 run decoded (15 bytes: an AWS key id is 20).
     static let minBase64 = 20
+    /// Shortest base64 run decoded whole when its bytes are not text (48 bytes: a token and more).
+    static let minBinaryBase64 = 64
     /// Shortest hex run decoded (16 bytes); it must have an even length.
     static let minHex = 32
-    /// Encodings followed inside one another.
-    static let maxDepth = 2
+    /// Encodings followed inside one another; text still encoded past them is a bound.
+    static let maxDepth = 4
 
     /// Whether `b` holds a run of `minBase64` bytes or more that could be an encoding (the
     /// prefilter: most strings have none). Looks at one byte in `minBase64` where the text has no run.
@@ -53,8 +55,10 @@ enum EncodedSpans {
 
     /// `b[from..<to]` (symbols of either base64 alphabet) decoded; a symbol left over at the end is
     /// dropped. Nil when fewer than half of the first 36 bytes are printable (an image, random bytes:
-    /// about 38 %): the rest is not decoded.
-    static func base64(_ b: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> (bytes: [UInt8], printable: Int)? {
+    /// about 38 %): the rest is not decoded, unless `whole` asks for every byte.
+    static func base64(
+        _ b: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int, whole: Bool = false
+    ) -> (bytes: [UInt8], printable: Int)? {
         var out: [UInt8] = []
         out.reserveCapacity((to - from) * 3 / 4)
         var acc: UInt32 = 0, bits: UInt32 = 0, printable = 0
@@ -69,7 +73,7 @@ enum EncodedSpans {
                     let c = UInt8(truncatingIfNeeded: acc >> bits)
                     out.append(c)
                     if EncodedSpans.printable(c) { printable += 1 }
-                    if out.count == 36 && printable < 18 { return nil }
+                    if !whole && out.count == 36 && printable < 18 { return nil }
                 }
             }
             return (out, printable)
@@ -93,6 +97,22 @@ enum EncodedSpans {
         return (out, printable)
     }
 
+    /// Whether a base64 run in `b` decodes to text (the check made at the depth bound).
+    static func holdsEncodedText(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        let n = b.count
+        while i < n {
+            guard runBytes.contains(b[i]) else { i += 1; continue }
+            var e = i
+            while e < n && runBytes.contains(b[e]) { e += 1 }
+            defer { i = e }
+            guard e - i >= minBase64 else { continue }
+            let end = e - ((e - i) % 4 == 1 ? 1 : 0)
+            if let d = base64(b, i, end), isText(printable: d.printable, of: d.bytes.count) { return true }
+        }
+        return false
+    }
+
     /// `location` with the decoding named: `… (base64-decoded)`, `… (base64-decoded, then hex-decoded)`.
     static func located(_ location: String, _ encoding: String) -> String {
         if location.hasSuffix("-decoded)") { return String(location.dropLast()) + ", then " + encoding + "-decoded)" }
@@ -106,7 +126,15 @@ extension ContentScanner {
     /// decoded again. `since`: where this string's own hits start in `hits` (a generic hit on the
     /// same bytes gives way to what the decoding finds).
     @inline(__always) func encodedSpans(_ b: UnsafeBufferPointer<UInt8>, covered: [Range<Int>], since: Int, location: () -> String) {
-        guard encodedDepth < EncodedSpans.maxDepth, EncodedSpans.mayHold(b) else { return }
+        guard EncodedSpans.mayHold(b) else { return }
+        guard encodedDepth < EncodedSpans.maxDepth else {
+            if EncodedSpans.holdsEncodedText(b) {
+                bound(
+                    "text encoded more than \(EncodedSpans.maxDepth) times over (base64 in base64…); the innermost was not checked",
+                    location: location())
+            }
+            return
+        }
         decodeRuns(b, covered: covered, since: since, location: location)
     }
 
@@ -174,7 +202,44 @@ extension ContentScanner {
                 if EncodedSpans.isText(printable: d.printable, of: d.bytes.count) { return true }
             }
         }
-        return false
+        // Bytes that are not text from their start (compressed, binary framing, random bytes around a
+        // token): decoded whole and read as a body is, when the run is long enough to hold a credential
+        // beside something else.
+        guard e - s >= EncodedSpans.minBinaryBase64 else { return false }
+        let end = e - ((e - s) % 4 == 1 ? 1 : 0)
+        guard let d = EncodedSpans.base64(b, s, end, whole: true), !EncodedSpans.isText(printable: d.printable, of: d.bytes.count)
+        else { return false }
+        return binary(d.bytes, span: s..<e, in: b, since: since, location: location)
+    }
+
+    /// Bytes decoded from `b[span]` that are not text: dispatched as a body's bytes are (gzip, zlib
+    /// and raw deflate inflated, UTF-16 read, the printable runs of anything else checked). Hits found
+    /// there carry the encoded run as their value.
+    private func binary(_ bytes: [UInt8], span: Range<Int>, in b: UnsafeBufferPointer<UInt8>, since: Int, location: () -> String) -> Bool {
+        guard !bytes.withUnsafeBufferPointer({ Shape.isImage($0) }) else { return false }
+        let saved = rawRange
+        rawRange = nil
+        encodedDepth += 1
+        defer {
+            rawRange = saved
+            encodedDepth -= 1
+        }
+        let mark = hits.count
+        let where_ = EncodedSpans.located(location(), "base64")
+        bytes.withUnsafeBufferPointer { content($0, contentType: nil, location: where_, depth: encodedDepth) }
+        guard hits.count > mark else { return false }
+        let value = String(decoding: UnsafeBufferPointer(rebasing: b[span]), as: UTF8.self)
+        var rules = Set<RuleID>()
+        var found: [RawHit] = []
+        for var h in hits[mark...] {
+            if h.bound { found.append(h); continue }
+            guard rules.insert(h.rule).inserted else { continue }
+            h.value = value
+            found.append(h)
+        }
+        hits.removeSubrange(mark...)
+        hits.append(contentsOf: found)
+        return found.contains { !$0.bound }
     }
 
     /// The detectors over bytes decoded from `b[span]`: over the whole when they are text, else over

@@ -159,11 +159,11 @@ extension ContentScanner {
         }
         let headerText = String(decoding: UnsafeBufferPointer(rebasing: b[0..<headerEnd]), as: UTF8.self)
         var name = "", partType: String? = nil, hasFile = false
-        for line in headerText.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
+        for line in ContentScanner.unfolded(headerText) {
             let lower = line.lowercased()
             if lower.hasPrefix("content-disposition:") {
-                name = dispositionParam(String(line), "name") ?? ""
-                hasFile = dispositionParam(String(line), "filename") != nil
+                name = dispositionParam(line, "name") ?? ""
+                hasFile = dispositionParam(line, "filename") != nil
             } else if lower.hasPrefix("content-type:") {
                 partType = String(line.dropFirst("content-type:".count)).trimmingCharacters(in: .whitespaces)
             }
@@ -192,23 +192,112 @@ extension ContentScanner {
         }
     }
 
+    /// A parameter of a `Content-Disposition` line: `name="x"` or `name=x`, the RFC 2231 forms
+    /// (`name*=UTF-8''x` percent-encoded, `name*0=…; name*1=…` continued, each part plain or `*`
+    /// encoded), the extended form winning over the plain one. Matched by the whole parameter name, so
+    /// asking for `name` never reads `filename`.
     func dispositionParam(_ line: String, _ param: String) -> String? {
-        // name="x" or name=x, not matching filename= when asking for name=.
-        let lower = line.lowercased()
-        var searchFrom = lower.startIndex
-        while let r = lower.range(of: param + "=", range: searchFrom..<lower.endIndex) {
-            let prev = r.lowerBound == lower.startIndex ? " " : lower[lower.index(before: r.lowerBound)]
-            if prev == " " || prev == ";" || prev == "\t" {
-                let offset = lower.distance(from: lower.startIndex, to: r.upperBound)
-                let rest = line.dropFirst(offset)
-                if rest.first == "\"" {
-                    let inner = rest.dropFirst()
-                    return String(inner.prefix { $0 != "\"" })
-                }
-                return String(rest.prefix { $0 != ";" && $0 != " " })
+        let want = param.lowercased()
+        var plain: String?
+        var extended: String?
+        var pieces: [Int: (value: String, encoded: Bool)] = [:]
+        for (rawName, value) in ContentScanner.parameters(line) {
+            let name = rawName.lowercased()
+            if name == want {
+                plain = value
+            } else if name == want + "*" {
+                extended = ContentScanner.extendedValue(value, first: true)
+            } else if name.hasPrefix(want + "*") {
+                var rest = name.dropFirst(want.count + 1)
+                let encoded = rest.hasSuffix("*")
+                if encoded { rest = rest.dropLast() }
+                if let k = Int(rest), k >= 0, k < 1000 { pieces[k] = (value, encoded) }
             }
-            searchFrom = r.upperBound
         }
-        return nil
+        if let extended { return extended }
+        if !pieces.isEmpty {
+            var out = ""
+            var k = 0
+            while let p = pieces[k] {
+                out += p.encoded ? ContentScanner.extendedValue(p.value, first: k == 0) : p.value
+                k += 1
+            }
+            return out
+        }
+        return plain
+    }
+
+    /// The `;`-separated parameters after a header's first value, as written (quoted strings
+    /// unquoted, `\` escapes resolved).
+    static func parameters(_ line: String) -> [(String, String)] {
+        var out: [(String, String)] = []
+        let c = Array(line.unicodeScalars)
+        var i = 0
+        // The disposition type (`form-data`), after the header name.
+        while i < c.count && c[i] != ";" { i += 1 }
+        while i < c.count {
+            i += 1 // `;`
+            while i < c.count && (c[i] == " " || c[i] == "\t") { i += 1 }
+            var name = ""
+            while i < c.count && c[i] != "=" && c[i] != ";" { name.unicodeScalars.append(c[i]); i += 1 }
+            guard i < c.count, c[i] == "=" else { continue }
+            i += 1
+            while i < c.count && (c[i] == " " || c[i] == "\t") { i += 1 }
+            var value = ""
+            if i < c.count && c[i] == "\"" {
+                i += 1
+                while i < c.count && c[i] != "\"" {
+                    if c[i] == "\\" && i + 1 < c.count { i += 1 }
+                    value.unicodeScalars.append(c[i])
+                    i += 1
+                }
+                while i < c.count && c[i] != ";" { i += 1 }
+            } else {
+                while i < c.count && c[i] != ";" { value.unicodeScalars.append(c[i]); i += 1 }
+                value = value.trimmingCharacters(in: .whitespaces)
+            }
+            out.append((name.trimmingCharacters(in: .whitespaces), value))
+        }
+        return out
+    }
+
+    /// An RFC 2231 value: `charset'language'percent-encoded` (the first piece), or percent-encoded.
+    static func extendedValue(_ v: String, first: Bool) -> String {
+        var text = Substring(v)
+        if first {
+            let quotes = v.indices.filter { v[$0] == "'" }
+            if quotes.count >= 2 { text = v[v.index(after: quotes[1])...] }
+        }
+        let bytes = Array(text.utf8)
+        let decoded = bytes.withUnsafeBufferPointer { Percent.decode($0, plusIsSpace: false) }
+        return String(decoding: decoded, as: UTF8.self)
+    }
+
+    /// Header lines of a part with folded lines joined (a line starting with a space or tab
+    /// continues the one before it).
+    static func unfolded(_ text: String) -> [String] {
+        var lines: [String] = []
+        for line in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
+            if let f = line.first, f == " " || f == "\t", !lines.isEmpty {
+                lines[lines.count - 1] += " " + line.trimmingCharacters(in: .whitespaces)
+            } else {
+                lines.append(String(line))
+            }
+        }
+        return lines
+    }
+
+    /// Multipart bytes whatever the content type says: a first line `--boundary` and a part header
+    /// (`Content-Disposition`) within the first KiB.
+    func looksLikeMultipart(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard Shape.hasPrefix(b, "--") else { return false }
+        var e = 2
+        while e < b.count && e < 202 && b[e] != 0x0D && b[e] != 0x0A {
+            if b[e] == 0x20 { return false }
+            e += 1
+        }
+        guard e > 2, e < b.count else { return false }
+        let head = String(decoding: UnsafeBufferPointer(rebasing: b[e..<min(b.count, e + 1024)]), as: UTF8.self).lowercased()
+        return head.contains("content-disposition")
     }
 }

@@ -174,7 +174,9 @@ extension ContentScanner {
             utf8.withUnsafeBufferPointer { content($0, contentType: contentType, location: location, depth: depth + 1) }
             return
         }
-        if ContentScanner.typeHas(contentType, ContentScanner.multipartWord) || ((contentType ?? "").isEmpty && Shape.hasPrefix(b, "--")) {
+        if ContentScanner.typeHas(contentType, ContentScanner.multipartWord) || ((contentType ?? "").isEmpty && Shape.hasPrefix(b, "--"))
+            || looksLikeMultipart(b)
+        {
             if multipart(b, contentType: contentType ?? "", location: location, depth: depth) { return }
         }
         if ContentScanner.typeHas(contentType, ContentScanner.formWord) {

@@ -78,6 +78,9 @@ final class ContentScanner {
                 message: message, bound: true))
     }
 
+    /// JSON documents written inside JSON strings whose names are checked, one inside another.
+    static let maxJSONInString = 8
+
     static let formNameBytes = ByteSet("A-Za-z0-9_.%[]-")
     static let urlHeaderNames = NameSet(["location", "referer", "referrer", "contentlocation", "link"])
     static let linkHeaderName = NameSet(["link"])

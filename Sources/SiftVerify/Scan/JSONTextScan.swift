@@ -317,7 +317,7 @@ extension ContentScanner {
                     // A value percent-encoded whole or in part (`gh%70_…`): its decoding gets the detectors too.
                     percentEncoded(v, since: before) { path() }
                 }
-                if jsonInString < 3 && looksLikeJSON(v, level: 0) { innerDocument(v, shapeHitsFrom: before, location: path()) }
+                if looksLikeJSON(v, level: 0) { innerDocument(v, shapeHitsFrom: before, location: path()) }
             }
         }
         if escaped {
@@ -333,13 +333,19 @@ extension ContentScanner {
     }
 
     /// A JSON document serialised into a string (`{"data":"{\"token\":…}"}`): its names are checked
-    /// against the body list like the outer ones, three levels deep. The string's shapes were found
+    /// against the body list like the outer ones, `maxJSONInString` levels deep (deeper is a bound). The string's shapes were found
     /// already (from `shapeHitsFrom`): only the inner breaches are kept, and a shape hit on the same value
     /// gives way to the breach.
     func innerDocument(
         _ v: UnsafeBufferPointer<UInt8>, shapeHitsFrom before: Int, location: String,
         rule: RuleID = VerifyRule.bodyField.id, what: String = "body field"
     ) {
+        guard jsonInString < ContentScanner.maxJSONInString else {
+            bound(
+                "JSON written inside JSON more than \(ContentScanner.maxJSONInString) levels deep; the names inside were not checked",
+                location: location)
+            return
+        }
         jsonInString += 1
         defer { jsonInString -= 1 }
         let saved = rawRange
@@ -347,7 +353,8 @@ extension ContentScanner {
         defer { rawRange = saved }
         let mid = hits.count
         jsonText(v, location: location, ownStems: true)
-        var breaches = hits[mid...].filter { $0.rule == VerifyRule.bodyField.id }
+        let bounds = hits[mid...].filter(\.bound)
+        var breaches = hits[mid...].filter { !$0.bound && $0.rule == VerifyRule.bodyField.id }
         if rule != VerifyRule.bodyField.id {
             for k in breaches.indices {
                 breaches[k].rule = rule
@@ -355,6 +362,7 @@ extension ContentScanner {
             }
         }
         hits.removeSubrange(mid...)
+        hits.append(contentsOf: bounds)
         guard !breaches.isEmpty else { return }
         let values = Set(breaches.map(\.value))
         let kept = hits[before..<mid].filter { !values.contains($0.value) }

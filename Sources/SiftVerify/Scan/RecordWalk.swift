@@ -79,7 +79,7 @@ extension ContentScanner {
                     } else {
                         percentEncoded(b, since: mark) { loc.render() }
                         // A JSON document serialised into a metadata value: its names are on the same list.
-                        if let rule, names != nil && jsonInString < 3 && looksLikeJSON(b, level: 0) {
+                        if let rule, names != nil && looksLikeJSON(b, level: 0) {
                             innerDocument(b, shapeHitsFrom: mark, location: loc.render(), rule: rule, what: what)
                         }
                     }

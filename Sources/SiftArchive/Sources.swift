@@ -149,7 +149,7 @@ public final class PrefixedSource: ByteSource {
     private let inner: ByteSource
     private var pending: Error?
 
-    init(prefix: [UInt8], inner: ByteSource, pending: Error? = nil) {
+    public init(prefix: [UInt8], inner: ByteSource, pending: Error? = nil) {
         self.prefix = prefix
         self.inner = inner
         self.pending = pending

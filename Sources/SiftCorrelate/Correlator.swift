@@ -42,6 +42,12 @@ public struct CorrelatedRequest: Sendable, Equatable {
     public var logsCover: Bool?
 }
 
+extension CorrelatedRequest {
+    /// Whether the response carried a request id back: a server (or what stands in front of it)
+    /// answered, so a request with no log line was not "never seen".
+    public var echoed: Bool { entry.echoedID != nil }
+}
+
 /// The server-minus-device clock offset.
 public struct ClockSkew: Sendable, Equatable {
     /// Positive when the server clock is ahead; nil without samples.

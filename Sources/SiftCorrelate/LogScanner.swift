@@ -105,7 +105,22 @@ public struct LogScanner: Sendable {
             next += part.count
             merge(part, scanner.run(items: part, files: files, readAhead: readAhead))
         }
+        // What each file is, from its first lines: a file none of whose first lines reads as a log line
+        // (a README beside the logs) says so, and the format shown is the first line's when no line
+        // carried a wanted id.
+        for (k, f) in files.enumerated() {
+            guard let s = sniff(f) else { continue }
+            summaries[k].readsAsLog = s.isLog
+            if summaries[k].format == nil { summaries[k].format = s.format }
+        }
         result.files = summaries
+        if !paths.isEmpty, !result.serverSideRead {
+            let what =
+                files.isEmpty
+                ? "no log file found"
+                : "\(files.count) file\(files.count == 1 ? "" : "s"), none with a line of a known log format (a time it places) among its first \(LogScanner.sniffLines)"
+            result.errors.append("\(paths.joined(separator: ", ")): no server log line read (\(what)): the server's side is not checked")
+        }
         return result
     }
 
@@ -114,7 +129,9 @@ public struct LogScanner: Sendable {
     enum Kind: Equatable {
         /// A regular file: read with `pread`, split into segments when large.
         case plain
+        /// Compressed (gzip, zlib, one inside another): read in order, every layer inflated.
         case gzip
+        case zlib
         /// Standard input or a pipe named on the command line (`<(zcat …)`): read in order, gzip by its first bytes.
         case stream
 
@@ -122,6 +139,7 @@ public struct LogScanner: Sendable {
             switch self {
             case .plain: "plain"
             case .gzip: "gzip"
+            case .zlib: "zlib"
             case .stream: "stream"
             }
         }
@@ -137,10 +155,11 @@ public struct LogScanner: Sendable {
 
         var openFlags: Int32 { O_RDONLY | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW) }
 
-        /// Opens the file (its path as bytes: a name that is not UTF-8 opens exactly that file).
+        /// Opens the file (its path as bytes: a name that is not UTF-8 opens exactly that file). A pipe
+        /// is opened without waiting for a writer (`awaitWriter` waits, bounded).
         func openFD() -> Int32 {
             PathBytes.cString(path).withUnsafeBufferPointer {
-                open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), openFlags)
+                open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), openFlags | (kind == .stream ? O_NONBLOCK : 0))
             }
         }
     }
@@ -226,7 +245,80 @@ public struct LogScanner: Sendable {
             errors.append("\(display): \(c)-compressed, which is not read: decompress it to standard input (--logs -)")
             return
         }
-        files.append(FileRef(path: path, display: display, kind: Sniff.isGzip(head) ? .gzip : .plain, size: size, follow: follow))
+        let zlib = head.withUnsafeBufferPointer { Deflate.isZlib($0) }
+        files.append(
+            FileRef(path: path, display: display, kind: Sniff.isGzip(head) ? .gzip : zlib ? .zlib : .plain, size: size, follow: follow))
+    }
+
+    /// `source` with every compression layer it starts with inflated (gzip, zlib, one inside
+    /// another, at most `Sniff.maxGzipLayers`), each bounded by `limit`.
+    static func inflated(_ source: ByteSource, limit: Int64) -> ByteSource {
+        var current = source
+        for _ in 0..<Sniff.maxGzipLayers {
+            let peek = PrefixedSource.peek(current, count: 2)
+            if Sniff.isGzip(peek.peeked) {
+                current = GzipSource(wrapping: peek, limit: limit)
+            } else if peek.peeked.withUnsafeBufferPointer({ Deflate.isZlib($0) }), let z = try? ZlibSource(wrapping: peek, limit: limit) {
+                current = z
+            } else {
+                return peek
+            }
+        }
+        return current
+    }
+
+    /// Waits until a pipe opened without waiting has bytes, was closed by its writer, or is held open
+    /// by one (a producer slow to start is then waited for as long as it takes); gives up after
+    /// `seconds` with no writer at all (a FIFO nobody writes to never hangs a run). Returns the byte
+    /// the check had to read (to be read again first), or nil when no writer came.
+    static func awaitWriter(_ fd: Int32, seconds: Double) -> [UInt8]? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            if poll(&p, 1, 100) > 0 { return [] }
+            var byte: UInt8 = 0
+            let n = read(fd, &byte, 1)
+            if n == 1 { return [byte] }
+            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return [] }
+            if n < 0 && errno == EINTR { continue }
+            if Date() >= deadline { return nil }
+        }
+    }
+
+    /// Lines looked at first in each file to tell a server log from another file (a README).
+    static let sniffLines = 64
+
+    /// Whether one of the first lines of `file` (64 lines, 64 KiB, inflated) reads as a server log
+    /// line, and the format of the first that does; nil for a stream (read once, not looked at first).
+    func sniff(_ file: FileRef) -> (isLog: Bool, format: LogFormat?)? {
+        guard file.kind != .stream else { return nil }
+        let fd = file.openFD()
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: 64 << 10)
+        var n = 0
+        let src =
+            file.kind == .plain ? FileSource(fileDescriptor: fd) : LogScanner.inflated(FileSource(fileDescriptor: fd), limit: 64 << 10)
+        while n < head.count {
+            let k = (try? head.withUnsafeMutableBytes { try src.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[n...])) }) ?? 0
+            if k <= 0 { break }
+            n += k
+        }
+        var start = 0
+        var seen = 0
+        while start < n, seen < LogScanner.sniffLines {
+            var end = start
+            while end < n, head[end] != 0x0A { end += 1 }
+            if end > start {
+                seen += 1
+                let parsed = head.withUnsafeBufferPointer {
+                    LineParser.parse(UnsafeBufferPointer(rebasing: $0[start..<end]), options: options.read)
+                }
+                if parsed.ts != nil { return (true, parsed.format) }
+            }
+            start = end + 1
+        }
+        return (false, nil)
     }
 
     // MARK: - Workers
@@ -275,15 +367,14 @@ public struct LogScanner: Sendable {
                     throw ArchiveError(.unreadable, "read failed: \(String(cString: strerror(errno)))")
                 }
             }
-        case .gzip:
+        case .gzip, .zlib:
             let fd = file.openFD()
             guard fd >= 0 else {
                 scanner.out.error = "cannot open: \(String(cString: strerror(errno)))"
                 return scanner.out
             }
             defer { close(fd) }
-            let source = FileSource(fileDescriptor: fd)
-            let gz = GzipSource(wrapping: source, limit: options.maxInflatedBytes)
+            let gz = LogScanner.inflated(FileSource(fileDescriptor: fd), limit: options.maxInflatedBytes)
             let src: ByteSource = readAhead ? ReadAheadSource(gz, bufferBytes: options.chunkBytes) : gz
             defer { (src as? ReadAheadSource)?.close() }
             scanner.run(start: 0, end: Int64.max) { try src.read(into: $0) }
@@ -294,7 +385,18 @@ public struct LogScanner: Sendable {
                 return scanner.out
             }
             defer { if fd != 0 { close(fd) } }
-            var src = Sniff.inflatingIfGzip(FileSource(fileDescriptor: fd), limit: options.maxInflatedBytes).source
+            var first: [UInt8] = []
+            if fd != 0 {
+                guard let got = LogScanner.awaitWriter(fd, seconds: options.pipeWriterWait) else {
+                    scanner.out.error = "no writer opened the pipe within \(Int(options.pipeWriterWait)) s: not read"
+                    return scanner.out
+                }
+                first = got
+                let flags = fcntl(fd, F_GETFL)
+                if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
+            }
+            var src = LogScanner.inflated(
+                PrefixedSource(prefix: first, inner: FileSource(fileDescriptor: fd)), limit: options.maxInflatedBytes)
             if readAhead { src = ReadAheadSource(src, bufferBytes: options.chunkBytes) }
             defer { (src as? ReadAheadSource)?.close() }
             scanner.run(start: 0, end: Int64.max) { try src.read(into: $0) }

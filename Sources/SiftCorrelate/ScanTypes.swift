@@ -64,6 +64,8 @@ public struct ScanOptions: Sendable {
     public var maxSeen: Int = 200_000
     /// Bytes one gzip file may inflate to.
     public var maxInflatedBytes: Int64 = 1 << 40
+    /// Seconds a named pipe given as a log may wait for a writer before it is reported unread.
+    public var pipeWriterWait: Double = 30
     /// Files scanned in all.
     public var maxFiles: Int = 100_000
     /// Names a folder walk looks at (files, folders, links), as for an export's folder.
@@ -98,6 +100,9 @@ public struct LogFileSummary: Sendable, Equatable {
     public var longLines = 0
     /// Lowercase, names the file: why it was not read in full.
     public var error: String?
+    /// Whether a line among the file's first (64 lines, 64 KiB) reads as a server log line (a known
+    /// format places a time in it); nil when the file was not looked at first (a stream, read once).
+    public var readsAsLog: Bool?
 }
 
 /// Everything a scan found, in file order.
@@ -121,4 +126,7 @@ public struct LogScanResult: Sendable {
     public var lineCount: Int { files.reduce(0) { $0 + $1.lines } }
     /// Every error, per file and not.
     public var allErrors: [String] { errors + files.compactMap(\.error) }
+    /// Whether any server log line was read: a file whose first lines read as a log, or any line
+    /// carrying a wanted id. Without one, the server's side was not checked.
+    public var serverSideRead: Bool { files.contains { ($0.readsAsLog ?? ($0.lines > 0)) || $0.matchedLines > 0 } }
 }

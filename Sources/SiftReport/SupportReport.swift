@@ -339,7 +339,10 @@ public struct SupportReport: Sendable {
         } else {
             let parts = failed.prefix(3).map { r -> String in
                 var s = "\(multiSession ? SessionSelector.short(r.sessionId) + " " : "")\(r.shortTitle) \(outcomeText(r))"
-                if let c = correlated(r), c.status == .clientOnly, logsComplete { s += " (the server never saw it)" }
+                if let c = correlated(r), c.status == .clientOnly, logsComplete {
+                    s +=
+                        c.echoed ? " (the server answered: it echoed the request id; no log line carries it)" : " (the server never saw it)"
+                }
                 return s
             }
             lines.append(
@@ -372,7 +375,18 @@ public struct SupportReport: Sendable {
             let matched = c.count(.matched) + c.count(.idMismatch)
             var t = "The server logs show \(matched) of \(n) request\(n == 1 ? "" : "s") with a request id"
             if let s = c.clockSkew.seconds { t += "; " + ClockSkew.words(s) }
-            if c.count(.clientOnly) > 0 { t += "; \(c.count(.clientOnly)) never reached it (or the logs don't cover them)" }
+            let answered = c.requests.filter { $0.status == .clientOnly && $0.echoed }
+            let unseen = c.requests.filter { $0.status == .clientOnly && !$0.echoed }
+            if !answered.isEmpty {
+                t +=
+                    "; \(answered.count) answered with no log line (the response echoed the request id: "
+                    + SupportReport.named(answered) + ")"
+            }
+            if !unseen.isEmpty {
+                t +=
+                    "; \(unseen.count) never reached it (or the logs don't cover \(unseen.count == 1 ? "it" : "them")): "
+                    + SupportReport.named(unseen)
+            }
             if c.count(.idMismatch) > 0 {
                 t += "; \(c.count(.idMismatch)) id\(c.count(.idMismatch) == 1 ? " was" : "s were") rewritten on the way"
             }
@@ -386,6 +400,18 @@ public struct SupportReport: Sendable {
             lines.append(("server", true, "No server logs given (--logs): the server's side is not checked."))
         }
         return lines
+    }
+
+    /// Requests named for a verdict: `#10 GET /v1/orders/open`, the first five, then how many more.
+    static func named(_ requests: [CorrelatedRequest]) -> String {
+        var parts = requests.prefix(5).map { r -> String in
+            var s = r.entry.seq.map { "#\($0)" } ?? "#?"
+            if let m = r.entry.method { s += " " + m }
+            if let u = r.entry.url { s += " " + (WaterfallURL.hostAndPath(u) ?? "") }
+            return s
+        }
+        if requests.count > 5 { parts.append("\(requests.count - 5) more") }
+        return parts.joined(separator: ", ")
     }
 
     /// Whether every log given was read in full (true without logs): only then may a report say the
@@ -430,9 +456,11 @@ public struct SupportReport: Sendable {
                 "; \(who): server \(Human.duration(ms: server)) of \(Human.duration(ms: wait)) waiting, network and queueing \(Human.duration(ms: network))"
         } else if let c = correlated(r), c.status == .clientOnly {
             why +=
-                logsComplete
-                ? "; no server line: it never reached the server, or the logs don't cover it"
-                : "; no server line in the logs that were read (some could not be read)"
+                !logsComplete
+                ? "; no server line in the logs that were read (some could not be read)"
+                : c.echoed
+                    ? "; the server answered (the response echoed the request id) but no log line carries it"
+                    : "; no server line: it never reached the server, or the logs don't cover it"
         }
         return why
     }

@@ -266,6 +266,51 @@ import SiftArchive
         #expect(z.files.first?.lines == 30)
     }
 
+    @Test func aPipeNobodyWritesToEndsTheRunAndIsNamed() throws {
+        let dir = tempDir()
+        let fifo = dir + "/silent"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        var o = ScanOptions()
+        o.pipeWriterWait = 0.5
+        let started = Date()
+        let r = LogScanner(request: ScanRequest(ids: RequestIDSet([rid(4)].compactMap(RequestID.init)), windows: []), options: o)
+            .scan(paths: [fifo])
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(r.files.first?.error?.contains("no writer opened the pipe") == true, "\(r.files)")
+        #expect(!r.serverSideRead)
+    }
+
+    @Test func aLogCompressedTwiceOrWithZlibIsRead() throws {
+        let dir = tempDir()
+        let text = platformLog(30)
+        let once = try #require(gzip(text))
+        write(dir + "/twice.log.gz", bytes: try DeflateStream.gzip(once))
+        let z = try ZipWriter.rawDeflate(Array(text.utf8))
+        var a: UInt32 = 1, b: UInt32 = 0
+        for c in text.utf8 { a = (a + UInt32(c)) % 65521; b = (b + a) % 65521 }
+        let adler = b << 16 | a
+        write(
+            dir + "/z.log",
+            bytes: [0x78, 0x9C] + z + [UInt8(adler >> 24), UInt8(adler >> 16 & 0xFF), UInt8(adler >> 8 & 0xFF), UInt8(adler & 0xFF)])
+        for name in ["twice.log.gz", "z.log"] {
+            let r = scanner([rid(4)]).scan(paths: [dir + "/" + name])
+            #expect(r.lines.map(\.line) == [5], "\(name)")
+            #expect(r.allErrors.isEmpty, "\(name): \(r.allErrors)")
+        }
+    }
+
+    @Test func aFolderWithNoLogSaysTheServerSideWasNotChecked() throws {
+        let dir = tempDir()
+        write(dir + "/README", "how to read these logs\n")
+        let r = scanner([rid(4)]).scan(paths: [dir])
+        #expect(r.files.first?.readsAsLog == false)
+        #expect(!r.serverSideRead)
+        #expect(r.errors.contains { $0.contains("no server log line read") }, "\(r.errors)")
+        write(dir + "/api.log", platformLog(3))
+        let withLog = scanner([rid(4)]).scan(paths: [dir])
+        #expect(withLog.serverSideRead && withLog.errors.isEmpty, "\(withLog.errors)")
+    }
+
     @Test func hostileBytesAreBounded() {
         let dir = tempDir()
         // One 3 MB line without a newline, holding a wanted id: streamed, only its id read.

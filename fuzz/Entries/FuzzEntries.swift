@@ -21,7 +21,8 @@ public enum FuzzEntries {
         ("logline", logLine),
         ("timestamp", timestamp),
         ("decoders", decoders),
-        ("tolerant", tolerant)
+        ("tolerant", tolerant),
+        ("har", har)
     ]
 
     /// Small bounds, so one input costs milliseconds and a lying size cannot run for long.
@@ -88,6 +89,31 @@ public enum FuzzEntries {
             _ = WaterfallRender.json(report, pretty: false)
             _ = WaterfallRender.text(report)
         }
+    }
+
+    /// The bytes as a HAR document through the streaming reader, the mapping and the check on what
+    /// each record carries, with verify and waterfall's analyses; then every record masked as `har`
+    /// and `records` print it.
+    public static func har(_ data: [UInt8]) {
+        withTempFile("fuzz.har", data) { path in
+            let verify = VerifyAnalysis(parallel: false)
+            let waterfall = WaterfallAnalysis()
+            let printer = MaskEveryRecord()
+            let outcome = ExportReader(limits: limits).read(inputs: [path], analyses: [verify, waterfall, printer])
+            _ = ReportEnvelope.render(
+                ReportEnvelope.document(inputs: outcome.inputs, findings: outcome.findings, blobs: outcome.blobs, sections: [:]))
+        }
+    }
+
+    /// Masks each record as the printing commands do.
+    final class MaskEveryRecord: Analysis {
+        let secrets = RecordSecrets()
+        let base = Redactor.verify()
+        func record(_ record: Record, session: SessionContext) {
+            let found = secrets.scan(record)
+            _ = found.redactor(base).jsonLine(record.json, replacing: [:])
+        }
+        func finish() -> [Finding] { [] }
     }
 
     /// One server log line through the line parser: detected, then read with one format hint and as

@@ -264,7 +264,10 @@ extension ShowReport {
                     why += ", network and queueing \(Human.duration(ms: n))"
                 }
             } else if let c, c.status == .clientOnly {
-                why += "; no server line carries its id: it never reached the server, or the logs don't cover it"
+                why +=
+                    c.echoed
+                    ? "; the server answered (the response echoed the request id) but no log line carries it"
+                    : "; no server line carries its id: it never reached the server, or the logs don't cover it"
             }
         } else {
             why = "no timing: the record could not be rebuilt"

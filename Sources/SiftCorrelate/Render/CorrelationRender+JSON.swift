@@ -91,7 +91,8 @@ extension CorrelationRender {
             .object([
                 "file": .string(f.file), "encoding": .string(f.encoding), "format": .opt(f.format?.rawValue),
                 "bytes": .int(Int(f.bytes)), "lines": .int(f.lines), "matchedLines": .int(f.matchedLines),
-                "longLines": .int(f.longLines), "error": .opt(f.error), "from": ts(f.firstTs), "to": ts(f.lastTs)
+                "longLines": .int(f.longLines), "readsAsLog": f.readsAsLog.map { .bool($0) } ?? .null, "error": .opt(f.error),
+                "from": ts(f.firstTs), "to": ts(f.lastTs)
             ])
         }
         let skew = r.clockSkew

@@ -51,6 +51,7 @@ extension CorrelationRender {
             var line =
                 "  \(t(f.file)) (\(f.encoding)\(f.format.map { ", " + $0.rawValue } ?? "")): \(n(f.lines, "line")), \(f.matchedLines) matching"
             if f.longLines > 0 { line += ", \(f.longLines) too long" }
+            if f.readsAsLog == false && f.matchedLines == 0 { line += "; not a server log (no line of a known format among its first)" }
             out += line + "\n"
         }
         if r.logs.files.count > 20 { out += "  … and \(n(r.logs.files.count - 20, "more file"))\n" }

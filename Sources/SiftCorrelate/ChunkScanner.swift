@@ -271,15 +271,25 @@ struct ChunkScanner {
         var ts: Double?
         if !wanted.isEmpty {
             out.matchedLines += 1
-            let parsed = LineParser.parse(
-                UnsafeBufferPointer(start: line, count: n), hint: out.format, options: options.read,
-                focus: wanted[0])
+            let bytes = UnsafeBufferPointer(start: line, count: n)
+            let parsed = LineParser.parse(bytes, hint: out.format, options: options.read, focus: wanted[0])
             if out.format == nil { out.format = parsed.format }
             ts = parsed.ts
-            if out.lines.count < options.maxServerLines {
-                out.lines.append(ServerLine(file: display, line: lineNumber, ids: wanted, parsed: parsed))
-            } else {
-                out.droppedLines += 1
+            // A line holding several records (an OTLP batch): each wanted id is read from its own record,
+            // when the records differ; one line of one record keeps its ids together.
+            var each: [(ids: [RequestID], parsed: ParsedLine)] = [(wanted, parsed)]
+            if wanted.count > 1, line[0] == UInt8(ascii: "{") {
+                let apart = wanted.dropFirst().map { LineParser.parse(bytes, hint: out.format, options: options.read, focus: $0) }
+                if apart.contains(where: { $0 != parsed }) {
+                    each = [([wanted[0]], parsed)] + zip(wanted.dropFirst(), apart).map { ([$0.0], $0.1) }
+                }
+            }
+            for (ids, p) in each {
+                if out.lines.count < options.maxServerLines {
+                    out.lines.append(ServerLine(file: display, line: lineNumber, ids: ids, parsed: p))
+                } else {
+                    out.droppedLines += 1
+                }
             }
         }
         if !others.isEmpty && ts == nil, let (t, zoned) = LogTime.findZoned(in: line, count: n, cache: &seconds) {

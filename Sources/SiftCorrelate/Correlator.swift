@@ -464,6 +464,14 @@ public enum Correlator {
                     sessionId: e.sessionId, seq: e.seq, line: e.line, recordId: e.recordId,
                     location: "\(p.line.file):\(p.line.line)", message: why))
         }
+        if best == nil {
+            // No line states a duration: the span from its first line to its last (a "started" and a
+            // "finished" line, as django-structlog writes them), when it fits the device's request.
+            let times = trusted.compactMap { $0.line.parsed.ts }
+            if times.count >= 2, let lo = times.min(), let hi = times.max(), hi > lo, (hi - lo) * 1000 <= bound {
+                return (hi - lo) * 1000
+            }
+        }
         return best
     }
 

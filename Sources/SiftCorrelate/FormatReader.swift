@@ -359,16 +359,41 @@ extension LineParser {
                 let t0 = timeValue(s.text, number: s.number, unit: .auto, options: options),
                 let t1 = timeValue(e.text, number: e.number, unit: .auto, options: options), t1 >= t0
             else { return nil }
+            // Two times to the whole second tell no duration under a few seconds: the next place is read.
+            if t0 == t0.rounded(.down), t1 == t1.rounded(.down), t1 - t0 < 5 { return nil }
             return durationMs(t1 - t0, factor: 1000)
+        case .key(let name):
+            guard let s = text(place, v) else { return nil }
+            return durationText(s, factor: (LineParser.unit(ofKey: name) ?? unit).milliseconds)
         default:
             guard let s = text(place, v) else { return nil }
             return durationText(s, factor: unit.milliseconds)
         }
     }
 
+    /// The unit a field's name states (`duration_ms`, `elapsed_us`, `latency_seconds`), or the one its
+    /// convention fixes (OpenTelemetry's `http.server.request.duration` is in seconds); nil when the
+    /// name tells none.
+    static func unit(ofKey key: String) -> TimeUnit? {
+        let k = key.lowercased()
+        let last = k.split(separator: ".").last.map(String.init) ?? k
+        let suffixes: [(String, TimeUnit)] = [
+            ("_ms", .milliseconds), ("millis", .milliseconds), ("milliseconds", .milliseconds), ("_msec", .milliseconds),
+            ("durationms", .milliseconds), ("_us", .microseconds), ("micros", .microseconds), ("microseconds", .microseconds),
+            ("_usec", .microseconds), ("_ns", .nanoseconds), ("nanos", .nanoseconds), ("nanoseconds", .nanoseconds),
+            ("_s", .seconds), ("_sec", .seconds), ("_secs", .seconds), ("seconds", .seconds)
+        ]
+        for (suffix, unit) in suffixes where last.hasSuffix(suffix) { return unit }
+        if k.hasPrefix("attributes.http.") && k.hasSuffix(".duration") { return .seconds }
+        return nil
+    }
+
+    /// A status field: 100–599; 0 (no response was written: the client went away, as Envoy and Caddy
+    /// log it) reads as 499, nginx's name for a request its client closed.
     static func status(_ s: String) -> Int? {
-        guard let n = Int(trimmingWhitespace(s)), (100...599).contains(n) else { return nil }
-        return n
+        guard let n = Int(trimmingWhitespace(s)) else { return nil }
+        if n == 0 { return 499 }
+        return (100...599).contains(n) ? n : nil
     }
 
     static func method(_ s: String) -> String? {

@@ -209,8 +209,10 @@ public enum LineParser {
             f.ts = (t, depth)
         } else if statusKeys.contains(k), better(f.status?.1, depth), let n = v.int, (100...599).contains(n) {
             f.status = (n, depth)
-        } else if let factor = durationFactor(k, bare: bare), better(f.duration?.1, depth), let ms = durationMs(d, factor: factor) {
-            f.duration = (ms, depth)
+        } else if var factor = durationFactor(k, bare: bare), better(f.duration?.1, depth) {
+            // Nanoseconds are whole (Go's time.Duration); a bare number with a fraction there is seconds.
+            if factor == TimeUnit.nanoseconds.milliseconds, d != d.rounded(.towardZero) { factor = TimeUnit.seconds.milliseconds }
+            if let ms = durationMs(d, factor: factor) { f.duration = (ms, depth) }
         }
     }
 
@@ -220,7 +222,7 @@ public enum LineParser {
         if let d = Double(t) { return durationMs(d, factor: factor) }
         let units: [(String, Double)] = [("ms", 1), ("µs", 1e-3), ("us", 1e-3), ("ns", 1e-6), ("s", 1e3), ("m", 6e4)]
         for (u, f) in units where t.hasSuffix(u) {
-            if let d = Double(t.dropLast(u.count)) { return durationMs(d, factor: f) }
+            if let d = Double(trimmingWhitespace(String(t.dropLast(u.count)))) { return durationMs(d, factor: f) }
         }
         return nil
     }

@@ -1,0 +1,57 @@
+import Foundation
+import SiftCore
+import Testing
+
+@testable import SiftCorrelate
+
+/// Units a field's name or convention states, statuses of requests with no response, batches of
+/// records on one line, and a duration told by a request's first and last lines.
+@Suite struct UnitsAndRecordsTests {
+    @Test(arguments: [
+        ("attributes.http.server.request.duration", TimeUnit.seconds), ("duration_ms", .milliseconds),
+        ("elapsed_us", .microseconds), ("latency_seconds", .seconds), ("took_ns", .nanoseconds), ("durationMs", .milliseconds)
+    ])
+    func aFieldNameStatesItsUnit(_ c: (String, TimeUnit)) {
+        #expect(LineParser.unit(ofKey: c.0) == c.1)
+    }
+
+    @Test func nameWithoutAUnitTellsNone() {
+        #expect(LineParser.unit(ofKey: "duration") == nil)
+        #expect(LineParser.unit(ofKey: "status") == nil)
+    }
+
+    @Test func aDurationWithASpaceBeforeItsUnitIsRead() {
+        #expect(LineParser.durationText("18 ms", factor: 1) == 18)
+        #expect(LineParser.durationText("0.101s", factor: 1) == 101)
+    }
+
+    @Test func aFractionalNanosecondDurationIsSeconds() {
+        let p = LineParser.parse(
+            #"{"duration":0.101,"level":"info","msg":"request completed","request_id":"\#(rid(1))","status":200,"time":"2026-11-29T12:55:03Z"}"#
+        )
+        #expect(p.durationMs.map { abs($0 - 101) < 1e-6 } == true, "\(String(describing: p.durationMs))")
+    }
+
+    @Test func statusZeroIsAClosedRequest() {
+        let p = LineParser.parse(
+            #"[2026-11-29T12:55:06.113Z] "GET /v1/orders/open HTTP/2" 0 DC 0 0 2200 - "203.0.113.7" "ua" "\#(rid(2))" "api.example.test" "10.0.3.12:8080""#
+        )
+        #expect(p.status == 499)
+    }
+
+    @Test func eachRecordOfABatchIsReadForItsOwnId() throws {
+        func record(_ id: String, _ status: Int, _ seconds: Double) -> String {
+            #"{"timeUnixNano":"1795956903748000000","body":{"stringValue":"request completed"},"attributes":[{"key":"http.response.status_code","value":{"intValue":"\#(status)"}},{"key":"http.request.header.x-request-id","value":{"arrayValue":{"values":[{"stringValue":"\#(id)"}]}}},{"key":"http.server.request.duration","value":{"doubleValue":\#(seconds)}}]}"#
+        }
+        let line =
+            #"{"resourceLogs":[{"scopeLogs":[{"logRecords":["# + record(rid(1), 200, 0.101) + "," + record(rid(2), 503, 0.011) + "]}]}]}\n"
+        let dir = tempDir()
+        write(dir + "/otel.log", line)
+        let scan = LogScanner(request: ScanRequest(ids: RequestIDSet([rid(1), rid(2)].compactMap(RequestID.init)))).scan(paths: [
+            dir + "/otel.log"
+        ])
+        let byId = Dictionary(uniqueKeysWithValues: scan.lines.map { ($0.ids[0].description, $0.parsed) })
+        #expect(byId[rid(1)]?.status == 200 && byId[rid(1)]?.durationMs.map { abs($0 - 101) < 1e-6 } == true)
+        #expect(byId[rid(2)]?.status == 503 && byId[rid(2)]?.durationMs.map { abs($0 - 11) < 1e-6 } == true)
+    }
+}

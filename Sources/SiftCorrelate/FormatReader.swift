@@ -175,9 +175,13 @@ extension LineParser {
         if end >= 3, line[0] == 0xEF, line[1] == 0xBB, line[2] == 0xBF { start = 3 } // a UTF-8 byte order mark
         while start < end, line[start] == 0x20 || line[start] == 0x09 { start += 1 }
         while end > start, line[end - 1] == 0x0D || line[end - 1] == 0x20 || line[end - 1] == 0x09 { end -= 1 }
-        let view = LineView(Array(line[start..<end]), focus: focus)
+        // What wraps the app's line (a container runtime, syslog, journald) is peeled first.
+        let peeled = LogWrapper.peel(Array(line[start..<end]))
+        let view = LineView(peeled.inner, focus: focus)
         let entry = choose(view, hint: hint, forced: options.format)
-        return read(view, as: entry, options: options)
+        var parsed = read(view, as: entry, options: options)
+        if parsed.ts == nil { parsed.ts = peeled.ts }
+        return parsed
     }
 
     /// Convenience for tests and small inputs.

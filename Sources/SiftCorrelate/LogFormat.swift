@@ -268,7 +268,7 @@ public enum LogCatalogue {
             method: [.token(4)], path: [.token(4)], freeText: [4, 7, 8], idAt: "a token after the fixed fields"),
         LogFormatEntry(
             name: "heroku-router", title: "Heroku router", json: false,
-            clues: [.contains(" heroku[router]: ")],
+            clues: [.containsAny([" heroku[router]: ", " dyno="]), .contains(" service=")],
             time: [.leadingTime], status: [.key("status")], duration: [.key("service")],
             method: [.key("method")], path: [.key("path")], level: [.key("at")],
             idAt: "request_id="),

@@ -1,0 +1,185 @@
+import Foundation
+import SiftCore
+
+/// What wraps an application's log line on its way to a file: a container runtime, an orchestrator's
+/// CLI, syslog framing, journald. Each wrapper is peeled before a format is chosen, so the app's own
+/// line is read as its format says; the wrapper's time is kept as the line's time when the app line
+/// has none. Wrappers nest (CRI around Docker's JSON around pino): peeling repeats.
+public enum LogWrapper: String, Sendable, CaseIterable {
+    /// Docker's json-file driver: `{"log":"<line>\n","stream":"stdout","time":"…"}`.
+    case dockerJSON = "docker-json"
+    /// CRI (containerd, CRI-O; Kubernetes' `/var/log/containers`): `<RFC 3339 time> stdout F <line>`.
+    case cri
+    /// journald's JSON export (`journalctl -o json`): `MESSAGE`, `__REALTIME_TIMESTAMP` in µs.
+    case journald
+    /// RFC 5424 syslog (a Heroku drain, rsyslog forwarding), octet-counted or not:
+    /// `[<len> ]<PRI>1 <time> <host> <app> <procid> <msgid> <structured data> <line>`.
+    case syslog5424 = "syslog-rfc5424"
+    /// `docker compose logs`: `<service>-1  | <line>`.
+    case compose
+    /// A time before a JSON line (`kubectl logs --timestamps`, `aws logs tail`, `<time> <stream> {…}`).
+    case timePrefix = "time-prefix"
+
+    /// The most wrappers peeled from one line.
+    static let maxDepth = 4
+
+    /// `line` with every wrapper peeled: the app's line, the wrappers met (outermost first), and the
+    /// time the outermost wrapper that carries one gives (seconds since 1970).
+    public static func peel(_ line: [UInt8]) -> (inner: [UInt8], wrappers: [LogWrapper], ts: Double?) {
+        var current = line
+        var wrappers: [LogWrapper] = []
+        var ts: Double?
+        while wrappers.count < maxDepth, let (kind, inner, t) = peelOne(current) {
+            wrappers.append(kind)
+            if ts == nil { ts = t }
+            current = inner
+        }
+        return (current, wrappers, ts)
+    }
+
+    static func peelOne(_ b: [UInt8]) -> (LogWrapper, [UInt8], Double?)? {
+        guard let first = b.first else { return nil }
+        if first == UInt8(ascii: "{") { return json(b) }
+        if first == UInt8(ascii: "<") || (first >= 0x30 && first <= 0x39 && hasSyslogAfterCount(b)) {
+            if let s = syslog(b) { return s }
+        }
+        if let c = cri(b) { return c }
+        if let t = timePrefixed(b) { return t }
+        return compose(b)
+    }
+
+    /// Docker's json-file record or a journald export: the line is a member of a JSON object.
+    static func json(_ b: [UInt8]) -> (LogWrapper, [UInt8], Double?)? {
+        // A cheap look first: most JSON lines are the app's own.
+        let head = b.prefix(4096)
+        let hasLog = contains(head, "\"log\"")
+        let hasMessage = contains(head, "\"MESSAGE\"")
+        guard hasLog || hasMessage, let doc = try? JSONDocument(bytes: b, maxDepth: 16), doc.root.isObject else { return nil }
+        let root = doc.root
+        if hasLog, let log = root["log"]?.string, let stream = root["stream"]?.string, stream == "stdout" || stream == "stderr" {
+            var inner = Array(log.utf8)
+            while let last = inner.last, last == 0x0A || last == 0x0D { inner.removeLast() }
+            let ts = root["time"]?.string.flatMap { LogTime.parseZoned($0)?.0 }
+            return (.dockerJSON, inner, ts)
+        }
+        if hasMessage, let message = root["MESSAGE"]?.string, root["__REALTIME_TIMESTAMP"] != nil || root["_HOSTNAME"] != nil {
+            var ts: Double?
+            if let us = root["__REALTIME_TIMESTAMP"]?.string.flatMap(Double.init) ?? root["__REALTIME_TIMESTAMP"]?.double,
+                us.isFinite, us > 0, us < 253_402_300_800e6
+            {
+                ts = us / 1e6
+            }
+            return (.journald, Array(message.utf8), ts)
+        }
+        return nil
+    }
+
+    /// `2026-11-29T12:55:03.748123456Z stdout F <line>` (F: a full line; P: part of one).
+    static func cri(_ b: [UInt8]) -> (LogWrapper, [UInt8], Double?)? {
+        guard let (ts, after) = leadingTime(b) else { return nil }
+        var i = after
+        guard let stream = word(b, &i), stream == "stdout" || stream == "stderr", let tag = word(b, &i), tag == "F" || tag == "P"
+        else { return nil }
+        return (.cri, Array(b[min(i, b.count)...]), ts)
+    }
+
+    /// A time, then (optionally one word, a log stream's name) a JSON object: the object is the line.
+    static func timePrefixed(_ b: [UInt8]) -> (LogWrapper, [UInt8], Double?)? {
+        guard let (ts, after) = leadingTime(b) else { return nil }
+        var i = after
+        if i < b.count, b[i] == UInt8(ascii: "{") { return (.timePrefix, Array(b[i...]), ts) }
+        guard word(b, &i) != nil, i < b.count, b[i] == UInt8(ascii: "{") else { return nil }
+        return (.timePrefix, Array(b[i...]), ts)
+    }
+
+    /// `api-1  | <line>`: a service's container name (ending in `-N` or `_N`), spaces, `| `.
+    static func compose(_ b: [UInt8]) -> (LogWrapper, [UInt8], Double?)? {
+        var i = 0
+        while i < b.count, i < 128, isNameByte(b[i]) { i += 1 }
+        guard i > 0, i < b.count, b[i] == 0x20 else { return nil }
+        var d = i
+        while d > 0, b[d - 1] >= 0x30, b[d - 1] <= 0x39 { d -= 1 }
+        guard d < i, d >= 2, b[d - 1] == UInt8(ascii: "-") || b[d - 1] == UInt8(ascii: "_") else { return nil }
+        while i < b.count, b[i] == 0x20 { i += 1 }
+        guard i + 1 < b.count, b[i] == UInt8(ascii: "|"), b[i + 1] == 0x20 else { return nil }
+        return (.compose, Array(b[(i + 2)...]), nil)
+    }
+
+    /// RFC 5424: `<PRI>1 TIMESTAMP HOST APP PROCID MSGID SD MSG`, after an optional octet count.
+    static func syslog(_ b: [UInt8]) -> (LogWrapper, [UInt8], Double?)? {
+        var i = 0
+        if b.first != UInt8(ascii: "<") {
+            while i < b.count, b[i] >= 0x30, b[i] <= 0x39 { i += 1 }
+            guard i < b.count, b[i] == 0x20 else { return nil }
+            i += 1
+        }
+        guard i < b.count, b[i] == UInt8(ascii: "<") else { return nil }
+        i += 1
+        let priStart = i
+        while i < b.count, i - priStart < 3, b[i] >= 0x30, b[i] <= 0x39 { i += 1 }
+        guard i > priStart, i + 2 < b.count, b[i] == UInt8(ascii: ">"), b[i + 1] == UInt8(ascii: "1"), b[i + 2] == 0x20 else { return nil }
+        i += 3
+        guard let time = word(b, &i) else { return nil }
+        let ts = time == "-" ? nil : LogTime.parseZoned(time)?.0
+        // HOST APP PROCID MSGID
+        for _ in 0..<4 { guard word(b, &i) != nil else { return nil } }
+        // Structured data: `-` or one or more `[…]` elements.
+        if i < b.count, b[i] == UInt8(ascii: "-") {
+            i += 1
+        } else {
+            while i < b.count, b[i] == UInt8(ascii: "[") {
+                var escaped = false
+                i += 1
+                while i < b.count {
+                    let c = b[i]
+                    i += 1
+                    if escaped { escaped = false; continue }
+                    if c == UInt8(ascii: "\\") { escaped = true; continue }
+                    if c == UInt8(ascii: "]") { break }
+                }
+            }
+        }
+        while i < b.count, b[i] == 0x20 { i += 1 }
+        // A UTF-8 byte order mark may open the message.
+        if i + 2 < b.count, b[i] == 0xEF, b[i + 1] == 0xBB, b[i + 2] == 0xBF { i += 3 }
+        return (.syslog5424, Array(b[min(i, b.count)...]), ts)
+    }
+
+    static func hasSyslogAfterCount(_ b: [UInt8]) -> Bool {
+        var i = 0
+        while i < b.count, i < 10, b[i] >= 0x30, b[i] <= 0x39 { i += 1 }
+        return i > 0 && i + 1 < b.count && b[i] == 0x20 && b[i + 1] == UInt8(ascii: "<")
+    }
+
+    /// An RFC 3339 time with a zone at the start of `b`, then a space: the time and where the next word starts.
+    static func leadingTime(_ b: [UInt8]) -> (Double, Int)? {
+        guard b.count >= 20, b[0] >= 0x30, b[0] <= 0x39, b[4] == UInt8(ascii: "-"), b[10] == UInt8(ascii: "T") else { return nil }
+        var end = 0
+        while end < b.count, end < 40, b[end] != 0x20 { end += 1 }
+        guard end < b.count, let (t, zoned) = LogTime.parseZoned(String(decoding: b[0..<end], as: UTF8.self)), zoned else { return nil }
+        var i = end
+        while i < b.count, b[i] == 0x20 { i += 1 }
+        return (t, i)
+    }
+
+    /// The word at `i` (up to a space), moving `i` past it and the spaces after it.
+    static func word(_ b: [UInt8], _ i: inout Int) -> String? {
+        let s = i
+        while i < b.count, b[i] != 0x20 { i += 1 }
+        guard i > s, i - s <= 256 else { return nil }
+        let w = String(decoding: b[s..<i], as: UTF8.self)
+        while i < b.count, b[i] == 0x20 { i += 1 }
+        return w
+    }
+
+    static func isNameByte(_ c: UInt8) -> Bool {
+        (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2D || c == 0x5F || c == 0x2E
+    }
+
+    static func contains(_ hay: ArraySlice<UInt8>, _ needle: StaticString) -> Bool {
+        let n = Array(UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount))
+        return hay.withUnsafeBufferPointer { h in
+            n.withUnsafeBufferPointer { w in h.baseAddress.flatMap { ByteSearch.find($0, h.count, w) } != nil }
+        }
+    }
+}

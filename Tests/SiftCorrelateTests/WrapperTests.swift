@@ -1,0 +1,65 @@
+import Foundation
+import SiftCore
+import Testing
+
+@testable import SiftCorrelate
+
+/// A line read under each wrapper (and wrappers nested) gives what the line alone gives, with the
+/// wrapper's time when the line has none.
+@Suite struct WrapperTests {
+    static let app =
+        #"{"level":30,"time":1795956903748,"req":{"id":"\#(rid(1))","method":"POST","url":"/v1/auth/token"},"res":{"statusCode":200},"responseTime":101.2,"msg":"request completed"}"#
+
+    static func json(_ s: String) -> String { String(decoding: JSONOut.string(s).render(pretty: false).utf8, as: UTF8.self) }
+
+    static let ts = "2026-11-29T12:56:00.000000000Z"
+    static var docker: String { #"{"log":\#(json(app + "\n")),"stream":"stdout","time":"\#(ts)"}"# }
+
+    static var wrapped: [(LogWrapper, String)] {
+        let syslog = "<190>1 \(ts) host app 12 - [meta x=\"1\"] " + app
+        return [
+            (.dockerJSON, docker),
+            (.cri, "\(ts) stdout F \(app)"),
+            (.journald, #"{"__REALTIME_TIMESTAMP":"1795957000000000","_HOSTNAME":"h","MESSAGE":\#(json(app))}"#),
+            (.syslog5424, "\(syslog.utf8.count) \(syslog)"),
+            (.compose, "api-1  | \(app)"),
+            (.timePrefix, "\(ts) ecs/api/1a2b \(app)")
+        ]
+    }
+
+    @Test func eachWrapperIsPeeled() {
+        let plain = LineParser.parse(Self.app)
+        #expect(plain.status == 200)
+        for (kind, line) in Self.wrapped {
+            let peeled = LogWrapper.peel(Array(line.utf8))
+            #expect(peeled.wrappers == [kind], "\(kind): \(peeled.wrappers)")
+            #expect(String(decoding: peeled.inner, as: UTF8.self) == Self.app, "\(kind)")
+            let p = LineParser.parse(line)
+            #expect(p.status == plain.status && p.durationMs == plain.durationMs && p.ts == plain.ts, "\(kind)")
+            #expect(p.fieldIDs == plain.fieldIDs, "\(kind)")
+        }
+    }
+
+    @Test func wrappersNest() {
+        let line = "\(Self.ts) stdout F \(Self.docker)"
+        let peeled = LogWrapper.peel(Array(line.utf8))
+        #expect(peeled.wrappers == [.cri, .dockerJSON])
+        #expect(LineParser.parse(line).status == 200)
+    }
+
+    @Test func theWrappersTimeStandsInForALineWithoutOne() {
+        let line = "\(Self.ts) stdout F GET /v1/x 200 12ms request_id=\(rid(2))"
+        let p = LineParser.parse(line)
+        #expect(p.ts.map { abs($0 - 1_795_956_960) < 1e-3 } == true, "\(String(describing: p.ts))")
+    }
+
+    @Test func linesThatOnlyLookWrappedAreLeftAlone() {
+        for line in [
+            #"{"log":"app.http","time":"2026-11-29T12:55:03Z","msg":"x"}"#,
+            "INFO  | request completed",
+            "2026-11-29 12:55:03.748 | INFO     | app:handle:12 - done"
+        ] {
+            #expect(LogWrapper.peel(Array(line.utf8)).wrappers.isEmpty, "\(line)")
+        }
+    }
+}

@@ -39,6 +39,11 @@ extension ServerLine: Redactable {
         l.parsed.message = r.text(parsed.message.untrusted).value
         l.parsed.method = r.text(parsed.method.untrusted).value
         l.parsed.path = r.url(parsed.path.untrusted).value
+        if !parsed.fields.isEmpty {
+            var fields: [String: String] = [:]
+            for (k, v) in parsed.fields { fields[r.text(k.untrusted).value] = r.text(v.untrusted).value }
+            l.parsed.fields = fields
+        }
         return l == self ? self : l
     }
 }

@@ -285,6 +285,34 @@ extension LineParser {
         }
         if let m = out.message { out.message = clip(m) }
         out.fieldIDs = fieldIDs(v, e, messageAt: messageAt)
+        out.fields = otherFields(v, e)
+        return out
+    }
+
+    /// Fields a server line carries at most, and the longest value kept of one.
+    public static let maxFields = 24
+    public static let maxFieldValue = 300
+
+    /// Names whose value the line's own places read (time, status, duration, method, path, level,
+    /// message, request ids): not repeated among its other fields.
+    static let readNames: Set<String> = [
+        "ts", "time", "timestamp", "@timestamp", "t", "@t", "level", "lvl", "severity", "severitytext", "msg", "message", "@m", "@mt",
+        "event", "status", "status_code", "statuscode", "code", "duration", "duration_ms", "latency", "elapsed", "responsetime",
+        "took", "method", "path", "url", "uri", "request", "request_id", "requestid", "req_id", "x-request-id", "x_request_id"
+    ]
+
+    /// The line's fields no place read, in the order met.
+    static func otherFields(_ v: LineView, _ e: LogFormatEntry) -> [String: String] {
+        var used = readNames
+        for place in e.time + e.status + e.duration + e.method + e.path + e.level + e.message {
+            if case .key(let k) = place { used.insert(k) }
+        }
+        var out: [String: String] = [:]
+        for k in v.order where out.count < maxFields {
+            let last = k.split(separator: ".").last.map(String.init) ?? k
+            guard !used.contains(k), !used.contains(last), let value = v.flat[k], !value.text.isEmpty, value.text != "-" else { continue }
+            out[String(k.prefix(64))] = value.text.count > maxFieldValue ? String(value.text.prefix(maxFieldValue)) + "…" : value.text
+        }
         return out
     }
 

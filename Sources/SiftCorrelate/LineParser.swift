@@ -22,6 +22,10 @@ public struct ParsedLine: Sendable, Equatable {
     /// The request ids that sit in a field of their own (a request-id member, a positional id field, a
     /// leading `[tag]`), not inside free text someone outside the server controls (a message, a URL).
     public var fieldIDs: [RequestID] = []
+    /// The line's other fields (JSON members by dotted name, `key=value` pairs) that no place above
+    /// took: `err`, `provider`, `upstream`, `error.message`… At most `LineParser.maxFields`, each
+    /// value at most `LineParser.maxFieldValue` characters.
+    public var fields: [String: String] = [:]
 
     public init(
         format: LogFormat, ts: Double? = nil, level: String? = nil, status: Int? = nil, durationMs: Double? = nil,

@@ -402,6 +402,27 @@ public struct SupportReport: Sendable {
         return lines
     }
 
+    /// Server lines a request row shows at most (the rest are counted: "… N more").
+    public static let maxServerLinesShown = 5
+
+    /// The server lines a row shows: error and warning lines first (a level that says so, or a status
+    /// of 400 and above), then the rest, each group in file order; and how many are left out.
+    public static func shownLines(_ c: CorrelatedRequest?) -> (lines: [PlacedLine], more: Int) {
+        guard let c else { return ([], 0) }
+        func severe(_ p: PlacedLine) -> Bool {
+            let level = p.line.parsed.level ?? ""
+            return ["error", "fatal", "critical", "crit", "alert", "emerg", "panic", "warn", "warning"].contains(level)
+                || (p.line.parsed.status ?? 0) >= 400
+        }
+        let ordered = c.lines.filter(severe) + c.lines.filter { !severe($0) }
+        return (Array(ordered.prefix(maxServerLinesShown)), max(0, ordered.count - maxServerLinesShown))
+    }
+
+    /// What stands under a row's server lines when some were left out.
+    public static func moreLinesText(_ more: Int) -> String? {
+        more > 0 ? "… \(more) more server line\(more == 1 ? "" : "s") (pbsift correlate --format json lists every one)" : nil
+    }
+
     /// Requests named for a verdict: `#10 GET /v1/orders/open`, the first five, then how many more.
     static func named(_ requests: [CorrelatedRequest]) -> String {
         var parts = requests.prefix(5).map { r -> String in
@@ -571,9 +592,13 @@ public struct SupportReport: Sendable {
     /// Redacted before it is cut, so a cut never leaves part of a credential for the detectors to miss.
     public static func serverText(_ pl: PlacedLine, max: Int, redactor: Redactor) -> String {
         let p = pl.line.parsed
-        let t = [p.level, p.status.map(String.init), p.durationMs.map { Human.duration(ms: $0) }, p.message]
-            .compactMap { $0 }.joined(separator: " ")
-        return String(redactor.text(t.untrusted).value.prefix(max))
+        var parts = [p.level, p.status.map(String.init), p.durationMs.map { Human.duration(ms: $0) }, p.message].compactMap { $0 }
+        // The line's other fields (`err=…`, `upstream=…`), in name order: a cause often stands there.
+        // Those the message already shows (`cart=cart_8812` in a plain line) are not repeated.
+        parts += p.fields.keys.sorted().compactMap { k in
+            p.fields[k].map { "\(k)=\($0)" }.flatMap { pair in (p.message ?? "").contains(pair) ? nil : pair }
+        }
+        return String(redactor.text(parts.joined(separator: " ").untrusted).value.prefix(max))
     }
 
     /// One line for a record: `log error checkout: order failed`, `event flags.synced`, `POST …/v1/orders → 503`.

@@ -83,7 +83,8 @@ import SiftCore
             p
                 == ParsedLine(
                     format: .platform, ts: t, level: "info", status: 200, durationMs: 38.2, message: "request completed",
-                    method: "POST", path: "/v1/auth/token", fieldIDs: [RequestID(id)!]))
+                    method: "POST", path: "/v1/auth/token", fieldIDs: [RequestID(id)!]
+                ).with(fields: ["user_id": "usr_123", "env": "env_prod_eu"]))
     }
 
     @Test func otherJSONNestedAndEpochs() {
@@ -169,5 +170,14 @@ import SiftCore
         #expect(abs((p.ts ?? 0) - t) < 1e-6, "\(line)")
         #expect(p.level == "info")
         #expect(p.message?.hasPrefix("handled") == true || p.message?.hasPrefix("[api] handled") == true)
+    }
+}
+
+extension ParsedLine {
+    /// The same line with `fields` set (what the line carries beyond the places read).
+    func with(fields: [String: String]) -> ParsedLine {
+        var p = self
+        p.fields = fields
+        return p
     }
 }

@@ -139,7 +139,8 @@ extension CorrelationRender {
             "level": .opt(l.parsed.level), "status": .opt(l.parsed.status), "durationMs": ms(l.parsed.durationMs),
             "message": .opt(l.parsed.message), "format": .string(l.parsed.format.rawValue),
             "method": .opt(l.parsed.method), "path": .opt(l.parsed.path), "idInField": .bool(p.idInField),
-            "requestIds": .array(l.ids.map { .string($0.description) })
+            "requestIds": .array(l.ids.map { .string($0.description) }),
+            "fields": .object(l.parsed.fields.mapValues { .string($0) })
         ])
     }
 }

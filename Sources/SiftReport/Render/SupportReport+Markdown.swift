@@ -105,13 +105,13 @@ extension SupportReport {
                 WaterfallFormat.pad(label, multiSession ? 58 : 44) + " " + SupportReport.bar(r) + "  " + Human.duration(ms: r.elapsedMs)
                 + "\n"
             o += "    " + SupportReport.phasesText(r) + "\n"
-            if let c = correlated(r) {
-                for pl in c.lines.prefix(5) {
-                    let t = SupportReport.serverText(pl, max: 160, redactor: redactor)
-                    o +=
-                        "    server \(Escape.terminal(pl.line.file)):\(pl.line.line) \(Escape.terminal(t).replacingOccurrences(of: "`", with: "'"))\n"
-                }
+            let shown = SupportReport.shownLines(correlated(r))
+            for pl in shown.lines {
+                let t = SupportReport.serverText(pl, max: 160, redactor: redactor)
+                o +=
+                    "    server \(Escape.terminal(pl.line.file)):\(pl.line.line) \(Escape.terminal(t).replacingOccurrences(of: "`", with: "'"))\n"
             }
+            if let more = SupportReport.moreLinesText(shown.more) { o += "    " + more + "\n" }
         }
         o += SupportReport.legend + "\n```\n\n"
         return o

@@ -48,10 +48,12 @@ extension SupportReport {
                 o += "  \(Escape.terminal(rowTitle(r)))  \(shownStatus)  \(Human.duration(ms: r.elapsedMs))\n"
                 o += "    \(SupportReport.bar(r))  \(SupportReport.phasesText(r))\n"
                 o += "    \(Escape.terminal(whyText(r)))\n"
-                for pl in correlated(r)?.lines.prefix(5) ?? [] {
+                let shown = SupportReport.shownLines(correlated(r))
+                for pl in shown.lines {
                     let t = SupportReport.serverText(pl, max: 160, redactor: redactor)
                     o += "    server \(Escape.terminal(pl.line.file)):\(pl.line.line) \(Escape.terminal(t))\n"
                 }
+                if let more = SupportReport.moreLinesText(shown.more) { o += "    " + colors.dim(more) + "\n" }
             }
             if failedCount > SupportReport.maxFailedShown && title == "failed requests" {
                 o += "  " + colors.dim("… \(failedCount - SupportReport.maxFailedShown) more (pbsift waterfall lists them all)") + "\n"

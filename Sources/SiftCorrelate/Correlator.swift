@@ -40,6 +40,8 @@ public struct CorrelatedRequest: Sendable, Equatable {
     /// margin): a `client-only` request the logs cover never reached the server; one they don't may
     /// just be missing from them. Nil when no file's span or the request's time is known.
     public var logsCover: Bool?
+    /// Server lines carrying its id past `CorrelationOptions.maxLinesPerRequest`: counted, not kept.
+    public var linesNotKept = 0
 }
 
 extension CorrelatedRequest {
@@ -131,6 +133,10 @@ public struct CorrelationOptions: Sendable {
     public var skewAllowance: Double = 900
     /// Server-only ids listed at most (the count stays exact).
     public var maxListedIds: Int = 10_000
+    /// Server lines kept for one request (error and warning lines first); the rest are counted in
+    /// `CorrelatedRequest.linesNotKept`, so a log whose every line carries every id cannot make the
+    /// output grow as requests × lines.
+    public var maxLinesPerRequest: Int = 100
 
     public init(windowMargin: Double = 60) { self.windowMargin = windowMargin }
 }
@@ -214,6 +220,17 @@ public enum Correlator {
             var lineIdx: [Int] = []
             for id in [minted, echoed].compactMap({ $0 }) { lineIdx += byID[id] ?? [] }
             lineIdx = Array(Set(lineIdx)).sorted()
+            var notKept = 0
+            if lineIdx.count > options.maxLinesPerRequest {
+                // Error and warning lines first, then the rest, each in file order.
+                func severe(_ k: Int) -> Bool {
+                    let p = scan.lines[k].parsed
+                    return ["error", "fatal", "critical", "crit", "warn", "warning"].contains(p.level ?? "") || (p.status ?? 0) >= 400
+                }
+                let kept = Array((lineIdx.filter(severe) + lineIdx.filter { !severe($0) }).prefix(options.maxLinesPerRequest))
+                notKept = lineIdx.count - kept.count
+                lineIdx = kept.sorted()
+            }
             // Compared as UUIDs when both parse (case does not matter), else as text.
             let mismatch =
                 r.echoedRequestId != nil && r.requestId != nil
@@ -236,6 +253,7 @@ public enum Correlator {
                     let l = scan.lines[k]
                     return PlacedLine(line: l, deviceTs: nil, idInField: own.contains { l.parsed.fieldIDs.contains($0) })
                 })
+            c.linesNotKept = notKept
             if let rs = r.responseStart, let start = r.requestEnd ?? r.requestStart {
                 c.waitingMs = max(0, (rs - start) * 1000)
             }

@@ -292,6 +292,8 @@ extension LineParser {
     /// Fields a server line carries at most, and the longest value kept of one.
     public static let maxFields = 24
     public static let maxFieldValue = 300
+    /// Bytes of other fields kept for one line in all (names and values).
+    public static let maxFieldBytes = 2048
 
     /// Names whose value the line's own places read (time, status, duration, method, path, level,
     /// message, request ids): not repeated among its other fields.
@@ -308,10 +310,13 @@ extension LineParser {
             if case .key(let k) = place { used.insert(k) }
         }
         var out: [String: String] = [:]
-        for k in v.order where out.count < maxFields {
+        var total = 0
+        for k in v.order where out.count < maxFields && total < maxFieldBytes {
             let last = k.split(separator: ".").last.map(String.init) ?? k
             guard !used.contains(k), !used.contains(last), let value = v.flat[k], !value.text.isEmpty, value.text != "-" else { continue }
-            out[String(k.prefix(64))] = value.text.count > maxFieldValue ? String(value.text.prefix(maxFieldValue)) + "…" : value.text
+            let kept = value.text.count > maxFieldValue ? String(value.text.prefix(maxFieldValue)) + "…" : value.text
+            out[String(k.prefix(64))] = kept
+            total += kept.utf8.count + min(64, k.utf8.count)
         }
         return out
     }

@@ -179,10 +179,11 @@ public enum QueryEmitter {
         timed.sort { $0.t != $1.t ? $0.t < $1.t : $0.ids.lexicographicallyPrecedes($1.ids) }
         var out: [QueryScope] = []
         for item in timed {
-            if var last = out.last, item.t - last.to <= gap {
-                last.ids += item.ids
-                last.to = max(last.to, item.end)
-                out[out.count - 1] = last
+            // In place: a copy of the last scope per request would copy its ids each time (quadratic).
+            let n = out.count
+            if n > 0, item.t - out[n - 1].to <= gap {
+                out[n - 1].ids += item.ids
+                out[n - 1].to = max(out[n - 1].to, item.end)
             } else {
                 out.append(QueryScope(ids: item.ids, from: item.t, to: item.end))
             }

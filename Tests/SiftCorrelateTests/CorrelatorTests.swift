@@ -258,3 +258,52 @@ import SiftCore
         #expect(Set(report.logs.files.compactMap { $0.format?.rawValue }) == ["palbase-json", "python-logging", "access-log", "logfmt"])
     }
 }
+
+/// A log whose every line carries every id, and a hundred thousand requests for `--emit-query`.
+@Suite struct CorrelationBoundTests {
+    @Test func linesPerRequestAreCappedErrorsFirstAndCounted() throws {
+        let t0 = Timestamp.parse("2026-11-29T10:00:00Z")!
+        var lines = [
+            "{\"type\":\"session\",\"seq\":0,\"ts\":\"\(Timestamp.format(t0, micro: true))\",\"sessionId\":\"ses_00000000-0000-4000-8000-000000000001\",\"launchedAt\":\"\(Timestamp.format(t0, micro: true))\"}"
+        ]
+        let ids = (1...20).map { rid($0) }
+        for (k, id) in ids.enumerated() {
+            lines.append(
+                "{\"type\":\"network\",\"seq\":\(k + 1),\"ts\":\"\(Timestamp.format(t0 + Double(k), micro: true))\",\"id\":\"rec_\(k)\",\"requestId\":\"\(id)\"}"
+            )
+        }
+        let (requests, sessions) = load(sessionLines: lines)
+        let dir = tempDir()
+        var log = ""
+        for k in 0..<300 {
+            let level = k == 250 ? "error" : "info"
+            log +=
+                "{\"ts\":\"\(Timestamp.format(t0 + Double(k % 20)))\",\"level\":\"\(level)\",\"msg\":\"m\(k)\",\"ids\":\"\(ids.joined(separator: " "))\"}\n"
+        }
+        write(dir + "/amp.log", log)
+        let report = Correlator.run(requests: requests, sessions: sessions, logs: [dir + "/amp.log"])
+        for r in report.requests {
+            #expect(r.lines.count == CorrelationOptions().maxLinesPerRequest)
+            #expect(r.linesNotKept == 300 - r.lines.count)
+            #expect(r.lines.contains { $0.line.line == 251 }, "the error line is kept")
+        }
+    }
+
+    @Test func scopesForAHundredThousandRequestsAreLinear() throws {
+        let t0 = Timestamp.parse("2026-11-29T10:00:00Z")!
+        var lines = [
+            "{\"type\":\"session\",\"seq\":0,\"ts\":\"\(Timestamp.format(t0, micro: true))\",\"sessionId\":\"ses_00000000-0000-4000-8000-000000000001\",\"launchedAt\":\"\(Timestamp.format(t0, micro: true))\"}"
+        ]
+        for k in 0..<100_000 {
+            lines.append(
+                "{\"type\":\"network\",\"seq\":\(k + 1),\"ts\":\"\(Timestamp.format(t0 + Double(k) * 0.01, micro: true))\",\"id\":\"rec_\(k)\",\"requestId\":\"\(rid(k + 1))\"}"
+            )
+        }
+        let (requests, sessions) = load(sessionLines: lines)
+        let started = Date()
+        let scopes = QueryEmitter.scopes(requests: requests, sessions: sessions, margin: 60)
+        // Quadratic, this took minutes; linear, well under a second even in a debug build.
+        #expect(Date().timeIntervalSince(started) < 20)
+        #expect(scopes.count == 1 && scopes[0].ids.count == 100_000)
+    }
+}

@@ -258,7 +258,9 @@ extension ShowReport {
         var why: String
         if let wf {
             why = WaterfallSummary.explain(wf, hosts: hosts).sentence
-            if let c, let s = c.serverMs {
+            if let c, let s = c.serverMs, let w = c.waitingMs, s > w {
+                why += "; " + SupportReport.longerThanWait(server: s, wait: w)
+            } else if let c, let s = c.serverMs {
                 why += "; server \(Human.duration(ms: s)) of it"
                 if let n = c.networkMs ?? c.waitingMs.map({ max(0, $0 - s) }) {
                     why += ", network and queueing \(Human.duration(ms: n))"

@@ -67,7 +67,7 @@ extension CorrelationRender {
             "requestId": .opt(e.requestId), "echoedRequestId": .opt(e.echoedRequestId),
             "method": .opt(e.method), "url": .opt(e.url), "statusCode": .opt(e.statusCode),
             "ts": ts(e.ts), "status": .string(c.status.rawValue),
-            "serverLines": .array(c.lines.map(lineJSON)),
+            "serverLines": .array(c.lines.map(lineJSON)), "serverLinesNotKept": .int(c.linesNotKept),
             "serverMs": ms(c.serverMs), "waitingMs": ms(c.waitingMs), "networkMs": ms(c.networkMs),
             "logsCover": .opt(c.logsCover)
         ])
@@ -139,7 +139,8 @@ extension CorrelationRender {
             "level": .opt(l.parsed.level), "status": .opt(l.parsed.status), "durationMs": ms(l.parsed.durationMs),
             "message": .opt(l.parsed.message), "format": .string(l.parsed.format.rawValue),
             "method": .opt(l.parsed.method), "path": .opt(l.parsed.path), "idInField": .bool(p.idInField),
-            "requestIds": .array(l.ids.map { .string($0.description) }),
+            // A line may carry thousands of ids: the first 16 are listed, the count is exact.
+            "requestIds": .array(l.ids.prefix(16).map { .string($0.description) }), "requestIdCount": .int(l.ids.count),
             "fields": .object(l.parsed.fields.mapValues { .string($0) })
         ])
     }

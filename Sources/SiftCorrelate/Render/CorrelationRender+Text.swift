@@ -84,6 +84,10 @@ extension CorrelationRender {
                 ].compactMap { $0 }.filter { !$0.isEmpty }
                 out += "  \(t(l.file)):\(l.line)" + (parts.isEmpty ? "" : " " + parts.joined(separator: " ")) + "\n"
             }
+            if c.linesNotKept > 0 {
+                out +=
+                    "  … \(c.linesNotKept) more server line\(c.linesNotKept == 1 ? "" : "s") carry its id (not kept: at most \(c.lines.count) a request)\n"
+            }
             spill(&out, emit)
         }
         out +=

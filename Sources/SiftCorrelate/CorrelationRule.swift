@@ -8,6 +8,7 @@ public enum CorrelationRule: String, RuleSet {
     case serverTimeImplausible = "correlation.server-time-implausible"
     case skewDisagreement = "correlation.skew-disagreement"
     case skewWholeHours = "correlation.skew-whole-hours"
+    case skewOutlier = "correlation.skew-outlier"
 
     public var severity: Severity { .medium }
 
@@ -20,6 +21,8 @@ public enum CorrelationRule: String, RuleSet {
             "A server line reports a duration longer than the device's whole request; it is not used for the server/network split."
         case .skewDisagreement:
             "Lines with the request id only in free text give another clock skew than lines with it in a request-id field; only the latter are used."
+        case .skewOutlier:
+            "Server lines carrying a request's id put the server clock more than a minute from the estimate (an id reused later, a forged line); named, not used for the skew."
         case .skewWholeHours:
             "The clock skew is close to a whole number of hours: the server logs may be in local time (see --log-timezone)."
         }

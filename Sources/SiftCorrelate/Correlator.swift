@@ -263,6 +263,7 @@ public enum Correlator {
         }
         let skew = estimateSkew(joined)
         findings += skewFindings(skew, input: requests.first?.input ?? "")
+        findings += skewOutliers(joined, skew: skew)
         let spans = scan.files.compactMap { f in f.firstTs.flatMap { a in f.lastTs.map { (a, $0) } } }
         if !spans.isEmpty {
             // The files' spans, margin included, merged once: a binary search per request.
@@ -493,6 +494,30 @@ public enum Correlator {
         return best
     }
 
+    /// Server lines whose time puts the clock more than a minute from the estimate (an id reused
+    /// later, a forged line): named in one finding, never averaged in.
+    static func skewOutliers(_ requests: [CorrelatedRequest], skew: ClockSkew) -> [Finding] {
+        guard let s = skew.seconds else { return [] }
+        var places: [String] = []
+        var count = 0
+        for r in requests {
+            guard let a = r.entry.requestStart, let b = r.entry.responseStart else { continue }
+            for l in r.lines {
+                guard let t = l.line.parsed.ts, t - max(a, b) > s + 60 || t + 1 - min(a, b) < s - 60 else { continue }
+                count += 1
+                if places.count < 5 { places.append("\(l.line.file):\(l.line.line)") }
+            }
+        }
+        guard count > 0 else { return [] }
+        return [
+            Finding(
+                rule: CorrelationRule.skewOutlier.id, severity: .medium, input: requests.first?.entry.input ?? "", location: "clockSkew",
+                message:
+                    "\(count) server line\(count == 1 ? "" : "s") carrying a request's id put the server clock more than 60 s from the estimate (\(places.joined(separator: ", "))\(count > places.count ? ", …" : "")): an id reused later, or another request's line; not used for the skew"
+            )
+        ]
+    }
+
     static func fmt(_ d: Double) -> String { d >= 100 ? String(format: "%.0f", d) : String(format: "%.1f", d) }
 
     /// Findings on the skew: free-text lines that disagree with the request-id fields; an offset close to a
@@ -596,7 +621,9 @@ public enum Correlator {
         for r in regions {
             if let last = merged.last, r.0 <= last.1 { merged[merged.count - 1].1 = max(last.1, r.1) } else { merged.append(r) }
         }
-        let pick = merged[(merged.count - 1) / 2]
+        // Regions the same number of samples share (ids reused an hour later give a second group as
+        // large as the first): the one nearest a zero offset, as clocks mostly are.
+        let pick = merged.min { abs(($0.0 + $0.1) / 2) < abs(($1.0 + $1.1) / 2) } ?? merged[(merged.count - 1) / 2]
         return ClockSkew(
             seconds: (pick.0 + pick.1) / 2, samples: intervals.count, uncertainty: (pick.1 - pick.0) / 2,
             outliers: intervals.count - best)

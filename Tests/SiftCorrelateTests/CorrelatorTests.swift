@@ -307,3 +307,33 @@ import SiftCore
         #expect(scopes.count == 1 && scopes[0].ids.count == 100_000)
     }
 }
+
+@Suite struct SkewOutlierTests {
+    @Test func idsReusedAnHourLaterAreNamedAndLeftOut() throws {
+        let t0 = Timestamp.parse("2026-11-29T10:00:00Z")!
+        var lines = [
+            "{\"type\":\"session\",\"seq\":0,\"ts\":\"\(Timestamp.format(t0, micro: true))\",\"sessionId\":\"ses_00000000-0000-4000-8000-000000000001\",\"launchedAt\":\"\(Timestamp.format(t0, micro: true))\"}"
+        ]
+        var log = ""
+        func f(_ t: Double) -> String { Timestamp.format(t, micro: true) }
+        for k in 0..<10 {
+            let start = t0 + 1 + Double(k) * 2
+            lines.append(
+                "{\"type\":\"network\",\"seq\":\(k + 1),\"ts\":\"\(f(start + 0.2))\",\"id\":\"rec_\(k)\",\"requestId\":\"\(rid(k + 1))\",\"metrics\":{\"transactions\":[{\"requestStart\":\"\(f(start))\",\"requestEnd\":\"\(f(start + 0.01))\",\"responseStart\":\"\(f(start + 0.1))\",\"responseEnd\":\"\(f(start + 0.12))\"}]}}"
+            )
+            for later in [0.0, 3600] {
+                log +=
+                    "{\"ts\":\"\(f(start + 0.05 + 2.5 + later))\",\"level\":\"info\",\"request_id\":\"\(rid(k + 1))\",\"status\":200,\"msg\":\"done\"}\n"
+            }
+        }
+        let (requests, sessions) = load(sessionLines: lines)
+        let dir = tempDir()
+        write(dir + "/reuse.log", log)
+        let report = Correlator.run(requests: requests, sessions: sessions, logs: [dir + "/reuse.log"])
+        let skew = try #require(report.clockSkew.seconds)
+        #expect(abs(skew - 2.5) < 0.1, "\(skew)")
+        #expect(
+            report.findings.contains { $0.ruleID == CorrelationRule.skewOutlier.id && $0.message.hasPrefix("10 server lines") },
+            "\(report.findings.map(\.message))")
+    }
+}

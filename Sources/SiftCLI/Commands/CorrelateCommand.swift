@@ -110,6 +110,9 @@ public enum CorrelateCommand: SiftCommand {
             (see
             .Fl -log-timezone ;
             medium).
+            .It Cm correlation.skew-outlier
+            Server lines carrying a request's id put the server clock more than a minute from the
+            estimate (an id reused later, a forged line): named, not used for the skew (medium).
             .El
             .Pp
             .Cm logs.files[].format

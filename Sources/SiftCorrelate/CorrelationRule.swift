@@ -9,6 +9,7 @@ public enum CorrelationRule: String, RuleSet {
     case skewDisagreement = "correlation.skew-disagreement"
     case skewWholeHours = "correlation.skew-whole-hours"
     case skewOutlier = "correlation.skew-outlier"
+    case fieldUnread = "correlation.field-unread"
 
     public var severity: Severity { .medium }
 
@@ -21,6 +22,8 @@ public enum CorrelationRule: String, RuleSet {
             "A server line reports a duration longer than the device's whole request; it is not used for the server/network split."
         case .skewDisagreement:
             "Lines with the request id only in free text give another clock skew than lines with it in a request-id field; only the latter are used."
+        case .fieldUnread:
+            "A server line holds a time, status or duration where its format places one, but the value could not be read: named with its file and first line, never dropped in silence."
         case .skewOutlier:
             "Server lines carrying a request's id put the server clock more than a minute from the estimate (an id reused later, a forged line); named, not used for the skew."
         case .skewWholeHours:

@@ -264,6 +264,7 @@ public enum Correlator {
         let skew = estimateSkew(joined)
         findings += skewFindings(skew, input: requests.first?.input ?? "")
         findings += skewOutliers(joined, skew: skew)
+        findings += unreadFields(scan.lines)
         let spans = scan.files.compactMap { f in f.firstTs.flatMap { a in f.lastTs.map { (a, $0) } } }
         if !spans.isEmpty {
             // The files' spans, margin included, merged once: a binary search per request.
@@ -492,6 +493,31 @@ public enum Correlator {
             }
         }
         return best
+    }
+
+    /// Fields a format places that matched lines held but that could not be read: one finding per
+    /// file and field, with how many lines and the first of them.
+    static func unreadFields(_ lines: [ServerLine]) -> [Finding] {
+        var seen: [String: (count: Int, first: ServerLine, field: String)] = [:]
+        var order: [String] = []
+        for l in lines {
+            for f in l.parsed.unreadFields {
+                let key = l.file + "\u{0}" + f
+                if let s = seen[key] {
+                    seen[key] = (s.count + 1, s.first, f)
+                } else {
+                    seen[key] = (1, l, f)
+                    order.append(key)
+                }
+            }
+        }
+        return order.compactMap { seen[$0] }.map { s in
+            Finding(
+                rule: CorrelationRule.fieldUnread.id, severity: .medium, input: s.first.file, location: "\(s.first.file):\(s.first.line)",
+                message:
+                    "\(s.count) line\(s.count == 1 ? "" : "s") of \(s.first.file) (read as \(s.first.parsed.format)) hold\(s.count == 1 ? "s" : "") a \(s.field) that could not be read (first: line \(s.first.line)); pick the format with --log-format, or describe it in the config"
+            )
+        }
     }
 
     /// Server lines whose time puts the clock more than a minute from the estimate (an id reused

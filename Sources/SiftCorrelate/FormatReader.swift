@@ -286,7 +286,26 @@ extension LineParser {
         if let m = out.message { out.message = clip(m) }
         out.fieldIDs = fieldIDs(v, e, messageAt: messageAt)
         out.fields = otherFields(v, e)
+        for (name, places, read) in [
+            ("time", e.time, out.ts != nil), ("status", e.status, out.status != nil), ("duration", e.duration, out.durationMs != nil)
+        ]
+        where !read && places.contains(where: { holds($0, v) }) {
+            out.unreadFields.append(name)
+        }
         return out
+    }
+
+    /// Whether the line holds something at `place` (not empty, not `-`): a value that was there to read.
+    static func holds(_ place: FieldPlace, _ v: LineView) -> Bool {
+        let t: String?
+        switch place {
+        case .key(let k): t = v.flat[k]?.text
+        case .token(let i): t = v.token(i)?.text
+        default: t = nil
+        }
+        guard let t else { return false }
+        let s = trimmingWhitespace(t)
+        return !s.isEmpty && s != "-"
     }
 
     /// Fields a server line carries at most, and the longest value kept of one.

@@ -26,6 +26,9 @@ public struct ParsedLine: Sendable, Equatable {
     /// took: `err`, `provider`, `upstream`, `error.message`… At most `LineParser.maxFields`, each
     /// value at most `LineParser.maxFieldValue` characters.
     public var fields: [String: String] = [:]
+    /// Fields the line's format places and the line holds (not empty, not `-`) but whose value could
+    /// not be read: `time`, `status`, `duration`. `correlate` names them (`correlation.field-unread`).
+    public var unreadFields: [String] = []
 
     public init(
         format: LogFormat, ts: Double? = nil, level: String? = nil, status: Int? = nil, durationMs: Double? = nil,

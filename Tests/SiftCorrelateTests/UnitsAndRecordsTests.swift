@@ -55,3 +55,26 @@ import Testing
         #expect(byId[rid(2)]?.status == 503 && byId[rid(2)]?.durationMs.map { abs($0 - 11) < 1e-6 } == true)
     }
 }
+
+@Suite struct UnreadFieldTests {
+    @Test func aFieldTheFormatPlacesButCannotReadIsNamed() throws {
+        let line =
+            #"{"time_iso8601":"2026-11-29T12:55:03+00:00","request_id":"\#(rid(1))","status":"2OO","request_time":"n/a","request":"GET /x HTTP/1.1"}"#
+        let p = LineParser.parse(line)
+        #expect(p.format.rawValue == "nginx-json")
+        #expect(p.unreadFields == ["status", "duration"], "\(p.unreadFields)")
+        let dir = tempDir()
+        write(dir + "/api.log", line + "\n")
+        let scan = LogScanner(request: ScanRequest(ids: RequestIDSet([rid(1)].compactMap(RequestID.init)))).scan(paths: [dir + "/api.log"])
+        let findings = Correlator.unreadFields(scan.lines)
+        #expect(findings.map(\.ruleID) == [CorrelationRule.fieldUnread.id, CorrelationRule.fieldUnread.id])
+        #expect(findings.first?.message.contains("status that could not be read (first: line 1)") == true, "\(findings.map(\.message))")
+    }
+
+    @Test func aMissingOrDashFieldIsNotUnread() {
+        let p = LineParser.parse(
+            #"{"time_iso8601":"2026-11-29T12:55:03+00:00","request_id":"\#(rid(1))","status":200,"request_time":"-","request":"GET /x HTTP/1.1"}"#
+        )
+        #expect(p.unreadFields.isEmpty, "\(p.unreadFields)")
+    }
+}

@@ -110,6 +110,9 @@ public enum CorrelateCommand: SiftCommand {
             (see
             .Fl -log-timezone ;
             medium).
+            .It Cm correlation.field-unread
+            A server line holds a time, status or duration where its format places one, but the value
+            could not be read: named with its file and first line (medium).
             .It Cm correlation.skew-outlier
             Server lines carrying a request's id put the server clock more than a minute from the
             estimate (an id reused later, a forged line): named, not used for the skew (medium).

@@ -295,10 +295,11 @@ public final class ZlibSource: ByteSource {
     private var produced: Int64 = 0
     private var ended = false
 
-    public init(wrapping inner: ByteSource, limit: Int64) throws {
+    /// `framing`: a zlib stream (the default), or raw deflate with no header at all.
+    public init(wrapping inner: ByteSource, limit: Int64, framing: Deflate.Framing = .zlib) throws {
         self.inner = inner
         self.limit = limit
-        stream = try ZlibStream(windowBits: 15)
+        stream = try ZlibStream(windowBits: framing == .zlib ? 15 : -15)
     }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {

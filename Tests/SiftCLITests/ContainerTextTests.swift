@@ -212,6 +212,17 @@ import Testing
         let w = ContainerTextTests.verify(root.path)
         #expect(w.status == 2 && w.out.contains("lzma"), "\(w.out)")
     }
+
+    @Test func aRawDeflateFileIsRead() throws {
+        let root = try makeTempDir().appendingPathComponent("export")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("sessions"), withIntermediateDirectories: true)
+        try Data((Fixture.clean.joined(separator: "\n") + "\n").utf8).write(
+            to: root.appendingPathComponent("sessions/\(Fixture.sessionId).jsonl"))
+        let text = Array(String(repeating: "note \(Self.token)\n", count: 3).utf8)
+        try Data(try ZipWriter.rawDeflate(text)).write(to: root.appendingPathComponent("notes.bin"))
+        let v = ContainerTextTests.verify(root.path)
+        #expect(v.status == 1 && v.out.contains("secret.github-token") && v.out.contains("notes.bin"), "\(v.out)")
+    }
 }
 
 /// HTTP/2 pseudo-headers carry the URL: `:authority` userinfo and `:path`'s query are checked as

@@ -394,7 +394,7 @@ final class InputPass {
                 // Bytes compressed some other way (an archive under another name, zstd, xz…) can't
                 // be read as text: said so, never passed as checked.
                 let marker = ThrowMarker(entry.source)
-                let peek = PrefixedSource.peek(marker, count: 6)
+                let peek = PrefixedSource.peek(marker, count: 4096)
                 if !Sniff.isGzip(peek.peeked), let kind = Sniff.unsupportedCompression(peek.peeked) {
                     let msg = "holds \(kind) data, which is not read; extract it and pass it as an input"
                     finding(ArchiveProblem.unsupported, .medium, file: entry.name, message: msg)
@@ -408,6 +408,11 @@ final class InputPass {
                 if head.count >= 2, head[0] == 0x78, [0x01, 0x5E, 0x9C, 0xDA].contains(head[1]),
                     let z = try? ZlibSource(wrapping: source, limit: limits.maxInputBytes)
                 {
+                    source = z
+                } else if !Sniff.isGzip(head), InputPass.isBinary(head), InputPass.rawDeflateText(head),
+                    let z = try? ZlibSource(wrapping: source, limit: limits.maxInputBytes, framing: .raw)
+                {
+                    // Raw deflate has no magic: binary bytes whose start inflates to text are that text.
                     source = z
                 }
                 readAsText(entry: entry, source: source, root: "", onError: readFailed(entry, marker))
@@ -423,6 +428,26 @@ final class InputPass {
                 partial = true
             }
         }
+    }
+
+    /// Whether `head` looks binary: control bytes other than white space (more than 3 % of it), or
+    /// bytes that are not UTF-8 (the last few may be a character cut by the peek).
+    static func isBinary(_ head: [UInt8]) -> Bool {
+        guard !head.isEmpty else { return false }
+        let control = head.reduce(0) { $0 + (($1 < 0x09 || ($1 > 0x0D && $1 < 0x20)) ? 1 : 0) }
+        return control * 100 > head.count * 3 || String(validating: head.dropLast(min(3, head.count)), as: UTF8.self) == nil
+    }
+
+    /// Whether `head` starts a raw deflate stream that inflates to text (16 bytes or more, at least 85 %
+    /// printable).
+    static func rawDeflateText(_ head: [UInt8]) -> Bool {
+        guard let d = head.withUnsafeBufferPointer({ Deflate.inflate($0, framing: .raw, limit: 4096) }), d.bytes.count >= 16 else {
+            return false
+        }
+        let printable = d.bytes.reduce(0) {
+            $0 + (($1 >= 0x20 && $1 < 0x7F) || $1 == 0x09 || $1 == 0x0A || $1 == 0x0D || $1 >= 0x80 ? 1 : 0)
+        }
+        return printable * 100 >= d.bytes.count * 85
     }
 
     func readStore(entry: ArchiveEntry, root: String) {

@@ -1,5 +1,6 @@
 import Foundation
 import SiftCore
+import SiftCorrelate
 import SiftVerify
 
 /// The one channel for problems with an input or a log. Every reading command reads its exports
@@ -42,6 +43,24 @@ enum Diagnostics {
     /// `pbsift: PATH: reason` for each log problem (the log scanner's messages start with the path).
     static func logs(_ errors: [String], io: CommandIO) {
         for e in errors { io.err("pbsift: \(redactor.text(e.untrusted))\n") }
+    }
+
+    /// One line per log file (the first 10, then a count): the format it was read as, its lines, those
+    /// with a wanted id, and which of time, status and duration they gave.
+    static func logFiles(_ files: [LogFileSummary], io: CommandIO) {
+        for f in files.prefix(10) {
+            var s =
+                "\(f.file): \(f.format.map { "read as \($0.rawValue)" } ?? "no known format"), \(f.lines) line\(f.lines == 1 ? "" : "s"), \(f.matchedLines) with a request id"
+            if f.matchedLines > 0 {
+                let missing = LogField.allCases.filter { !f.fieldsRead.contains($0) }
+                s +=
+                    f.fieldsRead.isEmpty
+                    ? "; no time, status or duration read" : "; read: " + f.fieldsRead.map(\.rawValue).joined(separator: ", ")
+                if !missing.isEmpty && !f.fieldsRead.isEmpty { s += " (not: " + missing.map(\.rawValue).joined(separator: ", ") + ")" }
+            }
+            io.err("note: \(redactor.text(s.untrusted))\n")
+        }
+        if files.count > 10 { io.err("note: … and \(files.count - 10) more log files\n") }
     }
 
     /// The reason names places inside the input (entry names, link targets): it is redacted.

@@ -61,7 +61,7 @@ struct ReadingRun {
     /// `pbsift: PATH: reason` per log problem; the problems count for the exit status.
     mutating func correlate(
         requests: [NetworkEntry], sessions: [SessionEntry], logs: [String], margin: Double,
-        read: LogReadOptions = LogReadOptions()
+        read: LogReadOptions = LogReadOptions(), announceFiles: Bool = true
     ) -> CorrelationReport {
         var scanOptions = ScanOptions()
         scanOptions.read = read
@@ -73,6 +73,9 @@ struct ReadingRun {
             options: CorrelationOptions(windowMargin: margin), scanOptions: scanOptions)
         progress.clear()
         Diagnostics.logs(report.logs.allErrors, io: io)
+        // What each log file was read as and which fields it gave, said on standard error beside a
+        // text report (the JSON carries it always; correlate's text lists it on standard output).
+        if announceFiles && !common.quiet && common.format == "text" { Diagnostics.logFiles(report.logs.files, io: io) }
         logErrors += report.logs.allErrors
         return report
     }

@@ -284,6 +284,11 @@ struct ChunkScanner {
                     each = [([wanted[0]], parsed)] + zip(wanted.dropFirst(), apart).map { ([$0.0], $0.1) }
                 }
             }
+            for (_, p) in each {
+                if p.ts != nil { out.fieldsRead.insert(.time) }
+                if p.status != nil { out.fieldsRead.insert(.status) }
+                if p.durationMs != nil { out.fieldsRead.insert(.duration) }
+            }
             for (ids, p) in each {
                 if out.lines.count < options.maxServerLines {
                     out.lines.append(ServerLine(file: display, line: lineNumber, ids: ids, parsed: p))

@@ -76,6 +76,7 @@ public struct LogScanner: Sendable {
                 s.longLines += out.longLines
                 s.matchedLines += out.matchedLines
                 if s.format == nil { s.format = out.format }
+                s.fieldsRead = Array(Set(s.fieldsRead).union(out.fieldsRead)).sorted()
                 if let f = out.firstTs { s.firstTs = min(s.firstTs ?? f, f) }
                 if let l = out.lastTs { s.lastTs = max(s.lastTs ?? l, l) }
                 for var l in out.lines {
@@ -413,6 +414,8 @@ struct ItemOutcome: Sendable {
     var longLines = 0
     var matchedLines = 0
     var format: LogFormat?
+    /// Which of time, status and duration some line with a wanted id gave.
+    var fieldsRead: Set<LogField> = []
     /// Earliest and latest time of the lines whose time was read.
     var firstTs: Double?
     var lastTs: Double?

@@ -103,6 +103,18 @@ public struct LogFileSummary: Sendable, Equatable {
     /// Whether a line among the file's first (64 lines, 64 KiB) reads as a server log line (a known
     /// format places a time in it); nil when the file was not looked at first (a stream, read once).
     public var readsAsLog: Bool?
+    /// Which of time, status and duration the lines with a wanted id gave (the others were never read
+    /// from this file).
+    public var fieldsRead: [LogField] = []
+}
+
+/// A field a server line's format may give.
+public enum LogField: String, Sendable, Comparable, CaseIterable {
+    case time, status, duration
+
+    public static func < (a: LogField, b: LogField) -> Bool {
+        allCases.firstIndex(of: a) ?? 0 < allCases.firstIndex(of: b) ?? 0
+    }
 }
 
 /// Everything a scan found, in file order.

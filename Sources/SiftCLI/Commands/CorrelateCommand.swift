@@ -227,7 +227,7 @@ public enum CorrelateCommand: SiftCommand {
             // here: a hundred thousand requests are held once or twice, never three times.
             var report = run.correlate(
                 requests: analysis.takeRequests(), sessions: analysis.takeSessions(), logs: logs,
-                margin: margin, read: logRead)
+                margin: margin, read: logRead, announceFiles: false)
             if !common.quiet, let hint = QueryOptions.noMatchHint(report) { io.err(hint) }
             findings = ReportEnvelope.sorted((outcome.findings + report.findings).filter(reports.keeps))
             report.findings = findings

@@ -91,7 +91,8 @@ extension CorrelationRender {
             .object([
                 "file": .string(f.file), "encoding": .string(f.encoding), "format": .opt(f.format?.rawValue),
                 "bytes": .int(Int(f.bytes)), "lines": .int(f.lines), "matchedLines": .int(f.matchedLines),
-                "longLines": .int(f.longLines), "readsAsLog": f.readsAsLog.map { .bool($0) } ?? .null, "error": .opt(f.error),
+                "longLines": .int(f.longLines), "readsAsLog": f.readsAsLog.map { .bool($0) } ?? .null,
+                "fieldsRead": .array(f.fieldsRead.map { .string($0.rawValue) }), "error": .opt(f.error),
                 "from": ts(f.firstTs), "to": ts(f.lastTs)
             ])
         }

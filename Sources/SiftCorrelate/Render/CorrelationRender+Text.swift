@@ -51,6 +51,11 @@ extension CorrelationRender {
             var line =
                 "  \(t(f.file)) (\(f.encoding)\(f.format.map { ", " + $0.rawValue } ?? "")): \(n(f.lines, "line")), \(f.matchedLines) matching"
             if f.longLines > 0 { line += ", \(f.longLines) too long" }
+            if f.matchedLines > 0 {
+                line +=
+                    "; read: "
+                    + (f.fieldsRead.isEmpty ? "no time, status or duration" : f.fieldsRead.map(\.rawValue).joined(separator: ", "))
+            }
             if f.readsAsLog == false && f.matchedLines == 0 { line += "; not a server log (no line of a known format among its first)" }
             out += line + "\n"
         }

@@ -68,6 +68,7 @@ extension CorrelationRender {
             if c.status == .clientOnly, let cover = c.logsCover {
                 status += cover ? ": the logs cover its time" : ": outside the logs' time span"
             }
+            if c.status == .clientOnly && c.echoed { status += "; the server answered (its response echoed the id)" }
             let shown = c.status == .matched ? colors.green(status) : c.status == .clientOnly ? colors.red(status) : colors.yellow(status)
             var head = short(e.sessionId) + " #" + (e.seq.map(String.init) ?? "?") + " " + t(e.method ?? "?") + " " + t(e.url ?? "(no URL)")
             if let code = e.statusCode { head += " → \(code)" }

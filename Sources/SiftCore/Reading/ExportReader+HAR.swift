@@ -85,7 +85,13 @@ extension InputPass {
             let members = group, places = groupPlaces
             group = []
             groupPlaces = []
-            guard let doc = try? JSONDocument(bytes: bytes, maxDepth: limits.maxJSONDepth) else { return }
+            guard let doc = try? JSONDocument(bytes: bytes, maxDepth: limits.maxJSONDepth) else {
+                // No record could be made of them: verify still reads every entry whole.
+                for (e, place) in zip(members, places) {
+                    otherText(HARMapping.text([.init(path: [], bytes: e.rawBytes)], root: "entries[\(place.index)]"), line: place.line)
+                }
+                return
+            }
             var record = Record(line: groupStart.line, json: doc.root)
             // An entry that holds a name twice in one object: the mapping reads one copy, so the
             // record names each such name and carries the entry mapped once per later copy, and

@@ -223,10 +223,7 @@ public enum Correlator {
             var notKept = 0
             if lineIdx.count > options.maxLinesPerRequest {
                 // Error and warning lines first, then the rest, each in file order.
-                func severe(_ k: Int) -> Bool {
-                    let p = scan.lines[k].parsed
-                    return ["error", "fatal", "critical", "crit", "warn", "warning"].contains(p.level ?? "") || (p.status ?? 0) >= 400
-                }
+                func severe(_ k: Int) -> Bool { scan.lines[k].parsed.isErrorOrWarning }
                 let kept = Array((lineIdx.filter(severe) + lineIdx.filter { !severe($0) }).prefix(options.maxLinesPerRequest))
                 notKept = lineIdx.count - kept.count
                 lineIdx = kept.sorted()
@@ -515,7 +512,7 @@ public enum Correlator {
             Finding(
                 rule: CorrelationRule.fieldUnread.id, severity: .medium, input: s.first.file, location: "\(s.first.file):\(s.first.line)",
                 message:
-                    "\(s.count) line\(s.count == 1 ? "" : "s") of \(s.first.file) (read as \(s.first.parsed.format)) hold\(s.count == 1 ? "s" : "") a \(s.field) that could not be read (first: line \(s.first.line)); pick the format with --log-format, or describe it in the config"
+                    "\(s.count) line\(s.count == 1 ? "" : "s") of \(s.first.file) (read as \(s.first.parsed.format)) hold\(s.count == 1 ? "s" : "") a \(s.field) that could not be read (first: line \(s.first.line)); --log-format picks another format"
             )
         }
     }

@@ -30,6 +30,14 @@ public struct ParsedLine: Sendable, Equatable {
     /// not be read: `time`, `status`, `duration`. `correlate` names them (`correlation.field-unread`).
     public var unreadFields: [String] = []
 
+    /// Whether the line reports an error or a warning: a level that says so, or a status of 400 and
+    /// above. Such lines come first where a request's lines are cut.
+    public var isErrorOrWarning: Bool {
+        ParsedLine.severeLevels.contains(level ?? "") || (status ?? 0) >= 400
+    }
+
+    static let severeLevels: Set<String> = ["error", "fatal", "critical", "crit", "alert", "emerg", "panic", "warn", "warning"]
+
     public init(
         format: LogFormat, ts: Double? = nil, level: String? = nil, status: Int? = nil, durationMs: Double? = nil,
         message: String? = nil, method: String? = nil, path: String? = nil, fieldIDs: [RequestID] = []

@@ -43,8 +43,11 @@ public enum LogWrapper: String, Sendable, CaseIterable {
         if first == UInt8(ascii: "<") || (first >= 0x30 && first <= 0x39 && hasSyslogAfterCount(b)) {
             if let s = syslog(b) { return s }
         }
-        if let c = cri(b) { return c }
-        if let t = timePrefixed(b) { return t }
+        // CRI and a time before JSON both start with a time: it is read once.
+        if let lead = leadingTime(b) {
+            if let c = cri(b, after: lead) { return c }
+            if let t = timePrefixed(b, after: lead) { return t }
+        }
         return compose(b)
     }
 
@@ -75,18 +78,18 @@ public enum LogWrapper: String, Sendable, CaseIterable {
     }
 
     /// `2026-11-29T12:55:03.748123456Z stdout F <line>` (F: a full line; P: part of one).
-    static func cri(_ b: [UInt8]) -> (LogWrapper, [UInt8], Double?)? {
-        guard let (ts, after) = leadingTime(b) else { return nil }
-        var i = after
+    static func cri(_ b: [UInt8], after lead: (ts: Double, next: Int)) -> (LogWrapper, [UInt8], Double?)? {
+        let ts = lead.ts
+        var i = lead.next
         guard let stream = word(b, &i), stream == "stdout" || stream == "stderr", let tag = word(b, &i), tag == "F" || tag == "P"
         else { return nil }
         return (.cri, Array(b[min(i, b.count)...]), ts)
     }
 
     /// A time, then (optionally one word, a log stream's name) a JSON object: the object is the line.
-    static func timePrefixed(_ b: [UInt8]) -> (LogWrapper, [UInt8], Double?)? {
-        guard let (ts, after) = leadingTime(b) else { return nil }
-        var i = after
+    static func timePrefixed(_ b: [UInt8], after lead: (ts: Double, next: Int)) -> (LogWrapper, [UInt8], Double?)? {
+        let ts = lead.ts
+        var i = lead.next
         if i < b.count, b[i] == UInt8(ascii: "{") { return (.timePrefix, Array(b[i...]), ts) }
         guard word(b, &i) != nil, i < b.count, b[i] == UInt8(ascii: "{") else { return nil }
         return (.timePrefix, Array(b[i...]), ts)
@@ -152,7 +155,7 @@ public enum LogWrapper: String, Sendable, CaseIterable {
     }
 
     /// An RFC 3339 time with a zone at the start of `b`, then a space: the time and where the next word starts.
-    static func leadingTime(_ b: [UInt8]) -> (Double, Int)? {
+    static func leadingTime(_ b: [UInt8]) -> (ts: Double, next: Int)? {
         guard b.count >= 20, b[0] >= 0x30, b[0] <= 0x39, b[4] == UInt8(ascii: "-"), b[10] == UInt8(ascii: "T") else { return nil }
         var end = 0
         while end < b.count, end < 40, b[end] != 0x20 { end += 1 }

@@ -417,18 +417,14 @@ public struct SupportReport: Sendable {
     /// of 400 and above), then the rest, each group in file order; and how many are left out.
     public static func shownLines(_ c: CorrelatedRequest?) -> (lines: [PlacedLine], more: Int) {
         guard let c else { return ([], 0) }
-        func severe(_ p: PlacedLine) -> Bool {
-            let level = p.line.parsed.level ?? ""
-            return ["error", "fatal", "critical", "crit", "alert", "emerg", "panic", "warn", "warning"].contains(level)
-                || (p.line.parsed.status ?? 0) >= 400
-        }
+        func severe(_ p: PlacedLine) -> Bool { p.line.parsed.isErrorOrWarning }
         let ordered = c.lines.filter(severe) + c.lines.filter { !severe($0) }
         return (Array(ordered.prefix(maxServerLinesShown)), max(0, ordered.count - maxServerLinesShown) + c.linesNotKept)
     }
 
     /// What stands under a row's server lines when some were left out.
     public static func moreLinesText(_ more: Int) -> String? {
-        more > 0 ? "… \(more) more server line\(more == 1 ? "" : "s") (pbsift correlate --format json lists every one)" : nil
+        more > 0 ? "… \(more) more server line\(more == 1 ? "" : "s") (pbsift correlate --format json lists the first 100)" : nil
     }
 
     /// Requests named for a verdict: `#10 GET /v1/orders/open`, the first five, then how many more.

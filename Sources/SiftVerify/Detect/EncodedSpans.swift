@@ -228,18 +228,26 @@ extension ContentScanner {
         let where_ = EncodedSpans.located(location(), "base64")
         bytes.withUnsafeBufferPointer { content($0, contentType: nil, location: where_, depth: encodedDepth) }
         guard hits.count > mark else { return false }
-        let value = String(decoding: UnsafeBufferPointer(rebasing: b[span]), as: UTF8.self)
+        let found = takeRunHits(from: mark, value: String(decoding: UnsafeBufferPointer(rebasing: b[span]), as: UTF8.self))
+        hits.append(contentsOf: found)
+        return found.contains { !$0.bound }
+    }
+
+    /// The hits found from `mark` on inside a decoded run, taken out of `hits`: each rule once (two
+    /// matches of one rule in one run are one value), its value the encoded run as it stands, `edit`
+    /// applied; bounds kept as they are.
+    private func takeRunHits(from mark: Int, value: String, edit: (inout RawHit) -> Void = { _ in }) -> [RawHit] {
         var rules = Set<RuleID>()
         var found: [RawHit] = []
         for var h in hits[mark...] {
             if h.bound { found.append(h); continue }
             guard rules.insert(h.rule).inserted else { continue }
             h.value = value
+            edit(&h)
             found.append(h)
         }
         hits.removeSubrange(mark...)
-        hits.append(contentsOf: found)
-        return found.contains { !$0.bound }
+        return found
     }
 
     /// The detectors over bytes decoded from `b[span]`: over the whole when they are text, else over
@@ -283,22 +291,14 @@ extension ContentScanner {
         }
         guard hits.count > mark else { return false }
         let value = String(decoding: UnsafeBufferPointer(rebasing: b[span]), as: UTF8.self)
-        var rules = Set<RuleID>()
-        var found: [RawHit] = []
-        for var h in hits[mark...] {
-            if h.bound { found.append(h); continue }
-            // Two matches of one rule in one run are one value.
-            guard rules.insert(h.rule).inserted else { continue }
-            h.value = value
+        let found = takeRunHits(from: mark, value: value) { h in
             let plain = "the value looks like "
             if h.message.hasPrefix(plain) {
                 h.message = "the value holds " + String(h.message.dropFirst(plain.count)) + ", " + encoding + "-encoded"
             } else if !h.message.contains("-encoded") {
                 h.message += " (" + encoding + "-encoded)"
             }
-            found.append(h)
         }
-        hits.removeSubrange(mark...)
         // A generic match on the same run (a random value under a credential-like name) gives way.
         let top = found.filter { !$0.bound }.map(\.severity).max()
         if let top, since < mark {

@@ -10,12 +10,29 @@ import Testing
     /// A random-looking value (no literal credential in the repository).
     static let v = Fake.s(14, Fake.lower, seed: 901) + Fake.s(6, Fake.digits, seed: 902) + Fake.s(8, Fake.upper, seed: 903)
     static let pw = "Tr0ub4dor" + Fake.s(4, Fake.alnum, seed: 904)
+    static let sumoKey = Fake.s(64, Fake.alnum, seed: 905)
+    static let sumoId = "su" + Fake.s(6, Fake.upper, seed: 906) + Fake.s(6, Fake.digits, seed: 907)
+    static let asana = Fake.s(16, Fake.digits, seed: 908)
+    static let telegram = Fake.s(9, Fake.digits, seed: 909) + ":A" + Fake.s(34, Fake.alnum, seed: 910)
+    static let sonar = Fake.s(40, Fake.hexLower, seed: 911)
+    static let facebook = Fake.s(16, Fake.digits, seed: 912) + "|" + Fake.s(27, Fake.alnum, seed: 913)
+    static let sidekiq = Fake.s(8, Fake.hexLower, seed: 914) + ":" + Fake.s(8, Fake.hexLower, seed: 915)
+    static let hex16 = Fake.s(16, Fake.hexLower, seed: 916)
 
     static let found: [(String, String, String)] = [
         // (line, rule, value)
         ("asana_token: @V@", "provider-keyed-secret", v), // the provider named: its key
         ("export MY_API_TOKEN=\"@V@\"", "generic-secret", v),
-        ("SUMOLOGIC_ACCESSKEY: @V@", "generic-secret", v),
+        ("SUMOLOGIC_ACCESSKEY: \(sumoKey)", "provider-keyed-secret", sumoKey), // the provider's shape: its key
+        ("sumologic.accessId = \"\(sumoId)\"", "provider-keyed-secret", sumoId),
+        ("asana_token: \(asana)", "provider-keyed-secret", asana),
+        ("telegram_token: \(telegram)", "provider-keyed-secret", telegram),
+        ("sonar.token = \(sonar)", "provider-keyed-secret", sonar),
+        ("facebook \(facebook)", "provider-keyed-secret", facebook), // no operator: only a fitting value counts
+        ("BUNDLE_ENTERPRISE__CONTRIBSYS__COM: \(sidekiq)", "provider-keyed-secret", sidekiq),
+        ("curl -u \"\(v):\" https://api.example.test", "curl-user", v), // a key as the user, no password
+        ("curl -u \":\(pw)\" https://api.example.test", "curl-user", pw),
+        ("curl -H \"Token: \(hex16)\"", "generic-secret", hex16),
         ("const apiKey = '@V@';", "generic-secret", v),
         ("token := \"@V@\"", "generic-secret", v),
         ("\"client_secret\" => \"@V@\",", "generic-secret", v),
@@ -41,7 +58,12 @@ import Testing
         "passwordVariable: 'PASSWORD'", "publicKey: \"@V@\"", "csrf-token=@V@", "nonMatchingToken := \"@V@\"",
         "notes = \"Maven - io.jsonwebtoken:jjwt-jackson-0.11.2\"", "password: real_key", "token_type: bearer",
         "curl -u user:pass https://example.test", "curl --user \"xxx:yyy\"", "token expired, please sign in",
-        "github: \"https://github.com/acme/app\"", "secret = a-fake-tooshort-key", "telegram_token = \"2537:AV\""
+        "github: \"https://github.com/acme/app\"", "secret = a-fake-tooshort-key", "telegram_token = \"2537:AV\"",
+        // The provider's name beside a value of none of its shapes (a bot token's tail is 35 characters;
+        // a Meraki key is 40 lowercase hex).
+        "telegram_api_token = \"\(telegram)x\"", "meraki_api_key: \(v)\(v)", "SUMO_ACCESS_KEY: AbCeFG123",
+        "token: \"clm59519:AgencyIdentificationCodeContentType\"", "facebook \(v)",
+        "\"token3\": \"xoxp-1234-1234-1234-\(sonar)\""
     ]
 
     @Test(arguments: Array(found.indices))

@@ -39,7 +39,7 @@ let positiveCases: [DetectorCase] = {
     add("aws-secret-key", F.s(40, F.b64, seed: 11), before: "", after: "", hints: "awsSecretAccessKey")
     add("palbase-user-token", "pbu_" + F.s(43, F.b64url, seed: 12))
     add("palbase-project-key", "pbk_" + "live_" + F.s(32, F.alnum, seed: 13))
-    add("palbase-project-key", "pbk_" + "test_" + F.s(32, F.alnum, seed: 14), severity: .low)
+    add("palbase-project-key", "pbk_" + "test_" + F.s(32, F.alnum, seed: 14), severity: .high)
     for (k, p) in ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"].enumerated() { add("github-token", p + F.s(36, F.alnum, seed: 15 + UInt64(k))) }
     add("github-pat", "github_" + "pat_" + F.s(82, F.alnum + "_", seed: 21))
     add("gitlab-token", "glpat-" + F.s(20, F.b64url, seed: 22))
@@ -54,7 +54,7 @@ let positiveCases: [DetectorCase] = {
             + F.s(24, F.alnum, seed: 32), before: "post to https://")
     add("stripe-key", "sk_" + "live_" + F.s(24, F.alnum, seed: 33))
     add("stripe-key", "rk_" + "live_" + F.s(24, F.alnum, seed: 34))
-    add("stripe-key", "sk_" + "test_" + F.s(24, F.alnum, seed: 35), severity: .low)
+    add("stripe-key", "sk_" + "test_" + F.s(24, F.alnum, seed: 35), severity: .high)
     add("stripe-webhook-secret", "whsec_" + F.s(32, F.alnum, seed: 36))
     add("google-api-key", "AIza" + F.s(35, F.b64url, seed: 37))
     add("google-oauth-access-token", "ya29." + F.s(60, F.b64url, seed: 38))

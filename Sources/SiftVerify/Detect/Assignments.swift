@@ -210,7 +210,9 @@ enum ValueJudgement {
     /// not a word or a reference, varied enough (a UUID or a long number counts: under such a name it is one).
     static func fitsToken(_ b: UnsafeBufferPointer<UInt8>, quoted: Bool = false) -> Bool {
         let n = b.count
-        guard n >= 8, n <= 1024, !isReference(b), !isJoinedWords(b), quoted || !isInterpolated(b) else { return false }
+        guard n >= 8, n <= 1024, !isReference(b), !isJoinedWords(b), !isCamelWords(b), quoted || !isInterpolated(b) else {
+            return false
+        }
         var digits = 0, lower = 0, upper = 0, other = 0
         for c in b {
             if c <= 0x20 || c == 0x7F || c == UInt8(ascii: "\"") { return false }
@@ -229,7 +231,7 @@ enum ValueJudgement {
         if contains(b, "://") || b[0] == UInt8(ascii: "/") || isEmail(b) { return false }
         if n == 36 && Shape.isUUID(b) { return true }
         if digits == n { return n >= 16 && Shape.entropy(b) >= 2.8 } // a long number
-        if Shape.all(b, .hex) { return n >= 16 && Shape.entropy(b) >= 3.0 }
+        if Shape.all(b, .hex) { return n >= 16 && Shape.entropy(b) >= 2.8 }
         // A quoted literal's punctuation counts as a class of its own (`m{{h}o)p$…`).
         let classes = (digits > 0 ? 1 : 0) + (lower > 0 ? 1 : 0) + (upper > 0 ? 1 : 0) + (quoted && other > 0 ? 1 : 0)
         guard classes >= 2 else { return false }
@@ -255,8 +257,36 @@ enum ValueJudgement {
 
     /// `name@host.tld`: an address.
     static func isEmail(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let at = b.firstIndex(of: UInt8(ascii: "@")), at > 0 else { return false }
-        return b[(at + 1)...].contains(UInt8(ascii: ".")) && !b[(at + 1)...].contains(UInt8(ascii: "@"))
+        guard let at = b.firstIndex(of: UInt8(ascii: "@")), at > 0, at + 1 < b.count else { return false }
+        // The domain: labels of letters, digits and `-`, a `.` between them, a top-level label of letters.
+        let domain = UnsafeBufferPointer(rebasing: b[(at + 1)...])
+        guard Shape.all(domain, emailDomain), let dot = domain.lastIndex(of: UInt8(ascii: ".")), dot > domain.startIndex,
+            dot + 2 < domain.endIndex, Shape.all(UnsafeBufferPointer(rebasing: domain[(dot + 1)...]), alpha)
+        else { return false }
+        return Shape.all(UnsafeBufferPointer(rebasing: b[..<at]), emailLocal)
+    }
+    private static let emailDomain = ByteSet("A-Za-z0-9.-")
+    private static let emailLocal = ByteSet("A-Za-z0-9._%+-")
+
+    /// Words in CamelCase (`AgencyIdentificationCodeContentType`): three or more capitalised words of at
+    /// least three lowercase letters, covering most of the value, name a thing; a random token almost
+    /// never holds such a run.
+    static func isCamelWords(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        var covered = 0, humps = 0, i = 0
+        while i < b.count {
+            if ByteSet.upper.contains(b[i]) {
+                var k = i + 1
+                while k < b.count && ByteSet.lower.contains(b[k]) { k += 1 }
+                if k - i >= 4 {
+                    humps += 1
+                    covered += k - i
+                    i = k
+                    continue
+                }
+            }
+            i += 1
+        }
+        return humps >= 3 && covered * 3 >= b.count * 2
     }
 
     /// A bare (unquoted) value holding an interpolation (`${…}`, `{{…}}`, `$(…)`) is an expression of
@@ -296,30 +326,5 @@ enum ValueJudgement {
             }
         }
         return seps > 0 && !(letters > 0 && digits > 0)
-    }
-}
-
-/// Providers whose every credential has one shape: a value under a name that names such a provider
-/// and lacks that shape is not that provider's credential (`telegram_token = "2537:A9d…"`: a bot
-/// token's id has 8 to 10 digits), so the name lends it nothing.
-enum ProviderShapes {
-    private static let exclusive: [(word: [UInt8], fits: @Sendable (UnsafeBufferPointer<UInt8>) -> Bool)] = [
-        (
-            Array("telegram".utf8),
-            { v in
-                // `<bot id: 8–10 digits>:` and 34 to 36 characters of base64url (35 as issued).
-                guard let colon = v.firstIndex(of: UInt8(ascii: ":")), (8...10).contains(colon) else { return false }
-                guard Shape.all(UnsafeBufferPointer(rebasing: v[0..<colon]), .digit) else { return false }
-                let rest = UnsafeBufferPointer(rebasing: v[(colon + 1)...])
-                return (34...36).contains(rest.count) && Shape.all(rest, .b64url)
-            }
-        )
-    ]
-
-    /// Whether the value may stand for the credential the name says (true when the name names no
-    /// provider with an exclusive shape).
-    static func allows(_ t: ScanInput, name: Range<Int>, value: UnsafeBufferPointer<UInt8>) -> Bool {
-        for (word, fits) in exclusive where t.containsCI(word, name.lowerBound, name.upperBound) { return fits(value) }
-        return true
     }
 }

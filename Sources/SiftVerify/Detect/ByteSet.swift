@@ -194,13 +194,17 @@ enum Shape {
     ].map { Array($0.utf8) }
 
     /// A documentation value, not a credential: `EXAMPLE`, `xxxx`, `your_token_here`, a run of five equal
-    /// characters, five in sequence (`abcde`, `12345`, `54321`), or at most three distinct characters.
+    /// characters or five in sequence (`abcde`, `12345`, `54321`; an eighth of a longer value), a short
+    /// value typed in order (`AbCeFG123`), or at most three distinct characters.
     static func isPlaceholder(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
         let lower = b.map { ($0 >= 0x41 && $0 <= 0x5A) ? $0 | 0x20 : $0 }
         for w in placeholderWords where lower.count >= w.count {
             for i in 0...(lower.count - w.count) where lower[i] == w[0] && lower[i..<(i + w.count)].elementsEqual(w) { return true }
         }
-        var same = 1, up = 1, down = 1
+        // A long token may hold a short run by chance or by format (`hvb.AAAAAQ…`, base64 of binary
+        // zeros in a macaroon): a run must be a larger part of a longer value to make it a placeholder.
+        let runLimit = Swift.max(5, b.count / 8)
+        var same = 1, up = 1, down = 1, steps = 0
         var seen = Set<UInt8>()
         for i in 0..<b.count {
             seen.insert(b[i])
@@ -212,8 +216,11 @@ enum Shape {
             if !alnum { same = 1 }
             up = alnum && c == a &+ 1 ? up + 1 : 1
             down = alnum && c &+ 1 == a ? down + 1 : 1
-            if same >= 5 || up >= 5 || down >= 5 { return true }
+            if same >= runLimit || up >= runLimit || down >= runLimit { return true }
+            if alnum && (c | 0x20) == (a | 0x20) &+ 1 { steps += 1 }
         }
+        // A short value typed in order across cases (`AbCeFG123`): most neighbours one step apart.
+        if b.count <= 24 && b.count >= 6 && steps * 5 >= (b.count - 1) * 3 { return true }
         return b.count >= 12 && seen.count <= 3
     }
 

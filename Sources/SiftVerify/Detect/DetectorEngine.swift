@@ -9,6 +9,10 @@ struct DetHit: Sendable {
     var severity: Severity
     /// Whether the placeholder rule lowered it (else a lower severity is the detector's own call).
     var placeholder = false
+    /// A test-mode or sandbox key (`DetMatch.testMode`).
+    var testMode = false
+    /// The detector's own reason for a severity below its rule (`DetMatch.reason`).
+    var reason: String? = nil
 }
 
 /// Runs the detector catalogue over byte buffers. One pass over each buffer looks up every byte pair in
@@ -385,8 +389,9 @@ final class DetectorEngine: @unchecked Sendable {
     /// documented example) is low, unless people choose such values (passwords, userinfo, listed
     /// names) or the match is what it says whatever its bytes (a private key's armour).
     @inline(__always) private func hit(_ k: Int, _ d: Detector, _ m: DetMatch, _ b: UnsafeBufferPointer<UInt8>) -> DetHit {
-        let sev = m.severity ?? d.severity
-        var h = DetHit(detector: k, start: m.start, end: m.end, severity: sev)
+        var sev = m.severity ?? d.severity
+        if m.testMode { sev = Swift.min(sev, .high) }
+        var h = DetHit(detector: k, start: m.start, end: m.end, severity: sev, testMode: m.testMode, reason: m.reason)
         guard sev > .low, !Fingerprint.humanChosen(d.rule), !d.neverPlaceholder else { return h }
         let from = m.secretFrom.map { Swift.min(Swift.max($0, m.start), m.end) } ?? m.start
         if Shape.isPlaceholder(UnsafeBufferPointer(rebasing: b[from..<m.end])) {

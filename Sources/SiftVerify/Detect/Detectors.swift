@@ -5,8 +5,13 @@ import SiftCore
 struct DetMatch: Sendable, Equatable {
     var start: Int
     var end: Int
-    /// Overrides the detector's severity (test keys are `low`).
+    /// Overrides the detector's severity (a signature under a key's name is `medium`).
     var severity: Severity? = nil
+    /// A test-mode or sandbox key (`sk_test_…`): a secret still, that opens the account's test data,
+    /// so it stands at high at most, never below, and says why.
+    var testMode = false
+    /// Why the detector itself rated the match below its rule (said in every format), when it did.
+    var reason: String? = nil
     /// Where the secret part starts, when the match opens with public parts (a Slack token's ids):
     /// a placeholder is judged from there.
     var secretFrom: Int? = nil
@@ -81,12 +86,13 @@ enum Sets {
     static let queryValueStop = ByteSet("&#\"' \t\r\n<>\\")
     static let authorityStop = ByteSet("/?#\"' \t\r\n<>\\")
     static let sendgridBody = ByteSet("A-Za-z0-9=_.-")
+    static let authGap = ByteSet(" \t:\"'")
 }
 
 private func u(_ s: String) -> [UInt8] { Array(s.utf8) }
 
 /// How a prefixed token's match is judged beyond its length: `before` the bytes that may not stand
-/// just before the prefix (a word boundary); `lowPrefixes` prefixes of test keys, reported low;
+/// just before the prefix (a word boundary); `lowPrefixes` prefixes of test-mode keys (`testMode`);
 /// `clamp` a longer run still matches, cut at the longest length; `glued` whether a match whose
 /// prefix follows a byte of `before` (`abcghp_…`, `#fragxoxb-…`) still stands (called with the
 /// match's start and end); without it, such a match never does.
@@ -118,7 +124,7 @@ func prefixed(
         if let check, !check(t, p, end) { return nil }
         // A placeholder is judged on what follows the prefix (`GR1348941` + `123123…`).
         var m = DetMatch(start: p, end: end, secretFrom: p + len)
-        if !low.isEmpty, low.contains(Array(t.b[p..<(p + len)])) { m.severity = .low }
+        if !low.isEmpty, low.contains(Array(t.b[p..<(p + len)])) { m.testMode = true }
         return m
     }
 }
@@ -385,9 +391,11 @@ let detectorCatalogue: [Detector] = {
         })
     let slack = prefixed(
         "slack-token", "Slack token", .critical, ["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxe-", "xoxo-", "xapp-"],
-        Sets.slackBody, length: 20...255, tuning: .init(glued: Glued.slack)
+        Sets.slackBody, length: 8...255, tuning: .init(glued: Glued.slack)
     ) { t, s, e in
-        t.run(s + 5, .digit, max: 64) > 0 || mixed(t, s + 5, e)
+        // Legacy workspace and refresh tokens (`xoxa-`, `xoxr-`) may be short: `xoxa-2-…`, 8 characters on.
+        guard e - s - 5 >= 20 || t.has(u("xoxa-"), at: s) || t.has(u("xoxr-"), at: s) else { return false }
+        return t.run(s + 5, .digit, max: 64) > 0 || mixed(t, s + 5, e)
     }
     d.append(
         Detector(slack.id, slack.title, slack.severity, anchors: slack.anchors) { t, p, len in
@@ -399,6 +407,20 @@ let detectorCatalogue: [Detector] = {
                 var k = m.end
                 while k > p + 5 && t[k - 1] != UInt8(ascii: "-") { k -= 1 }
                 if k > p + 5 && m.end - k >= 8 { m.secretFrom = k }
+                // Ids of a few digits (`xoxp-1234-1234-1234-…`) are typed for documentation: Slack's
+                // workspace and user ids run to nine digits and more.
+                var i = p + 5, shortest = Int.max
+                while i < k {
+                    let l = t.run(i, .digit, max: 32)
+                    guard l > 0, i + l < m.end, t[i + l] == UInt8(ascii: "-") else { break }
+                    // A single digit is the token's version (`xoxe-1-…`), not an id.
+                    if l > 1 { shortest = Swift.min(shortest, l) }
+                    i += l + 1
+                }
+                if shortest < 5 {
+                    m.severity = .low
+                    m.reason = "a placeholder or documentation value (ids of \(shortest) digits)"
+                }
             }
             return m
         })
@@ -462,7 +484,7 @@ let detectorCatalogue: [Detector] = {
     d.append(prefixed("npm-token", "npm access token", .high, ["npm_"], .alnum, length: 36...36))
     d.append(
         prefixed(
-            "pypi-token", "PyPI upload token", .high, ["pypi-AgEIcHlwaS5vcmc", "pypi-AgENdGVzdC5weXBpLm9yZw"], .b64url, length: 120...512))
+            "pypi-token", "PyPI upload token", .high, ["pypi-AgEIcHlwaS5vcmc", "pypi-AgENdGVzdC5weXBpLm9yZw"], .b64url, length: 50...1000))
     d.append(
         Detector("azure-sas", "Azure shared access signature", .high, anchors: ["sig="], urlStructural: true) { t, p, len in
             guard p > 0, t[p - 1] == UInt8(ascii: "?") || t[p - 1] == UInt8(ascii: "&") else { return nil }
@@ -600,7 +622,7 @@ let detectorCatalogue: [Detector] = {
             let b = t.run(p + len + a + 1, .hexLower, max: 33)
             guard b == 32 else { return nil }
             var m = DetMatch(start: p, end: p + len + a + 1 + b)
-            if t.has(u("access_token$sandbox$"), at: p) { m.severity = .low }
+            if t.has(u("access_token$sandbox$"), at: p) { m.testMode = true }
             return m
         })
     d.append(
@@ -649,8 +671,9 @@ let detectorCatalogue: [Detector] = {
             let claims = t.run(p + len, .b64pad, max: 400)
             let sep = p + len + claims
             guard claims >= 20, sep < t.count, t[sep] == UInt8(ascii: "_") else { return nil }
-            let secret = t.run(sep + 1, Sets.sentryBody, max: 200)
-            return secret >= 20 ? DetMatch(start: p, end: sep + 1 + secret) : nil
+            // The secret is base64 of 32 bytes without padding: exactly 43 characters.
+            let secret = t.run(sep + 1, Sets.sentryBody, max: 44)
+            return secret == 43 ? DetMatch(start: p, end: sep + 1 + secret) : nil
         })
     d.append(prefixed("age-secret-key", "age encryption secret key", .critical, ["AGE-SECRET-KEY-1"], .upperDigit, length: 58...58))
     d.append(
@@ -689,14 +712,19 @@ let detectorCatalogue: [Detector] = {
     d.append(
         Detector(
             "provider-keyed-secret", "credential-shaped value under a provider's name", .high,
-            anchors: ProviderNames.anchors, generic: true
+            anchors: Array(Set(ProviderNames.anchors + KeyedFormats.anchors)).sorted(), generic: true
         ) { t, p, len in
-            guard t.boundaryBefore(p), let a = Assign.around(t, p, len),
-                ProviderNames.labels(UnsafeBufferPointer(rebasing: t.b[a.nameStart..<a.nameEnd]))
-            else { return nil }
+            guard t.boundaryBefore(p) else { return nil }
+            guard let a = Assign.around(t, p, len) else { return KeyedFormats.spaced(t, p, len) }
             let v = UnsafeBufferPointer(rebasing: t.b[a.value.start..<a.value.end])
-            guard v.count >= 16, ValueJudgement.fitsToken(v, quoted: a.quoted),
-                ProviderShapes.allows(t, name: a.nameStart..<a.nameEnd, value: v)
+            // A name that holds the provider's word beside a value of one of its documented shapes.
+            switch KeyedFormats.judge(t, name: a.nameStart..<a.nameEnd, value: v) {
+            case .fits: return ValueJudgement.isReference(v) ? nil : a.value
+            case .fitsNone: if KeyedFormats.format(t, name: a.nameStart..<a.nameEnd)?.exclusive == true { return nil }
+            case .noFormat: break
+            }
+            guard ProviderNames.labels(UnsafeBufferPointer(rebasing: t.b[a.nameStart..<a.nameEnd])), v.count >= 16,
+                ValueJudgement.fitsToken(v, quoted: a.quoted)
             else { return nil }
             return a.value
         })
@@ -745,9 +773,18 @@ let detectorCatalogue: [Detector] = {
             var i = p + len
             while i < t.count && t[i] == 0x20 { i += 1 }
             let l = t.run(i, .b64pad, max: 1024)
-            guard l >= 8, let dec = Base64.decode(bytes: UnsafeBufferPointer(rebasing: t.b[i..<(i + l)])),
+            guard l >= 8 else { return nil }
+            if let dec = Base64.decode(bytes: UnsafeBufferPointer(rebasing: t.b[i..<(i + l)])),
                 let colon = dec.firstIndex(of: UInt8(ascii: ":")), colon > 0, colon < dec.count - 1,
                 dec.allSatisfy({ $0 >= 0x20 && $0 < 0x7F })
+            {
+                return DetMatch(start: i, end: i + l)
+            }
+            // After `Authorization: Basic` the value is the credential even when it does not decode as
+            // `user:password` (cut, altered, or a key sent whole).
+            let before = t.runBack(p, Sets.authGap, max: 8)
+            guard l >= 16, mixed(t, i, i + l), p - before >= 13,
+                t.containsCI(Array("authorization".utf8), p - before - 13, p - before)
             else { return nil }
             return DetMatch(start: i, end: i + l)
         })
@@ -810,7 +847,7 @@ let detectorCatalogue: [Detector] = {
                 a.value = DetMatch(start: s, end: e)
             }
             let v = UnsafeBufferPointer(rebasing: t.b[a.value.start..<a.value.end])
-            guard ValueJudgement.fitsToken(v, quoted: a.quoted), ProviderShapes.allows(t, name: a.nameStart..<a.nameEnd, value: v) else {
+            guard ValueJudgement.fitsToken(v, quoted: a.quoted), KeyedFormats.allows(t, name: a.nameStart..<a.nameEnd, value: v) else {
                 return nil
             }
             var m = a.value

@@ -30,7 +30,7 @@ private func twoPart(
         let c = t.run(p + plen + a + 1, set2, max: len2.upperBound + 1)
         guard len2.contains(c) else { return nil }
         var m = DetMatch(start: p, end: p + plen + a + 1 + c)
-        if low.contains(Array(t.b[p..<(p + plen)])) { m.severity = .low }
+        if low.contains(Array(t.b[p..<(p + plen)])) { m.testMode = true }
         return m
     }
 }
@@ -81,7 +81,26 @@ func providerDetectors() -> [Detector] {
             return DetMatch(start: p, end: i)
         })
     d.append(prefixed("artifactory-api-key", "JFrog Artifactory API key", .high, ["AKCp"], .alnum, length: 69...69))
-    d.append(prefixed("artifactory-reference-token", "JFrog Artifactory reference token", .high, ["cmVmdGtu"], .b64url, length: 56...56))
+    // Base64 of `reft…`: 64 characters in all.
+    d.append(prefixed("artifactory-reference-token", "JFrog Artifactory reference token", .high, ["cmVmd"], .b64url, length: 59...59))
+    // X (Twitter) app-only bearer token: 22 `A`s (zero bytes in base64), then the token (`%` as encoded).
+    d.append(
+        prefixed(
+            "twitter-bearer-token", "X (Twitter) app-only bearer token", .high, ["AAAAAAAAAAAAAAAAAAAAA"], ByteSet("A-Za-z0-9%"),
+            length: 60...160, check: { t, s, e in mixed(t, s + 22, e) }))
+    d.append(
+        prefixed(
+            "sonarqube-token", "SonarQube or SonarCloud token", .high, ["squ_", "sqp_", "sqa_"], .alnum, length: 40...40))
+    // Vault's tokens before 1.10: `s.` (service) and `b.` (batch) + 24 characters, all three classes mixed.
+    d.append(
+        prefixed(
+            "vault-legacy-token", "HashiCorp Vault token (before 1.10)", .high, ["s.", "b."], .alnum, length: 24...24,
+            tuning: .init(before: ByteSet("A-Za-z0-9._/-")),
+            check: { t, s, e in
+                let body = UnsafeBufferPointer(rebasing: t.b[(s + 2)..<e])
+                return body.contains(where: ByteSet.lower.contains) && body.contains(where: ByteSet.upper.contains)
+                    && body.contains(where: ByteSet.digit.contains)
+            }))
     d.append(
         prefixed(
             "planetscale-token", "PlanetScale token or password", .critical, ["pscale_tkn_", "pscale_pw_", "pscale_oauth_"],
@@ -203,7 +222,7 @@ func providerDetectors() -> [Detector] {
         ) { t, p, len in
             guard t.boundaryBefore(p), Shape.isUUID(t.b, p + len) else { return nil }
             var m = DetMatch(start: p, end: p + len + 36)
-            if t.has(b("access-sandbox-"), at: p) { m.severity = .low }
+            if t.has(b("access-sandbox-"), at: p) { m.testMode = true }
             return m
         })
     d.append(
@@ -259,7 +278,19 @@ func providerDetectors() -> [Detector] {
                 if c == UInt8(ascii: ":") && colon < 0 { colon = e }
                 e += 1
             }
-            guard colon > i, e - colon > 3, t[colon + 1] != UInt8(ascii: "$") else { return nil }
+            guard colon >= i else { return nil }
+            // `-u "token:"`: a key used as the user name with no password, as Stripe and others document.
+            if e == colon + 1 {
+                let user = UnsafeBufferPointer(rebasing: t.b[i..<colon])
+                return colon > i && ValueJudgement.fitsToken(user, quoted: true) ? DetMatch(start: i, end: colon) : nil
+            }
+            // `-u ":password"`: no user name, the password alone.
+            if colon == i {
+                let pw = UnsafeBufferPointer(rebasing: t.b[(colon + 1)..<e])
+                return e - colon > 6 && ValueJudgement.fitsPassword(pw, quoted: true) && !ValueJudgement.isPlaceholderWord(pw)
+                    && t[colon + 1] != UInt8(ascii: "$") ? DetMatch(start: colon + 1, end: e) : nil
+            }
+            guard e - colon > 3, t[colon + 1] != UInt8(ascii: "$") else { return nil }
             // `-u user:pass`, `-u <user:password>`, `--user "{{ … }}"`, `neo4j:[PASSWORD]`: documentation.
             let user = UnsafeBufferPointer(rebasing: t.b[i..<colon]), pw = UnsafeBufferPointer(rebasing: t.b[(colon + 1)..<e])
             let templated =

@@ -150,8 +150,9 @@ final class ContentScanner {
 
     /// Why a match stands below its rule's severity, said in every format's message.
     static func loweredBecause(_ d: Detector, _ h: DetHit) -> String {
+        if let reason = h.reason { return reason }
         if h.placeholder { return "a placeholder or documentation value" }
-        if h.severity == .low { return "a test-mode or sandbox key" }
+        if h.testMode { return "a test-mode or sandbox key" }
         if d.id == "generic-secret" { return "a signature made with a key, not the key" }
         if d.id == "url-userinfo" { return "a user name alone, no password" }
         return "a lower-risk form of this credential"

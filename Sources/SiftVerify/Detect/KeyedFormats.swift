@@ -56,7 +56,11 @@ enum KeyedFormats {
         },
         KeyedFormat(word: "twitter", provider: "X (Twitter) key, secret or token", exclusive: false) { v in
             // API key 25, API secret 50, access token secret 45, access token `<user id>-<secret>`.
-            if [25, 45, 50].contains(v.count) { return within(v, 0, v.count, .alnum) }
+            // Random, so mixing letters and digits: a 25-letter handle or word is no key.
+            if [25, 45, 50].contains(v.count) {
+                return within(v, 0, v.count, .alnum) && v.contains(where: ByteSet.digit.contains)
+                    && v.contains(where: ByteSet.lower.contains)
+            }
             guard let dash = v.firstIndex(of: UInt8(ascii: "-")), (10...25).contains(dash) else { return false }
             return within(v, 0, dash, .digit) && (20...40).contains(v.count - dash - 1) && within(v, dash + 1, v.count, .alnum)
         },

@@ -58,6 +58,7 @@ enum Diagnostics {
                     ? "; no time, status or duration read" : "; read: " + f.fieldsRead.map(\.rawValue).joined(separator: ", ")
                 if !missing.isEmpty && !f.fieldsRead.isEmpty { s += " (not: " + missing.map(\.rawValue).joined(separator: ", ") + ")" }
             }
+            if let u = f.durationUnitNote { s += "; " + u }
             io.err("note: \(redactor.text(s.untrusted))\n")
         }
         if files.count > 10 { io.err("note: … and \(files.count - 10) more log files\n") }

@@ -1,5 +1,6 @@
 import Foundation
 import SiftCore
+import SiftCorrelate
 import SiftVerify
 
 /// Defaults from a config file (`docs/config.md`): `.pbsift.json` in the working folder or the
@@ -16,7 +17,7 @@ struct ProjectConfig: Sendable, Equatable {
     /// The file's name where it is looked for.
     static let fileName = ".pbsift.json"
     /// Every key the file may hold.
-    static let keys = ["logs", "failOn", "extraFields", "allowFingerprints", "disableDetectors"]
+    static let keys = ["logs", "failOn", "extraFields", "allowFingerprints", "disableDetectors", "logFormats"]
     static let extraFieldKeys = ["headers", "query", "body"]
 
     /// The file read.
@@ -26,6 +27,8 @@ struct ProjectConfig: Sendable, Equatable {
     var failOn: String?
     /// `extraFields`, `allowFingerprints` and `disableDetectors`, for `verify` and `report`.
     var verify = VerifyConfig()
+    /// `logFormats`: the team's own server log formats (lnav's format-file form), tried before the catalogue.
+    var logFormats: [UserLogFormat] = []
 
     /// `--config <file>`, on every reporting command.
     static let option = OptionSpec(
@@ -105,6 +108,10 @@ struct ProjectConfig: Sendable, Equatable {
                         "'disableDetectors' holds '\(Escape.terminal(id))', which is no detector or rule id (pbsift rules lists them)")
                 }
                 config.verify.disabledDetectors.formUnion(ids)
+            case "logFormats":
+                do { config.logFormats = try UserLogFormat.load(value) } catch let e as UserLogFormat.DefinitionError {
+                    throw fail("'logFormats': \(Escape.terminal(e.description))")
+                }
             default:
                 var why = "unknown key '\(Escape.terminal(key))'"
                 if let s = Suggest.closest(to: key, in: keys) {

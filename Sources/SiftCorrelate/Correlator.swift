@@ -206,6 +206,20 @@ public enum Correlator {
         for (k, l) in scan.lines.enumerated() {
             for id in l.ids { byID[id, default: []].append(k) }
         }
+        // A file whose durations are all a thousandth (or a thousand times) what the device waited is
+        // read in the unit that fits, and says so.
+        var scan = scan
+        for (file, factor) in unitCorrections(requests: requests, scan: scan, byID: byID) {
+            for k in scan.lines.indices where scan.lines[k].file == file {
+                scan.lines[k].parsed.durationMs = scan.lines[k].parsed.durationMs.map { $0 * factor }
+            }
+            for k in scan.files.indices where scan.files[k].file == file {
+                let was = factor > 1 ? "µs" : "ms"
+                let now = factor > 1 ? "ms" : "µs"
+                scan.files[k].durationUnitNote =
+                    "durations read in \(now), not \(was) as \(scan.files[k].format?.rawValue ?? "its format") writes them by default: read in \(was), each was \(factor > 1 ? "a thousandth of" : "a thousand times") the device's whole request"
+            }
+        }
         var joined: [CorrelatedRequest] = []
         joined.reserveCapacity(requests.count)
         var withoutID = 0
@@ -451,6 +465,35 @@ public enum Correlator {
         result.ids = union.sorted()
         result.withUserId = unionUser.sorted()
         return result
+    }
+
+    /// Files whose durations are in another unit than their format's default (Apache's `%{ms}T` where
+    /// `%D` is µs, gunicorn's `%(M)s`): every request that got a response and a duration from the file
+    /// had, as read, a duration under 1/500 of the device's whole request, and the value × 1000 fits
+    /// inside it (server time ≤ 110 % of the whole plus 10 ms) with a median of at least a fifth of it —
+    /// or the mirror case, every duration over 500 times the whole and fitting once divided by 1000.
+    /// The factor to multiply the file's durations by.
+    static func unitCorrections(requests: [NetworkEntry], scan: LogScanResult, byID: [RequestID: [Int]]) -> [String: Double] {
+        var ratios: [String: [Double]] = [:]
+        for r in requests where r.statusCode != nil && r.state != "failure" && (r.responseEnd != nil || r.responseStart != nil) {
+            guard let whole = wholeRequestMs(r), whole >= 5 else { continue }
+            var seen: Set<Int> = []
+            for id in [r.mintedID, r.echoedID].compactMap({ $0 }) {
+                for k in byID[id] ?? [] where seen.insert(k).inserted {
+                    guard let d = scan.lines[k].parsed.durationMs, d > 0 else { continue }
+                    ratios[scan.lines[k].file, default: []].append(d / whole)
+                }
+            }
+        }
+        var out: [String: Double] = [:]
+        for (file, rs) in ratios where !rs.isEmpty {
+            let sorted = rs.sorted()
+            let median = sorted[sorted.count / 2]
+            let fitsUp = sorted.allSatisfy { $0 < 0.002 } && sorted.last! * 1000 <= 1.1 + 10 / 5 && median * 1000 >= 0.2
+            let fitsDown = sorted.allSatisfy { $0 > 500 } && sorted.last! / 1000 <= 1.1 + 10 / 5 && median / 1000 >= 0.2
+            if fitsUp { out[file] = 1000 } else if fitsDown { out[file] = 0.001 }
+        }
+        return out
     }
 
     /// The device's whole request, milliseconds: request start to the last response byte (or the record's duration).

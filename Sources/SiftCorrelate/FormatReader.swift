@@ -10,8 +10,11 @@ public struct LogReadOptions: Sendable, Equatable {
     public var timezone: TimeZone?
     /// A time near the logs' (the sessions' start): a syslog time takes the year that puts it closest.
     public var referenceTime: Double?
+    /// The team's own formats (`--log-format FILE`, `.pbsift.json`'s `logFormats`), tried before the catalogue.
+    public var userFormats: [UserLogFormat] = []
 
-    public init(format: LogFormat? = nil, timezone: TimeZone? = nil, referenceTime: Double? = nil) {
+    public init(format: LogFormat? = nil, timezone: TimeZone? = nil, referenceTime: Double? = nil, userFormats: [UserLogFormat] = []) {
+        self.userFormats = userFormats
         self.format = format
         self.timezone = timezone
         self.referenceTime = referenceTime
@@ -149,6 +152,42 @@ struct LineView {
         return out
     }
 
+    /// The JSON objects a text line holds after its start, each from a `{` after a space or tab to its
+    /// closing brace (strings and escapes followed): at most 3, each under 64 KiB.
+    static func embeddedObjects(_ b: [UInt8]) -> [[UInt8]] {
+        var out: [[UInt8]] = []
+        var i = 1
+        while i < b.count, out.count < 3 {
+            guard b[i] == UInt8(ascii: "{"), b[i - 1] == 0x20 || b[i - 1] == 0x09, i + 1 < b.count, b[i + 1] == UInt8(ascii: "\"") else {
+                i += 1
+                continue
+            }
+            var depth = 0
+            var inString = false
+            var j = i
+            var end: Int?
+            while j < b.count, j - i < 64 << 10 {
+                let c = b[j]
+                if inString {
+                    if c == 0x5C { j += 1 } else if c == UInt8(ascii: "\"") { inString = false }
+                } else if c == UInt8(ascii: "\"") {
+                    inString = true
+                } else if c == UInt8(ascii: "{") {
+                    depth += 1
+                } else if c == UInt8(ascii: "}") {
+                    depth -= 1
+                    if depth == 0 { end = j; break }
+                }
+                j += 1
+            }
+            guard let e = end else { break }
+            let object = Array(b[i...e])
+            if let doc = try? JSONDocument(bytes: object, maxDepth: 32), doc.root.isObject { out.append(object) }
+            i = e + 1
+        }
+        return out
+    }
+
     func token(_ k: Int) -> Token? {
         let i = k < 0 ? tokens.count + k : k
         return i >= 0 && i < tokens.count ? tokens[i] : nil
@@ -177,6 +216,13 @@ extension LineParser {
         while end > start, line[end - 1] == 0x0D || line[end - 1] == 0x20 || line[end - 1] == 0x09 { end -= 1 }
         // What wraps the app's line (a container runtime, syslog, journald) is peeled first.
         let peeled = LogWrapper.peel(Array(line[start..<end]))
+        if options.format == nil {
+            for u in options.userFormats {
+                guard var p = u.read(peeled.inner, options: options) else { continue }
+                if p.ts == nil { p.ts = peeled.ts }
+                return p
+            }
+        }
         let view = LineView(peeled.inner, focus: focus)
         let entry = choose(view, hint: hint, forced: options.format)
         var parsed = read(view, as: entry, options: options)
@@ -223,6 +269,12 @@ extension LineParser {
         case .leadingTimeWithComma:
             guard let (_, len, _) = leadingTime(v.bytes, options: LogReadOptions()), len >= 23 else { return false }
             return v.bytes.prefix(len).contains(UInt8(ascii: ","))
+        case .klog:
+            return v.bytes.withUnsafeBufferPointer { b in b.baseAddress.flatMap { LogTime.klog($0, b.count, near: nil) } != nil }
+        case .timersAt(let i):
+            guard let t = v.token(i), t.kind == .bare else { return false }
+            let parts = t.text.split(separator: "/", omittingEmptySubsequences: false)
+            return parts.count >= 4 && parts.count <= 6 && parts.allSatisfy { p in Int(p.hasPrefix("+") ? p.dropFirst() : p) != nil }
         }
     }
 
@@ -248,6 +300,7 @@ extension LineParser {
     static func read(_ v: LineView, as e: LogFormatEntry, options: LogReadOptions) -> ParsedLine {
         var out = ParsedLine(format: LogFormat(e.name))
         var messageAt: Int?
+        var embedded: [LineView] = []
         for place in e.time where out.ts == nil { out.ts = time(place, v, unit: e.timeUnit, options: options) }
         for place in e.status where out.status == nil { out.status = text(place, v).flatMap(status) }
         for place in e.duration where out.durationMs == nil { out.durationMs = duration(place, v, unit: e.durationUnit, options: options) }
@@ -276,15 +329,34 @@ extension LineParser {
                 fill(&out, from: g)
             }
         } else {
+            // JSON objects inside a text line (zap's console fields, Monolog's context and extra) are fields.
+            embedded = LineView.embeddedObjects(v.bytes).map { LineView($0, focus: nil) }
+            for o in embedded { if let g = json(o.bytes, bare: bare) { fill(&out, from: g) } }
             let g = v.bytes.withUnsafeBufferPointer { text($0, hint: e.name == "logfmt" ? .logfmt : nil, bare: bare) }
             if e.name == LogFormat.plain.rawValue {
                 if out.message == nil, g.message != nil { messageAt = plainMessageStart(v) }
             }
             fill(&out, from: g)
             if out.ts == nil, let (t, _, zoned) = leadingTime(v.bytes, options: options) { out.ts = zoned ? t : localize(t, options) }
+            // A time in brackets further on (`[Sun Nov 29 12:55:03 2026]`, `[29/Nov/2026 12:55:03]`).
+            if out.ts == nil {
+                for t in v.tokens.prefix(16) where t.kind == .bracket {
+                    if let (time, zoned) = LogTime.parseZoned(t.text) { out.ts = zoned ? time : localize(time, options); break }
+                }
+            }
+        }
+        // A request told in words fills what is still empty (the message of a JSON line, a text line whole).
+        if out.status == nil || out.durationMs == nil {
+            let words: String? = v.isJSON ? out.message : String(decoding: v.bytes.prefix(2048), as: UTF8.self)
+            if let w = words, let r = RequestPhrase.read(w[...]) {
+                if out.status == nil { out.status = r.status }
+                if out.durationMs == nil { out.durationMs = r.durationMs }
+                if out.method == nil { out.method = r.method }
+                if out.path == nil { out.path = r.path.flatMap(path) }
+            }
         }
         if let m = out.message { out.message = clip(m) }
-        out.fieldIDs = fieldIDs(v, e, messageAt: messageAt)
+        out.fieldIDs = fieldIDs(v, e, messageAt: messageAt, embedded: embedded)
         out.fields = otherFields(v, e)
         for (name, places, read) in [
             ("time", e.time, out.ts != nil), ("status", e.status, out.status != nil), ("duration", e.duration, out.durationMs != nil)
@@ -365,7 +437,9 @@ extension LineParser {
         case .lastDecimal(let n): return v.tokens.dropFirst(n + 1).last { isDecimal($0) }?.text
         case .lastInteger(let n): return v.tokens.dropFirst(n + 1).last { isInteger($0) }?.text
         case .after(let lit): return offset(of: lit, in: v.bytes).map { String(decoding: v.bytes[($0 + lit.utf8.count)...], as: UTF8.self) }
-        case .sum, .span, .leadingTime: return nil
+        case .lastPart(let i):
+            return v.token(i).flatMap { t in t.text.split(separator: "/").last.map { String($0.hasPrefix("+") ? $0.dropFirst() : $0) } }
+        case .sum, .span, .leadingTime, .secondsAndNanos: return nil
         }
     }
 
@@ -373,6 +447,13 @@ extension LineParser {
         if case .leadingTime = place {
             guard let (t, _, zoned) = leadingTime(v.bytes, options: options) else { return nil }
             return zoned ? t : localize(t, options)
+        }
+        if case .secondsAndNanos(let a, let b) = place {
+            let ns = v.flat[b].flatMap { Double($0.text) } ?? 0
+            guard let s = v.flat[a].flatMap({ Double($0.text) }), s.isFinite, ns.isFinite, ns >= 0, ns < 1e9
+            else { return nil }
+            let t = s + ns / 1e9
+            return Timestamp.inRange(t) ? t : nil
         }
         let number: Bool
         switch place {
@@ -421,6 +502,14 @@ extension LineParser {
         case .key(let name):
             guard let s = text(place, v) else { return nil }
             return durationText(s, factor: (LineParser.unit(ofKey: name) ?? unit).milliseconds)
+        case .lastDecimal(let n), .lastInteger(let n):
+            let decimal: Bool
+            if case .lastDecimal = place { decimal = true } else { decimal = false }
+            guard let k = v.tokens.indices.dropFirst(n + 1).last(where: { decimal ? isDecimal(v.tokens[$0]) : isInteger(v.tokens[$0]) })
+            else { return nil }
+            // A unit word after the number (morgan's `:response-time ms`) says its unit.
+            let factor = k + 1 < v.tokens.count ? RequestPhrase.unitFactor(Substring(v.tokens[k + 1].text)) : nil
+            return durationText(v.tokens[k].text, factor: factor ?? unit.milliseconds)
         default:
             guard let s = text(place, v) else { return nil }
             return durationText(s, factor: unit.milliseconds)
@@ -561,11 +650,17 @@ extension LineParser {
             guard let base = bp.baseAddress, i < bp.count else { return nil }
             if let (t, len, zoned) = LogTime.isoZoned(base + i, bp.count - i) { return (t, i + len, zoned) }
             if let (t, len) = LogTime.syslog(base + i, bp.count - i, near: options.referenceTime) { return (t, i + len, false) }
+            if let (t, len) = LogTime.ctime(base + i, bp.count - i) { return (t, i + len, false) }
+            if i == 0, let (t, len) = LogTime.klog(base, bp.count, near: options.referenceTime) { return (t, len, false) }
+            if i == 1, let (t, len) = LogTime.timeOfDay(base + 1, bp.count - 1, near: options.referenceTime) { return (t, 1 + len, false) }
             return nil
         }
     }
 
     // MARK: - Where the id sits
+
+    /// Keys that name a request id.
+    static let idKeys: Set<String> = ["requestid", "reqid", "xrequestid", "auditid", "correlationid", "rid"]
 
     /// Keys whose value is text someone outside the server controls (a message, a URL, a header).
     static func isFreeTextKey(_ path: String) -> Bool {
@@ -584,7 +679,7 @@ extension LineParser {
     /// The ids that sit in a field of their own (a member or pair whose whole value is the id; a token
     /// that is only the id, outside the request line, referer, user agent and message; a `[tag]` leading
     /// the message) — not inside free text.
-    static func fieldIDs(_ v: LineView, _ e: LogFormatEntry, messageAt: Int?) -> [RequestID] {
+    static func fieldIDs(_ v: LineView, _ e: LogFormatEntry, messageAt: Int?, embedded: [LineView] = []) -> [RequestID] {
         var out: [RequestID] = []
         func add(_ s: String) {
             let t = trimmingWhitespace(s)
@@ -603,7 +698,12 @@ extension LineParser {
             }
             return out
         }
-        for p in v.pairs where !isFreeTextKey(p.key.lowercased()) && (messageAt.map { p.at < $0 } ?? true) { add(p.value) }
+        for o in embedded { for k in o.order where !isFreeTextKey(k) { if let val = o.flat[k] { add(val.text) } } }
+        // A pair inside a message counts when its key names a request id (`request_id=`, klog's `audit-ID=`).
+        for p in v.pairs
+        where !isFreeTextKey(p.key.lowercased()) && (messageAt.map { p.at < $0 } ?? true || idKeys.contains(normalize(p.key))) {
+            add(p.value)
+        }
         let message = messageAt ?? Int.max
         var leadingTags = true
         for (k, t) in v.tokens.enumerated() {
@@ -612,7 +712,7 @@ extension LineParser {
                 // Only `[tags]` that lead the message (Rails' `[req_…] Completed`).
                 guard leadingTags, t.kind == .bracket else { leadingTags = false; continue }
             }
-            add(t.text)
+            add(t.text.hasPrefix("{") && t.text.hasSuffix("}") ? String(t.text.dropFirst().dropLast()) : t.text)
         }
         return out
     }

@@ -71,6 +71,8 @@ public enum LineParser {
         var status: (Int, Int)?
         var duration: (Double, Int)?
         var message: (String, Int)?
+        var method: (String, Int)?
+        var path: (String, Int)?
         /// A string field holding a whole raw log line (Loki `line`, Docker `log`, `@message`) that is not JSON.
         var rawLine: String?
 
@@ -82,6 +84,8 @@ public enum LineParser {
             if status == nil { status = other.status.map { ($0.0, $0.1 + shift) } }
             if duration == nil { duration = other.duration.map { ($0.0, $0.1 + shift) } }
             if message == nil { message = other.message.map { ($0.0, $0.1 + shift) } }
+            if method == nil { method = other.method.map { ($0.0, $0.1 + shift) } }
+            if path == nil { path = other.path.map { ($0.0, $0.1 + shift) } }
         }
     }
 
@@ -95,6 +99,8 @@ public enum LineParser {
         var out = ParsedLine(
             format: platform ? .platform : .json, ts: f.ts?.0, level: f.level?.0, status: f.status?.0,
             durationMs: f.duration?.0, message: f.message?.0)
+        out.method = f.method?.0
+        out.path = f.path?.0
         if let raw = f.rawLine {
             // The wrapper carried a non-JSON line (logfmt, access, plain): its fields fill the gaps.
             let inner = Array(raw.utf8).withUnsafeBufferPointer { text($0, hint: nil, bare: bare) }
@@ -133,12 +139,16 @@ public enum LineParser {
         return out
     }
 
-    static let tsKeys: Set<String> = ["ts", "time", "timestamp", "datetime", "eventtime", "logtime", "date", "timemillis", "timestampms"]
+    static let tsKeys: Set<String> = [
+        "ts", "time", "timestamp", "datetime", "eventtime", "logtime", "date", "timemillis", "timestampms", "asctime", "timestart"
+    ]
     static let levelKeys: Set<String> = ["level", "lvl", "severity", "loglevel", "levelname", "severitytext"]
     static let statusKeys: Set<String> = [
         "status", "statuscode", "httpstatus", "responsestatus", "responsecode", "httpstatuscode", "httpresponsestatuscode"
     ]
     static let messageKeys: Set<String> = ["msg", "message", "log", "line", "raw", "event"]
+    static let methodKeys: Set<String> = ["method", "requestmethod", "httpmethod", "verb", "httprequestmethod"]
+    static let pathKeys: Set<String> = ["path", "uri", "url", "requesturi", "requestpath", "urlpath", "target", "httptarget"]
     /// Keys under which a log shipper carries a whole original line (Loki, Docker, Fluent Bit).
     static let envelopeKeys: Set<String> = ["log", "line", "raw"]
     /// Duration keys and the factor that turns their number into milliseconds.
@@ -146,7 +156,9 @@ public enum LineParser {
         "durationms": 1, "latencyms": 1, "elapsedms": 1, "responsetimems": 1, "requestdurationms": 1, "tookms": 1,
         "timetakenms": 1, "took": 1, "durationus": 1e-3, "latencyus": 1e-3, "durationmicros": 1e-3, "durationns": 1e-6,
         "latencyns": 1e-6, "duration": 1e3, "latency": 1e3, "elapsed": 1e3, "requesttime": 1e3, "responsetime": 1e3,
-        "durations": 1e3, "durationseconds": 1e3, "rt": 1e3, "urt": 1e3, "durationsec": 1e3, "upstreamresponsetime": 1e3, "elapsedtime": 1e3
+        "durations": 1e3, "durationseconds": 1e3, "rt": 1e3, "urt": 1e3, "durationsec": 1e3, "upstreamresponsetime": 1e3,
+        "elapsedtime": 1e3,
+        "elapsedmilliseconds": 1, "durationmilliseconds": 1, "timetaken": 1, "timeelapsed": 1e-3, "latencymilliseconds": 1
     ]
 
     /// Names that do not tell a unit: the format's bare unit applies to them when it has one.
@@ -204,8 +216,16 @@ public enum LineParser {
     @inline(__always)
     static func better(_ old: Int?, _ depth: Int) -> Bool { old.map { depth < $0 } ?? true }
 
+    /// A second time key at the same depth with a fraction, when the first was whole seconds
+    /// (Fastly's `timestamp` and `time_start`): the finer one is kept if it falls in that second.
+    static func finer(_ old: (Double, Int)?, _ depth: Int, _ s: String) -> Bool {
+        guard let o = old, o.1 == depth, o.0 == o.0.rounded(.down) else { return false }
+        return s.contains(".") || s.contains(",")
+    }
+
     static func take(_ k: String, string s: String, depth: Int, bare: Double? = nil, into f: inout Fields) {
-        if tsKeys.contains(k), better(f.ts?.1, depth), let t = LogTime.parse(s) {
+        if tsKeys.contains(k), better(f.ts?.1, depth) || finer(f.ts, depth, s), let t = LogTime.parse(s) {
+            if let old = f.ts, old.1 == depth, !(t > old.0 && t < old.0 + 1) { return }
             f.ts = (t, depth)
         } else if levelKeys.contains(k), better(f.level?.1, depth), !s.isEmpty {
             f.level = (s.lowercased(), depth)
@@ -215,6 +235,10 @@ public enum LineParser {
             f.duration = (ms, depth)
         } else if messageKeys.contains(k), better(f.message?.1, depth) {
             f.message = (s, depth)
+        } else if methodKeys.contains(k), better(f.method?.1, depth), let m = LineParser.method(s) {
+            f.method = (m, depth)
+        } else if pathKeys.contains(k), better(f.path?.1, depth), s.hasPrefix("/") || s.hasPrefix("http://") || s.hasPrefix("https://") {
+            f.path = (clip(s), depth)
         }
     }
 
@@ -315,6 +339,18 @@ public enum LineParser {
                 i += 1
             } else {
                 while i < n, b[i] != 0x20 && b[i] != 0x09 { value.append(b[i]); i += 1 }
+                // `latency=101 ms` (Rust's tracing): a number and a unit word after it are one value.
+                if let d = value.first, d &- 0x30 < 10, value.allSatisfy({ $0 &- 0x30 < 10 || $0 == UInt8(ascii: ".") }), i + 1 < n,
+                    b[i] == 0x20
+                {
+                    var j = i + 1
+                    while j < n, b[j] != 0x20 && b[j] != 0x09 { j += 1 }
+                    let word = String(decoding: UnsafeBufferPointer(rebasing: b[(i + 1)..<j]), as: UTF8.self)
+                    if word != "s", RequestPhrase.unitFactor(Substring(word)) != nil {
+                        value += Array(word.utf8)
+                        i = j
+                    }
+                }
             }
             out.append(Pair(at: ks, key: key, value: String(decoding: value, as: UTF8.self)))
         }

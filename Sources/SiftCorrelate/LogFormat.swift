@@ -67,6 +67,10 @@ public enum FieldPlace: Sendable, Equatable {
     case lastDecimal(after: Int)
     /// The last whole number among the tokens after the n-th.
     case lastInteger(after: Int)
+    /// A time in two numbers: whole seconds at the first key, nanoseconds at the second (log4j2's `instant`).
+    case secondsAndNanos(String, String)
+    /// The last of the `/`-separated numbers of the n-th token (HAProxy's `%TR/%Tw/%Tc/%Tr/%Ta`: `%Ta`).
+    case lastPart(Int)
 }
 
 /// A clue that a line has an entry's shape. All of an entry's clues must hold.
@@ -105,6 +109,10 @@ public enum FormatClue: Sendable, Equatable {
     case leadingTime
     /// The line starts with a time whose fraction follows a comma (`2026-11-29 10:15:02,123`).
     case leadingTimeWithComma
+    /// The line starts with klog's header (`I1129 12:55:03.748000`).
+    case klog
+    /// The n-th token is four or more `/`-separated whole numbers (HAProxy's timers, `-1` for one not reached).
+    case timersAt(Int)
 }
 
 /// One known shape of server log line: how it is recognised and where each field sits.
@@ -219,9 +227,49 @@ public enum LogCatalogue {
             method: [.key("method")], path: [.key("path")], level: [.key("level")], message: [.key("msg")],
             idAt: "a field (request_id, …)"),
         LogFormatEntry(
+            name: "serilog-clef", title: "Serilog compact JSON (CLEF; RequestLoggingMiddleware's Elapsed in ms)", json: true,
+            clues: [.has("@t"), .hasAny(["@mt", "@m"])],
+            time: [.key("@t")], status: [.key("statuscode")], duration: [.key("elapsed")], bareDurationUnit: .milliseconds,
+            method: [.key("requestmethod")], path: [.key("requestpath")], level: [.key("@l")], message: [.key("@m"), .key("@mt")],
+            idAt: "RequestId / a property"),
+        LogFormatEntry(
+            name: "envoy-json", title: "Envoy / Istio access log, JSON (duration in ms)", json: true,
+            clues: [.has("start_time"), .has("response_code")],
+            time: [.key("start_time")], status: [.key("response_code")], duration: [.key("duration")],
+            bareDurationUnit: .milliseconds, method: [.key("method")], path: [.key("path")],
+            idAt: "request_id (%REQ(X-REQUEST-ID)%)"),
+        LogFormatEntry(
+            name: "ecs", title: "Elastic Common Schema JSON (event.duration in ns)", json: true,
+            clues: [.has("@timestamp"), .hasAny(["ecs.version", "log.level", "event.duration"])],
+            time: [.key("@timestamp")], status: [.key("http.response.status_code")], duration: [.key("event.duration")],
+            durationUnit: .nanoseconds, method: [.key("http.request.method")], path: [.key("url.path"), .key("url.original")],
+            level: [.key("log.level")], message: [.key("message")], idAt: "http.request.id / a field"),
+        LogFormatEntry(
+            name: "log4j2-json", title: "log4j2 JsonLayout / JsonTemplateLayout (instant, timeMillis)", json: true,
+            clues: [.hasAny(["instant.epochsecond", "timemillis"]), .has("loggername")],
+            time: [.secondsAndNanos("instant.epochsecond", "instant.nanoofsecond"), .key("timemillis")],
+            level: [.key("level")], message: [.key("message")], idAt: "contextMap / a field"),
+        LogFormatEntry(
+            name: "kong", title: "Kong gateway log plugins (latencies in ms, started_at epoch ms)", json: true,
+            clues: [.has("latencies.request"), .has("started_at")],
+            time: [.key("started_at")], timeUnit: .milliseconds, status: [.key("response.status")],
+            duration: [.key("latencies.request")], method: [.key("request.method")], path: [.key("request.uri")],
+            idAt: "request.headers.x-request-id"),
+        LogFormatEntry(
+            name: "aspnet-json", title: "ASP.NET Core JSON console (State.ElapsedMilliseconds)", json: true,
+            clues: [.has("eventid"), .has("category"), .has("loglevel")],
+            time: [.key("timestamp")], status: [.key("state.statuscode")], duration: [.key("state.elapsedmilliseconds")],
+            method: [.key("state.method")], path: [.key("state.path")], level: [.key("loglevel")], message: [.key("message")],
+            idAt: "a scope's RequestId"),
+        LogFormatEntry(
+            name: "lograge-json", title: "lograge (Rails), JSON (duration in ms)", json: true,
+            clues: [.has("controller"), .has("action"), .has("status"), .has("duration")],
+            status: [.key("status")], duration: [.key("duration")], bareDurationUnit: .milliseconds,
+            method: [.key("method")], path: [.key("path")], idAt: "request_id (custom_options)"),
+        LogFormatEntry(
             name: "nginx-json", title: "nginx log_format escape=json", json: true,
             clues: [.has("request_time")],
-            time: [.key("time_iso8601"), .key("time_local"), .key("msec"), .key("time")],
+            time: [.key("msec"), .key("time_iso8601"), .key("time_local"), .key("time")],
             status: [.key("status")], duration: [.key("request_time")], durationUnit: .seconds,
             method: [.key("request_method"), .key("request")], path: [.key("request_uri"), .key("uri"), .key("request")],
             idAt: "request_id"),
@@ -230,6 +278,12 @@ public enum LogCatalogue {
             clues: [.has("time"), .has("level"), .has("msg"), .lacks("ts")],
             time: [.key("time")], status: [.key("status")], bareDurationUnit: .nanoseconds,
             method: [.key("method")], path: [.key("path")], level: [.key("level")], message: [.key("msg")],
+            idAt: "a field (request_id, …)"),
+        LogFormatEntry(
+            name: "zerolog", title: "zerolog (Go; durations in ms)", json: true,
+            clues: [.has("time"), .has("level"), .has("message"), .lacks("msg")],
+            time: [.key("time")], status: [.key("status")], bareDurationUnit: .milliseconds,
+            method: [.key("method")], path: [.key("path")], level: [.key("level")], message: [.key("message")],
             idAt: "a field (request_id, …)"),
         LogFormatEntry(
             name: "json", title: "any other JSON lines (Loki, Elasticsearch, CloudWatch exports included)", json: true,
@@ -241,6 +295,11 @@ public enum LogCatalogue {
             clues: [.wordAt(0, ["http", "https", "h2", "grpcs", "ws", "wss"]), .timeAt(1), .requestAt(12)],
             time: [.token(1)], status: [.token(8)], duration: [.sum([5, 6, 7])], durationUnit: .seconds,
             method: [.token(12)], path: [.token(12)], freeText: [12, 13], idAt: "trace_id or a custom field"),
+        LogFormatEntry(
+            name: "istio", title: "Istio proxy access log (Envoy with response details; duration in ms)", json: false,
+            clues: [.bracketAt(0), .timeAt(0), .requestAt(1), .integerAt(7), .integerAt(8), .integerAt(9)],
+            time: [.token(0)], status: [.token(2)], duration: [.token(9)],
+            method: [.token(1)], path: [.token(1)], freeText: [1, 6, 11, 12], idAt: "\"%REQ(X-REQUEST-ID)%\""),
         LogFormatEntry(
             name: "envoy", title: "Envoy default access log", json: false,
             clues: [.bracketAt(0), .timeAt(0), .requestAt(1)],
@@ -266,6 +325,38 @@ public enum LogCatalogue {
             clues: [.timeAt(3), .requestAt(4)],
             time: [.token(3)], status: [.token(5)], duration: [.key("request_time"), .key("rt")], durationUnit: .seconds,
             method: [.token(4)], path: [.token(4)], freeText: [4, 7, 8], idAt: "a token after the fixed fields"),
+        LogFormatEntry(
+            name: "haproxy-http", title: "HAProxy option httplog ([%tr], %TR/%Tw/%Tc/%Tr/%Ta in ms)", json: false,
+            clues: [.bracketAt(1), .timeAt(1), .timersAt(4), .integerAt(5)],
+            time: [.token(1)], status: [.token(5)], duration: [.lastPart(4)], method: [.token(-1)], path: [.token(-1)],
+            freeText: [-1], idAt: "a captured header {…}"),
+        LogFormatEntry(
+            name: "klog", title: "klog (Kubernetes components; httplog's latency and resp=)", json: false,
+            clues: [.klog],
+            time: [.leadingTime], status: [.key("resp"), .key("status")], duration: [.key("latency")],
+            method: [.key("verb"), .key("method")], path: [.key("uri"), .key("path")], message: [.after("] ")],
+            idAt: "a key=value field (audit-ID, …)"),
+        LogFormatEntry(
+            name: "zap-console", title: "zap (Go), console encoder (fields as JSON; durations in s)", json: false,
+            clues: [.leadingTime, .contains("\t"), .wordAt(1, ["DEBUG", "INFO", "WARN", "ERROR", "DPANIC", "PANIC", "FATAL"])],
+            time: [.leadingTime], bareDurationUnit: .seconds, level: [.token(1)], idAt: "a field of the JSON"),
+        LogFormatEntry(
+            name: "monolog", title: "Monolog line formatter (PHP: Symfony, Laravel)", json: false,
+            clues: [
+                .leadingTime,
+                .containsAny([".INFO: ", ".ERROR: ", ".WARNING: ", ".DEBUG: ", ".NOTICE: ", ".CRITICAL: ", ".ALERT: ", ".EMERGENCY: "])
+            ],
+            time: [.leadingTime], bareDurationUnit: .milliseconds, message: [.after(": ")], idAt: "a field of the context or extra JSON"),
+        LogFormatEntry(
+            name: "lograge", title: "lograge (Rails), key=value (duration in ms)", json: false,
+            clues: [.has("controller"), .has("action"), .has("status"), .has("duration")],
+            status: [.key("status")], duration: [.key("duration")], bareDurationUnit: .milliseconds,
+            method: [.key("method")], path: [.key("path")], idAt: "a key=value field or a [tag]"),
+        LogFormatEntry(
+            name: "uwsgi", title: "uWSGI request log (msecs)", json: false,
+            clues: [.contains(" => generated ")],
+            patterns: ["{method} {path} => generated {*} bytes in {duration} msecs (HTTP/{*} {status})"],
+            idAt: "a token after the fixed fields"),
         LogFormatEntry(
             name: "heroku-router", title: "Heroku router", json: false,
             clues: [.containsAny([" heroku[router]: ", " dyno="]), .contains(" service=")],

@@ -108,7 +108,8 @@ public enum LogTime {
     /// `YYYY-MM-DDTHH:MM:SS` at `p` (19 readable bytes), checked: seconds since the epoch.
     @inline(__always)
     static func isoSeconds(_ p: UnsafePointer<UInt8>) -> Int? {
-        guard let year = digits(p, 0, 4), p[4] == 0x2D, let month = digits(p, 5, 2), p[7] == 0x2D,
+        // `-` between the parts (RFC 3339), or `/` (Go's log package: `2026/11/29 12:55:03`).
+        guard let year = digits(p, 0, 4), p[4] == 0x2D || p[4] == 0x2F, let month = digits(p, 5, 2), p[7] == p[4],
             let day = digits(p, 8, 2), p[10] == UInt8(ascii: "T") || p[10] == UInt8(ascii: "t") || p[10] == 0x20,
             let hour = digits(p, 11, 2), p[13] == 0x3A, let minute = digits(p, 14, 2), p[16] == 0x3A,
             let second = digits(p, 17, 2),
@@ -185,6 +186,7 @@ public enum LogTime {
             if p[0] == UInt8(ascii: "[") && p[n - 1] == UInt8(ascii: "]") && n >= 2 { p += 1; n -= 2 }
             if let (t, len, zoned) = isoZoned(p, n), len == n { return (t, zoned) }
             if let (t, len) = clf(p, n), len == n { return (t, len > 20) }
+            if let (t, len) = ctime(p, n), len == n { return (t, false) }
             return epoch(p, n).map { ($0, true) }
         }
     }
@@ -212,6 +214,56 @@ public enum LogTime {
         return best.map { ($0, i) }
     }
 
+    /// ctime's `Sun Nov 29 12:55:03[.fraction] 2026` (uWSGI, Apache's error log) at `p`, naive. The time
+    /// and the bytes used.
+    public static func ctime(_ p: UnsafePointer<UInt8>, _ n: Int) -> (Double, Int)? {
+        guard n >= 24, p[3] == 0x20, (p[0] | 0x20) >= UInt8(ascii: "a"), (p[0] | 0x20) <= UInt8(ascii: "z"),
+            let (t, len) = syslog(p + 4, n - 4, near: nil)
+        else { return nil }
+        let i = 4 + len
+        guard i + 5 <= n, p[i] == 0x20, let year = digits(p, i + 1, 4) else { return nil }
+        // `syslog` placed the day in a year near now: move it to the one written.
+        let days = Int((t / 86400).rounded(.down))
+        let (y, m, d) = Timestamp.civilFromDays(days)
+        guard y > 0 else { return nil }
+        let shifted = t + Double((Timestamp.daysFromCivil(year, m, d) - Timestamp.daysFromCivil(y, m, d)) * 86400)
+        return (shifted, i + 5)
+    }
+
+    /// klog's (Kubernetes) `I1129 12:55:03.748000` at `p`: a level letter, month and day, the time of day;
+    /// naive, the year that puts it nearest `near`. The time and the bytes used.
+    public static func klog(_ p: UnsafePointer<UInt8>, _ n: Int, near: Double?) -> (Double, Int)? {
+        guard n >= 14, [UInt8(ascii: "I"), UInt8(ascii: "W"), UInt8(ascii: "E"), UInt8(ascii: "F"), UInt8(ascii: "D")].contains(p[0]),
+            let month = digits(p, 1, 2), let day = digits(p, 3, 2), p[5] == 0x20, let hour = digits(p, 6, 2), p[8] == 0x3A,
+            let minute = digits(p, 9, 2), p[11] == 0x3A, let second = digits(p, 12, 2),
+            (1...12).contains(month), (1...31).contains(day), hour <= 23, minute <= 59, second <= 60
+        else { return nil }
+        var i = 14
+        let frac = fraction(p, &i, n, comma: false)
+        let ref = near ?? Date().timeIntervalSince1970
+        let refYear = Timestamp.inRange(ref) ? Timestamp.civilFromDays(Int((ref / 86400).rounded(.down))).0 : 2026
+        var best: Double?
+        for y in [refYear - 1, refYear, refYear + 1] {
+            let t = Double(Timestamp.daysFromCivil(y, month, day) * 86400 + hour * 3600 + minute * 60 + second) + frac
+            if best.map({ abs(t - ref) < abs($0 - ref) }) ?? true { best = t }
+        }
+        return best.map { ($0, i) }
+    }
+
+    /// A time of day alone, `12:55:03[.fraction]` (Serilog's console), naive: the day that puts it
+    /// nearest `near`. Nil without `near`. The time and the bytes used.
+    public static func timeOfDay(_ p: UnsafePointer<UInt8>, _ n: Int, near: Double?) -> (Double, Int)? {
+        guard let ref = near, Timestamp.inRange(ref), n >= 8, let hour = digits(p, 0, 2), p[2] == 0x3A, let minute = digits(p, 3, 2),
+            p[5] == 0x3A, let second = digits(p, 6, 2), hour <= 23, minute <= 59, second <= 60, n == 8 || p[8] &- 0x30 >= 10
+        else { return nil }
+        var i = 8
+        let frac = fraction(p, &i, n, comma: false)
+        let day = (ref / 86400).rounded(.down) * 86400
+        let t = day + Double(hour * 3600 + minute * 60 + second) + frac
+        let best = [t - 86400, t, t + 86400].min { abs($0 - ref) < abs($1 - ref) } ?? t
+        return (best, i)
+    }
+
     /// `+HH:MM`, `+HHMM` or `+HH` at `p` (which starts with the sign): seconds east of UTC and length.
     static func zone(_ p: UnsafePointer<UInt8>, _ n: Int) -> (Int, Int)? {
         let sign = p[0] == UInt8(ascii: "-") ? -1 : 1
@@ -224,9 +276,10 @@ public enum LogTime {
     private static let months: [UInt32] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         .map { s in s.utf8.reduce(UInt32(0)) { $0 << 8 | UInt32($1 | 0x20) } }
 
-    /// `DD/Mon/YYYY:HH:MM:SS[.fraction][ ±HHMM]` (the common log format) at `p`.
+    /// `DD/Mon/YYYY:HH:MM:SS[.fraction][ ±HHMM]` (the common log format) at `p`; a space instead of the
+    /// colon after the year is read too (Werkzeug, Apache's `%{%d/%b/%Y %T}t`).
     public static func clf(_ p: UnsafePointer<UInt8>, _ n: Int) -> (Double, Int)? {
-        guard n >= 20, let day = digits(p, 0, 2), p[2] == 0x2F, p[6] == 0x2F, let year = digits(p, 7, 4), p[11] == 0x3A,
+        guard n >= 20, let day = digits(p, 0, 2), p[2] == 0x2F, p[6] == 0x2F, let year = digits(p, 7, 4), p[11] == 0x3A || p[11] == 0x20,
             let hour = digits(p, 12, 2), p[14] == 0x3A, let minute = digits(p, 15, 2), p[17] == 0x3A,
             let second = digits(p, 18, 2)
         else { return nil }
@@ -274,6 +327,7 @@ public enum LogTime {
         while i < n, tries < 24, let h = memchr(p + i, 0x2F, n - i) {
             let k = p.distance(to: h.assumingMemoryBound(to: UInt8.self))
             if k >= 2, let (t, len) = clf(p + k - 2, n - k + 2) { return (t, len > 20) }
+            if k >= 4, let (t, _, zoned) = isoZoned(p + k - 4, n - k + 4) { return (t, zoned) }
             i = k + 1
             tries += 1
         }

@@ -19,6 +19,11 @@ public enum LogWrapper: String, Sendable, CaseIterable {
     case compose
     /// A time before a JSON line (`kubectl logs --timestamps`, `aws logs tail`, `<time> <stream> {…}`).
     case timePrefix = "time-prefix"
+    /// BSD syslog (RFC 3164; rsyslog's file format, HAProxy through syslog):
+    /// `[<PRI>]Nov 29 12:55:03 <host> <tag>[<pid>]: <line>`.
+    case syslog3164 = "syslog-rfc3164"
+    /// gunicorn's and hypercorn's logger prefix: `[2026-11-29 12:55:03 +0000] [812] [INFO] <line>`.
+    case pythonServer = "gunicorn-prefix"
 
     /// The most wrappers peeled from one line.
     static let maxDepth = 4
@@ -43,6 +48,8 @@ public enum LogWrapper: String, Sendable, CaseIterable {
         if first == UInt8(ascii: "<") || (first >= 0x30 && first <= 0x39 && hasSyslogAfterCount(b)) {
             if let s = syslog(b) { return s }
         }
+        if let s = bsdSyslog(b) { return s }
+        if first == UInt8(ascii: "["), let p = pythonServer(b) { return p }
         // CRI and a time before JSON both start with a time: it is read once.
         if let lead = leadingTime(b) {
             if let c = cri(b, after: lead) { return c }
@@ -146,6 +153,54 @@ public enum LogWrapper: String, Sendable, CaseIterable {
         // A UTF-8 byte order mark may open the message.
         if i + 2 < b.count, b[i] == 0xEF, b[i + 1] == 0xBB, b[i + 2] == 0xBF { i += 3 }
         return (.syslog5424, Array(b[min(i, b.count)...]), ts)
+    }
+
+    /// RFC 3164: an optional `<PRI>`, `Mmm dd hh:mm:ss`, a host, a tag ending in `:` (`haproxy[1234]:`).
+    static func bsdSyslog(_ b: [UInt8]) -> (LogWrapper, [UInt8], Double?)? {
+        var i = 0
+        if b.first == UInt8(ascii: "<") {
+            i = 1
+            while i < b.count, i < 4, b[i] >= 0x30, b[i] <= 0x39 { i += 1 }
+            guard i > 1, i < b.count, b[i] == UInt8(ascii: ">") else { return nil }
+            i += 1
+        }
+        guard b.count - i >= 20, b[i] >= UInt8(ascii: "A"), b[i] <= UInt8(ascii: "Z") else { return nil }
+        let parsed = b.withUnsafeBufferPointer { bp in LogTime.syslog(bp.baseAddress! + i, bp.count - i, near: nil) }
+        guard let (ts, len) = parsed else { return nil }
+        i += len
+        guard i < b.count, b[i] == 0x20 else { return nil }
+        while i < b.count, b[i] == 0x20 { i += 1 }
+        guard word(b, &i) != nil else { return nil }
+        // The tag: a program name, maybe `[pid]`, then `:`.
+        let tagStart = i
+        while i < b.count, i - tagStart < 64, b[i] != 0x20, b[i] != UInt8(ascii: ":") { i += 1 }
+        guard i > tagStart, i < b.count, b[i] == UInt8(ascii: ":") else { return nil }
+        i += 1
+        while i < b.count, b[i] == 0x20 { i += 1 }
+        return (.syslog3164, Array(b[min(i, b.count)...]), ts)
+    }
+
+    /// `[<time with zone>] [<pid>] [<LEVEL>] <line>` (gunicorn, hypercorn).
+    static func pythonServer(_ b: [UInt8]) -> (LogWrapper, [UInt8], Double?)? {
+        guard let close = b.prefix(48).firstIndex(of: UInt8(ascii: "]")), close > 1,
+            let (ts, zoned) = LogTime.parseZoned(String(decoding: b[1..<close], as: UTF8.self)), zoned
+        else { return nil }
+        var i = close + 1
+        for k in 0..<2 {
+            guard i + 2 < b.count, b[i] == 0x20, b[i + 1] == UInt8(ascii: "[") else { return nil }
+            i += 2
+            let s = i
+            while i < b.count, i - s < 12, b[i] != UInt8(ascii: "]") { i += 1 }
+            guard i > s, i < b.count else { return nil }
+            let inner = b[s..<i]
+            let ok =
+                k == 0
+                ? inner.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } : inner.allSatisfy { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
+            guard ok else { return nil }
+            i += 1
+        }
+        while i < b.count, b[i] == 0x20 { i += 1 }
+        return (.pythonServer, Array(b[min(i, b.count)...]), ts)
     }
 
     static func hasSyslogAfterCount(_ b: [UInt8]) -> Bool {

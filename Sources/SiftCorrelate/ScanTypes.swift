@@ -106,6 +106,8 @@ public struct LogFileSummary: Sendable, Equatable {
     /// Which of time, status and duration the lines with a wanted id gave (the others were never read
     /// from this file).
     public var fieldsRead: [LogField] = []
+    /// Set when the file's durations were read in another unit than its format's default, and why.
+    public var durationUnitNote: String?
 }
 
 /// A field a server line's format may give.

@@ -149,6 +149,38 @@ extension CorrelateCommandTests {
             #expect(runCLI(["correlate", "-f", f, session, "--logs", py]).out.contains("python-logging"), "\(f)")
         }
     }
+
+    /// `--log-format FILE` and `.pbsift.json`'s `logFormats`: the team's own format (lnav's form) reads
+    /// its lines; a definition that cannot be compiled is a usage error naming the file and the format.
+    @Test func aTeamsOwnLogFormat() throws {
+        let (session, _) = try setUp()
+        let dir = try makeTempDir()
+        let logs = dir.appendingPathComponent("gw.log").path
+        try Data("29.11.2026 10:15:04.200 | rid=\(Self.id) | 200 took 38ms\n".utf8).write(to: URL(fileURLWithPath: logs))
+        let def =
+            #"{"gw": {"regex": {"std": {"pattern": "^(?<timestamp>\\S+ \\S+) \\| rid=(?<rid>\\S+) \\| (?<status>\\d+) took (?<duration>\\S+)$"}}, "timestamp-format": ["%d.%m.%Y %H:%M:%S.%L"]}}"#
+        let formats = dir.appendingPathComponent("formats.json").path
+        try Data(def.utf8).write(to: URL(fileURLWithPath: formats))
+        let r = runCLI(["correlate", "--json", session, "--logs", logs, "--log-format", formats])
+        #expect(r.status == 0, "\(r.err)")
+        let doc = try JSONDocument(string: r.out).root
+        #expect(doc["logs", "files"]?.elements.first?["format"]?.string == "gw")
+        let line = doc["requests"]?.elements.first?["serverLines"]?.elements.first
+        #expect(line?["status"]?.int == 200 && line?["durationMs"]?.double == 38)
+        #expect((doc["clockSkew", "seconds"]?.double).map { $0 > 2 && $0 < 3 } == true)
+        // The same definition under logFormats in the config file.
+        let config = dir.appendingPathComponent("team.json").path
+        try Data(#"{"logFormats": \#(def)}"#.utf8).write(to: URL(fileURLWithPath: config))
+        let viaConfig = runCLI(["correlate", "--json", session, "--logs", logs, "--config", config])
+        #expect(try JSONDocument(string: viaConfig.out).root["logs", "files"]?.elements.first?["format"]?.string == "gw")
+        // A pattern that does not compile: exit 64, the file and the format named.
+        try Data(#"{"gw": {"regex": {"std": {"pattern": "(?<t>[x"}}}}"#.utf8).write(to: URL(fileURLWithPath: formats))
+        let bad = runCLI(["correlate", session, "--logs", logs, "--log-format", formats])
+        #expect(bad.status == 64)
+        #expect(bad.err.contains(formats) && bad.err.contains("'gw'"), "\(bad.err)")
+        try Data(#"{"logFormats": {"gw": {"title": "no regex"}}}"#.utf8).write(to: URL(fileURLWithPath: config))
+        #expect(runCLI(["correlate", session, "--logs", logs, "--config", config]).status == 64)
+    }
 }
 
 /// A credential the export holds (a `password` body field) is masked where a server line repeats it

@@ -23,7 +23,10 @@ import Testing
             (.journald, #"{"__REALTIME_TIMESTAMP":"1795957000000000","_HOSTNAME":"h","MESSAGE":\#(json(app))}"#),
             (.syslog5424, "\(syslog.utf8.count) \(syslog)"),
             (.compose, "api-1  | \(app)"),
-            (.timePrefix, "\(ts) ecs/api/1a2b \(app)")
+            (.timePrefix, "\(ts) ecs/api/1a2b \(app)"),
+            (.syslog3164, "Nov 29 12:56:00 api-host app[812]: \(app)"),
+            (.syslog3164, "<134>Nov  9 12:56:00 api-host app: \(app)"),
+            (.pythonServer, "[2026-11-29 12:56:00 +0000] [812] [INFO] \(app)")
         ]
     }
 
@@ -57,7 +60,9 @@ import Testing
         for line in [
             #"{"log":"app.http","time":"2026-11-29T12:55:03Z","msg":"x"}"#,
             "INFO  | request completed",
-            "2026-11-29 12:55:03.748 | INFO     | app:handle:12 - done"
+            "2026-11-29 12:55:03.748 | INFO     | app:handle:12 - done",
+            "Nov 29 12:55:03 just words and no tag",
+            "[2026-11-29 12:55:03] [812] [INFO] a time without a zone"
         ] {
             #expect(LogWrapper.peel(Array(line.utf8)).wrappers.isEmpty, "\(line)")
         }

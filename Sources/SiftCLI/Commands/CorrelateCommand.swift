@@ -21,9 +21,11 @@ public enum CorrelateCommand: SiftCommand {
             split into server and network time, and a server time longer than the device's whole request \
             is a finding, not used. Ids the logs hold inside a session's time window that no record \
             carries are listed as server-only. The log format is detected per file from a catalogue of \
-            known shapes (nginx, Apache, ingress-nginx, Envoy, Traefik, Caddy, Heroku, AWS ALB, Google \
-            Cloud, Cloudflare, OpenTelemetry, Rails, Spring Boot, Python, django-structlog, pino, bunyan, \
-            zap, logrus, any JSON, logfmt, plain text) and named in the output; --log-format forces one. \
+            known shapes (nginx, Apache, ingress-nginx, Envoy, Istio, Traefik, Caddy, HAProxy, Kong, \
+            Heroku, AWS ALB, Google Cloud, Cloudflare, OpenTelemetry, ECS, Rails, lograge, Spring Boot, \
+            log4j2, ASP.NET Core, Serilog, Python, django-structlog, pino, bunyan, zap, zerolog, logrus, \
+            klog, Monolog, uWSGI, any JSON, logfmt, plain text), inside what wraps it (Docker, CRI, \
+            journald, syslog, docker compose), and named in the output; --log-format forces one. \
             With --emit-query, nothing is scanned: the queries fetching exactly these ids in the sessions' \
             time window from a log platform are printed instead.
             """,
@@ -38,9 +40,13 @@ public enum CorrelateCommand: SiftCommand {
                 allowed: QueryPlatform.allCases.map(\.rawValue)),
             OptionSpec.windowMargin(help: "Seconds added before and after each session's time window (server-only ids, queries)."),
             OptionSpec(
-                "log-format", value: "name",
-                help: "Read every log line as this format instead of detecting it per file.",
-                allowed: LogCatalogue.entries.map(\.name)),
+                "log-format", value: "name|file",
+                help:
+                    "Read every log line as this catalogue format instead of detecting it per file; or a file of the team's own formats (lnav's format-file form), tried first.",
+                kind: .rule { v in
+                    LogCatalogue.entry(named: v) != nil || FileManager.default.fileExists(atPath: v)
+                        ? nil : "a format of the catalogue (docs/correlate.md) or a format file"
+                }),
             OptionSpec(
                 "log-timezone", value: "zone",
                 help: "The zone of log times written without an offset: UTC, +02:00 or a name like Europe/Paris (default UTC).",
@@ -157,10 +163,27 @@ public enum CorrelateCommand: SiftCommand {
         options.seconds("window-margin") ?? 60
     }
 
-    /// `--log-format` and `--log-timezone` (the parser checked both).
-    static func readOptions(from options: ParsedOptions) -> LogReadOptions {
+    /// `--log-format` (a catalogue name, or a file of the team's formats), `--log-timezone`, and the
+    /// config file's `logFormats`. A format file that cannot be read or compiled is a usage error naming it.
+    static func readOptions(from options: ParsedOptions) throws -> LogReadOptions {
         var read = LogReadOptions()
-        read.format = options.value("log-format").flatMap(LogFormat.init(rawValue:))
+        if let f = options.value("log-format") {
+            if let name = LogFormat(rawValue: f) {
+                read.format = name
+            } else {
+                guard let data = FileManager.default.contents(atPath: f), data.count <= 1 << 20 else {
+                    throw UsageError("cannot read this log format file (at most 1 MiB)", about: f)
+                }
+                do {
+                    read.userFormats = try UserLogFormat.load(try JSONDocument(bytes: Array(data)).root)
+                } catch let e as UserLogFormat.DefinitionError {
+                    throw UsageError(e.description + " (see docs/correlate.md)", about: f)
+                } catch {
+                    throw UsageError("not a JSON format file: \(error)", about: f)
+                }
+            }
+        }
+        if let path = options.value("config"), let config = try? ProjectConfig.load(path: path) { read.userFormats += config.logFormats }
         if let zone = options.value("log-timezone").flatMap(LogReadOptions.zone) { read.timezone = zone }
         return read
     }
@@ -190,7 +213,7 @@ public enum CorrelateCommand: SiftCommand {
         let logs = options.all("logs")
         let platform = options.value("emit-query").flatMap(QueryPlatform.init(rawValue:))
         let margin = windowMargin(from: options)
-        let read = readOptions(from: options)
+        let read = try readOptions(from: options)
         let target = try QueryOptions.target(options, platform: platform)
         if platform == nil && logs.isEmpty {
             throw UsageError("missing '--logs <path>' (or '--emit-query <platform>')")

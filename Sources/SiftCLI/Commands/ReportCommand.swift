@@ -128,7 +128,8 @@ public enum ReportCommand: SiftCommand {
         var correlated: CorrelationReport? = nil
         if !logs.isEmpty {
             correlated = run.correlate(
-                requests: correlation.takeRequests(), sessions: correlation.takeSessions(), logs: logs, margin: margin)
+                requests: correlation.takeRequests(), sessions: correlation.takeSessions(), logs: logs, margin: margin,
+                read: try CorrelateCommand.readOptions(from: options))
         }
 
         // Every finding once: the reader's and verify's come with the outcome, correlate's with its report.

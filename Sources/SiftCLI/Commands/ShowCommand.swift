@@ -128,7 +128,8 @@ public enum ShowCommand: SiftCommand {
         if !logs.isEmpty {
             let requests = correlation.requests.filter { $0.ref.sameFile(match.ref) }
             let sessions = correlation.sessions.filter { $0.input == match.input && $0.file == match.file }
-            correlated = run.correlate(requests: requests, sessions: sessions, logs: logs, margin: margin)
+            correlated = run.correlate(
+                requests: requests, sessions: sessions, logs: logs, margin: margin, read: try CorrelateCommand.readOptions(from: options))
         }
         let report = ShowReport(match: match, request: wf, hosts: hosts, correlation: correlated)
         if let failed = common.report(report, with: reporters, io: io) { return failed }

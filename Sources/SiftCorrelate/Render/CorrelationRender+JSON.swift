@@ -93,6 +93,7 @@ extension CorrelationRender {
                 "bytes": .int(Int(f.bytes)), "lines": .int(f.lines), "matchedLines": .int(f.matchedLines),
                 "longLines": .int(f.longLines), "readsAsLog": f.readsAsLog.map { .bool($0) } ?? .null,
                 "fieldsRead": .array(f.fieldsRead.map { .string($0.rawValue) }), "error": .opt(f.error),
+                "durationUnitNote": .opt(f.durationUnitNote),
                 "from": ts(f.firstTs), "to": ts(f.lastTs)
             ])
         }

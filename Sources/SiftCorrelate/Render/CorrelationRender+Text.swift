@@ -57,6 +57,7 @@ extension CorrelationRender {
                     + (f.fieldsRead.isEmpty ? "no time, status or duration" : f.fieldsRead.map(\.rawValue).joined(separator: ", "))
             }
             if f.readsAsLog == false && f.matchedLines == 0 { line += "; not a server log (no line of a known format among its first)" }
+            if let u = f.durationUnitNote { line += "; " + t(u) }
             out += line + "\n"
         }
         if r.logs.files.count > 20 { out += "  … and \(n(r.logs.files.count - 20, "more file"))\n" }

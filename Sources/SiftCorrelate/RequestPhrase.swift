@@ -1,0 +1,96 @@
+import Foundation
+
+/// A request told in words, as frameworks print it when no format fixes the fields:
+/// `POST /v1/auth/token 200 101.000 ms - 67` (morgan `dev`), `HTTP POST /v1/x responded 200 in 101.0 ms`
+/// (Serilog), `"POST http://h/v1/x HTTP/1.1" from 203.0.113.7:52113 - 200 67B in 101.4ms` (chi),
+/// `POST /v1/x => generated 67 bytes in 101 msecs (HTTP/1.1 200)` (uWSGI), `GET /v1/x -> 200 in 12 ms`.
+/// Read only what a line leaves empty, and only when the words hold a request (a method and a path)
+/// or a status word before the number.
+enum RequestPhrase {
+    struct Reading: Equatable {
+        var method: String?
+        var path: String?
+        var status: Int?
+        var durationMs: Double?
+    }
+
+    static let methods: Set<String> = ["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "CONNECT", "TRACE"]
+    /// Words after which a number is the response status.
+    static let statusWords: Set<String> = ["responded", "->", "status", "status:", "resp", "returned", "code", "code:", "=>", "completed"]
+    /// Words after which a number with a unit is the request's duration.
+    static let durationWords: Set<String> = [
+        "in", "took", "latency", "latency:", "elapsed", "elapsed:", "duration", "duration:", "time:", "after"
+    ]
+
+    /// The unit words a duration is written with, as milliseconds per unit.
+    static let units: [(String, Double)] = [
+        ("ms", 1), ("msec", 1), ("msecs", 1), ("millis", 1), ("milliseconds", 1), ("µs", 1e-3), ("us", 1e-3), ("μs", 1e-3),
+        ("microseconds", 1e-3), ("ns", 1e-6), ("nanoseconds", 1e-6), ("s", 1e3), ("sec", 1e3), ("secs", 1e3), ("seconds", 1e3)
+    ]
+
+    static func unitFactor(_ w: Substring) -> Double? { units.first { $0.0 == w }?.1 }
+
+    /// `101ms`, `0.101s`, `101.4000ms` as milliseconds.
+    static func suffixed(_ w: Substring) -> Double? {
+        guard let first = w.first, first.isASCIIDigit else { return nil }
+        let numberEnd = w.firstIndex { !($0.isASCIIDigit || $0 == ".") } ?? w.endIndex
+        guard numberEnd != w.endIndex, let f = unitFactor(w[numberEnd...]), let d = Double(w[..<numberEnd]) else { return nil }
+        return LineParser.durationMs(d, factor: f)
+    }
+
+    /// Reads `text` (at most its first 2 KiB).
+    static func read(_ text: Substring) -> Reading? {
+        let words = text.prefix(2048).split(whereSeparator: { $0 == " " || $0 == "\t" }).prefix(96).map { w -> Substring in
+            var w = w
+            while let c = w.first, "\"'([{<".contains(c) { w = w.dropFirst() }
+            while let c = w.last, "\"')]}>,;".contains(c) { w = w.dropLast() }
+            return w
+        }
+        var r = Reading()
+        var afterPath: Int?
+        for (i, w) in words.enumerated() where methods.contains(String(w)) && i + 1 < words.count {
+            let p = words[i + 1]
+            if p.hasPrefix("/") || p.hasPrefix("http://") || p.hasPrefix("https://") {
+                r.method = String(w)
+                r.path = String(p)
+                afterPath = i + 2
+                break
+            }
+        }
+        var statusAt: Int?
+        for (i, w) in words.enumerated() where w.count == 3 && w.allSatisfy(\.isASCIIDigit) {
+            guard let n = Int(w), (100...599).contains(n) else { continue }
+            let prev = i > 0 ? words[i - 1].lowercased() : ""
+            // `67 bytes`, `200 B`: a size, not a status; `101 msecs`: a duration.
+            if i + 1 < words.count, ["b", "bytes", "byte"].contains(words[i + 1].lowercased()) || unitFactor(words[i + 1]) != nil {
+                continue
+            }
+            let nearPath = afterPath.map { i >= $0 && i - $0 < 6 } ?? false
+            if nearPath || statusWords.contains(prev) || prev.hasPrefix("http/") {
+                r.status = n
+                statusAt = i
+                break
+            }
+        }
+        guard r.method != nil || statusAt != nil else { return nil }
+        // The duration: after a duration word, else the only one after the path or status.
+        var candidates: [(at: Int, ms: Double, named: Bool)] = []
+        for (i, w) in words.enumerated() {
+            var ms = suffixed(w)
+            if ms == nil, i + 1 < words.count, let f = unitFactor(words[i + 1]), w.first?.isASCIIDigit == true, let d = Double(w) {
+                ms = LineParser.durationMs(d, factor: f)
+            }
+            guard let value = ms else { continue }
+            let prev = i > 0 ? words[i - 1].lowercased() : ""
+            candidates.append((i, value, durationWords.contains(prev)))
+        }
+        let from = statusAt ?? afterPath ?? 0
+        if let named = candidates.first(where: \.named) {
+            r.durationMs = named.ms
+        } else {
+            let after = candidates.filter { $0.at >= from }
+            if after.count == 1 { r.durationMs = after[0].ms }
+        }
+        return r
+    }
+}

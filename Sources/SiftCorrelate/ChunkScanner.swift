@@ -16,6 +16,10 @@ struct ChunkScanner {
     var othersScratch: [RequestID] = []
     /// The date and time of day of the last line's time, read once per second of log.
     var seconds = LogTime.SecondCache()
+    /// The last pretty-printed JSON record found (its region and bounds), and member-looking lines
+    /// for which none was.
+    var prettyCache: (base: UnsafePointer<UInt8>, start: Int, end: Int)?
+    var prettyMisses = 0
 
     /// `windows`: `request.windows` as one `IntervalUnion` (made once per scan, not per file).
     init(request: ScanRequest, windows: IntervalUnion, options: ScanOptions, display: String) {
@@ -198,6 +202,8 @@ struct ChunkScanner {
     /// Finds the ids in a region of whole lines; returns the number of newlines in it.
     @discardableResult
     mutating func scanRegion(_ base: UnsafePointer<UInt8>, _ count: Int) -> Int {
+        // The buffer is reused: a record found in the last region is not this one's.
+        prettyCache = nil
         var pos = 0
         var counted = 0 // a line start; the newlines before it are in `linesBefore`
         var linesBefore = 0
@@ -218,7 +224,9 @@ struct ChunkScanner {
             }
             counted = ls
             let le = ByteSearch.index(of: 0x0A, base + p + 40, count - p - 40).map { p + 40 + $0 } ?? count
-            handleLine(base + ls, le - ls, first: first, firstAt: p - ls, lineNumber: lineBase + linesBefore + 1)
+            handleLine(
+                base + ls, le - ls, first: first, firstAt: p - ls, lineNumber: lineBase + linesBefore + 1,
+                region: (base, count, ls, le))
             if le < count {
                 // The line's own newline is counted here: the next walk starts at the next line.
                 counted = le + 1
@@ -230,8 +238,78 @@ struct ChunkScanner {
         return linesBefore
     }
 
-    /// One line holding at least one well-formed id (the first at `firstAt`).
-    mutating func handleLine(_ line: UnsafePointer<UInt8>, _ n: Int, first: RequestID, firstAt: Int, lineNumber: Int) {
+    /// The bytes of the pretty-printed JSON record (`gcloud logging read --format=json`, OpenTelemetry's
+    /// console exporter) that the line at [lineStart, lineEnd) is a member of: the line is indented and
+    /// starts with `"`; the record opens at the nearest line before it that is `{` alone at a smaller
+    /// indentation, and closes at the first line after it that starts with `}` at that indentation.
+    /// Nil when the line is no such member or the record is not whole within 64 KiB of the region.
+    static func prettyRecord(_ base: UnsafePointer<UInt8>, _ count: Int, lineStart: Int, lineEnd: Int) -> UnsafeBufferPointer<UInt8>? {
+        guard let indent = memberIndent(base, lineStart: lineStart, lineEnd: lineEnd) else { return nil }
+        let limit = 64 << 10
+        // Backward: a line that is `{` (maybe `[{`, `,{`), indented less than the member.
+        var open: (at: Int, indent: Int)?
+        var e = lineStart
+        while e > 0, lineStart - e < limit {
+            let lineEndBefore = e - 1 // the newline ending the line before
+            var s0 = lineEndBefore
+            while s0 > 0, base[s0 - 1] != 0x0A { s0 -= 1 }
+            var j = s0
+            while j < lineEndBefore, base[j] == 0x20 { j += 1 }
+            var end = lineEndBefore
+            while end > j, base[end - 1] == 0x20 || base[end - 1] == 0x0D { end -= 1 }
+            if end - j == 1, base[j] == UInt8(ascii: "{"), j - s0 < indent {
+                open = (j, j - s0)
+                break
+            }
+            e = s0
+        }
+        guard let o = open else { return nil }
+        // Forward: the line that starts with `}` at the opening's indentation.
+        var s1 = lineEnd + 1
+        while s1 < count, s1 - lineEnd < limit {
+            var j = s1
+            while j < count, base[j] == 0x20 { j += 1 }
+            if j < count, base[j] == UInt8(ascii: "}"), j - s1 == o.indent {
+                return UnsafeBufferPointer(start: base + o.at, count: j + 1 - o.at)
+            }
+            guard let nl = ByteSearch.index(of: 0x0A, base + s1, count - s1) else { return nil }
+            s1 += nl + 1
+        }
+        return nil
+    }
+
+    /// The indentation of a line that reads as a member of pretty-printed JSON (indented by two or more
+    /// spaces, then `"`), or nil.
+    static func memberIndent(_ base: UnsafePointer<UInt8>, lineStart: Int, lineEnd: Int) -> Int? {
+        var i = lineStart
+        while i < lineEnd, base[i] == 0x20 { i += 1 }
+        let indent = i - lineStart
+        return indent >= 2 && i < lineEnd && base[i] == UInt8(ascii: "\"") ? indent : nil
+    }
+
+    /// The pretty-printed record a wanted line is a member of: the last one found is reused for the
+    /// lines inside it; after 8 member-looking lines without a whole record, a file is read line by
+    /// line only (each search costs up to 128 KiB: a file of broken records must stay linear).
+    mutating func record(for r: (base: UnsafePointer<UInt8>, count: Int, ls: Int, le: Int)) -> UnsafeBufferPointer<UInt8>? {
+        guard prettyMisses < 8, Self.memberIndent(r.base, lineStart: r.ls, lineEnd: r.le) != nil else { return nil }
+        if let c = prettyCache, c.base == r.base, r.ls >= c.start, r.le <= c.end {
+            return UnsafeBufferPointer(start: r.base + c.start, count: c.end - c.start)
+        }
+        guard let rec = Self.prettyRecord(r.base, r.count, lineStart: r.ls, lineEnd: r.le), let start = rec.baseAddress else {
+            prettyMisses += 1
+            return nil
+        }
+        let at = r.base.distance(to: start)
+        prettyCache = (r.base, at, at + rec.count)
+        return rec
+    }
+
+    /// One line holding at least one well-formed id (the first at `firstAt`); when the line is a member
+    /// of a pretty-printed JSON record in `region`, the record is read in its place.
+    mutating func handleLine(
+        _ line: UnsafePointer<UInt8>, _ n: Int, first: RequestID, firstAt: Int, lineNumber: Int,
+        region: (base: UnsafePointer<UInt8>, count: Int, ls: Int, le: Int)? = nil
+    ) {
         // Reused buffers: no allocation per line (taken out first, so each is uniquely referenced
         // and emptying it keeps its storage).
         var wanted = wantedScratch
@@ -271,7 +349,7 @@ struct ChunkScanner {
         var ts: Double?
         if !wanted.isEmpty {
             out.matchedLines += 1
-            let bytes = UnsafeBufferPointer(start: line, count: n)
+            let bytes = region.flatMap { record(for: $0) } ?? UnsafeBufferPointer(start: line, count: n)
             let parsed = LineParser.parse(bytes, hint: out.format, options: options.read, focus: wanted[0])
             if out.format == nil { out.format = parsed.format }
             ts = parsed.ts

@@ -12,6 +12,8 @@ public struct LogReadOptions: Sendable, Equatable {
     public var referenceTime: Double?
     /// The team's own formats (`--log-format FILE`, `.pbsift.json`'s `logFormats`), tried before the catalogue.
     public var userFormats: [UserLogFormat] = []
+    /// The columns a W3C extended log's `#Fields:` directive names (set per file by the scan).
+    public var w3cFields: [String] = []
 
     public init(format: LogFormat? = nil, timezone: TimeZone? = nil, referenceTime: Double? = nil, userFormats: [UserLogFormat] = []) {
         self.userFormats = userFormats
@@ -216,6 +218,13 @@ extension LineParser {
         while end > start, line[end - 1] == 0x0D || line[end - 1] == 0x20 || line[end - 1] == 0x09 { end -= 1 }
         // What wraps the app's line (a container runtime, syslog, journald) is peeled first.
         let peeled = LogWrapper.peel(Array(line[start..<end]))
+        // A W3C log's columns, as its `#Fields:` directive names them.
+        if options.format == nil || options.format?.rawValue == W3C.name, !options.w3cFields.isEmpty,
+            var p = W3C.read(peeled.inner, fields: options.w3cFields, options: options)
+        {
+            if p.ts == nil { p.ts = peeled.ts }
+            return p
+        }
         if options.format == nil {
             for u in options.userFormats {
                 guard var p = u.read(peeled.inner, options: options) else { continue }
@@ -271,6 +280,8 @@ extension LineParser {
             return v.bytes.prefix(len).contains(UInt8(ascii: ","))
         case .klog:
             return v.bytes.withUnsafeBufferPointer { b in b.baseAddress.flatMap { LogTime.klog($0, b.count, near: nil) } != nil }
+        case .directive:
+            return false
         case .timersAt(let i):
             guard let t = v.token(i), t.kind == .bare else { return false }
             let parts = t.text.split(separator: "/", omittingEmptySubsequences: false)

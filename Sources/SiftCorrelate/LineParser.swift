@@ -158,7 +158,9 @@ public enum LineParser {
         "latencyns": 1e-6, "duration": 1e3, "latency": 1e3, "elapsed": 1e3, "requesttime": 1e3, "responsetime": 1e3,
         "durations": 1e3, "durationseconds": 1e3, "rt": 1e3, "urt": 1e3, "durationsec": 1e3, "upstreamresponsetime": 1e3,
         "elapsedtime": 1e3,
-        "elapsedmilliseconds": 1, "durationmilliseconds": 1, "timetaken": 1, "timeelapsed": 1e-3, "latencymilliseconds": 1
+        "elapsedmilliseconds": 1, "durationmilliseconds": 1, "timetaken": 1, "timeelapsed": 1e-3, "latencymilliseconds": 1,
+        // OpenTelemetry's semantic conventions: seconds since 1.21, milliseconds before.
+        "httpserverrequestduration": 1e3, "httpserverduration": 1
     ]
 
     /// Names that do not tell a unit: the format's bare unit applies to them when it has one.

@@ -113,6 +113,8 @@ public enum FormatClue: Sendable, Equatable {
     case klog
     /// The n-th token is four or more `/`-separated whole numbers (HAProxy's timers, `-1` for one not reached).
     case timersAt(Int)
+    /// The file's `#Fields:` directive names the columns (read before its lines); never a clue of one line.
+    case directive
 }
 
 /// One known shape of server log line: how it is recognised and where each field sits.
@@ -325,6 +327,9 @@ public enum LogCatalogue {
             clues: [.timeAt(3), .requestAt(4)],
             time: [.token(3)], status: [.token(5)], duration: [.key("request_time"), .key("rt")], durationUnit: .seconds,
             method: [.token(4)], path: [.token(4)], freeText: [4, 7, 8], idAt: "a token after the fixed fields"),
+        LogFormatEntry(
+            name: "w3c", title: "W3C extended log (IIS, CloudFront standard logs): #Fields: names the columns", json: false,
+            clues: [.directive], idAt: "a column whose value is the id (cs(X-Request-Id))"),
         LogFormatEntry(
             name: "haproxy-http", title: "HAProxy option httplog ([%tr], %TR/%Tw/%Tc/%Tr/%Ta in ms)", json: false,
             clues: [.bracketAt(1), .timeAt(1), .timersAt(4), .integerAt(5)],

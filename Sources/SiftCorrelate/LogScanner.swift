@@ -39,6 +39,10 @@ public struct LogScanner: Sendable {
             result.errors.append("\(files.count) log files found: only the first \(options.maxFiles) are scanned")
             files.removeLast(files.count - options.maxFiles)
         }
+        // What each file is, from its first lines (read before the scan: a W3C `#Fields:` directive
+        // there names the columns of every line after it).
+        let sniffed = files.map { sniff($0) }
+        for k in files.indices { files[k].w3cFields = sniffed[k]?.w3cFields ?? [] }
         // Work items: whole files, or segments of large plain files.
         var items: [WorkItem] = []
         for (k, f) in files.enumerated() {
@@ -109,8 +113,8 @@ public struct LogScanner: Sendable {
         // What each file is, from its first lines: a file none of whose first lines reads as a log line
         // (a README beside the logs) says so, and the format shown is the first line's when no line
         // carried a wanted id.
-        for (k, f) in files.enumerated() {
-            guard let s = sniff(f) else { continue }
+        for k in files.indices {
+            guard let s = sniffed[k] else { continue }
             summaries[k].readsAsLog = s.isLog
             if summaries[k].format == nil { summaries[k].format = s.format }
         }
@@ -153,6 +157,8 @@ public struct LogScanner: Sendable {
         var size: Int64
         /// Opened through a link (only for a link named on the command line).
         var follow = false
+        /// The columns a W3C extended log's `#Fields:` directive names (among the file's first lines).
+        var w3cFields: [String] = []
 
         var openFlags: Int32 { O_RDONLY | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW) }
 
@@ -291,7 +297,7 @@ public struct LogScanner: Sendable {
 
     /// Whether one of the first lines of `file` (64 lines, 64 KiB, inflated) reads as a server log
     /// line, and the format of the first that does; nil for a stream (read once, not looked at first).
-    func sniff(_ file: FileRef) -> (isLog: Bool, format: LogFormat?)? {
+    func sniff(_ file: FileRef) -> (isLog: Bool, format: LogFormat?, w3cFields: [String])? {
         guard file.kind != .stream else { return nil }
         let fd = file.openFD()
         guard fd >= 0 else { return nil }
@@ -307,19 +313,25 @@ public struct LogScanner: Sendable {
         }
         var start = 0
         var seen = 0
+        var read = options.read
+        var found: (Bool, LogFormat?)?
         while start < n, seen < LogScanner.sniffLines {
             var end = start
             while end < n, head[end] != 0x0A { end += 1 }
             if end > start {
                 seen += 1
-                let parsed = head.withUnsafeBufferPointer {
-                    LineParser.parse(UnsafeBufferPointer(rebasing: $0[start..<end]), options: options.read)
+                let line = Array(head[start..<end])
+                if let fields = W3C.directive(line) {
+                    read.w3cFields = fields
+                } else if found == nil, head[start] != UInt8(ascii: "#") {
+                    let parsed = line.withUnsafeBufferPointer { LineParser.parse($0, options: read) }
+                    if parsed.ts != nil { found = (true, parsed.format) }
                 }
-                if parsed.ts != nil { return (true, parsed.format) }
+                if found != nil && (!read.w3cFields.isEmpty || head[start] != UInt8(ascii: "#")) { break }
             }
             start = end + 1
         }
-        return (false, nil)
+        return (found?.0 ?? false, found?.1, read.w3cFields)
     }
 
     // MARK: - Workers
@@ -350,7 +362,9 @@ public struct LogScanner: Sendable {
     }
 
     func scanItem(_ item: WorkItem, file: FileRef, readAhead: Bool) -> ItemOutcome {
-        var scanner = ChunkScanner(request: request, windows: windows, options: options, display: file.display)
+        var scanOptions = options
+        scanOptions.read.w3cFields = file.w3cFields
+        var scanner = ChunkScanner(request: request, windows: windows, options: scanOptions, display: file.display)
         switch file.kind {
         case .plain:
             let fd = file.openFD()

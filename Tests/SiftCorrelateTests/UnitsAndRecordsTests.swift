@@ -78,3 +78,47 @@ import Testing
         #expect(p.unreadFields.isEmpty, "\(p.unreadFields)")
     }
 }
+
+/// A line that is a member of a pretty-printed JSON record is read with its record; a file of members
+/// without whole records stays linear and is read line by line.
+@Suite struct PrettyRecordTests {
+    @Test func aMemberLineIsReadWithItsRecord() {
+        let dir = tempDir()
+        let path = dir + "/gcloud.json"
+        let entry = """
+            [
+              {
+                "httpRequest": {
+                  "latency": "0.038s",
+                  "status": 503
+                },
+                "labels": {
+                  "request_id": "\(rid(1))"
+                },
+                "timestamp": "2026-11-29T10:15:04.790Z"
+              }
+            ]
+            """
+        write(path, entry + "\n")
+        let scan = LogScanner(request: ScanRequest(ids: RequestIDSet([RequestID(rid(1))!]))).scan(paths: [path])
+        let p = scan.lines.first?.parsed
+        #expect(scan.lines.first?.line == 8)
+        #expect(p?.status == 503 && p?.durationMs == 38)
+        #expect(p?.ts.map { abs($0 - 1_795_947_304.79) < 1e-3 } == true)
+        #expect(p?.fieldIDs.map(\.description) == [rid(1)])
+    }
+
+    @Test func brokenRecordsStayLinear() {
+        let dir = tempDir()
+        let path = dir + "/broken.json"
+        let line = "    \"request_id\": \"\(rid(1))\", \"pad\": \"" + String(repeating: "x", count: 200) + "\",\n"
+        write(path, String(repeating: line, count: 20_000))
+        let clock = ContinuousClock()
+        var scan = LogScanResult()
+        let took = clock.measure {
+            scan = LogScanner(request: ScanRequest(ids: RequestIDSet([RequestID(rid(1))!]))).scan(paths: [path])
+        }
+        #expect(scan.files.first?.matchedLines == 20_000)
+        #expect(took < .seconds(20), "\(took)")
+    }
+}

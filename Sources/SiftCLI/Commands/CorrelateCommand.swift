@@ -24,8 +24,9 @@ public enum CorrelateCommand: SiftCommand {
             known shapes (nginx, Apache, ingress-nginx, Envoy, Istio, Traefik, Caddy, HAProxy, Kong, \
             Heroku, AWS ALB, Google Cloud, Cloudflare, OpenTelemetry, ECS, Rails, lograge, Spring Boot, \
             log4j2, ASP.NET Core, Serilog, Python, django-structlog, pino, bunyan, zap, zerolog, logrus, \
-            klog, Monolog, uWSGI, any JSON, logfmt, plain text), inside what wraps it (Docker, CRI, \
-            journald, syslog, docker compose), and named in the output; --log-format forces one. \
+            klog, Monolog, uWSGI, W3C (IIS, CloudFront), any JSON, logfmt, plain text), inside what \
+            wraps it (Docker, CRI, journald, syslog, docker compose), and named in the output; \
+            --log-format forces one, or adds the team's own from a file (lnav's format-file form). \
             With --emit-query, nothing is scanned: the queries fetching exactly these ids in the sessions' \
             time window from a log platform are printed instead.
             """,

@@ -89,7 +89,7 @@ public struct SupportReport: Sendable {
         // hundred thousand places).
         var shown = Set((failed + slow + (slowestFailed.map { [$0] } ?? [])).map(\.ref))
         for w in windows {
-            for f in w.failures { shown.insert(RecordRef(input: w.input, file: w.file, line: f.line)) }
+            for f in w.failures { shown.insert(RecordRef(input: w.input, file: w.file, line: f.line, ordinal: f.ordinal)) }
         }
         var index: [RecordRef: Int] = [:]
         if !shown.isEmpty {
@@ -574,15 +574,15 @@ public struct SupportReport: Sendable {
     /// on the device clock with the skew), sorted by time. Texts are masked and not yet escaped.
     public func timelineEntries(_ w: FailureWindow) -> [(ts: Double?, side: String, text: String, failed: Bool)] {
         var out: [(Double?, String, String, Bool)] = []
-        let failedLines = Set(w.failures.map(\.line))
+        let failedLines = Set(w.failures.map { [$0.line, $0.ordinal] })
         for r in w.records {
             let text = masked(SupportReport.summary(of: r, redactor: redactor).untrusted)
-            let failed = failedLines.contains(r.line)
+            let failed = failedLines.contains([r.line, r.ordinal])
             out.append((r.ts, failed ? "device ▶" : "device", "#\(r.seq.map(String.init) ?? "?") " + text, failed))
         }
         var seen = Set<String>()
         for f in w.failures {
-            guard let c = correlated(RecordRef(input: w.input, file: w.file, line: f.line)) else { continue }
+            guard let c = correlated(RecordRef(input: w.input, file: w.file, line: f.line, ordinal: f.ordinal)) else { continue }
             for pl in c.lines where seen.insert("\(pl.line.file)\u{0}\(pl.line.line)").inserted {
                 let t = masked(SupportReport.serverText(pl, max: 200, redactor: redactor).untrusted)
                 out.append((pl.deviceTs, "server", "\(pl.line.file):\(pl.line.line) \(t)", false))

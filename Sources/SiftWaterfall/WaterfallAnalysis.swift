@@ -312,7 +312,7 @@ public final class WaterfallCollector {
     public static func parse(_ record: Record, at b: Place, limits: WaterfallLimits, pool: StringPool) -> Parsed {
         let j = record.json
         let maxLen = limits.maxStringLength
-        var r = WaterfallRequest(input: b.input, file: b.file, line: record.line)
+        var r = WaterfallRequest(input: b.input, file: b.file, line: record.line, ordinal: record.ordinal)
         r.sessionId = b.sessionId
         r.seq = record.seq
         r.record.ts = record.ts

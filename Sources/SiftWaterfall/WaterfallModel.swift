@@ -400,8 +400,8 @@ public struct WaterfallRequest: Sendable {
     public var hasMetrics: Bool
 
     /// An empty request read at `line` of `file` in `input`.
-    public init(input: String, file: String, line: Int) {
-        self.record = NetworkRecord(ref: RecordRef(input: input, file: file, line: line))
+    public init(input: String, file: String, line: Int, ordinal: Int = 0) {
+        self.record = NetworkRecord(ref: RecordRef(input: input, file: file, line: line, ordinal: ordinal))
         self.transactions = []
         self.hasMetrics = false
     }

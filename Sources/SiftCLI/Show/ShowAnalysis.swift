@@ -51,7 +51,7 @@ final class ShowAnalysis: Analysis, @unchecked Sendable {
         var after: [Record]
 
         /// Where the matched record is (the join key with the waterfall and the correlation).
-        var ref: RecordRef { RecordRef(input: input, file: file, line: record.line) }
+        var ref: RecordRef { RecordRef(input: input, file: file, line: record.line, ordinal: record.ordinal) }
     }
 
     /// A session the selector looked in.

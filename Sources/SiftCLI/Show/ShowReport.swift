@@ -89,6 +89,8 @@ struct ShowReport: Sendable {
     var input: String
     var file: String
     var line: Int
+    /// The record's place among those of its line (a one-line HAR).
+    var ordinal = 0
     var sessionId: String?
     /// `usr_123`, `signed out` (a header without one) or `unknown` (no header).
     var user: String
@@ -148,6 +150,7 @@ extension ShowReport {
         input = m.input
         file = m.file
         line = m.record.line
+        ordinal = m.record.ordinal
         sessionId = m.sessionId
         user = m.userId ?? (m.hasHeader ? "signed out" : "unknown")
         seq = m.record.seq
@@ -279,7 +282,7 @@ extension ShowReport {
         // Records around it and its server lines, on the device clock.
         var around: [Around] = []
         for r in m.before + [m.record] + m.after {
-            let isReq = r.line == m.record.line
+            let isReq = r.line == m.record.line && r.ordinal == m.record.ordinal
             let text = ShowReport.maskedSummary(r, secrets: secrets, redactor: base)
             let n = "#\(r.seq.map(String.init) ?? "?") "
             // The record is written when the request ends: its start gets a row of its own.
@@ -313,7 +316,7 @@ extension ShowReport {
 }
 
 extension ShowReport: NetworkRecordView {
-    var ref: RecordRef { RecordRef(input: input, file: file, line: line) }
+    var ref: RecordRef { RecordRef(input: input, file: file, line: line, ordinal: ordinal) }
 }
 
 extension ShowReport: Redactable {

@@ -8,23 +8,27 @@ public struct RecordRef: Sendable, Hashable, Comparable, CustomStringConvertible
     public var file: String
     /// 1-based line in `file`.
     public var line: Int
+    /// The record's place among the records of its line (`Record.ordinal`): a one-line HAR's entries
+    /// share line 1 and differ here. Never shown; part of the identity.
+    public var ordinal = 0
 
-    public init(input: String, file: String, line: Int) {
+    public init(input: String, file: String, line: Int, ordinal: Int = 0) {
         self.input = input
         self.file = file
         self.line = line
+        self.ordinal = ordinal
     }
 
     /// The record `record` of `session`.
     public init(_ record: Record, in session: SessionContext) {
-        self.init(input: session.input.path, file: session.file, line: record.line)
+        self.init(input: session.input.path, file: session.file, line: record.line, ordinal: record.ordinal)
     }
 
     /// Whether `other` lies in the same session file of the same input.
     public func sameFile(_ other: RecordRef) -> Bool { input == other.input && file == other.file }
 
     public static func < (a: RecordRef, b: RecordRef) -> Bool {
-        (a.input, a.file, a.line) < (b.input, b.file, b.line)
+        (a.input, a.file, a.line, a.ordinal) < (b.input, b.file, b.line, b.ordinal)
     }
 
     /// `input:file:line`.
@@ -197,7 +201,7 @@ public struct NetworkRecord: NetworkRecordView, Sendable, Equatable {
         network record: Record, input: String, file: String, sessionId: String?, limits: TextLimits? = nil,
         pool: StringPool? = nil
     ) {
-        self.init(ref: RecordRef(input: input, file: file, line: record.line), sessionId: sessionId)
+        self.init(ref: RecordRef(input: input, file: file, line: record.line, ordinal: record.ordinal), sessionId: sessionId)
         seq = record.seq
         ts = record.ts
         var seen: UInt16 = 0

@@ -44,6 +44,9 @@ public enum RecordType: Sendable, Equatable, Hashable {
 public struct Record: Sendable {
     /// 1-based line number in the session file (for stdin: in the stream).
     public let line: Int
+    /// The record's place among those that share its line (a HAR written on one line holds every
+    /// entry on line 1): with `line`, the record's identity in its file. 0 for a line's only record.
+    public var ordinal = 0
     public let type: RecordType
     /// The raw `type` string.
     public var typeName: String { json["type"]?.string ?? "" }

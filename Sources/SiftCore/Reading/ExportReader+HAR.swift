@@ -93,6 +93,8 @@ extension InputPass {
                 return
             }
             var record = Record(line: groupStart.line, json: doc.root)
+            // Entries written on one line share it: the entry's index tells them apart.
+            record.ordinal = groupStart.index
             // An entry that holds a name twice in one object: the mapping reads one copy, so the
             // record names each such name and carries the entry mapped once per later copy, and
             // verify checks every copy (`verify.duplicate-key`).

@@ -35,3 +35,20 @@ import Testing
         #expect(failures.count == 1, "\(r.out.prefix(400))")
     }
 }
+
+/// What `har` and `records` write reads back through `verify` as the SDK's own exports do: every
+/// mask is `***`, so the credentials the incident sample leaks are neither printed nor flagged again.
+@Suite struct OutputsPassVerifyTests {
+    @Test(arguments: [["har"], ["records"], ["records", "--format", "jsonl"]])
+    func writtenCopyPassesVerify(_ command: [String]) throws {
+        let zip = packageRoot.appendingPathComponent("samples/export-incident.zip").path
+        #expect(runCLI(["verify", "-q", zip]).status == 1)
+        let out = try makeTempDir().appendingPathComponent(command == ["har"] ? "copy.har" : "copy.jsonl").path
+        let w = runCLI(command + [zip, "-o", out])
+        #expect(w.status == 0, "\(w.err)")
+        let v = runCLI(["verify", "--fail-on", "low", out])
+        #expect(v.status == 0, "\(command): \(v.out)")
+        let text = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
+        #expect(text.contains("***") && !text.contains("chars)"), "\(command)")
+    }
+}

@@ -47,7 +47,8 @@ public enum HARCommand: SiftCommand {
         let sink = try common.openOutput(io)
         let config = VerifyConfig()
         let secrets = RecordSecrets(config: config)
-        let base = Redactor.verify(config: config)
+        // Masks are written `***`, as the SDK writes them: the HAR reads back through verify as an export does.
+        let base = Redactor.verify(config: config).maskingAsTheSDK()
         // One scan per record, whatever the number of its transactions (entries).
         let writer = HARWriter(creatorVersion: PBSift.version, sink: sink) { record in
             let found = secrets.scan(record)

@@ -13,7 +13,7 @@ public enum RecordsCommand: SiftCommand {
             decodes to UTF-8 text gains a text field. With --format csv, one row per record with the \
             chosen --columns (nested fields by dots: error.code). Credentials are masked in both \
             formats: values the SDK's contract names, and values shaped like a credential, are \
-            replaced by their masked preview, and so is every copy of such a value in any other record \
+            replaced by ***, the SDK's own mask, and so is every copy of such a value in any other record \
             (a password repeated in a log message). Files and folders are read twice for that (first \
             for the values); standard input is read once, so a copy there is masked only from the \
             record where the value is first found onward. A pipe closed early (| head) ends quietly.
@@ -185,7 +185,7 @@ struct RecordLines: Sendable {
 /// Redacts a flattened record before `records` prints it: the values verify's checks find in the
 /// record (contract breaches, credential shapes, decoded bodies), the values found in the records
 /// read before it (or in the first pass over the inputs), and every credential shape in any string,
-/// names included, are replaced by their masked preview; a base64 or gzip body that holds a
+/// names included, are replaced by `***` (the SDK's mask); a base64 or gzip body that holds a
 /// credential is withheld (its stored form decodes back to the value). The known values are bounded
 /// (`maxValues`, `maxBytes`): past the bound a value is masked in its own record only, and `full` says so.
 final class RecordMasker: @unchecked Sendable {
@@ -209,7 +209,8 @@ final class RecordMasker: @unchecked Sendable {
 
     init(config: VerifyConfig) {
         secrets = RecordSecrets(config: config)
-        base = Redactor.verify(config: config)
+        // Masks are written `***`, as the SDK writes them: the records read back through verify as an export does.
+        base = Redactor.verify(config: config).maskingAsTheSDK()
         current = base
     }
 

@@ -108,6 +108,9 @@ public final class Redactor: @unchecked Sendable {
     /// Every string value is masked whatever it holds (names still go through the checks): for a
     /// record whose check did not end (a bound) or whose reading is ambiguous (a name held twice).
     private var masksEveryValue = false
+    /// Every mask is written `***`, as the SDK masks a listed field: for outputs that are read back
+    /// as an export (`har`, `records`), so that they pass `verify` as the SDK's own exports do.
+    private var masksAsTheSDK = false
 
     /// `known`: values already known to be secret (never printed). `detector`: verify's checks, run
     /// by one thread at a time. Not public: outside this module a redactor always runs a detector.
@@ -135,8 +138,12 @@ public final class Redactor: @unchecked Sendable {
 
     /// The same detector with more known values (e.g. those one record holds).
     public func adding(known values: [String]) -> Redactor {
-        if let makeDetector { return Redactor(known: known.values + values, makeDetector: makeDetector) }
-        return Redactor(known: known.values + values, detector: detector)
+        let r =
+            makeDetector.map { Redactor(known: known.values + values, makeDetector: $0) }
+            ?? Redactor(known: known.values + values, detector: detector)
+        r.masksAsTheSDK = masksAsTheSDK
+        r.masksEveryValue = masksEveryValue
+        return r
     }
 
     /// The same redactor masking every string value (not names): what prints a record that verify
@@ -144,7 +151,47 @@ public final class Redactor: @unchecked Sendable {
     public func maskingEveryValue() -> Redactor {
         let r = makeDetector.map { Redactor(known: known.values, makeDetector: $0) } ?? Redactor(known: known.values, detector: detector)
         r.masksEveryValue = true
+        r.masksAsTheSDK = masksAsTheSDK
         return r
+    }
+
+    /// The same redactor writing each mask as `***` (the SDK's mask) instead of a preview.
+    public func maskingAsTheSDK() -> Redactor {
+        let r = makeDetector.map { Redactor(known: known.values, makeDetector: $0) } ?? Redactor(known: known.values, detector: detector)
+        r.masksEveryValue = masksEveryValue
+        r.masksAsTheSDK = true
+        return r
+    }
+
+    /// `s` with each preview (`EXAM…(24 chars)`, `…(value hidden)`) and each withheld or unchecked
+    /// mask replaced by `***`: a preview's head is as long as `SecretMask.preview` makes it.
+    static func sdkMasks(_ s: String) -> String {
+        if s == withheldText { return "***" }
+        guard s.contains("…(") else { return s }
+        var chars = Array(s)
+        var i = 0
+        var out: [Character] = []
+        while i < chars.count {
+            if chars[i] == "…", i + 1 < chars.count, chars[i + 1] == "(" {
+                // `(N chars)` or `(value hidden)`.
+                var j = i + 2
+                var digits = ""
+                while j < chars.count, chars[j].isASCII, chars[j].isNumber { digits.append(chars[j]); j += 1 }
+                let tail = digits.isEmpty ? "value hidden)" : " chars)"
+                let end = j + tail.count
+                if end <= chars.count, String(chars[j..<end]) == tail {
+                    let shown = digits.isEmpty ? 0 : min(4, (Int(digits.prefix(9)) ?? 0) / 4)
+                    out.removeLast(min(shown, out.count))
+                    out += Array("***")
+                    i = end
+                    continue
+                }
+            }
+            out.append(chars[i])
+            i += 1
+        }
+        chars = out
+        return String(chars)
     }
 
     /// The secrets a flagged value is made of, each a secret alone: the token after a scheme word
@@ -334,7 +381,8 @@ public final class Redactor: @unchecked Sendable {
     private func redactText(_ s: String) -> String {
         guard !s.isEmpty else { return s }
         if masksEveryValue { return Redactor.uncheckedMask(s) }
-        return memoized(s, url: false, redactTextUncached)
+        let out = memoized(s, url: false, redactTextUncached)
+        return masksAsTheSDK && out != s ? Redactor.sdkMasks(out) : out
     }
 
     /// A member name: checked, never masked whole (the names of a record hidden value by value stay
@@ -438,7 +486,8 @@ public final class Redactor: @unchecked Sendable {
     private func redactURL(_ s: String) -> String {
         guard !s.isEmpty else { return s }
         if masksEveryValue { return Redactor.uncheckedMask(s) }
-        return memoized(s, url: true, redactURLUncached)
+        let out = memoized(s, url: true, redactURLUncached)
+        return masksAsTheSDK && out != s ? Redactor.sdkMasks(out) : out
     }
 
     private func redactURLUncached(_ s: String) -> String {

@@ -39,6 +39,8 @@ public enum CorrelateCommand: SiftCommand {
                 "emit-query", value: "platform",
                 help: "Print the log platform's queries for these ids and time window instead of scanning.",
                 allowed: QueryPlatform.allCases.map(\.rawValue)),
+            OptionSpec(
+                "failed", help: "With --emit-query: only the failed requests' ids (a status of 400 or more, an error, a timeout)."),
             OptionSpec.windowMargin(help: "Seconds added before and after each session's time window (server-only ids, queries)."),
             OptionSpec(
                 "log-format", value: "name|file",
@@ -164,6 +166,12 @@ public enum CorrelateCommand: SiftCommand {
         options.seconds("window-margin") ?? 60
     }
 
+    /// A request that failed: a status of 400 or more, a failure state or an error, or no response.
+    static func failed(_ r: NetworkEntry) -> Bool {
+        if let code = r.statusCode { return code >= 400 }
+        return r.state == "failure" || r.record.error != nil || r.responseStart == nil
+    }
+
     /// `--log-format` (a catalogue name, or a file of the team's formats), `--log-timezone`, and the
     /// config file's `logFormats`. A format file that cannot be read or compiled is a usage error naming it.
     static func readOptions(from options: ParsedOptions) throws -> LogReadOptions {
@@ -219,6 +227,9 @@ public enum CorrelateCommand: SiftCommand {
         if platform == nil && logs.isEmpty {
             throw UsageError("missing '--logs <path>' (or '--emit-query <platform>')")
         }
+        if platform == nil && options.flag("failed") {
+            throw UsageError("--failed narrows --emit-query; without it, every request is joined", about: "--failed")
+        }
         if inputs.contains("-") && logs.contains("-") {
             throw UsageError("standard input can be the export or the logs, not both", about: "-")
         }
@@ -233,9 +244,17 @@ public enum CorrelateCommand: SiftCommand {
         let redactor = Redactor.verify(known: verify.secretValues)
 
         if let platform {
-            let scopes = QueryEmitter.scopes(requests: analysis.requests, sessions: analysis.sessions, margin: margin)
+            // `--failed`: the ids of the requests that failed (a status of 400 or more, an error, no response).
+            let asked = options.flag("failed") ? analysis.requests.filter(Self.failed) : analysis.requests
+            let scopes = QueryEmitter.scopes(requests: asked, sessions: analysis.sessions, margin: margin)
             if scopes.isEmpty {
-                if !common.quiet { io.err("warning: the inputs hold no request id: nothing to query\n") }
+                if !common.quiet {
+                    if options.flag("failed") {
+                        io.err("warning: the inputs hold no failed request with a request id: nothing to query\n")
+                    } else {
+                        io.err("warning: the inputs hold no request id: nothing to query\n")
+                    }
+                }
                 return run.finish("")
             }
             let text = QueryEmitter.emit(platform, scopes: scopes, target: target)

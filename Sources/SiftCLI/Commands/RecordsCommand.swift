@@ -33,6 +33,13 @@ public enum RecordsCommand: SiftCommand {
                 "status", value: "code", help: "Keep network records with this status code or class, such as 503 or 5xx.",
                 kind: .rule { RecordFilter.validStatus($0) ? nil : "a status code such as 503, or a class such as 5xx" },
                 repeatable: true),
+            OptionSpec(
+                "seq", value: "n", help: "Keep the records with this seq number, or a range such as 10-20.",
+                kind: .rule { RecordFilter.seqs($0) == nil ? "a seq number such as 52, or a range such as 10-20" : nil },
+                repeatable: true),
+            OptionSpec(
+                "request", value: "id", help: "Keep the records of this request id (req_..., minted or echoed) or record id (rec_...).",
+                repeatable: true),
             RecordScope.sessionOption,
             RecordScope.sinceOption,
             RecordScope.untilOption,
@@ -49,7 +56,9 @@ public enum RecordsCommand: SiftCommand {
         examples: [
             ("pbsift records --type network --status 5xx export.zip | jq -r .url", "The URLs of every failed request."),
             ("pbsift records --level warning -f csv -o logs.csv export.zip", "Warnings and worse as a spreadsheet."),
-            ("pbsift records --grep checkout export.zip | head -5", "The first five records that mention checkout.")
+            ("pbsift records --grep checkout export.zip | head -5", "The first five records that mention checkout."),
+            ("pbsift records --seq 30-40 export.zip", "The records around seq 38."),
+            ("pbsift records --request req_8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6b export.zip", "Every record of one request.")
         ],
         formats: lineFormats.map(\.format),
         manSection: """
@@ -80,6 +89,8 @@ public enum RecordsCommand: SiftCommand {
         f.since = scope.since
         f.until = scope.until
         f.grep = options.regex("grep")
+        f.seqs = Set(options.all("seq").flatMap { RecordFilter.seqs($0) ?? [] })
+        f.ids = Set(options.all("request").map { $0.lowercased() })
         return f
     }
 

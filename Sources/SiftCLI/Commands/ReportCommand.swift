@@ -27,7 +27,12 @@ public enum ReportCommand: SiftCommand {
             OptionSpec.context(help: "Seconds of records shown before and after each failure."),
             OptionSpec.windowMargin(help: "Seconds added before and after each session's time window when reading the logs."),
             OptionSpec.extraField(help: "Also treat this header, parameter or field name as secret, as in verify."),
-            OptionSpec("baseline", value: "file", help: "Accept the credential findings this verify baseline lists.", takesPath: true)
+            OptionSpec("baseline", value: "file", help: "Accept the credential findings this verify baseline lists.", takesPath: true),
+            OptionSpec(
+                "summary",
+                help:
+                    "Print only the lines to paste into a ticket: the verdict, the failing request, the server line that failed, where the time went, the clock skew, the credentials (text, markdown or json)."
+            )
         ] + RecordScope.options,
         examples: [
             (
@@ -36,6 +41,7 @@ public enum ReportCommand: SiftCommand {
             ),
             ("pbsift report export.zip --logs api.log.gz --json | jq .verdict", "The verdict lines, through jq."),
             ("pbsift report export.zip -f html -o report.html", "One self-contained HTML page with the waterfall drawn."),
+            ("pbsift report export.zip --logs logs/ --summary -f markdown", "Five lines to paste into a ticket."),
             ("pbsift report export.zip -f csv -o findings.csv", "Every finding as a spreadsheet row.")
         ],
         formats: reporters.map(\.format),
@@ -88,6 +94,13 @@ public enum ReportCommand: SiftCommand {
             Format.text("html") { r, _ in r.report.html() }
         ] + FindingsFormats.all()
 
+    /// `--summary`'s formats: the lines to paste.
+    static let summaryReporters: [any Reporter<FindingsOutput<SupportReport>>] = [
+        Format.text("text") { r, c in r.report.summaryText(colors: c.colors) },
+        Format.text("markdown") { r, _ in r.report.summaryMarkdown() },
+        Format.text("json") { r, _ in r.report.summaryJSON() }
+    ]
+
     /// The findings `report` lists, and counts for its exit status: every family.
     static let reports = FindingSelection.all
 
@@ -98,6 +111,10 @@ public enum ReportCommand: SiftCommand {
         let logs = options.all("logs")
         if inputs.contains("-") && logs.contains("-") {
             throw UsageError("standard input can be the export or the logs, not both", about: "-")
+        }
+        let summary = options.flag("summary")
+        if summary, !["text", "markdown", "json"].contains(common.format) {
+            throw UsageError("--summary prints text, markdown or json, not \(common.format)")
         }
         let slowest = options.int("slowest") ?? 5
         let context = Double(options.int("context") ?? 10)
@@ -114,7 +131,7 @@ public enum ReportCommand: SiftCommand {
         verify.keepSecretValues()
         // Only the JSON document and the HTML page print the waterfall itself; the other formats show
         // a few requests and some counts, taken as each session ends, and hold no session after it.
-        let digest = ["json", "html"].contains(common.format) ? nil : RequestDigest(slowest: slowest)
+        let digest = ["json", "html"].contains(common.format) && !summary ? nil : RequestDigest(slowest: slowest)
         var sink: (@Sendable (WaterfallSession) -> Void)? = nil
         if let digest { sink = { digest.add($0) } }
         let waterfall = WaterfallAnalysis(sessionsTo: sink)
@@ -160,7 +177,7 @@ public enum ReportCommand: SiftCommand {
             let output = FindingsOutput(
                 command: spec.name, report: report, inputs: report.redactedOutcome.project(\.inputs),
                 findings: report.redactedFindings)
-            stopped = common.report(output, with: reporters, io: io, closedIsOK: true)
+            stopped = common.report(output, with: summary ? summaryReporters : reporters, io: io, closedIsOK: true)
         }
         // Written: what the report holds (every request and text of a large export) is let go on a
         // worker, not one by one on this thread, which has nothing left to do but return.

@@ -12,6 +12,10 @@ public struct RecordFilter: Sendable {
     public var statuses: [String] = []
     public var since: Double?
     public var until: Double?
+    /// Seq numbers (a range `10-20` is given as its numbers): records with one of them.
+    public var seqs: Set<Int> = []
+    /// Request ids (`req_…`, minted or echoed; case does not matter) and record ids (`rec_…`).
+    public var ids: Set<String> = []
     /// Matched against the record as it is printed (redacted, one JSON line), never against the
     /// stored text: a guessed secret can't be confirmed by a match.
     public var grep: NSRegularExpression?
@@ -20,6 +24,15 @@ public struct RecordFilter: Sendable {
 
     /// Log levels in order (SESSION-FORMAT.md §2.5).
     public static let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+
+    /// `52` or `10-20` as the seq numbers it names (at most 100 000); nil for anything else.
+    public static func seqs(_ s: String) -> [Int]? {
+        let parts = s.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count <= 2, parts.allSatisfy({ !$0.isEmpty && $0.count <= 9 && $0.allSatisfy(\.isNumber) }),
+            let a = Int(parts[0]), let b = parts.count == 2 ? Int(parts[1]) : a, a <= b, b - a < 100_000
+        else { return nil }
+        return Array(a...b)
+    }
 
     /// Parses `5xx`, `404`, `2xx`…; nil for anything else.
     public static func validStatus(_ s: String) -> Bool {
@@ -31,6 +44,13 @@ public struct RecordFilter: Sendable {
 
     public func keeps(_ r: Record) -> Bool {
         if r.type == .session { return false }
+        if !seqs.isEmpty {
+            guard let s = r.seq, seqs.contains(s) else { return false }
+        }
+        if !ids.isEmpty {
+            let own = [r.json["requestId"]?.string, r.json["echoedRequestId"]?.string, r.json["id"]?.string]
+            guard own.contains(where: { $0.map { ids.contains($0.lowercased()) } ?? false }) else { return false }
+        }
         if !types.isEmpty && !types.contains(r.type.countKey) { return false }
         if let minLevel {
             guard r.type == .log, let lv = r.json["level"]?.string,

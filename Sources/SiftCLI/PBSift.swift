@@ -35,6 +35,7 @@ public enum PBSift {
         VerifyCommand.self,
         WaterfallCommand.self,
         CorrelateCommand.self,
+        DiffCommand.self,
         RecordsCommand.self,
         ScrubCommand.self,
         HARCommand.self,

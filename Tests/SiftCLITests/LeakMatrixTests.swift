@@ -116,6 +116,8 @@ enum LeakMatrix {
         "report": { [$0.export.path, "--logs", $0.logs.path] },
         "show": { [$0.export.path, "1", "--logs", $0.logs.path] },
         "har": { [$0.export.path] },
+        // Against the clean sample (every route of the leak export is new) and against itself reversed.
+        "diff": { [packageRoot.appendingPathComponent("samples/export-clean").path, $0.export.path] },
         "rules": nil,
         // scrub writes an export, not a report: its output is checked by ScrubTests (verify finds nothing).
         "scrub": nil,

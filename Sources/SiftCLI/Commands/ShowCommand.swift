@@ -13,8 +13,9 @@ public enum ShowCommand: SiftCommand {
         discussion: """
             Finds one network record, by its seq number, its request id (req_...) or its record id \
             (rec_...), and shows it whole: the request line; status, error and state; request and \
-            response headers (credentials masked); what each body is (type, size, inline or blob, \
-            truncated); every transaction (redirects and retries) with its phases on one time axis \
+            response headers (credentials masked); each body — what it is (type, size, inline or blob, \
+            truncated) and its content, masked as verify reads it, JSON pretty-printed, the first 16 KiB \
+            (--body full or none); every transaction (redirects and retries) with its phases on one time axis \
             scaled to the request, and whether it reused a connection or came from the cache; one \
             sentence on where the time went; with --logs, the server's lines for it on the device \
             clock (the clock skew used is named); and the records around it, device and server \
@@ -30,6 +31,11 @@ public enum ShowCommand: SiftCommand {
             OptionSpec.logs,
             OptionSpec("session", value: "id", help: "The session to look in, when several match: its id or the start of it."),
             OptionSpec.context(help: "Seconds of records shown before and after the request."),
+            OptionSpec(
+                "body", value: "how",
+                help:
+                    "The request and response bodies: the first 16 KiB, masked, JSON pretty-printed (default), full (up to 1 MiB) or none.",
+                allowed: ["16k", "full", "none"]),
             OptionSpec.windowMargin(help: "Seconds added before and after the session's time window when reading the logs.")
         ],
         examples: [
@@ -131,7 +137,13 @@ public enum ShowCommand: SiftCommand {
             correlated = run.correlate(
                 requests: requests, sessions: sessions, logs: logs, margin: margin, read: try CorrelateCommand.readOptions(from: options))
         }
-        let report = ShowReport(match: match, request: wf, hosts: hosts, correlation: correlated)
+        let bodyLimit: Int? =
+            switch options.value("body") ?? "16k" {
+            case "none": nil
+            case "full": ShowReport.maskedBodyBound
+            default: ShowReport.defaultBodyLimit
+            }
+        let report = ShowReport(match: match, request: wf, hosts: hosts, correlation: correlated, bodyLimit: bodyLimit)
         if let failed = common.report(report, with: reporters, io: io) { return failed }
         // It lists no findings: it exits as `inspect` does (on the reader's).
         return run.status(counting: run.outcome.findings.filter(InspectCommand.reports.keeps))

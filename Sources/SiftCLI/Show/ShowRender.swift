@@ -99,10 +99,20 @@ extension ShowReport {
             o += colors.bold(title) + (hs.isEmpty ? ": none\n" : "\n")
             for h in hs { o += "  \(t(h.name)): \(t(h.value))\n" }
         }
+        func body(_ title: String, _ b: Body?) {
+            o += colors.bold(title) + ": " + t(b?.summary ?? "not recorded") + "\n"
+            if let text = b?.text {
+                for line in text.split(separator: "\n", omittingEmptySubsequences: false) { o += "  " + t(String(line)) + "\n" }
+                if let b, b.omittedBytes > 0 { o += colors.dim("  … \(Human.bytes(b.omittedBytes)) more (--body full)") + "\n" }
+            } else if let why = b?.notShown, b?.size ?? 0 > 0 {
+                o += colors.dim("  (content not shown: \(t(why)))") + "\n"
+            }
+        }
         headers("Request headers", requestHeaders)
-        o += colors.bold("Request body") + ": " + t(requestBody?.summary ?? "not recorded") + "\n"
+        body("Request body", requestBody)
         headers("Response headers", responseHeaders)
-        o += colors.bold("Response body") + ": " + t(responseBody?.summary ?? "not recorded") + "\n\n"
+        body("Response body", responseBody)
+        o += "\n"
 
         o +=
             colors.bold("Timing")
@@ -162,10 +172,24 @@ extension ShowReport {
             if hs.isEmpty { o += "None.\n\n"; return }
             o += ReportEnvelope.markdownTable(["name", "value"], hs.map { [m($0.name), m($0.value)] }) + "\n"
         }
+        func body(_ title: String, _ b: Body?) {
+            o += "\(title): " + m(b?.summary ?? "not recorded") + "\n\n"
+            if let text = b?.text {
+                // A fence longer than any run of backticks inside, so the body cannot close it.
+                var longest = 0, run = 0
+                for c in text { run = c == "`" ? run + 1 : 0; longest = max(longest, run) }
+                let fence = String(repeating: "`", count: max(3, longest + 1))
+                let lang = text.hasPrefix("{") || text.hasPrefix("[") ? "json" : ""
+                o += fence + lang + "\n" + text + "\n" + fence + "\n\n"
+                if let b, b.omittedBytes > 0 { o += "_… \(Human.bytes(b.omittedBytes)) more (`--body full`)._\n\n" }
+            } else if let why = b?.notShown, b?.size ?? 0 > 0 {
+                o += "_Content not shown: \(m(why))._\n\n"
+            }
+        }
         headers("Request headers", requestHeaders)
-        o += "Request body: " + m(requestBody?.summary ?? "not recorded") + "\n\n"
+        body("Request body", requestBody)
         headers("Response headers", responseHeaders)
-        o += "Response body: " + m(responseBody?.summary ?? "not recorded") + "\n\n"
+        body("Response body", responseBody)
 
         o += "## Timing\n\n0 to \(ms(spanMs)) from the request's start.\n\n"
         if transactions.isEmpty { o += "No transactions: only the total is known.\n\n" }
@@ -210,7 +234,8 @@ extension ShowReport {
             return .object([
                 "size": .opt(b.size), "contentType": .opt(b.contentType), "encoding": .opt(b.encoding),
                 "blob": .opt(b.blob), "storedSize": .opt(b.storedSize), "truncated": .bool(b.truncated),
-                "summary": .string(b.summary)
+                "summary": .string(b.summary), "text": .opt(b.text), "omittedBytes": .int(b.omittedBytes),
+                "notShown": .opt(b.notShown)
             ])
         }
         let txs: [JSONOut] = transactions.map { tx in

@@ -23,6 +23,13 @@ struct ShowReport: Sendable {
         var blob: String?
         var storedSize: Int?
         var truncated: Bool
+        /// The content as text (JSON pretty-printed), masked and cut to `--body`'s limit; nil when
+        /// not shown (`--body none`, a blob, binary bytes).
+        var text: String?
+        /// Bytes of the content left out past the limit.
+        var omittedBytes = 0
+        /// Why the content is not shown, when it is not.
+        var notShown: String?
 
         /// `application/json, 48.2 kB, blob sha256:9f2c0a1b…, stored 48.2 kB`, `none`.
         var summary: String {
@@ -135,11 +142,56 @@ struct ShowReport: Sendable {
 }
 
 extension ShowReport {
+    /// Bytes of a body shown by default (`--body full` shows all of it).
+    static let defaultBodyLimit = 16 << 10
+    /// The most of a body masked and shown, whatever `--body` says.
+    static let maskedBodyBound = 1 << 20
+
+    enum Content {
+        case text(String)
+        case none(String)
+    }
+
+    /// A body's content as text: inline UTF-8, or base64 that decodes to UTF-8 text; a JSON document
+    /// pretty-printed. A blob or binary bytes are not shown.
+    static func content(of v: JSONValue) -> Content {
+        var text: String?
+        if let t = v["text"]?.string {
+            text = t
+        } else if let d = v["data"]?.string {
+            guard let bytes = Data(base64Encoded: d, options: .ignoreUnknownCharacters) else { return .none("base64 that does not decode") }
+            guard let s = String(validating: Array(bytes), as: UTF8.self), !s.contains(where: { $0.isASCII && $0.asciiValue! < 9 }) else {
+                return .none("binary (\(Human.bytes(bytes.count)))")
+            }
+            text = s
+        } else if v["blob"] != nil {
+            return .none("in a blob (pbsift records shows the reference; the export's blobs/ folder holds it)")
+        }
+        guard let t = text, !t.isEmpty else { return .none("empty") }
+        if let f = t.first, f == "{" || f == "[", t.utf8.count <= maskedBodyBound, let doc = try? JSONDocument(string: t, maxDepth: 64) {
+            return .text(doc.root.out.render(pretty: true))
+        }
+        return .text(t)
+    }
+
+    /// `s` cut to at most `limit` bytes, at the last space or newline within 4 KiB before it (a
+    /// character boundary otherwise); and whether it was cut.
+    static func cut(_ s: String, at limit: Int) -> (text: String, cut: Bool) {
+        guard s.utf8.count > limit else { return (s, false) }
+        var end = s.utf8.index(s.utf8.startIndex, offsetBy: limit)
+        while !s.unicodeScalars.indices.contains(end), end > s.startIndex { end = s.utf8.index(before: end) }
+        let head = s[..<end]
+        if let ws = head.lastIndex(where: { $0 == " " || $0 == "\n" }), head.utf8.distance(from: ws, to: head.endIndex) <= 4096 {
+            return (String(head[..<ws]), true)
+        }
+        return (String(head), true)
+    }
+
     /// Builds the report of one matched record. `wf` is its rebuilt request (masked here), `hosts`
     /// the session's per-host counts for the explanation, `correlation` the join (nil without logs).
     init(
         match m: ShowAnalysis.Match, request wf: WaterfallRequest?, hosts: [String: (requests: Int, opened: Int)],
-        correlation: CorrelationReport?
+        correlation: CorrelationReport?, bodyLimit: Int? = ShowReport.defaultBodyLimit
     ) {
         let secrets = RecordSecrets()
         let base = Redactor.verify()
@@ -188,9 +240,27 @@ extension ShowReport {
         }
         func body(_ v: JSONValue?) -> Body? {
             guard let v, v.isObject else { return nil }
-            return Body(
+            var b = Body(
                 size: v["size"]?.int, contentType: v["contentType"]?.string, encoding: v["encoding"]?.string,
                 blob: v["blob"]?.string, storedSize: v["storedSize"]?.int, truncated: v["truncated"]?.bool ?? false)
+            if let limit = bodyLimit {
+                switch ShowReport.content(of: v) {
+                case .text(let t):
+                    // Masked whole (cut first only at a space, past 1 MiB), then cut for display: a
+                    // cut never splits a credential before it is masked.
+                    let bounded = ShowReport.cut(t, at: ShowReport.maskedBodyBound).text
+                    let masked = mask(bounded) ?? ""
+                    let shown = ShowReport.cut(masked, at: limit)
+                    b.text = shown.text
+                    // What the cut left out of the masked text, and what the bound left unmasked and unshown.
+                    b.omittedBytes = (masked.utf8.count - shown.text.utf8.count) + (t.utf8.count - bounded.utf8.count)
+                case .none(let why):
+                    b.notShown = why
+                }
+            } else {
+                b.notShown = "--body none"
+            }
+            return b
         }
         requestHeaders = headers(j["request", "headers"])
         responseHeaders = j["response"].map { headers($0["headers"]) }
@@ -345,6 +415,7 @@ extension ShowReport: Redactable {
             b.contentType = r.text(b.contentType.untrusted).value
             b.encoding = r.text(b.encoding.untrusted).value
             b.blob = r.text(b.blob.untrusted).value
+            b.text = b.text.map { r.text($0.untrusted).value }
             return b
         }
         x.requestHeaders = headers(requestHeaders)

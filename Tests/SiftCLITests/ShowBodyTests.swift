@@ -40,3 +40,45 @@ import Testing
         #expect(full.out.contains("after the fence") && full.out.contains("````\n"), "\(full.out.suffix(200))")
     }
 }
+
+/// `show --curl`: the request as a curl command; masked values read from shell variables, every
+/// other word single-quoted so nothing in the export can run.
+@Suite struct ShowCurlTests {
+    static var zip: String { packageRoot.appendingPathComponent("samples/export-incident.zip").path }
+
+    @Test func masksBecomeVariables() {
+        let r = runCLI(["show", Self.zip, "27", "--curl"])
+        #expect(r.status == 0)
+        #expect(r.out.hasPrefix("# set first (masked in the export): $AUTHORIZATION $SECRET_1\ncurl \\\n"), "\(r.out)")
+        #expect(r.out.contains(#"-H 'Authorization: '"$AUTHORIZATION""#))
+        #expect(r.out.contains(#""password":"'"$SECRET_1"'""#), "\(r.out)")
+        let q = runCLI(["show", Self.zip, "29", "--curl"])
+        #expect(q.out.contains(#"access_token='"$ACCESS_TOKEN""#), "\(q.out)")
+        #expect(runCLI(["show", Self.zip, "27", "--curl", "-f", "json"]).status == 64)
+    }
+
+    @Test func nothingInTheExportRuns() throws {
+        let path = try Fixture.write([
+            Fixture.header(),
+            #"{"type":"network","seq":1,"ts":"2026-11-29T10:15:02.000Z","id":"rec_0001","method":"POST","url":"https://api.example.test/v1/x?q=a'b","state":"success","statusCode":200,"duration":0.1,"request":{"headers":[{"name":"X-Note","value":"it's $(touch /tmp/pbsift-curl-pwned) `id`"}],"body":{"size":9,"encoding":"utf8","text":"a'b\"c$HOME"}}}"#
+        ])
+        let r = runCLI(["show", path, "1", "--curl"])
+        #expect(r.out.contains(#"-H 'X-Note: it'\''s $(touch /tmp/pbsift-curl-pwned) `id`'"#), "\(r.out)")
+        #expect(r.out.contains(#"--data-raw 'a'\''b"c$HOME'"#), "\(r.out)")
+        // Evaluated by a shell, every word stays a literal: `echo` prints the words, nothing runs.
+        let script =
+            "set -f; printf '%s\\n' "
+            + r.out.split(separator: "\n").filter { !$0.hasPrefix("#") }.joined(separator: "\n")
+            .replacingOccurrences(of: "curl \\\n", with: "")
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", script]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        p.waitUntilExit()
+        let printed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(printed.contains("it's $(touch /tmp/pbsift-curl-pwned) `id`"), "\(printed)")
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/pbsift-curl-pwned"))
+    }
+}

@@ -36,12 +36,16 @@ public enum ShowCommand: SiftCommand {
                 help:
                     "The request and response bodies: the first 16 KiB, masked, JSON pretty-printed (default), full (up to 1 MiB) or none.",
                 allowed: ["16k", "full", "none"]),
+            OptionSpec(
+                "curl",
+                help: "Print the request as a curl command instead, every masked value read from a shell variable ($AUTHORIZATION)."),
             OptionSpec.windowMargin(help: "Seconds added before and after the session's time window when reading the logs.")
         ],
         examples: [
             ("pbsift show export.zip 52", "The request with seq 52: headers, bodies, phases, the records around it."),
             ("pbsift show export.zip req_8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6b --logs logs/", "One request with the server's lines for it."),
-            ("pbsift show export.zip rec_0c1d2e3f -f markdown -o request.md", "One request, ready for a ticket.")
+            ("pbsift show export.zip rec_0c1d2e3f -f markdown -o request.md", "One request, ready for a ticket."),
+            ("pbsift show export.zip 38 --curl", "The request as a curl command, credentials read from shell variables.")
         ],
         formats: reporters.map(\.format),
         manSection: """
@@ -144,7 +148,12 @@ public enum ShowCommand: SiftCommand {
             default: ShowReport.defaultBodyLimit
             }
         let report = ShowReport(match: match, request: wf, hosts: hosts, correlation: correlated, bodyLimit: bodyLimit)
-        if let failed = common.report(report, with: reporters, io: io) { return failed }
+        if options.flag("curl") {
+            guard common.format == "text" else { throw UsageError("--curl prints a shell command, not \(common.format)", about: "--curl") }
+            if let failed = common.report(report, with: [Format.text("text") { r, _ in r.curl() }], io: io) { return failed }
+        } else if let failed = common.report(report, with: reporters, io: io) {
+            return failed
+        }
         // It lists no findings: it exits as `inspect` does (on the reader's).
         return run.status(counting: run.outcome.findings.filter(InspectCommand.reports.keeps))
     }

@@ -33,10 +33,16 @@ public enum VerifyCommand: SiftCommand {
             OptionSpec(
                 "write-baseline", value: "file",
                 help: "Write a baseline accepting every current finding to this file (its fingerprint key goes beside it, in FILE.key).",
-                takesPath: true)
+                takesPath: true),
+            OptionSpec(
+                "follow",
+                help:
+                    "Check records as they arrive on standard input (-) or are appended to a file (followed across rotation), each finding printed at once; the end of the stream or Ctrl-C gives the exit status."
+            )
         ],
         examples: [
             ("pbsift verify export.zip", "Check an export before attaching it to a ticket."),
+            ("palbase debug tail --follow --json | pbsift verify --follow -", "Check a device's records live, as they arrive."),
             ("pbsift verify --format sarif -o pbsift.sarif fixtures/", "SARIF for GitHub code scanning."),
             ("pbsift verify --extra-field session_key --fail-on medium export/", "Add a leaking name the SDK does not know yet."),
             ("pbsift verify --write-baseline .pbsift-baseline.json fixtures/", "Accept the known test credentials of a fixture."),
@@ -155,6 +161,19 @@ public enum VerifyCommand: SiftCommand {
         var run = try ReadingRun(parsed, spec: spec, io: io)
         let common = run.common
         let options = try Options(parsed)
+        if parsed.flag("follow") {
+            guard options.inputs.count == 1, let path = options.inputs.first else {
+                throw UsageError("--follow reads one stream: standard input (-) or one file", about: "--follow")
+            }
+            guard ["text", "json"].contains(common.format) else {
+                throw UsageError("--follow prints text or JSON Lines (--json), not \(common.format)", about: "--follow")
+            }
+            guard options.baseline == nil, options.writeBaseline == nil else {
+                throw UsageError("--follow checks a stream: no baseline is read or written", about: "--follow")
+            }
+            return try FollowVerify(path: path, config: options.config, common: common, io: io, maxLineBytes: common.limits.maxLineBytes)
+                .run()
+        }
         var config = options.config
         let baseline = options.baseline
         // The fingerprint key lives beside the baseline; the first --write-baseline creates it.

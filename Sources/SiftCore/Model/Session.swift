@@ -161,8 +161,9 @@ public final class SessionContext: @unchecked Sendable {
     package internal(set) var damagedLines = 0
     package internal(set) var bytes: Int64 = 0
 
-    init(input: InputContext, file: String, root: String, blobsAvailable: Bool) {
+    package init(input: InputContext, file: String, root: String, blobsAvailable: Bool, sessionId: String? = nil) {
         self.input = input
+        heldSessionId = sessionId.map(SessionContext.heldName)
         self.file = SessionContext.heldName(file)
         self.entryName = file
         self.root = root

@@ -73,6 +73,8 @@ enum RequestPhrase {
             }
         }
         guard r.method != nil || statusAt != nil else { return nil }
+        // A duration belongs to a completed request: without a status (`retrying GET /v1/x in 5s`) none is read.
+        guard statusAt != nil else { return r }
         // The duration: after a duration word, else the only one after the path or status.
         var candidates: [(at: Int, ms: Double, named: Bool)] = []
         for (i, w) in words.enumerated() {

@@ -28,6 +28,9 @@ import Testing
             let r = RequestPhrase.read(text[...])
             #expect(r == nil || (r?.status == nil && r?.method == nil), "\(text): \(String(describing: r))")
         }
+        // A request not yet answered has no duration.
+        let retry = RequestPhrase.read("retrying GET /v1/x in 5s"[...])
+        #expect(retry?.method == "GET" && retry?.durationMs == nil)
     }
 
     /// A size after the status (`67B`, `67 bytes`) is never read as one.

@@ -28,39 +28,12 @@ struct FollowVerify {
     }
 
     func run() throws -> ExitStatus {
-        let fd: Int32
-        if path == "-" {
-            fd = 0
-        } else {
-            fd = open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw UsageError("cannot read: \(String(cString: strerror(errno)))", about: path) }
-        }
-        // A parent may start us with these blocked (a signal mask is inherited): they end the stream.
-        var unblock = sigset_t()
-        sigemptyset(&unblock)
-        sigaddset(&unblock, SIGINT)
-        sigaddset(&unblock, SIGTERM)
-        sigprocmask(SIG_UNBLOCK, &unblock, nil)
-        signal(SIGINT) { _ in followStopped.store(true, ordering: .relaxed) }
-        signal(SIGTERM) { _ in followStopped.store(true, ordering: .relaxed) }
-        defer {
-            signal(SIGINT, SIG_DFL)
-            signal(SIGTERM, SIG_DFL)
-        }
+        let stream = try FollowStream(path: path, io: io, quiet: common.quiet, maxLineBytes: maxLineBytes)
         let sink = try common.openOutput(io)
         var seen = Seen()
         let verifier = RecordVerifier(config: config)
         var session = SessionContext(input: InputContext(path: path), file: path, root: "", blobsAvailable: false)
-        var current = fd
-        var pending: [UInt8] = []
-        var lineNumber = 0
-        var skipping = false
-        var buffer = [UInt8](repeating: 0, count: 64 << 10)
-        let isFile = path != "-" && Self.isRegular(fd)
-        var offset: Int64 = 0
-
-        func process(_ line: ArraySlice<UInt8>) {
-            lineNumber += 1
+        let notChecked = stream.run { line, lineNumber in
             var bytes = Array(line)
             if bytes.last == 0x0D { bytes.removeLast() }
             guard !bytes.isEmpty else { return }
@@ -87,61 +60,7 @@ struct FollowVerify {
             }
             sink.flush()
         }
-
-        while !followStopped.load(ordering: .relaxed) {
-            var p = pollfd(fd: current, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&p, 1, 200)
-            if ready < 0 && errno != EINTR { break }
-            if ready <= 0 && !isFile { continue }
-            let n = buffer.withUnsafeMutableBytes { read(current, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                break
-            }
-            if n == 0 {
-                guard isFile else { break } // the end of standard input or a pipe
-                // A file: wait for more, and follow it when it is rotated (a new file at the path) or cut.
-                if Self.rotated(path, fd: current, offset: offset) {
-                    close(current)
-                    current = open(path, O_RDONLY | O_CLOEXEC)
-                    if current < 0 { break }
-                    offset = 0
-                    pending = []
-                    skipping = false
-                    if !common.quiet { io.err("note: \(argument: path) was rotated or cut: following the new file\n") }
-                }
-                usleep(200_000)
-                continue
-            }
-            offset += Int64(n)
-            var start = 0
-            let chunk = buffer[0..<n]
-            while let nl = chunk[start...].firstIndex(of: 0x0A) {
-                if skipping {
-                    skipping = false
-                } else if pending.isEmpty {
-                    process(chunk[start..<nl])
-                } else {
-                    pending += chunk[start..<nl]
-                    process(pending[...])
-                    pending = []
-                }
-                start = nl + 1
-            }
-            if !skipping {
-                pending += chunk[start...]
-                if pending.count > maxLineBytes {
-                    // A line past the bound is not held: it is named, not checked, and the run exits 2.
-                    lineNumber += 1
-                    seen.notChecked += 1
-                    io.err("pbsift: \(argument: path): line \(lineNumber) is longer than \(maxLineBytes) bytes: not checked\n")
-                    pending = []
-                    skipping = true
-                }
-            }
-        }
-        if !pending.isEmpty && !skipping { process(pending[...]) }
-        if path != "-" && current >= 0 { close(current) }
+        seen.notChecked = notChecked
         if let failed = common.close(sink, io: io) { return failed }
         if !common.quiet {
             let parts = Severity.allCases.reversed().compactMap { s in seen.bySeverity[s].map { "\($0) \(s.rawValue)" } }
@@ -168,6 +87,116 @@ struct FollowVerify {
         if let p = f.preview { s += "  value " + p }
         if let fp = f.fingerprint { s += "  " + fp }
         return Escape.terminal(s) + "\n"
+    }
+}
+
+/// The lines of a stream that may not end: standard input, or a file read as it grows and followed
+/// when it is rotated (another file at its path) or cut. Lines past `maxLineBytes` are not held:
+/// each is named on standard error and counted. SIGINT and SIGTERM end the stream where it is.
+struct FollowStream {
+    let path: String
+    let io: CommandIO
+    let quiet: Bool
+    let maxLineBytes: Int
+    let fd: Int32
+
+    init(path: String, io: CommandIO, quiet: Bool, maxLineBytes: Int) throws {
+        self.path = path
+        self.io = io
+        self.quiet = quiet
+        self.maxLineBytes = maxLineBytes
+        if path == "-" {
+            fd = 0
+        } else {
+            fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw UsageError("cannot read: \(String(cString: strerror(errno)))", about: path) }
+        }
+    }
+
+    /// Hands each complete line (without its newline) and its number to `line`, until the end of
+    /// standard input or a pipe, or a stop signal; returns how many lines were too long to hold.
+    func run(_ line: (ArraySlice<UInt8>, Int) -> Void) -> Int {
+        // A parent may start us with these blocked (a signal mask is inherited): they end the stream.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        sigaddset(&unblock, SIGINT)
+        sigaddset(&unblock, SIGTERM)
+        sigprocmask(SIG_UNBLOCK, &unblock, nil)
+        followStopped.store(false, ordering: .relaxed)
+        signal(SIGINT) { _ in followStopped.store(true, ordering: .relaxed) }
+        signal(SIGTERM) { _ in followStopped.store(true, ordering: .relaxed) }
+        defer {
+            signal(SIGINT, SIG_DFL)
+            signal(SIGTERM, SIG_DFL)
+        }
+        var current = fd
+        var pending: [UInt8] = []
+        var lineNumber = 0
+        var skipping = false
+        var tooLong = 0
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        let isFile = path != "-" && Self.isRegular(fd)
+        var offset: Int64 = 0
+        while !followStopped.load(ordering: .relaxed) {
+            var p = pollfd(fd: current, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&p, 1, 200)
+            if ready < 0 && errno != EINTR { break }
+            if ready <= 0 && !isFile { continue }
+            let n = buffer.withUnsafeMutableBytes { read(current, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                break
+            }
+            if n == 0 {
+                guard isFile else { break } // the end of standard input or a pipe
+                // A file: wait for more, and follow it when it is rotated (a new file at the path) or cut.
+                if Self.rotated(path, fd: current, offset: offset) {
+                    close(current)
+                    current = open(path, O_RDONLY | O_CLOEXEC)
+                    if current < 0 { break }
+                    offset = 0
+                    pending = []
+                    skipping = false
+                    if !quiet { io.err("note: \(argument: path) was rotated or cut: following the new file\n") }
+                }
+                usleep(200_000)
+                continue
+            }
+            offset += Int64(n)
+            var start = 0
+            let chunk = buffer[0..<n]
+            while let nl = chunk[start...].firstIndex(of: 0x0A) {
+                if skipping {
+                    skipping = false
+                } else if pending.isEmpty {
+                    lineNumber += 1
+                    line(chunk[start..<nl], lineNumber)
+                } else {
+                    pending += chunk[start..<nl]
+                    lineNumber += 1
+                    line(pending[...], lineNumber)
+                    pending = []
+                }
+                start = nl + 1
+            }
+            if !skipping {
+                pending += chunk[start...]
+                if pending.count > maxLineBytes {
+                    // A line past the bound is not held: it is named, not read, and counted.
+                    lineNumber += 1
+                    tooLong += 1
+                    io.err("pbsift: \(argument: path): line \(lineNumber) is longer than \(maxLineBytes) bytes: not checked\n")
+                    pending = []
+                    skipping = true
+                }
+            }
+        }
+        if !pending.isEmpty && !skipping {
+            lineNumber += 1
+            line(pending[...], lineNumber)
+        }
+        if path != "-" && current >= 0 { close(current) }
+        return tooLong
     }
 
     static func isRegular(_ fd: Int32) -> Bool {

@@ -143,8 +143,23 @@ import Testing
         #expect(late - early < 8 << 10, "RSS \(early) KiB → \(late) KiB")
     }
 
+    /// `records --follow`: each kept record at once, its credential masked, and a later record that
+    /// repeats the value as free text masked too.
+    @Test func recordsAreFollowedMasked() throws {
+        let r = try Running(["records", "--follow", "-"])
+        r.write(Self.leaky(1))
+        let first = r.wait(for: 1, seconds: 5)
+        #expect(first.count == 1 && !first[0].1.contains(Self.token), "\(first.map(\.1))")
+        r.write(#"{"type":"log","seq":2,"ts":"2026-11-29T10:15:03.000Z","level":"error","message":"rejected \#(Self.token)"}"#)
+        let both = r.wait(for: 2, seconds: 5)
+        #expect(both.count == 2 && !both[1].1.contains(Self.token) && both[1].1.contains("rejected"), "\(both.map(\.1))")
+        r.input.fileHandleForWriting.closeFile()
+        #expect(r.finish().status == 0)
+    }
+
     @Test func usageErrors() {
         #expect(runCLI(["verify", "--follow", "a", "b"]).status == 64)
         #expect(runCLI(["verify", "--follow", "-f", "sarif", "-"]).status == 64)
+        #expect(runCLI(["records", "--follow", "a", "b"]).status == 64)
     }
 }

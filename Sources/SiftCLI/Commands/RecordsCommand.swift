@@ -51,13 +51,17 @@ public enum RecordsCommand: SiftCommand {
                 help:
                     "CSV columns, comma-separated; nested fields by dots. Default: \(RecordFlattener.defaultColumns.joined(separator: ", ")).",
                 takesPath: false),
-            OptionSpec("json", help: "Same as --format jsonl: JSON Lines, one record per line.")
+            OptionSpec("json", help: "Same as --format jsonl: JSON Lines, one record per line."),
+            OptionSpec(
+                "follow",
+                help: "Print each kept record as it arrives on standard input (-) or is appended to a file (followed across rotation).")
         ],
         examples: [
             ("pbsift records --type network --status 5xx export.zip | jq -r .url", "The URLs of every failed request."),
             ("pbsift records --level warning -f csv -o logs.csv export.zip", "Warnings and worse as a spreadsheet."),
             ("pbsift records --grep checkout export.zip | head -5", "The first five records that mention checkout."),
             ("pbsift records --seq 30-40 export.zip", "The records around seq 38."),
+            ("palbase debug tail --follow --json | pbsift records --follow --level error -", "Errors as the device logs them."),
             ("pbsift records --request req_8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6b export.zip", "Every record of one request.")
         ],
         formats: lineFormats.map(\.format),
@@ -131,6 +135,9 @@ public enum RecordsCommand: SiftCommand {
         if let header = lines.header(columns) { sink.write(header) }
         let inputs = options.argument("input")
         let masker = RecordMasker(config: VerifyConfig())
+        if options.flag("follow") {
+            return try follow(inputs, filter: filter, lines: lines, columns: columns, masker: masker, sink: sink, common: common, io: io)
+        }
         // A credential any record holds is masked wherever another record repeats it as free text. Inputs
         // that can be read twice are read first for the values alone; standard input (read once) masks a
         // value from the record where it is first found onward.
@@ -155,6 +162,37 @@ public enum RecordsCommand: SiftCommand {
         if let failed = common.close(sink, io: io) { return failed }
         if sink.closed { return .ok }
         return run.status()
+    }
+
+    /// `--follow`: each kept record printed (and flushed) as its line arrives on standard input or is
+    /// appended to a file (followed across rotation); a credential is masked from the record where it
+    /// is first found onward. The end of the stream or Ctrl-C ends the run.
+    static func follow(
+        _ inputs: [String], filter: RecordFilter, lines: RecordLines, columns: [String], masker: RecordMasker, sink: OutputSink,
+        common: CommonOptions, io: CommandIO
+    ) throws -> ExitStatus {
+        guard inputs.count == 1, let path = inputs.first else {
+            throw UsageError("--follow reads one stream: standard input (-) or one file", about: "--follow")
+        }
+        let stream = try FollowStream(path: path, io: io, quiet: common.quiet, maxLineBytes: common.limits.maxLineBytes)
+        let analysis = RecordsAnalysis(filter: filter, line: { record, session in masker.line(record, session: session) }) {
+            record, session, line in
+            lines.line(record, session, line, columns, masker, sink)
+            sink.flush()
+        }
+        var session = SessionContext(input: InputContext(path: path), file: path, root: "", blobsAvailable: false)
+        let tooLong = stream.run { line, number in
+            guard let doc = try? JSONDocument(bytes: Array(line), maxDepth: 128), doc.root.isObject else { return }
+            let record = Record(line: number, json: doc.root)
+            if record.type == .session {
+                session = SessionContext(
+                    input: InputContext(path: path), file: path, root: "", blobsAvailable: false, sessionId: doc.root["sessionId"]?.string)
+            }
+            masker.learn(record)
+            analysis.record(record, session: session)
+        }
+        if let failed = common.close(sink, io: io) { return failed }
+        return tooLong > 0 ? .incomplete : .ok
     }
 
     /// Whether an input can be read a second time: a file or a folder (not standard input, a pipe or a device).

@@ -30,4 +30,19 @@ public enum CorrelationRule: String, RuleSet {
             "The clock skew is close to a whole number of hours: the server logs may be in local time (see --log-timezone)."
         }
     }
+
+    public var help: String {
+        switch self {
+        case .echoMismatch:
+            "A proxy or gateway rewrote X-Request-Id: search the server logs for the echoed id, and configure it to keep the client's."
+        case .limit: "Narrow the join with --session or --since/--until, or correlate sessions one at a time."
+        case .serverTimeImplausible:
+            "Check the format's duration unit (--log-format, or a format file with pbsift-duration-unit), or whether the line belongs to another request with the same id."
+        case .skewDisagreement: "An id in a message may be another request's: log the request id in a field of its own."
+        case .fieldUnread:
+            "Force the right format with --log-format, or describe the log with a format file (lnav's form) so the field is read."
+        case .skewOutlier: "An id reused by a retry much later, or a forged line: read the named lines with pbsift correlate --json."
+        case .skewWholeHours: "Pass the logs' zone with --log-timezone (+01:00, Europe/Paris) and run again."
+        }
+    }
 }

@@ -37,6 +37,16 @@ public enum WaterfallRule: String, RuleSet {
         }
     }
 
+    public var help: String {
+        switch self {
+        case .clockAnomaly: "The device clock moved while the request ran (NTP, a manual change): trust that request's phases less."
+        case .durationMismatch: "The phases come from the metrics, the total from the record: read both with pbsift show."
+        case .missingMetrics: "Only the total is known for these requests: an older SDK, or a request not made through URLSession."
+        case .pending: "The session ended before the response: the app was killed or backgrounded, or the request hung."
+        case .limit: "Name a session with --session, or cut the time with --since and --until, to keep what you need."
+        }
+    }
+
     /// A transaction may start this much before the previous one's end without a finding.
     public static let transactionOverlapToleranceMs = 1.0
     /// Duration mismatch tolerance: max(50 ms, 10 % of the larger value).

@@ -13,6 +13,7 @@ import Testing
         for r in RuleRegistry.all {
             #expect(RuleFamily(ruleId: r.id) == r.family, "\(r.id) is outside every family")
             #expect(!r.summary.isEmpty)
+            #expect(!r.help.isEmpty, "\(r.id) has no help: what to do about it")
         }
     }
 

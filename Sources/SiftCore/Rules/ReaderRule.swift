@@ -64,7 +64,26 @@ public enum ReaderRule: String, RuleSet {
     public var help: String {
         switch self {
         case .frameInExport: "Report the SDK defect; treat tokens of that session as exposed."
-        default: ""
+        case .seqGap:
+            "Ask the user for a fresh export of the same session; if the gap persists, the store was edited or lost records on the device (disk full, a crash): trust the timeline around the gap less."
+        case .seqDuplicate:
+            "Two copies of a record, or two writers: compare the records with pbsift records --seq N; report the SDK version if the export was not edited by hand."
+        case .tornLine: "Expected when the app was killed while recording; the records before the cut are intact."
+        case .malformedLine:
+            "See the line with pbsift records or inspect; a blank or cut line is harmless, anything else means the file was edited or damaged in transit."
+        case .missingHeader:
+            "The app, device and user facts are unknown for this session; ask for the export again, or check that the file was not cut at its start."
+        case .sessionIdMismatch: "A file renamed or two sessions mixed: check which session the ticket is about (pbsift inspect)."
+        case .blobMissing:
+            "Bodies stored as blobs were left out of the export (a partial copy): ask for the whole export, blobs/ included."
+        case .blobHashMismatch: "The blob was altered after it was written: do not trust that body; ask for the export again."
+        case .blobOrphan: "Harmless: left by a body whose record was rotated out of the store."
+        case .bodySizeMismatch: "The body was cut or changed after it was recorded: read its size and content with pbsift show."
+        case .unknownRecordType: "Written by a newer SDK: upgrade pbsift to read these records."
+        case .inlineBodyTooLarge: "An SDK defect (inline bodies are at most 32 KiB): report the SDK version."
+        case .storedBodyTooLarge: "An SDK defect (stored bodies are at most 5 MiB): report the SDK version."
+        case .storeOverBudget: "The store grew past its budget: report the SDK version; older sessions may have been dropped."
+        case .sessionsNotListed: "Every session is read and checked; name one with --session, or use --json to list them."
         }
     }
 }
@@ -86,6 +105,22 @@ extension ArchiveProblem: RuleSet {
             "The input could not be opened or read, is a device or socket, or holds no Palbe record (not a Palbe export)."
         case .headerMismatch:
             "A zip entry's local header disagrees with its central directory (name, method, CRC-32 or sizes); read as the central directory says."
+        }
+    }
+
+    public var help: String {
+        switch self {
+        case .unsafePath: "The archive was not made by the Palbe console: find who made it before trusting its content."
+        case .linkSkipped: "Links are never followed: copy the file the link points to into the export instead."
+        case .crcMismatch: "The archive was damaged in transit: ask for it again; what was read from that entry may be wrong."
+        case .truncated: "The upload or download was cut: ask for the export again; only what precedes the cut was read."
+        case .decompressionLimit:
+            "A decompression bomb, or an export larger than the bounds: raise --max-input-bytes if the export is genuine; the rest was not read (exit status 2)."
+        case .corrupt: "Ask for the export again; a partly read archive gives no verdict on what was not read."
+        case .duplicateEntry: "Both copies are read and checked: find which one the app wrote (a re-zipped or merged export)."
+        case .unsupported: "Repack the export with plain deflate and no encryption (zip -r), or send the folder."
+        case .unreadable: "Check the path and that it is a Palbe export (a folder with sessions/, a .zip, .tar.gz or .jsonl)."
+        case .headerMismatch: "The archive was altered after it was made: ask for the export again before trusting it."
         }
     }
 }

@@ -127,8 +127,25 @@ public enum FuzzEntries {
             _ = LineParser.parse(b, hint: formats[data.count % formats.count])
             let forced = formats[(data.count / formats.count) % formats.count]
             _ = LineParser.parse(b, options: LogReadOptions(format: forced, referenceTime: 1_796_000_000))
+            // A W3C log's columns, and a team's own format (regex captures, strftime layouts).
+            var w3c = LogReadOptions()
+            w3c.w3cFields = ["date", "time", "cs-method", "cs-uri-stem", "sc-status", "time-taken", "cs(x-request-id)"]
+            _ = LineParser.parse(b, options: w3c)
+            var own = LogReadOptions(userFormats: FuzzEntries.userFormats)
+            own.timezone = TimeZone(secondsFromGMT: 3600)
+            _ = LineParser.parse(b, options: own)
         }
     }
+
+    /// A format file in lnav's form, for the log-line target.
+    static let userFormats: [UserLogFormat] = {
+        let text = #"""
+            {"gw": {"regex": {"a": {"pattern": "^(?<timestamp>\\S+ \\S+) (?<level>\\w+) (?<request_id>\\S+) (?<status>\\d+) (?<took_us>\\S+)(?<body>.*)$"}},
+                    "timestamp-format": ["%d.%m.%Y %H:%M:%S.%L", "%a, %d %b %Y %T %Z", "%s.%f", "%m/%d/%y %I:%M:%S %p", "%j %Y %z"]},
+             "js": {"json": true, "timestamp-field": "when", "pbsift-duration-unit": "us"}}
+            """#
+        return (try? UserLogFormat.load(JSONDocument(string: text).root)) ?? []
+    }()
 
     /// The timestamp parsers: the export's, and the log scanner's (ISO 8601, CLF, epoch, anywhere in a line).
     public static func timestamp(_ data: [UInt8]) {
@@ -142,6 +159,9 @@ public enum FuzzEntries {
             _ = LogTime.iso(p, b.count)
             _ = LogTime.clf(p, b.count)
             _ = LogTime.find(in: p, count: b.count)
+            _ = LogTime.ctime(p, b.count)
+            _ = LogTime.klog(p, b.count, near: 1_796_000_000)
+            _ = LogTime.timeOfDay(p, b.count, near: 1_796_000_000)
         }
     }
 

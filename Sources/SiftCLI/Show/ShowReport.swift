@@ -179,7 +179,7 @@ extension ShowReport {
     static func cut(_ s: String, at limit: Int) -> (text: String, cut: Bool) {
         guard s.utf8.count > limit else { return (s, false) }
         var end = s.utf8.index(s.utf8.startIndex, offsetBy: limit)
-        while !s.unicodeScalars.indices.contains(end), end > s.startIndex { end = s.utf8.index(before: end) }
+        while end > s.startIndex, end.samePosition(in: s.unicodeScalars) == nil { end = s.utf8.index(before: end) }
         let head = s[..<end]
         if let ws = head.lastIndex(where: { $0 == " " || $0 == "\n" }), head.utf8.distance(from: ws, to: head.endIndex) <= 4096 {
             return (String(head[..<ws]), true)

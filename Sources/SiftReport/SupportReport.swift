@@ -505,7 +505,7 @@ public struct SupportReport: Sendable {
     /// The glyphs of `bar(_:)`, and what each means (the legend under every bar).
     public static let barGlyphs: [(Character, String)] = [
         ("-", "blocked"), ("d", "DNS"), ("t", "TCP"), ("s", "TLS"), ("^", "request"), ("=", "waiting"), ("#", "download"),
-        ("x", "no response (timed out or failed)"), ("~", "no phases known")
+        ("x", "no response (timed out or failed)"), ("~", "no phase (total only)")
     ]
 
     /// `legend: - blocked  d DNS  …`.

@@ -82,3 +82,21 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: "/tmp/pbsift-curl-pwned"))
     }
 }
+
+/// A request that timed out is drawn one way, and named one way, in every renderer.
+@Suite struct NoResponseDrawingTests {
+    static var zip: String { packageRoot.appendingPathComponent("samples/export-incident.zip").path }
+
+    @Test func theTimeoutIsXEverywhere() {
+        let show = runCLI(["show", Self.zip, "31"]).out
+        #expect(show.contains("no response") && show.contains("|xxxx"), "\(show)")
+        let wf = runCLI(["waterfall", Self.zip]).out
+        let row = wf.split(separator: "\n").first { $0.contains(" 31 POST") } ?? ""
+        #expect(row.contains("xxxx") && !row.contains("~"), "\(row)")
+        #expect(wf.contains("x no response (timed out or failed)"))
+        let report = runCLI(["report", Self.zip]).out
+        #expect(report.contains("x no response (timed out or failed)"))
+        let svg = runCLI(["waterfall", Self.zip, "-f", "svg"]).out
+        #expect(svg.contains("no response (timed out or failed)"))
+    }
+}

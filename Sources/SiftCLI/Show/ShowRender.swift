@@ -22,13 +22,13 @@ extension ShowReport {
     }
 
     /// A bar of `barWidth` cells with the phase drawn where it lies on the request's axis.
-    func bar(_ p: Phase) -> String {
+    func bar(_ p: Phase, glyph: Character? = nil) -> String {
         let w = ShowReport.barWidth
         var cells = [Character](repeating: " ", count: w)
         guard spanMs > 0, p.startMs.isFinite, p.ms.isFinite else { return String(cells) }
         let a = min(w - 1, max(0, Int((p.startMs / spanMs * Double(w)).rounded(.down))))
         let b = min(w, max(a + 1, Int(((p.startMs + p.ms) / spanMs * Double(w)).rounded())))
-        for i in a..<b { cells[i] = ShowReport.glyph(p.phase) }
+        for i in a..<b { cells[i] = glyph ?? ShowReport.glyph(p.phase) }
         return String(cells)
     }
 
@@ -133,6 +133,11 @@ extension ShowReport {
             if tx.phases.isEmpty { o += "     no phase could be rebuilt\n" }
             for x in tx.anomalies { o += "     clock: " + t(x) + "\n" }
         }
+        if let p = noResponse {
+            let d = WaterfallFormat.pad(ms(p.ms), 9, right: true)
+            let a = WaterfallFormat.pad(at(p.startMs), 10, right: true)
+            o += "  no response \(d) \(a)  |\(bar(p, glyph: "x"))|\n"
+        }
         if droppedTransactions > 0 { o += "  \(droppedTransactions) more transactions not kept\n" }
         o += "\n"
 
@@ -203,6 +208,9 @@ extension ShowReport {
             if !rows.isEmpty { o += ReportEnvelope.markdownTable(["phase", "duration", "starts", "on the request's axis"], rows) + "\n" }
             for x in tx.anomalies { o += "- clock: " + m(x) + "\n" }
             if !tx.anomalies.isEmpty { o += "\n" }
+        }
+        if let p = noResponse {
+            o += "No response: \(ms(p.ms)) from \(at(p.startMs)) `\(bar(p, glyph: "x"))`\n\n"
         }
         if droppedTransactions > 0 { o += "_\(droppedTransactions) more transactions not kept._\n\n" }
 
@@ -279,6 +287,7 @@ extension ShowReport {
                 ? .null
                 : .object(["headers": headers(responseHeaders), "body": body(responseBody)]),
             "transactions": .array(txs), "droppedTransactions": .int(droppedTransactions),
+            "noResponse": noResponse.map { .object(["startMs": .double($0.startMs), "ms": .double($0.ms)]) } ?? .null,
             "verdict": .string(verdict),
             "server": serverJSON,
             "around": .array(

@@ -126,6 +126,8 @@ struct ShowReport: Sendable {
     var responseBody: Body?
     var transactions: [Transaction]
     var droppedTransactions: Int
+    /// The time a request that ended without a response waited after its last phase.
+    var noResponse: Phase?
     /// One sentence: where the time went, with the server's share when the logs tell it.
     var verdict: String
     var server: ServerSide?
@@ -305,6 +307,12 @@ extension ShowReport {
                 totalMs: t.totalMs, phases: phases, notes: notes, anomalies: t.anomalies)
         }
         droppedTransactions = wf?.droppedTransactions ?? 0
+        // A request that ended without a response: the time after its last phase, drawn as every
+        // renderer draws it (`x`, "no response").
+        let lastPhaseEnd = transactions.flatMap(\.phases).map { $0.startMs + $0.ms }.max() ?? 0
+        if statusCode == nil, NetworkRecord.endedWithoutResponse(state: state), let d = durationMs, d > lastPhaseEnd + 1 {
+            noResponse = Phase(phase: .waiting, startMs: lastPhaseEnd, ms: d - lastPhaseEnd)
+        }
 
         // The server's side.
         let c = correlation?.requests.first { $0.entry.ref == m.ref }

@@ -8,6 +8,9 @@ enum BarStyle: Int, CaseIterable {
     case totalOnly
     /// Served from the local cache: a total, no phases.
     case cache
+    /// The time a request that ended without a response (a timeout, a failure) waited after its last
+    /// phase: drawn and named alike in every renderer (`x`, "no response").
+    case noResponse
 
     init(_ p: WaterfallPhase) { self = BarStyle(rawValue: p.order) ?? .waiting }
 
@@ -23,6 +26,7 @@ enum BarStyle: Int, CaseIterable {
         case .download: "#"
         case .totalOnly: "~"
         case .cache: "*"
+        case .noResponse: "x"
         }
     }
 
@@ -38,6 +42,7 @@ enum BarStyle: Int, CaseIterable {
         case .download: "34"
         case .totalOnly: "37"
         case .cache: "93"
+        case .noResponse: "31"
         }
     }
 
@@ -53,6 +58,7 @@ enum BarStyle: Int, CaseIterable {
         case .download: "#1e88e5"
         case .totalOnly: "#90a4ae"
         case .cache: "#fdd835"
+        case .noResponse: "#ef9a9a"
         }
     }
 
@@ -60,6 +66,7 @@ enum BarStyle: Int, CaseIterable {
         switch self {
         case .totalOnly: "no phase (total only)"
         case .cache: "local cache"
+        case .noResponse: "no response (timed out or failed)"
         default: WaterfallPhase.allCases[rawValue].title
         }
     }
@@ -80,7 +87,8 @@ extension WaterfallRequest {
             // Time the phases don't account for (no response before a timeout, a duration longer
             // than the metrics) is drawn as total-only, so a 30 s timeout doesn't look like 30 ms.
             if let last = pieces.map(\.endUs).max(), let end = endUs, end > last {
-                pieces.append(BarPiece(style: .totalOnly, startUs: last, endUs: end))
+                let silent = statusCode == nil && NetworkRecord.endedWithoutResponse(state: state)
+                pieces.append(BarPiece(style: silent ? .noResponse : .totalOnly, startUs: last, endUs: end))
             }
             return pieces
         }

@@ -52,3 +52,15 @@ import Testing
         #expect(text.contains("***") && !text.contains("chars)"), "\(command)")
     }
 }
+
+/// A HAR names no user: its sessions' user is unknown, never "signed out".
+@Suite struct HARUserTests {
+    @Test func theUserOfAHARIsUnknown() throws {
+        let path = try HARFixture.write(OneLineHARTests.doc())
+        for command in ["inspect", "report"] {
+            let r = runCLI([command, path])
+            #expect(r.out.contains("(unknown: a HAR names no user)") && !r.out.contains("signed out"), "\(command): \(r.out)")
+        }
+        #expect(runCLI(["show", path, "1"]).out.contains("user unknown"))
+    }
+}

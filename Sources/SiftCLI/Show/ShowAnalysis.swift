@@ -153,14 +153,14 @@ final class ShowAnalysis: Analysis, @unchecked Sendable {
                     matches.append(
                         Match(
                             input: s.input.path, file: s.file, sessionId: s.sessionId, userId: user,
-                            hasHeader: header != nil, record: r, before: Array(before), after: []))
+                            hasHeader: header != nil && !s.fromHAR, record: r, before: Array(before), after: []))
                     open = matches.count - 1
                 } else {
                     // Shown only by its place: it is slim, with no neighbours.
                     matches.append(
                         Match(
                             input: s.input.path, file: s.file, sessionId: s.sessionId, userId: user,
-                            hasHeader: header != nil, record: FailureTimeline.slim(r), before: [], after: []))
+                            hasHeader: header != nil && !s.fromHAR, record: FailureTimeline.slim(r), before: [], after: []))
                     open = nil
                 }
             }

@@ -159,6 +159,8 @@ public final class SessionContext: @unchecked Sendable {
     package internal(set) var recordCount = 0
     /// Lines that were not records (damaged, torn, too long, blank).
     package internal(set) var damagedLines = 0
+    /// Mapped from a HAR file: its header is pbsift's, and names no user.
+    package internal(set) var fromHAR = false
     package internal(set) var bytes: Int64 = 0
 
     package init(input: InputContext, file: String, root: String, blobsAvailable: Bool, sessionId: String? = nil) {

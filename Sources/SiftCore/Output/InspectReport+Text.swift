@@ -65,7 +65,7 @@ extension InspectReport {
             if let v = deviceText(s) { rows.append(("device", Escape.terminal(v))) }
             if let v = s.environmentRef { rows.append(("environment", Escape.terminal(v))) }
             rows.append(
-                ("user", s.userId.map { Escape.terminal($0) } ?? colors.dim(s.hasHeader ? "(signed out)" : "(unknown: no session header)")))
+                ("user", s.userId.map { Escape.terminal($0) } ?? colors.dim(s.userText)))
             if let v = s.launchedAt { rows.append(("launched", Timestamp.format(v))) }
             if let v = spanText(s) { rows.append(("time span", v)) }
             rows.append(("records", recordsText(s)))

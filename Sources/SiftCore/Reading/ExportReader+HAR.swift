@@ -49,6 +49,7 @@ extension InputPass {
         func start(_ header: JSONValue?, sessionId: String?, line: Int) -> SessionContext {
             let s = SessionContext(input: input, file: entry.name, root: "", blobsAvailable: false)
             s.sessionId = sessionId
+            s.fromHAR = true
             for a in analyses { a.beginSession(s) }
             var h = HARMapping.header(creator: creator, browser: browser, sessionId: sessionId)
             if let header, header.isObject, case .object(var o) = header.out {

@@ -922,6 +922,6 @@ final class InputPass {
             ),
             environmentRef: s.environmentRef, userId: s.userId, launchedAt: s.launchedAt,
             firstTs: s.firstTs, lastTs: s.lastTs, recordCount: s.recordCount, records: s.counts,
-            damagedLines: s.damagedLines, hasHeader: h != nil)
+            damagedLines: s.damagedLines, hasHeader: h != nil, fromHAR: s.fromHAR)
     }
 }

@@ -39,6 +39,13 @@ public struct SessionSummary: Sendable {
     public var records: [String: Int]
     public var damagedLines: Int
     public var hasHeader: Bool
+    /// The session was mapped from a HAR file, which names no user: its user is unknown, not signed out.
+    public var fromHAR = false
+
+    /// `usr_123`, `(signed out)` (a header without one), or why the user is unknown.
+    public var userText: String {
+        userId ?? (fromHAR ? "(unknown: a HAR names no user)" : hasHeader ? "(signed out)" : "(unknown: no session header)")
+    }
 }
 
 /// Blob totals of one input.

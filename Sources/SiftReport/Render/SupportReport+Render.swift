@@ -29,7 +29,7 @@ extension SupportReport {
 
     /// The user of a session: its id, `signed out` (a header without one), or unknown (no header).
     static func userText(_ s: SessionSummary) -> String {
-        s.userId ?? (s.hasHeader ? "(signed out)" : "(unknown: no session header)")
+        s.userText
     }
 
     /// One line a session: `com.acme.shop 4.2.0 (512) · iPhone16,1, iOS 18.1.1 · user usr_123 · 53 records · …`.

@@ -356,7 +356,7 @@ public struct SupportReport: Sendable {
             lines.append(
                 (
                     "slowest", top.elapsedMs < 1000,
-                    "Slowest: \(multiSession ? SessionSelector.short(top.sessionId) + " " : "")\(top.shortTitle) took \(Human.duration(ms: top.elapsedMs)); \(whyText(top))."
+                    "\(multiSession ? SessionSelector.short(top.sessionId) + " " : "")\(top.shortTitle) took \(Human.duration(ms: top.elapsedMs)); \(whyText(top))."
                 ))
         }
         if let c = correlation, !logsComplete {

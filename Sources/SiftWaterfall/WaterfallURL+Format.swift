@@ -218,6 +218,12 @@ public enum WaterfallFormat {
     }
 
     /// Pads on the right (or left with `right: true`) to `width` characters.
+    /// A right-aligned column: padded to `width`, or, when it does not fit, one space before it, so
+    /// two columns never run together (`403 +1 min 00 s`, not `403+1 min 00 s`).
+    public static func column(_ s: String, _ width: Int) -> String {
+        s.count >= width ? " " + s : pad(s, width, right: true)
+    }
+
     public static func pad(_ s: String, _ width: Int, right: Bool = false) -> String {
         let n = s.count
         if n >= width { return s }

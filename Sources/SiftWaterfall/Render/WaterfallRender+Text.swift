@@ -238,9 +238,9 @@ extension WaterfallRender {
                 out += WaterfallFormat.pad(seq, seqW, right: true)
                 out += " "
                 out += WaterfallFormat.pad(WaterfallFormat.fitMiddle(t(r.shortTitle), labelW - 1), labelW)
-                out += WaterfallFormat.pad(status, statusW, right: true)
-                out += WaterfallFormat.pad(start, startW, right: true)
-                out += WaterfallFormat.pad(r.knownElapsedMs.map(d) ?? "?", timeW, right: true)
+                out += WaterfallFormat.column(status, statusW)
+                out += WaterfallFormat.column(start, startW)
+                out += WaterfallFormat.column(r.knownElapsedMs.map(d) ?? "?", timeW)
                 out += " |"
                 out += barText(cells(r.barPieces, axis: axis, width: barW), color: color)
                 out += "|\n"
@@ -250,8 +250,8 @@ extension WaterfallRender {
                         out +=
                             String(repeating: " ", count: seqW + 1)
                             + WaterfallFormat.pad(WaterfallFormat.fitMiddle("  " + t(tx.subTitle), labelW - 1), labelW)
-                            + String(repeating: " ", count: statusW) + WaterfallFormat.pad(txStart, startW, right: true)
-                            + WaterfallFormat.pad(tx.totalMs.map(d) ?? "?", timeW, right: true) + " |"
+                            + String(repeating: " ", count: statusW) + WaterfallFormat.column(txStart, startW)
+                            + WaterfallFormat.column(tx.totalMs.map(d) ?? "?", timeW) + " |"
                             + barText(cells(tx.barPieces, axis: axis, width: barW), color: color) + "|\n"
                     }
                 }

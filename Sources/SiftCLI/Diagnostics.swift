@@ -23,6 +23,7 @@ enum Diagnostics {
         if let keepsSession { reader.keepsSession = keepsSession }
         if let shouldStop { reader.shouldStop = shouldStop }
         if let requestIdHeader { reader.requestIdHeader = requestIdHeader }
+        if progress.enabled { reader.remaining = { progress.waiting = $0 } }
         let outcome = reader.read(inputs: inputs, analyses: analyses + [progress])
         progress.clear()
         Diagnostics.inputs(outcome.inputs, io: io)

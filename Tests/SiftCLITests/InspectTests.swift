@@ -203,6 +203,22 @@ import Testing
         #expect(quiet.err.isEmpty)
     }
 
+    /// With several inputs: which one of how many, the rate, and the time left from the inputs done.
+    @Test func progressCountsInputsAndTimeLeft() {
+        let c = Capture()
+        let io = CommandIO(stdout: { c.out += $0 }, stderr: { c.err += $0 }, stderrIsTTY: true)
+        var t = 0.0
+        let p = Progress(io: io, enabled: true, interval: 0.1, clock: { t })
+        for k in 0..<3 {
+            p.waiting = 11 - k
+            t = Double(k) * 2
+            p.beginInput(InputContext(path: "e\(k).zip"))
+        }
+        // 2 inputs done in 4 s, 9 waiting plus the current one: about 20 s left.
+        #expect(p.line.string.hasPrefix("input 3 of 12 · 0 B · 0 records · 0.0 MB/s · about 20 s left"), "\(p.line.string)")
+        _ = p.finish()
+    }
+
     @Test func progressThroughInspectOnTTY() throws {
         let path = try Fixture.write(Fixture.clean)
         let tty = runCLI(["inspect", path], stderrTTY: true)

@@ -18,6 +18,10 @@ public final class Progress: Analysis {
     package private(set) var bytes: Int64 = 0
     package private(set) var records = 0
     private var currentSessionBytes: Int64 = 0
+    /// Inputs known to wait after the current one (the reader says so before each input).
+    public var waiting = 0
+    /// When the first input began (the clock's scale).
+    private var started: Double?
 
     /// `clock` is seconds on any monotonic scale (tests pass their own).
     public init(io: CommandIO, enabled: Bool, interval: Double = 0.1, clock: (() -> Double)? = nil) {
@@ -32,9 +36,30 @@ public final class Progress: Analysis {
         self.init(io: io, enabled: options.showProgress)
     }
 
-    /// The line as drawn: `reading 2 inputs · 12.3 MiB · 45210 records`.
+    /// The line as drawn: `reading 1 input · 12.3 MiB · 45210 records`; with more than one input,
+    /// `input 3 of 120 · 12.3 MiB · 45210 records · 4.1 MB/s · about 35 s left` (the time left from
+    /// the inputs done so far).
     public var line: SafeText {
-        "reading \(inputs) input\(inputs == 1 ? "" : "s") · \(bytes: bytes) · \(records) records"
+        let total = inputs + waiting
+        guard total > 1 else { return "reading \(inputs) input\(inputs == 1 ? "" : "s") · \(bytes: bytes) · \(records) records" }
+        var tail: SafeText = ""
+        if let s = started {
+            let elapsed = now() - s
+            if elapsed > 0.5 {
+                let rate = Double(bytes) / elapsed / 1e5
+                let tenths = rate.isFinite && rate < 1e9 ? Int(rate) : 0
+                tail = "\(tail) · \(tenths / 10).\(tenths % 10) MB/s"
+                let done = inputs - 1
+                if done > 0, waiting > 0 {
+                    let left = elapsed / Double(done) * Double(waiting + 1)
+                    if left.isFinite, left < 1e7 {
+                        let secs = Int(left.rounded(.up))
+                        tail = secs >= 120 ? "\(tail) · about \(secs / 60) min left" : "\(tail) · about \(secs) s left"
+                    }
+                }
+            }
+        }
+        return "input \(inputs) of \(total) · \(bytes: bytes) · \(records) records\(tail)"
     }
 
     /// Redraws when enabled and the interval has passed (or `force`).
@@ -55,6 +80,7 @@ public final class Progress: Analysis {
     }
 
     public func beginInput(_ input: InputContext) {
+        if started == nil { started = now() }
         inputs += 1
         tick(force: true)
     }

@@ -15,6 +15,9 @@ public final class ExportReader {
     public let limits: ReadLimits
     /// Asked between lines; when it answers true, reading stops (a closed pipe: `| head`).
     public var shouldStop: @Sendable () -> Bool = { false }
+    /// Told, before each input is read, how many inputs wait after it (exports found in a folder
+    /// join the queue as they are found): the progress line's "input 3 of 120".
+    public var remaining: ((Int) -> Void)?
     /// The header whose value is a HAR entry's request id (`correlate --request-id-header`).
     public var requestIdHeader = "X-Request-Id"
     /// Which sessions (by id) the outcome lists and counts (`--session`); every one by default.
@@ -33,6 +36,7 @@ public final class ExportReader {
         var findings: [Finding] = []
         var queue = inputs[...]
         while let path = queue.popFirst(), !shouldStop() {
+            remaining?(queue.count)
             let pass = InputPass(path: path, limits: limits, analyses: analyses)
             pass.shouldStop = shouldStop
             pass.requestIdHeader = requestIdHeader

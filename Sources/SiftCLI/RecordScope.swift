@@ -11,6 +11,20 @@ struct RecordScope: Sendable {
 
     var isEmpty: Bool { session == nil && since == nil && until == nil }
 
+    /// What the scope keeps, in words (`session ses_4fd5, records from 2026-11-29T10:15:50.000Z`); nil
+    /// when it keeps everything. The session is given as written (an id or its start).
+    var description: String? {
+        var parts: [String] = []
+        if let s = session { parts.append("session " + Escape.terminal(String(s.prefix(64)))) }
+        switch (since, until) {
+        case let (a?, b?): parts.append("records from \(Timestamp.format(a)) to \(Timestamp.format(b))")
+        case let (a?, nil): parts.append("records from \(Timestamp.format(a))")
+        case let (nil, b?): parts.append("records until \(Timestamp.format(b))")
+        default: break
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: ", ")
+    }
+
     static let sessionOption = OptionSpec("session", value: "id", help: "Only this session: its id or the start of it.")
     static let sinceOption = OptionSpec("since", value: "time", help: "Keep records at or after this RFC 3339 time.", kind: .time)
     static let untilOption = OptionSpec("until", value: "time", help: "Keep records at or before this RFC 3339 time.", kind: .time)

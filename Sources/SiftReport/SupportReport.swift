@@ -7,6 +7,9 @@ import SiftWaterfall
 /// `pbsift report`: everything the other commands found, in one pass, led by a verdict.
 /// It composes their analyses and renderers; it re-implements none of them.
 public struct SupportReport: Sendable {
+    /// What `--session`, `--since` and `--until` kept (`records from 10:15:50Z`), said in the headline
+    /// so a pasted report never reads as the whole export; nil when everything was read.
+    public var scope: String?
     /// The reader's outcome, redacted, without its findings (`findings` holds those shown).
     public let redactedOutcome: Redacted<ReadOutcome>
     public var outcome: ReadOutcome { redactedOutcome.value }
@@ -33,8 +36,9 @@ public struct SupportReport: Sendable {
     public init(
         outcome: ReadOutcome, findings: [Finding], waterfall: WaterfallReport, digest: RequestDigest? = nil,
         correlation: CorrelationReport?, timeline: FailureTimeline, verifySummary: VerifySummary, slowest: Int,
-        redactor: Redactor
+        redactor: Redactor, scope: String? = nil
     ) {
+        self.scope = scope
         // The outcome's findings are not redacted a second time: `findings` are the ones shown (an
         // export of many sessions has many, and each copy counts).
         var read = outcome

@@ -71,3 +71,17 @@ import Testing
         #expect(runCLI(["correlate", Self.zip, "--logs", "/dev/null", "--failed"]).status == 64)
     }
 }
+
+/// `--session`, `--since` and `--until` leave a trace: the report's headline says what it kept.
+@Suite struct ScopeTraceTests {
+    @Test func theHeadlineSaysWhatWasKept() {
+        let zip = packageRoot.appendingPathComponent("samples/export-incident.zip").path
+        let since = runCLI(["report", zip, "--since", "2026-11-29T10:15:50Z", "-q"]).out
+        #expect(
+            since.hasPrefix("pbsift report: ") && since.split(separator: "\n")[0].hasSuffix("(only records from 2026-11-29T10:15:50.000Z)"),
+            "\(since.prefix(200))")
+        let md = runCLI(["report", zip, "--session", "ses_4fd5", "-f", "markdown", "-q"]).out
+        #expect(md.contains("(only session ses\\_4fd5)") || md.contains("(only session ses_4fd5)"), "\(md.prefix(200))")
+        #expect(!runCLI(["report", zip, "-q"]).out.split(separator: "\n")[0].contains("(only"))
+    }
+}

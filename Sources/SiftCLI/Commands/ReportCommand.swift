@@ -170,7 +170,7 @@ public enum ReportCommand: SiftCommand {
             verifySummary: VerifySummary(
                 findings: all.filter(VerifyCommand.reported), suppressed: suppressed, inputs: outcome.inputs,
                 records: verify.recordsScanned, blobs: verify.blobsScanned),
-            slowest: slowest, redactor: redactor)
+            slowest: slowest, redactor: redactor, scope: RecordScope(options).description)
         let stopped: ExitStatus?
         do {
             // The inputs and findings as the report redacted them (not redacted a second time).

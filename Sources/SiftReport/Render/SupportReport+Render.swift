@@ -19,7 +19,7 @@ extension SupportReport {
         let records = outcome.totalRecords
         let n = outcome.inputs.count, m = outcome.totalSessions
         return "\(n) input\(n == 1 ? "" : "s"), \(m) session\(m == 1 ? "" : "s"), \(records) record\(records == 1 ? "" : "s"), "
-            + ReportEnvelope.findingsSummaryLine(findings)
+            + ReportEnvelope.findingsSummaryLine(findings) + (scope.map { " (only \($0))" } ?? "")
     }
 
     /// What `pbsift inspect` lists of these sessions: `them all`, or `the first 10000` when the list is bounded.

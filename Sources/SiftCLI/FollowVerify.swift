@@ -32,26 +32,10 @@ struct FollowVerify {
         let sink = try common.openOutput(io)
         var seen = Seen()
         let verifier = RecordVerifier(config: config)
-        var session = SessionContext(input: InputContext(path: path), file: path, root: "", blobsAvailable: false)
-        let notChecked = stream.run { line, lineNumber in
-            var bytes = Array(line)
-            if bytes.last == 0x0D { bytes.removeLast() }
-            guard !bytes.isEmpty else { return }
+        let redactor = Redactor.verify(config: config)
+        func report(_ findings: [Finding]) {
             seen.records += 1
-            var findings: [Finding]
-            if let doc = try? JSONDocument(bytes: bytes, maxDepth: 128), doc.root.isObject {
-                let record = Record(line: lineNumber, json: doc.root)
-                if record.type == .session {
-                    session = SessionContext(
-                        input: InputContext(path: path), file: path, root: "", blobsAvailable: false,
-                        sessionId: doc.root["sessionId"]?.string)
-                }
-                findings = verifier.check(record, session: session)
-            } else {
-                findings = verifier.checkText(bytes, line: lineNumber, session: session)
-            }
             guard !findings.isEmpty else { return }
-            let redactor = Redactor.verify(config: config)
             for f in redactor.apply(findings).value {
                 seen.findings += 1
                 seen.bySeverity[f.severity, default: 0] += 1
@@ -60,6 +44,9 @@ struct FollowVerify {
             }
             sink.flush()
         }
+        let notChecked = stream.runRecords(
+            { record, session in report(verifier.check(record, session: session)) },
+            text: { bytes, line, session in report(verifier.checkText(bytes, line: line, session: session)) })
         seen.notChecked = notChecked
         if let failed = common.close(sink, io: io) { return failed }
         if !common.quiet {
@@ -197,6 +184,27 @@ struct FollowStream {
         }
         if path != "-" && current >= 0 { close(current) }
         return tooLong
+    }
+
+    /// `run`, each line read as a record of its session (a header line begins a new one), or handed
+    /// to `text` when it is not a JSON object (blank lines are skipped).
+    func runRecords(_ record: (Record, SessionContext) -> Void, text: ([UInt8], Int, SessionContext) -> Void = { _, _, _ in }) -> Int {
+        var session = SessionContext(input: InputContext(path: path), file: path, root: "", blobsAvailable: false)
+        return run { line, number in
+            var bytes = Array(line)
+            if bytes.last == 0x0D { bytes.removeLast() }
+            guard !bytes.isEmpty else { return }
+            guard let doc = try? JSONDocument(bytes: bytes, maxDepth: 128), doc.root.isObject else {
+                text(bytes, number, session)
+                return
+            }
+            let r = Record(line: number, json: doc.root)
+            if r.type == .session {
+                session = SessionContext(
+                    input: InputContext(path: path), file: path, root: "", blobsAvailable: false, sessionId: doc.root["sessionId"]?.string)
+            }
+            record(r, session)
+        }
     }
 
     static func isRegular(_ fd: Int32) -> Bool {

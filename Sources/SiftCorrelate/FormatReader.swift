@@ -155,9 +155,9 @@ struct LineView {
     }
 
     /// The JSON objects a text line holds after its start, each from a `{` after a space or tab to its
-    /// closing brace (strings and escapes followed): at most 3, each under 64 KiB.
-    static func embeddedObjects(_ b: [UInt8]) -> [[UInt8]] {
-        var out: [[UInt8]] = []
+    /// closing brace (strings and escapes followed), parsed once: at most 3, each under 64 KiB.
+    static func embeddedObjects(_ b: [UInt8]) -> [LineView] {
+        var out: [LineView] = []
         var i = 1
         while i < b.count, out.count < 3 {
             guard b[i] == UInt8(ascii: "{"), b[i - 1] == 0x20 || b[i - 1] == 0x09, i + 1 < b.count, b[i + 1] == UInt8(ascii: "\"") else {
@@ -183,8 +183,8 @@ struct LineView {
                 j += 1
             }
             guard let e = end else { break }
-            let object = Array(b[i...e])
-            if let doc = try? JSONDocument(bytes: object, maxDepth: 32), doc.root.isObject { out.append(object) }
+            let object = LineView(Array(b[i...e]), focus: nil)
+            if object.isJSON { out.append(object) }
             i = e + 1
         }
         return out
@@ -341,8 +341,8 @@ extension LineParser {
             }
         } else {
             // JSON objects inside a text line (zap's console fields, Monolog's context and extra) are fields.
-            embedded = LineView.embeddedObjects(v.bytes).map { LineView($0, focus: nil) }
-            for o in embedded { if let g = json(o.bytes, bare: bare) { fill(&out, from: g) } }
+            embedded = LineView.embeddedObjects(v.bytes)
+            for o in embedded { if let r = o.root, let g = json(root: r, bare: bare) { fill(&out, from: g) } }
             let g = v.bytes.withUnsafeBufferPointer { text($0, hint: e.name == "logfmt" ? .logfmt : nil, bare: bare) }
             if e.name == LogFormat.plain.rawValue {
                 if out.message == nil, g.message != nil { messageAt = plainMessageStart(v) }
@@ -440,13 +440,18 @@ extension LineParser {
         }
     }
 
+    /// The index of the last token after the n-th that is a number with a decimal point (or a whole number).
+    static func lastNumber(_ v: LineView, after n: Int, decimal: Bool) -> Int? {
+        v.tokens.indices.dropFirst(n + 1).last { decimal ? isDecimal(v.tokens[$0]) : isInteger(v.tokens[$0]) }
+    }
+
     /// The text at a place (a token's inner text, a member's value).
     static func text(_ place: FieldPlace, _ v: LineView) -> String? {
         switch place {
         case .key(let k): return v.flat[k]?.text
         case .token(let i): return v.token(i).map(\.text)
-        case .lastDecimal(let n): return v.tokens.dropFirst(n + 1).last { isDecimal($0) }?.text
-        case .lastInteger(let n): return v.tokens.dropFirst(n + 1).last { isInteger($0) }?.text
+        case .lastDecimal(let n): return lastNumber(v, after: n, decimal: true).map { v.tokens[$0].text }
+        case .lastInteger(let n): return lastNumber(v, after: n, decimal: false).map { v.tokens[$0].text }
         case .after(let lit): return offset(of: lit, in: v.bytes).map { String(decoding: v.bytes[($0 + lit.utf8.count)...], as: UTF8.self) }
         case .lastPart(let i):
             return v.token(i).flatMap { t in t.text.split(separator: "/").last.map { String($0.hasPrefix("+") ? $0.dropFirst() : $0) } }
@@ -514,10 +519,8 @@ extension LineParser {
             guard let s = text(place, v) else { return nil }
             return durationText(s, factor: (LineParser.unit(ofKey: name) ?? unit).milliseconds)
         case .lastDecimal(let n), .lastInteger(let n):
-            let decimal: Bool
-            if case .lastDecimal = place { decimal = true } else { decimal = false }
-            guard let k = v.tokens.indices.dropFirst(n + 1).last(where: { decimal ? isDecimal(v.tokens[$0]) : isInteger(v.tokens[$0]) })
-            else { return nil }
+            let decimal = if case .lastDecimal = place { true } else { false }
+            guard let k = lastNumber(v, after: n, decimal: decimal) else { return nil }
             // A unit word after the number (morgan's `:response-time ms`) says its unit.
             let factor = k + 1 < v.tokens.count ? RequestPhrase.unitFactor(Substring(v.tokens[k + 1].text)) : nil
             return durationText(v.tokens[k].text, factor: factor ?? unit.milliseconds)

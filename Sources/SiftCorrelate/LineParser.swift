@@ -91,7 +91,11 @@ public enum LineParser {
 
     static func json(_ bytes: [UInt8], bare: Double? = nil) -> ParsedLine? {
         guard let doc = try? JSONDocument(bytes: bytes, maxDepth: 64) else { return nil }
-        let root = doc.root
+        return json(root: doc.root, bare: bare)
+    }
+
+    /// `json(_:bare:)` of an object already parsed.
+    static func json(root: JSONValue, bare: Double? = nil) -> ParsedLine? {
         guard root.isObject else { return nil }
         var f = Fields()
         collect(root, depth: 0, embed: 0, bare: bare, into: &f)
@@ -257,12 +261,18 @@ public enum LineParser {
         }
     }
 
-    /// A duration written as text: `38.2`, `38ms`, `0.038s`, `120µs`, `1.5m`; a bare number is read in the key's unit.
+    /// The unit words a duration is written with, as milliseconds per unit.
+    static let durationUnits: [(String, Double)] = [
+        ("ms", 1), ("msec", 1), ("msecs", 1), ("millis", 1), ("milliseconds", 1), ("µs", 1e-3), ("us", 1e-3), ("μs", 1e-3),
+        ("microseconds", 1e-3), ("ns", 1e-6), ("nanoseconds", 1e-6), ("s", 1e3), ("sec", 1e3), ("secs", 1e3), ("seconds", 1e3)
+    ]
+
+    /// A duration written as text: `38.2`, `38ms`, `0.038s`, `120µs`, `101 msecs`, `1.5m`; a bare number
+    /// is read in the key's unit.
     static func durationText(_ s: String, factor: Double) -> Double? {
         let t = trimmingWhitespace(s)
         if let d = Double(t) { return durationMs(d, factor: factor) }
-        let units: [(String, Double)] = [("ms", 1), ("µs", 1e-3), ("us", 1e-3), ("ns", 1e-6), ("s", 1e3), ("m", 6e4)]
-        for (u, f) in units where t.hasSuffix(u) {
+        for (u, f) in durationUnits + [("m", 6e4)] where t.hasSuffix(u) {
             if let d = Double(trimmingWhitespace(String(t.dropLast(u.count)))) { return durationMs(d, factor: f) }
         }
         return nil

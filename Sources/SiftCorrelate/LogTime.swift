@@ -204,14 +204,16 @@ public enum LogTime {
         else { return nil }
         var i = 15
         let frac = fraction(p, &i, n, comma: false)
+        return (nearestYear(month: mi + 1, day: day, seconds: hour * 3600 + minute * 60 + second, near: near) + frac, i)
+    }
+
+    /// A date written without its year (syslog, klog), in the year that puts it nearest `near` (now
+    /// without it): seconds since 1970.
+    static func nearestYear(month: Int, day: Int, seconds: Int, near: Double?) -> Double {
         let ref = near ?? Date().timeIntervalSince1970
         let refYear = Timestamp.inRange(ref) ? Timestamp.civilFromDays(Int((ref / 86400).rounded(.down))).0 : 2026
-        var best: Double?
-        for y in [refYear - 1, refYear, refYear + 1] {
-            let t = Double(Timestamp.daysFromCivil(y, mi + 1, day) * 86400 + hour * 3600 + minute * 60 + second) + frac
-            if best.map({ abs(t - ref) < abs($0 - ref) }) ?? true { best = t }
-        }
-        return best.map { ($0, i) }
+        let times = [refYear - 1, refYear, refYear + 1].map { y in Double(Timestamp.daysFromCivil(y, month, day) * 86400 + seconds) }
+        return times.min { abs($0 - ref) < abs($1 - ref) } ?? times[1]
     }
 
     /// ctime's `Sun Nov 29 12:55:03[.fraction] 2026` (uWSGI, Apache's error log) at `p`, naive. The time
@@ -240,14 +242,7 @@ public enum LogTime {
         else { return nil }
         var i = 14
         let frac = fraction(p, &i, n, comma: false)
-        let ref = near ?? Date().timeIntervalSince1970
-        let refYear = Timestamp.inRange(ref) ? Timestamp.civilFromDays(Int((ref / 86400).rounded(.down))).0 : 2026
-        var best: Double?
-        for y in [refYear - 1, refYear, refYear + 1] {
-            let t = Double(Timestamp.daysFromCivil(y, month, day) * 86400 + hour * 3600 + minute * 60 + second) + frac
-            if best.map({ abs(t - ref) < abs($0 - ref) }) ?? true { best = t }
-        }
-        return best.map { ($0, i) }
+        return (nearestYear(month: month, day: day, seconds: hour * 3600 + minute * 60 + second, near: near) + frac, i)
     }
 
     /// A time of day alone, `12:55:03[.fraction]` (Serilog's console), naive: the day that puts it

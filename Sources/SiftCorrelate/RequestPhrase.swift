@@ -22,13 +22,8 @@ enum RequestPhrase {
         "in", "took", "latency", "latency:", "elapsed", "elapsed:", "duration", "duration:", "time:", "after"
     ]
 
-    /// The unit words a duration is written with, as milliseconds per unit.
-    static let units: [(String, Double)] = [
-        ("ms", 1), ("msec", 1), ("msecs", 1), ("millis", 1), ("milliseconds", 1), ("µs", 1e-3), ("us", 1e-3), ("μs", 1e-3),
-        ("microseconds", 1e-3), ("ns", 1e-6), ("nanoseconds", 1e-6), ("s", 1e3), ("sec", 1e3), ("secs", 1e3), ("seconds", 1e3)
-    ]
-
-    static func unitFactor(_ w: Substring) -> Double? { units.first { $0.0 == w }?.1 }
+    /// Milliseconds per unit of a unit word (`LineParser.durationUnits`).
+    static func unitFactor(_ w: Substring) -> Double? { LineParser.durationUnits.first { $0.0 == w }?.1 }
 
     /// `101ms`, `0.101s`, `101.4000ms` as milliseconds.
     static func suffixed(_ w: Substring) -> Double? {

@@ -1,5 +1,6 @@
 import Foundation
 import SiftCore
+import SiftWaterfall
 
 /// What `pbsift diff` compares of one side (an export, or one session of it): each network request
 /// by its route, and the error logs by their wording. Bounded: at most `maxRequests` requests and
@@ -55,8 +56,7 @@ public final class DiffCollector: Analysis, @unchecked Sendable {
         let method = j["method"]?.string ?? "GET"
         let url = j["url"]?.string ?? ""
         let status = j["statusCode"]?.int
-        let error = j["error", "description"]?.string
-        let failed = (status.map { $0 >= 400 } ?? false) || j["state"]?.string == "failure" || error != nil
+        let failed = NetworkRecord.failed(r)
         var outcome = status.map(String.init) ?? (j["state"]?.string ?? "no response")
         if status == nil, let e = j["error", "code"]?.int { outcome = "error \(e)" }
         var phases: [String: Double] = [:]
@@ -101,16 +101,12 @@ public final class DiffCollector: Analysis, @unchecked Sendable {
         return out
     }
 
-    /// `https://api.example.test/v1/orders/8812?x=1` → `api.example.test/v1/orders/{n}`: the query
-    /// dropped, and segments that are numbers, UUIDs, long hex or ids with digits folded.
+    /// `https://api.example.test/v1/orders/8812?x=1` → `api.example.test/v1/orders/{n}`: the user,
+    /// password and query dropped, and segments that are numbers, UUIDs, long hex or ids with digits folded.
     public static func route(_ url: String) -> String {
-        var rest = Substring(url)
-        if let scheme = rest.range(of: "://") { rest = rest[scheme.upperBound...] }
-        if let q = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<q] }
-        // A user and password before the host are never part of a route.
-        let hostEnd = rest.firstIndex(of: "/") ?? rest.endIndex
-        if let at = rest[..<hostEnd].lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
-        let parts = rest.split(separator: "/", omittingEmptySubsequences: false).prefix(32)
+        // The host and path as the waterfall shows them (no user and password, no query).
+        let hostAndPath = WaterfallURL.hostAndPath(url) ?? String(url.prefix { $0 != "?" && $0 != "#" })
+        let parts = hostAndPath.split(separator: "/", omittingEmptySubsequences: false).prefix(32)
         return parts.enumerated().map { i, p in i == 0 ? String(p) : fold(p) }.joined(separator: "/")
     }
 

@@ -26,12 +26,5 @@ public final class RecordVerifier {
         return kept(worker.takeOutput().findings)
     }
 
-    func kept(_ findings: [Finding]) -> [Finding] {
-        findings.filter { f in
-            if config.disabledDetectors.contains(f.rule) { return false }
-            if f.rule.hasPrefix("secret."), config.disabledDetectors.contains(String(f.rule.dropFirst(7))) { return false }
-            if let fp = f.fingerprint, config.allowFingerprints.contains(fp) { return false }
-            return true
-        }
-    }
+    func kept(_ findings: [Finding]) -> [Finding] { findings.filter(config.reports) }
 }

@@ -31,6 +31,15 @@ public struct VerifyConfig: Sendable, Equatable {
     }
 
     /// Adds a name (from `--extra-field`) to every list: headers, query parameters and body fields.
+    /// Whether a finding is reported under this config: its detector or rule is not turned off and its
+    /// fingerprint is not allowed.
+    public func reports(_ f: Finding) -> Bool {
+        if disabledDetectors.contains(f.rule) { return false }
+        if f.rule.hasPrefix("secret."), disabledDetectors.contains(String(f.rule.dropFirst(7))) { return false }
+        if let fp = f.fingerprint, allowFingerprints.contains(fp) { return false }
+        return true
+    }
+
     public mutating func addExtraField(_ name: String) {
         extraHeaders.append(name)
         extraQuery.append(name)

@@ -336,11 +336,7 @@ final class VerifyWorker: @unchecked Sendable {
 
     /// Counts `f` unless a disabled detector or an allowed fingerprint drops it.
     private func add(_ f: Finding, to tally: inout FindingTally) {
-        let disabled = config.disabledDetectors
-        if disabled.contains(f.rule) { return }
-        if f.rule.hasPrefix("secret."), disabled.contains(String(f.rule.dropFirst(7))) { return }
-        if let fp = f.fingerprint, config.allowFingerprints.contains(fp) { return }
-        tally.append(f)
+        if config.reports(f) { tally.append(f) }
     }
 
     func finish() -> [Finding] {

@@ -166,12 +166,6 @@ public enum CorrelateCommand: SiftCommand {
         options.seconds("window-margin") ?? 60
     }
 
-    /// A request that failed: a status of 400 or more, a failure state or an error, or no response.
-    static func failed(_ r: NetworkEntry) -> Bool {
-        if let code = r.statusCode { return code >= 400 }
-        return r.state == "failure" || r.record.error != nil || r.responseStart == nil
-    }
-
     /// `--log-format` (a catalogue name, or a file of the team's formats), `--log-timezone`, and the
     /// config file's `logFormats`. A format file that cannot be read or compiled is a usage error naming it.
     static func readOptions(from options: ParsedOptions) throws -> LogReadOptions {
@@ -244,8 +238,8 @@ public enum CorrelateCommand: SiftCommand {
         let redactor = Redactor.verify(known: verify.secretValues)
 
         if let platform {
-            // `--failed`: the ids of the requests that failed (a status of 400 or more, an error, no response).
-            let asked = options.flag("failed") ? analysis.requests.filter(Self.failed) : analysis.requests
+            // `--failed`: the ids of the requests that failed (a status of 400 or more, a failure or cancellation).
+            let asked = options.flag("failed") ? analysis.requests.filter(\.record.failed) : analysis.requests
             let scopes = QueryEmitter.scopes(requests: asked, sessions: analysis.sessions, margin: margin)
             if scopes.isEmpty {
                 if !common.quiet {

@@ -180,14 +180,7 @@ public enum RecordsCommand: SiftCommand {
             lines.line(record, session, line, columns, masker, sink)
             sink.flush()
         }
-        var session = SessionContext(input: InputContext(path: path), file: path, root: "", blobsAvailable: false)
-        let tooLong = stream.run { line, number in
-            guard let doc = try? JSONDocument(bytes: Array(line), maxDepth: 128), doc.root.isObject else { return }
-            let record = Record(line: number, json: doc.root)
-            if record.type == .session {
-                session = SessionContext(
-                    input: InputContext(path: path), file: path, root: "", blobsAvailable: false, sessionId: doc.root["sessionId"]?.string)
-            }
+        let tooLong = stream.runRecords { record, session in
             masker.learn(record)
             analysis.record(record, session: session)
         }

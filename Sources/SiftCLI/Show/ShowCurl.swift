@@ -14,12 +14,6 @@ extension ShowReport {
         return v
     }
 
-    /// Whether a masked text holds a mask (`***`, a preview `EXAM…(24 chars)`, `…(value hidden)`,
-    /// a withheld or unchecked text).
-    static func holdsMask(_ s: String) -> Bool {
-        s.contains("***") || s.contains("…(") || s.contains("[withheld") || s.contains("[hidden")
-    }
-
     /// One word for the shell: single-quoted, each `'` written `'\''`.
     static func quoted(_ s: String) -> String {
         "'" + Escape.terminal(s, keepNewlines: true).replacingOccurrences(of: "'", with: "'\\''") + "'"
@@ -39,55 +33,12 @@ extension ShowReport {
         return out.isEmpty ? "''" : out
     }
 
-    /// The masks in a masked text: `***`, previews and the withheld or unchecked texts.
-    static func maskRanges(_ s: String) -> [Range<String.Index>] {
-        var out: [Range<String.Index>] = []
-        var i = s.startIndex
-        while i < s.endIndex {
-            let rest = s[i...]
-            if rest.hasPrefix("***") {
-                let end = s.index(i, offsetBy: 3)
-                out.append(i..<end)
-                i = end
-                continue
-            }
-            for whole in [Redactor.withheldText, "[hidden: not checked in full, "] where rest.hasPrefix(whole) {
-                let end =
-                    whole.hasSuffix(", ")
-                    ? (rest.firstIndex(of: "]").map { s.index(after: $0) } ?? s.endIndex) : s.index(i, offsetBy: whole.count)
-                out.append(i..<end)
-                i = end
-            }
-            guard i < s.endIndex else { break }
-            if s[i] == "…", let close = s[i...].firstIndex(of: ")"), s[s.index(after: i)...].hasPrefix("("),
-                s[i..<close].hasSuffix(" chars") || s[i..<close].hasSuffix("value hidden")
-            {
-                // The preview's head: up to four characters before `…`, back to a quote, `=` or space.
-                var start = i
-                var n = 0
-                while start > s.startIndex, n < 4 {
-                    let p = s.index(before: start)
-                    if " \"'=:&,".contains(s[p]) { break }
-                    start = p
-                    n += 1
-                }
-                if let last = out.last, last.upperBound > start { start = last.upperBound }
-                let end = s.index(after: close)
-                out.append(start..<end)
-                i = end
-                continue
-            }
-            i = s.index(after: i)
-        }
-        return out
-    }
-
     /// The command, and the variables it reads (a comment line naming them first).
     func curl() -> String {
         var variables: [String] = []
         var secretCount = 0
         func variablesFor(_ s: String, name: String?) -> [(range: Range<String.Index>, variable: String)] {
-            ShowReport.maskRanges(s).map { r in
+            Redactor.maskRanges(in: s).map { r in
                 var v: String
                 if let name {
                     v = ShowReport.variable(name)
@@ -108,7 +59,7 @@ extension ShowReport {
         // The URL: a masked query value is read from the variable named after its parameter.
         let u = url ?? ""
         var urlMasks: [(range: Range<String.Index>, variable: String)] = []
-        for r in ShowReport.maskRanges(u) {
+        for r in Redactor.maskRanges(in: u) {
             let before = u[..<r.lowerBound]
             let name = before.lastIndex(where: { $0 == "?" || $0 == "&" || $0 == ";" }).map {
                 String(before[before.index(after: $0)...].dropLast())
@@ -118,7 +69,7 @@ extension ShowReport {
         parts.append(ShowReport.spliced(u, masks: urlMasks))
         for h in requestHeaders {
             let line = "\(h.name): \(h.value)"
-            let masks = ShowReport.maskRanges(line).filter { $0.lowerBound >= line.index(line.startIndex, offsetBy: h.name.count + 2) }
+            let masks = Redactor.maskRanges(in: line).filter { $0.lowerBound >= line.index(line.startIndex, offsetBy: h.name.count + 2) }
             let named = masks.flatMap { r in variablesFor(String(line[r]), name: h.name).map { (r, $0.variable) } }
             parts.append("-H " + ShowReport.spliced(line, masks: named))
         }
@@ -129,7 +80,7 @@ extension ShowReport {
                 if text.hasPrefix("{") || text.hasPrefix("["), let doc = try? JSONDocument(string: text, maxDepth: 64) {
                     text = doc.root.out.render(pretty: false)
                 }
-                let masks = ShowReport.maskRanges(text).flatMap { r in variablesFor(String(text[r]), name: nil).map { (r, $0.variable) } }
+                let masks = Redactor.maskRanges(in: text).flatMap { r in variablesFor(String(text[r]), name: nil).map { (r, $0.variable) } }
                 parts.append("--data-raw " + ShowReport.spliced(text, masks: masks))
                 if b.omittedBytes > 0 { comments.append("# the body is cut: show --curl --body full gives it whole") }
             } else if (b.size ?? 0) > 0 {

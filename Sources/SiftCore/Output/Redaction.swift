@@ -163,35 +163,55 @@ public final class Redactor: @unchecked Sendable {
         return r
     }
 
-    /// `s` with each preview (`EXAM…(24 chars)`, `…(value hidden)`) and each withheld or unchecked
-    /// mask replaced by `***`: a preview's head is as long as `SecretMask.preview` makes it.
+    /// `s` with each preview (`EXAM…(24 chars)`, `…(value hidden)`) and the withheld text replaced by
+    /// `***` (a mask for a record not checked in full stays, saying so).
     static func sdkMasks(_ s: String) -> String {
-        if s == withheldText { return "***" }
-        guard s.contains("…(") else { return s }
-        var chars = Array(s)
-        var i = 0
-        var out: [Character] = []
-        while i < chars.count {
-            if chars[i] == "…", i + 1 < chars.count, chars[i + 1] == "(" {
-                // `(N chars)` or `(value hidden)`.
-                var j = i + 2
-                var digits = ""
-                while j < chars.count, chars[j].isASCII, chars[j].isNumber { digits.append(chars[j]); j += 1 }
+        guard s.contains("…(") || s.contains(withheldText) else { return s }
+        var out = s
+        for r in maskRanges(in: s).reversed() where !s[r].hasPrefix(uncheckedPrefix) { out.replaceSubrange(r, with: "***") }
+        return out
+    }
+
+    private static let uncheckedPrefix = "[hidden: not checked in full, "
+
+    /// Where a redacted text holds a mask: `***`, a preview with the head `SecretMask.preview` shows
+    /// (`EXAM…(24 chars)`, `…(value hidden)`), the withheld text, a mask of a record not checked in full.
+    public static func maskRanges(in s: String) -> [Range<String.Index>] {
+        var out: [Range<String.Index>] = []
+        var i = s.startIndex
+        while i < s.endIndex {
+            let rest = s[i...]
+            var end: String.Index?
+            var start = i
+            if rest.hasPrefix("***") {
+                end = s.index(i, offsetBy: 3)
+            } else if rest.hasPrefix(withheldText) {
+                end = s.index(i, offsetBy: withheldText.count)
+            } else if rest.hasPrefix(uncheckedPrefix), let close = rest.firstIndex(of: "]") {
+                end = s.index(after: close)
+            } else if s[i] == "…", rest.dropFirst().hasPrefix("(") {
+                // `(N chars)` after a head of min(4, N / 4) characters, or `(value hidden)` after none.
+                let inner = rest.dropFirst(2)
+                let digits = inner.prefix { $0.isASCII && $0.isNumber }
                 let tail = digits.isEmpty ? "value hidden)" : " chars)"
-                let end = j + tail.count
-                if end <= chars.count, String(chars[j..<end]) == tail {
-                    let shown = digits.isEmpty ? 0 : min(4, (Int(digits.prefix(9)) ?? 0) / 4)
-                    out.removeLast(min(shown, out.count))
-                    out += Array("***")
-                    i = end
-                    continue
+                if inner.dropFirst(digits.count).hasPrefix(tail) {
+                    end = s.index(inner.startIndex, offsetBy: digits.count + tail.count)
+                    var shown = digits.isEmpty ? 0 : min(4, (Int(digits.prefix(9)) ?? 0) / 4)
+                    let floor = out.last?.upperBound ?? s.startIndex
+                    while shown > 0, start > floor {
+                        start = s.index(before: start)
+                        shown -= 1
+                    }
                 }
             }
-            out.append(chars[i])
-            i += 1
+            if let e = end {
+                out.append(start..<e)
+                i = e
+            } else {
+                i = s.index(after: i)
+            }
         }
-        chars = out
-        return String(chars)
+        return out
     }
 
     /// The secrets a flagged value is made of, each a secret alone: the token after a scheme word

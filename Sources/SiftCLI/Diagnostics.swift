@@ -16,11 +16,12 @@ enum Diagnostics {
     static func read(
         _ inputs: [String], analyses: [any Analysis], common: CommonOptions, io: CommandIO,
         shouldStop: (@Sendable () -> Bool)? = nil, requestIdHeader: String? = nil,
-        keepsSession: (@Sendable (String?) -> Bool)? = nil
+        keepsSession: (@Sendable (String?) -> Bool)? = nil, inShare: ((String) -> Bool)? = nil
     ) -> ReadOutcome {
         let progress = Progress(io: io, options: common)
         let reader = ExportReader(limits: common.limits)
         if let keepsSession { reader.keepsSession = keepsSession }
+        reader.inShare = inShare
         if let shouldStop { reader.shouldStop = shouldStop }
         if let requestIdHeader { reader.requestIdHeader = requestIdHeader }
         if progress.enabled { reader.remaining = { progress.waiting = $0 } }

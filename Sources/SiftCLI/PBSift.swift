@@ -36,6 +36,7 @@ public enum PBSift {
         WaterfallCommand.self,
         CorrelateCommand.self,
         DiffCommand.self,
+        MergeCommand.self,
         RecordsCommand.self,
         ScrubCommand.self,
         HARCommand.self,

@@ -14,6 +14,8 @@ struct ReadingRun {
     let common: CommonOptions
     /// What `--session`, `--since` and `--until` keep.
     let scope: RecordScope
+    /// `--shard K/N`: the share of the inputs read (every input when nil).
+    let shard: Shard?
     let io: CommandIO
     /// What the read found: inputs, sessions, the reader's and the analyses' findings (those of the
     /// chosen sessions only).
@@ -30,6 +32,7 @@ struct ReadingRun {
     init(_ options: ParsedOptions, spec: CommandSpec, io: CommandIO, scoped: Bool = true) throws {
         common = try CommonOptions(options, spec: spec, io: io)
         scope = scoped ? RecordScope(options) : RecordScope(session: nil)
+        shard = Shard(options)
         self.io = io
         outcome = ReadOutcome()
     }
@@ -49,7 +52,7 @@ struct ReadingRun {
         outcome = Diagnostics.read(
             inputs, analyses: scope.wrap(analyses), common: common, io: io,
             shouldStop: shouldStop, requestIdHeader: requestIdHeader,
-            keepsSession: keepsSession)
+            keepsSession: keepsSession, inShare: shard?.keeps)
         try chosen.checkSessionMatched(outcome)
         if !scope.isEmpty {
             let scope = scope

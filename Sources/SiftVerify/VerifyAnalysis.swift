@@ -235,6 +235,20 @@ public final class VerifyAnalysis: Analysis {
         return workers.withApplied { worker.finish() }
     }
 
+    /// Forgets what the checks found so far (findings, counts, values, the blobs and names seen), so
+    /// that the next input starts as a run of its own: a batch read input by input
+    /// (`ExportReader.readEach`) reuses one analysis, its workers and scanners, for every input.
+    public func startAfresh() {
+        drain()
+        workers.withApplied { worker.startAfresh() }
+        blobsChecked = []
+        namesSeen = SeenNames()
+        inertBytes = 0
+        inertRecords = 0
+        lastContext = nil
+        lastPlace = nil
+    }
+
     /// Keep the raw values of what the checks find (in memory only, at most 100 000), so that a
     /// report can mask them wherever other analyses' text repeats them. Call before reading.
     public func keepSecretValues() {

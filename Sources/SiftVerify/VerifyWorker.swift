@@ -77,6 +77,19 @@ final class VerifyWorker: @unchecked Sendable {
         self.scanner = ContentScanner(config: config)
     }
 
+    /// Forgets the run's results (`VerifyAnalysis.startAfresh`); the configuration and scanner stay.
+    func startAfresh() {
+        out = VerifyOutput()
+        findings = FindingTally()
+        values = []
+        blobHits = [:]
+        blobFiles = [:]
+        blobRefs = []
+        recordsScanned = 0
+        blobsScanned = 0
+        bytesScanned = 0
+    }
+
     /// Hands over what the checks found since the last call.
     func takeOutput() -> VerifyOutput {
         defer { out = VerifyOutput() }

@@ -82,7 +82,8 @@ struct Binary {
         #expect(bad.status == 64)
         #expect(
             bad.err.hasPrefix(
-                "pbsift: --format <format>: invalid value 'png'; expected one of 'text', 'json', 'csv', 'markdown', 'sarif' or 'junit'\n"))
+                "pbsift: --format <format>: invalid value 'png'; expected one of 'text', 'json', 'csv', 'markdown', 'jsonl', 'sarif' or 'junit'\n"
+            ))
     }
 
     @Test(arguments: ["text", "json", "csv", "markdown"])

@@ -157,7 +157,32 @@ import Testing
         #expect(r.finish().status == 0)
     }
 
+    /// `waterfall --follow`: each request's row as its record arrives, its offset from the stream's
+    /// first record, its credential masked.
+    @Test func waterfallRowsComeAsTheirRecordsArrive() throws {
+        let r = try Running(["waterfall", "--follow", "--json", "-"])
+        r.write(Self.clean(1))
+        usleep(200_000)
+        #expect(r.seen.isEmpty)
+        let sent = Date()
+        r.write(
+            #"{"type":"network","seq":2,"ts":"2026-11-29T10:15:03.000Z","id":"rec_2","method":"GET","url":"https://api.example.test/v1/x?token=\#(Self.token)","state":"success","statusCode":200,"duration":0.25}"#
+        )
+        let first = try #require(r.wait(for: 1, seconds: 5).first)
+        #expect(first.0.timeIntervalSince(sent) < 0.5, "\(first.0.timeIntervalSince(sent)) s")
+        let row = try JSONDocument(string: first.1).root
+        #expect(row["seq"]?.int == 2 && row["durationMs"]?.double == 250 && row["offsetMs"]?.double == 750, "\(first.1)")
+        #expect(!first.1.contains(Self.token))
+        r.write(Self.leaky(3))
+        #expect(r.wait(for: 2, seconds: 5).count == 2)
+        r.input.fileHandleForWriting.closeFile()
+        #expect(r.finish().status == 0)
+        #expect(!r.seen.contains { $0.1.contains(Self.token) })
+    }
+
     @Test func usageErrors() {
+        #expect(runCLI(["waterfall", "--follow", "a", "b"]).status == 64)
+        #expect(runCLI(["waterfall", "--follow", "-f", "svg", "-"]).status == 64)
         #expect(runCLI(["verify", "--follow", "a", "b"]).status == 64)
         #expect(runCLI(["verify", "--follow", "-f", "sarif", "-"]).status == 64)
         #expect(runCLI(["records", "--follow", "a", "b"]).status == 64)

@@ -118,6 +118,7 @@ enum LeakMatrix {
         "har": { [$0.export.path] },
         // Against the clean sample (every route of the leak export is new) and against itself reversed.
         "diff": { [packageRoot.appendingPathComponent("samples/export-clean").path, $0.export.path] },
+        "merge": { [$0.batch.path] },
         "rules": nil,
         // scrub writes an export, not a report: its output is checked by ScrubTests (verify finds nothing).
         "scrub": nil,
@@ -130,6 +131,8 @@ final class LeakFixture: @unchecked Sendable {
     let dir: URL
     let export: URL
     let logs: URL
+    /// The JSON Lines a report of the export wrote (`merge`'s input).
+    var batch = URL(fileURLWithPath: "/")
     /// (field, value): every planted credential.
     private(set) var secrets: [(String, String)] = []
 
@@ -315,6 +318,10 @@ final class LeakFixture: @unchecked Sendable {
             "2026-11-29T10:15:02.700Z WARN request_id=\(Self.requestId) auth " + shaped("server.plain line")
         ]
         try Data((logLines.joined(separator: "\n") + "\n").utf8).write(to: logs.appendingPathComponent("api.log"))
+
+        // What `merge` reads: the JSON Lines a report of the export wrote.
+        batch = dir.appendingPathComponent("batch.jsonl")
+        _ = try Binary.run(["report", export.path, "--logs", logs.path, "--format", "jsonl", "-o", batch.path])
     }
 
     /// The planted credentials found in `text`: raw, percent-encoded, or inside a base64 run

@@ -9,6 +9,7 @@ import Testing
     static let allowed: [String: Int] = [
         "Sources/SiftCLI/Commands/CompletionsCommand.swift": 1, // the completion script
         "Sources/SiftCLI/Commands/CorrelateCommand.swift": 1, // --emit-query: a redacted query
+        "Sources/SiftCLI/Commands/MergeCommand.swift": 1, // the text summary: a command name, counts, severities
         "Sources/SiftCLI/FollowVerify.swift": 2, // verify --follow: a finding's line (redacted, escaped) and the counts
         "Sources/SiftCLI/PBSift.swift": 13, // help, man page, version, usage lines, a config's gate lowerings
         "Sources/SiftCLI/QueryOptions.swift": 2, // formatted times

@@ -14,7 +14,7 @@ public enum InspectCommand: SiftCommand {
         arguments: [
             ArgumentSpec.exports
         ],
-        options: [],
+        options: [Shard.option],
         examples: [
             ("pbsift inspect export.zip", "Summarise an export for a person."),
             (
@@ -24,7 +24,7 @@ public enum InspectCommand: SiftCommand {
             ("pbsift inspect -f csv -o sessions.csv PalbeConsole/", "One CSV row per session of a copied store."),
             ("palbase debug tail --json | pbsift inspect -", "Inspect records piped from the Palbase CLI.")
         ],
-        formats: reporters.map(\.format),
+        formats: BatchLines.formats(reporters.map(\.format)),
         manSection: """
             With
             .Fl -format Cm json
@@ -99,6 +99,14 @@ public enum InspectCommand: SiftCommand {
 
     public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
         var run = try ReadingRun(options, spec: spec, io: io)
+        if run.common.format == "jsonl" {
+            return try BatchLines.run(&run, command: spec.name, inputs: options.argument("input"), analyses: { _ in [] }) { outcome, _ in
+                var outcome = outcome
+                outcome.findings = outcome.findings.filter(reports.keeps)
+                let redacted = Redactor.verify().apply(outcome)
+                return (outcome.findings, { w in InspectReport.json(redacted, into: &w) })
+            }
+        }
         try run.read(options.argument("input"), analyses: [])
         run.outcome.findings = run.outcome.findings.filter(reports.keeps)
         if run.outcome.sessionsNotListed > 0 && run.common.format == "csv" {

@@ -32,7 +32,8 @@ public enum ReportCommand: SiftCommand {
                 "summary",
                 help:
                     "Print only the lines to paste into a ticket: the verdict, the failing request, the server line that failed, where the time went, the clock skew, the credentials (text, markdown or json)."
-            )
+            ),
+            Shard.option
         ] + RecordScope.options,
         examples: [
             (
@@ -44,7 +45,7 @@ public enum ReportCommand: SiftCommand {
             ("pbsift report export.zip --logs logs/ --summary -f markdown", "Five lines to paste into a ticket."),
             ("pbsift report export.zip -f csv -o findings.csv", "Every finding as a spreadsheet row.")
         ],
-        formats: reporters.map(\.format),
+        formats: BatchLines.formats(reporters.map(\.format)),
         manSection: """
             The
             .Cm json
@@ -131,46 +132,49 @@ public enum ReportCommand: SiftCommand {
         verify.keepSecretValues()
         // Only the JSON document and the HTML page print the waterfall itself; the other formats show
         // a few requests and some counts, taken as each session ends, and hold no session after it.
-        let digest = ["json", "html"].contains(common.format) && !summary ? nil : RequestDigest(slowest: slowest)
-        var sink: (@Sendable (WaterfallSession) -> Void)? = nil
-        if let digest { sink = { digest.add($0) } }
-        let waterfall = WaterfallAnalysis(sessionsTo: sink)
-        // Without logs there is no join: the network records are the waterfall's alone, and no
-        // session is collected for it (an export can hold a hundred thousand).
-        let correlation = CorrelationAnalysis(maxBytes: CorrelationAnalysis.besideWaterfallBytes)
-        let timeline = FailureTimeline(context: context)
-        try run.read(inputs, analyses: logs.isEmpty ? [verify, waterfall, timeline] : [verify, waterfall, correlation, timeline])
-        let outcome = run.outcome
-
-        var correlated: CorrelationReport? = nil
-        if !logs.isEmpty {
-            correlated = run.correlate(
-                requests: correlation.takeRequests(), sessions: correlation.takeSessions(), logs: logs, margin: margin,
-                read: try CorrelateCommand.readOptions(from: options))
+        let digests = !["json", "html", "jsonl"].contains(common.format) || summary
+        let readLogs = logs.isEmpty ? nil : try CorrelateCommand.readOptions(from: options)
+        let parts = Parts(verify: verify, digests: digests, slowest: slowest, context: context, logs: !logs.isEmpty)
+        if common.format == "jsonl" {
+            // Each input's report on its own line, as soon as it is read. Joined with logs, the
+            // inputs are read one after the other on this thread (the join reads every log for each).
+            let joining = Joining(run)
+            let config = config
+            let lanes = LaneSlots<Parts>(lanes: ReadingRun.lanes)
+            let verifies = LaneSlots<VerifyAnalysis>(lanes: ReadingRun.lanes)
+            let scope = RecordScope(options).description
+            return try BatchLines.run(
+                &run, command: spec.name, inputs: inputs, lanes: logs.isEmpty ? ReadingRun.lanes : 0,
+                analyses: { lane in
+                    let verify = verifies[lane] ?? VerifyAnalysis(config: config, parallel: false)
+                    if verifies[lane] == nil {
+                        verify.keepSecretValues()
+                        verifies[lane] = verify
+                    }
+                    verify.startAfresh()
+                    let parts = Parts(verify: verify, digests: false, slowest: slowest, context: context, logs: !logs.isEmpty)
+                    lanes[lane] = parts
+                    return parts.analyses
+                },
+                document: { outcome, lane in
+                    func build(_ run: inout ReadingRun) -> (report: SupportReport, counted: [Finding]) {
+                        lanes[lane]!.report(
+                            outcome, run: &run, logs: logs, margin: margin, read: readLogs, config: config, baseline: baseline,
+                            scope: scope)
+                    }
+                    var alone = joining.copy()
+                    let report = logs.isEmpty ? build(&alone) : joining.with(build)
+                    return (report.counted, { w in report.report.json(into: &w) })
+                }
+            ) {
+                // A log that could not be read leaves every input's join unchecked.
+                joining.with { !$0.logErrors.isEmpty }
+            }
         }
-
-        // Every finding once: the reader's and verify's come with the outcome, correlate's with its report.
-        var all = (outcome.findings + (correlated?.findings ?? [])).filter(reports.keeps)
-        var suppressed = 0
-        if let baseline {
-            let (kept, dropped) = baseline.apply(all)
-            all = kept
-            suppressed = dropped.count
-        }
-        all = ReportEnvelope.sorted(all)
-        // Never print a secret: every text goes through one redactor, which knows what verify found
-        // and runs verify's detectors over each text.
-        let redactor = Redactor.verify(config: config, known: verify.secretValues)
-        // The waterfall's findings are among `all`, which the report shows: none are given to it
-        // again (they would be redacted and sorted a second time, and never shown).
-        let waterfallReport = WaterfallReport(sessions: waterfall.takeSessions(), findings: [], redactor: redactor)
-        let report = SupportReport(
-            outcome: outcome, findings: all, waterfall: consume waterfallReport, digest: digest, correlation: correlated,
-            timeline: timeline,
-            verifySummary: VerifySummary(
-                findings: all.filter(VerifyCommand.reported), suppressed: suppressed, inputs: outcome.inputs,
-                records: verify.recordsScanned, blobs: verify.blobsScanned),
-            slowest: slowest, redactor: redactor, scope: RecordScope(options).description)
+        try run.read(inputs, analyses: parts.analyses)
+        let (report, all) = parts.report(
+            run.outcome, run: &run, logs: logs, margin: margin, read: readLogs, config: config, baseline: baseline,
+            scope: RecordScope(options).description)
         let stopped: ExitStatus?
         do {
             // The inputs and findings as the report redacted them (not redacted a second time).
@@ -185,5 +189,94 @@ public enum ReportCommand: SiftCommand {
         if let stopped { return stopped }
         // A bound that stopped verify's checks leaves the input not verified in full, whatever a baseline says.
         return run.status(counting: all)
+    }
+}
+
+extension ReportCommand {
+    /// The analyses of one report and how their results become it: one set for a whole run, or
+    /// one per input when a batch is read input by input (`--format jsonl`).
+    struct Parts {
+        let verify: VerifyAnalysis
+        let digest: RequestDigest?
+        let waterfall: WaterfallAnalysis
+        let correlation: CorrelationAnalysis
+        let timeline: FailureTimeline
+        let logs: Bool
+        let slowest: Int
+
+        init(verify: VerifyAnalysis, digests: Bool, slowest: Int, context: Double, logs: Bool) {
+            self.verify = verify
+            let digest = digests ? RequestDigest(slowest: slowest) : nil
+            self.digest = digest
+            var sink: (@Sendable (WaterfallSession) -> Void)? = nil
+            if let digest { sink = { digest.add($0) } }
+            waterfall = WaterfallAnalysis(sessionsTo: sink)
+            // Without logs there is no join: the network records are the waterfall's alone, and no
+            // session is collected for it (an export can hold a hundred thousand).
+            correlation = CorrelationAnalysis(maxBytes: CorrelationAnalysis.besideWaterfallBytes)
+            timeline = FailureTimeline(context: context)
+            self.logs = logs
+            self.slowest = slowest
+        }
+
+        var analyses: [any Analysis] { logs ? [verify, waterfall, correlation, timeline] : [verify, waterfall, timeline] }
+
+        /// The report of what the analyses saw (`outcome`), the logs joined when given, and the
+        /// findings it counts for the exit status (after the baseline).
+        func report(
+            _ outcome: ReadOutcome, run: inout ReadingRun, logs: [String], margin: Double, read: LogReadOptions?,
+            config: VerifyConfig, baseline: Baseline?, scope: String?
+        ) -> (report: SupportReport, counted: [Finding]) {
+            var correlated: CorrelationReport? = nil
+            if let read, !logs.isEmpty {
+                correlated = run.correlate(
+                    requests: correlation.takeRequests(), sessions: correlation.takeSessions(), logs: logs, margin: margin, read: read)
+            }
+            // Every finding once: the reader's and verify's come with the outcome, correlate's with its report.
+            var all = (outcome.findings + (correlated?.findings ?? [])).filter(reports.keeps)
+            var suppressed = 0
+            if let baseline {
+                let (kept, dropped) = baseline.apply(all)
+                all = kept
+                suppressed = dropped.count
+            }
+            all = ReportEnvelope.sorted(all)
+            // Never print a secret: every text goes through one redactor, which knows what verify found
+            // and runs verify's detectors over each text.
+            let redactor = Redactor.verify(config: config, known: verify.secretValues)
+            // The waterfall's findings are among `all`, which the report shows: none are given to it
+            // again (they would be redacted and sorted a second time, and never shown).
+            let waterfallReport = WaterfallReport(sessions: waterfall.takeSessions(), findings: [], redactor: redactor)
+            let report = SupportReport(
+                outcome: outcome, findings: all, waterfall: consume waterfallReport, digest: digest, correlation: correlated,
+                timeline: timeline,
+                verifySummary: VerifySummary(
+                    findings: all.filter(VerifyCommand.reported), suppressed: suppressed, inputs: outcome.inputs,
+                    records: verify.recordsScanned, blobs: verify.blobsScanned),
+                slowest: slowest, redactor: redactor, scope: scope)
+            return (report, all)
+        }
+    }
+}
+
+extension ReportCommand {
+    /// The run a batch's joins go through (its log diagnostics and errors), one join at a time.
+    final class Joining: @unchecked Sendable {
+        private var run: ReadingRun
+        private let lock = NSLock()
+        init(_ run: ReadingRun) { self.run = run }
+
+        /// A copy of the run, for a report that joins no log (the run is then only read).
+        func copy() -> ReadingRun {
+            lock.lock()
+            defer { lock.unlock() }
+            return run
+        }
+
+        func with<R>(_ body: (inout ReadingRun) -> R) -> R {
+            lock.lock()
+            defer { lock.unlock() }
+            return body(&run)
+        }
     }
 }

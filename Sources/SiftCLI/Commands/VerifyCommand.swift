@@ -38,7 +38,8 @@ public enum VerifyCommand: SiftCommand {
                 "follow",
                 help:
                     "Check records as they arrive on standard input (-) or are appended to a file (followed across rotation), each finding printed at once; the end of the stream or Ctrl-C gives the exit status."
-            )
+            ),
+            Shard.option
         ],
         examples: [
             ("pbsift verify export.zip", "Check an export before attaching it to a ticket."),
@@ -48,7 +49,7 @@ public enum VerifyCommand: SiftCommand {
             ("pbsift verify --write-baseline .pbsift-baseline.json fixtures/", "Accept the known test credentials of a fixture."),
             ("pbsift verify --baseline .pbsift-baseline.json fixtures/", "Fail only on credentials not in the baseline.")
         ],
-        formats: reporters.map(\.format),
+        formats: BatchLines.formats(reporters.map(\.format)),
         manSection: """
             Rule ids:
             .Bl -tag -width Ds
@@ -194,6 +195,17 @@ public enum VerifyCommand: SiftCommand {
             }
         }
 
+        if common.format == "text" && options.writeBaseline == nil {
+            return try runEach(&run, inputs: options.inputs, config: config, baseline: baseline)
+        }
+        if common.format == "jsonl" {
+            guard options.writeBaseline == nil else {
+                throw UsageError(
+                    "a baseline is written from one report of the whole batch: not with --format jsonl", about: "--write-baseline")
+            }
+            return try runEach(&run, inputs: options.inputs, config: config, baseline: baseline)
+        }
+
         let analysis = VerifyAnalysis(config: config)
         analysis.keepSecretValues()
         try run.read(options.inputs, analyses: [analysis])
@@ -235,6 +247,100 @@ public enum VerifyCommand: SiftCommand {
 }
 
 /// What `verify` prints: the findings (after the baseline) and the inputs, redacted; the counts.
+extension VerifyCommand {
+    /// Text and `--format jsonl`: each input verified on its own and written as soon as it is read
+    /// (its findings; in JSON Lines its line, then one line per finding), the summary built from
+    /// counts: memory does not grow with the number of inputs. One analysis (its workers and
+    /// scanners) serves every input.
+    static func runEach(_ run: inout ReadingRun, inputs: [String], config: VerifyConfig, baseline: Baseline?) throws -> ExitStatus {
+        let common = run.common, io = run.io
+        let sink: OutputSink
+        do { sink = try common.openOutput(io) } catch { return error.report(io) }
+        let text = common.format == "text"
+        var lines = BatchLines(command: spec.name, sink: sink)
+        let context = common.context(sink, io: io)
+        var total = VerifySummary(findings: [])
+        var listed = false
+        // One analysis per lane, checking on the lane's own thread, each used again for every input.
+        let analyses = LaneSlots<VerifyAnalysis>(lanes: ReadingRun.lanes)
+        try run.readEach(
+            inputs, lanes: ReadingRun.lanes, shouldStop: { sink.closed },
+            analyses: { lane in
+                let analysis = analyses[lane] ?? VerifyAnalysis(config: config, parallel: false)
+                if analyses[lane] == nil {
+                    analysis.keepSecretValues()
+                    analyses[lane] = analysis
+                }
+                analysis.startAfresh()
+                return [analysis]
+            },
+            work: { outcome, lane in
+                let analysis = analyses[lane]!
+                let redactor = Redactor.verify(config: config, known: analysis.secretValues)
+                let safe = redactor.apply(outcome.findings.filter(reported))
+                let (kept, suppressed) = baseline?.apply(safe.value) ?? (safe.value, [])
+                let summary = VerifySummary(
+                    findings: kept, suppressed: suppressed.count, inputs: outcome.inputs, records: analysis.recordsScanned,
+                    blobs: analysis.blobsScanned)
+                let keptSet = Set(kept)
+                let shown = safe.filter { keptSet.contains($0) }
+                let status = common.exitStatus(findings: kept, incomplete: ReadingRun.incomplete(outcome))
+                let inputs = redactor.apply(outcome.inputs)
+                var held = BatchLines(command: spec.name, sink: .held())
+                if text {
+                    let section = TextSection(findings: shown, inputs: inputs, after: false)
+                    if section.listsSomething { textSection.write(section, to: common.context(held.sink, io: io)) }
+                    for input in inputs.value { held.totals.add(input: input, status: status) }
+                    return (BatchLines.Rendered(held: held.sink, totals: held.totals), summary, section.listsSomething)
+                }
+                for input in inputs.value {
+                    var members: [String: JSONOut] = ["verify": summary.json]
+                    if let b = outcome.blobs[input.path] { members["blobs"] = ReportEnvelope.blobJSON(b) }
+                    held.input(input, status: status, worst: ReadingRun.worst(kept), members: members)
+                }
+                for f in shown.value { held.finding(f) }
+                return (BatchLines.Rendered(held: held.sink, totals: held.totals), summary, false)
+            }
+        ) { rendered, summary, lists in
+            if lists && listed { sink.write("\n") }
+            listed = listed || lists
+            rendered.held.replay(into: sink)
+            lines.totals += rendered.totals
+            total += summary
+        }
+        let status: ExitStatus
+        if text {
+            textSummary.write((total, listed), to: context)
+            status = lines.totals.status(extraIncomplete: false)
+        } else {
+            status = lines.summary(failOn: common.failOn, shard: run.shard, incomplete: false, members: ["verify": total.json])
+        }
+        if let failed = common.close(sink, io: io) { return failed }
+        return status
+    }
+}
+
+extension VerifyCommand {
+    /// One input's findings in text, as a batch read input by input prints them.
+    struct TextSection: Sendable {
+        var findings: Redacted<[Finding]>
+        var inputs: Redacted<[InputSummary]>
+        /// Another input's findings were printed before: a blank line first.
+        var after: Bool
+
+        var listsSomething: Bool { !findings.value.isEmpty || inputs.value.contains { $0.status != .ok } }
+    }
+
+    static let textSection = Format<TextSection>.text("text") { s, c in
+        (s.after ? "\n" : "") + VerifyRender.textFindings(findings: s.findings, inputs: s.inputs, colors: c.colors)
+    }
+
+    /// The summary line, after a blank line when findings were listed.
+    static let textSummary = Format<(VerifySummary, Bool)>.text("text") { s, c in
+        (s.1 ? "\n" : "") + VerifyRender.textSummary(s.0, colors: c.colors)
+    }
+}
+
 struct VerifyOutput: FindingsReport {
     var findings: Redacted<[Finding]>
     var inputs: Redacted<[InputSummary]>

@@ -27,16 +27,23 @@ public enum WaterfallCommand: SiftCommand {
                 "min-duration", value: "ms", help: "Show only requests that took at least this many milliseconds.",
                 kind: .milliseconds),
             OptionSpec("category", value: "name", help: "Show only requests of this category: auth, call, generated, app, ..."),
-            OptionSpec("source", value: "source", help: "Show only the SDK's own requests or the app's.", allowed: ["sdk", "app"])
+            OptionSpec("source", value: "source", help: "Show only the SDK's own requests or the app's.", allowed: ["sdk", "app"]),
+            Shard.option,
+            OptionSpec(
+                "follow",
+                help:
+                    "Print each request's waterfall as its record arrives on standard input (-) or is appended to a file (followed across rotation), text or JSON Lines."
+            )
         ] + RecordScope.options,
         examples: [
             ("pbsift waterfall export.zip", "Every request on one axis from launch, and where the time went."),
             ("pbsift waterfall --slowest 10 -f markdown export.zip", "The ten slowest requests, ready for a ticket."),
             ("pbsift waterfall --request req_8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6b export.zip", "One request's transactions and phases."),
             ("pbsift waterfall -f svg -o waterfall.svg export.zip", "A browser-style network panel as one SVG file."),
+            ("palbase debug tail --follow --json | pbsift waterfall --follow -", "Each request's phases as the device finishes it."),
             ("pbsift waterfall --json export.zip | jq '.summary.slowest[0].explanation'", "Why the slowest request was slow.")
         ],
-        formats: reporters.map(\.format),
+        formats: BatchLines.formats(reporters.map(\.format)),
         manSection: """
             With
             .Fl -format Cm json
@@ -115,6 +122,26 @@ public enum WaterfallCommand: SiftCommand {
         let common = run.common
         let filter = filter(from: options)
         let redactor = Redactor.verify()
+        if options.flag("follow") {
+            return try follow(options.argument("input"), common: common, io: io, redactor: redactor)
+        }
+        if common.format == "jsonl" {
+            // Each input's waterfall on its own line, as soon as it is read; a filter applies to each.
+            let current = LaneSlots<WaterfallAnalysis>(lanes: ReadingRun.lanes)
+            return try BatchLines.run(
+                &run, command: spec.name, inputs: options.argument("input"),
+                analyses: { lane in
+                    let analysis = WaterfallAnalysis(sessionsTo: nil)
+                    current[lane] = analysis
+                    return [analysis]
+                }
+            ) { outcome, lane in
+                let report = WaterfallReport(
+                    sessions: current[lane]!.takeSessions(), findings: outcome.findings.filter(reports.keeps), filter: filter,
+                    redactor: redactor)
+                return (report.findings, { w in WaterfallRender.json(report, into: &w) })
+            }
+        }
         // Without a filter every request is shown: each session is redacted on a worker as it ends,
         // beside the reading. A filter chooses requests by their texts as read, so it needs them first.
         let early = filter.isEmpty ? RedactingSessions(redactor) : nil
@@ -154,4 +181,54 @@ public enum WaterfallCommand: SiftCommand {
         // What is listed decides the exit status: the waterfall's findings of the requests shown.
         return run.status(counting: shown)
     }
+}
+
+extension WaterfallCommand {
+    /// `--follow`: each network record's waterfall printed (and flushed) as its line arrives on
+    /// standard input or is appended to a file (followed across rotation). A record is a finished
+    /// exchange (or one the SDK wrote as pending): nothing is held between records but the session's
+    /// header, so memory is the same at the millionth request as at the first. The end of the
+    /// stream, Ctrl-C or SIGTERM ends the run; exit 2 when a line could not be read.
+    static func follow(_ inputs: [String], common: CommonOptions, io: CommandIO, redactor: Redactor) throws -> ExitStatus {
+        guard inputs.count == 1, let path = inputs.first else {
+            throw UsageError("--follow reads one stream: standard input (-) or one file", about: "--follow")
+        }
+        guard ["text", "json", "jsonl"].contains(common.format) else {
+            throw UsageError("--follow prints text or JSON Lines (--json), not \(common.format)", about: "--follow")
+        }
+        let stream = try FollowStream(path: path, io: io, quiet: common.quiet, maxLineBytes: common.limits.maxLineBytes)
+        let sink = try common.openOutput(io)
+        let context = common.context(sink, io: io)
+        let reporter = common.format == "text" ? followText : followJSON
+        // Where offsets count from: the session's header (its launch), else the stream's first record.
+        var origin: Record? = nil
+        var first = true
+        let tooLong = stream.runRecords { record, session in
+            if record.type == .session {
+                origin = record
+            } else if origin == nil, let ts = record.json["ts"]?.string,
+                let doc = try? JSONDocument(
+                    bytes: Array(JSONOut.object(["type": .string("event"), "ts": .string(ts)]).render(pretty: false).utf8))
+            {
+                origin = Record(line: record.line, json: doc.root)
+            }
+            guard record.type == .network else { return }
+            let collector = WaterfallCollector()
+            collector.beginSession(input: path, file: path, sessionId: session.sessionId)
+            if let origin { collector.add(origin) }
+            collector.add(record)
+            collector.endSession(sessionId: session.sessionId, launchedAt: nil)
+            let report = WaterfallReport(sessions: collector.takeSessions(), findings: [], redactor: redactor)
+            reporter.write((report, first), to: context)
+            first = false
+            sink.flush()
+        }
+        if let failed = common.close(sink, io: io) { return failed }
+        return tooLong > 0 ? .incomplete : .ok
+    }
+
+    static let followText = Format<(WaterfallReport, Bool)>.text("text") { r, c in
+        WaterfallRender.followRows(r.0, columns: c.columns, color: c.colors.enabled, header: r.1)
+    }
+    static let followJSON = Format<(WaterfallReport, Bool)>.text("json") { r, _ in WaterfallRender.followLines(r.0) }
 }

@@ -85,6 +85,15 @@ public final class Progress: Analysis {
         tick(force: true)
     }
 
+    /// An input read elsewhere (a batch's worker): counted when its result is handed over.
+    public func inputRead(records: Int, bytes: Int64) {
+        if started == nil { started = now() }
+        inputs += 1
+        self.records += records
+        self.bytes += bytes
+        tick()
+    }
+
     public func beginSession(_ session: SessionContext) { currentSessionBytes = 0 }
 
     public func record(_ record: Record, session: SessionContext) {

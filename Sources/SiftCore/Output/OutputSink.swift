@@ -48,6 +48,26 @@ public final class OutputSink: @unchecked Sendable {
         OutputSink(target: .memory(write), label: "memory", buffered: false)
     }
 
+    /// Held in memory, to be written later to another sink (`replay(into:)`): a batch's worker renders
+    /// an input's report here while the calling thread writes the inputs before it.
+    public static func held() -> OutputSink {
+        let box = HeldBytes()
+        let sink = OutputSink(target: .memory { box.bytes += Array($0.utf8) }, label: "memory", buffered: false)
+        sink.held = box
+        return sink
+    }
+
+    /// Writes what a `held()` sink holds to `other`, and empties it.
+    public func replay(into other: OutputSink) {
+        guard let held, !held.bytes.isEmpty else { return }
+        other.write(held.bytes)
+        held.bytes = []
+    }
+
+    /// The bytes of a `held()` sink.
+    private final class HeldBytes: @unchecked Sendable { var bytes: [UInt8] = [] }
+    private var held: HeldBytes?
+
     /// The `-o` file (see `OutputFile`): a regular file is replaced whole by `finish()`.
     public static func file(path: String) throws(OutputFailure) -> OutputSink {
         OutputSink(target: .file(try OutputFile(path: path)), label: path, buffered: true)

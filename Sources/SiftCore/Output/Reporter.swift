@@ -104,4 +104,7 @@ public enum FindingsFormats {
     public static func all<R: FindingsReport>() -> [any Reporter<R>] {
         [SARIFReporter<R>(), JUnitReporter<R>()]
     }
+
+    /// Their `--format` names.
+    public static var names: [String] { ["sarif", "junit"] }
 }

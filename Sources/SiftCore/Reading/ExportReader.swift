@@ -22,6 +22,10 @@ public final class ExportReader {
     public var requestIdHeader = "X-Request-Id"
     /// Which sessions (by id) the outcome lists and counts (`--session`); every one by default.
     public var keepsSession: @Sendable (String?) -> Bool = { _ in true }
+    /// Which inputs are in this run's share (`--shard`), by key (`shareKey`); every one when nil. An
+    /// input left out is still read when it is a folder (to find the exports in it), but nothing of
+    /// it is reported.
+    public var inShare: ((String) -> Bool)? = nil
     /// Sessions listed in full at most (`ReadOutcome.maxListedSessions`).
     public var maxListedSessions = ReadOutcome.maxListedSessions
 
@@ -34,10 +38,18 @@ public final class ExportReader {
     public func read(inputs: [String], analyses: [any Analysis]) -> ReadOutcome {
         var outcome = ReadOutcome()
         var findings: [Finding] = []
-        var queue = inputs[...]
-        while let path = queue.popFirst(), !shouldStop() {
+        var queue = inputs.map { (path: $0, root: $0) }[...]
+        while let (path, root) = queue.popFirst(), !shouldStop() {
             remaining?(queue.count)
-            let pass = InputPass(path: path, limits: limits, analyses: analyses)
+            let wanted = inShare?(ExportReader.shareKey(path, root: root)) ?? true
+            if !wanted && !ExportReader.isFolder(path) { continue }
+            let pass = InputPass(path: path, limits: limits, analyses: wanted ? analyses : [])
+            if !wanted {
+                // A folder outside the share: read for the exports in it only.
+                _ = pass.run()
+                queue.insert(contentsOf: pass.facts.nestedExports.map { ($0, root) }, at: queue.startIndex)
+                continue
+            }
             pass.shouldStop = shouldStop
             pass.requestIdHeader = requestIdHeader
             pass.ledger.keeps = keepsSession
@@ -61,7 +73,7 @@ public final class ExportReader {
             outcome.blobs[path] = blobs
             findings += found
             // Exports in a folder of exports are inputs of their own, read right after it.
-            queue.insert(contentsOf: pass.facts.nestedExports, at: queue.startIndex)
+            queue.insert(contentsOf: pass.facts.nestedExports.map { ($0, root) }, at: queue.startIndex)
         }
         // Each input's own findings are already bounded; the analyses' are bounded the same way here.
         var fromAnalyses = FindingTally()
@@ -69,6 +81,126 @@ public final class ExportReader {
         findings += fromAnalyses.findings
         outcome.findings = findings.sorted(by: Finding.reportOrder)
         return outcome
+    }
+}
+
+extension ExportReader {
+    /// What `readEach` hands over of one input: the reader's part, and what `work` made of it.
+    public struct EachInput<T> {
+        public var inputs: [InputSummary]
+        public var sessionCount: Int
+        public var firstSessionIds: [String]
+        public var value: T
+    }
+
+    /// Reads `inputs` input by input, as `read(inputs:analyses:)` does, but never holds more than a
+    /// few inputs' results: each input is read on one of `lanes` worker threads with that lane's
+    /// analyses (`analyses(lane)`, asked before each input; their `finish()` findings join the
+    /// input's outcome), `work` turns the outcome into what the caller keeps of it (on the lane),
+    /// and `emit` gets the inputs' results on the calling thread, in input order, as soon as each
+    /// and those before it are done. Memory does not grow with the number of inputs. A folder is
+    /// read on the calling thread (lane `lanes`), the exports found in it read right after it, in
+    /// order; with `lanes` 0 every input is read there (lane 0; a folder, lane 1). An input outside the share (`inShare`) is never handed over; a folder outside it is
+    /// still read, to find the exports in it.
+    public func readEach<T>(
+        inputs: [String], lanes requested: Int, analyses: @escaping @Sendable (Int) -> [any Analysis],
+        work: @escaping @Sendable (ReadOutcome, Int) -> T, emit: (EachInput<T>) -> Void
+    ) {
+        let lanes = max(1, requested)
+        let inline = requested <= 0
+        let queues = (0..<lanes).map { DispatchQueue(label: "pbsift.input.\($0)") }
+        let state = EachState<T>(lanes: lanes)
+        let group = DispatchGroup()
+        var queue = inputs.map { (path: $0, root: $0) }[...]
+        var seq = 0
+        /// Hands over every result that is next in order.
+        func drain() {
+            while let r = state.take() { emit(r) }
+        }
+        /// Waits, handing results over, until `ready` holds.
+        func wait(until ready: () -> Bool) {
+            while true {
+                let seen = state.generation
+                drain()
+                if ready() { return }
+                state.waitForChange(since: seen)
+            }
+        }
+        while let (path, root) = queue.popFirst(), !shouldStop() {
+            remaining?(queue.count)
+            let wanted = inShare?(ExportReader.shareKey(path, root: root)) ?? true
+            let folder = ExportReader.isFolder(path)
+            if !wanted && !folder { continue }
+            if folder || inline {
+                // Read here: the exports found in a folder join the queue before anything after it.
+                let lane = folder ? lanes : 0
+                let (outcome, nested) = readOne(path, analyses: wanted ? analyses(lane) : [])
+                queue.insert(contentsOf: nested.map { ($0, root) }, at: queue.startIndex)
+                if wanted {
+                    state.put(seq, EachInput(outcome, value: work(outcome, lane)))
+                    seq += 1
+                }
+                drain()
+                continue
+            }
+            // At most a few results wait for an earlier one: a slow input never lets the rest pile up.
+            let mine = seq
+            wait { state.hasFreeLane && mine - state.nextToEmit < 4 * lanes }
+            let lane = state.takeLane()
+            seq += 1
+            // Read-only on the lanes: limits, the share and the session choice, the stop question.
+            let reader = LaneShared(self)
+            group.enter()
+            queues[lane].async {
+                let (outcome, _) = reader.value.readOne(path, analyses: analyses(lane))
+                state.put(mine, EachInput(outcome, value: work(outcome, lane)))
+                state.giveBack(lane)
+                group.leave()
+            }
+        }
+        wait { state.nextToEmit == seq }
+        group.wait()
+    }
+
+    /// One input read with `analyses`: its outcome (the analyses' findings in it) and the exports found in it.
+    func readOne(_ path: String, analyses: [any Analysis]) -> (ReadOutcome, [String]) {
+        let pass = InputPass(path: path, limits: limits, analyses: analyses)
+        pass.shouldStop = shouldStop
+        pass.requestIdHeader = requestIdHeader
+        pass.ledger.keeps = keepsSession
+        pass.ledger.room = maxListedSessions
+        let (summary, sessions, blobs, found) = pass.run()
+        var findings = found
+        var fromAnalyses = FindingTally()
+        for a in analyses { fromAnalyses += a.finish() }
+        findings += fromAnalyses.findings
+        var outcome = ReadOutcome()
+        outcome.inputs = [summary]
+        outcome.sessions = sessions
+        outcome.sessionCount = pass.ledger.counted
+        outcome.recordCount = pass.ledger.records
+        outcome.firstSessionIds = pass.ledger.firstIds
+        outcome.blobs[path] = blobs
+        outcome.findings = findings.sorted(by: Finding.reportOrder)
+        return (outcome, pass.facts.nestedExports)
+    }
+
+    /// The key an input is shared out by (`inShare`): the last part of the argument it was found
+    /// under (`root`), followed, for an export found in a folder, by its path inside that argument.
+    /// `/data/exports` and `./exports` give the same keys, so machines that mount the same folder in
+    /// different places share it out the same way.
+    public static func shareKey(_ path: String, root: String) -> String {
+        var trimmed = root
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
+        let name = trimmed.split(separator: "/").last.map(String.init) ?? trimmed
+        guard path != root, path.hasPrefix(trimmed) else { return name }
+        return name + path.dropFirst(trimmed.count)
+    }
+
+    /// Whether `path` names a folder (not followed when it is a link, as the walk never follows one).
+    static func isFolder(_ path: String) -> Bool {
+        var st = stat()
+        return path != "-" && lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
     }
 }
 
@@ -928,4 +1060,82 @@ final class InputPass {
             firstTs: s.firstTs, lastTs: s.lastTs, recordCount: s.recordCount, records: s.counts,
             damagedLines: s.damagedLines, hasHeader: h != nil, fromHAR: s.fromHAR)
     }
+}
+
+extension ExportReader.EachInput {
+    init(_ outcome: ReadOutcome, value: T) {
+        inputs = outcome.inputs
+        sessionCount = outcome.sessionCount
+        firstSessionIds = outcome.firstSessionIds
+        self.value = value
+    }
+}
+
+/// The lanes of `readEach` and the results waiting for their turn, under one lock.
+private final class EachState<T>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var freeLanes: [Int]
+    private var done: [Int: ExportReader.EachInput<T>] = [:]
+    /// Read and changed on the calling thread only.
+    private(set) var nextToEmit = 0
+    /// Counts the lanes given back and results put: a change since a count was read wakes the caller.
+    private var changes = 0
+
+    init(lanes: Int) { freeLanes = Array((0..<lanes).reversed()) }
+
+    var hasFreeLane: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return !freeLanes.isEmpty
+    }
+
+    func takeLane() -> Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return freeLanes.removeLast()
+    }
+
+    func giveBack(_ lane: Int) {
+        condition.lock()
+        freeLanes.append(lane)
+        changes += 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func put(_ seq: Int, _ r: ExportReader.EachInput<T>) {
+        condition.lock()
+        done[seq] = r
+        changes += 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The next result in order, when it is done.
+    func take() -> ExportReader.EachInput<T>? {
+        condition.lock()
+        defer { condition.unlock() }
+        guard let r = done.removeValue(forKey: nextToEmit) else { return nil }
+        nextToEmit += 1
+        return r
+    }
+
+    var generation: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return changes
+    }
+
+    /// Sleeps until a lane is given back or a result is put after `generation` read `seen`.
+    func waitForChange(since seen: Int) {
+        condition.lock()
+        while changes == seen { condition.wait() }
+        condition.unlock()
+    }
+}
+
+/// What the calling thread hands a lane and never changes while the lanes run.
+private struct LaneShared<V>: @unchecked Sendable {
+    let value: V
+    init(_ value: V) { self.value = value }
 }

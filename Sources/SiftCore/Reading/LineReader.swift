@@ -2,8 +2,8 @@ import Foundation
 import SiftArchive
 
 /// Splits a byte stream into lines without holding more than one line (bounded) and one chunk.
-struct LineReader {
-    enum Event {
+public struct LineReader {
+    public enum Event: Sendable {
         /// A complete line (without its `\n`; a trailing `\r` is kept for the JSON parser to skip).
         case line([UInt8], number: Int)
         /// The last line, with no `\n` after it.
@@ -32,7 +32,7 @@ struct LineReader {
 
     /// The chunk starts at 16 KiB and doubles, up to `chunkSize`, each time a read fills it: a small
     /// file never pays for the large buffer.
-    init(source: ByteSource, maxLine: Int, chunkSize: Int = 256 << 10) {
+    public init(source: ByteSource, maxLine: Int, chunkSize: Int = 256 << 10) {
         self.source = source
         self.maxLine = maxLine
         self.chunkSize = max(1, chunkSize)
@@ -51,7 +51,7 @@ struct LineReader {
     }
 
     /// The next line, or nil at the end. Throws what the source throws (the lines before are good).
-    mutating func next() throws -> Event? {
+    public mutating func next() throws -> Event? {
         while true {
             if start < end {
                 let found: Int? = chunk.withUnsafeBufferPointer { b -> Int? in

@@ -7,6 +7,17 @@ extension VerifyRender {
         findings redactedFindings: Redacted<[Finding]>, inputs redactedInputs: Redacted<[InputSummary]>, summary: VerifySummary,
         colors: Colors = .off
     ) -> String {
+        var out = textFindings(findings: redactedFindings, inputs: redactedInputs, colors: colors)
+        if !out.isEmpty { out += "\n" }
+        return out + textSummary(summary, colors: colors)
+    }
+
+    /// The findings grouped by input and file, then by record, and the inputs not verified in full:
+    /// the text before the summary line (empty when there is nothing to list). A batch read input by
+    /// input prints this for each input as it is read, a blank line between them.
+    public static func textFindings(
+        findings redactedFindings: Redacted<[Finding]>, inputs redactedInputs: Redacted<[InputSummary]>, colors: Colors = .off
+    ) -> String {
         let findings = redactedFindings.value, inputs = redactedInputs.value
         var out = ""
         var lastGroup: String? = nil
@@ -44,8 +55,12 @@ extension VerifyRender {
             out += (out.isEmpty ? "" : "\n") + "input \(Escape.terminal(i.path)) could not be verified in full (\(i.status.rawValue))\n"
             for e in i.errors { out += "  " + Escape.terminal(e) + "\n" }
         }
-        if !out.isEmpty { out += "\n" }
-        out += "pbsift verify: " + colors.bold(summary.headline) + " in \(summary.inputs) input\(summary.inputs == 1 ? "" : "s")"
+        return out
+    }
+
+    /// `pbsift verify: 11 findings (8 high, 3 low) in 1 input (54 records, 2 blobs checked)`.
+    public static func textSummary(_ summary: VerifySummary, colors: Colors = .off) -> String {
+        var out = "pbsift verify: " + colors.bold(summary.headline) + " in \(summary.inputs) input\(summary.inputs == 1 ? "" : "s")"
         out +=
             " (\(summary.records) record\(summary.records == 1 ? "" : "s"), \(summary.blobs) blob\(summary.blobs == 1 ? "" : "s") checked)"
         if summary.suppressed > 0 { out += "; \(summary.suppressed) accepted by the baseline" }

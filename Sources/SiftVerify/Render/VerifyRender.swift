@@ -27,6 +27,17 @@ public struct VerifySummary: Sendable, Equatable {
         self.suppressed = suppressed
     }
 
+    /// Adds another run's counts (a batch read input by input sums its inputs' summaries).
+    public static func += (a: inout VerifySummary, b: VerifySummary) {
+        a.inputs += b.inputs
+        a.incompleteInputs += b.incompleteInputs
+        a.records += b.records
+        a.blobs += b.blobs
+        a.findings += b.findings
+        for (k, v) in b.bySeverity { a.bySeverity[k, default: 0] += v }
+        a.suppressed += b.suppressed
+    }
+
     public var json: JSONOut {
         var sev: [String: JSONOut] = [:]
         for s in Severity.allCases { sev[s.rawValue] = .int(bySeverity[s] ?? 0) }

@@ -332,3 +332,62 @@ extension WaterfallRender {
         }
     }
 }
+
+extension WaterfallRender {
+    /// `waterfall --follow`: each request of `report` (one network record, as it arrived) on one row,
+    /// its bar drawn on its own span, its transactions below it when there are several; the header
+    /// of the columns first when `header`.
+    public static func followRows(_ report: WaterfallReport, columns: Int = 100, color: Bool = false, header: Bool) -> String {
+        let cols = max(40, min(columns, 1000))
+        let t: (String) -> String = { Escape.terminal($0) }
+        let d = Human.duration(ms:)
+        let seqW = 6, statusW = 6, startW = 9, timeW = 9
+        let labelW = min(48, max(16, cols * 3 / 10))
+        let barW = max(10, cols - seqW - 1 - labelW - statusW - startW - timeW - 4)
+        var out = ""
+        if header {
+            out +=
+                WaterfallFormat.pad("seq", seqW, right: true) + " " + WaterfallFormat.pad("request", labelW)
+                + WaterfallFormat.pad("status", statusW, right: true) + WaterfallFormat.pad("start", startW, right: true)
+                + WaterfallFormat.pad("time", timeW, right: true) + "  each bar is its request's own span\n"
+        }
+        for session in report.sessions {
+            for r in session.requests {
+                let status =
+                    r.statusCode.map(String.init)
+                    ?? (r.state == "pending" ? "…" : r.state == "failure" ? "fail" : r.state == "cancelled" ? "cancel" : "—")
+                let axis: (start: Micros, end: Micros)? = r.startUs.map { s in (s, max(r.endUs ?? s, s + 1)) }
+                out += WaterfallFormat.pad(r.seq.map(String.init) ?? "?", seqW, right: true) + " "
+                out += WaterfallFormat.pad(WaterfallFormat.fitMiddle(t(r.shortTitle), labelW - 1), labelW)
+                out += WaterfallFormat.column(status, statusW)
+                out += WaterfallFormat.column(r.offsetMs.map { "+" + d($0) } ?? "?", startW)
+                out += WaterfallFormat.column(r.knownElapsedMs.map(d) ?? "?", timeW)
+                out +=
+                    " |"
+                    + (axis.map { barText(cells(r.barPieces, axis: $0, width: barW), color: color) } ?? String(repeating: " ", count: barW))
+                out += "|\n"
+                guard r.transactions.count > 1, let axis else { continue }
+                for tx in r.transactions {
+                    out +=
+                        String(repeating: " ", count: seqW + 1)
+                        + WaterfallFormat.pad(WaterfallFormat.fitMiddle("  " + t(tx.subTitle), labelW - 1), labelW)
+                        + String(repeating: " ", count: statusW) + WaterfallFormat.column(tx.offsetMs.map { "+" + d($0) } ?? "?", startW)
+                        + WaterfallFormat.column(tx.totalMs.map(d) ?? "?", timeW) + " |"
+                        + barText(cells(tx.barPieces, axis: axis, width: barW), color: color) + "|\n"
+                }
+            }
+        }
+        return out
+    }
+
+    /// `waterfall --follow --json`: each request of `report` as one line of JSON (the objects of
+    /// `--format json`'s `requests`).
+    public static func followLines(_ report: WaterfallReport) -> String {
+        let writer = RequestJSONWriter(pretty: false, indent: 0)
+        var out = ""
+        for session in report.sessions {
+            for r in session.requests { out += String(decoding: writer.bytes(r), as: UTF8.self) + "\n" }
+        }
+        return out
+    }
+}

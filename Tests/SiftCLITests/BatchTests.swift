@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Batches read input by input: `--format jsonl`, `--shard K/N`, `pbsift merge`, and memory that does
+/// not grow with the number of inputs. The exports are copies of the samples, made at test time.
+@Suite(.serialized) struct BatchTests {
+    /// A folder of `count` exports: copies of the incident sample, and every tenth a cut-short one.
+    static func folder(_ count: Int) throws -> URL {
+        let dir = try makeTempDir().appendingPathComponent("exports")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let incident = packageRoot.appendingPathComponent("samples/export-incident.zip")
+        let cut = packageRoot.appendingPathComponent("samples/damaged/truncated.tar.gz")
+        for i in 0..<count {
+            let damaged = i % 10 == 9
+            let name = String(format: "export-%05d", i) + (damaged ? ".tar.gz" : ".zip")
+            let to = dir.appendingPathComponent(name)
+            if (try? FileManager.default.linkItem(at: damaged ? cut : incident, to: to)) == nil {
+                try FileManager.default.copyItem(at: damaged ? cut : incident, to: to)
+            }
+        }
+        return dir
+    }
+
+    static func sortedLines(_ text: String) -> [Substring] { text.split(separator: "\n").sorted() }
+
+    /// Four shards merged give the lines, the documents and the exit status of one run.
+    @Test(arguments: ["verify", "report", "inspect", "waterfall"])
+    func fourShardsMergeIntoOneRun(_ command: String) throws {
+        let dir = try Self.folder(24)
+        let one = try Binary.run([command, "-f", "jsonl", "-q", dir.path])
+        var shards: [URL] = []
+        var seen = 0
+        for k in 1...4 {
+            let out = dir.deletingLastPathComponent().appendingPathComponent("shard-\(k).jsonl")
+            let r = try Binary.run([command, "-f", "jsonl", "-q", "--shard", "\(k)/4", dir.path, "-o", out.path])
+            #expect(r.status == 2 || r.status == 1 || r.status == 0, "\(r.err)")
+            seen += (try String(contentsOf: out, encoding: .utf8)).split(separator: "\n").filter { $0.contains(#""type":"input""#) }.count
+            shards.append(out)
+        }
+        // Every input once between the shards (the folder itself is one of them).
+        #expect(seen == 25)
+        let merged = try Binary.run(["merge", "-f", "jsonl"] + shards.map(\.path))
+        #expect(merged.status == one.status && one.status == 2, "\(merged.err)")
+        #expect(Self.sortedLines(merged.out) == Self.sortedLines(one.out))
+        if command == "verify" {
+            for format in ["json", "text", "sarif", "junit", "csv", "markdown"] {
+                let single = try Binary.run(["verify", "-f", format, "-q", dir.path])
+                let joined = try Binary.run(["merge", "-f", format] + shards.map(\.path))
+                #expect(joined.status == single.status, "\(format)")
+                #expect(joined.out == single.out, "\(format) differs")
+            }
+        }
+    }
+
+    /// Each line says what it is; a finding line carries its record.
+    @Test func linesAreSelfDescribing() throws {
+        let r = try Binary.run(["verify", "-f", "jsonl", packageRoot.appendingPathComponent("samples/export-incident.zip").path])
+        #expect(r.status == 1)
+        let lines = r.out.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(lines.allSatisfy { $0?["schema"] as? Int == 1 && $0?["command"] as? String == "verify" })
+        #expect(lines.first??["type"] as? String == "input")
+        #expect(lines.last??["type"] as? String == "summary")
+        #expect(lines.last??["exitStatus"] as? Int == 1)
+        let findings = lines.filter { $0?["type"] as? String == "finding" }
+        #expect(findings.count == 11)
+        #expect(findings.allSatisfy { $0?["rule"] != nil && $0?["input"] != nil })
+        #expect(findings.filter { $0?["seq"] != nil }.count >= 10)
+    }
+
+    @Test func shardsAndMergeRefuseWhatTheyCannotDo() throws {
+        let sample = packageRoot.appendingPathComponent("samples/export-incident.zip").path
+        for bad in ["0/4", "5/4", "a/b", "1/", "1/0", "2/1"] {
+            let r = try Binary.run(["verify", "--shard", bad, sample])
+            #expect(r.status == 64, "\(bad): \(r.err)")
+        }
+        let baseline = try makeTempDir().appendingPathComponent("b.json").path
+        #expect(try Binary.run(["verify", "-f", "jsonl", "--write-baseline", baseline, sample]).status == 64)
+
+        // Lines of two commands, a line that is not a batch's, nothing at all: exit 2, said.
+        let dir = try makeTempDir()
+        let v = dir.appendingPathComponent("v.jsonl"), i = dir.appendingPathComponent("i.jsonl")
+        _ = try Binary.run(["verify", "-f", "jsonl", sample, "-o", v.path])
+        _ = try Binary.run(["inspect", "-f", "jsonl", sample, "-o", i.path])
+        let mixed = try Binary.run(["merge", v.path, i.path])
+        #expect(mixed.status == 2 && mixed.err.contains("a line of 'inspect' among lines of 'verify'"), "\(mixed.err)")
+        let junk = try Binary.run(["merge", "-"], stdin: "{\"a\":1}\nnot json\n")
+        #expect(junk.status == 2 && junk.err.contains("line 1: not a line of a pbsift batch") && junk.err.contains("line 2: not JSON"))
+        let empty = try Binary.run(["merge", "-"], stdin: "")
+        #expect(empty.status == 2 && empty.err.contains("no line of a batch was read"))
+    }
+
+    /// Lines are files anyone can write: merge masks a credential's shape in what it prints again.
+    @Test func mergeMasksWhatItReadsAgain() throws {
+        let jwt =
+            "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9" + "." + "eyJzdWIiOiJ1c3JfMTIzIiwiaWF0IjoxNzAwMDAwMDAwfQ" + "."
+            + "c2lnbmF0dXJlX2J5dGVzX2hlcmVfMTIzNDU2Nzg5MA"
+        let lines = [
+            #"{"schema":1,"command":"verify","type":"input","input":"a.zip","container":"zip","status":"ok","errors":[],"exitStatus":1,"worst":"high","verify":{"inputs":1,"findings":1}}"#,
+            #"{"schema":1,"command":"verify","type":"finding","input":"a.zip","rule":"secret.jwt","severity":"high","message":"leaked \#(jwt) here"}"#
+        ].joined(separator: "\n")
+        for format in ["text", "json", "jsonl", "sarif", "junit", "csv", "markdown"] {
+            let r = try Binary.run(["merge", "-f", format, "-"], stdin: lines)
+            #expect(r.status == 1, "\(format): \(r.err)")
+            #expect(!r.out.contains(jwt) && !r.out.contains(String(jwt.suffix(20))), "\(format) printed the token")
+        }
+    }
+
+    /// The resident peak of `pbsift ARGS` (KiB), standard output discarded.
+    static func peakKiB(_ args: [String]) throws -> (status: Int32, kib: Int) {
+        let binary = try #require(Binary.url).path
+        var pid: pid_t = 0
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ([binary] + args).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let env: [UnsafeMutablePointer<CChar>?] = [strdup("PATH=/usr/bin:/bin"), nil]
+        defer { env.forEach { free($0) } }
+        let rc = posix_spawn(&pid, binary, &actions, nil, argv, env)
+        #expect(rc == 0)
+        var status: Int32 = 0
+        var usage = rusage()
+        _ = wait4(pid, &status, 0, &usage)
+        return ((status >> 8) & 0xFF, usage.ru_maxrss)
+    }
+
+    /// Memory does not grow with the number of inputs: 400 exports peak within a few MiB of 40.
+    @Test(arguments: [["verify"], ["verify", "-f", "jsonl"], ["report", "-f", "jsonl"]])
+    func memoryDoesNotGrowWithTheInputs(_ command: [String]) throws {
+        let few = try Self.folder(40), many = try Self.folder(400)
+        let a = try Self.peakKiB(command + [few.path])
+        let b = try Self.peakKiB(command + [many.path])
+        #expect(a.status == 2 && b.status == 2)
+        #expect(b.kib - a.kib < 12 << 10, "\(command): \(a.kib) KiB for 40 exports, \(b.kib) KiB for 400")
+    }
+}

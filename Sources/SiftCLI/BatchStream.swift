@@ -135,7 +135,7 @@ extension BatchLines {
     /// for its exit status and the writer of its document (redacted), on the input's lane; then the
     /// summary line (`incomplete`: something beyond the inputs, a log, was not read in full).
     static func run(
-        _ run: inout ReadingRun, command: String, inputs: [String], lanes: Int = ReadingRun.lanes,
+        _ run: inout ReadingRun, command: String, inputs: [String], lanes: Int = ReadingRun.lanes, requestIdHeader: String? = nil,
         analyses: @escaping @Sendable (Int) -> [any Analysis],
         document: @escaping @Sendable (ReadOutcome, Int) -> (counted: [Finding], document: (inout JSONWriter) -> Void),
         incomplete: () -> Bool = { false }
@@ -146,7 +146,7 @@ extension BatchLines {
         var lines = BatchLines(command: command, sink: sink)
         var findings = 0
         try run.readEach(
-            inputs, lanes: lanes, shouldStop: { sink.closed }, analyses: analyses,
+            inputs, lanes: lanes, shouldStop: { sink.closed }, requestIdHeader: requestIdHeader, analyses: analyses,
             work: { outcome, lane in
                 let (counted, write) = document(outcome, lane)
                 var held = BatchLines(command: command, sink: .held())
@@ -198,9 +198,23 @@ struct BatchTotals {
 }
 
 /// One value per lane of a batch (`ReadingRun.readEach`): each lane reads and writes only its own slot.
+/// The slots live in memory allocated once, so writing one never touches another's (no shared
+/// array buffer to copy or check); the calling thread's lane (folders) is the last.
 final class LaneSlots<V>: @unchecked Sendable {
-    private var slots: [V?]
-    init(lanes: Int) { slots = Array(repeating: nil, count: lanes + 1) }
+    private let slots: UnsafeMutablePointer<V?>
+    private let count: Int
+
+    init(lanes: Int) {
+        count = lanes + 1
+        slots = .allocate(capacity: count)
+        slots.initialize(repeating: nil, count: count)
+    }
+
+    deinit {
+        slots.deinitialize(count: count)
+        slots.deallocate()
+    }
+
     subscript(lane: Int) -> V? {
         get { slots[lane] }
         set { slots[lane] = newValue }
@@ -217,7 +231,7 @@ extension ReadingRun {
     /// nothing of an input is kept after. Says on standard error what an input lacked, as `read`
     /// does. Throws `UsageError` when `--session` matched no session of any input.
     mutating func readEach<T>(
-        _ inputs: [String], lanes: Int, shouldStop: (@Sendable () -> Bool)? = nil,
+        _ inputs: [String], lanes: Int, shouldStop: (@Sendable () -> Bool)? = nil, requestIdHeader: String? = nil,
         analyses: @escaping @Sendable (Int) -> [any Analysis], work: @escaping @Sendable (ReadOutcome, Int) -> T,
         emit: (T) throws -> Void
     ) throws {
@@ -227,6 +241,7 @@ extension ReadingRun {
         if progress.enabled { reader.remaining = { progress.waiting = $0 } }
         if let shouldStop { reader.shouldStop = shouldStop }
         if let shard { reader.inShare = shard.keeps }
+        if let requestIdHeader { reader.requestIdHeader = requestIdHeader }
         let scope = scope
         var matched = false
         var firstIds: [String] = []

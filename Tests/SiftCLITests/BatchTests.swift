@@ -43,6 +43,11 @@ import Testing
         }
         // Every input once between the shards (the folder itself is one of them).
         #expect(seen == 25)
+        // A shard missing, or one given twice: the inputs it holds are not the one run's.
+        let three = try Binary.run(["merge"] + shards.dropLast().map(\.path))
+        #expect(three.status == 2 && three.err.contains("1 of 4 shards missing (the first: 4/4)"), "\(three.err)")
+        let twice = try Binary.run(["merge"] + shards.map(\.path) + [shards[0].path])
+        #expect(twice.status == 2 && twice.err.contains("was read before") && twice.err.contains("shard 1/4 again"), "\(twice.err)")
         let merged = try Binary.run(["merge", "-f", "jsonl"] + shards.map(\.path))
         #expect(merged.status == one.status && one.status == 2, "\(merged.err)")
         #expect(Self.sortedLines(merged.out) == Self.sortedLines(one.out))
@@ -71,6 +76,19 @@ import Testing
         #expect(findings.filter { $0?["seq"] != nil }.count >= 10)
     }
 
+    /// correlate joins each input with the logs on its own line.
+    @Test func correlateWritesAnInputLineEach() throws {
+        let r = try Binary.run([
+            "correlate", "-f", "jsonl", packageRoot.appendingPathComponent("samples/export-incident.zip").path,
+            packageRoot.appendingPathComponent("samples/export-clean").path, "--logs",
+            packageRoot.appendingPathComponent("samples/logs").path
+        ])
+        let lines = r.out.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(lines.map { $0?["type"] as? String } == ["input", "input", "summary"], "\(r.err)")
+        #expect((lines[0]?["correlate"] as? [String: Any])?["requests"] != nil)
+        #expect(Int(r.status) == lines.last??["exitStatus"] as? Int)
+    }
+
     @Test func shardsAndMergeRefuseWhatTheyCannotDo() throws {
         let sample = packageRoot.appendingPathComponent("samples/export-incident.zip").path
         for bad in ["0/4", "5/4", "a/b", "1/", "1/0", "2/1"] {
@@ -91,6 +109,10 @@ import Testing
         #expect(junk.status == 2 && junk.err.contains("line 1: not a line of a pbsift batch") && junk.err.contains("line 2: not JSON"))
         let empty = try Binary.run(["merge", "-"], stdin: "")
         #expect(empty.status == 2 && empty.err.contains("no line of a batch was read"))
+        // A run cut short (no summary line) is not a whole run.
+        let cut = try String(contentsOf: v, encoding: .utf8).split(separator: "\n").dropLast().joined(separator: "\n")
+        let short = try Binary.run(["merge", "-"], stdin: cut)
+        #expect(short.status == 2 && short.err.contains("no summary line"), "\(short.err)")
     }
 
     /// Lines are files anyone can write: merge masks a credential's shape in what it prints again.
@@ -100,7 +122,8 @@ import Testing
             + "c2lnbmF0dXJlX2J5dGVzX2hlcmVfMTIzNDU2Nzg5MA"
         let lines = [
             #"{"schema":1,"command":"verify","type":"input","input":"a.zip","container":"zip","status":"ok","errors":[],"exitStatus":1,"worst":"high","verify":{"inputs":1,"findings":1}}"#,
-            #"{"schema":1,"command":"verify","type":"finding","input":"a.zip","rule":"secret.jwt","severity":"high","message":"leaked \#(jwt) here"}"#
+            #"{"schema":1,"command":"verify","type":"finding","input":"a.zip","rule":"secret.jwt","severity":"high","message":"leaked \#(jwt) here"}"#,
+            #"{"schema":1,"command":"verify","type":"summary","failOn":"high","incomplete":false,"shard":null}"#
         ].joined(separator: "\n")
         for format in ["text", "json", "jsonl", "sarif", "junit", "csv", "markdown"] {
             let r = try Binary.run(["merge", "-f", format, "-"], stdin: lines)

@@ -10,10 +10,14 @@ import Testing
 
     @Test func everyReadingCommandReportsAnUnreadableInputTheSameWay() throws {
         let missing = try makeTempDir().appendingPathComponent("missing.zip").path
+        let logs = try makeTempDir().appendingPathComponent("api.log")
+        try Data("127.0.0.1 - - [29/Nov/2026:10:15:02 +0000] \"GET / HTTP/1.1\" 200 2\n".utf8).write(to: logs)
         var checked: [String] = []
         for spec in PBSift.specs where spec.commonOptions && spec.arguments.contains(where: { $0.name == "input" }) {
             for format in spec.formats {
-                let r = runCLI([spec.name, "-f", format, missing] + (Self.extra[spec.name] ?? []))
+                // A batch's lines are one per input: correlate joins each with logs there.
+                let extra = spec.name == "correlate" && format == "jsonl" ? ["--logs", logs.path] : Self.extra[spec.name] ?? []
+                let r = runCLI([spec.name, "-f", format, missing] + extra)
                 #expect(r.status == 2, "\(spec.name) -f \(format): \(r.err)")
                 #expect(r.err.hasPrefix("pbsift: \(missing): "), "\(spec.name) -f \(format): \(r.err)")
             }

@@ -56,7 +56,8 @@ public enum CorrelateCommand: SiftCommand {
                 kind: .rule { LogReadOptions.zone($0) == nil ? "UTC, an offset like +02:00, or a zone name like Europe/Paris" : nil }),
             OptionSpec(
                 "request-id-header", value: "name",
-                help: "The header that carries the request id in HAR inputs.", default: "X-Request-Id")
+                help: "The header that carries the request id in HAR inputs.", default: "X-Request-Id"),
+            Shard.option
         ] + QueryOptions.options,
         examples: [
             ("pbsift correlate export.zip --logs /var/log/api/", "Join an export with a folder of rotated, gzip'd logs."),
@@ -67,7 +68,7 @@ public enum CorrelateCommand: SiftCommand {
             ("pbsift correlate export.zip --emit-query loki", "The LogQL queries that fetch these requests' lines from Loki."),
             ("pbsift correlate -f csv -o joined.csv export.zip --logs api.log.gz", "One CSV row per request and server line.")
         ],
-        formats: reporters.map(\.format),
+        formats: BatchLines.formats(reporters.map(\.format)),
         manSection: """
             With
             .Fl -format Cm json
@@ -227,6 +228,12 @@ public enum CorrelateCommand: SiftCommand {
         if inputs.contains("-") && logs.contains("-") {
             throw UsageError("standard input can be the export or the logs, not both", about: "-")
         }
+        if common.format == "jsonl" {
+            guard platform == nil else {
+                throw UsageError("--emit-query prints one query for every input: not with --format jsonl", about: "--emit-query")
+            }
+            return try runEach(&run, inputs: inputs, logs: logs, margin: margin, read: read, idHeader: options.value("request-id-header"))
+        }
         let analysis = CorrelationAnalysis()
         // verify's checks collect the credentials the exports hold (kept in memory, never printed), so
         // that a server line repeating one as free text is masked too; their findings are verify's to report.
@@ -276,6 +283,59 @@ public enum CorrelateCommand: SiftCommand {
 }
 
 /// What `correlate` prints: the join, redacted, with every finding and the inputs.
+extension CorrelateCommand {
+    /// `--format jsonl`: each input joined with the logs on its own and written as its line as soon
+    /// as it is read; the inputs are read one after the other (the join reads every log for each).
+    static func runEach(
+        _ run: inout ReadingRun, inputs: [String], logs: [String], margin: Double, read: LogReadOptions, idHeader: String?
+    ) throws -> ExitStatus {
+        let joining = ReportCommand.Joining(run)
+        // One verify analysis for every input (read one after the other), kept in a slot.
+        let verifies = LaneSlots<VerifyAnalysis>(lanes: 1)
+        let first = VerifyAnalysis(config: VerifyConfig(), parallel: false)
+        first.keepSecretValues()
+        verifies[0] = first
+        let current = LaneSlots<CorrelationAnalysis>(lanes: 1)
+        return try BatchLines.run(
+            &run, command: spec.name, inputs: inputs, lanes: 0, requestIdHeader: idHeader,
+            analyses: { lane in
+                let verify = verifies[0]!
+                verify.startAfresh()
+                let analysis = CorrelationAnalysis()
+                current[lane] = analysis
+                return [analysis, verify]
+            },
+            document: { outcome, lane in
+                var outcome = outcome
+                outcome.findings.removeAll { VerifyRules.declares($0.ruleID) }
+                let analysis = current[lane]!
+                let redactor = Redactor.verify(known: verifies[0]!.secretValues)
+                var logRead = read
+                logRead.referenceTime = analysis.sessions.compactMap { $0.window?.from }.min()
+                var report = joining.with { run in
+                    run.correlate(
+                        requests: analysis.takeRequests(), sessions: analysis.takeSessions(), logs: logs, margin: margin, read: logRead,
+                        announceFiles: false)
+                }
+                let findings = ReportEnvelope.sorted((outcome.findings + report.findings).filter(reports.keeps))
+                report.findings = findings
+                let output = CorrelateOutput(report: redactor.apply(report), inputs: redactor.apply(outcome.inputs), blobs: outcome.blobs)
+                return (
+                    findings,
+                    { w in
+                        let doc = ReportEnvelope.document(
+                            inputs: output.inputs.value, findings: output.report.value.findings, blobs: output.blobs,
+                            sections: CorrelationRender.summarySections(output.report))
+                        CorrelationRender.write(doc, listing: output.report, to: &w)
+                    }
+                )
+            }
+        ) {
+            joining.with { !$0.logErrors.isEmpty }
+        }
+    }
+}
+
 struct CorrelateOutput: FindingsReport {
     var report: Redacted<CorrelationReport>
     var inputs: Redacted<[InputSummary]>

@@ -9,7 +9,7 @@ public enum MergeCommand: SiftCommand {
         name: "merge",
         abstract: "Join the JSON Lines of a batch's shards into one report.",
         discussion: """
-            Reads the JSON Lines that verify, inspect, report or waterfall wrote with --format jsonl \
+            Reads the JSON Lines that verify, inspect, report, waterfall or correlate wrote with --format jsonl \
             (one file per shard of a --shard K/N batch, plain or gzip, or - for standard input) and \
             writes what one run over every input would have written: in jsonl, the same lines sorted \
             by input with one summary line; for verify, the same JSON, text, Markdown, CSV, SARIF and \
@@ -70,6 +70,13 @@ public enum MergeCommand: SiftCommand {
         /// A file or line here could not be read.
         var unread = false
         var summaries = 0
+        /// Files that could not be opened (already named).
+        var unreadFiles = Set<String>()
+        /// The shards whose summary lines were read (`K/N` as written), with where each was.
+        var shards: [String: String] = [:]
+        /// Inputs read, by path, with where: an input read twice (a shard given twice, shards that
+        /// overlap) is named.
+        var seen: [String: String] = [:]
         /// Each input's `worst`, in the order read (a few bytes an input).
         var worst: [Severity?] = []
         /// verify: the counts of each input's `verify` member, summed; the others: their `findings`.
@@ -81,8 +88,9 @@ public enum MergeCommand: SiftCommand {
         var blobs: [String: BlobSummary] = [:]
     }
 
-    /// A line longer than this is not read (a report line holds one input's whole report).
-    static let maxLine = 1 << 30
+    /// A line longer than this is not read (a report line holds one input's whole report): it is
+    /// named, and merge exits 2.
+    static let maxLine = 256 << 20
 
     public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
         let common = try CommonOptions(options, spec: spec, io: io)
@@ -93,12 +101,10 @@ public enum MergeCommand: SiftCommand {
         var merged = Merged()
         for path in files { read(path, into: &merged, spool: spool, holdFindings: holds, io: io) }
         guard let command = merged.command else {
-            if !merged.unread { io.err("pbsift: merge: no line of a batch was read (write them with --format jsonl)\n") }
+            if merged.groups.isEmpty { io.err("pbsift: merge: no line of a batch was read (write them with --format jsonl)\n") }
             return .incomplete
         }
-        if merged.summaries == 0 && !common.quiet {
-            io.err("warning: no summary line was read: a run may have stopped before its end\n")
-        }
+        checkShards(&merged, io: io)
         if merged.failOnDiffers && !common.quiet {
             io.err("warning: the runs were made with different --fail-on thresholds; the first one's stands unless --fail-on is given\n")
         }
@@ -151,6 +157,22 @@ public enum MergeCommand: SiftCommand {
         return status
     }
 
+    /// Every shard of a sharded batch must be there once: `K/N` summary lines for each K of one N.
+    static func checkShards(_ m: inout Merged, io: CommandIO) {
+        guard !m.shards.isEmpty else { return }
+        let parsed = m.shards.keys.compactMap { Shard($0) }
+        let counts = Set(parsed.map(\.count))
+        guard counts.count == 1, let n = counts.first, parsed.count == m.shards.count else {
+            io.err("pbsift: merge: the shards are not K/N of one N (\(m.shards.count) summary lines)\n")
+            m.unread = true
+            return
+        }
+        let missing = (1...n).filter { k in !parsed.contains { $0.index == k } }
+        guard !missing.isEmpty else { return }
+        io.err("pbsift: merge: \(missing.count) of \(n) shards missing (the first: \(missing[0])/\(n)): their inputs were not checked\n")
+        m.unread = true
+    }
+
     /// The exit status one run would have given: 2 when anything was not read in full, else 1 when an
     /// input's counted findings reach `failOn`, else 0.
     static func exitStatus(_ m: Merged, failOn: Severity?) -> ExitStatus {
@@ -174,6 +196,16 @@ public enum MergeCommand: SiftCommand {
         }
         var lines = LineReader(source: source, maxLine: maxLine)
         var open: Int? = nil // the index of the group the next finding line joins
+        let summariesBefore = m.summaries
+        var lastLine = 0
+        defer {
+            // A run writes its summary last: a file without one was cut short, or its run stopped.
+            if m.summaries == summariesBefore {
+                Diagnostics.line(
+                    path, "no summary line after line \(lastLine): the run stopped before its end, or the file was cut", io: io)
+                m.unread = true
+            }
+        }
         func fail(_ n: Int, _ why: String) {
             Diagnostics.line(path, "line \(n): \(why)", io: io)
             m.unread = true
@@ -184,7 +216,10 @@ public enum MergeCommand: SiftCommand {
                 case .blank: continue
                 case .tooLong(let n, let bytes): fail(n, "a line of \(bytes) bytes, longer than merge reads")
                 case .line(let bytes, let n), .unterminated(let bytes, let n):
-                    if let why = take(bytes, into: &m, open: &open, spool: spool, holdFindings: holdFindings) { fail(n, why) }
+                    lastLine = n
+                    if let why = take(bytes, from: "\(path):\(n)", into: &m, open: &open, spool: spool, holdFindings: holdFindings) {
+                        fail(n, why)
+                    }
                 }
             }
         } catch {
@@ -195,7 +230,7 @@ public enum MergeCommand: SiftCommand {
 
     /// Takes one line; returns why it cannot be taken, or nil.
     private static func take(
-        _ bytes: [UInt8], into m: inout Merged, open: inout Int?, spool: Spool, holdFindings: Bool
+        _ bytes: [UInt8], from place: String, into m: inout Merged, open: inout Int?, spool: Spool, holdFindings: Bool
     ) -> String? {
         let doc: JSONDocument
         do { doc = try JSONDocument(bytes: bytes) } catch { return "not JSON (\(error.description))" }
@@ -205,7 +240,7 @@ public enum MergeCommand: SiftCommand {
         if let known = m.command, known != command {
             return "a line of '\(Escape.terminal(String(command.prefix(32))))' among lines of '\(known)'"
         }
-        guard ["verify", "inspect", "report", "waterfall"].contains(command) else {
+        guard ["verify", "inspect", "report", "waterfall", "correlate"].contains(command) else {
             return "not a command whose batches merge"
         }
         m.command = command
@@ -214,6 +249,13 @@ public enum MergeCommand: SiftCommand {
             guard let input = InputSummary(batchLine: j), let exit = j["exitStatus"]?.int else {
                 return "an input line without its input, container, status or exitStatus"
             }
+            if let first = m.seen[input.path] {
+                // Named, listed once: a verdict over both copies is not the one run's (exit 2).
+                m.unread = true
+                return
+                    "input '\(Escape.terminal(input.path))' was read before, at \(Escape.terminal(first)): shards overlap or a file was given twice"
+            }
+            m.seen[input.path] = place
             let worst = j["worst"]?.string.flatMap(Severity.init(rawValue:))
             m.totals.add(input: input, status: exit == 2 ? .incomplete : exit == 1 ? .findings : .ok)
             m.worst.append(worst)
@@ -243,6 +285,10 @@ public enum MergeCommand: SiftCommand {
         case "summary":
             open = nil
             m.summaries += 1
+            if let shard = j["shard"]?.string {
+                if let other = m.shards[shard] { return "shard \(Escape.terminal(shard)) again (first at \(Escape.terminal(other)))" }
+                m.shards[shard] = place
+            }
             if j["incomplete"]?.bool == true { m.incomplete = true }
             if let f = j["failOn"]?.string {
                 if let known = m.failOn, known != f { m.failOnDiffers = true }

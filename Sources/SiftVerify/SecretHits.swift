@@ -16,8 +16,10 @@ public struct SecretHit: Sendable, Hashable {
         self.location = location
     }
 
-    /// `SecretMask.fingerprint(value)`.
-    public var fingerprint: String { SecretMask.fingerprint(value) }
+    /// The value's fingerprint as `verify` gives it (`Fingerprint`): `sha256:` of a value with enough
+    /// randomness; for a value a brute force could enumerate (a short password), `loc:` of the rule
+    /// and where it stood, never a hash of the value, which would give it back.
+    public var fingerprint: String { Fingerprint.of(value, rule: rule, place: location, key: nil) }
 }
 
 /// Runs `verify`'s checks on one record or one blob's bytes and returns the values they report.

@@ -90,7 +90,7 @@ public final class VerifyAnalysis: Analysis {
 
     /// The number of value-shape detectors enabled.
     public var detectorCount: Int { worker.scanner.engine.detectors.count }
-    /// Records checked (header lines included).
+    /// Records checked, counted as `inspect` counts them (a session's header line is checked, not counted).
     public var recordsScanned: Int { drain(); return workers.withApplied { worker.recordsScanned } + inertRecords }
     /// Distinct blobs checked.
     public var blobsScanned: Int { drain(); return workers.withApplied { worker.blobsScanned } }

@@ -42,7 +42,8 @@ import SiftCore
         #expect(verdict.first?["ok"]?.bool == false)
         #expect(verdict[1]["ok"]?.bool == true)
         #expect(doc.root["correlation", "clockSkew", "seconds"]?.double.map { abs($0 - 2.487) < 0.05 } == true)
-        #expect(doc.root["failures"]?.count == 1, "the three failures overlap: one timeline")
+        #expect(doc.root["failures"]?.count == 3, "one item per failed request")
+        #expect(doc.root["failures"]?.elements.first?["timeline"] != nil)
         // One pass: the same findings as verify and inspect together.
         let rules = Set(doc.root["findings"]?.elements.compactMap { $0["rule"]?.string } ?? [])
         #expect(rules.contains("redaction.header") && rules.contains("secret.jwt") && rules.contains("correlation.echo-mismatch"))

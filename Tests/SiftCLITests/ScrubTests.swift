@@ -185,6 +185,20 @@ import SiftCore
         #expect(inspect["findings"]?.count == 0, "\(inspect["findings"]?.rawText ?? "")")
     }
 
+    /// A password short enough to guess gets no hash of itself, in the listing or in the copy: the
+    /// sample's body password and URL userinfo password are `loc:` there, as verify gives them.
+    @Test func aGuessableValueIsNeverHashed() throws {
+        let out = try makeTempDir().appendingPathComponent("scrubbed.zip")
+        let r = try Binary.run(["scrub", packageRoot.appendingPathComponent("samples/export-incident.zip").path, "-o", out.path])
+        #expect(r.status == 0, "\(r.err)")
+        let records = try Binary.run(["records", out.path]).out
+        for guessable in ["hun" + "ter" + "2"] {
+            let hash = "sha256:" + String(SHA256.hexDigest(Array(guessable.utf8)).prefix(16))
+            #expect(!r.out.contains(hash) && !r.err.contains(hash) && !records.contains(hash))
+        }
+        #expect((r.out + r.err).contains("redaction.body-field  loc:"), "\(r.err)")
+    }
+
     @Test func dryRunListsAndWritesNothing() throws {
         let input = try Self.input("zip")
         let out = try makeTempDir().appendingPathComponent("never.zip").path

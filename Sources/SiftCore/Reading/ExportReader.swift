@@ -100,8 +100,9 @@ extension ExportReader {
     /// and `emit` gets the inputs' results on the calling thread, in input order, as soon as each
     /// and those before it are done. Memory does not grow with the number of inputs. A folder is
     /// read on the calling thread (lane `lanes`), the exports found in it read right after it, in
-    /// order; with `lanes` 0 every input is read there (lane 0; a folder, lane 1). An input outside the share (`inShare`) is never handed over; a folder outside it is
-    /// still read, to find the exports in it.
+    /// order; with `lanes` 0 every input is read there (lane 0; a folder, lane 1). An input outside
+    /// the share (`inShare`) is never handed over; a folder outside it is still read, to find the
+    /// exports in it.
     public func readEach<T>(
         inputs: [String], lanes requested: Int, analyses: @escaping @Sendable (Int) -> [any Analysis],
         work: @escaping @Sendable (ReadOutcome, Int) -> T, emit: (EachInput<T>) -> Void

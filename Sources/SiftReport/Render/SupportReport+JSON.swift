@@ -36,25 +36,29 @@ extension SupportReport {
         }
         let redactor = redactor
         // Each window's timeline made side by side (its texts redacted), then written in order: a few
-        // windows (at most `FailureTimeline.maxWindows`) of a few records each.
-        let failures = Parallel.map(failureWindows) { w -> JSONOut in
-            let first = w.failures.first
-            return .object([
-                "sessionId": .opt(redactor.text(w.sessionId.untrusted).value), "seq": .opt(first?.seq),
-                "recordId": .opt(redactor.text(first?.id.untrusted).value),
-                "failures": .array(
-                    w.failures.map { f in .object(["seq": .opt(f.seq), "recordId": .opt(redactor.text(f.id.untrusted).value)]) }),
-                "timeline": .array(
-                    self.timelineEntries(w).map { e in
-                        .object([
-                            "ts": .opt(e.ts.map { Timestamp.format($0) }),
-                            "side": .string(e.side.hasPrefix("device") ? "device" : "server"),
-                            "text": .string(e.text), "failed": .bool(e.failed)
-                        ])
-                    })
-            ])
+        // windows (at most `FailureTimeline.maxWindows`) of a few records each. One entry per failed
+        // request: failures whose windows overlap share one timeline, which each of their entries
+        // carries (`failures` names them all).
+        let failures = Parallel.map(failureWindows) { w -> [JSONOut] in
+            let session = JSONOut.opt(redactor.text(w.sessionId.untrusted).value)
+            let all = JSONOut.array(
+                w.failures.map { f in .object(["seq": .opt(f.seq), "recordId": .opt(redactor.text(f.id.untrusted).value)]) })
+            let timeline = JSONOut.array(
+                self.timelineEntries(w).map { e in
+                    .object([
+                        "ts": .opt(e.ts.map { Timestamp.format($0) }),
+                        "side": .string(e.side.hasPrefix("device") ? "device" : "server"),
+                        "text": .string(e.text), "failed": .bool(e.failed)
+                    ])
+                })
+            return w.failures.map { f in
+                .object([
+                    "sessionId": session, "seq": .opt(f.seq), "recordId": .opt(redactor.text(f.id.untrusted).value),
+                    "failures": all, "timeline": timeline
+                ])
+            }
         }
-        doc.array("failures", failures) { $0 }
+        doc.array("failures", failures.flatMap { $0 }) { $0 }
         // Present only when a bound was reached, so ordinary reports keep their shape.
         if timeline.dropped > 0 { doc["failuresNotShown"] = .int(timeline.dropped) }
         if timeline.cutShort > 0 { doc["timelinesCutShort"] = .int(timeline.cutShort) }

@@ -26,7 +26,8 @@ struct BrowserTests {
           }
           var pre = document.createElementNS(document.documentElement.namespaceURI === 'http://www.w3.org/2000/svg' ? 'http://www.w3.org/1999/xhtml' : document.documentElement.namespaceURI, 'pre');
           pre.setAttribute('id', 'pbsift-probe');
-          pre.textContent = 'PBSIFT-PROBE' + JSON.stringify(out) + 'PBSIFT-PROBE';
+          var mark = 'PBSIFT' + '-PROBE';
+          pre.textContent = mark + JSON.stringify(out) + mark;
           document.documentElement.appendChild(pre);
         })();
         </script>
@@ -66,7 +67,10 @@ struct BrowserTests {
         let file = dir.appendingPathComponent(svg ? "probe.svg" : "probe.html")
         try Data(copy.utf8).write(to: file)
         let r = try Browser.run(["--dump-dom", file.absoluteString])
-        let parts = r.out.components(separatedBy: "PBSIFT-PROBE")
+        let parts = r.out.components(separatedBy: "PBSIFT-PROBE").map {
+            $0.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+                .replacingOccurrences(of: "&amp;", with: "&")
+        }
         guard parts.count >= 3, let json = try JSONSerialization.jsonObject(with: Data(parts[1].utf8)) as? [String: Any] else {
             Issue.record("the probe did not report: \(r.err.suffix(600))")
             return ([], 0, [], r.out)

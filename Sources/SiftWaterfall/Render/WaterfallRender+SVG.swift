@@ -103,7 +103,8 @@ extension WaterfallRender {
             while tick <= spanMs + step * 0.001 && ticks < 40 {
                 let tx = chartX + tick / spanMs * chartW
                 body += "<line class=\"tick\" x1=\"\(f(tx))\" y1=\"\(f(top - 4))\" x2=\"\(f(tx))\" y2=\"\(f(bottom))\"/>"
-                body += "<text class=\"axis\" x=\"\(f(tx))\" y=\"\(f(y - 2))\">\(x(d(tick)))</text>\n"
+                // The first label starts at the axis, away from the time column's title before it.
+                body += "<text class=\"axis\(ticks == 0 ? " first" : "")\" x=\"\(f(tx))\" y=\"\(f(y - 2))\">\(x(d(tick)))</text>\n"
                 tick += step
                 ticks += 1
             }
@@ -155,7 +156,8 @@ extension WaterfallRender {
         let height = (y + 10).rounded(.up)
 
         var style = "text{fill:#212121}.title{font-size:15px;font-weight:bold}.session{font-size:13px;font-weight:bold}"
-        style += ".facts{fill:#555}.axis{fill:#666;font-size:10px;text-anchor:middle}.axis-title{fill:#666;font-size:10px}"
+        style +=
+            ".facts{fill:#555}.axis{fill:#666;font-size:10px;text-anchor:middle}.axis.first{text-anchor:start}.axis-title{fill:#666;font-size:10px}"
         style += ".tick{stroke:#e0e0e0;stroke-width:1}.band{fill:#f6f6f6}.sub{fill:#666}.num{text-anchor:end}"
         style += ".band-failed{fill:#fdecea}.bad{fill:#b3261e;font-weight:bold}"
         for st in BarStyle.allCases { style += ".p\(st.rawValue){fill:\(st.fill)}" }

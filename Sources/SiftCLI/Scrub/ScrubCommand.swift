@@ -40,7 +40,10 @@ public enum ScrubCommand: SiftCommand {
             OptionSpec(
                 "max-input-bytes", value: "n",
                 help: "Most bytes read (after decompression) from the input; K, M and G suffixes are binary.",
-                kind: .bytes, default: ByteSize.describe(ReadLimits.default.maxInputBytes))
+                kind: .bytes, default: ByteSize.describe(ReadLimits.default.maxInputBytes)),
+            OptionSpec(
+                "color", value: "when", help: "Taken as every command takes it; scrub's listing has no colour.",
+                allowed: ["auto", "always", "never"], default: "auto")
         ],
         examples: [
             ("pbsift scrub export.zip -o export-scrubbed.zip", "A copy to attach to a ticket."),

@@ -17,10 +17,11 @@ extension SupportReport {
         o +=
             "<style>body{font:14px/1.4 system-ui,sans-serif;margin:2em;max-width:1200px}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;vertical-align:top;text-align:left}"
         o +=
-            ".ok{color:#1a7f37}.bad{color:#cf222e}.ts,.nw{white-space:nowrap}tr.failed td{background:#fff0f0}tr.failed td.mark{font-weight:bold}pre{background:#f6f8fa;padding:8px;overflow:auto}</style></head><body>\n"
+            ".ok{color:#1a7f37}.bad{color:#cf222e}span.mark{display:inline-block;min-width:3.2em;font-weight:bold;font-size:12px}.ts,.nw{white-space:nowrap}tr.failed td{background:#fff0f0}tr.failed td.mark{font-weight:bold}pre{background:#f6f8fa;padding:8px;overflow:auto}</style></head><body>\n"
         o += "<h1>pbsift report</h1>\n<p>\(x(headline))</p>\n<h2>Verdict</h2>\n<ul>\n"
         for v in verdict {
-            o += "<li class=\"\(v.ok ? "ok" : "bad")\">\(v.ok ? "✅" : "❌") <b>\(Escape.xml(v.key))</b>: \(x(v.text))</li>\n"
+            o +=
+                "<li class=\"\(v.ok ? "ok" : "bad")\"><span class=\"mark\">\(v.ok ? "OK" : "FAIL")</span> <b>\(Escape.xml(v.key))</b>: \(x(v.text))</li>\n"
         }
         o += "</ul>\n<h2>Sessions</h2>\n"
         o += "<table><tr><th>session</th><th>app</th><th>device</th><th>user</th><th>launched</th><th>records</th></tr>\n"
@@ -38,7 +39,7 @@ extension SupportReport {
         o += "<h2>Inputs</h2>\n<table><tr><th>input</th><th>container</th><th>status</th><th>errors</th></tr>\n"
         for i in outcome.inputs {
             o +=
-                "<tr><td>\(x(i.path))</td><td>\(i.container.rawValue)</td><td class=\"\(i.status == .ok ? "ok" : "bad")\">\(i.status == .ok ? "✅" : "❌") \(i.status.rawValue)</td>"
+                "<tr><td>\(x(i.path))</td><td>\(i.container.rawValue)</td><td class=\"\(i.status == .ok ? "ok" : "bad")\">\(i.status.rawValue)</td>"
             o += "<td>\(i.errors.map(x).joined(separator: "<br>"))</td></tr>\n"
         }
         o += "</table>\n"
@@ -86,7 +87,7 @@ extension SupportReport {
                     + (f.moreFiles > 0 ? ", …" : "")
             }
             o += "</li>\n"
-            for e in f.errors { o += "<li class=\"bad\">❌ \(x(e))</li>\n" }
+            for e in f.errors { o += "<li class=\"bad\">\(x(e))</li>\n" }
             o += "<li>server-only request ids in the session window: \(f.serverOnly)\(f.truncated ? " (at least)" : "")</li>\n"
             if !f.withUser.isEmpty {
                 o += "<li>" + SupportReport.plural(f.withUser.count, "other request") + " of this user reached the server: "

@@ -312,7 +312,9 @@ public struct SupportReport: Sendable {
         } else {
             let broken = leaks.filter { SupportReport.contractRules.contains($0.ruleID) }.count
             let worst = leaks.map(\.severity).max() ?? .high
-            let prints = Set(leaks.compactMap(\.fingerprint)).count
+            // Distinct values, not fingerprints: one short password at two places has two `loc:`
+            // fingerprints but is one value (as scrub counts it).
+            let prints = Set(leaks.compactMap { f in f.valueKey.map { "value \($0)" } ?? f.fingerprint }).count
             var t =
                 leaks.count == findings.count
                 ? "\(leaks.count) credential finding\(leaks.count == 1 ? "" : "s") (\(prints) distinct value\(prints == 1 ? "" : "s"), worst \(worst.rawValue)): "

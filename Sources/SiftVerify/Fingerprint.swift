@@ -37,6 +37,14 @@ public enum Fingerprint {
         return "loc:" + String(SHA256.hexDigest(Array((rule.id + "\u{0}" + place).utf8)).prefix(16))
     }
 
+    /// This process's key for `Finding.valueKey`: random, never written anywhere.
+    static let runKey: [UInt8] = (0..<32).map { _ in UInt8.random(in: 0...255) }
+
+    /// `Finding.valueKey` of `value`: the first 8 bytes of its HMAC under `runKey`.
+    static func valueKey(_ value: String) -> UInt64 {
+        hmac(key: runKey, Array(value.utf8)).prefix(8).reduce(0) { $0 << 8 | UInt64($1) }
+    }
+
     /// HMAC-SHA-256 (RFC 2104).
     static func hmac(key: [UInt8], _ message: [UInt8]) -> [UInt8] {
         var k = key

@@ -51,6 +51,7 @@ final class VerifyWorker: @unchecked Sendable {
         var message: String
         var preview: String?
         var fingerprint: String?
+        var valueKey: UInt64? = nil
     }
 
     struct BlobRef {
@@ -292,10 +293,11 @@ final class VerifyWorker: @unchecked Sendable {
                 key: config.fingerprintKey)
             guard seen.insert(h.rule.id + "\u{0}" + h.location + "\u{0}" + fp).inserted else { continue }
             if keepValues && !h.value.isEmpty { out.values.append(h.value) }
-            out.findings.append(
-                session.finding(
-                    h.rule, h.severity, at: (line, seq, recordId), location: h.location,
-                    message: h.message, preview: SecretMask.preview(h.value), fingerprint: fp))
+            var f = session.finding(
+                h.rule, h.severity, at: (line, seq, recordId), location: h.location,
+                message: h.message, preview: SecretMask.preview(h.value), fingerprint: fp)
+            f.valueKey = Fingerprint.valueKey(h.value)
+            out.findings.append(f)
         }
         scanner.hits.removeAll(keepingCapacity: true)
     }
@@ -342,7 +344,7 @@ final class VerifyWorker: @unchecked Sendable {
             hits.append(
                 BlobHit(
                     rule: h.rule, severity: h.severity, location: h.location, message: h.message,
-                    preview: SecretMask.preview(h.value), fingerprint: fp))
+                    preview: SecretMask.preview(h.value), fingerprint: fp, valueKey: Fingerprint.valueKey(h.value)))
         }
         scanner.hits.removeAll(keepingCapacity: true)
         out.blobs.append(BlobResult(key: key, input: blob.input, file: blob.file, bytes: Int64(blob.bytes.count), hits: hits))
@@ -360,22 +362,24 @@ final class VerifyWorker: @unchecked Sendable {
             guard let hits = blobHits[ref.key] else { continue }
             referenced.insert(ref.key)
             for h in hits {
-                add(
-                    Finding(
-                        rule: h.rule, severity: h.severity, input: ref.input, file: ref.file, sessionId: ref.sessionId,
-                        seq: ref.seq, line: ref.line, recordId: ref.recordId, location: h.location,
-                        message: h.message + " (in a blob this record references)",
-                        preview: h.preview, fingerprint: h.fingerprint), to: &out)
+                var f = Finding(
+                    rule: h.rule, severity: h.severity, input: ref.input, file: ref.file, sessionId: ref.sessionId,
+                    seq: ref.seq, line: ref.line, recordId: ref.recordId, location: h.location,
+                    message: h.message + " (in a blob this record references)",
+                    preview: h.preview, fingerprint: h.fingerprint)
+                f.valueKey = h.valueKey
+                add(f, to: &out)
             }
         }
         for (key, hits) in blobHits where !referenced.contains(key) && !hits.isEmpty {
             let where_ = blobFiles[key]
             for h in hits {
-                add(
-                    Finding(
-                        rule: h.rule, severity: h.severity, input: where_?.input ?? "", file: where_?.file,
-                        location: h.location, message: h.message + " (in a blob no record references)",
-                        preview: h.preview, fingerprint: h.fingerprint), to: &out)
+                var f = Finding(
+                    rule: h.rule, severity: h.severity, input: where_?.input ?? "", file: where_?.file,
+                    location: h.location, message: h.message + " (in a blob no record references)",
+                    preview: h.preview, fingerprint: h.fingerprint)
+                f.valueKey = h.valueKey
+                add(f, to: &out)
             }
         }
         return out.findings.sorted(by: Finding.reportOrder)

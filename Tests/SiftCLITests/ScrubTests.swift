@@ -199,6 +199,16 @@ import SiftCore
         #expect((r.out + r.err).contains("redaction.body-field  loc:"), "\(r.err)")
     }
 
+    /// One count of values: the report's "N distinct values" is the number scrub replaces.
+    @Test func reportAndScrubCountTheSameValues() throws {
+        let sample = packageRoot.appendingPathComponent("samples/export-incident.zip").path
+        let report = try Binary.run(["report", sample, "-q"]).out
+        let scrub = try Binary.run(["scrub", sample, "--dry-run"])
+        let distinct = report.firstMatch(of: /\((\d+) distinct values/).map { String($0.1) }
+        let replaced = (scrub.out + scrub.err).firstMatch(of: /replace[sd]? (\d+) values/).map { String($0.1) }
+        #expect(distinct != nil && distinct == replaced, "report \(distinct ?? "?"), scrub \(replaced ?? "?"): \(scrub.out)\(scrub.err)")
+    }
+
     @Test func dryRunListsAndWritesNothing() throws {
         let input = try Self.input("zip")
         let out = try makeTempDir().appendingPathComponent("never.zip").path

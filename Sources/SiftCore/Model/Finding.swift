@@ -45,6 +45,10 @@ public struct Finding: Sendable, Hashable {
     public var preview: String?
     /// Stable fingerprint of a secret value (`sha256:` + 16 hex digits).
     public var fingerprint: String?
+    /// Which value the finding is about, within this run only: a keyed hash under a key made for the
+    /// process and never kept, so findings of one value count as one (a password at two places has
+    /// two `loc:` fingerprints) without a way back to it. Never printed.
+    public var valueKey: UInt64?
 
     /// A finding of a declared rule (`rule.ref`, or `catalogue[id]`): there is no way to raise one
     /// from an id as text.

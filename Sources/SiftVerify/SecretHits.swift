@@ -9,17 +9,29 @@ public struct SecretHit: Sendable, Hashable {
     public var severity: Severity
     /// Where in the record (`request.headers[Cookie]`).
     public var location: String
+    /// Where, as `verify` fingerprints a guessable value: the session (or file, or blob root) and
+    /// the location (`at(session:)`); the location alone until then.
+    public var place: String
     public init(value: String, rule: RuleID, severity: Severity, location: String) {
         self.value = value
         self.rule = rule
         self.severity = severity
         self.location = location
+        self.place = location
+    }
+
+    /// The hit as found in a record of `session` (its id, else its file) or a blob of `root`: the
+    /// place `verify` gives the same value.
+    public func at(session: String) -> SecretHit {
+        var h = self
+        h.place = session + "\u{0}" + location
+        return h
     }
 
     /// The value's fingerprint as `verify` gives it (`Fingerprint`): `sha256:` of a value with enough
     /// randomness; for a value a brute force could enumerate (a short password), `loc:` of the rule
     /// and where it stood, never a hash of the value, which would give it back.
-    public var fingerprint: String { Fingerprint.of(value, rule: rule, place: location, key: nil) }
+    public var fingerprint: String { Fingerprint.of(value, rule: rule, place: place, key: nil) }
 }
 
 /// Runs `verify`'s checks on one record or one blob's bytes and returns the values they report.

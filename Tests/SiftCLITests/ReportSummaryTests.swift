@@ -83,5 +83,9 @@ import Testing
         let md = runCLI(["report", zip, "--session", "ses_4fd5", "-f", "markdown", "-q"]).out
         #expect(md.contains("(only session ses\\_4fd5)") || md.contains("(only session ses_4fd5)"), "\(md.prefix(200))")
         #expect(!runCLI(["report", zip, "-q"]).out.split(separator: "\n")[0].contains("(only"))
+        // And the JSON says it too; without a scope there is no member.
+        let json = runCLI(["report", zip, "--since", "2026-11-29T10:15:50Z", "--json", "-q"]).out
+        #expect(json.contains(#""scope": "records from 2026-11-29T10:15:50.000Z""#), "\(json.prefix(300))")
+        #expect(!runCLI(["report", zip, "--json", "-q"]).out.contains(#""scope""#))
     }
 }

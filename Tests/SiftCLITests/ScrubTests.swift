@@ -197,6 +197,11 @@ import SiftCore
             #expect(!r.out.contains(hash) && !r.err.contains(hash) && !records.contains(hash))
         }
         #expect((r.out + r.err).contains("redaction.body-field  loc:"), "\(r.err)")
+        // The same fingerprint verify gives the value.
+        let verify = try Binary.run(["verify", "--json", packageRoot.appendingPathComponent("samples/export-incident.zip").path]).out
+        let body = try JSONDocument(string: verify).root["findings"]?.elements.first { $0["rule"]?.string == "redaction.body-field" }
+        let fp = try #require(body?["fingerprint"]?.string)
+        #expect((r.out + r.err).contains("redaction.body-field  \(fp)"), "\(fp) not in \(r.err)")
     }
 
     /// One count of values: the report's "N distinct values" is the number scrub replaces.

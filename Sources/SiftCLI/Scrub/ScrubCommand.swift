@@ -319,7 +319,9 @@ final class ScrubCollector: Analysis {
     var readsOtherFiles: Bool { true }
 
     func record(_ record: Record, session: SessionContext) {
-        for h in finder.hits(in: record) {
+        for found in finder.hits(in: record) {
+            // Fingerprinted where verify fingerprints it: a guessable value's `loc:` is the same.
+            let h = found.at(session: session.sessionId ?? session.file)
             hits.append(h)
             // A cookie header's value is also written as its cookies, one by one (HAR `cookies`): a
             // long value is replaced wherever it stands, and every pair in its own `cookies` entry.
@@ -343,7 +345,7 @@ final class ScrubCollector: Analysis {
 
     func blob(_ blob: BlobContent) {
         if !blob.complete { incompleteBlob = true }
-        hits += finder.hits(inContent: blob.bytes)
+        hits += finder.hits(inContent: blob.bytes).map { $0.at(session: blob.root) }
     }
 
     func damagedLine(_ bytes: [UInt8], line: Int, session: SessionContext) {

@@ -61,6 +61,8 @@ extension SupportReport {
         doc.array("failures", failures.flatMap { $0 }) { $0 }
         // Present only when a bound was reached, so ordinary reports keep their shape.
         if timeline.dropped > 0 { doc["failuresNotShown"] = .int(timeline.dropped) }
+        // What --session, --since and --until kept, so a document never reads as the whole export.
+        if let scope { doc["scope"] = .string(scope) }
         if timeline.cutShort > 0 { doc["timelinesCutShort"] = .int(timeline.cutShort) }
         w.beginObject()
         doc.writeMembers(into: &w)

@@ -214,7 +214,7 @@ public final class WaterfallCollector {
     public func takeSessions() -> [WaterfallSession] {
         let out = sessions
         sessions = []
-        return out
+        return WaterfallSession.inLaunchOrder(out)
     }
 
     /// Ends any open session and returns every finding, including the limit notice.

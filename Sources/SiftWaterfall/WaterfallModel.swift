@@ -716,3 +716,26 @@ enum WaterfallJSON {
 
 /// The record's fields (`input`, `url`, `state`…) come through `NetworkRecordHolder`.
 extension WaterfallRequest: NetworkRecordHolder {}
+
+extension WaterfallSession {
+    /// Each input's sessions in the order they were launched (`launchedAt`, else their origin), as
+    /// every command lists them, ties in the order read; the inputs stay in the order read (an
+    /// input's sessions end one after the other).
+    public static func inLaunchOrder(_ sessions: [WaterfallSession]) -> [WaterfallSession] {
+        var out = sessions
+        let launched = { (s: WaterfallSession) -> Double in s.launchedAt ?? s.originUs.map { Double($0) / 1e6 } ?? .infinity }
+        var start = 0
+        while start < out.count {
+            var end = start + 1
+            while end < out.count && out[end].input == out[start].input { end += 1 }
+            if end - start > 1 {
+                let group = out[start..<end].enumerated().sorted { a, b in
+                    launched(a.element) != launched(b.element) ? launched(a.element) < launched(b.element) : a.offset < b.offset
+                }.map(\.element)
+                out.replaceSubrange(start..<end, with: group)
+            }
+            start = end
+        }
+        return out
+    }
+}

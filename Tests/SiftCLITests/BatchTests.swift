@@ -1,4 +1,5 @@
 import Foundation
+import SiftCore
 import Testing
 
 #if canImport(Glibc)
@@ -161,5 +162,39 @@ import Testing
         let b = try Self.peakKiB(command + [many.path])
         #expect(a.status == 2 && b.status == 2)
         #expect(b.kib - a.kib < 12 << 10, "\(command): \(a.kib) KiB for 40 exports, \(b.kib) KiB for 400")
+    }
+}
+
+/// Every command lists an input's sessions in the order they were launched, whatever the order of
+/// their files.
+@Suite struct SessionOrderTests {
+    @Test func sessionsAreInLaunchOrderEverywhere() throws {
+        let root = try makeTempDir().appendingPathComponent("PalbeConsole")
+        let sessions = root.appendingPathComponent("sessions")
+        try FileManager.default.createDirectory(at: sessions, withIntermediateDirectories: true)
+        // The file read first was launched last.
+        let late = "ses_aaaaaaaa-0000-4000-8000-000000000001", early = "ses_zzzzzzzz-0000-4000-8000-000000000002"
+        for (id, hour) in [(late, "12"), (early, "08")] {
+            let lines = [
+                #"{"type":"session","seq":0,"ts":"2026-11-29T\#(hour):00:00.000Z","formatVersion":1,"sessionId":"\#(id)","launchedAt":"2026-11-29T\#(hour):00:00.000Z"}"#,
+                #"{"type":"network","seq":1,"ts":"2026-11-29T\#(hour):00:01.000Z","id":"rec_1","method":"GET","url":"https://a.test/x","state":"success","statusCode":200,"duration":0.1}"#
+            ]
+            try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: sessions.appendingPathComponent(id + ".jsonl"))
+        }
+        func order(_ text: String) -> [String] {
+            text.matches(of: /ses_(aaaaaaaa|zzzzzzzz)/).map { String($0.1) }.reduce(into: []) { if $0.last != $1 { $0.append($1) } }
+        }
+        func ids(_ json: String, _ path: String...) -> String {
+            let doc = try? JSONDocument(string: json)
+            return (doc?.root[path[0]]?.elements ?? []).compactMap { $0[path[1]]?.string }.joined(separator: " ")
+        }
+        let expected = ["zzzzzzzz", "aaaaaaaa"]
+        #expect(order(ids(try Binary.run(["inspect", root.path, "--json"]).out, "sessions", "sessionId")) == expected)
+        #expect(order(ids(try Binary.run(["report", root.path, "--json", "-q"]).out, "sessions", "sessionId")) == expected)
+        let text = try Binary.run(["report", root.path, "-q"]).out
+        let listing = try #require(text.range(of: "Sessions:"))
+        #expect(order(String(text[listing.lowerBound...].prefix(300))) == expected)
+        #expect(order(try Binary.run(["waterfall", root.path]).out) == expected)
+        #expect(order(ids(try Binary.run(["waterfall", root.path, "--json"]).out, "requests", "sessionId")) == expected)
     }
 }

@@ -384,7 +384,7 @@ final class InputPass {
             if distinct.insert(r.root + "/" + r.hex).inserted { distinctBytes += b.size }
         }
         blobSummary.savedBytes = blobSummary.referencedBytes - distinctBytes
-        return (summary, ledger.listed, blobSummary, findings.findings)
+        return (summary, SessionSummary.inLaunchOrder(ledger.listed), blobSummary, findings.findings)
     }
 
     /// What an input holding no Palbe record looks like: `an empty folder`, `looks like a HAR file …`.

@@ -42,6 +42,18 @@ public struct SessionSummary: Sendable {
     /// The session was mapped from a HAR file, which names no user: its user is unknown, not signed out.
     public var fromHAR = false
 
+    /// The sessions of one input in the order they were launched (`launchedAt`, else their first
+    /// record's time), those with neither last, ties in the order read: every command lists an
+    /// input's sessions in this order.
+    public static func inLaunchOrder(_ sessions: [SessionSummary]) -> [SessionSummary] {
+        guard sessions.count > 1 else { return sessions }
+        return sessions.enumerated().sorted { a, b in
+            let x = a.element.launchedAt ?? a.element.firstTs ?? .infinity
+            let y = b.element.launchedAt ?? b.element.firstTs ?? .infinity
+            return x != y ? x < y : a.offset < b.offset
+        }.map(\.element)
+    }
+
     /// `usr_123`, `(signed out)` (a header without one), or why the user is unknown.
     public var userText: String {
         userId ?? (fromHAR ? "(unknown: a HAR names no user)" : hasHeader ? "(signed out)" : "(unknown: no session header)")

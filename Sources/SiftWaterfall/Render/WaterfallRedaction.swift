@@ -207,6 +207,6 @@ public final class RedactingSessions: @unchecked Sendable { // `slots` only unde
         defer { lock.unlock() }
         let out = slots.map { $0! }
         slots = []
-        return out
+        return WaterfallSession.inLaunchOrder(out)
     }
 }

@@ -20,6 +20,10 @@ public struct PlacedLine: Sendable, Equatable {
     /// Whether the request's id sits in a field of the line (a request-id member, a positional id field),
     /// not only inside free text someone outside the server controls (a logged URL, a message).
     public var idInField: Bool = true
+
+    /// The line's time is a whole second (an access log's `[29/Nov/2026:10:15:55 +0000]`): moved to
+    /// the device clock it is still known to the second only.
+    public var wholeSecond: Bool { line.parsed.ts.map { $0 == $0.rounded(.down) } ?? false }
 }
 
 /// One request and what the logs say about it.
@@ -637,7 +641,7 @@ public enum Correlator {
                 guard let t = l.line.parsed.ts else { continue }
                 // A whole-second time (an access log's `[29/Nov/2026:10:15:02 +0000]`) means some moment
                 // in the second that follows it.
-                let resolution = t == t.rounded(.down) ? 1.0 : 0.0
+                let resolution = l.wholeSecond ? 1.0 : 0.0
                 if l.idInField { field.append((t - hi, t + resolution - lo)) } else { text.append((t - hi, t + resolution - lo)) }
             }
         }

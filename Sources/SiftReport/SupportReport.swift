@@ -578,20 +578,27 @@ public struct SupportReport: Sendable {
 
     /// The timeline around failures: device records and each failed request's server lines (placed
     /// on the device clock with the skew), sorted by time. Texts are masked and not yet escaped.
-    public func timelineEntries(_ w: FailureWindow) -> [(ts: Double?, side: String, text: String, failed: Bool)] {
-        var out: [(Double?, String, String, Bool)] = []
+    /// `time` is the entry's time as printed: a server line from a source that logs whole seconds
+    /// is printed to the second (`Timestamp.format(_:wholeSecond:)`).
+    public func timelineEntries(_ w: FailureWindow) -> [(ts: Double?, side: String, text: String, failed: Bool, time: String?)] {
+        var out: [(Double?, String, String, Bool, String?)] = []
         let failedLines = Set(w.failures.map { [$0.line, $0.ordinal] })
         for r in w.records {
             let text = masked(SupportReport.summary(of: r, redactor: redactor).untrusted)
             let failed = failedLines.contains([r.line, r.ordinal])
-            out.append((r.ts, failed ? "device ▶" : "device", "#\(r.seq.map(String.init) ?? "?") " + text, failed))
+            out.append(
+                (
+                    r.ts, failed ? "device ▶" : "device", "#\(r.seq.map(String.init) ?? "?") " + text, failed,
+                    r.ts.map { Timestamp.format($0) }
+                ))
         }
         var seen = Set<String>()
         for f in w.failures {
             guard let c = correlated(RecordRef(input: w.input, file: w.file, line: f.line, ordinal: f.ordinal)) else { continue }
             for pl in c.lines where seen.insert("\(pl.line.file)\u{0}\(pl.line.line)").inserted {
                 let t = masked(SupportReport.serverText(pl, max: 200, redactor: redactor).untrusted)
-                out.append((pl.deviceTs, "server", "\(pl.line.file):\(pl.line.line) \(t)", false))
+                let time = pl.deviceTs.map { Timestamp.format($0, wholeSecond: pl.wholeSecond) }
+                out.append((pl.deviceTs, "server", "\(pl.line.file):\(pl.line.line) \(t)", false, time))
             }
         }
         return out.enumerated().sorted { a, b in

@@ -144,14 +144,15 @@ extension ShowReport {
         if let s = server {
             o += colors.bold("Server") + ": " + t(serverHeading) + "\n"
             for l in s.lines {
-                o += "  \(l.deviceTs.map { Timestamp.format($0) } ?? "—")  \(t(l.file)):\(l.line)  \(t(l.text))\n"
+                o +=
+                    "  \(l.deviceTs.map { Timestamp.format($0, wholeSecond: l.wholeSecond) } ?? "—")  \(t(l.file)):\(l.line)  \(t(l.text))\n"
             }
             o += "\n"
         }
 
         o += colors.bold("Around it") + " (device clock)\n"
         for e in around {
-            let when = e.ts.map { Timestamp.format($0) } ?? "—"
+            let when = e.time ?? "—"
             let side = WaterfallFormat.pad(e.side + (e.isRequest ? " ▶" : ""), 8)
             let line = "  \(WaterfallFormat.pad(when, 24))  \(side)  \(t(e.text))"
             o += (e.isRequest ? colors.bold(line) : line) + "\n"
@@ -217,14 +218,16 @@ extension ShowReport {
         if let s = server {
             o += "## Server\n\n" + m(serverHeading) + "\n\n"
             if !s.lines.isEmpty {
-                let rows = s.lines.map { l in [l.deviceTs.map { Timestamp.format($0) } ?? "—", m("\(l.file):\(l.line)"), m(l.text)] }
+                let rows = s.lines.map { l in
+                    [l.deviceTs.map { Timestamp.format($0, wholeSecond: l.wholeSecond) } ?? "—", m("\(l.file):\(l.line)"), m(l.text)]
+                }
                 o += ReportEnvelope.markdownTable(["device time", "line", "what"], rows) + "\n"
             }
         }
 
         o += "## Around it\n\n"
         let rows = around.map { e in
-            [e.ts.map { Timestamp.format($0) } ?? "—", e.side + (e.isRequest ? " ▶" : ""), e.isRequest ? "**\(m(e.text))**" : m(e.text)]
+            [e.time ?? "—", e.side + (e.isRequest ? " ▶" : ""), e.isRequest ? "**\(m(e.text))**" : m(e.text)]
         }
         o += ReportEnvelope.markdownTable(["device time", "side", "what"], rows)
         return o
@@ -266,7 +269,7 @@ extension ShowReport {
                 "lines": .array(
                     s.lines.map { l in
                         .object([
-                            "deviceTs": .opt(l.deviceTs.map { Timestamp.format($0) }),
+                            "deviceTs": .opt(l.deviceTs.map { Timestamp.format($0, wholeSecond: l.wholeSecond) }),
                             "serverTs": .opt(l.serverTs.map { Timestamp.format($0) }),
                             "file": .string(l.file), "line": .int(l.line), "text": .string(l.text)
                         ])
@@ -293,7 +296,7 @@ extension ShowReport {
             "around": .array(
                 around.map { e in
                     .object([
-                        "ts": .opt(e.ts.map { Timestamp.format($0) }), "side": .string(e.side), "isRequest": .bool(e.isRequest),
+                        "ts": .opt(e.time), "side": .string(e.side), "isRequest": .bool(e.isRequest),
                         "text": .string(e.text)
                     ])
                 })

@@ -72,6 +72,11 @@ struct ShowReport: Sendable {
         /// The request itself.
         var isRequest: Bool
         var text: String
+        /// A server line from a source that logs whole seconds: its time is printed to the second.
+        var wholeSecond = false
+
+        /// The time as printed.
+        var time: String? { ts.map { Timestamp.format($0, wholeSecond: wholeSecond) } }
     }
 
     struct ServerSide: Sendable {
@@ -88,6 +93,8 @@ struct ShowReport: Sendable {
     struct ServerLineView: Sendable {
         var deviceTs: Double?
         var serverTs: Double?
+        /// The source logs whole seconds: times are printed to the second.
+        var wholeSecond = false
         var file: String
         var line: Int
         var text: String
@@ -329,7 +336,8 @@ extension ShowReport {
                     return ta != tb ? ta < tb : a.offset < b.offset
                 }.map { i, pl in
                     ServerLineView(
-                        deviceTs: pl.deviceTs, serverTs: pl.line.parsed.ts, file: pl.line.file, line: pl.line.line,
+                        deviceTs: pl.deviceTs, serverTs: pl.line.parsed.ts, wholeSecond: pl.wholeSecond, file: pl.line.file,
+                        line: pl.line.line,
                         text: (i < texts.count ? texts[i] : nil) ?? "")
                 })
         } else {
@@ -373,7 +381,8 @@ extension ShowReport {
             around.append(Around(ts: r.ts, side: "device", isRequest: isReq, text: n + text))
         }
         for l in server?.lines ?? [] {
-            around.append(Around(ts: l.deviceTs, side: "server", isRequest: false, text: "\(l.file):\(l.line) \(l.text)"))
+            around.append(
+                Around(ts: l.deviceTs, side: "server", isRequest: false, text: "\(l.file):\(l.line) \(l.text)", wholeSecond: l.wholeSecond))
         }
         self.around = around.enumerated().sorted { a, b in
             let ta = a.element.ts ?? .infinity, tb = b.element.ts ?? .infinity

@@ -152,6 +152,15 @@ public enum Timestamp {
 
     /// Formats seconds since 1970 as `2026-11-29T10:15:02.123Z` (milliseconds; `micro` for 6 digits).
     /// Empty for a time outside years 0000–9999 (or not finite): no conversion of input can trap.
+    /// `format(t)`, or to the second (`2026-11-29T10:15:58Z`, the nearest) when `wholeSecond`: a time
+    /// read from a source that logs whole seconds (an access log's `[29/Nov/2026:10:15:55 +0000]`),
+    /// moved to the device clock by a skew, is printed at the precision its source has.
+    public static func format(_ t: Double, wholeSecond: Bool) -> String {
+        guard wholeSecond else { return format(t) }
+        let s = format(t.rounded())
+        return s.hasSuffix(".000Z") ? String(s.dropLast(5)) + "Z" : s
+    }
+
     public static func format(_ t: Double, micro: Bool = false) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(32)

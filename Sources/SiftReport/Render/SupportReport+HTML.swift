@@ -73,7 +73,7 @@ extension SupportReport {
             o += "<h3>Around \(Escape.xml(windowTitle(w, escape: { Escape.terminal($0) })))</h3>\n<table>"
             for e in timelineEntries(w) {
                 o +=
-                    "<tr\(e.failed ? " class=\"failed\"" : "")><td class=\"ts\">\(Escape.xml(e.ts.map { Timestamp.format($0) } ?? "—"))</td><td class=\"nw\">\(Escape.xml(e.side))</td><td>\(x(e.text))</td></tr>\n"
+                    "<tr\(e.failed ? " class=\"failed\"" : "")><td class=\"ts\">\(Escape.xml(e.time ?? "—"))</td><td class=\"nw\">\(Escape.xml(e.side))</td><td>\(x(e.text))</td></tr>\n"
             }
             o += "</table>\n"
         }

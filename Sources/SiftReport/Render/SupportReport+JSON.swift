@@ -46,7 +46,7 @@ extension SupportReport {
             let timeline = JSONOut.array(
                 self.timelineEntries(w).map { e in
                     .object([
-                        "ts": .opt(e.ts.map { Timestamp.format($0) }),
+                        "ts": .opt(e.time),
                         "side": .string(e.side.hasPrefix("device") ? "device" : "server"),
                         "text": .string(e.text), "failed": .bool(e.failed)
                     ])

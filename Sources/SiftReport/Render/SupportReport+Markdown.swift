@@ -46,7 +46,7 @@ extension SupportReport {
                 o += "### " + windowTitle(w, escape: Escape.markdown) + "\n\n"
                 let rows = timelineEntries(w).map { e in
                     [
-                        e.ts.map { Timestamp.format($0) } ?? "—", e.side,
+                        e.time ?? "—", e.side,
                         e.failed ? "**" + Escape.markdown(e.text) + "**" : Escape.markdown(e.text)
                     ]
                 }

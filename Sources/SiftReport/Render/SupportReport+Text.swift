@@ -65,7 +65,7 @@ extension SupportReport {
         for w in failureWindows {
             o += colors.bold("around " + windowTitle(w, escape: { Escape.terminal($0) })) + "\n"
             for e in timelineEntries(w) {
-                let ts = e.ts.map { Timestamp.format($0) } ?? "—".padding(toLength: 24, withPad: " ", startingAt: 0)
+                let ts = (e.time ?? "—").padding(toLength: 24, withPad: " ", startingAt: 0)
                 let line = "\(e.side.padding(toLength: 8, withPad: " ", startingAt: 0))  \(Escape.terminal(e.text))"
                 o += "  \(ts)  " + (e.failed ? colors.red(line) : line) + "\n"
             }

@@ -107,6 +107,12 @@ public struct ArgvParser: Sendable {
 
     /// Hands positionals to the spec's arguments in order; checks counts and allowed values.
     func assignArguments(_ parsed: inout ParsedOptions) throws {
+        // Too few: the ones given go to the first required arguments, and the first left without
+        // one is named (`pbsift diff a.zip`: '<after>', not '<before>').
+        let required = spec.arguments.filter { !$0.optional }
+        if parsed.positionals.count < required.count {
+            throw UsageError("missing argument '\(required[parsed.positionals.count].usage)'")
+        }
         var rest = parsed.positionals[...]
         for (k, arg) in spec.arguments.enumerated() {
             let laterRequired = spec.arguments[(k + 1)...].filter { !$0.optional }.count

@@ -107,6 +107,14 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
         }
     }
 
+    /// Too few arguments: the message names the one left without a value, not one that has it.
+    @Test func aMissingArgumentIsTheOneNotGiven() {
+        #expect(runCLI(["show", "export.zip"]).err.hasPrefix("pbsift: show: missing argument '<request>'"))
+        #expect(runCLI(["diff", "golden.zip"]).err.hasPrefix("pbsift: diff: missing argument '<after>'"))
+        #expect(runCLI(["diff"]).err.hasPrefix("pbsift: diff: missing argument '<before>'"))
+        #expect(runCLI(["show"]).err.hasPrefix("pbsift: show: missing argument '<input> ...'"))
+    }
+
     @Test func helpAfterDoubleDashIsPositional() throws {
         guard case .options(let p) = try ArgvParser(spec: testSpec).parse(["--", "--help"]) else {
             Issue.record("expected options")

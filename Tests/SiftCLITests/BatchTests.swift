@@ -118,9 +118,11 @@ import Testing
 
     /// Lines are files anyone can write: merge masks a credential's shape in what it prints again.
     @Test func mergeMasksWhatItReadsAgain() throws {
-        let jwt =
-            "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9" + "." + "eyJzdWIiOiJ1c3JfMTIzIiwiaWF0IjoxNzAwMDAwMDAwfQ" + "."
-            + "c2lnbmF0dXJlX2J5dGVzX2hlcmVfMTIzNDU2Nzg5MA"
+        // A JSON Web Token's shape, made here from its parts.
+        let jwt = [#"{"alg":"HS256","typ":"JWT"}"#, #"{"sub":"usr_123","iat":1700000000}"#, "signature bytes here 1234567890"].map {
+            Data($0.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_")
+        }.joined(separator: ".")
         let lines = [
             #"{"schema":1,"command":"verify","type":"input","input":"a.zip","container":"zip","status":"ok","errors":[],"exitStatus":1,"worst":"high","verify":{"inputs":1,"findings":1}}"#,
             #"{"schema":1,"command":"verify","type":"finding","input":"a.zip","rule":"secret.jwt","severity":"high","message":"leaked \#(jwt) here"}"#,

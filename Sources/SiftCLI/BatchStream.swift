@@ -236,12 +236,9 @@ extension ReadingRun {
         emit: (T) throws -> Void
     ) throws {
         let progress = Progress(io: io, options: common)
-        let reader = ExportReader(limits: common.limits)
-        if let wanted = scope.session { reader.keepsSession = { SessionSelector.matches(wanted, $0) } }
-        if progress.enabled { reader.remaining = { progress.waiting = $0 } }
-        if let shouldStop { reader.shouldStop = shouldStop }
-        if let shard { reader.inShare = shard.keeps }
-        if let requestIdHeader { reader.requestIdHeader = requestIdHeader }
+        let reader = Diagnostics.reader(
+            common: common, progress: progress, shouldStop: shouldStop, requestIdHeader: requestIdHeader,
+            keepsSession: scope.keepsSession, inShare: shard?.keeps)
         let scope = scope
         var matched = false
         var firstIds: [String] = []

@@ -19,16 +19,28 @@ enum Diagnostics {
         keepsSession: (@Sendable (String?) -> Bool)? = nil, inShare: ((String) -> Bool)? = nil
     ) -> ReadOutcome {
         let progress = Progress(io: io, options: common)
+        let reader = Diagnostics.reader(
+            common: common, progress: progress, shouldStop: shouldStop, requestIdHeader: requestIdHeader, keepsSession: keepsSession,
+            inShare: inShare)
+        let outcome = reader.read(inputs: inputs, analyses: analyses + [progress])
+        progress.clear()
+        Diagnostics.inputs(outcome.inputs, io: io)
+        return outcome
+    }
+
+    /// The reader of a run: its limits, the progress line's count of inputs waiting, and what the
+    /// options chose (`--session`, `--shard`, the request-id header, when to stop).
+    static func reader(
+        common: CommonOptions, progress: Progress, shouldStop: (@Sendable () -> Bool)?, requestIdHeader: String?,
+        keepsSession: (@Sendable (String?) -> Bool)?, inShare: ((String) -> Bool)?
+    ) -> ExportReader {
         let reader = ExportReader(limits: common.limits)
         if let keepsSession { reader.keepsSession = keepsSession }
         reader.inShare = inShare
         if let shouldStop { reader.shouldStop = shouldStop }
         if let requestIdHeader { reader.requestIdHeader = requestIdHeader }
         if progress.enabled { reader.remaining = { progress.waiting = $0 } }
-        let outcome = reader.read(inputs: inputs, analyses: analyses + [progress])
-        progress.clear()
-        Diagnostics.inputs(outcome.inputs, io: io)
-        return outcome
+        return reader
     }
 
     /// `pbsift: PATH: reason` for each error of each input that was not read in full.

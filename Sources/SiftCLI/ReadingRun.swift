@@ -45,14 +45,10 @@ struct ReadingRun {
         requestIdHeader: String? = nil, matching: RecordScope? = nil
     ) throws {
         let chosen = matching ?? scope
-        var keepsSession: (@Sendable (String?) -> Bool)? = nil
-        if let wanted = chosen.session {
-            keepsSession = { (id: String?) -> Bool in SessionSelector.matches(wanted, id) }
-        }
         outcome = Diagnostics.read(
             inputs, analyses: scope.wrap(analyses), common: common, io: io,
             shouldStop: shouldStop, requestIdHeader: requestIdHeader,
-            keepsSession: keepsSession, inShare: shard?.keeps)
+            keepsSession: chosen.keepsSession, inShare: shard?.keeps)
         try chosen.checkSessionMatched(outcome)
         if !scope.isEmpty {
             let scope = scope

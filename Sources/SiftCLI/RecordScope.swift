@@ -54,6 +54,12 @@ struct RecordScope: Sendable {
         return true
     }
 
+    /// Which sessions the reader lists and counts (by id): nil, every one, without `--session`.
+    var keepsSession: (@Sendable (String?) -> Bool)? {
+        guard let wanted = session else { return nil }
+        return { SessionSelector.matches(wanted, $0) }
+    }
+
     /// The analyses, each seeing only the chosen sessions and the records in range (headers always).
     func wrap(_ analyses: [any Analysis]) -> [any Analysis] {
         isEmpty ? analyses : analyses.map { ScopedAnalysis(inner: $0, scope: self) }

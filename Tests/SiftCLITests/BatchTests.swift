@@ -62,6 +62,19 @@ import Testing
         }
     }
 
+    /// A folder named through a link is a folder to the batch as it is to the walk: the exports in
+    /// it are read, each on its own line, as when it is named directly.
+    @Test func aLinkedFolderIsReadWhole() throws {
+        let dir = try Self.folder(3)
+        let link = dir.deletingLastPathComponent().appendingPathComponent("linked")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: dir)
+        let direct = try Binary.run(["verify", "-f", "jsonl", "-q", dir.path])
+        let linked = try Binary.run(["verify", "-f", "jsonl", "-q", link.path])
+        let inputs = { (r: Binary.Result) in r.out.split(separator: "\n").filter { $0.contains(#""type":"input""#) }.count }
+        #expect(inputs(direct) == 4 && inputs(linked) == 4, "\(linked.out.prefix(400))")
+        #expect(linked.status == direct.status)
+    }
+
     /// Each line says what it is; a finding line carries its record.
     @Test func linesAreSelfDescribing() throws {
         let r = try Binary.run(["verify", "-f", "jsonl", packageRoot.appendingPathComponent("samples/export-incident.zip").path])

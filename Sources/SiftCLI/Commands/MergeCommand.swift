@@ -429,11 +429,8 @@ final class Spool {
     }
 
     private func flush() {
-        var done = 0
-        while done < pending.count && failure == nil {
-            let n = pending.withUnsafeBytes { write(fd, $0.baseAddress! + done, $0.count - done) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { failure = "the temporary file: \(String(cString: strerror(errno)))" } else { done += n }
+        if failure == nil, !pending.isEmpty, pending.withUnsafeBytes({ writeAll(fd, $0.baseAddress!, $0.count) }) != 0 {
+            failure = "the temporary file could not be written"
         }
         pending.removeAll(keepingCapacity: true)
     }

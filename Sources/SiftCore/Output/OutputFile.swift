@@ -86,7 +86,7 @@ final class OutputFile: @unchecked Sendable {
 }
 
 /// Writes all of `count` bytes at `p` to `fd`; 0, or the errno that stopped it.
-func writeAll(_ fd: Int32, _ p: UnsafeRawPointer, _ count: Int) -> Int32 {
+public func writeAll(_ fd: Int32, _ p: UnsafeRawPointer, _ count: Int) -> Int32 {
     var p = p
     var left = count
     while left > 0 {

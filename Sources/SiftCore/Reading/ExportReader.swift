@@ -43,16 +43,13 @@ public final class ExportReader {
             remaining?(queue.count)
             let wanted = inShare?(ExportReader.shareKey(path, root: root)) ?? true
             if !wanted && !ExportReader.isFolder(path) { continue }
-            let pass = InputPass(path: path, limits: limits, analyses: wanted ? analyses : [])
+            let pass = self.pass(path, analyses: wanted ? analyses : [])
             if !wanted {
                 // A folder outside the share: read for the exports in it only.
                 _ = pass.run()
                 queue.insert(contentsOf: pass.facts.nestedExports.map { ($0, root) }, at: queue.startIndex)
                 continue
             }
-            pass.shouldStop = shouldStop
-            pass.requestIdHeader = requestIdHeader
-            pass.ledger.keeps = keepsSession
             pass.ledger.room = max(0, maxListedSessions - outcome.sessions.count)
             pass.ledger.firstIds = outcome.firstSessionIds
             let (summary, sessions, blobs, found) = pass.run()
@@ -165,10 +162,7 @@ extension ExportReader {
 
     /// One input read with `analyses`: its outcome (the analyses' findings in it) and the exports found in it.
     func readOne(_ path: String, analyses: [any Analysis]) -> (ReadOutcome, [String]) {
-        let pass = InputPass(path: path, limits: limits, analyses: analyses)
-        pass.shouldStop = shouldStop
-        pass.requestIdHeader = requestIdHeader
-        pass.ledger.keeps = keepsSession
+        let pass = self.pass(path, analyses: analyses)
         pass.ledger.room = maxListedSessions
         let (summary, sessions, blobs, found) = pass.run()
         var findings = found
@@ -186,6 +180,15 @@ extension ExportReader {
         return (outcome, pass.facts.nestedExports)
     }
 
+    /// A pass over one input with this reader's limits, stop question, request-id header and choice of sessions.
+    func pass(_ path: String, analyses: [any Analysis]) -> InputPass {
+        let pass = InputPass(path: path, limits: limits, analyses: analyses)
+        pass.shouldStop = shouldStop
+        pass.requestIdHeader = requestIdHeader
+        pass.ledger.keeps = keepsSession
+        return pass
+    }
+
     /// The key an input is shared out by (`inShare`): the last part of the argument it was found
     /// under (`root`), followed, for an export found in a folder, by its path inside that argument.
     /// `/data/exports` and `./exports` give the same keys, so machines that mount the same folder in
@@ -198,11 +201,10 @@ extension ExportReader {
         return name + path.dropFirst(trimmed.count)
     }
 
-    /// Whether `path` names a folder (not followed when it is a link, as the walk never follows one).
-    static func isFolder(_ path: String) -> Bool {
-        var st = stat()
-        return path != "-" && lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
-    }
+    /// Whether `path` names a folder, as the walk decides it (`PathBytes.isDirectory`: a link
+    /// followed, the name's own bytes): a folder is read on the calling thread, so the exports found
+    /// in it join the queue.
+    static func isFolder(_ path: String) -> Bool { path != "-" && PathBytes.isDirectory(path) }
 }
 
 /// What one input turned out to hold, as its reading goes.

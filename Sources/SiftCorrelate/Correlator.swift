@@ -511,7 +511,11 @@ public enum Correlator {
     /// longer than the client waited, so such a number is in another unit or belongs to another request.
     static func serverTime(_ c: CorrelatedRequest, findings: inout [Finding]) -> Double? {
         let trusted = c.lines.contains { $0.idInField } ? c.lines.filter(\.idInField) : c.lines
-        guard let whole = wholeRequestMs(c.entry) else { return trusted.compactMap { $0.line.parsed.durationMs }.max() }
+        // A request the device got no answer to (it timed out or was cancelled) bounds nothing: the
+        // server may have gone on working after the client gave up, and that time is the diagnosis.
+        guard !gaveUp(c.entry), let whole = wholeRequestMs(c.entry) else {
+            return trusted.compactMap { $0.line.parsed.durationMs }.max() ?? lineSpan(trusted)
+        }
         let bound = whole * 1.1 + 10
         var best: Double?
         for p in trusted {
@@ -528,15 +532,27 @@ public enum Correlator {
                     sessionId: e.sessionId, seq: e.seq, line: e.line, recordId: e.recordId,
                     location: "\(p.line.file):\(p.line.line)", message: why))
         }
-        if best == nil {
-            // No line states a duration: the span from its first line to its last (a "started" and a
-            // "finished" line, as django-structlog writes them), when it fits the device's request.
-            let times = trusted.compactMap { $0.line.parsed.ts }
-            if times.count >= 2, let lo = times.min(), let hi = times.max(), hi > lo, (hi - lo) * 1000 <= bound {
-                return (hi - lo) * 1000
-            }
-        }
+        // No line states a duration: the span from its first line to its last (a "started" and a
+        // "finished" line, as django-structlog writes them), when it fits the device's request.
+        if best == nil, let span = lineSpan(trusted), span <= bound { return span }
         return best
+    }
+
+    /// A request the device got no answer to, whose server time is longer than the device waited:
+    /// what happened, in words (the client gave up; the server went on).
+    public static func outlastedClient(_ e: NetworkEntry, serverMs: Double) -> String? {
+        guard gaveUp(e), let whole = wholeRequestMs(e), serverMs > whole else { return nil }
+        return "the device stopped waiting after \(fmt(whole)) ms, the server went on for \(fmt(serverMs)) ms"
+    }
+
+    /// The device gave up on the request (it failed with no response: a timeout, a cancel).
+    static func gaveUp(_ e: NetworkEntry) -> Bool { e.statusCode == nil && e.state == "failure" }
+
+    /// Milliseconds from a request's first server line to its last, when they are apart.
+    static func lineSpan(_ lines: [PlacedLine]) -> Double? {
+        let times = lines.compactMap { $0.line.parsed.ts }
+        guard times.count >= 2, let lo = times.min(), let hi = times.max(), hi > lo else { return nil }
+        return (hi - lo) * 1000
     }
 
     /// Fields a format places that matched lines held but that could not be read: one finding per
@@ -637,12 +653,11 @@ public enum Correlator {
         for r in requests where r.status != .clientOnly {
             guard let a = r.entry.requestStart, let b = r.entry.responseStart else { continue }
             let lo = min(a, b), hi = max(a, b)
+            let last = r.entry.responseEnd.map { max($0, hi) } ?? hi
             for l in r.lines {
                 guard let t = l.line.parsed.ts else { continue }
-                // A whole-second time (an access log's `[29/Nov/2026:10:15:02 +0000]`) means some moment
-                // in the second that follows it.
-                let resolution = l.wholeSecond ? 1.0 : 0.0
-                if l.idInField { field.append((t - hi, t + resolution - lo)) } else { text.append((t - hi, t + resolution - lo)) }
+                let interval = skewInterval(l, at: t, requestStart: lo, responseStart: hi, responseEnd: last)
+                if l.idInField { field.append(interval) } else { text.append(interval) }
             }
         }
         if field.isEmpty {
@@ -660,6 +675,36 @@ public enum Correlator {
             if let ts = t.seconds, abs(ts - f) > max(1.0, (s.uncertainty ?? 0) + (t.uncertainty ?? 0) + 0.5) { s.textSeconds = ts }
         }
         return s
+    }
+
+    /// The offsets one server line allows. The line happened, on the device clock, between the request's
+    /// start and its response's start: offset in [t − responseStart, t − requestStart]; a whole-second
+    /// time (an access log's `[29/Nov/2026:10:15:02 +0000]`) stands for any moment of the second after
+    /// it. When the format says which moment its time marks and the line gives the server's duration d,
+    /// the other end of the server's work is known too and must also fall inside the request: a time
+    /// written at completion gives a start t − d no earlier than the request's start, a start time an
+    /// end t + d no later than the response's last byte. That narrows a second-wide interval to the
+    /// network's share of it, which is what makes whole-second logs agree to tens of milliseconds.
+    static func skewInterval(
+        _ l: PlacedLine, at t: Double, requestStart lo: Double, responseStart hi: Double, responseEnd last: Double
+    ) -> (Double, Double) {
+        let resolution = l.wholeSecond ? 1.0 : 0.0
+        var lower = t - hi, upper = t + resolution - lo
+        guard let ms = l.line.parsed.durationMs, ms > 0, ms.isFinite else { return (lower, upper) }
+        // A duration longer than the device's request is another unit or another request: no help here.
+        let d = ms / 1000
+        guard d <= last - lo else { return (lower, upper) }
+        let mark = LogCatalogue.entry(named: l.line.parsed.format.rawValue)?.timeMarks ?? .unknown
+        switch mark {
+        case .end, .logged:
+            lower = t - last
+            upper = Swift.max(lower, upper - d)
+        case .start:
+            lower = Swift.min(upper, t + d - last)
+        case .unknown:
+            break
+        }
+        return (lower, upper)
     }
 
     /// The region shared by the most intervals: its middle, half its width, and how many intervals miss it.

@@ -117,6 +117,19 @@ public enum FormatClue: Sendable, Equatable {
     case directive
 }
 
+/// Which moment of a request a line's time stands for, when its format says so.
+public enum TimeMark: String, Sendable {
+    /// The request was received (Apache's `%t`, Envoy's `start_time`, HAProxy's `[%tr]`).
+    case start
+    /// The response was sent: the line is written when the request completes (nginx's `$time_local`).
+    case end
+    /// When the line was written (an application's logger): a line that reports the request's
+    /// duration was written as it completed.
+    case logged
+    /// The format does not say (the common log format is written by servers that differ on it).
+    case unknown
+}
+
 /// One known shape of server log line: how it is recognised and where each field sits.
 /// Adding a format is adding an entry (and a fixture folder under `Tests/SiftCorrelateTests/Formats`).
 public struct LogFormatEntry: Sendable {
@@ -148,6 +161,9 @@ public struct LogFormatEntry: Sendable {
     public var freeText: [Int] = []
     /// Where the request id sits, for the docs (the parser finds ids itself and tells a field from free text).
     public var idAt: String
+    /// The moment of the request its time stands for: with the line's duration it narrows the clock
+    /// skew a whole-second time leaves open.
+    public var timeMarks: TimeMark = .logged
 }
 
 /// The catalogue of known server log shapes, tried in this order on a file's first line with a request id.
@@ -178,7 +194,7 @@ public enum LogCatalogue {
             time: [.key("edgestarttimestamp")], status: [.key("edgeresponsestatus"), .key("originresponsestatus")],
             duration: [.span("edgestarttimestamp", "edgeendtimestamp"), .key("originresponsedurationms")],
             method: [.key("clientrequestmethod")], path: [.key("clientrequesturi"), .key("clientrequestpath")],
-            idAt: "RequestHeaders / a custom field"),
+            idAt: "RequestHeaders / a custom field", timeMarks: .start),
         LogFormatEntry(
             name: "gcp-http-request", title: "Google Cloud Run / Cloud Load Balancing JSON (httpRequest)", json: true,
             clues: [.has("httprequest.status")],
@@ -186,28 +202,28 @@ public enum LogCatalogue {
             duration: [.key("httprequest.latency")], durationUnit: .seconds,
             method: [.key("httprequest.requestmethod")], path: [.key("httprequest.requesturl")],
             level: [.key("severity")], message: [.key("textpayload"), .key("jsonpayload.message")],
-            idAt: "labels / jsonPayload"),
+            idAt: "labels / jsonPayload", timeMarks: .unknown),
         LogFormatEntry(
             name: "traefik-json", title: "Traefik access log, JSON", json: true,
             clues: [.has("downstreamstatus")],
             time: [.key("startutc"), .key("startlocal"), .key("time")], status: [.key("downstreamstatus")],
             duration: [.key("duration")], durationUnit: .nanoseconds, bareDurationUnit: .nanoseconds,
             method: [.key("requestmethod")], path: [.key("requestpath")], level: [.key("level")],
-            message: [.key("msg")], idAt: "request_X-Request-Id"),
+            message: [.key("msg")], idAt: "request_X-Request-Id", timeMarks: .start),
         LogFormatEntry(
             name: "caddy-json", title: "Caddy access log, JSON", json: true,
             clues: [.has("request.uri"), .has("duration"), .has("status")],
             time: [.key("ts")], status: [.key("status")], duration: [.key("duration")], durationUnit: .seconds,
             bareDurationUnit: .seconds,
             method: [.key("request.method")], path: [.key("request.uri")], level: [.key("level")],
-            message: [.key("msg")], idAt: "request.headers.X-Request-Id"),
+            message: [.key("msg")], idAt: "request.headers.X-Request-Id", timeMarks: .end),
         LogFormatEntry(
             name: "pino-http", title: "pino-http (Node.js)", json: true,
             clues: [.has("responsetime"), .has("res.statuscode")],
             time: [.key("time")], timeUnit: .milliseconds, status: [.key("res.statuscode")],
             duration: [.key("responsetime")], bareDurationUnit: .milliseconds,
             method: [.key("req.method")], path: [.key("req.url")], level: [.key("level")], message: [.key("msg")],
-            idAt: "req.id / a header"),
+            idAt: "req.id / a header", timeMarks: .end),
         LogFormatEntry(
             name: "bunyan", title: "bunyan / restify audit log (Node.js)", json: true,
             clues: [.has("v"), .has("hostname"), .has("name"), .has("pid")],
@@ -239,7 +255,7 @@ public enum LogCatalogue {
             clues: [.has("start_time"), .has("response_code")],
             time: [.key("start_time")], status: [.key("response_code")], duration: [.key("duration")],
             bareDurationUnit: .milliseconds, method: [.key("method")], path: [.key("path")],
-            idAt: "request_id (%REQ(X-REQUEST-ID)%)"),
+            idAt: "request_id (%REQ(X-REQUEST-ID)%)", timeMarks: .start),
         LogFormatEntry(
             name: "ecs", title: "Elastic Common Schema JSON (event.duration in ns)", json: true,
             clues: [.has("@timestamp"), .hasAny(["ecs.version", "log.level", "event.duration"])],
@@ -256,7 +272,7 @@ public enum LogCatalogue {
             clues: [.has("latencies.request"), .has("started_at")],
             time: [.key("started_at")], timeUnit: .milliseconds, status: [.key("response.status")],
             duration: [.key("latencies.request")], method: [.key("request.method")], path: [.key("request.uri")],
-            idAt: "request.headers.x-request-id"),
+            idAt: "request.headers.x-request-id", timeMarks: .start),
         LogFormatEntry(
             name: "aspnet-json", title: "ASP.NET Core JSON console (State.ElapsedMilliseconds)", json: true,
             clues: [.has("eventid"), .has("category"), .has("loglevel")],
@@ -274,7 +290,7 @@ public enum LogCatalogue {
             time: [.key("msec"), .key("time_iso8601"), .key("time_local"), .key("time")],
             status: [.key("status")], duration: [.key("request_time")], durationUnit: .seconds,
             method: [.key("request_method"), .key("request")], path: [.key("request_uri"), .key("uri"), .key("request")],
-            idAt: "request_id"),
+            idAt: "request_id", timeMarks: .end),
         LogFormatEntry(
             name: "logrus-json", title: "logrus (Go), JSONFormatter", json: true,
             clues: [.has("time"), .has("level"), .has("msg"), .lacks("ts")],
@@ -296,45 +312,45 @@ public enum LogCatalogue {
             name: "aws-alb", title: "AWS Application Load Balancer access log", json: false,
             clues: [.wordAt(0, ["http", "https", "h2", "grpcs", "ws", "wss"]), .timeAt(1), .requestAt(12)],
             time: [.token(1)], status: [.token(8)], duration: [.sum([5, 6, 7])], durationUnit: .seconds,
-            method: [.token(12)], path: [.token(12)], freeText: [12, 13], idAt: "trace_id or a custom field"),
+            method: [.token(12)], path: [.token(12)], freeText: [12, 13], idAt: "trace_id or a custom field", timeMarks: .end),
         LogFormatEntry(
             name: "istio", title: "Istio proxy access log (Envoy with response details; duration in ms)", json: false,
             clues: [.bracketAt(0), .timeAt(0), .requestAt(1), .integerAt(7), .integerAt(8), .integerAt(9)],
             time: [.token(0)], status: [.token(2)], duration: [.token(9)],
-            method: [.token(1)], path: [.token(1)], freeText: [1, 6, 11, 12], idAt: "\"%REQ(X-REQUEST-ID)%\""),
+            method: [.token(1)], path: [.token(1)], freeText: [1, 6, 11, 12], idAt: "\"%REQ(X-REQUEST-ID)%\"", timeMarks: .start),
         LogFormatEntry(
             name: "envoy", title: "Envoy default access log", json: false,
             clues: [.bracketAt(0), .timeAt(0), .requestAt(1)],
             time: [.token(0)], status: [.token(2)], duration: [.token(6)],
-            method: [.token(1)], path: [.token(1)], freeText: [1, 8, 9, 11], idAt: "\"%REQ(X-REQUEST-ID)%\""),
+            method: [.token(1)], path: [.token(1)], freeText: [1, 8, 9, 11], idAt: "\"%REQ(X-REQUEST-ID)%\"", timeMarks: .start),
         LogFormatEntry(
             name: "ingress-nginx", title: "Kubernetes ingress-nginx (upstreaminfo)", json: false,
             clues: [.timeAt(3), .requestAt(4), .integerAt(9), .decimalAt(10), .bracketAt(11)],
             time: [.token(3)], status: [.token(5)], duration: [.token(10)], durationUnit: .seconds,
-            method: [.token(4)], path: [.token(4)], freeText: [4, 7, 8], idAt: "$req_id (last)"),
+            method: [.token(4)], path: [.token(4)], freeText: [4, 7, 8], idAt: "$req_id (last)", timeMarks: .end),
         LogFormatEntry(
             name: "nginx-combined", title: "nginx combined + $request_id $request_time", json: false,
             clues: [.timeAt(3), .requestAt(4), .decimalAfter(8)],
             time: [.token(3)], status: [.token(5)], duration: [.key("request_time"), .key("rt"), .lastDecimal(after: 8)],
-            durationUnit: .seconds, method: [.token(4)], path: [.token(4)], freeText: [4, 7, 8], idAt: "$request_id"),
+            durationUnit: .seconds, method: [.token(4)], path: [.token(4)], freeText: [4, 7, 8], idAt: "$request_id", timeMarks: .end),
         LogFormatEntry(
             name: "apache-combined", title: "Apache combined + %{X-Request-Id}i %D (µs)", json: false,
             clues: [.timeAt(3), .requestAt(4), .integerAfter(8)],
             time: [.token(3)], status: [.token(5)], duration: [.lastInteger(after: 8)], durationUnit: .microseconds,
-            method: [.token(4)], path: [.token(4)], freeText: [4, 7, 8], idAt: "%{X-Request-Id}i"),
+            method: [.token(4)], path: [.token(4)], freeText: [4, 7, 8], idAt: "%{X-Request-Id}i", timeMarks: .start),
         LogFormatEntry(
             name: "access-log", title: "common / combined log format", json: false,
             clues: [.timeAt(3), .requestAt(4)],
             time: [.token(3)], status: [.token(5)], duration: [.key("request_time"), .key("rt")], durationUnit: .seconds,
-            method: [.token(4)], path: [.token(4)], freeText: [4, 7, 8], idAt: "a token after the fixed fields"),
+            method: [.token(4)], path: [.token(4)], freeText: [4, 7, 8], idAt: "a token after the fixed fields", timeMarks: .unknown),
         LogFormatEntry(
             name: "w3c", title: "W3C extended log (IIS, CloudFront standard logs): #Fields: names the columns", json: false,
-            clues: [.directive], idAt: "a column whose value is the id (cs(X-Request-Id))"),
+            clues: [.directive], idAt: "a column whose value is the id (cs(X-Request-Id))", timeMarks: .unknown),
         LogFormatEntry(
             name: "haproxy-http", title: "HAProxy option httplog ([%tr], %TR/%Tw/%Tc/%Tr/%Ta in ms)", json: false,
             clues: [.bracketAt(1), .timeAt(1), .timersAt(4), .integerAt(5)],
             time: [.token(1)], status: [.token(5)], duration: [.lastPart(4)], method: [.token(-1)], path: [.token(-1)],
-            freeText: [-1], idAt: "a captured header {…}"),
+            freeText: [-1], idAt: "a captured header {…}", timeMarks: .start),
         LogFormatEntry(
             name: "klog", title: "klog (Kubernetes components; httplog's latency and resp=)", json: false,
             clues: [.klog],
@@ -361,13 +377,13 @@ public enum LogCatalogue {
             name: "uwsgi", title: "uWSGI request log (msecs)", json: false,
             clues: [.contains(" => generated ")],
             patterns: ["{method} {path} => generated {*} bytes in {duration} msecs (HTTP/{*} {status})"],
-            idAt: "a token after the fixed fields"),
+            idAt: "a token after the fixed fields", timeMarks: .unknown),
         LogFormatEntry(
             name: "heroku-router", title: "Heroku router", json: false,
             clues: [.containsAny([" heroku[router]: ", " dyno="]), .contains(" service=")],
             time: [.leadingTime], status: [.key("status")], duration: [.key("service")],
             method: [.key("method")], path: [.key("path")], level: [.key("at")],
-            idAt: "request_id="),
+            idAt: "request_id=", timeMarks: .end),
         LogFormatEntry(
             name: "rails", title: "Rails (tagged logging, Ruby Logger)", json: false,
             clues: [.containsAny(["] Completed ", "] Started ", "] Processing by "])],

@@ -480,7 +480,9 @@ public struct SupportReport: Sendable {
             }
         }
         var why = WaterfallSummary.explain(r, hosts: hosts).sentence
-        if let c = correlated(r), let server = c.serverMs, let wait = c.waitingMs, server > wait {
+        if let c = correlated(r), let server = c.serverMs, let gaveUp = Correlator.outlastedClient(c.entry, serverMs: server) {
+            why += "; " + gaveUp
+        } else if let c = correlated(r), let server = c.serverMs, let wait = c.waitingMs, server > wait {
             why += "; " + SupportReport.longerThanWait(server: server, wait: wait)
         } else if let c = correlated(r), let server = c.serverMs, let wait = c.waitingMs {
             let network = c.networkMs ?? max(0, wait - server)

@@ -78,4 +78,56 @@ import SiftCore
         #expect((f != nil) == hinted, "\(offset)")
         if let f { #expect(f.message.contains("local time")) }
     }
+
+    /// Whole-second access-log times: with the format's mark (nginx writes its time as the request
+    /// completes) and the line's duration, each request pins the skew to its network share of the
+    /// second, so five requests agree far better than a second each would.
+    @Test func aWholeSecondTimeWithItsDurationNarrowsTheSkew() throws {
+        let skew = 2.508
+        var requests: [NetworkEntry] = []
+        var lines: [ServerLine] = []
+        var bare: [ServerLine] = []
+        for (k, offset) in [0.13, 0.41, 0.77, 0.58, 0.92].enumerated() {
+            let start = t0 + Double(k * 7) + offset
+            // Sent at start + 0.01; the server works 0.3 s from start + 0.05; the answer is back at + 0.4.
+            requests.append(request(k, start: start))
+            let end = start + 0.35 + skew
+            let stamp = Self.accessTime(end)
+            let text = "203.0.113.7 - - [\(stamp)] \"GET /v1/x HTTP/1.1\" 200 12 \"-\" \"app\" 0.300 \"\(rid(k))\""
+            lines.append(line(k, text))
+            bare.append(line(k, text.replacingOccurrences(of: " 0.300 ", with: " ")))
+        }
+        var scan = LogScanResult()
+        scan.lines = lines
+        let narrowed = Correlator.correlate(requests: requests, sessions: [], scan: scan).clockSkew
+        #expect(lines.allSatisfy { $0.parsed.format.rawValue == "nginx-combined" })
+        scan.lines = bare
+        let wide = Correlator.correlate(requests: requests, sessions: [], scan: scan).clockSkew
+        let s = try #require(narrowed.seconds), u = try #require(narrowed.uncertainty)
+        #expect(abs(s - skew) <= u + 0.001, "\(s) ± \(u)")
+        #expect(u < (wide.uncertainty ?? 0), "\(u) vs \(wide.uncertainty ?? -1)")
+    }
+
+    static func accessTime(_ t: Double) -> String {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.dateFormat = "dd/MMM/yyyy:HH:mm:ss Z"
+        return f.string(from: Date(timeIntervalSince1970: t.rounded(.down)))
+    }
+
+    /// A request the device gave up on (it timed out: no status) may have gone on at the server: its
+    /// longer server time is used and said, not dropped as implausible.
+    @Test func aServerThatOutlastedTheClientIsSaid() throws {
+        var req = request(1, start: t0)
+        req.state = "failure"
+        let text = "{\"ts\": \"\(Timestamp.format(t0 + 2.2))\", \"request_id\": \"\(rid(1))\", \"status\": 499, \"duration_ms\": 2200}"
+        var scan = LogScanResult()
+        scan.lines = [line(1, text)]
+        let r = Correlator.correlate(requests: [req], sessions: [], scan: scan)
+        #expect(r.requests[0].serverMs == 2200)
+        #expect(!r.findings.contains { $0.rule == "correlation.server-time-implausible" })
+        let said = try #require(Correlator.outlastedClient(r.requests[0].entry, serverMs: 2200))
+        #expect(said.contains("stopped waiting after 500 ms"), "\(said)")
+    }
 }

@@ -347,7 +347,9 @@ extension ShowReport {
         var why: String
         if let wf {
             why = WaterfallSummary.explain(wf, hosts: hosts).sentence
-            if let c, let s = c.serverMs, let w = c.waitingMs, s > w {
+            if let c, let s = c.serverMs, let gaveUp = Correlator.outlastedClient(c.entry, serverMs: s) {
+                why += "; " + gaveUp
+            } else if let c, let s = c.serverMs, let w = c.waitingMs, s > w {
                 why += "; " + SupportReport.longerThanWait(server: s, wait: w)
             } else if let c, let s = c.serverMs {
                 why += "; server \(Human.duration(ms: s)) of it"

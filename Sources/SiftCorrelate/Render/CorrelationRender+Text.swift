@@ -80,7 +80,7 @@ extension CorrelationRender {
             if let wait = c.waitingMs, let server = c.serverMs {
                 out += "  waiting \(num(wait)) ms = server \(num(server)) ms + network \(num(c.networkMs ?? max(0, wait - server))) ms\n"
             } else if let server = c.serverMs {
-                out += "  server \(num(server)) ms\n"
+                out += "  server \(num(server)) ms" + (Correlator.outlastedClient(e, serverMs: server).map { ": " + $0 } ?? "") + "\n"
             }
             for p in c.lines {
                 let l = p.line

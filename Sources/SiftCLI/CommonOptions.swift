@@ -36,7 +36,8 @@ public enum CommonOptionTable {
                 "max-input-bytes", value: "n",
                 help: "Most bytes read (after decompression) from one input; K, M and G suffixes are binary.",
                 kind: .bytes, default: ByteSize.describe(ReadLimits.default.maxInputBytes)),
-            ProjectConfig.option
+            ProjectConfig.option,
+            ProjectConfig.rulesOption
         ]
     }
 }

@@ -141,7 +141,9 @@ public enum PBSift {
                         }
                     }
                 }
-                return try command.run(try ProjectConfig.apply(to: parsed, spec: spec), io).rawValue
+                let applied = try ProjectConfig.apply(to: parsed, spec: spec)
+                if spec.allOptions.contains(where: { $0.name == "rules" }) { try ProjectConfig.installTeamRules(applied, io: io) }
+                return try command.run(applied, io).rawValue
             }
         } catch let e as UsageError {
             return usageError(e, spec: spec, io: io)

@@ -17,7 +17,7 @@ struct ProjectConfig: Sendable, Equatable {
     /// The file's name where it is looked for.
     static let fileName = ".pbsift.json"
     /// Every key the file may hold.
-    static let keys = ["logs", "failOn", "extraFields", "allowFingerprints", "disableDetectors", "logFormats"]
+    static let keys = ["logs", "failOn", "extraFields", "allowFingerprints", "disableDetectors", "logFormats", "rules"]
     static let extraFieldKeys = ["headers", "query", "body"]
 
     /// The file read.
@@ -29,6 +29,8 @@ struct ProjectConfig: Sendable, Equatable {
     var verify = VerifyConfig()
     /// `logFormats`: the team's own server log formats (lnav's format-file form), tried before the catalogue.
     var logFormats: [UserLogFormat] = []
+    /// `rules`: the team's own credential rules (`docs/rules.md`), run by every command beside pbsift's.
+    var teamRules: [TeamRule] = []
 
     /// `--config <file>`, on every reporting command.
     static let option = OptionSpec(
@@ -112,6 +114,10 @@ struct ProjectConfig: Sendable, Equatable {
                 do { config.logFormats = try UserLogFormat.load(value) } catch let e as UserLogFormat.DefinitionError {
                     throw fail("'logFormats': \(Escape.terminal(e.description))")
                 }
+            case "rules":
+                do { config.teamRules = try TeamRuleFile.rules(json: value, source: path) } catch {
+                    throw fail("'rules': \(Escape.terminal(error.description))")
+                }
             default:
                 var why = "unknown key '\(Escape.terminal(key))'"
                 if let s = Suggest.closest(to: key, in: keys) {
@@ -147,6 +153,36 @@ struct ProjectConfig: Sendable, Equatable {
         c.verify.disabledDetectors = []
         c.verify.allowFingerprints = []
         return c
+    }
+
+    /// `--rules <file>`: a gitleaks config or pbsift's JSON rule form, on every reporting command and scrub.
+    static let rulesOption = OptionSpec(
+        "rules", value: "file",
+        help: "Also run the team's credential rules in this file: a gitleaks config (TOML) or pbsift's JSON form (see docs/rules.md).",
+        takesPath: true)
+
+    /// Installs the team's rules (the config's `rules`, then each `--rules` file) before the command
+    /// runs, so that every check and every mask of the process uses them. A rule that does not
+    /// compile or misses its own example is a usage error naming it; what a file says that pbsift
+    /// does not apply is a note on standard error.
+    static func installTeamRules(_ parsed: ParsedOptions, io: CommandIO) throws {
+        var rules: [TeamRule] = []
+        if let path = parsed.value("config") { rules += try load(path: path).teamRules }
+        for file in parsed.all("rules") {
+            do {
+                let loaded = try TeamRuleFile.load(path: file)
+                rules += loaded.rules
+                if !parsed.flag("quiet") {
+                    for note in loaded.notes { Diagnostics.line(file, "note: " + note, io: io) }
+                }
+            } catch {
+                throw UsageError(Escape.terminal(error.description), about: file)
+            }
+        }
+        do { try TeamRules.install(rules) } catch {
+            let source = rules.first { $0.id == error.rule }?.source ?? "--rules"
+            throw UsageError(Escape.terminal(error.description), about: source)
+        }
     }
 
     /// The internal flag `apply` sets when the config file was found by looking upward, not named.

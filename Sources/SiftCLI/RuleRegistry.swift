@@ -16,7 +16,7 @@ public enum RuleRegistry {
     private static let byId: [String: Rule] = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
 
     /// The rule of an id, when one is declared.
-    public static func rule(_ id: String) -> Rule? { byId[id] }
+    public static func rule(_ id: String) -> Rule? { byId[id] ?? TeamRules.declarations.first { $0.id == id } }
 
     /// The rules of some families, in registry order.
     public static func rules(of families: Set<RuleFamily>) -> [Rule] { all.filter { families.contains($0.family) } }

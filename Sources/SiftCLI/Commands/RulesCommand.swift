@@ -1,5 +1,6 @@
 import Foundation
 import SiftCore
+import SiftVerify
 
 /// `pbsift rules`: every rule pbsift can raise, from the rule registry.
 public enum RulesCommand: SiftCommand {
@@ -14,11 +15,13 @@ public enum RulesCommand: SiftCommand {
         arguments: [],
         options: [
             OptionSpec("format", short: "f", value: "format", help: "Output format.", allowed: reporters.map(\.format), default: "text"),
-            OptionSpec("json", help: "Same as --format json.")
+            OptionSpec("json", help: "Same as --format json."),
+            ProjectConfig.rulesOption
         ],
         examples: [
             ("pbsift rules", "Every rule, one per line."),
-            ("pbsift rules --json | jq -r '.[].id'", "Every rule id, one per line.")
+            ("pbsift rules --json | jq -r '.[].id'", "Every rule id, one per line."),
+            ("pbsift rules --rules gitleaks.toml", "Also the team's rules of a gitleaks config, checked against their examples.")
         ],
         formats: reporters.map(\.format),
         commonOptions: false)
@@ -33,7 +36,7 @@ public enum RulesCommand: SiftCommand {
     public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
         let format = options.flag("json") ? "json" : options.value("format") ?? "text"
         let reporter = reporters.first { $0.format == format } ?? reporters[0]
-        reporter.write(RuleRegistry.all, to: ReportContext(sink: io.stdout))
+        reporter.write(RuleRegistry.all + TeamRules.declarations, to: ReportContext(sink: io.stdout))
         return .ok
     }
 

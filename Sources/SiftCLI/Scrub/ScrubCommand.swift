@@ -33,6 +33,7 @@ public enum ScrubCommand: SiftCommand {
             OptionSpec(
                 "dry-run", help: "List what would change (renamed copies of a name: the first 20 of a file, then a count); write nothing."),
             OptionSpec("quiet", short: "q", help: "No summary on standard error."),
+            ProjectConfig.rulesOption,
             OptionSpec(
                 "fail-on", value: "severity",
                 help: "Before it is kept, the copy is checked by verify: a finding at or above this severity left in it refuses the copy.",

@@ -53,7 +53,7 @@ final class DetectorEngine: @unchecked Sendable {
     let maxCandidates = 4096
 
     init(disabled: Set<String> = []) {
-        let all = detectorCatalogue.filter { !disabled.contains($0.id) && !disabled.contains($0.rule.id) }
+        let all = (detectorCatalogue + TeamRules.detectors).filter { !disabled.contains($0.id) && !disabled.contains($0.rule.id) }
         detectors = all
         var table = [UInt16](repeating: 0, count: 65536)
         var buckets: [[(anchor: [UInt8], detector: Int)]] = []
@@ -171,6 +171,12 @@ final class DetectorEngine: @unchecked Sendable {
     /// Returns false when the buffer held more than `maxCandidates` anchor hits and the rest was not examined.
     @discardableResult
     func scan(_ input: ScanInput, skipURLStructural: Bool = false, into out: inout [DetHit]) -> Bool {
+        var unchecked: String? = nil
+        return scan(input, skipURLStructural: skipURLStructural, into: &out, unchecked: &unchecked) && unchecked == nil
+    }
+
+    /// As `scan`, and `unchecked` says why a detector could not finish somewhere (a team rule's step budget).
+    func scan(_ input: ScanInput, skipURLStructural: Bool = false, into out: inout [DetHit], unchecked: inout String?) -> Bool {
         let base = out.count
         var complete = true
         let b = input.b
@@ -194,8 +200,12 @@ final class DetectorEngine: @unchecked Sendable {
                             if skipURLStructural && d.urlStructural { continue }
                             candidates += 1
                             if candidates > maxCandidates { complete = false; return }
-                            if let m = d.match(input, i, anchor.count), m.end > m.start, m.start >= 0, m.end <= n {
-                                out.append(hit(k, d, m, b))
+                            if let m = d.match(input, i, anchor.count) {
+                                if let why = m.unchecked {
+                                    unchecked = unchecked ?? why
+                                } else if m.end > m.start, m.start >= 0, m.end <= n {
+                                    out.append(hit(k, d, m, b))
+                                }
                             }
                         }
                     }
@@ -429,6 +439,13 @@ extension DetectorEngine {
 
     /// One engine per set of disabled detectors, built once per process: an engine never changes after
     /// it is built, and building one (tables over every anchor) costs more than checking a small export.
+    /// Drops the engines built so far (the team rules changed).
+    static func forgetShared() {
+        cacheLock.lock()
+        cache = [:]
+        cacheLock.unlock()
+    }
+
     static func shared(disabled: Set<String>) -> DetectorEngine {
         cacheLock.lock()
         defer { cacheLock.unlock() }

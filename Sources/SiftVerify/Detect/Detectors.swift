@@ -15,6 +15,9 @@ struct DetMatch: Sendable, Equatable {
     /// Where the secret part starts, when the match opens with public parts (a Slack token's ids):
     /// a placeholder is judged from there.
     var secretFrom: Int? = nil
+    /// The detector could not finish here (a team rule's pattern past its step budget): why. The
+    /// value is then reported unchecked (`verify.bound`), never clean.
+    var unchecked: String? = nil
 }
 
 /// One value-shape credential detector: anchored on cheap literals (the prefilter), then a small
@@ -44,11 +47,11 @@ struct Detector: Sendable {
     init(
         _ id: String, _ title: String, _ severity: Severity, anchors: [String], rule: VerifyRule? = nil,
         hints: NameHints = [], whole: (@Sendable (ScanInput) -> DetMatch?)? = nil, urlStructural: Bool = false,
-        generic: Bool = false, match: @escaping @Sendable (ScanInput, Int, Int) -> DetMatch?
+        generic: Bool = false, declaration: Rule? = nil, match: @escaping @Sendable (ScanInput, Int, Int) -> DetMatch?
     ) {
         self.id = id
         let declaration =
-            rule?.rule
+            declaration ?? rule?.rule
             ?? Rule(
                 "secret." + id, severity, "A value has the shape of a \(title)",
                 detail: generic

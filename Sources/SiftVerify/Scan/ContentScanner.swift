@@ -119,12 +119,14 @@ final class ContentScanner {
             return
         }
         scratch.removeAll(keepingCapacity: true)
-        let complete = engine.scan(ScanInput(b: b, hints: hints), skipURLStructural: skipURL, into: &scratch)
+        var unchecked: String? = nil
+        let complete = engine.scan(ScanInput(b: b, hints: hints), skipURLStructural: skipURL, into: &scratch, unchecked: &unchecked)
         if !complete {
             bound(
                 "more than \(engine.maxCandidates) credential-anchor candidates in one value; the rest of it was not checked",
                 location: location())
         }
+        if let unchecked { bound(unchecked, location: location()) }
         guard !scratch.isEmpty else {
             encodedSpans(b, covered: [], since: since, location: location)
             return

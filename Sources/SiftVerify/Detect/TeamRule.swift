@@ -1,0 +1,362 @@
+import Foundation
+import SiftCore
+
+/// A team's own credential rule (`rules` in `.pbsift.json`, or a gitleaks config through `--rules`):
+/// a pattern, the keywords that must stand near a match, an entropy floor, a severity, what to let
+/// through, and examples the rule must find (and not find).
+///
+/// A rule runs where one of its keywords appears (as written, in lower case, upper case or
+/// capitalised): the keywords are its prefilter, as in gitleaks, so a team's hundred rules cost a
+/// pass over the bytes, not a pattern per value. The pattern runs over the line around the keyword
+/// (at most `window` bytes each side) under a step budget: a pattern that backtracks past it stops,
+/// and the bytes it did not finish are reported (`verify.bound`, exit status 2), never passed.
+public struct TeamRule: Sendable, Equatable {
+    /// `acme-api-key`: the finding's rule is `secret.team.acme-api-key`.
+    public var id: String
+    public var description: String
+    /// An ICU regular expression (Go's and RE2's `(?P<name>…)` groups are accepted).
+    public var pattern: String
+    public var keywords: [String]
+    /// The secret's Shannon entropy must reach this (bits per character), when set.
+    public var entropy: Double?
+    /// The capture group holding the secret; 0: the first group that matched, or the whole match.
+    public var secretGroup: Int
+    public var severity: Severity
+    /// Patterns that let a secret through (or the whole match, or its line: each says which it reads).
+    public var allow: [Allow]
+    /// Words that let a secret through when it contains one (case-insensitive).
+    public var stopwords: [String]
+    /// Texts the rule must find, and texts it must not: checked when the rule is loaded.
+    public var examples: [String]
+    public var counterexamples: [String]
+    /// The file the rule came from (for messages).
+    public var source: String
+
+    public enum AllowTarget: String, Sendable, Equatable { case secret, match, line }
+    public struct Allow: Sendable, Equatable {
+        public var pattern: String
+        public var target: AllowTarget
+        public init(pattern: String, target: AllowTarget = .secret) {
+            self.pattern = pattern
+            self.target = target
+        }
+    }
+
+    public init(
+        id: String, description: String = "", pattern: String, keywords: [String], entropy: Double? = nil,
+        secretGroup: Int = 0, severity: Severity = .high, allow: [Allow] = [],
+        stopwords: [String] = [], examples: [String] = [], counterexamples: [String] = [], source: String = ""
+    ) {
+        self.id = id
+        self.description = description
+        self.pattern = pattern
+        self.keywords = keywords
+        self.entropy = entropy
+        self.secretGroup = secretGroup
+        self.severity = severity
+        self.allow = allow
+        self.stopwords = stopwords
+        self.examples = examples
+        self.counterexamples = counterexamples
+        self.source = source
+    }
+
+    /// The rule id of its findings.
+    public var ruleId: String { "secret.team." + id }
+
+    /// Bytes each side of a keyword the pattern sees (cut at line ends).
+    static let window = 2048
+    /// Progress calls of the matcher one window may take (about a millisecond each): past it, the
+    /// window is reported unchecked by this rule.
+    static let stepBudget = 400
+}
+
+/// Why a team rule cannot be used: a usage error naming the rule.
+public struct TeamRuleError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let rule: String
+    public let reason: String
+    public init(rule: String, reason: String) {
+        self.rule = rule
+        self.reason = reason
+    }
+    /// A file-level error (the file cannot be read or parsed) has no rule.
+    public var description: String { rule.isEmpty ? reason : "rule '\(rule)': \(reason)" }
+}
+
+/// A team rule ready to run: its patterns compiled once.
+final class CompiledTeamRule: @unchecked Sendable {
+    let rule: TeamRule
+    let regex: NSRegularExpression
+    let allow: [(NSRegularExpression, TeamRule.AllowTarget)]
+    let stopwords: [String]
+    /// Anchors for the engine: each keyword as written, lower, upper and capitalised (at least 2 bytes).
+    let anchors: [String]
+
+    init(_ rule: TeamRule) throws(TeamRuleError) {
+        func fail(_ why: String) -> TeamRuleError { TeamRuleError(rule: rule.id, reason: why) }
+        guard !rule.id.isEmpty, rule.id.utf8.count <= 80,
+            rule.id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ".") })
+        else { throw fail("an id is 1 to 80 letters, digits, '-', '_' or '.'") }
+        self.rule = rule
+        do { regex = try NSRegularExpression(pattern: CompiledTeamRule.icu(rule.pattern)) } catch {
+            throw fail("the pattern does not compile")
+        }
+        var allow: [(NSRegularExpression, TeamRule.AllowTarget)] = []
+        for a in rule.allow {
+            do { allow.append((try NSRegularExpression(pattern: CompiledTeamRule.icu(a.pattern)), a.target)) } catch {
+                throw fail("an allowlist pattern does not compile: \(a.pattern.prefix(60))")
+            }
+        }
+        self.allow = allow
+        stopwords = rule.stopwords.map { $0.lowercased() }.filter { !$0.isEmpty }
+        guard rule.secretGroup >= 0, rule.secretGroup <= regex.numberOfCaptureGroups else {
+            throw fail("secretGroup \(rule.secretGroup), but the pattern has \(regex.numberOfCaptureGroups) group(s)")
+        }
+        if let e = rule.entropy, !(e >= 0 && e <= 8) { throw fail("entropy must be between 0 and 8 bits a character") }
+        var keywords = rule.keywords.filter { !$0.isEmpty }
+        // No keyword: the pattern's literal start stands in (`acme_[a-z0-9]{32}` runs where `acme_` is).
+        if keywords.isEmpty, let lit = CompiledTeamRule.literalPrefix(rule.pattern), lit.utf8.count >= 3 { keywords = [lit] }
+        guard !keywords.isEmpty else {
+            throw fail(
+                "no keyword, and the pattern starts with no literal of 3 characters or more: pbsift runs a rule where one of its keywords appears"
+            )
+        }
+        for k in keywords where k.utf8.count < 2 { throw fail("the keyword '\(k)' is shorter than 2 bytes") }
+        var anchors: [String] = []
+        for k in keywords {
+            for v in [k, k.lowercased(), k.uppercased(), k.prefix(1).uppercased() + k.dropFirst().lowercased()] where !anchors.contains(v) {
+                anchors.append(v)
+            }
+        }
+        self.anchors = anchors
+    }
+
+    /// Go / RE2 syntax ICU spells otherwise: named groups `(?P<name>…)`.
+    static func icu(_ p: String) -> String { p.replacingOccurrences(of: "(?P<", with: "(?<") }
+
+    /// The literal characters a pattern starts with (no metacharacter, no flag group), if any.
+    static func literalPrefix(_ p: String) -> String? {
+        var out = ""
+        for c in p {
+            if "\\^$.|?*+()[]{}".contains(c) { break }
+            out.append(c)
+        }
+        // A quantifier after the last literal makes it optional.
+        if let next = p.dropFirst(out.count).first, "?*{".contains(next), !out.isEmpty { out.removeLast() }
+        return out.isEmpty ? nil : out
+    }
+
+    /// What one run of the pattern over a text found.
+    enum Outcome {
+        case found(Range<Int>)
+        case none
+        /// The pattern ran out of its step budget: the text is not checked by this rule.
+        case unfinished
+    }
+
+    /// The first secret in `text` (UTF-8 bytes) that passes the rule's filters and ends after `after`
+    /// (or the last before it), as a byte range of `text`.
+    func find(in text: [UInt8], after: Int = 0) -> Outcome {
+        // ICU reads UTF-16: non-ASCII bytes of invalid UTF-8 become `?` so that offsets map one to one.
+        let s: String
+        if let valid = String(validating: text, as: UTF8.self) {
+            s = valid
+        } else {
+            s = String(decoding: text.map { $0 < 0x80 ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
+        }
+        let ns = s as NSString
+        var steps = 0
+        var unfinished = false
+        var best: Range<Int>? = nil
+        var before: Range<Int>? = nil
+        regex.enumerateMatches(in: s, options: [.reportProgress], range: NSRange(location: 0, length: ns.length)) { m, _, stop in
+            guard let m else {
+                steps += 1
+                if steps > TeamRule.stepBudget {
+                    unfinished = true
+                    stop.pointee = true
+                }
+                return
+            }
+            guard let r = self.secretRange(m), r.length > 0, let bytes = CompiledTeamRule.byteRange(r, in: s),
+                self.passes(s, ns, secret: r, match: m.range)
+            else { return }
+            if bytes.upperBound > after {
+                best = bytes
+                stop.pointee = true
+            } else {
+                before = bytes
+            }
+        }
+        if let r = best ?? before { return .found(r) }
+        return unfinished ? .unfinished : .none
+    }
+
+    private func secretRange(_ m: NSTextCheckingResult) -> NSRange? {
+        if rule.secretGroup > 0 {
+            let r = m.range(at: rule.secretGroup)
+            return r.location == NSNotFound ? nil : r
+        }
+        if m.numberOfRanges > 1 {
+            for g in 1..<m.numberOfRanges where m.range(at: g).location != NSNotFound && m.range(at: g).length > 0 { return m.range(at: g) }
+        }
+        return m.range
+    }
+
+    private func passes(_ s: String, _ ns: NSString, secret: NSRange, match: NSRange) -> Bool {
+        let value = ns.substring(with: secret)
+        if let floor = rule.entropy, CompiledTeamRule.entropy(value) < floor { return false }
+        if !stopwords.isEmpty {
+            let lower = value.lowercased()
+            if stopwords.contains(where: { lower.contains($0) }) { return false }
+        }
+        for (re, on) in allow {
+            let target: String
+            switch on {
+            case .secret: target = value
+            case .match: target = ns.substring(with: match)
+            case .line: target = s
+            }
+            // An allowlist pattern past its budget lets nothing through: the finding stands.
+            if CompiledTeamRule.matches(re, target) == true { return false }
+        }
+        return true
+    }
+
+    /// Whether `re` matches somewhere in `text`; nil when it ran out of its step budget first.
+    static func matches(_ re: NSRegularExpression, _ text: String) -> Bool? {
+        var steps = 0
+        var found: Bool? = false
+        re.enumerateMatches(in: text, options: [.reportProgress], range: NSRange(location: 0, length: (text as NSString).length)) {
+            m, _, stop in
+            if m != nil {
+                found = true
+                stop.pointee = true
+            } else {
+                steps += 1
+                if steps > TeamRule.stepBudget {
+                    found = nil
+                    stop.pointee = true
+                }
+            }
+        }
+        return found
+    }
+
+    /// Shannon entropy in bits per character.
+    static func entropy(_ s: String) -> Double {
+        var counts: [Character: Int] = [:]
+        for c in s { counts[c, default: 0] += 1 }
+        let n = Double(s.count)
+        guard n > 0 else { return 0 }
+        return counts.values.reduce(0) { h, k in
+            let p = Double(k) / n
+            return h - p * log2(p)
+        }
+    }
+
+    /// A UTF-16 range of `s` as a range of its UTF-8 bytes.
+    static func byteRange(_ r: NSRange, in s: String) -> Range<Int>? {
+        guard let range = Range(r, in: s) else { return nil }
+        let lo = s.utf8.distance(from: s.startIndex, to: range.lowerBound)
+        let hi = lo + s.utf8.distance(from: range.lowerBound, to: range.upperBound)
+        return lo..<hi
+    }
+
+    /// The rule's detector: it runs where a keyword stands, over the line around it.
+    func detector() -> Detector {
+        let r = rule
+        let declaration = Rule(
+            r.ruleId, r.severity, r.description.isEmpty ? "A value matches the team rule \(r.id)" : r.description,
+            detail:
+                "Team rule from \(r.source.isEmpty ? "the config" : r.source): runs where one of its keywords appears (\(r.keywords.prefix(5).joined(separator: ", "))).",
+            help: "Rotate the credential, then find which code path recorded it.")
+        // The team's own filters (entropy, stopwords, allowlists) decide; pbsift's placeholder
+        // heuristics do not lower a team rule's findings.
+        var d = Detector(
+            "team." + r.id, r.description.isEmpty ? r.id + " credential" : r.description, r.severity, anchors: anchors,
+            declaration: declaration
+        ) { [self] t, p, len in
+            // The line around the keyword, at most `window` bytes each side.
+            var lo = p, hi = p + len
+            let floor = Swift.max(0, p - TeamRule.window), ceiling = Swift.min(t.count, p + len + TeamRule.window)
+            while lo > floor && t[lo - 1] != 0x0A { lo -= 1 }
+            while hi < ceiling && t[hi] != 0x0A { hi += 1 }
+            let text = Array(t.b[lo..<hi])
+            switch self.find(in: text, after: p - lo) {
+            case .found(let range): return DetMatch(start: lo + range.lowerBound, end: lo + range.upperBound)
+            case .none: return nil
+            case .unfinished:
+                return DetMatch(
+                    start: p, end: p,
+                    unchecked:
+                        "the team rule \(r.id) stopped at its step budget (\(TeamRule.stepBudget)) near a keyword; those bytes were not checked by it"
+                )
+            }
+        }
+        d.neverPlaceholder = true
+        return d
+    }
+
+    /// Every example found and no counterexample: else the rule is not what its author meant.
+    func checkExamples() throws(TeamRuleError) {
+        for (k, e) in rule.examples.enumerated() {
+            guard case .found = findInExample(e) else {
+                throw TeamRuleError(rule: rule.id, reason: "does not find its example \(k + 1)")
+            }
+        }
+        for (k, e) in rule.counterexamples.enumerated() {
+            if case .found = findInExample(e) { throw TeamRuleError(rule: rule.id, reason: "finds its counterexample \(k + 1)") }
+        }
+    }
+
+    private func findInExample(_ e: String) -> Outcome {
+        let lower = e.lowercased()
+        guard anchors.contains(where: { lower.contains($0.lowercased()) }) else { return .none }
+        return find(in: Array(e.utf8))
+    }
+}
+
+/// The team rules this process runs (installed once, from the config and `--rules`, before any
+/// check): every engine built after includes them, so verify, scrub and every command's masking
+/// find the same values.
+public enum TeamRules {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var compiled: [CompiledTeamRule] = []
+
+    /// Compiles and checks `rules` (a pattern that does not compile, a rule that misses its example,
+    /// two rules with one id: `TeamRuleError`) and makes them the process's team rules.
+    public static func install(_ rules: [TeamRule]) throws(TeamRuleError) {
+        // The same rules again (every command installs what it was given, most often none): nothing to rebuild.
+        if rules == installed { return }
+        var out: [CompiledTeamRule] = []
+        var ids = Set<String>()
+        for r in rules {
+            guard ids.insert(r.id).inserted else { throw TeamRuleError(rule: r.id, reason: "two rules have this id") }
+            let c = try CompiledTeamRule(r)
+            try c.checkExamples()
+            out.append(c)
+        }
+        lock.lock()
+        compiled = out
+        lock.unlock()
+        DetectorEngine.forgetShared()
+    }
+
+    /// The installed rules' detectors.
+    static var detectors: [Detector] {
+        lock.lock()
+        defer { lock.unlock() }
+        return compiled.map { $0.detector() }
+    }
+
+    /// The installed rules as `pbsift rules` and SARIF show them.
+    public static var declarations: [Rule] { detectors.map(\.declaration) }
+
+    /// The installed rules.
+    public static var installed: [TeamRule] {
+        lock.lock()
+        defer { lock.unlock() }
+        return compiled.map(\.rule)
+    }
+}

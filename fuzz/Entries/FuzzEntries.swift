@@ -22,7 +22,8 @@ public enum FuzzEntries {
         ("timestamp", timestamp),
         ("decoders", decoders),
         ("tolerant", tolerant),
-        ("har", har)
+        ("har", har),
+        ("rulefile", ruleFile)
     ]
 
     /// Small bounds, so one input costs milliseconds and a lying size cannot run for long.
@@ -163,6 +164,14 @@ public enum FuzzEntries {
             _ = LogTime.klog(p, b.count, near: 1_796_000_000)
             _ = LogTime.timeOfDay(p, b.count, near: 1_796_000_000)
         }
+    }
+
+    /// A team's rule file (a gitleaks TOML config or pbsift's JSON form): parsed, each rule compiled and
+    /// checked against its examples, then run over the file's own text under its step budget.
+    public static func ruleFile(_ data: [UInt8]) {
+        let text = String(decoding: data, as: UTF8.self)
+        guard let loaded = try? TeamRuleFile.parse(text, source: "fuzz") else { return }
+        _ = try? TeamRules.count(loaded.rules, in: text)
     }
 
     /// The URL, query, form, multipart and base64 decoders: the bytes as a network record's URL,

@@ -329,6 +329,15 @@ public enum TeamRules {
     public static func install(_ rules: [TeamRule]) throws(TeamRuleError) {
         // The same rules again (every command installs what it was given, most often none): nothing to rebuild.
         if rules == installed { return }
+        let out = try compile(rules)
+        lock.lock()
+        compiled = out
+        lock.unlock()
+        DetectorEngine.forgetShared()
+    }
+
+    /// Compiles and checks rules without installing them.
+    static func compile(_ rules: [TeamRule]) throws(TeamRuleError) -> [CompiledTeamRule] {
         var out: [CompiledTeamRule] = []
         var ids = Set<String>()
         for r in rules {
@@ -337,10 +346,14 @@ public enum TeamRules {
             try c.checkExamples()
             out.append(c)
         }
-        lock.lock()
-        compiled = out
-        lock.unlock()
-        DetectorEngine.forgetShared()
+        return out
+    }
+
+    /// How many of `rules` find a secret in `text` (compiled and checked first; nothing installed):
+    /// what the fuzz target and the tests run a file's rules with.
+    public static func count(_ rules: [TeamRule], in text: String) throws(TeamRuleError) -> Int {
+        let bytes = Array(text.utf8)
+        return try compile(rules).filter { if case .found = $0.find(in: bytes) { return true } else { return false } }.count
     }
 
     /// The installed rules' detectors.

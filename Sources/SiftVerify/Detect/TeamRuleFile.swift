@@ -20,10 +20,15 @@ public enum TeamRuleFile {
         guard let text = String(validating: Array(data), as: UTF8.self) else {
             throw TeamRuleError(rule: "", reason: "not UTF-8 text")
         }
+        return try parse(text, source: path)
+    }
+
+    /// A rule file's text: JSON when it starts with `{` or a `[` that is no TOML table header, else TOML.
+    public static func parse(_ text: String, source path: String) throws(TeamRuleError) -> Loaded {
         let first = text.first(where: { !$0.isWhitespace })
         if first == "{" || (first == "[" && !looksLikeTableHeader(text)) {
             let root: JSONValue
-            do { root = try JSONDocument(bytes: Array(data)).root } catch { throw TeamRuleError(rule: "", reason: "not JSON: \(error)") }
+            do { root = try JSONDocument(bytes: Array(text.utf8)).root } catch { throw TeamRuleError(rule: "", reason: "not JSON: \(error)") }
             guard let list = root.isObject ? root["rules"] : root else {
                 throw TeamRuleError(rule: "", reason: "a JSON rule file is an array of rules, or an object with 'rules'")
             }

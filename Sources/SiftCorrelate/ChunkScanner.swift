@@ -5,7 +5,9 @@ import SiftCore
 /// The chunk loop and the per-region byte scan of one work item.
 struct ChunkScanner {
     let request: ScanRequest
-    let options: ScanOptions
+    /// The scan's options; a W3C `#Fields:` directive met in the lines updates `read.w3cFields` for
+    /// the lines after it (a stream is not looked at first, and IIS writes a new directive on restart).
+    var options: ScanOptions
     let display: String
     var out = ItemOutcome()
     /// Lines before the current region.
@@ -204,6 +206,8 @@ struct ChunkScanner {
     mutating func scanRegion(_ base: UnsafePointer<UInt8>, _ count: Int) -> Int {
         // The buffer is reused: a record found in the last region is not this one's.
         prettyCache = nil
+        // W3C directives in the region, in order: each names the columns of the lines after it.
+        var directives = W3C.directives(base, count)
         var pos = 0
         var counted = 0 // a line start; the newlines before it are in `linesBefore`
         var linesBefore = 0
@@ -215,6 +219,10 @@ struct ChunkScanner {
             else {
                 pos = p + 4
                 continue
+            }
+            while let d = directives.first, d.at < p {
+                options.read.w3cFields = d.fields
+                directives.removeFirst()
             }
             // The line around the hit: walk the newlines up to it (they are counted on the way).
             var ls = counted
@@ -235,6 +243,7 @@ struct ChunkScanner {
             pos = le + 1
         }
         if counted < count { linesBefore += countNewlines(base + counted, count - counted) }
+        if let last = directives.last { options.read.w3cFields = last.fields }
         return linesBefore
     }
 

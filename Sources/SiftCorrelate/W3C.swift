@@ -23,6 +23,23 @@ enum W3C {
         return names.isEmpty ? nil : names
     }
 
+    /// Each `#Fields:` directive at a line start in `base[0..<count]`: its offset and its columns.
+    static func directives(_ base: UnsafePointer<UInt8>, _ count: Int) -> [(at: Int, fields: [String])] {
+        let needle = Array("#Fields:".utf8)
+        var out: [(at: Int, fields: [String])] = []
+        var pos = 0
+        while pos < count, out.count < 1024 {
+            guard let hit = needle.withUnsafeBufferPointer({ ByteSearch.find(base + pos, count - pos, $0) }) else { break }
+            let at = pos + hit
+            let end = ByteSearch.index(of: 0x0A, base + at, count - at).map { at + $0 } ?? count
+            if at == 0 || base[at - 1] == 0x0A, let fields = directive(Array(UnsafeBufferPointer(start: base + at, count: end - at))) {
+                out.append((at, fields))
+            }
+            pos = at + needle.count
+        }
+        return out
+    }
+
     /// The line read through its file's columns; nil for a directive or a line with another count of columns.
     static func read(_ bytes: [UInt8], fields: [String], options: LogReadOptions) -> ParsedLine? {
         guard let first = bytes.first, first != UInt8(ascii: "#") else { return nil }

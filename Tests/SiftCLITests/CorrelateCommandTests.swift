@@ -33,6 +33,26 @@ import SiftCore
         #expect(doc["logs", "lines"]?.int == 1)
     }
 
+    /// A W3C extended log piped in: its `#Fields:` directive is read from the stream as from a file,
+    /// so status and duration come from their columns (before, a stream was read as plain text and
+    /// the port was taken for the status).
+    @Test func aW3CLogOnStandardInput() throws {
+        let session = try Fixture.write([Fixture.header(), Self.network])
+        let w3c = """
+            #Software: Microsoft Internet Information Services 10.0
+            #Fields: date time s-ip cs-method cs-uri-stem cs-uri-query s-port cs-username c-ip sc-status time-taken cs(X-Request-Id)
+            2026-11-29 10:15:04 10.0.3.12 POST /v1/auth/token - 443 - 203.0.113.7 200 38 \(Self.id)
+
+            """
+        let r = try Binary.run(["correlate", "--json", session, "--logs", "-"], stdin: w3c)
+        #expect(r.status == 0, "\(r.err)")
+        let doc = try JSONDocument(string: r.out).root
+        #expect(doc["logs", "files"]?.elements.first?["format"]?.string == "w3c")
+        let line = try #require(doc["requests"]?.elements.first?["serverLines"]?.elements.first)
+        #expect(line["status"]?.int == 200)
+        #expect(line["durationMs"]?.double == 38)
+    }
+
     @Test func otherFormats() throws {
         let (session, logs) = try setUp()
         for format in ["text", "csv", "markdown"] {

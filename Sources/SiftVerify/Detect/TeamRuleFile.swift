@@ -28,7 +28,9 @@ public enum TeamRuleFile {
         let first = text.first(where: { !$0.isWhitespace })
         if first == "{" || (first == "[" && !looksLikeTableHeader(text)) {
             let root: JSONValue
-            do { root = try JSONDocument(bytes: Array(text.utf8)).root } catch { throw TeamRuleError(rule: "", reason: "not JSON: \(error)") }
+            do { root = try JSONDocument(bytes: Array(text.utf8)).root } catch {
+                throw TeamRuleError(rule: "", reason: "not JSON: \(error)")
+            }
             guard let list = root.isObject ? root["rules"] : root else {
                 throw TeamRuleError(rule: "", reason: "a JSON rule file is an array of rules, or an object with 'rules'")
             }

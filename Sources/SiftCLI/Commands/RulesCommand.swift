@@ -70,12 +70,28 @@ public enum RulesCommand: SiftCommand {
 
             """
         var family: RuleFamily? = nil
+        var detailed = false
         for r in rules {
             if r.family != family {
-                out += "\n## \(r.family.rawValue)\n\n| Rule | Severity | Summary | What to do |\n|---|---|---|---|\n"
                 family = r.family
+                // A family whose rules say whose credential they find and what they look at (the
+                // detectors) gets those two columns.
+                detailed = rules.contains { $0.family == r.family && ($0.provider != nil || $0.looksAt != nil) }
+                out +=
+                    detailed
+                    ? "\n## \(r.family.rawValue)\n\n| Rule | Provider | Severity | Looks at | What to do |\n|---|---|---|---|---|\n"
+                    : "\n## \(r.family.rawValue)\n\n| Rule | Severity | Summary | What to do |\n|---|---|---|---|\n"
             }
-            out += "| `\(r.id)` | \(r.severity.rawValue) | \(Escape.markdown(r.summary)) | \(Escape.markdown(r.help)) |\n"
+            if detailed {
+                let provider = r.provider ?? (r.providers.map { "\($0.count) providers by name" } ?? "")
+                out +=
+                    "| `\(r.id)` | \(Escape.markdown(provider)) | \(r.severity.rawValue) | \(Escape.markdown(r.looksAt ?? r.summary)) | \(Escape.markdown(r.help)) |\n"
+            } else {
+                out += "| `\(r.id)` | \(r.severity.rawValue) | \(Escape.markdown(r.summary)) | \(Escape.markdown(r.help)) |\n"
+            }
+        }
+        if let keyed = rules.first(where: { $0.providers != nil }), let names = keyed.providers {
+            out += "\n### Providers known by name (`\(keyed.id)`)\n\n" + names.map(Escape.markdown).joined(separator: ", ") + "\n"
         }
         return out
     }

@@ -32,6 +32,12 @@ public struct Rule: Sendable, Equatable {
     public let detail: String
     /// What to do about a finding.
     public let help: String
+    /// Whose credential a detector's rule finds (`GitHub`, `Amazon Bedrock`); nil for the others.
+    public var provider: String? = nil
+    /// The providers a rule knows by name when it finds several (`secret.provider-keyed-secret`).
+    public var providers: [String]? = nil
+    /// What a detector's rule looks at, in a line (`ghp_ then 36–255 of [0-9A-Za-z]`); nil for the others.
+    public var looksAt: String? = nil
 
     /// What a `Finding` is built from: only a declared rule gives one.
     public var ref: RuleID { RuleID(id) }
@@ -48,10 +54,14 @@ public struct Rule: Sendable, Equatable {
 
     /// As JSON (`pbsift rules --format json`).
     public var json: JSONOut {
-        .object([
+        var members: [String: JSONOut] = [
             "id": .string(id), "family": .string(family.rawValue), "severity": .string(severity.rawValue),
             "summary": .string(summary), "help": .string(help)
-        ])
+        ]
+        if let provider { members["provider"] = .string(provider) }
+        if let looksAt { members["looksAt"] = .string(looksAt) }
+        if let providers { members["providers"] = .array(providers.map { .string($0) }) }
+        return .object(members)
     }
 }
 

@@ -49,6 +49,35 @@ struct ByteSet: Sendable {
         return r
     }
 
+    /// The bytes in the set, ascending.
+    var members: [UInt8] { (0..<256).map { UInt8($0) }.filter(contains) }
+
+    /// The set as a bracket expression (`[0-9A-Za-z_-]`): ranges of three or more written `a-z`.
+    var described: String {
+        var out = ""
+        var c = 0
+        var dash = false
+        while c < 256 {
+            guard contains(UInt8(c)) else {
+                c += 1
+                continue
+            }
+            var e = c
+            while e + 1 < 256 && contains(UInt8(e + 1)) { e += 1 }
+            func ch(_ b: Int) -> String { b >= 0x21 && b < 0x7F ? String(UnicodeScalar(UInt8(b))) : String(format: "\\x%02X", b) }
+            // `-` last, where it is literal.
+            if c == 0x2D && e == c {
+                dash = true
+            } else if e - c >= 2 {
+                out += ch(c) + "-" + ch(e)
+            } else {
+                for b in c...e { if b == 0x2D { dash = true } else { out += ch(b) } }
+            }
+            c = e + 1
+        }
+        return "[" + out + (dash ? "-" : "") + "]"
+    }
+
     static let alnum = ByteSet("A-Za-z0-9")
     static let upperDigit = ByteSet("A-Z0-9")
     static let digit = ByteSet("0-9")

@@ -28,7 +28,9 @@ struct Detector: Sendable {
     /// The rule its hits are raised for, declared by this table row.
     let rule: RuleID
     /// The rule as `pbsift rules`, the man page and SARIF show it.
-    let declaration: Rule
+    var declaration: Rule
+    /// What a prefixed detector matches, as data (`prefixed`): its examples are made from it.
+    var shape: PrefixShape? = nil
     let title: String
     let severity: Severity
     /// Case-sensitive literals (at least 2 bytes). The detector runs only where one appears.
@@ -59,6 +61,9 @@ struct Detector: Sendable {
                     : "Value-shape detector: \(title), found anywhere in a record, a body or a blob, under any name.",
                 help: "Rotate the credential, then find which code path recorded it.")
         self.declaration = declaration
+        if rule == nil && !generic && declaration.family == .secret {
+            self.declaration.provider = Detector.providerNames[id] ?? Detector.provider(title)
+        }
         self.rule = declaration.ref
         self.title = title
         self.severity = severity
@@ -68,6 +73,57 @@ struct Detector: Sendable {
         self.whole = whole
         self.urlStructural = urlStructural
         self.generic = generic
+    }
+}
+
+/// A prefixed token's shape as data: prefixes, then a run of `body` bytes of `length`.
+struct PrefixShape: Sendable {
+    var prefixes: [String]
+    var body: ByteSet
+    var length: ClosedRange<Int>
+    /// Test-mode prefixes (`sk_test_`).
+    var lowPrefixes: [String]
+    /// Whether a check beyond the shape decides too (a checksum, mixed classes, a decoding).
+    var checked: Bool
+    /// Whether a longer run still matches, cut at the longest length.
+    var clamp: Bool
+    /// Whether a match glued to the text before it may stand (`Glued`).
+    var glued: Bool = false
+    /// The bytes that may not stand just before the prefix.
+    var before: ByteSet = .alnum
+
+    /// In a line: `ghp_, gho_ then 36–255 of [0-9A-Za-z]`.
+    var described: String {
+        let shown = prefixes.prefix(4).joined(separator: ", ") + (prefixes.count > 4 ? ", …" : "")
+        let n = length.lowerBound == length.upperBound ? "\(length.lowerBound)" : "\(length.lowerBound)–\(length.upperBound)"
+        return "\(shown) then \(n) of \(body.described)" + (checked ? ", checked" : "")
+    }
+}
+
+extension Detector {
+    /// Whose credential a title names: its leading capitalised words (`Amazon Bedrock API key` →
+    /// `Amazon Bedrock`, `X (Twitter) app-only bearer token` → `X (Twitter)`).
+    /// Providers a title does not start with.
+    static let providerNames: [String: String] = [
+        "age-secret-key": "age", "npm-token": "npm", "xai-api-key": "xAI", "cloudflare-origin-ca-key": "Cloudflare",
+        "alibaba-access-key": "Alibaba Cloud", "firebase-fcm-server-key": "Firebase", "adafruit-io-key": "Adafruit"
+    ]
+
+    static func provider(_ title: String) -> String? {
+        let stop: Set<String> = ["API", "OAuth", "PAT", "SDK", "SAS", "HMAC", "SMTP", "ID", "URL", "JSON", "PEM", "JWT", "SSH", "REST"]
+        var words: [Substring] = []
+        var inParens = false
+        for w in title.split(separator: " ") {
+            if inParens || w.hasPrefix("(") {
+                words.append(w)
+                inParens = !w.hasSuffix(")")
+                continue
+            }
+            guard let f = w.first, f.isUppercase || f.isNumber, !stop.contains(String(w)) else { break }
+            words.append(w)
+        }
+        let name = words.joined(separator: " ")
+        return name.isEmpty ? nil : name
     }
 }
 
@@ -116,7 +172,7 @@ func prefixed(
     let before = tuning.before, lowPrefixes = tuning.lowPrefixes, clamp = tuning.clamp, glued = tuning.glued
     let min = length.lowerBound, max = length.upperBound
     let low = Set(lowPrefixes.map(u))
-    return Detector(id, title, sev, anchors: prefixes) { t, p, len in
+    var d = Detector(id, title, sev, anchors: prefixes) { t, p, len in
         let bounded = t.boundaryBefore(p, before)
         guard bounded || glued != nil else { return nil }
         let l = t.run(p + len, body, max: max + 1)
@@ -130,6 +186,11 @@ func prefixed(
         if !low.isEmpty, low.contains(Array(t.b[p..<(p + len)])) { m.testMode = true }
         return m
     }
+    d.shape = PrefixShape(
+        prefixes: prefixes, body: body, length: length, lowPrefixes: lowPrefixes, checked: check != nil, clamp: clamp,
+        glued: glued != nil, before: before)
+    d.declaration.looksAt = d.shape?.described
+    return d
 }
 
 /// Whether the 36 bytes at `s` are a GitHub token's body: 30 random characters of `[0-9A-Za-z]` and
@@ -710,6 +771,7 @@ let detectorCatalogue: [Detector] = {
         })
     d.append(prefixed("databricks-token", "Databricks personal access token", .high, ["dapi"], .hexLower, length: 32...32))
     d += providerDetectors()
+    d += moreProviderDetectors()
     // A provider's name alone as the label (`cloudflare: "…"`, `"artifactory", "…"`, `SENDGRID_KEY=…`)
     // beside a value of a key's shape: that provider's key.
     d.append(
@@ -731,6 +793,9 @@ let detectorCatalogue: [Detector] = {
             else { return nil }
             return a.value
         })
+    d[d.count - 1].declaration.providers = ProviderNames.providers
+    d[d.count - 1].declaration.looksAt =
+        "a name that is a provider's name, alone or with key, token, secret, pat or creds (cloudflare_api_key, SENDGRID_KEY), beside a value of a key's shape; \(ProviderNames.providers.count) providers"
     d.append(
         Detector(
             "url-userinfo", "password in URL userinfo", .high, anchors: ["://"], rule: .urlUserinfo,

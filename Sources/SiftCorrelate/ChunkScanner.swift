@@ -359,7 +359,13 @@ struct ChunkScanner {
         if !wanted.isEmpty {
             out.matchedLines += 1
             let bytes = region.flatMap { record(for: $0) } ?? UnsafeBufferPointer(start: line, count: n)
-            let parsed = LineParser.parse(bytes, hint: out.format, options: options.read, focus: wanted[0])
+            var parsed = LineParser.parse(bytes, hint: out.format, options: options.read, focus: wanted[0])
+            // Whether the time read is one written without a zone (the first time in the line).
+            if options.read.timezone == nil, let t = parsed.ts, let p = bytes.baseAddress,
+                let (found, zoned) = LogTime.findZoned(in: p, count: min(bytes.count, 4096)), !zoned, abs(found - t) < 1
+            {
+                parsed.naiveTime = true
+            }
             if out.format == nil { out.format = parsed.format }
             ts = parsed.ts
             // A line holding several records (an OTLP batch): each wanted id is read from its own record,

@@ -277,6 +277,28 @@ public enum Correlator {
             joined.append(c)
         }
         let skew = estimateSkew(joined)
+        if let shift = inferredZone(skew, joined: joined, scan: scan) {
+            // Times without a zone, and the clocks a whole number of quarter hours apart: the logs are in
+            // local time. Read them in that zone and join again (once), saying so.
+            var local = scan
+            for k in local.lines.indices where local.lines[k].parsed.naiveTime {
+                local.lines[k].parsed.ts = local.lines[k].parsed.ts.map { $0 - Double(shift.seconds) }
+                local.lines[k].parsed.naiveTime = false
+            }
+            for k in local.files.indices where shift.files.contains(local.files[k].file) {
+                local.files[k].firstTs = local.files[k].firstTs.map { $0 - Double(shift.seconds) }
+                local.files[k].lastTs = local.files[k].lastTs.map { $0 - Double(shift.seconds) }
+                local.files[k].inferredOffset = shift.seconds
+            }
+            var report = correlate(requests: requests, sessions: sessions, scan: local, options: options)
+            report.findings.append(
+                Finding(
+                    rule: CorrelationRule.skewWholeHours.id, severity: .low, input: requests.first?.input ?? "", location: "clockSkew",
+                    message:
+                        "\(shift.files.sorted().joined(separator: ", ")) write\(shift.files.count == 1 ? "s" : "") times without a zone, a whole \(zoneName(shift.seconds).dropFirst(3)) from the device's clock: read as local time in \(zoneName(shift.seconds)); give --log-timezone if their zone is another"
+                ))
+            return report
+        }
         findings += skewFindings(skew, input: requests.first?.input ?? "")
         findings += skewOutliers(joined, skew: skew)
         findings += unreadFields(scan.lines)
@@ -605,6 +627,25 @@ public enum Correlator {
     }
 
     static func fmt(_ d: Double) -> String { d >= 100 ? String(format: "%.0f", d) : String(format: "%.1f", d) }
+
+    /// The zone of logs written in local time without a zone: every line that joined a request and
+    /// gave a time wrote it without a zone, and the skew is a whole number of quarter hours (15 min to
+    /// 14 h) give or take two minutes. Nil otherwise (a zone given with `--log-timezone`, zoned times,
+    /// a skew of minutes: a device clock that is off).
+    static func inferredZone(_ skew: ClockSkew, joined: [CorrelatedRequest], scan: LogScanResult) -> (seconds: Int, files: Set<String>)? {
+        guard let s = skew.seconds, abs(s) >= 900 - 120, abs(s) <= 14 * 3600 + 120 else { return nil }
+        let quarters = (s / 900).rounded()
+        guard quarters != 0, abs(s - quarters * 900) <= 120 else { return nil }
+        let timed = joined.flatMap { $0.lines.map(\.line) }.filter { $0.parsed.ts != nil }
+        guard !timed.isEmpty, timed.allSatisfy({ $0.parsed.naiveTime }) else { return nil }
+        return (Int(quarters) * 900, Set(timed.map(\.file)))
+    }
+
+    /// `UTC+01:00`, `UTC-05:30`.
+    public static func zoneName(_ seconds: Int) -> String {
+        let m = abs(seconds) / 60
+        return String(format: "UTC%@%02d:%02d", seconds < 0 ? "-" : "+", m / 60, m % 60)
+    }
 
     /// Findings on the skew: free-text lines that disagree with the request-id fields; an offset close to a
     /// whole number of hours (or half hours), the sign of server logs written in local time.

@@ -29,6 +29,9 @@ public struct ParsedLine: Sendable, Equatable {
     /// Fields the line's format places and the line holds (not empty, not `-`) but whose value could
     /// not be read: `time`, `status`, `duration`. `correlate` names them (`correlation.field-unread`).
     public var unreadFields: [String] = []
+    /// The line's time is written without a zone (`2026-11-29 13:55:03,748`) and no `--log-timezone`
+    /// said which: read as UTC (`correlate` may find the logs are in local time).
+    public var naiveTime = false
 
     /// Whether the line reports an error or a warning: a level that says so, or a status of 400 and
     /// above. Such lines come first where a request's lines are cut.

@@ -108,6 +108,9 @@ public struct LogFileSummary: Sendable, Equatable {
     public var fieldsRead: [LogField] = []
     /// Set when the file's durations were read in another unit than its format's default, and why.
     public var durationUnitNote: String?
+    /// The zone `correlate` took for those times when it read them in the zone the clocks' whole-hour
+    /// gap says (no `--log-timezone` given), in seconds east of UTC.
+    public var inferredOffset: Int?
 }
 
 /// A field a server line's format may give.

@@ -130,4 +130,35 @@ import SiftCore
         let said = try #require(Correlator.outlastedClient(r.requests[0].entry, serverMs: 2200))
         #expect(said.contains("stopped waiting after 500 ms"), "\(said)")
     }
+
+    /// Times written without a zone an hour and two seconds after the device's: the logs are in local
+    /// time (UTC+01:00). They are read so, the skew is the two seconds, and a finding says it; times
+    /// that carry their zone are never moved (the whole hour is then a finding to look at).
+    @Test func naiveTimesAWholeHourOffAreReadAsLocalTime() throws {
+        var requests: [NetworkEntry] = []
+        var naive: [ServerLine] = []
+        var zoned: [ServerLine] = []
+        for k in 0..<4 {
+            let start = t0 + Double(k * 9)
+            requests.append(request(k, start: start))
+            let text = "{\"ts\": \"\(Timestamp.format(start + 0.2 + 3600 + 2))\", \"request_id\": \"\(rid(k))\", \"status\": 200}"
+            var l = line(k, text)
+            zoned.append(l)
+            l.parsed.naiveTime = true
+            naive.append(l)
+        }
+        var scan = LogScanResult()
+        scan.lines = naive
+        scan.files = [LogFileSummary(file: "api.log", encoding: "plain")]
+        let r = Correlator.correlate(requests: requests, sessions: [], scan: scan)
+        let s = try #require(r.clockSkew.seconds)
+        #expect(abs(s - 2) < 0.3, "\(s)")
+        #expect(r.logs.files.first?.inferredOffset == 3600)
+        let f = try #require(r.findings.first { $0.rule == "correlation.skew-whole-hours" })
+        #expect(f.severity == .low && f.message.contains("UTC+01:00"), "\(f.message)")
+        scan.lines = zoned
+        let z = Correlator.correlate(requests: requests, sessions: [], scan: scan)
+        #expect(abs((z.clockSkew.seconds ?? 0) - 3602) < 0.3)
+        #expect(z.findings.contains { $0.rule == "correlation.skew-whole-hours" && $0.severity == .medium })
+    }
 }

@@ -94,6 +94,7 @@ extension CorrelationRender {
                 "longLines": .int(f.longLines), "readsAsLog": f.readsAsLog.map { .bool($0) } ?? .null,
                 "fieldsRead": .array(f.fieldsRead.map { .string($0.rawValue) }), "error": .opt(f.error),
                 "durationUnitNote": .opt(f.durationUnitNote),
+                "timezone": .opt(f.inferredOffset.map(Correlator.zoneName)),
                 "from": ts(f.firstTs), "to": ts(f.lastTs)
             ])
         }

@@ -58,6 +58,7 @@ extension CorrelationRender {
             }
             if f.readsAsLog == false && f.matchedLines == 0 { line += "; not a server log (no line of a known format among its first)" }
             if let u = f.durationUnitNote { line += "; " + t(u) }
+            if let z = f.inferredOffset { line += "; times without a zone read as \(Correlator.zoneName(z)) (local time)" }
             out += line + "\n"
         }
         if r.logs.files.count > 20 { out += "  … and \(n(r.logs.files.count - 20, "more file"))\n" }

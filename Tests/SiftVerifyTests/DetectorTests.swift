@@ -124,11 +124,7 @@ let positiveCases: [DetectorCase] = {
     add("posthog-personal-api-key", "phx_" + F.s(43, F.alnum, seed: 302))
     add("posthog-project-key", "phc_" + F.s(43, F.alnum, seed: 303), severity: .info)
     add("hubspot-private-app-token", "pat-" + "na1-" + F.uuid(seed: 304))
-    add("crates-io-token", "cio" + F.s(32, F.alnum, seed: 305))
     add("nvidia-api-key", "nvapi-" + F.s(64, F.b64url, seed: 306))
-    add("elevenlabs-api-key", "sk_" + F.s(48, F.hexLower, seed: 307))
-    add("gocardless-token", "live_" + F.s(40, F.alnum, seed: 308))
-    add("mollie-api-key", "live_" + F.s(30, F.alnum, seed: 309))
     add("langfuse-secret-key", "sk-lf-" + F.uuid(seed: 310))
     add("langfuse-public-key", "pk-lf-" + F.uuid(seed: 311), severity: .info)
     add("supabase-publishable-key", "sb_" + "publishable_" + F.s(31, F.b64url, seed: 313), severity: .info)
@@ -143,8 +139,6 @@ let positiveCases: [DetectorCase] = {
     add("tavily-api-key", "tvly-" + "dev-" + F.s(32, F.alnum, seed: 323))
     add("anyscale-api-key", "esecret_" + F.s(30, F.alnum, seed: 324))
     add("paddle-api-key", "pdl_" + "live_apikey_" + F.s(40, F.alnum, seed: 325))
-    add("airtable-pat", "pat" + F.s(14, F.alnum, seed: 326) + "." + F.s(64, F.hexLower, seed: 327))
-    add("clickup-token", "pk_" + F.s(8, F.digits, seed: 328) + "_" + F.s(32, F.upperDigit, seed: 329))
     return c
 }()
 

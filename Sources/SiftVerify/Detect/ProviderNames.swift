@@ -282,7 +282,6 @@ enum ProviderNames {
         ("braze", "Braze"),
         ("pushover", "Pushover"),
         ("pushbullet", "Pushbullet"),
-        ("ably", "Ably"),
         ("pubnub", "PubNub"),
         ("getstream", "Stream"),
         ("agoraio", "Agora"),
@@ -658,7 +657,6 @@ enum ProviderNames {
         ("fitbit", "Fitbit"),
         ("garmin", "Garmin"),
         ("withings", "Withings"),
-        ("oura", "Oura"),
         ("whoop", "Whoop"),
         ("nutritionix", "Nutritionix"),
         ("edamam", "Edamam"),
@@ -712,12 +710,10 @@ enum ProviderNames {
         ("hootsuite", "Hootsuite"),
         ("bufferapp", "Buffer"),
         ("laterapi", "Later"),
-        ("canva", "Canva"),
         ("miro", "Miro"),
         ("lucidchart", "Lucid"),
         ("whimsical", "Whimsical"),
         ("mural", "Mural"),
-        ("loom", "Loom"),
         ("zapiernla", "Zapier NLA")
     ]
     static let words: [String] = table.map(\.word)

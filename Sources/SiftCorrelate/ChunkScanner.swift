@@ -8,6 +8,9 @@ struct ChunkScanner {
     /// The scan's options; a W3C `#Fields:` directive met in the lines updates `read.w3cFields` for
     /// the lines after it (a stream is not looked at first, and IIS writes a new directive on restart).
     var options: ScanOptions
+    /// Whether `#Fields:` directives are looked for in the lines: in a W3C log, and in a stream (not
+    /// looked at first); other files are not searched for them.
+    var watchDirectives = false
     let display: String
     var out = ItemOutcome()
     /// Lines before the current region.
@@ -207,7 +210,7 @@ struct ChunkScanner {
         // The buffer is reused: a record found in the last region is not this one's.
         prettyCache = nil
         // W3C directives in the region, in order: each names the columns of the lines after it.
-        var directives = W3C.directives(base, count)
+        var directives = watchDirectives ? W3C.directives(base, count) : []
         var pos = 0
         var counted = 0 // a line start; the newlines before it are in `linesBefore`
         var linesBefore = 0

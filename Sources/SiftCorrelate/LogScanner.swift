@@ -365,6 +365,7 @@ public struct LogScanner: Sendable {
         var scanOptions = options
         scanOptions.read.w3cFields = file.w3cFields
         var scanner = ChunkScanner(request: request, windows: windows, options: scanOptions, display: file.display)
+        scanner.watchDirectives = file.kind == .stream || !file.w3cFields.isEmpty
         switch file.kind {
         case .plain:
             let fd = file.openFD()

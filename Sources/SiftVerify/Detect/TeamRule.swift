@@ -154,9 +154,9 @@ final class CompiledTeamRule: @unchecked Sendable {
         case unfinished
     }
 
-    /// The first secret in `text` (UTF-8 bytes) that passes the rule's filters and ends after `after`
-    /// (or the last before it), as a byte range of `text`.
-    func find(in text: [UInt8], after: Int = 0) -> Outcome {
+    /// The secrets in `text` (UTF-8 bytes) that pass the rule's filters, as byte ranges (at most
+    /// `maxFound`), and whether the pattern stopped at its step budget before the end.
+    func scan(_ text: [UInt8]) -> (found: [Range<Int>], unfinished: Bool) {
         // ICU reads UTF-16: non-ASCII bytes of invalid UTF-8 become `?` so that offsets map one to one.
         let s: String
         if let valid = String(validating: text, as: UTF8.self) {
@@ -167,8 +167,7 @@ final class CompiledTeamRule: @unchecked Sendable {
         let ns = s as NSString
         var steps = 0
         var unfinished = false
-        var best: Range<Int>? = nil
-        var before: Range<Int>? = nil
+        var found: [Range<Int>] = []
         regex.enumerateMatches(in: s, options: [.reportProgress], range: NSRange(location: 0, length: ns.length)) { m, _, stop in
             guard let m else {
                 steps += 1
@@ -181,15 +180,23 @@ final class CompiledTeamRule: @unchecked Sendable {
             guard let r = self.secretRange(m), r.length > 0, let bytes = CompiledTeamRule.byteRange(r, in: s),
                 self.passes(s, ns, secret: r, match: m.range)
             else { return }
-            if bytes.upperBound > after {
-                best = bytes
-                stop.pointee = true
-            } else {
-                before = bytes
-            }
+            found.append(bytes)
+            if found.count >= CompiledTeamRule.maxFound { stop.pointee = true }
         }
-        if let r = best ?? before { return .found(r) }
-        return unfinished ? .unfinished : .none
+        return (found, unfinished)
+    }
+
+    /// Secrets kept from one window.
+    static let maxFound = 64
+
+    /// The first secret in `text` that ends after `after` (or the last before it).
+    func find(in text: [UInt8], after: Int = 0) -> Outcome {
+        CompiledTeamRule.pick(scan(text), after: after)
+    }
+
+    static func pick(_ r: (found: [Range<Int>], unfinished: Bool), after: Int) -> Outcome {
+        if let m = r.found.first(where: { $0.upperBound > after }) ?? r.found.last { return .found(m) }
+        return r.unfinished ? .unfinished : .none
     }
 
     private func secretRange(_ m: NSTextCheckingResult) -> NSRange? {
@@ -282,8 +289,21 @@ final class CompiledTeamRule: @unchecked Sendable {
             let floor = Swift.max(0, p - TeamRule.window), ceiling = Swift.min(t.count, p + len + TeamRule.window)
             while lo > floor && t[lo - 1] != 0x0A { lo -= 1 }
             while hi < ceiling && t[hi] != 0x0A { hi += 1 }
-            let text = Array(t.b[lo..<hi])
-            switch self.find(in: text, after: p - lo) {
+            // Keywords repeated in one line run the pattern once; a buffer in which it ran out of its
+            // budget is not run again (its later keywords are reported unchecked at once): a hostile
+            // value costs one budget, not one per keyword.
+            let memo = TeamRuleMemo.of(self)
+            let outcome: Outcome
+            if memo.overran(in: t.b) {
+                outcome = .unfinished
+            } else if let cached = memo.cached(t.b, lo..<hi) {
+                outcome = CompiledTeamRule.pick(cached, after: p - lo)
+            } else {
+                let r = self.scan(Array(t.b[lo..<hi]))
+                memo.keep(t.b, lo..<hi, r)
+                outcome = CompiledTeamRule.pick(r, after: p - lo)
+            }
+            switch outcome {
             case .found(let range): return DetMatch(start: lo + range.lowerBound, end: lo + range.upperBound)
             case .none: return nil
             case .unfinished:
@@ -314,6 +334,55 @@ final class CompiledTeamRule: @unchecked Sendable {
         let lower = e.lowercased()
         guard anchors.contains(where: { lower.contains($0.lowercased()) }) else { return .none }
         return find(in: Array(e.utf8))
+    }
+}
+
+/// What one thread last ran a team rule's pattern on (per rule, in the thread's dictionary): the window
+/// and what it found, and the buffer where the pattern ran out of its budget. A buffer is known by its
+/// address, length and a digest of its bytes (the window's whole; the buffer's first and last 256).
+final class TeamRuleMemo {
+    private var window: (base: UnsafePointer<UInt8>?, count: Int, range: Range<Int>, digest: UInt64) = (nil, 0, 0..<0, 0)
+    private var result: (found: [Range<Int>], unfinished: Bool) = ([], false)
+    private var overrun: (base: UnsafePointer<UInt8>?, count: Int, digest: UInt64) = (nil, 0, 0)
+
+    static func of(_ rule: CompiledTeamRule) -> TeamRuleMemo {
+        let key = "pbsift.team-rule." + String(UInt(bitPattern: ObjectIdentifier(rule).hashValue))
+        let dict = Thread.current.threadDictionary
+        if let m = dict[key] as? TeamRuleMemo { return m }
+        let m = TeamRuleMemo()
+        dict[key] = m
+        return m
+    }
+
+    private static func digest(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for i in r {
+            h ^= UInt64(b[i])
+            h = h &* 0x100_0000_01b3
+        }
+        return h
+    }
+
+    private static func edges(_ b: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        let n = b.count
+        return digest(b, 0..<min(n, 256)) ^ (digest(b, max(0, n - 256)..<n) &* 31)
+    }
+
+    func cached(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> (found: [Range<Int>], unfinished: Bool)? {
+        guard window.base == b.baseAddress, window.count == b.count, window.range == r,
+            window.digest == TeamRuleMemo.digest(b, r)
+        else { return nil }
+        return result
+    }
+
+    func keep(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>, _ found: (found: [Range<Int>], unfinished: Bool)) {
+        window = (b.baseAddress, b.count, r, TeamRuleMemo.digest(b, r))
+        result = found
+        if found.unfinished { overrun = (b.baseAddress, b.count, TeamRuleMemo.edges(b)) }
+    }
+
+    func overran(in b: UnsafeBufferPointer<UInt8>) -> Bool {
+        overrun.base != nil && overrun.base == b.baseAddress && overrun.count == b.count && overrun.digest == TeamRuleMemo.edges(b)
     }
 }
 

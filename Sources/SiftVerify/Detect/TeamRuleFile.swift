@@ -252,6 +252,9 @@ enum TOML {
         let s: [Unicode.Scalar]
         var i = 0
         var line = 1
+        /// Arrays and inline tables open around the value being read (at most `maxDepth`).
+        var depth = 0
+        static let maxDepth = 32
         init(_ s: [Unicode.Scalar]) { self.s = s }
 
         func fail(_ why: String) -> ParseError { ParseError(line: line, reason: why) }
@@ -336,6 +339,7 @@ enum TOML {
                 }
                 spaces()
                 guard peek() == "." else { return parts }
+                guard parts.count < Parser.maxDepth else { throw fail("a key of more than \(Parser.maxDepth) parts") }
                 advance()
             }
         }
@@ -407,6 +411,9 @@ enum TOML {
                     advance()
                 }
             case "[":
+                depth += 1
+                defer { depth -= 1 }
+                guard depth <= Parser.maxDepth else { throw fail("arrays nested deeper than \(Parser.maxDepth)") }
                 advance()
                 var items: [Value] = []
                 while true {
@@ -425,6 +432,9 @@ enum TOML {
                     guard items.count <= 100_000 else { throw fail("an array of more than 100000 items") }
                 }
             case "{":
+                depth += 1
+                defer { depth -= 1 }
+                guard depth <= Parser.maxDepth else { throw fail("tables nested deeper than \(Parser.maxDepth)") }
                 advance()
                 var t = Table()
                 spaces()

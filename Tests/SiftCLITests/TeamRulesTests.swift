@@ -115,6 +115,12 @@ import Testing
         ("syntax.toml", "[[rules]]\nid = \"x\"\nregex = \"acme_\n", "line 3: a string is not closed on its line"),
         ("no-keyword.toml", "[[rules]]\nid = \"loose\"\nregex = \"[a-z]{32}\"\n", "rule 'loose': no keyword"),
         (
+            "deep.toml",
+            "[[rules]]\nid = \"d\"\nregex = \"ab_\"\nkeywords = " + String(repeating: "[", count: 40) + String(repeating: "]", count: 40)
+                + "\n",
+            "arrays nested deeper than 32"
+        ),
+        (
             "twice.json", #"[{"id":"a","pattern":"ab_[0-9]+","keywords":["ab_"]},{"id":"a","pattern":"cd_","keywords":["cd_"]}]"#,
             "rule 'a': two rules have this id"
         ),

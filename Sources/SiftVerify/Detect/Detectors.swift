@@ -55,7 +55,7 @@ struct Detector: Sendable {
         let declaration =
             declaration ?? rule?.rule
             ?? Rule(
-                "secret." + id, severity, "A value has the shape of a \(title)",
+                "secret." + id, severity, "A value has the shape of \("AEIOUaeiou".contains(title.first ?? "x") ? "an" : "a") \(title)",
                 detail: generic
                     ? "Context detector: \(title). Reported only with a credential-like name nearby, never on shape or entropy alone."
                     : "Value-shape detector: \(title), found anywhere in a record, a body or a blob, under any name.",
@@ -64,6 +64,7 @@ struct Detector: Sendable {
         if rule == nil && !generic && declaration.family == .secret {
             self.declaration.provider = Detector.providerNames[id] ?? Detector.provider(title)
         }
+        if rule == nil { self.declaration.looksAt = Detector.looksAt[id] }
         self.rule = declaration.ref
         self.title = title
         self.severity = severity
@@ -103,6 +104,58 @@ struct PrefixShape: Sendable {
 extension Detector {
     /// Whose credential a title names: its leading capitalised words (`Amazon Bedrock API key` →
     /// `Amazon Bedrock`, `X (Twitter) app-only bearer token` → `X (Twitter)`).
+    /// What the detectors that are not a prefix and a body look at (the others say it from their shape).
+    static let looksAt: [String: String] = [
+        "authress-key": "an account id, then .acc_ or .acc- and the key's parts",
+        "aws-secret-key": "40 base64 characters, mixed, beside aws_secret, secret_access_key or SecretAccessKey",
+        "azure-ad-client-secret": "3 characters, a digit, Q~, then 31–34 of [A-Za-z0-9_~.-], mixed",
+        "azure-sas": "the sig= parameter of a URL (percent-encoded base64 signature)",
+        "azure-storage-key": "AccountKey= in a connection string: 86 base64 characters and ==",
+        "basic-auth": "after Basic (and Authorization): base64 that decodes to user:password, or any mixed value of 16+",
+        "bearer": "after Bearer: 16+ characters holding a digit or punctuation, or 8–15 mixed",
+        "braintree-token": "access_token$production$ or $sandbox$, a merchant id, $, 32 hex digits",
+        "brevo-api-key": "xkeysib- or xsmtpsib-, 64 hex digits, -, 16 of [0-9A-Za-z]",
+        "cloudflare-origin-ca-key": "v1.0-, 24 hex digits, -, 146 hex digits",
+        "curl-user": "-u or --user on a curl command line: user:password (or a key as the user)",
+        "datadog-api-key": "32 hex digits (40 for an application key) beside datadog, dd_api_key or dd_app_key",
+        "defined-networking-key": "dnkey-, 26 of [A-Z0-9], -, 52 of [A-Z0-9]",
+        "discord-bot-token": "the bot id's base64, ., 6 characters, ., 27+ characters, beside discord or Bot",
+        "discord-bot-token-bare": "the same three parts anywhere, the first decoding to 17–20 digits",
+        "discord-webhook": "discord.com/api/webhooks/, an id, /, the token",
+        "dynatrace-token": "dt0c01., 24 of [0-9A-Za-z], ., 64 of [0-9A-Za-z]",
+        "firebase-fcm-server-key": "AAAA, 7 characters, :APA91b, 134 of [A-Za-z0-9_-]",
+        "flutterwave-secret-key": "FLWSECK- or FLWSECK_TEST-, 32 hex digits, -X",
+        "generic-secret": "a value of a key's shape and entropy beside a name that says token, secret, key, credential or authorization",
+        "github-token": "ghp_, gho_, ghu_, ghs_ or ghr_, then 36 of [0-9A-Za-z] whose last 6 are the CRC-32 of the 30 before",
+        "grafana-token": "glsa_, 32 of [0-9A-Za-z], _, 8 hex digits; or glc_ and base64",
+        "harness-token": "pat. or sat., an account id, ., a token id, ., 20 of [0-9A-Za-z]",
+        "heroku-api-key": "HRKU- and 60 characters, or a UUID beside heroku",
+        "jwt": "eyJ header (a JSON object), ., payload, ., signature; unsigned and two-part tokens too",
+        "jwt-base64": "ZXlK: a JWT written in base64 again",
+        "langsmith-api-key": "lsv2_pt_ or lsv2_sk_, 32 hex digits, _, 10 hex digits",
+        "mailchimp-api-key": "32 hex digits, -us and a data-centre number",
+        "maxmind-license-key": "6 characters, _, 29 characters, _mmk",
+        "onepassword-secret-key": "A3- and six groups of [A-Z0-9] (6-6-5-5-5-5 or 6-11-5-5-5)",
+        "openai-api-key": "sk-, sk-proj-, sk-svcacct- or sk-admin- with the T3BlbkFJ marker inside",
+        "password-assignment": "a value people choose beside a name that says password, passwd, pwd, passcode or passphrase",
+        "password-in-url": "a password, passwd, pwd or pass query parameter",
+        "pem-private-key": "-----BEGIN … PRIVATE KEY----- armour, any form (PKCS#1, PKCS#8, EC, OpenSSH, PGP), encrypted or not",
+        "plaid-access-token": "access-production-, access-development- or access-sandbox- and a UUID",
+        "postman-api-key": "PMAK-, 24 hex digits, -, 34 hex digits",
+        "private-key-json": "a private_key or privateKey member holding PEM armour",
+        "sendgrid-api-key": "SG., 22 of [A-Za-z0-9_-], ., 43 of [A-Za-z0-9_-]",
+        "sentry-token": "sntrys_ and a signed payload, sntryu_ and 64 hex digits, or the secret in a DSN",
+        "slack-token": "xoxb-, xoxp-, xoxa-, xoxr-, xoxs-, xoxe-, xoxo- or xapp- and the token's parts",
+        "slack-webhook": "hooks.slack.com/services/T…/B…/ and 24 characters",
+        "softlayer-api-key": "a user and 64 hex digits in a softlayer.com/soap/v3 URL",
+        "square-token": "sq0atp- or sq0csp- and 22–43 characters, or EAAA and 60",
+        "teams-webhook": "webhook.office.com/webhookb2/ and the ids up to /IncomingWebhook/",
+        "telegram-bot-token": "8–10 digits, :AA, 33 of [A-Za-z0-9_-]",
+        "terraform-cloud-token": "14 of [0-9A-Za-z], .atlasv1., 60–70 of [A-Za-z0-9_-]",
+        "twilio-account-credentials": "AC and 32 hex digits beside an auth token",
+        "twilio-api-key": "SK and 32 hex digits"
+    ]
+
     /// Providers a title does not start with.
     static let providerNames: [String: String] = [
         "age-secret-key": "age", "npm-token": "npm", "xai-api-key": "xAI", "cloudflare-origin-ca-key": "Cloudflare",

@@ -536,7 +536,8 @@ public enum Correlator {
         // A request the device got no answer to (it timed out or was cancelled) bounds nothing: the
         // server may have gone on working after the client gave up, and that time is the diagnosis.
         guard !gaveUp(c.entry), let whole = wholeRequestMs(c.entry) else {
-            return trusted.compactMap { $0.line.parsed.durationMs }.max() ?? lineSpan(trusted)
+            // (A span of lines over ten minutes is an id met again later, not one request's work.)
+            return trusted.compactMap { $0.line.parsed.durationMs }.max() ?? lineSpan(trusted).flatMap { $0 <= 600_000 ? $0 : nil }
         }
         let bound = whole * 1.1 + 10
         var best: Double?

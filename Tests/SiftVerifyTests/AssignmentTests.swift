@@ -34,6 +34,11 @@ import Testing
         ("curl -u \":\(pw)\" https://api.example.test", "curl-user", pw),
         ("curl -H \"Token: \(hex16)\"", "generic-secret", hex16),
         ("const apiKey = '@V@';", "generic-secret", v),
+        // Markup and command lines: .NET appSettings, Android resources, a CLI option, fish's `set -x`.
+        ("<add key=\"ApiKey\" value=\"@V@\" />", "generic-secret", v),
+        ("<string name=\"api_key\">@V@</string>", "generic-secret", v),
+        ("deploy --api-key @V@ --region eu", "generic-secret", v),
+        ("set -x ACCESS_TOKEN @V@", "generic-secret", v),
         ("token := \"@V@\"", "generic-secret", v),
         ("\"client_secret\" => \"@V@\",", "generic-secret", v),
         ("if (api_key == \"@V@\") {", "generic-secret", v),
@@ -51,6 +56,10 @@ import Testing
     ]
 
     static let clean: [String] = [
+        // A password in markup is a package manager's config: not read as a password there.
+        "<add key=\"ClearTextPassword\" value=\"hunter2-ok\" />",
+        // A command line's option with a word, and `set` without `-x`.
+        "deploy --api-key missing --region eu", "set ACCESS_TOKEN pending",
         "password = ${DB_PASSWORD}", "api_key: {{ .Values.apiKey }}", "token = $(cat token.txt)", "secret: %SECRET%",
         "password: <password>", "api_key = [API_KEY]", "password = var.db_password", "token = config.auth.token",
         "secret = process.env.SECRET", "password: ENC[AES256_GCM,data:abc=,type:str]", "api_token: ops_eyJzaWdu...",

@@ -15,6 +15,8 @@ struct Assignment {
     /// Whether the value is a quoted literal (`"…"`, `'…'`, `` `…` ``): a literal in code is written
     /// there by a person, so a credential name beside it says what it is.
     var quoted: Bool
+    /// Whether markup attributes named it (`<add key="ApiKey" value="…"/>`).
+    var markup = false
 }
 
 enum Assign {
@@ -54,6 +56,20 @@ enum Assign {
         if i < t.count && t[i] == UInt8(ascii: "\\") { i += 1 }
         if i < t.count && quote(t[i]) { i += 1; nameQuoted = true }
         let afterName = i
+        // Markup that names a value in an attribute: `<add key="ApiKey" value="…"/>` (.NET
+        // appSettings), `<string name="api_key">…</string>` (Android resources).
+        if nameQuoted, nameStart >= 1, quote(t[nameStart - 1]), let markup = markupValue(t, nameStart: nameStart, afterName: afterName) {
+            var a = value(t, markup, nameStart: nameStart, nameEnd: nameEnd)
+            a?.markup = true
+            return a
+        }
+        // A command line's option and its value after one space: `--api-key <value>`, fish's
+        // `set -x ACCESS_TOKEN <value>`.
+        if !nameQuoted, afterName < t.count, t[afterName] == 0x20, afterName + 1 < t.count, !quote(t[afterName + 1]),
+            t[afterName + 1] != 0x20, spacedOption(t, nameStart: nameStart)
+        {
+            return value(t, afterName + 1, nameStart: nameStart, nameEnd: nameEnd)
+        }
         i = skipSpace(t, i)
         guard i < t.count else { return nil }
         let opStart = i
@@ -70,6 +86,40 @@ enum Assign {
         }
         i = skipSpace(t, i)
         return value(t, i, nameStart: nameStart, nameEnd: nameEnd)
+    }
+
+    /// Where the value of a markup name starts: after `key="NAME"` the next attribute `value="`;
+    /// after `name="NAME"` the element's text (`>…<`). Nil for any other markup.
+    private static func markupValue(_ t: ScanInput, nameStart: Int, afterName: Int) -> Int? {
+        let open = nameStart - 1
+        func attribute(_ word: String) -> Bool {
+            let w = Array((word + "=").utf8)
+            return open >= w.count && t.has(w, at: open - w.count)
+        }
+        if attribute("key") {
+            let i = skipSpace(t, afterName)
+            guard t.has(Array("value=".utf8), at: i), i + 6 < t.count, quote(t[i + 6]) else { return nil }
+            return i + 6
+        }
+        if attribute("name") {
+            guard afterName < t.count, t[afterName] == UInt8(ascii: ">") else { return nil }
+            return afterName + 1
+        }
+        return nil
+    }
+
+    /// Whether the name is a command line's option (`--api-key`) or the variable of fish's `set -x`.
+    private static func spacedOption(_ t: ScanInput, nameStart: Int) -> Bool {
+        if nameStart + 2 < t.count, t[nameStart] == UInt8(ascii: "-"), t[nameStart + 1] == UInt8(ascii: "-") { return true }
+        // `set -x NAME`, `set -gx NAME`, `set -Ux NAME`: `set`, one option word holding `x`, the name.
+        var i = nameStart
+        guard i >= 1, t[i - 1] == 0x20 else { return false }
+        i -= 1
+        var k = i
+        while k > 0 && ByteSet.alnum.contains(t[k - 1]) { k -= 1 }
+        guard k >= 1, t[k - 1] == UInt8(ascii: "-"), i - k >= 1, t.b[k..<i].contains(UInt8(ascii: "x")) else { return false }
+        let set = Array("set ".utf8)
+        return k - 1 >= set.count && t.has(set, at: k - 1 - set.count) && (k - 1 - set.count == 0 || !ByteSet.alnum.contains(t[k - 2 - set.count]))
     }
 
     /// `"value" <cmp> name`: a literal compared with the name (`if ("…" == password)`).

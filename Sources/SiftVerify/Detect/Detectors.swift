@@ -925,7 +925,11 @@ let detectorCatalogue: [Detector] = {
                     ? DetMatch(start: s, end: e) : nil
             }, generic: true
         ) { t, p, len in
-            guard let a = Assign.around(t, p, len), a.hints.contains(.password) || a.hints.contains(.credential) else { return nil }
+            // (A password in markup, `<add key="ClearTextPassword" value="…"/>`, is NuGet's and
+            // similar tools' config: a key-shaped value there is found as a key, not as a password.)
+            guard let a = Assign.around(t, p, len), !a.markup, a.hints.contains(.password) || a.hints.contains(.credential) else {
+                return nil
+            }
             let v = UnsafeBufferPointer(rebasing: t.b[a.value.start..<a.value.end])
             if a.hints.contains(.password) {
                 return ValueJudgement.fitsPassword(v, quoted: a.quoted) ? a.value : nil

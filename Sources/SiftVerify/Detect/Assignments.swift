@@ -119,7 +119,8 @@ enum Assign {
         while k > 0 && ByteSet.alnum.contains(t[k - 1]) { k -= 1 }
         guard k >= 1, t[k - 1] == UInt8(ascii: "-"), i - k >= 1, t.b[k..<i].contains(UInt8(ascii: "x")) else { return false }
         let set = Array("set ".utf8)
-        return k - 1 >= set.count && t.has(set, at: k - 1 - set.count) && (k - 1 - set.count == 0 || !ByteSet.alnum.contains(t[k - 2 - set.count]))
+        return k - 1 >= set.count && t.has(set, at: k - 1 - set.count)
+            && (k - 1 - set.count == 0 || !ByteSet.alnum.contains(t[k - 2 - set.count]))
     }
 
     /// `"value" <cmp> name`: a literal compared with the name (`if ("…" == password)`).

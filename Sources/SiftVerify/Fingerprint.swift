@@ -26,7 +26,7 @@ public enum Fingerprint {
         rule.family == .redaction || humanChosenDetectors.contains(rule)
     }
     private static let humanChosenDetectors = Set(
-        detectorCatalogue.filter { ["password-assignment", "basic-auth", "curl-user"].contains($0.id) }.map(\.rule))
+        detectorCatalogue.filter { ["password-assignment", "basic-auth", "curl-user", "sql-password"].contains($0.id) }.map(\.rule))
 
     /// The fingerprint of `value` reported under `rule` at `place` (session and location).
     static func of(_ value: String, rule: RuleID, place: String, key: [UInt8]?) -> String {

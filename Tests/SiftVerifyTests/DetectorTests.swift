@@ -118,6 +118,7 @@ let positiveCases: [DetectorCase] = {
     add("generic-secret", F.s(32, F.alnum, seed: 96), before: "client_token=", after: "&x=1")
     add("generic-secret", F.s(40, F.alnum, seed: 97), before: "", after: "", severity: .high, hints: "stripeSecret")
     for p in providerSamples { add(p.id, p.value, before: p.before, severity: p.severity) }
+    add("sql-password", "Tr0ub4dor" + F.s(6, F.alnum, seed: 330), before: "CREATE USER 'app'@'%' IDENTIFIED BY '", after: "';")
     // Formats added with their shape as data (MoreProviderDetectors).
     add("docker-hub-token", "dckr_" + "pat_" + F.s(27, F.b64url, seed: 300))
     add("openrouter-api-key", "sk-or-" + "v1-" + F.s(64, F.hexLower, seed: 301))

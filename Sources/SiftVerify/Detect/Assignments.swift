@@ -167,6 +167,16 @@ enum Assign {
         var e = i
         while e < limit && !Sets.assignmentStop.contains(t[e]) { e += 1 }
         guard e > i else { return nil }
+        // A YAML block scalar (`token: >-` or `|`, the value on the next, indented line).
+        if e - i <= 2, t[i] == UInt8(ascii: ">") || t[i] == UInt8(ascii: "|"), e == i + 1 || "-+".utf8.contains(t[i + 1]) {
+            var n = e
+            while n < t.count && (t[n] == 0x20 || t[n] == 0x09 || t[n] == 0x0D) { n += 1 }
+            guard n < t.count, t[n] == 0x0A else { return nil }
+            n += 1
+            let indent = skipSpace(t, n)
+            guard indent > n, indent < t.count else { return nil }
+            return value(t, indent, nameStart: nameStart, nameEnd: nameEnd)
+        }
         return Assignment(value: DetMatch(start: i, end: e), nameStart: nameStart, nameEnd: nameEnd, hints: [], quoted: false)
     }
 

@@ -144,6 +144,7 @@ extension Detector {
         "postman-api-key": "PMAK-, 24 hex digits, -, 34 hex digits",
         "private-key-json": "a private_key or privateKey member holding PEM armour",
         "sendgrid-api-key": "SG., 22 of [A-Za-z0-9_-], ., 43 of [A-Za-z0-9_-]",
+        "sql-password": "the quoted password after IDENTIFIED BY or PASSWORD in SQL (CREATE USER, ALTER ROLE)",
         "sentry-token": "sntrys_ and a signed payload, sntryu_ and 64 hex digits, or the secret in a DSN",
         "slack-token": "xoxb-, xoxp-, xoxa-, xoxr-, xoxs-, xoxe-, xoxo- or xapp- and the token's parts",
         "slack-webhook": "hooks.slack.com/services/T…/B…/ and 24 characters",
@@ -937,11 +938,28 @@ let detectorCatalogue: [Detector] = {
             // `db_pass`, `my_pass`: a password by its name's last word.
             return ValueJudgement.fitsPassword(v, quoted: a.quoted) && a.quoted ? a.value : nil
         })
+    // SQL that sets a password: `CREATE USER … IDENTIFIED BY '…'`, `ALTER ROLE … PASSWORD '…'`.
+    d.append(
+        Detector(
+            "sql-password", "password set in SQL", .high,
+            anchors: ["IDENTIFIED BY ", "identified by ", "Identified By ", " PASSWORD '", " password '"], generic: true
+        ) { t, p, len in
+            var i = p + len
+            while i < t.count && t[i] == 0x20 { i += 1 }
+            guard i < t.count, t[i] == UInt8(ascii: "'") || t[i] == UInt8(ascii: "\"") else { return nil }
+            let q = t[i]
+            let s = i + 1
+            var e = s
+            let limit = Swift.min(t.count, s + 256)
+            while e < limit && t[e] != q && t[e] != 0x0A { e += 1 }
+            guard e < limit, t[e] == q, e > s else { return nil }
+            return ValueJudgement.fitsPassword(UnsafeBufferPointer(rebasing: t.b[s..<e]), quoted: true) ? DetMatch(start: s, end: e) : nil
+        })
     d.append(
         Detector(
             "generic-secret", "credential-shaped value under a credential-like name", .high,
             anchors: [
-                "token", "Token", "TOKEN", "secret", "Secret", "SECRET", "api_key", "apiKey", "API_KEY", "apikey",
+                "token", "Token", "TOKEN", "secret", "Secret", "SECRET", "api_key", "apiKey", "API_KEY", "apikey", "APIKey", "api.key",
                 "api-key", "Api-Key", "API-KEY", "APIKEY", "ApiKey", "Authorization", "authorization", "AUTHORIZATION",
                 "credential", "Credential", "CREDENTIAL", "access_key", "accessKey", "ACCESS_KEY", "AccessKey",
                 "private_key", "privateKey", "PRIVATE_KEY", "private-key", "secret_key", "secretKey", "SECRET_KEY",

@@ -144,7 +144,7 @@ extension Detector {
         "postman-api-key": "PMAK-, 24 hex digits, -, 34 hex digits",
         "private-key-json": "a private_key or privateKey member holding PEM armour",
         "sendgrid-api-key": "SG., 22 of [A-Za-z0-9_-], ., 43 of [A-Za-z0-9_-]",
-        "sql-password": "the quoted password after IDENTIFIED BY or PASSWORD in SQL (CREATE USER, ALTER ROLE)",
+        "sql-password": "the quoted password after IDENTIFIED BY in SQL (CREATE USER, ALTER USER, GRANT)",
         "sentry-token": "sntrys_ and a signed payload, sntryu_ and 64 hex digits, or the secret in a DSN",
         "slack-token": "xoxb-, xoxp-, xoxa-, xoxr-, xoxs-, xoxe-, xoxo- or xapp- and the token's parts",
         "slack-webhook": "hooks.slack.com/services/T…/B…/ and 24 characters",
@@ -938,11 +938,12 @@ let detectorCatalogue: [Detector] = {
             // `db_pass`, `my_pass`: a password by its name's last word.
             return ValueJudgement.fitsPassword(v, quoted: a.quoted) && a.quoted ? a.value : nil
         })
-    // SQL that sets a password: `CREATE USER … IDENTIFIED BY '…'`, `ALTER ROLE … PASSWORD '…'`.
+    // SQL that sets a password: `CREATE USER … IDENTIFIED BY '…'` (`PASSWORD '…'` is a password's
+    // name before a literal: `password-assignment`).
     d.append(
         Detector(
             "sql-password", "password set in SQL", .high,
-            anchors: ["IDENTIFIED BY ", "identified by ", "Identified By ", " PASSWORD '", " password '"], generic: true
+            anchors: ["IDENTIFIED BY ", "identified by ", "Identified By "], generic: true
         ) { t, p, len in
             var i = p + len
             while i < t.count && t[i] == 0x20 { i += 1 }

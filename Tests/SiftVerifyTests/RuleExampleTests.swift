@@ -114,3 +114,14 @@ import Testing
         }
     }
 }
+
+/// A team rule's keywords become anchors in four casings; a case mapping that shortens one (the
+/// Kelvin sign `K` lowercases to one byte) never gives the engine an anchor under two bytes.
+@Suite struct TeamRuleAnchorTests {
+    @Test func everyAnchorIsTwoBytesOrMore() throws {
+        let rule = TeamRule(id: "kelvin", pattern: "x_[0-9]{4}", keywords: ["\u{212A}", "ab"])
+        let compiled = try CompiledTeamRule(rule)
+        #expect(compiled.anchors.allSatisfy { $0.utf8.count >= 2 }, "\(compiled.anchors)")
+        #expect(compiled.anchors.contains("\u{212A}") && compiled.anchors.contains("AB"))
+    }
+}

@@ -124,7 +124,9 @@ final class CompiledTeamRule: @unchecked Sendable {
         for k in keywords where k.utf8.count < 2 { throw fail("the keyword '\(k)' is shorter than 2 bytes") }
         var anchors: [String] = []
         for k in keywords {
-            for v in [k, k.lowercased(), k.uppercased(), k.prefix(1).uppercased() + k.dropFirst().lowercased()] where !anchors.contains(v) {
+            // (A case mapping can shorten a keyword, `K` U+212A to `k`: the engine's anchors are 2 bytes or more.)
+            for v in [k, k.lowercased(), k.uppercased(), k.prefix(1).uppercased() + k.dropFirst().lowercased()]
+            where v.utf8.count >= 2 && !anchors.contains(v) {
                 anchors.append(v)
             }
         }

@@ -124,4 +124,13 @@ import Testing
         #expect(compiled.anchors.allSatisfy { $0.utf8.count >= 2 }, "\(compiled.anchors)")
         #expect(compiled.anchors.contains("\u{212A}") && compiled.anchors.contains("AB"))
     }
+
+    /// The engine holds anchors under 256 bytes: a long keyword is refused, and a long literal a
+    /// pattern starts with stands in by its first 32 characters.
+    @Test func longKeywordsAndLiteralsStayShort() throws {
+        let long = String(repeating: "k", count: 300)
+        #expect(throws: TeamRuleError.self) { try CompiledTeamRule(TeamRule(id: "long", pattern: "x", keywords: [long])) }
+        let lit = try CompiledTeamRule(TeamRule(id: "lit", pattern: long + "[0-9]{4}", keywords: []))
+        #expect(lit.anchors.allSatisfy { $0.utf8.count <= 32 })
+    }
 }

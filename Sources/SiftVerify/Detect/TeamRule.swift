@@ -115,13 +115,16 @@ final class CompiledTeamRule: @unchecked Sendable {
         if let e = rule.entropy, !(e >= 0 && e <= 8) { throw fail("entropy must be between 0 and 8 bits a character") }
         var keywords = rule.keywords.filter { !$0.isEmpty }
         // No keyword: the pattern's literal start stands in (`acme_[a-z0-9]{32}` runs where `acme_` is).
-        if keywords.isEmpty, let lit = CompiledTeamRule.literalPrefix(rule.pattern), lit.utf8.count >= 3 { keywords = [lit] }
+        if keywords.isEmpty, let lit = CompiledTeamRule.literalPrefix(rule.pattern), lit.utf8.count >= 3 {
+            keywords = [String(lit.prefix(32))]
+        }
         guard !keywords.isEmpty else {
             throw fail(
                 "no keyword, and the pattern starts with no literal of 3 characters or more: pbsift runs a rule where one of its keywords appears"
             )
         }
         for k in keywords where k.utf8.count < 2 { throw fail("the keyword '\(k)' is shorter than 2 bytes") }
+        for k in keywords where k.utf8.count > 64 { throw fail("a keyword is longer than 64 bytes") }
         var anchors: [String] = []
         for k in keywords {
             // (A case mapping can shorten a keyword, `K` U+212A to `k`: the engine's anchors are 2 bytes or more.)

@@ -63,6 +63,8 @@ import Testing
         "<add key=\"ClearTextPassword\" value=\"hunter2-ok\" />",
         // A command line's option with a word, and `set` without `-x`.
         "deploy --api-key missing --region eu", "set ACCESS_TOKEN pending",
+        // Block scalars stacked on block scalars: one line down only, never a recursion per line.
+        "token: >\n" + String(repeating: " >\n", count: 20_000) + " abc\n",
         "password = ${DB_PASSWORD}", "api_key: {{ .Values.apiKey }}", "token = $(cat token.txt)", "secret: %SECRET%",
         "password: <password>", "api_key = [API_KEY]", "password = var.db_password", "token = config.auth.token",
         "secret = process.env.SECRET", "password: ENC[AES256_GCM,data:abc=,type:str]", "api_token: ops_eyJzaWdu...",

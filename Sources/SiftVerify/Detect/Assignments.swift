@@ -142,7 +142,7 @@ enum Assign {
     }
 
     /// The value starting at `i`: a quoted literal to its closing quote, or a bare word to a stop byte.
-    private static func value(_ t: ScanInput, _ start: Int, nameStart: Int, nameEnd: Int) -> Assignment? {
+    private static func value(_ t: ScanInput, _ start: Int, nameStart: Int, nameEnd: Int, blockScalar: Bool = true) -> Assignment? {
         var i = start
         var escapedQuote = false
         if i < t.count && t[i] == UInt8(ascii: "\\") && i + 1 < t.count && quote(t[i + 1]) { i += 1; escapedQuote = true }
@@ -168,14 +168,15 @@ enum Assign {
         while e < limit && !Sets.assignmentStop.contains(t[e]) { e += 1 }
         guard e > i else { return nil }
         // A YAML block scalar (`token: >-` or `|`, the value on the next, indented line).
-        if e - i <= 2, t[i] == UInt8(ascii: ">") || t[i] == UInt8(ascii: "|"), e == i + 1 || "-+".utf8.contains(t[i + 1]) {
+        if blockScalar, e - i <= 2, t[i] == UInt8(ascii: ">") || t[i] == UInt8(ascii: "|"), e == i + 1 || "-+".utf8.contains(t[i + 1]) {
             var n = e
             while n < t.count && (t[n] == 0x20 || t[n] == 0x09 || t[n] == 0x0D) { n += 1 }
             guard n < t.count, t[n] == 0x0A else { return nil }
             n += 1
             let indent = skipSpace(t, n)
             guard indent > n, indent < t.count else { return nil }
-            return value(t, indent, nameStart: nameStart, nameEnd: nameEnd)
+            // One line down only: the next line is read as a value, never as another block scalar.
+            return value(t, indent, nameStart: nameStart, nameEnd: nameEnd, blockScalar: false)
         }
         return Assignment(value: DetMatch(start: i, end: e), nameStart: nameStart, nameEnd: nameEnd, hints: [], quoted: false)
     }

@@ -91,6 +91,8 @@ final class CompiledTeamRule: @unchecked Sendable {
     let stopwords: [String]
     /// Anchors for the engine: each keyword as written, lower, upper and capitalised (at least 2 bytes).
     let anchors: [String]
+    /// The rule as `pbsift rules` and SARIF show it.
+    let declaration: Rule
 
     init(_ rule: TeamRule) throws(TeamRuleError) {
         func fail(_ why: String) -> TeamRuleError { TeamRuleError(rule: rule.id, reason: why) }
@@ -134,6 +136,11 @@ final class CompiledTeamRule: @unchecked Sendable {
             }
         }
         self.anchors = anchors
+        declaration = Rule(
+            rule.ruleId, rule.severity, rule.description.isEmpty ? "A value matches the team rule \(rule.id)" : rule.description,
+            detail:
+                "Team rule from \(rule.source.isEmpty ? "the config" : rule.source): runs where one of its keywords appears (\(keywords.prefix(5).joined(separator: ", "))).",
+            help: "Rotate the credential, then find which code path recorded it.")
     }
 
     /// Go / RE2 syntax ICU spells otherwise: named groups `(?P<name>…)`.
@@ -278,11 +285,6 @@ final class CompiledTeamRule: @unchecked Sendable {
     /// The rule's detector: it runs where a keyword stands, over the line around it.
     func detector() -> Detector {
         let r = rule
-        let declaration = Rule(
-            r.ruleId, r.severity, r.description.isEmpty ? "A value matches the team rule \(r.id)" : r.description,
-            detail:
-                "Team rule from \(r.source.isEmpty ? "the config" : r.source): runs where one of its keywords appears (\(r.keywords.prefix(5).joined(separator: ", "))).",
-            help: "Rotate the credential, then find which code path recorded it.")
         // The team's own filters (entropy, stopwords, allowlists) decide; pbsift's placeholder
         // heuristics do not lower a team rule's findings.
         var d = Detector(
@@ -438,7 +440,11 @@ public enum TeamRules {
     }
 
     /// The installed rules as `pbsift rules` and SARIF show them.
-    public static var declarations: [Rule] { detectors.map(\.declaration) }
+    public static var declarations: [Rule] {
+        lock.lock()
+        defer { lock.unlock() }
+        return compiled.map(\.declaration)
+    }
 
     /// The installed rules.
     public static var installed: [TeamRule] {

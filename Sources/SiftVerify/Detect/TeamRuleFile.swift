@@ -54,57 +54,41 @@ public enum TeamRuleFile {
 
     /// Rules in pbsift's JSON form: `[{"id", "pattern", "keywords", "entropy", "secretGroup", "severity",
     /// "description", "allowlist": {"regexes", "regexTarget", "stopwords"}, "examples", "counterexamples"}]`.
+    /// Each is read as a gitleaks rule is (`rule(_:at:source:notes:)`), `pattern` standing for `regex`;
+    /// a key outside these is refused.
     public static func rules(json list: JSONValue, source: String) throws(TeamRuleError) -> [TeamRule] {
         guard list.isArray else { throw TeamRuleError(rule: "", reason: "'rules' must be an array of rule objects") }
+        let known = [
+            "id", "description", "pattern", "regex", "keywords", "entropy", "secretGroup", "severity", "allowlist", "examples",
+            "counterexamples"
+        ]
         var out: [TeamRule] = []
+        var notes: [String] = []
         for (k, v) in list.elements.enumerated() {
             let name = v["id"]?.string ?? "#\(k + 1)"
-            func fail(_ why: String) -> TeamRuleError { TeamRuleError(rule: name, reason: why) }
-            guard v.isObject else { throw fail("a rule is an object") }
-            let known = [
-                "id", "description", "pattern", "regex", "keywords", "entropy", "secretGroup", "severity", "allowlist", "examples",
-                "counterexamples"
-            ]
+            guard v.isObject, case .table(var table) = toml(v) else { throw TeamRuleError(rule: name, reason: "a rule is an object") }
             for (key, _) in v.members where !known.contains(key) {
-                throw fail("unknown key '\(key)'; known: \(known.joined(separator: ", "))")
+                throw TeamRuleError(rule: name, reason: "unknown key '\(key)'; known: \(known.joined(separator: ", "))")
             }
-            func strings(_ key: String) throws(TeamRuleError) -> [String] {
-                guard let a = v[key] else { return [] }
-                guard a.isArray, a.elements.allSatisfy({ $0.string != nil }) else { throw fail("'\(key)' must be an array of strings") }
-                return a.elements.compactMap(\.string)
-            }
-            guard let id = v["id"]?.string else { throw fail("a rule needs an 'id'") }
-            guard let pattern = v["pattern"]?.string ?? v["regex"]?.string else { throw fail("a rule needs a 'pattern'") }
-            var rule = TeamRule(id: id, pattern: pattern, keywords: try strings("keywords"), source: source)
-            rule.description = v["description"]?.string ?? ""
-            if let e = v["entropy"] {
-                guard let d = e.double else { throw fail("'entropy' must be a number") }
-                rule.entropy = d
-            }
-            if let g = v["secretGroup"] {
-                guard let d = g.double, d >= 0, d <= 99, d == d.rounded() else { throw fail("'secretGroup' must be a whole number") }
-                rule.secretGroup = Int(d)
-            }
-            if let s = v["severity"] {
-                guard let word = s.string, let sev = Severity(rawValue: word) else {
-                    throw fail("'severity' must be one of info, low, medium, high, critical")
-                }
-                rule.severity = sev
-            }
-            if let a = v["allowlist"] {
-                guard a.isObject else { throw fail("'allowlist' must be an object") }
-                let target = try allowTarget(a["regexTarget"]?.string, rule: id)
-                guard (a["regexes"].map { $0.isArray && $0.elements.allSatisfy { $0.string != nil } } ?? true),
-                    (a["stopwords"].map { $0.isArray && $0.elements.allSatisfy { $0.string != nil } } ?? true)
-                else { throw fail("'allowlist' holds 'regexes' and 'stopwords', arrays of strings") }
-                rule.allow = (a["regexes"]?.elements.compactMap(\.string) ?? []).map { TeamRule.Allow(pattern: $0, target: target) }
-                rule.stopwords = a["stopwords"]?.elements.compactMap(\.string) ?? []
-            }
-            rule.examples = try strings("examples")
-            rule.counterexamples = try strings("counterexamples")
-            out.append(rule)
+            if let pattern = table["pattern"] { table.values["regex"] = pattern }
+            if let rule = try rule(table, at: k, source: source, notes: &notes) { out.append(rule) }
         }
         return out
+    }
+
+    /// A JSON value as the TOML value of the same shape (a null as an empty array: a value of no kind
+    /// a rule's keys take, so it is refused as the wrong kind, as in the TOML form).
+    private static func toml(_ v: JSONValue) -> TOML.Value {
+        if let s = v.string { return .string(s) }
+        if v.isObject {
+            var t = TOML.Table()
+            for (k, m) in v.members { t.set(k, toml(m)) }
+            return .table(t)
+        }
+        if v.isArray { return .array(v.elements.map(toml)) }
+        if let b = v.bool { return .bool(b) }
+        if let d = v.double { return .number(d) }
+        return .array([])
     }
 
     private static func allowTarget(_ s: String?, rule: String) throws(TeamRuleError) -> TeamRule.AllowTarget {
@@ -136,45 +120,64 @@ public enum TeamRuleFile {
         }
         var out: [TeamRule] = []
         for (k, r) in tables(doc["rules"]).enumerated() {
-            let id = r["id"]?.string ?? "#\(k + 1)"
-            func fail(_ why: String) -> TeamRuleError { TeamRuleError(rule: id, reason: why) }
-            guard r["id"]?.string != nil else { throw fail("a rule needs an 'id'") }
-            guard let regex = r["regex"]?.string else {
-                if r["path"] != nil {
-                    notes.append("rule '\(id)' matches file paths only: an export has none to match, not run")
-                    continue
-                }
-                throw fail("a rule needs a 'regex'")
+            guard var rule = try rule(r, at: k, source: source, notes: &notes) else { continue }
+            rule.allow += global
+            rule.stopwords += globalStop
+            out.append(rule)
+        }
+        return Loaded(rules: out, notes: notes)
+    }
+
+    /// One rule of either form (the `k`-th of its file); nil for a rule of file paths only, which an
+    /// export has none of (said in `notes`).
+    private static func rule(_ r: TOML.Table, at k: Int, source: String, notes: inout [String]) throws(TeamRuleError) -> TeamRule? {
+        let id = r["id"]?.string ?? "#\(k + 1)"
+        func fail(_ why: String) -> TeamRuleError { TeamRuleError(rule: id, reason: why) }
+        guard r["id"]?.string != nil else { throw fail("a rule needs an 'id'") }
+        guard let regex = r["regex"]?.string else {
+            if r["path"] != nil {
+                notes.append("rule '\(id)' matches file paths only: an export has none to match, not run")
+                return nil
             }
-            if r["path"] != nil { notes.append("rule '\(id)': its 'path' is not applied (an export has no file paths)") }
-            var rule = TeamRule(id: id, pattern: regex, keywords: try stringList(r["keywords"], key: "keywords", rule: id), source: source)
-            rule.description = r["description"]?.string ?? ""
-            if let e = r["entropy"] {
-                guard let d = e.number else { throw fail("'entropy' must be a number") }
-                rule.entropy = d
+            throw fail("a rule needs a 'regex' (or 'pattern')")
+        }
+        if r["path"] != nil { notes.append("rule '\(id)': its 'path' is not applied (an export has no file paths)") }
+        var rule = TeamRule(id: id, pattern: regex, keywords: try stringList(r["keywords"], key: "keywords", rule: id), source: source)
+        rule.description = r["description"]?.string ?? ""
+        if let e = r["entropy"] {
+            guard let d = e.number else { throw fail("'entropy' must be a number") }
+            rule.entropy = d
+        }
+        if let g = r["secretGroup"] {
+            guard let d = g.number, d >= 0, d <= 99, d == d.rounded() else { throw fail("'secretGroup' must be a whole number") }
+            rule.secretGroup = Int(d)
+        }
+        if let s = r["severity"] {
+            guard let word = s.string, let sev = Severity(rawValue: word) else {
+                throw fail("'severity' must be one of info, low, medium, high, critical")
             }
-            if let g = r["secretGroup"] {
-                guard let d = g.number, d >= 0, d <= 99, d == d.rounded() else { throw fail("'secretGroup' must be a whole number") }
-                rule.secretGroup = Int(d)
+            rule.severity = sev
+        }
+        for key in ["allowlist", "allowlists"] {
+            guard let v = r[key] else { continue }
+            let found = tables(v)
+            // Anything else (a string, an array holding one) would be dropped without a word.
+            let allTables: Bool
+            switch v {
+            case .table: allTables = true
+            case .array(let a): allTables = found.count == a.count
+            default: allTables = false
             }
-            if let s = r["severity"] {
-                guard let word = s.string, let sev = Severity(rawValue: word) else {
-                    throw fail("'severity' must be one of info, low, medium, high, critical")
-                }
-                rule.severity = sev
-            }
-            for table in tables(r["allowlist"]) + tables(r["allowlists"]) {
+            guard allTables else { throw fail("'\(key)' must be a table (an object) or an array of them") }
+            for table in found {
                 let (a, s) = try allowlist(table, rule: id, notes: &notes)
                 rule.allow += a
                 rule.stopwords += s
             }
-            rule.allow += global
-            rule.stopwords += globalStop
-            rule.examples = try stringList(r["examples"], key: "examples", rule: id)
-            rule.counterexamples = try stringList(r["counterexamples"], key: "counterexamples", rule: id)
-            out.append(rule)
         }
-        return Loaded(rules: out, notes: notes)
+        rule.examples = try stringList(r["examples"], key: "examples", rule: id)
+        rule.counterexamples = try stringList(r["counterexamples"], key: "counterexamples", rule: id)
+        return rule
     }
 
     private static func allowlist(_ t: TOML.Table, rule: String, notes: inout [String]) throws(TeamRuleError)

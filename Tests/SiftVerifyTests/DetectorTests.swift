@@ -140,6 +140,16 @@ let positiveCases: [DetectorCase] = {
     add("tavily-api-key", "tvly-" + "dev-" + F.s(32, F.alnum, seed: 323))
     add("anyscale-api-key", "esecret_" + F.s(30, F.alnum, seed: 324))
     add("paddle-api-key", "pdl_" + "live_apikey_" + F.s(40, F.alnum, seed: 325))
+    add("segment-public-api-token", "sgp_" + F.s(64, F.alnum, seed: 326))
+    add("new-relic-browser-key", "NRJS-" + F.s(19, F.hexLower, seed: 327))
+    add("vercel-token", "vcp_" + F.s(40, F.alnum, seed: 328))
+    add("twitch-oauth-token", "oauth:" + F.s(30, F.lowerDigit, seed: 329))
+    add("launchdarkly-key", "api-" + F.uuid(seed: 332))
+    add("launchdarkly-mobile-key", "mob-" + F.uuid(seed: 333), severity: .info)
+    add("elevenlabs-api-key", "sk_" + "a" + F.s(47, F.hexLower, seed: 334))
+    add("gocardless-token", "live_" + F.s(40, F.b64url, seed: 335))
+    add("crates-io-token", "cio" + F.s(32, F.alnum, seed: 336))
+    add("clickup-token", "pk_" + "8" + F.s(7, F.digits, seed: 338) + "_" + F.s(32, F.upperDigit, seed: 339))
     return c
 }()
 

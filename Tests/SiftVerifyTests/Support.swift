@@ -13,6 +13,7 @@ enum Fake {
     static let b64 = alnum + "+/"
     static let hexLower = "0123456789abcdef"
     static let upperDigit = upper + digits
+    static let lowerDigit = lower + digits
 
     /// A deterministic pseudo-random string over `alphabet` that mixes character classes.
     static func s(_ n: Int, _ alphabet: String, seed: UInt64 = 7) -> String {

@@ -25,7 +25,46 @@ public enum Percent {
         return out
     }
 
-    /// `decode` on an array.
+    /// `decode` for text: an escape is resolved only where it makes text, an ASCII byte or a whole UTF-8
+    /// sequence of escapes (`%C3%A9`). Any other (`%DB_PASSWORD%`, a Windows variable: `%DB` would be
+    /// byte 0xDB) stays as written, so text that only looks escaped reads as it stands.
+    public static func decodeText(_ b: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(b.count)
+        var i = 0
+        func escaped(_ at: Int) -> UInt8? {
+            guard at + 2 < b.count, b[at] == UInt8(ascii: "%"), let h = nibble(b[at + 1]), let l = nibble(b[at + 2]) else { return nil }
+            return h << 4 | l
+        }
+        while i < b.count {
+            guard let v = escaped(i) else {
+                out.append(b[i])
+                i += 1
+                continue
+            }
+            if v < 0x80 {
+                out.append(v)
+                i += 3
+                continue
+            }
+            let length = v >= 0xC2 && v <= 0xDF ? 2 : v >= 0xE0 && v <= 0xEF ? 3 : v >= 0xF0 && v <= 0xF4 ? 4 : 0
+            var sequence: [UInt8] = [v]
+            var k = 1
+            while k < length, let c = escaped(i + 3 * k), c & 0xC0 == 0x80 {
+                sequence.append(c)
+                k += 1
+            }
+            if length > 0 && k == length, String(validating: sequence, as: UTF8.self) != nil {
+                out.append(contentsOf: sequence)
+                i += 3 * length
+            } else {
+                out.append(b[i])
+                i += 1
+            }
+        }
+        return out
+    }
+
     /// Whether `b` holds a `%XX` escape (a `%` and two hex digits).
     public static func hasEscape(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = b.baseAddress else { return false }
@@ -39,6 +78,7 @@ public enum Percent {
         return false
     }
 
+    /// `decode` on an array.
     public static func decode(_ b: [UInt8], plusIsSpace: Bool) -> [UInt8] {
         b.withUnsafeBufferPointer { decode($0, plusIsSpace: plusIsSpace) }
     }

@@ -32,6 +32,8 @@ enum Assign {
         // A trailing `.` or `-` ends a sentence, not a name.
         while nameEnd > p + len && (t[nameEnd - 1] == UInt8(ascii: ".") || t[nameEnd - 1] == UInt8(ascii: "-")) { nameEnd -= 1 }
         guard nameEnd > nameStart else { return nil }
+        // A part of a colon path (`arn:aws:secretsmanager:…:secret:prod/db`) is not a name.
+        if nameStart >= 2, t[nameStart - 1] == UInt8(ascii: ":"), nameBytes.contains(t[nameStart - 2]) { return nil }
         let hints = NameHints.of(raw: UnsafeBufferPointer(rebasing: t.b[nameStart..<nameEnd]))
         if var a = forward(t, nameStart: nameStart, nameEnd: nameEnd) {
             a.hints = hints
@@ -224,9 +226,15 @@ enum ValueJudgement {
             return true
         }
         if first == UInt8(ascii: "%") && b.count > 2 && b.last == UInt8(ascii: "%") { return true }
-        for w in ["process.env", "os.environ", "getenv(", "ENV[", "System.getenv", "secrets.", "var."] where contains(b, w) {
+        for w in [
+            "process.env", "os.environ", "getenv(", "Getenv(", "ENV[", "System.getenv", "secrets.", "var.", "environment[",
+            "GetEnvironmentVariable("
+        ]
+        where contains(b, w) {
             return true
         }
+        // An ARN names where a secret is kept (`arn:aws:secretsmanager:…:secret:prod/db`), not the secret.
+        if Shape.hasPrefix(b, "arn:aws:") || Shape.hasPrefix(b, "arn:aws-") { return true }
         // No letter and no digit: punctuation, not a credential.
         if !b.contains(where: { ByteSet.alnum.contains($0) }) { return true }
         // A percent-encoded value is judged as it decodes (`%2A%2A%2A` is a mask).
@@ -264,6 +272,21 @@ enum ValueJudgement {
         return parts >= 2
     }
 
+    /// Code that fetches a value, standing bare where a literal would: a call or a subscript
+    /// (`getpass()`, `input("Password: ")`, `os.Getenv("API_KEY")`, `request.form['password']`,
+    /// `params[:password]`, `ProcessInfo.processInfo.environment["API_KEY"]`).
+    static func isCall(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let open = b.firstIndex(where: { $0 == UInt8(ascii: "(") || $0 == UInt8(ascii: "[") }), open > b.startIndex else {
+            return false
+        }
+        let head = b[b.startIndex]
+        return alpha.contains(head) || head == UInt8(ascii: "_")
+            ? Shape.all(UnsafeBufferPointer(rebasing: b[b.startIndex..<open]), Sets.codeName) : false
+    }
+
+    /// Whether `b` holds a bullet (`••••`, a mask).
+    static func hasBullet(_ b: UnsafeBufferPointer<UInt8>) -> Bool { contains(b, "\u{2022}") }
+
     @inline(__always) private static func contains(_ b: UnsafeBufferPointer<UInt8>, _ w: String) -> Bool {
         ScanInput(b: b, hints: []).find(Array(w.utf8), 0, b.count) != nil
     }
@@ -272,7 +295,7 @@ enum ValueJudgement {
     /// not a word or a reference, varied enough (a UUID or a long number counts: under such a name it is one).
     static func fitsToken(_ b: UnsafeBufferPointer<UInt8>, quoted: Bool = false) -> Bool {
         let n = b.count
-        guard n >= 8, n <= 1024, !isReference(b), !isJoinedWords(b), !isCamelWords(b), quoted || !isInterpolated(b) else {
+        guard n >= 8, n <= 1024, !isReference(b), !isJoinedWords(b), !isCamelWords(b), quoted || !(isInterpolated(b) || isCall(b)) else {
             return false
         }
         var digits = 0, lower = 0, upper = 0, other = 0

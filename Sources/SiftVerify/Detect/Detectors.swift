@@ -186,6 +186,8 @@ enum Sets {
     static let pemLabel = ByteSet("A-Z0-9 ")
     static let pemBody = ByteSet("A-Za-z0-9+/=\r\n\t :,\\-")
     static let assignmentStop = ByteSet(" \t\r\n\"'&,;)}]<\\")
+    /// A name in code, dotted (`getpass.getpass`, `request.form`).
+    static let codeName = ByteSet("A-Za-z_.")
     static let slackBody = ByteSet("A-Za-z0-9-")
     static let webhookPath = ByteSet("A-Za-z0-9_/")
     static let afterUrlOrWord = ByteSet("A-Za-z0-9/:")
@@ -214,6 +216,8 @@ struct PrefixTuning {
     var lowPrefixes: [String] = []
     var clamp = false
     var glued: Glued? = nil
+    /// Why a match is public by design where it stands (a Firebase web config's key), if it is: `info`.
+    var publicWhere: (@Sendable (ScanInput, Int, Int) -> String?)? = nil
 }
 
 /// `anchor` + a run of `body` bytes of `length` (longer runs are not this token unless clamped),
@@ -224,6 +228,7 @@ func prefixed(
     check: (@Sendable (ScanInput, Int, Int) -> Bool)? = nil
 ) -> Detector {
     let before = tuning.before, lowPrefixes = tuning.lowPrefixes, clamp = tuning.clamp, glued = tuning.glued
+    let publicWhere = tuning.publicWhere
     let min = length.lowerBound, max = length.upperBound
     let low = Set(lowPrefixes.map(u))
     var d = Detector(id, title, sev, anchors: prefixes) { t, p, len in
@@ -238,6 +243,10 @@ func prefixed(
         // A placeholder is judged on what follows the prefix (`GR1348941` + `123123…`).
         var m = DetMatch(start: p, end: end, secretFrom: p + len)
         if !low.isEmpty, low.contains(Array(t.b[p..<(p + len)])) { m.testMode = true }
+        if let publicWhere, let reason = publicWhere(t, p, end) {
+            m.severity = .info
+            m.reason = reason
+        }
         return m
     }
     d.shape = PrefixShape(
@@ -246,6 +255,8 @@ func prefixed(
     d.declaration.looksAt = d.shape?.described
     return d
 }
+
+private let firebaseConfigWords = ["authdomain", "firebaseapp.com", "firebaseconfig", "messagingsenderid"].map(u)
 
 /// Whether the 36 bytes at `s` are a GitHub token's body: 30 random characters of `[0-9A-Za-z]` and
 /// their CRC-32 in six base-62 digits (`0-9`, `A-Z`, `a-z`, most significant first), as GitHub has
@@ -425,6 +436,7 @@ func looksLikePasswordValue(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
     let s = String(decoding: b, as: UTF8.self).lowercased()
     if passwordPlaceholders.contains(s) { return false }
     if s.hasPrefix("${") || s.hasPrefix("{{") || s.hasPrefix("%") || s.hasPrefix("<") || s.hasPrefix("$") { return false }
+    if ValueJudgement.isCall(b) { return false }
     // A plain lowercase word ("password: incorrect") or a sentence ("At least 8 characters") is prose.
     if Shape.all(b, .lower) { return false }
     if b.reduce(0, { $0 + ($1 == 0x20 ? 1 : 0) }) >= 2 { return false }
@@ -561,7 +573,15 @@ let detectorCatalogue: [Detector] = {
     // (GoogleService-Info.plist, google-services.json), restricted by app and API. Seen in an
     // export they are public by design: medium, a reminder to check the key's restrictions.
     d.append(
-        prefixed("google-api-key", "Google API key (a client key, public by design in apps)", .medium, ["AIza"], .b64url, length: 35...35))
+        prefixed(
+            "google-api-key", "Google API key (a client key, public by design in apps)", .medium, ["AIza"], .b64url, length: 35...35,
+            tuning: .init(publicWhere: { t, s, e in
+                // A Firebase web app's config (`apiKey` beside `authDomain`, `…firebaseapp.com`) ships in every page.
+                for word in firebaseConfigWords where t.containsCI(word, s - 400, e + 400) {
+                    return "public by design: a Firebase web config key"
+                }
+                return nil
+            })))
     d.append(prefixed("google-oauth-access-token", "Google OAuth access token", .high, ["ya29."], .b64url, length: 20...2048))
     d.append(
         prefixed(
@@ -965,7 +985,8 @@ let detectorCatalogue: [Detector] = {
                 "credential", "Credential", "CREDENTIAL", "access_key", "accessKey", "ACCESS_KEY", "AccessKey",
                 "private_key", "privateKey", "PRIVATE_KEY", "private-key", "secret_key", "secretKey", "SECRET_KEY",
                 "auth_key", "authKey", "AUTH_KEY", "client_key", "clientKey", "CLIENT_KEY", "creds", "CREDS",
-                "ACCESSKEY", "accesskey", "Accesskey"
+                "ACCESSKEY", "accesskey", "Accesskey", "signing_key", "signingKey", "SIGNING_KEY", "encryption_key", "encryptionKey",
+                "ENCRYPTION_KEY", "master_key", "masterKey", "MASTER_KEY", "hmac_key", "hmacKey", "HMAC_KEY"
             ],
             hints: .credential,
             whole: { t in
@@ -1053,8 +1074,64 @@ func urlPassword(_ t: ScanInput, _ p: Int, limit: Int = Int.max) -> DetMatch? {
     }
     guard colon > p, colon + 1 < at else { return nil }
     let pw = UnsafeBufferPointer(rebasing: t.b[(colon + 1)..<at])
-    if Shape.percentDecoded(pw) == Array("***".utf8) { return nil }
+    let decoded = Shape.percentDecoded(pw)
+    if decoded.withUnsafeBufferPointer({ UserinfoPassword.standsIn($0) }) { return nil }
+    // `user:password@localhost`: a word for a password, to a machine of one's own, is a setup's example.
+    if decoded.withUnsafeBufferPointer({ ValueJudgement.isPlaceholderWord($0) }),
+        UserinfoPassword.isLocal(UnsafeBufferPointer(rebasing: t.b[(at + 1)..<e]))
+    {
+        return DetMatch(start: colon + 1, end: at, severity: .low, reason: "a placeholder password to a local host")
+    }
     return DetMatch(start: colon + 1, end: at)
+}
+
+/// What stands in a URL's userinfo in place of a password without being one.
+enum UserinfoPassword {
+    private static let word = ByteSet("A-Za-z0-9_.-")
+    private static let mask = ByteSet("*xX#")
+    private static let digits = ByteSet("0-9")
+    private static let variable = ByteSet("A-Z0-9_")
+
+    /// A mask (`***`, `••••`, `xxxx`), or a reference to where the password is kept: `${DB_PASSWORD}`,
+    /// `$(cat pw)`, `$DB_PASSWORD`, `{password}`, `{{ password }}`, `<password>`, `%DB_PASSWORD%`,
+    /// `[PASSWORD]`. A password that merely starts with `$` or `{` is not one of these.
+    static func standsIn(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = b.first, let last = b.last else { return true }
+        if b.count >= 3 && Shape.all(b, mask) { return true }
+        if b.count >= 3 && b.filter({ $0 == UInt8(ascii: "*") }).count >= 3 { return true }
+        if ValueJudgement.hasBullet(b) { return true }
+        let inner =
+            b.count > 2 ? UnsafeBufferPointer(rebasing: b[(b.startIndex + 1)..<(b.endIndex - 1)]) : UnsafeBufferPointer(rebasing: b[0..<0])
+        switch (first, last) {
+        case (UInt8(ascii: "$"), UInt8(ascii: "}")) where b.count > 3 && b[1] == UInt8(ascii: "{"): return true
+        case (UInt8(ascii: "$"), UInt8(ascii: ")")) where b.count > 3 && b[1] == UInt8(ascii: "("): return true
+        case (UInt8(ascii: "{"), UInt8(ascii: "}")), (UInt8(ascii: "<"), UInt8(ascii: ">")), (UInt8(ascii: "%"), UInt8(ascii: "%")),
+            (UInt8(ascii: "["), UInt8(ascii: "]")):
+            let name = inner.filter { $0 != UInt8(ascii: "{") && $0 != UInt8(ascii: "}") && $0 != 0x20 }
+            return !name.isEmpty && name.withUnsafeBufferPointer { Shape.all($0, word) && !Shape.all($0, digits) }
+        default: break
+        }
+        // `$DB_PASSWORD`: a shell variable, upper case and `_`.
+        if first == UInt8(ascii: "$"), b.count > 2, Shape.all(UnsafeBufferPointer(rebasing: b[(b.startIndex + 1)...]), variable) {
+            return true
+        }
+        return false
+    }
+
+    /// `localhost`, a loopback or unspecified address, a name of one label (`db`, a compose service), or
+    /// a domain kept for examples (`example.com`, `.test`, `.local`, `.internal`, `.invalid`).
+    static func isLocal(_ host: UnsafeBufferPointer<UInt8>) -> Bool {
+        var end = host.count
+        for (i, c) in host.enumerated() where c == UInt8(ascii: ":") || c == UInt8(ascii: "/") { end = i; break }
+        let name = String(decoding: host[0..<end], as: UTF8.self).lowercased()
+        if name.isEmpty || name == "localhost" || name.hasPrefix("127.") || name == "0.0.0.0" || name.hasPrefix("[::1]") { return true }
+        if !name.contains(".") { return Shape.all(UnsafeBufferPointer(rebasing: host[0..<end]), word) }
+        for suffix in [".localhost", ".local", ".test", ".internal", ".invalid", ".example", "example.com", "example.org", "example.net"]
+        where name.hasSuffix(suffix) {
+            return true
+        }
+        return false
+    }
 }
 
 extension Shape {

@@ -276,7 +276,7 @@ extension ContentScanner {
                     encodedSpans(db, covered: [], since: hits.count) { EncodedSpans.located(location(), encoding) }
                 }
                 if let base = db.baseAddress, memchr(base, 0x25, db.count) != nil {
-                    let pd = Percent.decode(db, plusIsSpace: false)
+                    let pd = Percent.decodeText(db)
                     if pd.count < db.count {
                         pd.withUnsafeBufferPointer { p in
                             shapes(p, hints: []) { EncodedSpans.located(EncodedSpans.located(location(), encoding), "percent") }

@@ -3,9 +3,10 @@ import SiftCore
 // More self-identifying provider formats, each a prefix and a body of a documented alphabet and
 // length (`prefixed`: the shape is data, and `RuleExampleTests` makes each one's examples from it).
 // Values public by design (a PostHog project key, a Langfuse or Supabase publishable key) are `info`.
-// A prefix of three or four common letters (`pat`, `sk_`, `live_`) would wake on every `path` and
-// `task_` of a clean export: such providers (Airtable, ElevenLabs, Mollie, GoCardless, ClickUp,
-// crates.io) are found by name (`ProviderNames`), not by prefix.
+// A prefix of three common letters (`pat`, `sk_`) would wake on every `path` and `task_` of a clean
+// export: such prefixes are anchored with the body's first character where it is narrow (ElevenLabs'
+// `sk_` and a hex digit, ClickUp's `pk_` and a digit), and Airtable and Mollie are found by name
+// (`ProviderNames`), not by prefix.
 
 private let tokenBody = ByteSet("A-Za-z0-9_-")
 private let uuidBody = ByteSet("0-9a-fA-F-")
@@ -63,5 +64,49 @@ func moreProviderDetectors() -> [Detector] {
         prefixed(
             "paddle-api-key", "Paddle API key", .critical, ["pdl_live_apikey_", "pdl_sdbx_apikey_"], ByteSet("A-Za-z0-9_"),
             length: 20...80, tuning: .init(lowPrefixes: ["pdl_sdbx_apikey_"])))
+    d.append(
+        prefixed(
+            "segment-public-api-token", "Segment public API token", .high, ["sgp_"], .alnum, length: 64...64,
+            check: { t, s, e in mixed(t, s + 4, e) }))
+    d.append(prefixed("new-relic-browser-key", "New Relic browser API key", .high, ["NRJS-"], .hexLower, length: 19...19))
+    d.append(
+        prefixed(
+            "vercel-token", "Vercel access token", .high, ["vcp_", "vci_", "vca_", "vcr_", "vck_"], .alnum, length: 24...80,
+            check: { t, s, e in mixed(t, s + 4, e) }))
+    d.append(
+        prefixed(
+            "twitch-oauth-token", "Twitch OAuth token", .high, ["oauth:"], lowerDigit, length: 30...30,
+            check: { t, s, e in mixed(t, s + 6, e) }))
+    d.append(
+        prefixed(
+            "launchdarkly-key", "LaunchDarkly access token or server-side SDK key", .high, ["api-", "sdk-"], uuidBody, length: 36...36,
+            check: { t, s, e in Shape.isUUID(UnsafeBufferPointer(rebasing: t.b[(e - 36)..<e])) }))
+    d.append(
+        prefixed(
+            "launchdarkly-mobile-key", "LaunchDarkly mobile key (public by design: shipped in apps)", .info, ["mob-"], uuidBody,
+            length: 36...36, check: { t, s, e in Shape.isUUID(UnsafeBufferPointer(rebasing: t.b[(e - 36)..<e])) }))
+    d.append(
+        prefixed(
+            "elevenlabs-api-key", "ElevenLabs API key", .high, hexDigits.map { "sk_" + $0 }, .hexLower, length: 47...47))
+    d.append(
+        prefixed(
+            "gocardless-token", "GoCardless access token", .critical, ["live_"], tokenBody, length: 40...40,
+            check: { t, s, e in mixed(t, s + 5, e) }))
+    d.append(
+        prefixed(
+            "crates-io-token", "crates.io API token", .high, ["cio"], .alnum, length: 32...32, check: { t, s, e in mixed(t, s + 3, e) }))
+    d.append(
+        prefixed(
+            "clickup-token", "ClickUp personal API token", .high, (1...9).map { "pk_\($0)" }, clickupBody, length: 38...48,
+            check: { t, s, e in
+                // `pk_<user id>_<32 of [A-Z0-9]>`.
+                let id = t.run(s + 3, .digit, max: 16)
+                return id >= 5 && s + 3 + id < e && t[s + 3 + id] == UInt8(ascii: "_") && e - (s + 4 + id) == 32
+                    && t.run(s + 4 + id, .upperDigit, max: 33) == 32
+            }))
     return d
 }
+
+private let lowerDigit = ByteSet("a-z0-9")
+private let clickupBody = ByteSet("A-Z0-9_")
+private let hexDigits = "0123456789abcdef".map { String($0) }

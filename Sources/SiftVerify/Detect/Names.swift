@@ -133,7 +133,7 @@ struct NameHints: OptionSet, Sendable {
 
     private static let credentialWords: [[UInt8]] = [
         "secret", "token", "password", "passwd", "passphrase", "apikey", "accesskey", "privatekey", "credential",
-        "authorization", "authkey", "signature", "clientkey", "masterkey", "signingkey", "encryptionkey", "creds"
+        "authorization", "authkey", "signature", "clientkey", "masterkey", "signingkey", "encryptionkey", "hmackey", "creds"
     ].map { Array($0.utf8) }
     private static let passwordWords: [[UInt8]] = ["password", "passwd", "passcode", "passphrase"].map { Array($0.utf8) }
     private static let passwordExact: [[UInt8]] = ["pwd", "pass", "pw"].map { Array($0.utf8) }

@@ -162,7 +162,7 @@ func providerDetectors() -> [Detector] {
             "tailscale-key", "Tailscale key", .critical,
             ["tskey-auth-", "tskey-api-", "tskey-client-", "tskey-scim-", "tskey-webhook-"], tailscaleBody, length: 30...80))
     d.append(prefixed("typeform-token", "Typeform personal access token", .high, ["tfp_"], ByteSet("A-Za-z0-9_.-"), length: 40...80))
-    d.append(prefixed("netlify-token", "Netlify personal access token", .high, ["nfp_"], .alnum, length: 36...36))
+    d.append(prefixed("netlify-token", "Netlify personal access token", .high, ["nfp_"], .alnum, length: 36...40))
     d.append(prefixed("buildkite-token", "Buildkite API token", .high, ["bkua_"], .hexLower, length: 40...40))
     d.append(
         prefixed("render-api-key", "Render API key", .high, ["rnd_"], .alnum, length: 32...32, check: { t, s, e in mixed(t, s + 4, e) }))

@@ -9,11 +9,11 @@ import SiftCore
 #endif
 
 extension ContentScanner {
-    /// The detectors over the percent-decoding of `b`, when it holds a `%XX` escape; a value already
+    /// The detectors over the percent-decoding of `b` (escapes that make text), when it holds one; a value already
     /// reported from `hits[since...]` (found in the text as it stands) is not reported again.
     func percentEncoded(_ b: UnsafeBufferPointer<UInt8>, since: Int, location: () -> String) {
         guard let base = b.baseAddress, memchr(base, 0x25, b.count) != nil else { return }
-        let decoded = Percent.decode(b, plusIsSpace: false)
+        let decoded = Percent.decodeText(b)
         guard decoded.count < b.count else { return }
         decoded.withUnsafeBufferPointer { decodedForm($0, since: since, location: location) }
     }

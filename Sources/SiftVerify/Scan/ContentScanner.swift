@@ -226,7 +226,7 @@ final class ContentScanner {
         defer { rawRange = saved }
         bytes.withUnsafeBufferPointer { b in
             let before = hits.count
-            jsonText(b, location: location, rawBase: 0)
+            jsonText(b, location: location, rawBase: 0, wholeIfNotJSON: false)
             let found = Set(hits[before...].map(\.value))
             let mark = hits.count
             shapes(b, hints: [], raw: 0..<b.count) { location }

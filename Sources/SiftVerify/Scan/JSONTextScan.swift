@@ -79,8 +79,18 @@ extension ContentScanner {
     /// the record line) without unescaping it first: `\\"` is a quote there. `rawBase` is the offset of `b`
     /// in the record line, for the line prefilter: a plain value with no anchor stem and no hinted name is
     /// skipped without running the detectors.
-    func jsonText(_ b: UnsafeBufferPointer<UInt8>, location: String, level: Int = 0, rawBase: Int? = nil, ownStems: Bool = false) {
+    ///
+    /// Text that only starts like JSON (`[cohere]` then `api_key = "…"`, a `{` then prose) has bytes
+    /// outside any string that the scan above does not read: the detectors then run over the whole
+    /// text too, unless `wholeIfNotJSON` is false (the caller does that itself).
+    func jsonText(
+        _ b: UnsafeBufferPointer<UInt8>, location: String, level: Int = 0, rawBase: Int? = nil, ownStems: Bool = false,
+        wholeIfNotJSON: Bool = true
+    ) {
         guard let p = b.baseAddress else { return }
+        let before = hits.count
+        var notJSON = false
+        defer { if notJSON && wholeIfNotJSON { notJSONText(b, level: level, since: before, location: location) } }
         let maxDepth = maxJSONDepth
         withUnsafeTemporaryAllocation(of: Frame.self, capacity: maxDepth) { frames in
             let fr = frames.baseAddress!
@@ -248,6 +258,7 @@ extension ContentScanner {
                     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
                         var j = i + 1
                         while j < n && !scalarStops.contains(p[j]) { j += 1 }
+                        if !notJSON && !JSONScalar.isLiteral(UnsafeBufferPointer(rebasing: b[i..<j])) { notJSON = true }
                         if overflow == 0 && depth > 0 {
                             let top = fr[depth - 1]
                             let listed = top.isObject ? (top.haveKey && (top.keyListed || top.listedAbove)) : top.listedAbove
@@ -260,11 +271,30 @@ extension ContentScanner {
                         }
                         i = j
                     default:
+                        if c != 0x20 && c != 0x0A && c != 0x0D && c != 0x09 && c != UInt8(ascii: ":") { notJSON = true }
                         i += 1
                     }
                 }
             }
         }
+    }
+
+    /// The detectors over the whole of a text that only started like JSON (decoded once when it is still
+    /// escaped, `level` 1), keeping what the JSON scan did not already report from `hits[since...]`.
+    func notJSONText(_ b: UnsafeBufferPointer<UInt8>, level: Int, since: Int, location: String) {
+        let saved = rawRange
+        rawRange = nil
+        defer { rawRange = saved }
+        let found = Set(hits[since...].map(\.value))
+        let mark = hits.count
+        let text = level == 0 ? Array(b) : decode(b, level: level)
+        text.withUnsafeBufferPointer { t in shapes(t, hints: []) { location } }
+        guard hits.count > mark else { return }
+        let extra = hits[mark...].filter { h in
+            h.bound || !found.contains { f in !f.isEmpty && (h.value.contains(f) || f.contains(h.value)) }
+        }
+        hits.removeSubrange(mark...)
+        hits.append(contentsOf: extra)
     }
 
     /// One value the JSON scanner could not skip: a breach under a listed name, or the detectors.
@@ -414,4 +444,15 @@ extension ContentScanner {
         }
         return out
     }
+}
+
+/// JSON's bare values.
+enum JSONScalar {
+    private static let number = ByteSet("0-9.eE+-")
+    /// `true`, `false`, `null` or a number's characters.
+    static func isLiteral(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        if Shape.all(b, number) { return true }
+        return b.elementsEqual(trueWord) || b.elementsEqual(falseWord) || b.elementsEqual(nullWord)
+    }
+    private static let trueWord = Array("true".utf8), falseWord = Array("false".utf8), nullWord = Array("null".utf8)
 }

@@ -55,7 +55,10 @@ extension ContentScanner {
                 header.map { "a URL in header '\(clipName($0))' carries \(what) in its userinfo" }
                 ?? "the URL carries \(what) in its userinfo"
             if let shape { message += "; it looks like \(article(shape.title))" }
-            let severity: Severity = shape != nil ? .critical : userOnly ? .medium : .high
+            // `user:password@localhost`: a placeholder to a local host (the detector says why).
+            let placeholder = shape == nil && pw.severity == .low
+            if placeholder, let reason = pw.reason { message += "; rated low below the rule's high: \(reason)" }
+            let severity: Severity = shape != nil ? .critical : placeholder ? .low : userOnly ? .medium : .high
             hits.append(
                 RawHit(
                     rule: VerifyRule.urlUserinfo.id, severity: severity, location: location,

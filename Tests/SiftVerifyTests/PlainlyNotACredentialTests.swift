@@ -1,0 +1,93 @@
+import Testing
+
+@testable import SiftCore
+@testable import SiftVerify
+
+/// What is plainly not a credential stays below the CI gate wherever it stands (a log message and a
+/// text body), and what only looks like JSON is still read whole. Tables, one row a habit.
+@Suite struct PlainlyNotACredentialTests {
+    /// Text that must raise nothing at high or above.
+    static let notCredentials: [String] = [
+        // Masks, references and placeholders in a URL's userinfo.
+        "connecting to postgres://user:password@localhost:5432/app",
+        "url: https://admin:{password}@db.internal/app",
+        "mongodb://root:******@mongo:27017",
+        "redis://:${REDIS_PASSWORD}@cache:6379",
+        "amqp://app:%RABBIT_PASSWORD%@queue:5672",
+        "mysql://app:<password>@127.0.0.1/app",
+        "postgres://app:$DB_PASSWORD@db/app",
+        // A Windows variable: `%DB` is no escape of a byte here.
+        "set PASSWORD=%DB_PASSWORD%",
+        "password: %DB_PASSWORD%",
+        // Code that fetches a password or key instead of holding one.
+        "password = getpass()",
+        "password = getpass.getpass(\"Password: \")",
+        "password = input(\"Password: \")",
+        "password = request.form['password']",
+        "password = params[:password]",
+        "let password = readLine()",
+        "apiKey := os.Getenv(\"API_KEY\")",
+        "let apiKey = ProcessInfo.processInfo.environment[\"API_KEY\"]",
+        // Where a secret is kept, not the secret.
+        "\"secretsManagerArn\": \"arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/db-AbCdEf\""
+    ]
+
+    @Test(arguments: notCredentials)
+    func staysBelowTheGate(_ text: String) throws {
+        for line in [Harness.log(message: text), Harness.network(responseBody: Harness.textBody(text, "text/plain"))] {
+            let high = try Harness.run([line]).filter { $0.severity >= .high }
+            #expect(high.isEmpty, "\(text): \(high.map(\.rule))")
+        }
+    }
+
+    @Test func aPlaceholderPasswordToALocalHostIsLowAndSaysWhy() throws {
+        let f = try Harness.run([Harness.log(message: "postgres://user:password@localhost:5432/app")])
+        let userinfo = f.filter { $0.ruleID == VerifyRule.urlUserinfo.id }
+        #expect(userinfo.count == 1)
+        #expect(userinfo.first?.severity == .low)
+        #expect(userinfo.first?.message.contains("to a local host") == true)
+        // The same word to a host of the world is a password.
+        let world = try Harness.run([Harness.log(message: "https://username:password@shop.acme.io/")])
+        #expect(world.contains { $0.ruleID == VerifyRule.urlUserinfo.id && $0.severity == .high })
+    }
+
+    @Test func aFirebaseWebConfigKeyIsInfoAndSaysWhy() throws {
+        let key = "AIza" + Fake.s(35, Fake.b64url, seed: 401)
+        let config = "const firebaseConfig = { apiKey: \"\(key)\", authDomain: \"acme.firebaseapp.com\" }"
+        let f = try Harness.run([Harness.log(message: config)]).filter { $0.rule == "secret.google-api-key" }
+        #expect(f.count == 1)
+        #expect(f.first?.severity == .info)
+        #expect(f.first?.message.contains("Firebase web config") == true)
+        let alone = try Harness.run([Harness.log(message: "maps key " + key)]).filter { $0.rule == "secret.google-api-key" }
+        #expect(alone.first?.severity == .medium)
+    }
+
+    /// Text that starts like JSON but is not: what stands outside its strings is read too.
+    static let startsLikeJSON: [String] = [
+        "[cohere]\napi_key = \"@\"",
+        "[cohere] api_key = \"@\"",
+        "{\"a\": 1, x api_key = \"@\"",
+        "[acme]\nsigning_key: @"
+    ]
+
+    @Test(arguments: startsLikeJSON)
+    func textThatOnlyStartsLikeJSONIsReadWhole(_ shape: String) throws {
+        let text = shape.replacingOccurrences(of: "@", with: Fake.s(40, Fake.alnum, seed: 402))
+        for line in [Harness.log(message: text), Harness.network(responseBody: Harness.textBody(text, "text/plain"))] {
+            let f = try Harness.run([line])
+            #expect(f.contains { $0.rule == "secret.generic-secret" && $0.severity == .high }, "\(shape): \(f.map(\.rule))")
+        }
+    }
+
+    @Test func percentTextDecodingLeavesNonTextEscapes() {
+        func decoded(_ s: String) -> String {
+            let b = Array(s.utf8)
+            return String(decoding: b.withUnsafeBufferPointer { Percent.decodeText($0) }, as: UTF8.self)
+        }
+        #expect(decoded("%DB_PASSWORD%") == "%DB_PASSWORD%")
+        #expect(decoded("gh%70_x") == "ghp_x")
+        #expect(decoded("caf%C3%A9") == "café")
+        #expect(decoded("%C3%28") == "%C3(")
+        #expect(decoded("%FF%41") == "%FFA")
+    }
+}

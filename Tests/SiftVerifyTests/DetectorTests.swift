@@ -149,6 +149,7 @@ let positiveCases: [DetectorCase] = {
     add("elevenlabs-api-key", "sk_" + "a" + F.s(47, F.hexLower, seed: 334))
     add("gocardless-token", "live_" + F.s(40, F.b64url, seed: 335))
     add("crates-io-token", "cio" + F.s(32, F.alnum, seed: 336))
+    add("session-cookie", F.s(40, F.alnum, seed: 340), before: "curl -H 'Cookie: theme=dark; _app_session=", after: "; x=1'")
     add("clickup-token", "pk_" + "8" + F.s(7, F.digits, seed: 338) + "_" + F.s(32, F.upperDigit, seed: 339))
     return c
 }()
@@ -175,7 +176,8 @@ let negativeCases: [String] = {
         "heroku " + Fake.s(20, Fake.alnum, seed: 23), "DD_API_KEY=***", "2026-11-29T10:15:04.881Z",
         "{\"token_type\": \"Bearer\", \"expires_in\": 3600}", "client_token=short", "request_id=" + Fake.uuid(seed: 24),
         "tokenType=" + Fake.s(32, Fake.alnum, seed: 25), "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1_1 like Mac OS X)",
-        "dapi" + Fake.s(31, Fake.hexLower, seed: 26), "pul-" + Fake.s(39, Fake.hexLower, seed: 27)
+        "dapi" + Fake.s(31, Fake.hexLower, seed: 26), "pul-" + Fake.s(39, Fake.hexLower, seed: 27),
+        "Cookie: theme=dark; _ga=GA1.2.1234567890.1795956903", "Set-Cookie: session=***; Path=/; HttpOnly"
     ]
     n.append("ETag: \"" + Fake.s(40, Fake.hexLower, seed: 28) + "\"")
     // A provider's name beside where its key is used, or who holds it: not the key.

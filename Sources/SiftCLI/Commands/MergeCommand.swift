@@ -188,7 +188,7 @@ public enum MergeCommand: SiftCommand {
         do {
             let raw: ByteSource = path == "-" ? FileSource(fileDescriptor: 0) : try FileSource(path: path)
             let peeked = PrefixedSource.peek(raw, count: 2)
-            source = peeked.peeked == [0x1F, 0x8B] ? try GzipSource(wrapping: peeked) : peeked
+            source = peeked.peeked == [0x1F, 0x8B] ? GzipSource(wrapping: peeked) : peeked
         } catch {
             Diagnostics.line(path, "\(error)", io: io)
             m.unread = true

@@ -126,6 +126,8 @@ extension Detector {
         "firebase-fcm-server-key": "AAAA, 7 characters, :APA91b, 134 of [A-Za-z0-9_-]",
         "flutterwave-secret-key": "FLWSECK- or FLWSECK_TEST-, 32 hex digits, -X",
         "generic-secret": "a value of a key's shape and entropy beside a name that says token, secret, key, credential or authorization",
+        "session-cookie":
+            "a Cookie: or Set-Cookie: line, a cookie named for a session, sid, auth, token, jwt, remember or login, a token's shape",
         "github-token": "ghp_, gho_, ghu_, ghs_ or ghr_, then 36 of [0-9A-Za-z] whose last 6 are the CRC-32 of the 30 before",
         "grafana-token": "glsa_, 32 of [0-9A-Za-z], _, 8 hex digits; or glc_ and base64",
         "harness-token": "pat. or sat., an account id, ., a token id, ., 20 of [0-9A-Za-z]",
@@ -255,6 +257,44 @@ func prefixed(
     d.declaration.looksAt = d.shape?.described
     return d
 }
+
+/// The first session cookie of a `Cookie:` or `Set-Cookie:` line written out as text (a pasted
+/// request, a curl `-H`): a pair whose name says session, sid, auth, token, jwt, remember or login
+/// and whose value has a token's shape (16 characters or more, mixed). Other cookies (`theme=dark`,
+/// `_ga=…`) and the attributes (`Path=/`, `HttpOnly`) are not credentials.
+func sessionCookie(_ t: ScanInput, _ from: Int) -> DetMatch? {
+    var i = from
+    let limit = Swift.min(t.count, from + 8192)
+    while i < limit && t[i] == 0x20 { i += 1 }
+    while i < limit {
+        var nameEnd = i
+        while nameEnd < limit && t[nameEnd] != UInt8(ascii: "=") && t[nameEnd] != UInt8(ascii: ";") && !cookieLineEnd.contains(t[nameEnd]) {
+            nameEnd += 1
+        }
+        guard nameEnd < limit, t[nameEnd] == UInt8(ascii: "=") || t[nameEnd] == UInt8(ascii: ";") else { return nil }
+        var valueEnd = nameEnd
+        if t[nameEnd] == UInt8(ascii: "=") {
+            valueEnd = nameEnd + 1
+            while valueEnd < limit && t[valueEnd] != UInt8(ascii: ";") && !cookieLineEnd.contains(t[valueEnd]) { valueEnd += 1 }
+            let name = UnsafeBufferPointer(rebasing: t.b[i..<nameEnd])
+            let value = UnsafeBufferPointer(rebasing: t.b[(nameEnd + 1)..<valueEnd])
+            if sessionCookieWords.contains(where: { ScanInput(b: name, hints: []).containsCI($0, 0, name.count) }),
+                value.count >= 16, value.count <= 4096,
+                ValueJudgement.fitsToken(value)
+                    || (value.count >= 24 && Shape.percentDecoded(value).count < value.count)
+            {
+                return DetMatch(start: nameEnd + 1, end: valueEnd)
+            }
+        }
+        guard valueEnd < limit, t[valueEnd] == UInt8(ascii: ";") else { return nil }
+        i = valueEnd + 1
+        while i < limit && t[i] == 0x20 { i += 1 }
+    }
+    return nil
+}
+
+private let cookieLineEnd = ByteSet("\r\n\"'\\")
+private let sessionCookieWords = ["sess", "sid", "auth", "token", "jwt", "remember", "login"].map(u)
 
 private let firebaseConfigWords = ["authdomain", "firebaseapp.com", "firebaseconfig", "messagingsenderid"].map(u)
 
@@ -930,6 +970,11 @@ let detectorCatalogue: [Detector] = {
             else { return nil }
             return DetMatch(start: i, end: i + l)
         })
+    d.append(
+        Detector(
+            "session-cookie", "session cookie in a Cookie or Set-Cookie header line", .high,
+            anchors: ["Cookie:", "cookie:", "COOKIE:"], generic: true
+        ) { t, p, len in sessionCookie(t, p + len) })
     d.append(
         Detector(
             "password-assignment", "password assigned in text", .high,

@@ -64,7 +64,7 @@ enum Diagnostics {
     static func logFiles(_ files: [LogFileSummary], io: CommandIO) {
         for f in files.prefix(10) {
             var s =
-                "\(f.file): \(f.format.map { "read as \($0.rawValue)" } ?? "no known format"), \(f.lines) line\(f.lines == 1 ? "" : "s"), \(f.matchedLines) with a request id"
+                "\(f.file): \(f.format.map { "read as \($0.rawValue)" } ?? "no known format"), \(f.lines) line\(f.lines == 1 ? "" : "s"), \(f.matchedLines) \(f.joinNote == nil ? "with a request id" : "joined")"
             if f.matchedLines > 0 {
                 let missing = LogField.allCases.filter { !f.fieldsRead.contains($0) }
                 s +=
@@ -73,6 +73,7 @@ enum Diagnostics {
                 if !missing.isEmpty && !f.fieldsRead.isEmpty { s += " (not: " + missing.map(\.rawValue).joined(separator: ", ") + ")" }
             }
             if let u = f.durationUnitNote { s += "; " + u }
+            if let j = f.joinNote { s += "; " + j }
             io.err("note: \(redactor.text(s.untrusted))\n")
         }
         if files.count > 10 { io.err("note: … and \(files.count - 10) more log files\n") }

@@ -692,6 +692,7 @@ public enum Correlator {
     public static func estimateSkew(_ requests: [CorrelatedRequest]) -> ClockSkew {
         var field: [(Double, Double)] = []
         var text: [(Double, Double)] = []
+        var byLine: [(Double, Double)] = []
         for r in requests where r.status != .clientOnly {
             guard let a = r.entry.requestStart, let b = r.entry.responseStart else { continue }
             let lo = min(a, b), hi = max(a, b)
@@ -699,8 +700,21 @@ public enum Correlator {
             for l in r.lines {
                 guard let t = l.line.parsed.ts else { continue }
                 let interval = skewInterval(l, at: t, requestStart: lo, responseStart: hi, responseEnd: last)
-                if l.idInField { field.append(interval) } else { text.append(interval) }
+                if l.line.joinedBy == .requestLine {
+                    byLine.append(interval)
+                } else if l.idInField {
+                    field.append(interval)
+                } else {
+                    text.append(interval)
+                }
             }
+        }
+        // Lines joined by method, path and time count only where no id tied any line.
+        if field.isEmpty && text.isEmpty && !byLine.isEmpty {
+            var s = marzullo(byLine)
+            s.basis = JoinBasis.requestLine.rawValue
+            s.textSamples = 0
+            return s
         }
         if field.isEmpty {
             var s = marzullo(text)
@@ -794,7 +808,9 @@ extension Correlator {
         options: CorrelationOptions = CorrelationOptions(), scanOptions: ScanOptions = ScanOptions()
     ) -> CorrelationReport {
         let request = scanRequest(requests: requests, sessions: sessions, options: options)
-        let scan = LogScanner(request: request, options: scanOptions).scan(paths: logs)
+        var scan = LogScanner(request: request, options: scanOptions).scan(paths: logs)
+        // A log with no id at all: its lines are tied to the requests by method, path and time.
+        scan = RequestLineJoin.amend(scan, requests: requests, read: scanOptions.read)
         return correlate(requests: requests, sessions: sessions, scan: scan, options: options)
     }
 }

@@ -12,6 +12,9 @@ public struct ServerLine: Sendable, Equatable {
     public var ids: [RequestID]
     /// What the line says.
     public var parsed: ParsedLine
+    /// How the line was tied to its request: by an id it carries, or (a log with no ids) by method,
+    /// path and time.
+    public var joinedBy: JoinBasis = .requestId
 
     public init(file: String, line: Int, ids: [RequestID], parsed: ParsedLine) {
         self.file = file
@@ -19,6 +22,15 @@ public struct ServerLine: Sendable, Equatable {
         self.ids = ids
         self.parsed = parsed
     }
+}
+
+/// How a server line was tied to a request.
+public enum JoinBasis: String, Sendable, Equatable {
+    /// The line carries the request's id.
+    case requestId = "request id"
+    /// The file carries no id: the line's method and path are the request's, and its time fits the
+    /// offset the file's other such lines agree on.
+    case requestLine = "method, path and time"
 }
 
 /// A request id seen in a line inside some session's window that is not one of the wanted ids.
@@ -108,6 +120,8 @@ public struct LogFileSummary: Sendable, Equatable {
     public var fieldsRead: [LogField] = []
     /// Set when the file's durations were read in another unit than its format's default, and why.
     public var durationUnitNote: String?
+    /// What was joined without an id, in a file that holds none (`RequestLineJoin`).
+    public var joinNote: String?
     /// The zone `correlate` took for those times when it read them in the zone the clocks' whole-hour
     /// gap says (no `--log-timezone` given), in seconds east of UTC.
     public var inferredOffset: Int?

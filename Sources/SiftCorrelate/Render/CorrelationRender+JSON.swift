@@ -93,7 +93,7 @@ extension CorrelationRender {
                 "bytes": .int(Int(f.bytes)), "lines": .int(f.lines), "matchedLines": .int(f.matchedLines),
                 "longLines": .int(f.longLines), "readsAsLog": f.readsAsLog.map { .bool($0) } ?? .null,
                 "fieldsRead": .array(f.fieldsRead.map { .string($0.rawValue) }), "error": .opt(f.error),
-                "durationUnitNote": .opt(f.durationUnitNote),
+                "durationUnitNote": .opt(f.durationUnitNote), "joinNote": .opt(f.joinNote),
                 "timezone": .opt(f.inferredOffset.map(Correlator.zoneName)),
                 "from": ts(f.firstTs), "to": ts(f.lastTs)
             ])
@@ -142,6 +142,7 @@ extension CorrelationRender {
             "level": .opt(l.parsed.level), "status": .opt(l.parsed.status), "durationMs": ms(l.parsed.durationMs),
             "message": .opt(l.parsed.message), "format": .string(l.parsed.format.rawValue),
             "method": .opt(l.parsed.method), "path": .opt(l.parsed.path), "idInField": .bool(p.idInField),
+            "joinedBy": .string(l.joinedBy.rawValue),
             // A line may carry thousands of ids: the first 16 are listed, the count is exact.
             "requestIds": .array(l.ids.prefix(16).map { .string($0.description) }), "requestIdCount": .int(l.ids.count),
             "fields": .object(l.parsed.fields.mapValues { .string($0) })

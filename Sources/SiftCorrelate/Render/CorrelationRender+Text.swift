@@ -58,6 +58,7 @@ extension CorrelationRender {
             }
             if f.readsAsLog == false && f.matchedLines == 0 { line += "; not a server log (no line of a known format among its first)" }
             if let u = f.durationUnitNote { line += "; " + t(u) }
+            if let j = f.joinNote { line += "; " + t(j) }
             if let z = f.inferredOffset { line += "; times without a zone read as \(Correlator.zoneName(z)) (local time)" }
             out += line + "\n"
         }
@@ -71,6 +72,9 @@ extension CorrelationRender {
                 status += cover ? ": the logs cover its time" : ": outside the logs' time span"
             }
             if c.status == .clientOnly && c.echoed { status += "; the server answered (its response echoed the id)" }
+            if c.status == .matched, c.lines.contains(where: { $0.line.joinedBy == .requestLine }) {
+                status += " by \(JoinBasis.requestLine.rawValue) (the log carries no id)"
+            }
             let shown = c.status == .matched ? colors.green(status) : c.status == .clientOnly ? colors.red(status) : colors.yellow(status)
             var head = short(e.sessionId) + " #" + (e.seq.map(String.init) ?? "?") + " " + t(e.method ?? "?") + " " + t(e.url ?? "(no URL)")
             if let code = e.statusCode { head += " → \(code)" }

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+import SiftCore
+@testable import SiftCorrelate
+
+/// A log that carries no request id (an AWS ALB's default access log) is joined by method, path and
+/// time, and says so; near misses, other clients and two lines that fit are never taken for ours.
+@Suite struct RequestLineJoinTests {
+    /// The example's four server-side requests: method, URL, end time (server clock), duration, status.
+    static let served: [(String, String, String, Double, Int)] = [
+        ("POST", "/v1/auth/token?client=ios", "2026-11-29T12:55:03.748000Z", 0.101, 200),
+        ("GET", "/v1/flags?keys=palbase.debug_console", "2026-11-29T12:55:04.104500Z", 0.011, 200),
+        ("GET", "/v1/oauth/callback?code=abc&state=xyz", "2026-11-29T12:55:04.551000Z", 0.035, 200),
+        ("GET", "/v1/catalog?page=1", "2026-11-29T12:55:04.998000Z", 0.257, 200)
+    ]
+
+    /// An ALB access log line (its default fields: no request id).
+    static func alb(_ method: String, _ path: String, end: String, seconds: Double, status: Int) -> String {
+        "h2 \(end) app/prod-api/50dc6c495c0c9188 203.0.113.7:52113 10.0.3.12:8080 0.000 \(String(format: "%.3f", seconds)) 0.000 "
+            + "\(status) \(status) 55 67 \"\(method) https://api.example.test:443\(path) HTTP/2.0\" \"Palbe/3.1.0\" "
+            + "ECDHE-RSA-AES128-GCM-SHA256 TLSv1.2 arn:aws:elasticloadbalancing:eu-west-1:123456789012:targetgroup/prod-api/73e2d6bc24d8a067 "
+            + "\"Root=1-6b0c20a6-499b18e50a175b0ef36bf211\" \"api.example.test\" \"-\" 0 \(end) \"forward\" \"-\" \"-\" \"10.0.3.12:8080\" "
+            + "\"\(status)\" \"-\" \"-\""
+    }
+
+    func run(_ extra: [String] = [], replacing: [Int: String] = [:]) throws -> CorrelationReport {
+        let lines = try #require(exampleSession())
+        let (requests, sessions) = load(sessionLines: lines)
+        var log = Self.served.enumerated().map { k, s in
+            replacing[k] ?? Self.alb(s.0, s.1, end: s.2, seconds: s.3, status: s.4)
+        }
+        log += extra
+        let dir = tempDir()
+        write(dir + "/alb.log", log.joined(separator: "\n") + "\n")
+        return Correlator.run(requests: requests, sessions: sessions, logs: [dir + "/alb.log"])
+    }
+
+    @Test func aLogWithoutIdsIsJoinedByMethodPathAndTime() throws {
+        let report = try run()
+        let matched = report.requests.filter { $0.status == .matched }
+        #expect(matched.count == 4)
+        for m in matched {
+            #expect(m.lines.count == 1)
+            #expect(m.lines.first?.line.joinedBy == .requestLine)
+            #expect(m.serverMs != nil)
+        }
+        #expect(report.clockSkew.basis == JoinBasis.requestLine.rawValue)
+        let skew = try #require(report.clockSkew.seconds)
+        #expect(skew > 2.3 && skew < 2.7, "\(skew)")
+        let note = try #require(report.logs.files.first?.joinNote)
+        #expect(note.contains("4 requests matched by method, path and time"), "\(note)")
+    }
+
+    @Test func anotherClientAtAnotherTimeIsNotOurs() throws {
+        // The same path asked for 40 s later by someone else: it fits no offset the others agree on.
+        let later = Self.alb("GET", "/v1/catalog?page=2", end: "2026-11-29T12:55:44.998000Z", seconds: 0.2, status: 200)
+        let report = try run([later])
+        let catalog = try #require(report.requests.first { $0.entry.url?.contains("/v1/catalog") == true })
+        #expect(catalog.lines.map(\.line.line) == [4])
+    }
+
+    @Test func twoLinesThatFitLeaveTheRequestUnmatched() throws {
+        // Two clients asked for /v1/flags in the same milliseconds: neither is taken.
+        let twin = Self.alb("GET", "/v1/flags", end: "2026-11-29T12:55:04.105000Z", seconds: 0.011, status: 200)
+        let report = try run([twin])
+        let flags = try #require(report.requests.first { $0.entry.url?.contains("/v1/flags") == true })
+        #expect(flags.status == .clientOnly)
+        #expect(report.requests.filter { $0.status == .matched }.count == 3)
+        #expect(report.logs.files.first?.joinNote?.contains("1 left unmatched") == true)
+    }
+
+    @Test func aLineWithAnotherStatusIsAnotherRequest() throws {
+        let report = try run(replacing: [3: Self.alb("GET", "/v1/catalog?page=1", end: Self.served[3].2, seconds: 0.257, status: 503)])
+        let catalog = try #require(report.requests.first { $0.entry.url?.contains("/v1/catalog") == true })
+        #expect(catalog.status == .clientOnly)
+    }
+
+    @Test func aLogThatNamesRequestsByIdIsNotJoinedWithoutOne() throws {
+        // Lines whose `request_id` is not ours (a bare UUID, a cut id): those are other requests.
+        let lines = try #require(exampleSession())
+        let (requests, sessions) = load(sessionLines: lines)
+        let log = Self.served.enumerated().map { k, s in
+            "{\"time\":\"\(s.2)\",\"request_id\":\"0000000\(k)-1111-4222-8333-000000000000\",\"request_method\":\"\(s.0)\","
+                + "\"request_uri\":\"\(s.1)\",\"status\":\(s.4),\"request_time\":\(s.3)}"
+        }
+        let dir = tempDir()
+        write(dir + "/api.log", log.joined(separator: "\n") + "\n")
+        let report = Correlator.run(requests: requests, sessions: sessions, logs: [dir + "/api.log"])
+        #expect(report.requests.allSatisfy { $0.status != .matched })
+        #expect(report.logs.files.first?.joinNote == nil)
+    }
+
+    @Test func pathsAreComparedWithoutHostOrQuery() {
+        #expect(RequestLineJoin.pathOf("https://api.example.test:443/v1/x?y=1") == "/v1/x")
+        #expect(RequestLineJoin.pathOf("/v1/x#frag") == "/v1/x")
+        #expect(RequestLineJoin.pathOf("https://api.example.test") == "/")
+        #expect(RequestLineJoin.pathOf("not a path") == nil)
+    }
+}

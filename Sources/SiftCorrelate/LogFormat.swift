@@ -338,6 +338,19 @@ public enum LogCatalogue {
             clues: [.timeAt(3), .requestAt(4), .integerAfter(8)],
             time: [.token(3)], status: [.token(5)], duration: [.lastInteger(after: 8)], durationUnit: .microseconds,
             method: [.token(4)], path: [.token(4)], freeText: [4, 7, 8], idAt: "%{X-Request-Id}i", timeMarks: .start),
+        // aiohttp's access log: no ident or user fields, and `%t` is when the request started
+        // (`now − elapsed`); `%D` microseconds at the end (`aiohttp-us`), else `%Tf` seconds or `rt=`.
+        LogFormatEntry(
+            name: "aiohttp-us", title: "aiohttp access log + %{X-Request-Id}i %D (µs)", json: false,
+            clues: [.bracketAt(1), .timeAt(1), .requestAt(2), .integerAfter(6)],
+            time: [.token(1)], status: [.token(3)], duration: [.lastInteger(after: 6)], durationUnit: .microseconds,
+            method: [.token(2)], path: [.token(2)], freeText: [2, 5, 6], idAt: "%{X-Request-Id}i", timeMarks: .start),
+        LogFormatEntry(
+            name: "aiohttp", title: "aiohttp access log + %{X-Request-Id}i %Tf (s)", json: false,
+            clues: [.bracketAt(1), .timeAt(1), .requestAt(2), .integerAt(3)],
+            time: [.token(1)], status: [.token(3)], duration: [.key("request_time"), .key("rt"), .lastDecimal(after: 4)],
+            durationUnit: .seconds, method: [.token(2)], path: [.token(2)], freeText: [2, 5, 6], idAt: "%{X-Request-Id}i",
+            timeMarks: .start),
         LogFormatEntry(
             name: "access-log", title: "common / combined log format", json: false,
             clues: [.timeAt(3), .requestAt(4)],

@@ -37,6 +37,8 @@ import Testing
         // Markup and command lines: .NET appSettings, Android resources, a CLI option, fish's `set -x`.
         ("<add key=\"ApiKey\" value=\"@V@\" />", "generic-secret", v),
         ("<string name=\"api_key\">@V@</string>", "generic-secret", v),
+        ("<config><api_key>@V@</api_key></config>", "generic-secret", v), // an element named for it
+        ("<db><password>\(pw)</password></db>", "password-assignment", pw),
         ("deploy --api-key @V@ --region eu", "generic-secret", v),
         ("set -x ACCESS_TOKEN @V@", "generic-secret", v),
         ("token: >-\n  @V@\n", "generic-secret", v),

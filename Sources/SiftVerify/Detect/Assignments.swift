@@ -65,6 +65,16 @@ enum Assign {
             a?.markup = true
             return a
         }
+        // An element named for the value: `<api_key>…</api_key>` (XML config, a SOAP body, a plist's
+        // neighbour), the value running to the next tag.
+        // The element must close after the value (`<password>` in a URL's userinfo is a placeholder).
+        if !nameQuoted, nameStart >= 1, t[nameStart - 1] == UInt8(ascii: "<"), afterName < t.count, t[afterName] == UInt8(ascii: ">"),
+            afterName + 1 < t.count, t[afterName + 1] != UInt8(ascii: "<"),
+            let a = value(t, afterName + 1, nameStart: nameStart, nameEnd: nameEnd, blockScalar: false)
+        {
+            let close = Array("</".utf8) + Array(t.b[nameStart..<nameEnd]) + [UInt8(ascii: ">")]
+            return t.has(close, at: a.value.end) ? a : nil
+        }
         // A command line's option and its value after one space: `--api-key <value>`, fish's
         // `set -x ACCESS_TOKEN <value>`.
         if !nameQuoted, afterName < t.count, t[afterName] == 0x20, afterName + 1 < t.count, !quote(t[afterName + 1]),

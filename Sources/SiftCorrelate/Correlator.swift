@@ -690,6 +690,16 @@ public enum Correlator {
     /// be planted by anyone who gets a string logged); the free-text lines' own estimate is kept when it
     /// disagrees.
     public static func estimateSkew(_ requests: [CorrelatedRequest]) -> ClockSkew {
+        // Servers that share a line shape do not all stamp the same moment (Apache's `%t` is the
+        // request's arrival, gunicorn's and hypercorn's the moment they log it): when reading each time
+        // as the other end of the request leaves fewer lines outside the agreed region, the lines say so.
+        let declared = estimateSkew(requests, flipMarks: false)
+        guard declared.outliers > 0 else { return declared }
+        let flipped = estimateSkew(requests, flipMarks: true)
+        return flipped.outliers < declared.outliers ? flipped : declared
+    }
+
+    static func estimateSkew(_ requests: [CorrelatedRequest], flipMarks: Bool) -> ClockSkew {
         var field: [(Double, Double)] = []
         var text: [(Double, Double)] = []
         var byLine: [(Double, Double)] = []
@@ -699,7 +709,7 @@ public enum Correlator {
             let last = r.entry.responseEnd.map { max($0, hi) } ?? hi
             for l in r.lines {
                 guard let t = l.line.parsed.ts else { continue }
-                let interval = skewInterval(l, at: t, requestStart: lo, responseStart: hi, responseEnd: last)
+                let interval = skewInterval(l, at: t, requestStart: lo, responseStart: hi, responseEnd: last, flipMark: flipMarks)
                 if l.line.joinedBy == .requestLine {
                     byLine.append(interval)
                 } else if l.idInField {
@@ -742,7 +752,8 @@ public enum Correlator {
     /// end t + d no later than the response's last byte. That narrows a second-wide interval to the
     /// network's share of it, which is what makes whole-second logs agree to tens of milliseconds.
     static func skewInterval(
-        _ l: PlacedLine, at t: Double, requestStart lo: Double, responseStart hi: Double, responseEnd last: Double
+        _ l: PlacedLine, at t: Double, requestStart lo: Double, responseStart hi: Double, responseEnd last: Double,
+        flipMark: Bool = false
     ) -> (Double, Double) {
         let resolution = l.wholeSecond ? 1.0 : 0.0
         var lower = t - hi, upper = t + resolution - lo
@@ -750,7 +761,8 @@ public enum Correlator {
         // A duration longer than the device's request is another unit or another request: no help here.
         let d = ms / 1000
         guard d <= last - lo else { return (lower, upper) }
-        let mark = LogCatalogue.entry(named: l.line.parsed.format.rawValue)?.timeMarks ?? .unknown
+        var mark = LogCatalogue.entry(named: l.line.parsed.format.rawValue)?.timeMarks ?? .unknown
+        if flipMark { mark = mark == .start ? .end : mark == .end ? .start : mark }
         switch mark {
         case .end, .logged:
             lower = t - last

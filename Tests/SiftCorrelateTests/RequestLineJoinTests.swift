@@ -97,3 +97,22 @@ import SiftCore
         #expect(RequestLineJoin.pathOf("not a path") == nil)
     }
 }
+
+/// Recorded from hypercorn on 127.0.0.1 (`%(t)s` in the Apache layout with `%(D)s`, twelve requests of
+/// a device whose clock ran 2.5 s behind): hypercorn stamps the moment it logs, not the arrival that
+/// Apache's `%t` is; read as arrivals the lines disagree, read as completions they pin the skew.
+@Suite struct TimeMarkFromTheLinesTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Skew/hypercorn-end-marked")
+
+    @Test func aWholeSecondLogStampedAtTheEndGivesTheSkew() throws {
+        let text = try String(contentsOfFile: Self.folder.appendingPathComponent("session.jsonl").path, encoding: .utf8)
+        let (requests, sessions) = load(sessionLines: text.split(separator: "\n").map(String.init))
+        let report = Correlator.run(
+            requests: requests, sessions: sessions, logs: [Self.folder.appendingPathComponent("hypercorn.log").path])
+        #expect(report.requests.filter { $0.status == .matched }.count == 12)
+        #expect(report.logs.files.first?.format?.rawValue == "apache-combined")
+        let skew = try #require(report.clockSkew.seconds)
+        #expect(abs(skew - 2.5) < 0.02, "\(skew)")
+        #expect(report.clockSkew.outliers == 0)
+    }
+}

@@ -46,7 +46,8 @@ let package = Package(
         .testTarget(name: "SiftVerifyTests", dependencies: ["SiftTestSupport", "SiftVerify"]),
         .testTarget(
             name: "SiftWaterfallTests", dependencies: ["SiftTestSupport", "SiftWaterfall", "SiftVerify"], resources: [.copy("Golden")]),
-        .testTarget(name: "SiftCorrelateTests", dependencies: ["SiftTestSupport", "SiftCorrelate", "SiftVerify"], exclude: ["Formats", "Skew"]),
+        .testTarget(
+            name: "SiftCorrelateTests", dependencies: ["SiftTestSupport", "SiftCorrelate", "SiftVerify"], exclude: ["Formats", "Skew"]),
         .testTarget(name: "SiftFuzzTests", dependencies: ["SiftFuzz"]),
         .testTarget(name: "SiftCLITests", dependencies: ["SiftTestSupport", "SiftCLI", "SiftReport"], resources: [.copy("Golden")])
     ]

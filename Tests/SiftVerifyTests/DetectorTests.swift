@@ -203,6 +203,10 @@ let negativeCases: [String] = {
         for d in detectorCatalogue { #expect(d.rule.id == "secret." + d.id || d.rule.family == .redaction) }
     }
 
+    @Test func everyDetectorSaysWhyItsSeverity() {
+        for d in detectorCatalogue { #expect(!(d.declaration.severityWhy ?? "").isEmpty, "\(d.id)") }
+    }
+
     @Test func everyDetectorHasAPositiveCase() {
         let covered = Set(positiveCases.map(\.id))
         for d in detectorCatalogue { #expect(covered.contains(d.id), "no positive case for \(d.id)") }

@@ -85,7 +85,7 @@ public enum RulesCommand: SiftCommand {
             if detailed {
                 let provider = r.provider ?? (r.providers.map { "\($0.count) providers by name" } ?? "")
                 out +=
-                    "| `\(r.id)` | \(Escape.markdown(provider)) | \(r.severity.rawValue) | \(Escape.markdown(r.looksAt ?? r.summary)) | \(Escape.markdown(r.help)) |\n"
+                    "| `\(r.id)` | \(Escape.markdown(provider)) | \(r.severity.rawValue)\(r.severityWhy.map { ": " + Escape.markdown($0) } ?? "") | \(Escape.markdown(r.looksAt ?? r.summary)) | \(Escape.markdown(r.help)) |\n"
             } else {
                 out += "| `\(r.id)` | \(r.severity.rawValue) | \(Escape.markdown(r.summary)) | \(Escape.markdown(r.help)) |\n"
             }

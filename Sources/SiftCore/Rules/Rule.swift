@@ -38,6 +38,8 @@ public struct Rule: Sendable, Equatable {
     public var providers: [String]? = nil
     /// What a detector's rule looks at, in a line (`ghp_ then 36–255 of [0-9A-Za-z]`); nil for the others.
     public var looksAt: String? = nil
+    /// Why a detector's rule stands at its severity (`alone, it opens the account`); nil for the others.
+    public var severityWhy: String? = nil
 
     /// What a `Finding` is built from: only a declared rule gives one.
     public var ref: RuleID { RuleID(id) }
@@ -60,6 +62,7 @@ public struct Rule: Sendable, Equatable {
         ]
         if let provider { members["provider"] = .string(provider) }
         if let looksAt { members["looksAt"] = .string(looksAt) }
+        if let severityWhy { members["severityWhy"] = .string(severityWhy) }
         if let providers { members["providers"] = .array(providers.map { .string($0) }) }
         return .object(members)
     }

@@ -65,6 +65,7 @@ struct Detector: Sendable {
             self.declaration.provider = Detector.providerNames[id] ?? Detector.provider(title)
         }
         if rule == nil { self.declaration.looksAt = Detector.looksAt[id] }
+        self.declaration.severityWhy = Detector.severityWhy(id: id, title: title, severity: self.declaration.severity, generic: generic)
         self.rule = declaration.ref
         self.title = title
         self.severity = severity
@@ -75,6 +76,36 @@ struct Detector: Sendable {
         self.urlStructural = urlStructural
         self.generic = generic
     }
+}
+
+extension Detector {
+    /// Why a detector's rule stands at its severity, said by `pbsift rules` and `docs/rules.md`.
+    static func severityWhy(id: String, title: String, severity: Severity, generic: Bool) -> String {
+        if let why = severityReasons[id] { return why }
+        if title.contains("public by design") { return "public by design: it ships in every copy of an app or page" }
+        switch severity {
+        case .critical: return "alone, it opens the account or signs as it"
+        case .high:
+            return generic
+                ? "a credential's name and a credential's shape agree" : "its provider's own format: a secret that opens the provider's API"
+        case .medium: return "a lower-risk form: check what it opens"
+        case .low, .info: return "not a secret on its own"
+        }
+    }
+
+    private static let severityReasons: [String: String] = [
+        "pem-private-key": "a private key, in any armour, encrypted or not: it signs or decrypts as its owner",
+        "private-key-json": "a private key, in any armour, encrypted or not: it signs or decrypts as its owner",
+        "google-api-key": "public by design in apps (a client key): a reminder to check its app and API restrictions",
+        "url-userinfo": "a password in a URL: it opens what the URL names",
+        "password-in-url": "a password in a URL: it opens what the URL names",
+        "password-assignment": "a password's name beside a literal people choose: the name and the value agree",
+        "sql-password": "a password a database will accept",
+        "session-cookie": "a live session: whoever holds it is signed in",
+        "jwt": "a bearer token: whoever holds it is its subject until it expires",
+        "bearer": "a bearer credential: whoever holds it is let in",
+        "basic-auth": "a user name and password, base64 is no protection"
+    ]
 }
 
 /// A prefixed token's shape as data: prefixes, then a run of `body` bytes of `length`.

@@ -55,9 +55,9 @@ enum RequestLineJoin {
         guard !wanted.isEmpty else { return scan }
         var out = scan
         var budget = maxTotalBytes
+        let paths = Set(wanted.map(\.path))
         for (f, file) in scan.files.enumerated()
         where file.matchedLines == 0 && file.error == nil && file.readsAsLog != false && file.lines > 0 {
-            let paths = Set(wanted.map(\.path))
             guard paths.count <= maxPaths else {
                 out.files[f].joinNote =
                     "no request id in this file; \(paths.count) paths are more than the \(maxPaths) looked for without one"

@@ -91,3 +91,40 @@ import Testing
         #expect(decoded("%FF%41") == "%FFA")
     }
 }
+
+/// A value under a name made of a provider's name: a JSON member, a header, a query parameter.
+@Suite struct ProviderNamedFieldTests {
+    static let key = Fake.s(20, Fake.alnum, seed: 410) + Fake.s(12, Fake.alnum, seed: 411)
+
+    static func severity(_ line: String) throws -> Severity? {
+        try Harness.run([line]).filter { $0.rule == "secret.provider-keyed-secret" }.map(\.severity).max()
+    }
+
+    @Test func aFieldNamedForAProvidersKeyIsHigh() throws {
+        let member = Harness.network(responseBody: Harness.textBody("{\"cohere_api_key\": \"\(Self.key)\"}"))
+        #expect(try Self.severity(member) == .high)
+        let header = Harness.network(requestHeaders: [("X-Cohere-Key", Self.key)])
+        #expect(try Self.severity(header) == .high)
+        let query = Harness.network(url: "https://api.example.test/v1/x?pinecone_token=\(Self.key)")
+        #expect(try Self.severity(query) == .high)
+        let metadata = Harness.log(metadata: .object(["MISTRAL_API_KEY": .string(Self.key)]))
+        #expect(try Self.severity(metadata) == .high)
+    }
+
+    @Test func aProvidersKeyToldInWordsIsHigh() throws {
+        #expect(try Self.severity(Harness.log(message: "Your Cohere API key: \(Self.key). Keep it safe")) == .high)
+        #expect(try Self.severity(Harness.log(message: "the pinecone token is \(Self.key)")) == .high)
+        #expect(try Self.severity(Harness.log(message: "cohere key rotation scheduled for tomorrow")) == nil)
+    }
+
+    @Test func aFieldNamedForTheProviderAloneIsMediumAndSaysWhy() throws {
+        let f = try Harness.run([Harness.network(responseBody: Harness.textBody("{\"cohere\": \"\(Self.key)\"}"))])
+            .filter { $0.rule == "secret.provider-keyed-secret" }
+        #expect(f.first?.severity == .medium)
+        #expect(f.first?.message.contains("named for the provider alone") == true)
+        // A word, a URL or a short handle under it is nothing.
+        for v in ["enabled", "https://cohere.example.test/v1", "acme-prod"] {
+            #expect(try Self.severity(Harness.network(responseBody: Harness.textBody("{\"cohere_key\": \"\(v)\"}"))) == nil)
+        }
+    }
+}

@@ -144,7 +144,9 @@ extension CorrelationRender {
             "method": .opt(l.parsed.method), "path": .opt(l.parsed.path), "idInField": .bool(p.idInField),
             "joinedBy": .string(l.joinedBy.rawValue),
             // A line may carry thousands of ids: the first 16 are listed, the count is exact.
-            "requestIds": .array(l.ids.prefix(16).map { .string($0.description) }), "requestIdCount": .int(l.ids.count),
+            // A line joined by method, path and time carries no id (its `ids` only tie it to the request).
+            "requestIds": .array((l.joinedBy == .requestLine ? [] : l.ids).prefix(16).map { .string($0.description) }),
+            "requestIdCount": .int(l.joinedBy == .requestLine ? 0 : l.ids.count),
             "fields": .object(l.parsed.fields.mapValues { .string($0) })
         ])
     }

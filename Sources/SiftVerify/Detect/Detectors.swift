@@ -289,6 +289,37 @@ func prefixed(
     return d
 }
 
+/// A provider's key told in words: `Cohere API key: <value>`, `your mistral token is <value>`,
+/// `pinecone key <value>`: the provider's name, then `key`, `API key`, `token`, `API token`, `access
+/// token` or `secret`, then `:`, `=`, `is` or nothing, then a value of a key's shape (16 characters
+/// or more).
+func providerKeyInProse(_ t: ScanInput, _ p: Int, _ len: Int) -> DetMatch? {
+    guard t.boundaryBefore(p), p + len < t.count, t[p + len] == 0x20 else { return nil }
+    var i = p + len + 1
+    var matched = false
+    for words in proseKeyWords where t.containsCI(words, i, i + words.count) {
+        i += words.count
+        matched = true
+        break
+    }
+    guard matched, i < t.count, !ByteSet.alnum.contains(t[i]) else { return nil }
+    while i < t.count && t[i] == 0x20 { i += 1 }
+    if i < t.count && (t[i] == UInt8(ascii: ":") || t[i] == UInt8(ascii: "=")) { i += 1 }
+    while i < t.count && t[i] == 0x20 { i += 1 }
+    if t.containsCI(u("is "), i, i + 3) { i += 3 }
+    while i < t.count && t[i] == 0x20 { i += 1 }
+    var e = i
+    let limit = Swift.min(t.count, i + 1024)
+    while e < limit && !Sets.assignmentStop.contains(t[e]) { e += 1 }
+    // A sentence's full stop is not the key's.
+    if e > i && t[e - 1] == UInt8(ascii: ".") { e -= 1 }
+    let v = UnsafeBufferPointer(rebasing: t.b[i..<e])
+    guard v.count >= 16, ValueJudgement.fitsToken(v) else { return nil }
+    return DetMatch(start: i, end: e)
+}
+
+private let proseKeyWords = ["api key", "api token", "access token", "key", "token", "secret"].map(u)
+
 /// The first session cookie of a `Cookie:` or `Set-Cookie:` line written out as text (a pasted
 /// request, a curl `-H`): a pair whose name says session, sid, auth, token, jwt, remember or login
 /// and whose value has a token's shape (16 characters or more, mixed). Other cookies (`theme=dark`,
@@ -922,10 +953,23 @@ let detectorCatalogue: [Detector] = {
     d.append(
         Detector(
             "provider-keyed-secret", "credential-shaped value under a provider's name", .high,
-            anchors: Array(Set(ProviderNames.anchors + KeyedFormats.anchors)).sorted(), generic: true
+            anchors: Array(Set(ProviderNames.anchors + KeyedFormats.anchors)).sorted(), hints: [.providerKey, .providerName],
+            whole: { t in
+                // A JSON member, header, query or form field named for a provider (`cohere_api_key`,
+                // `X-Cohere-Key`): a value of a key's shape is its key. Named for the provider alone
+                // (`"youtube": "UC…"`), the value may be an id or a handle: medium.
+                var s = 0, e = t.count
+                while s < e && (ByteSet.space.contains(t[s]) || t[s] == UInt8(ascii: "\"")) { s += 1 }
+                while e > s && (ByteSet.space.contains(t[e - 1]) || t[e - 1] == UInt8(ascii: "\"")) { e -= 1 }
+                let v = UnsafeBufferPointer(rebasing: t.b[s..<e])
+                guard v.count >= 16, ValueJudgement.fitsToken(v) else { return nil }
+                if t.hints.contains(.providerKey) { return DetMatch(start: s, end: e) }
+                return DetMatch(
+                    start: s, end: e, severity: .medium, reason: "named for the provider alone, which names its ids and handles too")
+            }, generic: true
         ) { t, p, len in
             guard t.boundaryBefore(p) else { return nil }
-            guard let a = Assign.around(t, p, len) else { return KeyedFormats.spaced(t, p, len) }
+            guard let a = Assign.around(t, p, len) else { return KeyedFormats.spaced(t, p, len) ?? providerKeyInProse(t, p, len) }
             let v = UnsafeBufferPointer(rebasing: t.b[a.value.start..<a.value.end])
             // A name that holds the provider's word beside a value of one of its documented shapes.
             switch KeyedFormats.judge(t, name: a.nameStart..<a.nameEnd, value: v) {

@@ -128,6 +128,10 @@ struct NameHints: OptionSet, Sendable {
     static let twilio = NameHints(rawValue: 1 << 6)
     /// `signature`, `sig` and no other credential word: a proof made with a key, not the key.
     static let signature = NameHints(rawValue: 1 << 8)
+    /// A provider's name with a key-like ending (`cohere_api_key`, `X-Cohere-Key`): its key.
+    static let providerKey = NameHints(rawValue: 1 << 9)
+    /// A provider's name alone (`cohere`): its key, or an id or handle of it.
+    static let providerName = NameHints(rawValue: 1 << 10)
 
     static let none: NameHints = []
 
@@ -232,6 +236,7 @@ struct NameHints: OptionSet, Sendable {
         if has(herokuWord) { h.insert(.heroku) }
         if datadogWords.contains(where: has) { h.insert(.datadog) }
         if has(discordWord) { h.insert(.discord) }
+        h.formUnion(ProviderNames.label(normalised: n))
         if twilioWords.contains(where: has) { h.insert(.twilio) }
         return h
     }

@@ -725,6 +725,20 @@ enum ProviderNames {
     static let anchors: [String] = words.flatMap { w in [w, w.prefix(1).uppercased() + w.dropFirst(), w.uppercased()] }
     private static let names: Set<[UInt8]> = Set(words.flatMap { w in keySuffixes.map { Array((w + $0).utf8) } })
 
+    private static let bare: Set<[UInt8]> = Set(words.map { Array($0.utf8) })
+
+    /// What a normalised name (lowercase, no `_`, `-`, `.` or spaces) says of a provider: its name with a
+    /// key-like ending (`coherekey`, `xcohereapikey` of a header `X-Cohere-Api-Key`), its name alone
+    /// (`cohere`), or nothing.
+    static func label(normalised n: UnsafeBufferPointer<UInt8>) -> NameHints {
+        guard n.count >= 3, n.count <= 48 else { return [] }
+        for from in n.first == UInt8(ascii: "x") ? [0, 1] : [0] {
+            let k = Array(n[from...])
+            if names.contains(k) { return bare.contains(k) ? .providerName : .providerKey }
+        }
+        return []
+    }
+
     /// Whether a raw name is a provider's name, alone or with a key-like ending (case, `_`, `-`, `.`
     /// and spaces ignored).
     static func labels(_ raw: UnsafeBufferPointer<UInt8>) -> Bool {

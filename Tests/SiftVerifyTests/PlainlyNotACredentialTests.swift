@@ -118,10 +118,13 @@ import Testing
     }
 
     @Test func aFieldNamedForTheProviderAloneIsMediumAndSaysWhy() throws {
-        let f = try Harness.run([Harness.network(responseBody: Harness.textBody("{\"cohere\": \"\(Self.key)\"}"))])
+        let id = "UC" + Fake.s(22, Fake.b64url, seed: 412)
+        let f = try Harness.run([Harness.network(responseBody: Harness.textBody("{\"youtube\": \"\(id)\"}"))])
             .filter { $0.rule == "secret.provider-keyed-secret" }
         #expect(f.first?.severity == .medium)
         #expect(f.first?.message.contains("named for the provider alone") == true)
+        // A key's length under it (32 characters and more) is a key.
+        #expect(try Self.severity(Harness.network(responseBody: Harness.textBody("{\"cohere\": \"\(Self.key)\"}"))) == .high)
         // A word, a URL or a short handle under it is nothing.
         for v in ["enabled", "https://cohere.example.test/v1", "acme-prod"] {
             #expect(try Self.severity(Harness.network(responseBody: Harness.textBody("{\"cohere_key\": \"\(v)\"}"))) == nil)

@@ -957,13 +957,14 @@ let detectorCatalogue: [Detector] = {
             whole: { t in
                 // A JSON member, header, query or form field named for a provider (`cohere_api_key`,
                 // `X-Cohere-Key`): a value of a key's shape is its key. Named for the provider alone
-                // (`"youtube": "UC…"`), the value may be an id or a handle: medium.
+                // (`"youtube": "UC…"`), a value under 32 characters may be an id or a handle: medium.
                 var s = 0, e = t.count
                 while s < e && (ByteSet.space.contains(t[s]) || t[s] == UInt8(ascii: "\"")) { s += 1 }
                 while e > s && (ByteSet.space.contains(t[e - 1]) || t[e - 1] == UInt8(ascii: "\"")) { e -= 1 }
                 let v = UnsafeBufferPointer(rebasing: t.b[s..<e])
                 guard v.count >= 16, ValueJudgement.fitsToken(v) else { return nil }
-                if t.hints.contains(.providerKey) { return DetMatch(start: s, end: e) }
+                // Ids and handles run shorter than keys (a YouTube channel id is 24 characters).
+                if t.hints.contains(.providerKey) || v.count >= 32 { return DetMatch(start: s, end: e) }
                 return DetMatch(
                     start: s, end: e, severity: .medium, reason: "named for the provider alone, which names its ids and handles too")
             }, generic: true

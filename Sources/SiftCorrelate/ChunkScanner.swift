@@ -370,6 +370,10 @@ struct ChunkScanner {
                 parsed.naiveTime = true
             }
             if out.format == nil { out.format = parsed.format }
+            // What the logger wrote after the line (a stack trace) belongs to it, as far as the region goes.
+            if let r = region, bytes.baseAddress == line, r.le < r.count {
+                (parsed.continuation, parsed.cause) = StackTrace.read(r.base, r.count, from: r.le + 1)
+            }
             ts = parsed.ts
             // A line holding several records (an OTLP batch): each wanted id is read from its own record,
             // when the records differ; one line of one record keeps its ids together.

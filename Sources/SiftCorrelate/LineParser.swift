@@ -32,6 +32,14 @@ public struct ParsedLine: Sendable, Equatable {
     /// The line's time is written without a zone (`2026-11-29 13:55:03,748`) and no `--log-timezone`
     /// said which: read as UTC (`correlate` may find the logs are in local time).
     public var naiveTime = false
+    /// The lines after it that belong to it: a stack trace (Python's `Traceback …`, Java's `\tat …` and
+    /// `Caused by:`), indented continuation lines. The first `StackTrace.keptLines`, each at most
+    /// `StackTrace.keptLength` characters; when cut, the last says how many more there were.
+    public var continuation: [String] = []
+    /// The line of the continuation that names the cause (of all its lines, up to `StackTrace.maxLines`):
+    /// the last `Caused by:`, else the last exception (`ConnectionError: …`,
+    /// `java.lang.IllegalStateException: …`), else the first line.
+    public var cause: String?
 
     /// Whether the line reports an error or a warning: a level that says so, or a status of 400 and
     /// above. Such lines come first where a request's lines are cut.
@@ -471,4 +479,81 @@ public enum LineParser {
         if out.message == nil { out.message = kept }
         return out
     }
+}
+
+/// A log line's continuation: what a logger writes on the lines after a record (a stack trace, an
+/// indented detail), read with the record it belongs to.
+public enum StackTrace {
+    /// Lines read after a record (and bytes), looking for the cause.
+    public static let maxLines = 512
+    public static let maxBytes = 64 << 10
+    /// Lines kept, and characters of each.
+    public static let keptLines = 8
+    public static let keptLength = 240
+
+    private static let openers = [
+        "Traceback (most recent call last)", "Caused by:", "During handling of the above exception",
+        "The above exception was the direct cause", "Suppressed:"
+    ].map { Array($0.utf8) }
+    private static let exceptionEnds = ["Error", "Exception", "Exit", "Interrupt", "Warning", "Failure", "Fault", "Panic"].map {
+        Array($0.utf8)
+    }
+    private static let nameBytes: Set<UInt8> = Set(Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.$".utf8))
+
+    /// Whether a raw line continues the record before it: indented (and not an indented JSON member,
+    /// which is read as its pretty-printed record), a traceback's opener, or an exception's header
+    /// (`ValueError: …`, `java.lang.IllegalStateException: …`, `panic: …`).
+    static func continues(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = line.first else { return false }
+        if first == 0x20 || first == 0x09 {
+            var i = 0
+            while i < line.count && (line[i] == 0x20 || line[i] == 0x09) { i += 1 }
+            return i < line.count && line[i] != UInt8(ascii: "\"") && line[i] != UInt8(ascii: "{")
+        }
+        for o in openers where line.count >= o.count && line[0..<o.count].elementsEqual(o) { return true }
+        return isException(line)
+    }
+
+    /// `Name: …` or `Name` alone, where the name (dotted, `$` allowed) ends in Error, Exception, … .
+    static func isException(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        while i < line.count && i < 200 && nameBytes.contains(line[i]) { i += 1 }
+        guard i > 0, i == line.count || line[i] == UInt8(ascii: ":") else { return false }
+        let name = line[0..<i]
+        return exceptionEnds.contains { e in name.count >= e.count && name.suffix(e.count).elementsEqual(e) }
+            || name.elementsEqual(Array("panic".utf8))
+    }
+
+    /// The lines after a record's line at `from` in `base[0..<count]` that continue it (those kept) and
+    /// the one naming the cause.
+    static func read(_ base: UnsafePointer<UInt8>, _ count: Int, from: Int) -> (kept: [String], cause: String?) {
+        var kept: [String] = []
+        var seen = 0, bytes = 0, at = from
+        var causedBy: String?, exception: String?, first: String?
+        func text(_ b: UnsafeBufferPointer<UInt8>) -> String {
+            var s = 0, e = b.count
+            while s < e && (b[s] == 0x20 || b[s] == 0x09) { s += 1 }
+            while e > s && (b[e - 1] == 0x20 || b[e - 1] == 0x09) { e -= 1 }
+            return String(decoding: b[s..<Swift.min(e, s + keptLength)], as: UTF8.self)
+        }
+        while at < count && seen < maxLines && bytes < maxBytes {
+            let end = ByteSearch.index(of: 0x0A, base + at, count - at).map { at + $0 } ?? count
+            var e = end
+            if e > at && base[e - 1] == 0x0D { e -= 1 }
+            let line = UnsafeBufferPointer(start: base + at, count: e - at)
+            guard !line.isEmpty, continues(line) else { break }
+            seen += 1
+            bytes += line.count
+            if kept.count < keptLines { kept.append(String(decoding: line.prefix(keptLength), as: UTF8.self)) }
+            var s = 0
+            while s < line.count && (line[s] == 0x20 || line[s] == 0x09) { s += 1 }
+            let body = UnsafeBufferPointer(rebasing: line[s...])
+            if body.starts(with: causedByWord) { causedBy = text(line) } else if isException(body) { exception = text(line) }
+            if first == nil { first = text(line) }
+            at = end + 1
+        }
+        if seen > kept.count { kept.append("… \(seen - kept.count) more line\(seen - kept.count == 1 ? "" : "s")") }
+        return (kept, causedBy ?? exception ?? first)
+    }
+    private static let causedByWord = Array("Caused by:".utf8)
 }

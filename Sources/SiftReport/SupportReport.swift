@@ -619,7 +619,12 @@ public struct SupportReport: Sendable {
         parts += p.fields.keys.sorted().compactMap { k in
             p.fields[k].map { "\(k)=\($0)" }.flatMap { pair in (p.message ?? "").contains(pair) ? nil : pair }
         }
-        return String(redactor.text(parts.joined(separator: " ").untrusted).value.prefix(max))
+        let head = redactor.text(parts.joined(separator: " ").untrusted).value
+        // A stack trace after the line: the line naming its cause keeps room (each part redacted whole,
+        // then cut).
+        guard let cause = p.cause else { return String(head.prefix(max)) }
+        let said = String(head.prefix(Swift.max(0, max / 2)))
+        return String((said + " — cause: " + redactor.text(cause.untrusted).value).prefix(max))
     }
 
     /// One line for a record: `log error checkout: order failed`, `event flags.synced`, `POST …/v1/orders → 503`.

@@ -315,7 +315,12 @@ final class LeakFixture: @unchecked Sendable {
                 "ts": "2026-11-29T10:15:02.600Z", "level": shaped("server.level"), "request_id": Self.requestId,
                 "msg": "retry with token=" + plain("server.msg token")
             ]),
-            "2026-11-29T10:15:02.700Z WARN request_id=\(Self.requestId) auth " + shaped("server.plain line")
+            "2026-11-29T10:15:02.700Z WARN request_id=\(Self.requestId) auth " + shaped("server.plain line"),
+            // A stack trace after a line: kept with it, its cause shown.
+            "2026-11-29T10:15:02.800Z ERROR request_id=\(Self.requestId) charge failed",
+            "Traceback (most recent call last):",
+            "  File \"/app/pay.py\", line 9, in charge with key " + shaped("server.trace frame"),
+            "AuthenticationError: Invalid API Key provided: " + shaped("server.trace cause")
         ]
         try Data((logLines.joined(separator: "\n") + "\n").utf8).write(to: logs.appendingPathComponent("api.log"))
 

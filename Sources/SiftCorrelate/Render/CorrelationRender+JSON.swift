@@ -143,6 +143,7 @@ extension CorrelationRender {
             "message": .opt(l.parsed.message), "format": .string(l.parsed.format.rawValue),
             "method": .opt(l.parsed.method), "path": .opt(l.parsed.path), "idInField": .bool(p.idInField),
             "joinedBy": .string(l.joinedBy.rawValue),
+            "cause": .opt(l.parsed.cause), "continuation": .array(l.parsed.continuation.map { .string($0) }),
             // A line may carry thousands of ids: the first 16 are listed, the count is exact.
             // A line joined by method, path and time carries no id (its `ids` only tie it to the request).
             "requestIds": .array((l.joinedBy == .requestLine ? [] : l.ids).prefix(16).map { .string($0.description) }),

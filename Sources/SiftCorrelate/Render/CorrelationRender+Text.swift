@@ -95,6 +95,8 @@ extension CorrelationRender {
                     l.parsed.durationMs.map { num($0) + " ms" }, l.parsed.message.map { t($0) }
                 ].compactMap { $0 }.filter { !$0.isEmpty }
                 out += "  \(t(l.file)):\(l.line)" + (parts.isEmpty ? "" : " " + parts.joined(separator: " ")) + "\n"
+                // A stack trace after the line: the line naming its cause.
+                if let cause = l.parsed.cause { out += "    cause: \(t(cause))\n" }
             }
             if c.linesNotKept > 0 {
                 out +=

@@ -526,7 +526,7 @@ public enum StackTrace {
 
     /// The lines after a record's line at `from` in `base[0..<count]` that continue it (those kept) and
     /// the one naming the cause.
-    static func read(_ base: UnsafePointer<UInt8>, _ count: Int, from: Int) -> (kept: [String], cause: String?) {
+    public static func read(_ base: UnsafePointer<UInt8>, _ count: Int, from: Int) -> (kept: [String], cause: String?) {
         var kept: [String] = []
         var seen = 0, bytes = 0, at = from
         var causedBy: String?, exception: String?, first: String?

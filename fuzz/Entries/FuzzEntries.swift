@@ -135,6 +135,11 @@ public enum FuzzEntries {
             var own = LogReadOptions(userFormats: FuzzEntries.userFormats)
             own.timezone = TimeZone(secondsFromGMT: 3600)
             _ = LineParser.parse(b, options: own)
+            // The lines after a record that belong to it (a stack trace), from each start.
+            if let base = b.baseAddress {
+                _ = StackTrace.read(base, b.count, from: 0)
+                _ = StackTrace.read(base, b.count, from: b.count / 2)
+            }
         }
     }
 

@@ -227,16 +227,7 @@ final class ContentScanner {
         bytes.withUnsafeBufferPointer { b in
             let before = hits.count
             jsonText(b, location: location, rawBase: 0, wholeIfNotJSON: false)
-            let found = Set(hits[before...].map(\.value))
-            let mark = hits.count
-            shapes(b, hints: [], raw: 0..<b.count) { location }
-            if hits.count > mark {
-                let extra = hits[mark...].filter { h in
-                    h.bound || !found.contains { f in !f.isEmpty && (h.value.contains(f) || f.contains(h.value)) }
-                }
-                hits.removeSubrange(mark...)
-                hits.append(contentsOf: extra)
-            }
+            notJSONText(b, level: 0, since: before, location: location, raw: 0..<b.count)
         }
     }
 

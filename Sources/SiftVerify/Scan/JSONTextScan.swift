@@ -279,16 +279,21 @@ extension ContentScanner {
         }
     }
 
-    /// The detectors over the whole of a text that only started like JSON (decoded once when it is still
-    /// escaped, `level` 1), keeping what the JSON scan did not already report from `hits[since...]`.
-    func notJSONText(_ b: UnsafeBufferPointer<UInt8>, level: Int, since: Int, location: String) {
+    /// The detectors over the whole of a text the JSON scan read only in part (a text that only starts
+    /// like JSON, a line that is not a record; decoded once when it is still escaped, `level` 1), keeping
+    /// what the JSON scan did not already report from `hits[since...]`.
+    /// `raw`: the text's range in the record line, when it is the line itself (its stems are known).
+    func notJSONText(_ b: UnsafeBufferPointer<UInt8>, level: Int, since: Int, location: String, raw: Range<Int>? = nil) {
         let saved = rawRange
         rawRange = nil
         defer { rawRange = saved }
         let found = Set(hits[since...].map(\.value))
         let mark = hits.count
-        let text = level == 0 ? Array(b) : decode(b, level: level)
-        text.withUnsafeBufferPointer { t in shapes(t, hints: []) { location } }
+        if level == 0 {
+            shapes(b, hints: [], raw: raw) { location }
+        } else {
+            decode(b, level: level).withUnsafeBufferPointer { t in shapes(t, hints: []) { location } }
+        }
         guard hits.count > mark else { return }
         let extra = hits[mark...].filter { h in
             h.bound || !found.contains { f in !f.isEmpty && (h.value.contains(f) || f.contains(h.value)) }

@@ -725,18 +725,28 @@ enum ProviderNames {
     static let anchors: [String] = words.flatMap { w in [w, w.prefix(1).uppercased() + w.dropFirst(), w.uppercased()] }
     private static let names: Set<[UInt8]> = Set(words.flatMap { w in keySuffixes.map { Array((w + $0).utf8) } })
 
-    private static let bare: Set<[UInt8]> = Set(words.map { Array($0.utf8) })
+    /// FNV-1a of a name's bytes: the lookups below are made on every name a record holds, without
+    /// allocating (64 bits: no two of these few thousand names share one).
+    @inline(__always) private static func hash<C: Collection>(_ b: C) -> UInt64 where C.Element == UInt8 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for c in b { h = (h ^ UInt64(c)) &* 0x0000_0100_0000_01B3 }
+        return h
+    }
+    private static let keyedHashes: Set<UInt64> = Set(words.flatMap { w in keySuffixes.dropFirst().map { hash(Array((w + $0).utf8)) } })
+    private static let bareHashes: Set<UInt64> = Set(words.map { hash(Array($0.utf8)) })
 
     /// What a normalised name (lowercase, no `_`, `-`, `.` or spaces) says of a provider: its name with a
     /// key-like ending (`coherekey`, `xcohereapikey` of a header `X-Cohere-Api-Key`), its name alone
-    /// (`cohere`), or nothing.
+    /// (`cohere`), or nothing. No allocation.
     static func label(normalised n: UnsafeBufferPointer<UInt8>) -> NameHints {
         guard n.count >= 3, n.count <= 48 else { return [] }
-        for from in n.first == UInt8(ascii: "x") ? [0, 1] : [0] {
-            let k = Array(n[from...])
-            if names.contains(k) { return bare.contains(k) ? .providerName : .providerKey }
-        }
-        return []
+        let whole = hash(n)
+        if keyedHashes.contains(whole) { return .providerKey }
+        if bareHashes.contains(whole) { return .providerName }
+        // A header's `X-` (`X-Cohere-Key` → `xcoherekey`).
+        guard n[0] == UInt8(ascii: "x") else { return [] }
+        let rest = hash(n[1...])
+        return keyedHashes.contains(rest) ? .providerKey : bareHashes.contains(rest) ? .providerName : []
     }
 
     /// Whether a raw name is a provider's name, alone or with a key-like ending (case, `_`, `-`, `.`

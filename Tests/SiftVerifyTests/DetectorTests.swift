@@ -149,6 +149,11 @@ let positiveCases: [DetectorCase] = {
     add("elevenlabs-api-key", "sk_" + "a" + F.s(47, F.hexLower, seed: 334))
     add("gocardless-token", "live_" + F.s(40, F.b64url, seed: 335))
     add("crates-io-token", "cio" + F.s(32, F.alnum, seed: 336))
+    add("woocommerce-key", "ck_" + "7" + F.s(39, F.hexLower, seed: 341))
+    add("mollie-api-key", "live_" + F.s(30, F.alnum, seed: 342))
+    add("together-api-key", "tgp_" + "v1_" + F.s(43, F.b64url, seed: 343))
+    add("neon-api-key", "napi_" + F.s(64, F.alnum, seed: 344))
+    add("amazon-mws-token", "amzn." + "mws." + F.uuid(seed: 345))
     add("session-cookie", F.s(40, F.alnum, seed: 340), before: "curl -H 'Cookie: theme=dark; _app_session=", after: "; x=1'")
     add("clickup-token", "pk_" + "8" + F.s(7, F.digits, seed: 338) + "_" + F.s(32, F.upperDigit, seed: 339))
     return c

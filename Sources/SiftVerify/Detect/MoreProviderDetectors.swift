@@ -91,7 +91,7 @@ func moreProviderDetectors() -> [Detector] {
     d.append(
         prefixed(
             "gocardless-token", "GoCardless access token", .critical, ["live_"], tokenBody, length: 40...40,
-            check: { t, s, e in mixed(t, s + 5, e) }))
+            tuning: .init(before: .word), check: { t, s, e in mixed(t, s + 5, e) }))
     d.append(
         prefixed(
             "crates-io-token", "crates.io API token", .high, ["cio"], .alnum, length: 32...32, check: { t, s, e in mixed(t, s + 3, e) }))
@@ -104,6 +104,28 @@ func moreProviderDetectors() -> [Detector] {
                 return id >= 5 && s + 3 + id < e && t[s + 3 + id] == UInt8(ascii: "_") && e - (s + 4 + id) == 32
                     && t.run(s + 4 + id, .upperDigit, max: 33) == 32
             }))
+    d.append(
+        prefixed(
+            "woocommerce-key", "WooCommerce REST API consumer key or secret", .high, hexDigits.flatMap { ["ck_" + $0, "cs_" + $0] },
+            .hexLower, length: 39...39))
+    d.append(
+        prefixed(
+            "mollie-api-key", "Mollie API key", .critical, ["live_", "test_"], .alnum, length: 30...30,
+            tuning: .init(before: .word, lowPrefixes: ["test_"]),
+            check: { t, s, e in
+                // `test_UserCanSignInWithAPasskey1`: a test's name in CamelCase words, not a key.
+                mixed(t, s + 5, e) && !ValueJudgement.isCamelWords(UnsafeBufferPointer(rebasing: t.b[(s + 5)..<e]))
+            }))
+    d.append(
+        prefixed(
+            "together-api-key", "Together AI API key", .high, ["tgp_v1_"], tokenBody, length: 30...80,
+            check: { t, s, e in mixed(t, s + 7, e) }))
+    d.append(
+        prefixed("neon-api-key", "Neon API key", .high, ["napi_"], .alnum, length: 40...80, check: { t, s, e in mixed(t, s + 5, e) }))
+    d.append(
+        prefixed(
+            "amazon-mws-token", "Amazon Marketplace Web Service auth token", .high, ["amzn.mws."], uuidBody, length: 36...36,
+            check: { t, s, e in Shape.isUUID(UnsafeBufferPointer(rebasing: t.b[(e - 36)..<e])) }))
     return d
 }
 

@@ -85,6 +85,24 @@ import Testing
         #expect(Set(list.compactMap { $0["family"] as? String }).isSubset(of: Set(RuleFamily.allCases.map(\.rawValue))))
     }
 
+    @Test func rulesANameShowsThoseInFull() throws {
+        let one = runCLI(["rules", "github-token"])
+        #expect(one.status == 0)
+        #expect(one.out.hasPrefix("secret.github-token\n"))
+        for part in ["severity    critical: ", "provider    GitHub", "looks at    ghp_"] { #expect(one.out.contains(part), "\(part)") }
+        // A word: every rule whose id or provider holds it; JSON keeps to those.
+        let word = runCLI(["rules", "launchdarkly", "--json"])
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(word.out.utf8)) as? [[String: Any]])
+        // (and the rule that knows LaunchDarkly by name)
+        #expect(
+            Set(list.compactMap { $0["id"] as? String })
+                == ["secret.launchdarkly-key", "secret.launchdarkly-mobile-key", "secret.provider-keyed-secret"])
+        #expect(list.allSatisfy { ($0["severityWhy"] as? String)?.isEmpty == false })
+        let none = runCLI(["rules", "no-such-rule-anywhere"])
+        #expect(none.status == 64)
+        #expect(none.err.contains("no rule's id or provider holds 'no-such-rule-anywhere'"))
+    }
+
     /// `docs/rules.md` is generated from the registry, as the man page is from the option tables.
     @Test func rulesDocIsFresh() throws {
         let checkedIn = try String(contentsOf: packageRoot.appendingPathComponent("docs/rules.md"), encoding: .utf8)

@@ -10,9 +10,16 @@ public enum RulesCommand: SiftCommand {
         discussion: """
             One line per rule, grouped by family (integrity, limits, archive, policy, redaction, secret, \
             verify, waterfall, correlation). With --format json, an array of objects with id, family, \
-            severity, summary and help; with --format markdown, one table per family.
+            severity, summary and help, and for a detector's rule its provider, what it looks at \
+            (looksAt) and why it stands at its severity (severityWhy); with --format markdown, one table \
+            per family. Given rules (an id, with or without its family, or a word of an id or a \
+            provider's name), only those, and in text each in full.
             """,
-        arguments: [],
+        arguments: [
+            ArgumentSpec(
+                "rule", help: "Only these rules: an id (secret.github-token, github-token) or a word of an id or provider (github).",
+                variadic: true, optional: true, takesPath: false)
+        ],
         options: [
             OptionSpec("format", short: "f", value: "format", help: "Output format.", allowed: reporters.map(\.format), default: "text"),
             OptionSpec("json", help: "Same as --format json."),
@@ -21,6 +28,7 @@ public enum RulesCommand: SiftCommand {
         examples: [
             ("pbsift rules", "Every rule, one per line."),
             ("pbsift rules --json | jq -r '.[].id'", "Every rule id, one per line."),
+            ("pbsift rules github", "The rules whose id or provider says github, each in full."),
             ("pbsift rules --rules gitleaks.toml", "Also the team's rules of a gitleaks config, checked against their examples.")
         ],
         formats: reporters.map(\.format),
@@ -36,8 +44,55 @@ public enum RulesCommand: SiftCommand {
     public static func run(_ options: ParsedOptions, _ io: CommandIO) throws -> ExitStatus {
         let format = options.flag("json") ? "json" : options.value("format") ?? "text"
         let reporter = reporters.first { $0.format == format } ?? reporters[0]
-        reporter.write(RuleRegistry.all + TeamRules.declarations, to: ReportContext(sink: io.stdout))
+        var rules = RuleRegistry.all + TeamRules.declarations
+        let asked = options.argument("rule")
+        if !asked.isEmpty {
+            rules = try chosen(rules, asked)
+            if format == "text" {
+                let full: any Reporter<[Rule]> = Format.text("text") { rules, _ in rules.map(RulesCommand.detail).joined(separator: "\n") }
+                full.write(rules, to: ReportContext(sink: io.stdout))
+                return .ok
+            }
+        }
+        reporter.write(rules, to: ReportContext(sink: io.stdout))
         return .ok
+    }
+
+    /// The rules a word names: an exact id, an id without its family (`github-token`), else every rule
+    /// whose id or provider holds the word (any case). A word that names none is a usage error.
+    static func chosen(_ rules: [Rule], _ words: [String]) throws -> [Rule] {
+        var out: [Rule] = []
+        for w in words {
+            let low = w.lowercased()
+            var hit = rules.filter { $0.id == w || $0.id.split(separator: ".", maxSplits: 1).last.map(String.init) == w }
+            if hit.isEmpty {
+                hit = rules.filter { r in
+                    r.id.lowercased().contains(low) || (r.provider?.lowercased().contains(low) ?? false)
+                        || (r.providers?.contains { $0.lowercased().contains(low) } ?? false)
+                }
+            }
+            guard !hit.isEmpty else { throw UsageError("no rule's id or provider holds '\(w)'", about: w) }
+            for r in hit where !out.contains(where: { $0.id == r.id }) { out.append(r) }
+        }
+        return out
+    }
+
+    /// One rule in full: each of its parts on a line.
+    static func detail(_ r: Rule) -> String {
+        var out = r.id + "\n"
+        func line(_ name: String, _ value: String?) {
+            guard let value, !value.isEmpty else { return }
+            out += "  " + name.padding(toLength: 12, withPad: " ", startingAt: 0) + value + "\n"
+        }
+        line("family", r.family.rawValue)
+        line("severity", r.severity.rawValue + (r.severityWhy.map { ": " + $0 } ?? ""))
+        line("provider", r.provider)
+        line("looks at", r.looksAt)
+        line("summary", r.summary)
+        line("detail", r.detail)
+        line("what to do", r.help)
+        if let p = r.providers { line("providers", "\(p.count) known by name, listed by pbsift rules --json") }
+        return out
     }
 
     /// `family  id  severity  summary`, aligned.

@@ -23,6 +23,13 @@ enum RequestLineJoin {
     static let maxPaths = 64
     /// Candidate lines kept per file.
     static let maxCandidates = 100_000
+    /// The clock skew a join without ids allows (as the window ids' scan does), and its margin.
+    static let skewPad: Double = 960
+    /// Names of a request-id field, as logs write them: a line holding one names its request by id.
+    static let idNames = [
+        "request_id", "requestId", "RequestId", "request-id", "Request-Id", "X-Request-ID", "x-request-id", "req_id", "reqId",
+        "correlation_id", "correlationId", "X-Correlation-ID"
+    ].map { Array($0.utf8) }
 
     struct Wanted {
         var request: Int
@@ -68,8 +75,15 @@ enum RequestLineJoin {
                     "no request id in this file; not read again for method, path and time (past \(maxTotalBytes >> 30) GiB read so)"
                 continue
             }
-            guard let (candidates, pass) = candidates(in: file, wanted: wanted, read: read, limit: min(maxBytes, budget)) else { continue }
+            guard
+                let (candidates, pass) = candidates(in: file, wanted: wanted, requests: requests, read: read, limit: min(maxBytes, budget))
+            else { continue }
             budget -= pass.bytes
+            if pass.namesIds {
+                out.files[f].joinNote =
+                    "none of these requests' ids is in this file, whose lines carry request ids of their own: not joined without one"
+                continue
+            }
             if pass.cut {
                 out.files[f].joinNote =
                     "no request id in this file; read again for method, path and time up to \(pass.bytes >> 20) MiB only"
@@ -127,8 +141,8 @@ enum RequestLineJoin {
 
     /// The lines of `file` holding one of the wanted paths, read by the catalogue; nil when the file
     /// cannot be read again (standard input, a pipe) or is past the bound.
-    static func candidates(in file: LogFileSummary, wanted: [Wanted], read: LogReadOptions, limit: Int64)
-        -> ([Candidate], (bytes: Int64, cut: Bool))?
+    static func candidates(in file: LogFileSummary, wanted: [Wanted], requests: [NetworkEntry], read: LogReadOptions, limit: Int64)
+        -> ([Candidate], (bytes: Int64, cut: Bool, namesIds: Bool))?
     {
         guard file.file != "-" else { return nil }
         let fd = PathBytes.cString(file.file).withUnsafeBufferPointer {
@@ -148,11 +162,31 @@ enum RequestLineJoin {
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         var lineNumber = 0
         var total: Int64 = 0
+        // The requests' time, widened by the skew a join allows (a line with a zone), or by a day's
+        // zones (one without): a line far outside it is no candidate, and is not parsed.
+        let starts = wanted.compactMap { requests[$0.request].requestStart }
+        let ends = wanted.compactMap { waitEnd(requests[$0.request]) }
+        let span = (lo: starts.min() ?? 0, hi: ends.max() ?? 0)
+        var seconds = LogTime.SecondCache()
+        // Lines with a wanted path that name a request id of their own: when nearly all do, the file
+        // ties lines to requests by id, and ours are not in it.
+        var looked = 0, named = 0
+        var namesIds = false
         func look(_ line: UnsafeBufferPointer<UInt8>) {
             lineNumber += 1
-            guard out.count < maxCandidates, let base = line.baseAddress, line.count > 0 else { return }
+            guard !namesIds, out.count < maxCandidates, let base = line.baseAddress, line.count > 0 else { return }
             guard needles.contains(where: { n in n.withUnsafeBufferPointer { ByteSearch.find(base, line.count, $0) != nil } }) else {
                 return
+            }
+            looked += 1
+            if idNames.contains(where: { n in n.withUnsafeBufferPointer { ByteSearch.find(base, line.count, $0) != nil } }) {
+                named += 1
+                if looked >= 200 && named * 10 >= looked * 9 { namesIds = true }
+                return
+            }
+            if let (t, zoned) = LogTime.findZoned(in: base, count: min(line.count, 4096), cache: &seconds) {
+                let pad = zoned ? skewPad : skewPad + 15 * 3600
+                if t < span.lo - pad || t > span.hi + pad { return }
             }
             let parsed = LineParser.parse(line, hint: file.format, options: options)
             guard let method = parsed.method?.uppercased(), let p = parsed.path.flatMap(pathOf), let ks = byPath[p] else { return }
@@ -190,7 +224,8 @@ enum RequestLineJoin {
             }
         }
         if !pending.isEmpty && !cut { pending.withUnsafeBufferPointer { look($0) } }
-        return (out, (total, cut))
+        if namesIds { return ([], (total, cut, true)) }
+        return (out, (total, cut, false))
     }
 
     /// Whether a line has a field that names a request id (`request_id`, `X-Request-Id`, `rid=`),

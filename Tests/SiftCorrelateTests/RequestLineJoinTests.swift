@@ -90,6 +90,20 @@ import SiftCore
         #expect(report.logs.files.first?.joinNote == nil)
     }
 
+    @Test func aFileOfOtherIdsIsNotReadForAJoinWithoutOne() throws {
+        // Another service's log: every line names its own request id (none of ours).
+        let lines = try #require(exampleSession())
+        let (requests, sessions) = load(sessionLines: lines)
+        let log = (0..<300).map { k in
+            "{\"ts\":\"2026-11-29T12:55:04.000Z\",\"request_id\":\"\(rid(1000 + k))\",\"method\":\"GET\",\"path\":\"/v1/flags\",\"status\":200}"
+        }
+        let dir = tempDir()
+        write(dir + "/other.log", log.joined(separator: "\n") + "\n")
+        let report = Correlator.run(requests: requests, sessions: sessions, logs: [dir + "/other.log"])
+        #expect(report.requests.allSatisfy { $0.status != .matched })
+        #expect(report.logs.files.first?.joinNote?.contains("carry request ids of their own") == true)
+    }
+
     @Test func pathsAreComparedWithoutHostOrQuery() {
         #expect(RequestLineJoin.pathOf("https://api.example.test:443/v1/x?y=1") == "/v1/x")
         #expect(RequestLineJoin.pathOf("/v1/x#frag") == "/v1/x")

@@ -22,7 +22,7 @@ enum RequestLineJoin {
     static let maxTotalBytes: Int64 = 2 << 30
     static let maxPaths = 64
     /// Candidate lines kept per file.
-    static let maxCandidates = 100_000
+    static let maxCandidates = 20_000
     /// The clock skew a join without ids allows (as the window ids' scan does), and its margin.
     static let skewPad: Double = 960
     /// Names of a request-id field, as logs write them: a line holding one names its request by id.
@@ -199,7 +199,7 @@ enum RequestLineJoin {
             out.append(Candidate(file: file.file, lineNumber: lineNumber, parsed: parsed, requests: mine))
         }
         var cut = false
-        while true {
+        while !namesIds && out.count < maxCandidates {
             guard total < limit else {
                 cut = true
                 break
@@ -225,7 +225,8 @@ enum RequestLineJoin {
         }
         if !pending.isEmpty && !cut { pending.withUnsafeBufferPointer { look($0) } }
         if namesIds { return ([], (total, cut, true)) }
-        return (out, (total, cut, false))
+        // Past the candidates kept, the rest of the file was not looked at: said as a cut.
+        return (out, (total, cut || out.count >= maxCandidates, false))
     }
 
     /// Whether a line has a field that names a request id (`request_id`, `X-Request-Id`, `rid=`),

@@ -31,15 +31,47 @@ public enum LogWrapper: String, Sendable, CaseIterable {
     /// `line` with every wrapper peeled: the app's line, the wrappers met (outermost first), and the
     /// time the outermost wrapper that carries one gives (seconds since 1970).
     public static func peel(_ line: [UInt8]) -> (inner: [UInt8], wrappers: [LogWrapper], ts: Double?) {
-        var current = line
+        var current = withoutColour(line)
         var wrappers: [LogWrapper] = []
         var ts: Double?
         while wrappers.count < maxDepth, let (kind, inner, t) = peelOne(current) {
             wrappers.append(kind)
             if ts == nil { ts = t }
-            current = inner
+            // Colour a wrapper carried escaped (Docker's `\u001b[31m`) is there once unwrapped.
+            current = withoutColour(inner)
         }
         return (current, wrappers, ts)
+    }
+
+    /// The line without terminal colour and cursor codes (`ESC [ … m`, any CSI sequence, and OSC
+    /// sequences ended by BEL or `ESC \`): Werkzeug, uvicorn and colourising loggers write them around
+    /// the request line or the level.
+    static func withoutColour(_ b: [UInt8]) -> [UInt8] {
+        guard b.contains(0x1B) else { return b }
+        var out: [UInt8] = []
+        out.reserveCapacity(b.count)
+        var i = 0
+        while i < b.count {
+            guard b[i] == 0x1B, i + 1 < b.count else {
+                out.append(b[i])
+                i += 1
+                continue
+            }
+            if b[i + 1] == UInt8(ascii: "[") {
+                // CSI: parameter bytes 0x30–0x3F, intermediates 0x20–0x2F, one final byte 0x40–0x7E.
+                var k = i + 2
+                while k < b.count && b[k] >= 0x20 && b[k] <= 0x3F { k += 1 }
+                i = k < b.count && b[k] >= 0x40 && b[k] <= 0x7E ? k + 1 : k
+            } else if b[i + 1] == UInt8(ascii: "]") {
+                // OSC: to BEL or ST (`ESC \`).
+                var k = i + 2
+                while k < b.count && b[k] != 0x07 && !(b[k] == 0x1B && k + 1 < b.count && b[k + 1] == UInt8(ascii: "\\")) { k += 1 }
+                i = k < b.count ? (b[k] == 0x07 ? k + 1 : k + 2) : k
+            } else {
+                i += 2
+            }
+        }
+        return out
     }
 
     static func peelOne(_ b: [UInt8]) -> (LogWrapper, [UInt8], Double?)? {

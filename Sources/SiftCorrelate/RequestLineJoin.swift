@@ -38,6 +38,8 @@ enum RequestLineJoin {
         var id: RequestID
         /// The status the device got, if it got a response.
         var status: Int?
+        /// The URL's query, when it has one (values the SDK masked, `***`, match any).
+        var query: [String: String]?
     }
 
     struct Candidate {
@@ -57,7 +59,7 @@ enum RequestLineJoin {
                 let method = r.method, let url = r.url, let path = pathOf(url)
             else { continue }
             let status = r.responseStart != nil ? r.record.statusCode.flatMap { (100...599).contains($0) ? $0 : nil } : nil
-            wanted.append(Wanted(request: k, method: method.uppercased(), path: path, id: id, status: status))
+            wanted.append(Wanted(request: k, method: method.uppercased(), path: path, id: id, status: status, query: queryOf(url)))
         }
         guard !wanted.isEmpty else { return scan }
         var out = scan
@@ -139,6 +141,29 @@ enum RequestLineJoin {
         return s.isEmpty ? nil : String(s)
     }
 
+    /// The query of a URL or request target, decoded (`?page=1&q=a%20b` → page: 1, q: a b); nil without one.
+    static func queryOf(_ url: String) -> [String: String]? {
+        guard let q = url.firstIndex(of: "?") else { return nil }
+        var query = url[url.index(after: q)...]
+        if let f = query.firstIndex(of: "#") { query = query[..<f] }
+        guard !query.isEmpty else { return nil }
+        var out: [String: String] = [:]
+        for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
+            let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decoded(_ s: Substring) -> String { String(decoding: Percent.decode(Array(s.utf8), plusIsSpace: true), as: UTF8.self) }
+            out[decoded(kv[0])] = kv.count > 1 ? decoded(kv[1]) : ""
+        }
+        return out
+    }
+
+    /// Whether a request's query and a line's name the same request: the same names, and the same value
+    /// under each unless the device's is masked (`***`). Either side without a query says nothing.
+    static func sameQuery(_ device: [String: String]?, _ line: [String: String]?) -> Bool {
+        guard let device, let line else { return true }
+        guard Set(device.keys) == Set(line.keys) else { return false }
+        return device.allSatisfy { k, v in v.contains("***") || line[k] == v }
+    }
+
     /// The lines of `file` holding one of the wanted paths, read by the catalogue; nil when the file
     /// cannot be read again (standard input, a pipe) or is past the bound.
     static func candidates(in file: LogFileSummary, wanted: [Wanted], requests: [NetworkEntry], read: LogReadOptions, limit: Int64)
@@ -191,8 +216,11 @@ enum RequestLineJoin {
             let parsed = LineParser.parse(line, hint: file.format, options: options)
             guard let method = parsed.method?.uppercased(), let p = parsed.path.flatMap(pathOf), let ks = byPath[p] else { return }
             // The status, when the device got one, is the line's (a proxy's 502 is the device's 502 too).
+            // The query too, when both tell one: another page or parameter is another request.
+            let lineQuery = parsed.path.flatMap(queryOf)
             let mine = ks.filter { k in
                 wanted[k].method == method && (wanted[k].status == nil || parsed.status == nil || wanted[k].status == parsed.status)
+                    && sameQuery(wanted[k].query, lineQuery)
             }
             // A line that names its request by an id (not one of ours) is another request.
             guard !mine.isEmpty, parsed.ts != nil, parsed.fieldIDs.isEmpty, !namesAnId(Array(line)) else { return }

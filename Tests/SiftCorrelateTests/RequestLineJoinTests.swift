@@ -130,3 +130,36 @@ import SiftCore
         #expect(report.clockSkew.outliers == 0)
     }
 }
+
+/// Recorded from Flask's Werkzeug server on 127.0.0.1 (its default log: no id, no duration, whole
+/// seconds, ANSI colour around the request line of a 5xx), twelve requests of a device 2.5 s behind.
+@Suite struct RecordedJoinWithoutIdsTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Skew/werkzeug-no-id")
+
+    @Test func werkzeugsLogIsJoinedByMethodPathQueryAndTime() throws {
+        let text = try String(contentsOfFile: Self.folder.appendingPathComponent("session.jsonl").path, encoding: .utf8)
+        let (requests, sessions) = load(sessionLines: text.split(separator: "\n").map(String.init))
+        let report = Correlator.run(
+            requests: requests, sessions: sessions, logs: [Self.folder.appendingPathComponent("werkzeug.log").path])
+        let matched = report.requests.filter { $0.status == .matched }
+        // Two identical POSTs in one second cannot be told apart: left, not guessed.
+        #expect(matched.count == 10)
+        #expect(report.logs.files.first?.joinNote?.contains("2 left unmatched") == true)
+        for m in matched {
+            let line = try #require(m.lines.first)
+            // Each joined line is the request's own: its query too (a coloured 503 line included).
+            #expect(RequestLineJoin.queryOf(line.line.parsed.path ?? "") == RequestLineJoin.queryOf(m.entry.url ?? ""))
+            #expect(line.line.parsed.status == m.entry.statusCode)
+        }
+        let skew = try #require(report.clockSkew.seconds)
+        #expect(abs(skew - 2.5) < 0.3, "\(skew)")
+    }
+
+    @Test func queriesAreComparedWithMasksAsWildcards() {
+        #expect(RequestLineJoin.sameQuery(["code": "***", "state": "xyz"], ["code": "abc", "state": "xyz"]))
+        #expect(!RequestLineJoin.sameQuery(["page": "1"], ["page": "2"]))
+        #expect(!RequestLineJoin.sameQuery(["page": "1"], ["page": "1", "sort": "asc"]))
+        #expect(RequestLineJoin.sameQuery(nil, ["page": "2"]))
+        #expect(RequestLineJoin.queryOf("/v1/x?q=a%20b&flag") == ["q": "a b", "flag": ""])
+    }
+}

@@ -67,4 +67,13 @@ import Testing
             #expect(LogWrapper.peel(Array(line.utf8)).wrappers.isEmpty, "\(line)")
         }
     }
+    @Test func terminalColourIsRemovedBeforeALineIsRead() {
+        let esc = "\u{1B}"
+        let line = "127.0.0.1 - - [07/Dec/2026:06:00:35 +0000] \"\(esc)[35m\(esc)[1mGET /v1/orders/open HTTP/1.1\(esc)[0m\" 503 -"
+        let p = LineParser.parse(line)
+        #expect(p.method == "GET")
+        #expect(p.path == "/v1/orders/open")
+        #expect(p.status == 503)
+        #expect(LogWrapper.withoutColour(Array("a\(esc)]0;title\u{07}b\(esc)[2Kc".utf8)) == Array("abc".utf8))
+    }
 }

@@ -73,7 +73,8 @@ extension ShowReport {
 
     var serverHeading: String {
         guard let s = server else { return "" }
-        var t = "\(s.lines.count) server line\(s.lines.count == 1 ? "" : "s") (\(s.status))"
+        var t =
+            "\(s.lines.count) server line\(s.lines.count == 1 ? "" : "s") (\(s.status)\(s.joinedBy.map { " by \($0): the log carries no id" } ?? ""))"
         if let k = s.skewSeconds {
             t += "; times on the device clock: \(ShowReport.skewWords(k)) (from \(s.skewSamples) sample\(s.skewSamples == 1 ? "" : "s"))"
         } else {
@@ -263,7 +264,8 @@ extension ShowReport {
         var serverJSON: JSONOut = .null
         if let s = server {
             serverJSON = .object([
-                "status": .string(s.status), "clockSkewSeconds": .opt(s.skewSeconds), "clockSkewSamples": .int(s.skewSamples),
+                "status": .string(s.status), "joinedBy": .opt(s.joinedBy), "clockSkewSeconds": .opt(s.skewSeconds),
+                "clockSkewSamples": .int(s.skewSamples),
                 "clockSkew": .opt(s.skewSeconds.map(ShowReport.skewWords)),
                 "serverMs": .opt(s.serverMs), "networkMs": .opt(s.networkMs), "logFiles": .int(s.logFiles),
                 "lines": .array(

@@ -82,6 +82,8 @@ struct ShowReport: Sendable {
     struct ServerSide: Sendable {
         /// `matched`, `client-only`, `id-mismatch`.
         var status: String
+        /// `method, path and time` when the lines were tied to the request without an id; nil: by its id.
+        var joinedBy: String? = nil
         var skewSeconds: Double?
         var skewSamples: Int
         var serverMs: Double?
@@ -328,6 +330,7 @@ extension ShowReport {
             let texts = lines.map { redactor.text((SupportReport.serverText($0, max: 300, redactor: redactor)).untrusted).value }
             server = ServerSide(
                 status: c?.status.rawValue ?? (requestId == nil ? "no request id" : CorrelationStatus.clientOnly.rawValue),
+                joinedBy: c?.lines.contains { $0.line.joinedBy == .requestLine } == true ? JoinBasis.requestLine.rawValue : nil,
                 skewSeconds: correlation.clockSkew.seconds, skewSamples: correlation.clockSkew.samples,
                 serverMs: c?.serverMs, networkMs: c?.networkMs, logFiles: correlation.logs.files.count,
                 lines: lines.enumerated().sorted { a, b in

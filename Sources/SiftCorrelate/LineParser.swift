@@ -521,8 +521,9 @@ public enum StackTrace {
         guard i > 0, i == line.count || line[i] == UInt8(ascii: ":") else { return false }
         let name = line[0..<i]
         return exceptionEnds.contains { e in name.count >= e.count && name.suffix(e.count).elementsEqual(e) }
-            || name.elementsEqual(Array("panic".utf8))
+            || name.elementsEqual(panicWord)
     }
+    private static let panicWord = Array("panic".utf8)
 
     /// The lines after a record's line at `from` in `base[0..<count]` that continue it (those kept) and
     /// the one naming the cause.

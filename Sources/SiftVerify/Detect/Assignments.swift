@@ -65,9 +65,8 @@ enum Assign {
             a?.markup = true
             return a
         }
-        // An element named for the value: `<api_key>…</api_key>` (XML config, a SOAP body, a plist's
-        // neighbour), the value running to the next tag.
-        // The element must close after the value (`<password>` in a URL's userinfo is a placeholder).
+        // An element named for the value: `<api_key>…</api_key>` (XML config, a SOAP body), the value
+        // running to the next tag, which must close it (`<password>` in a URL's userinfo is a placeholder).
         if !nameQuoted, nameStart >= 1, t[nameStart - 1] == UInt8(ascii: "<"), afterName < t.count, t[afterName] == UInt8(ascii: ">"),
             afterName + 1 < t.count, t[afterName + 1] != UInt8(ascii: "<"),
             let a = value(t, afterName + 1, nameStart: nameStart, nameEnd: nameEnd, blockScalar: false)

@@ -28,6 +28,10 @@ import Testing
         "let password = readLine()",
         "apiKey := os.Getenv(\"API_KEY\")",
         "let apiKey = ProcessInfo.processInfo.environment[\"API_KEY\"]",
+        "password = hashlib.sha256(raw).hexdigest()",
+        // A type in code, not a value.
+        "let password: String",
+        "password: Optional[str] = None",
         // Where a secret is kept, not the secret.
         "\"secretsManagerArn\": \"arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/db-AbCdEf\""
     ]

@@ -220,7 +220,7 @@ enum Sets {
     static let pemBody = ByteSet("A-Za-z0-9+/=\r\n\t :,\\-")
     static let assignmentStop = ByteSet(" \t\r\n\"'&,;)}]<\\")
     /// A name in code, dotted (`getpass.getpass`, `request.form`).
-    static let codeName = ByteSet("A-Za-z_.")
+    static let codeName = ByteSet("A-Za-z0-9_.")
     static let slackBody = ByteSet("A-Za-z0-9-")
     static let webhookPath = ByteSet("A-Za-z0-9_/")
     static let afterUrlOrWord = ByteSet("A-Za-z0-9/:")
@@ -539,6 +539,10 @@ func looksLikePasswordValue(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
     if passwordPlaceholders.contains(s) { return false }
     if s.hasPrefix("${") || s.hasPrefix("{{") || s.hasPrefix("%") || s.hasPrefix("<") || s.hasPrefix("$") { return false }
     if ValueJudgement.isCall(b) { return false }
+    // One capitalised word (`let password: String`, `password: Optional`): a type or a name in code.
+    if b.count >= 3, ByteSet.upper.contains(b[b.startIndex]), Shape.all(UnsafeBufferPointer(rebasing: b[(b.startIndex + 1)...]), .lower) {
+        return false
+    }
     // A plain lowercase word ("password: incorrect") or a sentence ("At least 8 characters") is prose.
     if Shape.all(b, .lower) { return false }
     if b.reduce(0, { $0 + ($1 == 0x20 ? 1 : 0) }) >= 2 { return false }

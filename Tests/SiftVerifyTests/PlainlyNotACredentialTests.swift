@@ -32,6 +32,9 @@ import Testing
         // A type in code, not a value.
         "let password: String",
         "password: Optional[str] = None",
+        // A YAML tag that fetches the value.
+        "password: !secret db_password",
+        "MasterUserPassword: !Ref DBPassword",
         // Where a secret is kept, not the secret.
         "\"secretsManagerArn\": \"arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/db-AbCdEf\""
     ]

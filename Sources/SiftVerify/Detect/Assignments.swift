@@ -242,6 +242,9 @@ enum ValueJudgement {
         where contains(b, w) {
             return true
         }
+        // A YAML tag that fetches the value (Home Assistant's `!secret db_password`, Ansible's `!vault`,
+        // CloudFormation's `!Ref`, `!Sub`, `!GetAtt`): the tag, not a password.
+        if first == UInt8(ascii: "!"), yamlTags.contains(String(decoding: b, as: UTF8.self)) { return true }
         // An ARN names where a secret is kept (`arn:aws:secretsmanager:…:secret:prod/db`), not the secret.
         if Shape.hasPrefix(b, "arn:aws:") || Shape.hasPrefix(b, "arn:aws-") { return true }
         // No letter and no digit: punctuation, not a credential.
@@ -292,6 +295,11 @@ enum ValueJudgement {
         return alpha.contains(head) || head == UInt8(ascii: "_")
             ? Shape.all(UnsafeBufferPointer(rebasing: b[b.startIndex..<open]), Sets.codeName) : false
     }
+
+    private static let yamlTags: Set<String> = [
+        "!secret", "!vault", "!env_var", "!env", "!include", "!reference", "!Ref", "!Sub", "!GetAtt", "!ImportValue", "!FindInMap",
+        "!Join", "!Select", "!Base64", "!If"
+    ]
 
     /// Whether `b` holds a bullet (`••••`, a mask).
     static func hasBullet(_ b: UnsafeBufferPointer<UInt8>) -> Bool { contains(b, "\u{2022}") }

@@ -32,6 +32,8 @@ import Testing
         // A type in code, not a value.
         "let password: String",
         "password: Optional[str] = None",
+        // What a credential is made with, named for it.
+        "private static final String SECRET_KEY_ALGORITHM = \"HmacSHA256\";",
         // A YAML tag that fetches the value.
         "password: !secret db_password",
         "MasterUserPassword: !Ref DBPassword",

@@ -149,7 +149,10 @@ struct NameHints: OptionSet, Sendable {
         "prefix", "kind", "scope", "scopes", "date", "time", "at", "issuer", "audience", "provider", "source",
         "label", "policy", "error", "message", "reason", "mode", "set", "changed", "reset", "strength", "rules",
         "placeholder", "location", "lifetime", "validity", "valid", "sent", "requested", "updated", "created",
-        "variable", "var", "env", "file", "param", "parameter", "option", "attribute", "column", "ref", "arn"
+        "variable", "var", "env", "file", "param", "parameter", "option", "attribute", "column", "ref", "arn",
+        // What a credential is made or checked with (`SECRET_KEY_ALGORITHM = "HmacSHA256"`), not the credential.
+        "algorithm", "algo", "cipher", "scheme", "encoding", "size", "bits", "strategy", "generator", "validator", "encoder",
+        "decoder", "factory", "handler", "manager"
     ].map { Array($0.utf8) }
 
     /// Tokens that page, sync or address a device rather than authenticate: `nextPageToken`, `pushToken`.

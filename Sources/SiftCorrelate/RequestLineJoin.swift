@@ -78,7 +78,8 @@ enum RequestLineJoin {
                 continue
             }
             guard
-                let (candidates, pass) = candidates(in: file, wanted: wanted, requests: requests, read: read, limit: min(maxBytes, budget))
+                let (candidates, pass) = candidates(
+                    in: file, wanted: wanted, paths: paths, requests: requests, read: read, limit: min(maxBytes, budget))
             else { continue }
             budget -= pass.bytes
             if pass.namesIds {
@@ -143,16 +144,11 @@ enum RequestLineJoin {
 
     /// The query of a URL or request target, decoded (`?page=1&q=a%20b` → page: 1, q: a b); nil without one.
     static func queryOf(_ url: String) -> [String: String]? {
-        guard let q = url.firstIndex(of: "?") else { return nil }
-        var query = url[url.index(after: q)...]
-        if let f = query.firstIndex(of: "#") { query = query[..<f] }
-        guard !query.isEmpty else { return nil }
+        let pairs = URLQuery.rawPairs(of: url)
+        guard !pairs.isEmpty else { return nil }
+        func decoded(_ s: Substring) -> String { String(decoding: Percent.decode(Array(s.utf8), plusIsSpace: true), as: UTF8.self) }
         var out: [String: String] = [:]
-        for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
-            let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decoded(_ s: Substring) -> String { String(decoding: Percent.decode(Array(s.utf8), plusIsSpace: true), as: UTF8.self) }
-            out[decoded(kv[0])] = kv.count > 1 ? decoded(kv[1]) : ""
-        }
+        for (name, value) in pairs { out[decoded(name)] = decoded(value) }
         return out
     }
 
@@ -166,7 +162,9 @@ enum RequestLineJoin {
 
     /// The lines of `file` holding one of the wanted paths, read by the catalogue; nil when the file
     /// cannot be read again (standard input, a pipe) or is past the bound.
-    static func candidates(in file: LogFileSummary, wanted: [Wanted], requests: [NetworkEntry], read: LogReadOptions, limit: Int64)
+    static func candidates(
+        in file: LogFileSummary, wanted: [Wanted], paths: Set<String>, requests: [NetworkEntry], read: LogReadOptions, limit: Int64
+    )
         -> ([Candidate], (bytes: Int64, cut: Bool, namesIds: Bool))?
     {
         guard file.file != "-" else { return nil }
@@ -178,7 +176,7 @@ enum RequestLineJoin {
         var st = stat()
         guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
         let source = LogScanner.inflated(FileSource(fileDescriptor: fd), limit: Int64.max)
-        let needles = Array(Set(wanted.map(\.path))).map { Array($0.utf8) }
+        let needles = paths.map { Array($0.utf8) }
         var byPath: [String: [Int]] = [:]
         for (k, w) in wanted.enumerated() { byPath[w.path, default: []].append(k) }
         var out: [Candidate] = []

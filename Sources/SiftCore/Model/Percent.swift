@@ -93,3 +93,18 @@ public enum Percent {
         }
     }
 }
+
+/// A URL's query, split once for every reader (HAR's `queryString`, the join by method, path and time).
+public enum URLQuery {
+    /// The `name=value` pairs after the `?` and before any `#`, as written (not decoded: each reader
+    /// decodes in its own way); empty pairs (`a=1&&b=2`) are skipped, a name without `=` has an empty value.
+    public static func rawPairs(of url: String) -> [(name: Substring, value: Substring)] {
+        guard let q = url.firstIndex(of: "?") else { return [] }
+        var rest = url[url.index(after: q)...]
+        if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
+        return rest.split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return (parts[0], parts.count > 1 ? parts[1] : "")
+        }
+    }
+}

@@ -254,17 +254,11 @@ public final class HARWriter: Analysis {
 
     /// The URL's query as name/value pairs, percent-decoded.
     static func query(_ url: String) -> [JSONOut] {
-        guard let q = url.firstIndex(of: "?") else { return [] }
-        var rest = url[url.index(after: q)...]
-        if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
-        return rest.split(separator: "&").map { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decode(_ s: Substring) -> String {
-                let plus = s.replacingOccurrences(of: "+", with: " ")
-                return plus.removingPercentEncoding ?? plus
-            }
-            return .object(["name": .string(decode(parts[0])), "value": .string(parts.count > 1 ? decode(parts[1]) : "")])
+        func decode(_ s: Substring) -> String {
+            let plus = s.replacingOccurrences(of: "+", with: " ")
+            return plus.removingPercentEncoding ?? plus
         }
+        return URLQuery.rawPairs(of: url).map { .object(["name": .string(decode($0.name)), "value": .string(decode($0.value))]) }
     }
 
     static func postData(_ body: JSONValue) -> JSONOut? {

@@ -306,7 +306,7 @@ func providerKeyInProse(_ t: ScanInput, _ p: Int, _ len: Int) -> DetMatch? {
     while i < t.count && t[i] == 0x20 { i += 1 }
     if i < t.count && (t[i] == UInt8(ascii: ":") || t[i] == UInt8(ascii: "=")) { i += 1 }
     while i < t.count && t[i] == 0x20 { i += 1 }
-    if t.containsCI(u("is "), i, i + 3) { i += 3 }
+    if t.containsCI(isWord, i, i + 3) { i += 3 }
     while i < t.count && t[i] == 0x20 { i += 1 }
     var e = i
     let limit = Swift.min(t.count, i + 1024)
@@ -319,6 +319,7 @@ func providerKeyInProse(_ t: ScanInput, _ p: Int, _ len: Int) -> DetMatch? {
 }
 
 private let proseKeyWords = ["api key", "api token", "access token", "key", "token", "secret"].map(u)
+private let isWord = u("is ")
 
 /// The first session cookie of a `Cookie:` or `Set-Cookie:` line written out as text (a pasted
 /// request, a curl `-H`): a pair whose name says session, sid, auth, token, jwt, remember or login
@@ -484,11 +485,17 @@ private func standalone(_ t: ScanInput, _ lo: Int, _ hi: Int, _ set: ByteSet, le
     return nil
 }
 
-/// The whole value (trimmed of quotes and white space) is exactly one run of `set` of an allowed length.
-private func wholeRun(_ t: ScanInput, _ set: ByteSet, lengths: ClosedRange<Int>, mixedClasses: Bool = false) -> DetMatch? {
+/// Where a whole value (a JSON member's, a header's) starts and ends, trimmed of white space and quotes.
+func wholeValue(_ t: ScanInput) -> (start: Int, end: Int) {
     var s = 0, e = t.count
     while s < e && (ByteSet.space.contains(t[s]) || t[s] == UInt8(ascii: "\"")) { s += 1 }
     while e > s && (ByteSet.space.contains(t[e - 1]) || t[e - 1] == UInt8(ascii: "\"")) { e -= 1 }
+    return (s, e)
+}
+
+/// The whole value (trimmed of quotes and white space) is exactly one run of `set` of an allowed length.
+private func wholeRun(_ t: ScanInput, _ set: ByteSet, lengths: ClosedRange<Int>, mixedClasses: Bool = false) -> DetMatch? {
+    let (s, e) = wholeValue(t)
     guard lengths.contains(e - s), t.run(s, set, max: e - s) == e - s else { return nil }
     if mixedClasses && !mixed(t, s, e) { return nil }
     return DetMatch(start: s, end: e)
@@ -962,9 +969,7 @@ let detectorCatalogue: [Detector] = {
                 // A JSON member, header, query or form field named for a provider (`cohere_api_key`,
                 // `X-Cohere-Key`): a value of a key's shape is its key. Named for the provider alone
                 // (`"youtube": "UC…"`), a value under 32 characters may be an id or a handle: medium.
-                var s = 0, e = t.count
-                while s < e && (ByteSet.space.contains(t[s]) || t[s] == UInt8(ascii: "\"")) { s += 1 }
-                while e > s && (ByteSet.space.contains(t[e - 1]) || t[e - 1] == UInt8(ascii: "\"")) { e -= 1 }
+                let (s, e) = wholeValue(t)
                 let v = UnsafeBufferPointer(rebasing: t.b[s..<e])
                 guard v.count >= 16, ValueJudgement.fitsToken(v) else { return nil }
                 // Ids and handles run shorter than keys (a YouTube channel id is 24 characters).
@@ -1115,9 +1120,7 @@ let detectorCatalogue: [Detector] = {
             ],
             hints: .credential,
             whole: { t in
-                var s = 0, e = t.count
-                while s < e && (ByteSet.space.contains(t[s]) || t[s] == UInt8(ascii: "\"")) { s += 1 }
-                while e > s && (ByteSet.space.contains(t[e - 1]) || t[e - 1] == UInt8(ascii: "\"")) { e -= 1 }
+                let (s, e) = wholeValue(t)
                 let v = UnsafeBufferPointer(rebasing: t.b[s..<e])
                 guard ValueJudgement.fitsToken(v) else { return nil }
                 // Name and shape agree: high. A signature names a proof, not a key: medium.

@@ -29,12 +29,29 @@ public enum Fingerprint {
         detectorCatalogue.filter { ["password-assignment", "basic-auth", "curl-user", "sql-password"].contains($0.id) }.map(\.rule))
 
     /// The fingerprint of `value` reported under `rule` at `place` (session and location).
+    /// A password is guessable whatever its length: people build it from words (`Tr0ub4dor&3`), so a
+    /// dictionary inverts a plain hash of it. Its fingerprint is keyed, like a short code's.
     static func of(_ value: String, rule: RuleID, place: String, key: [UInt8]?) -> String {
-        guard SecretMask.isGuessable(value) else { return SecretMask.fingerprint(value) }
+        guard SecretMask.isGuessable(value) || isPassword(rule, place: place) else { return SecretMask.fingerprint(value) }
         if let key {
             return "hmac:" + SHA256.hex(Array(hmac(key: key, Array(value.utf8)).prefix(8)))
         }
         return "loc:" + String(SHA256.hexDigest(Array((rule.id + "\u{0}" + place).utf8)).prefix(16))
+    }
+
+    /// What a finding shows of its value: nothing of a password (its first letters narrow a dictionary),
+    /// else `SecretMask.preview`. The one way verify writes a preview.
+    static func preview(_ value: String, rule: RuleID, place: String) -> String {
+        isPassword(rule, place: place) ? SecretMask.hidden : SecretMask.preview(value)
+    }
+
+    /// A password: found by a password rule, or a contract field whose name says password (`form:password`,
+    /// `?passwd`, `DB_PWD`).
+    static func isPassword(_ rule: RuleID, place: String) -> Bool {
+        if humanChosenDetectors.contains(rule) { return true }
+        guard rule.family == .redaction else { return false }
+        let l = place.lowercased()
+        return l.contains("pass") || l.contains("pwd")
     }
 
     /// This process's key for `Finding.valueKey`: random, never written anywhere.

@@ -71,6 +71,33 @@ import Testing
         #expect(alone.first?.severity == .medium)
     }
 
+    /// A password is what people type: a run in it (`12345`) does not make it a placeholder, and one
+    /// that holds a documentation word is shown low with the reason, never passed over.
+    @Test func aPasswordWithARunIsAPasswordAndAPlaceholderIsLowWithItsReason() throws {
+        let typed = "Winter" + "12345" + "!"
+        let high = try Harness.run([Harness.log(message: "password = \"\(typed)\"")])
+        #expect(high.contains { $0.rule == "secret.password-assignment" && $0.severity == .high })
+        let sample = "Tr0ub4dor" + "_example"
+        let low = try Harness.run([Harness.log(message: "db_password: \(sample)")]).filter { $0.rule == "secret.password-assignment" }
+        #expect(low.count == 1)
+        #expect(low.first?.severity == .low)
+        #expect(low.first?.message.contains("looks like a placeholder (holds \"example\")") == true)
+        // A password's preview shows nothing of it, and its fingerprint is not a plain hash.
+        #expect(low.first?.preview == SecretMask.hidden)
+        #expect(low.first?.fingerprint?.hasPrefix("sha256:") == false)
+        // A mask is no value at all.
+        #expect(try Harness.run([Harness.log(message: "password = \"xxxxxxxx\"")]).isEmpty)
+    }
+
+    /// A key-shaped value that is a run (`1234567890abcdef…`) under a key's name is shown low as a
+    /// placeholder, not dropped.
+    @Test func aRunUnderAKeysNameIsLowNotDropped() throws {
+        let run = String(repeating: "1234567890abcdef", count: 3)
+        let f = try Harness.run([Harness.log(message: "secret_access_key=\(run)")]).filter { $0.rule == "secret.generic-secret" }
+        #expect(f.count == 1)
+        #expect(f.first?.severity == .low)
+    }
+
     /// Text that starts like JSON but is not: what stands outside its strings is read too.
     static let startsLikeJSON: [String] = [
         "[cohere]\napi_key = \"@\"",
@@ -118,6 +145,14 @@ import Testing
         #expect(try Self.severity(query) == .high)
         let metadata = Harness.log(metadata: .object(["MISTRAL_API_KEY": .string(Self.key)]))
         #expect(try Self.severity(metadata) == .high)
+    }
+
+    /// Names from the whole provider list count, the API-data providers' among them.
+    @Test func aLessKnownProvidersNameLabelsItsKey() throws {
+        let hex = Fake.s(32, Fake.hexLower, seed: 413)
+        #expect(try Self.severity(Harness.network(responseBody: Harness.textBody("{\"weatherbitKey\": \"\(hex)\"}"))) == .high)
+        #expect(try Self.severity(Harness.log(message: "export WEATHERBIT_KEY=\(hex)")) == .high)
+        #expect(try Self.severity(Harness.log(message: "ipgeolocation_access_token: \(Self.key)")) == .high)
     }
 
     @Test func aProvidersKeyToldInWordsIsHigh() throws {

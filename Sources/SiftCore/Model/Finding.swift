@@ -104,9 +104,12 @@ public struct Finding: Sendable, Hashable {
 public enum SecretMask {
     /// At most the first 4 characters (fewer for a short value: never more than a quarter of it),
     /// then `…` and the length: `eyJh…(412 chars)`.
+    /// The preview of a value that shows nothing of it, not even its length.
+    public static let hidden = "…(value hidden)"
+
     public static func preview(_ value: String) -> String {
         // A value a brute force could enumerate shows nothing of itself, not even its length.
-        if isGuessable(value) { return "…(value hidden)" }
+        if isGuessable(value) { return hidden }
         let chars = Array(value)
         let shown = min(4, chars.count / 4)
         let head = String(chars.prefix(shown)).unicodeScalars.map { s -> String in

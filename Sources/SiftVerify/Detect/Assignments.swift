@@ -260,13 +260,39 @@ enum ValueJudgement {
             if c == UInt8(ascii: "*") { stars += 1 }
             if c == UInt8(ascii: "#") { hashes += 1 }
         }
-        if stars >= 3 || hashes >= 4 || contains(b, "\u{2022}") { return true }
-        if Shape.isPlaceholder(b) { return true }
+        if stars >= 3 || hashes >= 4 || contains(b, "\u{2022}") || isMask(b) { return true }
         // A code reference: `var.db_password`, `config.secret`, `self.token`, `X25519.key_length`
         // (dotted identifiers of letters and `_`, no digits mixed into a random run).
         if isDottedIdentifier(b) { return true }
         return false
     }
+
+    /// A mask: one character written over most of the value (`xxxxxxxx`, `AKCxxxxxxxxxx`, `00000000`,
+    /// `ghp_XXXXXXXX…`). Other placeholders (`…EXAMPLE`, a run such as `12345`) are still values: a key
+    /// is then reported low as a placeholder, and a password, which people choose so, as itself.
+    static func isMask(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard b.count >= 4 else { return false }
+        var counts = [Int](repeating: 0, count: 256)
+        var top = 0
+        for c in b {
+            let k = Int((c >= 0x41 && c <= 0x5A) ? c | 0x20 : c)
+            counts[k] += 1
+            top = Swift.max(top, counts[k])
+        }
+        return top >= 4 && top * 5 >= b.count * 3
+    }
+
+    /// Words that make a password a placeholder in documentation (`example`, `changeme`, `your_password`):
+    /// such a value is reported low, with this reason, never passed over in silence.
+    static func passwordPlaceholder(_ b: UnsafeBufferPointer<UInt8>) -> String? {
+        let lower = String(decoding: b, as: UTF8.self).lowercased()
+        guard let w = placeholderPasswordWords.first(where: { lower.contains($0) }) else { return nil }
+        return "looks like a placeholder (holds \"\(w)\")"
+    }
+    private static let placeholderPasswordWords = [
+        "example", "sample", "dummy", "placeholder", "your_", "your-", "yourpass", "changeme", "change_me", "redacted", "fake",
+        "insert_", "replace_me", "replaceme", "_here", "xxxx"
+    ]
 
     /// `a.b`, `a.b.c`: identifier parts of letters, digits and `_`, each starting with a letter, and no
     /// part that looks random.

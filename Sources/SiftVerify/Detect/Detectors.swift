@@ -1073,7 +1073,7 @@ let detectorCatalogue: [Detector] = {
                 while s < e && ByteSet.space.contains(t[s]) { s += 1 }
                 while e > s && ByteSet.space.contains(t[e - 1]) { e -= 1 }
                 return ValueJudgement.fitsPassword(UnsafeBufferPointer(rebasing: t.b[s..<e]), quoted: false)
-                    ? DetMatch(start: s, end: e) : nil
+                    ? passwordMatch(t, DetMatch(start: s, end: e)) : nil
             }, generic: true
         ) { t, p, len in
             // (A password in markup, `<add key="ClearTextPassword" value="…"/>`, is NuGet's and
@@ -1083,10 +1083,10 @@ let detectorCatalogue: [Detector] = {
             }
             let v = UnsafeBufferPointer(rebasing: t.b[a.value.start..<a.value.end])
             if a.hints.contains(.password) {
-                return ValueJudgement.fitsPassword(v, quoted: a.quoted) ? a.value : nil
+                return ValueJudgement.fitsPassword(v, quoted: a.quoted) ? passwordMatch(t, a.value) : nil
             }
             // `db_pass`, `my_pass`: a password by its name's last word.
-            return ValueJudgement.fitsPassword(v, quoted: a.quoted) && a.quoted ? a.value : nil
+            return ValueJudgement.fitsPassword(v, quoted: a.quoted) && a.quoted ? passwordMatch(t, a.value) : nil
         })
     // SQL that sets a password: `CREATE USER … IDENTIFIED BY '…'` (`PASSWORD '…'` is a password's
     // name before a literal: `password-assignment`).
@@ -1104,7 +1104,8 @@ let detectorCatalogue: [Detector] = {
             let limit = Swift.min(t.count, s + 256)
             while e < limit && t[e] != q && t[e] != 0x0A { e += 1 }
             guard e < limit, t[e] == q, e > s else { return nil }
-            return ValueJudgement.fitsPassword(UnsafeBufferPointer(rebasing: t.b[s..<e]), quoted: true) ? DetMatch(start: s, end: e) : nil
+            return ValueJudgement.fitsPassword(UnsafeBufferPointer(rebasing: t.b[s..<e]), quoted: true)
+                ? passwordMatch(t, DetMatch(start: s, end: e)) : nil
         })
     d.append(
         Detector(
@@ -1149,6 +1150,16 @@ let detectorCatalogue: [Detector] = {
         })
     return d
 }()
+
+/// A password's match: low, with the reason, when the value holds a documentation word (`example`,
+/// `changeme`); a run people type (`Winter12345!`) is a password like any other.
+private func passwordMatch(_ t: ScanInput, _ m: DetMatch) -> DetMatch {
+    guard let why = ValueJudgement.passwordPlaceholder(UnsafeBufferPointer(rebasing: t.b[m.start..<m.end])) else { return m }
+    var low = m
+    low.severity = .low
+    low.reason = why
+    return low
+}
 
 /// Authorization scheme words that stand between a header name and its credential.
 private let authSchemes: Set<String> = [

@@ -41,7 +41,8 @@ import Testing
     /// in a UUID, as do LaunchDarkly's keys and Amazon MWS tokens; a ClickUp token is a user id, `_` and 32 characters.)
     static let checkedByContent: Set<String> = [
         "aws-bedrock-short-term-key", "gitlab-token", "sourcegraph-token", "hubspot-private-app-token", "launchdarkly-key",
-        "launchdarkly-mobile-key", "clickup-token", "amazon-mws-token"
+        "launchdarkly-mobile-key", "clickup-token", "amazon-mws-token", "resend-api-key", "intercom-access-token",
+        "salesforce-access-token", "axiom-token"
     ]
 
     static var shaped: [Detector] { detectorCatalogue.filter { $0.shape != nil } }

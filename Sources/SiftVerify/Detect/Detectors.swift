@@ -994,7 +994,7 @@ let detectorCatalogue: [Detector] = {
         })
     d[d.count - 1].declaration.providers = ProviderNames.providers
     d[d.count - 1].declaration.looksAt =
-        "a name that is a provider's name, alone or with key, token, secret, pat or creds (cloudflare_api_key, SENDGRID_KEY, X-Cohere-Key), in text or as a JSON member, header or parameter, beside a value of a key's shape; \(ProviderNames.providers.count) providers"
+        "a name that is a provider's name, alone or with key, token, secret, pat, creds, access token, secret key, write key or client secret (cloudflare_api_key, SENDGRID_KEY, X-Cohere-Key), in text or as a JSON member, header or parameter, beside a value of a key's shape; \(ProviderNames.providers.count) providers"
     d.append(
         Detector(
             "url-userinfo", "password in URL userinfo", .high, anchors: ["://"], rule: .urlUserinfo,

@@ -126,9 +126,67 @@ func moreProviderDetectors() -> [Detector] {
         prefixed(
             "amazon-mws-token", "Amazon Marketplace Web Service auth token", .high, ["amzn.mws."], uuidBody, length: 36...36,
             check: { t, s, e in Shape.isUUID(UnsafeBufferPointer(rebasing: t.b[(e - 36)..<e])) }))
+    d.append(
+        prefixed(
+            "apify-api-token", "Apify API token", .high, ["apify_api_"], .alnum, length: 36...36, check: { t, s, e in mixed(t, s + 10, e) }))
+    d.append(prefixed("e2b-api-key", "E2B API key", .high, ["e2b_"], .hexLower, length: 40...40))
+    d.append(
+        prefixed(
+            "resend-api-key", "Resend API key", .high, ["re_"], ByteSet("A-Za-z0-9_"), length: 33...33,
+            check: { t, s, e in
+                // `re_` + 8 + `_` + 24: a code name (`re_compile_…`) is words, not this.
+                t[s + 11] == UInt8(ascii: "_") && t.run(s + 3, .alnum, max: 9) == 8 && t.run(s + 12, .alnum, max: 25) == 24
+                    && mixed(t, s + 3, e)
+            }))
+    d.append(
+        prefixed(
+            "axiom-token", "Axiom API or personal token", .high, ["xaat-", "xapt-"], uuidBody, length: 36...36,
+            check: { t, s, e in Shape.isUUID(UnsafeBufferPointer(rebasing: t.b[(e - 36)..<e])) }))
+    d.append(
+        prefixed(
+            "scaleway-access-key", "Scaleway access key id", .high, ["SCW"], .upperDigit, length: 17...17,
+            check: { t, s, e in mixed(t, s + 3, e) }))
+    d.append(
+        prefixed(
+            "mandrill-api-key", "Mandrill (Mailchimp Transactional) API key", .high, ["md-"], tokenBody, length: 22...22,
+            check: { t, s, e in mixed(t, s + 3, e) }))
+    d.append(
+        prefixed(
+            "intercom-access-token", "Intercom access token", .high, ["dG9rO"], ByteSet("A-Za-z0-9+/="), length: 50...80,
+            check: { t, s, e in
+                // base64 of `tok:` and the token's text.
+                let whole = UnsafeBufferPointer(rebasing: t.b[s..<(s + (e - s) / 4 * 4)])
+                guard let text = Base64.decode(bytes: whole), text.count >= 36 else { return false }
+                return text.starts(with: Array("tok:".utf8)) && text.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+            }))
+    d.append(
+        prefixed(
+            "salesforce-access-token", "Salesforce access token (session id)", .high, ["00D"], salesforceBody, length: 100...130,
+            check: { t, s, e in
+                // `00D` + the org id's rest (12 or 15) + `!` + the session's 96 or so characters.
+                let org = t.run(s + 3, .alnum, max: 16)
+                guard org == 12 || org == 15, t[s + 3 + org] == UInt8(ascii: "!") else { return false }
+                let rest = s + 4 + org
+                return e - rest >= 80 && t.run(rest, ByteSet("A-Za-z0-9._"), max: e - rest + 1) == e - rest && mixed(t, rest, e)
+            }))
+    d.append(
+        prefixed("jina-api-key", "Jina AI API key", .high, ["jina_"], tokenBody, length: 40...80, check: { t, s, e in mixed(t, s + 5, e) }))
+    d.append(
+        prefixed(
+            "polar-access-token", "Polar access token", .high, ["polar_oat_", "polar_pat_"], tokenBody, length: 30...80,
+            check: { t, s, e in mixed(t, s + 10, e) }))
+    d.append(
+        prefixed(
+            "honeybadger-token", "Honeybadger personal auth token", .high, ["hbp_"], .alnum, length: 30...40,
+            check: { t, s, e in mixed(t, s + 4, e) }))
+    d.append(
+        prefixed(
+            "bitbucket-data-center-token", "Bitbucket Data Center HTTP access token", .high, ["BBDC-"], ByteSet("A-Za-z0-9+/_-"),
+            length: 40...50, check: { t, s, e in mixed(t, s + 5, e) }))
     return d
 }
 
+private let salesforceBody = ByteSet("A-Za-z0-9!._")
 private let lowerDigit = ByteSet("a-z0-9")
 private let clickupBody = ByteSet("A-Z0-9_")
 private let hexDigits = "0123456789abcdef".map { String($0) }

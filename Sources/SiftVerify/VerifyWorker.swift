@@ -344,7 +344,8 @@ final class VerifyWorker: @unchecked Sendable {
             hits.append(
                 BlobHit(
                     rule: h.rule, severity: h.severity, location: h.location, message: h.message,
-                    preview: Fingerprint.preview(h.value, rule: h.rule, place: h.location), fingerprint: fp, valueKey: Fingerprint.valueKey(h.value)))
+                    preview: Fingerprint.preview(h.value, rule: h.rule, place: h.location), fingerprint: fp,
+                    valueKey: Fingerprint.valueKey(h.value)))
         }
         scanner.hits.removeAll(keepingCapacity: true)
         out.blobs.append(BlobResult(key: key, input: blob.input, file: blob.file, bytes: Int64(blob.bytes.count), hits: hits))

@@ -312,7 +312,9 @@ let negativeCases: [String] = {
         // A writer that escapes every slash (Foundation's JSONSerialization does).
         let slashed = body.replacingOccurrences(of: "/", with: "\\/")
         let inSlashed = try Harness.run([Harness.network(responseBody: Harness.textBody(slashed))])
-        #expect(inSlashed.contains { $0.rule == rule && PrefilterTests.sameValue($0.fingerprint, c.value, rule: rule) }, "escaped slashes: \(c.id)")
+        #expect(
+            inSlashed.contains { $0.rule == rule && PrefilterTests.sameValue($0.fingerprint, c.value, rule: rule) },
+            "escaped slashes: \(c.id)")
     }
 }
 

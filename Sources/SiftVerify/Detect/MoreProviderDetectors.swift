@@ -128,7 +128,8 @@ func moreProviderDetectors() -> [Detector] {
             check: { t, s, e in Shape.isUUID(UnsafeBufferPointer(rebasing: t.b[(e - 36)..<e])) }))
     d.append(
         prefixed(
-            "apify-api-token", "Apify API token", .high, ["apify_api_"], .alnum, length: 36...36, check: { t, s, e in mixed(t, s + 10, e) }))
+            "apify-api-token", "Apify API token", .high, ["apify_api_"], .alnum, length: 36...36, check: { t, s, e in mixed(t, s + 10, e) })
+    )
     d.append(prefixed("e2b-api-key", "E2B API key", .high, ["e2b_"], .hexLower, length: 40...40))
     d.append(
         prefixed(

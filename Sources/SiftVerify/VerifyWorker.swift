@@ -237,16 +237,17 @@ final class VerifyWorker: @unchecked Sendable {
         scanner.rawText(bytes, location: "line (not a record; read as text)")
         // A record that is not strict JSON only because of a number (`NaN`, `007`, `0x1F`…) is also
         // read field by field, so its contract fields are checked by name (an Authorization header's
-        // value holds no shape of its own): what that finds beyond the raw text is added.
+        // value holds no shape of its own). A value both readings found is reported as the record's
+        // reading names it (its field and rule); what only the raw text found is kept too.
         if let repaired = TolerantNumbers.repair(bytes), let doc = try? JSONDocument(bytes: repaired, maxDepth: 512, maxValues: 1 << 20),
             doc.root.isObject
         {
             let raw = scanner.hits
-            let seen = Set(raw.map(\.value))
             scanner.hits.removeAll(keepingCapacity: true)
             var refs: [String] = []
             scan(Record(line: line, json: doc.root), refs: &refs)
-            scanner.hits = raw + scanner.hits.filter { $0.bound || !seen.contains($0.value) }
+            let seen = Set(scanner.hits.map(\.value))
+            scanner.hits += raw.filter { $0.bound || !seen.contains($0.value) }
         }
         emit(session, line: line, seq: nil, recordId: nil)
     }

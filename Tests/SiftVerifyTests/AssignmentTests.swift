@@ -57,7 +57,20 @@ import Testing
         ("password \"@P@\";", "password-assignment", pw),
         ("passphrase: \"correct horse battery staple\"", "password-assignment", "correct horse battery staple"),
         ("cloudflare: \"@V@\"", "provider-keyed-secret", v),
-        ("\"artifactory\", \"@V@\"", "provider-keyed-secret", v)
+        ("\"artifactory\", \"@V@\"", "provider-keyed-secret", v),
+        // A type between the name and `=` (Swift, Rust, TypeScript, Go).
+        ("private static let clientSecret: String = \"@V@\"", "generic-secret", v),
+        ("const API_KEY: &str = \"@V@\";", "generic-secret", v),
+        ("apiKey: string = '@V@'", "generic-secret", v),
+        ("var apiKey string = \"@V@\"", "generic-secret", v),
+        // A name given as a pair's name: a plist, Java's XML properties, a container's environment.
+        ("<key>API_SECRET</key>\n\t<string>@V@</string>", "generic-secret", v),
+        ("<entry key=\"auth.token\">@V@</entry>", "generic-secret", v),
+        ("env:\n  - name: STRIPE_SECRET\n    value: @V@\n", "generic-secret", v),
+        ("{\"name\": \"API_TOKEN\", \"value\": \"@V@\"}", "generic-secret", v),
+        ("$env:API_TOKEN = \"@V@\"", "generic-secret", v),
+        // A block named for the provider, its key a child.
+        ("providers:\n  cohere:\n    model: command-r\n    key: @V@\n", "provider-keyed-secret", v)
     ]
 
     static let clean: [String] = [
@@ -79,7 +92,10 @@ import Testing
         // a Meraki key is 40 lowercase hex).
         "telegram_api_token = \"\(telegram)x\"", "meraki_api_key: \(v)\(v)", "SUMO_ACCESS_KEY: AbCeFG123",
         "token: \"clm59519:AgencyIdentificationCodeContentType\"", "facebook \(v)",
-        "\"token3\": \"xoxp-1234-1234-1234-\(sonar)\""
+        "\"token3\": \"xoxp-1234-1234-1234-\(sonar)\"",
+        // A pair whose name says nothing of a credential; a type that is a word before a comparison.
+        "- name: LOG_LEVEL\n  value: @V@", "cohere:\nkey: @V@", "cohere:\n  model: @V@", "{\"key\": \"sort_key\", \"value\": \"@V@\"}",
+        "token type = \"bearer\""
     ]
 
     @Test(arguments: Array(found.indices))
@@ -88,6 +104,20 @@ import Testing
         let text = line.replacingOccurrences(of: "@V@", with: Self.v).replacingOccurrences(of: "@P@", with: Self.pw)
         let hits = detect(text)
         #expect(hits.contains { $0.id == rule && $0.value == value && $0.severity >= .high }, "\(line): \(hits)")
+    }
+
+    /// A JSON body's name/value pairs, in either order: the value takes the pair's name.
+    @Test func aJSONPairsValueTakesItsName() throws {
+        for body in [
+            "{\"environment\": [{\"name\": \"API_TOKEN\", \"value\": \"\(Self.v)\"}]}",
+            "[{\"value\": \"\(Self.v)\", \"Name\": \"API_TOKEN\"}]",
+            "{\"Parameters\": [{\"ParameterKey\": \"DbPassword\", \"ParameterValue\": \"\(Self.pw)\"}]}"
+        ] {
+            let f = try Harness.run([Harness.network(responseBody: Harness.textBody(body))])
+            #expect(f.contains { $0.severity >= .high && ($0.location ?? "").contains("response.body") }, "\(body): \(f.map(\.rule))")
+        }
+        let plain = "[{\"name\": \"Content-Type\", \"value\": \"\(Self.v)\"}]"
+        #expect(try Harness.run([Harness.network(responseBody: Harness.textBody(plain))]).isEmpty)
     }
 
     @Test(arguments: Array(clean.indices))

@@ -32,9 +32,18 @@ enum Assign {
         // A trailing `.` or `-` ends a sentence, not a name.
         while nameEnd > p + len && (t[nameEnd - 1] == UInt8(ascii: ".") || t[nameEnd - 1] == UInt8(ascii: "-")) { nameEnd -= 1 }
         guard nameEnd > nameStart else { return nil }
-        // A part of a colon path (`arn:aws:secretsmanager:…:secret:prod/db`) is not a name.
-        if nameStart >= 2, t[nameStart - 1] == UInt8(ascii: ":"), nameBytes.contains(t[nameStart - 2]) { return nil }
+        // A part of a colon path (`arn:aws:secretsmanager:…:secret:prod/db`) is not a name; PowerShell's
+        // `$env:API_TOKEN` is one.
+        if nameStart >= 2, t[nameStart - 1] == UInt8(ascii: ":"), nameBytes.contains(t[nameStart - 2]),
+            !(nameStart >= 5 && t.has(Array("$env".utf8), at: nameStart - 5))
+        {
+            return nil
+        }
         let hints = NameHints.of(raw: UnsafeBufferPointer(rebasing: t.b[nameStart..<nameEnd]))
+        if var a = namedPair(t, nameStart: nameStart, nameEnd: nameEnd) {
+            a.hints = hints
+            return a
+        }
         if var a = forward(t, nameStart: nameStart, nameEnd: nameEnd) {
             a.hints = hints
             return a
@@ -81,6 +90,11 @@ enum Assign {
         {
             return value(t, afterName + 1, nameStart: nameStart, nameEnd: nameEnd)
         }
+        // A declaration with its type between the name and `=`: `let clientSecret: String = "…"`,
+        // `const API_KEY: &str = "…"`, `apiKey: string = '…'`, Go's `var apiKey string = "…"`.
+        if afterName == nameEnd, let v = typedValue(t, nameStart: nameStart, afterName: afterName) {
+            return value(t, v, nameStart: nameStart, nameEnd: nameEnd, blockScalar: false)
+        }
         i = skipSpace(t, i)
         guard i < t.count else { return nil }
         let opStart = i
@@ -108,6 +122,8 @@ enum Assign {
             return open >= w.count && t.has(w, at: open - w.count)
         }
         if attribute("key") {
+            // `<entry key="auth.token">…</entry>` (Java's XML properties): the element's text.
+            if afterName < t.count, t[afterName] == UInt8(ascii: ">") { return afterName + 1 }
             let i = skipSpace(t, afterName)
             guard t.has(Array("value=".utf8), at: i), i + 6 < t.count, quote(t[i + 6]) else { return nil }
             return i + 6
@@ -118,6 +134,120 @@ enum Assign {
         }
         return nil
     }
+
+    /// Where the quoted value of a typed declaration starts: after the name, `:` and one type (`String`,
+    /// `&'static str`, `Optional<String>`, `string`), or Go's `var NAME TYPE`, then `=` (not `==`) and a quote.
+    private static func typedValue(_ t: ScanInput, nameStart: Int, afterName: Int) -> Int? {
+        var i = skipSpace(t, afterName)
+        let colon =
+            i < t.count && t[i] == UInt8(ascii: ":")
+            && !(i + 1 < t.count && (t[i + 1] == UInt8(ascii: ":") || t[i + 1] == UInt8(ascii: "=")))
+        if colon {
+            i = skipSpace(t, i + 1)
+        } else {
+            let goDecl = ["var ", "const "].contains { w in
+                let u = Array(w.utf8)
+                return nameStart >= u.count && t.has(u, at: nameStart - u.count)
+            }
+            guard goDecl, i > afterName else { return nil }
+        }
+        let typeStart = i
+        while i < t.count && i - typeStart < 48 && typeBytes.contains(t[i]) { i += 1 }
+        guard i > typeStart, letters.contains(t[typeStart]) || t[typeStart] == UInt8(ascii: "&") || t[typeStart] == UInt8(ascii: "[")
+        else { return nil }
+        i = skipSpace(t, i)
+        guard i + 1 < t.count, t[i] == UInt8(ascii: "="), t[i + 1] != UInt8(ascii: "="), t[i + 1] != UInt8(ascii: ">") else { return nil }
+        i = skipSpace(t, i + 1)
+        return i < t.count && quote(t[i]) ? i : nil
+    }
+    private static let typeBytes = ByteSet("A-Za-z0-9_<>?&'[].")
+    private static let letters = ByteSet("A-Za-z")
+
+    /// A name given as the value of a pair's name, its value beside it: `{"name": "API_TOKEN", "value":
+    /// "…"}` (an ECS task's or a Kubernetes container's environment), the YAML form (`- name: API_TOKEN`
+    /// then `value: …` on the next line), and a plist's `<key>API_TOKEN</key><string>…</string>`.
+    private static func namedPair(_ t: ScanInput, nameStart: Int, nameEnd: Int) -> Assignment? {
+        // The plist form.
+        if nameStart >= 5, t.has(Array("<key>".utf8), at: nameStart - 5), t.has(Array("</key>".utf8), at: nameEnd) {
+            var i = nameEnd + 6
+            while i < t.count && i - nameEnd < 64 && ByteSet.space.contains(t[i]) { i += 1 }
+            let open = Array("<string>".utf8)
+            guard t.has(open, at: i), let a = value(t, i + open.count, nameStart: nameStart, nameEnd: nameEnd, blockScalar: false),
+                t.has(Array("</string>".utf8), at: a.value.end)
+            else { return nil }
+            return a
+        }
+        // The JSON and YAML forms: `name` (or `Name`, `key`) then `:` before the name.
+        var k = nameStart
+        let quoted = k >= 1 && quote(t[k - 1])
+        if quoted { k -= 1 }
+        while k > 0 && (t[k - 1] == 0x20 || t[k - 1] == 0x09) { k -= 1 }
+        guard k >= 1, t[k - 1] == UInt8(ascii: ":") else { return nil }
+        k -= 1
+        if quoted, k >= 1, quote(t[k - 1]) { k -= 1 }
+        guard let label = pairLabels.first(where: { k >= $0.count && t.has($0, at: k - $0.count) }) else { return nil }
+        let before = k - label.count
+        guard before == 0 || !ByteSet.alnum.contains(t[before - 1]) else { return nil }
+        // The value's member, within the same object or the next two lines.
+        var i = nameEnd + (quoted ? 1 : 0)
+        let limit = Swift.min(t.count, i + 160)
+        var lines = 0
+        while i < limit {
+            let c = t[i]
+            if c == UInt8(ascii: "}") || c == UInt8(ascii: "{") { return nil }
+            if c == 0x0A {
+                lines += 1
+                if lines > 2 { return nil }
+            }
+            for v in pairValueLabels where t.has(v, at: i) && (i == 0 || !ByteSet.alnum.contains(t[i - 1])) {
+                var j = i + v.count
+                if j < t.count && quote(t[j]) { j += 1 }
+                j = skipSpace(t, j)
+                guard j < t.count, t[j] == UInt8(ascii: ":") else { continue }
+                j = skipSpace(t, j + 1)
+                return value(t, j, nameStart: nameStart, nameEnd: nameEnd, blockScalar: false)
+            }
+            i += 1
+        }
+        return nil
+    }
+    private static let pairLabels = ["name", "Name", "key", "Key", "ParameterKey", "OptionName"].map { Array($0.utf8) }
+    private static let pairValueLabels = ["value", "Value", "ParameterValue"].map { Array($0.utf8) }
+
+    /// A YAML or TOML block named for a provider, its key a child: `cohere:` then, indented on one of
+    /// the next four lines, `key:`, `token:`, `secret:`, `api_key:` or the like and the value.
+    static func child(_ t: ScanInput, nameStart: Int, nameEnd: Int) -> Assignment? {
+        var i = nameEnd
+        if i < t.count && quote(t[i]) { i += 1 }
+        guard i < t.count, t[i] == UInt8(ascii: ":") else { return nil }
+        i = skipSpace(t, i + 1)
+        if i < t.count && t[i] == 0x0D { i += 1 }
+        guard i < t.count, t[i] == 0x0A else { return nil }
+        // The parent's indentation: the spaces before its name on its line.
+        var lineStart = nameStart
+        while lineStart > 0 && t[lineStart - 1] != 0x0A { lineStart -= 1 }
+        let parentIndent = skipSpace(t, lineStart) - lineStart
+        for _ in 0..<4 {
+            guard i < t.count, t[i] == 0x0A else { return nil }
+            let line = i + 1
+            let nameAt = skipSpace(t, line)
+            guard nameAt - line > parentIndent else { return nil }
+            let len = t.run(nameAt, nameBytes, max: 32)
+            var after = nameAt + len
+            if after < t.count && quote(t[after]) { after += 1 }
+            let normalised = String(decoding: t.b[nameAt..<(nameAt + len)], as: UTF8.self).lowercased()
+                .replacingOccurrences(of: "_", with: "").replacingOccurrences(of: "-", with: "")
+            if len > 0, childNames.contains(normalised), after < t.count, t[after] == UInt8(ascii: ":") {
+                return value(t, skipSpace(t, after + 1), nameStart: nameStart, nameEnd: nameEnd, blockScalar: false)
+            }
+            i = line
+            while i < t.count && t[i] != 0x0A { i += 1 }
+        }
+        return nil
+    }
+    private static let childNames: Set<String> = [
+        "key", "apikey", "token", "apitoken", "secret", "secretkey", "accesstoken", "authtoken", "accesskey", "clientsecret", "pat"
+    ]
 
     /// Whether the name is a command line's option (`--api-key`) or the variable of fish's `set -x`.
     private static func spacedOption(_ t: ScanInput, nameStart: Int) -> Bool {

@@ -979,7 +979,16 @@ let detectorCatalogue: [Detector] = {
             }, generic: true
         ) { t, p, len in
             guard t.boundaryBefore(p) else { return nil }
-            guard let a = Assign.around(t, p, len) else { return KeyedFormats.spaced(t, p, len) ?? providerKeyInProse(t, p, len) }
+            guard let a = Assign.around(t, p, len) else {
+                if let m = KeyedFormats.spaced(t, p, len) ?? providerKeyInProse(t, p, len) { return m }
+                // `cohere:` and, indented below it, `key: …`.
+                let nameEnd = p + len + t.run(p + len, Assign.nameBytes, max: 64)
+                guard ProviderNames.labels(UnsafeBufferPointer(rebasing: t.b[p..<nameEnd])),
+                    let c = Assign.child(t, nameStart: p, nameEnd: nameEnd)
+                else { return nil }
+                let v = UnsafeBufferPointer(rebasing: t.b[c.value.start..<c.value.end])
+                return v.count >= 16 && ValueJudgement.fitsToken(v, quoted: c.quoted) ? c.value : nil
+            }
             let v = UnsafeBufferPointer(rebasing: t.b[a.value.start..<a.value.end])
             // A name that holds the provider's word beside a value of one of its documented shapes.
             switch KeyedFormats.judge(t, name: a.nameStart..<a.nameEnd, value: v) {

@@ -42,6 +42,28 @@ extension ContentScanner {
         var listedAbove: Bool
         /// Hints of the key holding this container (used for array elements).
         var hintsAbove: NameHints
+        /// What the current key is in a name/value pair (`{"name": "API_TOKEN", "value": "…"}`).
+        var keyRole = PairRole.none
+        /// The hints of the pair's name, once its `name` member was read.
+        var pairHints: NameHints = []
+        /// A `value` member read before the pair's `name`: judged when the name comes.
+        var pendingValue: ValueSpan? = nil
+    }
+
+    /// A member of a name/value pair: an ECS task's or a Kubernetes container's environment, a
+    /// CloudFormation parameter, a header list (`{"name": "X-Api-Key", "value": "…"}`).
+    enum PairRole { case none, name, value }
+
+    static func pairRole(_ raw: UnsafeBufferPointer<UInt8>) -> PairRole {
+        switch raw.count {
+        case 3: return raw.elementsEqual("key".utf8) || raw.elementsEqual("Key".utf8) ? .name : .none
+        case 4: return raw.elementsEqual("name".utf8) || raw.elementsEqual("Name".utf8) ? .name : .none
+        case 5: return raw.elementsEqual("value".utf8) || raw.elementsEqual("Value".utf8) ? .value : .none
+        case 10: return raw.elementsEqual("OptionName".utf8) ? .name : .none
+        case 12: return raw.elementsEqual("ParameterKey".utf8) ? .name : .none
+        case 14: return raw.elementsEqual("ParameterValue".utf8) ? .value : .none
+        default: return .none
+        }
     }
 
     /// Whether JSON text, possibly still escaped once (`level` 1: the raw bytes of a JSON string that
@@ -238,6 +260,7 @@ extension ContentScanner {
                             fr[depth - 1].haveKey = true
                             fr[depth - 1].keyListed = info.listed
                             fr[depth - 1].keyHints = info.hints
+                            fr[depth - 1].keyRole = escaped ? .none : Self.pairRole(raw)
                             // The name itself gets the detectors, like a value.
                             if hit(s, e, escaped: escaped) {
                                 jsonValue(
@@ -247,13 +270,30 @@ extension ContentScanner {
                             continue
                         }
                         let listed = top.isObject ? (top.keyListed || top.listedAbove) : top.listedAbove
-                        let hints = top.isObject ? top.keyHints : top.hintsAbove
+                        var hints = top.isObject ? top.keyHints : top.hintsAbove
+                        let span = ValueSpan(start: s, end: e, isString: true, escaped: escaped)
+                        // A pair's value takes the hints of the pair's name, in either order.
+                        switch top.isObject ? top.keyRole : .none {
+                        case .name:
+                            let raw = UnsafeBufferPointer(rebasing: b[s..<e])
+                            let named =
+                                escaped
+                                ? decode(raw, level: level).withUnsafeBufferPointer { NameHints.of(raw: $0) } : NameHints.of(raw: raw)
+                            if !named.isEmpty {
+                                fr[depth - 1].pairHints = named
+                                if let pending = top.pendingValue {
+                                    fr[depth - 1].pendingValue = nil
+                                    jsonValue(pending, listed: false, hints: named, in: scan, depth: depth, overflow: overflow)
+                                }
+                            }
+                        case .value:
+                            if top.pairHints.isEmpty { fr[depth - 1].pendingValue = span } else { hints.formUnion(top.pairHints) }
+                        case .none: break
+                        }
                         // Escapes can't hide an anchor from the stems (they stop before `/`, `"` and `\\`, and
                         // `\\u` is a stem itself), so the raw range decides for escaped values too.
                         if listed || !hints.isEmpty || hit(s, e, escaped: escaped) {
-                            jsonValue(
-                                ValueSpan(start: s, end: e, isString: true, escaped: escaped), listed: listed, hints: hints,
-                                in: scan, depth: depth, overflow: overflow)
+                            jsonValue(span, listed: listed, hints: hints, in: scan, depth: depth, overflow: overflow)
                         }
                     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
                         var j = i + 1

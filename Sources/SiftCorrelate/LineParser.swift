@@ -511,7 +511,27 @@ public enum StackTrace {
             return i < line.count && line[i] != UInt8(ascii: "\"") && line[i] != UInt8(ascii: "{")
         }
         for o in openers where line.count >= o.count && line[0..<o.count].elementsEqual(o) { return true }
-        return isException(line)
+        return isException(line) || isGoroutine(line)
+    }
+
+    /// Go's goroutine header in a panic's dump: `goroutine 35 [running]:`.
+    static func isGoroutine(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        let w = goroutineWord
+        guard line.count > w.count + 3, line[0..<w.count].elementsEqual(w), line.last == UInt8(ascii: ":") else { return false }
+        var i = w.count
+        while i < line.count && line[i] >= 0x30 && line[i] <= 0x39 { i += 1 }
+        return i > w.count && i + 1 < line.count && line[i] == 0x20 && line[i + 1] == UInt8(ascii: "[")
+    }
+    private static let goroutineWord = Array("goroutine ".utf8)
+
+    /// A frame's function line in a Go dump, unindented (`main.handler(...)`,
+    /// `net/http.(*conn).serve.func1()`, `panic({0x6a2c40?, 0x9a1d50?})`): no space before its first
+    /// `(`, and `)` last. Read only inside a dump, where its file line (indented) follows.
+    static func isGoFrame(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard line.count < 400, line.last == UInt8(ascii: ")"), let open = line.firstIndex(of: UInt8(ascii: "(")), open > 0 else {
+            return false
+        }
+        return !line[0..<open].contains(0x20)
     }
 
     /// `Name: …` or `Name` alone, where the name (dotted, `$` allowed) ends in Error, Exception, … .
@@ -531,6 +551,7 @@ public enum StackTrace {
         var kept: [String] = []
         var seen = 0, bytes = 0, at = from
         var causedBy: String?, exception: String?, first: String?
+        var inGoroutine = false
         func text(_ b: UnsafeBufferPointer<UInt8>) -> String {
             var s = 0, e = b.count
             while s < e && (b[s] == 0x20 || b[s] == 0x09) { s += 1 }
@@ -542,7 +563,8 @@ public enum StackTrace {
             var e = end
             if e > at && base[e - 1] == 0x0D { e -= 1 }
             let line = UnsafeBufferPointer(start: base + at, count: e - at)
-            guard !line.isEmpty, continues(line) else { break }
+            guard !line.isEmpty, continues(line) || (inGoroutine && isGoFrame(line)) else { break }
+            if isGoroutine(line) { inGoroutine = true }
             seen += 1
             bytes += line.count
             if kept.count < keptLines { kept.append(String(decoding: line.prefix(keptLength), as: UTF8.self)) }

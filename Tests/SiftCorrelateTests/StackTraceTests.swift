@@ -42,6 +42,25 @@ import Testing
         #expect(line.parsed.cause == "Caused by: java.net.ConnectException: Connection refused")
     }
 
+    @Test func aGoPanicDumpBelongsToItsLine() throws {
+        let s = scan([
+            "2026/11/29 12:55:08 [\(Self.id)] GET /v1/cart 500 panic: runtime error: invalid memory address or nil pointer dereference",
+            "goroutine 35 [running]:",
+            "net/http.(*conn).serve.func1()",
+            "\t/usr/local/go/src/net/http/server.go:1898 +0xbe",
+            "panic({0x6a2c40?, 0x9a1d50?})",
+            "\t/usr/local/go/src/runtime/panic.go:770 +0x132",
+            "main.(*api).cart(0xc000010000, {0x7f1e40, 0xc0000a8000}, 0xc0000b2000)",
+            "\t/app/main.go:42 +0x1d",
+            "2026/11/29 12:55:08 [req_other] GET /v1/flags 200",
+            "main.notAFrame()"
+        ])
+        let line = try #require(s.lines.first)
+        #expect(line.parsed.continuation.count == 7)
+        #expect(line.parsed.continuation.first == "goroutine 35 [running]:")
+        #expect(line.parsed.continuation.allSatisfy { !$0.contains("req_other") })
+    }
+
     @Test func aLongTraceIsCutAndSaysHowMuch() throws {
         let frames = (0..<200).map { "\tat com.acme.Frame\($0).run(Frame.java:\($0))" }
         let s = scan(["2026-11-29 12:55:08,313 ERROR [\(Self.id)] boom", "java.lang.RuntimeException: boom"] + frames)

@@ -60,6 +60,40 @@ import Testing
         #expect(world.contains { $0.ruleID == VerifyRule.urlUserinfo.id && $0.severity == .high })
     }
 
+    /// A token under a token's name that is a time-based UUID (version 1) is shown medium with why; a
+    /// random one (version 4) is a token.
+    @Test func aTimeBasedUUIDUnderATokensNameIsMediumAndSaysWhy() throws {
+        var v1 = Array(Fake.uuid(seed: 411))
+        v1[14] = "1"
+        let f = try Harness.run([Harness.log(message: "_authToken=" + String(v1))]).filter { $0.rule == "secret.generic-secret" }
+        #expect(f.first?.severity == .medium)
+        #expect(f.first?.message.contains("time-based UUID") == true)
+        var v4 = Array(Fake.uuid(seed: 412))
+        v4[14] = "4"
+        let g = try Harness.run([Harness.log(message: "_authToken=" + String(v4))]).filter { $0.rule == "secret.generic-secret" }
+        #expect(g.first?.severity == .high)
+    }
+
+    /// A JWT whose header is damaged in a byte or two is still one when its payload is a whole JSON
+    /// object; a header of junk after `eyJ` is not.
+    @Test func aJWTWithADamagedHeaderIsFoundAndJunkIsNot() throws {
+        func url(_ s: String) -> String {
+            Base64.encode(Array(s.utf8)).replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+        }
+        var header = try #require(Base64.decode(Fake.jwtHeader(seed: 413)))
+        header[8] = 0x9E
+        let damaged = Base64.encode(header).replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+        let payload = url("{\"sub\":\"" + Fake.s(10, Fake.digits, seed: 414) + "\",\"name\":\"Jo\"}")
+        let sig = Fake.s(43, Fake.b64url, seed: 415)
+        let found = try Harness.run([Harness.log(message: damaged + "." + payload + "." + sig)])
+        #expect(found.contains { $0.rule == "secret.jwt" && $0.severity == .high })
+        let junk = "eyJ" + Fake.s(60, Fake.b64url, seed: 416)
+        let none = try Harness.run([Harness.log(message: junk + "." + payload + "." + sig)])
+        #expect(!none.contains { $0.rule == "secret.jwt" })
+    }
+
     @Test func aFirebaseWebConfigKeyIsInfoAndSaysWhy() throws {
         let key = "AIza" + Fake.s(35, Fake.b64url, seed: 401)
         let config = "const firebaseConfig = { apiKey: \"\(key)\", authDomain: \"acme.firebaseapp.com\" }"

@@ -1134,7 +1134,7 @@ let detectorCatalogue: [Detector] = {
                 let v = UnsafeBufferPointer(rebasing: t.b[s..<e])
                 guard ValueJudgement.fitsToken(v) else { return nil }
                 // Name and shape agree: high. A signature names a proof, not a key: medium.
-                return DetMatch(start: s, end: e, severity: t.hints.contains(.signature) ? .medium : nil)
+                return timeBasedUUID(v, DetMatch(start: s, end: e, severity: t.hints.contains(.signature) ? .medium : nil))
             }, generic: true
         ) { t, p, len in
             guard var a = Assign.around(t, p, len), a.hints.contains(.credential) else { return nil }
@@ -1155,10 +1155,20 @@ let detectorCatalogue: [Detector] = {
             }
             var m = a.value
             if a.hints.contains(.signature) { m.severity = .medium }
-            return m
+            return timeBasedUUID(v, m)
         })
     return d
 }()
+
+/// A UUID of version 1 (a timestamp and a node address, not random bytes) under a token's name: an id
+/// more often than a secret, reported medium and said so.
+private func timeBasedUUID(_ v: UnsafeBufferPointer<UInt8>, _ m: DetMatch) -> DetMatch {
+    guard v.count == 36, Shape.isUUID(v), v[14] == UInt8(ascii: "1") else { return m }
+    var lowered = m
+    lowered.severity = .medium
+    lowered.reason = "a time-based UUID (version 1): an id more often than a secret"
+    return lowered
+}
 
 /// A password's match: low, with the reason, when the value holds a documentation word (`example`,
 /// `changeme`); a run people type (`Winter12345!`) is a password like any other.

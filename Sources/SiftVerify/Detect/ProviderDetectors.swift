@@ -144,7 +144,8 @@ func providerDetectors() -> [Detector] {
     d.append(prefixed("clojars-token", "Clojars deploy token", .high, ["CLOJARS_"], .alnum, length: 60...60))
     d.append(
         prefixed(
-            "duffel-token", "Duffel access token", .high, ["duffel_live_", "duffel_test_"], .b64url, length: 43...43,
+            "duffel-token", "Duffel access token", .high, ["duffel_live_", "duffel_test_"], ByteSet("A-Za-z0-9_=-"),
+            length: 43...43,
             tuning: .init(lowPrefixes: ["duffel_test_"])))
     d.append(prefixed("dropbox-token", "Dropbox short-lived access token", .high, ["sl.u.", "sl.B"], .b64url, length: 120...1400))
     d.append(prefixed("frameio-token", "Frame.io token", .high, ["fio-u-"], ByteSet("A-Za-z0-9_=-"), length: 64...64))
@@ -152,6 +153,12 @@ func providerDetectors() -> [Detector] {
         twoPart(
             "flutterwave-secret-key", "Flutterwave secret key", .high, ["FLWSECK-", "FLWSECK_TEST-"], (.hexLower, 32),
             UInt8(ascii: "-"), (ByteSet("X"), 1...1), lowPrefixes: ["FLWSECK_TEST-"]))
+    // The encryption key: the prefix and 12 characters (`FLWSECK_TEST` + `a1b2…`, a `-` between or not).
+    d.append(
+        prefixed(
+            "flutterwave-encryption-key", "Flutterwave encryption key", .high,
+            ["FLWSECK-", "FLWSECK_TEST-", "FLWSECK", "FLWSECK_TEST"], ByteSet("a-hA-H0-9"), length: 12...12,
+            tuning: .init(lowPrefixes: ["FLWSECK_TEST-", "FLWSECK_TEST"]), check: { t, _, e in mixed(t, e - 12, e) }))
     d.append(prefixed("prefect-api-key", "Prefect API key", .high, ["pnu_"], .alnum, length: 36...36))
     d.append(prefixed("readme-api-key", "ReadMe API key", .high, ["rdme_"], .alnum, length: 70...70))
     d.append(prefixed("rubygems-api-key", "RubyGems API key", .high, ["rubygems_"], .hexLower, length: 48...48))
@@ -390,12 +397,18 @@ func jwtShape(_ t: ScanInput, _ p: Int) -> DetMatch? {
     let glued = !t.boundaryBefore(p, .b64url)
     let s1 = t.run(p, .b64url, max: 4096)
     guard s1 >= (glued ? 16 : 10), p + s1 < t.count, t[p + s1] == UInt8(ascii: ".") else { return nil }
-    // The header is a JSON object: its base64url decodes to `{"…}`.
-    guard jwtHeaderIsObject(UnsafeBufferPointer(rebasing: t.b[p..<(p + s1)])) else { return nil }
     let p2 = p + s1 + 1
     let s2 = t.run(p2, .b64url, max: 16384)
     guard s2 >= 10 else { return nil }
     let payloadIsJSON = t.has(b("eyJ"), at: p2)
+    // The header is a JSON object: its base64url decodes to `{"…}`. One damaged in a few bytes
+    // (`{"alg":'\x9ez","typ":"JWT"}`) still is, when the payload decodes to a whole object.
+    let header = UnsafeBufferPointer(rebasing: t.b[p..<(p + s1)])
+    guard
+        jwtHeaderIsObject(header)
+            || (payloadIsJSON && jwtHeaderIsObject(header, damage: 8)
+                && jwtHeaderIsObject(UnsafeBufferPointer(rebasing: t.b[p2..<(p2 + s2)])))
+    else { return nil }
     if glued && !payloadIsJSON { return nil }
     if p2 + s2 < t.count, t[p2 + s2] == UInt8(ascii: ".") {
         let p3 = p2 + s2 + 1
@@ -410,13 +423,20 @@ func jwtShape(_ t: ScanInput, _ p: Int) -> DetMatch? {
 
 /// Whether a JWT header's base64url text decodes to a whole JSON object (`{"alg":…}`; white space
 /// before the closing brace allowed): a run that only starts like one (`eyJhbasdGci…`) is not a token.
-func jwtHeaderIsObject(_ h: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard h.count <= 4096, let dec = Base64.decode(bytes: h) else { return false }
-    guard dec.count >= 2, dec[0] == UInt8(ascii: "{") else { return false }
-    // JSON text: no control byte but white space, and valid UTF-8 (random base64 decodes to neither).
-    guard !dec.contains(where: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }),
-        String(validating: dec, as: UTF8.self) != nil
-    else { return false }
+/// With `damage: n`, up to one byte in `n` may be neither (a header garbled in a few bytes).
+func jwtHeaderIsObject(_ h: UnsafeBufferPointer<UInt8>, damage: Int = 0) -> Bool {
+    guard h.count <= 16384, let dec = Base64.decode(bytes: h) else { return false }
+    guard dec.count >= 2, dec[0] == UInt8(ascii: "{"), dec[1] == UInt8(ascii: "\"") || damage == 0 else { return false }
+    if damage > 0 {
+        // Printable ASCII but for a few bytes: random base64 decodes mostly to bytes outside it.
+        let bad = dec.reduce(0) { $0 + (($1 < 0x20 && $1 != 0x09 && $1 != 0x0A && $1 != 0x0D) || $1 >= 0x7F ? 1 : 0) }
+        guard bad * damage <= dec.count else { return false }
+    } else {
+        // JSON text: no control byte but white space, and valid UTF-8 (random base64 decodes to neither).
+        guard !dec.contains(where: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }),
+            String(validating: dec, as: UTF8.self) != nil
+        else { return false }
+    }
     var e = dec.count
     while e > 0 && (dec[e - 1] == 0x20 || dec[e - 1] == 0x0A || dec[e - 1] == 0x0D || dec[e - 1] == 0x09) { e -= 1 }
     return e > 0 && dec[e - 1] == UInt8(ascii: "}")

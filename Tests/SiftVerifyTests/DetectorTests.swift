@@ -197,6 +197,9 @@ let negativeCases: [String] = {
         "Cookie: theme=dark; _ga=GA1.2.1234567890.1795956903", "Set-Cookie: session=***; Path=/; HttpOnly"
     ]
     n.append("ETag: \"" + Fake.s(40, Fake.hexLower, seed: 28) + "\"")
+    // GitLab bodies past 50 characters with no routable token's `.version.checksum` tail.
+    n.append("glsoat-" + Fake.s(51, Fake.alnum + "_", seed: 29))
+    n.append("GR1348941" + Fake.s(51, Fake.alnum + "_", seed: 30))
     // A provider's name beside where its key is used, or who holds it: not the key.
     n += [
         "github: \"https://github.com/" + Fake.s(12, Fake.lower, seed: 37) + "/" + Fake.s(10, Fake.lower, seed: 38) + "\"",

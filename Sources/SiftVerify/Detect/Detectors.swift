@@ -630,7 +630,10 @@ let detectorCatalogue: [Detector] = {
             for (prefix, lengths) in gitlabLengths where t.has(Array(prefix.utf8), at: s) {
                 return lengths.contains(e - s - prefix.utf8.count)
             }
-            return true
+            // A legacy token's body is 20 characters, 50 at most; only a routable one, whose payload
+            // ends in `.` and a version and checksum, runs longer.
+            guard let dash = t.find(u("-"), s, e) else { return false }
+            return e - dash - 1 <= 50 || t.find(u("."), dash, e) != nil
         })
     let slack = prefixed(
         "slack-token", "Slack token", .critical, ["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxe-", "xoxo-", "xapp-"],

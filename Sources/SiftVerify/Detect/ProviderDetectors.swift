@@ -323,7 +323,7 @@ func providerDetectors() -> [Detector] {
     d.append(
         prefixed(
             "gitlab-runner-registration-token", "GitLab runner registration token", .critical, ["GR1348941"],
-            ByteSet("A-Za-z0-9_-"), length: 20...64))
+            ByteSet("A-Za-z0-9_-"), length: 20...50))
     d.append(prefixed("gitlab-session-cookie", "GitLab session cookie", .high, ["_gitlab_session="], .alnum, length: 32...32))
     d.append(prefixed("grafana-api-key", "Grafana API key", .high, ["eyJrIjoi"], .b64pad, length: 70...400))
     d.append(

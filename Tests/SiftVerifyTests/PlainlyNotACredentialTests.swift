@@ -193,6 +193,11 @@ import Testing
         #expect(try Self.severity(Harness.log(message: "Your Cohere API key: \(Self.key). Keep it safe")) == .high)
         #expect(try Self.severity(Harness.log(message: "the pinecone token is \(Self.key)")) == .high)
         #expect(try Self.severity(Harness.log(message: "cohere key rotation scheduled for tomorrow")) == nil)
+        // A few words between the name and the key word, and the possessive.
+        #expect(try Self.severity(Harness.log(message: "sending request to the mailgun API with key \(Self.key)")) == .high)
+        #expect(try Self.severity(Harness.log(message: "Cohere's private API key is \(Self.key)")) == .high)
+        #expect(try Self.severity(Harness.log(message: "the cohere token was rotated yesterday and the new one works")) == nil)
+        #expect(try Self.severity(Harness.log(message: "mailgun request failed for key rotation_schedule_2024")) == nil)
     }
 
     @Test func aFieldNamedForTheProviderAloneIsMediumAndSaysWhy() throws {

@@ -294,13 +294,35 @@ func prefixed(
 /// token` or `secret`, then `:`, `=`, `is` or nothing, then a value of a key's shape (16 characters
 /// or more).
 func providerKeyInProse(_ t: ScanInput, _ p: Int, _ len: Int) -> DetMatch? {
-    guard t.boundaryBefore(p), p + len < t.count, t[p + len] == 0x20 else { return nil }
-    var i = p + len + 1
+    guard t.boundaryBefore(p), p + len < t.count else { return nil }
+    var i = p + len
+    // `Mailgun's key …`: the possessive belongs to the name.
+    if t.has(u("'s "), at: i) { i += 2 }
+    guard i < t.count, t[i] == 0x20 else { return nil }
+    i += 1
     var matched = false
-    for words in proseKeyWords where t.containsCI(words, i, i + words.count) {
-        i += words.count
-        matched = true
-        break
+    // Up to four short words may stand between (`Mailgun API with key …`, `stripe live secret key …`).
+    for _ in 0..<5 {
+        for words in proseKeyWords where t.containsCI(words, i, i + words.count) {
+            let after = i + words.count
+            if after < t.count, ByteSet.alnum.contains(t[after]) { continue }
+            i = after
+            matched = true
+            break
+        }
+        if matched {
+            // `secret key`, `token secret`: the last of the key words names the value.
+            for words in proseKeyWords where i + 1 < t.count && t[i] == 0x20 && t.containsCI(words, i + 1, i + 1 + words.count) {
+                let after = i + 1 + words.count
+                if after < t.count, ByteSet.alnum.contains(t[after]) { continue }
+                i = after
+                break
+            }
+            break
+        }
+        let w = t.run(i, proseWord, max: 15)
+        guard (1...14).contains(w), i + w < t.count, t[i + w] == 0x20 else { return nil }
+        i += w + 1
     }
     guard matched, i < t.count, !ByteSet.alnum.contains(t[i]) else { return nil }
     while i < t.count && t[i] == 0x20 { i += 1 }
@@ -319,6 +341,7 @@ func providerKeyInProse(_ t: ScanInput, _ p: Int, _ len: Int) -> DetMatch? {
 }
 
 private let proseKeyWords = ["api key", "api token", "access token", "key", "token", "secret"].map(u)
+private let proseWord = ByteSet("A-Za-z'")
 private let isWord = u("is ")
 
 /// The first session cookie of a `Cookie:` or `Set-Cookie:` line written out as text (a pasted

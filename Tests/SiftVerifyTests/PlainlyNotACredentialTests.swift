@@ -187,6 +187,8 @@ import Testing
         #expect(try Self.severity(Harness.network(responseBody: Harness.textBody("{\"weatherbitKey\": \"\(hex)\"}"))) == .high)
         #expect(try Self.severity(Harness.log(message: "export WEATHERBIT_KEY=\(hex)")) == .high)
         #expect(try Self.severity(Harness.log(message: "ipgeolocation_access_token: \(Self.key)")) == .high)
+        #expect(try Self.severity(Harness.network(responseBody: Harness.textBody("{\"mockarooAppSecret\": \"\(hex)\"}"))) == .high)
+        #expect(try Self.severity(Harness.log(message: "PARSEHUB_WEBHOOK_SECRET=\(Self.key)")) == .high)
     }
 
     @Test func aProvidersKeyToldInWordsIsHigh() throws {

@@ -1232,7 +1232,37 @@ enum ProviderNames {
         ("xata", "Xata"),
         ("zerotier", "ZeroTier"),
         ("zoom", "Zoom"),
-        ("zuora", "Zuora")
+        ("zuora", "Zuora"),
+        ("abyssale", "Abyssale"),
+        ("audd", "AudD"),
+        ("chatfule", "Chatfuel"),
+        ("checklyhq", "Checkly"),
+        ("clicktime", "ClickTime"),
+        ("datafire", "DataFire"),
+        ("flowdash", "Flowdash"),
+        ("hybiscus", "Hybiscus"),
+        ("iexapis", "IEX Cloud"),
+        ("instabot", "Instabot"),
+        ("instamojo", "Instamojo"),
+        ("interseller", "Interseller"),
+        ("mockaroo", "Mockaroo"),
+        ("monkeylearn", "MonkeyLearn"),
+        ("nozbeteams", "Nozbe Teams"),
+        ("onwaterio", "OnWater"),
+        ("parsehub", "ParseHub"),
+        ("paydirtapp", "Paydirt"),
+        ("paymoapp", "Paymo"),
+        ("leankit", "Planview LeanKit"),
+        ("prospectcrm", "Prospect CRM"),
+        ("quickmetrics", "Quickmetrics"),
+        ("rechargepayments", "Recharge"),
+        ("route4me", "Route4Me"),
+        ("technicalanalysisapi", "Technical Analysis API"),
+        ("teamworkcrm", "Teamwork CRM"),
+        ("teamworkdesk", "Teamwork Desk"),
+        ("tatumio", "Tatum"),
+        ("algoliaadmin", "Algolia"),
+        ("mailjetsms", "Mailjet")
     ]
     static let words: [String] = table.map(\.word)
     /// The providers this list knows, by name (`pbsift rules --json`: `providers`).
@@ -1240,7 +1270,10 @@ enum ProviderNames {
     /// Name endings that keep a provider's name a label for its key (`cloudflare`, `CLOUDFLARE_KEY`).
     static let keySuffixes: [String] = [
         "", "key", "apikey", "secret", "token", "pat", "creds", "apitoken", "accesstoken", "authtoken", "secretkey", "accesskey",
-        "privatekey", "writekey", "clientsecret"
+        "privatekey", "writekey", "clientsecret", "adminkey", "adminapikey", "apisecret", "appkey", "appsecret", "authkey",
+        "accountkey", "masterkey", "serverkey", "licensekey", "credential", "credentials", "personaltoken", "personalaccesstoken",
+        "bearertoken", "consumerkey", "consumersecret", "signingsecret", "webhooksecret", "secretaccesskey", "refreshtoken",
+        "oauthtoken", "integrationkey", "restapikey", "sdkkey", "apiaccesskey", "privatetoken"
     ]
     /// The anchors: each word as written in code (lowercase, Capitalised, UPPERCASE).
     static let anchors: [String] = words.flatMap { w in [w, w.prefix(1).uppercased() + w.dropFirst(), w.uppercased()] }

@@ -38,7 +38,13 @@ import Testing
         "password: !secret db_password",
         "MasterUserPassword: !Ref DBPassword",
         // Where a secret is kept, not the secret.
-        "\"secretsManagerArn\": \"arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/db-AbCdEf\""
+        "\"secretsManagerArn\": \"arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/db-AbCdEf\"",
+        // Keys that address data: a digest, a UUID, a path, or a key named for what it orders.
+        "cache_key: 9f86d081884c7d659a2feaa0c55ad015b3a4f5c6",
+        "idempotency_key: 6f1d4e3b-9a57-4c2d-8e4f-5a6b8b0e4c2a",
+        "object_key: uploads/2026/11/IMG_0042.jpg",
+        "\"sortKey\": \"2026-11-29T10:15:04Z#order\"",
+        "minisat-master-keying:x64-uwp=fail"
     ]
 
     @Test(arguments: notCredentials)
@@ -189,6 +195,19 @@ import Testing
         #expect(try Self.severity(Harness.log(message: "ipgeolocation_access_token: \(Self.key)")) == .high)
         #expect(try Self.severity(Harness.network(responseBody: Harness.textBody("{\"mockarooAppSecret\": \"\(hex)\"}"))) == .high)
         #expect(try Self.severity(Harness.log(message: "PARSEHUB_WEBHOOK_SECRET=\(Self.key)")) == .high)
+    }
+
+    /// A name ending in `key` that says no more is a key's name when its value is plainly random.
+    @Test func aRandomValueUnderAnyKeysNameIsHigh() throws {
+        let random = Fake.s(32, Fake.alnum, seed: 417)
+        func severity(_ line: String) throws -> Severity? {
+            try Harness.run([line]).filter { $0.rule.hasPrefix("secret.") }.map(\.severity).max()
+        }
+        #expect(try severity(Harness.log(message: "zorblax_key: \(random)")) == .high)
+        #expect(try severity(Harness.log(message: "ZORBLAX_KEY=\(random)")) == .high)
+        #expect(try severity(Harness.network(responseBody: Harness.textBody("{\"zorblaxKey\": \"\(random)\"}"))) == .high)
+        #expect(try severity(Harness.log(message: "cache_key: \(random)")) == nil)
+        #expect(try severity(Harness.log(message: "monkey: \(random)")) == nil)
     }
 
     @Test func aProvidersKeyToldInWordsIsHigh() throws {

@@ -497,6 +497,35 @@ enum ValueJudgement {
         return h >= (n >= 24 ? 3.4 : n >= 16 ? 3.0 : 2.7)
     }
 
+    /// Whether `b`, under a name that ends in `key` but says no more (`abyssale_key`), is plainly a
+    /// random key: 20 to 256 characters of a token's alphabet, upper and lower case and digits all
+    /// present, changing class often, with a random string's entropy. Hex digests, UUIDs, words, paths
+    /// and numbers (cache, sort and idempotency keys) are not.
+    static func isRandomKey(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = b.count
+        guard n >= 20, n <= 256, !isReference(b), !isCamelWords(b) else { return false }
+        var digits = 0, lower = 0, upper = 0, changes = 0, last = 0
+        for c in b {
+            let cls: Int
+            if ByteSet.digit.contains(c) {
+                digits += 1; cls = 1
+            } else if ByteSet.lower.contains(c) {
+                lower += 1; cls = 2
+            } else if ByteSet.upper.contains(c) {
+                upper += 1; cls = 3
+            } else if randomKeyPunctuation.contains(c) {
+                cls = 4
+            } else {
+                return false
+            }
+            if last != 0 && cls != last { changes += 1 }
+            last = cls
+        }
+        guard digits > 0, lower > 0, upper > 0, changes * 4 >= n else { return false }
+        return Shape.entropy(b) >= (n >= 24 ? 3.8 : 3.5)
+    }
+    private static let randomKeyPunctuation = ByteSet("_+/=.-")
+
     /// Whether `b`, beside a password-like name, is a password: people choose those, so a quoted
     /// literal needs only not to be a reference, a placeholder or one plain word; a phrase counts
     /// when quoted. A bare value must also look chosen (`looksLikePasswordValue`).

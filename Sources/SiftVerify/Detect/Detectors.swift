@@ -1152,18 +1152,23 @@ let detectorCatalogue: [Detector] = {
                 "private_key", "privateKey", "PRIVATE_KEY", "private-key", "secret_key", "secretKey", "SECRET_KEY",
                 "auth_key", "authKey", "AUTH_KEY", "client_key", "clientKey", "CLIENT_KEY", "creds", "CREDS",
                 "ACCESSKEY", "accesskey", "Accesskey", "signing_key", "signingKey", "SIGNING_KEY", "encryption_key", "encryptionKey",
-                "ENCRYPTION_KEY", "master_key", "masterKey", "MASTER_KEY", "hmac_key", "hmacKey", "HMAC_KEY"
+                "ENCRYPTION_KEY", "master_key", "masterKey", "MASTER_KEY", "hmac_key", "hmacKey", "HMAC_KEY",
+                // Any name ending in `key`: a key only when its value is plainly random.
+                "_key", "_KEY", "-key", "-Key", "Key"
             ],
-            hints: .credential,
+            hints: [.credential, .keyName],
             whole: { t in
                 let (s, e) = wholeValue(t)
                 let v = UnsafeBufferPointer(rebasing: t.b[s..<e])
+                if !t.hints.contains(.credential) {
+                    return ValueJudgement.isRandomKey(v) ? DetMatch(start: s, end: e) : nil
+                }
                 guard ValueJudgement.fitsToken(v) else { return nil }
                 // Name and shape agree: high. A signature names a proof, not a key: medium.
                 return timeBasedUUID(v, DetMatch(start: s, end: e, severity: t.hints.contains(.signature) ? .medium : nil))
             }, generic: true
         ) { t, p, len in
-            guard var a = Assign.around(t, p, len), a.hints.contains(.credential) else { return nil }
+            guard var a = Assign.around(t, p, len), !a.hints.isDisjoint(with: [.credential, .keyName]) else { return nil }
             // `Authorization: Token <value>` and other schemes: the value follows the scheme word.
             if !a.quoted, a.value.end < t.count, t[a.value.end] == 0x20, a.value.end - a.value.start <= 9,
                 authSchemes.contains(String(decoding: t.b[a.value.start..<a.value.end], as: UTF8.self).lowercased())
@@ -1176,6 +1181,7 @@ let detectorCatalogue: [Detector] = {
                 a.value = DetMatch(start: s, end: e)
             }
             let v = UnsafeBufferPointer(rebasing: t.b[a.value.start..<a.value.end])
+            if !a.hints.contains(.credential) && !ValueJudgement.isRandomKey(v) { return nil }
             guard ValueJudgement.fitsToken(v, quoted: a.quoted), KeyedFormats.allows(t, name: a.nameStart..<a.nameEnd, value: v) else {
                 return nil
             }

@@ -132,6 +132,9 @@ struct NameHints: OptionSet, Sendable {
     static let providerKey = NameHints(rawValue: 1 << 9)
     /// A provider's name alone (`cohere`): its key, or an id or handle of it.
     static let providerName = NameHints(rawValue: 1 << 10)
+    /// A name ending in `key` with no credential word in it (`abyssale_key`, `X-Foo-Key`): a key only
+    /// when its value is plainly random (`ValueJudgement.isRandomKey`).
+    static let keyName = NameHints(rawValue: 1 << 11)
 
     static let none: NameHints = []
 
@@ -158,7 +161,7 @@ struct NameHints: OptionSet, Sendable {
     /// Tokens that page, sync or address a device rather than authenticate: `nextPageToken`, `pushToken`.
     private static let notCredentialWords: [[UInt8]] = [
         "page", "cursor", "continuation", "next", "sync", "device", "push", "apns", "fcm", "registration",
-        "publishable", "idempotency", "public", "csrf", "xsrf", "authenticity",
+        "publishable", "idempotency", "public", "csrf", "xsrf", "authenticity", "keying",
         // Test code's names for values that are meant not to work.
         "nonmatching", "fake", "dummy", "mock", "bogus", "wrong", "invalid"
     ].map { Array($0.utf8) }
@@ -175,6 +178,19 @@ struct NameHints: OptionSet, Sendable {
     private static let passWord = Array("pass".utf8)
     private static let notPasswordPass: [[UInt8]] = ["bypass", "compass", "surpass", "overpass", "underpass"].map { Array($0.utf8) }
     private static let signatureWord = Array("signature".utf8)
+    private static let keyWord = Array("key".utf8)
+    /// Keys that address or order data, or are words (`monkey`, `hockey`), not secrets.
+    private static let notSecretKeys: [[UInt8]] = [
+        "primarykey", "foreignkey", "sortkey", "partitionkey", "cachekey", "objectkey", "hashkey", "rangekey", "dedupkey",
+        "dedupekey", "deduplicationkey", "lookupkey", "mapkey", "i18nkey", "translationkey", "messagekey", "localizationkey",
+        "eventkey", "metrickey", "statekey", "querykey", "filekey", "bucketkey", "itemkey", "rowkey", "groupkey", "uniquekey",
+        "indexkey", "shortkey", "hotkey", "keyboardkey", "monkey", "turkey", "whiskey", "donkey", "jockey", "hockey", "lackey",
+        "storekey", "storagekeyname", "pathkey", "routekey", "resourcekey", "recordkey", "entitykey", "modelkey", "tablekey",
+        "columnkey", "fieldkey", "labelkey", "namekey", "typekey", "orderkey", "productkey", "userkey", "customerkey", "tenantkey",
+        "projectkey", "issuekey", "jirakey", "ticketkey", "featurekey", "flagkey", "experimentkey", "variationkey", "configkey",
+        "settingkey", "settingskey", "preferencekey", "prefkey", "defaultskey", "storyboardkey", "nibkey", "segmentkey", "layoutkey",
+        "reusekey", "cellkey", "viewkey", "sectionkey", "renderkey", "reactkey", "listkey", "idkey", "datakey", "valuekey", "keykey"
+    ].map { Array($0.utf8) }
 
     /// Hints of a raw (unnormalised) name: lowercase, without `_`, `-`, `.` and spaces. No allocation.
     static func of(raw: UnsafeBufferPointer<UInt8>) -> NameHints {
@@ -234,6 +250,9 @@ struct NameHints: OptionSet, Sendable {
             {
                 h.insert(.password)
             }
+        }
+        if !describing && !h.contains(.credential) && ends(keyWord) && n.count > 3 && !notSecretKeys.contains(where: ends) {
+            h.insert(.keyName)
         }
         if awsWords.contains(where: has) { h.insert(.awsSecret) }
         if has(herokuWord) { h.insert(.heroku) }

@@ -208,6 +208,18 @@ import Testing
         #expect(try severity(Harness.network(responseBody: Harness.textBody("{\"zorblaxKey\": \"\(random)\"}"))) == .high)
         #expect(try severity(Harness.log(message: "cache_key: \(random)")) == nil)
         #expect(try severity(Harness.log(message: "monkey: \(random)")) == nil)
+        // `key` alone, a provider's own scheme, and a key told in words with no `=` between.
+        #expect(try severity(Harness.log(message: "GET https://api.zorblax.example/v1/items?key=\(random)")) == .high)
+        #expect(try severity(Harness.log(message: "{\"zorblax\": {\"key\": \"\(random)\"}}")) == .high)
+        #expect(try severity(Harness.log(message: "Authorization: Zorblax \(random)")) == .high)
+        #expect(try severity(Harness.log(message: "the zorblax token is \(random)")) == .high)
+        #expect(try severity(Harness.log(message: "using api key \(random) for zorblax")) == .high)
+        for plain in [
+            "token is invalid", "refreshing token RefreshTokenRequestHandler2024", "\"key\": \"theme\", \"value\": \"dark\"",
+            "Authorization: Zorblax pending", "{\"cacheKey\": \"v3:Home:\(random)\"}"
+        ] {
+            #expect(try severity(Harness.log(message: plain)) == nil, "\(plain)")
+        }
     }
 
     @Test func aProvidersKeyToldInWordsIsHigh() throws {

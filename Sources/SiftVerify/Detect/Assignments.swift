@@ -522,6 +522,8 @@ enum ValueJudgement {
             last = cls
         }
         guard digits > 0, lower > 0, upper > 0, changes * 4 >= n else { return false }
+        // A `/` is base64's only beside its other marks (`+`, `=` padding); else it is a path's.
+        if b.contains(UInt8(ascii: "/")) && !b.contains(UInt8(ascii: "+")) && b[n - 1] != UInt8(ascii: "=") { return false }
         return Shape.entropy(b) >= (n >= 24 ? 3.8 : 3.5)
     }
     private static let randomKeyPunctuation = ByteSet("_+/=.-")

@@ -1154,7 +1154,7 @@ let detectorCatalogue: [Detector] = {
                 "ACCESSKEY", "accesskey", "Accesskey", "signing_key", "signingKey", "SIGNING_KEY", "encryption_key", "encryptionKey",
                 "ENCRYPTION_KEY", "master_key", "masterKey", "MASTER_KEY", "hmac_key", "hmacKey", "HMAC_KEY",
                 // Any name ending in `key`: a key only when its value is plainly random.
-                "_key", "_KEY", "-key", "-Key", "Key"
+                "_key", "_KEY", "-key", "-Key", "Key", "key=", "key:", "key\"", "key'", "api key", "API key", "API Key"
             ],
             hints: [.credential, .keyName],
             whole: { t in
@@ -1168,20 +1168,32 @@ let detectorCatalogue: [Detector] = {
                 return timeBasedUUID(v, DetMatch(start: s, end: e, severity: t.hints.contains(.signature) ? .medium : nil))
             }, generic: true
         ) { t, p, len in
-            guard var a = Assign.around(t, p, len), !a.hints.isDisjoint(with: [.credential, .keyName]) else { return nil }
-            // `Authorization: Token <value>` and other schemes: the value follows the scheme word.
-            if !a.quoted, a.value.end < t.count, t[a.value.end] == 0x20, a.value.end - a.value.start <= 9,
-                authSchemes.contains(String(decoding: t.b[a.value.start..<a.value.end], as: UTF8.self).lowercased())
-            {
-                var s = a.value.end
-                while s < t.count && t[s] == 0x20 { s += 1 }
-                var e = s
-                let limit = Swift.min(t.count, s + 512)
-                while e < limit && !Sets.assignmentStop.contains(t[e]) { e += 1 }
-                a.value = DetMatch(start: s, end: e)
+            // An anchor that ends past the name (`key=`, `key:`) is read as the name it starts.
+            let nameLen = len > 1 && nameEndMarks.contains(t[p + len - 1]) ? len - 1 : len
+            guard var a = Assign.around(t, p, nameLen), !a.hints.isDisjoint(with: [.credential, .keyName]) else {
+                return credentialInProse(t, p, nameLen)
+            }
+            // `Authorization: Token <value>` and other schemes: the value follows the scheme word. A
+            // scheme of a provider's own (`Authorization: Zorblax <value>`) counts for a plainly random value.
+            var strict = !a.hints.contains(.credential)
+            let word = a.value.end - a.value.start
+            if !a.quoted, a.value.end < t.count, t[a.value.end] == 0x20, word <= 20 {
+                let known = word <= 9 && authSchemes.contains(String(decoding: t.b[a.value.start..<a.value.end], as: UTF8.self).lowercased())
+                if known
+                    || (t.run(a.value.start, schemeWord, max: 21) == word
+                        && t.containsCI(authorizationWord, a.nameStart, a.nameEnd))
+                {
+                    var s = a.value.end
+                    while s < t.count && t[s] == 0x20 { s += 1 }
+                    var e = s
+                    let limit = Swift.min(t.count, s + 512)
+                    while e < limit && !Sets.assignmentStop.contains(t[e]) { e += 1 }
+                    a.value = DetMatch(start: s, end: e)
+                    if !known { strict = true }
+                }
             }
             let v = UnsafeBufferPointer(rebasing: t.b[a.value.start..<a.value.end])
-            if !a.hints.contains(.credential) && !ValueJudgement.isRandomKey(v) { return nil }
+            if strict && !ValueJudgement.isRandomKey(v) { return nil }
             guard ValueJudgement.fitsToken(v, quoted: a.quoted), KeyedFormats.allows(t, name: a.nameStart..<a.nameEnd, value: v) else {
                 return nil
             }
@@ -1213,6 +1225,33 @@ private func passwordMatch(_ t: ScanInput, _ m: DetMatch) -> DetMatch {
 }
 
 /// Authorization scheme words that stand between a header name and its credential.
+/// A credential told in words, no `=` or `:` between (`the zorblax token is …`, `using api key …`):
+/// the word `secret`, `token`, `key` or `api key` standing alone, then `is` or nothing, then a plainly
+/// random value (`ValueJudgement.isRandomKey`).
+private func credentialInProse(_ t: ScanInput, _ p: Int, _ len: Int) -> DetMatch? {
+    // The word the anchor ends in (`key` of `api key`), whole.
+    let we = p + len + t.run(p + len, proseLetters, max: 16)
+    let ws = we - t.runBack(we, proseLetters, max: 16)
+    guard ws < we, we - ws <= 8, ws == 0 || !ByteSet.alnum.contains(t[ws - 1]) else { return nil }
+    let word = String(decoding: t.b[ws..<we], as: UTF8.self).lowercased()
+    guard proseCredentialWords.contains(word) else { return nil }
+    var i = we
+    guard i < t.count, t[i] == 0x20 else { return nil }
+    while i < t.count && t[i] == 0x20 { i += 1 }
+    if t.has(u("is "), at: i) { i += 3 }
+    var e = i
+    let limit = Swift.min(t.count, i + 512)
+    while e < limit && !Sets.assignmentStop.contains(t[e]) { e += 1 }
+    if e > i && t[e - 1] == UInt8(ascii: ".") { e -= 1 }
+    guard ValueJudgement.isRandomKey(UnsafeBufferPointer(rebasing: t.b[i..<e])) else { return nil }
+    return DetMatch(start: i, end: e)
+}
+private let proseLetters = ByteSet("A-Za-z")
+private let proseCredentialWords: Set<String> = ["secret", "token", "key", "apikey"]
+
+private let schemeWord = ByteSet("A-Za-z-")
+private let nameEndMarks = ByteSet("=:\"'")
+private let authorizationWord = u("authorization")
 private let authSchemes: Set<String> = [
     "token", "key", "apikey", "api-token", "api-key", "sso-key", "ssws", "bot", "digest", "hmac", "apitoken"
 ]

@@ -251,7 +251,7 @@ struct NameHints: OptionSet, Sendable {
                 h.insert(.password)
             }
         }
-        if !describing && !h.contains(.credential) && ends(keyWord) && n.count > 3 && !notSecretKeys.contains(where: ends) {
+        if !describing && !h.contains(.credential) && ends(keyWord) && !notSecretKeys.contains(where: ends) {
             h.insert(.keyName)
         }
         if awsWords.contains(where: has) { h.insert(.awsSecret) }

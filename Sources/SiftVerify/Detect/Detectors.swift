@@ -1178,7 +1178,8 @@ let detectorCatalogue: [Detector] = {
             var strict = !a.hints.contains(.credential)
             let word = a.value.end - a.value.start
             if !a.quoted, a.value.end < t.count, t[a.value.end] == 0x20, word <= 20 {
-                let known = word <= 9 && authSchemes.contains(String(decoding: t.b[a.value.start..<a.value.end], as: UTF8.self).lowercased())
+                let known =
+                    word <= 9 && authSchemes.contains(String(decoding: t.b[a.value.start..<a.value.end], as: UTF8.self).lowercased())
                 if known
                     || (t.run(a.value.start, schemeWord, max: 21) == word
                         && t.containsCI(authorizationWord, a.nameStart, a.nameEnd))

@@ -168,6 +168,12 @@ let positiveCases: [DetectorCase] = {
     add("amazon-mws-token", "amzn." + "mws." + F.uuid(seed: 345))
     add("session-cookie", F.s(40, F.alnum, seed: 340), before: "curl -H 'Cookie: theme=dark; _app_session=", after: "; x=1'")
     add("clickup-token", "pk_" + "8" + F.s(7, F.digits, seed: 338) + "_" + F.s(32, F.upperDigit, seed: 339))
+    // A Kubernetes Secret's data block, from its first value to its last, before or after `kind:`.
+    let secretValue = F.s(24, F.b64, seed: 340) + "=="
+    add("kubernetes-secret", secretValue, before: "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ndata:\n  password: ", after: "\n")
+    add(
+        "kubernetes-secret", secretValue + "\n  token: " + secretValue,
+        before: "apiVersion: v1\ndata:\n  password: ", after: "\nkind: Secret\nmetadata:\n  name: db\n")
     return c
 }()
 
@@ -197,6 +203,9 @@ let negativeCases: [String] = {
         "Cookie: theme=dark; _ga=GA1.2.1234567890.1795956903", "Set-Cookie: session=***; Path=/; HttpOnly"
     ]
     n.append("ETag: \"" + Fake.s(40, Fake.hexLower, seed: 28) + "\"")
+    // A ConfigMap's data is not secret; a Secret's block with no value holds nothing.
+    n.append("apiVersion: v1\nkind: ConfigMap\ndata:\n  theme: " + Fake.s(24, Fake.b64, seed: 31) + "\n")
+    n.append("apiVersion: v1\nkind: Secret\ntype: Opaque\ndata:\n")
     // GitLab bodies past 50 characters with no routable token's `.version.checksum` tail.
     n.append("glsoat-" + Fake.s(51, Fake.alnum + "_", seed: 29))
     n.append("GR1348941" + Fake.s(51, Fake.alnum + "_", seed: 30))

@@ -153,6 +153,7 @@ extension Detector {
         "discord-bot-token": "the bot id's base64, ., 6 characters, ., 27+ characters, beside discord or Bot",
         "discord-bot-token-bare": "the same three parts anywhere, the first decoding to 17–20 digits",
         "discord-webhook": "discord.com/api/webhooks/, an id, /, the token",
+        "kubernetes-secret": "the values of a data: or stringData: block in the YAML document that says kind: Secret",
         "dynatrace-token": "dt0c01., 24 of [0-9A-Za-z], ., 64 of [0-9A-Za-z]",
         "firebase-fcm-server-key": "AAAA, 7 characters, :APA91b, 134 of [A-Za-z0-9_-]",
         "flutterwave-secret-key": "FLWSECK- or FLWSECK_TEST-, 32 hex digits, -X",
@@ -193,7 +194,8 @@ extension Detector {
     /// Providers a title does not start with.
     static let providerNames: [String: String] = [
         "age-secret-key": "age", "npm-token": "npm", "xai-api-key": "xAI", "cloudflare-origin-ca-key": "Cloudflare",
-        "alibaba-access-key": "Alibaba Cloud", "firebase-fcm-server-key": "Firebase", "adafruit-io-key": "Adafruit"
+        "alibaba-access-key": "Alibaba Cloud", "firebase-fcm-server-key": "Firebase", "adafruit-io-key": "Adafruit",
+        "kubernetes-secret": "Kubernetes"
     ]
 
     static func provider(_ title: String) -> String? {

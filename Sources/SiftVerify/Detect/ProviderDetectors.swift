@@ -361,6 +361,12 @@ func providerDetectors() -> [Detector] {
             guard i < t.count, t[i] == UInt8(ascii: "/"), t.run(i + 1, .hexLower, max: 65) == 64 else { return nil }
             return DetMatch(start: i + 1, end: i + 65)
         })
+    // A Kubernetes Secret's `data:` or `stringData:` block: every value in it is secret by
+    // definition, whatever its name; the match runs from the first value to the last.
+    d.append(
+        Detector("kubernetes-secret", "Kubernetes Secret data", .high, anchors: ["kind: Secret", "kind: \"Secret\""]) { t, p, len in
+            kubernetesSecretData(t, p, len)
+        })
     // A Discord bot token with no name beside it: `<base64 of the bot's numeric id>.<6>.<27+>`. The
     // first part decoding to 17 to 20 digits is what makes a bare run of this shape one.
     var discordAnchors: [String] = []
@@ -440,4 +446,57 @@ func jwtHeaderIsObject(_ h: UnsafeBufferPointer<UInt8>, damage: Int = 0) -> Bool
     var e = dec.count
     while e > 0 && (dec[e - 1] == 0x20 || dec[e - 1] == 0x0A || dec[e - 1] == 0x0D || dec[e - 1] == 0x09) { e -= 1 }
     return e > 0 && dec[e - 1] == UInt8(ascii: "}")
+}
+
+/// The values of a Kubernetes Secret manifest's `data:` or `stringData:` block, in the YAML document
+/// around `kind: Secret` at `p` (documents end at `---`; at most 8 KiB either way): from the first
+/// value's start to the last one's end, or nil when the block holds none.
+func kubernetesSecretData(_ t: ScanInput, _ p: Int, _ len: Int) -> DetMatch? {
+    let after = p + len
+    guard after == t.count || t[after] == 0x0A || t[after] == 0x0D || t[after] == 0x20 else { return nil }
+    // `kind:` opens its line (after indentation).
+    guard p - t.runBack(p, ByteSet(" "), max: 64) == 0 || t[p - t.runBack(p, ByteSet(" "), max: 64) - 1] == 0x0A else { return nil }
+    let separator: [UInt8] = [0x0A, 0x2D, 0x2D, 0x2D]
+    var lo = Swift.max(0, p - 8192)
+    var k = p - 4
+    while k >= lo {
+        if t.has(separator, at: k) { lo = k + 4; break }
+        k -= 1
+    }
+    let hi = t.find(separator, after, Swift.min(t.count, after + 8192)) ?? Swift.min(t.count, after + 8192)
+    var first = -1, last = -1
+    var blockIndent = -1
+    var i = lo
+    while i < hi {
+        var e = i
+        while e < hi && t[e] != 0x0A { e += 1 }
+        let indent = t.run(i, ByteSet(" "), max: e - i)
+        let c = i + indent
+        var lineEnd = e
+        if lineEnd > c && t[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+        if c < lineEnd {
+            if blockIndent >= 0 && indent > blockIndent {
+                // `name: value` (a quoted value read inside its quotes).
+                if let colon = t.find([0x3A, 0x20], c, lineEnd) {
+                    var vs = colon + 2
+                    while vs < lineEnd && t[vs] == 0x20 { vs += 1 }
+                    var ve = lineEnd
+                    while ve > vs && t[ve - 1] == 0x20 { ve -= 1 }
+                    if ve - vs >= 2 && (t[vs] == 0x22 || t[vs] == 0x27) && t[ve - 1] == t[vs] { vs += 1; ve -= 1 }
+                    if ve > vs {
+                        if first < 0 { first = vs }
+                        last = ve
+                    }
+                }
+            } else if t.has(Array("data:".utf8), at: c) || t.has(Array("stringData:".utf8), at: c) {
+                let colonEnd = c + (t[c] == UInt8(ascii: "d") ? 5 : 11)
+                blockIndent = t.run(colonEnd, ByteSet(" "), max: lineEnd - colonEnd) == lineEnd - colonEnd ? indent : -1
+            } else {
+                blockIndent = -1
+            }
+        }
+        i = e + 1
+    }
+    guard first >= 0 else { return nil }
+    return DetMatch(start: first, end: last)
 }

@@ -364,7 +364,7 @@ func providerDetectors() -> [Detector] {
     // A Kubernetes Secret's `data:` or `stringData:` block: every value in it is secret by
     // definition, whatever its name; the match runs from the first value to the last.
     d.append(
-        Detector("kubernetes-secret", "Kubernetes Secret data", .high, anchors: ["kind: Secret", "kind: \"Secret\""]) { t, p, len in
+        Detector("kubernetes-secret", "value in a Kubernetes Secret's data", .high, anchors: ["kind: Secret", "kind: \"Secret\""]) { t, p, len in
             kubernetesSecretData(t, p, len)
         })
     // A Discord bot token with no name beside it: `<base64 of the bot's numeric id>.<6>.<27+>`. The
@@ -483,7 +483,8 @@ func kubernetesSecretData(_ t: ScanInput, _ p: Int, _ len: Int) -> DetMatch? {
                     var ve = lineEnd
                     while ve > vs && t[ve - 1] == 0x20 { ve -= 1 }
                     if ve - vs >= 2 && (t[vs] == 0x22 || t[vs] == 0x27) && t[ve - 1] == t[vs] { vs += 1; ve -= 1 }
-                    if ve > vs {
+                    // A mask, a scrubbed copy's placeholder or a template reference holds no secret.
+                    if ve > vs && !ValueJudgement.isReference(UnsafeBufferPointer(rebasing: t.b[vs..<ve])) {
                         if first < 0 { first = vs }
                         last = ve
                     }

@@ -364,7 +364,8 @@ func providerDetectors() -> [Detector] {
     // A Kubernetes Secret's `data:` or `stringData:` block: every value in it is secret by
     // definition, whatever its name; the match runs from the first value to the last.
     d.append(
-        Detector("kubernetes-secret", "value in a Kubernetes Secret's data", .high, anchors: ["kind: Secret", "kind: \"Secret\""]) { t, p, len in
+        Detector("kubernetes-secret", "value in a Kubernetes Secret's data", .high, anchors: ["kind: Secret", "kind: \"Secret\""]) {
+            t, p, len in
             kubernetesSecretData(t, p, len)
         })
     // A Discord bot token with no name beside it: `<base64 of the bot's numeric id>.<6>.<27+>`. The

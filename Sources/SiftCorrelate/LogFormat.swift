@@ -412,7 +412,8 @@ public enum LogCatalogue {
         LogFormatEntry(
             name: "python-logging", title: "Python logging (asctime with comma milliseconds)", json: false,
             clues: [.leadingTimeWithComma],
-            time: [.leadingTime], level: [.token(2)], message: [.after(": "), .after(" - ")],
+            time: [.leadingTime], method: [.key("method")], path: [.key("path")], level: [.token(2)],
+            message: [.after(": "), .after(" - ")],
             patterns: ["{method} {path} {status} {duration}ms", "{status} {duration}ms"],
             idAt: "a [tag] or a field in the message"),
         LogFormatEntry(

@@ -216,7 +216,9 @@ import Testing
         #expect(try severity(Harness.log(message: "using api key \(random) for zorblax")) == .high)
         for plain in [
             "token is invalid", "refreshing token RefreshTokenRequestHandler2024", "\"key\": \"theme\", \"value\": \"dark\"",
-            "Authorization: Zorblax pending", "{\"cacheKey\": \"v3:Home:\(random)\"}"
+            "Authorization: Zorblax pending", "{\"cacheKey\": \"v3:Home:\(random)\"}",
+            // An app's own random ids under `key`: a Firebase push id, a nanoid.
+            "{\"key\": \"-N" + Fake.s(18, Fake.b64url, seed: 418) + "\"}", "{\"key\": \"" + Fake.s(21, Fake.b64url, seed: 419) + "\"}"
         ] {
             #expect(try severity(Harness.log(message: plain)) == nil, "\(plain)")
         }

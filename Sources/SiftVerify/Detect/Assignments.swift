@@ -498,12 +498,13 @@ enum ValueJudgement {
     }
 
     /// Whether `b`, under a name that ends in `key` but says no more (`abyssale_key`), is plainly a
-    /// random key: 20 to 256 characters of a token's alphabet, upper and lower case and digits all
+    /// random key: 24 to 256 characters of a token's alphabet, upper and lower case and digits all
     /// present, changing class often, with a random string's entropy. Hex digests, UUIDs, words, paths
-    /// and numbers (cache, sort and idempotency keys) are not.
+    /// and numbers (cache, sort and idempotency keys) are not, nor are the shorter random ids apps
+    /// key their data with (a 21-character nanoid, a Firebase push id `-N…` of 20).
     static func isRandomKey(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
         let n = b.count
-        guard n >= 20, n <= 256, !isReference(b), !isCamelWords(b) else { return false }
+        guard n >= 24, n <= 256, b[0] != UInt8(ascii: "-"), !isReference(b), !isCamelWords(b) else { return false }
         var digits = 0, lower = 0, upper = 0, changes = 0, last = 0
         for c in b {
             let cls: Int
@@ -524,7 +525,7 @@ enum ValueJudgement {
         guard digits > 0, lower > 0, upper > 0, changes * 4 >= n else { return false }
         // A `/` is base64's only beside its other marks (`+`, `=` padding); else it is a path's.
         if b.contains(UInt8(ascii: "/")) && !b.contains(UInt8(ascii: "+")) && b[n - 1] != UInt8(ascii: "=") { return false }
-        return Shape.entropy(b) >= (n >= 24 ? 3.8 : 3.5)
+        return Shape.entropy(b) >= 3.8
     }
     private static let randomKeyPunctuation = ByteSet("_+/=.-")
 

@@ -39,7 +39,7 @@ extension ServerLine: Redactable {
         l.parsed.message = r.text(parsed.message.untrusted).value
         l.parsed.method = r.text(parsed.method.untrusted).value
         l.parsed.path = r.url(parsed.path.untrusted).value
-        if !parsed.continuation.isEmpty { l.parsed.continuation = parsed.continuation.map { r.text($0.untrusted).value ?? "" } }
+        if !parsed.continuation.isEmpty { l.parsed.continuation = parsed.continuation.map { r.text($0.untrusted).value } }
         l.parsed.cause = r.text(parsed.cause.untrusted).value
         if !parsed.fields.isEmpty {
             var fields: [String: String] = [:]

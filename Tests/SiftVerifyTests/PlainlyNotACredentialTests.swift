@@ -208,6 +208,7 @@ import Testing
         #expect(try severity(Harness.network(responseBody: Harness.textBody("{\"zorblaxKey\": \"\(random)\"}"))) == .high)
         #expect(try severity(Harness.log(message: "cache_key: \(random)")) == nil)
         #expect(try severity(Harness.log(message: "monkey: \(random)")) == nil)
+        #expect(try severity(Harness.network(requestHeaders: [("Sec-WebSocket-Key", Fake.s(22, Fake.b64, seed: 421) + "==")])) == nil)
         // `key` alone, a provider's own scheme, and a key told in words with no `=` between.
         #expect(try severity(Harness.log(message: "GET https://api.zorblax.example/v1/items?key=\(random)")) == .high)
         #expect(try severity(Harness.log(message: "{\"zorblax\": {\"key\": \"\(random)\"}}")) == .high)
@@ -217,6 +218,7 @@ import Testing
         for plain in [
             "token is invalid", "refreshing token RefreshTokenRequestHandler2024", "\"key\": \"theme\", \"value\": \"dark\"",
             "Authorization: Zorblax pending", "{\"cacheKey\": \"v3:Home:\(random)\"}",
+            "Sec-WebSocket-Key: " + Fake.s(22, Fake.b64, seed: 420) + "==",
             // An app's own random ids under `key`: a Firebase push id, a nanoid.
             "{\"key\": \"-N" + Fake.s(18, Fake.b64url, seed: 418) + "\"}", "{\"key\": \"" + Fake.s(21, Fake.b64url, seed: 419) + "\"}"
         ] {

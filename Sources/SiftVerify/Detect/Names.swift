@@ -189,7 +189,9 @@ struct NameHints: OptionSet, Sendable {
         "columnkey", "fieldkey", "labelkey", "namekey", "typekey", "orderkey", "productkey", "userkey", "customerkey", "tenantkey",
         "projectkey", "issuekey", "jirakey", "ticketkey", "featurekey", "flagkey", "experimentkey", "variationkey", "configkey",
         "settingkey", "settingskey", "preferencekey", "prefkey", "defaultskey", "storyboardkey", "nibkey", "segmentkey", "layoutkey",
-        "reusekey", "cellkey", "viewkey", "sectionkey", "renderkey", "reactkey", "listkey", "idkey", "datakey", "valuekey", "keykey"
+        "reusekey", "cellkey", "viewkey", "sectionkey", "renderkey", "reactkey", "listkey", "idkey", "datakey", "valuekey", "keykey",
+        // A WebSocket handshake's nonce; a key sent only wrapped or encrypted.
+        "websocketkey", "encryptedkey", "wrappedkey", "cursorkey", "paginationkey"
     ].map { Array($0.utf8) }
 
     /// Hints of a raw (unnormalised) name: lowercase, without `_`, `-`, `.` and spaces. No allocation.

@@ -706,10 +706,15 @@ public enum Correlator {
         for r in requests where r.status != .clientOnly {
             guard let a = r.entry.requestStart, let b = r.entry.responseStart else { continue }
             let lo = min(a, b), hi = max(a, b)
-            let last = r.entry.responseEnd.map { max($0, hi) } ?? hi
+            // The device's last moment on it: the response's end, or, for a request it gave up on (no
+            // status), when it gave up (start + duration).
+            let gaveUp = r.entry.record.statusCode == nil
+            let given = gaveUp ? max(r.entry.record.duration.flatMap { $0.isFinite && $0 >= 0 ? a + $0 : nil } ?? a, r.entry.record.ts ?? a) : nil
+            let last = max(r.entry.responseEnd.map { max($0, hi) } ?? hi, given ?? hi)
             for l in r.lines {
                 guard let t = l.line.parsed.ts else { continue }
-                let interval = skewInterval(l, at: t, requestStart: lo, responseStart: hi, responseEnd: last, flipMark: flipMarks)
+                let interval = skewInterval(
+                    l, at: t, requestStart: lo, responseStart: hi, responseEnd: last, flipMark: flipMarks, gaveUp: gaveUp)
                 if l.line.joinedBy == .requestLine {
                     byLine.append(interval)
                 } else if l.idInField {
@@ -751,18 +756,25 @@ public enum Correlator {
     /// written at completion gives a start t − d no earlier than the request's start, a start time an
     /// end t + d no later than the response's last byte. That narrows a second-wide interval to the
     /// network's share of it, which is what makes whole-second logs agree to tens of milliseconds.
+    /// A request the device gave up on (`gaveUp`: no status) may have gone on at the server for longer
+    /// than the device waited: a time written at completion then stands `d` after the moment the server
+    /// took the request, which fell inside the device's request.
     static func skewInterval(
         _ l: PlacedLine, at t: Double, requestStart lo: Double, responseStart hi: Double, responseEnd last: Double,
-        flipMark: Bool = false
+        flipMark: Bool = false, gaveUp: Bool = false
     ) -> (Double, Double) {
         let resolution = l.wholeSecond ? 1.0 : 0.0
         var lower = t - hi, upper = t + resolution - lo
         guard let ms = l.line.parsed.durationMs, ms > 0, ms.isFinite else { return (lower, upper) }
-        // A duration longer than the device's request is another unit or another request: no help here.
         let d = ms / 1000
-        guard d <= last - lo else { return (lower, upper) }
         var mark = LogCatalogue.entry(named: l.line.parsed.format.rawValue)?.timeMarks ?? .unknown
         if flipMark { mark = mark == .start ? .end : mark == .end ? .start : mark }
+        if d > last - lo {
+            // Longer than the device's whole exchange: the server went on after the device gave up
+            // (its start, t − d, fell inside the request), or the number is another unit or request.
+            guard gaveUp, mark == .end || mark == .logged, d < 3600 else { return (lower, upper) }
+            return (t - d - last, t - d + resolution - lo)
+        }
         switch mark {
         case .end, .logged:
             lower = t - last

@@ -51,6 +51,19 @@ import SiftCore
         #expect(note.contains("4 requests matched by method, path and time"), "\(note)")
     }
 
+    /// The request the device gave up on after 191 ms went on at the server for 2.2 s: its line, written
+    /// at completion, ends long after the device's request did, and is its all the same.
+    @Test func aRequestTheDeviceGaveUpOnIsJoinedToTheServersLongerLine() throws {
+        let gaveUp = Self.alb("GET", "/v1/orders/open", end: "2026-11-29T12:55:08.313000Z", seconds: 2.2, status: 504)
+        let report = try run([gaveUp])
+        let orders = try #require(report.requests.first { $0.entry.url?.contains("/v1/orders/open") == true })
+        #expect(orders.entry.statusCode == nil)
+        #expect(orders.status == .matched)
+        #expect(orders.lines.map(\.line.line) == [5])
+        let skew = try #require(report.clockSkew.seconds)
+        #expect(abs(skew - 2.508) < 0.05, "\(skew)")
+    }
+
     @Test func anotherClientAtAnotherTimeIsNotOurs() throws {
         // The same path asked for 40 s later by someone else: it fits no offset the others agree on.
         let later = Self.alb("GET", "/v1/catalog?page=2", end: "2026-11-29T12:55:44.998000Z", seconds: 0.2, status: 200)

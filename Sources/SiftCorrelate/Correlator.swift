@@ -709,7 +709,8 @@ public enum Correlator {
             // The device's last moment on it: the response's end, or, for a request it gave up on (no
             // status), when it gave up (start + duration).
             let gaveUp = r.entry.record.statusCode == nil
-            let given = gaveUp ? max(r.entry.record.duration.flatMap { $0.isFinite && $0 >= 0 ? a + $0 : nil } ?? a, r.entry.record.ts ?? a) : nil
+            let given =
+                gaveUp ? max(r.entry.record.duration.flatMap { $0.isFinite && $0 >= 0 ? a + $0 : nil } ?? a, r.entry.record.ts ?? a) : nil
             let last = max(r.entry.responseEnd.map { max($0, hi) } ?? hi, given ?? hi)
             for l in r.lines {
                 guard let t = l.line.parsed.ts else { continue }

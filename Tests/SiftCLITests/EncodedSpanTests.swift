@@ -27,7 +27,9 @@ import SiftCore
         return s
     }
 
-    static let github = "gh" + "p_" + random(3, 36)
+    static let github = checksummedGitHub(3)
+    /// GitHub's shape without its checksum.
+    static let githubShape = "gh" + "p_" + random(3, 36)
     /// A GitHub token as GitHub issues them: 30 random characters, then their CRC-32 (computed here,
     /// bit by bit) in six base-62 digits.
     static func checksummedGitHub(_ seed: UInt64) -> String {
@@ -187,7 +189,7 @@ import SiftCore
 
     static let clean: [Case] = [
         Case(
-            name: "a prefix glued on both sides without a GitHub checksum", line: network(body: body(["d": "abc" + github + "Zq9"])),
+            name: "a prefix glued on both sides without a GitHub checksum", line: network(body: body(["d": "abc" + githubShape + "Zq9"])),
             rule: nil),
         Case(
             name: "eyJ glued to a word, its second part not JSON",

@@ -4,8 +4,8 @@ import Testing
 
 /// `pbsift verify` end to end, in memory.
 @Suite struct VerifyCommandTests {
-    /// A GitHub-shaped token assembled at run time.
-    static let token = "ghp_" + String(repeating: "a1B2c3D4", count: 4) + "x9Y8"
+    /// A GitHub token assembled at run time, its checksum computed (one that fails is high, not critical).
+    static let token = EncodedSpanTests.checksummedGitHub(21)
 
     static func leaking() -> [String] {
         let log =

@@ -100,6 +100,16 @@ import Testing
         #expect(!none.contains { $0.rule == "secret.jwt" })
     }
 
+    /// A GitHub token whose checksum holds is critical; the shape without the proof is high, and says why.
+    @Test func aGitHubTokenWhoseChecksumFailsIsHighAndSaysWhy() throws {
+        let real = try Harness.run([Harness.log(message: "token " + Fake.githubToken(seed: 422))])
+        #expect(real.first { $0.rule == "secret.github-token" }?.severity == .critical)
+        let shape = try Harness.run([Harness.log(message: "token gh" + "p_" + Fake.s(36, Fake.alnum, seed: 423))])
+        let f = shape.first { $0.rule == "secret.github-token" }
+        #expect(f?.severity == .high)
+        #expect(f?.message.contains("checksum does not hold") == true)
+    }
+
     @Test func aFirebaseWebConfigKeyIsInfoAndSaysWhy() throws {
         let key = "AIza" + Fake.s(35, Fake.b64url, seed: 401)
         let config = "const firebaseConfig = { apiKey: \"\(key)\", authDomain: \"acme.firebaseapp.com\" }"

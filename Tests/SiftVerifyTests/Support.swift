@@ -24,6 +24,23 @@ enum Fake {
         return out
     }
 
+    /// A GitHub token as GitHub issues them: 30 random characters, then their CRC-32 in six base-62 digits.
+    static func githubToken(_ prefix: String = "gh" + "p_", seed: UInt64) -> String {
+        let body = s(30, alnum, seed: seed)
+        var crc: UInt32 = 0xFFFF_FFFF
+        for b in body.utf8 {
+            crc ^= UInt32(b)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        var v = UInt64(~crc), tail = ""
+        let base62 = Array(digits + upper + lower)
+        for _ in 0..<6 {
+            tail = String(base62[Int(v % 62)]) + tail
+            v /= 62
+        }
+        return prefix + body + tail
+    }
+
     /// A JWT header: base64url of a JSON object (`{"alg":"HS256","kid":"…"}`) with a seeded key id,
     /// as a token's header is (the detector decodes it).
     static func jwtHeader(seed: UInt64 = 1) -> String {

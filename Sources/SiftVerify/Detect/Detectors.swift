@@ -632,7 +632,15 @@ let detectorCatalogue: [Detector] = {
         tuning: .init(glued: Glued.github))
     d.append(
         Detector(github.id, github.title, github.severity, anchors: github.anchors) { t, p, len in
-            if let m = github.match(t, p, len) { return m }
+            if var m = github.match(t, p, len) {
+                // A token's last six characters are the CRC-32 of the thirty before: one whose
+                // checksum fails has the shape and not the proof (a test value, a copy gone wrong).
+                if m.end - p == len + 36, !githubChecksum(t, p + len) {
+                    m.severity = .high
+                    m.reason = "its checksum does not hold: a GitHub token's shape without its proof"
+                }
+                return m
+            }
             // Inside a longer word on both sides (`…xghp_<36>y…`) no boundary tells where it ends; a real
             // token's last six characters are the CRC-32 of the thirty before them, which does.
             return githubChecksum(t, p + len) ? DetMatch(start: p, end: p + len + 36) : nil

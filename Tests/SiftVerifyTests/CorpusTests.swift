@@ -101,6 +101,8 @@ let providerSamples: [(id: String, value: String, before: String, severity: Seve
     add("adobe-client-secret", "p8e-" + s(32, F.alnum))
     add("openshift-token", "sha256~" + s(43, F.b64url))
     add("facebook-access-token", "EAAC" + s(160, F.alnum))
+    add("facebook-access-token", "EAA" + "G" + s(180, F.alnum))
+    add("facebook-access-token", "EAA" + "B" + s(120, F.alnum))
     add("gitlab-runner-registration-token", "GR1348941" + s(20, F.b64url))
     add("gitlab-session-cookie", "_gitlab_session=" + s(32, F.hexLower), before: "Cookie: ")
     add("grafana-api-key", "eyJrIjoi" + s(90, F.b64))

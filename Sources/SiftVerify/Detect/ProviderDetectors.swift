@@ -318,7 +318,10 @@ func providerDetectors() -> [Detector] {
             check: { t, s, e in mixed(t, s + 7, e) }))
     d.append(
         prefixed(
-            "facebook-access-token", "Facebook (Meta) access token", .high, ["EAAM", "EAAC"], .alnum, length: 100...400,
+            // `EAA` and a letter of the app's (`EAAG` of the Graph API Explorer, `EAAB`, `EAAJ`, …; `EAAA`
+            // is Square's), then 100 characters or more.
+            "facebook-access-token", "Facebook (Meta) access token", .high,
+            "BCDEFGHIJKLMNOPQRSTUVWXYZ".map { "EAA" + String($0) }, .alnum, length: 100...400,
             check: { t, s, e in mixed(t, s + 4, e) }))
     d.append(
         prefixed(

@@ -174,6 +174,9 @@ let positiveCases: [DetectorCase] = {
     add(
         "kubernetes-secret", secretValue + "\n  token: " + secretValue,
         before: "apiVersion: v1\ndata:\n  password: ", after: "\nkind: Secret\nmetadata:\n  name: db\n")
+    add(
+        "kubernetes-secret", secretValue + "\", \"token\": \"" + secretValue,
+        before: "{\"apiVersion\": \"v1\", \"data\": {\"password\": \"", after: "\"}, \"kind\": \"Secret\"}")
     return c
 }()
 

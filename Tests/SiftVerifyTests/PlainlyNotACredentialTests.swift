@@ -44,7 +44,9 @@ import Testing
         "idempotency_key: 6f1d4e3b-9a57-4c2d-8e4f-5a6b8b0e4c2a",
         "object_key: uploads/2026/11/IMG_0042.jpg",
         "\"sortKey\": \"2026-11-29T10:15:04Z#order\"",
-        "minisat-master-keying:x64-uwp=fail"
+        "minisat-master-keying:x64-uwp=fail",
+        // A member's value that is a credential's word, then the next member's name: no pair.
+        "{\"type\": \"Token\", \"stringData\": 1}", "{\"kind\": \"Secret\", \"stringData\": {\"token\": \"***\"}}"
     ]
 
     @Test(arguments: notCredentials)

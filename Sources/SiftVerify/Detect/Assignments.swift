@@ -103,8 +103,19 @@ enum Assign {
             // No operator: `name "value"` (a keyword then a literal, as in `password "…";`) or, after a
             // quoted name, `"name", "value"` (a call's arguments or a list's pair).
             if nameQuoted && t[i] == UInt8(ascii: ",") {
+                // `"kind": "Secret", "stringData": …`: a member's value, then the next member's name,
+                // is no pair: the first string follows a `:`, the second is followed by one.
+                var k = nameStart - 2
+                if k >= 0 && t[k] == UInt8(ascii: "\\") { k -= 1 }
+                while k >= 0 && (t[k] == 0x20 || t[k] == 0x09) { k -= 1 }
+                if k >= 0 && (t[k] == UInt8(ascii: ":") || t[k] == UInt8(ascii: "=")) { return nil }
                 i = skipSpace(t, i + 1)
                 guard i < t.count, quote(t[i]) || t[i] == UInt8(ascii: "\\") else { return nil }
+                let open = t[i] == UInt8(ascii: "\\") ? i + 1 : i
+                if open < t.count, let close = t.find([t[open]], open + 1, Swift.min(t.count, open + 1025)) {
+                    let after = skipSpace(t, close + 1)
+                    if after < t.count && t[after] == UInt8(ascii: ":") { return nil }
+                }
             } else {
                 guard i > afterName, quote(t[i]) else { return nil }
             }

@@ -153,7 +153,7 @@ extension Detector {
         "discord-bot-token": "the bot id's base64, ., 6 characters, ., 27+ characters, beside discord or Bot",
         "discord-bot-token-bare": "the same three parts anywhere, the first decoding to 17–20 digits",
         "discord-webhook": "discord.com/api/webhooks/, an id, /, the token",
-        "kubernetes-secret": "the values of a data: or stringData: block in the YAML document that says kind: Secret",
+        "kubernetes-secret": "the values of a data: or stringData: block in the YAML or JSON document that says kind: Secret",
         "dynatrace-token": "dt0c01., 24 of [0-9A-Za-z], ., 64 of [0-9A-Za-z]",
         "firebase-fcm-server-key": "AAAA, 7 characters, :APA91b, 134 of [A-Za-z0-9_-]",
         "flutterwave-secret-key": "FLWSECK- or FLWSECK_TEST-, 32 hex digits, -X",

@@ -367,9 +367,11 @@ func providerDetectors() -> [Detector] {
     // A Kubernetes Secret's `data:` or `stringData:` block: every value in it is secret by
     // definition, whatever its name; the match runs from the first value to the last.
     d.append(
-        Detector("kubernetes-secret", "value in a Kubernetes Secret's data", .high, anchors: ["kind: Secret", "kind: \"Secret\""]) {
-            t, p, len in
-            kubernetesSecretData(t, p, len)
+        Detector(
+            "kubernetes-secret", "value in a Kubernetes Secret's data", .high,
+            anchors: ["kind: Secret", "kind: \"Secret\"", "\"kind\": \"Secret\"", "\"kind\":\"Secret\""]
+        ) { t, p, len in
+            t[p] == UInt8(ascii: "\"") ? kubernetesSecretJSON(t, p, len) : kubernetesSecretData(t, p, len)
         })
     // A Discord bot token with no name beside it: `<base64 of the bot's numeric id>.<6>.<27+>`. The
     // first part decoding to 17 to 20 digits is what makes a bare run of this shape one.
@@ -504,4 +506,47 @@ func kubernetesSecretData(_ t: ScanInput, _ p: Int, _ len: Int) -> DetMatch? {
     }
     guard first >= 0 else { return nil }
     return DetMatch(start: first, end: last)
+}
+
+/// The string values of a Kubernetes Secret written as JSON (`kubectl get secret -o json`): the
+/// `"data"` or `"stringData"` object of the object whose `"kind"` is `"Secret"` at `p`, looked for
+/// within 8 KiB either way; from the first value's start to the last one's end.
+func kubernetesSecretJSON(_ t: ScanInput, _ p: Int, _ len: Int) -> DetMatch? {
+    let lo = Swift.max(0, p - 8192), hi = Swift.min(t.count, p + len + 8192)
+    for key in [Array("\"data\"".utf8), Array("\"stringData\"".utf8)] {
+        var at = lo
+        while let k = t.find(key, at, hi) {
+            at = k + key.count
+            var i = at
+            while i < hi && (t[i] == 0x20 || t[i] == 0x0A || t[i] == 0x0D || t[i] == 0x09) { i += 1 }
+            guard i < hi, t[i] == UInt8(ascii: ":") else { continue }
+            i += 1
+            while i < hi && (t[i] == 0x20 || t[i] == 0x0A || t[i] == 0x0D || t[i] == 0x09) { i += 1 }
+            guard i < hi, t[i] == UInt8(ascii: "{") else { continue }
+            // The object's members: `"name": "value"` pairs, no nesting in a Secret's data.
+            var first = -1, last = -1
+            var j = i + 1
+            var strings = 0
+            while j < hi && t[j] != UInt8(ascii: "}") {
+                guard t[j] == UInt8(ascii: "\"") else {
+                    j += 1
+                    continue
+                }
+                var e = j + 1
+                while e < hi && t[e] != UInt8(ascii: "\"") { e += t[e] == UInt8(ascii: "\\") ? 2 : 1 }
+                guard e < hi else { break }
+                strings += 1
+                // Every second string is a value.
+                if strings % 2 == 0 && e > j + 1
+                    && !ValueJudgement.isReference(UnsafeBufferPointer(rebasing: t.b[(j + 1)..<e]))
+                {
+                    if first < 0 { first = j + 1 }
+                    last = e
+                }
+                j = e + 1
+            }
+            if first >= 0 { return DetMatch(start: first, end: last) }
+        }
+    }
+    return nil
 }

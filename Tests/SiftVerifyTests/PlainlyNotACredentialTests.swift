@@ -242,6 +242,8 @@ import Testing
         #expect(try Self.severity(Harness.log(message: "Your Cohere API key: \(Self.key). Keep it safe")) == .high)
         #expect(try Self.severity(Harness.log(message: "the pinecone token is \(Self.key)")) == .high)
         #expect(try Self.severity(Harness.log(message: "cohere key rotation scheduled for tomorrow")) == nil)
+        // A pair after a sentence's colon is a pair still.
+        #expect(try Self.severity(Harness.log(message: "integration sync finished: \"cohere\", \"\(Self.key)\"")) == .high)
         // A few words between the name and the key word, and the possessive.
         #expect(try Self.severity(Harness.log(message: "sending request to the mailgun API with key \(Self.key)")) == .high)
         #expect(try Self.severity(Harness.log(message: "Cohere's private API key is \(Self.key)")) == .high)

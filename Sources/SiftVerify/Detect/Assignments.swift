@@ -108,7 +108,12 @@ enum Assign {
                 var k = nameStart - 2
                 if k >= 0 && t[k] == UInt8(ascii: "\\") { k -= 1 }
                 while k >= 0 && (t[k] == 0x20 || t[k] == 0x09) { k -= 1 }
-                if k >= 0 && (t[k] == UInt8(ascii: ":") || t[k] == UInt8(ascii: "=")) { return nil }
+                if k >= 1 && t[k] == UInt8(ascii: ":") {
+                    var q = k - 1
+                    while q >= 0 && (t[q] == 0x20 || t[q] == 0x09) { q -= 1 }
+                    // After a quoted member name (`"kind": "Secret"`), not after prose (`finished: "…"`).
+                    if q >= 0 && quote(t[q]) { return nil }
+                }
                 i = skipSpace(t, i + 1)
                 guard i < t.count, quote(t[i]) || t[i] == UInt8(ascii: "\\") else { return nil }
                 let open = t[i] == UInt8(ascii: "\\") ? i + 1 : i

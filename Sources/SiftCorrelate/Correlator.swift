@@ -706,12 +706,7 @@ public enum Correlator {
         for r in requests where r.status != .clientOnly {
             guard let a = r.entry.requestStart, let b = r.entry.responseStart else { continue }
             let lo = min(a, b), hi = max(a, b)
-            // The device's last moment on it: the response's end, or, for a request it gave up on (no
-            // status), when it gave up (start + duration).
-            let gaveUp = r.entry.record.statusCode == nil
-            let given =
-                gaveUp ? max(r.entry.record.duration.flatMap { $0.isFinite && $0 >= 0 ? a + $0 : nil } ?? a, r.entry.record.ts ?? a) : nil
-            let last = max(r.entry.responseEnd.map { max($0, hi) } ?? hi, given ?? hi)
+            let (last, gaveUp) = lastMoment(r.entry, requestStart: a, responseStart: hi)
             for l in r.lines {
                 guard let t = l.line.parsed.ts else { continue }
                 let interval = skewInterval(
@@ -747,6 +742,15 @@ public enum Correlator {
             if let ts = t.seconds, abs(ts - f) > max(1.0, (s.uncertainty ?? 0) + (t.uncertainty ?? 0) + 0.5) { s.textSeconds = ts }
         }
         return s
+    }
+
+    /// The device's last moment on a request: the response's end (at least `hi`), or, for a request it
+    /// gave up on (no status), when it gave up (its start plus duration, or its record's time).
+    static func lastMoment(_ e: NetworkEntry, requestStart a: Double, responseStart hi: Double) -> (last: Double, gaveUp: Bool) {
+        let end = e.responseEnd.map { max($0, hi) } ?? hi
+        guard e.record.statusCode == nil else { return (end, false) }
+        let given = max(e.record.duration.flatMap { $0.isFinite && $0 >= 0 ? a + $0 : nil } ?? a, e.record.ts ?? a)
+        return (max(end, given), true)
     }
 
     /// The offsets one server line allows. The line happened, on the device clock, between the request's

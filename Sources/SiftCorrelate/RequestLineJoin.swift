@@ -277,9 +277,7 @@ enum RequestLineJoin {
                 let r = requests[wanted[k].request]
                 guard let t = c.parsed.ts, let a = r.requestStart, let b = waitEnd(r) else { continue }
                 let lo = min(a, b), hi = max(a, b)
-                let gaveUp = r.record.statusCode == nil
-                let given = gaveUp ? max(r.record.duration.flatMap { $0.isFinite && $0 >= 0 ? a + $0 : nil } ?? a, r.record.ts ?? a) : nil
-                let last = max(r.responseEnd.map { max($0, hi) } ?? hi, given ?? hi)
+                let (last, gaveUp) = Correlator.lastMoment(r, requestStart: a, responseStart: hi)
                 let placed = PlacedLine(line: ServerLine(file: c.file, line: c.lineNumber, ids: [], parsed: c.parsed), deviceTs: nil)
                 let interval = Correlator.skewInterval(
                     placed, at: t, requestStart: lo, responseStart: hi, responseEnd: last, gaveUp: gaveUp)

@@ -302,24 +302,23 @@ func providerKeyInProse(_ t: ScanInput, _ p: Int, _ len: Int) -> DetMatch? {
     if t.has(u("'s "), at: i) { i += 2 }
     guard i < t.count, t[i] == 0x20 else { return nil }
     i += 1
+    // A key word standing whole at `at`: where it ends.
+    func keyWordEnd(_ at: Int) -> Int? {
+        for words in proseKeyWords where t.containsCI(words, at, at + words.count) {
+            let after = at + words.count
+            if after < t.count, ByteSet.alnum.contains(t[after]) { continue }
+            return after
+        }
+        return nil
+    }
     var matched = false
     // Up to four short words may stand between (`Mailgun API with key …`, `stripe live secret key …`).
     for _ in 0..<5 {
-        for words in proseKeyWords where t.containsCI(words, i, i + words.count) {
-            let after = i + words.count
-            if after < t.count, ByteSet.alnum.contains(t[after]) { continue }
-            i = after
-            matched = true
-            break
-        }
-        if matched {
+        if let end = keyWordEnd(i) {
+            i = end
             // `secret key`, `token secret`: the last of the key words names the value.
-            for words in proseKeyWords where i + 1 < t.count && t[i] == 0x20 && t.containsCI(words, i + 1, i + 1 + words.count) {
-                let after = i + 1 + words.count
-                if after < t.count, ByteSet.alnum.contains(t[after]) { continue }
-                i = after
-                break
-            }
+            if i + 1 < t.count, t[i] == 0x20, let next = keyWordEnd(i + 1) { i = next }
+            matched = true
             break
         }
         let w = t.run(i, proseWord, max: 15)
@@ -331,15 +330,22 @@ func providerKeyInProse(_ t: ScanInput, _ p: Int, _ len: Int) -> DetMatch? {
     if i < t.count && (t[i] == UInt8(ascii: ":") || t[i] == UInt8(ascii: "=")) { i += 1 }
     while i < t.count && t[i] == 0x20 { i += 1 }
     if t.containsCI(isWord, i, i + 3) { i += 3 }
-    while i < t.count && t[i] == 0x20 { i += 1 }
-    var e = i
-    let limit = Swift.min(t.count, i + 1024)
-    while e < limit && !Sets.assignmentStop.contains(t[e]) { e += 1 }
-    // A sentence's full stop is not the key's.
-    if e > i && t[e - 1] == UInt8(ascii: ".") { e -= 1 }
-    let v = UnsafeBufferPointer(rebasing: t.b[i..<e])
+    let m = wordedValue(t, from: i, limit: 1024, sentence: true)
+    let v = UnsafeBufferPointer(rebasing: t.b[m.start..<m.end])
     guard v.count >= 16, ValueJudgement.fitsToken(v) else { return nil }
-    return DetMatch(start: i, end: e)
+    return m
+}
+
+/// The value that starts at `from` (after spaces), up to the first byte that ends an assignment,
+/// at most `limit` bytes; in a sentence (`sentence`), a full stop at its end is the sentence's.
+func wordedValue(_ t: ScanInput, from: Int, limit: Int, sentence: Bool) -> DetMatch {
+    var s = from
+    while s < t.count && t[s] == 0x20 { s += 1 }
+    var e = s
+    let stop = Swift.min(t.count, s + limit)
+    while e < stop && !Sets.assignmentStop.contains(t[e]) { e += 1 }
+    if sentence && e > s && t[e - 1] == UInt8(ascii: ".") { e -= 1 }
+    return DetMatch(start: s, end: e)
 }
 
 private let proseKeyWords = ["api key", "api token", "access token", "key", "token", "secret"].map(u)
@@ -1194,12 +1200,7 @@ let detectorCatalogue: [Detector] = {
                     || (t.run(a.value.start, schemeWord, max: 21) == word
                         && t.containsCI(authorizationWord, a.nameStart, a.nameEnd))
                 {
-                    var s = a.value.end
-                    while s < t.count && t[s] == 0x20 { s += 1 }
-                    var e = s
-                    let limit = Swift.min(t.count, s + 512)
-                    while e < limit && !Sets.assignmentStop.contains(t[e]) { e += 1 }
-                    a.value = DetMatch(start: s, end: e)
+                    a.value = wordedValue(t, from: a.value.end, limit: 512, sentence: false)
                     if !known { strict = true }
                 }
             }
@@ -1235,7 +1236,6 @@ private func passwordMatch(_ t: ScanInput, _ m: DetMatch) -> DetMatch {
     return low
 }
 
-/// Authorization scheme words that stand between a header name and its credential.
 /// A credential told in words, no `=` or `:` between (`the zorblax token is …`, `using api key …`):
 /// the word `secret`, `token`, `key` or `api key` standing alone, then `is` or nothing, then a plainly
 /// random value (`ValueJudgement.isRandomKey`).
@@ -1249,13 +1249,9 @@ private func credentialInProse(_ t: ScanInput, _ p: Int, _ len: Int) -> DetMatch
     var i = we
     guard i < t.count, t[i] == 0x20 else { return nil }
     while i < t.count && t[i] == 0x20 { i += 1 }
-    if t.has(u("is "), at: i) { i += 3 }
-    var e = i
-    let limit = Swift.min(t.count, i + 512)
-    while e < limit && !Sets.assignmentStop.contains(t[e]) { e += 1 }
-    if e > i && t[e - 1] == UInt8(ascii: ".") { e -= 1 }
-    guard ValueJudgement.isRandomKey(UnsafeBufferPointer(rebasing: t.b[i..<e])) else { return nil }
-    return DetMatch(start: i, end: e)
+    if t.has(isWord, at: i) { i += 3 }
+    let m = wordedValue(t, from: i, limit: 512, sentence: true)
+    return ValueJudgement.isRandomKey(UnsafeBufferPointer(rebasing: t.b[m.start..<m.end])) ? m : nil
 }
 private let proseLetters = ByteSet("A-Za-z")
 private let proseCredentialWords: Set<String> = ["secret", "token", "key", "apikey"]
@@ -1263,6 +1259,7 @@ private let proseCredentialWords: Set<String> = ["secret", "token", "key", "apik
 private let schemeWord = ByteSet("A-Za-z-")
 private let nameEndMarks = ByteSet("=:\"'")
 private let authorizationWord = u("authorization")
+/// Authorization scheme words that stand between a header name and its credential.
 private let authSchemes: Set<String> = [
     "token", "key", "apikey", "api-token", "api-key", "sso-key", "ssws", "bot", "digest", "hmac", "apitoken"
 ]

@@ -461,7 +461,8 @@ func kubernetesSecretData(_ t: ScanInput, _ p: Int, _ len: Int) -> DetMatch? {
     let after = p + len
     guard after == t.count || t[after] == 0x0A || t[after] == 0x0D || t[after] == 0x20 else { return nil }
     // `kind:` opens its line (after indentation).
-    guard p - t.runBack(p, ByteSet(" "), max: 64) == 0 || t[p - t.runBack(p, ByteSet(" "), max: 64) - 1] == 0x0A else { return nil }
+    let lineStart = p - t.runBack(p, spaces, max: 64)
+    guard lineStart == 0 || t[lineStart - 1] == 0x0A else { return nil }
     let separator: [UInt8] = [0x0A, 0x2D, 0x2D, 0x2D]
     var lo = Swift.max(0, p - 8192)
     var k = p - 4
@@ -476,7 +477,7 @@ func kubernetesSecretData(_ t: ScanInput, _ p: Int, _ len: Int) -> DetMatch? {
     while i < hi {
         var e = i
         while e < hi && t[e] != 0x0A { e += 1 }
-        let indent = t.run(i, ByteSet(" "), max: e - i)
+        let indent = t.run(i, spaces, max: e - i)
         let c = i + indent
         var lineEnd = e
         if lineEnd > c && t[lineEnd - 1] == 0x0D { lineEnd -= 1 }
@@ -495,9 +496,9 @@ func kubernetesSecretData(_ t: ScanInput, _ p: Int, _ len: Int) -> DetMatch? {
                         last = ve
                     }
                 }
-            } else if t.has(Array("data:".utf8), at: c) || t.has(Array("stringData:".utf8), at: c) {
-                let colonEnd = c + (t[c] == UInt8(ascii: "d") ? 5 : 11)
-                blockIndent = t.run(colonEnd, ByteSet(" "), max: lineEnd - colonEnd) == lineEnd - colonEnd ? indent : -1
+            } else if let block = [dataKey, stringDataKey].first(where: { t.has($0, at: c) }) {
+                let colonEnd = c + block.count
+                blockIndent = t.run(colonEnd, spaces, max: lineEnd - colonEnd) == lineEnd - colonEnd ? indent : -1
             } else {
                 blockIndent = -1
             }
@@ -507,6 +508,10 @@ func kubernetesSecretData(_ t: ScanInput, _ p: Int, _ len: Int) -> DetMatch? {
     guard first >= 0 else { return nil }
     return DetMatch(start: first, end: last)
 }
+
+private let spaces = ByteSet(" ")
+private let dataKey = Array("data:".utf8)
+private let stringDataKey = Array("stringData:".utf8)
 
 /// The string values of a Kubernetes Secret written as JSON (`kubectl get secret -o json`): the
 /// `"data"` or `"stringData"` object of the object whose `"kind"` is `"Secret"` at `p`, looked for

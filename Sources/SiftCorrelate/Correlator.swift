@@ -700,46 +700,64 @@ public enum Correlator {
     }
 
     static func estimateSkew(_ requests: [CorrelatedRequest], flipMarks: Bool) -> ClockSkew {
-        var field: [(Double, Double)] = []
-        var text: [(Double, Double)] = []
-        var byLine: [(Double, Double)] = []
+        typealias Sample = (hard: (Double, Double), likely: (Double, Double))
+        var field: [Sample] = []
+        var text: [Sample] = []
+        var byLine: [Sample] = []
         for r in requests where r.status != .clientOnly {
             guard let a = r.entry.requestStart, let b = r.entry.responseStart else { continue }
             let lo = min(a, b), hi = max(a, b)
             let (last, gaveUp) = lastMoment(r.entry, requestStart: a, responseStart: hi)
             for l in r.lines {
                 guard let t = l.line.parsed.ts else { continue }
-                let interval = skewInterval(
+                let hard = skewInterval(
                     l, at: t, requestStart: lo, responseStart: hi, responseEnd: last, flipMark: flipMarks, gaveUp: gaveUp)
+                let likely = likelyInterval(
+                    l, at: t, requestStart: lo, responseStart: hi, responseEnd: last, flipMark: flipMarks, within: hard)
                 if l.line.joinedBy == .requestLine {
-                    byLine.append(interval)
+                    byLine.append((hard, likely))
                 } else if l.idInField {
-                    field.append(interval)
+                    field.append((hard, likely))
                 } else {
-                    text.append(interval)
+                    text.append((hard, likely))
                 }
             }
         }
         // Lines joined by method, path and time count only where no id tied any line.
         if field.isEmpty && text.isEmpty && !byLine.isEmpty {
-            var s = marzullo(byLine)
+            var s = estimate(byLine)
             s.basis = JoinBasis.requestLine.rawValue
             s.textSamples = 0
             return s
         }
         if field.isEmpty {
-            var s = marzullo(text)
+            var s = estimate(text)
             s.basis = text.isEmpty ? "none" : "free text"
             s.textSamples = text.count
             return s
         }
-        var s = marzullo(field)
+        var s = estimate(field)
         s.basis = "request-id fields"
         s.fieldSamples = field.count
         s.textSamples = text.count
         if !text.isEmpty, let f = s.seconds {
-            let t = marzullo(text)
+            let t = estimate(text)
             if let ts = t.seconds, abs(ts - f) > max(1.0, (s.uncertainty ?? 0) + (t.uncertainty ?? 0) + 0.5) { s.textSeconds = ts }
+        }
+        return s
+    }
+
+    /// The region the most samples' hard intervals share; inside it, when whole-second times leave it
+    /// wide, the point the samples' likely intervals agree on (see `likelyInterval`). The uncertainty
+    /// stays the hard region's: the likely point is a better guess, not a proof.
+    static func estimate(_ samples: [(hard: (Double, Double), likely: (Double, Double))]) -> ClockSkew {
+        var s = marzullo(samples.map(\.hard))
+        guard let mid = s.seconds, let half = s.uncertainty,
+            samples.contains(where: { $0.hard != $0.likely })
+        else { return s }
+        let likely = marzullo(samples.map(\.likely))
+        if let point = likely.seconds, likely.outliers == s.outliers, abs(point - mid) <= half {
+            s.seconds = point
         }
         return s
     }
@@ -790,6 +808,31 @@ public enum Correlator {
             break
         }
         return (lower, upper)
+    }
+
+    /// The offsets a whole-second line allows if the network took as long each way: the server's work,
+    /// `d` long, centred in the device's wait between sending the request and the response's first byte
+    /// (or in the whole exchange, when the work outlasts that wait, as nginx's `$request_time` does with
+    /// the response's writing). The second after `t` then gives an interval exactly one second wide,
+    /// kept inside the hard interval. Lines with sub-second times keep their hard interval.
+    static func likelyInterval(
+        _ l: PlacedLine, at t: Double, requestStart lo: Double, responseStart hi: Double, responseEnd last: Double,
+        flipMark: Bool, within hard: (Double, Double)
+    ) -> (Double, Double) {
+        guard l.wholeSecond else { return hard }
+        let d = l.line.parsed.durationMs.flatMap { $0 > 0 && $0.isFinite ? $0 / 1000 : nil } ?? 0
+        guard d <= last - lo else { return hard }
+        var mark = LogCatalogue.entry(named: l.line.parsed.format.rawValue)?.timeMarks ?? .unknown
+        if flipMark { mark = mark == .start ? .end : mark == .end ? .start : mark }
+        let centre = d <= hi - lo ? (lo + hi) / 2 : (lo + last) / 2
+        let moment: Double
+        switch mark {
+        case .end, .logged: moment = centre + d / 2
+        case .start: moment = centre - d / 2
+        case .unknown: moment = centre
+        }
+        let lower = Swift.max(hard.0, t - moment), upper = Swift.min(hard.1, t + 1 - moment)
+        return lower <= upper ? (lower, upper) : hard
     }
 
     /// The region shared by the most intervals: its middle, half its width, and how many intervals miss it.

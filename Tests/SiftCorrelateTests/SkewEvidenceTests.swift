@@ -108,6 +108,38 @@ import SiftCore
         #expect(u < (wide.uncertainty ?? 0), "\(u) vs \(wide.uncertainty ?? -1)")
     }
 
+    /// Whole-second times leave a region of offsets; when the network took as long each way, the point
+    /// the lines agree on inside it is nearer the truth than the region's middle, and the uncertainty
+    /// stays the region's.
+    @Test func wholeSecondTimesLeanOnEqualLatencyEachWay() throws {
+        let skew = 2.508
+        var requests: [NetworkEntry] = []
+        var lines: [ServerLine] = []
+        for (k, offset) in [0.31, 0.02, 0.55, 0.2, 0.47, 0.12].enumerated() {
+            let start = t0 + Double(k * 5) + offset
+            requests.append(request(k, start: start))
+            let text =
+                "203.0.113.7 - - [\(Self.accessTime(start + 0.35 + skew))] \"GET /v1/x HTTP/1.1\" 200 12 \"-\" \"app\" 0.300 \"\(rid(k))\""
+            lines.append(line(k, text))
+        }
+        var scan = LogScanResult()
+        scan.lines = lines
+        let report = Correlator.correlate(requests: requests, sessions: [], scan: scan)
+        let s = try #require(report.clockSkew.seconds), u = try #require(report.clockSkew.uncertainty)
+        let hard = Correlator.marzullo(
+            report.requests.flatMap { r in
+                r.lines.map { l in
+                    Correlator.skewInterval(
+                        l, at: l.line.parsed.ts!, requestStart: r.entry.requestStart!, responseStart: r.entry.responseStart!,
+                        responseEnd: r.entry.responseEnd!)
+                }
+            })
+        let middle = try #require(hard.seconds)
+        #expect(abs(s - skew) < abs(middle - skew), "\(s) vs the region's middle \(middle)")
+        #expect(abs(s - skew) <= 0.05, "\(s)")
+        #expect(u == hard.uncertainty)
+    }
+
     static func accessTime(_ t: Double) -> String {
         let f = DateFormatter()
         f.locale = Locale(identifier: "en_US_POSIX")

@@ -27,11 +27,20 @@ let positiveCases: [DetectorCase] = {
     add("jwt", jwt)
     add("bearer", F.s(32, F.alnum, seed: 4), before: "Authorization: Bearer ")
     add("basic-auth", Base64.encode(Array(("alice" + ":" + "pw" + "12345678").utf8)), before: "Authorization: Basic ")
+    add(
+        "encoded-user-password", Base64.encode(Array(("johndoe" + ":" + F.s(14, F.alnum, seed: 61)).utf8)), before: "\"user_auth\": \"",
+        after: "\"")
+    add("encoded-user-password", Base64.encode(Array(("ci-bot" + ":" + "Tr0ub4dor&3").utf8)), before: "_auth=", after: "\n")
     let pem =
         "-----BEGIN " + "RSA PRIVATE KEY-----\n" + F.s(64, F.b64, seed: 5) + "\n" + F.s(64, F.b64, seed: 6) + "\n-----END "
         + "RSA PRIVATE KEY-----"
     add("pem-private-key", pem)
     let pem2 = "-----BEGIN " + "PRIVATE KEY-----\\n" + F.s(64, F.b64, seed: 7) + "\\n-----END " + "PRIVATE KEY-----"
+    // Armour around a stand-in, no key material: reported, low, with the reason.
+    add("pem-private-key", "-----BEGIN " + "PRIVATE KEY-----\nanything\n-----END " + "PRIVATE KEY-----", severity: .low)
+    // Cut short, as documentation does: key material still, critical.
+    let cut = "-----BEGIN " + "RSA PRIVATE KEY-----\n" + F.s(20, F.b64, seed: 60) + "...\n-----END " + "RSA PRIVATE KEY-----"
+    add("pem-private-key", cut, severity: .critical)
     add("private-key-json", pem2, before: "{\"type\": \"service_account\", \"private_key\": \"", after: "\"}")
     add("aws-access-key", "AKIA" + F.s(16, F.upperDigit, seed: 8))
     add("aws-access-key", "ASIA" + F.s(16, F.upperDigit, seed: 9))
@@ -163,6 +172,7 @@ let positiveCases: [DetectorCase] = {
     add("polar-access-token", "polar_oat_" + F.s(43, F.alnum, seed: 354))
     add("honeybadger-token", "hbp_" + F.s(36, F.alnum, seed: 355))
     add("bitbucket-data-center-token", "BBDC-" + F.s(44, F.alnum, seed: 356))
+    add("clickhouse-cloud-secret-key", "4b1d" + F.s(38, F.alnum, seed: 357))
     add("together-api-key", "tgp_" + "v1_" + F.s(43, F.b64url, seed: 343))
     add("neon-api-key", "napi_" + F.s(64, F.alnum, seed: 344))
     add("amazon-mws-token", "amzn." + "mws." + F.uuid(seed: 345))
@@ -206,6 +216,11 @@ let negativeCases: [String] = {
         "Cookie: theme=dark; _ga=GA1.2.1234567890.1795956903", "Set-Cookie: session=***; Path=/; HttpOnly"
     ]
     n.append("ETag: \"" + Fake.s(40, Fake.hexLower, seed: 28) + "\"")
+    // Under an auth name, base64 that is not user and chosen password: a word pair, a placeholder.
+    n.append("auth: " + Base64.encode(Array("user:pass".utf8)))
+    n.append("\"oauth\": \"" + Base64.encode(Array(Fake.s(30, Fake.alnum, seed: 43).utf8)) + "\"")
+    // A hex digest holding ClickHouse's `4b1d`: no upper case.
+    n.append(Fake.s(6, Fake.hexLower, seed: 41) + "4b1d" + Fake.s(38, Fake.hexLower, seed: 42))
     // A ConfigMap's data is not secret; a Secret's block with no value holds nothing.
     n.append("apiVersion: v1\nkind: ConfigMap\ndata:\n  theme: " + Fake.s(24, Fake.b64, seed: 31) + "\n")
     n.append("apiVersion: v1\nkind: Secret\ntype: Opaque\ndata:\n")

@@ -45,6 +45,10 @@ import Testing
         "object_key: uploads/2026/11/IMG_0042.jpg",
         "\"sortKey\": \"2026-11-29T10:15:04Z#order\"",
         "minisat-master-keying:x64-uwp=fail",
+        // A resource's name with its number, under a name that speaks of secrets.
+        "  vaultForSecrets: app3-stg-4417392810", "secret_bucket = prod-db-eu-20240611",
+        // Armour around a stand-in, no key material (reported low).
+        "-----BEGIN PRIVATE KEY-----\nanything\n-----END PRIVATE KEY-----",
         // A member's value that is a credential's word, then the next member's name: no pair.
         "{\"type\": \"Token\", \"stringData\": 1}", "{\"kind\": \"Secret\", \"stringData\": {\"token\": \"***\"}}"
     ]
@@ -80,6 +84,15 @@ import Testing
         v4[14] = "4"
         let g = try Harness.run([Harness.log(message: "_authToken=" + String(v4))]).filter { $0.rule == "secret.generic-secret" }
         #expect(g.first?.severity == .high)
+        // An `.npmrc` auth line holds the registry's token whatever its form; a key npm would not
+        // read as a registry's does not.
+        for (line, gate) in [
+            ("//registry.npmjs.org/:_authToken=", true), ("//npm.pkg.github.com/acme/:_authToken=", true),
+            ("///:_authToken=", false), ("//registry.npmjs.org:_authToken=", false)
+        ] {
+            let h = try Harness.run([Harness.log(message: line + String(v1))]).filter { $0.rule == "secret.generic-secret" }
+            #expect(h.contains { $0.severity >= .high } == gate, "\(line)")
+        }
     }
 
     /// A JWT whose header is damaged in a byte or two is still one when its payload is a whole JSON

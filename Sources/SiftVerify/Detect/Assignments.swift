@@ -484,7 +484,9 @@ enum ValueJudgement {
     /// not a word or a reference, varied enough (a UUID or a long number counts: under such a name it is one).
     static func fitsToken(_ b: UnsafeBufferPointer<UInt8>, quoted: Bool = false) -> Bool {
         let n = b.count
-        guard n >= 8, n <= 1024, !isReference(b), !isJoinedWords(b), !isCamelWords(b), quoted || !(isInterpolated(b) || isCall(b)) else {
+        guard n >= 8, n <= 1024, !isReference(b), !isJoinedWords(b), !isCamelWords(b), !isResourceName(b),
+            quoted || !(isInterpolated(b) || isCall(b))
+        else {
             return false
         }
         var digits = 0, lower = 0, upper = 0, other = 0
@@ -612,6 +614,29 @@ enum ValueJudgement {
         "pass", "password", "passwd", "pwd", "secret", "token", "apikey", "api_key", "key", "test", "testing", "changeme",
         "example", "sample", "dummy", "foo", "bar", "baz", "admin", "root", "user", "username", "login", "none", "null"
     ]
+
+    /// A resource's name with its number (`app3-stg-4417392810`, `prod-db-eu-20240611`): two or more
+    /// lowercase words (each with at most two digits after it) and one run of digits, joined by `-` or
+    /// `_`. A vault, bucket or build is named so; a random token has upper case or letters and digits
+    /// mixed throughout.
+    static func isResourceName(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        var words = 0, numbers = 0, start = 0
+        for i in 0...b.count where i == b.count || b[i] == UInt8(ascii: "-") || b[i] == UInt8(ascii: "_") {
+            let part = UnsafeBufferPointer(rebasing: b[start..<i])
+            start = i + 1
+            let letters = part.prefix { ByteSet.lower.contains($0) }.count
+            let rest = part.count - letters
+            guard !part.isEmpty, part.dropFirst(letters).allSatisfy({ ByteSet.digit.contains($0) }) else { return false }
+            if letters == 0 {
+                numbers += 1
+            } else if (2...12).contains(letters) && rest <= 2 {
+                words += 1
+            } else {
+                return false
+            }
+        }
+        return words >= 2 && numbers == 1
+    }
 
     /// Words joined by `_`, `-` or `.` (`a-fake-tooshort-key`, `real_key`, `not_set`): prose, not a secret.
     private static func isJoinedWords(_ b: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -31,6 +31,10 @@ struct Detector: Sendable {
     var declaration: Rule
     /// What a prefixed detector matches, as data (`prefixed`): its examples are made from it.
     var shape: PrefixShape? = nil
+    /// The fewest bytes any match spans, when a detector without a prefix shape declares it.
+    var declaredShortest: Int? = nil
+    /// The fewest bytes any match spans (0 when not known): a text shorter than that holds none.
+    var shortest: Int { shape?.shortest ?? declaredShortest ?? 0 }
     let title: String
     let severity: Severity
     /// Case-sensitive literals (at least 2 bytes). The detector runs only where one appears.
@@ -104,7 +108,8 @@ extension Detector {
         "session-cookie": "a live session: whoever holds it is signed in",
         "jwt": "a bearer token: whoever holds it is its subject until it expires",
         "bearer": "a bearer credential: whoever holds it is let in",
-        "basic-auth": "a user name and password, base64 is no protection"
+        "basic-auth": "a user name and password, base64 is no protection",
+        "encoded-user-password": "a user name and password, base64 is no protection"
     ]
 }
 
@@ -123,6 +128,9 @@ struct PrefixShape: Sendable {
     var glued: Bool = false
     /// The bytes that may not stand just before the prefix.
     var before: ByteSet = .alnum
+
+    /// The fewest bytes a match spans: the shortest prefix and the shortest body.
+    var shortest: Int { (prefixes.map(\.utf8.count).min() ?? 0) + length.lowerBound }
 
     /// In a line: `ghp_, gho_ then 36–255 of [0-9A-Za-z]`.
     var described: String {
@@ -143,6 +151,8 @@ extension Detector {
         "azure-sas": "the sig= parameter of a URL (percent-encoded base64 signature)",
         "azure-storage-key": "AccountKey= in a connection string: 86 base64 characters and ==",
         "basic-auth": "after Basic (and Authorization): base64 that decodes to user:password, or any mixed value of 16+",
+        "encoded-user-password":
+            "after a name ending in auth (user_auth, _auth): base64 that decodes to user:password, the password chosen",
         "bearer": "after Bearer: 16+ characters holding a digit or punctuation, or 8–15 mixed",
         "braintree-token": "access_token$production$ or $sandbox$, a merchant id, $, 32 hex digits",
         "brevo-api-key": "xkeysib- or xsmtpsib-, 64 hex digits, -, 16 of [0-9A-Za-z]",
@@ -495,10 +505,33 @@ struct Glued: Sendable {
     guard blank < limit - bodyStart, !t.has(u("-----"), at: bodyStart + blank) else { return nil }
     if let endAt = t.find(u("-----END"), bodyStart, limit) {
         let close = t.find(u("-----"), endAt + 8, Swift.min(limit, endAt + 80)).map { $0 + 5 } ?? Swift.min(limit, endAt + 8)
-        return DetMatch(start: p, end: close)
+        var m = DetMatch(start: p, end: close)
+        // A whole block whose body holds no run of key material at all (`anything`, `<your key>`,
+        // `YOUR_KEY_HERE`): documentation's stand-in between real armour, said so. A body cut short
+        // (`MIIEpAIBAAKCAQEA…`) still holds key material and stays critical.
+        if !pemBodyHasKeyMaterial(t, bodyStart + blank, endAt) {
+            m.severity = .low
+            m.reason = "the armour holds no key material (a stand-in such as `anything`)"
+        }
+        return m
     }
     return DetMatch(start: p, end: bodyStart + t.run(bodyStart, Sets.pemBody, max: limit - bodyStart))
 }
+
+/// Whether a PEM body holds a run of 16 or more base64 characters mixing letters with digits or both
+/// cases: what any key, whole or cut short, begins with.
+private func pemBodyHasKeyMaterial(_ t: ScanInput, _ lo: Int, _ hi: Int) -> Bool {
+    var i = lo
+    while i < hi {
+        let r = t.run(i, pemKeyMaterial, max: hi - i)
+        if r >= 16 && mixed(t, i, i + r) && !ValueJudgement.isCamelWords(UnsafeBufferPointer(rebasing: t.b[i..<(i + r)])) {
+            return true
+        }
+        i += Swift.max(r, 1)
+    }
+    return false
+}
+private let pemKeyMaterial = ByteSet("A-Za-z0-9+/=")
 
 /// Searches `lo..<hi` for a run of exactly `len` bytes of `set` standing alone (boundaries on both sides).
 private func standalone(_ t: ScanInput, _ lo: Int, _ hi: Int, _ set: ByteSet, lengths: [Int], mixedClasses: Bool = false) -> DetMatch? {
@@ -1106,6 +1139,30 @@ let detectorCatalogue: [Detector] = {
             else { return nil }
             return DetMatch(start: i, end: i + l)
         })
+    // `user_auth: <base64>`, `.npmrc`'s `_auth=<base64>`: Basic credentials kept under a name, not
+    // sent in a header. Counted when the value decodes to `user:password` with a password people
+    // would choose (not `user:pass`).
+    d.append(
+        Detector(
+            "encoded-user-password", "encoded Basic credential under an auth name", .high,
+            anchors: ["auth=", "auth:", "auth\":", "auth\" :", "Auth=", "Auth:", "Auth\":", "AUTH=", "AUTH:", "AUTH\":"],
+            generic: true
+        ) { t, p, len in
+            var i = p + len
+            while i < t.count && (t[i] == 0x20 || t[i] == UInt8(ascii: "\"") || t[i] == UInt8(ascii: "'")) { i += 1 }
+            let l = t.run(i, .b64pad, max: 1024)
+            guard l >= 12, l < 1024,
+                let dec = Base64.decode(bytes: UnsafeBufferPointer(rebasing: t.b[i..<(i + l)])),
+                let colon = dec.firstIndex(of: UInt8(ascii: ":")), (1...64).contains(colon), colon + 4 < dec.count,
+                dec[..<colon].allSatisfy({ userNameByte.contains($0) }),
+                dec[(colon + 1)...].allSatisfy({ $0 > 0x20 && $0 < 0x7F })
+            else { return nil }
+            let password = Array(dec[(colon + 1)...])
+            let chosen = password.withUnsafeBufferPointer {
+                ValueJudgement.fitsPassword($0, quoted: true) && !ValueJudgement.isPlaceholderWord($0)
+            }
+            return chosen ? DetMatch(start: i, end: i + l) : nil
+        })
     d.append(
         Detector(
             "session-cookie", "session cookie in a Cookie or Set-Cookie header line", .high,
@@ -1211,10 +1268,27 @@ let detectorCatalogue: [Detector] = {
             }
             var m = a.value
             if a.hints.contains(.signature) { m.severity = .medium }
+            if npmrcAuthLine(t, nameStart: a.nameStart) { return m }
             return timeBasedUUID(v, m)
         })
     return d
 }()
+
+/// An `.npmrc` auth line, `//host[/path]/:_authToken=`: it holds the registry's token whatever the
+/// token's form (npm's legacy tokens are UUIDs). A key npm would not read as a registry's
+/// (`registry.npmjs.org:_authToken`, `///:_authToken`) is not one.
+private func npmrcAuthLine(_ t: ScanInput, nameStart: Int) -> Bool {
+    guard nameStart >= 5, t.has(u("/:_authToken"), at: nameStart - 2) else { return false }
+    var i = nameStart - 2
+    while i > 0 && npmrcHost.contains(t[i - 1]) && !(t[i - 1] == UInt8(ascii: "/") && i >= 2 && t[i - 2] == UInt8(ascii: "/")) {
+        i -= 1
+    }
+    // `i` stands just after `//` when the line is one; a host of at least one character before the path.
+    return i >= 2 && t[i - 1] == UInt8(ascii: "/") && t[i - 2] == UInt8(ascii: "/") && i < nameStart - 2
+        && t[i] != UInt8(ascii: "/")
+}
+private let npmrcHost = ByteSet("A-Za-z0-9._~:/-")
+private let userNameByte = ByteSet("A-Za-z0-9._@+-")
 
 /// A UUID of version 1 (a timestamp and a node address, not random bytes) under a token's name: an id
 /// more often than a secret, reported medium and said so.

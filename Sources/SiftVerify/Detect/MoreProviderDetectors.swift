@@ -184,7 +184,26 @@ func moreProviderDetectors() -> [Detector] {
         prefixed(
             "bitbucket-data-center-token", "Bitbucket Data Center HTTP access token", .high, ["BBDC-"], ByteSet("A-Za-z0-9+/_-"),
             length: 40...50, check: { t, s, e in mixed(t, s + 5, e) }))
+    // ClickHouse Cloud's API secret: `4b1d` and 38 letters and digits of all three classes (a hex
+    // digest that happens to hold `4b1d` has no upper case). The anchor fits in a request id's UUID,
+    // but the 42 characters a match needs do not: the id's shortcut stays sound.
+    d.append(
+        prefixed(
+            "clickhouse-cloud-secret-key", "ClickHouse Cloud API secret key", .high, ["4b1d"], .alnum, length: 38...38,
+            check: { t, s, e in allThreeClasses(t, s + 4, e) }))
     return d
+}
+
+/// Upper case, lower case and digits all stand in `s..<e`.
+private func allThreeClasses(_ t: ScanInput, _ s: Int, _ e: Int) -> Bool {
+    var lo = false, up = false, dg = false
+    for i in s..<e {
+        let c = t[i]
+        lo = lo || ByteSet.lower.contains(c)
+        up = up || ByteSet.upper.contains(c)
+        dg = dg || ByteSet.digit.contains(c)
+    }
+    return lo && up && dg
 }
 
 private let salesforceBody = ByteSet("A-Za-z0-9!._")

@@ -173,6 +173,16 @@ let positiveCases: [DetectorCase] = {
     add("honeybadger-token", "hbp_" + F.s(36, F.alnum, seed: 355))
     add("bitbucket-data-center-token", "BBDC-" + F.s(44, F.alnum, seed: 356))
     add("clickhouse-cloud-secret-key", "4b1d" + F.s(38, F.alnum, seed: 357))
+    add("typeform-token", "tfp_" + F.s(44, F.alnum, seed: 358) + "=_" + F.s(14, F.alnum, seed: 359))
+    add("dropbox-token", "sl." + "b" + F.s(134, F.b64url, seed: 360))
+    add("yandex-cloud-static-key", "YC" + F.s(38, F.alnum, seed: 368))
+    add("yandex-iam-token", "t1." + F.s(60, F.b64url, seed: 361) + "." + F.s(86, F.b64url, seed: 362))
+    add(
+        "authress-key",
+        "sc_" + F.s(20, F.alnum, seed: 363) + "." + F.s(4, F.alnum, seed: 364) + ".acc_" + F.s(16, F.lower, seed: 365) + "."
+            + F.s(60, F.b64, seed: 366))
+    // A short user name: the Mapbox secret token is shorter than 80.
+    add("mapbox-secret-token", "sk.eyJ1IjoiYWNtZSIsImEiOiJjbHgwYWJjZGVmZ2hpamtsbW5vcHFyc3QifQ" + "." + F.s(22, F.alnum, seed: 367))
     add("together-api-key", "tgp_" + "v1_" + F.s(43, F.b64url, seed: 343))
     add("neon-api-key", "napi_" + F.s(64, F.alnum, seed: 344))
     add("amazon-mws-token", "amzn." + "mws." + F.uuid(seed: 345))
@@ -216,6 +226,8 @@ let negativeCases: [String] = {
         "Cookie: theme=dark; _ga=GA1.2.1234567890.1795956903", "Set-Cookie: session=***; Path=/; HttpOnly"
     ]
     n.append("ETag: \"" + Fake.s(40, Fake.hexLower, seed: 28) + "\"")
+    // The shapes' near misses: a version `t1.` then short parts, `sl.` before a word, `.acc_` alone.
+    n += ["YCombinator" + Fake.s(29, Fake.lower, seed: 45), "t1.5 released", "see sl.no 4 for details", "cost.acc_total = 12"]
     // Under an auth name, base64 that is not user and chosen password: a word pair, a placeholder.
     n.append("auth: " + Base64.encode(Array("user:pass".utf8)))
     n.append("\"oauth\": \"" + Base64.encode(Array(Fake.s(30, Fake.alnum, seed: 43).utf8)) + "\"")

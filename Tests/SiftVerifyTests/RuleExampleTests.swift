@@ -38,11 +38,12 @@ import Testing
     /// examples are the hand-made ones of `DetectorTests` and `CorpusTests`.
     /// (Bedrock's short-term key decodes to a presigned URL; GitLab's prefixes each have their own
     /// length; a Sourcegraph token is 40 hex digits, or 16 and 40 around a `_`; a HubSpot token ends
-    /// in a UUID, as do LaunchDarkly's keys and Amazon MWS tokens; a ClickUp token is a user id, `_` and 32 characters.)
+    /// in a UUID, as do LaunchDarkly's keys and Amazon MWS tokens; a ClickUp token is a user id, `_` and 32 characters;
+    /// a Mapbox secret token is a payload, `.` and a signature.)
     static let checkedByContent: Set<String> = [
         "aws-bedrock-short-term-key", "gitlab-token", "sourcegraph-token", "hubspot-private-app-token", "launchdarkly-key",
         "launchdarkly-mobile-key", "clickup-token", "amazon-mws-token", "resend-api-key", "intercom-access-token",
-        "salesforce-access-token", "axiom-token"
+        "salesforce-access-token", "axiom-token", "mapbox-secret-token"
     ]
 
     static var shaped: [Detector] { detectorCatalogue.filter { $0.shape != nil } }

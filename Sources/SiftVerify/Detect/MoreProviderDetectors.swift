@@ -44,6 +44,11 @@ func moreProviderDetectors() -> [Detector] {
         prefixed(
             "yandex-cloud-api-key", "Yandex Cloud API key", .critical, ["AQVN"], tokenBody, length: 35...38,
             check: { t, s, e in mixed(t, s + 4, e) }))
+    // A Yandex Cloud static access key's secret: `YC` and 38 of base64url, all three classes.
+    d.append(
+        prefixed(
+            "yandex-cloud-static-key", "Yandex Cloud static access key secret", .high, ["YC"], tokenBody, length: 38...38,
+            check: { t, s, e in allThreeClasses(t, s + 2, e) }))
     d.append(prefixed("dbt-cloud-token", "dbt Cloud service or personal token", .high, ["dbtc_", "dbtu_"], tokenBody, length: 30...80))
     d.append(
         prefixed(
@@ -187,6 +192,23 @@ func moreProviderDetectors() -> [Detector] {
     // ClickHouse Cloud's API secret: `4b1d` and 38 letters and digits of all three classes (a hex
     // digest that happens to hold `4b1d` has no upper case). The anchor fits in a request id's UUID,
     // but the 42 characters a match needs do not: the id's shortcut stays sound.
+    // Yandex Cloud IAM tokens: `t1.`, a header run, `.`, then 86 of base64url (padding allowed).
+    var yandex = Detector("yandex-iam-token", "Yandex Cloud IAM token", .high, anchors: ["t1."]) { t, p, len in
+        guard t.boundaryBefore(p, tokenBody) else { return nil }
+        let head = t.run(p + len, tokenBody, max: 400)
+        var i = p + len + head
+        i += t.run(i, ByteSet("="), max: 2)
+        guard head >= 8, i < t.count, t[i] == UInt8(ascii: ".") else { return nil }
+        let sig = t.run(i + 1, tokenBody, max: 87)
+        guard sig == 86 else { return nil }
+        var end = i + 1 + sig
+        end += t.run(end, ByteSet("="), max: 2)
+        guard t.boundaryAt(end, tokenBody), allThreeClasses(t, i + 1, i + 1 + sig) else { return nil }
+        return DetMatch(start: p, end: end, secretFrom: p + len)
+    }
+    yandex.declaredShortest = 3 + 8 + 1 + 86
+    yandex.declaration.looksAt = "t1., 8 or more of [A-Za-z0-9_-], ., 86 of [A-Za-z0-9_-] (= padding allowed)"
+    d.append(yandex)
     d.append(
         prefixed(
             "clickhouse-cloud-secret-key", "ClickHouse Cloud API secret key", .high, ["4b1d"], .alnum, length: 38...38,

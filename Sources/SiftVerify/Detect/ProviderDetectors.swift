@@ -147,7 +147,10 @@ func providerDetectors() -> [Detector] {
             "duffel-token", "Duffel access token", .high, ["duffel_live_", "duffel_test_"], ByteSet("A-Za-z0-9_=-"),
             length: 43...43,
             tuning: .init(lowPrefixes: ["duffel_test_"])))
-    d.append(prefixed("dropbox-token", "Dropbox short-lived access token", .high, ["sl.u.", "sl.B"], .b64url, length: 120...1400))
+    d.append(
+        prefixed(
+            "dropbox-token", "Dropbox short-lived access token", .high, ["sl."], ByteSet("A-Za-z0-9_=.-"), length: 120...1400,
+            check: { t, s, e in mixed(t, s + 3, e) && t.run(s + 3, .lower, max: e - s) < e - s - 3 }))
     d.append(prefixed("frameio-token", "Frame.io token", .high, ["fio-u-"], ByteSet("A-Za-z0-9_=-"), length: 64...64))
     d.append(
         twoPart(
@@ -168,7 +171,7 @@ func providerDetectors() -> [Detector] {
         prefixed(
             "tailscale-key", "Tailscale key", .critical,
             ["tskey-auth-", "tskey-api-", "tskey-client-", "tskey-scim-", "tskey-webhook-"], tailscaleBody, length: 30...80))
-    d.append(prefixed("typeform-token", "Typeform personal access token", .high, ["tfp_"], ByteSet("A-Za-z0-9_.-"), length: 40...80))
+    d.append(prefixed("typeform-token", "Typeform personal access token", .high, ["tfp_"], ByteSet("A-Za-z0-9_.=-"), length: 40...80))
     d.append(prefixed("netlify-token", "Netlify personal access token", .high, ["nfp_"], .alnum, length: 36...40))
     d.append(prefixed("buildkite-token", "Buildkite API token", .high, ["bkua_"], .hexLower, length: 40...40))
     d.append(
@@ -213,7 +216,12 @@ func providerDetectors() -> [Detector] {
         twoPart(
             "cloudflare-origin-ca-key", "Cloudflare Origin CA key", .high, ["v1.0-"], (.hexLower, 24), UInt8(ascii: "-"),
             (.hexLower, 146...146)))
-    d.append(prefixed("mapbox-secret-token", "Mapbox secret token", .high, ["sk.eyJ"], ByteSet("A-Za-z0-9_.-"), length: 80...300))
+    // `sk.` + the base64url of `{"u":"<user>","a":"<id>"}` + `.` + the signature: a short user name
+    // makes the whole as short as 70.
+    d.append(
+        prefixed(
+            "mapbox-secret-token", "Mapbox secret token", .high, ["sk.eyJ"], ByteSet("A-Za-z0-9_.-"), length: 60...300,
+            check: { t, s, e in t.find([UInt8(ascii: ".")], s + 6, e).map { e - $0 > 16 } ?? false }))
     d.append(prefixed("pinecone-api-key", "Pinecone API key", .high, ["pcsk_"], pineconeBody, length: 60...100))
     d.append(prefixed("figma-token", "Figma personal access token", .high, ["figd_"], .b64url, length: 40...60))
     d.append(
@@ -346,12 +354,14 @@ func providerDetectors() -> [Detector] {
     // Authress service client key: `sc_…` `.` `…` `.acc_…` `.` secret.
     d.append(
         Detector("authress-key", "Authress service client key", .high, anchors: [".acc_", ".acc-"]) { t, p, _ in
-            let back = t.runBack(p, ByteSet("a-z0-9_."), max: 48)
+            // The client and key ids are written in either case (`sc_Ab12…`).
+            let back = t.runBack(p, ByteSet("A-Za-z0-9_."), max: 48)
             let s = p - back
-            guard ["sc_", "ext_", "scauth_", "authress_"].contains(where: { t.has(Array($0.utf8), at: s) }), t.boundaryBefore(s) else {
+            let lead = String(decoding: t.b[s..<Swift.min(p, s + 9)], as: UTF8.self).lowercased()
+            guard ["sc_", "ext_", "scauth_", "authress_"].contains(where: { lead.hasPrefix($0) }), t.boundaryBefore(s) else {
                 return nil
             }
-            let l = t.run(p + 5, ByteSet("a-z0-9-"), max: 33)
+            let l = t.run(p + 5, ByteSet("A-Za-z0-9-"), max: 33)
             guard (10...32).contains(l), p + 5 + l < t.count, t[p + 5 + l] == UInt8(ascii: ".") else { return nil }
             let k = t.run(p + 6 + l, ByteSet("A-Za-z0-9+/_=-"), max: 121)
             guard (30...120).contains(k) else { return nil }

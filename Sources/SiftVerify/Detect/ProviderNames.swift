@@ -717,6 +717,7 @@ enum ProviderNames {
         ("zapiernla", "Zapier NLA"),
         ("abbysale", "Abbysale"),
         ("adafruitio", "Adafruit IO"),
+        ("adafruit", "Adafruit"),
         ("adobeio", "Adobe I/O"),
         ("adzuna", "Adzuna"),
         ("aeroworkflow", "Aeroworkflow"),

@@ -181,6 +181,9 @@ let positiveCases: [DetectorCase] = {
         "authress-key",
         "sc_" + F.s(20, F.alnum, seed: 363) + "." + F.s(4, F.alnum, seed: 364) + ".acc_" + F.s(16, F.lower, seed: 365) + "."
             + F.s(60, F.b64, seed: 366))
+    add(
+        "mapbox-public-token", "pk.eyJ1IjoiYWNtZSIsImEiOiJjbHgwYWJjZGVmZ2hpamtsbW5vcHFyc3QifQ" + "." + F.s(22, F.alnum, seed: 369),
+        severity: .info)
     // A short user name: the Mapbox secret token is shorter than 80.
     add("mapbox-secret-token", "sk.eyJ1IjoiYWNtZSIsImEiOiJjbHgwYWJjZGVmZ2hpamtsbW5vcHFyc3QifQ" + "." + F.s(22, F.alnum, seed: 367))
     add("together-api-key", "tgp_" + "v1_" + F.s(43, F.b64url, seed: 343))

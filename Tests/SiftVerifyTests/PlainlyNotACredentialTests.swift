@@ -45,6 +45,9 @@ import Testing
         "object_key: uploads/2026/11/IMG_0042.jpg",
         "\"sortKey\": \"2026-11-29T10:15:04Z#order\"",
         "minisat-master-keying:x64-uwp=fail",
+        // A token that ties log lines together; a Mapbox public token under its provider's name.
+        "trace_token: " + Fake.uuid(seed: 77),
+        "mapbox_token: pk.eyJ1IjoiYWNtZSIsImEiOiJjbHgwYWJjZGVmZ2hpamtsbW5vcHFyc3QifQ." + Fake.s(22, Fake.alnum, seed: 78),
         // A resource's name with its number, under a name that speaks of secrets.
         "  vaultForSecrets: app3-stg-4417392810", "secret_bucket = prod-db-eu-20240611",
         // Armour around a stand-in, no key material (reported low).

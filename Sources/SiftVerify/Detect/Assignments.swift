@@ -585,7 +585,7 @@ enum ValueJudgement {
             if ByteSet.upper.contains(b[i]) {
                 var k = i + 1
                 while k < b.count && ByteSet.lower.contains(b[k]) { k += 1 }
-                if k - i >= 4 {
+                if k - i >= 4 && readsAsWord(b, i + 1, k) {
                     humps += 1
                     covered += k - i
                     i = k
@@ -596,6 +596,23 @@ enum ValueJudgement {
         }
         return humps >= 3 && covered * 3 >= b.count * 2
     }
+
+    /// Whether the lowercase letters `s..<e` could be (the rest of) a word: a vowel among them and no
+    /// run of five consonants (`gqvn`, `nlwgjjxwl` of a random token are not; `ength` is).
+    private static func readsAsWord(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int) -> Bool {
+        var vowel = false, run = 0
+        for k in s..<e {
+            if vowels.contains(b[k]) {
+                vowel = true
+                run = 0
+            } else {
+                run += 1
+                if run >= 5 { return false }
+            }
+        }
+        return vowel
+    }
+    private static let vowels = ByteSet("aeiouy")
 
     /// A bare (unquoted) value holding an interpolation (`${…}`, `{{…}}`, `$(…)`) is an expression of
     /// the language around it, not a literal.

@@ -162,6 +162,8 @@ struct NameHints: OptionSet, Sendable {
     private static let notCredentialWords: [[UInt8]] = [
         "page", "cursor", "continuation", "next", "sync", "device", "push", "apns", "fcm", "registration",
         "publishable", "idempotency", "public", "csrf", "xsrf", "authenticity", "keying",
+        // Tokens that tie a request's log lines together: `trace_token`, `correlationToken`.
+        "trace", "span", "correlation",
         // Test code's names for values that are meant not to work.
         "nonmatching", "fake", "dummy", "mock", "bogus", "wrong", "invalid"
     ].map { Array($0.utf8) }

@@ -216,6 +216,11 @@ func providerDetectors() -> [Detector] {
         twoPart(
             "cloudflare-origin-ca-key", "Cloudflare Origin CA key", .high, ["v1.0-"], (.hexLower, 24), UInt8(ascii: "-"),
             (.hexLower, 146...146)))
+    // A Mapbox public token (`pk.` and the same parts) is meant to ship in apps and pages.
+    d.append(
+        prefixed(
+            "mapbox-public-token", "Mapbox public token (public by design)", .info, ["pk.eyJ"], ByteSet("A-Za-z0-9_.-"),
+            length: 60...300, check: { t, s, e in t.find([UInt8(ascii: ".")], s + 6, e).map { e - $0 > 16 } ?? false }))
     // `sk.` + the base64url of `{"u":"<user>","a":"<id>"}` + `.` + the signature: a short user name
     // makes the whole as short as 70.
     d.append(

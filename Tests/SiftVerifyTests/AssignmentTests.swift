@@ -94,7 +94,7 @@ import Testing
         "token: \"clm59519:AgencyIdentificationCodeContentType\"", "facebook \(v)",
         "\"token3\": \"xoxp-1234-1234-1234-\(sonar)\"",
         // A pair whose name says nothing of a credential; a type that is a word before a comparison.
-        "- name: LOG_LEVEL\n  value: @V@", "cohere:\nkey: @V@", "cohere:\n  model: @V@", "{\"key\": \"sort_key\", \"value\": \"@V@\"}",
+        "- name: LOG_LEVEL\n  value: @V@", "cohere:\n  model: @V@", "{\"key\": \"sort_key\", \"value\": \"@V@\"}",
         "token type = \"bearer\""
     ]
 

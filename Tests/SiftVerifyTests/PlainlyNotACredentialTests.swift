@@ -267,6 +267,25 @@ import Testing
         #expect(try Self.severity(Harness.log(message: "mailgun request failed for key rotation_schedule_2024")) == nil)
     }
 
+    /// A bare `Key=` or `key =` after lines that name a provider or an API: a token's shape counts,
+    /// not only a plainly random value (a digest-like key in lower case).
+    @Test func aKeyAfterLinesNamingAProviderIsHigh() throws {
+        func gate(_ line: String) throws -> Bool { try Harness.run([line]).contains { $0.severity >= .high } }
+        let hex = Fake.s(32, Fake.hexLower, seed: 414)
+        let lines = "[INFO] Sending request to the mailgun API\n[DEBUG] Using Key=\(hex)\n[INFO] Response received: 200 OK"
+        #expect(try gate(Harness.log(message: lines)) == true)
+        #expect(try gate(Harness.log(message: "// mailgun\nconst key = \"\(hex)\";")) == true)
+        #expect(try gate(Harness.log(message: "[INFO] Calling the geocoding API\n[DEBUG] key: \(hex)")) == true)
+        // A YAML sibling of the provider's empty block reads the same way: the line before names it.
+        #expect(try gate(Harness.log(message: "cohere:\nkey: \(hex)")) == true)
+        // No provider and no API named: a bare key of a digest's shape is a cache's or a row's.
+        #expect(try gate(Harness.log(message: "[INFO] warming the cache\n[DEBUG] Key=\(hex)")) == false)
+        // A provider named, but words for a value: no digit, no key.
+        #expect(try gate(Harness.log(message: "[INFO] mailgun\n[DEBUG] key: MyVaultEntryName")) == false)
+        // Named more than three lines before: too far.
+        #expect(try gate(Harness.log(message: "mailgun\na\nb\nc\nd\nKey=\(hex)")) == false)
+    }
+
     @Test func aFieldNamedForTheProviderAloneIsMediumAndSaysWhy() throws {
         let id = "UC" + Fake.s(22, Fake.b64url, seed: 412)
         let f = try Harness.run([Harness.network(responseBody: Harness.textBody("{\"youtube\": \"\(id)\"}"))])

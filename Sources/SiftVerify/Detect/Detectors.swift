@@ -1227,7 +1227,7 @@ let detectorCatalogue: [Detector] = {
                 "ACCESSKEY", "accesskey", "Accesskey", "signing_key", "signingKey", "SIGNING_KEY", "encryption_key", "encryptionKey",
                 "ENCRYPTION_KEY", "master_key", "masterKey", "MASTER_KEY", "hmac_key", "hmacKey", "HMAC_KEY",
                 // Any name ending in `key`: a key only when its value is plainly random.
-                "_key", "_KEY", "-key", "-Key", "Key", "key=", "key:", "key\"", "key'", "api key", "API key", "API Key"
+                "_key", "_KEY", "-key", "-Key", "Key", "key=", "key:", "key\"", "key'", "key =", "key :", "api key", "API key", "API Key"
             ],
             hints: [.credential, .keyName],
             whole: { t in
@@ -1242,7 +1242,9 @@ let detectorCatalogue: [Detector] = {
             }, generic: true
         ) { t, p, len in
             // An anchor that ends past the name (`key=`, `key:`) is read as the name it starts.
-            let nameLen = len > 1 && nameEndMarks.contains(t[p + len - 1]) ? len - 1 : len
+            // (`key =`, `key :`: the name before the space.)
+            var nameLen = len > 1 && nameEndMarks.contains(t[p + len - 1]) ? len - 1 : len
+            if nameLen > 1 && t[p + nameLen - 1] == 0x20 { nameLen -= 1 }
             guard var a = Assign.around(t, p, nameLen), !a.hints.isDisjoint(with: [.credential, .keyName]) else {
                 return credentialInProse(t, p, nameLen)
             }
@@ -1262,7 +1264,13 @@ let detectorCatalogue: [Detector] = {
                 }
             }
             let v = UnsafeBufferPointer(rebasing: t.b[a.value.start..<a.value.end])
-            if strict && !ValueJudgement.isRandomKey(v) { return nil }
+            // A bare `Key=` counts for a plainly random value, or for a token's shape when the lines
+            // just before name a provider (`Sending request to the Abyssale API` / `Using Key=…`).
+            if strict && !ValueJudgement.isRandomKey(v)
+                && !(v.contains(where: ByteSet.digit.contains) && providerNamedBefore(t, a.nameStart))
+            {
+                return nil
+            }
             guard ValueJudgement.fitsToken(v, quoted: a.quoted), KeyedFormats.allows(t, name: a.nameStart..<a.nameEnd, value: v) else {
                 return nil
             }
@@ -1273,6 +1281,33 @@ let detectorCatalogue: [Detector] = {
         })
     return d
 }()
+
+/// Whether a provider's name, or the word `API`, stands as a word in the three lines before `at` (at
+/// most 240 bytes; a JSON string's `\n` escape counts as a line's end): the value named just after
+/// is then an API's key (`Sending request to the Abyssale API` / `Using Key=…`).
+func providerNamedBefore(_ t: ScanInput, _ at: Int) -> Bool {
+    let stop = Swift.max(0, at - 240)
+    var lines = 0, i = at
+    while i > stop {
+        let c = t[i - 1]
+        if c == 0x0A || (c == UInt8(ascii: "n") && i >= 2 && t[i - 2] == UInt8(ascii: "\\")) {
+            lines += 1
+            if lines > 3 { return false }
+            i -= c == 0x0A ? 1 : 2
+            continue
+        }
+        let w = t.runBack(i, .alnum, max: 49)
+        if w == 0 {
+            i -= 1
+            continue
+        }
+        if (w == 3 && t.has(apiWord, at: i - 3)) || ProviderNames.isProviderWord(UnsafeBufferPointer(rebasing: t.b[(i - w)..<i])) {
+            return true
+        }
+        i -= w
+    }
+    return false
+}
 
 /// An `.npmrc` auth line, `//host[/path]/:_authToken=`: it holds the registry's token whatever the
 /// token's form (npm's legacy tokens are UUIDs). A key npm would not read as a registry's
@@ -1288,6 +1323,7 @@ private func npmrcAuthLine(_ t: ScanInput, nameStart: Int) -> Bool {
         && t[i] != UInt8(ascii: "/")
 }
 private let npmrcHost = ByteSet("A-Za-z0-9._~:/-")
+private let apiWord = Array("API".utf8)
 private let userNameByte = ByteSet("A-Za-z0-9._@+-")
 
 /// A UUID of version 1 (a timestamp and a node address, not random bytes) under a token's name: an id

@@ -1304,6 +1304,14 @@ enum ProviderNames {
         return keyedHashes.contains(rest) ? .providerKey : bareHashes.contains(rest) ? .providerName : []
     }
 
+    /// Whether a word (any case) is a provider's name alone (`Mailgun`, `abyssale`). No allocation.
+    static func isProviderWord(_ w: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard w.count >= 3, w.count <= 48 else { return false }
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for c in w { h = (h ^ UInt64((c >= 0x41 && c <= 0x5A) ? c | 0x20 : c)) &* 0x0000_0100_0000_01B3 }
+        return bareHashes.contains(h)
+    }
+
     /// Whether a raw name is a provider's name, alone or with a key-like ending (case, `_`, `-`, `.`
     /// and spaces ignored).
     static func labels(_ raw: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -48,6 +48,8 @@ import Testing
         // A token that ties log lines together; a Mapbox public token under its provider's name.
         "trace_token: " + Fake.uuid(seed: 77),
         "mapbox_token: pk.eyJ1IjoiYWNtZSIsImEiOiJjbHgwYWJjZGVmZ2hpamtsbW5vcHFyc3QifQ." + Fake.s(22, Fake.alnum, seed: 78),
+        // Keys public by design: a captcha's site key, a search-only key.
+        "recaptcha_site_key: 6L" + Fake.s(38, Fake.alnum, seed: 79), "algolia_search_key: " + Fake.s(32, Fake.hexLower, seed: 80),
         // A resource's name with its number, under a name that speaks of secrets.
         "  vaultForSecrets: app3-stg-4417392810", "secret_bucket = prod-db-eu-20240611",
         // Armour around a stand-in, no key material (reported low).

@@ -1065,6 +1065,7 @@ let detectorCatalogue: [Detector] = {
                 return v.count >= 16 && ValueJudgement.fitsToken(v, quoted: c.quoted) ? c.value : nil
             }
             let v = UnsafeBufferPointer(rebasing: t.b[a.value.start..<a.value.end])
+            if NameHints.saysPublic(raw: UnsafeBufferPointer(rebasing: t.b[a.nameStart..<a.nameEnd])) { return nil }
             // A name that holds the provider's word beside a value of one of its documented shapes.
             switch KeyedFormats.judge(t, name: a.nameStart..<a.nameEnd, value: v) {
             case .fits: return ValueJudgement.isReference(v) ? nil : a.value

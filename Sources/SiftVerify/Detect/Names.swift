@@ -164,8 +164,15 @@ struct NameHints: OptionSet, Sendable {
         "publishable", "idempotency", "public", "csrf", "xsrf", "authenticity", "keying",
         // Tokens that tie a request's log lines together: `trace_token`, `correlationToken`.
         "trace", "span", "correlation",
+        // Keys public by design: a captcha's site key, a search-only key (`recaptcha_site_key`).
+        "sitekey", "searchonly",
         // Test code's names for values that are meant not to work.
         "nonmatching", "fake", "dummy", "mock", "bogus", "wrong", "invalid"
+    ].map { Array($0.utf8) }
+    /// Names of keys public by design, whatever provider they name: no provider's word in the list
+    /// holds one of these (`pagerduty` holds `page`, `meilisearch` holds `search`).
+    private static let publicKeyWords: [[UInt8]] = [
+        "publishable", "public", "sitekey", "searchonly", "algoliasearchkey", "algoliasearchapikey"
     ].map { Array($0.utf8) }
     private static let awsWords: [[UInt8]] = ["awssecret", "secretaccesskey"].map { Array($0.utf8) }
     private static let datadogWords: [[UInt8]] = ["datadog", "ddapikey", "ddappkey", "ddapplicationkey"].map { Array($0.utf8) }
@@ -206,6 +213,20 @@ struct NameHints: OptionSet, Sendable {
                 n += 1
             }
             return of(normalised: UnsafeBufferPointer(rebasing: buf[0..<n]))
+        }
+    }
+
+    /// Whether a raw name says its value is public by design (`algolia_search_key`,
+    /// `stripe_publishable_key`, `recaptcha_site_key`): no credential, whatever provider it names.
+    static func saysPublic(raw: UnsafeBufferPointer<UInt8>) -> Bool {
+        if raw.count > 64 || raw.isEmpty { return false }
+        var n: [UInt8] = []
+        n.reserveCapacity(raw.count)
+        for c in raw where c != UInt8(ascii: "_") && c != UInt8(ascii: "-") && c != UInt8(ascii: ".") && c != 0x20 {
+            n.append((c >= 0x41 && c <= 0x5A) ? c | 0x20 : c)
+        }
+        return publicKeyWords.contains { w in
+            n.count >= w.count && (0...(n.count - w.count)).contains { i in n[i..<(i + w.count)].elementsEqual(w) }
         }
     }
 
@@ -262,7 +283,9 @@ struct NameHints: OptionSet, Sendable {
         if has(herokuWord) { h.insert(.heroku) }
         if datadogWords.contains(where: has) { h.insert(.datadog) }
         if has(discordWord) { h.insert(.discord) }
-        h.formUnion(ProviderNames.label(normalised: n))
+        // A provider's name on a key public by design (`algolia_search_key`, `stripe_publishable_key`)
+        // labels no secret.
+        if !publicKeyWords.contains(where: has) { h.formUnion(ProviderNames.label(normalised: n)) }
         if twilioWords.contains(where: has) { h.insert(.twilio) }
         return h
     }

@@ -277,7 +277,12 @@ import Testing
         let lines = "[INFO] Sending request to the mailgun API\n[DEBUG] Using Key=\(hex)\n[INFO] Response received: 200 OK"
         #expect(try gate(Harness.log(message: lines)) == true)
         #expect(try gate(Harness.log(message: "// mailgun\nconst key = \"\(hex)\";")) == true)
-        #expect(try gate(Harness.log(message: "[INFO] Calling the geocoding API\n[DEBUG] key: \(hex)")) == true)
+        // The word `API` alone: a random key counts, a digest, a path or a namespaced key does not.
+        let alnum = Fake.s(24, Fake.lower + Fake.digits, seed: 415)
+        #expect(try gate(Harness.log(message: "[INFO] Calling the geocoding API\n[DEBUG] key: \(alnum)")) == true)
+        #expect(try gate(Harness.log(message: "[INFO] S3 API\n[DEBUG] ETag Key=\(hex)")) == false)
+        #expect(try gate(Harness.log(message: "[DEBUG] S3 API call PutObject\n[DEBUG] Key=uploads/2026/11/29/IMG_0042.jpg")) == false)
+        #expect(try gate(Harness.log(message: "[INFO] Redis API\n[DEBUG] key: session:3f2a9c1e7b")) == false)
         // A YAML sibling of the provider's empty block reads the same way: the line before names it.
         #expect(try gate(Harness.log(message: "cohere:\nkey: \(hex)")) == true)
         // No provider and no API named: a bare key of a digest's shape is a cache's or a row's.

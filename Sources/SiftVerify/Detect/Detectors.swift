@@ -1267,11 +1267,7 @@ let detectorCatalogue: [Detector] = {
             let v = UnsafeBufferPointer(rebasing: t.b[a.value.start..<a.value.end])
             // A bare `Key=` counts for a plainly random value, or for a token's shape when the lines
             // just before name a provider (`Sending request to the Abyssale API` / `Using Key=…`).
-            if strict && !ValueJudgement.isRandomKey(v)
-                && !(v.contains(where: ByteSet.digit.contains) && providerNamedBefore(t, a.nameStart))
-            {
-                return nil
-            }
+            if strict && !ValueJudgement.isRandomKey(v) && !keyAfterNamedAPI(v, t, a.nameStart) { return nil }
             guard ValueJudgement.fitsToken(v, quoted: a.quoted), KeyedFormats.allows(t, name: a.nameStart..<a.nameEnd, value: v) else {
                 return nil
             }
@@ -1283,17 +1279,34 @@ let detectorCatalogue: [Detector] = {
     return d
 }()
 
-/// Whether a provider's name, or the word `API`, stands as a word in the three lines before `at` (at
-/// most 240 bytes; a JSON string's `\n` escape counts as a line's end): the value named just after
-/// is then an API's key (`Sending request to the Abyssale API` / `Using Key=…`).
-func providerNamedBefore(_ t: ScanInput, _ at: Int) -> Bool {
+/// Whether `v`, under a bare key's name at `at`, is the key of an API the lines before name: a run of
+/// a token's alphabet with a digit in it (no path, no `ns:id`), after a provider's name; after the
+/// word `API` alone, also not a hex digest (an S3 ETag, a cache key's hash).
+func keyAfterNamedAPI(_ v: UnsafeBufferPointer<UInt8>, _ t: ScanInput, _ at: Int) -> Bool {
+    guard v.count >= 16, v.allSatisfy({ keyAlphabet.contains($0) }), v.contains(where: { ByteSet.digit.contains($0) }) else {
+        return false
+    }
+    switch apiNamedBefore(t, at) {
+    case .provider: return true
+    case .api: return !Shape.all(v, .hex) && !Shape.isUUID(v) && Shape.entropy(v) >= 3.5
+    case .none: return false
+    }
+}
+private let keyAlphabet = ByteSet("A-Za-z0-9_-")
+
+enum NamedAPI { case provider, api, none }
+
+/// What the three lines before `at` name (at most 240 bytes; a JSON string's `\n` escape counts as a
+/// line's end): a provider (`Sending request to the Mailgun API`), or an API by the word alone.
+func apiNamedBefore(_ t: ScanInput, _ at: Int) -> NamedAPI {
+    var api = false
     let stop = Swift.max(0, at - 240)
     var lines = 0, i = at
     while i > stop {
         let c = t[i - 1]
         if c == 0x0A || (c == UInt8(ascii: "n") && i >= 2 && t[i - 2] == UInt8(ascii: "\\")) {
             lines += 1
-            if lines > 3 { return false }
+            if lines > 3 { break }
             i -= c == 0x0A ? 1 : 2
             continue
         }
@@ -1302,12 +1315,11 @@ func providerNamedBefore(_ t: ScanInput, _ at: Int) -> Bool {
             i -= 1
             continue
         }
-        if (w == 3 && t.has(apiWord, at: i - 3)) || ProviderNames.isProviderWord(UnsafeBufferPointer(rebasing: t.b[(i - w)..<i])) {
-            return true
-        }
+        if ProviderNames.isProviderWord(UnsafeBufferPointer(rebasing: t.b[(i - w)..<i])) { return .provider }
+        if w == 3 && t.has(apiWord, at: i - 3) { api = true }
         i -= w
     }
-    return false
+    return api ? .api : .none
 }
 
 /// An `.npmrc` auth line, `//host[/path]/:_authToken=`: it holds the registry's token whatever the

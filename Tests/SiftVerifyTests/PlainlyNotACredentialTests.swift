@@ -283,6 +283,8 @@ import Testing
         #expect(try gate(Harness.log(message: "[INFO] S3 API\n[DEBUG] ETag Key=\(hex)")) == false)
         #expect(try gate(Harness.log(message: "[DEBUG] S3 API call PutObject\n[DEBUG] Key=uploads/2026/11/29/IMG_0042.jpg")) == false)
         #expect(try gate(Harness.log(message: "[INFO] Redis API\n[DEBUG] key: session:3f2a9c1e7b")) == false)
+        // A data store's key is a record's.
+        #expect(try gate(Harness.log(message: "[DEBUG] redis SET\n[DEBUG] key=sess-\(alnum)")) == false)
         // A YAML sibling of the provider's empty block reads the same way: the line before names it.
         #expect(try gate(Harness.log(message: "cohere:\nkey: \(hex)")) == true)
         // No provider and no API named: a bare key of a digest's shape is a cache's or a row's.

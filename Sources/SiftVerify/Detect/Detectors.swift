@@ -1293,6 +1293,10 @@ func keyAfterNamedAPI(_ v: UnsafeBufferPointer<UInt8>, _ t: ScanInput, _ at: Int
     }
 }
 private let keyAlphabet = ByteSet("A-Za-z0-9_-")
+private let dataStores: Set<String> = [
+    "redis", "mongodb", "mongo", "elastic", "elasticsearch", "opensearch", "dynamodb", "memcached", "cassandra", "etcd", "consul",
+    "rabbitmq", "kafka", "nats", "sqs", "firestore", "couchbase", "couchdb", "cockroachdb", "supabase", "upstash"
+]
 
 enum NamedAPI { case provider, api, none }
 
@@ -1315,7 +1319,11 @@ func apiNamedBefore(_ t: ScanInput, _ at: Int) -> NamedAPI {
             i -= 1
             continue
         }
-        if ProviderNames.isProviderWord(UnsafeBufferPointer(rebasing: t.b[(i - w)..<i])) { return .provider }
+        let word = UnsafeBufferPointer(rebasing: t.b[(i - w)..<i])
+        // A data store's or a queue's key is a record's or a message's: its name says nothing.
+        if ProviderNames.isProviderWord(word) && !dataStores.contains(String(decoding: word, as: UTF8.self).lowercased()) {
+            return .provider
+        }
         if w == 3 && t.has(apiWord, at: i - 3) { api = true }
         i -= w
     }

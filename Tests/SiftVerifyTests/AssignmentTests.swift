@@ -32,6 +32,9 @@ import Testing
         ("BUNDLE_ENTERPRISE__CONTRIBSYS__COM: \(sidekiq)", "provider-keyed-secret", sidekiq),
         ("curl -u \"\(v):\" https://api.example.test", "curl-user", v), // a key as the user, no password
         ("curl -u \":\(pw)\" https://api.example.test", "curl-user", pw),
+        // Each part quoted on its own, a GUID in braces as the user; a random value in braces.
+        ("curl --user \"{\(Fake.uuid(seed: 904))}\":\"{\(v)}\" https://api.example.test", "curl-user", "{\(v)}"),
+        ("password = \"{\(v)}\"", "password-assignment", "{\(v)}"),
         ("curl -H \"Token: \(hex16)\"", "generic-secret", hex16),
         ("const apiKey = '@V@';", "generic-secret", v),
         // Markup and command lines: .NET appSettings, Android resources, a CLI option, fish's `set -x`.
@@ -86,7 +89,7 @@ import Testing
         "password: ***", "token=%2A%2A%2A%2A%2A", "api_key: xxxxxxxxxxxxxxxxxxxx", "password = \",.:-@*?!\"",
         "passwordVariable: 'PASSWORD'", "publicKey: \"@V@\"", "csrf-token=@V@", "nonMatchingToken := \"@V@\"",
         "notes = \"Maven - io.jsonwebtoken:jjwt-jackson-0.11.2\"", "password: real_key", "token_type: bearer",
-        "curl -u user:pass https://example.test", "curl --user \"xxx:yyy\"", "token expired, please sign in",
+        "curl -u user:pass https://example.test", "curl --user \"xxx:yyy\"", "curl --user \"{user}\":\"{password}\"", "token expired, please sign in",
         "github: \"https://github.com/acme/app\"", "secret = a-fake-tooshort-key", "telegram_token = \"2537:AV\"",
         // The provider's name beside a value of none of its shapes (a bot token's tail is 35 characters;
         // a Meraki key is 40 lowercase hex).

@@ -370,6 +370,7 @@ enum ValueJudgement {
         guard let first = b.first else { return true }
         // Environment and template references: `${VAR}`, `$(cmd)`, `$VAR`, `%VAR%`, `{{ x }}`, `{x}`,
         // `<password>`, `[PASSWORD]`.
+        if first == UInt8(ascii: "{"), bracedRandom(b) { return false }
         if first == UInt8(ascii: "$") || first == UInt8(ascii: "<") || first == UInt8(ascii: "[") || first == UInt8(ascii: "{") {
             return true
         }
@@ -411,6 +412,26 @@ enum ValueJudgement {
         // (dotted identifiers of letters and `_`, no digits mixed into a random run).
         if isDottedIdentifier(b) { return true }
         return false
+    }
+
+    /// `{Xq7LmR2pT9vWk4}`: a random value in braces (a GUID-style wrapping), not a template's
+    /// `{password}`, `{0}` or `{{ .Values.key }}`: upper and lower case and digits inside, 8 or more.
+    private static func bracedRandom(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard b.count >= 10, b.last == UInt8(ascii: "}"), b[1] != UInt8(ascii: "{") else { return false }
+        let inner = UnsafeBufferPointer(rebasing: b[1..<(b.count - 1)])
+        var lo = false, up = false, dg = false
+        for c in inner {
+            if ByteSet.lower.contains(c) {
+                lo = true
+            } else if ByteSet.upper.contains(c) {
+                up = true
+            } else if ByteSet.digit.contains(c) {
+                dg = true
+            } else if c != UInt8(ascii: "-") && c != UInt8(ascii: "_") {
+                return false
+            }
+        }
+        return lo && up && dg
     }
 
     /// A mask: one character written over most of the value (`xxxxxxxx`, `AKCxxxxxxxxxx`, `00000000`,

@@ -298,6 +298,22 @@ func providerDetectors() -> [Detector] {
                 if c == UInt8(ascii: ":") && colon < 0 { colon = e }
                 e += 1
             }
+            // `--user "<user>":"<password>"`: each part quoted on its own.
+            var pwStart = colon + 1
+            if colon < 0, quote != 0, e + 1 < t.count, t[e] == quote, t[e + 1] == UInt8(ascii: ":") {
+                colon = e
+                pwStart = e + 2
+                if pwStart < t.count && t[pwStart] == quote { pwStart += 1 }
+                var k = pwStart
+                while k < t.count && k < pwStart + 256 && t[k] != quote && t[k] != 0x20 && t[k] != 0x0A { k += 1 }
+                e = k
+                guard e - pwStart >= 3 else { return nil }
+                let user = UnsafeBufferPointer(rebasing: t.b[i..<colon]), pw = UnsafeBufferPointer(rebasing: t.b[pwStart..<e])
+                guard !curlTemplated(user), ValueJudgement.fitsPassword(pw, quoted: true), !ValueJudgement.isPlaceholderWord(pw) else {
+                    return nil
+                }
+                return DetMatch(start: pwStart, end: e)
+            }
             guard colon >= i else { return nil }
             // `-u "token:"`: a key used as the user name with no password, as Stripe and others document.
             if e == colon + 1 {
@@ -313,10 +329,7 @@ func providerDetectors() -> [Detector] {
             guard e - colon > 3, t[colon + 1] != UInt8(ascii: "$") else { return nil }
             // `-u user:pass`, `-u <user:password>`, `--user "{{ … }}"`, `neo4j:[PASSWORD]`: documentation.
             let user = UnsafeBufferPointer(rebasing: t.b[i..<colon]), pw = UnsafeBufferPointer(rebasing: t.b[(colon + 1)..<e])
-            let templated =
-                user.first.map { $0 == UInt8(ascii: "$") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") }
-                ?? true
-            guard !templated, ValueJudgement.fitsPassword(pw, quoted: true), !ValueJudgement.isPlaceholderWord(pw) else {
+            guard !curlTemplated(user), ValueJudgement.fitsPassword(pw, quoted: true), !ValueJudgement.isPlaceholderWord(pw) else {
                 return nil
             }
             return DetMatch(start: colon + 1, end: e)
@@ -413,6 +426,14 @@ func providerDetectors() -> [Detector] {
     discord.declaredShortest = 23 + 1 + 6 + 1 + 27
     d.append(discord)
     return d
+}
+
+/// A curl user name that is documentation's stand-in: `$USER`, `<user>`, `[USER]`, `{user}`,
+/// `{{ user }}` (a GUID in braces, `{acd3…}`, holds digits and is a user's id).
+private func curlTemplated(_ user: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let first = user.first else { return true }
+    if first == UInt8(ascii: "$") || first == UInt8(ascii: "<") || first == UInt8(ascii: "[") { return true }
+    return first == UInt8(ascii: "{") && !user.contains { ByteSet.digit.contains($0) }
 }
 
 /// A JWT at `p`: `eyJ…` header, `.`, `eyJ…` or any payload, and a signature; also an unsigned token

@@ -89,7 +89,8 @@ import Testing
         "password: ***", "token=%2A%2A%2A%2A%2A", "api_key: xxxxxxxxxxxxxxxxxxxx", "password = \",.:-@*?!\"",
         "passwordVariable: 'PASSWORD'", "publicKey: \"@V@\"", "csrf-token=@V@", "nonMatchingToken := \"@V@\"",
         "notes = \"Maven - io.jsonwebtoken:jjwt-jackson-0.11.2\"", "password: real_key", "token_type: bearer",
-        "curl -u user:pass https://example.test", "curl --user \"xxx:yyy\"", "curl --user \"{user}\":\"{password}\"", "token expired, please sign in",
+        "curl -u user:pass https://example.test", "curl --user \"xxx:yyy\"", "curl --user \"{user}\":\"{password}\"",
+        "token expired, please sign in",
         "github: \"https://github.com/acme/app\"", "secret = a-fake-tooshort-key", "telegram_token = \"2537:AV\"",
         // The provider's name beside a value of none of its shapes (a bot token's tail is 35 characters;
         // a Meraki key is 40 lowercase hex).

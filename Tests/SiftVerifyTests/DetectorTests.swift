@@ -175,6 +175,16 @@ let positiveCases: [DetectorCase] = {
     add("clickhouse-cloud-secret-key", "4b1d" + F.s(38, F.alnum, seed: 357))
     add("typeform-token", "tfp_" + F.s(44, F.alnum, seed: 358) + "=_" + F.s(14, F.alnum, seed: 359))
     add("dropbox-token", "sl." + "b" + F.s(134, F.b64url, seed: 360))
+    add("airtable-pat", "pat" + F.s(14, F.alnum, seed: 370) + "." + F.s(64, F.hexLower, seed: 371))
+    add("xata-api-key", "xau_" + F.s(32, F.alnum, seed: 372))
+    add("zuplo-api-key", "zpka_" + F.s(32, F.hexLower, seed: 373) + "_" + F.s(8, F.hexLower, seed: 374))
+    add("packagist-token", "packagist_uut_" + F.s(68, F.hexLower, seed: 375))
+    add("bitwarden-access-token", "0." + F.uuid(seed: 376) + "." + F.s(30, F.alnum, seed: 377) + ":" + F.s(22, F.b64, seed: 378) + "==")
+    add("infisical-service-token", "st." + F.uuid(seed: 379) + "." + F.s(32, F.hexLower, seed: 380) + "." + F.s(32, F.hexLower, seed: 381))
+    add("asana-pat", "1/" + F.s(16, F.digits, seed: 382) + ":" + F.s(32, F.hexLower, seed: 383))
+    add("asana-pat", "2/" + F.s(16, F.digits, seed: 384) + "/" + F.s(16, F.digits, seed: 385) + ":" + F.s(32, F.hexLower, seed: 386))
+    add("doppler-token", "dp.st." + "prd." + F.s(40, F.alnum, seed: 387))
+    add("docker-hub-token", "dckr_oat_" + F.s(32, F.alnum, seed: 388))
     add("yandex-cloud-static-key", "YC" + F.s(38, F.alnum, seed: 368))
     add("yandex-iam-token", "t1." + F.s(60, F.b64url, seed: 361) + "." + F.s(86, F.b64url, seed: 362))
     add(
@@ -230,6 +240,8 @@ let negativeCases: [String] = {
     ]
     n.append("ETag: \"" + Fake.s(40, Fake.hexLower, seed: 28) + "\"")
     // The shapes' near misses: a version `t1.` then short parts, `sl.` before a word, `.acc_` alone.
+    // Near the new shapes: a fraction and a date, a version path, a session id's `st.`, `0.` and a number.
+    n += ["1/2 cup of flour", "/v1/2026/11/29:" + Fake.s(32, Fake.hexLower, seed: 46), "st.louis 2026", "0.5 s elapsed", "pattern.match()"]
     n += ["YCombinator" + Fake.s(29, Fake.lower, seed: 45), "t1.5 released", "see sl.no 4 for details", "cost.acc_total = 12"]
     // Under an auth name, base64 that is not user and chosen password: a word pair, a placeholder.
     n.append("auth: " + Base64.encode(Array("user:pass".utf8)))

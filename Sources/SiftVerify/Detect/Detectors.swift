@@ -964,7 +964,18 @@ let detectorCatalogue: [Detector] = {
     d.append(
         prefixed(
             "doppler-token", "Doppler token", .high, ["dp.pt.", "dp.st.", "dp.ct.", "dp.sa.", "dp.scim.", "dp.audit."],
-            .alnum, length: 40...44))
+            ByteSet("A-Za-z0-9._-"), length: 40...80,
+            check: { t, s, e in
+                // `dp.<kind>.` then 40–44 letters and digits; a service token names its environment
+                // first: `dp.st.<env>.<40–44>`.
+                let body = s + 3 + t.run(s + 3, .lower, max: 6) + 1
+                let last = t.runBack(e, .alnum, max: 45)
+                guard (40...44).contains(last) else { return false }
+                let env = e - last - body
+                return env == 0
+                    || (env >= 2 && env <= 33 && t[e - last - 1] == UInt8(ascii: ".")
+                        && t.run(body, ByteSet("a-z0-9_-"), max: 33) == env - 1)
+            }))
     d.append(
         prefixed(
             "vault-token", "HashiCorp Vault token", .high, ["hvs.", "hvb.", "hvr."], .b64url, length: 24...512,

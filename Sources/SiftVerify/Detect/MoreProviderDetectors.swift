@@ -13,7 +13,8 @@ private let uuidBody = ByteSet("0-9a-fA-F-")
 
 func moreProviderDetectors() -> [Detector] {
     var d: [Detector] = []
-    d.append(prefixed("docker-hub-token", "Docker Hub access token", .critical, ["dckr_pat_", "dckr_oat_"], tokenBody, length: 27...27))
+    // Personal tokens have 27 characters; organization tokens run longer.
+    d.append(prefixed("docker-hub-token", "Docker Hub access token", .critical, ["dckr_pat_", "dckr_oat_"], tokenBody, length: 27...40))
     d.append(prefixed("openrouter-api-key", "OpenRouter API key", .critical, ["sk-or-v1-"], .hexLower, length: 64...64))
     d.append(prefixed("posthog-personal-api-key", "PostHog personal API key", .high, ["phx_"], .alnum, length: 43...43))
     d.append(
@@ -44,6 +45,68 @@ func moreProviderDetectors() -> [Detector] {
         prefixed(
             "yandex-cloud-api-key", "Yandex Cloud API key", .critical, ["AQVN"], tokenBody, length: 35...38,
             check: { t, s, e in mixed(t, s + 4, e) }))
+    // Airtable personal access tokens: `pat`, a 14-character id, `.`, 64 hex digits.
+    d.append(
+        prefixed(
+            "airtable-pat", "Airtable personal access token", .high, ["pat"], ByteSet("A-Za-z0-9."), length: 79...79,
+            check: { t, s, e in
+                t[s + 17] == UInt8(ascii: ".") && allThreeClassesOrTwo(t, s + 3, s + 17) && t.run(s + 18, .hexLower, max: 65) == 64
+            }))
+    d.append(prefixed("xata-api-key", "Xata API key", .high, ["xau_"], .alnum, length: 32...64, check: { t, s, e in mixed(t, s + 4, e) }))
+    // Zuplo API keys: `zpka_`, 32 hex digits, `_`, 8 hex digits.
+    d.append(
+        prefixed(
+            "zuplo-api-key", "Zuplo API key", .high, ["zpka_"], ByteSet("a-f0-9_"), length: 41...41,
+            check: { t, s, _ in t[s + 37] == UInt8(ascii: "_") && t.run(s + 5, .hexLower, max: 33) == 32 }))
+    d.append(
+        prefixed(
+            "packagist-token", "Packagist API or update token", .high, ["packagist_uut_", "packagist_out_", "packagist_ort_"], .hexLower,
+            length: 60...80))
+    // Asana personal access tokens: `1/<user id>:<32 hex>`, or `2/<user id>/<app id>:<32 hex>`.
+    var asana = Detector("asana-pat", "Asana personal access token", .high, anchors: ["1/", "2/"]) { t, p, len in
+        guard t.boundaryBefore(p, ByteSet("A-Za-z0-9/.:")) else { return nil }
+        var i = p + 2
+        let user = t.run(i, .digit, max: 21)
+        guard (10...20).contains(user) else { return nil }
+        i += user
+        if t[p] == UInt8(ascii: "2") {
+            guard i < t.count, t[i] == UInt8(ascii: "/") else { return nil }
+            let app = t.run(i + 1, .digit, max: 21)
+            guard (10...20).contains(app) else { return nil }
+            i += 1 + app
+        }
+        guard i < t.count, t[i] == UInt8(ascii: ":"), t.run(i + 1, .hexLower, max: 33) == 32, t.boundaryAt(i + 33) else { return nil }
+        return DetMatch(start: p, end: i + 33, secretFrom: i + 1)
+    }
+    asana.declaredShortest = 2 + 10 + 1 + 32
+    asana.declaration.looksAt = "1/ and a user id, or 2/, a user id, / and an app id (10–20 digits each), :, 32 hex digits"
+    d.append(asana)
+    // Bitwarden Secrets Manager access tokens: `0.`, the token's UUID, `.`, the secret, `:`, the key.
+    var bitwarden = Detector("bitwarden-access-token", "Bitwarden Secrets Manager access token", .high, anchors: ["0."]) { t, p, len in
+        guard t.boundaryBefore(p, ByteSet("A-Za-z0-9.")), p + 2 + 36 < t.count else { return nil }
+        let id = UnsafeBufferPointer(rebasing: t.b[(p + 2)..<(p + 38)])
+        guard Shape.isUUID(id), t[p + 38] == UInt8(ascii: ".") else { return nil }
+        let secret = t.run(p + 39, .alnum, max: 61)
+        guard (20...60).contains(secret), p + 39 + secret < t.count, t[p + 39 + secret] == UInt8(ascii: ":") else { return nil }
+        let key = t.run(p + 40 + secret, .b64pad, max: 61)
+        guard (16...60).contains(key), allThreeClasses(t, p + 39, p + 39 + secret) else { return nil }
+        return DetMatch(start: p, end: p + 40 + secret + key, secretFrom: p + 39)
+    }
+    bitwarden.declaredShortest = 2 + 36 + 1 + 20 + 1 + 16
+    bitwarden.declaration.looksAt = "0., a UUID, ., 20–60 of [0-9A-Za-z] mixed, :, 16–60 of base64"
+    d.append(bitwarden)
+    // Infisical service tokens: `st.`, the token's UUID, `.`, 32 hex digits, `.`, 32 hex digits.
+    var infisical = Detector("infisical-service-token", "Infisical service token", .high, anchors: ["st."]) { t, p, len in
+        guard t.boundaryBefore(p, ByteSet("A-Za-z0-9.")), p + 3 + 36 + 66 <= t.count else { return nil }
+        let id = UnsafeBufferPointer(rebasing: t.b[(p + 3)..<(p + 39)])
+        guard Shape.isUUID(id), t[p + 39] == UInt8(ascii: "."), t.run(p + 40, .hexLower, max: 33) == 32,
+            t[p + 72] == UInt8(ascii: "."), t.run(p + 73, .hexLower, max: 33) == 32
+        else { return nil }
+        return DetMatch(start: p, end: p + 105, secretFrom: p + 40)
+    }
+    infisical.declaredShortest = 105
+    infisical.declaration.looksAt = "st., a UUID, ., 32 hex digits, ., 32 hex digits"
+    d.append(infisical)
     // A Yandex Cloud static access key's secret: `YC` and 38 of base64url, all three classes.
     d.append(
         prefixed(
@@ -215,6 +278,9 @@ func moreProviderDetectors() -> [Detector] {
             check: { t, s, e in allThreeClasses(t, s + 4, e) }))
     return d
 }
+
+/// At least two of upper case, lower case and digits stand in `s..<e` (an id, not a word).
+private func allThreeClassesOrTwo(_ t: ScanInput, _ s: Int, _ e: Int) -> Bool { mixed(t, s, e) }
 
 /// Upper case, lower case and digits all stand in `s..<e`.
 private func allThreeClasses(_ t: ScanInput, _ s: Int, _ e: Int) -> Bool {

@@ -44,7 +44,8 @@ import Testing
     static let checkedByContent: Set<String> = [
         "aws-bedrock-short-term-key", "gitlab-token", "sourcegraph-token", "hubspot-private-app-token", "launchdarkly-key",
         "launchdarkly-mobile-key", "clickup-token", "amazon-mws-token", "resend-api-key", "intercom-access-token",
-        "salesforce-access-token", "axiom-token", "mapbox-secret-token", "mapbox-public-token", "airtable-pat", "zuplo-api-key", "doppler-token"
+        "salesforce-access-token", "axiom-token", "mapbox-secret-token", "mapbox-public-token", "airtable-pat", "zuplo-api-key",
+        "doppler-token"
     ]
 
     static var shaped: [Detector] { detectorCatalogue.filter { $0.shape != nil } }

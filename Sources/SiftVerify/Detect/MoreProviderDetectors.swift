@@ -62,8 +62,9 @@ func moreProviderDetectors() -> [Detector] {
         prefixed(
             "packagist-token", "Packagist API or update token", .high, ["packagist_uut_", "packagist_out_", "packagist_ort_"], .hexLower,
             length: 60...80))
-    // Asana personal access tokens: `1/<user id>:<32 hex>`, or `2/<user id>/<app id>:<32 hex>`.
-    var asana = Detector("asana-pat", "Asana personal access token", .high, anchors: ["1/", "2/"]) { t, p, len in
+    // Asana personal access tokens: `1/<user id>:<32 hex>`, or `2/<user id>/<app id>:<32 hex>`. Anchored
+    // on the user id's first digit, `1` as Asana's ids are now (`1/` alone stands in every `/v1/` path).
+    var asana = Detector("asana-pat", "Asana personal access token", .high, anchors: ["1/1", "2/1"]) { t, p, len in
         guard t.boundaryBefore(p, ByteSet("A-Za-z0-9/.:")) else { return nil }
         var i = p + 2
         let user = t.run(i, .digit, max: 21)
@@ -79,22 +80,9 @@ func moreProviderDetectors() -> [Detector] {
         return DetMatch(start: p, end: i + 33, secretFrom: i + 1)
     }
     asana.declaredShortest = 2 + 10 + 1 + 32
-    asana.declaration.looksAt = "1/ and a user id, or 2/, a user id, / and an app id (10–20 digits each), :, 32 hex digits"
+    asana.declaration.looksAt =
+        "1/ and a user id, or 2/, a user id, / and an app id (10–20 digits each, the user's from 1), :, 32 hex digits"
     d.append(asana)
-    // Bitwarden Secrets Manager access tokens: `0.`, the token's UUID, `.`, the secret, `:`, the key.
-    var bitwarden = Detector("bitwarden-access-token", "Bitwarden Secrets Manager access token", .high, anchors: ["0."]) { t, p, len in
-        guard t.boundaryBefore(p, ByteSet("A-Za-z0-9.")), p + 2 + 36 < t.count else { return nil }
-        let id = UnsafeBufferPointer(rebasing: t.b[(p + 2)..<(p + 38)])
-        guard Shape.isUUID(id), t[p + 38] == UInt8(ascii: ".") else { return nil }
-        let secret = t.run(p + 39, .alnum, max: 61)
-        guard (20...60).contains(secret), p + 39 + secret < t.count, t[p + 39 + secret] == UInt8(ascii: ":") else { return nil }
-        let key = t.run(p + 40 + secret, .b64pad, max: 61)
-        guard (16...60).contains(key), allThreeClasses(t, p + 39, p + 39 + secret) else { return nil }
-        return DetMatch(start: p, end: p + 40 + secret + key, secretFrom: p + 39)
-    }
-    bitwarden.declaredShortest = 2 + 36 + 1 + 20 + 1 + 16
-    bitwarden.declaration.looksAt = "0., a UUID, ., 20–60 of [0-9A-Za-z] mixed, :, 16–60 of base64"
-    d.append(bitwarden)
     // Infisical service tokens: `st.`, the token's UUID, `.`, 32 hex digits, `.`, 32 hex digits.
     var infisical = Detector("infisical-service-token", "Infisical service token", .high, anchors: ["st."]) { t, p, len in
         guard t.boundaryBefore(p, ByteSet("A-Za-z0-9.")), p + 3 + 36 + 66 <= t.count else { return nil }

@@ -36,8 +36,8 @@ let positiveCases: [DetectorCase] = {
         + "RSA PRIVATE KEY-----"
     add("pem-private-key", pem)
     let pem2 = "-----BEGIN " + "PRIVATE KEY-----\\n" + F.s(64, F.b64, seed: 7) + "\\n-----END " + "PRIVATE KEY-----"
-    // Armour around a stand-in, no key material: reported, low, with the reason.
-    add("pem-private-key", "-----BEGIN " + "PRIVATE KEY-----\nanything\n-----END " + "PRIVATE KEY-----", severity: .low)
+    // The armour says what it holds, whatever the body: words in place of the key, critical still.
+    add("pem-private-key", "-----BEGIN " + "PRIVATE KEY-----\nanything\n-----END " + "PRIVATE KEY-----", severity: .critical)
     // Cut short, as documentation does: key material still, critical.
     let cut = "-----BEGIN " + "RSA PRIVATE KEY-----\n" + F.s(20, F.b64, seed: 60) + "...\n-----END " + "RSA PRIVATE KEY-----"
     add("pem-private-key", cut, severity: .critical)

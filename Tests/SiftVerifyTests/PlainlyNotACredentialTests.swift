@@ -52,8 +52,6 @@ import Testing
         "recaptcha_site_key: 6L" + Fake.s(38, Fake.alnum, seed: 79), "algolia_search_key: " + Fake.s(32, Fake.hexLower, seed: 80),
         // A resource's name with its number, under a name that speaks of secrets.
         "  vaultForSecrets: app3-stg-4417392810", "secret_bucket = prod-db-eu-20240611",
-        // Armour around a stand-in, no key material (reported low).
-        "-----BEGIN PRIVATE KEY-----\nanything\n-----END PRIVATE KEY-----",
         // A member's value that is a credential's word, then the next member's name: no pair.
         "{\"type\": \"Token\", \"stringData\": 1}", "{\"kind\": \"Secret\", \"stringData\": {\"token\": \"***\"}}"
     ]

@@ -505,33 +505,10 @@ struct Glued: Sendable {
     guard blank < limit - bodyStart, !t.has(u("-----"), at: bodyStart + blank) else { return nil }
     if let endAt = t.find(u("-----END"), bodyStart, limit) {
         let close = t.find(u("-----"), endAt + 8, Swift.min(limit, endAt + 80)).map { $0 + 5 } ?? Swift.min(limit, endAt + 8)
-        var m = DetMatch(start: p, end: close)
-        // A whole block whose body holds no run of key material at all (`anything`, `<your key>`,
-        // `YOUR_KEY_HERE`): documentation's stand-in between real armour, said so. A body cut short
-        // (`MIIEpAIBAAKCAQEA…`) still holds key material and stays critical.
-        if !pemBodyHasKeyMaterial(t, bodyStart + blank, endAt) {
-            m.severity = .low
-            m.reason = "the armour holds no key material (a stand-in such as `anything`)"
-        }
-        return m
+        return DetMatch(start: p, end: close)
     }
     return DetMatch(start: p, end: bodyStart + t.run(bodyStart, Sets.pemBody, max: limit - bodyStart))
 }
-
-/// Whether a PEM body holds a run of 16 or more base64 characters mixing letters with digits or both
-/// cases: what any key, whole or cut short, begins with.
-private func pemBodyHasKeyMaterial(_ t: ScanInput, _ lo: Int, _ hi: Int) -> Bool {
-    var i = lo
-    while i < hi {
-        let r = t.run(i, pemKeyMaterial, max: hi - i)
-        if r >= 16 && mixed(t, i, i + r) && !ValueJudgement.isCamelWords(UnsafeBufferPointer(rebasing: t.b[i..<(i + r)])) {
-            return true
-        }
-        i += Swift.max(r, 1)
-    }
-    return false
-}
-private let pemKeyMaterial = ByteSet("A-Za-z0-9+/=")
 
 /// Searches `lo..<hi` for a run of exactly `len` bytes of `set` standing alone (boundaries on both sides).
 private func standalone(_ t: ScanInput, _ lo: Int, _ hi: Int, _ set: ByteSet, lengths: [Int], mixedClasses: Bool = false) -> DetMatch? {

@@ -283,6 +283,11 @@ import Testing
         #expect(try gate(Harness.log(message: "[INFO] Redis API\n[DEBUG] key: session:3f2a9c1e7b")) == false)
         // A data store's key is a record's.
         #expect(try gate(Harness.log(message: "[DEBUG] redis SET\n[DEBUG] key=sess-\(alnum)")) == false)
+        // In a JSON body, the lines are joined by `\n` escapes; the name starts a line there.
+        let body = Harness.network(responseBody: Harness.textBody("{\"log\": \"start\\nmailgun\\nKey=\(hex)\"}"))
+        #expect(try Harness.run([body]).contains { $0.severity >= .high })
+        // Raw text holding the escapes (a body read as written): the `n` of `\n` is no part of the name.
+        #expect(detect("start\\nmailgun\\nKey=\(hex)").contains { $0.severity >= .high })
         // A YAML sibling of the provider's empty block reads the same way: the line before names it.
         #expect(try gate(Harness.log(message: "cohere:\nkey: \(hex)")) == true)
         // No provider and no API named: a bare key of a digest's shape is a cache's or a row's.

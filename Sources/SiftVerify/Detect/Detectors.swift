@@ -1302,11 +1302,13 @@ func apiNamedBefore(_ t: ScanInput, _ at: Int) -> NamedAPI {
             i -= c == 0x0A ? 1 : 2
             continue
         }
-        let w = t.runBack(i, .alnum, max: 49)
+        var w = t.runBack(i, .alnum, max: 49)
         if w == 0 {
             i -= 1
             continue
         }
+        // A word at a line's start in raw JSON text: the `n` of the `\n` before it is not its own.
+        if w > 1 && i - w >= 1 && t[i - w] == UInt8(ascii: "n") && t[i - w - 1] == UInt8(ascii: "\\") { w -= 1 }
         let word = UnsafeBufferPointer(rebasing: t.b[(i - w)..<i])
         // A data store's or a queue's key is a record's or a message's: its name says nothing.
         if ProviderNames.isProviderWord(word) && !dataStores.contains(String(decoding: word, as: UTF8.self).lowercased()) {

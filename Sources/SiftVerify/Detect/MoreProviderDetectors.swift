@@ -50,7 +50,7 @@ func moreProviderDetectors() -> [Detector] {
         prefixed(
             "airtable-pat", "Airtable personal access token", .high, ["pat"], ByteSet("A-Za-z0-9."), length: 79...79,
             check: { t, s, e in
-                t[s + 17] == UInt8(ascii: ".") && allThreeClassesOrTwo(t, s + 3, s + 17) && t.run(s + 18, .hexLower, max: 65) == 64
+                t[s + 17] == UInt8(ascii: ".") && mixed(t, s + 3, s + 17) && t.run(s + 18, .hexLower, max: 65) == 64
             }))
     d.append(prefixed("xata-api-key", "Xata API key", .high, ["xau_"], .alnum, length: 32...64, check: { t, s, e in mixed(t, s + 4, e) }))
     // Zuplo API keys: `zpka_`, 32 hex digits, `_`, 8 hex digits.
@@ -240,9 +240,6 @@ func moreProviderDetectors() -> [Detector] {
         prefixed(
             "bitbucket-data-center-token", "Bitbucket Data Center HTTP access token", .high, ["BBDC-"], ByteSet("A-Za-z0-9+/_-"),
             length: 40...50, check: { t, s, e in mixed(t, s + 5, e) }))
-    // ClickHouse Cloud's API secret: `4b1d` and 38 letters and digits of all three classes (a hex
-    // digest that happens to hold `4b1d` has no upper case). The anchor fits in a request id's UUID,
-    // but the 42 characters a match needs do not: the id's shortcut stays sound.
     // Yandex Cloud IAM tokens: `t1.`, a header run, `.`, then 86 of base64url (padding allowed).
     var yandex = Detector("yandex-iam-token", "Yandex Cloud IAM token", .high, anchors: ["t1."]) { t, p, len in
         guard t.boundaryBefore(p, tokenBody) else { return nil }
@@ -260,15 +257,15 @@ func moreProviderDetectors() -> [Detector] {
     yandex.declaredShortest = 3 + 8 + 1 + 86
     yandex.declaration.looksAt = "t1., 8 or more of [A-Za-z0-9_-], ., 86 of [A-Za-z0-9_-] (= padding allowed)"
     d.append(yandex)
+    // ClickHouse Cloud's API secret: `4b1d` and 38 letters and digits of all three classes (a hex
+    // digest that happens to hold `4b1d` has no upper case). The anchor fits in a request id's UUID,
+    // but the 42 characters a match needs do not: the id's shortcut stays sound.
     d.append(
         prefixed(
             "clickhouse-cloud-secret-key", "ClickHouse Cloud API secret key", .high, ["4b1d"], .alnum, length: 38...38,
             check: { t, s, e in allThreeClasses(t, s + 4, e) }))
     return d
 }
-
-/// At least two of upper case, lower case and digits stand in `s..<e` (an id, not a word).
-private func allThreeClassesOrTwo(_ t: ScanInput, _ s: Int, _ e: Int) -> Bool { mixed(t, s, e) }
 
 /// Upper case, lower case and digits all stand in `s..<e`.
 private func allThreeClasses(_ t: ScanInput, _ s: Int, _ e: Int) -> Bool {

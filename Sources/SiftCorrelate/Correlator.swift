@@ -790,8 +790,7 @@ public enum Correlator {
         var lower = t - hi, upper = t + resolution - lo
         guard let ms = l.line.parsed.durationMs, ms > 0, ms.isFinite else { return (lower, upper) }
         let d = ms / 1000
-        var mark = LogCatalogue.entry(named: l.line.parsed.format.rawValue)?.timeMarks ?? .unknown
-        if flipMark { mark = mark == .start ? .end : mark == .end ? .start : mark }
+        let mark = timeMark(l, flipped: flipMark)
         if d > last - lo {
             // Longer than the device's whole exchange: the server went on after the device gave up
             // (its start, t − d, fell inside the request), or the number is another unit or request.
@@ -810,6 +809,14 @@ public enum Correlator {
         return (lower, upper)
     }
 
+    /// Which moment of its request a line's time marks, as its format declares (read the other way
+    /// round when `flipped`: the start for the end and the end for the start).
+    static func timeMark(_ l: PlacedLine, flipped: Bool) -> TimeMark {
+        let mark = LogCatalogue.entry(named: l.line.parsed.format.rawValue)?.timeMarks ?? .unknown
+        guard flipped else { return mark }
+        return mark == .start ? .end : mark == .end ? .start : mark
+    }
+
     /// The offsets a whole-second line allows if the network took as long each way: the server's work,
     /// `d` long, centred in the device's wait between sending the request and the response's first byte
     /// (or in the whole exchange, when the work outlasts that wait, as nginx's `$request_time` does with
@@ -822,8 +829,7 @@ public enum Correlator {
         guard l.wholeSecond else { return hard }
         let d = l.line.parsed.durationMs.flatMap { $0 > 0 && $0.isFinite ? $0 / 1000 : nil } ?? 0
         guard d <= last - lo else { return hard }
-        var mark = LogCatalogue.entry(named: l.line.parsed.format.rawValue)?.timeMarks ?? .unknown
-        if flipMark { mark = mark == .start ? .end : mark == .end ? .start : mark }
+        let mark = timeMark(l, flipped: flipMark)
         let centre = d <= hi - lo ? (lo + hi) / 2 : (lo + last) / 2
         let moment: Double
         switch mark {

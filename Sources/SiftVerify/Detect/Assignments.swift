@@ -419,20 +419,9 @@ enum ValueJudgement {
     private static func bracedRandom(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
         guard b.count >= 10, b.last == UInt8(ascii: "}"), b[1] != UInt8(ascii: "{") else { return false }
         let inner = UnsafeBufferPointer(rebasing: b[1..<(b.count - 1)])
-        var lo = false, up = false, dg = false
-        for c in inner {
-            if ByteSet.lower.contains(c) {
-                lo = true
-            } else if ByteSet.upper.contains(c) {
-                up = true
-            } else if ByteSet.digit.contains(c) {
-                dg = true
-            } else if c != UInt8(ascii: "-") && c != UInt8(ascii: "_") {
-                return false
-            }
-        }
-        return lo && up && dg
+        return Shape.all(inner, bracedBody) && mixedAll(ScanInput(b: inner, hints: []), 0, inner.count)
     }
+    private static let bracedBody = ByteSet("A-Za-z0-9_-")
 
     /// A mask: one character written over most of the value (`xxxxxxxx`, `AKCxxxxxxxxxx`, `00000000`,
     /// `ghp_XXXXXXXX…`). Other placeholders (`…EXAMPLE`, a run such as `12345`) are still values: a key

@@ -436,6 +436,18 @@ private let firebaseConfigWords = ["authdomain", "firebaseapp.com", "firebasecon
     return (lo ? 1 : 0) + (up ? 1 : 0) + (dg ? 1 : 0) >= 2
 }
 
+/// Upper case, lower case and digits all stand in `s..<e`.
+@Sendable func mixedAll(_ t: ScanInput, _ s: Int, _ e: Int) -> Bool {
+    var lo = false, up = false, dg = false
+    for i in s..<e {
+        let c = t[i]
+        lo = lo || ByteSet.lower.contains(c)
+        up = up || ByteSet.upper.contains(c)
+        dg = dg || ByteSet.digit.contains(c)
+    }
+    return lo && up && dg
+}
+
 /// A token's random body glued to the text before it: all three character classes, changing class
 /// at least every third byte on average (`monitoringEnabledForTenant2024` changes four times).
 @Sendable func randomBody(_ t: ScanInput, _ s: Int, _ e: Int) -> Bool {
@@ -1053,7 +1065,7 @@ let detectorCatalogue: [Detector] = {
                 return v.count >= 16 && ValueJudgement.fitsToken(v, quoted: c.quoted) ? c.value : nil
             }
             let v = UnsafeBufferPointer(rebasing: t.b[a.value.start..<a.value.end])
-            if NameHints.saysPublic(raw: UnsafeBufferPointer(rebasing: t.b[a.nameStart..<a.nameEnd])) { return nil }
+            if a.hints.contains(.publicKey) { return nil }
             // A name that holds the provider's word beside a value of one of its documented shapes.
             switch KeyedFormats.judge(t, name: a.nameStart..<a.nameEnd, value: v) {
             case .fits: return ValueJudgement.isReference(v) ? nil : a.value

@@ -99,7 +99,7 @@ func moreProviderDetectors() -> [Detector] {
     d.append(
         prefixed(
             "yandex-cloud-static-key", "Yandex Cloud static access key secret", .high, ["YC"], tokenBody, length: 38...38,
-            check: { t, s, e in allThreeClasses(t, s + 2, e) }))
+            check: { t, s, e in mixedAll(t, s + 2, e) }))
     d.append(prefixed("dbt-cloud-token", "dbt Cloud service or personal token", .high, ["dbtc_", "dbtu_"], tokenBody, length: 30...80))
     d.append(
         prefixed(
@@ -251,7 +251,7 @@ func moreProviderDetectors() -> [Detector] {
         guard sig == 86 else { return nil }
         var end = i + 1 + sig
         end += t.run(end, ByteSet("="), max: 2)
-        guard t.boundaryAt(end, tokenBody), allThreeClasses(t, i + 1, i + 1 + sig) else { return nil }
+        guard t.boundaryAt(end, tokenBody), mixedAll(t, i + 1, i + 1 + sig) else { return nil }
         return DetMatch(start: p, end: end, secretFrom: p + len)
     }
     yandex.declaredShortest = 3 + 8 + 1 + 86
@@ -263,20 +263,8 @@ func moreProviderDetectors() -> [Detector] {
     d.append(
         prefixed(
             "clickhouse-cloud-secret-key", "ClickHouse Cloud API secret key", .high, ["4b1d"], .alnum, length: 38...38,
-            check: { t, s, e in allThreeClasses(t, s + 4, e) }))
+            check: { t, s, e in mixedAll(t, s + 4, e) }))
     return d
-}
-
-/// Upper case, lower case and digits all stand in `s..<e`.
-private func allThreeClasses(_ t: ScanInput, _ s: Int, _ e: Int) -> Bool {
-    var lo = false, up = false, dg = false
-    for i in s..<e {
-        let c = t[i]
-        lo = lo || ByteSet.lower.contains(c)
-        up = up || ByteSet.upper.contains(c)
-        dg = dg || ByteSet.digit.contains(c)
-    }
-    return lo && up && dg
 }
 
 private let salesforceBody = ByteSet("A-Za-z0-9!._")

@@ -135,6 +135,9 @@ struct NameHints: OptionSet, Sendable {
     /// A name ending in `key` with no credential word in it (`abyssale_key`, `X-Foo-Key`): a key only
     /// when its value is plainly random (`ValueJudgement.isRandomKey`).
     static let keyName = NameHints(rawValue: 1 << 11)
+    /// A key public by design (`algolia_search_key`, `stripe_publishable_key`, `recaptcha_site_key`):
+    /// no credential, whatever provider it names.
+    static let publicKey = NameHints(rawValue: 1 << 12)
 
     static let none: NameHints = []
 
@@ -216,20 +219,6 @@ struct NameHints: OptionSet, Sendable {
         }
     }
 
-    /// Whether a raw name says its value is public by design (`algolia_search_key`,
-    /// `stripe_publishable_key`, `recaptcha_site_key`): no credential, whatever provider it names.
-    static func saysPublic(raw: UnsafeBufferPointer<UInt8>) -> Bool {
-        if raw.count > 64 || raw.isEmpty { return false }
-        var n: [UInt8] = []
-        n.reserveCapacity(raw.count)
-        for c in raw where c != UInt8(ascii: "_") && c != UInt8(ascii: "-") && c != UInt8(ascii: ".") && c != 0x20 {
-            n.append((c >= 0x41 && c <= 0x5A) ? c | 0x20 : c)
-        }
-        return publicKeyWords.contains { w in
-            n.count >= w.count && (0...(n.count - w.count)).contains { i in n[i..<(i + w.count)].elementsEqual(w) }
-        }
-    }
-
     static func of(name: String) -> NameHints {
         var s = name
         return s.withUTF8 { of(raw: $0) }
@@ -285,7 +274,7 @@ struct NameHints: OptionSet, Sendable {
         if has(discordWord) { h.insert(.discord) }
         // A provider's name on a key public by design (`algolia_search_key`, `stripe_publishable_key`)
         // labels no secret.
-        if !publicKeyWords.contains(where: has) { h.formUnion(ProviderNames.label(normalised: n)) }
+        if publicKeyWords.contains(where: has) { h.insert(.publicKey) } else { h.formUnion(ProviderNames.label(normalised: n)) }
         if twilioWords.contains(where: has) { h.insert(.twilio) }
         return h
     }

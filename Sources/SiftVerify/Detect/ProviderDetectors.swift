@@ -220,13 +220,13 @@ func providerDetectors() -> [Detector] {
     d.append(
         prefixed(
             "mapbox-public-token", "Mapbox public token (public by design)", .info, ["pk.eyJ"], ByteSet("A-Za-z0-9_.-"),
-            length: 60...300, check: { t, s, e in t.find([UInt8(ascii: ".")], s + 6, e).map { e - $0 > 16 } ?? false }))
+            length: 60...300, check: mapboxParts))
     // `sk.` + the base64url of `{"u":"<user>","a":"<id>"}` + `.` + the signature: a short user name
     // makes the whole as short as 70.
     d.append(
         prefixed(
             "mapbox-secret-token", "Mapbox secret token", .high, ["sk.eyJ"], ByteSet("A-Za-z0-9_.-"), length: 60...300,
-            check: { t, s, e in t.find([UInt8(ascii: ".")], s + 6, e).map { e - $0 > 16 } ?? false }))
+            check: mapboxParts))
     d.append(prefixed("pinecone-api-key", "Pinecone API key", .high, ["pcsk_"], pineconeBody, length: 60...100))
     d.append(prefixed("figma-token", "Figma personal access token", .high, ["figd_"], .b64url, length: 40...60))
     d.append(
@@ -426,6 +426,12 @@ func providerDetectors() -> [Detector] {
     discord.declaredShortest = 23 + 1 + 6 + 1 + 27
     d.append(discord)
     return d
+}
+
+/// A Mapbox token's parts after `pk.eyJ` or `sk.eyJ`: the payload, `.`, and a signature of more
+/// than 16 characters.
+@Sendable private func mapboxParts(_ t: ScanInput, _ s: Int, _ e: Int) -> Bool {
+    t.find([UInt8(ascii: ".")], s + 6, e).map { e - $0 > 16 } ?? false
 }
 
 /// A curl user name that is documentation's stand-in: `$USER`, `<user>`, `[USER]`, `{user}`,

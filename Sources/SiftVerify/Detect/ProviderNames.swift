@@ -1307,9 +1307,7 @@ enum ProviderNames {
     /// Whether a word (any case) is a provider's name alone (`Mailgun`, `abyssale`). No allocation.
     static func isProviderWord(_ w: UnsafeBufferPointer<UInt8>) -> Bool {
         guard w.count >= 3, w.count <= 48 else { return false }
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for c in w { h = (h ^ UInt64((c >= 0x41 && c <= 0x5A) ? c | 0x20 : c)) &* 0x0000_0100_0000_01B3 }
-        return bareHashes.contains(h)
+        return bareHashes.contains(hash(w.lazy.map { ($0 >= 0x41 && $0 <= 0x5A) ? $0 | 0x20 : $0 }))
     }
 
     /// Whether a raw name is a provider's name, alone or with a key-like ending (case, `_`, `-`, `.`

@@ -128,6 +128,48 @@ import Testing
         #expect(f?.message.contains("checksum does not hold") == true)
     }
 
+    /// Base64 of `user:password` is a Basic credential with no name beside it; base64 of a URI, a
+    /// header line or a clock is not. Under an auth name, a pair whose encoding was altered in a byte
+    /// or two still counts.
+    @Test func aBase64UserAndPasswordIsFoundBareAndLookalikesAreNot() throws {
+        let pair = Base64.encode(Array(("api" + ":" + "key-" + Fake.s(28, Fake.alnum, seed: 431)).utf8))
+        let f = try Harness.run([Harness.log(message: pair)]).filter { $0.rule == "secret.encoded-user-password" }
+        #expect(f.first?.severity == .high)
+        #expect(f.first?.location?.contains("base64-decoded") == true)
+        for text in [
+            "urn:uuid:" + Fake.uuid(seed: 432), "Content-Type:application/json;v=2", "2026-11-29T12:55:01.123Z",
+            "https://" + "shop.acme.io/v1/orders?page=2", "user:password1",
+            "User:" + Fake.uuid(seed: 435), "Order:" + Fake.s(12, Fake.digits, seed: 436)
+        ] {
+            let g = try Harness.run([Harness.log(message: Base64.encode(Array(text.utf8)))]).filter { $0.severity >= .high }
+            #expect(g.isEmpty, "\(text): \(g.map(\.rule))")
+        }
+        var damaged = Array(("johndoe" + ":" + Fake.uuid(seed: 433)).utf8)
+        damaged[30] = 0xF9
+        let named = "{\"user_auth\": \"" + Base64.encode(damaged) + "\"}"
+        let h = try Harness.run([Harness.log(message: named)])
+        #expect(h.contains { $0.rule == "secret.encoded-user-password" && $0.severity == .high })
+    }
+
+    /// A PyPI token whose macaroon ends before its signature is cut short: medium, and says so; the
+    /// whole token is high.
+    @Test func aPyPITokenCutBeforeItsSignatureIsMedium() throws {
+        func macaroon(signed: Bool) -> String {
+            var m: [UInt8] = [2, 1, 8] + Array("pypi.org".utf8) + [2, 36] + Array(Fake.uuid(seed: 434).utf8) + [0]
+            m += [2, 23] + Array("[1,[\"minimal-project\"]]".utf8).prefix(23) + [0, 0]
+            if signed { m += [6, 32] + (0..<32).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) } }
+            return "pypi-"
+                + Base64.encode(m).replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+        }
+        let whole = try Harness.run([Harness.log(message: "token " + macaroon(signed: true))])
+        #expect(whole.first { $0.rule == "secret.pypi-token" }?.severity == .high)
+        let cut = try Harness.run([Harness.log(message: "token " + String(macaroon(signed: false).prefix(89)))])
+        let f = cut.first { $0.rule == "secret.pypi-token" }
+        #expect(f?.severity == .medium)
+        #expect(f?.message.contains("cut short") == true)
+    }
+
     @Test func aFirebaseWebConfigKeyIsInfoAndSaysWhy() throws {
         let key = "AIza" + Fake.s(35, Fake.b64url, seed: 401)
         let config = "const firebaseConfig = { apiKey: \"\(key)\", authDomain: \"acme.firebaseapp.com\" }"
@@ -296,6 +338,30 @@ import Testing
         #expect(try gate(Harness.log(message: "[INFO] mailgun\n[DEBUG] key: MyVaultEntryName")) == false)
         // Named more than three lines before: too far.
         #expect(try gate(Harness.log(message: "mailgun\na\nb\nc\nd\nKey=\(hex)")) == false)
+        // An API by a name of its own, even one pbsift does not know: a digest's shape counts there;
+        // after a word that says what kind of API it is, it does not.
+        let named = "[INFO] Sending request to the Quillfeather API\n[DEBUG] Using Key=\(hex)\n[INFO] Response received: 200 OK"
+        #expect(try gate(Harness.log(message: named)) == true)
+        #expect(
+            try gate(Harness.log(message: "[INFO] Sending request to the Quillfeather API\n[DEBUG] Key=" + Fake.uuid(seed: 437))) == true)
+        #expect(try gate(Harness.log(message: "[INFO] Calling the REST API\n[DEBUG] Key=\(hex)")) == false)
+        #expect(try gate(Harness.log(message: "[INFO] Our Internal API\n[DEBUG] Key=\(hex)")) == false)
+    }
+
+    /// A provider's name, a space, then a plainly random key: that provider's key. Ids after a name
+    /// (hex, UUIDs, prefixed object ids, shorter handles) are not.
+    @Test func aProvidersNameThenARandomKeyIsHigh() throws {
+        func gate(_ line: String) throws -> Bool { try Harness.run([Harness.log(message: line)]).contains { $0.severity >= .high } }
+        #expect(try gate("mailgun " + Self.key) == true)
+        #expect(try gate("cohere  " + Fake.s(40, Fake.alnum, seed: 438) + " end") == true)
+        for plain in [
+            "sentry " + Fake.s(32, Fake.hexLower, seed: 439), "github " + Fake.s(40, Fake.hexLower, seed: 440),
+            "OneSignal " + Fake.uuid(seed: 441), "stripe pi_3N" + Fake.s(30, Fake.alnum, seed: 442),
+            "youtube UC" + Fake.s(22, Fake.b64url, seed: 443), "firebase " + Fake.s(28, Fake.alnum, seed: 444),
+            "mailgun " + Self.key + "/avatar.png"
+        ] {
+            #expect(try gate(plain) == false, "\(plain)")
+        }
     }
 
     @Test func aFieldNamedForTheProviderAloneIsMediumAndSaysWhy() throws {

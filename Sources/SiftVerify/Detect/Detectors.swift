@@ -152,7 +152,7 @@ extension Detector {
         "azure-storage-key": "AccountKey= in a connection string: 86 base64 characters and ==",
         "basic-auth": "after Basic (and Authorization): base64 that decodes to user:password, or any mixed value of 16+",
         "encoded-user-password":
-            "after a name ending in auth (user_auth, _auth): base64 that decodes to user:password, the password chosen",
+            "after a name ending in auth (user_auth, _auth): base64 that decodes to user:password, the password chosen; anywhere: base64 decoding to user:password whole, a password of 8+ mixing letters with digits or cases",
         "bearer": "after Bearer: 16+ characters holding a digit or punctuation, or 8–15 mixed",
         "braintree-token": "access_token$production$ or $sandbox$, a merchant id, $, 32 hex digits",
         "brevo-api-key": "xkeysib- or xsmtpsib-, 64 hex digits, -, 16 of [0-9A-Za-z]",
@@ -263,6 +263,9 @@ struct PrefixTuning {
     var glued: Glued? = nil
     /// Why a match is public by design where it stands (a Firebase web config's key), if it is: `info`.
     var publicWhere: (@Sendable (ScanInput, Int, Int) -> String?)? = nil
+    /// Why a match can't be the whole credential (a token cut before its signature), if it can't:
+    /// `medium`, with the reason.
+    var cutWhere: (@Sendable (ScanInput, Int, Int) -> String?)? = nil
 }
 
 /// `anchor` + a run of `body` bytes of `length` (longer runs are not this token unless clamped),
@@ -273,7 +276,7 @@ func prefixed(
     check: (@Sendable (ScanInput, Int, Int) -> Bool)? = nil
 ) -> Detector {
     let before = tuning.before, lowPrefixes = tuning.lowPrefixes, clamp = tuning.clamp, glued = tuning.glued
-    let publicWhere = tuning.publicWhere
+    let publicWhere = tuning.publicWhere, cutWhere = tuning.cutWhere
     let min = length.lowerBound, max = length.upperBound
     let low = Set(lowPrefixes.map(u))
     var d = Detector(id, title, sev, anchors: prefixes) { t, p, len in
@@ -290,6 +293,9 @@ func prefixed(
         if !low.isEmpty, low.contains(Array(t.b[p..<(p + len)])) { m.testMode = true }
         if let publicWhere, let reason = publicWhere(t, p, end) {
             m.severity = .info
+            m.reason = reason
+        } else if let cutWhere, let reason = cutWhere(t, p, end) {
+            m.severity = .medium
             m.reason = reason
         }
         return m
@@ -345,6 +351,31 @@ func providerKeyInProse(_ t: ScanInput, _ p: Int, _ len: Int) -> DetMatch? {
     guard v.count >= 16, ValueJudgement.fitsToken(v) else { return nil }
     return m
 }
+
+/// `mailgun <key>`: a provider's name, one or two spaces, then a plainly random key (mixed case and
+/// digits, a random string's entropy, 32 characters or more: ids run shorter, a Firebase user id 28)
+/// ending the line or followed by a space.
+/// Only a random key counts: after a name alone, hex, a UUID, a number or a prefixed id
+/// (`sentry 9f86…`, `stripe pi_3N…`) is an event's, an object's or a commit's id.
+func providerThenKey(_ t: ScanInput, _ p: Int, _ len: Int) -> DetMatch? {
+    let nameEnd = p + len + t.run(p + len, ByteSet.alnum, max: 49)
+    guard t.boundaryBefore(p), nameEnd - p <= 48,
+        ProviderNames.isProviderWord(UnsafeBufferPointer(rebasing: t.b[p..<nameEnd]))
+    else { return nil }
+    let gap = t.run(nameEnd, spaceOnly, max: 3)
+    guard (1...2).contains(gap) else { return nil }
+    let s = nameEnd + gap
+    let l = t.run(s, providerKeyBytes, max: 257)
+    guard (32...256).contains(l) else { return nil }
+    let e = s + l
+    if e < t.count, !ByteSet.space.contains(t[e]), !Sets.assignmentStop.contains(t[e]) { return nil }
+    let v = UnsafeBufferPointer(rebasing: t.b[s..<e])
+    // `pi_3N…`, `cus_…`: an object's id, its kind before `_`.
+    if let u = v.firstIndex(of: UInt8(ascii: "_")), u - s <= 5, v[s..<u].allSatisfy({ ByteSet.lower.contains($0) }) { return nil }
+    return ValueJudgement.isRandomKey(v) ? DetMatch(start: s, end: e) : nil
+}
+private let spaceOnly = ByteSet(" ")
+private let providerKeyBytes = ByteSet("A-Za-z0-9_+/=.-")
 
 /// The value that starts at `from` (after spaces), up to the first byte that ends an assignment,
 /// at most `limit` bytes; in a sentence (`sentence`), a full stop at its end is the sentence's.
@@ -799,7 +830,11 @@ let detectorCatalogue: [Detector] = {
     d.append(prefixed("npm-token", "npm access token", .high, ["npm_"], .alnum, length: 36...36))
     d.append(
         prefixed(
-            "pypi-token", "PyPI upload token", .high, ["pypi-AgEIcHlwaS5vcmc", "pypi-AgENdGVzdC5weXBpLm9yZw"], .b64url, length: 50...1000))
+            "pypi-token", "PyPI upload token", .high, ["pypi-AgEIcHlwaS5vcmc", "pypi-AgENdGVzdC5weXBpLm9yZw"], .b64url, length: 50...1000,
+            tuning: .init(cutWhere: { t, s, e in
+                Macaroon.endsBeforeSignature(UnsafeBufferPointer(rebasing: t.b[(s + 5)..<e]))
+                    ? "cut short: the token ends before its signature" : nil
+            })))
     d.append(
         Detector("azure-sas", "Azure shared access signature", .high, anchors: ["sig="], urlStructural: true) { t, p, len in
             guard p > 0, t[p - 1] == UInt8(ascii: "?") || t[p - 1] == UInt8(ascii: "&") else { return nil }
@@ -1055,7 +1090,9 @@ let detectorCatalogue: [Detector] = {
         ) { t, p, len in
             guard t.boundaryBefore(p) else { return nil }
             guard let a = Assign.around(t, p, len) else {
-                if let m = KeyedFormats.spaced(t, p, len) ?? providerKeyInProse(t, p, len) { return m }
+                if let m = KeyedFormats.spaced(t, p, len) ?? providerKeyInProse(t, p, len) ?? providerThenKey(t, p, len) {
+                    return m
+                }
                 // `cohere:` and, indented below it, `key: …`.
                 let nameEnd = p + len + t.run(p + len, Assign.nameBytes, max: 64)
                 guard ProviderNames.labels(UnsafeBufferPointer(rebasing: t.b[p..<nameEnd])),
@@ -1079,7 +1116,7 @@ let detectorCatalogue: [Detector] = {
         })
     d[d.count - 1].declaration.providers = ProviderNames.providers
     d[d.count - 1].declaration.looksAt =
-        "a name that is a provider's name, alone or with key, token, secret, pat, creds, access token, secret key, write key or client secret (cloudflare_api_key, SENDGRID_KEY, X-Cohere-Key), in text or as a JSON member, header or parameter, beside a value of a key's shape; \(ProviderNames.providers.count) providers"
+        "a name that is a provider's name, alone or with key, token, secret, pat, creds, access token, secret key, write key or client secret (cloudflare_api_key, SENDGRID_KEY, X-Cohere-Key), in text or as a JSON member, header or parameter, beside a value of a key's shape; a provider's name then a plainly random key of 32+ (mailgun <key>); \(ProviderNames.providers.count) providers"
     d.append(
         Detector(
             "url-userinfo", "password in URL userinfo", .high, anchors: ["://"], rule: .urlUserinfo,
@@ -1152,17 +1189,13 @@ let detectorCatalogue: [Detector] = {
             var i = p + len
             while i < t.count && (t[i] == 0x20 || t[i] == UInt8(ascii: "\"") || t[i] == UInt8(ascii: "'")) { i += 1 }
             let l = t.run(i, .b64pad, max: 1024)
+            var e = i + l
+            while e > i && t[e - 1] == UInt8(ascii: "=") { e -= 1 }
             guard l >= 12, l < 1024,
-                let dec = Base64.decode(bytes: UnsafeBufferPointer(rebasing: t.b[i..<(i + l)])),
-                let colon = dec.firstIndex(of: UInt8(ascii: ":")), (1...64).contains(colon), colon + 4 < dec.count,
-                dec[..<colon].allSatisfy({ userNameByte.contains($0) }),
-                dec[(colon + 1)...].allSatisfy({ $0 > 0x20 && $0 < 0x7F })
+                let dec = EncodedSpans.base64(t.b, i, e - ((e - i) % 4 == 1 ? 1 : 0), whole: true)?.bytes,
+                dec.withUnsafeBufferPointer({ UserPassword.holds($0, named: true) })
             else { return nil }
-            let password = Array(dec[(colon + 1)...])
-            let chosen = password.withUnsafeBufferPointer {
-                ValueJudgement.fitsPassword($0, quoted: true) && !ValueJudgement.isPlaceholderWord($0)
-            }
-            return chosen ? DetMatch(start: i, end: i + l) : nil
+            return DetMatch(start: i, end: i + l)
         })
     d.append(
         Detector(
@@ -1287,7 +1320,7 @@ func keyAfterNamedAPI(_ v: UnsafeBufferPointer<UInt8>, _ t: ScanInput, _ at: Int
         return false
     }
     switch apiNamedBefore(t, at) {
-    case .provider: return true
+    case .provider, .namedAPI: return true
     case .api: return !Shape.all(v, .hex) && !Shape.isUUID(v) && Shape.entropy(v) >= 3.5
     case .none: return false
     }
@@ -1298,10 +1331,35 @@ private let dataStores: Set<String> = [
     "rabbitmq", "kafka", "nats", "sqs", "firestore", "couchbase", "couchdb", "cockroachdb", "supabase", "upstash"
 ]
 
-enum NamedAPI { case provider, api, none }
+/// What the lines before a bare key's name say of it: a provider by a name pbsift knows, an API by
+/// a name of its own (`the Refiner API`: a capitalised word that is not a kind of API), the word
+/// `API` alone, or nothing.
+enum NamedAPI { case provider, namedAPI, api, none }
+
+/// Words that say what kind an API is, not whose (`the REST API`, `our internal API`).
+private let apiKindWords: Set<String> = [
+    "the", "rest", "http", "https", "web", "json", "xml", "graphql", "grpc", "soap", "public", "private", "internal",
+    "external", "admin", "partner", "search", "storage", "backend", "server", "client", "cloud", "data", "graph", "open",
+    "new", "old", "legacy", "our", "your", "this", "that", "app", "mobile", "main", "core", "remote", "local", "upstream",
+    "an", "any", "calling", "call", "from", "to", "using", "sending", "request", "requests", "response", "test", "sandbox",
+    "live", "production", "staging", "dev", "third", "party", "v1", "v2", "v3"
+]
+
+private let letters = ByteSet("A-Za-z")
+
+/// Whether the word before `API` (ending at `end`, one space between) names an API of its own.
+private func namesAnAPI(_ t: ScanInput, _ end: Int) -> Bool {
+    guard end >= 4, t[end - 1] == 0x20 else { return false }
+    let w = t.runBack(end - 1, letters, max: 30)
+    guard w >= 3, w < 30, ByteSet.upper.contains(t[end - 1 - w]) else { return false }
+    if end - 1 - w > 0, ByteSet.word.contains(t[end - 2 - w]) { return false }
+    let word = String(decoding: UnsafeBufferPointer(rebasing: t.b[(end - 1 - w)..<(end - 1)]), as: UTF8.self).lowercased()
+    return !apiKindWords.contains(word)
+}
 
 /// What the three lines before `at` name (at most 240 bytes; a JSON string's `\n` escape counts as a
-/// line's end): a provider (`Sending request to the Mailgun API`), or an API by the word alone.
+/// line's end): a provider (`Sending request to the Mailgun API`), an API by a name of its own, or an
+/// API by the word alone.
 func apiNamedBefore(_ t: ScanInput, _ at: Int) -> NamedAPI {
     var api = false
     let stop = Swift.max(0, at - 240)
@@ -1326,7 +1384,10 @@ func apiNamedBefore(_ t: ScanInput, _ at: Int) -> NamedAPI {
         if ProviderNames.isProviderWord(word) && !dataStores.contains(String(decoding: word, as: UTF8.self).lowercased()) {
             return .provider
         }
-        if w == 3 && t.has(apiWord, at: i - 3) { api = true }
+        if w == 3 && t.has(apiWord, at: i - 3) {
+            if namesAnAPI(t, i - 3) { return .namedAPI }
+            api = true
+        }
         i -= w
     }
     return api ? .api : .none
@@ -1347,7 +1408,50 @@ private func npmrcAuthLine(_ t: ScanInput, nameStart: Int) -> Bool {
 }
 private let npmrcHost = ByteSet("A-Za-z0-9._~:/-")
 private let apiWord = Array("API".utf8)
-private let userNameByte = ByteSet("A-Za-z0-9._@+-")
+
+/// `user:password`, the decoding of a Basic credential.
+enum UserPassword {
+    private static let userNameByte = ByteSet("A-Za-z0-9._@+-")
+    private static let uriSchemes: Set<String> = ["http", "https", "urn", "mailto", "data", "tel", "file", "ftp", "ws", "wss"]
+
+    /// Whether `dec` is a user name, `:`, and a password people would choose (not `user:pass`).
+    /// `named`: the value stands under an auth name, and a password with a few bytes that are not
+    /// text (an altered or cut encoding) still counts. Without a name the password must mix letters
+    /// with digits or cases and be 8 bytes or more: the decoding of a header line
+    /// (`Accept:text/html`) or a clock (`12:30:05`) is not one.
+    static func holds(_ dec: UnsafeBufferPointer<UInt8>, named: Bool) -> Bool {
+        guard let colon = dec.firstIndex(of: UInt8(ascii: ":")), (1...64).contains(colon), colon + 4 < dec.count,
+            Shape.all(UnsafeBufferPointer(rebasing: dec[..<colon]), userNameByte)
+        else { return false }
+        let password = UnsafeBufferPointer(rebasing: dec[(colon + 1)...])
+        let text = password.reduce(0) { $0 + ($1 > 0x20 && $1 < 0x7F ? 1 : 0) }
+        if named {
+            guard text == password.count || (password.count >= 12 && text * 100 >= password.count * 80) else { return false }
+            if text < password.count { return true }
+        } else {
+            // Nor is a URI (`urn:uuid:…`, `mailto:…`) or anything with more colons (a clock, an address).
+            guard text == password.count, password.count >= 8, colon >= 2, !password.contains(UInt8(ascii: ":")),
+                password[password.startIndex] != UInt8(ascii: "/"),
+                !uriSchemes.contains(String(decoding: UnsafeBufferPointer(rebasing: dec[..<colon]), as: UTF8.self).lowercased())
+            else { return false }
+            var classes = 0
+            if password.contains(where: { ByteSet.lower.contains($0) }) { classes += 1 }
+            if password.contains(where: { ByteSet.upper.contains($0) }) { classes += 1 }
+            if password.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) { classes += 1 }
+            // Words (`application/json`) are text, not a password chosen to be hard.
+            var run = 0, longest = 0
+            for c in password {
+                run = ByteSet.lower.contains(c) ? run + 1 : 0
+                longest = Swift.max(longest, run)
+            }
+            // Nor is an id (a GraphQL global id is base64 of `Type:<uuid>` or `Type:<number>`): hex
+            // digits and dashes alone.
+            let idLike = password.allSatisfy { Shape.hexNibble($0) != nil || $0 == UInt8(ascii: "-") }
+            guard classes >= 2, longest < 7, !idLike else { return false }
+        }
+        return ValueJudgement.fitsPassword(password, quoted: true) && !ValueJudgement.isPlaceholderWord(password)
+    }
+}
 
 /// A UUID of version 1 (a timestamp and a node address, not random bytes) under a token's name: an id
 /// more often than a secret, reported medium and said so.
@@ -1506,4 +1610,40 @@ enum UserinfoPassword {
 
 extension Shape {
     static func percentDecoded(_ b: UnsafeBufferPointer<UInt8>) -> [UInt8] { Percent.decode(b, plusIsSpace: false) }
+}
+
+/// A macaroon in its binary v2 form (PyPI's upload tokens): a version byte, then fields of a type, a
+/// length and that many bytes, sections closed by a type 0, and a 32-byte signature (type 6) last.
+enum Macaroon {
+    /// Whether `b64` (base64url, no padding) decodes to a v2 macaroon whose fields read in order up
+    /// to its end with no signature among them: a token cut short. A value that does not read as a
+    /// macaroon at all (random bytes after the prefix) is not called cut: nothing says it is.
+    static func endsBeforeSignature(_ b64: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard b64.count >= 8, let d = EncodedSpans.base64(b64, 0, b64.count - (b64.count % 4 == 1 ? 1 : 0), whole: true)?.bytes,
+            d.first == 2
+        else { return false }
+        var i = 1
+        var fields = 0
+        while i < d.count {
+            let type = d[i]
+            i += 1
+            if type == 0 { continue }
+            guard type <= 6 else { return false }
+            guard i < d.count else { return fields > 0 }
+            // One-byte lengths (up to 127) are all a PyPI macaroon's fields use; a longer varint is read.
+            var length = 0, shift = 0
+            while i < d.count, shift < 28 {
+                let c = d[i]
+                i += 1
+                length |= Int(c & 0x7F) << shift
+                shift += 7
+                if c & 0x80 == 0 { break }
+            }
+            if type == 6 { return false }
+            guard i + length <= d.count else { return fields > 0 }
+            i += length
+            fields += 1
+        }
+        return fields > 0
+    }
 }

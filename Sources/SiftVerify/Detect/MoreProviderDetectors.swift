@@ -264,6 +264,19 @@ func moreProviderDetectors() -> [Detector] {
         prefixed(
             "clickhouse-cloud-secret-key", "ClickHouse Cloud API secret key", .high, ["4b1d"], .alnum, length: 38...38,
             check: { t, s, e in mixedAll(t, s + 4, e) }))
+    // DeepSeek API keys: `sk-` and 32 lowercase hex digits, standing alone (OpenAI's `sk-` keys are
+    // longer and carry their own marker). Anchored with the first digit: `sk-` stands in `disk-`.
+    d.append(
+        prefixed(
+            "deepseek-api-key", "DeepSeek API key", .high, hexDigits.map { "sk-" + $0 }, .hexLower, length: 31...31,
+            check: { t, _, e in t.boundaryAt(e, tokenBody) }))
+    // Lob secret API keys: `live_` or `test_` and 35 hex digits (the publishable `live_pub_` keys are
+    // public by design and not matched).
+    d.append(
+        prefixed(
+            "lob-api-key", "Lob secret API key", .high, hexDigits.flatMap { ["live_" + $0, "test_" + $0] }, .hexLower,
+            length: 34...34, tuning: .init(lowPrefixes: hexDigits.map { "test_" + $0 }),
+            check: { t, _, e in t.boundaryAt(e, tokenBody) }))
     return d
 }
 

@@ -1263,7 +1263,19 @@ enum ProviderNames {
         ("teamworkdesk", "Teamwork Desk"),
         ("tatumio", "Tatum"),
         ("algoliaadmin", "Algolia"),
-        ("mailjetsms", "Mailjet")
+        ("mailjetsms", "Mailjet"),
+        ("savvycal", "SavvyCal"),
+        ("loyverse", "Loyverse"),
+        ("fmfw", "FMFW.io"),
+        ("getsandbox", "Sandbox"),
+        ("blablabus", "BlaBlaBus"),
+        ("happi", "Happi"),
+        ("juro", "Juro"),
+        ("cannyio", "Canny"),
+        ("zenkitapi", "Zenkit"),
+        ("supernotesapi", "Supernotes"),
+        ("zonkafeedback", "Zonka Feedback"),
+        ("smartsheets", "Smartsheet")
     ]
     static let words: [String] = table.map(\.word)
     /// The providers this list knows, by name (`pbsift rules --json`: `providers`).

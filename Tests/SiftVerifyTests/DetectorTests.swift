@@ -179,6 +179,8 @@ let positiveCases: [DetectorCase] = {
     add("xata-api-key", "xau_" + F.s(32, F.alnum, seed: 372))
     add("zuplo-api-key", "zpka_" + F.s(32, F.hexLower, seed: 373) + "_" + F.s(8, F.hexLower, seed: 374))
     add("deepseek-api-key", "sk-" + F.s(32, F.hexLower, seed: 445))
+    add("openai-style-secret-key", "sk-" + "Ab1" + F.s(45, F.alnum, seed: 450))
+    add("twilio-account-credentials", "AC" + F.s(32, F.hexLower, seed: 451) + ":" + F.s(32, F.hexLower, seed: 452), before: "pair ")
     add("lob-api-key", "live_" + F.s(35, F.hexLower, seed: 446))
     add("lob-api-key", "test_" + F.s(35, F.hexLower, seed: 447), severity: .high)
     add("packagist-token", "packagist_uut_" + F.s(68, F.hexLower, seed: 375))
@@ -232,7 +234,7 @@ let negativeCases: [String] = {
         "SK" + Fake.s(31, Fake.hexLower, seed: 17), "AC" + Fake.s(32, Fake.hexLower, seed: 18),
         "key-" + Fake.s(31, Fake.hexLower, seed: 19), "en-us1", "monkey-" + Fake.s(32, Fake.hexLower, seed: 20),
         "hf_short", "https://user@github.com/org/repo.git", "https://user:***@example.test/",
-        "sk-" + Fake.s(48, Fake.alnum, seed: 21), "https://example.test/?sig=abc", "-----BEGIN PUBLIC KEY-----\nMIIB",
+        "sk-" + Fake.s(48, Fake.lower, seed: 21), "https://example.test/?sig=abc", "-----BEGIN PUBLIC KEY-----\nMIIB",
         "-----BEGIN CERTIFICATE-----\n" + Fake.s(64, Fake.b64, seed: 22), "1//comment", "SG.abc.def",
         "heroku " + Fake.s(20, Fake.alnum, seed: 23), "DD_API_KEY=***", "2026-11-29T10:15:04.881Z",
         "{\"token_type\": \"Bearer\", \"expires_in\": 3600}", "client_token=short", "request_id=" + Fake.uuid(seed: 24),

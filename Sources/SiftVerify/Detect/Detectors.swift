@@ -197,7 +197,7 @@ extension Detector {
         "teams-webhook": "webhook.office.com/webhookb2/ and the ids up to /IncomingWebhook/",
         "telegram-bot-token": "8–10 digits, :AA, 33 of [A-Za-z0-9_-]",
         "terraform-cloud-token": "14 of [0-9A-Za-z], .atlasv1., 60–70 of [A-Za-z0-9_-]",
-        "twilio-account-credentials": "AC and 32 hex digits beside an auth token",
+        "twilio-account-credentials": "AC and 32 hex digits beside an auth token, or followed by : and the 32-hex token",
         "twilio-api-key": "SK and 32 hex digits"
     ]
 
@@ -205,7 +205,7 @@ extension Detector {
     static let providerNames: [String: String] = [
         "age-secret-key": "age", "npm-token": "npm", "xai-api-key": "xAI", "cloudflare-origin-ca-key": "Cloudflare",
         "alibaba-access-key": "Alibaba Cloud", "firebase-fcm-server-key": "Firebase", "adafruit-io-key": "Adafruit",
-        "kubernetes-secret": "Kubernetes"
+        "kubernetes-secret": "Kubernetes", "openai-style-secret-key": "OpenAI"
     ]
 
     static func provider(_ title: String) -> String? {
@@ -809,6 +809,10 @@ let detectorCatalogue: [Detector] = {
             anchors: hexDigits.map { "AC" + $0 }
         ) { t, p, len in
             guard t.boundaryBefore(p), t.run(p + 2, .hexLower, max: 33) == 32 else { return nil }
+            // `AC…:<32 hex>`: the SID and its auth token as a Basic pair, which says what it is.
+            if p + 67 <= t.count, t[p + 34] == UInt8(ascii: ":"), t.run(p + 35, .hexLower, max: 33) == 32, t.boundaryAt(p + 67) {
+                return DetMatch(start: p, end: p + 67, secretFrom: p + 35)
+            }
             let ctx =
                 t.hints.contains(.twilio) || t.containsCI(u("twilio"), p - 120, p + 160)
                 || t.containsCI(u("auth"), p - 120, p + 160) || t.containsCI(u("token"), p - 120, p + 160)

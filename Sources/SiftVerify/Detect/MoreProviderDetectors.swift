@@ -270,6 +270,13 @@ func moreProviderDetectors() -> [Detector] {
         prefixed(
             "deepseek-api-key", "DeepSeek API key", .high, hexDigits.map { "sk-" + $0 }, .hexLower, length: 31...31,
             check: { t, _, e in t.boundaryAt(e, tokenBody) }))
+    // `sk-` and 48 letters and digits of all three classes: the secret key of an OpenAI-style API
+    // (OpenAI's keys before `sk-proj-`, and the services that copied their form). Anchored with the
+    // body's first character.
+    d.append(
+        prefixed(
+            "openai-style-secret-key", "OpenAI-style API secret key", .high, alnumChars.map { "sk-" + $0 }, .alnum, length: 47...47,
+            check: { t, s, e in t.boundaryAt(e, tokenBody) && mixedAll(t, s + 3, e) }))
     // Lob secret API keys: `live_` or `test_` and 35 hex digits (the publishable `live_pub_` keys are
     // public by design and not matched).
     d.append(
@@ -284,3 +291,4 @@ private let salesforceBody = ByteSet("A-Za-z0-9!._")
 private let lowerDigit = ByteSet("a-z0-9")
 private let clickupBody = ByteSet("A-Z0-9_")
 private let hexDigits = "0123456789abcdef".map { String($0) }
+private let alnumChars = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".map { String($0) }

@@ -180,6 +180,17 @@ let positiveCases: [DetectorCase] = {
     add("zuplo-api-key", "zpka_" + F.s(32, F.hexLower, seed: 373) + "_" + F.s(8, F.hexLower, seed: 374))
     add("deepseek-api-key", "sk-" + F.s(32, F.hexLower, seed: 445))
     add("openai-style-secret-key", "sk-" + "Ab1" + F.s(45, F.alnum, seed: 450))
+    add("aws-session-token", "IQoJb3JpZ2luX2Vj" + "E" + F.s(300, F.b64, seed: 453) + "=")
+    add("aws-session-token", "FwoGZXIvYXdz" + "E" + F.s(200, F.b64, seed: 454))
+    add("langsmith-legacy-key", "ls__" + F.s(32, F.hexLower, seed: 455))
+    add("mysql-cli-password", "Xk9" + F.s(13, F.alnum, seed: 464), before: "mysql -u root -p", after: " shop")
+    add("mysql-cli-password", "Xk9" + F.s(13, F.alnum, seed: 465), before: "mysqldump --user=app --password=", after: " shop")
+    add(
+        "putty-private-key",
+        "PuTTY-User-Key-File-" + "3: ssh-ed25519\nEncryption: none\nComment: deploy\nPublic-Lines: 2\n" + F.s(64, F.b64, seed: 456)
+            + "\n" + F.s(4, F.b64, seed: 457) + "\nPrivate-Lines: 1\n" + F.s(44, F.b64, seed: 458) + "\nPrivate-MAC: "
+            + F.s(64, F.hexLower, seed: 459), before: "", after: "\n", severity: .critical)
+    add("netrc-password", "Zq7" + F.s(17, F.alnum, seed: 460), before: "machine api.acme.io\n  login deploy\n  password ", after: "\n")
     add("twilio-account-credentials", "AC" + F.s(32, F.hexLower, seed: 451) + ":" + F.s(32, F.hexLower, seed: 452), before: "pair ")
     add("lob-api-key", "live_" + F.s(35, F.hexLower, seed: 446))
     add("lob-api-key", "test_" + F.s(35, F.hexLower, seed: 447), severity: .high)

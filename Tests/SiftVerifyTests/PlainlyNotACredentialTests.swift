@@ -52,6 +52,11 @@ import Testing
         "recaptcha_site_key: 6L" + Fake.s(38, Fake.alnum, seed: 79), "algolia_search_key: " + Fake.s(32, Fake.hexLower, seed: 80),
         // A resource's name with its number, under a name that speaks of secrets.
         "  vaultForSecrets: app3-stg-4417392810", "secret_bucket = prod-db-eu-20240611",
+        // A MySQL client asked to prompt for the password, or given it from the environment.
+        "mysql -u root -p shop", "mysqldump -u app -p -h db.internal shop > dump.sql", "mysql -u root -p$MYSQL_PWD shop",
+        "mysql -u root -P 3307 -h db shop",
+        // Prose about machines and logins, not a `.netrc` entry.
+        "the machine login password was reset", "machine learning login flow: password reset link sent",
         // A member's value that is a credential's word, then the next member's name: no pair.
         "{\"type\": \"Token\", \"stringData\": 1}", "{\"kind\": \"Secret\", \"stringData\": {\"token\": \"***\"}}"
     ]
@@ -149,6 +154,20 @@ import Testing
         let named = "{\"user_auth\": \"" + Base64.encode(damaged) + "\"}"
         let h = try Harness.run([Harness.log(message: named)])
         #expect(h.contains { $0.rule == "secret.encoded-user-password" && $0.severity == .high })
+    }
+
+    /// A PuTTY key file's match runs through its private lines (and its MAC when there is one), in
+    /// text and in a JSON string's escapes, so `scrub` replaces the key and not only its header.
+    @Test func aPuTTYKeyIsMatchedThroughItsPrivateLines() {
+        let secretLine = Fake.s(44, Fake.b64, seed: 461)
+        for nl in ["\n", "\r\n", "\\n"] {
+            let head = "PuTTY-User-Key-File-" + "2: ssh-rsa" + nl + "Encryption: none" + nl + "Comment: x" + nl + "Public-Lines: 1" + nl
+            let key = head + Fake.s(64, Fake.b64, seed: 462) + nl + "Private-Lines: 2" + nl + secretLine + nl + secretLine.uppercased()
+            for tail in ["", nl + "Private-MAC: " + Fake.s(40, Fake.hexLower, seed: 463)] {
+                let found = detect("key file:" + nl + key + tail + nl + "done").filter { $0.id == "putty-private-key" }
+                #expect(found.first?.value == key + tail, "\(nl.debugDescription) \(tail.isEmpty)")
+            }
+        }
     }
 
     /// A PyPI token whose macaroon ends before its signature is cut short: medium, and says so; the

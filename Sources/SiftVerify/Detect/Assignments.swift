@@ -66,6 +66,8 @@ enum Assign {
         var nameQuoted = false
         if i < t.count && t[i] == UInt8(ascii: "\\") { i += 1 }
         if i < t.count && quote(t[i]) { i += 1; nameQuoted = true }
+        // A subscript's close: `os.environ["API_KEY"] = …`, `$_ENV['API_KEY'] = …`.
+        if nameQuoted && i < t.count && t[i] == UInt8(ascii: "]") && nameStart >= 2 && t[nameStart - 2] == UInt8(ascii: "[") { i += 1 }
         let afterName = i
         // Markup that names a value in an attribute: `<add key="ApiKey" value="…"/>` (.NET
         // appSettings), `<string name="api_key">…</string>` (Android resources).
@@ -126,6 +128,8 @@ enum Assign {
             }
         }
         i = skipSpace(t, i)
+        // An Objective-C or C# string literal: `@"…"`.
+        if i + 1 < t.count && t[i] == UInt8(ascii: "@") && t[i + 1] == UInt8(ascii: "\"") { i += 1 }
         return value(t, i, nameStart: nameStart, nameEnd: nameEnd)
     }
 

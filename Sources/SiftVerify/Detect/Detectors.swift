@@ -205,7 +205,8 @@ extension Detector {
     static let providerNames: [String: String] = [
         "age-secret-key": "age", "npm-token": "npm", "xai-api-key": "xAI", "cloudflare-origin-ca-key": "Cloudflare",
         "alibaba-access-key": "Alibaba Cloud", "firebase-fcm-server-key": "Firebase", "adafruit-io-key": "Adafruit",
-        "kubernetes-secret": "Kubernetes", "openai-style-secret-key": "OpenAI"
+        "kubernetes-secret": "Kubernetes", "openai-style-secret-key": "OpenAI",
+        "aws-session-token": "AWS", "putty-private-key": "PuTTY"
     ]
 
     static func provider(_ title: String) -> String? {

@@ -277,6 +277,111 @@ func moreProviderDetectors() -> [Detector] {
         prefixed(
             "openai-style-secret-key", "OpenAI-style API secret key", .high, alnumChars.map { "sk-" + $0 }, .alnum, length: 47...47,
             check: { t, s, e in t.boundaryAt(e, tokenBody) && mixedAll(t, s + 3, e) }))
+    // AWS STS session tokens: base64 whose first bytes are fixed by their encoding (`IQoJb3JpZ2luX2Vj`
+    // decodes to `…origin_ec`, the older `FwoGZXIvYXdz` to `…aws`), hundreds of characters long.
+    d.append(
+        prefixed(
+            "aws-session-token", "AWS STS session token", .high, ["IQoJb3JpZ2luX2Vj", "FwoGZXIvYXdzE"], ByteSet("A-Za-z0-9+/="),
+            length: 100...4000, check: { t, s, e in t.boundaryAt(e, ByteSet("A-Za-z0-9+/=")) }))
+    // LangSmith's earlier API keys: `ls__` and 32 hex digits.
+    d.append(
+        prefixed(
+            "langsmith-legacy-key", "LangSmith API key (earlier form)", .high, ["ls__"], .hexLower, length: 32...32,
+            check: { t, _, e in t.boundaryAt(e, tokenBody) }))
+    // A PuTTY private key file: its header, then `Private-Lines:` and the key's lines (encrypted or
+    // not, a private key is one).
+    var putty = Detector("putty-private-key", "PuTTY private key file", .critical, anchors: ["PuTTY-User-Key-File-"]) { t, p, len in
+        guard let lines = t.find(Array("Private-Lines:".utf8), p + len, p + len + 8192) else { return nil }
+        var e = lines + 14
+        e += t.run(e, ByteSet(" "), max: 4)
+        let digits = t.run(e, .digit, max: 3)
+        guard (1...2).contains(digits) else { return nil }
+        var count = 0
+        for k in e..<(e + digits) { count = count * 10 + Int(t[k] - 0x30) }
+        // The line that names the count, then that many lines of the key, then the MAC line when it
+        // follows: the match ends where the last of them ends (a real line break or a JSON `\n`).
+        func lineEnd(_ from: Int) -> Int {
+            var i = from
+            while i < t.count && t[i] != 0x0A && t[i] != 0x0D
+                && !(t[i] == UInt8(ascii: "\\") && i + 1 < t.count && t[i + 1] == UInt8(ascii: "n"))
+            {
+                i += 1
+            }
+            return i
+        }
+        func nextLine(_ end: Int) -> Int {
+            if end < t.count && t[end] == UInt8(ascii: "\\") { return end + 2 }
+            var i = end
+            if i < t.count && t[i] == 0x0D { i += 1 }
+            if i < t.count && t[i] == 0x0A { i += 1 }
+            return i
+        }
+        e = lineEnd(e)
+        for _ in 0..<count where e < t.count { e = lineEnd(nextLine(e)) }
+        let after = nextLine(e)
+        if t.has(Array("Private-MAC:".utf8), at: after) { e = lineEnd(after) }
+        return DetMatch(start: p, end: e)
+    }
+    putty.declaration.looksAt = "PuTTY-User-Key-File-, then Private-Lines: within 8 KiB, through the key's lines and the MAC"
+    d.append(putty)
+    // A `.netrc` entry: `machine <host> login <user> password <password>`, on one line or several.
+    var netrc = Detector("netrc-password", "password in a .netrc entry", .high, anchors: ["machine "], generic: true) { t, p, len in
+        guard t.boundaryBefore(p) else { return nil }
+        var i = p + len
+        var sawLogin = false
+        // Up to five tokens after `machine`: the host, `login` and the user, `password` and the value.
+        for _ in 0..<6 {
+            i += t.run(i, ByteSet.space, max: 8)
+            let w = t.run(i, netrcToken, max: 256)
+            guard w > 0 else { return nil }
+            if (w == 8 && t.has(Array("password".utf8), at: i)) || (w == 6 && t.has(Array("passwd".utf8), at: i)) {
+                guard sawLogin else { return nil }
+                var v = i + w
+                v += t.run(v, ByteSet(" \t"), max: 8)
+                let l = t.run(v, netrcToken, max: 257)
+                guard l >= 4, l <= 256 else { return nil }
+                let value = UnsafeBufferPointer(rebasing: t.b[v..<(v + l)])
+                return ValueJudgement.fitsPassword(value, quoted: true) ? DetMatch(start: v, end: v + l) : nil
+            }
+            if w == 5, t.has(Array("login".utf8), at: i) { sawLogin = true }
+            i += w
+        }
+        return nil
+    }
+    netrc.declaration.looksAt = "machine <host> login <user> password <value>, a .netrc entry"
+    d.append(netrc)
+    // A MySQL or MariaDB client's password on its command line: `mysql -u root -p<password>` (the
+    // value glued to `-p`; `-p` alone asks for it) or `--password=<password>`.
+    var mysql = Detector(
+        "mysql-cli-password", "password on a MySQL command line", .high,
+        anchors: ["mysql ", "mysqldump ", "mysqladmin ", "mariadb ", "mysqlimport ", "mysqlsh "], generic: true
+    ) { t, p, len in
+        guard t.boundaryBefore(p) else { return nil }
+        var i = p + len
+        let end = Swift.min(t.count, i + 512)
+        while i < end {
+            let c = t[i]
+            if c == 0x0A || c == 0x0D || (c == UInt8(ascii: "\\") && i + 1 < t.count && t[i + 1] == UInt8(ascii: "n")) { return nil }
+            var v = -1
+            if c == 0x20 && i + 3 < t.count && t[i + 1] == UInt8(ascii: "-") && t[i + 2] == UInt8(ascii: "p") && t[i + 3] != 0x20 {
+                v = i + 3
+            } else if c == 0x20 && t.has(Array(" --password=".utf8), at: i) {
+                v = i + 12
+            }
+            if v >= 0 {
+                var s = v, stop = UInt8(0x20)
+                if s < t.count && (t[s] == UInt8(ascii: "'") || t[s] == UInt8(ascii: "\"")) { stop = t[s]; s += 1 }
+                var e = s
+                while e < end && t[e] != stop && t[e] != 0x0A && t[e] != 0x0D && !(stop == 0x20 && t[e] == UInt8(ascii: "\"")) { e += 1 }
+                let value = UnsafeBufferPointer(rebasing: t.b[s..<e])
+                return e - s >= 4 && ValueJudgement.fitsPassword(value, quoted: true) ? DetMatch(start: s, end: e) : nil
+            }
+            i += 1
+        }
+        return nil
+    }
+    mysql.declaration.looksAt = "mysql, mysqldump, mysqladmin, mariadb …: -p<password> glued, or --password=<password>, on the same line"
+    d.append(mysql)
     // Lob secret API keys: `live_` or `test_` and 35 hex digits (the publishable `live_pub_` keys are
     // public by design and not matched).
     d.append(
@@ -291,4 +396,6 @@ private let salesforceBody = ByteSet("A-Za-z0-9!._")
 private let lowerDigit = ByteSet("a-z0-9")
 private let clickupBody = ByteSet("A-Z0-9_")
 private let hexDigits = "0123456789abcdef".map { String($0) }
+/// A `.netrc` token: anything but white space (and a JSON string's quote or escape).
+private let netrcToken = ByteSet("!#-[]-~")
 private let alnumChars = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".map { String($0) }

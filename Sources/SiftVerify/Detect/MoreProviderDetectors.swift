@@ -300,9 +300,13 @@ func moreProviderDetectors() -> [Detector] {
         for k in e..<(e + digits) { count = count * 10 + Int(t[k] - 0x30) }
         // The line that names the count, then that many lines of the key, then the MAC line when it
         // follows: the match ends where the last of them ends (a real line break or a JSON `\n`).
+        // A key file's lines are short (64 characters of base64): a line is followed for 256 bytes at
+        // most and the whole file for 16 KiB, so no anchor costs more than that whatever follows it.
+        let limit = Swift.min(t.count, p + 16384)
         func lineEnd(_ from: Int) -> Int {
             var i = from
-            while i < t.count && t[i] != 0x0A && t[i] != 0x0D
+            let stop = Swift.min(limit, from + 256)
+            while i < stop && t[i] != 0x0A && t[i] != 0x0D
                 && !(t[i] == UInt8(ascii: "\\") && i + 1 < t.count && t[i + 1] == UInt8(ascii: "n"))
             {
                 i += 1
@@ -310,14 +314,14 @@ func moreProviderDetectors() -> [Detector] {
             return i
         }
         func nextLine(_ end: Int) -> Int {
-            if end < t.count && t[end] == UInt8(ascii: "\\") { return end + 2 }
+            if end < limit && t[end] == UInt8(ascii: "\\") { return Swift.min(limit, end + 2) }
             var i = end
-            if i < t.count && t[i] == 0x0D { i += 1 }
-            if i < t.count && t[i] == 0x0A { i += 1 }
+            if i < limit && t[i] == 0x0D { i += 1 }
+            if i < limit && t[i] == 0x0A { i += 1 }
             return i
         }
         e = lineEnd(e)
-        for _ in 0..<count where e < t.count { e = lineEnd(nextLine(e)) }
+        for _ in 0..<count where e < limit { e = lineEnd(nextLine(e)) }
         let after = nextLine(e)
         if t.has(Array("Private-MAC:".utf8), at: after) { e = lineEnd(after) }
         return DetMatch(start: p, end: e)

@@ -183,6 +183,7 @@ let positiveCases: [DetectorCase] = {
     add("aws-session-token", "IQoJb3JpZ2luX2Vj" + "E" + F.s(300, F.b64, seed: 453) + "=")
     add("aws-session-token", "FwoGZXIvYXdz" + "E" + F.s(200, F.b64, seed: 454))
     add("langsmith-legacy-key", "ls__" + F.s(32, F.hexLower, seed: 455))
+    add("akamai-edgegrid-token", "akab-" + F.s(16, F.lower + F.digits, seed: 466) + "-" + F.s(16, F.lower + F.digits, seed: 467))
     add("mysql-cli-password", "Xk9" + F.s(13, F.alnum, seed: 464), before: "mysql -u root -p", after: " shop")
     add("mysql-cli-password", "Xk9" + F.s(13, F.alnum, seed: 465), before: "mysqldump --user=app --password=", after: " shop")
     add(

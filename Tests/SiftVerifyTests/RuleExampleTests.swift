@@ -40,12 +40,13 @@ import Testing
     /// length; a Sourcegraph token is 40 hex digits, or 16 and 40 around a `_`; a HubSpot token ends
     /// in a UUID, as do LaunchDarkly's keys and Amazon MWS tokens; a ClickUp token is a user id, `_` and 32 characters;
     /// a Mapbox secret token is a payload, `.` and a signature; an Airtable token an id, `.` and 64 hex digits; a Zuplo key
-    /// 32 and 8 hex digits around `_`; a Doppler service token names its environment.)
+    /// 32 and 8 hex digits around `_`; a Doppler service token names its environment; an Akamai token
+    /// has its `-` at a set place.)
     static let checkedByContent: Set<String> = [
         "aws-bedrock-short-term-key", "gitlab-token", "sourcegraph-token", "hubspot-private-app-token", "launchdarkly-key",
         "launchdarkly-mobile-key", "clickup-token", "amazon-mws-token", "resend-api-key", "intercom-access-token",
         "salesforce-access-token", "axiom-token", "mapbox-secret-token", "mapbox-public-token", "airtable-pat", "zuplo-api-key",
-        "doppler-token"
+        "doppler-token", "akamai-edgegrid-token"
     ]
 
     static var shaped: [Detector] { detectorCatalogue.filter { $0.shape != nil } }

@@ -206,7 +206,7 @@ extension Detector {
         "age-secret-key": "age", "npm-token": "npm", "xai-api-key": "xAI", "cloudflare-origin-ca-key": "Cloudflare",
         "alibaba-access-key": "Alibaba Cloud", "firebase-fcm-server-key": "Firebase", "adafruit-io-key": "Adafruit",
         "kubernetes-secret": "Kubernetes", "openai-style-secret-key": "OpenAI",
-        "aws-session-token": "AWS", "putty-private-key": "PuTTY"
+        "aws-session-token": "AWS", "putty-private-key": "PuTTY", "akamai-edgegrid-token": "Akamai"
     ]
 
     static func provider(_ title: String) -> String? {

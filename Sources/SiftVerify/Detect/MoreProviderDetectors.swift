@@ -386,6 +386,12 @@ func moreProviderDetectors() -> [Detector] {
     }
     mysql.declaration.looksAt = "mysql, mysqldump, mysqladmin, mariadb …: -p<password> glued, or --password=<password>, on the same line"
     d.append(mysql)
+    // Akamai EdgeGrid client and access tokens (`.edgerc`): `akab-`, 16 characters, `-`, 16 characters.
+    d.append(
+        prefixed(
+            "akamai-edgegrid-token", "Akamai EdgeGrid client or access token", .high, ["akab-"], ByteSet("a-z0-9-"),
+            length: 33...33,
+            check: { t, s, e in t[s + 21] == UInt8(ascii: "-") && t.run(s + 5, lowerDigit, max: 17) == 16 && t.boundaryAt(e, tokenBody) }))
     // Lob secret API keys: `live_` or `test_` and 35 hex digits (the publishable `live_pub_` keys are
     // public by design and not matched).
     d.append(

@@ -71,7 +71,11 @@ import Testing
         ("<entry key=\"auth.token\">@V@</entry>", "generic-secret", v),
         ("env:\n  - name: STRIPE_SECRET\n    value: @V@\n", "generic-secret", v),
         ("{\"name\": \"API_TOKEN\", \"value\": \"@V@\"}", "generic-secret", v),
+        ("{\"type\": \"api_key\", \"value\": \"@V@\"}", "generic-secret", v),
         ("$env:API_TOKEN = \"@V@\"", "generic-secret", v),
+        // A subscript assigned, an Objective-C literal.
+        ("os.environ[\"API_KEY\"] = \"@V@\"", "generic-secret", v),
+        ("NSString *apiKey = @\"@V@\";", "generic-secret", v),
         // A block named for the provider, its key a child.
         ("providers:\n  cohere:\n    model: command-r\n    key: @V@\n", "provider-keyed-secret", v)
     ]

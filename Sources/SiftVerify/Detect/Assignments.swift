@@ -231,7 +231,7 @@ enum Assign {
         }
         return nil
     }
-    private static let pairLabels = ["name", "Name", "key", "Key", "ParameterKey", "OptionName"].map { Array($0.utf8) }
+    private static let pairLabels = ["name", "Name", "key", "Key", "type", "Type", "ParameterKey", "OptionName"].map { Array($0.utf8) }
     private static let pairValueLabels = ["value", "Value", "ParameterValue"].map { Array($0.utf8) }
 
     /// A YAML or TOML block named for a provider, its key a child: `cohere:` then, indented on one of

@@ -157,6 +157,8 @@ public struct CommonOptions: Sendable {
     public var color: Bool
     /// Bounds for the reader (`--max-input-bytes` applied to the defaults).
     public var limits: ReadLimits
+    /// Whether `PBSIFT_PIPE_WAIT` gave `limits.pipeWaitSeconds` (it then bounds `--logs` pipes too).
+    public var pipeWaitGiven = false
     /// Whether a progress line may be drawn on standard error (a terminal, and not quiet).
     public var showProgress: Bool
 
@@ -192,6 +194,7 @@ public struct CommonOptions: Sendable {
         // How long a pipe named as an input may stay silent (see ReadLimits.pipeWaitSeconds).
         if let w = io.environment["PBSIFT_PIPE_WAIT"].flatMap(Double.init), w.isFinite, w >= 0, w <= 86_400 {
             limits.pipeWaitSeconds = w
+            pipeWaitGiven = true
         }
         self.limits = limits
         let toFile = outputPath != nil

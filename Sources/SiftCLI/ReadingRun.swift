@@ -65,6 +65,9 @@ struct ReadingRun {
         var scanOptions = ScanOptions()
         scanOptions.read = read
         scanOptions.maxEntries = common.limits.maxEntries
+        // `PBSIFT_PIPE_WAIT`, when given, bounds the wait for a writer of a pipe named by `--logs` too
+        // (30 s by default: a log producer may take longer to start than an export's writer).
+        if common.pipeWaitGiven { scanOptions.pipeWriterWait = common.limits.pipeWaitSeconds }
         let progress = ScanProgress(io: io, enabled: common.showProgress)
         if common.showProgress { scanOptions.progress = { progress.add($0) } }
         let report = Correlator.run(

@@ -94,6 +94,20 @@ import Testing
         #expect(r.err.contains("pbsift: \(fifo): nothing wrote to the pipe within 0.3 s"), "\(r.err)")
     }
 
+    /// A pipe named by `--logs` that nothing writes to is waited for `PBSIFT_PIPE_WAIT` when given,
+    /// then reported unread with exit status 2.
+    @Test func logsPipeWithoutWriterFollowsThePipeWait() throws {
+        let dir = try makeTempDir()
+        let fifo = dir.appendingPathComponent("logs.fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let session = try Fixture.write([Fixture.header(), CorrelateCommandTests.network])
+        let start = Date()
+        let r = try Binary.run(["correlate", session, "--logs", fifo], env: ["PBSIFT_PIPE_WAIT": "0.3"])
+        #expect(Date().timeIntervalSince(start) < 10)
+        #expect(r.status == 2)
+        #expect(r.err.contains("pbsift: \(fifo): no writer opened the pipe within"), "\(r.err)")
+    }
+
     @Test func pipeWithWriterIsRead() throws {
         let dir = try makeTempDir()
         let fifo = dir.appendingPathComponent("fifo").path

@@ -124,6 +124,9 @@ public enum ManPage {
             .It Ev PBSIFT_PIPE_WAIT
             The longest wait, in seconds, for a pipe named as an input to be written to (default 10):
             for its first byte, then between bytes. Past it the input is not read (exit status 2).
+            When set, it also bounds the wait for a writer of a pipe named by
+            .Fl -logs
+            (30 seconds when it is not set).
             .It Ev PBSIFT_PORTABLE
             When set to a value other than empty or
             .Li 0 ,

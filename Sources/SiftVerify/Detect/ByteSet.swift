@@ -129,6 +129,12 @@ struct ScanInput {
         p >= b.count || !set.contains(b[p])
     }
 
+    /// Whether a line ends at `p`: a CR or LF, or the `\n` escape of a JSON string read raw.
+    @inline(__always) func breaksLine(at p: Int) -> Bool {
+        let c = b[p]
+        return c == 0x0A || c == 0x0D || (c == UInt8(ascii: "\\") && p + 1 < b.count && b[p + 1] == UInt8(ascii: "n"))
+    }
+
     /// Whether the literal `lit` is at `p`.
     func has(_ lit: [UInt8], at p: Int) -> Bool {
         guard p >= 0, p + lit.count <= b.count else { return false }

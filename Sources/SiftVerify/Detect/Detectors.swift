@@ -375,7 +375,7 @@ func providerThenKey(_ t: ScanInput, _ p: Int, _ len: Int) -> DetMatch? {
     if let u = v.firstIndex(of: UInt8(ascii: "_")), u - s <= 5, v[s..<u].allSatisfy({ ByteSet.lower.contains($0) }) { return nil }
     return ValueJudgement.isRandomKey(v) ? DetMatch(start: s, end: e) : nil
 }
-private let spaceOnly = ByteSet(" ")
+let spaceOnly = ByteSet(" ")
 private let providerKeyBytes = ByteSet("A-Za-z0-9_+/=.-")
 
 /// The value that starts at `from` (after spaces), up to the first byte that ends an assignment,

@@ -278,16 +278,15 @@ extension ContentScanner {
                 // Base64 of `user:password` whole, with no name beside it: a Basic credential all the same.
                 // (Not when the run is found as it stands already: `Authorization: Basic …`, `_auth=…`.)
                 if hits.count == mark, encoding == "base64", UserPassword.holds(db, named: false),
-                    let d = engine.detectors.first(where: { $0.id == "encoded-user-password" }),
-                    !hits[since..<mark].contains(where: {
-                        !$0.bound && $0.value.utf8.count >= span.count
-                            && $0.value.contains(String(decoding: UnsafeBufferPointer(rebasing: b[span]), as: UTF8.self))
-                    })
+                    let d = engine.detectors.first(where: { $0.id == "encoded-user-password" })
                 {
-                    hits.append(
-                        RawHit(
-                            rule: d.rule, severity: d.severity, location: EncodedSpans.located(location(), encoding), value: "",
-                            message: "the value looks like a user name and password"))
+                    let run = String(decoding: UnsafeBufferPointer(rebasing: b[span]), as: UTF8.self)
+                    if !hits[since..<mark].contains(where: { !$0.bound && $0.value.contains(run) }) {
+                        hits.append(
+                            RawHit(
+                                rule: d.rule, severity: d.severity, location: EncodedSpans.located(location(), encoding), value: "",
+                                message: "the value looks like a user name and password"))
+                    }
                 }
                 if let base = db.baseAddress, memchr(base, 0x25, db.count) != nil {
                     let pd = Percent.decodeText(db)

@@ -281,8 +281,8 @@ func moreProviderDetectors() -> [Detector] {
     // decodes to `…origin_ec`, the older `FwoGZXIvYXdz` to `…aws`), hundreds of characters long.
     d.append(
         prefixed(
-            "aws-session-token", "AWS STS session token", .high, ["IQoJb3JpZ2luX2Vj", "FwoGZXIvYXdzE"], ByteSet("A-Za-z0-9+/="),
-            length: 100...4000, check: { t, s, e in t.boundaryAt(e, ByteSet("A-Za-z0-9+/=")) }))
+            "aws-session-token", "AWS STS session token", .high, ["IQoJb3JpZ2luX2Vj", "FwoGZXIvYXdzE"], base64Padded,
+            length: 100...4000, check: { t, _, e in t.boundaryAt(e, base64Padded) }))
     // LangSmith's earlier API keys: `ls__` and 32 hex digits.
     d.append(
         prefixed(
@@ -291,9 +291,9 @@ func moreProviderDetectors() -> [Detector] {
     // A PuTTY private key file: its header, then `Private-Lines:` and the key's lines (encrypted or
     // not, a private key is one).
     var putty = Detector("putty-private-key", "PuTTY private key file", .critical, anchors: ["PuTTY-User-Key-File-"]) { t, p, len in
-        guard let lines = t.find(Array("Private-Lines:".utf8), p + len, p + len + 8192) else { return nil }
-        var e = lines + 14
-        e += t.run(e, ByteSet(" "), max: 4)
+        guard let lines = t.find(puttyPrivateLines, p + len, p + len + 8192) else { return nil }
+        var e = lines + puttyPrivateLines.count
+        e += t.run(e, spaceOnly, max: 4)
         let digits = t.run(e, .digit, max: 3)
         guard (1...2).contains(digits) else { return nil }
         var count = 0
@@ -306,11 +306,7 @@ func moreProviderDetectors() -> [Detector] {
         func lineEnd(_ from: Int) -> Int {
             var i = from
             let stop = Swift.min(limit, from + 256)
-            while i < stop && t[i] != 0x0A && t[i] != 0x0D
-                && !(t[i] == UInt8(ascii: "\\") && i + 1 < t.count && t[i + 1] == UInt8(ascii: "n"))
-            {
-                i += 1
-            }
+            while i < stop && !t.breaksLine(at: i) { i += 1 }
             return i
         }
         func nextLine(_ end: Int) -> Int {
@@ -323,7 +319,7 @@ func moreProviderDetectors() -> [Detector] {
         e = lineEnd(e)
         for _ in 0..<count where e < limit { e = lineEnd(nextLine(e)) }
         let after = nextLine(e)
-        if t.has(Array("Private-MAC:".utf8), at: after) { e = lineEnd(after) }
+        if t.has(puttyPrivateMAC, at: after) { e = lineEnd(after) }
         return DetMatch(start: p, end: e)
     }
     putty.declaration.looksAt = "PuTTY-User-Key-File-, then Private-Lines: within 8 KiB, through the key's lines and the MAC"
@@ -338,16 +334,16 @@ func moreProviderDetectors() -> [Detector] {
             i += t.run(i, ByteSet.space, max: 8)
             let w = t.run(i, netrcToken, max: 256)
             guard w > 0 else { return nil }
-            if (w == 8 && t.has(Array("password".utf8), at: i)) || (w == 6 && t.has(Array("passwd".utf8), at: i)) {
+            if (w == 8 && t.has(passwordWord, at: i)) || (w == 6 && t.has(passwdWord, at: i)) {
                 guard sawLogin else { return nil }
                 var v = i + w
-                v += t.run(v, ByteSet(" \t"), max: 8)
+                v += t.run(v, spaceOrTab, max: 8)
                 let l = t.run(v, netrcToken, max: 257)
                 guard l >= 4, l <= 256 else { return nil }
                 let value = UnsafeBufferPointer(rebasing: t.b[v..<(v + l)])
                 return ValueJudgement.fitsPassword(value, quoted: true) ? DetMatch(start: v, end: v + l) : nil
             }
-            if w == 5, t.has(Array("login".utf8), at: i) { sawLogin = true }
+            if w == 5, t.has(loginWord, at: i) { sawLogin = true }
             i += w
         }
         return nil
@@ -364,13 +360,13 @@ func moreProviderDetectors() -> [Detector] {
         var i = p + len
         let end = Swift.min(t.count, i + 512)
         while i < end {
+            if t.breaksLine(at: i) { return nil }
             let c = t[i]
-            if c == 0x0A || c == 0x0D || (c == UInt8(ascii: "\\") && i + 1 < t.count && t[i + 1] == UInt8(ascii: "n")) { return nil }
             var v = -1
             if c == 0x20 && i + 3 < t.count && t[i + 1] == UInt8(ascii: "-") && t[i + 2] == UInt8(ascii: "p") && t[i + 3] != 0x20 {
                 v = i + 3
-            } else if c == 0x20 && t.has(Array(" --password=".utf8), at: i) {
-                v = i + 12
+            } else if c == 0x20 && t.has(longPasswordOption, at: i) {
+                v = i + longPasswordOption.count
             }
             if v >= 0 {
                 var s = v, stop = UInt8(0x20)
@@ -408,4 +404,12 @@ private let clickupBody = ByteSet("A-Z0-9_")
 private let hexDigits = "0123456789abcdef".map { String($0) }
 /// A `.netrc` token: anything but white space (and a JSON string's quote or escape).
 private let netrcToken = ByteSet("!#-[]-~")
+private let base64Padded = ByteSet("A-Za-z0-9+/=")
+private let spaceOrTab = ByteSet(" \t")
+private let puttyPrivateLines = Array("Private-Lines:".utf8)
+private let puttyPrivateMAC = Array("Private-MAC:".utf8)
+private let passwordWord = Array("password".utf8)
+private let passwdWord = Array("passwd".utf8)
+private let loginWord = Array("login".utf8)
+private let longPasswordOption = Array(" --password=".utf8)
 private let alnumChars = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".map { String($0) }

@@ -116,6 +116,9 @@ let providerSamples: [(id: String, value: String, before: String, severity: Seve
         "discord-bot-token-bare",
         Base64.encode(Array(("1" + s(17, F.digits)).utf8)).replacingOccurrences(of: "=", with: "") + "." + s(6, F.b64url) + "."
             + s(38, F.b64url))
+    // A first part that decodes to no id, as scanners write the token: the exact lengths and a start
+    // an id's base64 has (`OTUy`).
+    add("discord-bot-token-bare", "OTUy" + s(20, F.alnum) + "." + s(6, F.alnum) + "." + s(27, F.alnum))
     add("sendgrid-api-key", "SG." + s(66, F.alnum))
     add("sourcegraph-token", "sgp_" + "local_" + s(40, F.hexLower))
     add("provider-keyed-secret", s(40, F.alnum), before: "cloudflare: ")

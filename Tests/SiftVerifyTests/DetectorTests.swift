@@ -124,6 +124,20 @@ let positiveCases: [DetectorCase] = {
     add("password-in-url", "Pw" + "9876xyz", before: "GET https://x.test/login?user=a&password=", after: " 200")
     add("password-assignment", "hunter" + "2", before: "login failed for bob password=", after: " retry")
     add("password-assignment", "hunter" + "2", before: "", after: "", hints: "userPassword")
+    // A password's short names as a name's last word.
+    for (k, (name, close)) in [
+        ("db_pwd = ", "\n"), ("ibm-cloud-pwd = ", "\n"), ("cloudant_pw='", "'"), ("USER_PW=", "\n"), ("sl_pass=\"", "\""),
+        ("mysql_pass: ", "\n")
+    ].enumerated() {
+        add("password-assignment", "Tr0" + F.s(14, F.alnum, seed: 340 + UInt64(k)), before: name, after: close, severity: .high)
+    }
+    // A value built by a template is no literal: low, and says so.
+    add("password-assignment", "p4ss-${DB_SUFFIX}", before: "password = \"", after: "\"", severity: .low)
+    // Symbols in a chosen password are not a reference, whatever marks they hold.
+    add("password-assignment", "m{{h}o)p${e]nob(ody[finds>-_$#thisone}}", before: "password = \"", after: "\"", severity: .high)
+    add("generic-secret", "tok-${API_TOKEN_SUFFIX}-x", before: "api_token = \"", after: "\"", severity: .low)
+    // A provider's name written in words before `key`, the value its key's shape: high.
+    add("provider-keyed-secret", F.s(44, F.alnum, seed: 346), before: "ibm-cloud-key: ", after: "\n", severity: .high)
     add("generic-secret", F.s(32, F.alnum, seed: 96), before: "client_token=", after: "&x=1")
     add("generic-secret", F.s(40, F.alnum, seed: 97), before: "", after: "", severity: .high, hints: "stripeSecret")
     for p in providerSamples { add(p.id, p.value, before: p.before, severity: p.severity) }
@@ -261,6 +275,15 @@ let negativeCases: [String] = {
     n += ["YCombinator" + Fake.s(29, Fake.lower, seed: 45), "t1.5 released", "see sl.no 4 for details", "cost.acc_total = 12"]
     // Under an auth name, base64 that is not user and chosen password: a word pair, a placeholder.
     n.append("auth: " + Base64.encode(Array("user:pass".utf8)))
+    // Words that end in `pass` and are not a password's name; IBM's name over a value of none of its shapes.
+    n += ["bypass = " + Fake.s(20, Fake.alnum, seed: 47), "compass: " + Fake.s(20, Fake.alnum, seed: 48)]
+    n.append("ibm_iam_key: " + Fake.s(49, Fake.alnum, seed: 49))
+    // Discord's shape a length off: a 23-character first part, a 5-character stamp, a 26-character HMAC.
+    n += [
+        "OTUy" + Fake.s(19, Fake.alnum, seed: 50) + "." + Fake.s(6, Fake.alnum, seed: 51) + "." + Fake.s(27, Fake.alnum, seed: 52),
+        "OTUy" + Fake.s(20, Fake.alnum, seed: 53) + "." + Fake.s(5, Fake.alnum, seed: 54) + "." + Fake.s(27, Fake.alnum, seed: 55),
+        "OTUy" + Fake.s(20, Fake.alnum, seed: 56) + "." + Fake.s(6, Fake.alnum, seed: 57) + "." + Fake.s(26, Fake.alnum, seed: 58)
+    ]
     n.append("\"oauth\": \"" + Base64.encode(Array(Fake.s(30, Fake.alnum, seed: 43).utf8)) + "\"")
     // A hex digest holding ClickHouse's `4b1d`: no upper case.
     n.append(Fake.s(6, Fake.hexLower, seed: 41) + "4b1d" + Fake.s(38, Fake.hexLower, seed: 42))

@@ -445,9 +445,43 @@ enum ValueJudgement {
     /// Words that make a password a placeholder in documentation (`example`, `changeme`, `your_password`):
     /// such a value is reported low, with this reason, never passed over in silence.
     static func passwordPlaceholder(_ b: UnsafeBufferPointer<UInt8>) -> String? {
+        if let why = templated(b) { return why }
         let lower = String(decoding: b, as: UTF8.self).lowercased()
         guard let w = placeholderPasswordWords.first(where: { lower.contains($0) }) else { return nil }
         return "looks like a placeholder (holds \"\(w)\")"
+    }
+
+    /// A value that holds a template's reference anywhere in it (`${DB_PASSWORD}`, `{{ .Values.token }}`,
+    /// `{% secret %}`): the value is made where the template is filled, and this is not it. The
+    /// reference names something: letters, digits and `_ . : - | '"` and spaces between its marks
+    /// (`${e]nob(ody…}` is a password's symbols, not a reference).
+    static func templated(_ b: UnsafeBufferPointer<UInt8>) -> String? {
+        for (open, close) in templateMarks {
+            var i = 0
+            while let o = firstIndex(b, of: open, from: i) {
+                var k = o + open.count
+                while k < b.count && referenceBody.contains(b[k]) { k += 1 }
+                if k > o + open.count, k + close.count <= b.count, b[k..<(k + close.count)].elementsEqual(close) {
+                    let marks = String(decoding: open, as: UTF8.self) + "…" + String(decoding: close, as: UTF8.self)
+                    return "holds a template's reference (\(marks)), not a literal value"
+                }
+                i = o + 1
+            }
+        }
+        return nil
+    }
+    private static let referenceBody = ByteSet("A-Za-z0-9_.:| '\"-")
+    private static let templateMarks: [([UInt8], [UInt8])] = [("${", "}"), ("{{", "}}"), ("{%", "%}")].map {
+        (Array($0.0.utf8), Array($0.1.utf8))
+    }
+    private static func firstIndex(_ b: UnsafeBufferPointer<UInt8>, of w: [UInt8], from: Int) -> Int? {
+        guard b.count >= w.count, from <= b.count - w.count else { return nil }
+        for i in from...(b.count - w.count) where b[i] == w[0] {
+            var k = 1
+            while k < w.count && b[i + k] == w[k] { k += 1 }
+            if k == w.count { return i }
+        }
+        return nil
     }
     private static let placeholderPasswordWords = [
         "example", "sample", "dummy", "placeholder", "your_", "your-", "yourpass", "changeme", "change_me", "redacted", "fake",

@@ -1210,10 +1210,8 @@ let detectorCatalogue: [Detector] = {
     d.append(
         Detector(
             "password-assignment", "password assigned in text", .high,
-            anchors: [
-                "password", "Password", "PASSWORD", "passwd", "Passwd", "PASSWD", "pwd", "PWD", "passcode", "Passcode",
-                "passphrase", "Passphrase", "PASSPHRASE", "db_pass", "DB_PASS"
-            ],
+            // `pass` stands in password, passwd, passcode and passphrase; a name is read whole around it.
+            anchors: ["pass", "Pass", "PASS", "pwd", "Pwd", "PWD", "_pw", "-pw", "_PW", "-PW"],
             hints: .password,
             whole: { t in
                 var s = 0, e = t.count
@@ -1277,6 +1275,7 @@ let detectorCatalogue: [Detector] = {
                 }
                 guard ValueJudgement.fitsToken(v) else { return nil }
                 // Name and shape agree: high. A signature names a proof, not a key: medium.
+                if let why = ValueJudgement.templated(v) { return DetMatch(start: s, end: e, severity: .low, reason: why) }
                 return timeBasedUUID(v, DetMatch(start: s, end: e, severity: t.hints.contains(.signature) ? .medium : nil))
             }, generic: true
         ) { t, p, len in
@@ -1289,7 +1288,8 @@ let detectorCatalogue: [Detector] = {
             }
             // `Authorization: Token <value>` and other schemes: the value follows the scheme word. A
             // scheme of a provider's own (`Authorization: Zorblax <value>`) counts for a plainly random value.
-            var strict = !a.hints.contains(.credential)
+            // (A provider's name written in words, `ibm-cloud-key`, is its key's label like `ibmcloud_key`.)
+            var strict = !a.hints.contains(.credential) && !a.hints.contains(.providerKey)
             let word = a.value.end - a.value.start
             if !a.quoted, a.value.end < t.count, t[a.value.end] == 0x20, word <= 20 {
                 let known =
@@ -1311,6 +1311,10 @@ let detectorCatalogue: [Detector] = {
             }
             var m = a.value
             if a.hints.contains(.signature) { m.severity = .medium }
+            if let why = ValueJudgement.templated(v) {
+                m.severity = .low
+                m.reason = why
+            }
             if npmrcAuthLine(t, nameStart: a.nameStart) { return m }
             return timeBasedUUID(v, m)
         })
@@ -1471,11 +1475,13 @@ private func timeBasedUUID(_ v: UnsafeBufferPointer<UInt8>, _ m: DetMatch) -> De
 /// A password's match: low, with the reason, when the value holds a documentation word (`example`,
 /// `changeme`); a run people type (`Winter12345!`) is a password like any other.
 private func passwordMatch(_ t: ScanInput, _ m: DetMatch) -> DetMatch {
-    guard let why = ValueJudgement.passwordPlaceholder(UnsafeBufferPointer(rebasing: t.b[m.start..<m.end])) else { return m }
-    var low = m
-    low.severity = .low
-    low.reason = why
-    return low
+    let v = UnsafeBufferPointer(rebasing: t.b[m.start..<m.end])
+    var lowered = m
+    if let why = ValueJudgement.passwordPlaceholder(v) {
+        lowered.severity = .low
+        lowered.reason = why
+    }
+    return lowered
 }
 
 /// A credential told in words, no `=` or `:` between (`the zorblax token is …`, `using api key …`):

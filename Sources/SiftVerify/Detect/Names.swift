@@ -146,7 +146,8 @@ struct NameHints: OptionSet, Sendable {
         "authorization", "authkey", "signature", "clientkey", "masterkey", "signingkey", "encryptionkey", "hmackey", "creds"
     ].map { Array($0.utf8) }
     private static let passwordWords: [[UInt8]] = ["password", "passwd", "passcode", "passphrase"].map { Array($0.utf8) }
-    private static let passwordExact: [[UInt8]] = ["pwd", "pass", "pw"].map { Array($0.utf8) }
+    /// `pwd`, `pw`: a password's short names, alone or as a name's last word (`db_pwd`, `cloudant_pw`).
+    private static let passwordEndings: [[UInt8]] = ["pwd", "pw"].map { Array($0.utf8) }
     /// A name ending in one of these describes a credential rather than holding one.
     private static let describingSuffixes: [[UInt8]] = [
         "type", "id", "ids", "url", "uri", "endpoint", "expiry", "expires", "expiresin", "expiresat", "expiration",
@@ -259,7 +260,7 @@ struct NameHints: OptionSet, Sendable {
             {
                 h.insert(.signature)
             }
-            if passwordWords.contains(where: has) || passwordExact.contains(where: equals)
+            if passwordWords.contains(where: has) || passwordEndings.contains(where: ends)
                 || (ends(passWord) && !notPasswordPass.contains(where: ends))
             {
                 h.insert(.password)

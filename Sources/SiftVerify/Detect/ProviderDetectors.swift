@@ -417,11 +417,16 @@ func providerDetectors() -> [Detector] {
         guard (6...7).contains(b2), p + a + 1 + b2 < t.count, t[p + a + 1 + b2] == UInt8(ascii: ".") else { return nil }
         let c = t.run(p + a + 2 + b2, .b64url, max: 60)
         guard (27...60).contains(c) else { return nil }
+        let m = DetMatch(start: p, end: p + a + 2 + b2 + c)
         let id = UnsafeBufferPointer(rebasing: t.b[p..<(p + a / 4 * 4)])
-        guard let digits = Base64.decode(bytes: id), digits.count >= 15, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+        if let digits = Base64.decode(bytes: id), digits.count >= 15, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { return m }
+        // A first part that does not decode to digits: still the token's exact shape, as scanners
+        // write it (an id's 24 to 26, a 6-character stamp, an HMAC of 27 or 38), letters of both
+        // cases and digits in the first and last parts.
+        guard (24...26).contains(a), b2 == 6, c == 27 || c == 38, mixed(t, p, p + a), mixed(t, p + a + 2 + b2, m.end) else {
             return nil
         }
-        return DetMatch(start: p, end: p + a + 2 + b2 + c)
+        return m
     }
     discord.declaredShortest = 23 + 1 + 6 + 1 + 27
     d.append(discord)

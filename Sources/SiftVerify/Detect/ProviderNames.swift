@@ -1275,7 +1275,10 @@ enum ProviderNames {
         ("zenkitapi", "Zenkit"),
         ("supernotesapi", "Supernotes"),
         ("zonkafeedback", "Zonka Feedback"),
-        ("smartsheets", "Smartsheet")
+        ("smartsheets", "Smartsheet"),
+        ("ibm", "IBM Cloud"),
+        ("ibmiam", "IBM Cloud"),
+        ("ibmcloudiam", "IBM Cloud")
     ]
     static let words: [String] = table.map(\.word)
     /// The providers this list knows, by name (`pbsift rules --json`: `providers`).

@@ -277,6 +277,11 @@ let negativeCases: [String] = {
     n.append("auth: " + Base64.encode(Array("user:pass".utf8)))
     // Words that end in `pass` and are not a password's name; IBM's name over a value of none of its shapes.
     n += ["bypass = " + Fake.s(20, Fake.alnum, seed: 47), "compass: " + Fake.s(20, Fake.alnum, seed: 48)]
+    // A pass that admits or renders; the working directory in `PWD`; nginx's upstream.
+    n += [
+        "render_pass = \"ShadowMapPass2\"", "boarding_pass: \"BP-2026-" + Fake.s(6, Fake.upperDigit, seed: 59) + "\"",
+        "PWD=/home/runner/work/app/app", "OLDPWD=~/Projects/shop-ios", "proxy_pass http://backend:8080;"
+    ]
     n.append("ibm_iam_key: " + Fake.s(49, Fake.alnum, seed: 49))
     // Discord's shape a length off: a 23-character first part, a 5-character stamp, a 26-character HMAC.
     n += [

@@ -599,7 +599,9 @@ enum ValueJudgement {
     /// literal needs only not to be a reference, a placeholder or one plain word; a phrase counts
     /// when quoted. A bare value must also look chosen (`looksLikePasswordValue`).
     static func fitsPassword(_ b: UnsafeBufferPointer<UInt8>, quoted: Bool) -> Bool {
-        guard b.count >= 4, b.count <= 256, !isReference(b), !isJoinedWords(b), quoted || !isInterpolated(b) else { return false }
+        guard b.count >= 4, b.count <= 256, !isReference(b), !isJoinedWords(b), quoted || !isInterpolated(b), !isFilePath(b) else {
+            return false
+        }
         guard quoted else { return looksLikePasswordValue(b) }
         var lower = 0, space = 0
         for c in b {
@@ -610,6 +612,18 @@ enum ValueJudgement {
         if space > 0 { return space <= 8 && b.count >= 12 } // a passphrase
         return b.count >= 6
     }
+
+    /// An absolute or relative file path (`/home/runner/work`, `~/.config/app`, `C:\\Users\\me`): two
+    /// separators or more and nothing but a path's characters. `PWD` and `OLDPWD` hold a directory.
+    static func isFilePath(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = b.first else { return false }
+        let rooted =
+            first == UInt8(ascii: "/") || Shape.hasPrefix(b, "~/") || Shape.hasPrefix(b, "./") || Shape.hasPrefix(b, "../")
+            || (b.count > 3 && ByteSet.upper.contains(first) && b[1] == UInt8(ascii: ":") && b[2] == UInt8(ascii: "\\"))
+        guard rooted, Shape.all(b, pathBytes) else { return false }
+        return b.reduce(0) { $0 + ($1 == UInt8(ascii: "/") || $1 == UInt8(ascii: "\\") ? 1 : 0) } >= 2
+    }
+    private static let pathBytes = ByteSet("A-Za-z0-9._~/\\:@+-")
 
     /// `name@host.tld`: an address.
     static func isEmail(_ b: UnsafeBufferPointer<UInt8>) -> Bool {

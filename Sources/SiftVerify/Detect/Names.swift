@@ -189,7 +189,14 @@ struct NameHints: OptionSet, Sendable {
     private static let sigWord = Array("sig".utf8)
     /// `dbpass`, `mypass`: a password by its last word; `bypass`, `compass`, `surpass` are not.
     private static let passWord = Array("pass".utf8)
-    private static let notPasswordPass: [[UInt8]] = ["bypass", "compass", "surpass", "overpass", "underpass"].map { Array($0.utf8) }
+    private static let notPasswordPass: [[UInt8]] = [
+        "bypass", "compass", "surpass", "overpass", "underpass", "trespass", "encompass",
+        // Passes that admit or render, not passwords: a ticket's, a filter's, a renderer's, nginx's `proxy_pass`.
+        "boardingpass", "hallpass", "seasonpass", "daypass", "buspass", "freepass", "fastpass", "guestpass", "backstagepass",
+        "firstpass", "secondpass", "thirdpass", "finalpass", "onepass", "twopass", "singlepass", "multipass", "nextpass",
+        "renderpass", "shaderpass", "drawpass", "lightpass", "depthpass", "shadowpass", "blurpass", "postpass", "prepass",
+        "subpass", "mainpass", "highpass", "lowpass", "bandpass", "allpass", "proxypass", "uwsgipass", "fastcgipass", "grpcpass"
+    ].map { Array($0.utf8) }
     private static let signatureWord = Array("signature".utf8)
     private static let keyWord = Array("key".utf8)
     /// Keys that address or order data, or are words (`monkey`, `hockey`), not secrets.

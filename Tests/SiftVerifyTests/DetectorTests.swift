@@ -138,6 +138,8 @@ let positiveCases: [DetectorCase] = {
     add("generic-secret", "tok-${API_TOKEN_SUFFIX}-x", before: "api_token = \"", after: "\"", severity: .low)
     // A provider's name written in words before `key`, the value its key's shape: high.
     add("provider-keyed-secret", F.s(44, F.alnum, seed: 346), before: "ibm-cloud-key: ", after: "\n", severity: .high)
+    // `ibm` inside another word (`libmagic`) names no IBM key: its shapes don't govern the value.
+    add("generic-secret", F.s(32, F.alnum, seed: 347), before: "libmagic_token = \"", after: "\"", severity: .high)
     add("generic-secret", F.s(32, F.alnum, seed: 96), before: "client_token=", after: "&x=1")
     add("generic-secret", F.s(40, F.alnum, seed: 97), before: "", after: "", severity: .high, hints: "stripeSecret")
     for p in providerSamples { add(p.id, p.value, before: p.before, severity: p.severity) }

@@ -120,8 +120,27 @@ enum KeyedFormats {
 
     /// The provider whose word the name holds, if any.
     static func format(_ t: ScanInput, name: Range<Int>) -> KeyedFormat? {
-        for (word, k) in words where t.containsCI(word, name.lowerBound, name.upperBound) { return all[k] }
+        for (word, k) in words where holds(t, word, name) { return all[k] }
         return nil
+    }
+
+    /// Whether the name holds the word; a word of three letters (`ibm`) only as a word of the name, at
+    /// its start, after a separator or a case change (`ibm_key`, `myIbmKey`), never inside another
+    /// (`libmagic_token`).
+    private static func holds(_ t: ScanInput, _ word: [UInt8], _ name: Range<Int>) -> Bool {
+        guard word.count <= 3 else { return t.containsCI(word, name.lowerBound, name.upperBound) }
+        var i = name.lowerBound
+        while i + word.count <= name.upperBound {
+            if t.containsCI(word, i, i + word.count) {
+                let before = i > name.lowerBound ? t[i - 1] : 0
+                let startsWord =
+                    i == name.lowerBound || !(ByteSet.lower.contains(before) || ByteSet.upper.contains(before))
+                    || (ByteSet.lower.contains(before) && ByteSet.upper.contains(t[i]))
+                if startsWord { return true }
+            }
+            i += 1
+        }
+        return false
     }
 
     /// How a value under the name `name` fits the named provider's shapes.

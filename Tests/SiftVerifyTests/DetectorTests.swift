@@ -279,6 +279,11 @@ let negativeCases: [String] = {
     n.append("auth: " + Base64.encode(Array("user:pass".utf8)))
     // Words that end in `pass` and are not a password's name; IBM's name over a value of none of its shapes.
     n += ["bypass = " + Fake.s(20, Fake.alnum, seed: 47), "compass: " + Fake.s(20, Fake.alnum, seed: 48)]
+    // A provider's name on an id of its own, the value of its key's shape.
+    n += [
+        "heroku_app_id = \"" + Fake.uuid(seed: 60) + "\"", "datadog_trace_id: " + Fake.s(32, Fake.hexLower, seed: 61),
+        "IBM_ACCOUNT_ID=" + Fake.s(32, Fake.hexLower, seed: 62), "ibm_trace_id: " + Fake.s(32, Fake.hexLower, seed: 63)
+    ]
     // A pass that admits or renders; the working directory in `PWD`; nginx's upstream.
     n += [
         "render_pass = \"ShadowMapPass2\"", "boarding_pass: \"BP-2026-" + Fake.s(6, Fake.upperDigit, seed: 59) + "\"",

@@ -882,6 +882,7 @@ let detectorCatalogue: [Detector] = {
                 let l = t.run(p + 5, .b64url, max: 128)
                 return l >= 50 ? DetMatch(start: p, end: p + 5 + l) : nil
             }
+            if namesAnId(t, p, len) { return nil }
             var i = p + len
             let limit = Swift.min(t.count, p + len + 100)
             while i < limit {
@@ -904,7 +905,7 @@ let detectorCatalogue: [Detector] = {
                 wholeRun(t, .hexLower, lengths: 32...40).flatMap { ($0.end - $0.start == 32 || $0.end - $0.start == 40) ? $0 : nil }
             }
         ) { t, p, len in
-            standalone(t, p + len, p + len + 100, .hexLower, lengths: [32, 40])
+            namesAnId(t, p, len) ? nil : standalone(t, p + len, p + len + 100, .hexLower, lengths: [32, 40])
         })
     d.append(prefixed("anthropic-api-key", "Anthropic API key", .critical, ["sk-ant-"], .b64url, length: 80...255))
     d.append(
@@ -1110,7 +1111,10 @@ let detectorCatalogue: [Detector] = {
             if a.hints.contains(.publicKey) { return nil }
             // A name that holds the provider's word beside a value of one of its documented shapes.
             switch KeyedFormats.judge(t, name: a.nameStart..<a.nameEnd, value: v) {
-            case .fits: return ValueJudgement.isReference(v) ? nil : a.value
+            case .fits:
+                // `ibm_account_id`, `datadog_trace_id`: an id of the key's shape, not the key.
+                let name = UnsafeBufferPointer(rebasing: t.b[a.nameStart..<a.nameEnd])
+                return ValueJudgement.isReference(v) || NameHints.describes(raw: name) ? nil : a.value
             case .fitsNone: if KeyedFormats.format(t, name: a.nameStart..<a.nameEnd)?.exclusive == true { return nil }
             case .noFormat: break
             }
@@ -1511,6 +1515,14 @@ private let authorizationWord = u("authorization")
 private let authSchemes: Set<String> = [
     "token", "key", "apikey", "api-token", "api-key", "sso-key", "ssws", "bot", "digest", "hmac", "apitoken"
 ]
+
+/// Whether the anchor at `p` stands in a name that says an id or the like of the provider
+/// (`heroku_app_id`, `datadog_trace_id`): what follows is not its key.
+private func namesAnId(_ t: ScanInput, _ p: Int, _ len: Int) -> Bool {
+    let s = p - t.runBack(p, Assign.nameBytes, max: 64)
+    let e = p + len + t.run(p + len, Assign.nameBytes, max: 64)
+    return NameHints.describes(raw: UnsafeBufferPointer(rebasing: t.b[s..<e]))
+}
 
 /// A Discord bot token `[MNO]…(24).…(6).…(27+)` in `lo..<hi` (or exactly the whole value).
 private func discordToken(_ t: ScanInput, _ lo: Int, _ hi: Int, whole: Bool) -> DetMatch? {

@@ -42,10 +42,10 @@ enum KeyedFormats {
             let body = v.count == 44 && v[0] == UInt8(ascii: "s") && v[1] == UInt8(ascii: "q") && v[3] == UInt8(ascii: "_") ? 4 : 0
             return v.count - body == 40 && within(v, body, v.count, .alnum)
         },
-        KeyedFormat(word: "ibm", provider: "IBM Cloud API key or HMAC credential", exclusive: true) { v in
-            // An IAM API key: 44 of [A-Za-z0-9_-]. A Cloud Object Storage HMAC pair: a 32-hex access key
-            // id, a 48-hex secret.
-            (v.count == 44 && within(v, 0, 44, .b64url)) || ((v.count == 32 || v.count == 48) && within(v, 0, v.count, .hex))
+        KeyedFormat(word: "ibm", provider: "IBM Cloud API key or HMAC secret", exclusive: true) { v in
+            // An IAM API key: 44 of [A-Za-z0-9_-]; a Cloud Object Storage HMAC secret: 48 hex (its access
+            // key id, 32 hex, is an id, as an account's is).
+            (v.count == 44 && within(v, 0, 44, .b64url)) || (v.count == 48 && within(v, 0, 48, .hex))
         },
         KeyedFormat(word: "meraki", provider: "Cisco Meraki API key", exclusive: true) { v in
             v.count == 40 && within(v, 0, 40, .hexLower)

@@ -198,6 +198,7 @@ struct NameHints: OptionSet, Sendable {
         "subpass", "mainpass", "highpass", "lowpass", "bandpass", "allpass", "proxypass", "uwsgipass", "fastcgipass", "grpcpass"
     ].map { Array($0.utf8) }
     private static let signatureWord = Array("signature".utf8)
+    private static let accessIdWord = Array("accessid".utf8)
     private static let keyWord = Array("key".utf8)
     /// Keys that address or order data, or are words (`monkey`, `hockey`), not secrets.
     private static let notSecretKeys: [[UInt8]] = [
@@ -216,15 +217,60 @@ struct NameHints: OptionSet, Sendable {
 
     /// Hints of a raw (unnormalised) name: lowercase, without `_`, `-`, `.` and spaces. No allocation.
     static func of(raw: UnsafeBufferPointer<UInt8>) -> NameHints {
-        if raw.count > 64 || raw.isEmpty { return [] }
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buf -> NameHints in
+        normalising(raw, or: []) { of(normalised: $0) }
+    }
+
+    /// Whether a raw name describes a credential rather than holding one (`ibm_account_id`,
+    /// `datadog_trace_id`, `stripe_key_url`): its last word says what about it, or it names a trace,
+    /// a page, a device. A value of a provider's key shape under it is an id, not the key.
+    static func describes(raw: UnsafeBufferPointer<UInt8>) -> Bool {
+        normalising(raw, or: false) { n in
+            // An access id is the half of a key pair that goes with the key (Sumo Logic's `su…`): kept.
+            n.count >= 2 && !endsWith(n, accessIdWord) && describing(n, has: { w in contains(n, w) }, ends: { w in endsWith(n, w) })
+        }
+    }
+
+    /// `body` of the name lowercased, without `_`, `-`, `.` and spaces (`or` for an empty name or one
+    /// past 64 bytes). No allocation.
+    private static func normalising<R>(_ raw: UnsafeBufferPointer<UInt8>, or empty: R, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if raw.count > 64 || raw.isEmpty { return empty }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buf -> R in
             var n = 0
             for c in raw where c != UInt8(ascii: "_") && c != UInt8(ascii: "-") && c != UInt8(ascii: ".") && c != 0x20 {
                 buf[n] = (c >= 0x41 && c <= 0x5A) ? c | 0x20 : c
                 n += 1
             }
-            return of(normalised: UnsafeBufferPointer(rebasing: buf[0..<n]))
+            return body(UnsafeBufferPointer(rebasing: buf[0..<n]))
         }
+    }
+
+    private static func contains(_ n: UnsafeBufferPointer<UInt8>, _ w: [UInt8]) -> Bool {
+        let m = w.count
+        guard n.count >= m else { return false }
+        var i = 0
+        while i + m <= n.count {
+            if n[i] == w[0] {
+                var k = 1
+                while k < m && n[i + k] == w[k] { k += 1 }
+                if k == m { return true }
+            }
+            i += 1
+        }
+        return false
+    }
+
+    private static func endsWith(_ n: UnsafeBufferPointer<UInt8>, _ w: [UInt8]) -> Bool {
+        let m = w.count
+        guard n.count >= m else { return false }
+        for k in 0..<m where n[n.count - m + k] != w[k] { return false }
+        return true
+    }
+
+    @inline(__always) private static func describing(
+        _ n: UnsafeBufferPointer<UInt8>, has: ([UInt8]) -> Bool, ends: ([UInt8]) -> Bool
+    ) -> Bool {
+        (!ends(secretWord) && !ends(tokenWord) && describingSuffixes.contains { n.count > $0.count && ends($0) })
+            || notCredentialWords.contains(where: has)
     }
 
     static func of(name: String) -> NameHints {
@@ -257,9 +303,7 @@ struct NameHints: OptionSet, Sendable {
         }
         @inline(__always) func equals(_ w: [UInt8]) -> Bool { n.count == w.count && ends(w) }
         var h: NameHints = []
-        let describing =
-            (!ends(secretWord) && !ends(tokenWord) && describingSuffixes.contains { n.count > $0.count && ends($0) })
-            || notCredentialWords.contains(where: has)
+        let describing = describing(n, has: has, ends: ends)
         if !describing {
             if credentialWords.contains(where: has) || ends(authWord) || equals(sigWord) { h.insert(.credential) }
             if h.contains(.credential) && (equals(sigWord) || has(signatureWord))
@@ -277,9 +321,12 @@ struct NameHints: OptionSet, Sendable {
             h.insert(.keyName)
         }
         if awsWords.contains(where: has) { h.insert(.awsSecret) }
-        if has(herokuWord) { h.insert(.heroku) }
-        if datadogWords.contains(where: has) { h.insert(.datadog) }
-        if has(discordWord) { h.insert(.discord) }
+        // A provider's name on an id of its own (`heroku_app_id`, `datadog_trace_id`) labels no key.
+        if !describing {
+            if has(herokuWord) { h.insert(.heroku) }
+            if datadogWords.contains(where: has) { h.insert(.datadog) }
+            if has(discordWord) { h.insert(.discord) }
+        }
         // A provider's name on a key public by design (`algolia_search_key`, `stripe_publishable_key`)
         // labels no secret.
         if publicKeyWords.contains(where: has) { h.insert(.publicKey) } else { h.formUnion(ProviderNames.label(normalised: n)) }

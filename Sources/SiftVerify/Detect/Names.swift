@@ -226,7 +226,7 @@ struct NameHints: OptionSet, Sendable {
     static func describes(raw: UnsafeBufferPointer<UInt8>) -> Bool {
         normalising(raw, or: false) { n in
             // An access id is the half of a key pair that goes with the key (Sumo Logic's `su…`): kept.
-            n.count >= 2 && !endsWith(n, accessIdWord) && describing(n, has: { w in contains(n, w) }, ends: { w in endsWith(n, w) })
+            n.count >= 2 && !endsWith(n, accessIdWord) && describing(n, has: { contains(n, $0) }, ends: { endsWith(n, $0) })
         }
     }
 
@@ -244,7 +244,7 @@ struct NameHints: OptionSet, Sendable {
         }
     }
 
-    private static func contains(_ n: UnsafeBufferPointer<UInt8>, _ w: [UInt8]) -> Bool {
+    @inline(__always) private static func contains(_ n: UnsafeBufferPointer<UInt8>, _ w: [UInt8]) -> Bool {
         let m = w.count
         guard n.count >= m else { return false }
         var i = 0
@@ -259,7 +259,7 @@ struct NameHints: OptionSet, Sendable {
         return false
     }
 
-    private static func endsWith(_ n: UnsafeBufferPointer<UInt8>, _ w: [UInt8]) -> Bool {
+    @inline(__always) private static func endsWith(_ n: UnsafeBufferPointer<UInt8>, _ w: [UInt8]) -> Bool {
         let m = w.count
         guard n.count >= m else { return false }
         for k in 0..<m where n[n.count - m + k] != w[k] { return false }
@@ -280,27 +280,8 @@ struct NameHints: OptionSet, Sendable {
 
     static func of(normalised n: UnsafeBufferPointer<UInt8>) -> NameHints {
         if n.count < 2 { return [] }
-        @inline(__always) func has(_ w: [UInt8]) -> Bool {
-            let m = w.count
-            guard n.count >= m else { return false }
-            let f = w[0]
-            var i = 0
-            while i + m <= n.count {
-                if n[i] == f {
-                    var k = 1
-                    while k < m && n[i + k] == w[k] { k += 1 }
-                    if k == m { return true }
-                }
-                i += 1
-            }
-            return false
-        }
-        @inline(__always) func ends(_ w: [UInt8]) -> Bool {
-            let m = w.count
-            guard n.count >= m else { return false }
-            for k in 0..<m where n[n.count - m + k] != w[k] { return false }
-            return true
-        }
+        @inline(__always) func has(_ w: [UInt8]) -> Bool { contains(n, w) }
+        @inline(__always) func ends(_ w: [UInt8]) -> Bool { endsWith(n, w) }
         @inline(__always) func equals(_ w: [UInt8]) -> Bool { n.count == w.count && ends(w) }
         var h: NameHints = []
         let describing = describing(n, has: has, ends: ends)

@@ -421,8 +421,8 @@ func providerDetectors() -> [Detector] {
         let id = UnsafeBufferPointer(rebasing: t.b[p..<(p + a / 4 * 4)])
         if let digits = Base64.decode(bytes: id), digits.count >= 15, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { return m }
         // A first part that does not decode to digits: still the token's exact shape, as scanners
-        // write it (an id's 24 to 26, a 6-character stamp, an HMAC of 27 or 38), letters of both
-        // cases and digits in the first and last parts.
+        // write it (an id's 24 to 26, a 6-character stamp, an HMAC of 27 or 38), two character
+        // classes at least in the first and last parts.
         guard (24...26).contains(a), b2 == 6, c == 27 || c == 38, mixed(t, p, p + a), mixed(t, p + a + 2 + b2, m.end) else {
             return nil
         }

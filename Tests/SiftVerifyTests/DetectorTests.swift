@@ -138,6 +138,12 @@ let positiveCases: [DetectorCase] = {
     add("generic-secret", "tok-${API_TOKEN_SUFFIX}-x", before: "api_token = \"", after: "\"", severity: .low)
     // A provider's name written in words before `key`, the value its key's shape: high.
     add("provider-keyed-secret", F.s(44, F.alnum, seed: 346), before: "ibm-cloud-key: ", after: "\n", severity: .high)
+    // A bean's property in XML; Redis's password with no user; a secret whose name starts `next`;
+    // Laravel's key after its encoding's name.
+    add("password-assignment", "rcBr" + F.s(12, F.alnum, seed: 348), before: "<property name=\"password\" value=\"", after: "\"/>")
+    add("url-userinfo", "1rOh" + F.s(20, F.alnum, seed: 349), before: "redis://:", after: "@cache.internal:6379/0")
+    add("generic-secret", F.s(43, F.alnum, seed: 350) + "=", before: "NEXTAUTH_SECRET=", after: "\n", severity: .high)
+    add("generic-secret", F.s(43, F.alnum, seed: 351) + "=", before: "APP_KEY=base64:", after: "\n", severity: .high)
     // `ibm` inside another word (`libmagic`) names no IBM key: its shapes don't govern the value.
     add("generic-secret", F.s(32, F.alnum, seed: 347), before: "libmagic_token = \"", after: "\"", severity: .high)
     add("generic-secret", F.s(32, F.alnum, seed: 96), before: "client_token=", after: "&x=1")
@@ -279,6 +285,8 @@ let negativeCases: [String] = {
     n.append("auth: " + Base64.encode(Array("user:pass".utf8)))
     // Words that end in `pass` and are not a password's name; IBM's name over a value of none of its shapes.
     n += ["bypass = " + Fake.s(20, Fake.alnum, seed: 47), "compass: " + Fake.s(20, Fake.alnum, seed: 48)]
+    // A page's token by its name; a short value after `base64:` under a bare key's name.
+    n += ["NextToken=" + Fake.s(32, Fake.alnum, seed: 64), "CACHE_KEY=base64:aGVsbG8="]
     // A provider's name on an id of its own, the value of its key's shape.
     n += [
         "heroku_app_id = \"" + Fake.uuid(seed: 60) + "\"", "datadog_trace_id: " + Fake.s(32, Fake.hexLower, seed: 61),

@@ -15,7 +15,8 @@ struct Assignment {
     /// Whether the value is a quoted literal (`"…"`, `'…'`, `` `…` ``): a literal in code is written
     /// there by a person, so a credential name beside it says what it is.
     var quoted: Bool
-    /// Whether markup attributes named it (`<add key="ApiKey" value="…"/>`).
+    /// Whether a markup `key=` attribute named it (`<add key="ApiKey" value="…"/>`, .NET's and NuGet's
+    /// config), not a `name=` (`<property name="password" value="…"/>`).
     var markup = false
 }
 
@@ -73,7 +74,7 @@ enum Assign {
         // appSettings), `<string name="api_key">…</string>` (Android resources).
         if nameQuoted, nameStart >= 1, quote(t[nameStart - 1]), let markup = markupValue(t, nameStart: nameStart, afterName: afterName) {
             var a = value(t, markup, nameStart: nameStart, nameEnd: nameEnd)
-            a?.markup = true
+            a?.markup = nameStart >= 5 && t.has(Array("key=".utf8), at: nameStart - 5)
             return a
         }
         // An element named for the value: `<api_key>…</api_key>` (XML config, a SOAP body), the value
@@ -149,8 +150,11 @@ enum Assign {
             return i + 6
         }
         if attribute("name") {
-            guard afterName < t.count, t[afterName] == UInt8(ascii: ">") else { return nil }
-            return afterName + 1
+            if afterName < t.count, t[afterName] == UInt8(ascii: ">") { return afterName + 1 }
+            // `<property name="password" value="…"/>` (Spring's XML beans, Ant, Maven settings).
+            let i = skipSpace(t, afterName)
+            guard t.has(Array("value=".utf8), at: i), i + 6 < t.count, quote(t[i + 6]) else { return nil }
+            return i + 6
         }
         return nil
     }

@@ -1306,6 +1306,8 @@ let detectorCatalogue: [Detector] = {
                     if !known { strict = true }
                 }
             }
+            // Laravel's `APP_KEY=base64:…`: the key is what follows the encoding's name.
+            if t.has(base64Label, at: a.value.start), a.value.end - a.value.start > 7 + 32 { a.value.start += 7 }
             let v = UnsafeBufferPointer(rebasing: t.b[a.value.start..<a.value.end])
             // A bare `Key=` counts for a plainly random value, or for a token's shape when the lines
             // just before name a provider (`Sending request to the Abyssale API` / `Using Key=…`).
@@ -1509,6 +1511,7 @@ private let proseLetters = ByteSet("A-Za-z")
 private let proseCredentialWords: Set<String> = ["secret", "token", "key", "apikey"]
 
 private let schemeWord = ByteSet("A-Za-z-")
+private let base64Label = u("base64:")
 private let nameEndMarks = ByteSet("=:\"'")
 private let authorizationWord = u("authorization")
 /// Authorization scheme words that stand between a header name and its credential.
@@ -1569,7 +1572,8 @@ func urlPassword(_ t: ScanInput, _ p: Int, limit: Int = Int.max) -> DetMatch? {
         let user = UnsafeBufferPointer(rebasing: t.b[p..<at])
         return looksLikeGenericSecret(user, allowHex: true) ? DetMatch(start: p, end: at, severity: .medium) : nil
     }
-    guard colon > p, colon + 1 < at else { return nil }
+    // (An empty user, `redis://:password@host`, is Redis's way to give a password alone.)
+    guard colon >= p, colon + 1 < at else { return nil }
     let pw = UnsafeBufferPointer(rebasing: t.b[(colon + 1)..<at])
     let decoded = Shape.percentDecoded(pw)
     if decoded.withUnsafeBufferPointer({ UserinfoPassword.standsIn($0) }) { return nil }

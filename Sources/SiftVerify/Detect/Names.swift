@@ -164,7 +164,8 @@ struct NameHints: OptionSet, Sendable {
 
     /// Tokens that page, sync or address a device rather than authenticate: `nextPageToken`, `pushToken`.
     private static let notCredentialWords: [[UInt8]] = [
-        "page", "cursor", "continuation", "next", "sync", "device", "push", "apns", "fcm", "registration",
+        "page", "cursor", "continuation", "nexttoken", "nextkey", "nextmarker", "nextlink", "sync", "device", "push", "apns", "fcm",
+        "registration",
         "publishable", "idempotency", "public", "csrf", "xsrf", "authenticity", "keying",
         // Tokens that tie a request's log lines together: `trace_token`, `correlationToken`.
         "trace", "span", "correlation",

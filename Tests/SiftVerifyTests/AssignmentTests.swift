@@ -76,6 +76,8 @@ import Testing
         // A subscript assigned, an Objective-C literal.
         ("os.environ[\"API_KEY\"] = \"@V@\"", "generic-secret", v),
         ("NSString *apiKey = @\"@V@\";", "generic-secret", v),
+        // Swift's header setter: the value before the header's name.
+        ("request.addValue(\"@V@\", forHTTPHeaderField: \"X-API-Key\")", "generic-secret", v),
         // A block named for the provider, its key a child.
         ("providers:\n  cohere:\n    model: command-r\n    key: @V@\n", "provider-keyed-secret", v)
     ]

@@ -290,6 +290,7 @@ enum Assign {
 
     /// `"value" <cmp> name`: a literal compared with the name (`if ("…" == password)`).
     private static func backward(_ t: ScanInput, nameStart: Int) -> Assignment? {
+        if let a = headerFieldValue(t, nameStart: nameStart) { return a }
         var i = nameStart
         while i > 0 && (t[i - 1] == 0x20 || t[i - 1] == 0x09) { i -= 1 }
         var ops = 0
@@ -305,6 +306,28 @@ enum Assign {
         guard s > limit, s < end else { return nil }
         return Assignment(value: DetMatch(start: s, end: end), nameStart: nameStart, nameEnd: nameStart, hints: [], quoted: true)
     }
+
+    /// Swift's `request.setValue("…", forHTTPHeaderField: "X-API-Key")` (and `addValue`): the header's
+    /// value is the literal before its name.
+    private static func headerFieldValue(_ t: ScanInput, nameStart: Int) -> Assignment? {
+        guard nameStart >= 1, quote(t[nameStart - 1]) else { return nil }
+        var i = nameStart - 1
+        while i > 0 && t[i - 1] == 0x20 { i -= 1 }
+        guard i >= headerFieldLabel.count, t.has(headerFieldLabel, at: i - headerFieldLabel.count) else { return nil }
+        i -= headerFieldLabel.count
+        while i > 0 && t[i - 1] == 0x20 { i -= 1 }
+        guard i > 0, t[i - 1] == UInt8(ascii: ",") else { return nil }
+        i -= 1
+        while i > 0 && t[i - 1] == 0x20 { i -= 1 }
+        guard i > 1, quote(t[i - 1]) else { return nil }
+        let q = t[i - 1], end = i - 1
+        var s = end
+        let limit = Swift.max(0, end - 512)
+        while s > limit && t[s - 1] != q { s -= 1 }
+        guard s > limit, s < end else { return nil }
+        return Assignment(value: DetMatch(start: s, end: end), nameStart: nameStart, nameEnd: nameStart, hints: [], quoted: true)
+    }
+    private static let headerFieldLabel = Array("forHTTPHeaderField:".utf8)
 
     /// The value starting at `i`: a quoted literal to its closing quote, or a bare word to a stop byte.
     private static func value(_ t: ScanInput, _ start: Int, nameStart: Int, nameEnd: Int, blockScalar: Bool = true) -> Assignment? {

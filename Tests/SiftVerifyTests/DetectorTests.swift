@@ -285,6 +285,8 @@ let negativeCases: [String] = {
     n.append("auth: " + Base64.encode(Array("user:pass".utf8)))
     // Words that end in `pass` and are not a password's name; IBM's name over a value of none of its shapes.
     n += ["bypass = " + Fake.s(20, Fake.alnum, seed: 47), "compass: " + Fake.s(20, Fake.alnum, seed: 48)]
+    // Swift's optional type after a password's name; a home-relative path.
+    n += ["var password: String? = nil", "password-store: ~/.password-store"]
     // A page's token by its name; a short value after `base64:` under a bare key's name.
     n += ["NextToken=" + Fake.s(32, Fake.alnum, seed: 64), "CACHE_KEY=base64:aGVsbG8="]
     // A provider's name on an id of its own, the value of its key's shape.

@@ -648,6 +648,8 @@ enum ValueJudgement {
             first == UInt8(ascii: "/") || Shape.hasPrefix(b, "~/") || Shape.hasPrefix(b, "./") || Shape.hasPrefix(b, "../")
             || (b.count > 3 && ByteSet.upper.contains(first) && b[1] == UInt8(ascii: ":") && b[2] == UInt8(ascii: "\\"))
         guard rooted, Shape.all(b, pathBytes) else { return false }
+        // `~/.pgpass`: a home-relative path needs no second separator.
+        if Shape.hasPrefix(b, "~/") { return true }
         return b.reduce(0) { $0 + ($1 == UInt8(ascii: "/") || $1 == UInt8(ascii: "\\") ? 1 : 0) } >= 2
     }
     private static let pathBytes = ByteSet("A-Za-z0-9._~/\\:@+-")

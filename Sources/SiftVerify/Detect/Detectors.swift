@@ -631,8 +631,12 @@ func looksLikePasswordValue(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
     if passwordPlaceholders.contains(s) { return false }
     if s.hasPrefix("${") || s.hasPrefix("{{") || s.hasPrefix("%") || s.hasPrefix("<") || s.hasPrefix("$") { return false }
     if ValueJudgement.isCall(b) { return false }
-    // One capitalised word (`let password: String`, `password: Optional`): a type or a name in code.
-    if b.count >= 3, ByteSet.upper.contains(b[b.startIndex]), Shape.all(UnsafeBufferPointer(rebasing: b[(b.startIndex + 1)...]), .lower) {
+    // One capitalised word (`let password: String`, `password: Optional`, Swift's `String?`): a type
+    // or a name in code.
+    let word = b.last == UInt8(ascii: "?") || b.last == UInt8(ascii: "!") ? UnsafeBufferPointer(rebasing: b.dropLast()) : b
+    if word.count >= 3, ByteSet.upper.contains(word[word.startIndex]),
+        Shape.all(UnsafeBufferPointer(rebasing: word[(word.startIndex + 1)...]), .lower)
+    {
         return false
     }
     // A plain lowercase word ("password: incorrect") or a sentence ("At least 8 characters") is prose.

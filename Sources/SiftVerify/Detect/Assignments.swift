@@ -74,7 +74,7 @@ enum Assign {
         // appSettings), `<string name="api_key">…</string>` (Android resources).
         if nameQuoted, nameStart >= 1, quote(t[nameStart - 1]), let markup = markupValue(t, nameStart: nameStart, afterName: afterName) {
             var a = value(t, markup, nameStart: nameStart, nameEnd: nameEnd)
-            a?.markup = nameStart >= 5 && t.has(Array("key=".utf8), at: nameStart - 5)
+            a?.markup = nameStart >= 5 && t.has(keyAttribute, at: nameStart - 5)
             return a
         }
         // An element named for the value: `<api_key>…</api_key>` (XML config, a SOAP body), the value
@@ -134,29 +134,21 @@ enum Assign {
         return value(t, i, nameStart: nameStart, nameEnd: nameEnd)
     }
 
-    /// Where the value of a markup name starts: after `key="NAME"` the next attribute `value="`;
-    /// after `name="NAME"` the element's text (`>…<`). Nil for any other markup.
+    /// Where the value of a markup name starts, after `key="NAME"` or `name="NAME"`: the element's
+    /// text (`<entry key="auth.token">…`, Android's `<string name="api_key">…`) or the next attribute
+    /// `value="` (`<add key="ApiKey" value="…"/>`, a bean's `<property name="password" value="…"/>`).
+    /// Nil for any other markup.
     private static func markupValue(_ t: ScanInput, nameStart: Int, afterName: Int) -> Int? {
         let open = nameStart - 1
         func attribute(_ word: String) -> Bool {
             let w = Array((word + "=").utf8)
             return open >= w.count && t.has(w, at: open - w.count)
         }
-        if attribute("key") {
-            // `<entry key="auth.token">…</entry>` (Java's XML properties): the element's text.
-            if afterName < t.count, t[afterName] == UInt8(ascii: ">") { return afterName + 1 }
-            let i = skipSpace(t, afterName)
-            guard t.has(Array("value=".utf8), at: i), i + 6 < t.count, quote(t[i + 6]) else { return nil }
-            return i + 6
-        }
-        if attribute("name") {
-            if afterName < t.count, t[afterName] == UInt8(ascii: ">") { return afterName + 1 }
-            // `<property name="password" value="…"/>` (Spring's XML beans, Ant, Maven settings).
-            let i = skipSpace(t, afterName)
-            guard t.has(Array("value=".utf8), at: i), i + 6 < t.count, quote(t[i + 6]) else { return nil }
-            return i + 6
-        }
-        return nil
+        guard attribute("key") || attribute("name") else { return nil }
+        if afterName < t.count, t[afterName] == UInt8(ascii: ">") { return afterName + 1 }
+        let i = skipSpace(t, afterName)
+        guard t.has(valueAttribute, at: i), i + 6 < t.count, quote(t[i + 6]) else { return nil }
+        return i + 6
     }
 
     /// Where the quoted value of a typed declaration starts: after the name, `:` and one type (`String`,
@@ -297,6 +289,12 @@ enum Assign {
         while i > 0 && ops < 3 && (t[i - 1] == UInt8(ascii: "=") || t[i - 1] == UInt8(ascii: "!")) { i -= 1; ops += 1 }
         guard ops >= 2 else { return nil }
         while i > 0 && (t[i - 1] == 0x20 || t[i - 1] == 0x09) { i -= 1 }
+        return literal(t, before: i, nameStart: nameStart)
+    }
+
+    /// The quoted literal whose closing quote is just before `i` (512 bytes at most), as the value of
+    /// the name at `nameStart`.
+    private static func literal(_ t: ScanInput, before i: Int, nameStart: Int) -> Assignment? {
         guard i > 1, quote(t[i - 1]) else { return nil }
         let q = t[i - 1]
         let end = i - 1
@@ -319,15 +317,11 @@ enum Assign {
         guard i > 0, t[i - 1] == UInt8(ascii: ",") else { return nil }
         i -= 1
         while i > 0 && t[i - 1] == 0x20 { i -= 1 }
-        guard i > 1, quote(t[i - 1]) else { return nil }
-        let q = t[i - 1], end = i - 1
-        var s = end
-        let limit = Swift.max(0, end - 512)
-        while s > limit && t[s - 1] != q { s -= 1 }
-        guard s > limit, s < end else { return nil }
-        return Assignment(value: DetMatch(start: s, end: end), nameStart: nameStart, nameEnd: nameStart, hints: [], quoted: true)
+        return literal(t, before: i, nameStart: nameStart)
     }
     private static let headerFieldLabel = Array("forHTTPHeaderField:".utf8)
+    private static let keyAttribute = Array("key=".utf8)
+    private static let valueAttribute = Array("value=".utf8)
 
     /// The value starting at `i`: a quoted literal to its closing quote, or a bare word to a stop byte.
     private static func value(_ t: ScanInput, _ start: Int, nameStart: Int, nameEnd: Int, blockScalar: Bool = true) -> Assignment? {
@@ -483,9 +477,10 @@ enum ValueJudgement {
     /// reference names something: letters, digits and `_ . : - | '"` and spaces between its marks
     /// (`${e]nob(ody…}` is a password's symbols, not a reference).
     static func templated(_ b: UnsafeBufferPointer<UInt8>) -> String? {
+        let t = ScanInput(b: b, hints: [])
         for (open, close) in templateMarks {
             var i = 0
-            while let o = firstIndex(b, of: open, from: i) {
+            while let o = t.find(open, i, b.count) {
                 var k = o + open.count
                 while k < b.count && referenceBody.contains(b[k]) { k += 1 }
                 if k > o + open.count, k + close.count <= b.count, b[k..<(k + close.count)].elementsEqual(close) {
@@ -500,15 +495,6 @@ enum ValueJudgement {
     private static let referenceBody = ByteSet("A-Za-z0-9_.:| '\"-")
     private static let templateMarks: [([UInt8], [UInt8])] = [("${", "}"), ("{{", "}}"), ("{%", "%}")].map {
         (Array($0.0.utf8), Array($0.1.utf8))
-    }
-    private static func firstIndex(_ b: UnsafeBufferPointer<UInt8>, of w: [UInt8], from: Int) -> Int? {
-        guard b.count >= w.count, from <= b.count - w.count else { return nil }
-        for i in from...(b.count - w.count) where b[i] == w[0] {
-            var k = 1
-            while k < w.count && b[i + k] == w[k] { k += 1 }
-            if k == w.count { return i }
-        }
-        return nil
     }
     private static let placeholderPasswordWords = [
         "example", "sample", "dummy", "placeholder", "your_", "your-", "yourpass", "changeme", "change_me", "redacted", "fake",

@@ -1485,13 +1485,11 @@ private func timeBasedUUID(_ v: UnsafeBufferPointer<UInt8>, _ m: DetMatch) -> De
 /// A password's match: low, with the reason, when the value holds a documentation word (`example`,
 /// `changeme`); a run people type (`Winter12345!`) is a password like any other.
 private func passwordMatch(_ t: ScanInput, _ m: DetMatch) -> DetMatch {
-    let v = UnsafeBufferPointer(rebasing: t.b[m.start..<m.end])
-    var lowered = m
-    if let why = ValueJudgement.passwordPlaceholder(v) {
-        lowered.severity = .low
-        lowered.reason = why
-    }
-    return lowered
+    guard let why = ValueJudgement.passwordPlaceholder(UnsafeBufferPointer(rebasing: t.b[m.start..<m.end])) else { return m }
+    var low = m
+    low.severity = .low
+    low.reason = why
+    return low
 }
 
 /// A credential told in words, no `=` or `:` between (`the zorblax token is …`, `using api key …`):

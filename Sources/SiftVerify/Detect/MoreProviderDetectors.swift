@@ -281,8 +281,8 @@ func moreProviderDetectors() -> [Detector] {
     // decodes to `…origin_ec`, the older `FwoGZXIvYXdz` to `…aws`), hundreds of characters long.
     d.append(
         prefixed(
-            "aws-session-token", "AWS STS session token", .high, ["IQoJb3JpZ2luX2Vj", "FwoGZXIvYXdzE"], base64Padded,
-            length: 100...4000, check: { t, _, e in t.boundaryAt(e, base64Padded) }))
+            "aws-session-token", "AWS STS session token", .high, ["IQoJb3JpZ2luX2Vj", "FwoGZXIvYXdzE"], .b64pad,
+            length: 100...4000, check: { t, _, e in t.boundaryAt(e, .b64pad) }))
     // LangSmith's earlier API keys: `ls__` and 32 hex digits.
     d.append(
         prefixed(
@@ -404,7 +404,6 @@ private let clickupBody = ByteSet("A-Z0-9_")
 private let hexDigits = "0123456789abcdef".map { String($0) }
 /// A `.netrc` token: anything but white space (and a JSON string's quote or escape).
 private let netrcToken = ByteSet("!#-[]-~")
-private let base64Padded = ByteSet("A-Za-z0-9+/=")
 private let spaceOrTab = ByteSet(" \t")
 private let puttyPrivateLines = Array("Private-Lines:".utf8)
 private let puttyPrivateMAC = Array("Private-MAC:".utf8)

@@ -227,7 +227,7 @@ struct NameHints: OptionSet, Sendable {
     static func describes(raw: UnsafeBufferPointer<UInt8>) -> Bool {
         normalising(raw, or: false) { n in
             // An access id is the half of a key pair that goes with the key (Sumo Logic's `su…`): kept.
-            n.count >= 2 && !endsWith(n, accessIdWord) && describing(n, has: { contains(n, $0) }, ends: { endsWith(n, $0) })
+            n.count >= 2 && !endsWith(n, accessIdWord) && describing(n)
         }
     }
 
@@ -267,11 +267,10 @@ struct NameHints: OptionSet, Sendable {
         return true
     }
 
-    @inline(__always) private static func describing(
-        _ n: UnsafeBufferPointer<UInt8>, has: ([UInt8]) -> Bool, ends: ([UInt8]) -> Bool
-    ) -> Bool {
-        (!ends(secretWord) && !ends(tokenWord) && describingSuffixes.contains { n.count > $0.count && ends($0) })
-            || notCredentialWords.contains(where: has)
+    /// Whether a normalised name describes a credential rather than holding one.
+    @inline(__always) private static func describing(_ n: UnsafeBufferPointer<UInt8>) -> Bool {
+        (!endsWith(n, secretWord) && !endsWith(n, tokenWord) && describingSuffixes.contains { n.count > $0.count && endsWith(n, $0) })
+            || notCredentialWords.contains { contains(n, $0) }
     }
 
     static func of(name: String) -> NameHints {
@@ -285,7 +284,7 @@ struct NameHints: OptionSet, Sendable {
         @inline(__always) func ends(_ w: [UInt8]) -> Bool { endsWith(n, w) }
         @inline(__always) func equals(_ w: [UInt8]) -> Bool { n.count == w.count && ends(w) }
         var h: NameHints = []
-        let describing = describing(n, has: has, ends: ends)
+        let describing = describing(n)
         if !describing {
             if credentialWords.contains(where: has) || ends(authWord) || equals(sigWord) { h.insert(.credential) }
             if h.contains(.credential) && (equals(sigWord) || has(signatureWord))

@@ -122,6 +122,20 @@ let providerSamples: [(id: String, value: String, before: String, severity: Seve
     add("sendgrid-api-key", "SG." + s(66, F.alnum))
     add("sourcegraph-token", "sgp_" + "local_" + s(40, F.hexLower))
     add("provider-keyed-secret", s(40, F.alnum), before: "cloudflare: ")
+    // Signatures inside the value: Microsoft's identifiable Azure keys (Storage, Functions, Service
+    // Bus, DevOps), New Relic's license key, DeepL's free key, Bitwarden and Zoho tokens.
+    add("azure-identifiable-key", s(76, F.b64) + "+AS" + "t" + s(5, F.b64) + "A==")
+    add("azure-identifiable-key", s(44, F.b64url) + "AzF" + "u" + s(5, F.b64url) + "w==")
+    add("azure-identifiable-key", s(33, F.b64) + "+AS" + "b" + s(6, F.b64) + "=")
+    add("azure-identifiable-key", s(76, F.alnum) + "AZD" + "O" + s(4, F.alnum))
+    add("new-relic-license-key", s(36, F.hexLower) + "NRA" + "L")
+    add("deepl-api-key", F.uuid(seed: 610) + ":f" + "x")
+    add("bitwarden-access-token", "0." + F.uuid(seed: 611) + "." + s(30, F.alnum) + ":" + s(22, F.b64) + "==")
+    add("zoho-oauth-token", "1000." + s(32, F.hexLower) + "." + s(32, F.hexLower))
+    add("inngest-signing-key", "signkey-" + "prod-" + s(64, F.hexLower))
+    add("onesignal-api-key", "os_v2_" + "app_" + s(113, F.lower + "234567"))
+    add("calcom-api-key", "cal_" + "live_" + s(32, F.hexLower))
+    add("checkout-secret-key", "sk_" + "sbox_" + s(26, F.lower + F.digits), severity: .high)
     return c.map { (id: $0.0, value: $0.1, before: $0.2, severity: $0.3) }
 }()
 

@@ -142,11 +142,24 @@ let positiveCases: [DetectorCase] = {
     // Laravel's key after its encoding's name.
     add("password-assignment", "rcBr" + F.s(12, F.alnum, seed: 348), before: "<property name=\"password\" value=\"", after: "\"/>")
     add("url-userinfo", "1rOh" + F.s(20, F.alnum, seed: 349), before: "redis://:", after: "@cache.internal:6379/0")
+    // A password of one or two characters anywhere, or of three to a documentation host: an example's, low.
+    add("url-userinfo", "b", before: "new URL('https://a:", after: "@host.example.org/?abc')", severity: .low)
+    add("url-userinfo", "x" + "yz", before: "new URL('https://abc:", after: "@example.com')", severity: .low)
     add("generic-secret", F.s(43, F.alnum, seed: 350) + "=", before: "NEXTAUTH_SECRET=", after: "\n", severity: .high)
     add("generic-secret", F.s(43, F.alnum, seed: 351) + "=", before: "APP_KEY=base64:", after: "\n", severity: .high)
     // `ibm` inside another word (`libmagic`) names no IBM key: its shapes don't govern the value.
     add("generic-secret", F.s(32, F.alnum, seed: 347), before: "libmagic_token = \"", after: "\"", severity: .high)
     add("generic-secret", F.s(32, F.alnum, seed: 96), before: "client_token=", after: "&x=1")
+    // A credential's own name and a number: a placeholder, low.
+    add("generic-secret", "token" + "123", before: "StaticCredentials(token=\"", after: "\")", severity: .low)
+    add("password-assignment", "password" + "123", before: "password: \"", after: "\",", severity: .low)
+    // A scheme that says it carries a key (Opsgenie's `GenieKey`, DeepL's): the value after it, a UUID too.
+    add("generic-secret", F.uuid(seed: 352), before: "Authorization: GenieKey ", after: "\n", severity: .high)
+    add("generic-secret", F.s(40, F.alnum, seed: 353), before: "Authorization: Zoho-oauthtoken ", after: "\n", severity: .high)
+    // A key named for its role: Azure's subscription key, a license key, PagerDuty's routing key (32 hex digits).
+    add("generic-secret", F.s(32, F.hexLower, seed: 354), before: "Ocp-Apim-Subscription-Key: ", after: "\n", severity: .high)
+    add("generic-secret", F.s(32, F.hexLower, seed: 355), before: "license_key = \"", after: "\"", severity: .high)
+    add("generic-secret", F.s(32, F.hexLower, seed: 356), before: "\"routing_key\": \"", after: "\"", severity: .high)
     add("generic-secret", F.s(40, F.alnum, seed: 97), before: "", after: "", severity: .high, hints: "stripeSecret")
     for p in providerSamples { add(p.id, p.value, before: p.before, severity: p.severity) }
     add("sql-password", "Tr0ub4dor" + F.s(6, F.alnum, seed: 330), before: "CREATE USER 'app'@'%' IDENTIFIED BY '", after: "';")
@@ -300,6 +313,29 @@ let negativeCases: [String] = {
         "PWD=/home/runner/work/app/app", "OLDPWD=~/Projects/shop-ios", "proxy_pass http://backend:8080;"
     ]
     n.append("ibm_iam_key: " + Fake.s(49, Fake.alnum, seed: 49))
+    // Code and its documentation that name a credential without holding one: a type, a member path,
+    // a constant, a comparison of two names, the verb `pass`, a docstring's `Required.`, a sentence
+    // about the password, tokens that lock or make a call idempotent, a type's path, a namespace.
+    n += [
+        "token = Punctuation", "def f(self, tokens: ParseResults) -> None:", "token.line = self._state.tokenStartLine",
+        "secret: Optional. Secret is the credential to use", "\"AccessToken\": \"ACCESS_TOKEN\",",
+        "console.log(aliceSecret === bobSecret);",
+        "Pass `-Dpamconfdir=no` to meson", "password: Required. Password of the domain administrator.", "password: FilterOrBool = False",
+        "ADMIN_USER_PASSWORD_AUTH = \"ADMIN_USER_PASSWORD_AUTH\"", "const password = 'Password used to generate key';",
+        "\"LockToken\": \"" + Fake.uuid(seed: 82) + "\"", "--client-request-token " + Fake.uuid(seed: 83),
+        "\"AWS::ApiGateway::ApiKey\": \"" + Fake.s(16, Fake.hexLower, seed: 84) + "\"", "_SECRET_NAMESPACE = 'oauth2client:secrets#ns'",
+        "headers = {'Authorization': v4auth_header}", "password: SecretStr", "token = TEST_DATA_BASE64"
+    ]
+    // Signatures out of place: an Azure service's four characters one place off or inside a longer
+    // run, NRAL after 35 hex digits, :fx after no UUID, Zoho's hex one short, Bitwarden's secret too short.
+    n += [
+        Fake.s(75, Fake.b64, seed: 70) + "+AS" + "t" + Fake.s(6, Fake.b64, seed: 71) + "==",
+        Fake.s(120, Fake.b64, seed: 72) + "APIM" + Fake.s(40, Fake.b64, seed: 73),
+        Fake.s(35, Fake.hexLower, seed: 74) + "NRAL", "ratio 16:9 vs 4:3 in " + Fake.s(12, Fake.hexLower, seed: 75) + ":fx",
+        "1000." + Fake.s(31, Fake.hexLower, seed: 77) + "." + Fake.s(32, Fake.hexLower, seed: 78),
+        "0." + Fake.uuid(seed: 79) + ".short:abc", "fc-" + Fake.s(31, Fake.hexLower, seed: 80), "fc-event fc-daygrid",
+        "os_v2_app_" + Fake.s(20, Fake.lower, seed: 81)
+    ]
     // Discord's shape a length off: a 23-character first part, a 5-character stamp, a 26-character HMAC.
     n += [
         "OTUy" + Fake.s(19, Fake.alnum, seed: 50) + "." + Fake.s(6, Fake.alnum, seed: 51) + "." + Fake.s(27, Fake.alnum, seed: 52),

@@ -33,9 +33,10 @@ enum Assign {
         // A trailing `.` or `-` ends a sentence, not a name.
         while nameEnd > p + len && (t[nameEnd - 1] == UInt8(ascii: ".") || t[nameEnd - 1] == UInt8(ascii: "-")) { nameEnd -= 1 }
         guard nameEnd > nameStart else { return nil }
-        // A part of a colon path (`arn:aws:secretsmanager:…:secret:prod/db`) is not a name; PowerShell's
-        // `$env:API_TOKEN` is one.
-        if nameStart >= 2, t[nameStart - 1] == UInt8(ascii: ":"), nameBytes.contains(t[nameStart - 2]),
+        // A part of a colon path (`arn:aws:secretsmanager:…:secret:prod/db`) is not a name, nor the last
+        // part of a type's path (`AWS::ApiGateway::ApiKey`); PowerShell's `$env:API_TOKEN` is one.
+        if nameStart >= 2, t[nameStart - 1] == UInt8(ascii: ":"),
+            nameBytes.contains(t[nameStart - 2]) || t[nameStart - 2] == UInt8(ascii: ":"),
             !(nameStart >= 5 && t.has(Array("$env".utf8), at: nameStart - 5))
         {
             return nil
@@ -102,7 +103,14 @@ enum Assign {
         guard i < t.count else { return nil }
         let opStart = i
         i = skipOperator(t, i)
+        // A comparison (`a == b`, `aliceSecret === bobSecret`) gives a value only when it is a literal.
+        if i > opStart + 1, t[i - 1] == UInt8(ascii: "="), t[i - 2] == UInt8(ascii: "=") || t[i - 2] == UInt8(ascii: "!") {
+            let v = skipSpace(t, i)
+            guard v < t.count, quote(t[v]) || t[v] == UInt8(ascii: "@") || t[v] == UInt8(ascii: "\\") else { return nil }
+        }
         if i == opStart {
+            // The verb (`pass \`--flag\``, `Pass "x" to it`): `pass` alone names no value without an operator.
+            if !nameQuoted, nameEnd - nameStart == 4, t.containsCI(passVerb, nameStart, nameEnd) { return nil }
             // No operator: `name "value"` (a keyword then a literal, as in `password "…";`) or, after a
             // quoted name, `"name", "value"` (a call's arguments or a list's pair).
             if nameQuoted && t[i] == UInt8(ascii: ",") {
@@ -177,6 +185,7 @@ enum Assign {
         return i < t.count && quote(t[i]) ? i : nil
     }
     private static let typeBytes = ByteSet("A-Za-z0-9_<>?&'[].")
+    private static let passVerb = Array("pass".utf8)
     private static let letters = ByteSet("A-Za-z")
 
     /// A name given as the value of a pair's name, its value beside it: `{"name": "API_TOKEN", "value":
@@ -468,9 +477,27 @@ enum ValueJudgement {
     static func passwordPlaceholder(_ b: UnsafeBufferPointer<UInt8>) -> String? {
         if let why = templated(b) { return why }
         let lower = String(decoding: b, as: UTF8.self).lowercased()
+        if isWordAndNumber(lower) { return "looks like a placeholder (a credential's name and a number)" }
         guard let w = placeholderPasswordWords.first(where: { lower.contains($0) }) else { return nil }
         return "looks like a placeholder (holds \"\(w)\")"
     }
+
+    /// `password123`, `token1`, `newpassword99`, `secret!`: a credential's own name, a number of at
+    /// most four digits or a `!` after it (lower case).
+    static func isWordAndNumber(_ lower: String) -> Bool {
+        var s = Substring(lower)
+        for p in ["my", "new", "old", "test", "your", "the"] where s.hasPrefix(p) {
+            s = s.dropFirst(p.count)
+            break
+        }
+        if s.first == "_" || s.first == "-" { s = s.dropFirst() }
+        guard let w = credentialNameWords.first(where: { s.hasPrefix($0) }) else { return false }
+        var rest = s.dropFirst(w.count)
+        if rest.first == "_" || rest.first == "-" { rest = rest.dropFirst() }
+        if rest.last == "!" { rest = rest.dropLast() }
+        return rest.count <= 4 && rest.allSatisfy(\.isNumber) && rest.count + (s.last == "!" ? 1 : 0) > 0
+    }
+    private static let credentialNameWords = ["password", "passwd", "pass", "secret", "token", "apikey", "key"]
 
     /// A value that holds a template's reference anywhere in it (`${DB_PASSWORD}`, `{{ .Values.token }}`,
     /// `{% secret %}`): the value is made where the template is filled, and this is not it. The
@@ -498,7 +525,9 @@ enum ValueJudgement {
     }
     private static let placeholderPasswordWords = [
         "example", "sample", "dummy", "placeholder", "your_", "your-", "yourpass", "changeme", "change_me", "redacted", "fake",
-        "insert_", "replace_me", "replaceme", "_here", "xxxx"
+        "insert_", "replace_me", "replaceme", "_here", "xxxx",
+        // A password that spells the word is an example's (`SomeKindOfPassword123!`, `generatedpassword2`).
+        "password", "passwd"
     ]
 
     /// `a.b`, `a.b.c`: identifier parts of letters, digits and `_`, each starting with a letter, and no
@@ -545,7 +574,7 @@ enum ValueJudgement {
     /// not a word or a reference, varied enough (a UUID or a long number counts: under such a name it is one).
     static func fitsToken(_ b: UnsafeBufferPointer<UInt8>, quoted: Bool = false) -> Bool {
         let n = b.count
-        guard n >= 8, n <= 1024, !isReference(b), !isJoinedWords(b), !isCamelWords(b), !isResourceName(b),
+        guard n >= 8, n <= 1024, !isReference(b), !isJoinedWords(b), !isCamelWords(b), !isResourceName(b), !isCodeWords(b),
             quoted || !(isInterpolated(b) || isCall(b))
         else {
             return false
@@ -622,7 +651,13 @@ enum ValueJudgement {
             if ByteSet.lower.contains(c) { lower += 1 } else if c == 0x20 { space += 1 }
         }
         if lower == b.count { return false } // one plain word (`rootpasswd`)
-        if space > 0 { return space <= 8 && b.count >= 12 } // a passphrase
+        // A constant's name (`"ADMIN_USER_PASSWORD_AUTH"`, `"PASSWORD"`): an enum's value, not a password.
+        if lower == 0, Shape.all(b, constantBytes) {
+            let word = String(decoding: b, as: UTF8.self).lowercased()
+            if b.contains(UInt8(ascii: "_")) || word == "password" || isWordAndNumber(word) { return false }
+        }
+        // A passphrase; not a sentence about the password (`'Password used to generate key'`).
+        if space > 0 { return space <= 8 && b.count >= 12 && !(space >= 2 && containsWordCI(b, passwordWord)) }
         return b.count >= 6
     }
 
@@ -639,6 +674,19 @@ enum ValueJudgement {
         return b.reduce(0) { $0 + ($1 == UInt8(ascii: "/") || $1 == UInt8(ascii: "\\") ? 1 : 0) } >= 2
     }
     private static let pathBytes = ByteSet("A-Za-z0-9._~/\\:@+-")
+    private static let passwordWord = Array("password".utf8)
+    private static let constantBytes = ByteSet("A-Z0-9_")
+
+    /// Whether `w` (lower case) stands in `b` as a word of its own, in any case.
+    static func containsWordCI(_ b: UnsafeBufferPointer<UInt8>, _ w: [UInt8]) -> Bool {
+        guard b.count >= w.count else { return false }
+        for i in 0...(b.count - w.count) where i == 0 || !ByteSet.alnum.contains(b[i - 1]) {
+            var k = 0
+            while k < w.count && (b[i + k] | 0x20) == w[k] { k += 1 }
+            if k == w.count && (i + k == b.count || !ByteSet.alnum.contains(b[i + k])) { return true }
+        }
+        return false
+    }
 
     /// `name@host.tld`: an address.
     static func isEmail(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -672,6 +720,75 @@ enum ValueJudgement {
             i += 1
         }
         return humps >= 3 && covered * 3 >= b.count * 2
+    }
+
+    /// Whether `b` is words as code writes them, not a token: a type or a constant (`Punctuation`,
+    /// `ParseResults`, `ACCESS_TOKEN`), a member path (`self._state.tokenStartLine`, `cls._CLIENT_SECRET`,
+    /// `Token::conjure(`) or a word ending a sentence (`Required.`). Letters only, in pieces split at
+    /// `.`, `_`, `::` and case changes, each a readable word of three letters or more, a short word of
+    /// code (`id`, `of`, `to`), capitals alone (`XML`, `TOKEN`) or capitals before a word (`XMLParser`);
+    /// a random token of letters breaks into pieces of no such kind.
+    static func isCodeWords(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        var end = b.count
+        // A trailing call's `(` or `()`, a sentence's `.`.
+        while end > 0 && (b[end - 1] == UInt8(ascii: "(") || b[end - 1] == UInt8(ascii: ")") || b[end - 1] == UInt8(ascii: ".")) {
+            end -= 1
+        }
+        var i = 0, pieces = 0, lower = 0, vowel = 0, abbreviations = 0
+        // A call's or a tuple's `(` before it; a colour's or an anchor's `#` (`#ansibrightgreen`).
+        while i < end && (b[i] == UInt8(ascii: "(") || b[i] == UInt8(ascii: "#")) { i += 1 }
+        guard end - i >= 4 else { return false }
+        while i < end {
+            let c = b[i]
+            if c == UInt8(ascii: ".") || c == UInt8(ascii: "_") || c == UInt8(ascii: ":") {
+                i += 1
+                continue
+            }
+            let ups = b.indices[i..<end].prefix { ByteSet.upper.contains(b[$0]) }.count
+            let lowStart = i + ups
+            let lows = b.indices[lowStart..<end].prefix { ByteSet.lower.contains(b[$0]) }.count
+            guard ups + lows > 0 else { return false } // a digit or any other byte
+            pieces += 1
+            if lows == 0 {
+                // An acronym or a constant's word (`XML`, `ACCESS`, `TOKEN`).
+                guard ups <= 12 else { return false }
+            } else {
+                // `XMLParser`: the capitals but the last are an acronym, the last starts the word.
+                guard ups <= 6 else { return false }
+                let word = lowStart - (ups > 0 ? 1 : 0)
+                let len = lowStart + lows - word
+                if len < 3 {
+                    guard shortCodeWords.contains(String(decoding: b[word..<(lowStart + lows)], as: UTF8.self).lowercased()) else {
+                        return false
+                    }
+                } else if len == 3 && ups > 0 {
+                    // A capitalised abbreviation (`Str`, `Mgr`, `Ctx`): its letters are not counted as a word's.
+                    abbreviations += 1
+                    guard abbreviations * 2 <= pieces else { return false }
+                    i = lowStart + lows
+                    continue
+                } else if !readsAsWord(b, lowStart, lowStart + lows) || (lows >= 3 && !hasVowel(b, lowStart, lowStart + lows)) {
+                    return false
+                }
+            }
+            for k in lowStart..<(lowStart + lows) where vowels.contains(b[k]) { vowel += 1 }
+            lower += lows
+            i = lowStart + lows
+            // A version after a word (`oauth2`, `BASE64`).
+            if ups + lows >= 3 {
+                let d = b.indices[i..<end].prefix { ByteSet.digit.contains(b[$0]) }.count
+                guard d <= 2 else { return false }
+                i += d
+            }
+        }
+        // Words are a third vowels or more; random letters, a quarter.
+        return pieces >= 1 && (lower < 6 || vowel * 3 >= lower)
+    }
+    private static let shortCodeWords: Set<String> = [
+        "id", "of", "to", "by", "in", "on", "at", "is", "db", "io", "ui", "os", "ok", "no", "my", "up", "or", "as", "an", "do", "if"
+    ]
+    private static func hasVowel(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int) -> Bool {
+        (s..<e).contains { vowels.contains(b[$0]) }
     }
 
     /// Whether the lowercase letters `s..<e` could be (the rest of) a word: a vowel among them and no
@@ -735,10 +852,14 @@ enum ValueJudgement {
     /// Words joined by `_`, `-` or `.` (`a-fake-tooshort-key`, `real_key`, `not_set`): prose, not a secret.
     private static func isJoinedWords(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
         // Also a name with a version (`jjwt-jackson-0.11.2`): parts of lowercase letters, or of at most four digits.
+        // A word may carry a version of one or two digits (`oauth2`, `v4auth`, `ec2`).
         var seps = 0, letters = 0, digits = 0
+        func mixedPart() -> Bool { letters > 0 && digits > 0 && !(letters >= 3 && digits <= 2) }
         for c in b {
-            if c == UInt8(ascii: "_") || c == UInt8(ascii: "-") || c == UInt8(ascii: ".") || c == UInt8(ascii: ":") {
-                if letters > 0 && digits > 0 { return false }
+            if c == UInt8(ascii: "_") || c == UInt8(ascii: "-") || c == UInt8(ascii: ".") || c == UInt8(ascii: ":")
+                || c == UInt8(ascii: "/")
+            {
+                if mixedPart() { return false }
                 seps += 1; letters = 0; digits = 0
                 continue
             }
@@ -750,6 +871,6 @@ enum ValueJudgement {
                 return false
             }
         }
-        return seps > 0 && !(letters > 0 && digits > 0)
+        return seps > 0 && !mixedPart()
     }
 }

@@ -228,11 +228,12 @@ enum Shape {
         "changeme", "fake", "insert_", "replace_me", "replaceme", "tokenhere", "keyhere", "secrethere", "_here"
     ].map { Array($0.utf8) }
 
-    /// A documentation value, not a credential: `EXAMPLE`, `xxxx`, `your_token_here`, a run of five equal
+    /// A documentation value, not a credential: `EXAMPLE`, `xxxx`, `your_token_here`, `token123`, a run of five equal
     /// characters or five in sequence (`abcde`, `12345`, `54321`; an eighth of a longer value), a short
     /// value typed in order (`AbCeFG123`), or at most three distinct characters.
     static func isPlaceholder(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
         let lower = b.map { ($0 >= 0x41 && $0 <= 0x5A) ? $0 | 0x20 : $0 }
+        if b.count <= 20 && ValueJudgement.isWordAndNumber(String(decoding: lower, as: UTF8.self)) { return true }
         for w in placeholderWords where lower.count >= w.count {
             for i in 0...(lower.count - w.count) where lower[i] == w[0] && lower[i..<(i + w.count)].elementsEqual(w) { return true }
         }

@@ -617,6 +617,7 @@ func looksLikeGenericSecret(_ b: UnsafeBufferPointer<UInt8>, allowHex: Bool) -> 
 }
 
 /// Words that, as a lone value, are never a password (placeholders, masks, states).
+private let codePathMarks = ByteSet("._:(")
 private let passwordPlaceholders: Set<String> = [
     "***", "null", "nil", "none", "undefined", "true", "false", "redacted", "[redacted]", "<redacted>", "[filtered]",
     "filtered", "hidden", "masked", "secret", "password", "changeme", "xxx", "xxxx", "xxxxxx", "xxxxxxxx", "required",
@@ -636,6 +637,13 @@ func looksLikePasswordValue(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
     let word = b.last == UInt8(ascii: "?") || b.last == UInt8(ascii: "!") ? UnsafeBufferPointer(rebasing: b.dropLast()) : b
     if word.count >= 3, ByteSet.upper.contains(word[word.startIndex]),
         Shape.all(UnsafeBufferPointer(rebasing: word[(word.startIndex + 1)...]), .lower)
+    {
+        return false
+    }
+    // Words as code writes them (`FilterOrBool`, `readPassword`, `Required.`, `self._password`): a type
+    // or a variable. (Lower case and a digit, `hunter2`, is a password people choose.)
+    if ValueJudgement.isCodeWords(b), !b.contains(where: ByteSet.digit.contains),
+        b.contains(where: { ByteSet.upper.contains($0) || codePathMarks.contains($0) })
     {
         return false
     }
@@ -1079,6 +1087,7 @@ let detectorCatalogue: [Detector] = {
     d.append(prefixed("databricks-token", "Databricks personal access token", .high, ["dapi"], .hexLower, length: 32...32))
     d += providerDetectors()
     d += moreProviderDetectors()
+    d += signatureDetectors()
     // A provider's name alone as the label (`cloudflare: "…"`, `"artifactory", "…"`, `SENDGRID_KEY=…`)
     // beside a value of a key's shape: that provider's key.
     d.append(
@@ -1300,12 +1309,12 @@ let detectorCatalogue: [Detector] = {
             var strict = !a.hints.contains(.credential) && !a.hints.contains(.providerKey)
             let word = a.value.end - a.value.start
             if !a.quoted, a.value.end < t.count, t[a.value.end] == 0x20, word <= 20 {
-                let known =
-                    word <= 9 && authSchemes.contains(String(decoding: t.b[a.value.start..<a.value.end], as: UTF8.self).lowercased())
-                if known
-                    || (t.run(a.value.start, schemeWord, max: 21) == word
-                        && t.containsCI(authorizationWord, a.nameStart, a.nameEnd))
-                {
+                let scheme = String(decoding: t.b[a.value.start..<a.value.end], as: UTF8.self).lowercased()
+                let worded = t.run(a.value.start, schemeWord, max: 21) == word && t.containsCI(authorizationWord, a.nameStart, a.nameEnd)
+                // A scheme that says it carries a key or token (`GenieKey`, `DeepL-Auth-Key`,
+                // `Zoho-oauthtoken`, `Klaviyo-API-Key`) is known as `Token` is.
+                let known = authSchemes.contains(scheme) || (worded && (scheme.contains("key") || scheme.contains("token")))
+                if known || worded {
                     a.value = wordedValue(t, from: a.value.end, limit: 512, sentence: false)
                     if !known { strict = true }
                 }
@@ -1518,7 +1527,7 @@ private let nameEndMarks = ByteSet("=:\"'")
 private let authorizationWord = u("authorization")
 /// Authorization scheme words that stand between a header name and its credential.
 private let authSchemes: Set<String> = [
-    "token", "key", "apikey", "api-token", "api-key", "sso-key", "ssws", "bot", "digest", "hmac", "apitoken"
+    "token", "key", "apikey", "api-token", "api-key", "sso-key", "ssws", "bot", "digest", "hmac", "apitoken", "splunk", "oauth"
 ]
 
 /// Whether the anchor at `p` stands in a name that says an id or the like of the provider
@@ -1579,8 +1588,11 @@ func urlPassword(_ t: ScanInput, _ p: Int, limit: Int = Int.max) -> DetMatch? {
     let pw = UnsafeBufferPointer(rebasing: t.b[(colon + 1)..<at])
     let decoded = Shape.percentDecoded(pw)
     if decoded.withUnsafeBufferPointer({ UserinfoPassword.standsIn($0) }) { return nil }
-    // `user:password@localhost`: a word for a password, to a machine of one's own, is a setup's example.
-    if decoded.withUnsafeBufferPointer({ ValueJudgement.isPlaceholderWord($0) }),
+    // `a:b@`: no password is one or two characters long.
+    if decoded.count <= 2 { return DetMatch(start: colon + 1, end: at, severity: .low, reason: "too short to be a password") }
+    // `user:password@localhost`: a word for a password, to a machine of one's own or a documentation
+    // host, is a setup's example; so is a password of three characters there (`abc:xyz@example.com`).
+    if decoded.count <= 3 || decoded.withUnsafeBufferPointer({ ValueJudgement.isPlaceholderWord($0) }),
         UserinfoPassword.isLocal(UnsafeBufferPointer(rebasing: t.b[(at + 1)..<e]))
     {
         return DetMatch(start: colon + 1, end: at, severity: .low, reason: "a placeholder password to a local host")

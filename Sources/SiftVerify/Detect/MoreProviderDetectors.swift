@@ -395,6 +395,26 @@ func moreProviderDetectors() -> [Detector] {
             "lob-api-key", "Lob secret API key", .high, hexDigits.flatMap { ["live_" + $0, "test_" + $0] }, .hexLower,
             length: 34...34, tuning: .init(lowPrefixes: hexDigits.map { "test_" + $0 }),
             check: { t, _, e in t.boundaryAt(e, tokenBody) }))
+    // Inngest signing keys: `signkey-`, the environment, `-`, 64 hex digits.
+    d.append(
+        prefixed(
+            "inngest-signing-key", "Inngest signing key", .high, ["signkey-prod-", "signkey-test-", "signkey-branch-"], .hexLower,
+            length: 64...64, tuning: .init(lowPrefixes: ["signkey-test-"])))
+    // OneSignal's REST API keys since 2024: `os_v2_app_` or `os_v2_org_` and base32.
+    d.append(
+        prefixed(
+            "onesignal-api-key", "OneSignal REST API key", .high, ["os_v2_app_", "os_v2_org_"], ByteSet("a-z2-7"), length: 40...200,
+            check: { t, s, e in t.run(s + 10, .digit, max: 200) < e - s - 10 && t.boundaryAt(e, tokenBody) }))
+    d.append(prefixed("calcom-api-key", "Cal.com API key", .high, ["cal_live_"], .hexLower, length: 32...32))
+    // Checkout.com secret keys of its sandbox (`sk_sbox_`; live keys have no prefix of their own).
+    d.append(
+        prefixed(
+            "checkout-secret-key", "Checkout.com secret key", .high, ["sk_sbox_"], lowerDigit, length: 26...40,
+            tuning: .init(lowPrefixes: ["sk_sbox_"]),
+            check: { t, s, e in
+                let body = UnsafeBufferPointer(rebasing: t.b[(s + 8)..<e])
+                return body.contains(where: ByteSet.lower.contains) && body.contains(where: ByteSet.digit.contains)
+            }))
     return d
 }
 

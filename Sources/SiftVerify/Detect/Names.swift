@@ -145,6 +145,12 @@ struct NameHints: OptionSet, Sendable {
         "secret", "token", "password", "passwd", "passphrase", "apikey", "accesskey", "privatekey", "credential",
         "authorization", "authkey", "signature", "clientkey", "masterkey", "signingkey", "encryptionkey", "hmackey", "creds"
     ].map { Array($0.utf8) }
+    /// Keys named for the role of a credential (`license_key`, `Ocp-Apim-Subscription-Key`,
+    /// `pagerduty_routing_key`, `storage_account_key`): a credential's name, as `api_key` is.
+    private static let credentialKeyEndings: [[UInt8]] = [
+        "licensekey", "licencekey", "servicekey", "adminkey", "ingestkey", "ingestionkey", "integrationkey", "routingkey",
+        "managementkey", "mgmtkey", "subscriptionkey", "merchantkey", "sharedkey", "accountkey", "restkey", "serverkey"
+    ].map { Array($0.utf8) }
     private static let passwordWords: [[UInt8]] = ["password", "passwd", "passcode", "passphrase"].map { Array($0.utf8) }
     /// `pwd`, `pw`: a password's short names, alone or as a name's last word (`db_pwd`, `cloudant_pw`).
     private static let passwordEndings: [[UInt8]] = ["pwd", "pw"].map { Array($0.utf8) }
@@ -159,7 +165,14 @@ struct NameHints: OptionSet, Sendable {
         "variable", "var", "env", "file", "param", "parameter", "option", "attribute", "column", "ref", "arn",
         // What a credential is made or checked with (`SECRET_KEY_ALGORITHM = "HmacSHA256"`), not the credential.
         "algorithm", "algo", "cipher", "scheme", "encoding", "size", "bits", "strategy", "generator", "validator", "encoder",
-        "decoder", "factory", "handler", "manager"
+        "decoder", "factory", "handler", "manager",
+        // Where credentials are kept or how they are named, not one (`_SECRET_NAMESPACE`, `SECRETS_ANNOTATION`).
+        "namespace", "annotation", "dir", "directory", "folder", "class", "module", "template", "pattern", "regex", "selector",
+        "suffix", "sha256", "sha1", "md5",
+        // How a credential is configured or counted (`--token-validity-units`, `--participant-token-configurations`).
+        "units", "unit", "configuration", "configurations", "config", "settings", "options",
+        // A file's extension (`keycert.passwd.pem`, `token.json`): the file's name, not its content.
+        "pem", "json", "yaml", "yml", "txt", "cfg", "ini", "conf", "crt", "p12", "pfx", "jks"
     ].map { Array($0.utf8) }
 
     /// Tokens that page, sync or address a device rather than authenticate: `nextPageToken`, `pushToken`.
@@ -169,6 +182,10 @@ struct NameHints: OptionSet, Sendable {
         "publishable", "idempotency", "public", "csrf", "xsrf", "authenticity", "keying",
         // Tokens that tie a request's log lines together: `trace_token`, `correlationToken`.
         "trace", "span", "correlation",
+        // Tokens that lock, order or make a call idempotent (AWS's `LockToken`, `nextSequenceToken`,
+        // `--client-request-token`, `--starting-token`, `ChangeToken`).
+        "locktoken", "sequencetoken", "startingtoken", "changetoken", "clientrequesttoken", "lifecycleactiontoken",
+        "outputtoken", "importtoken", "exporttoken", "updatetoken", "producttoken",
         // Keys public by design: a captcha's site key, a search-only key (`recaptcha_site_key`).
         "sitekey", "searchonly",
         // Test code's names for values that are meant not to work.
@@ -286,7 +303,9 @@ struct NameHints: OptionSet, Sendable {
         var h: NameHints = []
         let describing = describing(n)
         if !describing {
-            if credentialWords.contains(where: has) || ends(authWord) || equals(sigWord) { h.insert(.credential) }
+            if credentialWords.contains(where: has) || credentialKeyEndings.contains(where: ends) || ends(authWord) || equals(sigWord) {
+                h.insert(.credential)
+            }
             if h.contains(.credential) && (equals(sigWord) || has(signatureWord))
                 && !credentialWords.contains(where: { $0 != signatureWord && has($0) })
             {

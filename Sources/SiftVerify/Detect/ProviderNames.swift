@@ -1139,6 +1139,8 @@ enum ProviderNames {
         ("bridgecrew", "Bridgecrew"),
         ("buildium", "Buildium"),
         ("calcom", "Cal.com"),
+        ("firecrawl", "Firecrawl"),
+        ("inngest", "Inngest"),
         ("cartesia", "Cartesia"),
         ("castai", "CAST AI"),
         ("chargify", "Chargify"),

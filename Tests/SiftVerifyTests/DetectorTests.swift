@@ -150,6 +150,10 @@ let positiveCases: [DetectorCase] = {
     // `ibm` inside another word (`libmagic`) names no IBM key: its shapes don't govern the value.
     add("generic-secret", F.s(32, F.alnum, seed: 347), before: "libmagic_token = \"", after: "\"", severity: .high)
     add("generic-secret", F.s(32, F.alnum, seed: 96), before: "client_token=", after: "&x=1")
+    // An example's pair in a Basic header (`test:test`, `user:pass`), an example's password in a query: low.
+    add("basic-auth", Base64.encode(Array(("te" + "st:te" + "st").utf8)), before: "Authorization: Basic ", severity: .low)
+    add("basic-auth", Base64.encode(Array(("user" + ":pass").utf8)), before: "Proxy-Authorization: Basic ", severity: .low)
+    add("password-in-url", "b" + "ar", before: "POST /token?grant_type=password&username=foo&password=", severity: .low)
     // A credential's own name and a number: a placeholder, low.
     add("generic-secret", "token" + "123", before: "StaticCredentials(token=\"", after: "\")", severity: .low)
     add("password-assignment", "password" + "123", before: "password: \"", after: "\",", severity: .low)
@@ -324,7 +328,14 @@ let negativeCases: [String] = {
         "ADMIN_USER_PASSWORD_AUTH = \"ADMIN_USER_PASSWORD_AUTH\"", "const password = 'Password used to generate key';",
         "\"LockToken\": \"" + Fake.uuid(seed: 82) + "\"", "--client-request-token " + Fake.uuid(seed: 83),
         "\"AWS::ApiGateway::ApiKey\": \"" + Fake.s(16, Fake.hexLower, seed: 84) + "\"", "_SECRET_NAMESPACE = 'oauth2client:secrets#ns'",
-        "headers = {'Authorization': v4auth_header}", "password: SecretStr", "token = TEST_DATA_BASE64"
+        "headers = {'Authorization': v4auth_header}", "password: SecretStr", "token = TEST_DATA_BASE64",
+        // A list of names, an enum's label, a date, a subscript, a format's slot, a .netrc line in code.
+        "'HTTPPasswordMgrWithPriorAuth', 'AbstractBasicAuthHandler',", "INCORRECT_PASSWD = \"Incorrect\"",
+        "\"PasswordLastUsed\": \"2016-09-08T21:47:36Z\",", "password_with_required_char = password[: -len(required)]",
+        "dme_url += '?username=%s&password=%s&id=%s'", "f.write('machine foo.example.com login bar password pass')",
+        // A member of `cls`, a constant naming another, a format's `%(TOKEN)s`, a syntax's description.
+        "'client_secret': cls._CLIENT_SECRET,", "ENV_VAR_AUTH_TOKEN = 'AWS_CONTAINER_AUTHORIZATION_TOKEN'",
+        "'{\"access_token\":\"%(TOKEN)s\"}'", "help=\"a proxy in the form scheme://[user:passwd@]proxy.server:port\""
     ]
     // Signatures out of place: an Azure service's four characters one place off or inside a longer
     // run, NRAL after 35 hex digits, :fx after no UUID, Zoho's hex one short, Bitwarden's secret too short.

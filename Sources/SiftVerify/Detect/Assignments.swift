@@ -18,6 +18,9 @@ struct Assignment {
     /// Whether a markup `key=` attribute named it (`<add key="ApiKey" value="…"/>`, .NET's and NuGet's
     /// config), not a `name=` (`<property name="password" value="…"/>`).
     var markup = false
+    /// Whether the value is the next item of a list after the quoted name (`"name", "value"`), with no
+    /// operator between: a call's arguments or a tuple, as often two names as a name and its value.
+    var listed = false
 }
 
 enum Assign {
@@ -64,6 +67,8 @@ enum Assign {
         // A bracket suffix of the PHP and Rails array syntax: `token[]=`, `token[0]=`.
         let suffixLimit = Swift.min(t.count, i + 8)
         while i < suffixLimit && (t[i] == UInt8(ascii: "[") || t[i] == UInt8(ascii: "]") || ByteSet.digit.contains(t[i])) { i += 1 }
+        // A suffix that does not close (`password[: -len(x)]`) is a subscript, not a name's.
+        if i > nameEnd && t[i - 1] != UInt8(ascii: "]") { return nil }
         // The closing quote of a quoted or escaped name.
         var nameQuoted = false
         if i < t.count && t[i] == UInt8(ascii: "\\") { i += 1 }
@@ -108,6 +113,7 @@ enum Assign {
             let v = skipSpace(t, i)
             guard v < t.count, quote(t[v]) || t[v] == UInt8(ascii: "@") || t[v] == UInt8(ascii: "\\") else { return nil }
         }
+        var listed = false
         if i == opStart {
             // The verb (`pass \`--flag\``, `Pass "x" to it`): `pass` alone names no value without an operator.
             if !nameQuoted, nameEnd - nameStart == 4, t.containsCI(passVerb, nameStart, nameEnd) { return nil }
@@ -132,6 +138,7 @@ enum Assign {
                     let after = skipSpace(t, close + 1)
                     if after < t.count && t[after] == UInt8(ascii: ":") { return nil }
                 }
+                listed = true
             } else {
                 guard i > afterName, quote(t[i]) else { return nil }
             }
@@ -139,7 +146,9 @@ enum Assign {
         i = skipSpace(t, i)
         // An Objective-C or C# string literal: `@"…"`.
         if i + 1 < t.count && t[i] == UInt8(ascii: "@") && t[i + 1] == UInt8(ascii: "\"") { i += 1 }
-        return value(t, i, nameStart: nameStart, nameEnd: nameEnd)
+        var a = value(t, i, nameStart: nameStart, nameEnd: nameEnd)
+        a?.listed = listed
+        return a
     }
 
     /// Where the value of a markup name starts, after `key="NAME"` or `name="NAME"`: the element's
@@ -408,6 +417,12 @@ enum ValueJudgement {
         if first == UInt8(ascii: "$") || first == UInt8(ascii: "<") || first == UInt8(ascii: "[") || first == UInt8(ascii: "{") {
             return true
         }
+        // Python's `%(TOKEN)s` slot.
+        if Shape.hasPrefix(b, "%("), let close = b.firstIndex(of: UInt8(ascii: ")")), close + 1 < b.count,
+            ByteSet.lower.contains(b[close + 1])
+        {
+            return true
+        }
         // Ciphertext of SOPS and Ansible Vault (`ENC[AES256_GCM,…]`, `$ANSIBLE_VAULT;…`), and a value cut
         // short in documentation (`ops_eyJzaWdu…`, `…...`).
         if Shape.hasPrefix(b, "ENC[") || contains(b, "\u{2026}")
@@ -645,6 +660,12 @@ enum ValueJudgement {
             return false
         }
         guard quoted else { return looksLikePasswordValue(b) }
+        // A date or a time (`"PasswordLastUsed": "2016-09-08T21:47:36Z"`).
+        if b.count >= 10, Shape.all(UnsafeBufferPointer(rebasing: b[0..<4]), .digit), b[4] == UInt8(ascii: "-"),
+            ByteSet.digit.contains(b[5]), ByteSet.digit.contains(b[6]), b[7] == UInt8(ascii: "-")
+        {
+            return false
+        }
         var lower = 0, space = 0
         for c in b {
             if c < 0x20 || c == 0x7F { return false }
@@ -730,17 +751,15 @@ enum ValueJudgement {
     /// a random token of letters breaks into pieces of no such kind.
     static func isCodeWords(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
         var end = b.count
-        // A trailing call's `(` or `()`, a sentence's `.`.
-        while end > 0 && (b[end - 1] == UInt8(ascii: "(") || b[end - 1] == UInt8(ascii: ")") || b[end - 1] == UInt8(ascii: ".")) {
-            end -= 1
-        }
-        var i = 0, pieces = 0, lower = 0, vowel = 0, abbreviations = 0
-        // A call's or a tuple's `(` before it; a colour's or an anchor's `#` (`#ansibrightgreen`).
-        while i < end && (b[i] == UInt8(ascii: "(") || b[i] == UInt8(ascii: "#")) { i += 1 }
+        // A trailing call's `(` or `()`, a sentence's `.`, a code span's `` ` ``.
+        while end > 0 && codeWordsTrail.contains(b[end - 1]) { end -= 1 }
+        var i = 0, pieces = 0, letters = 0, vowel = 0, abbreviations = 0
+        // A call's or a tuple's `(` before it, a colour's or an anchor's `#` (`#ansibrightgreen`), a code span's `` ` ``.
+        while i < end && codeWordsLead.contains(b[i]) { i += 1 }
         guard end - i >= 4 else { return false }
         while i < end {
             let c = b[i]
-            if c == UInt8(ascii: ".") || c == UInt8(ascii: "_") || c == UInt8(ascii: ":") {
+            if c == UInt8(ascii: ".") || c == UInt8(ascii: "_") || c == UInt8(ascii: ":") || c == UInt8(ascii: "-") {
                 i += 1
                 continue
             }
@@ -750,8 +769,8 @@ enum ValueJudgement {
             guard ups + lows > 0 else { return false } // a digit or any other byte
             pieces += 1
             if lows == 0 {
-                // An acronym or a constant's word (`XML`, `ACCESS`, `TOKEN`).
-                guard ups <= 12 else { return false }
+                // An acronym or a constant's word (`XML`, `ACCESS`, `AUTHORIZATION`).
+                guard ups <= 16 else { return false }
             } else {
                 // `XMLParser`: the capitals but the last are an acronym, the last starts the word.
                 guard ups <= 6 else { return false }
@@ -767,12 +786,18 @@ enum ValueJudgement {
                     guard abbreviations * 2 <= pieces else { return false }
                     i = lowStart + lows
                     continue
+                } else if ups == 0 && codeAbbreviations.contains(String(decoding: b[lowStart..<(lowStart + lows)], as: UTF8.self)) {
+                    // Code's own short words (`cls`, `ctx`, `cfg`): no vowel needed.
                 } else if !readsAsWord(b, lowStart, lowStart + lows) || (lows >= 3 && !hasVowel(b, lowStart, lowStart + lows)) {
                     return false
                 }
             }
-            for k in lowStart..<(lowStart + lows) where vowels.contains(b[k]) { vowel += 1 }
-            lower += lows
+            // A word's letters, its capital with them (`Abstract`, `Auth`); an acronym's are not counted.
+            if lows > 0 {
+                let first = ups > 0 ? lowStart - 1 : lowStart
+                for k in first..<(lowStart + lows) where vowels.contains(b[k] | 0x20) { vowel += 1 }
+                letters += lowStart + lows - first
+            }
             i = lowStart + lows
             // A version after a word (`oauth2`, `BASE64`).
             if ups + lows >= 3 {
@@ -781,9 +806,24 @@ enum ValueJudgement {
                 i += d
             }
         }
-        // Words are a third vowels or more; random letters, a quarter.
-        return pieces >= 1 && (lower < 6 || vowel * 3 >= lower)
+        // Words are three tenths vowels or more; random letters, under a quarter.
+        return pieces >= 1 && (letters < 6 || vowel * 10 >= letters * 3)
     }
+    private static let codeAbbreviations: Set<String> = [
+        "cls", "ctx", "msg", "req", "res", "src", "dst", "cfg", "str", "fmt", "tmp", "ptr", "len", "buf", "std", "lib", "pkg",
+        "cmd", "args", "kwargs", "mgr", "hdr", "http", "sql", "xml", "html"
+    ]
+    private static let codeWordsTrail = ByteSet("().`")
+    private static let codeWordsLead = ByteSet("(#`")
+
+    /// Whether a value of letters is a word of its own name (`INCORRECT_PASSWD = "Incorrect"`): an
+    /// enum's label, not a credential.
+    static func isWordOfName(_ v: UnsafeBufferPointer<UInt8>, name: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard v.count >= 4, v.count < name.count, Shape.all(v, alpha) else { return false }
+        let word = Array(v.map { $0 | 0x20 })
+        return ScanInput(b: name, hints: []).containsCI(word, 0, name.count)
+    }
+
     private static let shortCodeWords: Set<String> = [
         "id", "of", "to", "by", "in", "on", "at", "is", "db", "io", "ui", "os", "ok", "no", "my", "up", "or", "as", "an", "do", "if"
     ]

@@ -632,6 +632,9 @@ func looksLikePasswordValue(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
     if passwordPlaceholders.contains(s) { return false }
     if s.hasPrefix("${") || s.hasPrefix("{{") || s.hasPrefix("%") || s.hasPrefix("<") || s.hasPrefix("$") { return false }
     if ValueJudgement.isCall(b) { return false }
+    // A subscript of a variable (`password[: -len(x)]`, `config["db"]`): an expression.
+    let ident = b.prefix { ByteSet.word.contains($0) || $0 == UInt8(ascii: ".") }.count
+    if ident >= 1, ident < b.count, b[ident] == UInt8(ascii: "["), !ByteSet.digit.contains(b[0]) { return false }
     // One capitalised word (`let password: String`, `password: Optional`, Swift's `String?`): a type
     // or a name in code.
     let word = b.last == UInt8(ascii: "?") || b.last == UInt8(ascii: "!") ? UnsafeBufferPointer(rebasing: b.dropLast()) : b
@@ -1158,7 +1161,18 @@ let detectorCatalogue: [Detector] = {
             while e < limit && !stop.contains(t[e]) { e += 1 }
             guard e > p + len else { return nil }
             let v = UnsafeBufferPointer(rebasing: t.b[(p + len)..<e])
-            if Shape.percentDecoded(v) == Array("***".utf8) { return nil }
+            let decoded = Shape.percentDecoded(v)
+            if decoded == Array("***".utf8) { return nil }
+            // A format's slot (`password=%s`, `password={}`) or a template's reference holds no value yet.
+            if decoded == Array("%s".utf8) || decoded == Array("{}".utf8)
+                || decoded.withUnsafeBufferPointer({ UserinfoPassword.standsIn($0) })
+            {
+                return nil
+            }
+            // `password=password`, `password=bar`: an example's value, low.
+            if decoded.count <= 3 || decoded.withUnsafeBufferPointer({ ValueJudgement.isPlaceholderWord($0) }) {
+                return DetMatch(start: p + len, end: e, severity: .low, reason: "looks like a placeholder (a word for a password)")
+            }
             return DetMatch(start: p + len, end: e)
         })
     // Generic, context-bound detectors: lose any overlap with a specific one above.
@@ -1189,7 +1203,15 @@ let detectorCatalogue: [Detector] = {
                 let colon = dec.firstIndex(of: UInt8(ascii: ":")), colon > 0, colon < dec.count - 1,
                 dec.allSatisfy({ $0 >= 0x20 && $0 < 0x7F })
             {
-                return DetMatch(start: i, end: i + l)
+                // `test:test`, `foo:bar`, `user:pass`: a password of three characters or fewer, a word
+                // for one, or the user name again is an example's pair.
+                let user = dec[..<colon], pw = dec[(colon + 1)...]
+                let placeholder =
+                    pw.count <= 3 || pw.elementsEqual(user)
+                    || pw.withUnsafeBufferPointer { ValueJudgement.isPlaceholderWord($0) }
+                return placeholder
+                    ? DetMatch(start: i, end: i + l, severity: .low, reason: "a placeholder pair of user and password")
+                    : DetMatch(start: i, end: i + l)
             }
             // After `Authorization: Basic` the value is the credential even when it does not decode as
             // `user:password` (cut, altered, or a key sent whole).
@@ -1244,6 +1266,10 @@ let detectorCatalogue: [Detector] = {
                 return nil
             }
             let v = UnsafeBufferPointer(rebasing: t.b[a.value.start..<a.value.end])
+            // A list of names (`'HTTPPasswordMgr', 'AbstractBasicAuthHandler'`) and an enum's label
+            // (`INCORRECT_PASSWD = "Incorrect"`) hold no password.
+            if a.listed && ValueJudgement.isCodeWords(v) && !v.contains(where: ByteSet.digit.contains) { return nil }
+            if ValueJudgement.isWordOfName(v, name: UnsafeBufferPointer(rebasing: t.b[a.nameStart..<a.nameEnd])) { return nil }
             if a.hints.contains(.password) {
                 return ValueJudgement.fitsPassword(v, quoted: a.quoted) ? passwordMatch(t, a.value) : nil
             }
@@ -1583,6 +1609,8 @@ func urlPassword(_ t: ScanInput, _ p: Int, limit: Int = Int.max) -> DetMatch? {
         let user = UnsafeBufferPointer(rebasing: t.b[p..<at])
         return looksLikeGenericSecret(user, allowHex: true) ? DetMatch(start: p, end: at, severity: .medium) : nil
     }
+    // A syntax's description, not a URL: `scheme://[user:passwd@]host`, `http://(username:password@)domain`.
+    if p < at, t[p] == UInt8(ascii: "[") || t[p] == UInt8(ascii: "(") || t[p] == UInt8(ascii: "<") { return nil }
     // (An empty user, `redis://:password@host`, is Redis's way to give a password alone.)
     guard colon >= p, colon + 1 < at else { return nil }
     let pw = UnsafeBufferPointer(rebasing: t.b[(colon + 1)..<at])

@@ -338,10 +338,16 @@ func moreProviderDetectors() -> [Detector] {
                 guard sawLogin else { return nil }
                 var v = i + w
                 v += t.run(v, spaceOrTab, max: 8)
-                let l = t.run(v, netrcToken, max: 257)
+                var l = t.run(v, netrcToken, max: 257)
+                // The entry written from code ends at the literal's close (`… password pass')`).
+                while l > 0 && literalClose.contains(t[v + l - 1]) { l -= 1 }
                 guard l >= 4, l <= 256 else { return nil }
                 let value = UnsafeBufferPointer(rebasing: t.b[v..<(v + l)])
-                return ValueJudgement.fitsPassword(value, quoted: true) ? DetMatch(start: v, end: v + l) : nil
+                guard ValueJudgement.fitsPassword(value, quoted: true) else { return nil }
+                if ValueJudgement.isPlaceholderWord(value) {
+                    return DetMatch(start: v, end: v + l, severity: .low, reason: "looks like a placeholder (a word for a password)")
+                }
+                return DetMatch(start: v, end: v + l)
             }
             if w == 5, t.has(loginWord, at: i) { sawLogin = true }
             i += w
@@ -425,6 +431,7 @@ private let hexDigits = "0123456789abcdef".map { String($0) }
 /// A `.netrc` token: anything but white space (and a JSON string's quote or escape).
 private let netrcToken = ByteSet("!#-[]-~")
 private let spaceOrTab = ByteSet(" \t")
+private let literalClose = ByteSet("'\")],;")
 private let puttyPrivateLines = Array("Private-Lines:".utf8)
 private let puttyPrivateMAC = Array("Private-MAC:".utf8)
 private let passwordWord = Array("password".utf8)

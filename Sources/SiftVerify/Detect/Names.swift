@@ -165,7 +165,7 @@ struct NameHints: OptionSet, Sendable {
         "variable", "var", "env", "file", "param", "parameter", "option", "attribute", "column", "ref", "arn",
         // What a credential is made or checked with (`SECRET_KEY_ALGORITHM = "HmacSHA256"`), not the credential.
         "algorithm", "algo", "cipher", "scheme", "encoding", "size", "bits", "strategy", "generator", "validator", "encoder",
-        "decoder", "factory", "handler", "manager",
+        "decoder", "factory", "handler", "manager", "mgr", "used", "lastused",
         // Where credentials are kept or how they are named, not one (`_SECRET_NAMESPACE`, `SECRETS_ANNOTATION`).
         "namespace", "annotation", "dir", "directory", "folder", "class", "module", "template", "pattern", "regex", "selector",
         "suffix", "sha256", "sha1", "md5",
@@ -185,7 +185,7 @@ struct NameHints: OptionSet, Sendable {
         // Tokens that lock, order or make a call idempotent (AWS's `LockToken`, `nextSequenceToken`,
         // `--client-request-token`, `--starting-token`, `ChangeToken`).
         "locktoken", "sequencetoken", "startingtoken", "changetoken", "clientrequesttoken", "lifecycleactiontoken",
-        "outputtoken", "importtoken", "exporttoken", "updatetoken", "producttoken",
+        "outputtoken", "importtoken", "exporttoken", "updatetoken", "producttoken", "requesttoken",
         // Keys public by design: a captcha's site key, a search-only key (`recaptcha_site_key`).
         "sitekey", "searchonly",
         // Test code's names for values that are meant not to work.

@@ -335,7 +335,9 @@ let negativeCases: [String] = {
         "dme_url += '?username=%s&password=%s&id=%s'", "f.write('machine foo.example.com login bar password pass')",
         // A member of `cls`, a constant naming another, a format's `%(TOKEN)s`, a syntax's description.
         "'client_secret': cls._CLIENT_SECRET,", "ENV_VAR_AUTH_TOKEN = 'AWS_CONTAINER_AUTHORIZATION_TOKEN'",
-        "'{\"access_token\":\"%(TOKEN)s\"}'", "help=\"a proxy in the form scheme://[user:passwd@]proxy.server:port\""
+        "'{\"access_token\":\"%(TOKEN)s\"}'", "help=\"a proxy in the form scheme://[user:passwd@]proxy.server:port\"",
+        // A device's push token told in words.
+        "APNs device token: " + Fake.s(64, Fake.hexLower, seed: 85)
     ]
     // Signatures out of place: an Azure service's four characters one place off or inside a longer
     // run, NRAL after 35 hex digits, :fx after no UUID, Zoho's hex one short, Bitwarden's secret too short.

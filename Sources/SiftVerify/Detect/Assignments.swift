@@ -746,7 +746,7 @@ enum ValueJudgement {
     /// Whether `b` is words as code writes them, not a token: a type or a constant (`Punctuation`,
     /// `ParseResults`, `ACCESS_TOKEN`), a member path (`self._state.tokenStartLine`, `cls._CLIENT_SECRET`,
     /// `Token::conjure(`) or a word ending a sentence (`Required.`). Letters only, in pieces split at
-    /// `.`, `_`, `::` and case changes, each a readable word of three letters or more, a short word of
+    /// `.`, `_`, `-`, `::` and case changes, each a readable word of three letters or more, a short word of
     /// code (`id`, `of`, `to`), capitals alone (`XML`, `TOKEN`) or capitals before a word (`XMLParser`);
     /// a random token of letters breaks into pieces of no such kind.
     static func isCodeWords(_ b: UnsafeBufferPointer<UInt8>) -> Bool {

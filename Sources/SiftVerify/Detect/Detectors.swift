@@ -616,8 +616,9 @@ func looksLikeGenericSecret(_ b: UnsafeBufferPointer<UInt8>, allowHex: Bool) -> 
     return h >= (n >= 24 ? 3.5 : 3.2)
 }
 
-/// Words that, as a lone value, are never a password (placeholders, masks, states).
+/// The marks of a member path or a call in code (`self._password`, `Foo::bar`, `read(`).
 private let codePathMarks = ByteSet("._:(")
+/// Words that, as a lone value, are never a password (placeholders, masks, states).
 private let passwordPlaceholders: Set<String> = [
     "***", "null", "nil", "none", "undefined", "true", "false", "redacted", "[redacted]", "<redacted>", "[filtered]",
     "filtered", "hidden", "masked", "secret", "password", "changeme", "xxx", "xxxx", "xxxxxx", "xxxxxxxx", "required",

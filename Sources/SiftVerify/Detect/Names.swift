@@ -184,8 +184,8 @@ struct NameHints: OptionSet, Sendable {
         "trace", "span", "correlation",
         // Tokens that lock, order or make a call idempotent (AWS's `LockToken`, `nextSequenceToken`,
         // `--client-request-token`, `--starting-token`, `ChangeToken`).
-        "locktoken", "sequencetoken", "startingtoken", "changetoken", "clientrequesttoken", "lifecycleactiontoken",
-        "outputtoken", "importtoken", "exporttoken", "updatetoken", "producttoken", "requesttoken",
+        "locktoken", "sequencetoken", "startingtoken", "changetoken", "requesttoken", "lifecycleactiontoken",
+        "outputtoken", "importtoken", "exporttoken", "updatetoken", "producttoken",
         // Keys public by design: a captcha's site key, a search-only key (`recaptcha_site_key`).
         "sitekey", "searchonly",
         // Test code's names for values that are meant not to work.

@@ -8,6 +8,9 @@ import SiftCore
 
 private let azureKeyBody = ByteSet("A-Za-z0-9+/_-")
 private let alnumSet = ByteSet.alnum
+private let padding = ByteSet("=")
+/// What may not stand just before a token that starts with digits and a dot (`10.0.1`, `v1000.5`).
+private let numberContext = ByteSet("A-Za-z0-9.")
 
 /// Microsoft's identifiable keys place a service's signature at a fixed offset of a base64 key of a
 /// fixed length (`=` padding counted): (characters before the signature, whole length).
@@ -28,7 +31,7 @@ func signatureDetectors() -> [Detector] {
         let after = t.run(p + 4, azureKeyBody, max: 12)
         var end = p + 4 + after
         while end < t.count && end - (p + 4 + after) < 2 && t[end] == UInt8(ascii: "=") { end += 1 }
-        guard t.boundaryAt(end, azureKeyBody), t.boundaryAt(end, ByteSet("=")) else { return nil }
+        guard t.boundaryAt(end, azureKeyBody), t.boundaryAt(end, padding) else { return nil }
         let total = before + (end - p)
         guard azureLayouts.contains(where: { $0.before == before && $0.total == total }) else { return nil }
         guard mixedAll(t, p - before, p) else { return nil }
@@ -58,7 +61,7 @@ func signatureDetectors() -> [Detector] {
     // Bitwarden Secrets Manager access tokens: `0.`, the client's UUID, `.`, its secret, `:`, the key in base64.
     var bitwarden = Detector("bitwarden-access-token", "Bitwarden Secrets Manager access token", .critical, anchors: ["0."]) {
         t, p, _ in
-        guard t.boundaryBefore(p, ByteSet("A-Za-z0-9.")), p + 2 + 36 < t.count, Shape.isUUID(t.b, p + 2) else { return nil }
+        guard t.boundaryBefore(p, numberContext), p + 2 + 36 < t.count, Shape.isUUID(t.b, p + 2) else { return nil }
         var i = p + 38
         guard t[i] == UInt8(ascii: ".") else { return nil }
         let secret = t.run(i + 1, alnumSet, max: 41)
@@ -74,7 +77,7 @@ func signatureDetectors() -> [Detector] {
 
     // Zoho OAuth access and refresh tokens: `1000.`, 32 hex digits, `.`, 32 hex digits.
     var zoho = Detector("zoho-oauth-token", "Zoho OAuth token", .high, anchors: ["1000."]) { t, p, _ in
-        guard t.boundaryBefore(p, ByteSet("A-Za-z0-9.")), t.run(p + 5, .hexLower, max: 33) == 32, p + 37 < t.count,
+        guard t.boundaryBefore(p, numberContext), t.run(p + 5, .hexLower, max: 33) == 32, p + 37 < t.count,
             t[p + 37] == UInt8(ascii: "."), t.run(p + 38, .hexLower, max: 33) == 32, t.boundaryAt(p + 70)
         else { return nil }
         return DetMatch(start: p, end: p + 70)

@@ -788,7 +788,7 @@ enum ValueJudgement {
                     continue
                 } else if ups == 0 && codeAbbreviations.contains(String(decoding: b[lowStart..<(lowStart + lows)], as: UTF8.self)) {
                     // Code's own short words (`cls`, `ctx`, `cfg`): no vowel needed.
-                } else if !readsAsWord(b, lowStart, lowStart + lows) || (lows >= 3 && !hasVowel(b, lowStart, lowStart + lows)) {
+                } else if !readsAsWord(b, lowStart, lowStart + lows) {
                     return false
                 }
             }
@@ -827,9 +827,6 @@ enum ValueJudgement {
     private static let shortCodeWords: Set<String> = [
         "id", "of", "to", "by", "in", "on", "at", "is", "db", "io", "ui", "os", "ok", "no", "my", "up", "or", "as", "an", "do", "if"
     ]
-    private static func hasVowel(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int) -> Bool {
-        (s..<e).contains { vowels.contains(b[$0]) }
-    }
 
     /// Whether the lowercase letters `s..<e` could be (the rest of) a word: a vowel among them and no
     /// run of five consonants (`gqvn`, `nlwgjjxwl` of a random token are not; `ength` is).

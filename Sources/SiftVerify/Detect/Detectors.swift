@@ -1330,8 +1330,10 @@ let detectorCatalogue: [Detector] = {
             guard var a = Assign.around(t, p, nameLen), !a.hints.isDisjoint(with: [.credential, .keyName]) else {
                 return credentialInProse(t, p, nameLen)
             }
-            // `APNs device token: …`, `FCM registration token: …`: a word before the name says what kind.
-            if wordBefore(t, a.nameStart).map(notCredentialQualifiers.contains) == true { return nil }
+            // `APNs device token: …`, `FCM registration token: …`: the word before the name is part of it.
+            if let w = wordBefore(t, a.nameStart), NameHints.describes(raw: UnsafeBufferPointer(rebasing: t.b[w..<a.nameEnd])) {
+                return nil
+            }
             // `Authorization: Token <value>` and other schemes: the value follows the scheme word. A
             // scheme of a provider's own (`Authorization: Zorblax <value>`) counts for a plainly random value.
             // (A provider's name written in words, `ibm-cloud-key`, is its key's label like `ibmcloud_key`.)
@@ -1550,15 +1552,12 @@ private func credentialInProse(_ t: ScanInput, _ p: Int, _ len: Int) -> DetMatch
 private let proseLetters = ByteSet("A-Za-z")
 private let proseCredentialWords: Set<String> = ["secret", "token", "key", "apikey"]
 
-/// The word just before `at`, one space between, lower case (nil if none).
-private func wordBefore(_ t: ScanInput, _ at: Int) -> String? {
+/// Where the word just before `at` starts, one space between (nil if none).
+private func wordBefore(_ t: ScanInput, _ at: Int) -> Int? {
     guard at >= 2, t[at - 1] == 0x20 else { return nil }
     let w = t.runBack(at - 1, proseLetters, max: 16)
-    guard w >= 2, w < 16 else { return nil }
-    return String(decoding: UnsafeBufferPointer(rebasing: t.b[(at - 1 - w)..<(at - 1)]), as: UTF8.self).lowercased()
+    return w >= 2 && w < 16 ? at - 1 - w : nil
 }
-/// Words that, written before a token's name, make it one that addresses a device or pages.
-private let notCredentialQualifiers: Set<String> = ["device", "push", "apns", "fcm", "registration", "page", "csrf", "xsrf", "next"]
 
 private let schemeWord = ByteSet("A-Za-z-")
 private let base64Label = u("base64:")

@@ -568,6 +568,14 @@ public enum Correlator {
         return "the device stopped waiting after \(fmt(whole)) ms, the server went on for \(fmt(serverMs)) ms"
     }
 
+    /// A server time longer than the wait the device saw, explained rather than split: the server's
+    /// clock runs from the request's first byte read to its last byte written, so it holds the upload
+    /// and the download too (nginx's `$request_time`, Apache's `%D`).
+    public static func longerThanWait(server: Double, wait: Double) -> String {
+        "the server's own time (\(Human.duration(ms: server))) is longer than the wait the device saw (\(Human.duration(ms: wait))): "
+            + "it counts reading the request and writing the response too, so the wait was the server's"
+    }
+
     /// The device gave up on the request (it failed with no response: a timeout, a cancel).
     static func gaveUp(_ e: NetworkEntry) -> Bool { e.statusCode == nil && e.state == "failure" }
 

@@ -408,14 +408,6 @@ public struct SupportReport: Sendable {
         return lines
     }
 
-    /// A server time longer than the wait the device saw, explained rather than split: the server's
-    /// clock runs from the request's first byte read to its last byte written, so it holds the upload
-    /// and the download too (nginx's `$request_time`, Apache's `%D`).
-    public static func longerThanWait(server: Double, wait: Double) -> String {
-        "the server's own time (\(Human.duration(ms: server))) is longer than the wait the device saw (\(Human.duration(ms: wait))): "
-            + "it counts reading the request and writing the response too, so the wait was the server's"
-    }
-
     /// Server lines a request row shows at most (the rest are counted: "… N more").
     public static let maxServerLinesShown = 5
 
@@ -483,7 +475,7 @@ public struct SupportReport: Sendable {
         if let c = correlated(r), let server = c.serverMs, let gaveUp = Correlator.outlastedClient(c.entry, serverMs: server) {
             why += "; " + gaveUp
         } else if let c = correlated(r), let server = c.serverMs, let wait = c.waitingMs, server > wait {
-            why += "; " + SupportReport.longerThanWait(server: server, wait: wait)
+            why += "; " + Correlator.longerThanWait(server: server, wait: wait)
         } else if let c = correlated(r), let server = c.serverMs, let wait = c.waitingMs {
             let network = c.networkMs ?? max(0, wait - server)
             let who = server >= network ? "the backend" : "the network"

@@ -61,4 +61,23 @@ import SiftCore
         #expect(text.contains("\\x1b[31m"))
         #expect(text.contains("server clock 2.49 s ahead of the device"))
     }
+
+    /// A server time longer than the device's wait is explained, never split into "network 0 ms".
+    @Test(arguments: [
+        (200 as Int?, "success", "is longer than the wait the device saw"),
+        (nil, "failure", "the device stopped waiting after"),
+    ])
+    func serverLongerThanWaitIsExplained(status: Int?, state: String, says: String) {
+        var r = report()
+        let e = NetworkEntry(
+            input: "x.zip", file: "sessions/s.jsonl", sessionId: "ses_1", seq: 14, line: 15, requestId: rid(1),
+            method: "GET", url: "https://a/b", statusCode: status, state: state, requestStart: 1_795_947_302.2,
+            requestEnd: 1_795_947_302.3, responseStart: 1_795_947_302.4212, responseEnd: 1_795_947_302.45)
+        r.requests[0] = CorrelatedRequest(
+            entry: e, status: .matched, lines: r.requests[0].lines, serverMs: 300, waitingMs: 121.2, networkMs: 0)
+        let text = CorrelationRender.text(r)
+        #expect(text.contains("waiting 121.2 ms, server 300.0 ms: "))
+        #expect(text.contains(says))
+        #expect(!text.contains("network 0.0 ms"))
+    }
 }

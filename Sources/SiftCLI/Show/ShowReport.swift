@@ -353,7 +353,7 @@ extension ShowReport {
             if let c, let s = c.serverMs, let gaveUp = Correlator.outlastedClient(c.entry, serverMs: s) {
                 why += "; " + gaveUp
             } else if let c, let s = c.serverMs, let w = c.waitingMs, s > w {
-                why += "; " + SupportReport.longerThanWait(server: s, wait: w)
+                why += "; " + Correlator.longerThanWait(server: s, wait: w)
             } else if let c, let s = c.serverMs {
                 why += "; server \(Human.duration(ms: s)) of it"
                 if let n = c.networkMs ?? c.waitingMs.map({ max(0, $0 - s) }) {

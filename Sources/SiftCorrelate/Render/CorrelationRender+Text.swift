@@ -82,7 +82,11 @@ extension CorrelationRender {
             out += "  id \(e.requestId.map { t($0) } ?? "(none)")"
             if let echoed = e.echoedRequestId, echoed != e.requestId { out += "  echoed \(t(echoed))" }
             out += "\n"
-            if let wait = c.waitingMs, let server = c.serverMs {
+            if let wait = c.waitingMs, let server = c.serverMs, server > wait {
+                // Never "server 2200 ms + network 0 ms" inside a 150 ms wait: say why the server's time is longer.
+                let why = Correlator.outlastedClient(e, serverMs: server) ?? Correlator.longerThanWait(server: server, wait: wait)
+                out += "  waiting \(num(wait)) ms, server \(num(server)) ms: \(why)\n"
+            } else if let wait = c.waitingMs, let server = c.serverMs {
                 out += "  waiting \(num(wait)) ms = server \(num(server)) ms + network \(num(c.networkMs ?? max(0, wait - server))) ms\n"
             } else if let server = c.serverMs {
                 out += "  server \(num(server)) ms" + (Correlator.outlastedClient(e, serverMs: server).map { ": " + $0 } ?? "") + "\n"

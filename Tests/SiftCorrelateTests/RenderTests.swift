@@ -65,7 +65,7 @@ import SiftCore
     /// A server time longer than the device's wait is explained, never split into "network 0 ms".
     @Test(arguments: [
         (200 as Int?, "success", "is longer than the wait the device saw"),
-        (nil, "failure", "the device stopped waiting after"),
+        (nil, "failure", "the device stopped waiting after")
     ])
     func serverLongerThanWaitIsExplained(status: Int?, state: String, says: String) {
         var r = report()

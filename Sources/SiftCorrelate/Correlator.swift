@@ -701,13 +701,30 @@ public enum Correlator {
         // Servers that share a line shape do not all stamp the same moment (Apache's `%t` is the
         // request's arrival, gunicorn's and hypercorn's the moment they log it): when reading each time
         // as the other end of the request leaves fewer lines outside the agreed region, the lines say so.
-        let declared = estimateSkew(requests, flipMarks: false)
-        guard declared.outliers > 0 else { return declared }
-        let flipped = estimateSkew(requests, flipMarks: true)
-        return flipped.outliers < declared.outliers ? flipped : declared
+        let declared = estimateSkew(requests, reading: .declared)
+        let shared = requests.contains { r in r.lines.contains { sharedMark($0) != nil } }
+        guard declared.outliers > 0 || shared else { return declared }
+        let flipped = estimateSkew(requests, reading: .flipped)
+        if flipped.outliers < declared.outliers { return flipped }
+        // A shape that servers stamp differently, whose lines fit both readings equally: the lines do
+        // not tell which moment they mark, so neither is assumed.
+        if shared, flipped.outliers == declared.outliers { return estimateSkew(requests, reading: .either) }
+        return declared
     }
 
-    static func estimateSkew(_ requests: [CorrelatedRequest], flipMarks: Bool) -> ClockSkew {
+    /// How a line's time is read against its format's declared moment (`TimeMark`).
+    enum MarkReading {
+        /// As the format declares.
+        case declared
+        /// The other end of the request: the start for the end, the end for the start.
+        case flipped
+        /// Either moment, for a shape other servers stamp differently (`sharedWithMark`).
+        case either
+    }
+
+    static func sharedMark(_ l: PlacedLine) -> TimeMark? { LogCatalogue.entry(named: l.line.parsed.format.rawValue)?.sharedWithMark }
+
+    static func estimateSkew(_ requests: [CorrelatedRequest], reading: MarkReading) -> ClockSkew {
         typealias Sample = (hard: (Double, Double), likely: (Double, Double))
         var field: [Sample] = []
         var text: [Sample] = []
@@ -719,9 +736,9 @@ public enum Correlator {
             for l in r.lines {
                 guard let t = l.line.parsed.ts else { continue }
                 let hard = skewInterval(
-                    l, at: t, requestStart: lo, responseStart: hi, responseEnd: last, flipMark: flipMarks, gaveUp: gaveUp)
+                    l, at: t, requestStart: lo, responseStart: hi, responseEnd: last, reading: reading, gaveUp: gaveUp)
                 let likely = likelyInterval(
-                    l, at: t, requestStart: lo, responseStart: hi, responseEnd: last, flipMark: flipMarks, within: hard)
+                    l, at: t, requestStart: lo, responseStart: hi, responseEnd: last, reading: reading, within: hard)
                 if l.line.joinedBy == .requestLine {
                     byLine.append((hard, likely))
                 } else if l.idInField {
@@ -792,13 +809,13 @@ public enum Correlator {
     /// took the request, which fell inside the device's request.
     static func skewInterval(
         _ l: PlacedLine, at t: Double, requestStart lo: Double, responseStart hi: Double, responseEnd last: Double,
-        flipMark: Bool = false, gaveUp: Bool = false
+        reading: MarkReading = .declared, gaveUp: Bool = false
     ) -> (Double, Double) {
         let resolution = l.wholeSecond ? 1.0 : 0.0
         var lower = t - hi, upper = t + resolution - lo
         guard let ms = l.line.parsed.durationMs, ms > 0, ms.isFinite else { return (lower, upper) }
         let d = ms / 1000
-        let mark = timeMark(l, flipped: flipMark)
+        let mark = timeMark(l, reading)
         if d > last - lo {
             // Longer than the device's whole exchange: the server went on after the device gave up
             // (its start, t − d, fell inside the request), or the number is another unit or request.
@@ -817,12 +834,15 @@ public enum Correlator {
         return (lower, upper)
     }
 
-    /// Which moment of its request a line's time marks, as its format declares (read the other way
-    /// round when `flipped`: the start for the end and the end for the start).
-    static func timeMark(_ l: PlacedLine, flipped: Bool) -> TimeMark {
-        let mark = LogCatalogue.entry(named: l.line.parsed.format.rawValue)?.timeMarks ?? .unknown
-        guard flipped else { return mark }
-        return mark == .start ? .end : mark == .end ? .start : mark
+    /// Which moment of its request a line's time marks, as its format declares, read as `reading` says.
+    static func timeMark(_ l: PlacedLine, _ reading: MarkReading) -> TimeMark {
+        let entry = LogCatalogue.entry(named: l.line.parsed.format.rawValue)
+        let mark = entry?.timeMarks ?? .unknown
+        switch reading {
+        case .declared: return mark
+        case .flipped: return mark == .start ? .end : mark == .end ? .start : mark
+        case .either: return entry?.sharedWithMark == nil ? mark : .unknown
+        }
     }
 
     /// The offsets a whole-second line allows if the network took as long each way: the server's work,
@@ -832,12 +852,12 @@ public enum Correlator {
     /// kept inside the hard interval. Lines with sub-second times keep their hard interval.
     static func likelyInterval(
         _ l: PlacedLine, at t: Double, requestStart lo: Double, responseStart hi: Double, responseEnd last: Double,
-        flipMark: Bool, within hard: (Double, Double)
+        reading: MarkReading, within hard: (Double, Double)
     ) -> (Double, Double) {
         guard l.wholeSecond else { return hard }
         let d = l.line.parsed.durationMs.flatMap { $0 > 0 && $0.isFinite ? $0 / 1000 : nil } ?? 0
         guard d <= last - lo else { return hard }
-        let mark = timeMark(l, flipped: flipMark)
+        let mark = timeMark(l, reading)
         let centre = d <= hi - lo ? (lo + hi) / 2 : (lo + last) / 2
         let moment: Double
         switch mark {

@@ -282,6 +282,8 @@ extension LineParser {
             return v.bytes.withUnsafeBufferPointer { b in b.baseAddress.flatMap { LogTime.klog($0, b.count, near: nil) } != nil }
         case .directive:
             return false
+        case .durationAt(let i):
+            return v.token(i).map { $0.kind == .bare && RequestPhrase.suffixed(Substring($0.text)) != nil } ?? false
         case .timersAt(let i):
             guard let t = v.token(i), t.kind == .bare else { return false }
             let parts = t.text.split(separator: "/", omittingEmptySubsequences: false)
@@ -663,10 +665,17 @@ extension LineParser {
         return b.withUnsafeBufferPointer { bp -> (Double, Int, Bool)? in
             guard let base = bp.baseAddress, i < bp.count else { return nil }
             if let (t, len, zoned) = LogTime.isoZoned(base + i, bp.count - i) { return (t, i + len, zoned) }
+            if let (t, len) = LogTime.gin(base, bp.count) { return (t, len, false) }
             if let (t, len) = LogTime.syslog(base + i, bp.count - i, near: options.referenceTime) { return (t, i + len, false) }
             if let (t, len) = LogTime.ctime(base + i, bp.count - i) { return (t, i + len, false) }
             if i == 0, let (t, len) = LogTime.klog(base, bp.count, near: options.referenceTime) { return (t, len, false) }
             if i == 1, let (t, len) = LogTime.timeOfDay(base + 1, bp.count - 1, near: options.referenceTime) { return (t, 1 + len, false) }
+            // A time of day with a fraction opening the line (Elixir's Logger: `12:55:03.849 [info] …`).
+            if i == 0, let (t, len) = LogTime.timeOfDay(base, bp.count, near: options.referenceTime), len > 9, len < bp.count,
+                base[len] == 0x20
+            {
+                return (t, len, false)
+            }
             return nil
         }
     }

@@ -268,6 +268,12 @@ public enum LineParser {
         } else if var factor = durationFactor(k, bare: bare), better(f.duration?.1, depth) {
             // Nanoseconds are whole (Go's time.Duration); a bare number with a fraction there is seconds.
             if factor == TimeUnit.nanoseconds.milliseconds, d != d.rounded(.towardZero) { factor = TimeUnit.seconds.milliseconds }
+            // `responseTime` written as a whole number is milliseconds (pino-http, express-winston, morgan's
+            // JSON tokens); in seconds it comes with a fraction (nginx's `$request_time`).
+            if k == "responsetime", bare == nil, !v.rawBytes.contains(where: { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") })
+            {
+                factor = TimeUnit.milliseconds.milliseconds
+            }
             if let ms = durationMs(d, factor: factor) { f.duration = (ms, depth) }
         }
     }

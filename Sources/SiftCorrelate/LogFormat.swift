@@ -113,6 +113,8 @@ public enum FormatClue: Sendable, Equatable {
     case klog
     /// The n-th token is four or more `/`-separated whole numbers (HAProxy's timers, `-1` for one not reached).
     case timersAt(Int)
+    /// The n-th token is a number with its unit (`101ms`, `1.2s`).
+    case durationAt(Int)
     /// The file's `#Fields:` directive names the columns (read before its lines); never a clue of one line.
     case directive
 }
@@ -164,6 +166,10 @@ public struct LogFormatEntry: Sendable {
     /// The moment of the request its time stands for: with the line's duration it narrows the clock
     /// skew a whole-second time leaves open.
     public var timeMarks: TimeMark = .logged
+    /// Another moment some servers that write this same shape stamp (gunicorn and hypercorn write
+    /// Apache's layout with the time they log the request): when lines fit either reading, the clock
+    /// skew keeps both open.
+    public var sharedWithMark: TimeMark?
 }
 
 /// The catalogue of known server log shapes, tried in this order on a file's first line with a request id.
@@ -285,6 +291,24 @@ public enum LogCatalogue {
             status: [.key("status")], duration: [.key("duration")], bareDurationUnit: .milliseconds,
             method: [.key("method")], path: [.key("path")], idAt: "request_id (custom_options)"),
         LogFormatEntry(
+            name: "echo", title: "Echo (Go) request logger, JSON (latency in ns)", json: true,
+            clues: [.has("latency_human"), .has("latency")],
+            time: [.key("time")], status: [.key("status")], duration: [.key("latency")], durationUnit: .nanoseconds,
+            method: [.key("method")], path: [.key("uri")], idAt: "id (the RequestID middleware's X-Request-Id)"),
+        LogFormatEntry(
+            name: "aws-apigateway", title: "AWS API Gateway access log, JSON ($context variables)", json: true,
+            clues: [.has("httpmethod"), .hasAny(["requesttime", "requesttimeepoch"])],
+            time: [.key("requesttimeepoch"), .key("requesttime")], status: [.key("status")],
+            duration: [.key("responselatency"), .key("integrationlatency")], method: [.key("httpmethod")],
+            path: [.key("path"), .key("resourcepath"), .key("routekey")],
+            idAt: "a field of the format ($context.requestOverride…, a header)",
+            timeMarks: .start),
+        LogFormatEntry(
+            name: "akamai-datastream", title: "Akamai DataStream 2, JSON", json: true,
+            clues: [.has("reqtimesec"), .has("statuscode")],
+            time: [.key("reqtimesec")], status: [.key("statuscode")], duration: [.key("turnaroundtimemsec")],
+            method: [.key("reqmethod")], path: [.key("reqpath")], idAt: "customField / a header field", timeMarks: .start),
+        LogFormatEntry(
             name: "nginx-json", title: "nginx log_format escape=json", json: true,
             clues: [.has("request_time")],
             time: [.key("msec"), .key("time_iso8601"), .key("time_local"), .key("time")],
@@ -314,6 +338,26 @@ public enum LogCatalogue {
             time: [.token(1)], status: [.token(8)], duration: [.sum([5, 6, 7])], durationUnit: .seconds,
             method: [.token(12)], path: [.token(12)], freeText: [12, 13], idAt: "trace_id or a custom field", timeMarks: .end),
         LogFormatEntry(
+            name: "squid", title: "Squid native access log (elapsed ms)", json: false,
+            clues: [.decimalAt(0), .integerAt(1), .integerAt(4), .containsAny([" TCP_", " UDP_", " NONE"])],
+            time: [.token(0)], status: [.lastPart(3)], duration: [.token(1)], method: [.token(5)], path: [.token(6)],
+            freeText: [6], idAt: "a token after the fixed fields (logformat %{X-Request-Id}>h)", timeMarks: .end),
+        LogFormatEntry(
+            name: "gin", title: "Gin (Go) default logger", json: false,
+            clues: [.contains("[GIN] "), .integerAt(5), .durationAt(7)],
+            time: [.leadingTime], status: [.token(5)], duration: [.token(7)], method: [.token(11)], path: [.token(12)],
+            freeText: [12], idAt: "none: method, path and time", timeMarks: .end),
+        LogFormatEntry(
+            name: "actix-web", title: "actix-web Logger (Rust, env_logger prefix; %T in s)", json: false,
+            clues: [.contains(" actix_web::middleware::logger] "), .requestAt(2), .integerAt(3)],
+            time: [.leadingTime], status: [.token(3)], duration: [.lastDecimal(after: 6)], durationUnit: .seconds,
+            method: [.token(2)], path: [.token(2)], freeText: [2, 5, 6], idAt: "%{X-Request-Id}i", timeMarks: .end),
+        LogFormatEntry(
+            name: "traefik-clf", title: "Traefik access log, common log format (duration in ms last)", json: false,
+            clues: [.timeAt(3), .requestAt(4), .integerAt(9), .durationAt(-1)],
+            time: [.token(3)], status: [.token(5)], duration: [.token(-1)],
+            method: [.token(4)], path: [.token(4)], freeText: [4, 7, 8], idAt: "a header kept in the line", timeMarks: .start),
+        LogFormatEntry(
             name: "istio", title: "Istio proxy access log (Envoy with response details; duration in ms)", json: false,
             clues: [.bracketAt(0), .timeAt(0), .requestAt(1), .integerAt(7), .integerAt(8), .integerAt(9)],
             time: [.token(0)], status: [.token(2)], duration: [.token(9)],
@@ -326,18 +370,19 @@ public enum LogCatalogue {
         LogFormatEntry(
             name: "ingress-nginx", title: "Kubernetes ingress-nginx (upstreaminfo)", json: false,
             clues: [.timeAt(3), .requestAt(4), .integerAt(9), .decimalAt(10), .bracketAt(11)],
-            time: [.token(3)], status: [.token(5)], duration: [.token(10)], durationUnit: .seconds,
+            time: [.key("msec"), .token(3)], status: [.token(5)], duration: [.token(10)], durationUnit: .seconds,
             method: [.token(4)], path: [.token(4)], freeText: [4, 7, 8], idAt: "$req_id (last)", timeMarks: .end),
         LogFormatEntry(
             name: "nginx-combined", title: "nginx combined + $request_id $request_time", json: false,
             clues: [.timeAt(3), .requestAt(4), .decimalAfter(8)],
-            time: [.token(3)], status: [.token(5)], duration: [.key("request_time"), .key("rt"), .lastDecimal(after: 8)],
+            time: [.key("msec"), .token(3)], status: [.token(5)], duration: [.key("request_time"), .key("rt"), .lastDecimal(after: 8)],
             durationUnit: .seconds, method: [.token(4)], path: [.token(4)], freeText: [4, 7, 8], idAt: "$request_id", timeMarks: .end),
         LogFormatEntry(
             name: "apache-combined", title: "Apache combined + %{X-Request-Id}i %D (µs)", json: false,
             clues: [.timeAt(3), .requestAt(4), .integerAfter(8)],
             time: [.token(3)], status: [.token(5)], duration: [.lastInteger(after: 8)], durationUnit: .microseconds,
-            method: [.token(4)], path: [.token(4)], freeText: [4, 7, 8], idAt: "%{X-Request-Id}i", timeMarks: .start),
+            method: [.token(4)], path: [.token(4)], freeText: [4, 7, 8], idAt: "%{X-Request-Id}i", timeMarks: .start,
+            sharedWithMark: .end),
         // aiohttp's access log: no ident or user fields, and `%t` is when the request started
         // (`now − elapsed`); `%D` microseconds at the end (`aiohttp-us`), else `%Tf` seconds or `rt=`.
         LogFormatEntry(
@@ -354,7 +399,7 @@ public enum LogCatalogue {
         LogFormatEntry(
             name: "access-log", title: "common / combined log format", json: false,
             clues: [.timeAt(3), .requestAt(4)],
-            time: [.token(3)], status: [.token(5)], duration: [.key("request_time"), .key("rt")], durationUnit: .seconds,
+            time: [.key("msec"), .token(3)], status: [.token(5)], duration: [.key("request_time"), .key("rt")], durationUnit: .seconds,
             method: [.token(4)], path: [.token(4)], freeText: [4, 7, 8], idAt: "a token after the fixed fields", timeMarks: .unknown),
         LogFormatEntry(
             name: "w3c", title: "W3C extended log (IIS, CloudFront standard logs): #Fields: names the columns", json: false,

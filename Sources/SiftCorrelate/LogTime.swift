@@ -245,6 +245,18 @@ public enum LogTime {
         return (nearestYear(month: month, day: day, seconds: hour * 3600 + minute * 60 + second, near: near) + frac, i)
     }
 
+    /// Gin's default logger: `[GIN] 2026/11/29 - 12:55:03` at `p`, naive. The time and the bytes used.
+    public static func gin(_ p: UnsafePointer<UInt8>, _ n: Int) -> (Double, Int)? {
+        let tag: [UInt8] = Array("[GIN] ".utf8)
+        guard n >= 27, (0..<6).allSatisfy({ p[$0] == tag[$0] }), p[16] == 0x20, p[17] == UInt8(ascii: "-"), p[18] == 0x20
+        else { return nil }
+        // `2026/11/29 12:55:03`: the date, one space, the time of day.
+        var joined = [UInt8](repeating: 0x20, count: 19)
+        for k in 0..<10 { joined[k] = p[6 + k] }
+        for k in 0..<8 { joined[11 + k] = p[19 + k] }
+        return joined.withUnsafeBufferPointer { b in isoSeconds(b.baseAddress!).map { (Double($0), 27) } }
+    }
+
     /// A time of day alone, `12:55:03[.fraction]` (Serilog's console), naive: the day that puts it
     /// nearest `near`. Nil without `near`. The time and the bytes used.
     public static func timeOfDay(_ p: UnsafePointer<UInt8>, _ n: Int, near: Double?) -> (Double, Int)? {

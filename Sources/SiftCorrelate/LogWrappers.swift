@@ -24,6 +24,9 @@ public enum LogWrapper: String, Sendable, CaseIterable {
     case syslog3164 = "syslog-rfc3164"
     /// gunicorn's and hypercorn's logger prefix: `[2026-11-29 12:55:03 +0000] [812] [INFO] <line>`.
     case pythonServer = "gunicorn-prefix"
+    /// Syslog written to a file with an RFC 3339 time (rsyslog's `RSYSLOG_FileFormat`, syslog-ng's
+    /// ISO dates, `journalctl -o short-iso`): `2026-11-29T12:55:03.748+00:00 <host> <tag>[<pid>]: <line>`.
+    case syslogISO = "syslog-iso"
 
     /// The most wrappers peeled from one line.
     static let maxDepth = 4
@@ -86,6 +89,8 @@ public enum LogWrapper: String, Sendable, CaseIterable {
         if let lead = leadingTime(b) {
             if let c = cri(b, after: lead) { return c }
             if let t = timePrefixed(b, after: lead) { return t }
+            var i = lead.next
+            if let rest = afterHostAndTag(b, &i, pidTagged: true) { return (.syslogISO, rest, lead.ts) }
         }
         return compose(b)
     }
@@ -202,14 +207,30 @@ public enum LogWrapper: String, Sendable, CaseIterable {
         i += len
         guard i < b.count, b[i] == 0x20 else { return nil }
         while i < b.count, b[i] == 0x20 { i += 1 }
-        guard word(b, &i) != nil else { return nil }
-        // The tag: a program name, maybe `[pid]`, then `:`.
+        return afterHostAndTag(b, &i, pidTagged: false).map { (.syslog3164, $0, ts) }
+    }
+
+    /// After a syslog time: a host, a tag ending in `:`, then the message, which is returned. With
+    /// `pidTagged`, the tag must be a program's name with `[<pid>]` and the host no level word, since
+    /// an application's own line can also start with a time, a level and `name:` (`INFO handler: …`).
+    static func afterHostAndTag(_ b: [UInt8], _ i: inout Int, pidTagged: Bool) -> [UInt8]? {
+        guard let host = word(b, &i) else { return nil }
+        if pidTagged, LineParser.level(host) != nil { return nil }
         let tagStart = i
         while i < b.count, i - tagStart < 64, b[i] != 0x20, b[i] != UInt8(ascii: ":") { i += 1 }
         guard i > tagStart, i < b.count, b[i] == UInt8(ascii: ":") else { return nil }
+        if pidTagged, !isProgramWithPID(b[tagStart..<i]) { return nil }
         i += 1
         while i < b.count, b[i] == 0x20 { i += 1 }
-        return (.syslog3164, Array(b[min(i, b.count)...]), ts)
+        return Array(b[min(i, b.count)...])
+    }
+
+    /// `haproxy[4121]`: a program's name (letters, digits, `_ - . /`) and its process id in brackets.
+    static func isProgramWithPID(_ t: ArraySlice<UInt8>) -> Bool {
+        guard t.last == UInt8(ascii: "]"), let open = t.firstIndex(of: UInt8(ascii: "[")), open > t.startIndex,
+            open < t.endIndex - 2, t[(open + 1)..<(t.endIndex - 1)].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+        else { return false }
+        return t[t.startIndex..<open].allSatisfy { isNameByte($0) || $0 == UInt8(ascii: "/") }
     }
 
     /// `[<time with zone>] [<pid>] [<LEVEL>] <line>` (gunicorn, hypercorn).

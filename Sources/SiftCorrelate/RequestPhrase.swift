@@ -16,7 +16,9 @@ enum RequestPhrase {
 
     static let methods: Set<String> = ["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "CONNECT", "TRACE"]
     /// Words after which a number is the response status.
-    static let statusWords: Set<String> = ["responded", "->", "status", "status:", "resp", "returned", "code", "code:", "=>", "completed"]
+    static let statusWords: Set<String> = [
+        "responded", "->", "status", "status:", "resp", "returned", "code", "code:", "=>", "completed", "sent"
+    ]
     /// Words after which a number with a unit is the request's duration.
     static let durationWords: Set<String> = [
         "in", "took", "latency", "latency:", "elapsed", "elapsed:", "duration", "duration:", "time:", "after"

@@ -54,6 +54,41 @@ import SiftCore
         #expect(r.requests[0].serverMs == 100)
     }
 
+    /// Apache's layout stamped at the end of the request (gunicorn, hypercorn) and at its start (Apache):
+    /// whole-second lines that fit both readings leave both open, so the region holds the true skew.
+    @Test(arguments: [true, false])
+    func aLayoutStampedEitherWayKeepsBothReadings(stampedAtEnd: Bool) throws {
+        let skew = 2.508
+        var requests: [NetworkEntry] = []
+        var lines: [ServerLine] = []
+        let durations = [0.040, 0.012, 0.120, 0.030, 0.003, 0.260, 0.007, 0.055, 0.090, 0.001]
+        var start = t0 + 0.137
+        for (k, d) in durations.enumerated() {
+            requests.append(
+                NetworkEntry(
+                    input: "export", file: "s.jsonl", sessionId: "ses_1", seq: k, line: k, requestId: rid(k), statusCode: 200,
+                    ts: start, duration: d + 0.002, requestStart: start, requestEnd: start + 0.0005, responseStart: start + d + 0.001,
+                    responseEnd: start + d + 0.002))
+            let stamp = (stampedAtEnd ? start + d + 0.001 : start + 0.0007) + skew
+            let when = Date(timeIntervalSince1970: stamp.rounded(.down))
+            let f = DateFormatter()
+            f.locale = Locale(identifier: "en_US_POSIX")
+            f.timeZone = TimeZone(identifier: "UTC")
+            f.dateFormat = "dd/MMM/yyyy:HH:mm:ss Z"
+            lines.append(
+                line(
+                    k, "127.0.0.1 - - [\(f.string(from: when))] \"GET /v1/x HTTP/1.1\" 200 12 \"-\" \"ua\" \(rid(k)) \(Int(d * 1e6))"))
+            start += 0.05 + Double((k * 37) % 11) * 0.031 + d
+        }
+        var scan = LogScanResult()
+        scan.lines = lines
+        let r = Correlator.correlate(requests: requests, sessions: [], scan: scan)
+        let got = try #require(r.clockSkew.seconds)
+        let half = try #require(r.clockSkew.uncertainty)
+        #expect(lines.allSatisfy { $0.parsed.format.rawValue == "apache-combined" })
+        #expect(abs(got - skew) <= half + 1e-3, "\(got) ± \(half)")
+    }
+
     @Test func serverTimeLongerThanTheRequestIsAFinding() throws {
         let req = request(1, start: t0)
         // Traefik's Duration read as seconds would be 10¹¹ ms; as its own unit (ns) it is 38 ms.

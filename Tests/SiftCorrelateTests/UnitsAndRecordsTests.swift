@@ -32,6 +32,35 @@ import Testing
         #expect(p.durationMs.map { abs($0 - 101) < 1e-6 } == true, "\(String(describing: p.durationMs))")
     }
 
+    /// `responseTime` as a whole number is milliseconds (express-winston, pino-http); with a fraction, seconds.
+    @Test(arguments: [("101", 101.0), ("0.101", 101.0), ("1.000", 1000.0)])
+    func responseTimeByHowItIsWritten(_ c: (String, Double)) {
+        let p = LineParser.parse(
+            #"{"meta":{"req":{"method":"GET","url":"/v1/x"},"res":{"statusCode":200},"responseTime":\#(c.0)},"level":"info","timestamp":"2026-11-29T12:55:03.748Z","request_id":"\#(rid(1))"}"#
+        )
+        #expect(p.durationMs.map { abs($0 - c.1) < 1e-6 } == true, "\(c.0): \(String(describing: p.durationMs))")
+    }
+
+    /// nginx's `msec=$msec` on an access line is its time, to the millisecond, over `$time_local`'s second.
+    @Test func nginxMsecIsTheTime() {
+        let p = LineParser.parse(
+            #"127.0.0.1 - - [29/Nov/2026:12:55:03 +0000] "GET /v1/x HTTP/1.1" 200 12 "-" "ua" "\#(rid(1))" rt=0.042 msec=1795956903.748"#
+        )
+        #expect(p.ts.map { abs($0 - 1_795_956_903.748) < 1e-6 } == true, "\(String(describing: p.ts))")
+        #expect(p.durationMs == 42)
+    }
+
+    /// Gin's default logger: its own date layout, the status, the latency with its unit, the method and path.
+    @Test func ginDefaultLogger() {
+        let p = LineParser.parse(#"[GIN] 2026/11/29 - 12:55:03 | 503 |  1.250034s |     203.0.113.7 | GET      "/v1/catalog?page=1""#)
+        #expect(p.format.rawValue == "gin")
+        #expect(p.ts == Timestamp.parse("2026-11-29T12:55:03Z"))
+        #expect(p.status == 503)
+        #expect(p.durationMs.map { abs($0 - 1250.034) < 1e-6 } == true)
+        #expect(p.method == "GET")
+        #expect(p.path == "/v1/catalog?page=1")
+    }
+
     @Test func statusZeroIsAClosedRequest() {
         let p = LineParser.parse(
             #"[2026-11-29T12:55:06.113Z] "GET /v1/orders/open HTTP/2" 0 DC 0 0 2200 - "203.0.113.7" "ua" "\#(rid(2))" "api.example.test" "10.0.3.12:8080""#

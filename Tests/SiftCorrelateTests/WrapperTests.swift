@@ -26,7 +26,9 @@ import Testing
             (.timePrefix, "\(ts) ecs/api/1a2b \(app)"),
             (.syslog3164, "Nov 29 12:56:00 api-host app[812]: \(app)"),
             (.syslog3164, "<134>Nov  9 12:56:00 api-host app: \(app)"),
-            (.pythonServer, "[2026-11-29 12:56:00 +0000] [812] [INFO] \(app)")
+            (.pythonServer, "[2026-11-29 12:56:00 +0000] [812] [INFO] \(app)"),
+            (.syslogISO, "2026-11-29T12:56:00+00:00 lb1 haproxy[4387]: \(app)"),
+            (.syslogISO, "2026-11-29T12:56:00.000123+01:00 api-host app/web.1[12]: \(app)")
         ]
     }
 
@@ -62,7 +64,10 @@ import Testing
             "INFO  | request completed",
             "2026-11-29 12:55:03.748 | INFO     | app:handle:12 - done",
             "Nov 29 12:55:03 just words and no tag",
-            "[2026-11-29 12:55:03] [812] [INFO] a time without a zone"
+            "[2026-11-29 12:55:03] [812] [INFO] a time without a zone",
+            "2026-11-29T12:55:03.748Z INFO handler[2]: GET /v1/x 200",
+            "2026-11-29T12:55:03.748Z api tower_http::trace::on_response: finished",
+            "2026-11-29T12:55:03.748Z  WARN request: slow"
         ] {
             #expect(LogWrapper.peel(Array(line.utf8)).wrappers.isEmpty, "\(line)")
         }

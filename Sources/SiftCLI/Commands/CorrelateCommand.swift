@@ -21,10 +21,10 @@ public enum CorrelateCommand: SiftCommand {
             split into server and network time, and a server time longer than the device's whole request \
             is a finding, not used. Ids the logs hold inside a session's time window that no record \
             carries are listed as server-only. The log format is detected per file from a catalogue of \
-            known shapes (nginx, Apache, ingress-nginx, Envoy, Istio, Traefik, Caddy, HAProxy, Kong, \
-            Heroku, AWS ALB, Google Cloud, Cloudflare, OpenTelemetry, ECS, Rails, lograge, Spring Boot, \
+            known shapes (nginx, Apache, ingress-nginx, Envoy, Istio, Traefik, Caddy, HAProxy, Squid, \
+            Kong, Heroku, AWS ALB, API Gateway, Akamai, Google Cloud, Cloudflare, OpenTelemetry, ECS, Rails, lograge, Spring Boot, \
             log4j2, ASP.NET Core, Serilog, Python, django-structlog, pino, bunyan, zap, zerolog, logrus, \
-            klog, Monolog, uWSGI, W3C (IIS, CloudFront), any JSON, logfmt, plain text), inside what \
+            Gin, Echo, actix-web, klog, Monolog, uWSGI, W3C (IIS, CloudFront), any JSON, logfmt, plain text), inside what \
             wraps it (Docker, CRI, journald, syslog, docker compose), and named in the output; \
             --log-format forces one, or adds the team's own from a file (lnav's format-file form). \
             With --emit-query, nothing is scanned: the queries fetching exactly these ids in the sessions' \

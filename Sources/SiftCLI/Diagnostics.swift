@@ -69,7 +69,8 @@ enum Diagnostics {
                 let missing = LogField.allCases.filter { !f.fieldsRead.contains($0) }
                 s +=
                     f.fieldsRead.isEmpty
-                    ? "; no time, status or duration read" : "; read: " + f.fieldsRead.map(\.rawValue).joined(separator: ", ")
+                    ? "; no time, status or duration read"
+                    : "; read: " + f.fieldsRead.map { f.readUnits.describe($0) }.joined(separator: ", ")
                 if !missing.isEmpty && !f.fieldsRead.isEmpty { s += " (not: " + missing.map(\.rawValue).joined(separator: ", ") + ")" }
             }
             if let u = f.durationUnitNote { s += "; " + u }

@@ -388,6 +388,7 @@ struct ChunkScanner {
                 if p.ts != nil { out.fieldsRead.insert(.time) }
                 if p.status != nil { out.fieldsRead.insert(.status) }
                 if p.durationMs != nil { out.fieldsRead.insert(.duration) }
+                out.readUnits.add(p)
             }
             for (ids, p) in each {
                 if out.lines.count < options.maxServerLines {

@@ -216,10 +216,12 @@ public enum Correlator {
         for (file, factor) in unitCorrections(requests: requests, scan: scan, byID: byID) {
             for k in scan.lines.indices where scan.lines[k].file == file {
                 scan.lines[k].parsed.durationMs = scan.lines[k].parsed.durationMs.map { $0 * factor }
+                if scan.lines[k].parsed.durationMs != nil { scan.lines[k].parsed.durationUnit = factor > 1 ? "ms" : "µs" }
             }
             for k in scan.files.indices where scan.files[k].file == file {
                 let was = factor > 1 ? "µs" : "ms"
                 let now = factor > 1 ? "ms" : "µs"
+                scan.files[k].readUnits.duration = [now]
                 scan.files[k].durationUnitNote =
                     "durations read in \(now), not \(was) as \(scan.files[k].format?.rawValue ?? "its format") writes them by default: read in \(was), each was \(factor > 1 ? "a thousandth of" : "a thousand times") the device's whole request"
             }

@@ -316,7 +316,9 @@ extension LineParser {
         var embedded: [LineView] = []
         for place in e.time where out.ts == nil { out.ts = time(place, v, unit: e.timeUnit, options: options) }
         for place in e.status where out.status == nil { out.status = text(place, v).flatMap(status) }
-        for place in e.duration where out.durationMs == nil { out.durationMs = duration(place, v, unit: e.durationUnit, options: options) }
+        for place in e.duration where out.durationMs == nil {
+            if let d = duration(place, v, unit: e.durationUnit, options: options) { (out.durationMs, out.durationUnit) = (d.ms, d.unit) }
+        }
         for place in e.method where out.method == nil { out.method = text(place, v).flatMap { method($0) } }
         for place in e.path where out.path == nil { out.path = text(place, v).flatMap { path($0) } }
         for place in e.level where out.level == nil { out.level = text(place, v).flatMap(level) }
@@ -363,7 +365,7 @@ extension LineParser {
             let words: String? = v.isJSON ? out.message : String(decoding: v.bytes.prefix(2048), as: UTF8.self)
             if let w = words, let r = RequestPhrase.read(w[...]) {
                 if out.status == nil { out.status = r.status }
-                if out.durationMs == nil { out.durationMs = r.durationMs }
+                if out.durationMs == nil { (out.durationMs, out.durationUnit) = (r.durationMs, r.durationUnit) }
                 if out.method == nil { out.method = r.method }
                 if out.path == nil { out.path = r.path.flatMap(path) }
             }
@@ -429,7 +431,7 @@ extension LineParser {
         if out.ts == nil { out.ts = g.ts }
         if out.level == nil { out.level = g.level }
         if out.status == nil { out.status = g.status }
-        if out.durationMs == nil { out.durationMs = g.durationMs }
+        if out.durationMs == nil { (out.durationMs, out.durationUnit) = (g.durationMs, g.durationUnit) }
         if out.message == nil { out.message = g.message }
         if out.method == nil { out.method = g.method }
         if out.path == nil { out.path = g.path }
@@ -500,7 +502,8 @@ extension LineParser {
         return t - Double(z.secondsFromGMT(for: Date(timeIntervalSince1970: t)))
     }
 
-    static func duration(_ place: FieldPlace, _ v: LineView, unit: TimeUnit, options: LogReadOptions) -> Double? {
+    /// The duration at `place`, in milliseconds, and the name of the unit it was read in.
+    static func duration(_ place: FieldPlace, _ v: LineView, unit: TimeUnit, options: LogReadOptions) -> (ms: Double, unit: String)? {
         switch place {
         case .sum(let idx):
             var total = 0.0
@@ -508,7 +511,7 @@ extension LineParser {
                 guard let t = v.token(i), let d = Double(t.text), d.isFinite, d >= 0 else { return nil }
                 total += d
             }
-            return durationMs(total, factor: unit.milliseconds)
+            return durationMs(total, factor: unit.milliseconds).map { ($0, unitName(unit.milliseconds)) }
         case .span(let a, let b):
             guard let s = v.flat[a], let e = v.flat[b],
                 let t0 = timeValue(s.text, number: s.number, unit: .auto, options: options),
@@ -516,21 +519,23 @@ extension LineParser {
             else { return nil }
             // Two times to the whole second tell no duration under a few seconds: the next place is read.
             if t0 == t0.rounded(.down), t1 == t1.rounded(.down), t1 - t0 < 5 { return nil }
-            return durationMs(t1 - t0, factor: 1000)
+            return durationMs(t1 - t0, factor: 1000).map { ($0, "from two times") }
         case .key(let name):
             guard let s = text(place, v) else { return nil }
-            return durationText(s, factor: (LineParser.unit(ofKey: name) ?? unit).milliseconds)
+            return named(durationRead(s, factor: (LineParser.unit(ofKey: name) ?? unit).milliseconds))
         case .lastDecimal(let n), .lastInteger(let n):
             let decimal = if case .lastDecimal = place { true } else { false }
             guard let k = lastNumber(v, after: n, decimal: decimal) else { return nil }
             // A unit word after the number (morgan's `:response-time ms`) says its unit.
             let factor = k + 1 < v.tokens.count ? RequestPhrase.unitFactor(Substring(v.tokens[k + 1].text)) : nil
-            return durationText(v.tokens[k].text, factor: factor ?? unit.milliseconds)
+            return named(durationRead(v.tokens[k].text, factor: factor ?? unit.milliseconds))
         default:
             guard let s = text(place, v) else { return nil }
-            return durationText(s, factor: unit.milliseconds)
+            return named(durationRead(s, factor: unit.milliseconds))
         }
     }
+
+    static func named(_ d: (ms: Double, factor: Double)?) -> (ms: Double, unit: String)? { d.map { ($0.ms, unitName($0.factor)) } }
 
     /// The unit a field's name states (`duration_ms`, `elapsed_us`, `latency_seconds`), or the one its
     /// convention fixes (OpenTelemetry's `http.server.request.duration` is in seconds); nil when the
@@ -639,8 +644,8 @@ extension LineParser {
             guard ok else { continue }
             if let v = got["status"] { guard let st = status(v) else { continue }; if out.status == nil { out.status = st } }
             if let v = got["duration"] {
-                guard let d = durationText(v, factor: unit.milliseconds) else { continue }
-                if out.durationMs == nil { out.durationMs = d }
+                guard let d = durationRead(v, factor: unit.milliseconds) else { continue }
+                if out.durationMs == nil { (out.durationMs, out.durationUnit) = (d.ms, unitName(d.factor)) }
             }
             if let v = got["method"], out.method == nil { out.method = method(v) }
             if let v = got["path"], out.path == nil { out.path = path(v) }

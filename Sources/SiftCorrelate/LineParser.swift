@@ -13,6 +13,9 @@ public struct ParsedLine: Sendable, Equatable {
     public var status: Int?
     /// The duration the line reports, milliseconds.
     public var durationMs: Double?
+    /// The unit the duration was written or read in (`s`, `ms`, `µs`, `ns`, `min`; `from two times` when it
+    /// is the span between two of the line's times), so a unit misread shows.
+    public var durationUnit: String?
     /// The message, at most `LineParser.maxMessage` characters.
     public var message: String?
     /// The HTTP method, when the line tells it.
@@ -51,13 +54,14 @@ public struct ParsedLine: Sendable, Equatable {
 
     public init(
         format: LogFormat, ts: Double? = nil, level: String? = nil, status: Int? = nil, durationMs: Double? = nil,
-        message: String? = nil, method: String? = nil, path: String? = nil, fieldIDs: [RequestID] = []
+        durationUnit: String? = nil, message: String? = nil, method: String? = nil, path: String? = nil, fieldIDs: [RequestID] = []
     ) {
         self.format = format
         self.ts = ts
         self.level = level
         self.status = status
         self.durationMs = durationMs
+        self.durationUnit = durationUnit
         self.message = message
         self.method = method
         self.path = path
@@ -81,6 +85,8 @@ public enum LineParser {
         var level: (String, Int)?
         var status: (Int, Int)?
         var duration: (Double, Int)?
+        /// Milliseconds per unit of the duration's number as written.
+        var durationFactor: Double?
         var message: (String, Int)?
         var method: (String, Int)?
         var path: (String, Int)?
@@ -93,7 +99,10 @@ public enum LineParser {
             if ts == nil { ts = other.ts.map { ($0.0, $0.1 + shift) } }
             if level == nil { level = other.level.map { ($0.0, $0.1 + shift) } }
             if status == nil { status = other.status.map { ($0.0, $0.1 + shift) } }
-            if duration == nil { duration = other.duration.map { ($0.0, $0.1 + shift) } }
+            if duration == nil {
+                duration = other.duration.map { ($0.0, $0.1 + shift) }
+                durationFactor = other.durationFactor
+            }
             if message == nil { message = other.message.map { ($0.0, $0.1 + shift) } }
             if method == nil { method = other.method.map { ($0.0, $0.1 + shift) } }
             if path == nil { path = other.path.map { ($0.0, $0.1 + shift) } }
@@ -113,7 +122,7 @@ public enum LineParser {
         let platform = root["ts"]?.isString == true && root["request_id"] != nil && (root["msg"] != nil || root["status"] != nil)
         var out = ParsedLine(
             format: platform ? .platform : .json, ts: f.ts?.0, level: f.level?.0, status: f.status?.0,
-            durationMs: f.duration?.0, message: f.message?.0)
+            durationMs: f.duration?.0, durationUnit: f.duration == nil ? nil : f.durationFactor.map(unitName), message: f.message?.0)
         out.method = f.method?.0
         out.path = f.path?.0
         if let raw = f.rawLine {
@@ -122,7 +131,7 @@ public enum LineParser {
             if out.ts == nil { out.ts = inner.ts }
             if out.level == nil { out.level = inner.level }
             if out.status == nil { out.status = inner.status }
-            if out.durationMs == nil { out.durationMs = inner.durationMs }
+            if out.durationMs == nil { (out.durationMs, out.durationUnit) = (inner.durationMs, inner.durationUnit) }
             if out.message == nil || out.message == raw { out.message = inner.message ?? out.message }
         }
         if let m = out.message { out.message = clip(m) }
@@ -248,8 +257,9 @@ public enum LineParser {
             f.level = (s.lowercased(), depth)
         } else if statusKeys.contains(k), better(f.status?.1, depth), let n = Int(s), (100...599).contains(n) {
             f.status = (n, depth)
-        } else if let factor = durationFactor(k, bare: bare), better(f.duration?.1, depth), let ms = durationText(s, factor: factor) {
-            f.duration = (ms, depth)
+        } else if let factor = durationFactor(k, bare: bare), better(f.duration?.1, depth), let d = durationRead(s, factor: factor) {
+            f.duration = (d.ms, depth)
+            f.durationFactor = d.factor
         } else if messageKeys.contains(k), better(f.message?.1, depth) {
             f.message = (s, depth)
         } else if methodKeys.contains(k), better(f.method?.1, depth), let m = LineParser.method(s) {
@@ -274,7 +284,10 @@ public enum LineParser {
             {
                 factor = TimeUnit.milliseconds.milliseconds
             }
-            if let ms = durationMs(d, factor: factor) { f.duration = (ms, depth) }
+            if let ms = durationMs(d, factor: factor) {
+                f.duration = (ms, depth)
+                f.durationFactor = factor
+            }
         }
     }
 
@@ -286,13 +299,29 @@ public enum LineParser {
 
     /// A duration written as text: `38.2`, `38ms`, `0.038s`, `120µs`, `101 msecs`, `1.5m`; a bare number
     /// is read in the key's unit.
-    static func durationText(_ s: String, factor: Double) -> Double? {
+    static func durationText(_ s: String, factor: Double) -> Double? { durationRead(s, factor: factor)?.ms }
+
+    /// As `durationText`, with the milliseconds per unit it was read in (the unit written after the
+    /// number, else `factor`).
+    static func durationRead(_ s: String, factor: Double) -> (ms: Double, factor: Double)? {
         let t = trimmingWhitespace(s)
-        if let d = Double(t) { return durationMs(d, factor: factor) }
+        if let d = Double(t) { return durationMs(d, factor: factor).map { ($0, factor) } }
         for (u, f) in durationUnits + [("m", 6e4)] where t.hasSuffix(u) {
-            if let d = Double(trimmingWhitespace(String(t.dropLast(u.count)))) { return durationMs(d, factor: f) }
+            if let d = Double(trimmingWhitespace(String(t.dropLast(u.count)))) { return durationMs(d, factor: f).map { ($0, f) } }
         }
         return nil
+    }
+
+    /// The name of a unit worth `factor` milliseconds.
+    public static func unitName(_ factor: Double) -> String {
+        switch factor {
+        case 1e3: "s"
+        case 1: "ms"
+        case 1e-3: "µs"
+        case 1e-6: "ns"
+        case 6e4: "min"
+        default: "×\(factor) ms"
+        }
     }
 
     /// The longest duration read, milliseconds (about 31 years): past it a number is no duration.
@@ -395,7 +424,10 @@ public enum LineParser {
         if out.ts == nil { out.ts = f.ts?.0 }
         if out.level == nil { out.level = f.level?.0 }
         if out.status == nil { out.status = f.status?.0 }
-        if out.durationMs == nil { out.durationMs = f.duration?.0 }
+        if out.durationMs == nil, let d = f.duration {
+            out.durationMs = d.0
+            out.durationUnit = f.durationFactor.map(unitName)
+        }
         if out.message == nil { out.message = f.message.map { clip($0.0) } }
     }
 
@@ -439,7 +471,10 @@ public enum LineParser {
             var s = e
             while s > 0, b[s - 1] != 0x20 { s -= 1 }
             let token = String(decoding: UnsafeBufferPointer(rebasing: b[s..<e]), as: UTF8.self)
-            if s > at + len, token.contains("."), let d = Double(token), d.isFinite, d >= 0, d < 86400 { out.durationMs = d * 1000 }
+            if s > at + len, token.contains("."), let d = Double(token), d.isFinite, d >= 0, d < 86400 {
+                out.durationMs = d * 1000
+                out.durationUnit = "s"
+            }
         }
         return out
     }

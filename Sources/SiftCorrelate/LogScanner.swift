@@ -81,6 +81,7 @@ public struct LogScanner: Sendable {
                 s.matchedLines += out.matchedLines
                 if s.format == nil { s.format = out.format }
                 s.fieldsRead = Array(Set(s.fieldsRead).union(out.fieldsRead)).sorted()
+                s.readUnits.merge(out.readUnits)
                 if let f = out.firstTs { s.firstTs = min(s.firstTs ?? f, f) }
                 if let l = out.lastTs { s.lastTs = max(s.lastTs ?? l, l) }
                 for var l in out.lines {
@@ -431,6 +432,8 @@ struct ItemOutcome: Sendable {
     var format: LogFormat?
     /// Which of time, status and duration some line with a wanted id gave.
     var fieldsRead: Set<LogField> = []
+    /// The units those lines' durations were read in, and whether their times had a fraction.
+    var readUnits = ReadUnits()
     /// Earliest and latest time of the lines whose time was read.
     var firstTs: Double?
     var lastTs: Double?

@@ -116,6 +116,7 @@ enum RequestLineJoin {
                 if mine.contains(where: { $0.parsed.status != nil }) { read.append(.status) }
                 if mine.contains(where: { $0.parsed.durationMs != nil }) { read.append(.duration) }
                 out.files[f].fieldsRead = read
+                for l in mine { out.files[f].readUnits.add(l.parsed) }
             }
         }
         return out

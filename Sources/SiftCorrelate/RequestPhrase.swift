@@ -12,6 +12,7 @@ enum RequestPhrase {
         var path: String?
         var status: Int?
         var durationMs: Double?
+        var durationUnit: String?
     }
 
     static let methods: Set<String> = ["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "CONNECT", "TRACE"]
@@ -28,11 +29,14 @@ enum RequestPhrase {
     static func unitFactor(_ w: Substring) -> Double? { LineParser.durationUnits.first { $0.0 == w }?.1 }
 
     /// `101ms`, `0.101s`, `101.4000ms` as milliseconds.
-    static func suffixed(_ w: Substring) -> Double? {
+    static func suffixed(_ w: Substring) -> Double? { suffixedRead(w)?.ms }
+
+    /// As `suffixed`, with the milliseconds per unit written.
+    static func suffixedRead(_ w: Substring) -> (ms: Double, factor: Double)? {
         guard let first = w.first, first.isASCIIDigit else { return nil }
         let numberEnd = w.firstIndex { !($0.isASCIIDigit || $0 == ".") } ?? w.endIndex
         guard numberEnd != w.endIndex, let f = unitFactor(w[numberEnd...]), let d = Double(w[..<numberEnd]) else { return nil }
-        return LineParser.durationMs(d, factor: f)
+        return LineParser.durationMs(d, factor: f).map { ($0, f) }
     }
 
     /// Reads `text` (at most its first 2 KiB).
@@ -73,22 +77,21 @@ enum RequestPhrase {
         // A duration belongs to a completed request: without a status (`retrying GET /v1/x in 5s`) none is read.
         guard statusAt != nil else { return r }
         // The duration: after a duration word, else the only one after the path or status.
-        var candidates: [(at: Int, ms: Double, named: Bool)] = []
+        var candidates: [(at: Int, ms: Double, factor: Double, named: Bool)] = []
         for (i, w) in words.enumerated() {
-            var ms = suffixed(w)
-            if ms == nil, i + 1 < words.count, let f = unitFactor(words[i + 1]), w.first?.isASCIIDigit == true, let d = Double(w) {
-                ms = LineParser.durationMs(d, factor: f)
+            var read = suffixedRead(w)
+            if read == nil, i + 1 < words.count, let f = unitFactor(words[i + 1]), w.first?.isASCIIDigit == true, let d = Double(w) {
+                read = LineParser.durationMs(d, factor: f).map { ($0, f) }
             }
-            guard let value = ms else { continue }
+            guard let value = read else { continue }
             let prev = i > 0 ? words[i - 1].lowercased() : ""
-            candidates.append((i, value, durationWords.contains(prev)))
+            candidates.append((i, value.ms, value.factor, durationWords.contains(prev)))
         }
         let from = statusAt ?? afterPath ?? 0
-        if let named = candidates.first(where: \.named) {
-            r.durationMs = named.ms
-        } else {
-            let after = candidates.filter { $0.at >= from }
-            if after.count == 1 { r.durationMs = after[0].ms }
+        let after = candidates.filter { $0.at >= from }
+        if let pick = candidates.first(where: \.named) ?? (after.count == 1 ? after[0] : nil) {
+            r.durationMs = pick.ms
+            r.durationUnit = LineParser.unitName(pick.factor)
         }
         return r
     }

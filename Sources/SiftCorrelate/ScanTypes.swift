@@ -118,6 +118,8 @@ public struct LogFileSummary: Sendable, Equatable {
     /// Which of time, status and duration the lines with a wanted id gave (the others were never read
     /// from this file).
     public var fieldsRead: [LogField] = []
+    /// The units the durations and times of those lines were read in.
+    public var readUnits = ReadUnits()
     /// Set when the file's durations were read in another unit than its format's default, and why.
     public var durationUnitNote: String?
     /// What was joined without an id, in a file that holds none (`RequestLineJoin`).
@@ -125,6 +127,43 @@ public struct LogFileSummary: Sendable, Equatable {
     /// The zone `correlate` took for those times when it read them in the zone the clocks' whole-hour
     /// gap says (no `--log-timezone` given), in seconds east of UTC.
     public var inferredOffset: Int?
+}
+
+/// The units a file's lines were read in: a misread unit (milliseconds taken for seconds) or a time
+/// to the second shows before any verdict rests on it.
+public struct ReadUnits: Sendable, Equatable {
+    /// The units durations were read in (`s`, `ms`, `µs`, `ns`, `min`, `from two times`), in the order met.
+    public var duration: [String] = []
+    /// Lines whose time was a whole second, and lines whose time had a fraction.
+    public var wholeSecondTimes = 0
+    public var finerTimes = 0
+
+    public init() {}
+
+    /// Counts what one line gave.
+    public mutating func add(_ p: ParsedLine) {
+        if let u = p.durationUnit, !duration.contains(u), duration.count < 8 { duration.append(u) }
+        if let t = p.ts { if t == t.rounded(.down) { wholeSecondTimes += 1 } else { finerTimes += 1 } }
+    }
+
+    public mutating func merge(_ o: ReadUnits) {
+        for u in o.duration where !duration.contains(u) && duration.count < 8 { duration.append(u) }
+        wholeSecondTimes += o.wholeSecondTimes
+        finerTimes += o.finerTimes
+    }
+
+    /// Every time read was a whole second (the skew it gives is no finer than the spread of the
+    /// requests in their seconds); nil when no time was read.
+    public var timesToTheSecond: Bool? { wholeSecondTimes + finerTimes == 0 ? nil : finerTimes == 0 }
+
+    /// `time (to the second)`, `duration (ms)`: how a field read is said, with its unit.
+    public func describe(_ f: LogField) -> String {
+        switch f {
+        case .time: return timesToTheSecond == true ? "time (to the second)" : "time"
+        case .status: return "status"
+        case .duration: return duration.isEmpty ? "duration" : "duration (\(duration.joined(separator: ", ")))"
+        }
+    }
 }
 
 /// A field a server line's format may give.

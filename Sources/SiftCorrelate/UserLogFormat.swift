@@ -184,7 +184,9 @@ public struct UserLogFormat: Sendable, Equatable {
             case .status: out.status = out.status ?? LineParser.status(v)
             case .duration:
                 let unit = LineParser.unit(ofKey: k) ?? durationUnit
-                out.durationMs = out.durationMs ?? LineParser.durationText(v, factor: unit.milliseconds)
+                if out.durationMs == nil, let d = LineParser.durationRead(v, factor: unit.milliseconds) {
+                    (out.durationMs, out.durationUnit) = (d.ms, LineParser.unitName(d.factor))
+                }
             case .method: out.method = out.method ?? LineParser.method(v)
             case .path: out.path = out.path ?? LineParser.path(v)
             default: break

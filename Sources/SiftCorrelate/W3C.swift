@@ -58,7 +58,9 @@ enum W3C {
             case "cs-method": out.method = LineParser.method(v)
             case "cs-uri-stem": out.path = LineParser.path(v)
             case "time-taken":
-                out.durationMs = LineParser.durationText(v, factor: v.contains(".") ? 1000 : 1)
+                if let d = LineParser.durationRead(v, factor: v.contains(".") ? 1000 : 1) {
+                    (out.durationMs, out.durationUnit) = (d.ms, LineParser.unitName(d.factor))
+                }
             default:
                 if let id = RequestID(trimmingWhitespace(v)), !out.fieldIDs.contains(id) { out.fieldIDs.append(id) }
             }

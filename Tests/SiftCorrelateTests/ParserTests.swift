@@ -82,7 +82,8 @@ import SiftCore
         #expect(
             p
                 == ParsedLine(
-                    format: .platform, ts: t, level: "info", status: 200, durationMs: 38.2, message: "request completed",
+                    format: .platform, ts: t, level: "info", status: 200, durationMs: 38.2, durationUnit: "ms",
+                    message: "request completed",
                     method: "POST", path: "/v1/auth/token", fieldIDs: [RequestID(id)!]
                 ).with(fields: ["user_id": "usr_123", "env": "env_prod_eu"]))
     }
@@ -140,7 +141,8 @@ import SiftCore
         #expect(
             p
                 == ParsedLine(
-                    format: .logfmt, ts: t, level: "info", status: 200, durationMs: 38.2, message: "request \"completed\"",
+                    format: .logfmt, ts: t, level: "info", status: 200, durationMs: 38.2, durationUnit: "ms",
+                    message: "request \"completed\"",
                     fieldIDs: [RequestID(id)!]))
     }
 

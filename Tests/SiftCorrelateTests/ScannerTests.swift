@@ -37,6 +37,28 @@ import SiftArchive
         #expect(r.allErrors.isEmpty)
     }
 
+    /// Each file says the units its durations were read in and whether its times were whole seconds.
+    @Test func aFileSaysTheUnitsItWasReadIn() {
+        let dir = tempDir()
+        write(
+            dir + "/echo.log",
+            #"{"time":"2026-11-29T12:55:03.748+00:00","id":"\#(rid(1))","method":"GET","uri":"/v1/x","status":200,"latency":101000000,"latency_human":"101ms"}"#
+                + "\n")
+        write(
+            dir + "/nginx.log",
+            #"127.0.0.1 - - [29/Nov/2026:12:55:03 +0000] "GET /v1/x HTTP/1.1" 200 12 "-" "ua" 0.101 "\#(rid(2))""# + "\n")
+        let r = scanner([rid(1), rid(2)]).scan(paths: [dir + "/echo.log", dir + "/nginx.log"])
+        #expect(r.files.map(\.readUnits.duration) == [["ns"], ["s"]])
+        #expect(r.files.map(\.readUnits.timesToTheSecond) == [false, true])
+        #expect(r.lines.map(\.parsed.durationUnit) == ["ns", "s"])
+        let report = Correlator.correlate(requests: [], sessions: [], scan: r)
+        let text = CorrelationRender.text(report)
+        #expect(text.contains("read: time, status, duration (ns)"), "\(text)")
+        #expect(text.contains("read: time (to the second), status, duration (s)"))
+        let json = CorrelationRender.json(report).render(pretty: false)
+        #expect(json.contains(#""durationUnits":["ns"]"#) && json.contains(#""timesToTheSecond":true"#))
+    }
+
     @Test func nearMissesDoNotMatch() {
         let dir = tempDir()
         let uuid = "8b0e4c2a-6f1d-4e3b-9a57-1c2d3e4f5a6b"

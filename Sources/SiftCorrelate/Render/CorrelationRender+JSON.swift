@@ -93,6 +93,8 @@ extension CorrelationRender {
                 "bytes": .int(Int(f.bytes)), "lines": .int(f.lines), "matchedLines": .int(f.matchedLines),
                 "longLines": .int(f.longLines), "readsAsLog": f.readsAsLog.map { .bool($0) } ?? .null,
                 "fieldsRead": .array(f.fieldsRead.map { .string($0.rawValue) }), "error": .opt(f.error),
+                "durationUnits": .array(f.readUnits.duration.map { .string($0) }),
+                "timesToTheSecond": f.readUnits.timesToTheSecond.map { .bool($0) } ?? .null,
                 "durationUnitNote": .opt(f.durationUnitNote), "joinNote": .opt(f.joinNote),
                 "timezone": .opt(f.inferredOffset.map(Correlator.zoneName)),
                 "from": ts(f.firstTs), "to": ts(f.lastTs)
@@ -140,6 +142,7 @@ extension CorrelationRender {
         return .object([
             "file": .string(l.file), "line": .int(l.line), "ts": ts(l.parsed.ts), "deviceTs": ts(p.deviceTs),
             "level": .opt(l.parsed.level), "status": .opt(l.parsed.status), "durationMs": ms(l.parsed.durationMs),
+            "durationUnit": .opt(l.parsed.durationUnit),
             "message": .opt(l.parsed.message), "format": .string(l.parsed.format.rawValue),
             "method": .opt(l.parsed.method), "path": .opt(l.parsed.path), "idInField": .bool(p.idInField),
             "joinedBy": .string(l.joinedBy.rawValue),

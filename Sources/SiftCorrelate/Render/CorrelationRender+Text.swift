@@ -54,7 +54,8 @@ extension CorrelationRender {
             if f.matchedLines > 0 {
                 line +=
                     "; read: "
-                    + (f.fieldsRead.isEmpty ? "no time, status or duration" : f.fieldsRead.map(\.rawValue).joined(separator: ", "))
+                    + (f.fieldsRead.isEmpty
+                        ? "no time, status or duration" : f.fieldsRead.map { t(f.readUnits.describe($0)) }.joined(separator: ", "))
             }
             if f.readsAsLog == false && f.matchedLines == 0 { line += "; not a server log (no line of a known format among its first)" }
             if let u = f.durationUnitNote { line += "; " + t(u) }

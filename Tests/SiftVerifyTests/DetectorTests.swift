@@ -1,4 +1,5 @@
 import Foundation
+import SiftTestSupport
 import Testing
 @testable import SiftCore
 @testable import SiftVerify
@@ -150,6 +151,9 @@ let positiveCases: [DetectorCase] = {
     // `ibm` inside another word (`libmagic`) names no IBM key: its shapes don't govern the value.
     add("generic-secret", F.s(32, F.alnum, seed: 347), before: "libmagic_token = \"", after: "\"", severity: .high)
     add("generic-secret", F.s(32, F.alnum, seed: 96), before: "client_token=", after: "&x=1")
+    // A bare `key` named by the word before it: whose key it is.
+    add("generic-secret", F.s(64, F.hexLower, seed: 481), before: "secret key: ", after: "\n", severity: .high)
+    add("generic-secret", F.s(64, F.hexLower, seed: 482), before: "private key = ", after: "\n", severity: .high)
     // An example's pair in a Basic header (`test:test`, `user:pass`), an example's password in a query: low.
     add("basic-auth", Base64.encode(Array(("te" + "st:te" + "st").utf8)), before: "Authorization: Basic ", severity: .low)
     add("basic-auth", Base64.encode(Array(("user" + ":pass").utf8)), before: "Proxy-Authorization: Basic ", severity: .low)
@@ -230,6 +234,27 @@ let positiveCases: [DetectorCase] = {
         "PuTTY-User-Key-File-" + "3: ssh-ed25519\nEncryption: none\nComment: deploy\nPublic-Lines: 2\n" + F.s(64, F.b64, seed: 456)
             + "\n" + F.s(4, F.b64, seed: 457) + "\nPrivate-Lines: 1\n" + F.s(44, F.b64, seed: 458) + "\nPrivate-MAC: "
             + F.s(64, F.hexLower, seed: 459), before: "", after: "\n", severity: .critical)
+    // A private key's DER in base64 without armour: PKCS#8 RSA, PKCS#1 RSA, SEC1 EC, an encrypted
+    // PKCS#8 key (PBES2) and a PKCS#12 bundle, each a header of its kind and random bytes after it.
+    func der(_ head: [UInt8], _ n: Int, seed: UInt64) -> String {
+        var g = SeededGenerator(seed: seed)
+        return Base64.encode(head + (0..<n).map { _ in UInt8(g.below(256)) })
+    }
+    let pkcs8 =
+        [0x30, 0x82, 0x04, 0xBD, 0x02, 0x01, 0x00, 0x30, 0x0D, 0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01] as [UInt8]
+    add("der-private-key", der(pkcs8, 600, seed: 470), before: "private_key=", after: "\n")
+    add("der-private-key", der([0x30, 0x82, 0x04, 0xA4, 0x02, 0x01, 0x00, 0x02, 0x82, 0x01, 0x01, 0x00], 600, seed: 471), before: "key ")
+    add("der-private-key", der([0x30, 0x77, 0x02, 0x01, 0x01, 0x04, 0x20], 112, seed: 472), before: "")
+    let pbes2 = [0x30, 0x82, 0x05, 0x2D, 0x30, 0x57, 0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x05, 0x0D] as [UInt8]
+    add("der-private-key", der(pbes2, 400, seed: 473))
+    add("der-private-key", der([0x30, 0x82, 0x09, 0xCF, 0x02, 0x01, 0x03, 0x30, 0x82, 0x09, 0x85], 600, seed: 474), before: "p12: ")
+    add("der-private-key", "b3BlbnNzaC1rZXktdjE" + "AAAAABG5vbmUAAAAEbm9uZQ" + F.s(120, F.b64, seed: 475))
+    add(
+        "jwk-private-key", F.s(43, F.b64url, seed: 476),
+        before: #"{"kty":"EC","crv":"P-256","x":""# + F.s(43, F.b64url, seed: 477) + #"","y":""# + F.s(43, F.b64url, seed: 478)
+            + #"","d":""#,
+        after: #""}"#)
+    add("jwk-private-key", F.s(43, F.b64url, seed: 479), before: #"{"kty": "oct", "k": ""#, after: #"", "alg": "HS256"}"#)
     add("netrc-password", "Zq7" + F.s(17, F.alnum, seed: 460), before: "machine api.acme.io\n  login deploy\n  password ", after: "\n")
     add("twilio-account-credentials", "AC" + F.s(32, F.hexLower, seed: 451) + ":" + F.s(32, F.hexLower, seed: 452), before: "pair ")
     add("lob-api-key", "live_" + F.s(35, F.hexLower, seed: 446))
@@ -272,6 +297,18 @@ let positiveCases: [DetectorCase] = {
 let negativeCases: [String] = {
     var n: [String] = [
         "***", "Bearer ***", "Basic ***", "req_" + Fake.uuid(seed: 1), Fake.uuid(seed: 2),
+        "cache key: " + Fake.s(64, Fake.hexLower, seed: 483), "public key: " + Fake.s(64, Fake.hexLower, seed: 484),
+        "partition key = " + Fake.s(64, Fake.hexLower, seed: 485),
+        // Public halves and certificates in base64 DER: a SEQUENCE inside the SEQUENCE, no version.
+        "cert "
+            + Base64.encode(
+                [0x30, 0x82, 0x02, 0xF9, 0x30, 0x82, 0x01, 0xE1, 0xA0, 0x03, 0x02, 0x01, 0x02, 0x02, 0x14]
+                    + Array(repeating: 0x5A, count: 300)),
+        "pub "
+            + Base64.encode(
+                [0x30, 0x82, 0x01, 0x22, 0x30, 0x0D, 0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x01]
+                    + Array(repeating: 0x33, count: 270)),
+        #"{"keys":[{"kty":"RSA","e":"AQAB","kid":"k1","n":""# + Fake.s(342, Fake.b64url, seed: 480) + #""}]}"#,
         Fake.s(40, Fake.hexLower, seed: 3), Fake.s(64, Fake.hexLower, seed: 4), "sha256:" + Fake.s(64, Fake.hexLower, seed: 5),
         "W/\"" + Fake.s(32, Fake.hexLower, seed: 6) + "\"", "\"" + Fake.s(27, Fake.alnum, seed: 7) + "\"",
         "data:image/png;base64,iVBORw0KGgo" + Fake.s(400, Fake.b64, seed: 8),

@@ -100,6 +100,8 @@ extension Detector {
     private static let severityReasons: [String: String] = [
         "pem-private-key": "a private key, in any armour, encrypted or not: it signs or decrypts as its owner",
         "private-key-json": "a private key, in any armour, encrypted or not: it signs or decrypts as its owner",
+        "der-private-key": "a private key, in any armour, encrypted or not: it signs or decrypts as its owner",
+        "jwk-private-key": "a private key, in any armour, encrypted or not: it signs or decrypts as its owner",
         "google-api-key": "public by design in apps (a client key): a reminder to check its app and API restrictions",
         "url-userinfo": "a password in a URL: it opens what the URL names",
         "password-in-url": "a password in a URL: it opens what the URL names",
@@ -1092,6 +1094,7 @@ let detectorCatalogue: [Detector] = {
     d += providerDetectors()
     d += moreProviderDetectors()
     d += signatureDetectors()
+    d += keyMaterialDetectors()
     // A provider's name alone as the label (`cloudflare: "…"`, `"artifactory", "…"`, `SENDGRID_KEY=…`)
     // beside a value of a key's shape: that provider's key.
     d.append(
@@ -1331,8 +1334,14 @@ let detectorCatalogue: [Detector] = {
                 return credentialInProse(t, p, nameLen)
             }
             // `APNs device token: …`, `FCM registration token: …`: the word before the name is part of it.
-            if let w = wordBefore(t, a.nameStart), NameHints.describes(raw: UnsafeBufferPointer(rebasing: t.b[w..<a.nameEnd])) {
-                return nil
+            if let w = wordBefore(t, a.nameStart) {
+                let named = UnsafeBufferPointer(rebasing: t.b[w..<a.nameEnd])
+                if NameHints.describes(raw: named) { return nil }
+                // `secret key: …`, `private key = …`: the word before a bare `key` says whose key it is.
+                if !a.hints.contains(.credential) {
+                    let joined = NameHints.of(raw: named)
+                    if joined.contains(.credential) { a.hints.formUnion(joined) }
+                }
             }
             // `Authorization: Token <value>` and other schemes: the value follows the scheme word. A
             // scheme of a provider's own (`Authorization: Zorblax <value>`) counts for a plainly random value.

@@ -122,4 +122,40 @@ import SiftCore
         #expect(Set(names).count == names.count)
         #expect(names.allSatisfy { LogFormat(rawValue: $0) != nil })
     }
+
+    /// `docs/correlate.md` shows a line of every catalogue entry, and each is read as its entry.
+    @Test func theDocsShowALineOfEachFormat() throws {
+        let docs = Self.folder.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("docs/correlate.md")
+        let text = try String(contentsOf: docs, encoding: .utf8)
+        let start = try #require(text.range(of: "### One line of each format\n"))
+        let section = text[start.upperBound...].components(separatedBy: "\n### ")[0]
+        var examples: [(name: String, lines: [String])] = []
+        var name: String?
+        var block: [String]?
+        for line in section.components(separatedBy: "\n") {
+            if line == "```" {
+                if let b = block, let n = name { examples.append((n, b)) }
+                block = block == nil ? [] : nil
+            } else if block != nil {
+                block?.append(line)
+            } else if line.hasPrefix("`"), line.hasSuffix("`"), line.count > 2 {
+                name = String(line.dropFirst().dropLast())
+            }
+        }
+        #expect(examples.map(\.name) == LogCatalogue.entries.map(\.name))
+        for (name, lines) in examples {
+            let line = try #require(lines.last)
+            if lines.contains(where: { $0.hasPrefix("#Fields:") }) {
+                // A W3C line is read with the directive that names its columns.
+                let dir = tempDir()
+                write(dir + "/access.log", lines.joined(separator: "\n") + "\n")
+                let ids = line.components(separatedBy: "req_").dropFirst().compactMap { RequestID("req_" + $0.prefix(36)) }
+                let scan = LogScanner(request: ScanRequest(ids: RequestIDSet(ids))).scan(paths: [dir + "/access.log"])
+                #expect(scan.files.first?.format?.rawValue == name, "\(name)")
+            } else {
+                #expect(LineParser.parse(line).format.rawValue == name, "\(name): read as \(LineParser.parse(line).format)")
+            }
+        }
+    }
 }

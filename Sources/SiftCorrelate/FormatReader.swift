@@ -236,6 +236,14 @@ extension LineParser {
         let entry = choose(view, hint: hint, forced: options.format)
         var parsed = read(view, as: entry, options: options)
         if parsed.ts == nil { parsed.ts = peeled.ts }
+        // A whole-second time written as the line was (nginx's `$time_local` at completion, an app
+        // logger's), inside a wrapper that stamped the same second finer (CRI, Docker, `kubectl logs
+        // --timestamps`): the wrapper's time is that moment to the nanosecond.
+        if let w = peeled.ts, let t = parsed.ts, t == t.rounded(.down), w > t, w < t + 1,
+            entry.timeMarks == .end || entry.timeMarks == .logged
+        {
+            parsed.ts = w
+        }
         return parsed
     }
 

@@ -130,13 +130,27 @@ public enum LogWrapper: String, Sendable, CaseIterable {
         return (.cri, Array(b[min(i, b.count)...]), ts)
     }
 
-    /// A time, then (optionally one word, a log stream's name) a JSON object: the object is the line.
+    /// A time, then (optionally one word, a log stream's name) a JSON object or a server's access line
+    /// that carries its own time where its format places one (`kubectl logs --timestamps` around nginx):
+    /// that is the line.
     static func timePrefixed(_ b: [UInt8], after lead: (ts: Double, next: Int)) -> (LogWrapper, [UInt8], Double?)? {
         let ts = lead.ts
         var i = lead.next
-        if i < b.count, b[i] == UInt8(ascii: "{") { return (.timePrefix, Array(b[i...]), ts) }
-        guard word(b, &i) != nil, i < b.count, b[i] == UInt8(ascii: "{") else { return nil }
+        if i < b.count, b[i] == UInt8(ascii: "{") || isTimedAccessLine(b[i...]) { return (.timePrefix, Array(b[i...]), ts) }
+        guard word(b, &i) != nil, i < b.count, b[i] == UInt8(ascii: "{") || isTimedAccessLine(b[i...]) else { return nil }
         return (.timePrefix, Array(b[i...]), ts)
+    }
+
+    /// Whether `rest` has the shape of a text entry of the catalogue that places its time at a token of
+    /// its own (the access logs: nginx, Apache, Envoy, HAProxy, the ALB…), so a time before it wraps it.
+    static func isTimedAccessLine(_ rest: ArraySlice<UInt8>) -> Bool {
+        guard rest.count >= 20, rest.count <= 65536 else { return false }
+        let v = LineView(Array(rest), focus: nil)
+        return timedTextEntries.contains { LineParser.holds($0, v) }
+    }
+
+    static let timedTextEntries: [LogFormatEntry] = LogCatalogue.entries.filter { e in
+        !e.json && e.clues.contains { if case .timeAt = $0 { return true } else { return false } }
     }
 
     /// `api-1  | <line>`: a service's container name (ending in `-N` or `_N`), spaces, `| `.

@@ -81,4 +81,24 @@ import Testing
         #expect(p.status == 503)
         #expect(LogWrapper.withoutColour(Array("a\(esc)]0;title\u{07}b\(esc)[2Kc".utf8)) == Array("abc".utf8))
     }
+
+    /// `kubectl logs --timestamps` (or CRI) around an access line: the line is read as its format, and
+    /// its whole-second time, written as the request completed, takes the wrapper's finer stamp of that
+    /// second; a time that marks the request's start (Apache's `%t`) keeps its own.
+    @Test func anAccessLineUnderATimeIsPeeledAndTakesItsFinerSecond() {
+        let nginx =
+            #"203.0.113.7 - - [29/Nov/2026:12:55:03 +0000] "POST /v1/auth/token HTTP/1.1" 200 67 "-" "ua" 0.101 "\#(rid(1))""#
+        for line in ["2026-11-29T12:55:03.748123456Z " + nginx, "2026-11-29T12:55:03.748123456Z stdout F " + nginx] {
+            let p = LineParser.parse(line)
+            #expect(p.format.rawValue == "nginx-combined", "\(line)")
+            #expect(p.ts.map { abs($0 - 1_795_956_903.748123) < 1e-5 } == true, "\(String(describing: p.ts))")
+            #expect(p.status == 200 && p.durationMs == 101)
+        }
+        let apache = #"203.0.113.7 - - [29/Nov/2026:12:55:03 +0000] "GET /v1/x HTTP/1.1" 200 67 "-" "ua" \#(rid(2)) 101000"#
+        let a = LineParser.parse("2026-11-29T12:55:03.748123456Z " + apache)
+        #expect(a.format.rawValue == "apache-combined")
+        #expect(a.ts == 1_795_956_903)
+        // A wrapper's time in another second is not the line's.
+        #expect(LineParser.parse("2026-11-29T12:55:05.100Z " + nginx).ts == 1_795_956_903)
+    }
 }

@@ -214,16 +214,22 @@ public enum Correlator {
         // read in the unit that fits, and says so.
         var scan = scan
         for (file, factor) in unitCorrections(requests: requests, scan: scan, byID: byID) {
+            var was: [String] = []
+            var now: [String] = []
             for k in scan.lines.indices where scan.lines[k].file == file {
-                scan.lines[k].parsed.durationMs = scan.lines[k].parsed.durationMs.map { $0 * factor }
-                if scan.lines[k].parsed.durationMs != nil { scan.lines[k].parsed.durationUnit = factor > 1 ? "ms" : "µs" }
+                guard let d = scan.lines[k].parsed.durationMs else { continue }
+                scan.lines[k].parsed.durationMs = d * factor
+                let unit = scan.lines[k].parsed.durationUnit ?? "ms"
+                let next = Self.unit(unit, times: factor)
+                scan.lines[k].parsed.durationUnit = next
+                if !was.contains(unit) { was.append(unit) }
+                if !now.contains(next) { now.append(next) }
             }
             for k in scan.files.indices where scan.files[k].file == file {
-                let was = factor > 1 ? "µs" : "ms"
-                let now = factor > 1 ? "ms" : "µs"
-                scan.files[k].readUnits.duration = [now]
+                scan.files[k].readUnits.duration = now
+                let nowText = now.joined(separator: ", "), wasText = was.joined(separator: ", ")
                 scan.files[k].durationUnitNote =
-                    "durations read in \(now), not \(was) as \(scan.files[k].format?.rawValue ?? "its format") writes them by default: read in \(was), each was \(factor > 1 ? "a thousandth of" : "a thousand times") the device's whole request"
+                    "durations read in \(nowText), not \(wasText) as \(scan.files[k].format?.rawValue ?? "its format") reads them by default: read in \(wasText), each was \(factor > 1 ? "a thousandth of" : "a thousand times") the device's whole request"
             }
         }
         var joined: [CorrelatedRequest] = []
@@ -522,6 +528,14 @@ public enum Correlator {
             if fitsUp { out[file] = 1000 } else if fitsDown { out[file] = 0.001 }
         }
         return out
+    }
+
+    /// The unit a thousand times larger (`times` 1000: µs → ms → s) or smaller (0.001) than `unit`.
+    static func unit(_ unit: String, times factor: Double) -> String {
+        let ladder = ["ns", "µs", "ms", "s"]
+        guard let i = ladder.firstIndex(of: unit) else { return factor > 1 ? "ms" : "µs" }
+        let j = factor > 1 ? i + 1 : i - 1
+        return ladder.indices.contains(j) ? ladder[j] : "×\(factor) \(unit)"
     }
 
     /// The device's whole request, milliseconds: request start to the last response byte (or the record's duration).

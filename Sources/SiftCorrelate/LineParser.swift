@@ -257,7 +257,9 @@ public enum LineParser {
             f.level = (s.lowercased(), depth)
         } else if statusKeys.contains(k), better(f.status?.1, depth), let n = Int(s), (100...599).contains(n) {
             f.status = (n, depth)
-        } else if let factor = durationFactor(k, bare: bare), better(f.duration?.1, depth), let d = durationRead(s, factor: factor) {
+        } else if let factor = durationFactor(k, bare: bare), better(f.duration?.1, depth),
+            let d = durationRead(s, factor: k == "timetaken" && s.contains(".") ? TimeUnit.seconds.milliseconds : factor)
+        {
             f.duration = (d.ms, depth)
             f.durationFactor = d.factor
         } else if messageKeys.contains(k), better(f.message?.1, depth) {
@@ -278,6 +280,8 @@ public enum LineParser {
         } else if var factor = durationFactor(k, bare: bare), better(f.duration?.1, depth) {
             // Nanoseconds are whole (Go's time.Duration); a bare number with a fraction there is seconds.
             if factor == TimeUnit.nanoseconds.milliseconds, d != d.rounded(.towardZero) { factor = TimeUnit.seconds.milliseconds }
+            // `timeTaken` is IIS's whole milliseconds; with a fraction, seconds (Azure Front Door, Application Gateway).
+            if k == "timetaken", v.rawBytes.contains(UInt8(ascii: ".")) { factor = TimeUnit.seconds.milliseconds }
             // `responseTime` written as a whole number is milliseconds (pino-http, express-winston, morgan's
             // JSON tokens); in seconds it comes with a fraction (nginx's `$request_time`).
             if k == "responsetime", bare == nil, !v.rawBytes.contains(where: { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") })

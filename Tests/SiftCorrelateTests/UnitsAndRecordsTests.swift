@@ -41,6 +41,24 @@ import Testing
         #expect(p.durationMs.map { abs($0 - c.1) < 1e-6 } == true, "\(c.0): \(String(describing: p.durationMs))")
     }
 
+    /// `timeTaken`: IIS's whole milliseconds, or seconds with a fraction (Azure Front Door).
+    @Test(arguments: [("101", 101.0, "ms"), ("\"0.101\"", 101.0, "s"), ("0.101", 101.0, "s")])
+    func timeTakenByHowItIsWritten(_ c: (String, Double, String)) {
+        let p = LineParser.parse(
+            #"{"time":"2026-11-29T12:55:03.748Z","properties":{"httpMethod":"GET","httpStatusCode":"200","timeTaken":\#(c.0),"requestId":"\#(rid(1))"}}"#
+        )
+        #expect(p.durationMs.map { abs($0 - c.1) < 1e-6 } == true, "\(c.0): \(String(describing: p.durationMs))")
+        #expect(p.durationUnit == c.2)
+    }
+
+    /// A file's durations read a thousandth of what they are are read one unit up, and say from which.
+    @Test func aCorrectedUnitNamesBothUnits() {
+        #expect(Correlator.unit("µs", times: 1000) == "ms")
+        #expect(Correlator.unit("ms", times: 1000) == "s")
+        #expect(Correlator.unit("s", times: 0.001) == "ms")
+        #expect(Correlator.unit("ns", times: 1000) == "µs")
+    }
+
     /// nginx's `msec=$msec` on an access line is its time, to the millisecond, over `$time_local`'s second.
     @Test func nginxMsecIsTheTime() {
         let p = LineParser.parse(

@@ -272,6 +272,10 @@ extension LineParser {
         case .string(let k): return v.flat[k].map { !$0.number } ?? false
         case .hasAny(let keys): return keys.contains { v.flat[$0] != nil }
         case .timeAt(let i): return v.token(i).flatMap { LogTime.parseZoned($0.text) } != nil
+        case .isoTimeAt(let i):
+            guard let t = v.token(i) else { return false }
+            let u = Array(t.text.utf8)
+            return u.count >= 19 && u[10] | 0x20 == UInt8(ascii: "t") && LogTime.parseZoned(t.text) != nil
         case .requestAt(let i): return v.token(i).map { $0.kind == .quoted && requestLine($0.text) != nil } ?? false
         case .decimalAt(let i): return v.token(i).map { isDecimal($0) } ?? false
         case .integerAt(let i): return v.token(i).map { isInteger($0) } ?? false

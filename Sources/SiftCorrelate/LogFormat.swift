@@ -85,6 +85,8 @@ public enum FormatClue: Sendable, Equatable {
     case hasAny([String])
     /// The token parses as a time.
     case timeAt(Int)
+    /// The token is an RFC 3339 time (`2026-11-29T12:55:03.748Z`), not the common log format's.
+    case isoTimeAt(Int)
     /// The token is a quoted HTTP request line (`"GET /path HTTP/1.1"`).
     case requestAt(Int)
     /// The token is a number with a decimal point.
@@ -359,12 +361,12 @@ public enum LogCatalogue {
             method: [.token(4)], path: [.token(4)], freeText: [4, 7, 8], idAt: "a header kept in the line", timeMarks: .start),
         LogFormatEntry(
             name: "istio", title: "Istio proxy access log (Envoy with response details; duration in ms)", json: false,
-            clues: [.bracketAt(0), .timeAt(0), .requestAt(1), .integerAt(7), .integerAt(8), .integerAt(9)],
+            clues: [.bracketAt(0), .isoTimeAt(0), .requestAt(1), .integerAt(7), .integerAt(8), .integerAt(9)],
             time: [.token(0)], status: [.token(2)], duration: [.token(9)],
             method: [.token(1)], path: [.token(1)], freeText: [1, 6, 11, 12], idAt: "\"%REQ(X-REQUEST-ID)%\"", timeMarks: .start),
         LogFormatEntry(
             name: "envoy", title: "Envoy default access log", json: false,
-            clues: [.bracketAt(0), .timeAt(0), .requestAt(1)],
+            clues: [.bracketAt(0), .isoTimeAt(0), .requestAt(1)],
             time: [.token(0)], status: [.token(2)], duration: [.token(6)],
             method: [.token(1)], path: [.token(1)], freeText: [1, 8, 9, 11], idAt: "\"%REQ(X-REQUEST-ID)%\"", timeMarks: .start),
         LogFormatEntry(

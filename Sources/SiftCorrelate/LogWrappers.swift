@@ -150,7 +150,13 @@ public enum LogWrapper: String, Sendable, CaseIterable {
     }
 
     static let timedTextEntries: [LogFormatEntry] = LogCatalogue.entries.filter { e in
-        !e.json && e.clues.contains { if case .timeAt = $0 { return true } else { return false } }
+        !e.json
+            && e.clues.contains {
+                switch $0 {
+                case .timeAt, .isoTimeAt: return true
+                default: return false
+                }
+            }
     }
 
     /// `api-1  | <line>`: a service's container name (ending in `-N` or `_N`), spaces, `| `.

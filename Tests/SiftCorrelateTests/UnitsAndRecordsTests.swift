@@ -68,6 +68,15 @@ import Testing
         #expect(p.durationMs == 42)
     }
 
+    /// Django's development server writes a bracketed time of the common log format first: not Envoy's
+    /// RFC 3339 `[START_TIME]`, so not read as a time the request started.
+    @Test func djangoRunserverIsNotEnvoy() {
+        let p = LineParser.parse(#"[29/Nov/2026 12:55:03] "GET /v1/flags?x=\#(rid(1)) HTTP/1.1" 200 312"#)
+        #expect(p.format.rawValue != "envoy")
+        #expect(p.ts == Timestamp.parse("2026-11-29T12:55:03Z"))
+        #expect(p.status == 200)
+    }
+
     /// Gin's default logger: its own date layout, the status, the latency with its unit, the method and path.
     @Test func ginDefaultLogger() {
         let p = LineParser.parse(#"[GIN] 2026/11/29 - 12:55:03 | 503 |  1.250034s |     203.0.113.7 | GET      "/v1/catalog?page=1""#)

@@ -348,7 +348,7 @@ public enum LogCatalogue {
             name: "gin", title: "Gin (Go) default logger", json: false,
             clues: [.contains("[GIN] "), .integerAt(5), .durationAt(7)],
             time: [.leadingTime], status: [.token(5)], duration: [.token(7)], method: [.token(11)], path: [.token(12)],
-            freeText: [12], idAt: "none: method, path and time", timeMarks: .end),
+            message: [.after("[GIN] ")], freeText: [12], idAt: "none: method, path and time", timeMarks: .end),
         LogFormatEntry(
             name: "actix-web", title: "actix-web Logger (Rust, env_logger prefix; %T in s)", json: false,
             clues: [.contains(" actix_web::middleware::logger] "), .requestAt(2), .integerAt(3)],

@@ -255,6 +255,9 @@ let positiveCases: [DetectorCase] = {
             + #"","d":""#,
         after: #""}"#)
     add("jwk-private-key", F.s(43, F.b64url, seed: 479), before: #"{"kty": "oct", "k": ""#, after: #"", "alg": "HS256"}"#)
+    add("instagram-access-token", "IGQV" + "J" + F.s(160, F.b64url, seed: 486))
+    add("instagram-access-token", "IGAA" + F.s(140, F.b64url, seed: 487))
+    add("atlassian-api-token", "ATCTT3xFfGN0" + F.s(180, F.b64url, seed: 488) + "=" + F.s(8, "0123456789ABCDEF", seed: 489))
     add("netrc-password", "Zq7" + F.s(17, F.alnum, seed: 460), before: "machine api.acme.io\n  login deploy\n  password ", after: "\n")
     add("twilio-account-credentials", "AC" + F.s(32, F.hexLower, seed: 451) + ":" + F.s(32, F.hexLower, seed: 452), before: "pair ")
     add("lob-api-key", "live_" + F.s(35, F.hexLower, seed: 446))

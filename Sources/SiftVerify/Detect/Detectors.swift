@@ -1007,7 +1007,9 @@ let detectorCatalogue: [Detector] = {
             guard l >= 100 else { return nil }
             return DetMatch(start: p - 11, end: p + len + l)
         })
-    d.append(prefixed("atlassian-api-token", "Atlassian API token", .high, ["ATATT3"], Sets.tokenWithEquals, length: 100...300))
+    // `ATATT3…` API tokens and the `ATCTT3xFfGN0…` tokens Atlassian's Connect and Forge apps are issued.
+    d.append(
+        prefixed("atlassian-api-token", "Atlassian API token", .high, ["ATATT3", "ATCTT3xFfGN0"], Sets.tokenWithEquals, length: 100...300))
     d.append(prefixed("linear-api-key", "Linear API key", .high, ["lin_api_"], .alnum, length: 40...40))
     d.append(
         prefixed(

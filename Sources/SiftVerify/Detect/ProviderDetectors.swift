@@ -355,6 +355,11 @@ func providerDetectors() -> [Detector] {
             ByteSet("A-Za-z0-9_-"), length: 20...50))
     d.append(prefixed("gitlab-session-cookie", "GitLab session cookie", .high, ["_gitlab_session="], .alnum, length: 32...32))
     d.append(prefixed("grafana-api-key", "Grafana API key", .high, ["eyJrIjoi"], .b64pad, length: 70...400))
+    // Instagram user access tokens: `IGQV…` (Basic Display) and `IGAA…` (Instagram Login), 100 or more of base64url.
+    d.append(
+        prefixed(
+            "instagram-access-token", "Instagram access token", .high, ["IGQV", "IGAA"], .b64url, length: 100...400,
+            check: { t, s, e in mixed(t, s + 4, e) }))
     d.append(
         prefixed(
             "settlemint-token", "SettleMint access token", .high, ["sm_pat_", "sm_aat_", "sm_sat_"], .alnum, length: 16...16,

@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "SiftTestSupport", path: "Tests/SiftTestSupport"),
         .testTarget(name: "SiftArchiveTests", dependencies: ["SiftTestSupport", "SiftArchive", "CZlib"]),
         .testTarget(name: "SiftCoreTests", dependencies: ["SiftTestSupport", "SiftCore"], exclude: ["Fixtures"]),
-        .testTarget(name: "SiftVerifyTests", dependencies: ["SiftTestSupport", "SiftVerify"]),
+        .testTarget(name: "SiftVerifyTests", dependencies: ["SiftTestSupport", "SiftVerify", "SiftArchive"]),
         .testTarget(
             name: "SiftWaterfallTests", dependencies: ["SiftTestSupport", "SiftWaterfall", "SiftVerify"], resources: [.copy("Golden")]),
         .testTarget(

@@ -255,6 +255,13 @@ let positiveCases: [DetectorCase] = {
             + #"","d":""#,
         after: #""}"#)
     add("jwk-private-key", F.s(43, F.b64url, seed: 479), before: #"{"kty": "oct", "k": ""#, after: #"", "alg": "HS256"}"#)
+    // Bitcoin keys in base58check: WIF (uncompressed, compressed) and a BIP32 extended private key.
+    add("crypto-wallet-private-key", F.base58Check([0x80] + F.bytes(32, seed: 490)), before: "wif ")
+    add("crypto-wallet-private-key", F.base58Check([0x80] + F.bytes(32, seed: 491) + [0x01]), before: "key: ")
+    add(
+        "crypto-wallet-private-key",
+        F.base58Check([0x04, 0x88, 0xAD, 0xE4] + [UInt8](repeating: 0, count: 9) + F.bytes(32, seed: 492) + [0] + F.bytes(32, seed: 493)),
+        before: "seed: ")
     add("instagram-access-token", "IGQV" + "J" + F.s(160, F.b64url, seed: 486))
     add("instagram-access-token", "IGAA" + F.s(140, F.b64url, seed: 487))
     add("atlassian-api-token", "ATCTT3xFfGN0" + F.s(180, F.b64url, seed: 488) + "=" + F.s(8, "0123456789ABCDEF", seed: 489))
@@ -300,7 +307,14 @@ let positiveCases: [DetectorCase] = {
 let negativeCases: [String] = {
     var n: [String] = [
         "***", "Bearer ***", "Basic ***", "req_" + Fake.uuid(seed: 1), Fake.uuid(seed: 2),
-        "cache key: " + Fake.s(64, Fake.hexLower, seed: 483), "public key: " + Fake.s(64, Fake.hexLower, seed: 484),
+        "cache key: " + Fake.s(64, Fake.hexLower, seed: 483),
+        // An extended public key, a Bitcoin address, and a WIF key whose checksum fails.
+        "xpub "
+            + Fake.base58Check(
+                [0x04, 0x88, 0xB2, 0x1E] + [UInt8](repeating: 0, count: 9) + Fake.bytes(32, seed: 494) + [2] + Fake.bytes(32, seed: 495)),
+        "address " + Fake.base58Check([0x00] + Fake.bytes(20, seed: 496)),
+        "wif " + String(Fake.base58Check([0x80] + Fake.bytes(32, seed: 497) + [0x01]).dropLast()) + "z",
+        "public key: " + Fake.s(64, Fake.hexLower, seed: 484),
         "partition key = " + Fake.s(64, Fake.hexLower, seed: 485),
         // Public halves and certificates in base64 DER: a SEQUENCE inside the SEQUENCE, no version.
         "cert "

@@ -1,4 +1,5 @@
 import Foundation
+import SiftArchive
 import SiftTestSupport
 @testable import SiftCore
 @testable import SiftVerify
@@ -22,6 +23,37 @@ enum Fake {
         var out = ""
         for _ in 0..<n { out.append(a[generator.below(a.count)]) }
         return out
+    }
+
+    /// `payload` in base58check (Bitcoin's alphabet, a double SHA-256 checksum), as wallets write keys.
+    static func base58Check(_ payload: [UInt8]) -> String {
+        var h1 = SHA256()
+        h1.update(payload)
+        var h2 = SHA256()
+        h2.update(h1.finalize())
+        let raw = payload + h2.finalize().prefix(4)
+        let alphabet = Array("123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz")
+        var digits: [Int] = [] // base 58, little-endian
+        for byte in raw {
+            var carry = Int(byte)
+            for k in digits.indices {
+                carry += digits[k] * 256
+                digits[k] = carry % 58
+                carry /= 58
+            }
+            while carry > 0 {
+                digits.append(carry % 58)
+                carry /= 58
+            }
+        }
+        let zeros = raw.prefix { $0 == 0 }.count
+        return String(repeating: "1", count: zeros) + String(digits.reversed().map { alphabet[$0] })
+    }
+
+    /// `n` bytes from a seeded generator.
+    static func bytes(_ n: Int, seed: UInt64) -> [UInt8] {
+        var g = SeededGenerator(seed: seed)
+        return (0..<n).map { _ in UInt8(g.below(256)) }
     }
 
     /// A GitHub token as GitHub issues them: 30 random characters, then their CRC-32 in six base-62 digits.

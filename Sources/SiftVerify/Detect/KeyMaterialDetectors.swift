@@ -1,3 +1,4 @@
+import SiftArchive
 import SiftCore
 
 // Private keys written without PEM armour: the base64 of a DER private key (what a PEM block holds,
@@ -115,5 +116,75 @@ func keyMaterialDetectors() -> [Detector] {
     jwk.declaration.looksAt =
         "a JSON object with kty and a private member: d (RSA, EC, OKP) or k (a symmetric key), 22 or more base64url characters"
     d.append(jwk)
+
+    // Bitcoin's private keys: a WIF key (`5H…`, `5J…`, `5K…` for an uncompressed key, `K…`/`L…` for a
+    // compressed one) or a BIP32 extended private key (`xprv`, `yprv`, `zprv`, `tprv`), whose
+    // base58check checksum holds: one chance in four billion for a run that only looks like one.
+    var wallet = Detector(
+        "crypto-wallet-private-key", "cryptocurrency wallet private key (Bitcoin WIF or BIP32 extended key)", .critical,
+        anchors: walletAnchors
+    ) { t, p, _ in
+        guard t.boundaryBefore(p, base58) else { return nil }
+        let n = t.run(p, base58, max: 112)
+        guard t.boundaryAt(p + n, base58) else { return nil }
+        let extended = t[p + 1] == UInt8(ascii: "p")
+        guard extended ? n == 111 : (n == 51 || n == 52) else { return nil }
+        guard let raw = base58Decode(UnsafeBufferPointer(rebasing: t.b[p..<(p + n)])), raw.count > 4 else { return nil }
+        let payload = Array(raw.dropLast(4))
+        var h1 = SHA256()
+        h1.update(payload)
+        var h2 = SHA256()
+        h2.update(h1.finalize())
+        guard Array(h2.finalize().prefix(4)) == Array(raw.suffix(4)) else { return nil }
+        if extended {
+            guard payload.count == 78, extendedPrivateVersions.contains(Array(payload.prefix(4))) else { return nil }
+        } else {
+            guard payload.first == 0x80, payload.count == 33 || (payload.count == 34 && payload.last == 0x01) else { return nil }
+        }
+        return DetMatch(start: p, end: p + n)
+    }
+    wallet.neverPlaceholder = true
+    wallet.declaredShortest = 51
+    wallet.declaration.looksAt =
+        "base58check with its checksum holding: a WIF key (0x80 and 32 bytes, 51 or 52 characters) or a BIP32 xprv, yprv, zprv or tprv (78 bytes, 111 characters)"
+    d.append(wallet)
     return d
+}
+
+private let base58 = ByteSet("1-9A-HJ-NP-Za-km-z")
+/// The first two characters a WIF private key can start with, and the extended private keys' prefixes.
+private let walletAnchors = ["5H", "5J", "5K", "Kw", "Kx", "Ky", "Kz", "L1", "L2", "L3", "L4", "L5", "xprv", "yprv", "zprv", "tprv"]
+/// BIP32's version bytes of extended private keys: `xprv`, `yprv` (BIP49), `zprv` (BIP84), `tprv` (testnet).
+private let extendedPrivateVersions: [[UInt8]] = [
+    [0x04, 0x88, 0xAD, 0xE4], [0x04, 0x9D, 0x78, 0x78], [0x04, 0xB2, 0x43, 0x0C], [0x04, 0x35, 0x83, 0x94]
+]
+
+/// Each byte's base58 digit plus one (0: not in the alphabet).
+private let base58Values: [UInt8] = {
+    var value = [UInt8](repeating: 0, count: 256)
+    for (i, c) in "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz".utf8.enumerated() { value[Int(c)] = UInt8(i + 1) }
+    return value
+}()
+
+/// The bytes a base58 text (Bitcoin's alphabet) stands for; nil for a byte outside it.
+func base58Decode(_ s: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+    // Little-endian base-256 digits of the number, multiplied by 58 and added to per character.
+    var out: [UInt8] = []
+    for c in s {
+        let v = base58Values[Int(c)]
+        guard v > 0 else { return nil }
+        var carry = Int(v - 1)
+        for k in out.indices {
+            carry += Int(out[k]) * 58
+            out[k] = UInt8(carry & 0xFF)
+            carry >>= 8
+        }
+        while carry > 0 {
+            out.append(UInt8(carry & 0xFF))
+            carry >>= 8
+        }
+    }
+    // Each leading `1` is a leading zero byte.
+    let zeros = s.prefix { $0 == UInt8(ascii: "1") }.count
+    return [UInt8](repeating: 0, count: zeros) + out.reversed()
 }

@@ -5,7 +5,7 @@ import SiftCore
 // pasted or logged on its own), the body of an OpenSSH key, and a JSON Web Key holding its private
 // member. Each says what it is in its own first bytes, so no name needs to stand beside it.
 
-/// What a line break inside a key's base64 may be: a CR or LF, or the `\n` escape of a JSON string.
+/// The base64 alphabet with its padding (a key's run; line breaks inside it are stepped over apart).
 private let base64Body = ByteSet("A-Za-z0-9+/=")
 private let base64URL = ByteSet("A-Za-z0-9_-")
 

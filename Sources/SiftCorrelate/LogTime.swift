@@ -247,8 +247,8 @@ public enum LogTime {
 
     /// Gin's default logger: `[GIN] 2026/11/29 - 12:55:03` at `p`, naive. The time and the bytes used.
     public static func gin(_ p: UnsafePointer<UInt8>, _ n: Int) -> (Double, Int)? {
-        let tag: [UInt8] = Array("[GIN] ".utf8)
-        guard n >= 27, (0..<6).allSatisfy({ p[$0] == tag[$0] }), p[16] == 0x20, p[17] == UInt8(ascii: "-"), p[18] == 0x20
+        guard n >= 27, p[0] == UInt8(ascii: "["), p[1] == UInt8(ascii: "G"), p[2] == UInt8(ascii: "I"), p[3] == UInt8(ascii: "N"),
+            p[4] == UInt8(ascii: "]"), p[5] == 0x20, p[16] == 0x20, p[17] == UInt8(ascii: "-"), p[18] == 0x20
         else { return nil }
         // `2026/11/29 12:55:03`: the date, one space, the time of day.
         var joined = [UInt8](repeating: 0x20, count: 19)

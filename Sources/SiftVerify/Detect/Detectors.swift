@@ -97,11 +97,10 @@ extension Detector {
         }
     }
 
+    private static let privateKeyWhy = "a private key, in any armour, encrypted or not: it signs or decrypts as its owner"
     private static let severityReasons: [String: String] = [
-        "pem-private-key": "a private key, in any armour, encrypted or not: it signs or decrypts as its owner",
-        "private-key-json": "a private key, in any armour, encrypted or not: it signs or decrypts as its owner",
-        "der-private-key": "a private key, in any armour, encrypted or not: it signs or decrypts as its owner",
-        "jwk-private-key": "a private key, in any armour, encrypted or not: it signs or decrypts as its owner",
+        "pem-private-key": privateKeyWhy, "private-key-json": privateKeyWhy, "der-private-key": privateKeyWhy,
+        "jwk-private-key": privateKeyWhy, "crypto-wallet-private-key": privateKeyWhy,
         "google-api-key": "public by design in apps (a client key): a reminder to check its app and API restrictions",
         "url-userinfo": "a password in a URL: it opens what the URL names",
         "password-in-url": "a password in a URL: it opens what the URL names",

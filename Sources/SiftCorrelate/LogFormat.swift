@@ -176,7 +176,10 @@ public struct LogFormatEntry: Sendable {
 
 /// The catalogue of known server log shapes, tried in this order on a file's first line with a request id.
 public enum LogCatalogue {
-    public static func entry(named name: String) -> LogFormatEntry? { entries.first { $0.name == name } }
+    /// The entry of a name: a lookup, since the parser and the clock skew ask once a line.
+    public static func entry(named name: String) -> LogFormatEntry? { byName[name] }
+
+    private static let byName: [String: LogFormatEntry] = Dictionary(entries.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
 
     public static let entries: [LogFormatEntry] = [
         // MARK: JSON
